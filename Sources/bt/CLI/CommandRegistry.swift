@@ -1,0 +1,5 @@
+/// Every command bt knows, in the order `bt --help` lists them. One line per command.
+enum CommandRegistry {
+    static let all: [Command] = [
+    ]
+}

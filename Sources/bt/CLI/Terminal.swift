@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Process environment, standard streams and terminal facts.
+enum Environment {
+    static func value(_ name: String) -> String? {
+        guard let p = getenv(name) else { return nil }
+        let s = String(cString: p)
+        return s.isEmpty ? nil : s
+    }
+
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// True when colour may be used on `fd`: a terminal and `NO_COLOR` unset.
+    static func colorAllowed(_ fd: Int32) -> Bool { isTerminal(fd) && getenv("NO_COLOR") == nil }
+
+    /// The terminal's size, when `fd` is one.
+    static func terminalSize(_ fd: Int32 = 1) -> (columns: Int, rows: Int)? {
+        var ws = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return nil }
+        return (Int(ws.ws_col), Int(ws.ws_row))
+    }
+}
+
+/// Buffered standard output; data goes here. Flushed at exit by `main`.
+enum Output {
+    nonisolated(unsafe) private static var buffer: [UInt8] = {
+        var b = [UInt8]()
+        b.reserveCapacity(1 << 16)
+        return b
+    }()
+
+    static func write(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    static func line(_ s: String = "") { write(s); write("\n") }
+
+    static func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { raw in _ = fwrite(raw.baseAddress, 1, raw.count, stdout) }
+        fflush(stdout)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Diagnostics and progress go to standard error, unbuffered.
+enum Diagnostics {
+    static func line(_ s: String) {
+        fputs(s + "\n", stderr)
+    }
+}

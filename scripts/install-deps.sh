@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs bt's system dependencies from Debian's packages: pkg-config, GSL and SQLite headers.
+# Runs apt-get update first. Uses sudo when not root; when neither works and the packages are
+# already present, carries on.
+set -euo pipefail
+packages=(pkg-config libgsl-dev libsqlite3-dev)
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+  sudo="sudo"
+else
+  if pkg-config --exists gsl sqlite3 2>/dev/null; then exit 0; fi
+  echo "error: need root or sudo to install: ${packages[*]}" >&2
+  exit 1
+fi
+if command -v apt-get >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${packages[@]}" >/dev/null
+elif ! pkg-config --exists gsl sqlite3 2>/dev/null; then
+  echo "error: no apt-get; install GSL, SQLite 3 headers and pkg-config by hand" >&2
+  exit 1
+fi
