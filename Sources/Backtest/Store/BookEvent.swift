@@ -1,0 +1,25 @@
+/// One price level of an order book.
+public struct BookLevel: Equatable, Sendable, Codable {
+    public var price: Double
+    public var quantity: Double
+    public init(price: Double, quantity: Double) {
+        self.price = price
+        self.quantity = quantity
+    }
+}
+
+/// One recorded L2 depth message: a full snapshot, or an update where quantity 0 removes a level.
+public struct BookEvent: Equatable, Sendable {
+    public enum Kind: String, Sendable, Codable { case snapshot, update }
+    /// UTC seconds since the epoch.
+    public var time: Int64
+    public var kind: Kind
+    public var bids: [BookLevel]
+    public var asks: [BookLevel]
+    public init(time: Int64, kind: Kind, bids: [BookLevel], asks: [BookLevel]) {
+        self.time = time
+        self.kind = kind
+        self.bids = bids
+        self.asks = asks
+    }
+}
