@@ -29,9 +29,11 @@ public struct WhereClause: Sendable, Equatable {
     /// Parses `text`; every name must be one of `names` (the swept and fixed parameters).
     public init(_ text: String, names: Set<String>) throws {
         self.text = text
+        guard !text.trimmingSpaces.isEmpty else { throw InputError("--where is empty") }
         let normalized = text.replacing("&&", with: " and ").replacing(",", with: " and ")
         var comparisons: [Comparison] = []
         for part in normalized.components(separatedByWord: "and") {
+            guard !part.isEmpty else { throw InputError("--where '\(text)': empty condition around 'and'") }
             let tokens = try Self.tokenize(part, names: names, whole: text)
             guard let opIndex = tokens.firstIndex(where: { if case .op = $0 { return true } else { return false } }),
                   case .op(let op) = tokens[opIndex]
@@ -40,7 +42,6 @@ public struct WhereClause: Sendable, Equatable {
             let rhs = try Self.term(Array(tokens[(opIndex + 1)...]), whole: text)
             comparisons.append(Comparison(lhs: lhs, op: op, rhs: rhs))
         }
-        guard !comparisons.isEmpty else { throw InputError("--where is empty") }
         self.comparisons = comparisons
     }
 
@@ -159,6 +160,6 @@ extension String {
             }
         }
         out.append(current.joined(separator: " "))
-        return out.filter { !$0.isEmpty }
+        return out
     }
 }

@@ -54,7 +54,7 @@ def write_case(name, matrix, s):
         f.write(f"blocks,{s}\npbo,{p!r}\nsplits,{len(logits)}\nmean_logit,{float(np.mean(logits))!r}\n")
         if len(logits) <= 100:
             for v in logits:
-                f.write(f"logit,{v!r}\n")
+                f.write(f"logit,{float(v)!r}\n")
     print(name, matrix.shape, "S =", s, "PBO =", p)
 
 

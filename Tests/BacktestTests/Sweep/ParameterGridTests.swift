@@ -1,0 +1,76 @@
+import Testing
+@testable import Backtest
+
+@Suite("Parameter grid and --where")
+struct ParameterGridTests {
+    @Test("start:stop:step includes the stop and does not drift")
+    func ranges() throws {
+        let grid = try ParameterGrid(parsing: ["fast=5:50:5", "k=0.1:0.3:0.1"])
+        #expect(grid.axes[0].values == [5, 10, 15, 20, 25, 30, 35, 40, 45, 50])
+        #expect(grid.axes[1].values.count == 3)
+        #expect(abs(grid.axes[1].values[2] - 0.3) < 1e-15)
+        #expect(grid.count == 30)
+    }
+
+    @Test("lists and single values")
+    func lists() throws {
+        let grid = try ParameterGrid(parsing: ["type=1,2", "slow=30"])
+        #expect(grid.axes.map(\.values) == [[1, 2], [30]])
+    }
+
+    @Test("flat index order: last axis fastest, coordinates agree")
+    func indexing() throws {
+        let grid = try ParameterGrid(parsing: ["a=1:3:1", "b=10,20"])
+        #expect(grid.combination(at: 0) == ["a": 1, "b": 10])
+        #expect(grid.combination(at: 1) == ["a": 1, "b": 20])
+        #expect(grid.combination(at: 5) == ["a": 3, "b": 20])
+        #expect(grid.coordinates(at: 3) == [1, 1])
+    }
+
+    @Test("bad grid specs are refused", arguments: [
+        "fast", "=1:2:1", "fast=1:10:0", "fast=10:1:1", "fast=a:b:c", "fast=1:2", "fast=",
+    ])
+    func badSpecs(spec: String) {
+        #expect(throws: InputError.self) { try ParameterGrid(parsing: [spec]) }
+    }
+
+    @Test("a parameter given twice is refused")
+    func duplicate() {
+        #expect(throws: InputError.self) { try ParameterGrid(parsing: ["a=1", "a=2"]) }
+    }
+
+    @Test("where: comparisons, arithmetic and conjunctions")
+    func whereClause() throws {
+        let names: Set = ["fast", "slow", "k"]
+        let w = try WhereClause("fast<slow", names: names)
+        #expect(w.matches(["fast": 5, "slow": 10]))
+        #expect(!w.matches(["fast": 10, "slow": 10]))
+        let w2 = try WhereClause("fast*2 <= slow and k>=1.5", names: names)
+        #expect(w2.matches(["fast": 5, "slow": 10, "k": 1.5]))
+        #expect(!w2.matches(["fast": 6, "slow": 10, "k": 2]))
+        #expect(!w2.matches(["fast": 5, "slow": 10, "k": 1]))
+        let w3 = try WhereClause("slow-fast>=10, k != 2", names: names)
+        #expect(w3.matches(["fast": 5, "slow": 15, "k": 1]))
+        #expect(!w3.matches(["fast": 5, "slow": 15, "k": 2]))
+        let w4 = try WhereClause("k > -1 && fast == 3", names: names)
+        #expect(w4.matches(["fast": 3, "slow": 0, "k": 0]))
+    }
+
+    @Test("where: unknown names and malformed text are refused", arguments: [
+        "fats<slow", "fast", "fast<", "fast=<slow", "fast < slow and", "fast % 2 == 0",
+    ])
+    func badWhere(text: String) {
+        #expect(throws: InputError.self) { try WhereClause(text, names: ["fast", "slow"]) }
+    }
+
+    @Test("walk-forward folds are contiguous and out-of-sample follows in-sample")
+    func walkForward() throws {
+        let wf = try WalkForward(bars: 1000, folds: 4)
+        #expect(wf.steps.count == 3)
+        #expect(wf.steps[0] == .init(inSample: 0..<250, outOfSample: 250..<500))
+        #expect(wf.steps[2] == .init(inSample: 500..<750, outOfSample: 750..<1000))
+        for s in wf.steps { #expect(s.inSample.upperBound == s.outOfSample.lowerBound) }
+        #expect(throws: InputError.self) { try WalkForward(bars: 1000, folds: 1) }
+        #expect(throws: InputError.self) { try WalkForward(bars: 30, folds: 3) }
+    }
+}
