@@ -15,6 +15,11 @@ enum RollingExtremes {
         var head = 0, size = 0  // deque ring[head ..< head+size] (mod p), values monotone
         for i in 0..<n {
             let v = x[i]
+            // Drop the front when it leaves the window (keeps size <= p before the push).
+            if size > 0 && ring[head] <= i - p {
+                head = (head + 1) % p
+                size -= 1
+            }
             // Drop candidates dominated by v from the back.
             while size > 0 {
                 let back = x[ring[(head + size - 1) % p]]
@@ -22,11 +27,6 @@ enum RollingExtremes {
             }
             ring[(head + size) % p] = i
             size += 1
-            // Drop the front when it left the window.
-            if ring[head] <= i - p {
-                head = (head + 1) % p
-                size -= 1
-            }
             if i >= p - 1 { out[i] = x[ring[head]] }
         }
     }
