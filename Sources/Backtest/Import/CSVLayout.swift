@@ -59,10 +59,11 @@ struct CSVLayout {
     ]
     static let adjustedNames: Set<String> = ["adj close", "adj_close", "adjclose", "adjusted close", "adjusted_close"]
 
-    /// A header line: its first field is empty (a pandas index) or starts with a letter.
+    /// A header line: at least two fields, the first empty (a pandas index) or starting with a
+    /// letter.
     static func looksLikeHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        let delimiter = guessDelimiter(line)
-        guard let first = CSVLine.split(line, delimiter: delimiter).first else { return false }
+        let fields = CSVLine.split(line, delimiter: guessDelimiter(line))
+        guard fields.count >= 2, let first = fields.first else { return false }
         if first.isEmpty { return true }
         let c = line[first.lowerBound] | 0x20
         return c >= 97 && c <= 122
