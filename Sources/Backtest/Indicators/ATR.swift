@@ -16,12 +16,9 @@ extension Indicators {
     /// True range at `i >= 1`, in TA-Lib's operation order.
     @inline(__always)
     static func trueRange(_ h: Double, _ l: Double, _ previousClose: Double) -> Double {
-        var tr = h - l
-        let up = abs(previousClose - h)
-        if up > tr { tr = up }
-        let down = abs(previousClose - l)
-        if down > tr { tr = down }
-        return tr
+        // Same value as TA-Lib's compare-and-replace sequence (each term is one exact-rounded
+        // subtraction), written with max() so it compiles branch-free.
+        max(max(h - l, abs(previousClose - h)), abs(previousClose - l))
     }
 }
 
@@ -39,12 +36,11 @@ extension Indicators.Kernel {
         out.fillNaN(0..<p)
         var s = 0.0
         for i in 1...p { s += Indicators.trueRange(h[i], l[i], c[i - 1]) }
-        var atr = s / Double(p)
+        let atr = s / Double(p)
         o[p] = atr
-        let a = Double(p - 1) / Double(p), b = 1 / Double(p)
-        for i in (p + 1)..<n {
-            atr = atr * a + Indicators.trueRange(h[i], l[i], c[i - 1]) * b
-            o[i] = atr
-        }
+        // True ranges first (a branch-free, vectorisable pass), then Wilder smoothing in place.
+        let b = 1 / Double(p)
+        for i in (p + 1)..<n { o[i] = Indicators.trueRange(h[i], l[i], c[i - 1]) * b }
+        _ = Indicators.recurrence(p + 1, n, a: Double(p - 1) / Double(p), previous: atr, into: o) { o[$0] }
     }
 }

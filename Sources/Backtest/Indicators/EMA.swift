@@ -19,36 +19,47 @@ extension Indicators {
 
     /// Continues an EMA: `out[i] = a * out[i-1] + k * x[i]` for `i` in `start..<end`, with
     /// `a = 1 - k` and `out[start-1] = previous`.
-    ///
-    /// Four bars per step: `e[t+j] = a^j e[t-1] + u_j` where the `u_j` do not depend on the carried
-    /// value, so the loop-carried chain is one multiply and one add per four bars. Rounding differs
-    /// from the one-bar recurrence by a few ulps, and the difference decays geometrically.
     @inline(__always)
     static func emaContinue(
         _ x: UnsafePointer<Double>, _ start: Int, _ end: Int, k: Double, previous: Double,
         into out: UnsafeMutablePointer<Double>
     ) {
-        let a = 1 - k
+        _ = recurrence(start, end, a: 1 - k, previous: previous, into: out) { k * x[$0] }
+    }
+
+    /// First-order linear recurrence `out[i] = a * out[i-1] + u(i)` for `i` in `start..<end`, with
+    /// `out[start-1] = previous`; returns the last value. The form of EMA and Wilder smoothing.
+    ///
+    /// Four bars per step: `y[t+j] = a^(j+1) y[t-1] + v_j` where `v_j = a v_(j-1) + u(t+j)` does not
+    /// depend on the carried value, so the loop-carried chain is one multiply and one add per four
+    /// bars. Rounding differs from the one-bar recurrence by a few ulps; the difference decays
+    /// geometrically (|a| < 1).
+    @inline(__always)
+    static func recurrence(
+        _ start: Int, _ end: Int, a: Double, previous: Double,
+        into out: UnsafeMutablePointer<Double>, _ u: (Int) -> Double
+    ) -> Double {
         let a2 = a * a, a3 = a2 * a, a4 = a2 * a2
-        var e = previous
+        var y = previous
         var i = start
         while i + 4 <= end {
-            let u0 = k * x[i]
-            let u1 = a * u0 + k * x[i + 1]
-            let u2 = a * u1 + k * x[i + 2]
-            let u3 = a * u2 + k * x[i + 3]
-            out[i] = a * e + u0
-            out[i + 1] = a2 * e + u1
-            out[i + 2] = a3 * e + u2
-            e = a4 * e + u3
-            out[i + 3] = e
+            let v0 = u(i)
+            let v1 = a * v0 + u(i + 1)
+            let v2 = a * v1 + u(i + 2)
+            let v3 = a * v2 + u(i + 3)
+            out[i] = a * y + v0
+            out[i + 1] = a2 * y + v1
+            out[i + 2] = a3 * y + v2
+            y = a4 * y + v3
+            out[i + 3] = y
             i += 4
         }
         while i < end {
-            e = a * e + k * x[i]
-            out[i] = e
+            y = a * y + u(i)
+            out[i] = y
             i += 1
         }
+        return y
     }
 }
 

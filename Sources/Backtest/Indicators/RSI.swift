@@ -35,14 +35,23 @@ extension Indicators.Kernel {
             return Indicators.isZero(t) ? 0 : 100 * (g / t)
         }
         o[p] = value(gain, loss)
+        // Chunks of 256 bars: average gains into `out`, average losses into a stack buffer (both
+        // branch-free four-bar recurrences), then the ratio in a separate, vectorisable pass.
         let a = Double(p - 1) / Double(p), b = 1 / Double(p)
-        for i in (p + 1)..<n {
-            let d = xs[i] - xs[i - 1]
-            let up = d > 0 ? d * b : 0
-            let down = d < 0 ? -d * b : 0
-            gain = gain * a + up
-            loss = loss * a + down
-            o[i] = value(gain, loss)
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 256) { scratch in
+            let losses = scratch.baseAddress!
+            var start = p + 1
+            while start < n {
+                let end = min(n, start + 256)
+                gain = Indicators.recurrence(start, end, a: a, previous: gain, into: o) { max(xs[$0] - xs[$0 - 1], 0) * b }
+                loss = Indicators.recurrence(start, end, a: a, previous: loss, into: losses - start) { max(xs[$0 - 1] - xs[$0], 0) * b }
+                for i in start..<end {
+                    let g = o[i]
+                    let t = g + losses[i - start]
+                    o[i] = Indicators.isZero(t) ? 0 : 100 * (g / t)
+                }
+                start = end
+            }
         }
     }
 }
