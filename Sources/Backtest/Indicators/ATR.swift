@@ -17,8 +17,10 @@ extension Indicators {
     @inline(__always)
     static func trueRange(_ h: Double, _ l: Double, _ previousClose: Double) -> Double {
         // Same value as TA-Lib's compare-and-replace sequence (each term is one exact-rounded
-        // subtraction), written with max() so it compiles branch-free.
-        max(max(h - l, abs(previousClose - h)), abs(previousClose - l))
+        // subtraction); the `a > b ? a : b` form maps onto the `maxsd` instruction, branch-free.
+        let range = h - l, up = abs(previousClose - h), down = abs(previousClose - l)
+        let t = range > up ? range : up
+        return t > down ? t : down
     }
 }
 
