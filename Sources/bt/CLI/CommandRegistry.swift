@@ -5,5 +5,7 @@ enum CommandRegistry {
         .dataList,
         .dataExport,
         .dataRemove,
+        .chart,
+        .benchChart,
     ]
 }
