@@ -23,6 +23,13 @@ public struct OrderBook: Sendable, Equatable {
         for level in asks { add(.sell, price: level.price, quantity: level.quantity) }
     }
 
+    /// A book from levels already in side order with distinct prices and positive quantities.
+    init(sortedBids: [BookLevel], sortedAsks: [BookLevel]) {
+        bids = sortedBids
+        asks = sortedAsks
+        checkInvariants()
+    }
+
     public var bestBid: Double? { bids.first?.price }
     public var bestAsk: Double? { asks.first?.price }
     public var isEmpty: Bool { bids.isEmpty && asks.isEmpty }
