@@ -77,8 +77,8 @@ public struct SyntheticDepth: Sendable, Equatable {
         guard depth > 0, p > 0 else { return OrderBook() }
         let unit = depth * 2 / Double(n * (n + 1))
         if let tick {
-            let ask0 = max((p * (1 + s / 2) / tick).rounded(.up), (p / tick).rounded(.down) + 1)
-            let bid0 = min((p * (1 - s / 2) / tick).rounded(.down), (p / tick).rounded(.up) - 1)
+            let ask0 = max((p * (1 + s / 2) / tick - 1e-9).rounded(.up), (p / tick + 1e-9).rounded(.down) + 1)
+            let bid0 = min((p * (1 - s / 2) / tick + 1e-9).rounded(.down), (p / tick - 1e-9).rounded(.up) - 1)
             for k in 0..<n {
                 let q = unit * Double(k + 1)
                 asks.append(BookLevel(price: (ask0 + Double(k)) * tick, quantity: q))
