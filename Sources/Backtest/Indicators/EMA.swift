@@ -1,0 +1,66 @@
+extension Indicators {
+    /// Exponential moving average with `k = 2 / (period + 1)` (TA-Lib `EMA`).
+    ///
+    /// Seeded as TA-Lib does: the value at index `period - 1` is the SMA of the first `period`
+    /// values; then `ema = ema + k * (x - ema)`. Warm-up `period - 1`.
+    /// - Complexity: O(n).
+    public static func ema(_ x: [Double], period: Int) throws -> [Double] {
+        try checkPeriod(period, of: "ema", count: x.count)
+        return map(x) { Kernel.ema($0, period: period, into: $1) }
+    }
+
+    /// Sequential sum of `count` values then division, exactly TA-Lib's seed of EMA/ATR/MACD.
+    @inline(__always)
+    static func seedMean(_ x: UnsafePointer<Double>, _ count: Int) -> Double {
+        var s = 0.0
+        for i in 0..<count { s += x[i] }
+        return s / Double(count)
+    }
+
+    /// Continues an EMA: `out[i] = a * out[i-1] + k * x[i]` for `i` in `start..<end`, with
+    /// `a = 1 - k` and `out[start-1] = previous`.
+    ///
+    /// Four bars per step: `e[t+j] = a^j e[t-1] + u_j` where the `u_j` do not depend on the carried
+    /// value, so the loop-carried chain is one multiply and one add per four bars. Rounding differs
+    /// from the one-bar recurrence by a few ulps, and the difference decays geometrically.
+    @inline(__always)
+    static func emaContinue(
+        _ x: UnsafePointer<Double>, _ start: Int, _ end: Int, k: Double, previous: Double,
+        into out: UnsafeMutablePointer<Double>
+    ) {
+        let a = 1 - k
+        let a2 = a * a, a3 = a2 * a, a4 = a2 * a2
+        var e = previous
+        var i = start
+        while i + 4 <= end {
+            let u0 = k * x[i]
+            let u1 = a * u0 + k * x[i + 1]
+            let u2 = a * u1 + k * x[i + 2]
+            let u3 = a * u2 + k * x[i + 3]
+            out[i] = a * e + u0
+            out[i + 1] = a2 * e + u1
+            out[i + 2] = a3 * e + u2
+            e = a4 * e + u3
+            out[i + 3] = e
+            i += 4
+        }
+        while i < end {
+            e = a * e + k * x[i]
+            out[i] = e
+            i += 1
+        }
+    }
+}
+
+extension Indicators.Kernel {
+    /// EMA of `x` into `out` (same length). See `Indicators.ema`.
+    public static func ema(_ x: UnsafeBufferPointer<Double>, period: Int, into out: UnsafeMutableBufferPointer<Double>) {
+        precondition(period >= 1 && out.count == x.count, "ema: period must be positive and out must match x")
+        let n = x.count
+        guard n >= period, let xs = x.baseAddress, let o = out.baseAddress else { out.fillNaN(0..<n); return }
+        out.fillNaN(0..<(period - 1))
+        let seed = Indicators.seedMean(xs, period)
+        o[period - 1] = seed
+        Indicators.emaContinue(xs, period, n, k: 2 / Double(period + 1), previous: seed, into: o)
+    }
+}
