@@ -166,6 +166,12 @@ public enum GSL {
 
         /// Student-t with `nu` degrees of freedom: fat-tailed shocks.
         public func studentT(nu: Double) -> Double { gsl_ran_tdist(rng, nu) }
+
+        /// Lognormal: `exp(zeta + sigma * N(0, 1))` (`gsl_ran_lognormal`).
+        public func lognormal(zeta: Double, sigma: Double) -> Double { gsl_ran_lognormal(rng, zeta, sigma) }
+
+        /// True with probability `p` (`gsl_ran_bernoulli`).
+        public func bernoulli(_ p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
     }
 }
 
