@@ -171,6 +171,12 @@ public final class CandleStore {
         return (matching, hasBook)
     }
 
+    /// Moves the write-ahead log into the main file and truncates it, so the store is one
+    /// self-contained file (for copying, hashing, or tests).
+    public func checkpoint() throws {
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     /// Runs `body` as one all-or-nothing write transaction.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try db.transaction(body)

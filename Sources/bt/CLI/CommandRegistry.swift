@@ -6,6 +6,8 @@ enum CommandRegistry {
         .dataExport,
         .dataRemove,
         .indicators,
+        .chart,
         .benchIndicators,
+        .benchChart,
     ]
 }
