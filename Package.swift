@@ -32,7 +32,7 @@ let package = Package(
         ),
 
         // MARK: - Tests
-        .testTarget(name: "BacktestTests", dependencies: ["Backtest"]),
+        .testTarget(name: "BacktestTests", dependencies: ["Backtest"], exclude: ["Fixtures"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest"]),
         .testTarget(name: "btTests", dependencies: ["bt"]),
     ],

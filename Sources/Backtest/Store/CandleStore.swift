@@ -1,3 +1,5 @@
+import Foundation
+
 /// The embedded candle store: one SQLite file holding every series, keyed by symbol and timeframe.
 ///
 /// Schema for fast whole-series loads: each series is stored as chunks of up to
@@ -12,9 +14,32 @@ public final class CandleStore {
     /// Bars per stored chunk.
     static let chunkSize = 65_536
 
-    /// Opens or creates the store at `path`, creating its tables when missing.
-    public init(path: String) throws {
-        db = try SQLiteDatabase(path: path)
+    /// Opens or creates the store at `path` (and its directory), creating its tables when missing.
+    public convenience init(path: String) throws {
+        try self.init(path: path, create: true)
+    }
+
+    /// Opens the store at `path` for commands that only read: a missing file is an `InputError`
+    /// and no empty database is left behind.
+    public convenience init(existingAt path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError("no candle store here; import data first with 'bt data import' or 'bt data synth'", at: path)
+        }
+        try self.init(path: path, create: false)
+    }
+
+    private init(path: String, create: Bool) throws {
+        if create {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw InputError("cannot create the store's directory: \(error.localizedDescription)", at: directory)
+                }
+            }
+        }
+        db = try SQLiteDatabase(path: path, create: create)
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=NORMAL")
         try db.execute("""
@@ -28,12 +53,13 @@ public final class CandleStore {
               close BLOB NOT NULL, volume BLOB NOT NULL,
               PRIMARY KEY(symbol, timeframe, start));
             """)
+        try createBookTable()
     }
 
     /// One stored series, as `bt data list` shows it.
     public struct SeriesInfo: Equatable, Sendable {
         public var symbol: String
-        /// The stored timeframe key: a `Timeframe` raw value, or `"?"` when it could not be inferred.
+        /// The stored timeframe key: a `Timeframe` raw value.
         public var timeframe: String
         public var first: Int64
         public var last: Int64
@@ -122,6 +148,33 @@ public final class CandleStore {
             stmt.bind(2, timeframeKey)
             try stmt.step()
         }
+    }
+
+    /// Removes `symbol`: every stored timeframe and its recorded book, or only the series at
+    /// `timeframe`. Returns the removed series, as `list()` showed them, and whether a book was
+    /// removed.
+    /// - Throws: `InputError` when nothing matches.
+    @discardableResult
+    public func remove(symbol: String, timeframe: Timeframe? = nil) throws -> (series: [SeriesInfo], book: Bool) {
+        let matching = try list().filter { $0.symbol == symbol && (timeframe == nil || $0.timeframe == timeframe!.rawValue) }
+        let books = try bookList()
+        let hasBook = timeframe == nil && books.contains { $0.symbol == symbol }
+        guard !matching.isEmpty || hasBook else {
+            let what = timeframe.map { "no \($0.rawValue) series" } ?? "nothing"
+            let hint = Suggest.closest(to: symbol, among: try list().map(\.symbol)).map { " (did you mean \($0)?)" } ?? ""
+            throw InputError("\(what) stored for symbol '\(symbol)'\(hint)")
+        }
+        try transaction {
+            for info in matching { try delete(symbol: symbol, timeframeKey: info.timeframe) }
+            if hasBook { try deleteBook(symbol: symbol) }
+        }
+        return (matching, hasBook)
+    }
+
+    /// Moves the write-ahead log into the main file and truncates it, so the store is one
+    /// self-contained file (for copying, hashing, or tests).
+    public func checkpoint() throws {
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Runs `body` as one all-or-nothing write transaction.

@@ -6,9 +6,10 @@ final class SQLiteDatabase {
     let path: String
 
     /// Opens (creating when needed) the database at `path`.
-    init(path: String, readOnly: Bool = false) throws {
+    /// With `create` false, a missing file is an error instead of a new empty database.
+    init(path: String, readOnly: Bool = false, create: Bool = true) throws {
         self.path = path
-        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
@@ -89,8 +90,13 @@ final class SQLiteStatement {
         sqlite3_bind_double(stmt, index, value)
     }
 
-    /// Binds the raw bytes of a contiguous array (native byte order).
+    /// Binds the raw bytes of a contiguous array (native byte order); an empty array binds an
+    /// empty blob, not NULL.
     func bind<T>(_ index: Int32, blob: [T]) {
+        guard !blob.isEmpty else {
+            sqlite3_bind_zeroblob(stmt, index, 0)
+            return
+        }
         blob.withUnsafeBytes { raw in
             _ = sqlite3_bind_blob64(stmt, index, raw.baseAddress, sqlite3_uint64(raw.count), Self.transient)
         }

@@ -1,8 +1,14 @@
 import Backtest
 
 extension ParsedArguments {
-    /// Opens the store named by `--db`/`BT_DB`.
+    /// Opens the existing store named by `--db`/`BT_DB` for reading; a missing store is an
+    /// input error (exit 2) and no empty file is created.
     func openStore() throws -> CandleStore {
+        try CandleStore(existingAt: databasePath)
+    }
+
+    /// Opens the store named by `--db`/`BT_DB` for writing, creating it and its directory.
+    func openStoreForWriting() throws -> CandleStore {
         try CandleStore(path: databasePath)
     }
 

@@ -1,5 +1,13 @@
 /// Every command bt knows, in the order `bt --help` lists them. One line per command.
 enum CommandRegistry {
     static let all: [Command] = [
+        .dataImport,
+        .dataList,
+        .dataExport,
+        .dataRemove,
+        .indicators,
+        .chart,
+        .benchIndicators,
+        .benchChart,
     ]
 }

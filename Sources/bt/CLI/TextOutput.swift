@@ -1,0 +1,47 @@
+/// Plain-text tables for human output: columns padded to their widest cell.
+enum TextTable {
+    /// Renders `rows` (the first is the header); columns in `rightAligned` are right-aligned.
+    static func render(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        guard let columns = rows.map(\.count).max() else { return "" }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        var out = ""
+        for row in rows {
+            var cells: [String] = []
+            for (i, cell) in row.enumerated() {
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                cells.append(rightAligned.contains(i) ? pad + cell : (i == row.count - 1 ? cell : cell + pad))
+            }
+            out += cells.joined(separator: "  ") + "\n"
+        }
+        return out
+    }
+}
+
+/// Minimal JSON text writing for machine output.
+enum JSONText {
+    /// `s` as a JSON string literal.
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// A Double as JSON: shortest round-trip text, `null` when not finite.
+    static func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
+}

@@ -1,0 +1,35 @@
+import Backtest
+
+extension Command {
+    static let dataImport = Command(
+        path: ["data", "import"],
+        summary: "Import candle files (CSV, Binance, Alpha Vantage, trades) or recorded book events",
+        discussion: """
+            Every file is read and validated in memory first, then all are written in one
+            transaction: on any error nothing is stored. Re-importing a file changes nothing; an
+            overlapping file updates the bars it shares with the store and adds the rest.
+            The format is detected from the content unless --format is given. The symbol defaults
+            to the file name's stem in upper case; the timeframe is inferred from the bars'
+            spacing (trades default to 1m). With --timeframe, finer bars are aggregated into it.
+            """,
+        positionals: [PositionalSpec(name: "PATH", help: "Files to import", variadic: true)],
+        options: [
+            .value("symbol", "S", "Symbol for every file (default: file name stem, upper case)"),
+            .value("timeframe", "TF", "Store as 1m 5m 15m 30m 1h 4h 1d 1w 1M (default: inferred)"),
+            .value("format", "F", "csv, binance, alphavantage, trades or book (default: detected)"),
+            .flag("adjusted", "Use the adjusted close and scale open, high and low with it"),
+        ]
+    ) { args in
+        let options = ImportOptions(
+            symbol: args.value("symbol").map { $0.uppercased() },
+            timeframe: try args.timeframe,
+            format: try args.value("format").map(ImportFormat.parse),
+            adjusted: args.flag("adjusted"))
+        let files = try Importer.read(paths: args.positionals, options: options)
+        let store = try args.openStoreForWriting()
+        for r in try store.write(files) {
+            let unit = r.timeframe == "book" ? "events" : "bars"
+            Output.line("\(r.symbol) \(r.timeframe): \(r.added) \(unit) added, \(r.updated) updated, \(r.unchanged) unchanged (\(r.file))")
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Backtest
+
+extension Command {
+    static let dataRemove = Command(
+        path: ["data", "remove"],
+        summary: "Remove a symbol (every timeframe and its book) or one of its timeframes",
+        positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
+        options: [.value("timeframe", "TF", "Remove only this stored timeframe")]
+    ) { args in
+        let symbol = try args.required(0).uppercased()
+        let store = try args.openStore()
+        let removed = try store.remove(symbol: symbol, timeframe: try args.timeframe)
+        for info in removed.series { Output.line("removed \(info.symbol) \(info.timeframe) (\(info.bars) bars)") }
+        if removed.book { Output.line("removed \(symbol) book") }
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+@testable import Backtest
+
+@Suite("Resampling against hand-computed buckets")
+struct ResampleTests {
+    /// Daily bars from Thursday 2024-02-01 to Wednesday 2024-03-06, close = day index + 1.
+    static let daily: CandleSeries = {
+        var s = CandleSeries(symbol: "D", timeframe: .day1)
+        let start = UTCTime.epoch(year: 2024, month: 2, day: 1)
+        for k in 0..<35 {
+            let c = Double(k + 1)
+            s.append(time: start + Int64(k) * 86_400, open: c - 0.5, high: c + 1, low: c - 1, close: c, volume: 10)
+        }
+        return s
+    }()
+
+    @Test("weekly buckets start on Monday 00:00 UTC")
+    func weekly() {
+        let w = Self.daily.resampled(to: .week1)
+        // Thu 1 Feb..Sun 4 Feb (4 days), then Mon 5, 12, 19, 26 Feb, Mon 4 Mar (Mon-Wed, 3 days).
+        #expect(w.time.map(UTCTime.isoDate) == ["2024-01-29", "2024-02-05", "2024-02-12", "2024-02-19", "2024-02-26", "2024-03-04"])
+        #expect(w.open == [0.5, 4.5, 11.5, 18.5, 25.5, 32.5])
+        #expect(w.high == [5, 12, 19, 26, 33, 36])
+        #expect(w.low == [0, 4, 11, 18, 25, 32])
+        #expect(w.close == [4, 11, 18, 25, 32, 35])
+        #expect(w.volume == [40, 70, 70, 70, 70, 30])
+    }
+
+    @Test("monthly buckets start on the 1st (leap February has 29 days)")
+    func monthly() {
+        let m = Self.daily.resampled(to: .month1)
+        #expect(m.time.map(UTCTime.isoDate) == ["2024-02-01", "2024-03-01"])
+        #expect(m.open == [0.5, 29.5])
+        #expect(m.close == [29, 35])
+        #expect(m.high == [30, 36] && m.low == [0, 29])
+        #expect(m.volume == [290, 60])
+    }
+
+    @Test("hourly to 4h: calendar-aligned buckets, empty buckets skipped")
+    func fourHours() {
+        var s = CandleSeries(symbol: "H", timeframe: .hour1)
+        let t0 = UTCTime.epoch(year: 2024, month: 1, day: 1, hour: 2)
+        for h in [0, 1, 2, 3, 9] {  // 02:00 03:00 | 04:00 05:00 | 11:00
+            let c = Double(h)
+            s.append(time: t0 + Int64(h) * 3600, open: c, high: c + 2, low: c - 2, close: c + 1, volume: 1)
+        }
+        let r = s.resampled(to: .hour4)
+        #expect(r.time.map(UTCTime.iso) == ["2024-01-01T00:00:00Z", "2024-01-01T04:00:00Z", "2024-01-01T08:00:00Z"])
+        #expect(r.open == [0, 2, 9] && r.high == [3, 5, 11] && r.low == [-2, 0, 7] && r.close == [2, 4, 10] && r.volume == [2, 2, 1])
+    }
+
+    @Test("timeframe inference from spacing", arguments: [
+        (Int64(60), Timeframe.minute1), (300, .minute5), (3600, .hour1), (14_400, .hour4), (86_400, .day1), (604_800, .week1),
+    ])
+    func infer(spacing: Int64, expected: Timeframe) {
+        #expect(Timeframe.infer(from: (0..<10).map { 1_700_000_000 + $0 * spacing }) == expected)
+    }
+}
