@@ -5,5 +5,8 @@ enum CommandRegistry {
         .dataList,
         .dataExport,
         .dataRemove,
+        .strategies,
+        .run,
+        .benchEngine,
     ]
 }
