@@ -7,7 +7,10 @@ enum CommandRegistry {
         .dataRemove,
         .indicators,
         .chart,
+        .strategies,
+        .run,
         .benchIndicators,
+        .benchEngine,
         .benchChart,
     ]
 }
