@@ -5,5 +5,8 @@ enum CommandRegistry {
         .dataList,
         .dataExport,
         .dataRemove,
+        .dataSynth,
+        .dataSummary,
+        .benchStore,
     ]
 }
