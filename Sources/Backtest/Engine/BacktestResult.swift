@@ -19,14 +19,18 @@ public struct Fill: Sendable, Equatable {
     public var quantityAsked: Double
     public var quantityFilled: Double
     public var fee: Double
+    /// Quantity resting on the side the order walked, after earlier fills' depletion
+    /// (infinity with `--depth none`). `quantityFilled` never exceeds it.
+    public var depthAvailable: Double
     /// True when less than asked was filled (book exhausted or participation cap).
     public var isPartial: Bool { quantityFilled < quantityAsked }
 
     public init(index: Int, time: Int64, side: OrderSide, referencePrice: Double, vwap: Double,
-                slippageBps: Double, quantityAsked: Double, quantityFilled: Double, fee: Double) {
+                slippageBps: Double, quantityAsked: Double, quantityFilled: Double, fee: Double,
+                depthAvailable: Double = .infinity) {
         self.index = index; self.time = time; self.side = side; self.referencePrice = referencePrice
         self.vwap = vwap; self.slippageBps = slippageBps; self.quantityAsked = quantityAsked
-        self.quantityFilled = quantityFilled; self.fee = fee
+        self.quantityFilled = quantityFilled; self.fee = fee; self.depthAvailable = depthAvailable
     }
 }
 

@@ -34,6 +34,112 @@ public enum GSL {
         return x.withUnsafeBufferPointer { gsl_stats_sd($0.baseAddress, 1, $0.count) }
     }
 
+    /// Sample skewness (`gsl_stats_skew`): mean of ((x - mean) / sd)^3 with the n-1 sd; NaN below three values.
+    public static func skew(_ x: [Double]) -> Double {
+        prepare()
+        guard x.count > 2 else { return .nan }
+        return x.withUnsafeBufferPointer { gsl_stats_skew($0.baseAddress, 1, $0.count) }
+    }
+
+    /// Excess kurtosis (`gsl_stats_kurtosis`): mean of ((x - mean) / sd)^4 minus 3, n-1 sd; NaN below four values.
+    public static func kurtosis(_ x: [Double]) -> Double {
+        prepare()
+        guard x.count > 3 else { return .nan }
+        return x.withUnsafeBufferPointer { gsl_stats_kurtosis($0.baseAddress, 1, $0.count) }
+    }
+
+    /// Pearson correlation (`gsl_stats_correlation`); NaN when the lengths differ or below two values.
+    public static func correlation(_ x: [Double], _ y: [Double]) -> Double {
+        prepare()
+        guard x.count == y.count, x.count > 1 else { return .nan }
+        return x.withUnsafeBufferPointer { xb in
+            y.withUnsafeBufferPointer { yb in gsl_stats_correlation(xb.baseAddress, 1, yb.baseAddress, 1, xb.count) }
+        }
+    }
+
+    /// A sorted copy (`gsl_sort`, ascending; NaNs are the caller's to remove).
+    public static func sorted(_ x: [Double]) -> [Double] {
+        prepare()
+        var s = x
+        s.withUnsafeMutableBufferPointer { gsl_sort($0.baseAddress, 1, $0.count) }
+        return s
+    }
+
+    /// The `f` quantile (0...1) of already sorted data (`gsl_stats_quantile_from_sorted_data`):
+    /// linear interpolation between order statistics, numpy's default. NaN when empty.
+    public static func quantile(sorted x: [Double], _ f: Double) -> Double {
+        prepare()
+        precondition((0...1).contains(f), "quantile must be in 0...1")
+        guard !x.isEmpty else { return .nan }
+        return x.withUnsafeBufferPointer { gsl_stats_quantile_from_sorted_data($0.baseAddress, 1, $0.count, f) }
+    }
+
+    /// The `f` quantile of unsorted data (sorts a copy with `gsl_sort`).
+    public static func quantile(_ x: [Double], _ f: Double) -> Double {
+        quantile(sorted: sorted(x), f)
+    }
+
+    // MARK: - Regression
+
+    /// Least-squares line y = intercept + slope x (`gsl_fit_linear`).
+    public struct LinearFit: Sendable, Equatable {
+        public var intercept: Double
+        public var slope: Double
+        /// Residual sum of squares.
+        public var sumSquares: Double
+    }
+
+    /// Fits y = c0 + c1 x by ordinary least squares; throws `GSLError` when GSL reports a failure
+    /// (e.g. constant x) and when the lengths differ or there are fewer than two points.
+    public static func fitLinear(x: [Double], y: [Double]) throws -> LinearFit {
+        prepare()
+        guard x.count == y.count, x.count > 1 else { throw GSLError(status: Int32(GSL_EBADLEN), function: "gsl_fit_linear") }
+        var c0 = 0.0, c1 = 0.0, cov00 = 0.0, cov01 = 0.0, cov11 = 0.0, ss = 0.0
+        let status = x.withUnsafeBufferPointer { xb in
+            y.withUnsafeBufferPointer { yb in
+                gsl_fit_linear(xb.baseAddress, 1, yb.baseAddress, 1, xb.count, &c0, &c1, &cov00, &cov01, &cov11, &ss)
+            }
+        }
+        try check(status, "gsl_fit_linear")
+        guard c0.isFinite, c1.isFinite else { throw GSLError(status: Int32(GSL_EZERODIV), function: "gsl_fit_linear") }
+        return LinearFit(intercept: c0, slope: c1, sumSquares: ss)
+    }
+
+    // MARK: - Normal distribution
+
+    /// Standard normal CDF, P(Z <= z) (`gsl_cdf_ugaussian_P`).
+    public static func normalCDF(_ z: Double) -> Double {
+        prepare()
+        return gsl_cdf_ugaussian_P(z)
+    }
+
+    /// Standard normal quantile, the z with P(Z <= z) = p (`gsl_cdf_ugaussian_Pinv`).
+    public static func normalQuantile(_ p: Double) -> Double {
+        prepare()
+        return gsl_cdf_ugaussian_Pinv(p)
+    }
+
+    // MARK: - Histograms
+
+    /// Counts of `x` in `bins` equal-width bins over `lower..<upper` (`gsl_histogram`); the upper
+    /// edge is included in the last bin, NaNs and values outside are ignored.
+    public static func histogram(_ x: [Double], bins: Int, lower: Double, upper: Double) throws -> [Double] {
+        prepare()
+        precondition(bins > 0, "bins must be positive")
+        guard lower < upper, lower.isFinite, upper.isFinite else {
+            throw GSLError(status: Int32(GSL_EINVAL), function: "gsl_histogram_set_ranges_uniform")
+        }
+        guard let h = gsl_histogram_alloc(bins) else { throw GSLError(status: Int32(GSL_ENOMEM), function: "gsl_histogram_alloc") }
+        defer { gsl_histogram_free(h) }
+        try check(gsl_histogram_set_ranges_uniform(h, lower, upper), "gsl_histogram_set_ranges_uniform")
+        for v in x where v.isFinite {
+            // GSL's ranges are half-open; put the maximum itself into the last bin.
+            let status = gsl_histogram_increment(h, v == upper ? upper.nextDown : v)
+            if status != Int32(GSL_EDOM) { try check(status, "gsl_histogram_increment") }
+        }
+        return (0..<bins).map { gsl_histogram_get(h, $0) }
+    }
+
     // MARK: - Random numbers
 
     /// A seeded Mersenne Twister (`gsl_rng_mt19937`): the same seed gives the same numbers everywhere.

@@ -8,5 +8,9 @@ enum CommandRegistry {
         .dataSynth,
         .dataSummary,
         .benchStore,
+        .indicators,
+        .chart,
+        .benchIndicators,
+        .benchChart,
     ]
 }

@@ -1,0 +1,110 @@
+/// How the simulated broker executes a strategy's signals: timing, sizing, costs, stops,
+/// instrument rules and the liquidity model.
+public struct ExecutionConfig: Sendable {
+    /// When a signal decided at bar t's close is executed.
+    public enum FillTiming: String, Sendable, CaseIterable {
+        /// At bar t+1's open (the default; no look-ahead).
+        case nextOpen = "next-open"
+        /// At bar t's own close (the classic vectorized shortcut).
+        case close
+    }
+
+    /// How large an opening order is.
+    public enum Sizing: Sendable, Equatable {
+        /// A share of equity in (0, 1]; 1 means all in. The budget includes the fee.
+        case equityFraction(Double)
+        /// A fixed number of units.
+        case units(Double)
+        /// A fixed notional in cash (the fee comes on top).
+        case cash(Double)
+
+        /// Parses `100%`, `25%`, `10u`, `5000$`.
+        public static func parse(_ text: String) throws -> Sizing {
+            let body = String(text.dropLast())
+            let value = Double(body)
+            switch (text.last, value) {
+            case ("%", let v?) where v > 0 && v <= 100: return .equityFraction(v / 100)
+            case ("u", let v?) where v > 0 && v.isFinite: return .units(v)
+            case ("$", let v?) where v > 0 && v.isFinite: return .cash(v)
+            default:
+                throw InputError("size '\(text)' is not one of N% (0 < N <= 100), Nu (units) or N$ (cash)", at: "--size")
+            }
+        }
+    }
+
+    /// Where fills get their liquidity.
+    public enum Depth: Sendable {
+        /// Every order fills completely at the reference price (plus fees), subject only to the
+        /// participation cap.
+        case none
+        /// A book synthesized from each fill bar; see `SyntheticDepth`.
+        case synthetic
+        /// Recorded L2 events sorted by time; a fill uses the latest state at or before it.
+        case book([BookEvent])
+
+        public var name: String {
+            switch self {
+            case .none: "none"
+            case .synthetic: "synthetic"
+            case .book: "book"
+            }
+        }
+    }
+
+    public var initialCash: Double = 10_000
+    public var fill: FillTiming = .nextOpen
+    /// When true, exits reverse into a short and entries reverse out of one.
+    public var allowShort = false
+    public var sizing: Sizing = .equityFraction(1)
+    /// Fee in basis points of each fill's notional.
+    public var feeBps: Double = 10
+    /// Minimum fee per order, in cash.
+    public var feeMin: Double = 0
+    /// Stop-loss and take-profit distances from the entry price, as fractions (0.05 = 5%).
+    public var stopLoss: Double?
+    public var takeProfit: Double?
+    /// Price increment; spaces synthetic levels and rounds stop prices.
+    public var tick: Double?
+    /// Quantity increment: opening quantities round down to a multiple.
+    public var lot: Double?
+    /// Opening orders with a smaller notional (quantity x reference price) are rejected.
+    public var minNotional: Double?
+    /// Cap on an order's quantity as a share of the fill bar's volume; nil or 0 turns it off.
+    public var maxParticipation: Double? = 0.1
+    public var depth: Depth = .synthetic
+    /// Parameters of the synthetic book (used when `depth` is `.synthetic`).
+    public var synthetic = SyntheticDepth()
+
+    public init() {}
+
+    /// Fee rate as a fraction of notional.
+    public var feeRate: Double { feeBps / 10_000 }
+
+    /// Throws `InputError` naming the option when a value is out of range.
+    public func validate() throws {
+        func check(_ ok: Bool, _ option: String, _ why: String) throws {
+            if !ok { throw InputError(why, at: option) }
+        }
+        try check(initialCash > 0 && initialCash.isFinite, "--cash", "initial cash must be a positive number")
+        try check(feeBps >= 0 && feeBps < 10_000, "--fee-bps", "fee must be in [0, 10000) basis points")
+        try check(feeMin >= 0, "--fee-min", "minimum fee must be >= 0")
+        try check(stopLoss.map { $0 > 0 && $0 < 1 } ?? true, "--sl", "stop-loss must be between 0% and 100%")
+        try check(takeProfit.map { $0 > 0 } ?? true, "--tp", "take-profit must be above 0%")
+        try check(tick.map { $0 > 0 } ?? true, "--tick", "tick must be positive")
+        try check(lot.map { $0 > 0 } ?? true, "--lot", "lot must be positive")
+        try check(minNotional.map { $0 >= 0 } ?? true, "--min-notional", "minimum notional must be >= 0")
+        try check(maxParticipation.map { $0 >= 0 && $0 <= 1 } ?? true, "--max-participation",
+                  "participation must be between 0 and 1")
+        try check(synthetic.spreadBps.map { $0 >= 0 && $0 < 10_000 } ?? true, "--spread-bps",
+                  "spread must be in [0, 10000) basis points")
+    }
+
+    /// Parses `5%` or `0.05` into a fraction.
+    public static func parseFraction(_ text: String, option: String) throws -> Double {
+        let percent = text.hasSuffix("%")
+        guard let v = Double(percent ? String(text.dropLast()) : text), v.isFinite else {
+            throw InputError("'\(text)' is not a percentage like 5%", at: option)
+        }
+        return percent ? v / 100 : v
+    }
+}

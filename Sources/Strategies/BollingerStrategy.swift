@@ -1,0 +1,19 @@
+import Backtest
+
+extension Strategy {
+    /// Bollinger mean reversion: long while the close is below the lower band (SMA − k·σ,
+    /// population σ as TA-Lib `BBANDS`), flat once it is back at or above the middle band.
+    /// Level signals, not crossings: repeated entries while long are ignored by the engine.
+    public static let bollinger = Strategy(
+        name: "bollinger",
+        summary: "Mean reversion: enter when the close is below the lower band, exit at the middle band",
+        parameters: [
+            .int("period", 20, minimum: 2, "Band period (SMA and standard deviation)"),
+            .double("k", 2, "Band width in standard deviations"),
+        ]
+    ) { candles, p in
+        let b = try Indicators.bollinger(candles.close, period: p.int("period"), k: p.double("k"))
+        return Signals(entries: Cross.compare(candles.close, b.lower, <),
+                       exits: Cross.compare(candles.close, b.middle, >=))
+    }
+}

@@ -1,0 +1,17 @@
+import Backtest
+
+extension Strategy {
+    /// MACD (Appel): long when the MACD line crosses above its signal line, flat on the cross below.
+    public static let macd = Strategy(
+        name: "macd",
+        summary: "Enter when the MACD line crosses above its signal line, exit on the cross below",
+        parameters: [
+            .int("fast", 12, "Fast EMA period"),
+            .int("slow", 26, minimum: 2, "Slow EMA period (> fast)"),
+            .int("signal", 9, "Signal-line EMA period"),
+        ]
+    ) { candles, p in
+        let m = try Indicators.macd(candles.close, fast: p.int("fast"), slow: p.int("slow"), signal: p.int("signal"))
+        return Signals(entries: Cross.above(m.macd, m.signal), exits: Cross.below(m.macd, m.signal))
+    }
+}

@@ -1,0 +1,23 @@
+import Backtest
+
+extension Strategy {
+    /// Moving-average crossover: long when the fast MA crosses above the slow one, flat when it
+    /// crosses below. Signals start once both MAs exist (bar `slow`, 0-based).
+    public static let maCross = Strategy(
+        name: "ma-cross",
+        summary: "Enter when the fast moving average crosses above the slow one, exit on the cross below",
+        parameters: [
+            .int("fast", 10, "Fast moving-average period"),
+            .int("slow", 30, minimum: 2, "Slow moving-average period (> fast)"),
+            .choice("type", "sma", ["sma", "ema"], "Moving-average type"),
+        ]
+    ) { candles, p in
+        let fast = p.int("fast"), slow = p.int("slow")
+        guard fast < slow else {
+            throw InputError("ma-cross: fast (\(fast)) must be shorter than slow (\(slow))", at: "--param")
+        }
+        let average: ([Double], Int) throws -> [Double] = p.string("type") == "ema" ? Indicators.ema : Indicators.sma
+        let f = try average(candles.close, fast), s = try average(candles.close, slow)
+        return Signals(entries: Cross.above(f, s), exits: Cross.below(f, s))
+    }
+}

@@ -1,0 +1,22 @@
+import Backtest
+
+extension Strategy {
+    /// RSI mean reversion (Wilder's RSI): long when RSI crosses below `lower` (oversold), flat
+    /// when it crosses above `upper`.
+    public static let rsi = Strategy(
+        name: "rsi",
+        summary: "Enter when RSI crosses below the lower level, exit when it crosses above the upper level",
+        parameters: [
+            .int("period", 14, minimum: 2, "RSI period (Wilder smoothing)"),
+            .double("lower", 30, "Oversold level, 0-100"),
+            .double("upper", 70, "Overbought level, 0-100 (> lower)"),
+        ]
+    ) { candles, p in
+        let lower = p.double("lower"), upper = p.double("upper")
+        guard lower < upper, upper < 100 else {
+            throw InputError("rsi: need 0 < lower (\(lower)) < upper (\(upper)) < 100", at: "--param")
+        }
+        let r = try Indicators.rsi(candles.close, period: p.int("period"))
+        return Signals(entries: Cross.below(r, level: lower), exits: Cross.above(r, level: upper))
+    }
+}

@@ -1,0 +1,49 @@
+import Backtest
+
+/// A trading strategy: named parameters with defaults, and a whole-array function from candles
+/// to signal vectors. No per-bar callbacks: every signal comes from vectorized indicator passes.
+///
+/// Adding a strategy is one file (`extension Strategy { static let foo = Strategy(...) }`) and
+/// one line in `Strategy.all`.
+public struct Strategy: Sendable {
+    public let name: String
+    /// One line for `bt strategies`.
+    public let summary: String
+    public let parameters: [StrategyParameter]
+    private let compute: @Sendable (CandleSeries, StrategyParameters) throws -> Signals
+
+    public init(name: String, summary: String, parameters: [StrategyParameter],
+                signals: @escaping @Sendable (CandleSeries, StrategyParameters) throws -> Signals) {
+        self.name = name
+        self.summary = summary
+        self.parameters = parameters
+        self.compute = signals
+    }
+
+    /// Parameters from `name=value` assignments over the defaults; throws `InputError` naming the
+    /// valid parameters for an unknown name, or the expected form for a bad value.
+    public func parameters(_ assignments: [String]) throws -> StrategyParameters {
+        try StrategyParameters(parsing: assignments, for: self)
+    }
+
+    /// The strategy's signals on `candles`, one element per bar, each using data up to that bar.
+    /// - Throws: `InputError` for parameters the indicators reject (a period longer than the data).
+    public func signals(_ candles: CandleSeries, _ parameters: StrategyParameters) throws -> Signals {
+        try compute(candles, parameters)
+    }
+
+    /// The strategy's signals with its default parameters.
+    public func signals(_ candles: CandleSeries) throws -> Signals {
+        try compute(candles, try self.parameters([]))
+    }
+}
+
+extension Strategy {
+    /// The strategy called `name`; throws `InputError` listing the valid names (and the closest).
+    public static func named(_ name: String) throws -> Strategy {
+        if let s = all.first(where: { $0.name == name }) { return s }
+        let names = all.map(\.name)
+        let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        throw InputError("unknown strategy '\(name)'\(hint) (valid: \(names.joined(separator: ", ")))")
+    }
+}

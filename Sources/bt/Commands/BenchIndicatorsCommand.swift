@@ -1,0 +1,39 @@
+import Foundation
+import Backtest
+
+extension Command {
+    static let benchIndicators = Command(
+        path: ["bench", "indicators"],
+        summary: "Time the indicator kernels in ns per bar",
+        discussion: """
+            Times sma_20, ema_20, rsi_14, macd_12_26_9, bb_20_2 and atr_14 over a random-walk
+            series (best of many repetitions, writing into preallocated buffers) and prints
+            nanoseconds per bar; text mode also prints microseconds per call at 1,000 bars for
+            SMA, EMA, RSI and MACD. Build with 'swift build -c release' for meaningful figures.
+            With --json: {"bars": N, "results": {"sma_20": ns_per_bar, ...}}.
+            """,
+        options: [
+            .value("bars", "N", "Bars in the series (default 1000000)"),
+            CommonOptions.json,
+        ]
+    ) { args in
+        let bars = try args.int("bars") ?? 1_000_000
+        guard bars >= 100 else { throw UsageError("--bars must be at least 100 (got \(bars))", command: "bench indicators") }
+        let results = IndicatorBenchmark.nanosecondsPerBar(bars: bars)
+        if args.flag("json") {
+            let fields = results.map { "\"\($0.0)\": \(($0.1 * 1000).rounded() / 1000)" }.joined(separator: ", ")
+            Output.line("{\"bars\": \(bars), \"results\": {\(fields)}}")
+            return
+        }
+        Output.line("bars: \(bars)")
+        Output.line("indicator        ns/bar")
+        for (name, ns) in results {
+            Output.line(name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: "%8.3f", ns))
+        }
+        Output.line("")
+        Output.line("at 1000 bars     us/call")
+        for (name, us) in IndicatorBenchmark.microsecondsPerCall(bars: 1000, names: ["sma_20", "ema_20", "rsi_14", "macd_12_26_9"]) {
+            Output.line(name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: "%8.3f", us))
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Testing
+@testable import Backtest
+
+/// Reference rows from TA-Lib 0.8.2 (or the numpy/pandas reference) on data/GOOG.csv: first
+/// defined value, bar 1000 and the last bar, plus the warm-up length.
+@Suite("ADX (TA-Lib ADX, Wilder)")
+struct ADXTests {
+    static let rows: [ReferenceRow] = [
+        ReferenceRow(output: 0, lookback: 27, first: 38.96330617841732, middle: 32.818533562110744, last: 41.2324891357677),
+    ]
+
+    @Test("reference rows and warm-up", arguments: rows)
+    func reference(_ row: ReferenceRow) throws {
+        try Reference.check(spec: "adx:14", row: row)
+    }
+
+    @Test("lookback equals TA-Lib's")
+    func lookback() throws {
+        #expect(Indicators.Lookback.adx(period: 14) == Self.rows[0].lookback)
+        #expect(try IndicatorSpec(parsing: "adx:14").lookback == Self.rows[0].lookback)
+    }
+
+    @Test("bad periods throw InputError: 0, negative, longer than the series", arguments: [0, -3, 2_149])
+    func badPeriod(_ period: Int) throws {
+        let s = try Reference.goog()
+        #expect(throws: InputError.self) { try Indicators.adx(high: s.high, low: s.low, close: s.close, period: period) }
+    }
+}

@@ -1,0 +1,30 @@
+import Testing
+@testable import Backtest
+
+/// Reference rows from TA-Lib 0.8.2 (or the numpy/pandas reference) on data/GOOG.csv: first
+/// defined value, bar 1000 and the last bar, plus the warm-up length.
+@Suite("Bollinger Bands (TA-Lib BBANDS, SMA, population sd)")
+struct BollingerTests {
+    static let rows: [ReferenceRow] = [
+        ReferenceRow(output: 0, lookback: 19, first: 113.53795354210362, middle: 530.2517008992304, last: 812.8406000239524),
+        ReferenceRow(output: 1, lookback: 19, first: 105.28049999999999, middle: 488.93300000000073, last: 786.9580000000002),
+        ReferenceRow(output: 2, lookback: 19, first: 97.02304645789636, middle: 447.6142991007711, last: 761.075399976048),
+    ]
+
+    @Test("reference rows and warm-up", arguments: rows)
+    func reference(_ row: ReferenceRow) throws {
+        try Reference.check(spec: "bb:20,2", row: row)
+    }
+
+    @Test("lookback equals TA-Lib's")
+    func lookback() throws {
+        #expect(Indicators.Lookback.bollinger(period: 20) == Self.rows[0].lookback)
+        #expect(try IndicatorSpec(parsing: "bb:20,2").lookback == Self.rows[0].lookback)
+    }
+
+    @Test("bad periods throw InputError: 0, negative, longer than the series", arguments: [0, -3, 2_149])
+    func badPeriod(_ period: Int) throws {
+        let s = try Reference.goog()
+        #expect(throws: InputError.self) { try Indicators.bollinger(s.close, period: period, k: 2) }
+    }
+}

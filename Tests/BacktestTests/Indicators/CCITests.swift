@@ -1,0 +1,28 @@
+import Testing
+@testable import Backtest
+
+/// Reference rows from TA-Lib 0.8.2 (or the numpy/pandas reference) on data/GOOG.csv: first
+/// defined value, bar 1000 and the last bar, plus the warm-up length.
+@Suite("CCI (TA-Lib CCI)")
+struct CCITests {
+    static let rows: [ReferenceRow] = [
+        ReferenceRow(output: 0, lookback: 19, first: 166.92867540029056, middle: 0.5739970910346106, last: 97.53582783076408),
+    ]
+
+    @Test("reference rows and warm-up", arguments: rows)
+    func reference(_ row: ReferenceRow) throws {
+        try Reference.check(spec: "cci:20", row: row)
+    }
+
+    @Test("lookback equals TA-Lib's")
+    func lookback() throws {
+        #expect(Indicators.Lookback.cci(period: 20) == Self.rows[0].lookback)
+        #expect(try IndicatorSpec(parsing: "cci:20").lookback == Self.rows[0].lookback)
+    }
+
+    @Test("bad periods throw InputError: 0, negative, longer than the series", arguments: [0, -3, 2_149])
+    func badPeriod(_ period: Int) throws {
+        let s = try Reference.goog()
+        #expect(throws: InputError.self) { try Indicators.cci(high: s.high, low: s.low, close: s.close, period: period) }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import Backtest
+
+@Suite("Reports")
+struct ReportTests {
+    static func sampleReport() -> Report {
+        let result = StatsTests.sample
+        let stats = Stats(result, periodsPerYear: 252, bootstrap: .init(resamples: 100))
+        let costs = CostSensitivity(periodsPerYear: 252, run: { _ in result }, totalReturn: { 0.01 - $0 / 10_000 })
+        return Report(strategy: "ma-cross", parameters: [("fast", "10"), ("slow", "50"), ("fee_bps", "1 (default)")],
+                      commandLine: ["bt", "run", "ma-cross", "TEST", "--fast", "10"], result: result, stats: stats, costs: costs)
+    }
+
+    static func scratch() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("bt-report-\(UUID().uuidString)").appendingPathComponent("out").path
+    }
+
+    @Test("writes every file; refuses to overwrite without force")
+    func writes() throws {
+        let dir = Self.scratch()
+        let written = try Self.sampleReport().write(to: dir)
+        #expect(written.map { ($0 as NSString).lastPathComponent } == Report.files)
+        #expect(throws: InputError.self) { try Self.sampleReport().write(to: dir) }
+        #expect(try Self.sampleReport().write(to: dir, force: true).count == Report.files.count)
+    }
+
+    @Test("report.md holds the manifest, tables and linked charts")
+    func markdown() throws {
+        let md = try Self.sampleReport().markdown()
+        for needle in ["`bt run ma-cross TEST --fast 10`", "| bt version | \(btVersion) |", "| bars | 10 |",
+                       "| candles sha256 | `\(StatsTests.sample.candles.sha256)` |", "| periods per year | 252 |",
+                       "| parameter fee_bps | 1 (default) |", "| total_return [%] | 21.00% |", "## Cost sensitivity",
+                       "Break-even fee: 100.00 bps per fill", "![Equity and drawdown](equity.svg)", "](price.svg)", "```text\nEquity"] {
+            #expect(md.contains(needle), "missing \(needle)")
+        }
+    }
+
+    @Test("equity.csv has one row per bar with the ledger and drawdown")
+    func equityCSV() {
+        let lines = Self.sampleReport().equityCSV().split(separator: "\n")
+        #expect(lines.first == "time,cash,position,equity,drawdown")
+        #expect(lines.count == 11)
+        #expect(lines[4] == "2024-01-04T00:00:00Z,99,1,99,-0.1")
+    }
+
+    @Test("stats.json is the stats object with every name; stats.csv matches")
+    func statsFiles() throws {
+        let report = Self.sampleReport()
+        let object = try JSONSerialization.jsonObject(with: Data(report.statsJSON().utf8)) as! [String: Any]
+        for name in report.stats.names { #expect(object[name] != nil, "missing \(name)") }
+        #expect(object["strategy"] as? String == "ma-cross")
+        #expect(object["start"] as? String == "2024-01-01T00:00:00Z")
+        #expect((object["total_return"] as? Double).map { abs($0 - 0.21) < 1e-12 } == true)
+        let csv = report.statsCSV().split(separator: "\n")
+        #expect(csv.count == report.stats.all.count + 1)
+        #expect(csv.contains("trades,3"))
+    }
+
+    @Test("CSV text cells are escaped against formula injection; numbers are not", arguments: [
+        ("=SUM(A1)", "'=SUM(A1)"), ("+1", "'+1"), ("-cmd", "'-cmd"), ("@x", "'@x"), ("a,b", "\"a,b\""),
+        ("say \"hi\"", "\"say \"\"hi\"\"\""), ("long", "long"),
+    ])
+    func csvEscaping(input: String, expected: String) {
+        #expect(CSV.text(input) == expected)
+    }
+
+    @Test("CSV numbers stay numbers")
+    func csvNumbers() {
+        #expect(CSV.number(-0.25) == "-0.25")
+        #expect(CSV.number(-3) == "-3")
+        #expect(CSV.number(.nan) == "")
+    }
+
+    @Test("file names are sanitised", arguments: [
+        ("../../etc/passwd", "etc_passwd"), ("BTC/USDT", "BTC_USDT"), ("..", "unnamed"), ("", "unnamed"),
+        ("ma-cross", "ma-cross"), ("a b:c", "a_b_c"), (".hidden", "hidden"),
+    ])
+    func sanitised(input: String, expected: String) {
+        #expect(FileName.sanitized(input) == expected)
+        #expect(!FileName.sanitized(input).contains("/"))
+    }
+
+    @Test("default directory uses sanitised names and a UTC stamp")
+    func defaultDirectory() {
+        #expect(Report.defaultDirectory(strategy: "ma-cross", symbol: "../BTC/USD", at: 1_704_067_200)
+                == "notebooks-out/ma-cross-BTC_USD-20240101T000000Z")
+    }
+
+    @Test("SVG charts are well-formed and carry trade markers")
+    func svg() throws {
+        let r = StatsTests.sample
+        let price = SVGChart.price(r.candles, trades: r.trades)
+        #expect(price.hasPrefix("<svg") && price.hasSuffix("</svg>\n"))
+        #expect(price.components(separatedBy: "<polygon").count - 1 == 2 * r.trades.count)
+        #expect(XMLParser(data: Data(SVGChart.equity(time: r.candles.time, equity: r.equity, initial: r.initialCash).utf8)).parse())
+        #expect(XMLParser(data: Data(price.utf8)).parse())
+    }
+}

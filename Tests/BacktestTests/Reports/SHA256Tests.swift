@@ -1,0 +1,30 @@
+import Testing
+@testable import Backtest
+
+@Suite("SHA-256")
+struct SHA256Tests {
+    @Test("FIPS 180-4 / NIST test vectors", arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+        ("The quick brown fox jumps over the lazy dog", "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"),
+    ])
+    func vectors(message: String, digest: String) {
+        #expect(SHA256.hex(Array(message.utf8)) == digest)
+    }
+
+    @Test("one million 'a' (crosses many blocks)")
+    func million() {
+        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test("candle fingerprint changes with any value")
+    func candles() {
+        var a = CandleSeries(symbol: "X")
+        a.append(time: 0, open: 1, high: 2, low: 0.5, close: 1.5, volume: 10)
+        var b = a
+        b.volume[0] = 11
+        #expect(a.sha256 != b.sha256 && a.sha256.count == 64)
+        #expect(a.sha256 == a.sha256)
+    }
+}

@@ -1,0 +1,52 @@
+import Testing
+@testable import Backtest
+
+@Suite("Cost sensitivity through the engine")
+struct CostSensitivityEngineTests {
+    /// Long while SMA 10 is above SMA 50 on GOOG.
+    static func setup() throws -> (CandleSeries, Signals) {
+        let goog = try ChartFixtures.candles("GOOG")
+        let fast = try Indicators.sma(goog.close, period: 10), slow = try Indicators.sma(goog.close, period: 50)
+        let above = goog.close.indices.map { fast[$0].isFinite && slow[$0].isFinite && fast[$0] > slow[$0] }
+        let entries = above.indices.map { $0 > 0 && above[$0] && !above[$0 - 1] }
+        let exits = above.indices.map { $0 > 0 && !above[$0] && above[$0 - 1] }
+        return (goog, Signals(entries: entries, exits: exits))
+    }
+
+    @Test("costs scale: fees and impact grow with the multiplier, 0x has neither")
+    func scaling() {
+        var c = ExecutionConfig()
+        c.feeBps = 10; c.feeMin = 1
+        let zero = c.scalingCosts(by: 0), double = c.scalingCosts(by: 2)
+        #expect(zero.feeBps == 0 && zero.feeMin == 0 && zero.depth.name == "none")
+        #expect(double.feeBps == 20 && double.synthetic.maxSpreadBps == 2 * c.synthetic.maxSpreadBps
+                && double.synthetic.depthShare == c.synthetic.depthShare / 2)
+    }
+
+    @Test("SMA cross on GOOG: returns fall with costs; the break-even fee zeroes the return")
+    func goog() throws {
+        let (goog, signals) = try Self.setup()
+        var config = ExecutionConfig()
+        config.feeBps = 5
+        let c = try CostSensitivity.run(goog, signals: signals, config: config, periodsPerYear: 252)
+        #expect(c.rows.count == 4)
+        #expect(c.rows[0].feesPaid == 0)
+        #expect(c.rows[0].totalReturn >= c.rows[1].totalReturn)
+        #expect(c.rows[1].totalReturn >= c.rows[2].totalReturn)
+        #expect(c.rows[2].totalReturn >= c.rows[3].totalReturn)
+        let baseline = try Engine.run(goog, signals: signals, config: config)
+        #expect(abs(c.rows[2].totalReturn - (baseline.finalEquity / baseline.initialCash - 1)) < 1e-12)
+        if let fee = c.breakEvenFeeBps {
+            var at = config
+            at.feeBps = fee
+            let r = try Engine.run(goog, signals: signals, config: at)
+            #expect(abs(r.finalEquity / r.initialCash - 1) < 0.01)
+            #expect(fee > config.feeBps)
+        } else {
+            #expect(c.rows[2].totalReturn <= 0)
+        }
+        let stats = Stats(baseline, bootstrap: .init(resamples: 200))
+        #expect(stats.periodsPerYear == 252)
+        #expect(stats["trades"] == Double(baseline.trades.count) && stats["trades"] > 5)
+    }
+}

@@ -1,0 +1,35 @@
+import Testing
+@testable import Backtest
+
+@Suite("Stats against empyrical goldens")
+struct EmpyricalGoldenTests {
+    static let goldens: [[String: String]] = (try? StatsFixtures.csv("empyrical/goldens.csv")) ?? []
+    static let measures = ["sharpe", "sortino", "volatility_ann", "cagr", "max_drawdown", "calmar", "omega", "alpha", "beta"]
+
+    @Test("goldens are present")
+    func present() {
+        #expect(Self.goldens.count == 3)
+    }
+
+    @Test("every empyrical measure matches within 1e-9 relative", arguments: goldens)
+    func matches(golden: [String: String]) throws {
+        let name = golden["name"]!
+        let initial = Double(golden["initial"]!)!
+        let ppy = Double(golden["periods_per_year"]!)!
+        let stats = Stats(try StatsFixtures.result(curve: name, initial: initial), periodsPerYear: ppy,
+                          bootstrap: .init(resamples: 10))
+        for measure in Self.measures {
+            let expected = Double(golden[measure]!)!
+            #expect(close(stats[measure], expected), "\(name) \(measure): \(stats[measure]) vs empyrical \(expected)")
+        }
+        #expect(stats.periodsPerYear == ppy)
+    }
+
+    @Test("periods per year inferred from the curves' timestamps", arguments: [
+        ("goog_buy_hold", 252.0), ("random_flats", 365.0), ("eurusd_half_invested", 252.0 * 24),
+    ])
+    func inferred(name: String, expected: Double) throws {
+        let rows = try StatsFixtures.csv("empyrical/curve_\(name).csv")
+        #expect(PeriodsPerYear.infer(from: rows.map { Int64($0["time"]!)! }) == expected)
+    }
+}

@@ -1,0 +1,103 @@
+import Testing
+@testable import Backtest
+
+@Suite("Stats from a BacktestResult")
+struct StatsTests {
+    static let contract = [
+        "start", "end", "bars", "exposure", "final_equity", "peak_equity", "total_return", "buy_hold_return",
+        "cagr", "volatility_ann", "sharpe", "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown",
+        "max_drawdown_duration", "avg_drawdown_duration", "trades", "win_rate", "best_trade", "worst_trade",
+        "avg_trade", "max_trade_duration", "avg_trade_duration", "profit_factor", "expectancy", "sqn", "kelly",
+        "fees_paid", "avg_slippage_bps", "partial_fills", "rejected_orders", "alpha", "beta", "skew",
+        "kurtosis", "var_95", "cvar_95", "sharpe_ci_low", "sharpe_ci_high", "psr", "periods_per_year",
+    ]
+
+    static func trade(_ entry: Int, _ exit: Int, pnl: Double, ret: Double) -> Trade {
+        Trade(side: .long, entryIndex: entry, exitIndex: exit, entryTime: StatsFixtures.days(20)[entry],
+              exitTime: StatsFixtures.days(20)[exit], quantity: 1, entryPrice: 100, exitPrice: 100 + pnl,
+              slippageBps: 1, fees: 0.5, pnl: pnl, returnFraction: ret)
+    }
+
+    /// Ten bars: equity 100 -> 110 -> 99 (drawdown 10%) -> back to 110 at bar 5 -> 121.
+    static let equity: [Double] = [100, 110, 104.5, 99, 104.5, 110, 115, 121, 121, 121]
+    static let sample: BacktestResult = {
+        var r = StatsFixtures.result(time: StatsFixtures.days(10), close: (0..<10).map { 50 + Double($0) },
+                                     equity: equity, initial: 100,
+                                     trades: [trade(0, 3, pnl: -1, ret: -0.01), trade(3, 6, pnl: 3, ret: 0.03),
+                                              trade(6, 8, pnl: 1, ret: 0.01)],
+                                     fills: [Fill(index: 1, time: 0, side: .buy, referencePrice: 100, vwap: 100.1,
+                                                  slippageBps: 10, quantityAsked: 2, quantityFilled: 1, fee: 0.25),
+                                             Fill(index: 3, time: 0, side: .sell, referencePrice: 100, vwap: 99.8,
+                                                  slippageBps: 20, quantityAsked: 1, quantityFilled: 1, fee: 0.75)])
+        r.position = [0, 1, 1, 1, 1, 1, 1, 1, 0, 0]
+        return r
+    }()
+
+    @Test("every machine name in the issue is present")
+    func names() {
+        let stats = Stats(Self.sample, bootstrap: .init(resamples: 50))
+        for name in Self.contract { #expect(stats.names.contains(name), "missing \(name)") }
+        #expect(Set(stats.names).count == stats.names.count)
+    }
+
+    @Test("ledger-level values by hand")
+    func ledger() {
+        let s = Stats(Self.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
+        #expect(s["bars"] == 10)
+        #expect(s["start"] == 1_704_067_200)
+        #expect(s["exposure"] == 0.7)
+        #expect(s["final_equity"] == 121)
+        #expect(s["peak_equity"] == 121)
+        #expect(close(s["total_return"], 0.21))
+        #expect(close(s["buy_hold_return"], 59.0 / 50 - 1))
+        #expect(close(s["max_drawdown"], -0.1))
+        #expect(close(s["avg_drawdown"], -0.1))
+        #expect(s["max_drawdown_duration"] == 4)      // peak at bar 1, recovered at bar 5
+        #expect(s["max_drawdown_duration_days"] == 4)
+        #expect(s["fees_paid"] == 1)
+        #expect(s["avg_slippage_bps"] == 15)
+        #expect(s["partial_fills"] == 1)
+        #expect(s["rejected_orders"] == 0)
+    }
+
+    @Test("trade statistics by hand")
+    func trades() {
+        let s = Stats(Self.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
+        #expect(s["trades"] == 3)
+        #expect(close(s["win_rate"], 2.0 / 3))
+        #expect(s["best_trade"] == 0.03)
+        #expect(s["worst_trade"] == -0.01)
+        #expect(close(s["avg_trade"], 0.01))
+        #expect(s["max_trade_duration"] == 3)
+        #expect(close(s["avg_trade_duration"], 8.0 / 3))
+        #expect(close(s["profit_factor"], 4))
+        #expect(close(s["expectancy"], 1))
+        // pnl -1, 3, 1: mean 1, sd 2 -> sqrt(3) x 1 / 2
+        #expect(close(s["sqn"], 3.0.squareRoot() / 2))
+        // W = 2/3, mean win 0.02, mean loss 0.01 -> 2/3 - (1/3)/2 = 0.5
+        #expect(close(s["kelly"], 0.5))
+    }
+
+    @Test("tail risk: VaR is the 5% quantile, CVaR the mean at or below it")
+    func tailRisk() {
+        let s = Stats(Self.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
+        let r = Performance.returns(equity: Self.equity, initial: 100)
+        let sorted = r.sorted()
+        // n = 10: position 0.05 x 9 = 0.45 between the two smallest returns.
+        #expect(close(s["var_95"], sorted[0] + 0.45 * (sorted[1] - sorted[0])))
+        #expect(close(s["cvar_95"], sorted[0]))
+    }
+
+    @Test("flat equity, a single bar and an empty run do not crash")
+    func degenerate() {
+        let flat = StatsFixtures.result(time: StatsFixtures.days(30), close: Array(repeating: 10, count: 30),
+                                        equity: Array(repeating: 1_000, count: 30), initial: 1_000)
+        let s = Stats(flat)
+        #expect(s["sharpe"].isNaN && s["total_return"] == 0 && s["max_drawdown"] == 0)
+        #expect(s["trades"] == 0 && s["win_rate"].isNaN)
+        let one = Stats(StatsFixtures.result(time: [0], close: [5], equity: [1_010], initial: 1_000))
+        #expect(one["bars"] == 1 && close(one["total_return"], 0.01) && one["sharpe"].isNaN)
+        let none = Stats(StatsFixtures.result(time: [], close: [], equity: [], initial: 1_000))
+        #expect(none["bars"] == 0 && none["final_equity"] == 1_000)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import Backtest
+import Strategies
+
+/// bt's engine with `--depth none` against vectorbt's `Portfolio.from_signals` on the shipped
+/// data, for every strategy at its defaults. Goldens: `Tests/Fixtures/vectorbt/goldens.json`,
+/// written by `make_goldens.py` next to it.
+@Suite("vectorbt agreement")
+struct VectorbtAgreementTests {
+    struct Case: Decodable, CustomTestStringConvertible, Sendable {
+        var data: String
+        var strategy: String
+        var bars: Int
+        var entries: [Int]
+        var exits: [Int]
+        var final_value: Double
+        var trades: Int
+        var testDescription: String { "\(strategy) on \(data)" }
+    }
+    struct Goldens: Decodable { var cases: [Case] }
+
+    static let cases: [Case] = {
+        guard let data = try? ShippedData.fixture("vectorbt/goldens.json"),
+              let g = try? JSONDecoder().decode(Goldens.self, from: data) else { return [] }
+        return g.cases
+    }()
+
+    @Test("the goldens exist and cover every strategy on both data files")
+    func coverage() {
+        #expect(Self.cases.count == 2 * Strategy.all.count)
+        #expect(Set(Self.cases.map(\.strategy)) == Set(Strategy.all.map(\.name)))
+    }
+
+    @Test("same signals, same trade count, final equity within 1e-9", arguments: cases)
+    func agrees(_ c: Case) throws {
+        let candles = try ShippedData.candles(c.data)
+        #expect(candles.count == c.bars)
+        let signals = try Strategy.named(c.strategy).signals(candles)
+        let entries = signals.entries.indices.filter { signals.entries[$0] }
+        let exits = signals.exits.indices.filter { signals.exits[$0] }
+        #expect(entries == c.entries)
+        #expect(exits == c.exits)
+        var config = ExecutionConfig()
+        config.depth = .none
+        config.maxParticipation = nil
+        config.feeBps = 10
+        config.initialCash = 10_000
+        let r = try Engine.run(candles, signals: signals, config: config)
+        #expect(r.trades.count == c.trades)
+        let rel = abs(r.finalEquity - c.final_value) / c.final_value
+        #expect(rel <= 1e-9, "final equity \(r.finalEquity) vs vectorbt \(c.final_value)")
+    }
+}
