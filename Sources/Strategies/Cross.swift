@@ -13,6 +13,29 @@ enum Cross {
         crossing(a, b) { a1, b1, a0, b0 in a1 < b1 && a0 >= b0 }
     }
 
+    /// `above(a, b)` and `below(a, b)` in one pass.
+    static func both(_ a: [Double], _ b: [Double]) -> (above: [Bool], below: [Bool]) {
+        precondition(a.count == b.count, "series must have the same length")
+        let n = a.count
+        var below = [Bool](repeating: false, count: n)
+        let above = a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                below.withUnsafeMutableBufferPointer { down in
+                    [Bool](unsafeUninitializedCapacity: n) { up, count in
+                        if n > 0 { up[0] = false }
+                        for t in 1..<max(1, n) {
+                            let a1 = a[t], b1 = b[t], a0 = a[t - 1], b0 = b[t - 1]
+                            up[t] = a1 > b1 && a0 <= b0
+                            down[t] = a1 < b1 && a0 >= b0
+                        }
+                        count = n
+                    }
+                }
+            }
+        }
+        return (above, below)
+    }
+
     /// `a` crosses above the constant `level`.
     static func above(_ a: [Double], level: Double) -> [Bool] {
         above(a, [Double](repeating: level, count: a.count))

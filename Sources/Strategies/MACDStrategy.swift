@@ -12,6 +12,7 @@ extension Strategy {
         ]
     ) { candles, p in
         let m = try Indicators.macd(candles.close, fast: p.int("fast"), slow: p.int("slow"), signal: p.int("signal"))
-        return Signals(entries: Cross.above(m.macd, m.signal), exits: Cross.below(m.macd, m.signal))
+        let cross = Cross.both(m.macd, m.signal)
+        return Signals(entries: cross.above, exits: cross.below)
     }
 }

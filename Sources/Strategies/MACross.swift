@@ -18,6 +18,7 @@ extension Strategy {
         }
         let average: ([Double], Int) throws -> [Double] = p.string("type") == "ema" ? Indicators.ema : Indicators.sma
         let f = try average(candles.close, fast), s = try average(candles.close, slow)
-        return Signals(entries: Cross.above(f, s), exits: Cross.below(f, s))
+        let cross = Cross.both(f, s)
+        return Signals(entries: cross.above, exits: cross.below)
     }
 }

@@ -46,6 +46,16 @@ struct DecimalParsingTests {
         #expect(parse(text) == .failure(failure))
     }
 
+    @Test("byte ISO parser agrees with UTCTime.parseISO", arguments: [
+        "2024-02-29", "2023-02-29", "2024-01-02 03:04", "2024-01-02T03:04:05", "2024-01-02T03:04:05.999Z",
+        "2024-01-02T03:04:05-05:30", "2024-01-02T24:00:00", "2024-01-02X", "2024-1-02", "1969-12-31T23:59:59Z",
+    ])
+    func isoAgrees(text: String) {
+        var copy = text
+        let bytes = copy.withUTF8 { DecimalParsing.iso($0) }
+        #expect(bytes == UTCTime.parseISO(Substring(text)))
+    }
+
     @Test("times: ISO dates, date-times with offsets, epoch s/ms/µs, yyyymmdd")
     func times() {
         #expect(DecimalParsing.time("2024-01-02") == 1_704_153_600)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Binance, Alpha Vantage, trades and book import")
 struct FormatImportTests {
-    func candles(_ path: String, _ options: ImportOptions = ImportOptions()) throws -> (ImportFormat, CandleSeries) {
+    func candles(_ path: String, _ options: ImportOptions = ImportOptions()) throws -> (ImportFormat?, CandleSeries) {
         let file = try Importer.read(paths: [path], options: options)[0]
         guard case .candles(let s) = file.content else { throw InputError("expected candles") }
         return (file.format, s)

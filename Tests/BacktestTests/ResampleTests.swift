@@ -55,4 +55,17 @@ struct ResampleTests {
     func infer(spacing: Int64, expected: Timeframe) {
         #expect(Timeframe.infer(from: (0..<10).map { 1_700_000_000 + $0 * spacing }) == expected)
     }
+
+    @Test("inference: weekend gaps keep 1d, monthly calendar spacing is 1M, irregular spacing is nil")
+    func inferEdgeCases() {
+        // 2024-01-01 was a Monday: keep Monday to Friday.
+        let days: [Int64] = (0..<60).map { Int64($0) }
+        let weekdays: [Int64] = days.filter { $0 % 7 < 5 }.map { 1_704_067_200 + $0 * 86_400 }
+        #expect(Timeframe.infer(from: weekdays) == .day1)
+        let months = (1...12).map { UTCTime.epoch(year: 2023, month: $0, day: 1) }
+        #expect(Timeframe.infer(from: months) == .month1)
+        #expect(Timeframe.infer(from: [0, 7200, 14_400, 21_600]) == nil)
+        #expect(Timeframe.infer(from: [5]) == nil)
+        #expect(Timeframe.infer(from: [5, 5, 5]) == nil)
+    }
 }

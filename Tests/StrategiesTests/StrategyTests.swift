@@ -10,7 +10,8 @@ struct StrategyTests {
         let b: [Double] = [0, 2, 2, 2, 2, 3, 0, 0, 0]
         #expect(Cross.above(a, b) == [false, false, false, true, false, false, true, false, false])
         #expect(Cross.below(a, b) == [false, false, false, false, false, true, false, false, false])  // equal is not below
-        #expect(Cross.above([], []) == [])
+        #expect(Cross.both(a, b).above == Cross.above(a, b) && Cross.both(a, b).below == Cross.below(a, b))
+        #expect(Cross.above([], []) == [] && Cross.both([], []).above == [])
         #expect(Cross.above([1], [0]) == [false])
         #expect(Cross.compare([1, .nan, 3], [2, 2, .nan], <) == [true, false, false])
     }

@@ -46,20 +46,30 @@ public enum Timeframe: String, CaseIterable, Sendable, Comparable, Codable {
     /// The timeframe whose spacing matches `time`, from the median gap between bars; nil when
     /// there are fewer than two bars or the spacing matches none of the supported timeframes.
     /// Gaps within 10% of a timeframe count as it; daily data with weekends gaps still has a
-    /// median of one day; months are 28 to 31 days.
+    /// median of one day; months are 28 to 31 days. Zero or negative gaps are ignored.
+    /// - Complexity: O(n), no sort: the median lies in a timeframe's band exactly when fewer than
+    ///   half the gaps are below the band and more than half are at or below its top.
     public static func infer(from time: [Int64]) -> Timeframe? {
         guard time.count >= 2 else { return nil }
-        var gaps = [Int64]()
-        gaps.reserveCapacity(time.count - 1)
-        for i in 1..<time.count where time[i] > time[i - 1] { gaps.append(time[i] - time[i - 1]) }
-        guard !gaps.isEmpty else { return nil }
-        gaps.sort()
-        let median = gaps[gaps.count / 2]
-        if median >= 28 * 86_400 && median <= 31 * 86_400 { return .month1 }
-        for tf in allCases where tf != .month1 {
-            let s = tf.seconds
-            if abs(median - s) * 10 <= s { return tf }
+        let bands: [(Timeframe, Int64, Int64)] = allCases.map { tf in
+            tf == .month1 ? (tf, 28 * 86_400, 31 * 86_400) : (tf, tf.seconds - tf.seconds / 10, tf.seconds + tf.seconds / 10)
         }
+        var below = [Int](repeating: 0, count: bands.count)
+        var inside = [Int](repeating: 0, count: bands.count)
+        var gaps = 0
+        time.withUnsafeBufferPointer { t in
+            for i in 1..<t.count {
+                let g = t[i] - t[i - 1]
+                guard g > 0 else { continue }
+                gaps += 1
+                for k in 0..<bands.count {
+                    if g < bands[k].1 { below[k] += 1 } else if g <= bands[k].2 { inside[k] += 1 }
+                }
+            }
+        }
+        guard gaps > 0 else { return nil }
+        let mid = gaps / 2
+        for k in 0..<bands.count where below[k] <= mid && mid < below[k] + inside[k] { return bands[k].0 }
         return nil
     }
 }

@@ -29,9 +29,9 @@ public enum Engine {
         let shortExits = signals.shortExits ?? signals.entries
         let barSeconds = candles.timeframe?.seconds ?? 1
 
-        var cash = [Double](repeating: 0, count: n)
-        var position = [Double](repeating: 0, count: n)
-        var equity = [Double](repeating: 0, count: n)
+        var cash = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
+        var position = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
+        var equity = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
 
         candles.open.withUnsafeBufferPointer { open in
         candles.close.withUnsafeBufferPointer { close in
@@ -43,30 +43,35 @@ public enum Engine {
         cash.withUnsafeMutableBufferPointer { cashOut in
         position.withUnsafeMutableBufferPointer { positionOut in
         equity.withUnsafeMutableBufferPointer { equityOut in
+            // The broker's state mirrored in locals: bars without an event touch only these.
             var pending = OrderAction.none
+            var hasPending = false
+            var c = broker.cash, p = broker.position, closing = false
             for t in 0..<n {
-                if pending != .none {
+                if hasPending {
                     broker.execute(pending, bar: t, reference: open[t], time: time[t])
-                    pending = .none
+                    hasPending = false
+                    c = broker.cash; p = broker.position; closing = broker.closing
                 }
-                if hasStops && broker.position != 0, let entry = broker.entryIndex, nextOpen || entry < t {
+                if hasStops && p != 0, let entry = broker.entryIndex, nextOpen || entry < t {
                     broker.checkStops(bar: t, heldBeforeBar: entry < t)
+                    c = broker.cash; p = broker.position; closing = broker.closing
                 }
                 let e = entries[t], x = exits[t]
                 let se = allowShort && shortIn[t], sx = allowShort && shortOut[t]
-                if e || x || se || sx || broker.closing {
-                    let action = decide(position: broker.position, closing: broker.closing,
+                if e || x || se || sx || closing {
+                    let action = decide(position: p, closing: closing,
                                         entry: e && !x, exit: x && !e, shortEntry: se && !sx, shortExit: sx && !se)
                     if action != .none {
                         if nextOpen {
-                            if t + 1 < n { pending = action }
+                            if t + 1 < n { pending = action; hasPending = true }
                         } else {
                             let closeTime = t + 1 < n ? time[t + 1] - 1 : time[t] + barSeconds - 1
                             broker.execute(action, bar: t, reference: close[t], time: max(time[t], closeTime))
+                            c = broker.cash; p = broker.position; closing = broker.closing
                         }
                     }
                 }
-                let c = broker.cash, p = broker.position
                 cashOut[t] = c
                 positionOut[t] = p
                 equityOut[t] = c + p * close[t]

@@ -28,9 +28,27 @@ public struct ImportedFile: Sendable {
         case book([BookEvent])
     }
     public var file: String
-    public var format: ImportFormat
+    /// The format read; nil for generated data.
+    public var format: ImportFormat?
     public var symbol: String
     public var content: Content
+
+    public init(file: String, format: ImportFormat?, symbol: String, content: Content) {
+        self.file = file
+        self.format = format
+        self.symbol = symbol
+        self.content = content
+    }
+
+    /// Generated candles (e.g. `Synth`) to write like an imported file named `source`.
+    public static func generated(_ series: CandleSeries, source: String) -> ImportedFile {
+        ImportedFile(file: source, format: nil, symbol: series.symbol, content: .candles(series))
+    }
+
+    /// Generated book events for `symbol`.
+    public static func generated(book: [BookEvent], symbol: String, source: String) -> ImportedFile {
+        ImportedFile(file: source, format: nil, symbol: symbol, content: .book(book))
+    }
 }
 
 /// Reads input files into validated candles or book events, touching no store.

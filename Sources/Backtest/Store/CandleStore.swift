@@ -40,8 +40,12 @@ public final class CandleStore {
             }
         }
         db = try SQLiteDatabase(path: path, create: create)
+        // Big pages: chunk blobs span fewer overflow pages (applies only to a new, empty file).
+        try db.execute("PRAGMA page_size=65536")
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=NORMAL")
+        // Whole-series loads read large blobs: map the file instead of copying it through read().
+        try db.execute("PRAGMA mmap_size=1073741824")
         try db.execute("""
             CREATE TABLE IF NOT EXISTS series(
               symbol TEXT NOT NULL, timeframe TEXT NOT NULL,
@@ -92,6 +96,10 @@ public final class CandleStore {
         stmt.bind(1, symbol)
         stmt.bind(2, timeframeKey)
         var s = CandleSeries(symbol: symbol, timeframe: Timeframe(rawValue: timeframeKey))
+        let meta = try db.prepare("SELECT bars FROM series WHERE symbol = ?1 AND timeframe = ?2")
+        meta.bind(1, symbol)
+        meta.bind(2, timeframeKey)
+        if try meta.step() { s.reserveCapacity(Int(meta.int64(0))) }
         while try stmt.step() {
             stmt.appendBlob(0, to: &s.time)
             stmt.appendBlob(1, to: &s.open)

@@ -129,6 +129,11 @@ final class SQLiteStatement {
         let bytes = Int(sqlite3_column_bytes(stmt, column))
         guard bytes > 0, let p = sqlite3_column_blob(stmt, column) else { return }
         let n = bytes / MemoryLayout<T>.stride
+        if Int(bitPattern: p) % MemoryLayout<T>.alignment == 0 {
+            // Aligned (the usual case): one copy, no zero fill.
+            array.append(contentsOf: UnsafeBufferPointer(start: p.assumingMemoryBound(to: T.self), count: n))
+            return
+        }
         let old = array.count
         array.append(contentsOf: repeatElement(zero, count: n))
         array.withUnsafeMutableBytes { dst in

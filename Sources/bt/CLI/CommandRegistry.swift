@@ -5,9 +5,15 @@ enum CommandRegistry {
         .dataList,
         .dataExport,
         .dataRemove,
+        .dataSynth,
+        .dataSummary,
         .indicators,
         .chart,
+        .strategies,
+        .run,
+        .benchStore,
         .benchIndicators,
+        .benchEngine,
         .benchChart,
     ]
 }

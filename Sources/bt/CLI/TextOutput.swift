@@ -1,3 +1,5 @@
+import Foundation
+
 /// Plain-text tables for human output: columns padded to their widest cell.
 enum TextTable {
     /// Renders `rows` (the first is the header); columns in `rightAligned` are right-aligned.
@@ -44,4 +46,26 @@ enum JSONText {
 
     /// A Double as JSON: shortest round-trip text, `null` when not finite.
     static func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
+}
+
+/// Number formatting for human tables (percentages) and fixed-precision figures.
+enum Format {
+    /// `v` with exactly `digits` decimals.
+    static func fixed(_ v: Double, _ digits: Int) -> String {
+        guard v.isFinite else { return v.isNaN ? "n/a" : (v > 0 ? "inf" : "-inf") }
+        return String(format: "%.\(digits)f", v)
+    }
+
+    /// A fraction as a percentage: 0.1234 -> "12.34%".
+    static func percent(_ v: Double, digits: Int = 2) -> String {
+        v.isFinite ? fixed(v * 100, digits) + "%" : "n/a"
+    }
+
+    /// A price with up to 6 significant decimals, trailing zeros trimmed.
+    static func price(_ v: Double) -> String {
+        guard v.isFinite else { return "n/a" }
+        var s = fixed(v, v.magnitude >= 1000 ? 2 : v.magnitude >= 1 ? 4 : 6)
+        if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }
+        return s
+    }
 }

@@ -12,10 +12,6 @@ extension Command {
         options: CommonOptions.range
     ) { args in
         let series = try args.loadCandles(symbol: try args.required(0).uppercased())
-        Output.line("time,open,high,low,close,volume")
-        for i in 0..<series.count {
-            Output.line(
-                "\(UTCTime.iso(series.time[i])),\(series.open[i]),\(series.high[i]),\(series.low[i]),\(series.close[i]),\(series.volume[i])")
-        }
+        Output.write(series.csvText())
     }
 }

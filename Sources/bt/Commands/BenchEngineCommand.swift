@@ -1,0 +1,57 @@
+import Foundation
+import Backtest
+import Strategies
+
+extension Command {
+    static let benchEngine = Command(
+        path: ["bench", "engine"],
+        summary: "Time ma-cross 10/30 signals + portfolio on synthetic bars, depth none and synthetic",
+        discussion: """
+            Bars come from 'Synth.series' (seed 1, 1m). Each figure is the best of --repeat runs
+            of signals plus portfolio (the first run, which page-faults fresh memory, rarely
+            wins: malloc keeps freed memory as a sweep would); generating data is not timed.
+            Build with -c release. --json prints {"bars", "seconds", "seconds_synthetic"}.
+            """,
+        options: [
+            .value("bars", "N", "Number of bars (default 1000000)"),
+            .value("repeat", "N", "Runs per figure; the best counts (default 7)"),
+            CommonOptions.json,
+        ]
+    ) { args in
+        let bars = try args.int("bars") ?? 1_000_000
+        let repeats = try args.int("repeat") ?? 7
+        guard bars >= 31 else { throw UsageError("--bars must be at least 31 for ma-cross 10/30", command: "bench engine") }
+        guard repeats >= 1 else { throw UsageError("--repeat must be at least 1", command: "bench engine") }
+        Allocator.keepFreedMemory()
+        let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
+        let parameters = try Strategy.maCross.parameters([])
+        func best(_ depth: ExecutionConfig.Depth) throws -> (seconds: Double, fills: Int) {
+            var config = ExecutionConfig()
+            config.depth = depth
+            var best = Double.infinity, fills = 0
+            for _ in 0..<repeats {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let signals = try Strategy.maCross.signals(candles, parameters)
+                let result = try Engine.run(candles, signals: signals, config: config)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                best = min(best, seconds)
+                fills = result.fills.count
+            }
+            return (best, fills)
+        }
+        let none = try best(.none)
+        let synthetic = try best(.synthetic)
+        if args.flag("json") {
+            Output.line("{\"bars\":\(bars),\"seconds\":\(JSONText.number(none.seconds)),"
+                + "\"seconds_synthetic\":\(JSONText.number(synthetic.seconds))}")
+        } else {
+            Output.line("ma-cross 10/30 on \(bars) bars, signals + portfolio, best of \(repeats):")
+            Output.line("  depth none       \(ms(none.seconds)) ms  (\(none.fills) fills)")
+            Output.line("  depth synthetic  \(ms(synthetic.seconds)) ms  (\(synthetic.fills) fills)")
+        }
+    }
+
+    private static func ms(_ seconds: Double) -> String {
+        String(format: "%8.2f", seconds * 1000)
+    }
+}

@@ -1,0 +1,44 @@
+import Backtest
+
+extension Command {
+    static let dataSummary = Command(
+        path: ["data", "summary"],
+        summary: "Summarise stored series: bars, range, first/last close, min/max, mean return",
+        discussion: """
+            Without SYMBOL, every stored symbol at its finest timeframe. Mean return is the mean
+            of bar-to-bar close returns at the shown timeframe. --json prints an array of objects
+            with fractions (total_return, mean_return, return_sd) and ISO-8601 UTC times.
+            """,
+        positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbols (default: all)", optional: true, variadic: true)],
+        options: CommonOptions.range + [CommonOptions.json]
+    ) { args in
+        let store = try args.openStore()
+        var symbols = args.positionals.map { $0.uppercased() }
+        if symbols.isEmpty {
+            symbols = try store.list().map(\.symbol).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        }
+        guard !symbols.isEmpty else { throw InputError("the store holds no candles; import data with 'bt data import'", at: store.path) }
+        let summaries = try symbols.map { SeriesSummary(try args.loadCandles(symbol: $0, store: store)) }
+        if args.flag("json") {
+            let items = summaries.map { s in
+                "{\"symbol\":\(JSONText.string(s.symbol)),\"timeframe\":\(s.timeframe.map { JSONText.string($0.rawValue) } ?? "null"),"
+                    + "\"bars\":\(s.bars),\"first\":\"\(UTCTime.iso(s.first))\",\"last\":\"\(UTCTime.iso(s.last))\","
+                    + "\"first_close\":\(JSONText.number(s.firstClose)),\"last_close\":\(JSONText.number(s.lastClose)),"
+                    + "\"min_low\":\(JSONText.number(s.minLow)),\"max_high\":\(JSONText.number(s.maxHigh)),"
+                    + "\"total_return\":\(JSONText.number(s.totalReturn)),\"mean_return\":\(JSONText.number(s.meanReturn)),"
+                    + "\"return_sd\":\(JSONText.number(s.returnStandardDeviation))}"
+            }
+            Output.line("[\(items.joined(separator: ","))]")
+            return
+        }
+        var rows = [["SYMBOL", "TF", "BARS", "FIRST", "LAST", "FIRST CLOSE", "LAST CLOSE", "MIN LOW", "MAX HIGH", "TOTAL", "MEAN/BAR", "SD/BAR"]]
+        for s in summaries {
+            rows.append([
+                s.symbol, s.timeframe?.rawValue ?? "?", String(s.bars), UTCTime.isoDate(s.first), UTCTime.isoDate(s.last),
+                Format.price(s.firstClose), Format.price(s.lastClose), Format.price(s.minLow), Format.price(s.maxHigh),
+                Format.percent(s.totalReturn, digits: 1), Format.percent(s.meanReturn, digits: 3), Format.percent(s.returnStandardDeviation, digits: 3),
+            ])
+        }
+        Output.write(TextTable.render(rows, rightAligned: Set(2...11).subtracting([3, 4])))
+    }
+}
