@@ -11,9 +11,13 @@ extension Strategy {
             .int("period", 20, minimum: 2, "Band period (SMA and standard deviation)"),
             .double("k", 2, "Band width in standard deviations"),
         ]
-    ) { candles, p in
-        let b = try Indicators.bollinger(candles.close, period: p.int("period"), k: p.double("k"))
-        return Signals(entries: Cross.compare(candles.close, b.lower, <),
-                       exits: Cross.compare(candles.close, b.middle, >=))
+    ) { candles, p, cache in
+        let period = p.int("period"), k = p.double("k")
+        let b = try cache.outputs("bb:close:\(period),\(k)") {
+            let b = try Indicators.bollinger(candles.close, period: period, k: k)
+            return [b.lower, b.middle]
+        }
+        return Signals(entries: Cross.compare(candles.close, b[0], <),
+                       exits: Cross.compare(candles.close, b[1], >=))
     }
 }

@@ -10,11 +10,16 @@ extension Strategy {
         parameters: [
             .int("period", 20, minimum: 2, "Entry channel period; the exit channel uses period/2"),
         ]
-    ) { candles, p in
+    ) { candles, p, cache in
         let period = p.int("period")
-        let entry = try Indicators.donchian(high: candles.high, low: candles.low, period: period)
-        let exit = try Indicators.donchian(high: candles.high, low: candles.low, period: max(1, period / 2))
-        return Signals(entries: Cross.compare(candles.close, entry.upper.laggedOneBar(), >),
-                       exits: Cross.compare(candles.close, exit.lower.laggedOneBar(), <))
+        let exitPeriod = max(1, period / 2)
+        let upper = try cache.series("donchian_upper:hl:\(period)") {
+            try Indicators.donchian(high: candles.high, low: candles.low, period: period).upper
+        }
+        let lower = try cache.series("donchian_lower:hl:\(exitPeriod)") {
+            try Indicators.donchian(high: candles.high, low: candles.low, period: exitPeriod).lower
+        }
+        return Signals(entries: Cross.compare(candles.close, upper.laggedOneBar(), >),
+                       exits: Cross.compare(candles.close, lower.laggedOneBar(), <))
     }
 }

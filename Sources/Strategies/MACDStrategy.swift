@@ -10,9 +10,13 @@ extension Strategy {
             .int("slow", 26, minimum: 2, "Slow EMA period (> fast)"),
             .int("signal", 9, "Signal-line EMA period"),
         ]
-    ) { candles, p in
-        let m = try Indicators.macd(candles.close, fast: p.int("fast"), slow: p.int("slow"), signal: p.int("signal"))
-        let cross = Cross.both(m.macd, m.signal)
+    ) { candles, p, cache in
+        let fast = p.int("fast"), slow = p.int("slow"), signal = p.int("signal")
+        let m = try cache.outputs("macd:close:\(fast),\(slow),\(signal)") {
+            let m = try Indicators.macd(candles.close, fast: fast, slow: slow, signal: signal)
+            return [m.macd, m.signal]
+        }
+        let cross = Cross.both(m[0], m[1])
         return Signals(entries: cross.above, exits: cross.below)
     }
 }

@@ -11,13 +11,15 @@ extension Strategy {
             .int("slow", 30, minimum: 2, "Slow moving-average period (> fast)"),
             .choice("type", "sma", ["sma", "ema"], "Moving-average type"),
         ]
-    ) { candles, p in
+    ) { candles, p, cache in
         let fast = p.int("fast"), slow = p.int("slow")
         guard fast < slow else {
             throw InputError("ma-cross: fast (\(fast)) must be shorter than slow (\(slow))", at: "--param")
         }
-        let average: ([Double], Int) throws -> [Double] = p.string("type") == "ema" ? Indicators.ema : Indicators.sma
-        let f = try average(candles.close, fast), s = try average(candles.close, slow)
+        let type = p.string("type")
+        let average: ([Double], Int) throws -> [Double] = type == "ema" ? Indicators.ema : Indicators.sma
+        let f = try cache.series("\(type):close:\(fast)") { try average(candles.close, fast) }
+        let s = try cache.series("\(type):close:\(slow)") { try average(candles.close, slow) }
         let cross = Cross.both(f, s)
         return Signals(entries: cross.above, exits: cross.below)
     }

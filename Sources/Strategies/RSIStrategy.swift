@@ -11,12 +11,13 @@ extension Strategy {
             .double("lower", 30, "Oversold level, 0-100"),
             .double("upper", 70, "Overbought level, 0-100 (> lower)"),
         ]
-    ) { candles, p in
+    ) { candles, p, cache in
         let lower = p.double("lower"), upper = p.double("upper")
         guard lower < upper, upper < 100 else {
             throw InputError("rsi: need 0 < lower (\(lower)) < upper (\(upper)) < 100", at: "--param")
         }
-        let r = try Indicators.rsi(candles.close, period: p.int("period"))
+        let period = p.int("period")
+        let r = try cache.series("rsi:close:\(period)") { try Indicators.rsi(candles.close, period: period) }
         return Signals(entries: Cross.below(r, level: lower), exits: Cross.above(r, level: upper))
     }
 }

@@ -10,10 +10,10 @@ public struct Strategy: Sendable {
     /// One line for `bt strategies`.
     public let summary: String
     public let parameters: [StrategyParameter]
-    private let compute: @Sendable (CandleSeries, StrategyParameters) throws -> Signals
+    private let compute: @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals
 
     public init(name: String, summary: String, parameters: [StrategyParameter],
-                signals: @escaping @Sendable (CandleSeries, StrategyParameters) throws -> Signals) {
+                signals: @escaping @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
@@ -27,14 +27,17 @@ public struct Strategy: Sendable {
     }
 
     /// The strategy's signals on `candles`, one element per bar, each using data up to that bar.
+    /// Indicators come from `cache` when it already holds them (a sweep shares one cache per
+    /// candle series across combinations); a cache must only ever see one candle series.
     /// - Throws: `InputError` for parameters the indicators reject (a period longer than the data).
-    public func signals(_ candles: CandleSeries, _ parameters: StrategyParameters) throws -> Signals {
-        try compute(candles, parameters)
+    public func signals(_ candles: CandleSeries, _ parameters: StrategyParameters,
+                        cache: IndicatorCache = IndicatorCache()) throws -> Signals {
+        try compute(candles, parameters, cache)
     }
 
     /// The strategy's signals with its default parameters.
     public func signals(_ candles: CandleSeries) throws -> Signals {
-        try compute(candles, try self.parameters([]))
+        try compute(candles, try self.parameters([]), IndicatorCache())
     }
 }
 

@@ -41,10 +41,12 @@ public struct CSCV: Sendable {
         return b
     }
 
-    /// Adds one trial's per-period returns (length T as given at init).
-    public mutating func add(returns: UnsafeBufferPointer<Double>) {
+    /// One trial's per-block sums and sums of squares of its returns (S values each), computed
+    /// without touching the accumulator, so workers can summarise trials in parallel.
+    public func blockStatistics(returns: UnsafeBufferPointer<Double>) -> (sums: [Double], squares: [Double]) {
         precondition(returns.count == bounds.last!, "trial length differs from the CSCV length")
         let b = bounds
+        var sums = [Double](repeating: 0, count: blocks), squares = sums
         for k in 0..<blocks {
             var s = 0.0, q = 0.0
             for i in b[k]..<b[k + 1] {
@@ -52,14 +54,24 @@ public struct CSCV: Sendable {
                 s += r
                 q += r * r
             }
-            sums.append(s)
-            squares.append(q)
+            sums[k] = s
+            squares[k] = q
         }
+        return (sums, squares)
+    }
+
+    /// Adds one trial from its `blockStatistics`.
+    public mutating func add(blockSums: [Double], blockSquares: [Double]) {
+        precondition(blockSums.count == blocks && blockSquares.count == blocks, "one value per block")
+        sums.append(contentsOf: blockSums)
+        squares.append(contentsOf: blockSquares)
         trials += 1
     }
 
+    /// Adds one trial's per-period returns (length T as given at init).
     public mutating func add(returns: [Double]) {
-        returns.withUnsafeBufferPointer { add(returns: $0) }
+        let stats = returns.withUnsafeBufferPointer { blockStatistics(returns: $0) }
+        add(blockSums: stats.sums, blockSquares: stats.squares)
     }
 
     /// The result: PBO and the logits of every split.

@@ -86,12 +86,3 @@ public struct ParameterGrid: Sendable, Equatable {
         return coords
     }
 }
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return String(s)
-    }
-}

@@ -11,9 +11,11 @@ enum CommandRegistry {
         .chart,
         .strategies,
         .run,
+        .sweep,
         .benchStore,
         .benchIndicators,
         .benchEngine,
+        .benchSweep,
         .benchChart,
     ]
 }

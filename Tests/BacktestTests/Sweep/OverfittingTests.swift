@@ -54,4 +54,23 @@ struct OverfittingTests {
         #expect(throws: InputError.self) { try one.evaluate() }
         #expect(CSCV.halfSubsets(of: 16).count == 12870)
     }
+
+    @Test("DSR reproduces the paper's numerical example (0.9004)")
+    func deflatedSharpePaperExample() {
+        // Bailey & Lopez de Prado (2014): N = 100 trials, annualised best SR 2.5, variance of the
+        // annualised SRs 1/2, T = 1250 daily returns, skew -3, kurtosis 10, 250 days a year.
+        let sr = 2.5 / 250.0.squareRoot()
+        let variance = 0.5 / 250
+        let sr0 = DeflatedSharpe.expectedMaximum(trials: 100, variance: variance)
+        #expect(abs(sr0 - 0.1132) < 5e-5)
+        let dsr = DeflatedSharpe.ratio(
+            sharpe: sr, trials: 100, sharpeVariance: variance, observations: 1250, skew: -3, kurtosis: 10)
+        #expect(abs(dsr - 0.9004) < 1e-3)
+        // One trial: no deflation, the PSR against zero.
+        #expect(DeflatedSharpe.expectedMaximum(trials: 1, variance: variance) == 0)
+        // More trials deflate more.
+        let dsr1000 = DeflatedSharpe.ratio(
+            sharpe: sr, trials: 1000, sharpeVariance: variance, observations: 1250, skew: -3, kurtosis: 10)
+        #expect(dsr1000 < dsr)
+    }
 }

@@ -1,0 +1,168 @@
+import Backtest
+import Foundation
+import Strategies
+
+extension Command {
+    static let sweep = Command(
+        path: ["sweep"],
+        summary: "Evaluate every parameter combination of a strategy, with overfitting diagnostics",
+        discussion: """
+            --grid name=start:stop:step (stop inclusive), name=a,b,c or name=v; repeat per parameter.
+            --where filters combinations, e.g. "fast<slow" or "fast*2<=slow and k>=1".
+            Combinations run in parallel; indicators are computed once per distinct window.
+            Results stream to sweep.csv; sweep.md reports the best and top combinations, the
+            deflated Sharpe ratio of the best over all trials, the probability of backtest
+            overfitting (CSCV), a heatmap for two-parameter grids, and --walk-forward K folds.
+            Output goes to --out DIR (default notebooks-out/sweep-<strategy>-<symbol>-<time>/).
+            """,
+        positionals: [
+            PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')"),
+            PositionalSpec(name: "SYMBOL", help: "Stored symbol (or use --symbols)", optional: true),
+        ],
+        options: [
+            .value("symbols", "A,B,...", "Sweep each of these symbols (one sub-folder each)"),
+            .repeated("grid", "NAME=RANGE", "Swept parameter: start:stop:step, a,b,c or a value"),
+            .value("where", "EXPR", "Keep combinations where EXPR holds, e.g. \"fast<slow\""),
+            .repeated("param", "NAME=VALUE", "Fixed strategy parameter"),
+            .value("rank", "METRIC", "Metric to rank by (default sharpe): " + RunMetrics.names.joined(separator: " ")),
+            .value("walk-forward", "K", "Split the range into K folds: choose in-sample, test on the next fold"),
+            .value("pbo-blocks", "S", "CSCV blocks for the probability of backtest overfitting (default 16; 0 = off)"),
+            .value("top", "N", "Rows in the top table (default 20)"),
+            .value("periods-per-year", "N", "Bars per year for annualising (default: inferred)"),
+            .value("out", "DIR", "Output directory"),
+            .flag("force", "Write into an existing output directory"),
+        ] + CommonOptions.range + ExecutionOptions.table
+    ) { args in
+        let strategy = try Strategy.named(try args.required(0))
+        var symbols = args.positional(1).map { [$0.uppercased()] } ?? []
+        if let list = args.value("symbols") {
+            symbols += list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
+        }
+        guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or --symbols", command: "sweep") }
+        let plan = try SweepPlan(args: args, strategy: strategy)
+        let base = args.value("out") ?? OutputDirectory.timestamped(
+            ["sweep", strategy.name] + (symbols.count == 1 ? symbols : ["\(symbols.count)symbols"]),
+            at: Int64(Date().timeIntervalSince1970))
+        let store = try args.openStore()
+        if symbols.count > 1 { try OutputDirectory.prepare(base, force: args.flag("force")) }
+        for symbol in symbols {
+            let dir = symbols.count == 1 ? base : (base as NSString).appendingPathComponent(FileName.sanitized(symbol))
+            try plan.run(symbol: symbol, store: store, args: args, directory: dir)
+        }
+    }
+}
+
+/// Everything a sweep needs besides the symbol: strategy, grid, filter, options.
+struct SweepPlan {
+    let strategy: Strategy
+    let grid: ParameterGrid
+    let filter: WhereClause?
+    let fixed: [String]
+    let rank: String
+    let folds: Int?
+    let blocks: Int
+    let top: Int
+
+    init(args: ParsedArguments, strategy: Strategy) throws {
+        self.strategy = strategy
+        let specs = args.values("grid")
+        guard !specs.isEmpty else { throw UsageError("--grid is required (e.g. --grid fast=5:50:5)", command: "sweep") }
+        grid = try ParameterGrid(parsing: specs)
+        let names = strategy.parameters.map(\.name)
+        for axis in grid.axes where !names.contains(axis.name) {
+            let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw InputError("--grid: '\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))")
+        }
+        fixed = args.values("param")
+        let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
+        if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
+            throw InputError("'\(clash.name)' is both swept (--grid) and fixed (--param)")
+        }
+        _ = try strategy.parameters(fixed)
+        filter = try args.value("where").map { try WhereClause($0, names: Set(names)) }
+        rank = args.value("rank") ?? "sharpe"
+        try RunMetrics.validate(rankMetric: rank)
+        folds = try args.int("walk-forward")
+        blocks = try args.int("pbo-blocks") ?? 16
+        top = try args.int("top") ?? 20
+        guard top > 0 else { throw UsageError("--top must be positive", command: "sweep") }
+    }
+
+    /// Grid indexes that pass `--where`, and the defaults of the parameters not swept.
+    func combinations() throws -> [Int] {
+        var combos: [Int] = []
+        let defaults = Dictionary(uniqueKeysWithValues: try strategy.parameters(fixed).values.compactMap { item -> (String, Double)? in
+            switch item.value {
+            case .int(let v): return (item.name, Double(v))
+            case .double(let v): return (item.name, v)
+            case .string: return nil
+            }
+        })
+        for i in 0..<grid.count {
+            if let filter {
+                let values = grid.combination(at: i).merging(defaults) { swept, _ in swept }
+                guard filter.matches(values) else { continue }
+            }
+            combos.append(i)
+        }
+        guard !combos.isEmpty else { throw InputError("--where leaves no combination of the grid") }
+        return combos
+    }
+
+    static func text(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
+
+    func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws {
+        let candles = try args.loadCandles(symbol: symbol, store: store)
+        let config = try args.executionConfig(symbol: symbol, store: store)
+        let ppy = try args.double("periods-per-year") ?? PeriodsPerYear.infer(from: candles.time)
+        guard ppy > 0 else { throw UsageError("--periods-per-year must be positive", command: "sweep") }
+        let combos = try combinations()
+        let grid = self.grid, strategy = self.strategy, fixed = self.fixed
+        let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy) { candles, cache, combo in
+            let values = grid.combination(at: combos[combo])
+            let parameters = try strategy.parameters(fixed + grid.axes.map { "\($0.name)=\(Self.text(values[$0.name]!))" })
+            return try strategy.signals(candles, parameters, cache: cache)
+        }
+        try OutputDirectory.prepare(directory, force: args.flag("force"))
+        var sweep = try Sweep(rankMetric: rank)
+        sweep.overfittingBlocks = blocks
+        sweep.topCount = top
+        let csv = try StreamingFile("sweep.csv", in: directory)
+        try csv.write(SweepReport.csvHeader(grid))
+        let bar = ProgressBar(total: combos.count, label: "sweep \(symbol)")
+        let summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: candles,
+                                    progress: bar.update) { rows in
+            try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+        }
+        try csv.close()
+        let sweptNames = Set(grid.axes.map(\.name))
+        let fixedValues = try strategy.parameters(fixed).values
+            .filter { !sweptNames.contains($0.name) }.map { ($0.name, $0.value.description) }
+        var report = SweepReport(
+            strategy: strategy.name, candles: candles, commandLine: args.commandLine,
+            fixedParameters: fixedValues, execution: args.executionManifest, grid: grid,
+            whereText: args.value("where"), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
+        report.topShown = top
+        report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
+        if let folds {
+            let wf = try WalkForward(bars: candles.count, folds: folds)
+            report.walkForward = try wf.run(combinations: combos.count, evaluator: evaluator, candles: candles,
+                                            rankMetric: rank)
+        }
+        try OutputDirectory.write(try report.markdown(), to: "sweep.md", in: directory)
+        if let svg = report.heatmapSVG() { try OutputDirectory.write(svg, to: "heatmap.svg", in: directory) }
+        if let wf = report.walkForwardCSV(), let out = report.walkForward?.outOfSample {
+            try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
+            try OutputDirectory.write(SVGChart.equity(time: out.candles.time, equity: out.equity, initial: out.initialCash),
+                                      to: "walk_forward_equity.svg", in: directory)
+        }
+        Output.write(SweepSummaryText.render(report: report, directory: directory, style: try args.sweepChartStyle()))
+    }
+}
+
+extension ParsedArguments {
+    /// Colour for the sweep's terminal heatmap: only on a terminal, never under NO_COLOR.
+    func sweepChartStyle() throws -> ChartStyle {
+        ChartStyle(color: Environment.colorAllowed(1))
+    }
+}

@@ -1,0 +1,44 @@
+import Backtest
+import Foundation
+
+/// The terminal summary of a sweep: best combination, honesty figures, heatmap, files written.
+enum SweepSummaryText {
+    static func render(report: SweepReport, directory: String, style: ChartStyle) -> String {
+        let s = report.summary
+        let grid = report.grid
+        var out = "Sweep \(report.strategy) on \(report.candles.symbol): \(report.combos.count) combinations, "
+            + "\(s.evaluated - s.failed) ran, \(s.failed) failed; ranked by \(report.rankMetric)\n"
+        if let best = s.best, let m = s.bestMetrics {
+            let values = grid.combination(at: report.combos[best])
+            out += "Best: " + grid.axes.map { "\($0.name)=\(SweepPlan.text(values[$0.name]!))" }.joined(separator: " ")
+            out += "  sharpe " + Format.fixed(m["sharpe"], 3) + "  total_return " + Format.percent(m["total_return"])
+                + "  max_drawdown " + Format.percent(m["max_drawdown"]) + "  trades " + Format.fixed(m["trades"], 0) + "\n"
+        } else {
+            out += "No combination produced a defined \(report.rankMetric).\n"
+        }
+        if let d = report.deflation {
+            out += "Deflated Sharpe ratio: " + Format.percent(d.value) + " over \(d.trials) trials "
+                + "(best per-bar Sharpe " + Format.fixed(d.periodSharpe, 4) + ", luck alone expects "
+                + Format.fixed(d.expectedMaximum, 4) + ")\n"
+        }
+        if let o = s.overfitting {
+            out += "Probability of backtest overfitting: " + Format.percent(o.pbo) + " (CSCV, \(o.splits) splits)\n"
+        } else if let note = s.overfittingNote {
+            out += note + "\n"
+        }
+        if let wf = report.walkForward, let inS = wf.inSample, let outS = wf.outOfSample {
+            let a = RunMetrics(inS, periodsPerYear: report.periodsPerYear)
+            let b = RunMetrics(outS, periodsPerYear: report.periodsPerYear)
+            out += "Walk-forward (\(wf.steps.count) steps): in-sample total_return " + Format.percent(a["total_return"])
+                + " sharpe " + Format.fixed(a["sharpe"], 3) + "; out-of-sample total_return " + Format.percent(b["total_return"])
+                + " sharpe " + Format.fixed(b["sharpe"], 3) + "\n"
+        }
+        if let text = try? report.heatmapText(style: style) {
+            let width = text.components(separatedBy: "\n").map(\.count).max() ?? 0
+            let limit = Environment.terminalSize()?.columns ?? Int(Environment.value("COLUMNS") ?? "") ?? 120
+            out += width <= limit ? "\n" + text : "(heatmap wider than \(limit) columns: see heatmap.svg and sweep.md)\n"
+        }
+        out += "\nWrote \(directory)/sweep.csv and sweep.md\n"
+        return out
+    }
+}
