@@ -67,6 +67,7 @@ extension ParsedArguments {
         }
         if let directory {
             try report.write(to: directory, force: flag("force"))
+            Output.flush()  // keep the note after the tables in a combined log
             Diagnostics.line("report written to \(directory)/report.md")
         }
     }
