@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The main job on the shipped data: import into a fresh demo store, list, summarise.
+# The main job on the shipped data: import into a fresh demo store, list, summarise; then run the
+# card's strategies on GOOG (and one on EURUSD), printing stats, cost tables and equity charts,
+# and writing each report into notebooks-out/demo/<strategy>-<symbol>/ (--force: reruns replace them).
 set -euo pipefail
 bt="$1"; db="$2"
 mkdir -p "$(dirname "$db")"
@@ -7,3 +9,17 @@ rm -f "$db" "$db-wal" "$db-shm"
 "$bt" data import data/GOOG.csv data/EURUSD.csv --db "$db"
 "$bt" data list --db "$db"
 "$bt" data summary --db "$db"
+
+run() {
+    local strategy="$1" symbol="$2"; shift 2
+    echo
+    echo "== bt run $strategy $symbol${*:+ $*} =="
+    "$bt" run "$strategy" "$symbol" "$@" --db "$db" --width 100 --height 24 \
+        --out "notebooks-out/demo/$strategy-$symbol" --force
+}
+run ma-cross GOOG
+run rsi GOOG
+run macd GOOG
+run ma-cross EURUSD --param fast=20 --param slow=50
+echo
+echo "reports: notebooks-out/demo/*/report.md"

@@ -60,3 +60,16 @@ public struct StrategyParameters: Sendable, Equatable {
         return v
     }
 }
+
+extension StrategyParameters {
+    /// Every parameter, defaults included, for report manifests and `bt run --json`.
+    public var runParameters: [RunParameter] {
+        values.map { name, value in
+            switch value {
+            case .int(let v): RunParameter(name, .int(v))
+            case .double(let v): RunParameter(name, .double(v))
+            case .string(let v): RunParameter(name, .string(v))
+            }
+        }
+    }
+}

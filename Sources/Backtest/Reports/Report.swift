@@ -4,8 +4,12 @@ import Foundation
 /// charts, SVG charts beside it, and tidy CSV/JSON files.
 public struct Report {
     public var strategy: String
-    /// Every strategy and engine parameter, defaults included, as shown to the user.
-    public var parameters: [(name: String, value: String)]
+    /// Every strategy parameter, defaults included.
+    public var parameters: [RunParameter]
+    /// Every execution option, defaults included (`ExecutionConfig.parameters`).
+    public var execution: [RunParameter]
+    /// The timeframe of the candles (stored or resampled to).
+    public var timeframe: String?
     /// The command line as typed (`["bt", "run", ...]`).
     public var commandLine: [String]
     public var result: BacktestResult
@@ -16,10 +20,12 @@ public struct Report {
     /// Trades shown at each end of the trade table.
     public var tradesShown = 5
 
-    public init(strategy: String, parameters: [(name: String, value: String)], commandLine: [String],
-                result: BacktestResult, stats: Stats, costs: CostSensitivity?) {
-        self.strategy = strategy; self.parameters = parameters; self.commandLine = commandLine
-        self.result = result; self.stats = stats; self.costs = costs
+    /// - Parameter timeframe: nil takes the candles' own.
+    public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], timeframe: String? = nil,
+                commandLine: [String], result: BacktestResult, stats: Stats, costs: CostSensitivity?) {
+        self.strategy = strategy; self.parameters = parameters; self.execution = execution
+        self.timeframe = timeframe ?? result.candles.timeframe?.rawValue
+        self.commandLine = commandLine; self.result = result; self.stats = stats; self.costs = costs
     }
 
     /// `notebooks-out/<strategy>-<symbol>-<YYYYMMDDTHHMMSSZ>` with both names sanitised.
@@ -32,6 +38,19 @@ public struct Report {
     public static let files = ["report.md", "equity.svg", "price.svg", "equity.csv", "trades.csv", "fills.csv",
                                "stats.csv", "stats.json"]
 
+    /// Throws unless `directory` can take a report: it does not exist, or it is a directory and
+    /// `force` is true. Call it before a long run so a refusal costs nothing.
+    /// - Throws: `InputError` naming the directory.
+    public static func checkDestination(_ directory: String, force: Bool) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else { throw InputError("exists and is not a directory", at: directory) }
+        guard force else {
+            throw InputError("report directory already exists; nothing was written (choose another --out or pass --force)",
+                             at: directory)
+        }
+    }
+
     /// Writes every file into `directory`, creating it (and its parents).
     /// - Throws: `InputError` when `directory` exists and `force` is false, or is a file;
     ///   `InternalError` when a file cannot be written.
@@ -39,11 +58,7 @@ public struct Report {
     @discardableResult
     public func write(to directory: String, force: Bool = false) throws -> [String] {
         let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw InputError("exists and is not a directory", at: directory) }
-            guard force else { throw InputError("report directory already exists; choose another --out or pass --force", at: directory) }
-        }
+        try Self.checkDestination(directory, force: force)
         do {
             try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -57,7 +72,7 @@ public struct Report {
             ("trades.csv", tradesCSV()),
             ("fills.csv", fillsCSV()),
             ("stats.csv", statsCSV()),
-            ("stats.json", statsJSON() + "\n"),
+            ("stats.json", json() + "\n"),
         ]
         var written = [String]()
         for (name, text) in contents {
@@ -72,9 +87,108 @@ public struct Report {
 
     // MARK: - Machine files
 
-    /// The `bt run --json` object: strategy, symbol and every stat.
-    public func statsJSON() -> String {
-        stats.json(extra: [("strategy", jsonString(strategy)), ("symbol", jsonString(result.candles.symbol))])
+    /// The one JSON object of a run, printed by `bt run --json` and written as `stats.json`:
+    /// `{"strategy", "symbol", "timeframe", "params", "execution", "bars", "first", "last",
+    /// "candles_sha256", "bt_version", "stats", "costs"}`. `stats` holds every `Stats` value by
+    /// machine name (fractions, ISO-8601 times, null when undefined) plus the engine's counters
+    /// `initial_cash`, `fills`, `avg_slippage` (a fraction), `rejected_by_reason` and
+    /// `ambiguous_exit_bars`; `costs` is the cost-sensitivity table or null when skipped.
+    public func json() -> String {
+        let c = result.candles
+        func object(_ fields: [(String, String)]) -> String {
+            "{" + fields.map { "\(JSONWriter.string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        }
+        let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
+            .sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, String($0.value)) }
+        let statFields = stats.all.map { ($0.name, $0.jsonValue) } + [
+            ("initial_cash", JSONWriter.number(result.initialCash)),
+            ("fills", String(result.fills.count)),
+            ("avg_slippage", JSONWriter.number(stats["avg_slippage_bps"] / 10_000)),
+            ("rejected_by_reason", object(reasons)),
+            ("ambiguous_exit_bars", String(result.ambiguousExitBars)),
+        ]
+        var costsJSON = "null"
+        if let costs {
+            let rows = costs.rows.map { r in
+                object([("multiplier", JSONWriter.number(r.multiplier)), ("total_return", JSONWriter.number(r.totalReturn)),
+                        ("sharpe", JSONWriter.number(r.sharpe)), ("max_drawdown", JSONWriter.number(r.maxDrawdown)),
+                        ("fees_paid", JSONWriter.number(r.feesPaid)), ("trades", String(r.trades))])
+            }
+            costsJSON = object([("rows", "[" + rows.joined(separator: ",") + "]"),
+                                ("break_even_fee_bps", costs.breakEvenFeeBps.map(JSONWriter.number) ?? "null")])
+        }
+        return object([
+            ("strategy", JSONWriter.string(strategy)),
+            ("symbol", JSONWriter.string(c.symbol)),
+            ("timeframe", timeframe.map(JSONWriter.string) ?? "null"),
+            ("params", object(parameters.map { ($0.name, $0.jsonValue) })),
+            ("execution", object(execution.map { ($0.name, $0.jsonValue) })),
+            ("bars", String(c.count)),
+            ("first", c.time.first.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
+            ("last", c.time.last.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
+            ("candles_sha256", JSONWriter.string(c.sha256)),
+            ("bt_version", JSONWriter.string(btVersion)),
+            ("stats", object(statFields)),
+            ("costs", costsJSON),
+        ])
+    }
+
+    // MARK: - Human tables
+
+    /// Two lines for a terminal: the strategy with its parameters, symbol, timeframe, data range
+    /// and bar count; then the execution options that differ most between runs.
+    public var headline: String {
+        let c = result.candles
+        var head = strategy
+        if !parameters.isEmpty { head += " " + parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ") }
+        head += " on \(c.symbol)"
+        if let timeframe { head += " \(timeframe)" }
+        if let first = c.time.first, let last = c.time.last {
+            head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(c.count) bars)"
+        }
+        let shown = ["fill", "depth", "size", "fee_bps", "cash", "short", "sl", "tp"]
+        let options = execution.filter { shown.contains($0.name) && $0.value != .none && $0.value != .bool(false) }
+            .map { $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
+        return head + "\n" + options.joined(separator: ", ") + "\n"
+    }
+
+    /// Engine facts the stats table does not show: rejections by reason, and bars where both the
+    /// stop-loss and the take-profit could trigger (counted, the worse one taken).
+    public var notes: [String] {
+        var out = [String]()
+        let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
+        if !reasons.isEmpty {
+            out.append("rejected orders by reason: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
+        }
+        let stops = execution.filter { ($0.name == "sl" || $0.name == "tp") && $0.value != .none }.count
+        if stops == 2 || result.ambiguousExitBars > 0 {
+            out.append("SL/TP ambiguous bars: \(result.ambiguousExitBars) (the worse exit was taken)")
+        }
+        return out
+    }
+
+    /// The statistics table for humans (header first): label with unit, formatted value
+    /// (percentages for fractions).
+    public var statRows: [[String]] {
+        [["statistic", "value"]] + stats.all.map { [$0.label, $0.formatted] }
+    }
+
+    /// The cost-sensitivity table for humans (header first), nil when it was skipped.
+    public var costRows: [[String]]? {
+        guard let costs else { return nil }
+        func pct(_ v: Double) -> String { Stat("", v, .fraction).formatted }
+        return [["costs", "total return", "sharpe", "max drawdown", "fees paid", "trades"]] + costs.rows.map { r in
+            [CSV.number(r.multiplier) + "x", pct(r.totalReturn), Stat("", r.sharpe, .ratio).formatted, pct(r.maxDrawdown),
+             Stat("", r.feesPaid, .cash).formatted, String(r.trades)]
+        }
+    }
+
+    /// The break-even fee in words.
+    public var breakEvenText: String? {
+        guard let costs else { return nil }
+        return "Break-even fee: " + (costs.breakEvenFeeBps.map { String(format: "%.2f bps per fill", $0) }
+                                     ?? "none (the run loses money without fees, or makes money at any fee up to 100%)")
     }
 
     func statsCSV() -> String {
@@ -128,28 +242,24 @@ public struct Report {
             ("command", "`" + commandLine.map(shellQuoted).joined(separator: " ").replacingOccurrences(of: "`", with: "'") + "`"),
             ("bt version", btVersion),
             ("symbol", markdownText(c.symbol)),
-            ("timeframe", c.timeframe?.rawValue ?? "unknown"),
+            ("timeframe", timeframe.map(markdownText) ?? "unknown"),
             ("data range", range),
             ("bars", String(c.count)),
             ("candles sha256", "`\(c.sha256)`"),
             ("periods per year", Stat("periods_per_year", stats.periodsPerYear, .perYear).formatted),
-            ("initial cash", String(format: "%.2f", result.initialCash)),
         ]
-        manifest += parameters.map { ("parameter " + markdownText($0.name), markdownText($0.value)) }
+        manifest += parameters.map { ("parameter " + markdownText($0.name), markdownText($0.text)) }
+        manifest += execution.map { ("execution " + markdownText($0.name), markdownText($0.text)) }
         for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
 
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
         for s in stats.all { md += "| \(s.label) | \(s.formatted) |\n" }
 
-        if let costs {
+        if let rows = costRows, let breakEven = breakEvenText {
             md += "\n## Cost sensitivity\n\nThe same run with fees and depth impact scaled.\n\n"
-            md += "| costs | total return | sharpe | max drawdown | fees paid | trades |\n|---:|---:|---:|---:|---:|---:|\n"
-            for r in costs.rows {
-                md += "| \(CSV.number(r.multiplier))x | " + String(format: "%.2f%% | %.3f | %.2f%% | %.2f | %d |\n",
-                                                                   r.totalReturn * 100, r.sharpe, r.maxDrawdown * 100, r.feesPaid, r.trades)
-            }
-            md += "\nBreak-even fee: " + (costs.breakEvenFeeBps.map { String(format: "%.2f bps per fill", $0) }
-                                            ?? "none (the run loses money without fees, or makes money at any fee up to 100%)") + "\n"
+            md += "| " + rows[0].joined(separator: " | ") + " |\n|---:|---:|---:|---:|---:|---:|\n"
+            for row in rows.dropFirst() { md += "| " + row.joined(separator: " | ") + " |\n" }
+            md += "\n" + breakEven + "\n"
         }
 
         md += "\n## Trades\n\n"
@@ -185,18 +295,5 @@ public struct Report {
     private func shellQuoted(_ s: String) -> String {
         if !s.isEmpty && s.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:=,@%+".contains($0) }) { return s }
         return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    private func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
     }
 }

@@ -38,12 +38,3 @@ extension Stat {
         return "\(value)"
     }
 }
-
-extension Stats {
-    /// The object `bt run --json` prints and `stats.json` holds: every stat by machine name, in
-    /// order, with `extra` name/literal pairs (already JSON) first.
-    public func json(extra: [(String, String)] = []) -> String {
-        let fields = extra.map { "\"\($0.0)\":\($0.1)" } + all.map { "\"\($0.name)\":\($0.jsonValue)" }
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-}

@@ -12,10 +12,16 @@ extension ParsedArguments {
         try CandleStore(path: databasePath)
     }
 
-    /// Loads `symbol` honouring `--timeframe`, `--from` and `--to`; an empty result is an error.
+    /// The positional symbol at `i`, upper-cased as the store keeps symbols (`goog` is `GOOG`).
+    func symbol(at i: Int) throws -> String {
+        try required(i).uppercased()
+    }
+
+    /// Loads `symbol` (case-insensitively: the store upper-cases symbols on import) honouring `--timeframe`, `--from` and `--to`; an empty result is an error.
     func loadCandles(symbol: String, store: CandleStore? = nil) throws -> CandleSeries {
         let store = try store ?? openStore()
         let range = try dateRange
+        let symbol = symbol.uppercased()
         let series = try store.load(symbol: symbol, timeframe: try timeframe, from: range.from, to: range.to)
         if series.isEmpty { throw InputError("no candles for '\(symbol)' in the requested range") }
         return series

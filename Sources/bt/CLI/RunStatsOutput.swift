@@ -6,11 +6,11 @@ import Backtest
 enum RunStatsOptions {
     static let all: [OptionSpec] = [
         .value("periods-per-year", "N", "Bars per year for annualising (default: inferred from bar times)"),
-        .value("out", "DIR", "Write the report (report.md, SVG, CSV, JSON) into DIR"),
+        .value("out", "DIR", "Write the report (report.md, SVG, CSV, stats.json) into DIR"),
         .flag("report", "Write the report into notebooks-out/<strategy>-<symbol>-<UTC time>/"),
-        .flag("force", "Let --out write into an existing directory"),
+        .flag("force", "Let --out/--report write into an existing directory (files are overwritten)"),
         .flag("no-chart", "Do not draw the equity chart"),
-        .flag("no-costs", "Skip the cost-sensitivity re-runs"),
+        .flag("no-costs", "Skip the cost-sensitivity re-runs (table, break-even fee)"),
     ] + ChartOptions.all
 }
 
@@ -24,41 +24,50 @@ extension ParsedArguments {
         }
     }
 
-    /// Prints a run's statistics (a table, or with `--json` the stats object), the cost table and
-    /// the equity chart, and writes the report when `--out` or `--report` asks for it.
-    /// - Parameter costs: re-runs the engine for the cost table (skipped with `--no-costs`).
-    func presentRun(strategy: String, parameters: [(name: String, value: String)], result: BacktestResult,
-                    costs: (Double?) throws -> CostSensitivity) throws {
-        let ppy = try periodsPerYear
-        let stats = Stats(result, periodsPerYear: ppy)
+    /// The report directory asked for: `--out DIR`, else with `--report`
+    /// `notebooks-out/<strategy>-<symbol>-<UTC time>`, else nil.
+    func reportDirectory(strategy: String, symbol: String) -> String? {
+        value("out") ?? (flag("report")
+            ? Report.defaultDirectory(strategy: strategy, symbol: symbol, at: Int64(Date().timeIntervalSince1970)) : nil)
+    }
+
+    /// Prints a run: with `--json` the run's JSON object, otherwise a headline, the stats table,
+    /// the cost table (unless `--no-costs`) and the equity chart (unless `--no-chart`); then
+    /// writes the report when `--out` or `--report` asks for it. An existing report directory
+    /// without `--force` is refused before anything is computed or printed.
+    /// - Parameter costs: re-runs the engine for the cost table, given the periods per year.
+    func presentRun(strategy: String, parameters: [RunParameter], config: ExecutionConfig, result: BacktestResult,
+                    costs: (Double) throws -> CostSensitivity) throws {
+        let directory = reportDirectory(strategy: strategy, symbol: result.candles.symbol)
+        if let directory { try Report.checkDestination(directory, force: flag("force")) }
+        let size = flag("json") || flag("no-chart") ? nil : try chartSize()
+        let style = try chartStyle()
+        let stats = Stats(result, periodsPerYear: try periodsPerYear)
         let sensitivity = flag("no-costs") ? nil : try costs(stats.periodsPerYear)
-        let report = Report(strategy: strategy, parameters: parameters, commandLine: commandLine,
-                            result: result, stats: stats, costs: sensitivity)
+        let requested = try timeframe
+        let report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
+                            timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
+                            commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
         if flag("json") {
-            Output.line(report.statsJSON())
+            Output.line(report.json())
         } else {
-            Output.write(TextTable.render([["statistic", "value"]] + stats.all.map { [$0.label, $0.formatted] }, rightAligned: [1]))
-            if let sensitivity {
+            Output.write(report.headline + "\n")
+            Output.write(TextTable.render(report.statRows, rightAligned: [1]))
+            for note in report.notes { Output.line(note) }
+            if let rows = report.costRows, let breakEven = report.breakEvenText {
                 Output.line()
-                var rows = [["costs", "total return", "sharpe", "max drawdown", "fees paid", "trades"]]
-                for r in sensitivity.rows {
-                    rows.append([String(format: "%gx", r.multiplier), String(format: "%.2f%%", r.totalReturn * 100),
-                                 String(format: "%.3f", r.sharpe), String(format: "%.2f%%", r.maxDrawdown * 100),
-                                 String(format: "%.2f", r.feesPaid), String(r.trades)])
-                }
                 Output.write(TextTable.render(rows, rightAligned: [0, 1, 2, 3, 4, 5]))
-                Output.line("break-even fee: " + (sensitivity.breakEvenFeeBps.map { String(format: "%.2f bps", $0) } ?? "none"))
+                Output.line(breakEven)
             }
-            if !flag("no-chart") {
+            if let size {
                 Output.line()
-                Output.write(try EquityChart.render(time: result.candles.time, equity: result.equity, initial: result.initialCash,
-                                                    size: try chartSize(), style: try chartStyle()))
+                Output.write(try EquityChart.render(time: result.candles.time, equity: result.equity,
+                                                    initial: result.initialCash, size: size, style: style))
             }
         }
-        let directory = value("out") ?? (flag("report")
-            ? Report.defaultDirectory(strategy: strategy, symbol: result.candles.symbol, at: Int64(Date().timeIntervalSince1970)) : nil)
         if let directory {
             try report.write(to: directory, force: flag("force"))
+            Output.flush()  // keep the note after the tables in a combined log
             Diagnostics.line("report written to \(directory)/report.md")
         }
     }

@@ -16,7 +16,7 @@ extension Command {
             .value("last", "N", "Show only the last N bars"),
         ] + CommonOptions.range + ChartOptions.all
     ) { args in
-        let symbol = try args.required(0)
+        let symbol = try args.symbol(at: 0)
         let specs = try args.values("ind").map { try IndicatorSpec(parsing: $0) }
         let last = try args.int("last")
         if let last, last < 1 { throw UsageError("--last must be at least 1", command: "chart") }

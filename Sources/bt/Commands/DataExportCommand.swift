@@ -11,7 +11,7 @@ extension Command {
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
         options: CommonOptions.range
     ) { args in
-        let series = try args.loadCandles(symbol: try args.required(0).uppercased())
+        let series = try args.loadCandles(symbol: try args.symbol(at: 0))
         Output.write(series.csvText())
     }
 }

@@ -7,7 +7,7 @@ extension Command {
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
         options: [.value("timeframe", "TF", "Remove only this stored timeframe")]
     ) { args in
-        let symbol = try args.required(0).uppercased()
+        let symbol = try args.symbol(at: 0)
         let store = try args.openStore()
         let removed = try store.remove(symbol: symbol, timeframe: try args.timeframe)
         for info in removed.series { Output.line("removed \(info.symbol) \(info.timeframe) (\(info.bars) bars)") }

@@ -14,7 +14,7 @@ extension Command {
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
         options: [.repeated("ind", "SPEC", "Indicator spec, e.g. sma:20 or macd:12,26,9 (repeatable)")] + CommonOptions.range
     ) { args in
-        let symbol = try args.required(0).uppercased()
+        let symbol = try args.symbol(at: 0)
         let texts = args.values("ind")
         guard !texts.isEmpty else { throw UsageError("give at least one --ind SPEC (e.g. --ind sma:20)", command: "indicators") }
         let specs = try texts.map { try IndicatorSpec(parsing: $0) }

@@ -11,8 +11,10 @@ struct ReportTests {
         let result = StatsTests.sample
         let stats = Stats(result, periodsPerYear: 252, bootstrap: .init(resamples: 100))
         let costs = CostSensitivity(periodsPerYear: 252, run: { _ in result }, totalReturn: { 0.01 - $0 / 10_000 })
-        return Report(strategy: "ma-cross", parameters: [("fast", "10"), ("slow", "50"), ("fee_bps", "1 (default)")],
-                      commandLine: ["bt", "run", "ma-cross", "TEST", "--fast", "10"], result: result, stats: stats, costs: costs)
+        var config = ExecutionConfig()
+        config.feeBps = 1
+        return Report(strategy: "ma-cross", parameters: [RunParameter("fast", .int(10)), RunParameter("slow", .int(50))],
+                      execution: config.parameters, commandLine: ["bt", "run", "ma-cross", "TEST", "--fast", "10"], result: result, stats: stats, costs: costs)
     }
 
     static func scratch() -> String {
@@ -33,7 +35,7 @@ struct ReportTests {
         let md = try Self.sampleReport().markdown()
         for needle in ["`bt run ma-cross TEST --fast 10`", "| bt version | \(btVersion) |", "| bars | 10 |",
                        "| candles sha256 | `\(StatsTests.sample.candles.sha256)` |", "| periods per year | 252 |",
-                       "| parameter fee_bps | 1 (default) |", "| total_return [%] | 21.00% |", "## Cost sensitivity",
+                       "| parameter slow | 50 |", "| execution fee_bps | 1 |", "| execution sl | none |", "| total_return [%] | 21.00% |", "## Cost sensitivity",
                        "Break-even fee: 100.00 bps per fill", "![Equity and drawdown](equity.svg)", "](price.svg)", "```text\nEquity"] {
             #expect(md.contains(needle), "missing \(needle)")
         }
@@ -47,14 +49,22 @@ struct ReportTests {
         #expect(lines[4] == "2024-01-04T00:00:00Z,99,1,99,-0.1")
     }
 
-    @Test("stats.json is the stats object with every name; stats.csv matches")
+    @Test("json() holds the run, every parameter and every stat; stats.csv matches")
     func statsFiles() throws {
         let report = Self.sampleReport()
-        let object = try JSONSerialization.jsonObject(with: Data(report.statsJSON().utf8)) as! [String: Any]
-        for name in report.stats.names { #expect(object[name] != nil, "missing \(name)") }
+        let object = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
+        let stats = try #require(object["stats"] as? [String: Any])
+        for name in report.stats.names { #expect(stats[name] != nil, "missing \(name)") }
         #expect(object["strategy"] as? String == "ma-cross")
-        #expect(object["start"] as? String == "2024-01-01T00:00:00Z")
-        #expect((object["total_return"] as? Double).map { abs($0 - 0.21) < 1e-12 } == true)
+        #expect((object["params"] as? [String: Any])?["slow"] as? Int == 50)
+        let execution = try #require(object["execution"] as? [String: Any])
+        #expect(execution["fee_bps"] as? Int == 1 && execution["fill"] as? String == "next-open")
+        #expect(execution["sl"] is NSNull && execution["short"] as? Bool == false)
+        #expect(stats["start"] as? String == "2024-01-01T00:00:00Z")
+        #expect((stats["total_return"] as? Double).map { abs($0 - 0.21) < 1e-12 } == true)
+        let costs = try #require(object["costs"] as? [String: Any])
+        #expect((costs["rows"] as? [Any])?.count == 4)
+        #expect((costs["break_even_fee_bps"] as? Double).map { abs($0 - 100) < 0.01 } == true)
         let csv = report.statsCSV().split(separator: "\n")
         #expect(csv.count == report.stats.all.count + 1)
         #expect(csv.contains("trades,3"))
