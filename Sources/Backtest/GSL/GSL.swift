@@ -27,6 +27,14 @@ public enum GSL {
         return x.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
     }
 
+    /// Sample standard deviation (n-1) about a known `mean` (`gsl_stats_sd_m`): with the
+    /// `mean` from `GSL.mean`, the same value as `standardDeviation(_:)`. NaN below two values.
+    public static func standardDeviation(_ x: [Double], mean: Double) -> Double {
+        prepare()
+        guard x.count > 1 else { return .nan }
+        return x.withUnsafeBufferPointer { gsl_stats_sd_m($0.baseAddress, 1, $0.count, mean) }
+    }
+
     /// Sample standard deviation with the n-1 denominator (`gsl_stats_sd`); NaN below two values.
     public static func standardDeviation(_ x: [Double]) -> Double {
         prepare()

@@ -39,10 +39,10 @@ public struct CostSensitivity: Sendable {
         rows = try multipliers.map { m in
             let r = try run(m)
             let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: r.candles.time)
-            let returns = Performance.returns(equity: r.equity, initial: r.initialCash)
+            let profile = ReturnProfile(Performance.returns(equity: r.equity, initial: r.initialCash))
             return Row(multiplier: m, totalReturn: r.finalEquity / r.initialCash - 1,
-                       sharpe: Performance.sharpe(returns, periodsPerYear: ppy),
-                       maxDrawdown: returns.isEmpty ? .nan : Performance.maxDrawdown(returns),
+                       sharpe: profile.sharpe(periodsPerYear: ppy),
+                       maxDrawdown: profile.maxDrawdown,
                        feesPaid: r.feesPaid, trades: r.trades.count)
         }
         breakEvenFeeBps = try Self.breakEven(toleranceBps: toleranceBps, totalReturn)

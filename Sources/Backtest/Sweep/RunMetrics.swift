@@ -18,17 +18,18 @@ public struct RunMetrics: Sendable, Equatable {
     public init(_ result: BacktestResult, periodsPerYear: Double) {
         let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
         let trades = TradeStats(result.trades)
-        let sharpe = Performance.sharpe(returns, periodsPerYear: periodsPerYear)
+        let profile = ReturnProfile(returns)
+        let sharpe = profile.sharpe(periodsPerYear: periodsPerYear)
         periodSharpe = sharpe / periodsPerYear.squareRoot()
         values = [
             result.finalEquity / result.initialCash - 1,
-            Performance.cagr(returns, periodsPerYear: periodsPerYear),
+            profile.cagr(periodsPerYear: periodsPerYear),
             sharpe,
-            Performance.sortino(returns, periodsPerYear: periodsPerYear),
-            Performance.calmar(returns, periodsPerYear: periodsPerYear),
-            Performance.omega(returns),
-            returns.isEmpty ? .nan : Performance.maxDrawdown(returns),
-            Performance.annualVolatility(returns, periodsPerYear: periodsPerYear),
+            profile.sortino(periodsPerYear: periodsPerYear),
+            profile.calmar(periodsPerYear: periodsPerYear),
+            profile.omega,
+            profile.maxDrawdown,
+            profile.annualVolatility(periodsPerYear: periodsPerYear),
             trades["trades"],
             trades["win_rate"],
             trades["profit_factor"],

@@ -55,15 +55,3 @@ extension ParsedArguments {
         return c
     }
 }
-
-extension ParsedArguments {
-    /// The execution options as given (name, value), for report manifests; defaults are named.
-    var executionManifest: [(name: String, value: String)] {
-        ExecutionOptions.table.map { spec in
-            switch spec.kind {
-            case .flag: return (spec.name, flag(spec.name) ? "yes" : "no")
-            default: return (spec.name, value(spec.name) ?? "default")
-            }
-        }
-    }
-}

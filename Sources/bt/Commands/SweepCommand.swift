@@ -140,7 +140,7 @@ struct SweepPlan {
             .filter { !sweptNames.contains($0.name) }.map { ($0.name, $0.value.description) }
         var report = SweepReport(
             strategy: strategy.name, candles: candles, commandLine: args.commandLine,
-            fixedParameters: fixedValues, execution: args.executionManifest, grid: grid,
+            fixedParameters: fixedValues, execution: config.parameters.map { ($0.name, $0.text) }, grid: grid,
             whereText: args.value("where"), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
