@@ -85,6 +85,20 @@ public struct Stats: Sendable {
     /// Machine names in output order (the contract of `--json` and `stats.csv`).
     public var names: [String] { all.map(\.name) }
 
+    /// Every statistic's machine name in output order, without computing anything (a test keeps
+    /// it equal to `names`).
+    public static let allNames = [
+        "start", "end", "bars", "periods_per_year", "exposure", "final_equity", "peak_equity", "total_return",
+        "buy_hold_return", "cagr", "volatility_ann", "sharpe", "sharpe_ci_low", "sharpe_ci_high", "psr",
+        "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown", "max_drawdown_duration",
+        "max_drawdown_duration_days", "avg_drawdown_duration", "avg_drawdown_duration_days",
+        "trades", "win_rate", "best_trade", "worst_trade", "avg_trade", "max_trade_duration",
+        "max_trade_duration_days", "avg_trade_duration", "avg_trade_duration_days", "profit_factor",
+        "expectancy", "sqn", "kelly",
+        "fees_paid", "avg_slippage_bps", "partial_fills", "rejected_orders", "alpha", "beta", "skew", "kurtosis",
+        "var_95", "cvar_95",
+    ]
+
     /// Close-to-close returns of holding the asset, aligned with the strategy's per-bar returns
     /// (the first bar's return is 0: buying at the first close).
     static func buyHoldReturns(_ close: [Double]) -> [Double] {

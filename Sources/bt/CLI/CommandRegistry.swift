@@ -11,11 +11,13 @@ enum CommandRegistry {
         .chart,
         .strategies,
         .run,
+        .screen,
         .sweep,
         .benchStore,
         .benchIndicators,
         .benchEngine,
         .benchSweep,
+        .benchScreen,
         .benchChart,
     ]
 }

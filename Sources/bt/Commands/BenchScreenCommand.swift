@@ -1,0 +1,59 @@
+import Backtest
+import Foundation
+import Strategies
+
+extension Command {
+    static let benchScreen = Command(
+        path: ["bench", "screen"],
+        summary: "Time a screen of synthetic symbols loaded from the store, with depth fills, stats and reports",
+        discussion: """
+            Stores --symbols synthetic daily series of --bars bars (Synth seed 1) in a temporary
+            store (not timed), then times 'bt screen ma-cross' over all of them: loading from the
+            store, synthetic depth fills, every statistic (Sharpe bootstrap included) and
+            screen.csv/screen.md written. Best of --repeat runs. Build with -c release.
+            --json prints {"symbols", "bars", "seconds"}.
+            """,
+        options: [
+            .value("symbols", "N", "Number of symbols (default 500)"),
+            .value("bars", "N", "Bars per symbol (default 5000)"),
+            .value("repeat", "N", "Runs; the best counts (default 3)"),
+            CommonOptions.json,
+        ]
+    ) { args in
+        let count = try args.int("symbols") ?? 500
+        let bars = try args.int("bars") ?? 5000
+        let repeats = try args.int("repeat") ?? 3
+        guard count >= 1, bars >= 31, repeats >= 1 else {
+            throw UsageError("need --symbols >= 1, --bars >= 31, --repeat >= 1", command: "bench screen")
+        }
+        let tmp = (NSTemporaryDirectory() as NSString).appendingPathComponent("bt-bench-screen-\(getpid())")
+        try? FileManager.default.removeItem(atPath: tmp)
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let db = (tmp as NSString).appendingPathComponent("bench.sqlite")
+        let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
+        _ = try CandleStore(path: db).write(universe.map { ImportedFile.generated($0, source: "bench") })
+        let symbols = universe.map(\.symbol)
+        let strategy = Strategy.maCross
+        let run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
+                            screen: try Screen(rankMetric: "sharpe"), periodsPerYear: nil, top: 20,
+                            commandLine: ["bt", "bench", "screen"], execution: [])
+        var best = Double.infinity
+        var failed = 0
+        for k in 0..<repeats {
+            let dir = (tmp as NSString).appendingPathComponent("out\(k)")
+            try OutputDirectory.prepare(dir, force: true)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let report = try run.run(symbols: symbols, databasePath: db, directory: dir) { symbol, store in
+                (try store.load(symbol: symbol), ExecutionConfig())
+            }
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            failed = report.rows.filter { $0.status == .error }.count
+        }
+        if args.flag("json") {
+            Output.line("{\"symbols\":\(count),\"bars\":\(bars),\"seconds\":\(JSONText.number(best))}")
+        } else {
+            Output.line("screen ma-cross over \(count) symbols x \(bars) bars (synthetic depth, stats, reports), best of \(repeats):")
+            Output.line(String(format: "  %.3f s (%d failed)", best, failed))
+        }
+    }
+}

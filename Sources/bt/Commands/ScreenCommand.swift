@@ -1,0 +1,120 @@
+import Backtest
+import Foundation
+import Strategies
+
+extension Command {
+    static let screen = Command(
+        path: ["screen"],
+        summary: "Run a strategy on many symbols in parallel and rank them",
+        discussion: """
+            Every symbol runs with the same parameters and execution options as 'bt run', on all
+            cores. A symbol that cannot run (missing, too little or bad data) is reported with
+            status error and why; it never stops the others. Writes screen.csv (every statistic,
+            fractions) and screen.md (ranked table with equity sparklines, failures) to --out DIR
+            (default notebooks-out/screen-<strategy>-<time>/). --rank takes any statistic name of
+            'bt run --json' (default sharpe).
+            """,
+        positionals: [PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')")],
+        options: [
+            .value("symbols", "A,B,...", "Symbols to screen"),
+            .flag("all", "Screen every stored symbol"),
+            .repeated("param", "NAME=VALUE", "Strategy parameter; repeat for several"),
+            .value("rank", "STAT", "Statistic to rank by (default sharpe)"),
+            .value("top", "N", "Rows in the ranked table (default 20)"),
+            .value("min-trades", "N", "Rank only symbols with at least N trades (default 0)"),
+            .value("periods-per-year", "N", "Bars per year for annualising (default: inferred per symbol)"),
+            .value("out", "DIR", "Output directory"),
+            .flag("force", "Write into an existing output directory"),
+        ] + CommonOptions.range + ExecutionOptions.table
+    ) { args in
+        let strategy = try Strategy.named(try args.required(0))
+        let parameters = try strategy.parameters(args.values("param"))
+        let store = try args.openStore()
+        let symbols: [String]
+        switch (args.value("symbols"), args.flag("all")) {
+        case (nil, false): throw UsageError("give --symbols A,B,C or --all", command: "screen")
+        case (.some, true): throw UsageError("give either --symbols or --all, not both", command: "screen")
+        case (let list?, false):
+            symbols = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
+                .filter { !$0.isEmpty }
+        case (nil, true):
+            symbols = Array(Set(try store.list().map(\.symbol))).sorted()
+        }
+        guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
+        let screen = try Screen(rankMetric: args.value("rank") ?? "sharpe", minTrades: try args.int("min-trades") ?? 0)
+        let top = try args.int("top") ?? 20
+        guard top > 0 else { throw UsageError("--top must be positive", command: "screen") }
+        let ppy = try args.double("periods-per-year")
+        if let ppy, ppy <= 0 { throw UsageError("--periods-per-year must be positive", command: "screen") }
+        // Validate the execution options once, before any symbol runs (book depth loads per symbol).
+        let sample = try args.executionConfig(symbol: symbols[0], store: store)
+        let dir = args.value("out") ?? OutputDirectory.timestamped(["screen", strategy.name], at: Int64(Date().timeIntervalSince1970))
+        try OutputDirectory.prepare(dir, force: args.flag("force"))
+
+        let bar = ProgressBar(total: symbols.count, label: "screen")
+        let report = try ScreenRun(
+            strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
+            commandLine: args.commandLine, execution: sample.parameters.map { ($0.name, $0.text) }
+        ).run(symbols: symbols, databasePath: args.databasePath, directory: dir, progress: bar.update) { symbol, store in
+            (try args.loadCandles(symbol: symbol, store: store), try args.executionConfig(symbol: symbol, store: store))
+        }
+        Output.write(ScreenSummaryText.render(report, directory: dir))
+    }
+}
+
+/// A screen from symbols to written files: `bt screen` and `bt bench screen` share it.
+struct ScreenRun {
+    let strategy: Strategy
+    let parameters: StrategyParameters
+    let screen: Screen
+    let periodsPerYear: Double?
+    let top: Int
+    let commandLine: [String]
+    let execution: [(name: String, value: String)]
+
+    /// Runs every symbol (each job opens its own store connection: SQLite handles are not
+    /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`.
+    func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
+             load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
+        let rows = screen.run(symbols: symbols, progress: progress) { symbol in
+            let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
+            let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+            return (result, Stats(result, periodsPerYear: periodsPerYear))
+        }
+        let report = ScreenReport(
+            strategy: strategy.name, parameters: parameters.runParameters.map { ($0.name, $0.text) },
+            execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
+            minTrades: screen.minTrades, top: top, rows: rows)
+        try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
+        try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
+        return report
+    }
+}
+
+/// The terminal summary of a screen: the ranked top table (percentages) and the failures.
+enum ScreenSummaryText {
+    static func render(_ report: ScreenReport, directory: String) -> String {
+        let rows = report.ordered
+        let metric = report.rankMetric
+        let columns = [metric] + ["total_return", "sharpe", "max_drawdown", "trades"].filter { $0 != metric }
+        var table = [["#", "symbol", "equity"] + columns]
+        for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
+            guard let s = row.stats else { continue }
+            func cell(_ name: String) -> String { s.all.first { $0.name == name }?.formatted ?? "n/a" }
+            table.append(["\(row.rank!)", row.symbol, ScreenReport.sparkline(row.equityShape)] + columns.map(cell))
+        }
+        let ranked = rows.filter { $0.rank != nil }.count
+        let few = rows.filter { $0.status == .fewTrades }.count
+        let failed = rows.filter { $0.status == .error }
+        var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(metric), "
+            + "\(few) with fewer than \(report.minTrades) trades, \(failed.count) failed\n\n"
+        out += TextTable.render(table, rightAligned: Set([0] + Array(3..<(3 + columns.count))))
+        if !failed.isEmpty {
+            out += "\nFailed:\n"
+            for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }
+            if failed.count > 10 { out += "  ... \(failed.count - 10) more in screen.md\n" }
+        }
+        out += "\nWrote \(directory)/screen.csv and screen.md\n"
+        return out
+    }
+}
