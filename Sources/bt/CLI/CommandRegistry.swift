@@ -9,5 +9,6 @@ enum CommandRegistry {
         .chart,
         .benchIndicators,
         .benchChart,
+        .benchStats,
     ]
 }
