@@ -15,5 +15,6 @@ enum CommandRegistry {
         .benchIndicators,
         .benchEngine,
         .benchChart,
+        .benchStats,
     ]
 }
