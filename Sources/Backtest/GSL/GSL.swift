@@ -178,6 +178,13 @@ public enum GSL {
         /// Lognormal: `exp(zeta + sigma * N(0, 1))` (`gsl_ran_lognormal`).
         public func lognormal(zeta: Double, sigma: Double) -> Double { gsl_ran_lognormal(rng, zeta, sigma) }
 
+        /// Geometric on 1, 2, 3, ...: the number of Bernoulli(`p`) trials up to and including the
+        /// first success, P(k) = p (1 - p)^(k-1), mean 1/p (`gsl_ran_geometric`). Always 1 when p = 1.
+        public func geometric(p: Double) -> Int {
+            precondition(p > 0 && p <= 1, "geometric: p must be in (0, 1]")
+            return Int(gsl_ran_geometric(rng, p))
+        }
+
         /// True with probability `p` (`gsl_ran_bernoulli`).
         public func bernoulli(_ p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
     }

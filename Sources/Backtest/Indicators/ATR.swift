@@ -40,9 +40,65 @@ extension Indicators.Kernel {
         for i in 1...p { s += Indicators.trueRange(h[i], l[i], c[i - 1]) }
         let atr = s / Double(p)
         o[p] = atr
-        // True ranges first (a branch-free, vectorisable pass), then Wilder smoothing in place.
-        let b = 1 / Double(p)
-        for i in (p + 1)..<n { o[i] = Indicators.trueRange(h[i], l[i], c[i - 1]) * b }
-        _ = Indicators.recurrence(p + 1, n, a: Double(p - 1) / Double(p), previous: atr, into: o) { o[$0] }
+        // Blocks of 128 bars: the scaled true ranges go to a 1 KiB stack buffer in a branch-free,
+        // vectorised loop, then the eight-bar Wilder step reads them from L1. The block is small
+        // enough that the out-of-order core overlaps one block's smoothing (latency bound) with
+        // the next block's loads (memory bound), and there is no n-long intermediate array.
+        // (Fusing both into one loop is slower: LLVM's SLP vectoriser turns the maxes into branches.)
+        let a = Double(p - 1) / Double(p), b = 1 / Double(p)
+        let block = 128
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: block) { scratch in
+            let tr = scratch.baseAddress!
+            var previous = atr
+            var start = p + 1
+            while start < n {
+                let end = min(n, start + block)
+                for j in 0..<(end - start) { tr[j] = Indicators.trueRange(h[start + j], l[start + j], c[start + j - 1]) * b }
+                let base = tr - start
+                previous = Indicators.wilder8(start, end, a: a, previous: previous, into: o) { base[$0] }
+                start = end
+            }
+        }
+    }
+}
+
+extension Indicators {
+    /// `recurrence` with eight bars per step: the carried chain is one multiply and one add per
+    /// eight bars, `y[t+j] = a^(j+1) y[t-1] + v_j`. Same rounding caveat as `recurrence` (a few
+    /// ulps, decaying geometrically). Used by ATR, where the shorter chain is measurably faster.
+    @inline(__always)
+    static func wilder8(
+        _ start: Int, _ end: Int, a: Double, previous: Double,
+        into out: UnsafeMutablePointer<Double>, _ u: (Int) -> Double
+    ) -> Double {
+        let a2 = a * a, a3 = a2 * a, a4 = a2 * a2, a5 = a4 * a, a6 = a4 * a2, a7 = a4 * a3, a8 = a4 * a4
+        var y = previous
+        var i = start
+        while i + 8 <= end {
+            let v0 = u(i)
+            let v1 = a * v0 + u(i + 1)
+            let v2 = a * v1 + u(i + 2)
+            let v3 = a * v2 + u(i + 3)
+            let v4 = a * v3 + u(i + 4)
+            let v5 = a * v4 + u(i + 5)
+            let v6 = a * v5 + u(i + 6)
+            let v7 = a * v6 + u(i + 7)
+            out[i] = a * y + v0
+            out[i + 1] = a2 * y + v1
+            out[i + 2] = a3 * y + v2
+            out[i + 3] = a4 * y + v3
+            out[i + 4] = a5 * y + v4
+            out[i + 5] = a6 * y + v5
+            out[i + 6] = a7 * y + v6
+            y = a8 * y + v7
+            out[i + 7] = y
+            i += 8
+        }
+        while i < end {
+            y = a * y + u(i)
+            out[i] = y
+            i += 1
+        }
+        return y
     }
 }

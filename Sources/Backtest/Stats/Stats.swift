@@ -14,7 +14,7 @@ public struct Stats: Sendable {
     /// - Parameters:
     ///   - periodsPerYear: bars per year; nil infers it from the candle times (`PeriodsPerYear.infer`).
     ///   - bootstrap: settings of the Sharpe confidence interval.
-    /// - Complexity: O(n) plus the bootstrap's O(resamples x n).
+    /// - Complexity: O(n) plus the bootstrap's O(resamples x n / L), L the mean block length.
     public init(_ result: BacktestResult, periodsPerYear: Double? = nil,
                 bootstrap: Uncertainty.Bootstrap = .standard) {
         let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time)

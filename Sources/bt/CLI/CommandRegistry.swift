@@ -19,5 +19,6 @@ enum CommandRegistry {
         .benchSweep,
         .benchScreen,
         .benchChart,
+        .benchStats,
     ]
 }

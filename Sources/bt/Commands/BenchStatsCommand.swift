@@ -1,0 +1,33 @@
+import Foundation
+import Backtest
+
+extension Command {
+    static let benchStats = Command(
+        path: ["bench", "stats"],
+        summary: "Time the Sharpe bootstrap interval on 5,000 returns in ms per call",
+        discussion: """
+            Times Uncertainty.sharpeInterval (1,000 resamples, stationary block bootstrap) on
+            seeded Gaussian returns and prints the median and best milliseconds per call. Build
+            with 'swift build -c release' for meaningful figures.
+            With --json: {"returns": N, "runs": R, "median_ms": x, "best_ms": y}.
+            """,
+        options: [
+            .value("returns", "N", "Returns in the series (default 5000)"),
+            .value("runs", "N", "Timed calls (default 20)"),
+            CommonOptions.json,
+        ]
+    ) { args in
+        let count = try args.int("returns") ?? 5_000
+        guard count >= 3 else { throw UsageError("--returns must be at least 3 (got \(count))", command: "bench stats") }
+        let runs = try args.int("runs") ?? 20
+        guard runs >= 1 else { throw UsageError("--runs must be at least 1 (got \(runs))", command: "bench stats") }
+        let r = StatsBenchmark.run(count: count, runs: runs)
+        if args.flag("json") {
+            func ms(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+            Output.line("{\"returns\": \(r.returns), \"runs\": \(r.runs), \"median_ms\": \(ms(r.median)), \"best_ms\": \(ms(r.best))}")
+            return
+        }
+        Output.line("sharpe interval: \(r.returns) returns, 1000 resamples: median "
+                    + String(format: "%.3f ms, best %.3f ms per call over %d runs", r.median, r.best, r.runs))
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+@Suite("bt bench stats")
+struct BenchStatsCommandTests {
+    @Test("prints milliseconds per call")
+    func text() throws {
+        let r = try BT.run(["bench", "stats", "--returns", "500", "--runs", "2"])
+        #expect(r.status == 0 && r.stdout.contains("500 returns, 1000 resamples: median"), "\(r.stdout)\(r.stderr)")
+    }
+
+    @Test("--json prints one object with the timings")
+    func json() throws {
+        let r = try BT.run(["bench", "stats", "--returns=500", "--runs", "2", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(object["returns"] as? Int == 500 && object["runs"] as? Int == 2)
+        let median = try #require(object["median_ms"] as? Double), best = try #require(object["best_ms"] as? Double)
+        #expect(best > 0 && best <= median && median.isFinite)
+    }
+
+    @Test("too few returns is a usage error")
+    func usage() throws {
+        let r = try BT.run(["bench", "stats", "--returns", "2"])
+        #expect(r.status == 2 && r.stderr.contains("--returns must be at least 3"), "\(r.stderr)")
+    }
+}
