@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import Backtest
+
+@Suite("Sweep runner: streaming, shared indicators, failures, screens")
+struct SweepTests {
+    /// A deterministic walk with enough swings for crossings.
+    static func candles(_ n: Int = 600) -> CandleSeries {
+        var s = CandleSeries(symbol: "T", timeframe: .day1)
+        var price = 100.0
+        for i in 0..<n {
+            let next = price * (1 + 0.02 * sin(Double(i) / 9) + 0.004 * cos(Double(i) * 1.7))
+            s.append(time: Int64(i) * 86_400, open: price, high: max(price, next) * 1.004,
+                     low: min(price, next) * 0.996, close: next, volume: 1_000_000)
+            price = next
+        }
+        return s
+    }
+
+    /// Crossing of two SMAs whose windows come from `windows[combo]`, counting indicator work.
+    final class Counter: @unchecked Sendable {
+        let lock = NSLock()
+        var computed = 0
+        func hit() { lock.lock(); computed += 1; lock.unlock() }
+    }
+
+    static func evaluator(_ windows: [(Int, Int)], counter: Counter, failing: Set<Int> = []) -> SweepEvaluator {
+        var config = ExecutionConfig()
+        config.depth = .none
+        return SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
+            if failing.contains(combo) { throw InputError("combination \(combo) cannot run") }
+            let (f, s) = windows[combo]
+            let fast = try cache.series("sma:\(f)") { counter.hit(); return try Indicators.sma(candles.close, period: f) }
+            let slow = try cache.series("sma:\(s)") { counter.hit(); return try Indicators.sma(candles.close, period: s) }
+            var entries = [Bool](repeating: false, count: candles.count), exits = entries
+            for t in 1..<candles.count where !slow[t - 1].isNaN {
+                entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
+                exits[t] = fast[t] < slow[t] && fast[t - 1] >= slow[t - 1]
+            }
+            return Signals(entries: entries, exits: exits)
+        }
+    }
+
+    @Test("indicators are computed once per distinct window across all combinations")
+    func sharedIndicators() throws {
+        let windows = [5, 10, 20, 40]
+        let pairs = windows.flatMap { f in windows.filter { $0 > f }.map { (f, $0) } }
+        let counter = Counter()
+        var sweep = try Sweep(rankMetric: "total_return")
+        sweep.chunkSize = 2
+        _ = try sweep.run(combinations: pairs.count, evaluator: Self.evaluator(pairs, counter: counter),
+                          candles: Self.candles()) { _ in }
+        #expect(pairs.count == 6)
+        #expect(counter.computed == windows.count)
+    }
+
+    @Test("rows stream chunk by chunk in combination order; failures are rows, not aborts")
+    func streaming() throws {
+        let pairs = (0..<50).map { (3 + $0 % 7, 20 + $0) }
+        var sweep = try Sweep(rankMetric: "sharpe")
+        sweep.chunkSize = 7
+        sweep.topCount = 5
+        var chunks: [[Int]] = []
+        let summary = try sweep.run(combinations: pairs.count,
+                                    evaluator: Self.evaluator(pairs, counter: Counter(), failing: [3, 41]),
+                                    candles: Self.candles()) { rows in chunks.append(rows.map(\.combo)) }
+        #expect(chunks.count == 8)
+        #expect(chunks.allSatisfy { $0.count <= 7 })
+        #expect(chunks.flatMap { $0 } == Array(0..<50))
+        #expect(summary.evaluated == 50 && summary.failed == 2)
+        #expect(summary.rankValues[3].isNaN && summary.rankValues[41].isNaN)
+        #expect(summary.top.count == 5)
+        let topValues = summary.top.map { $0.metrics!["sharpe"] }
+        #expect(topValues == topValues.sorted(by: >))
+        #expect(summary.best == summary.top.first?.combo)
+        let finite = summary.rankValues.filter(\.isFinite)
+        #expect(topValues.first == finite.max())
+    }
+
+    @Test("an unknown rank metric is refused with the valid names")
+    func badMetric() {
+        #expect(throws: InputError.self) { try Sweep(rankMetric: "sharp") }
+        #expect(throws: InputError.self) { try Screen(rankMetric: "sharp") }
+    }
+
+    @Test("Stats.allNames lists every statistic in output order")
+    func statNames() throws {
+        let c = Self.candles(300)
+        var config = ExecutionConfig()
+        config.depth = .none
+        let entries = (0..<c.count).map { $0 % 40 == 5 }, exits = (0..<c.count).map { $0 % 40 == 25 }
+        let result = try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
+        #expect(Stats(result).names == Stats.allNames)
+    }
+
+    @Test("a screen reports a broken symbol as an error row and ranks the rest")
+    func screenWithBrokenSymbol() throws {
+        let screen = try Screen(rankMetric: "total_return", minTrades: 2)
+        var config = ExecutionConfig()
+        config.depth = .none
+        let rows = screen.run(symbols: ["A", "BROKEN", "=CMD", "FEW"]) { symbol in
+            if symbol == "BROKEN" { throw InputError("bad data", file: "broken.csv", line: 7) }
+            let c = Self.candles(symbol == "A" ? 600 : 400)
+            let every = symbol == "FEW" ? 1_000 : 40
+            let entries = (0..<c.count).map { $0 % every == 5 }, exits = (0..<c.count).map { $0 % every == 25 }
+            let result = try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
+            return (result, Stats(result))
+        }
+        #expect(rows.map(\.symbol) == ["A", "BROKEN", "=CMD", "FEW"])
+        #expect(rows[1].status == .error && rows[1].error == "broken.csv:7: bad data" && rows[1].rank == nil)
+        #expect(rows[3].status == .fewTrades && rows[3].rank == nil)
+        #expect(Set(rows.compactMap(\.rank)) == [1, 2])
+        let ranked = rows.filter { $0.rank != nil }.sorted { $0.rank! < $1.rank! }
+        #expect(ranked[0].stats!["total_return"] >= ranked[1].stats!["total_return"])
+        #expect(rows[0].equityShape.count == 24)
+
+        let report = ScreenReport(strategy: "test", parameters: [], execution: [], commandLine: ["bt"],
+                                  rankMetric: "total_return", minTrades: 2, top: 10, rows: rows)
+        let csv = report.csv()
+        let lines = csv.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("rank,symbol,status,error,start,end,bars"))
+        #expect(csv.contains(",'=CMD,ok,"))   // formula injection escaped
+        #expect(csv.contains(",BROKEN,error,broken.csv:7: bad data,"))
+        let md = report.markdown()
+        #expect(md.contains("| BROKEN | broken.csv:7: bad data |"))
+        #expect(md.contains("FEW: 1 trades") || md.contains("FEW: 0 trades"))
+    }
+}
