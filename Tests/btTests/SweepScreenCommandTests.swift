@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@Suite("bt sweep and bt screen end to end")
+struct SweepScreenCommandTests {
+    /// A store with GOOG imported and three synthetic symbols.
+    static func store() throws -> String {
+        let db = BT.scratchStore()
+        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        #expect(try BT.run(["data", "synth", "--symbols", "3", "--bars", "600", "--db", db]).status == 0)
+        return db
+    }
+
+    static func lines(_ path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test("sweep writes sweep.csv (one row per combination), sweep.md with honesty figures, heatmap.svg")
+    func sweep() throws {
+        let db = try Self.store()
+        let out = BT.scratchDirectory().appendingPathComponent("sw").path
+        let r = try BT.run(["sweep", "ma-cross", "goog", "--db", db, "--grid", "fast=5:20:5", "--grid", "slow=20:60:20",
+                            "--where", "fast<slow", "--depth", "none", "--walk-forward", "3", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Best: fast="))
+        #expect(r.stdout.contains("Deflated Sharpe ratio:"))
+        #expect(r.stdout.contains("Probability of backtest overfitting:"))
+        #expect(!r.stdout.contains("\u{1B}"))
+        let csv = try Self.lines(out + "/sweep.csv")
+        #expect(csv[0].hasPrefix("fast,slow,total_return,cagr,sharpe,"))
+        #expect(csv.count == 1 + 11)   // 4 x 3 grid minus fast=20,slow=20
+        #expect(csv.dropFirst().allSatisfy { $0.hasSuffix(",ok,") })
+        let md = try String(contentsOfFile: out + "/sweep.md", encoding: .utf8)
+        for needle in ["deflated Sharpe ratio", "Probability of backtest overfitting", "## Heatmap", "## Walk-forward",
+                       "candles sha256", "| where | `fast<slow` |"] {
+            #expect(md.contains(needle), "sweep.md lacks \(needle)")
+        }
+        for file in ["heatmap.svg", "walk_forward.csv", "walk_forward_equity.svg"] {
+            #expect(FileManager.default.fileExists(atPath: out + "/" + file), "missing \(file)")
+        }
+        // A sweep row equals `bt run --json` for the same combination.
+        let run = try BT.run(["run", "ma-cross", "GOOG", "--db", db, "--param", "fast=10", "--param", "slow=40",
+                              "--depth", "none", "--json", "--no-costs"])
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        let stats = json["stats"] as! [String: Any]
+        let row = try #require(csv.first { $0.hasPrefix("10,40,") }).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(Double(row[2]) == stats["total_return"] as? Double)
+        #expect(Double(row[4]) == stats["sharpe"] as? Double)
+        #expect(Double(row[15]) == stats["final_equity"] as? Double)
+
+        // Existing directory without --force: exit 2, nothing rewritten.
+        let before = try Data(contentsOf: URL(fileURLWithPath: out + "/sweep.csv"))
+        let again = try BT.run(["sweep", "ma-cross", "GOOG", "--db", db, "--grid", "fast=5:10:5", "--out", out])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("already exists"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/sweep.csv")) == before)
+    }
+
+    @Test("sweep refuses bad grids, filters and metrics with exit 2", arguments: [
+        (["--grid", "fats=5:10:5"], "did you mean 'fast'"),
+        (["--grid", "fast=5:10:0"], "step must be positive"),
+        (["--grid", "fast=5:10:5", "--where", "fast>slow*10"], "leaves no combination"),
+        (["--grid", "fast=5:10:5", "--rank", "sharp"], "unknown metric"),
+        (["--grid", "fast=5:10:5", "--param", "fast=3"], "both swept"),
+        ([String](), "--grid is required"),
+    ])
+    func sweepErrors(extra: [String], message: String) throws {
+        let db = try Self.store()
+        let r = try BT.run(["sweep", "ma-cross", "GOOG", "--db", db, "--out", BT.scratchDirectory().path + "/x"] + extra)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    @Test("screen ranks symbols, reports the missing one, and writes screen.csv/screen.md")
+    func screen() throws {
+        let db = try Self.store()
+        let out = BT.scratchDirectory().appendingPathComponent("scr").path
+        let r = try BT.run(["screen", "ma-cross", "--symbols", "GOOG,SYN0001,NOPE,SYN0002", "--db", db,
+                            "--rank", "total_return", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("3 ranked by total_return"))
+        #expect(r.stdout.contains("NOPE: no candles stored for symbol 'NOPE'"))
+        let csv = try Self.lines(out + "/screen.csv")
+        #expect(csv.count == 5)
+        #expect(csv[0].hasPrefix("rank,symbol,status,error,start,end,bars,"))
+        #expect(csv[1].hasPrefix("1,"))
+        #expect(csv[4].hasPrefix(",NOPE,error,"))
+        let md = try String(contentsOfFile: out + "/screen.md", encoding: .utf8)
+        #expect(md.contains("## Failed"))
+        #expect(md.contains("| NOPE |"))
+
+        let all = try BT.run(["screen", "rsi", "--all", "--db", db, "--out", out + "2", "--param", "period=700"])
+        #expect(all.status == 0)
+        #expect(all.stdout.contains("4 symbols, 1 ranked"))   // 600-bar synthetics cannot warm up RSI 700
+    }
+
+    @Test("screen usage errors exit 2", arguments: [
+        ([String](), "give --symbols"),
+        (["--symbols", "GOOG", "--all"], "not both"),
+        (["--symbols", "GOOG", "--rank", "sharp"], "unknown statistic"),
+    ])
+    func screenErrors(extra: [String], message: String) throws {
+        let db = try Self.store()
+        let r = try BT.run(["screen", "ma-cross", "--db", db, "--out", BT.scratchDirectory().path + "/x"] + extra)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    @Test("bench sweep and bench screen print their JSON shapes")
+    func benches() throws {
+        let s = try BT.run(["bench", "sweep", "--bars", "400", "--repeat", "1", "--json"])
+        #expect(s.status == 0)
+        #expect(s.stdout.hasPrefix("{\"bars\":400,\"combos\":2850,\"seconds\":"))
+        let c = try BT.run(["bench", "screen", "--symbols", "4", "--bars", "300", "--repeat", "1", "--json"])
+        #expect(c.status == 0)
+        #expect(c.stdout.hasPrefix("{\"symbols\":4,\"bars\":300,\"seconds\":"))
+    }
+}
