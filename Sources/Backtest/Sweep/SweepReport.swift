@@ -57,6 +57,10 @@ public struct SweepReport {
 
     // MARK: - Heatmap
 
+    /// Largest grids drawn: the text heatmap up to 80 x 60 cells, the SVG up to 400 x 400.
+    static let textHeatmapLimit = (rows: 80, columns: 60)
+    static let svgHeatmapLimit = 400
+
     /// The rank metric over a two-parameter grid (NaN where filtered out or failed).
     public var heatmapValues: [[Double]]? {
         guard grid.axes.count == 2 else { return nil }
@@ -73,7 +77,8 @@ public struct SweepReport {
 
     /// The text heatmap at the smallest size that fits it, or nil for other than two parameters.
     public func heatmapText(style: ChartStyle = ChartStyle()) throws -> String? {
-        guard let values = heatmapValues else { return nil }
+        guard grid.axes.count == 2, grid.axes[0].values.count <= Self.textHeatmapLimit.rows,
+              grid.axes[1].values.count <= Self.textHeatmapLimit.columns, let values = heatmapValues else { return nil }
         let rowLabels = grid.axes[0].values.map(Self.label), colLabels = grid.axes[1].values.map(Self.label)
         let labelWidth = max(grid.axes[0].name.count, rowLabels.map(\.count).max() ?? 0)
         let cellWidth = max(3, (colLabels.map(\.count).max() ?? 0) + 1)
@@ -89,7 +94,8 @@ public struct SweepReport {
     /// The heatmap as SVG: one rectangle per cell, red (worst) to green (best), the best cell
     /// outlined and starred, blank where there is no value.
     public func heatmapSVG() -> String? {
-        guard let values = heatmapValues else { return nil }
+        guard grid.axes.count == 2, grid.axes.allSatisfy({ $0.values.count <= Self.svgHeatmapLimit }),
+              let values = heatmapValues else { return nil }
         let rows = values.count, cols = values.first?.count ?? 0
         let cell = max(6.0, min(28.0, 760.0 / Double(max(rows, cols))))
         let left = 70.0, top = 50.0
@@ -213,8 +219,15 @@ public struct SweepReport {
             }
         }
 
-        if let text = try heatmapText() {
-            md += "\n## Heatmap\n\n![\(rankMetric) heatmap](heatmap.svg)\n\n```text\n\(text)```\n"
+        if grid.axes.count == 2 {
+            md += "\n## Heatmap\n\n"
+            if heatmapSVG() != nil { md += "![\(rankMetric) heatmap](heatmap.svg)\n\n" }
+            if let text = try heatmapText() {
+                md += "```text\n\(text)```\n"
+            } else {
+                md += "The grid is too large for a text heatmap (over \(Self.textHeatmapLimit.rows) x \(Self.textHeatmapLimit.columns)); "
+                    + "`sweep.csv` holds every cell.\n"
+            }
         }
 
         if let wf = walkForward {

@@ -33,6 +33,9 @@ enum SweepSummaryText {
                 + " sharpe " + Format.fixed(a["sharpe"], 3) + "; out-of-sample total_return " + Format.percent(b["total_return"])
                 + " sharpe " + Format.fixed(b["sharpe"], 3) + "\n"
         }
+        if report.grid.axes.count == 2, (try? report.heatmapText(style: style)) == nil {
+            out += "(grid too large for a text heatmap: see sweep.md and sweep.csv)\n"
+        }
         if let text = try? report.heatmapText(style: style) {
             let width = text.components(separatedBy: "\n").map(\.count).max() ?? 0
             let limit = Environment.terminalSize()?.columns ?? Int(Environment.value("COLUMNS") ?? "") ?? 120
