@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the shipped data: import into a fresh demo store, list, summarise; then run the
 # card's strategies on GOOG (and one on EURUSD), printing stats, cost tables and equity charts,
-# and writing each report into notebooks-out/demo/<strategy>-<symbol>/ (--force: reruns replace them).
+# and writing each report into notebooks-out/demo/<strategy>-<symbol>/ (--force: reruns replace them);
+# then a parameter sweep on GOOG with walk-forward, and a screen over a synthetic universe.
 set -euo pipefail
 bt="$1"; db="$2"
 mkdir -p "$(dirname "$db")"
@@ -21,5 +22,16 @@ run ma-cross GOOG
 run rsi GOOG
 run macd GOOG
 run ma-cross EURUSD --param fast=20 --param slow=50
+
 echo
-echo "reports: notebooks-out/demo/*/report.md"
+echo "== bt sweep ma-cross GOOG (fast 5..50 x slow 20..200, walk-forward 4) =="
+"$bt" sweep ma-cross GOOG --db "$db" --grid fast=5:50:5 --grid slow=20:200:10 --where "fast<slow" \
+    --walk-forward 4 --out notebooks-out/demo/sweep-ma-cross-GOOG --force
+
+echo
+echo "== bt screen ma-cross over 30 synthetic symbols and GOOG =="
+"$bt" data synth --symbols 30 --bars 2520 --db "$db" > /dev/null
+"$bt" screen ma-cross --all --db "$db" --min-trades 5 --out notebooks-out/demo/screen-ma-cross --force
+
+echo
+echo "reports: notebooks-out/demo/*/report.md, sweep.md, screen.md"
