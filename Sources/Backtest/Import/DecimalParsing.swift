@@ -98,7 +98,7 @@ enum DecimalParsing {
         return nil
     }
 
-    /// ISO-8601 from bytes, with the same grammar as `UTCTime.parseISO`: `2024-01-02`,
+    /// ISO-8601 from bytes (also behind `UTCTime.parseISO`): `2024-01-02`,
     /// `2024-01-02 03:04`, `2024-01-02T03:04:05.123Z`, `...+01:00`; fractions of a second dropped.
     static func iso(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0

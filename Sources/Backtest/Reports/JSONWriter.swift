@@ -1,6 +1,7 @@
-/// JSON string literals for the library's machine output.
-enum JSONWriter {
-    static func string(_ s: String) -> String {
+/// JSON literals for machine output (the library's reports and the CLI's `--json`).
+public enum JSONWriter {
+    /// `s` as a JSON string literal, control characters escaped.
+    public static func string(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
@@ -23,7 +24,7 @@ enum JSONWriter {
 
     /// A Double as JSON: whole numbers without a fraction, others in shortest round-trip text,
     /// `null` when not finite.
-    static func number(_ v: Double) -> String {
+    public static func number(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
         return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
     }

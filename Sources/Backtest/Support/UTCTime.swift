@@ -60,56 +60,8 @@ public enum UTCTime {
     /// `2024-01-02T03:04:05`, with optional fractional seconds (truncated) and a `Z` or
     /// `+hh:mm`/`-hh:mm` offset (converted to UTC). Returns nil when the text is not such a time.
     public static func parseISO(_ text: Substring) -> Int64? {
-        let b = Array(text.utf8)
-        var i = 0
-        func digits(_ n: Int) -> Int? {
-            guard i + n <= b.count else { return nil }
-            var v = 0
-            for k in 0..<n {
-                let c = b[i + k]
-                guard c >= 48 && c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            i += n
-            return v
-        }
-        func expect(_ c: UInt8) -> Bool {
-            guard i < b.count, b[i] == c else { return false }
-            i += 1
-            return true
-        }
-        guard let y = digits(4), expect(45), let mo = digits(2), expect(45), let d = digits(2) else { return nil }
-        guard (1...12).contains(mo), (1...daysInMonth(year: y, month: mo)).contains(d) else { return nil }
-        var h = 0, mi = 0, s = 0
-        if i < b.count && (b[i] == 84 || b[i] == 32) {  // 'T' or ' '
-            i += 1
-            guard let hh = digits(2), expect(58), let mm = digits(2) else { return nil }
-            h = hh; mi = mm
-            if expect(58) {
-                guard let ss = digits(2) else { return nil }
-                s = ss
-                if expect(46) {  // fractional seconds
-                    let start = i
-                    while i < b.count, b[i] >= 48, b[i] <= 57 { i += 1 }
-                    guard i > start else { return nil }
-                }
-            }
-            guard h < 24, mi < 60, s < 61 else { return nil }
-        }
-        var offset = 0
-        if i < b.count {
-            if b[i] == 90 { i += 1 }  // 'Z'
-            else if b[i] == 43 || b[i] == 45 {  // '+' / '-'
-                let sign = b[i] == 43 ? 1 : -1
-                i += 1
-                guard let oh = digits(2) else { return nil }
-                _ = expect(58)
-                guard let om = digits(2) else { return nil }
-                offset = sign * (oh * 3600 + om * 60)
-            }
-        }
-        guard i == b.count else { return nil }
-        return epoch(year: y, month: mo, day: d, hour: h, minute: mi, second: s) - Int64(offset)
+        var copy = String(text)
+        return copy.withUTF8 { DecimalParsing.iso($0) }
     }
 
     /// Parses a user-supplied date for `--from`/`--to`: ISO-8601 or epoch seconds.

@@ -20,34 +20,6 @@ enum TextTable {
     }
 }
 
-/// Minimal JSON text writing for machine output.
-enum JSONText {
-    /// `s` as a JSON string literal.
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// A Double as JSON: shortest round-trip text, `null` when not finite.
-    static func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
-}
-
 /// Number formatting for human tables (percentages) and fixed-precision figures.
 enum Format {
     /// `v` with exactly `digits` decimals.

@@ -15,11 +15,11 @@ extension Command {
         let books = try store.bookList()
         if args.flag("json") {
             let s = series.map {
-                "{\"symbol\":\(JSONText.string($0.symbol)),\"timeframe\":\(JSONText.string($0.timeframe)),"
+                "{\"symbol\":\(JSONWriter.string($0.symbol)),\"timeframe\":\(JSONWriter.string($0.timeframe)),"
                     + "\"first\":\"\(UTCTime.iso($0.first))\",\"last\":\"\(UTCTime.iso($0.last))\",\"bars\":\($0.bars)}"
             }
             let b = books.map {
-                "{\"symbol\":\(JSONText.string($0.symbol)),\"first\":\"\(UTCTime.iso($0.first))\","
+                "{\"symbol\":\(JSONWriter.string($0.symbol)),\"first\":\"\(UTCTime.iso($0.first))\","
                     + "\"last\":\"\(UTCTime.iso($0.last))\",\"events\":\($0.events)}"
             }
             Output.line("{\"series\":[\(s.joined(separator: ","))],\"books\":[\(b.joined(separator: ","))]}")

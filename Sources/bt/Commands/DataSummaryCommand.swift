@@ -21,12 +21,12 @@ extension Command {
         let summaries = try symbols.map { SeriesSummary(try args.loadCandles(symbol: $0, store: store)) }
         if args.flag("json") {
             let items = summaries.map { s in
-                "{\"symbol\":\(JSONText.string(s.symbol)),\"timeframe\":\(s.timeframe.map { JSONText.string($0.rawValue) } ?? "null"),"
+                "{\"symbol\":\(JSONWriter.string(s.symbol)),\"timeframe\":\(s.timeframe.map { JSONWriter.string($0.rawValue) } ?? "null"),"
                     + "\"bars\":\(s.bars),\"first\":\"\(UTCTime.iso(s.first))\",\"last\":\"\(UTCTime.iso(s.last))\","
-                    + "\"first_close\":\(JSONText.number(s.firstClose)),\"last_close\":\(JSONText.number(s.lastClose)),"
-                    + "\"min_low\":\(JSONText.number(s.minLow)),\"max_high\":\(JSONText.number(s.maxHigh)),"
-                    + "\"total_return\":\(JSONText.number(s.totalReturn)),\"mean_return\":\(JSONText.number(s.meanReturn)),"
-                    + "\"return_sd\":\(JSONText.number(s.returnStandardDeviation))}"
+                    + "\"first_close\":\(JSONWriter.number(s.firstClose)),\"last_close\":\(JSONWriter.number(s.lastClose)),"
+                    + "\"min_low\":\(JSONWriter.number(s.minLow)),\"max_high\":\(JSONWriter.number(s.maxHigh)),"
+                    + "\"total_return\":\(JSONWriter.number(s.totalReturn)),\"mean_return\":\(JSONWriter.number(s.meanReturn)),"
+                    + "\"return_sd\":\(JSONWriter.number(s.returnStandardDeviation))}"
             }
             Output.line("[\(items.joined(separator: ","))]")
             return

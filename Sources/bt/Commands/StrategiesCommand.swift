@@ -14,13 +14,13 @@ extension Command {
                     let value: String
                     switch p.defaultValue {
                     case .int(let i): value = String(i)
-                    case .double(let d): value = JSONText.number(d)
-                    case .string(let text): value = JSONText.string(text)
+                    case .double(let d): value = JSONWriter.number(d)
+                    case .string(let text): value = JSONWriter.string(text)
                     }
-                    return "{\"name\":\(JSONText.string(p.name)),\"type\":\(JSONText.string(p.typeDescription)),"
-                        + "\"default\":\(value),\"help\":\(JSONText.string(p.help))}"
+                    return "{\"name\":\(JSONWriter.string(p.name)),\"type\":\(JSONWriter.string(p.typeDescription)),"
+                        + "\"default\":\(value),\"help\":\(JSONWriter.string(p.help))}"
                 }
-                return "{\"name\":\(JSONText.string(s.name)),\"summary\":\(JSONText.string(s.summary)),"
+                return "{\"name\":\(JSONWriter.string(s.name)),\"summary\":\(JSONWriter.string(s.summary)),"
                     + "\"params\":[\(params.joined(separator: ","))]}"
             }
             Output.line("[\(items.joined(separator: ","))]")
