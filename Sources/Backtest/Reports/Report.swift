@@ -284,6 +284,14 @@ public struct Report {
         if !c.isEmpty {
             md += "```text\n" + (try CandleChart.render(c, size: chartSize)) + "```\n"
         }
+        // Bars held flat return exactly 0 and would bury the distribution: only bars that end
+        // in a position, or that closed one, are counted.
+        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+        let held = returns.indices.filter { result.position[$0] != 0 || ($0 > 0 && result.position[$0 - 1] != 0) }.map { returns[$0] }
+        if held.count > 1 {
+            md += "\n```text\n" + (try HistogramChart.render(held, size: ChartSize(width: chartSize.width, height: 14),
+                                                            title: "Per-bar returns in the market")) + "```\n"
+        }
         md += "\nFiles: `equity.csv` (time, cash, position, equity, drawdown), `trades.csv`, `fills.csv`, `stats.csv`, `stats.json`.\n"
         return md
     }
