@@ -73,7 +73,8 @@ public struct ScreenReport {
         manifest += execution.map { ("execution " + $0.name, $0.value) }
         for (k, v) in manifest { md += "| \(k) | \(v.replacingOccurrences(of: "|", with: "\\|")) |\n" }
 
-        md += "\n## Ranking\n\n\(ok) ranked, \(few.count) with fewer than \(minTrades) trades, \(failed.count) failed.\n\n"
+        md += "\n## Ranking\n\n\(ok) ranked, "
+            + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
         let columns = ["total_return", "cagr", "sharpe", "sharpe_ci_low", "sharpe_ci_high", "psr", "max_drawdown",
                        "trades", "win_rate"]
         let shown = [rankMetric] + columns.filter { $0 != rankMetric }

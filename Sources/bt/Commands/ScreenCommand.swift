@@ -107,7 +107,8 @@ enum ScreenSummaryText {
         let few = rows.filter { $0.status == .fewTrades }.count
         let failed = rows.filter { $0.status == .error }
         var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(metric), "
-            + "\(few) with fewer than \(report.minTrades) trades, \(failed.count) failed\n\n"
+            + (report.minTrades > 0 ? "\(few) with fewer than \(report.minTrades) trades, " : "")
+            + "\(failed.count) failed\n\n"
         out += TextTable.render(table, rightAligned: Set([0] + Array(3..<(3 + columns.count))))
         if !failed.isEmpty {
             out += "\nFailed:\n"
