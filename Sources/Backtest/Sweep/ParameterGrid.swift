@@ -1,3 +1,5 @@
+import Foundation
+
 /// A grid of parameter values to sweep: the Cartesian product of one axis per parameter,
 /// addressed by a flat index so that combinations stream without being materialised.
 public struct ParameterGrid: Sendable, Equatable {
@@ -50,8 +52,9 @@ public struct ParameterGrid: Sendable, Equatable {
             guard stop >= start else { throw InputError("--grid '\(spec)': stop is below start") }
             let n = Int(((stop - start) / step + 1e-9).rounded(.down)) + 1
             guard n <= 1_000_000 else { throw InputError("--grid '\(spec)': more than 1,000,000 values") }
-            // start + k*step, not repeated addition, so values do not drift.
-            values = (0..<n).map { start + Double($0) * step }
+            // start + k*step, not repeated addition, so values do not drift; then 12 significant
+            // digits, so 0.1:0.3:0.1 gives 0.3, not 0.30000000000000004.
+            values = (0..<n).map { Double(String(format: "%.12g", start + Double($0) * step))! }
         } else if parts.count == 1 {
             values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
         } else {
