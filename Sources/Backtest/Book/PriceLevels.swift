@@ -44,13 +44,14 @@ struct PriceLevels: Sendable {
     init(descending: Bool, sorted levels: [BookLevel]) {
         self.descending = descending
         precondition(levels.count < Int(Int32.max), "too many price levels")
-        nodes.reserveCapacity(levels.count)
-        for level in levels {
-            nodes.append(Node(price: level.price, quantity: level.quantity, left: Self.none, right: Self.none,
-                              parent: Self.none, height: 1))
+        nodes = [Node](unsafeUninitializedCapacity: levels.count) { buffer, initialized in
+            levels.withUnsafeBufferPointer { levels in
+                _ = Self.build(levels, into: buffer, 0, Int32(levels.count), parent: Self.none)
+            }
+            initialized = levels.count
         }
         count = levels.count
-        root = build(0, Int32(levels.count))
+        root = levels.isEmpty ? Self.none : Int32(levels.count / 2)
         best = levels.isEmpty ? Self.none : 0
     }
 
@@ -149,14 +150,20 @@ struct PriceLevels: Sendable {
 
     // MARK: - Tree maintenance
 
-    /// Links sorted nodes `lo..<hi` into a balanced subtree; returns its root.
-    private mutating func build(_ lo: Int32, _ hi: Int32) -> Int32 {
-        guard lo < hi else { return Self.none }
+    /// Writes sorted levels `lo..<hi` as a balanced subtree rooted at the middle index; returns
+    /// its height.
+    private static func build(_ levels: UnsafeBufferPointer<BookLevel>, into nodes: UnsafeMutableBufferPointer<Node>,
+                              _ lo: Int32, _ hi: Int32, parent: Int32) -> Int8 {
+        guard lo < hi else { return 0 }
         let mid = lo + (hi - lo) / 2
-        setLeft(mid, build(lo, mid))
-        setRight(mid, build(mid + 1, hi))
-        updateHeight(mid)
-        return mid
+        let left = build(levels, into: nodes, lo, mid, parent: mid)
+        let right = build(levels, into: nodes, mid + 1, hi, parent: mid)
+        let level = levels[Int(mid)]
+        nodes.baseAddress!.advanced(by: Int(mid)).initialize(to: Node(
+            price: level.price, quantity: level.quantity,
+            left: lo < mid ? lo + (mid - lo) / 2 : none, right: mid + 1 < hi ? mid + 1 + (hi - mid - 1) / 2 : none,
+            parent: parent, height: Swift.max(left, right) + 1))
+        return Swift.max(left, right) + 1
     }
 
     @inline(__always)
