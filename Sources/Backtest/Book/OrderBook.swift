@@ -139,14 +139,14 @@ public struct OrderBook: Sendable, Equatable {
         precondition(quantity >= 0 && notionalLimit >= 0, "order quantity and notional limit must be >= 0")
         var filled = 0.0, notional = 0.0, walked = 0, available = 0.0
         var worst = Double.nan
-        for level in levels {
+        levels.forEach { level in
             available += level.quantity
             let room = quantity - filled
-            guard room > 0, notional < notionalLimit else { continue }
+            guard room > 0, notional < notionalLimit else { return }
             var take = min(room, level.quantity)
             let budgetQty = (notionalLimit - notional) / level.price
             if budgetQty < take { take = budgetQty }
-            guard take > 0 else { continue }
+            guard take > 0 else { return }
             filled += take
             notional += take * level.price
             worst = level.price

@@ -46,7 +46,7 @@ struct PriceLevels: Sendable {
         precondition(levels.count < Int(Int32.max), "too many price levels")
         nodes = [Node](unsafeUninitializedCapacity: levels.count) { buffer, initialized in
             levels.withUnsafeBufferPointer { levels in
-                _ = Self.build(levels, into: buffer, 0, Int32(levels.count), parent: Self.none)
+                if !levels.isEmpty { _ = Self.build(levels, into: buffer, 0, Int32(levels.count), parent: Self.none) }
             }
             initialized = levels.count
         }
@@ -135,6 +135,11 @@ struct PriceLevels: Sendable {
 
     /// The next node in side order, or `none`. Amortised O(1) over a full walk, O(log n) worst case.
     fileprivate func successor(_ i: Int32) -> Int32 {
+        nodes.withUnsafeBufferPointer { Self.successor(i, in: $0) }
+    }
+
+    @inline(__always)
+    private static func successor(_ i: Int32, in nodes: UnsafeBufferPointer<Node>) -> Int32 {
         var r = nodes[Int(i)].right
         if r >= 0 {
             while nodes[Int(r)].left >= 0 { r = nodes[Int(r)].left }
@@ -148,22 +153,50 @@ struct PriceLevels: Sendable {
         return p
     }
 
+    /// Calls `body` on each level from the best outward; faster than the iterator in hot loops.
+    /// - Complexity: O(n).
+    func forEach(_ body: (BookLevel) throws -> Void) rethrows {
+        try nodes.withUnsafeBufferPointer { nodes in
+            var i = best
+            while i >= 0 {
+                try body(BookLevel(price: nodes[Int(i)].price, quantity: nodes[Int(i)].quantity))
+                i = Self.successor(i, in: nodes)
+            }
+        }
+    }
+
     // MARK: - Tree maintenance
 
-    /// Writes sorted levels `lo..<hi` as a balanced subtree rooted at the middle index; returns
-    /// its height.
+    /// Writes sorted levels `lo..<hi` (not empty) as a balanced subtree rooted at the middle
+    /// index; returns its height. Ranges of up to 3 levels are written without recursing.
     private static func build(_ levels: UnsafeBufferPointer<BookLevel>, into nodes: UnsafeMutableBufferPointer<Node>,
                               _ lo: Int32, _ hi: Int32, parent: Int32) -> Int8 {
-        guard lo < hi else { return 0 }
         let mid = lo + (hi - lo) / 2
-        let left = build(levels, into: nodes, lo, mid, parent: mid)
-        let right = build(levels, into: nodes, mid + 1, hi, parent: mid)
-        let level = levels[Int(mid)]
-        nodes.baseAddress!.advanced(by: Int(mid)).initialize(to: Node(
-            price: level.price, quantity: level.quantity,
-            left: lo < mid ? lo + (mid - lo) / 2 : none, right: mid + 1 < hi ? mid + 1 + (hi - mid - 1) / 2 : none,
-            parent: parent, height: Swift.max(left, right) + 1))
-        return Swift.max(left, right) + 1
+        func write(_ i: Int32, left: Int32, right: Int32, parent: Int32, height: Int8) {
+            let level = levels[Int(i)]
+            (nodes.baseAddress! + Int(i)).initialize(to: Node(
+                price: level.price, quantity: level.quantity, left: left, right: right, parent: parent, height: height))
+        }
+        switch hi - lo {
+        case 1:
+            write(mid, left: none, right: none, parent: parent, height: 1)
+            return 1
+        case 2:
+            write(lo, left: none, right: none, parent: mid, height: 1)
+            write(mid, left: lo, right: none, parent: parent, height: 2)
+            return 2
+        case 3:
+            write(lo, left: none, right: none, parent: mid, height: 1)
+            write(mid, left: lo, right: hi - 1, parent: parent, height: 2)
+            write(hi - 1, left: none, right: none, parent: mid, height: 1)
+            return 2
+        default:
+            let left = build(levels, into: nodes, lo, mid, parent: mid)
+            let right = build(levels, into: nodes, mid + 1, hi, parent: mid)
+            let height = Swift.max(left, right) + 1
+            write(mid, left: lo + (mid - lo) / 2, right: mid + 1 + (hi - mid - 1) / 2, parent: parent, height: height)
+            return height
+        }
     }
 
     @inline(__always)
