@@ -4,35 +4,45 @@
 /// touch (best bid, best ask). A level with quantity 0 does not exist: setting a level to 0
 /// removes it, as exchange depth streams patch a book.
 ///
-/// Levels live in two sorted contiguous arrays. Finding a level is a binary search, so changing
-/// the quantity of an existing level is O(log n); adding or removing a level is the same search
-/// plus a memmove of the levels behind it, which for books of a few hundred levels is cheaper than
-/// any tree.
+/// Each side is a `PriceLevels` balanced tree in one contiguous array, so adding, changing or
+/// removing a level is O(log n) and the touch is O(1). Copying a book is O(1); the first
+/// mutation of a shared copy copies that side's storage, as with arrays.
 ///
 /// - Invariant: prices strictly ordered on each side (bids descending, asks ascending), every
-///   quantity finite and > 0. Checked after each mutation in debug builds only.
+///   quantity finite and > 0, plus the tree invariants of `PriceLevels`. Checked after each
+///   mutation in debug builds only.
 public struct OrderBook: Sendable, Equatable {
-    public private(set) var bids: [BookLevel] = []
-    public private(set) var asks: [BookLevel] = []
+    private(set) var bidLevels = PriceLevels(descending: true)
+    private(set) var askLevels = PriceLevels(descending: false)
+
+    /// Bid levels, best (highest) first.
+    /// - Complexity: O(n): the array is built on each access.
+    public var bids: [BookLevel] { Array(bidLevels) }
+    /// Ask levels, best (lowest) first.
+    /// - Complexity: O(n): the array is built on each access.
+    public var asks: [BookLevel] { Array(askLevels) }
 
     public init() {}
 
     /// A book from unsorted levels; levels with quantity <= 0 are dropped, duplicate prices summed.
+    /// - Complexity: O(n log n).
     public init(bids: [BookLevel], asks: [BookLevel]) {
-        for level in bids { add(.buy, price: level.price, quantity: level.quantity) }
-        for level in asks { add(.sell, price: level.price, quantity: level.quantity) }
+        add(bids: bids, asks: asks)
     }
 
     /// A book from levels already in side order with distinct prices and positive quantities.
+    /// - Complexity: O(n).
     init(sortedBids: [BookLevel], sortedAsks: [BookLevel]) {
-        bids = sortedBids
-        asks = sortedAsks
+        bidLevels = PriceLevels(descending: true, sorted: sortedBids)
+        askLevels = PriceLevels(descending: false, sorted: sortedAsks)
         checkInvariants()
     }
 
-    public var bestBid: Double? { bids.first?.price }
-    public var bestAsk: Double? { asks.first?.price }
-    public var isEmpty: Bool { bids.isEmpty && asks.isEmpty }
+    /// - Complexity: O(1).
+    public var bestBid: Double? { bidLevels.first?.price }
+    /// - Complexity: O(1).
+    public var bestAsk: Double? { askLevels.first?.price }
+    public var isEmpty: Bool { bidLevels.isEmpty && askLevels.isEmpty }
 
     /// Mid price, when both sides have a level.
     public var mid: Double? {
@@ -44,68 +54,52 @@ public struct OrderBook: Sendable, Equatable {
 
     /// Sets the quantity resting at `price` on the bid side (`.buy`) or ask side (`.sell`).
     /// A quantity of 0 (or less) removes the level.
-    /// - Complexity: O(log n) to find the level; O(n) memmove when a level is added or removed.
+    /// - Complexity: O(log n) whether the level is changed, added or removed.
     public mutating func set(_ side: OrderSide, price: Double, quantity: Double) {
         precondition(price.isFinite && quantity.isFinite, "book levels need finite prices and quantities")
         switch side {
-        case .buy: Self.set(&bids, price: price, quantity: quantity, descending: true)
-        case .sell: Self.set(&asks, price: price, quantity: quantity, descending: false)
+        case .buy: bidLevels.set(price, quantity: quantity)
+        case .sell: askLevels.set(price, quantity: quantity)
         }
         checkInvariants()
     }
 
     /// Applies one recorded depth message: a snapshot replaces the book, an update patches levels.
+    /// - Complexity: O(k log n) for k levels in the message.
     public mutating func apply(_ event: BookEvent) {
         if event.kind == .snapshot {
-            self = OrderBook(bids: event.bids, asks: event.asks)
+            bidLevels.removeAll(keepingCapacity: true)
+            askLevels.removeAll(keepingCapacity: true)
+            add(bids: event.bids, asks: event.asks)
             return
         }
         for level in event.bids { set(.buy, price: level.price, quantity: level.quantity) }
         for level in event.asks { set(.sell, price: level.price, quantity: level.quantity) }
     }
 
+    private mutating func add(bids: [BookLevel], asks: [BookLevel]) {
+        for level in bids { add(.buy, price: level.price, quantity: level.quantity) }
+        for level in asks { add(.sell, price: level.price, quantity: level.quantity) }
+    }
+
     private mutating func add(_ side: OrderSide, price: Double, quantity: Double) {
         guard quantity > 0 else { return }
-        let existing = side == .buy ? bids : asks
-        let i = Self.search(existing, price: price, descending: side == .buy)
-        let current = i < existing.count && existing[i].price == price ? existing[i].quantity : 0
+        let current = (side == .buy ? bidLevels : askLevels).quantity(at: price) ?? 0
         set(side, price: price, quantity: current + quantity)
-    }
-
-    /// First index whose price is not better than `price` (lower bound in side order).
-    static func search(_ levels: [BookLevel], price: Double, descending: Bool) -> Int {
-        var lo = 0, hi = levels.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let before = descending ? levels[mid].price > price : levels[mid].price < price
-            if before { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
-
-    private static func set(_ levels: inout [BookLevel], price: Double, quantity: Double, descending: Bool) {
-        let i = search(levels, price: price, descending: descending)
-        let found = i < levels.count && levels[i].price == price
-        switch (found, quantity > 0) {
-        case (true, true): levels[i].quantity = quantity
-        case (true, false): levels.remove(at: i)
-        case (false, true): levels.insert(BookLevel(price: price, quantity: quantity), at: i)
-        case (false, false): break
-        }
     }
 
     // MARK: - Market orders
 
     /// What a market buy of `quantity` would get from the asks, without changing the book.
     /// `notionalLimit` caps the cash spent (price x quantity, before fees).
-    /// - Complexity: O(levels walked).
+    /// - Complexity: O(n) for n ask levels, since `depthAvailable` sums the whole side.
     public func fill(marketBuy quantity: Double, notionalLimit: Double = .infinity) -> BookFill {
-        Self.walk(asks, quantity: quantity, notionalLimit: notionalLimit)
+        Self.walk(askLevels, quantity: quantity, notionalLimit: notionalLimit)
     }
 
     /// What a market sell of `quantity` would get from the bids, without changing the book.
     public func fill(marketSell quantity: Double, notionalLimit: Double = .infinity) -> BookFill {
-        Self.walk(bids, quantity: quantity, notionalLimit: notionalLimit)
+        Self.walk(bidLevels, quantity: quantity, notionalLimit: notionalLimit)
     }
 
     /// Executes a market order: returns its fill and removes the liquidity it took.
@@ -118,39 +112,41 @@ public struct OrderBook: Sendable, Equatable {
     }
 
     /// Removes `quantity` from the touch of `side` outward, as a market order would.
+    /// - Complexity: O(k log n) when k levels are emptied.
     public mutating func remove(_ side: OrderSide, quantity: Double) {
         guard quantity > 0 else { return }
-        if side == .buy { Self.consume(&bids, quantity) } else { Self.consume(&asks, quantity) }
+        if side == .buy { Self.consume(&bidLevels, quantity) } else { Self.consume(&askLevels, quantity) }
         checkInvariants()
     }
 
-    private static func consume(_ levels: inout [BookLevel], _ quantity: Double) {
+    private static func consume(_ levels: inout PriceLevels, _ quantity: Double) {
         var left = quantity
-        var emptied = 0
-        while emptied < levels.count && left > 0 {
-            if levels[emptied].quantity <= left * (1 + 1e-12) {
-                left -= levels[emptied].quantity
-                emptied += 1
+        while left > 0, let best = levels.first {
+            if best.quantity <= left * (1 + 1e-12) {
+                left -= best.quantity
+                levels.removeFirst()
             } else {
-                levels[emptied].quantity -= left
+                levels.set(best.price, quantity: best.quantity - left)
                 left = 0
             }
         }
-        levels.removeFirst(emptied)
     }
 
-    private static func walk(_ levels: [BookLevel], quantity: Double, notionalLimit: Double) -> BookFill {
+    /// Visits every level of the side: the fill stops growing where the order is done, but
+    /// `depthAvailable` sums the whole side, best first.
+    /// - Complexity: O(n).
+    private static func walk(_ levels: PriceLevels, quantity: Double, notionalLimit: Double) -> BookFill {
         precondition(quantity >= 0 && notionalLimit >= 0, "order quantity and notional limit must be >= 0")
         var filled = 0.0, notional = 0.0, walked = 0, available = 0.0
         var worst = Double.nan
-        for level in levels {
+        levels.forEach { level in
             available += level.quantity
             let room = quantity - filled
-            guard room > 0, notional < notionalLimit else { continue }
+            guard room > 0, notional < notionalLimit else { return }
             var take = min(room, level.quantity)
             let budgetQty = (notionalLimit - notional) / level.price
             if budgetQty < take { take = budgetQty }
-            guard take > 0 else { continue }
+            guard take > 0 else { return }
             filled += take
             notional += take * level.price
             worst = level.price
@@ -162,17 +158,13 @@ public struct OrderBook: Sendable, Equatable {
 
     // MARK: - Invariants
 
-    /// Traps when the ordering or quantity invariant is broken. Compiled out of release builds.
+    /// Traps when the ordering, quantity or tree invariants are broken. Compiled out of release builds.
     @inline(__always)
     func checkInvariants() {
         #if DEBUG
-        for side in [bids, asks] {
-            for level in side {
-                precondition(level.quantity > 0 && level.quantity.isFinite, "book level with quantity \(level.quantity)")
-            }
-        }
-        for i in bids.indices.dropFirst() { precondition(bids[i - 1].price > bids[i].price, "bids not descending") }
-        for i in asks.indices.dropFirst() { precondition(asks[i - 1].price < asks[i].price, "asks not ascending") }
+        precondition(bidLevels.descending && !askLevels.descending, "book sides in the wrong order")
+        bidLevels.checkInvariants()
+        askLevels.checkInvariants()
         #endif
     }
 }

@@ -74,7 +74,7 @@ struct Liquidity {
             candles.low.withUnsafeBufferPointer { l in model.spread(high: h, low: l, at: bar) }
         }
         var book = model.book(reference: reference, high: candles.high[bar], low: candles.low[bar],
-                              volume: candles.volume[bar], spread: s, tick: tick)
+                              volume: candles.volume[bar], spread: s, tick: tick, only: side == .buy ? .sell : .buy)
         if side == .buy {
             takenAsks *= model.remaining(afterBars: bar - askBar)
             askBar = bar

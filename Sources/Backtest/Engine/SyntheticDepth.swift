@@ -68,6 +68,13 @@ public struct SyntheticDepth: Sendable, Equatable {
     /// The book around `reference` for a bar with the given range and volume.
     public func book(reference p: Double, high: Double, low: Double, volume: Double,
                      spread s: Double, tick: Double?) -> OrderBook {
+        book(reference: p, high: high, low: low, volume: volume, spread: s, tick: tick, only: nil)
+    }
+
+    /// The same book with only one side (`.buy` for bids, `.sell` for asks) when `only` is set,
+    /// for a market order that walks just that side.
+    func book(reference p: Double, high: Double, low: Double, volume: Double,
+              spread s: Double, tick: Double?, only: OrderSide?) -> OrderBook {
         let n = levels
         let range = max(0, high - low) / p
         let depth = max(0, depthShare * volume / (1 + range / rangeScale))
@@ -94,7 +101,7 @@ public struct SyntheticDepth: Sendable, Equatable {
                 if bid > 0 { bids.append(BookLevel(price: bid, quantity: q)) }
             }
         }
-        return OrderBook(sortedBids: bids, sortedAsks: asks)
+        return OrderBook(sortedBids: only == .sell ? [] : bids, sortedAsks: only == .buy ? [] : asks)
     }
 
     /// Fraction of taken liquidity still missing `bars` bars later.
