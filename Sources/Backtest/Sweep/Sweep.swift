@@ -97,7 +97,12 @@ public struct Sweep {
                     return Row(combo: combo, error: "\(error)")
                 }
             }
-            let rows = results.map { try! $0.get() }
+            let rows = results.enumerated().map { k, result -> Row in
+                switch result {
+                case .success(let row): return row
+                case .failure(let error): return Row(combo: start + k, error: "\(error)")
+                }
+            }
             for row in rows {
                 summary.evaluated += 1
                 guard let m = row.metrics else { summary.failed += 1; continue }
