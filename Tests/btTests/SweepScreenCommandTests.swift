@@ -71,6 +71,27 @@ struct SweepScreenCommandTests {
         #expect(r.stderr.contains(message), "\(r.stderr)")
     }
 
+    @Test("sweep over several symbols: a sub-folder each, a summary, a missing symbol reported not fatal")
+    func sweepSymbols() throws {
+        let db = try Self.store()
+        let out = BT.scratchDirectory().appendingPathComponent("multi").path
+        let r = try BT.run(["sweep", "ma-cross", "--symbols", "GOOG,NOPE,SYN0001", "--db", db, "--grid", "fast=5:10:5",
+                            "--grid", "slow=30,60", "--depth", "none", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("NOPE: no candles stored"))
+        let csv = try Self.lines(out + "/summary.csv")
+        #expect(csv.count == 4)
+        #expect(csv[0] == "symbol,status,best,sharpe,deflated_sharpe,pbo,error")
+        #expect(csv[1].hasPrefix("GOOG,ok,fast=") && csv[2].hasPrefix("NOPE,error,") && csv[3].hasPrefix("SYN0001,ok,"))
+        for symbol in ["GOOG", "SYN0001"] {
+            #expect(FileManager.default.fileExists(atPath: "\(out)/\(symbol)/sweep.csv"))
+        }
+        let none = try BT.run(["sweep", "ma-cross", "--symbols", "NOPE,NADA", "--db", db, "--grid", "fast=5",
+                               "--out", out + "2"])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("no symbol could be swept"))
+    }
+
     @Test("screen ranks symbols, reports the missing one, and writes screen.csv/screen.md")
     func screen() throws {
         let db = try Self.store()

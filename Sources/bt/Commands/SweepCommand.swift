@@ -44,10 +44,31 @@ extension Command {
             ["sweep", strategy.name] + (symbols.count == 1 ? symbols : ["\(symbols.count)symbols"]),
             at: Int64(Date().timeIntervalSince1970))
         let store = try args.openStore()
-        if symbols.count > 1 { try OutputDirectory.prepare(base, force: args.flag("force")) }
+        guard symbols.count > 1 else {
+            _ = try plan.run(symbol: symbols[0], store: store, args: args, directory: base)
+            return
+        }
+        // Several symbols: one sub-folder each; a symbol that fails is reported, never stops the rest.
+        try OutputDirectory.prepare(base, force: args.flag("force"))
+        var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)] = []
         for symbol in symbols {
-            let dir = symbols.count == 1 ? base : (base as NSString).appendingPathComponent(FileName.sanitized(symbol))
-            try plan.run(symbol: symbol, store: store, args: args, directory: dir)
+            let dir = (base as NSString).appendingPathComponent(FileName.sanitized(symbol))
+            do {
+                outcomes.append((symbol, .success(try plan.run(symbol: symbol, store: store, args: args, directory: dir))))
+            } catch let error as UsageError {
+                throw error
+            } catch {
+                Diagnostics.line("error: \(symbol): \(error)")
+                outcomes.append((symbol, .failure(error)))
+            }
+            Output.line()
+        }
+        let summary = SweepSymbolsSummary(rank: plan.rank, outcomes: outcomes)
+        try OutputDirectory.write(summary.markdown(), to: "summary.md", in: base)
+        try OutputDirectory.write(summary.csv(), to: "summary.csv", in: base)
+        Output.write(summary.text() + "\nWrote \(base)/summary.md and summary.csv\n")
+        if outcomes.allSatisfy({ if case .failure = $0.outcome { return true } else { return false } }) {
+            throw InputError("no symbol could be swept")
         }
     }
 }
@@ -111,7 +132,8 @@ struct SweepPlan {
 
     static func text(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
 
-    func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws {
+    @discardableResult
+    func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws -> SweepReport {
         let candles = try args.loadCandles(symbol: symbol, store: store)
         let config = try args.executionConfig(symbol: symbol, store: store)
         let ppy = try args.double("periods-per-year") ?? PeriodsPerYear.infer(from: candles.time)
@@ -157,6 +179,7 @@ struct SweepPlan {
                                       to: "walk_forward_equity.svg", in: directory)
         }
         Output.write(SweepSummaryText.render(report: report, directory: directory, style: try args.sweepChartStyle()))
+        return report
     }
 }
 
