@@ -24,6 +24,25 @@ struct StoreMergeTests {
         #expect(TestSupport.storeBytes(db) == before)
     }
 
+    @Test("readers keep working while an import holds the write transaction (WAL)")
+    func concurrentReader() throws {
+        let (writer, db, _) = try scratchStore()
+        try TestSupport.importFiles([TestSupport.repoFile("data/GOOG.csv")], into: writer)
+        let mode = try writer.db.prepare("PRAGMA journal_mode")
+        #expect(try mode.step() && mode.string(0) == "wal")
+        let reader = try CandleStore(existingAt: db)
+        let before = try reader.load(symbol: "GOOG")
+        try writer.transaction {
+            var changed = before
+            changed.close[0] += 1
+            try writer.replace(changed, timeframeKey: "1d")
+            // Mid-transaction: another connection reads the committed state, without waiting.
+            let seen = try reader.load(symbol: "GOOG")
+            #expect(seen == before)
+        }
+        #expect(try reader.load(symbol: "GOOG").close[0] == before.close[0] + 1)
+    }
+
     @Test("an overlapping newer file updates the overlap and appends the rest")
     func overlapUpdate() throws {
         let (store, _, dir) = try scratchStore()
