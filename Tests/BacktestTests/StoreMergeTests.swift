@@ -28,8 +28,10 @@ struct StoreMergeTests {
     func concurrentReader() throws {
         let (writer, db, _) = try scratchStore()
         try TestSupport.importFiles([TestSupport.repoFile("data/GOOG.csv")], into: writer)
-        let mode = try writer.db.prepare("PRAGMA journal_mode")
-        #expect(try mode.step() && mode.string(0) == "wal")
+        do {
+            let mode = try writer.db.prepare("PRAGMA journal_mode")
+            #expect(try mode.step() && mode.string(0) == "wal")
+        }
         let reader = try CandleStore(existingAt: db)
         let before = try reader.load(symbol: "GOOG")
         try writer.transaction {
