@@ -100,6 +100,7 @@ struct SweepScreenCommandTests {
                             "--rank", "total_return", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("3 ranked by total_return"))
+        #expect(r.stderr.isEmpty, "no progress bar when stderr is not a terminal")
         #expect(r.stdout.contains("NOPE: no candles stored for symbol 'NOPE'"))
         let csv = try Self.lines(out + "/screen.csv")
         #expect(csv.count == 5)
