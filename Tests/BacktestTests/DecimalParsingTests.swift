@@ -7,7 +7,7 @@ struct DecimalParsingTests {
 
     @Test("agrees bit for bit with the standard library on random decimals (fixed seed)")
     func matchesStandardLibrary() {
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<20_000 {
             let digits = Int(rng.next() % 20) + 1
             var s = String(rng.next() % 10_000_000_000_000_000_000)
@@ -28,7 +28,7 @@ struct DecimalParsingTests {
 
     @Test("shortest round-trip descriptions parse back exactly")
     func roundTrip() {
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for _ in 0..<20_000 {
             let v = Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF)
             guard case .success(let back) = parse(v.description), back == v else {
@@ -67,18 +67,5 @@ struct DecimalParsingTests {
         #expect(DecimalParsing.time("20240102") == 1_704_153_600)
         #expect(DecimalParsing.time("2024-13-01") == nil)
         #expect(DecimalParsing.time("yesterday") == nil)
-    }
-}
-
-/// SplitMix64: a tiny deterministic generator for test inputs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
