@@ -47,6 +47,7 @@ struct SweepIntegrationTests {
             let stats = Stats(direct, periodsPerYear: 252)
             let m = try #require(row.metrics)
             for name in RunMetrics.names {
+                #expect(stats.all.first { $0.name == name }?.unit == RunMetrics.unit(of: name), "\(name) unit")
                 let a = m[name], b = stats[name]
                 #expect(a == b || (a.isNaN && b.isNaN), "combo \(row.combo) \(name): sweep \(a) vs run \(b)")
             }

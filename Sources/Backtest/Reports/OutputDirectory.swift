@@ -2,20 +2,27 @@ import Foundation
 
 /// Report directories: created on demand, never silently overwritten.
 public enum OutputDirectory {
-    /// Creates `path` (and its parents).
-    /// - Throws: `InputError` when `path` exists and `force` is false, exists as a file, or cannot
-    ///   be created.
-    public static func prepare(_ path: String, force: Bool) throws {
-        let fm = FileManager.default
+    /// Throws unless `path` can take output: it does not exist, or it is a directory and `force`
+    /// is true. Call it before a long run so a refusal costs nothing.
+    /// - Parameter what: the noun in the message ("report directory", "output directory").
+    /// - Throws: `InputError` naming the directory.
+    public static func check(_ path: String, force: Bool, what: String = "output directory") throws {
         var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw InputError("exists and is not a directory", at: path) }
-            guard force else { throw InputError("output directory already exists; choose another --out or pass --force", at: path) }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else { throw InputError("exists and is not a directory", at: path) }
+        guard force else {
+            throw InputError("\(what) already exists; nothing was written (choose another --out or pass --force)", at: path)
         }
+    }
+
+    /// Checks `path` as `check` does, then creates it (and its parents).
+    /// - Throws: `InputError` when it is refused or cannot be created.
+    public static func prepare(_ path: String, force: Bool, what: String = "output directory") throws {
+        try check(path, force: force, what: what)
         do {
-            try fm.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw InputError("cannot create the output directory (\(error.localizedDescription))", at: path)
+            throw InputError("cannot create the \(what) (\(error.localizedDescription))", at: path)
         }
     }
 

@@ -30,8 +30,7 @@ public struct Report {
 
     /// `notebooks-out/<strategy>-<symbol>-<YYYYMMDDTHHMMSSZ>` with both names sanitised.
     public static func defaultDirectory(strategy: String, symbol: String, at time: Int64) -> String {
-        let stamp = UTCTime.iso(time).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
-        return "notebooks-out/\(FileName.sanitized(strategy))-\(FileName.sanitized(symbol))-\(stamp)"
+        OutputDirectory.timestamped([strategy, symbol], at: time)
     }
 
     /// The files `write` creates, in order.
@@ -42,13 +41,7 @@ public struct Report {
     /// `force` is true. Call it before a long run so a refusal costs nothing.
     /// - Throws: `InputError` naming the directory.
     public static func checkDestination(_ directory: String, force: Bool) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else { throw InputError("exists and is not a directory", at: directory) }
-        guard force else {
-            throw InputError("report directory already exists; nothing was written (choose another --out or pass --force)",
-                             at: directory)
-        }
+        try OutputDirectory.check(directory, force: force, what: "report directory")
     }
 
     /// Writes every file into `directory`, creating it (and its parents).
@@ -57,13 +50,7 @@ public struct Report {
     /// - Returns: the paths written.
     @discardableResult
     public func write(to directory: String, force: Bool = false) throws -> [String] {
-        let fm = FileManager.default
-        try Self.checkDestination(directory, force: force)
-        do {
-            try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw InputError("cannot create the report directory (\(error.localizedDescription))", at: directory)
-        }
+        try OutputDirectory.prepare(directory, force: force, what: "report directory")
         let contents: [(String, String)] = [
             ("report.md", try markdown()),
             ("equity.svg", SVGChart.equity(time: result.candles.time, equity: result.equity, initial: result.initialCash)),
@@ -74,15 +61,7 @@ public struct Report {
             ("stats.csv", statsCSV()),
             ("stats.json", json() + "\n"),
         ]
-        var written = [String]()
-        for (name, text) in contents {
-            let path = (directory as NSString).appendingPathComponent(name)
-            do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-                throw InternalError("\(path): cannot write (\(error.localizedDescription))")
-            }
-            written.append(path)
-        }
-        return written
+        return try contents.map { name, text in try OutputDirectory.write(text, to: name, in: directory) }
     }
 
     // MARK: - Machine files
@@ -236,20 +215,20 @@ public struct Report {
 
     func markdown() throws -> String {
         let c = result.candles
-        var md = "# \(markdownText(strategy)) on \(markdownText(c.symbol))\n\n## Run\n\n| | |\n|---|---|\n"
+        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n| | |\n|---|---|\n"
         let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
         var manifest: [(String, String)] = [
-            ("command", "`" + commandLine.map(shellQuoted).joined(separator: " ").replacingOccurrences(of: "`", with: "'") + "`"),
+            ("command", Markdown.command(commandLine)),
             ("bt version", btVersion),
-            ("symbol", markdownText(c.symbol)),
-            ("timeframe", timeframe.map(markdownText) ?? "unknown"),
+            ("symbol", Markdown.cell(c.symbol)),
+            ("timeframe", timeframe.map(Markdown.cell) ?? "unknown"),
             ("data range", range),
             ("bars", String(c.count)),
             ("candles sha256", "`\(c.sha256)`"),
             ("periods per year", Stat("periods_per_year", stats.periodsPerYear, .perYear).formatted),
         ]
-        manifest += parameters.map { ("parameter " + markdownText($0.name), markdownText($0.text)) }
-        manifest += execution.map { ("execution " + markdownText($0.name), markdownText($0.text)) }
+        manifest += parameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.text)) }
+        manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.text)) }
         for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
 
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
@@ -296,12 +275,4 @@ public struct Report {
         return md
     }
 
-    private func markdownText(_ s: String) -> String {
-        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
-
-    private func shellQuoted(_ s: String) -> String {
-        if !s.isEmpty && s.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:=,@%+".contains($0) }) { return s }
-        return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
 }

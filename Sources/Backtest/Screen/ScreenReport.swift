@@ -63,7 +63,7 @@ public struct ScreenReport {
         let failed = rows.filter { $0.status == .error }
         var md = "# Screen: \(strategy)\n\n## Run\n\n| | |\n|---|---|\n"
         var manifest: [(String, String)] = [
-            ("command", "`" + commandLine.joined(separator: " ").replacingOccurrences(of: "`", with: "'") + "`"),
+            ("command", Markdown.command(commandLine)),
             ("bt version", btVersion),
             ("symbols", String(rows.count)),
             ("rank metric", rankMetric),
@@ -71,7 +71,7 @@ public struct ScreenReport {
         ]
         manifest += parameters.map { ("parameter " + $0.name, $0.value) }
         manifest += execution.map { ("execution " + $0.name, $0.value) }
-        for (k, v) in manifest { md += "| \(k) | \(v.replacingOccurrences(of: "|", with: "\\|")) |\n" }
+        for (k, v) in manifest { md += "| \(k) | \(Markdown.cell(v)) |\n" }
 
         md += "\n## Ranking\n\n\(ok) ranked, "
             + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
@@ -82,7 +82,7 @@ public struct ScreenReport {
             + String(repeating: "---:|", count: shown.count) + "\n"
         for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {
             guard let s = row.stats else { continue }
-            md += "| \(row.rank!) | \(row.symbol.replacingOccurrences(of: "|", with: "\\|")) | \(Self.sparkline(row.equityShape)) | "
+            md += "| \(row.rank!) | \(Markdown.cell(row.symbol)) | \(Self.sparkline(row.equityShape)) | "
                 + shown.map { name in s.all.first { $0.name == name }?.formatted ?? "n/a" }.joined(separator: " | ") + " |\n"
         }
         if !few.isEmpty {
@@ -93,8 +93,8 @@ public struct ScreenReport {
         if !failed.isEmpty {
             md += "\n## Failed\n\n| symbol | why |\n|---|---|\n"
             for row in failed.sorted(by: { $0.symbol < $1.symbol }) {
-                md += "| \(row.symbol.replacingOccurrences(of: "|", with: "\\|")) | "
-                    + (row.error ?? "").replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") + " |\n"
+                md += "| \(Markdown.cell(row.symbol)) | "
+                    + Markdown.cell(row.error ?? "") + " |\n"
             }
         }
         md += "\nEvery symbol's statistics are in `screen.csv` (fractions, not percentages).\n"

@@ -10,13 +10,28 @@ public struct RunMetrics: Sendable, Equatable {
         "trades", "win_rate", "profit_factor", "exposure", "fees_paid", "final_equity",
     ]
 
+    /// The unit of each metric, as `Stats` gives the statistic of the same name.
+    public static func unit(of name: String) -> Stat.Unit {
+        switch name {
+        case "total_return", "cagr", "max_drawdown", "volatility_ann", "win_rate", "exposure": return .fraction
+        case "trades": return .count
+        case "fees_paid", "final_equity": return .cash
+        default: return .ratio
+        }
+    }
+
     /// Values in `names` order (NaN when undefined).
     public var values: [Double]
     /// Per-period (not annualised) Sharpe ratio, for the deflated Sharpe ratio.
     public var periodSharpe: Double
 
     public init(_ result: BacktestResult, periodsPerYear: Double) {
-        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+        self.init(result, returns: Performance.returns(equity: result.equity, initial: result.initialCash),
+                  periodsPerYear: periodsPerYear)
+    }
+
+    /// The metrics when the caller already has `Performance.returns` of `result`.
+    init(_ result: BacktestResult, returns: [Double], periodsPerYear: Double) {
         let trades = TradeStats(result.trades)
         let profile = ReturnProfile(returns)
         let sharpe = profile.sharpe(periodsPerYear: periodsPerYear)

@@ -85,9 +85,10 @@ public struct Sweep {
                 let combo = start + k
                 do {
                     let result = try evaluator.run(combo, on: candles, cache: cache)
-                    var row = Row(combo: combo, metrics: RunMetrics(result, periodsPerYear: evaluator.periodsPerYear))
+                    let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+                    var row = Row(combo: combo, metrics: RunMetrics(result, returns: returns,
+                                                                    periodsPerYear: evaluator.periodsPerYear))
                     if let cscv, combo % stride == 0 {
-                        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
                         let stats = returns.withUnsafeBufferPointer { cscv.blockStatistics(returns: $0) }
                         row.blockSums = stats.sums
                         row.blockSquares = stats.squares

@@ -152,7 +152,7 @@ public struct SweepReport {
         var md = "# Sweep: \(strategy) on \(c.symbol)\n\n## Run\n\n| | |\n|---|---|\n"
         let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
         var manifest: [(String, String)] = [
-            ("command", "`" + commandLine.joined(separator: " ").replacingOccurrences(of: "`", with: "'") + "`"),
+            ("command", Markdown.command(commandLine)),
             ("bt version", btVersion),
             ("symbol", c.symbol),
             ("timeframe", c.timeframe?.rawValue ?? "unknown"),
@@ -166,7 +166,7 @@ public struct SweepReport {
         if let whereText { manifest.append(("where", "`\(whereText)`")) }
         manifest += fixedParameters.map { ("parameter " + $0.name, $0.value) }
         manifest += execution.map { ("execution " + $0.name, $0.value) }
-        for (k, v) in manifest { md += "| \(k) | \(v.replacingOccurrences(of: "|", with: "\\|")) |\n" }
+        for (k, v) in manifest { md += "| \(k) | \(Markdown.cell(v)) |\n" }
 
         md += "\n## Results\n\n"
         md += "\(grid.count) combinations in the grid, \(combos.count) after `--where`, "
@@ -260,17 +260,10 @@ public struct SweepReport {
         return "\(UTCTime.isoDate(candles.time[r.lowerBound]))..\(UTCTime.isoDate(candles.time[r.upperBound - 1]))"
     }
 
-    /// Percentages for fraction metrics, plain numbers for the rest, "n/a" for undefined.
+    /// A metric for human tables, formatted as `bt run` formats the same statistic
+    /// (`Stat.formatted`: percentages for fractions, "n/a" for undefined).
     static func human(_ name: String, _ v: Double) -> String {
-        guard !v.isNaN else { return "n/a" }
-        if v.isInfinite { return v > 0 ? "inf" : "-inf" }
-        switch name {
-        case "total_return", "cagr", "max_drawdown", "volatility_ann", "win_rate", "exposure":
-            return String(format: "%.2f%%", v * 100)
-        case "trades": return String(format: "%.0f", v)
-        case "fees_paid", "final_equity": return String(format: "%.2f", v)
-        default: return String(format: "%.3f", v)
-        }
+        Stat(name, v, RunMetrics.unit(of: name)).formatted
     }
 
     /// `walk_forward.csv`: time, equity, drawdown of the stitched out-of-sample run.

@@ -48,7 +48,7 @@ public struct SweepSymbolsSummary {
             md += "| \(l.symbol) | \(l.best) | \(SweepReport.human(rank, l.value)) | "
                 + "\(l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) | "
                 + "\(l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) | "
-                + (l.status == "ok" ? "[report](\(FileName.sanitized(l.symbol))/sweep.md)" : "failed: " + l.error.replacingOccurrences(of: "|", with: "\\|"))
+                + (l.status == "ok" ? "[report](\(FileName.sanitized(l.symbol))/sweep.md)" : "failed: " + Markdown.cell(l.error))
                 + " |\n"
         }
         return md

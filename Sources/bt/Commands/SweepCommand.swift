@@ -178,14 +178,7 @@ struct SweepPlan {
             try OutputDirectory.write(SVGChart.equity(time: out.candles.time, equity: out.equity, initial: out.initialCash),
                                       to: "walk_forward_equity.svg", in: directory)
         }
-        Output.write(SweepSummaryText.render(report: report, directory: directory, style: try args.sweepChartStyle()))
+        Output.write(SweepSummaryText.render(report: report, directory: directory, style: try args.chartStyle()))
         return report
-    }
-}
-
-extension ParsedArguments {
-    /// Colour for the sweep's terminal heatmap: only on a terminal, never under NO_COLOR.
-    func sweepChartStyle() throws -> ChartStyle {
-        ChartStyle(color: Environment.colorAllowed(1))
     }
 }
