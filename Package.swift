@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Layers, lowest first; a target may import only the ones above it in this list:
+//   BacktestCore      support, GSL, candles, indicators, order book, engine, synthetic data
+//   BacktestAnalysis  statistics, cost sensitivity, overfitting, sweeps, screens
+//   BacktestIO        store, importers, text and SVG charts, reports
+//   Backtest          the public library: re-exports the three layers
+//   BacktestBenchmarks, Strategies, bt (the command line) on top.
 let package = Package(
     name: "bt",
     platforms: [.macOS(.v13)],
@@ -11,15 +17,17 @@ let package = Package(
     ],
     targets: [
         // MARK: - Public API
-        .target(
-            name: "Backtest",
-            dependencies: ["CGSL", "CSQLite"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
-        ),
+        .target(name: "Backtest", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestIO"],
+                path: "Sources/Backtest/Exports"),
         .target(name: "Strategies", dependencies: ["Backtest"]),
-        .executableTarget(name: "bt", dependencies: ["Backtest", "Strategies"]),
+        .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies"]),
 
         // MARK: - Implementation details
+        .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
+        .target(name: "BacktestAnalysis", dependencies: ["BacktestCore"], path: "Sources/Backtest/Analysis"),
+        .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite"],
+                path: "Sources/Backtest/IO"),
+        .target(name: "BacktestBenchmarks", dependencies: ["Backtest"], path: "Sources/Backtest/Benchmarks"),
         .systemLibrary(
             name: "CGSL",
             pkgConfig: "gsl",
@@ -32,7 +40,9 @@ let package = Package(
         ),
 
         // MARK: - Tests
-        .testTarget(name: "BacktestTests", dependencies: ["Backtest"], exclude: ["Fixtures"]),
+        .testTarget(name: "BacktestTests",
+                    dependencies: ["Backtest", "BacktestCore", "BacktestAnalysis", "BacktestIO", "BacktestBenchmarks"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest"]),
         .testTarget(name: "btTests", dependencies: ["bt"]),
     ],

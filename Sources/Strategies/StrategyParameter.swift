@@ -59,5 +59,5 @@ public struct StrategyParameter: Sendable, Equatable {
 }
 
 private extension Double {
-    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+    var formatted: String { NumberText.shortest(self) }
 }

@@ -7,7 +7,7 @@ public struct StrategyParameters: Sendable, Equatable {
         public var description: String {
             switch self {
             case .int(let v): String(v)
-            case .double(let v): v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+            case .double(let v): NumberText.shortest(v)
             case .string(let v): v
             }
         }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// Every bad-input case: the error names the file and line (or JSON key) and the reason, and a
 /// store holding GOOG is byte-for-byte unchanged afterwards.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 @Suite("CSV import")
 struct CSVImportTests {

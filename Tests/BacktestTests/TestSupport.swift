@@ -1,5 +1,7 @@
 import Foundation
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// Paths and scratch files for tests.
 enum TestSupport {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 import Strategies
 
 @Suite("Sweeps and walk-forward with real strategies")

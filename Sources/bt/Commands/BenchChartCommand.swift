@@ -1,5 +1,6 @@
 import Foundation
 import Backtest
+import BacktestBenchmarks
 
 extension Command {
     static let benchChart = Command(

@@ -130,7 +130,7 @@ struct SweepPlan {
         return combos
     }
 
-    static func text(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
+    static func text(_ v: Double) -> String { NumberText.shortest(v) }
 
     @discardableResult
     func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws -> SweepReport {

@@ -1,5 +1,7 @@
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// The tests' SplitMix64 (RollingSumTests.swift) as a generator for `random(in:using:)`.
 extension SplitMix64: RandomNumberGenerator {}

@@ -1,5 +1,7 @@
 import Foundation
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// Shipped data and snapshot files for the chart tests.
 enum ChartFixtures {

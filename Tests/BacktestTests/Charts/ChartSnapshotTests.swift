@@ -1,6 +1,8 @@
 import Testing
 import Foundation
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 @Suite("Chart snapshots")
 struct ChartSnapshotTests {

@@ -1,5 +1,7 @@
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 @Suite("Engine execution semantics")
 struct EngineTests {

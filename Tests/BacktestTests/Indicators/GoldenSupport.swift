@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// Reads the committed TA-Lib goldens (`Tests/Fixtures/talib`, written by `make_goldens.py`).
 enum Golden {

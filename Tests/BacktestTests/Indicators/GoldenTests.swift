@@ -1,5 +1,7 @@
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// Every golden column (TA-Lib 0.8.2 / pandas references) against `IndicatorSpec.compute`.
 ///

@@ -1,5 +1,7 @@
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// One output's reference values: warm-up length, first defined value, bar 1000, last bar.
 struct ReferenceRow: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,7 @@
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// Reference rows from TA-Lib 0.8.2 (or the numpy/pandas reference) on data/GOOG.csv: first
 /// defined value, bar 1000 and the last bar, plus the warm-up length.

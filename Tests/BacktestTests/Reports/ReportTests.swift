@@ -3,7 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 @Suite("Reports")
 struct ReportTests {

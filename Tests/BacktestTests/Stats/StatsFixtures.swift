@@ -1,5 +1,7 @@
 import Foundation
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 /// Committed fixtures and hand-built results shared by the stats, chart and report tests.
 enum StatsFixtures {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Backtest
+@testable import BacktestCore
+@testable import BacktestAnalysis
+@testable import BacktestIO
 
 @Suite("Sweep runner: streaming, shared indicators, failures, screens")
 struct SweepTests {

@@ -1,0 +1,40 @@
+import BacktestCore
+
+extension ExecutionConfig {
+    /// This configuration with trading costs scaled by `m` (1 = unchanged), for the
+    /// cost-sensitivity table: fees (`feeBps`, `feeMin`) scale by m; depth impact scales by
+    /// widening the synthetic spread by m and thinning the synthetic book's depth by 1/m, so
+    /// walking the book costs roughly m times as much. m = 0 turns depth off (fills at the
+    /// reference price). A recorded book (`--depth book`) cannot be rescaled and is kept for m > 0.
+    public func scalingCosts(by m: Double) -> ExecutionConfig {
+        precondition(m >= 0, "cost multiplier must be >= 0")
+        var c = self
+        c.feeBps *= m
+        c.feeMin *= m
+        guard m > 0 else { c.depth = .none; return c }
+        if case .synthetic = depth {
+            c.synthetic.spreadBps = synthetic.spreadBps.map { $0 * m }
+            c.synthetic.minSpreadBps *= m
+            c.synthetic.maxSpreadBps *= m
+            c.synthetic.depthShare /= m
+        }
+        return c
+    }
+}
+
+extension CostSensitivity {
+    /// The cost table and break-even fee for a strategy's `signals` on `candles` under `config`,
+    /// re-running `Engine.run` at each multiplier and, for the break-even, with `feeBps` varied
+    /// and depth impact as configured.
+    public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
+                           periodsPerYear: Double? = nil) throws -> CostSensitivity {
+        try CostSensitivity(periodsPerYear: periodsPerYear,
+                            run: { try Engine.run(candles, signals: signals, config: config.scalingCosts(by: $0)) },
+                            totalReturn: { fee in
+                                var c = config
+                                c.feeBps = min(fee, 9_999)
+                                let r = try Engine.run(candles, signals: signals, config: c)
+                                return r.finalEquity / r.initialCash - 1
+                            })
+    }
+}

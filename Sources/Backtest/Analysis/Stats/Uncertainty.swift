@@ -1,0 +1,138 @@
+import BacktestCore
+import Foundation
+
+/// Uncertainty of the Sharpe ratio: stationary block bootstrap interval and probabilistic Sharpe.
+public enum Uncertainty {
+    /// Settings for `sharpeInterval`.
+    public struct Bootstrap: Sendable, Equatable {
+        /// Number of resampled series (at least 1,000 for a usable 95% percentile interval).
+        public var resamples: Int
+        /// Seed of the GSL Mersenne Twister, so intervals are reproducible.
+        public var seed: UInt
+        /// Two-sided coverage of the interval.
+        public var confidence: Double
+        /// Mean block length; nil chooses round(n^(1/3)) (at least 1), the usual rate for
+        /// block bootstraps of a mean (Politis and White 2004 give the optimal length growing
+        /// as n^(1/3)); it keeps short-range autocorrelation while leaving many blocks.
+        public var meanBlockLength: Double?
+
+        public init(resamples: Int = 1_000, seed: UInt = 42, confidence: Double = 0.95, meanBlockLength: Double? = nil) {
+            precondition(resamples > 0, "resamples must be positive")
+            precondition(confidence > 0 && confidence < 1, "confidence must be in (0, 1)")
+            self.resamples = resamples; self.seed = seed; self.confidence = confidence
+            self.meanBlockLength = meanBlockLength
+        }
+
+        public static let standard = Bootstrap()
+    }
+
+    /// Percentile confidence interval of the annualised Sharpe ratio from a stationary block
+    /// bootstrap (Politis and Romano 1994).
+    ///
+    /// Each resample of length n is a run of circular blocks: a block starts at a uniform index
+    /// (`gsl_rng_uniform_int`) and its length is geometric with mean L (`gsl_ran_geometric`,
+    /// p = 1/L), wrapping past the end; the last block is cut at n. This is the same process as
+    /// stepping element by element and jumping to a new uniform index with probability 1/L, but
+    /// costs two draws per block instead of two per element. A resample's Sharpe needs only its
+    /// sum and sum of squares, which come from prefix sums (compensated, rounded once) of the
+    /// returns shifted by their mean, so no resample is copied: the variance is
+    /// `(Sxx - Sx^2/n) / (n - 1)` of the shifted values, where the shift keeps `Sxx` from
+    /// cancelling. Resamples whose spread is zero to rounding (variance below 1e-10 of the mean
+    /// square, i.e. constant) are dropped. Quantiles come from
+    /// `gsl_stats_quantile_from_sorted_data`. NaNs when fewer than 3 returns, when a return is
+    /// not finite, or when every resample is constant.
+    /// - Complexity: O(n + resamples x n / L) time, O(resamples + n) memory.
+    public static func sharpeInterval(_ returns: [Double], periodsPerYear: Double,
+                                      bootstrap: Bootstrap = .standard) -> (low: Double, high: Double) {
+        let n = returns.count
+        guard n > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
+        let length = bootstrap.meanBlockLength ?? max(1, cbrt(Double(n)).rounded())
+        let p = 1 / max(1, length)
+        let center = GSL.mean(returns)
+        let prefix = ShiftedPrefixSums(returns, shift: center)
+        let rng = GSL.Random(seed: bootstrap.seed)
+        let count = Double(n)
+        let annual = periodsPerYear.squareRoot()
+        var sharpes = [Double]()
+        sharpes.reserveCapacity(bootstrap.resamples)
+        prefix.sums.withUnsafeBufferPointer { sums in
+            for _ in 0..<bootstrap.resamples {
+                var filled = 0, total = SIMD2<Double>()
+                while filled < n {
+                    let start = rng.int(below: n)
+                    // At least 1 guards against GSL's unsigned overflow for an absurdly long mean.
+                    let k = min(max(1, rng.geometric(p: p)), n - filled)
+                    total += ShiftedPrefixSums.block(sums, start: start, count: k)
+                    filled += k
+                }
+                let mean = total[0] / count
+                let deviations = total[1] - total[0] * mean
+                guard deviations > 1e-10 * total[1] else { continue }
+                sharpes.append((center + mean) / (deviations / (count - 1)).squareRoot() * annual)
+            }
+        }
+        guard !sharpes.isEmpty else { return (.nan, .nan) }
+        let sorted = GSL.sorted(sharpes)
+        let tail = (1 - bootstrap.confidence) / 2
+        return (GSL.quantile(sorted: sorted, tail), GSL.quantile(sorted: sorted, 1 - tail))
+    }
+
+    /// Prefix sums of `x - shift` and `(x - shift)^2`, for O(1) sums over circular blocks.
+    struct ShiftedPrefixSums {
+        /// `sums[k]` is (sum, sum of squares) over indices `0..<k`; n + 1 entries.
+        let sums: [SIMD2<Double>]
+
+        /// Neumaier-compensated running sums, each prefix rounded once to Double.
+        init(_ x: [Double], shift: Double) {
+            var sums = [SIMD2<Double>](repeating: .zero, count: x.count + 1)
+            var s = 0.0, sc = 0.0, q = 0.0, qc = 0.0
+            for (i, v) in x.enumerated() {
+                let d = v - shift
+                Self.add(d, to: &s, compensation: &sc)
+                Self.add(d * d, to: &q, compensation: &qc)
+                sums[i + 1] = SIMD2(s + sc, q + qc)
+            }
+            self.sums = sums
+        }
+
+        @inline(__always)
+        private static func add(_ v: Double, to s: inout Double, compensation c: inout Double) {
+            let t = s + v
+            c += abs(s) >= abs(v) ? (s - t) + v : (v - t) + s
+            s = t
+        }
+
+        /// (sum, sum of squares) over `k` indices from `start`, wrapping past the end, where
+        /// n = `sums.count - 1`, `0 <= start < n` and `1 <= k <= n`.
+        @inline(__always)
+        static func block(_ sums: UnsafeBufferPointer<SIMD2<Double>>, start: Int, count k: Int) -> SIMD2<Double> {
+            let n = sums.count - 1, end = start + k
+            if end <= n { return sums[end] - sums[start] }
+            return (sums[n] - sums[start]) + sums[end - n]
+        }
+    }
+
+    /// Probabilistic Sharpe ratio (Bailey and Lopez de Prado 2012, "The Sharpe Ratio Efficient
+    /// Frontier", eq. 9): the probability that the true per-period Sharpe exceeds `benchmark`,
+    ///
+    ///     PSR = Phi( (SR - SR*) sqrt(n - 1) / sqrt(1 - g3 SR + (g4 - 1) / 4 SR^2) )
+    ///
+    /// with SR the per-period (not annualised) Sharpe, g3 the skewness and g4 the kurtosis
+    /// (not excess: normal = 3). Phi is `gsl_cdf_ugaussian_P`. NaN when undefined.
+    public static func probabilisticSharpe(sharpe: Double, count n: Int, skew: Double, kurtosis: Double,
+                                           benchmark: Double = 0) -> Double {
+        guard n > 1, sharpe.isFinite, skew.isFinite, kurtosis.isFinite else { return .nan }
+        let variance = 1 - skew * sharpe + (kurtosis - 1) / 4 * sharpe * sharpe
+        guard variance > 0 else { return .nan }
+        return GSL.normalCDF((sharpe - benchmark) * Double(n - 1).squareRoot() / variance.squareRoot())
+    }
+
+    /// PSR against 0 of a return series, with GSL's sample skew and kurtosis (excess + 3).
+    public static func probabilisticSharpe(_ returns: [Double]) -> Double {
+        guard returns.count > 3 else { return .nan }
+        let sd = GSL.standardDeviation(returns)
+        guard sd > 0 else { return .nan }
+        return probabilisticSharpe(sharpe: GSL.mean(returns) / sd, count: returns.count,
+                                   skew: GSL.skew(returns), kurtosis: GSL.kurtosis(returns) + 3)
+    }
+}

@@ -1,0 +1,28 @@
+import BacktestCore
+
+extension BacktestResult {
+    /// Consecutive results (walk-forward folds) joined into one: bars, ledger, trades and fills
+    /// in order, bar indexes shifted to the joined series, initial cash of the first part.
+    /// Each part should start with the previous part's final equity as its initial cash.
+    public static func stitched(_ parts: [BacktestResult]) -> BacktestResult? {
+        guard let first = parts.first else { return nil }
+        var candles = CandleSeries(symbol: first.candles.symbol, timeframe: first.candles.timeframe)
+        var cash: [Double] = [], position: [Double] = [], equity: [Double] = []
+        var trades: [Trade] = [], fills: [Fill] = [], rejected: [RejectedOrder] = []
+        var ambiguous = 0
+        for part in parts {
+            let offset = candles.count
+            let c = part.candles
+            candles.time += c.time; candles.open += c.open; candles.high += c.high
+            candles.low += c.low; candles.close += c.close; candles.volume += c.volume
+            cash += part.cash; position += part.position; equity += part.equity
+            trades += part.trades.map { var t = $0; t.entryIndex += offset; t.exitIndex += offset; return t }
+            fills += part.fills.map { var f = $0; f.index += offset; return f }
+            rejected += part.rejected.map { var r = $0; r.index += offset; return r }
+            ambiguous += part.ambiguousExitBars
+        }
+        return BacktestResult(candles: candles, initialCash: first.initialCash, cash: cash, position: position,
+                              equity: equity, trades: trades, fills: fills, rejected: rejected,
+                              ambiguousExitBars: ambiguous)
+    }
+}

@@ -1,0 +1,41 @@
+import BacktestCore
+
+/// Runs one parameter combination of a strategy on (part of) a candle series.
+///
+/// Signals are always computed on the prefix `candles[0..<range.upperBound]` (so indicators warm
+/// up on earlier data and nothing after the range is read), then the engine trades only the bars
+/// in `range`, starting flat with `initialCash`.
+public struct SweepEvaluator: Sendable {
+    /// The strategy's signals for combination `combo` on `candles`, with indicators from `cache`.
+    public typealias SignalSource = @Sendable (_ candles: CandleSeries, _ cache: IndicatorCache, _ combo: Int) throws -> Signals
+
+    public let config: ExecutionConfig
+    public let periodsPerYear: Double
+    public let signals: SignalSource
+
+    public init(config: ExecutionConfig, periodsPerYear: Double, signals: @escaping SignalSource) {
+        self.config = config
+        self.periodsPerYear = periodsPerYear
+        self.signals = signals
+    }
+
+    /// The backtest of `combo` over all of `candles`.
+    public func run(_ combo: Int, on candles: CandleSeries, cache: IndicatorCache) throws -> BacktestResult {
+        try Engine.run(candles, signals: try signals(candles, cache, combo), config: config)
+    }
+
+    /// The backtest of `combo` over `range` of `candles`; `prefix` must be `candles` cut at
+    /// `range.upperBound` (pass the same value for every combination so `cache` stays valid).
+    public func run(_ combo: Int, prefix: CandleSeries, range: Range<Int>, cache: IndicatorCache,
+                    initialCash: Double? = nil) throws -> BacktestResult {
+        precondition(range.upperBound == prefix.count, "prefix must end where the range ends")
+        let all = try signals(prefix, cache, combo)
+        let part = Signals(
+            entries: Array(all.entries[range]), exits: Array(all.exits[range]),
+            shortEntries: all.shortEntries.map { Array($0[range]) },
+            shortExits: all.shortExits.map { Array($0[range]) })
+        var config = self.config
+        if let initialCash { config.initialCash = initialCash }
+        return try Engine.run(prefix.slice(range), signals: part, config: config)
+    }
+}

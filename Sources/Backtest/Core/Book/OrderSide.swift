@@ -1,0 +1,2 @@
+/// Direction of an order.
+public enum OrderSide: String, Sendable, Codable { case buy, sell }

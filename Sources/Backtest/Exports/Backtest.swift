@@ -1,0 +1,4 @@
+// The public library: one import for strategies, the command line and library users.
+@_exported import BacktestCore
+@_exported import BacktestAnalysis
+@_exported import BacktestIO

@@ -1,0 +1,49 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// The size of a text chart in terminal cells, and whether it may use colour.
+///
+/// The library never looks at the terminal: the CLI resolves `--width/--height`, the terminal
+/// size, `COLUMNS`/`LINES` and the 80x24 default, and passes the result here.
+public struct ChartSize: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public static let fallback = ChartSize(width: 80, height: 24)
+
+    public init(width: Int, height: Int) {
+        self.width = width; self.height = height
+    }
+
+    /// Throws a clear `InputError` when the size is below what `chart` needs.
+    func require(width minWidth: Int, height minHeight: Int, for chart: String) throws {
+        guard width >= minWidth, height >= minHeight else {
+            throw InputError("a \(chart) chart needs at least \(minWidth)x\(minHeight) cells, got \(width)x\(height) (use --width/--height)")
+        }
+    }
+}
+
+/// Options shared by every text chart.
+public struct ChartStyle: Sendable, Equatable {
+    /// Emit ANSI colour escapes; when false the output holds no 0x1B byte.
+    public var color: Bool
+    public init(color: Bool = false) { self.color = color }
+}
+
+/// Colours a chart may use, as ANSI SGR foreground codes.
+enum ChartColor: UInt8, Sendable {
+    case none = 0
+    case red = 31, green = 32, yellow = 33, blue = 34, magenta = 35, cyan = 36, white = 37
+    case gray = 90
+    // Heatmap ramp (256-colour palette): low to high.
+    case ramp0 = 160, ramp1 = 202, ramp2 = 220, ramp3 = 148, ramp4 = 40
+
+    var sgr: String {
+        switch self {
+        case .ramp0, .ramp1, .ramp2, .ramp3, .ramp4: return "\u{1B}[38;5;\(rawValue)m"
+        default: return "\u{1B}[\(rawValue)m"
+        }
+    }
+
+    /// Colours given to overlay lines in order.
+    static let series: [ChartColor] = [.yellow, .cyan, .magenta, .blue, .white]
+}

@@ -1,0 +1,49 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+/// Equity curve over a drawdown panel, with date labels.
+public enum EquityChart {
+    public static let minimumWidth = 30
+    public static let minimumHeight = 8
+
+    /// Renders the equity line (top, about two thirds of the rows) and the drawdown from the
+    /// running peak in percent (bottom), sharing one x axis of dates.
+    /// - Parameters:
+    ///   - equity: per-bar equity; NaN draws a gap.
+    ///   - initial: the starting cash, the first peak for the drawdown.
+    /// - Throws: `InputError` when `size` is below 30x8.
+    public static func render(time: [Int64], equity: [Double], initial: Double, size: ChartSize,
+                              style: ChartStyle = ChartStyle(), title: String = "Equity") throws -> String {
+        precondition(time.count == equity.count, "time and equity must have the same length")
+        try size.require(width: minimumWidth, height: minimumHeight, for: "equity")
+        var canvas = Canvas(width: size.width, height: size.height)
+        let drawdown = Performance.drawdowns(equity: equity.map { $0.isFinite ? $0 : initial }, initial: initial)
+            .enumerated().map { equity[$0.offset].isFinite ? $0.element * 100 : .nan }
+        let body = size.height - 2
+        let ddRows = max(2, body / 3)
+        let eqRows = body - ddRows
+        let range = LinePlot.range([equity]) ?? (initial, initial)
+        let eqScale = YScale(min: range.min, max: range.max, rows: eqRows)
+        let ddRange = LinePlot.range([drawdown]) ?? (0, 0)
+        let ddScale = YScale(min: ddRange.min, max: 0, rows: ddRows, suffix: "%")
+        let gutter = max(eqScale.labelWidth, ddScale.labelWidth) + 1
+        let columns = size.width - gutter
+        let top = PlotPanel(x: 0, y: 1, gutter: gutter, columns: columns, rows: eqRows)
+        let bottom = PlotPanel(x: 0, y: 1 + eqRows, gutter: gutter, columns: columns, rows: ddRows)
+
+        let finite = equity.filter(\.isFinite)
+        var header = title
+        if let first = finite.first, let last = finite.last {
+            header += "  " + String(format: "%.2f -> %.2f", first, last)
+            header += "  max drawdown \(ddScale.format(ddRange.min))"
+        }
+        canvas.text(0, 0, header)
+        top.drawAxis(eqScale, into: &canvas)
+        top.line(equity, scale: eqScale, color: .green, into: &canvas)
+        bottom.drawAxis(ddScale, into: &canvas)
+        bottom.line(drawdown, scale: ddScale, color: .red, into: &canvas)
+        TimeAxis.draw(into: &canvas, time: time, x: top.plotX, y: size.height - 1, columns: columns, dotsPerColumn: 2)
+        return canvas.render(color: style.color)
+    }
+}

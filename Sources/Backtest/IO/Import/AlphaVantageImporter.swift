@@ -1,0 +1,79 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// Reads Alpha Vantage `TIME_SERIES_*` JSON: `"Time Series (Daily)"` (or any `"Time Series ..."`
+/// key) mapping each date or date-time to `"1. open"`, `"2. high"`, `"3. low"`, `"4. close"`,
+/// `"5. volume"` (numbers as strings). Dates come unordered; validation sorts them. With
+/// `adjusted`, `"5. adjusted close"` replaces the close and scales open, high and low.
+/// Errors name the JSON key, e.g. `"Time Series (Daily)" > "2024-01-02" > "1. open"`.
+enum AlphaVantageImporter {
+    static func read(_ text: InputText, adjusted: Bool) throws -> ParsedCandles {
+        let root: JSONValue
+        do { root = try JSONParser.parse(text.bytes) } catch let e as JSONSyntaxError {
+            throw e.inputError(file: text.file, bytes: text.bytes)
+        }
+        guard case .object(let members) = root else {
+            throw InputError("expected a JSON object at the top level", at: text.file)
+        }
+        for key in ["Error Message", "Note", "Information"] {
+            if case .string(let message)? = root[key] {
+                throw InputError("Alpha Vantage response holds no data: \(message)", at: "\(text.file): key \"\(key)\"")
+            }
+        }
+        guard let series = members.first(where: { $0.key.hasPrefix("Time Series") }) else {
+            throw InputError("missing required key \"Time Series (Daily)\"", at: text.file)
+        }
+        guard case .object(let days) = series.value else {
+            throw InputError("expected an object of dates, found \(series.value.kindName)", at: "\(text.file): key \"\(series.key)\"")
+        }
+        var out = ParsedCandles(file: text.file, capacity: days.count)
+        for (date, fields) in days {
+            let here = "\(text.file): key \"\(series.key)\" > \"\(date)\""
+            guard let t = DecimalParsing.time(date) else {
+                throw InputError("key is not a date or date-time", at: here)
+            }
+            guard case .object(let values) = fields else {
+                throw InputError("expected an object of prices, found \(fields.kindName)", at: here)
+            }
+            func number(_ name: String) throws -> Double? {
+                guard let m = values.first(where: { fieldName($0.key) == name }) else { return nil }
+                let place = "\(here) > \"\(m.key)\""
+                let result: Result<Double, DecimalParsing.Failure>
+                switch m.value {
+                case .string(let s): result = DecimalParsing.double(s)
+                case .number(let v): result = .success(v)
+                default: throw InputError("\(name) must be a number, found \(m.value.kindName)", at: place)
+                }
+                switch result {
+                case .success(let v): return v
+                case .failure(.missing): throw InputError("missing \(name)", at: place)
+                case .failure(.notFinite): throw InputError("\(name) is not finite", at: place)
+                case .failure(.notANumber): throw InputError("\(name) is not a number", at: place)
+                }
+            }
+            func required(_ name: String) throws -> Double {
+                guard let v = try number(name) else { throw InputError("missing \"\(name)\"", at: here) }
+                return v
+            }
+            var o = try required("open"), h = try required("high"), l = try required("low"), c = try required("close")
+            let v = try number("volume") ?? 0
+            if adjusted {
+                let adj = try required("adjusted close")
+                guard c != 0 else { throw InputError("close is 0, cannot apply adjusted close", at: here) }
+                let k = adj / c
+                o *= k; h *= k; l *= k; c = adj
+            }
+            out.append(line: 0, time: t, open: o, high: h, low: l, close: c, volume: v)
+            out.keys.append("\(series.key)\" > \"\(date)")
+        }
+        if out.series.isEmpty { throw InputError("no data rows in \"\(series.key)\"", at: text.file) }
+        return out
+    }
+
+    /// `"1. open"` -> `open`.
+    private static func fieldName(_ key: String) -> String {
+        var s = Substring(key)
+        while let c = s.first, c.isNumber || c == "." || c == " " { s = s.dropFirst() }
+        return s.lowercased()
+    }
+}

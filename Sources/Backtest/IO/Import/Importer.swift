@@ -1,0 +1,117 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// What `bt data import` was asked to do, beyond the file paths.
+public struct ImportOptions: Sendable {
+    /// Symbol for every file; default: each file's name stem in upper case.
+    public var symbol: String?
+    /// Timeframe to store; default: inferred from the bars' spacing (1m for trades).
+    /// Bars finer than it are aggregated into it.
+    public var timeframe: Timeframe?
+    /// Forced format; default: detected from the content.
+    public var format: ImportFormat?
+    /// Use the adjusted close (CSV `adj close`, Alpha Vantage `5. adjusted close`).
+    public var adjusted: Bool
+
+    public init(symbol: String? = nil, timeframe: Timeframe? = nil, format: ImportFormat? = nil, adjusted: Bool = false) {
+        self.symbol = symbol
+        self.timeframe = timeframe
+        self.format = format
+        self.adjusted = adjusted
+    }
+}
+
+/// One input file read and validated in memory, ready to be written.
+public struct ImportedFile: Sendable {
+    public enum Content: Sendable {
+        /// Validated candles: sorted, unique times. `timeframe` is nil only when it could not be
+        /// inferred (a single bar); the store then uses the symbol's stored timeframe.
+        case candles(CandleSeries)
+        /// Validated book events, ordered by time, starting with a snapshot.
+        case book([BookEvent])
+    }
+    public var file: String
+    /// The format read; nil for generated data.
+    public var format: ImportFormat?
+    public var symbol: String
+    public var content: Content
+
+    public init(file: String, format: ImportFormat?, symbol: String, content: Content) {
+        self.file = file
+        self.format = format
+        self.symbol = symbol
+        self.content = content
+    }
+
+    /// Generated candles (e.g. `Synth`) to write like an imported file named `source`.
+    public static func generated(_ series: CandleSeries, source: String) -> ImportedFile {
+        ImportedFile(file: source, format: nil, symbol: series.symbol, content: .candles(series))
+    }
+
+    /// Generated book events for `symbol`.
+    public static func generated(book: [BookEvent], symbol: String, source: String) -> ImportedFile {
+        ImportedFile(file: source, format: nil, symbol: symbol, content: .book(book))
+    }
+}
+
+/// Reads input files into validated candles or book events, touching no store.
+public enum Importer {
+    /// Reads and validates every file in `paths` completely, in order.
+    /// - Throws: `InputError` naming the file, line (or JSON key) and reason of the first problem.
+    public static func read(paths: [String], options: ImportOptions = ImportOptions()) throws -> [ImportedFile] {
+        try paths.map { try read(text: InputText(path: $0), options: options) }
+    }
+
+    /// Reads and validates in-memory `bytes` as if they were the file `name`.
+    public static func read(bytes: [UInt8], name: String, options: ImportOptions = ImportOptions()) throws -> ImportedFile {
+        try read(text: InputText(file: name, data: bytes), options: options)
+    }
+
+    static func read(text: InputText, options: ImportOptions) throws -> ImportedFile {
+        let format = try options.format ?? ImportFormat.detect(text)
+        let symbol = try options.symbol ?? defaultSymbol(for: text.file)
+        switch format {
+        case .book:
+            return ImportedFile(file: text.file, format: format, symbol: symbol, content: .book(try BookImporter.read(text)))
+        case .csv, .binance, .alphavantage, .trades:
+            if text.firstLine() == nil { throw InputError("file is empty", at: text.file) }
+            let parsed: ParsedCandles
+            switch format {
+            case .alphavantage: parsed = try AlphaVantageImporter.read(text, adjusted: options.adjusted)
+            case .trades: parsed = try TradesImporter.read(text, timeframe: options.timeframe ?? TradesImporter.defaultTimeframe)
+            default: parsed = try CSVImporter.read(text, format: format, adjusted: options.adjusted)
+            }
+            var series = try parsed.validated()
+            series.symbol = symbol
+            let inferred = series.timeframe ?? Timeframe.infer(from: series.time)
+            if let wanted = options.timeframe {
+                if (inferred.map { $0 < wanted } ?? false) || hasSharedBuckets(series.time, wanted) {
+                    series = series.resampled(to: wanted)
+                }
+                series.timeframe = wanted
+            } else {
+                if inferred == nil && series.count > 1 {
+                    throw InputError(
+                        "cannot infer the timeframe: the spacing of the bars matches none of "
+                            + "\(Timeframe.allCases.map(\.rawValue).joined(separator: " ")); pass --timeframe",
+                        at: text.file)
+                }
+                series.timeframe = inferred
+            }
+            return ImportedFile(file: text.file, format: format, symbol: symbol, content: .candles(series))
+        }
+    }
+
+    /// True when two consecutive bars fall in the same `timeframe` bucket.
+    static func hasSharedBuckets(_ time: [Int64], _ timeframe: Timeframe) -> Bool {
+        zip(time, time.dropFirst()).contains { timeframe.bucketStart($0) == timeframe.bucketStart($1) }
+    }
+
+    /// The file name without directories and extension, upper-cased: `data/goog.csv` -> `GOOG`.
+    static func defaultSymbol(for path: String) throws -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? name
+        guard !stem.isEmpty else { throw InputError("cannot derive a symbol from the file name; pass --symbol", at: path) }
+        return stem.uppercased()
+    }
+}

@@ -1,0 +1,54 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// Helpers shared by the JSON-lines importers (trades, book).
+enum JSONLines {
+    /// Parses each non-blank line of `text` as one JSON object and calls `body` with it.
+    /// - Throws: `InputError` at `file:line` for a syntax error or a non-object line.
+    static func forEachObject(_ text: InputText, _ body: (JSONValue, Int) throws -> Void) throws {
+        try text.forEachLine { range, line in
+            let value: JSONValue
+            do { value = try JSONParser.parse(text.slice(range)) } catch let e as JSONSyntaxError {
+                throw e.inputError(file: text.file, bytes: text.slice(range), firstLine: line)
+            }
+            guard case .object = value else {
+                throw InputError("expected a JSON object, found \(value.kindName)", file: text.file, line: line)
+            }
+            try body(value, line)
+            return true
+        }
+    }
+
+    /// A time value: epoch seconds, milliseconds or microseconds as a number or string, or an
+    /// ISO-8601 string; fractions of a second are dropped (floor).
+    static func time(_ value: JSONValue) -> Int64? {
+        switch value {
+        case .number(let v):
+            guard v.isFinite, v >= 0, v < 9e18 else { return nil }
+            let scaled = v >= 1e14 ? v / 1e6 : v >= 1e11 ? v / 1e3 : v
+            return Int64(scaled.rounded(.down))
+        case .string(let s):
+            return DecimalParsing.time(s)
+        default:
+            return nil
+        }
+    }
+
+    /// A finite, non-negative number given as a JSON number or a numeric string (exchanges send
+    /// prices as strings).
+    static func amount(_ value: JSONValue, _ name: String, file: String, line: Int) throws -> Double {
+        let result: Result<Double, DecimalParsing.Failure>
+        switch value {
+        case .number(let v): result = .success(v)
+        case .string(let s): result = DecimalParsing.double(s)
+        default: throw InputError("\(name) must be a number, found \(value.kindName)", file: file, line: line)
+        }
+        switch result {
+        case .success(let v) where v < 0: throw InputError("\(name) \(v) is negative", file: file, line: line)
+        case .success(let v): return v
+        case .failure(.missing): throw InputError("missing \(name)", file: file, line: line)
+        case .failure(.notFinite): throw InputError("\(name) is not finite", file: file, line: line)
+        case .failure(.notANumber): throw InputError("\(name) is not a number", file: file, line: line)
+        }
+    }
+}

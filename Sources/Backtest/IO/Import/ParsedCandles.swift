@@ -1,0 +1,86 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// Candles as read from one input file, before validation: the columns plus where each row
+/// came from, so every error can name its line (or JSON key).
+struct ParsedCandles {
+    /// The input file as the user named it.
+    var file: String
+    var series: CandleSeries
+    /// 1-based source line of each row.
+    var lines: [Int] = []
+    /// For JSON inputs keyed by date: the key of each row (used instead of the line).
+    var keys: [String] = []
+
+    init(file: String, symbol: String = "", capacity: Int = 0) {
+        self.file = file
+        series = CandleSeries(symbol: symbol)
+        series.reserveCapacity(capacity)
+        lines.reserveCapacity(capacity)
+    }
+
+    mutating func append(line: Int, time: Int64, open: Double, high: Double, low: Double, close: Double, volume: Double) {
+        series.append(time: time, open: open, high: high, low: low, close: close, volume: volume)
+        lines.append(line)
+    }
+
+    /// "file:line" or "file: key "2024-01-02"" for row `i`.
+    func location(_ i: Int) -> String {
+        if i < keys.count { return "\(file): key \"\(keys[i])\"" }
+        return "\(file):\(lines[i])"
+    }
+
+    /// Checks every row (high >= max(open, close), low <= min(open, close), volume >= 0),
+    /// sorts by time (stable), merges identical duplicate rows and refuses duplicates that
+    /// differ. Prices are already known to be finite.
+    /// - Throws: `InputError` naming the row's line or key.
+    /// - Complexity: O(n) when already sorted, else O(n log n).
+    func validated() throws -> CandleSeries {
+        let s = series
+        guard !s.isEmpty else { throw InputError("no data rows", at: file) }
+        var sorted = true
+        try s.time.withUnsafeBufferPointer { t in
+            try s.open.withUnsafeBufferPointer { o in
+                try s.high.withUnsafeBufferPointer { h in
+                    try s.low.withUnsafeBufferPointer { l in
+                        try s.close.withUnsafeBufferPointer { c in
+                            try s.volume.withUnsafeBufferPointer { v in
+                                for i in 0..<t.count {
+                                    let top = Swift.max(o[i], c[i]), bottom = Swift.min(o[i], c[i])
+                                    if h[i] < top {
+                                        throw InputError("high \(h[i]) is below max(open, close) \(top)", at: location(i))
+                                    }
+                                    if l[i] > bottom {
+                                        throw InputError("low \(l[i]) is above min(open, close) \(bottom)", at: location(i))
+                                    }
+                                    if v[i] < 0 { throw InputError("negative volume \(v[i])", at: location(i)) }
+                                    if i > 0 && t[i] <= t[i - 1] { sorted = false }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if sorted { return s }
+        let order = (0..<s.count).sorted { s.time[$0] != s.time[$1] ? s.time[$0] < s.time[$1] : $0 < $1 }
+        var out = CandleSeries(symbol: s.symbol, timeframe: s.timeframe)
+        out.reserveCapacity(s.count)
+        var previous = -1
+        for i in order {
+            if previous >= 0 && s.time[i] == s.time[previous] {
+                let same = s.open[i] == s.open[previous] && s.high[i] == s.high[previous]
+                    && s.low[i] == s.low[previous] && s.close[i] == s.close[previous]
+                    && s.volume[i] == s.volume[previous]
+                if same { continue }
+                let first = Swift.min(i, previous), second = Swift.max(i, previous)
+                throw InputError(
+                    "duplicate time \(UTCTime.iso(s.time[i])) with values different from \(location(first))",
+                    at: location(second))
+            }
+            out.append(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i], close: s.close[i], volume: s.volume[i])
+            previous = i
+        }
+        return out
+    }
+}

@@ -1,0 +1,44 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+/// CSV cells safe to open in a spreadsheet.
+enum CSV {
+    /// A text cell: quoted when it holds a comma, quote or line break; prefixed with `'` when it
+    /// starts with `=`, `+`, `-`, `@`, tab or carriage return, so spreadsheets do not run it as a
+    /// formula (OWASP "CSV injection"). Numbers go through `number`, never through here.
+    static func text(_ s: String) -> String {
+        var v = s
+        if let first = v.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { v = "'" + v }
+        if v.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            v = "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return v
+    }
+
+    /// A number cell: shortest round-trip decimal; empty for NaN and infinities (pandas reads NaN).
+    static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "" }
+        return NumberText.shortest(v)
+    }
+
+    static func row(_ cells: [String]) -> String { cells.joined(separator: ",") + "\n" }
+}
+
+/// File names made from user text (symbols, strategy names).
+public enum FileName {
+    /// Keeps ASCII letters, digits, `.`, `-` and `_`, turns anything else into `_`, strips leading
+    /// dots (no hidden files, no `..`), caps the length at 80 and never returns an empty name.
+    /// `../../etc/passwd` becomes `etc_passwd`.
+    public static func sanitized(_ text: String) -> String {
+        var out = ""
+        for s in text.unicodeScalars {
+            let ok = (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_" || s == "."
+            out.unicodeScalars.append(ok ? s : "_")
+        }
+        while out.hasPrefix(".") || out.hasPrefix("_") { out.removeFirst() }
+        while out.contains("..") { out = out.replacingOccurrences(of: "..", with: ".") }
+        if out.count > 80 { out = String(out.prefix(80)) }
+        return out.isEmpty ? "unnamed" : out
+    }
+}

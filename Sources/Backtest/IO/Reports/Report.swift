@@ -1,0 +1,280 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+/// A run written out for reading and for pandas: `report.md` with its manifest, tables and
+/// charts, SVG charts beside it, and tidy CSV/JSON files.
+public struct Report {
+    public var strategy: String
+    /// Every strategy parameter, defaults included.
+    public var parameters: [RunParameter]
+    /// Every execution option, defaults included (`ExecutionConfig.parameters`).
+    public var execution: [RunParameter]
+    /// The timeframe of the candles (stored or resampled to).
+    public var timeframe: String?
+    /// The command line as typed (`["bt", "run", ...]`).
+    public var commandLine: [String]
+    public var result: BacktestResult
+    public var stats: Stats
+    public var costs: CostSensitivity?
+    /// Size of the text charts in `report.md`.
+    public var chartSize = ChartSize(width: 100, height: 28)
+    /// Trades shown at each end of the trade table.
+    public var tradesShown = 5
+
+    /// - Parameter timeframe: nil takes the candles' own.
+    public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], timeframe: String? = nil,
+                commandLine: [String], result: BacktestResult, stats: Stats, costs: CostSensitivity?) {
+        self.strategy = strategy; self.parameters = parameters; self.execution = execution
+        self.timeframe = timeframe ?? result.candles.timeframe?.rawValue
+        self.commandLine = commandLine; self.result = result; self.stats = stats; self.costs = costs
+    }
+
+    /// `notebooks-out/<strategy>-<symbol>-<YYYYMMDDTHHMMSSZ>` with both names sanitised.
+    public static func defaultDirectory(strategy: String, symbol: String, at time: Int64) -> String {
+        OutputDirectory.timestamped([strategy, symbol], at: time)
+    }
+
+    /// The files `write` creates, in order.
+    public static let files = ["report.md", "equity.svg", "price.svg", "equity.csv", "trades.csv", "fills.csv",
+                               "stats.csv", "stats.json"]
+
+    /// Throws unless `directory` can take a report: it does not exist, or it is a directory and
+    /// `force` is true. Call it before a long run so a refusal costs nothing.
+    /// - Throws: `InputError` naming the directory.
+    public static func checkDestination(_ directory: String, force: Bool) throws {
+        try OutputDirectory.check(directory, force: force, what: "report directory")
+    }
+
+    /// Writes every file into `directory`, creating it (and its parents).
+    /// - Throws: `InputError` when `directory` exists and `force` is false, or is a file;
+    ///   `InternalError` when a file cannot be written.
+    /// - Returns: the paths written.
+    @discardableResult
+    public func write(to directory: String, force: Bool = false) throws -> [String] {
+        try OutputDirectory.prepare(directory, force: force, what: "report directory")
+        let contents: [(String, String)] = [
+            ("report.md", try markdown()),
+            ("equity.svg", SVGChart.equity(time: result.candles.time, equity: result.equity, initial: result.initialCash)),
+            ("price.svg", SVGChart.price(result.candles, trades: result.trades)),
+            ("equity.csv", equityCSV()),
+            ("trades.csv", tradesCSV()),
+            ("fills.csv", fillsCSV()),
+            ("stats.csv", statsCSV()),
+            ("stats.json", json() + "\n"),
+        ]
+        return try contents.map { name, text in try OutputDirectory.write(text, to: name, in: directory) }
+    }
+
+    // MARK: - Machine files
+
+    /// The one JSON object of a run, printed by `bt run --json` and written as `stats.json`:
+    /// `{"strategy", "symbol", "timeframe", "params", "execution", "bars", "first", "last",
+    /// "candles_sha256", "bt_version", "stats", "costs"}`. `stats` holds every `Stats` value by
+    /// machine name (fractions, ISO-8601 times, null when undefined) plus the engine's counters
+    /// `initial_cash`, `fills`, `avg_slippage` (a fraction), `rejected_by_reason` and
+    /// `ambiguous_exit_bars`; `costs` is the cost-sensitivity table or null when skipped.
+    public func json() -> String {
+        let c = result.candles
+        func object(_ fields: [(String, String)]) -> String {
+            "{" + fields.map { "\(JSONWriter.string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        }
+        let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
+            .sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, String($0.value)) }
+        let statFields = stats.all.map { ($0.name, $0.jsonValue) } + [
+            ("initial_cash", JSONWriter.number(result.initialCash)),
+            ("fills", String(result.fills.count)),
+            ("avg_slippage", JSONWriter.number(stats["avg_slippage_bps"] / 10_000)),
+            ("rejected_by_reason", object(reasons)),
+            ("ambiguous_exit_bars", String(result.ambiguousExitBars)),
+        ]
+        var costsJSON = "null"
+        if let costs {
+            let rows = costs.rows.map { r in
+                object([("multiplier", JSONWriter.number(r.multiplier)), ("total_return", JSONWriter.number(r.totalReturn)),
+                        ("sharpe", JSONWriter.number(r.sharpe)), ("max_drawdown", JSONWriter.number(r.maxDrawdown)),
+                        ("fees_paid", JSONWriter.number(r.feesPaid)), ("trades", String(r.trades))])
+            }
+            costsJSON = object([("rows", "[" + rows.joined(separator: ",") + "]"),
+                                ("break_even_fee_bps", costs.breakEvenFeeBps.map(JSONWriter.number) ?? "null")])
+        }
+        return object([
+            ("strategy", JSONWriter.string(strategy)),
+            ("symbol", JSONWriter.string(c.symbol)),
+            ("timeframe", timeframe.map(JSONWriter.string) ?? "null"),
+            ("params", object(parameters.map { ($0.name, $0.jsonValue) })),
+            ("execution", object(execution.map { ($0.name, $0.jsonValue) })),
+            ("bars", String(c.count)),
+            ("first", c.time.first.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
+            ("last", c.time.last.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
+            ("candles_sha256", JSONWriter.string(c.sha256)),
+            ("bt_version", JSONWriter.string(btVersion)),
+            ("stats", object(statFields)),
+            ("costs", costsJSON),
+        ])
+    }
+
+    // MARK: - Human tables
+
+    /// Two lines for a terminal: the strategy with its parameters, symbol, timeframe, data range
+    /// and bar count; then the execution options that differ most between runs.
+    public var headline: String {
+        let c = result.candles
+        var head = strategy
+        if !parameters.isEmpty { head += " " + parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ") }
+        head += " on \(c.symbol)"
+        if let timeframe { head += " \(timeframe)" }
+        if let first = c.time.first, let last = c.time.last {
+            head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(c.count) bars)"
+        }
+        let shown = ["fill", "depth", "size", "fee_bps", "cash", "short", "sl", "tp"]
+        let options = execution.filter { shown.contains($0.name) && $0.value != .none && $0.value != .bool(false) }
+            .map { $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
+        return head + "\n" + options.joined(separator: ", ") + "\n"
+    }
+
+    /// Engine facts the stats table does not show: rejections by reason, and bars where both the
+    /// stop-loss and the take-profit could trigger (counted, the worse one taken).
+    public var notes: [String] {
+        var out = [String]()
+        let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
+        if !reasons.isEmpty {
+            out.append("rejected orders by reason: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
+        }
+        let stops = execution.filter { ($0.name == "sl" || $0.name == "tp") && $0.value != .none }.count
+        if stops == 2 || result.ambiguousExitBars > 0 {
+            out.append("SL/TP ambiguous bars: \(result.ambiguousExitBars) (the worse exit was taken)")
+        }
+        return out
+    }
+
+    /// The statistics table for humans (header first): label with unit, formatted value
+    /// (percentages for fractions).
+    public var statRows: [[String]] {
+        [["statistic", "value"]] + stats.all.map { [$0.label, $0.formatted] }
+    }
+
+    /// The cost-sensitivity table for humans (header first), nil when it was skipped.
+    public var costRows: [[String]]? {
+        guard let costs else { return nil }
+        func pct(_ v: Double) -> String { Stat("", v, .fraction).formatted }
+        return [["costs", "total return", "sharpe", "max drawdown", "fees paid", "trades"]] + costs.rows.map { r in
+            [CSV.number(r.multiplier) + "x", pct(r.totalReturn), Stat("", r.sharpe, .ratio).formatted, pct(r.maxDrawdown),
+             Stat("", r.feesPaid, .cash).formatted, String(r.trades)]
+        }
+    }
+
+    /// The break-even fee in words.
+    public var breakEvenText: String? {
+        guard let costs else { return nil }
+        return "Break-even fee: " + (costs.breakEvenFeeBps.map { String(format: "%.2f bps per fill", $0) }
+                                     ?? "none (the run loses money without fees, or makes money at any fee up to 100%)")
+    }
+
+    func statsCSV() -> String {
+        var s = CSV.row(["name", "value"])
+        for stat in stats.all {
+            s += CSV.row([stat.name, stat.unit == .time ? (stat.value.isFinite ? UTCTime.iso(Int64(stat.value)) : "") : CSV.number(stat.value)])
+        }
+        return s
+    }
+
+    func equityCSV() -> String {
+        let dd = Performance.drawdowns(equity: result.equity, initial: result.initialCash)
+        var s = CSV.row(["time", "cash", "position", "equity", "drawdown"])
+        for i in result.equity.indices {
+            s += CSV.row([UTCTime.iso(result.candles.time[i]), CSV.number(result.cash[i]), CSV.number(result.position[i]),
+                          CSV.number(result.equity[i]), CSV.number(dd[i])])
+        }
+        return s
+    }
+
+    func tradesCSV() -> String {
+        var s = CSV.row(["side", "entry_time", "exit_time", "entry_index", "exit_index", "bars_held", "quantity",
+                         "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "is_open"])
+        for t in result.trades {
+            s += CSV.row([CSV.text(t.side.rawValue), UTCTime.iso(t.entryTime), UTCTime.iso(t.exitTime), String(t.entryIndex),
+                          String(t.exitIndex), String(t.barsHeld), CSV.number(t.quantity), CSV.number(t.entryPrice),
+                          CSV.number(t.exitPrice), CSV.number(t.slippageBps), CSV.number(t.fees), CSV.number(t.pnl),
+                          CSV.number(t.returnFraction), t.isOpen ? "true" : "false"])
+        }
+        return s
+    }
+
+    func fillsCSV() -> String {
+        var s = CSV.row(["time", "index", "side", "reference_price", "vwap", "slippage_bps", "quantity_asked",
+                         "quantity_filled", "fee", "partial"])
+        for f in result.fills {
+            s += CSV.row([UTCTime.iso(f.time), String(f.index), CSV.text(f.side.rawValue), CSV.number(f.referencePrice),
+                          CSV.number(f.vwap), CSV.number(f.slippageBps), CSV.number(f.quantityAsked),
+                          CSV.number(f.quantityFilled), CSV.number(f.fee), f.isPartial ? "true" : "false"])
+        }
+        return s
+    }
+
+    // MARK: - Markdown
+
+    func markdown() throws -> String {
+        let c = result.candles
+        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n| | |\n|---|---|\n"
+        let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
+        var manifest: [(String, String)] = [
+            ("command", Markdown.command(commandLine)),
+            ("bt version", btVersion),
+            ("symbol", Markdown.cell(c.symbol)),
+            ("timeframe", timeframe.map(Markdown.cell) ?? "unknown"),
+            ("data range", range),
+            ("bars", String(c.count)),
+            ("candles sha256", "`\(c.sha256)`"),
+            ("periods per year", Stat("periods_per_year", stats.periodsPerYear, .perYear).formatted),
+        ]
+        manifest += parameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.text)) }
+        manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.text)) }
+        for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
+
+        md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
+        for s in stats.all { md += "| \(s.label) | \(s.formatted) |\n" }
+
+        if let rows = costRows, let breakEven = breakEvenText {
+            md += "\n## Cost sensitivity\n\nThe same run with fees and depth impact scaled.\n\n"
+            md += "| " + rows[0].joined(separator: " | ") + " |\n|---:|---:|---:|---:|---:|---:|\n"
+            for row in rows.dropFirst() { md += "| " + row.joined(separator: " | ") + " |\n" }
+            md += "\n" + breakEven + "\n"
+        }
+
+        md += "\n## Trades\n\n"
+        let trades = result.trades
+        if trades.isEmpty {
+            md += "No trades.\n"
+        } else {
+            md += "| # | side | entry | exit | bars | entry price | exit price | pnl | return |\n|---:|---|---|---|---:|---:|---:|---:|---:|\n"
+            let shown: [Int] = trades.count <= 2 * tradesShown ? Array(trades.indices)
+                : Array(0..<tradesShown) + Array((trades.count - tradesShown)..<trades.count)
+            for (k, i) in shown.enumerated() {
+                if k == tradesShown && trades.count > 2 * tradesShown { md += "| ... | | | | | | | | |\n" }
+                let t = trades[i]
+                md += "| \(i + 1) | \(t.side.rawValue) | \(UTCTime.iso(t.entryTime)) | \(UTCTime.iso(t.exitTime))\(t.isOpen ? " (open)" : "") | \(t.barsHeld) | "
+                    + String(format: "%.4f | %.4f | %.2f | %.2f%% |\n", t.entryPrice, t.exitPrice, t.pnl, t.returnFraction * 100)
+            }
+            md += "\n\(trades.count) trades in all; every one is in `trades.csv`.\n"
+        }
+
+        md += "\n## Charts\n\n![Equity and drawdown](equity.svg)\n\n![Price with trades](price.svg)\n\n"
+        md += "```text\n" + (try EquityChart.render(time: c.time, equity: result.equity, initial: result.initialCash, size: chartSize)) + "```\n\n"
+        if !c.isEmpty {
+            md += "```text\n" + (try CandleChart.render(c, size: chartSize)) + "```\n"
+        }
+        // Bars held flat return exactly 0 and would bury the distribution: only bars that end
+        // in a position, or that closed one, are counted.
+        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+        let held = returns.indices.filter { result.position[$0] != 0 || ($0 > 0 && result.position[$0 - 1] != 0) }.map { returns[$0] }
+        if held.count > 1 {
+            md += "\n```text\n" + (try HistogramChart.render(held, size: ChartSize(width: chartSize.width, height: 14),
+                                                            title: "Per-bar returns in the market")) + "```\n"
+        }
+        md += "\nFiles: `equity.csv` (time, cash, position, equity, drawdown), `trades.csv`, `fills.csv`, `stats.csv`, `stats.json`.\n"
+        return md
+    }
+
+}

@@ -1,0 +1,105 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+/// The files of a screen: `screen.csv` (one row per symbol: rank, status, error and every
+/// statistic, fractions) and `screen.md` (manifest, ranked top table with equity sparklines,
+/// symbols left out and failed ones with why).
+public struct ScreenReport {
+    public var strategy: String
+    public var parameters: [(name: String, value: String)]
+    public var execution: [(name: String, value: String)]
+    public var commandLine: [String]
+    public var rankMetric: String
+    public var minTrades: Int
+    public var top: Int
+    public var rows: [Screen.Row]
+
+    public init(strategy: String, parameters: [(name: String, value: String)],
+                execution: [(name: String, value: String)], commandLine: [String],
+                rankMetric: String, minTrades: Int, top: Int, rows: [Screen.Row]) {
+        self.strategy = strategy; self.parameters = parameters; self.execution = execution
+        self.commandLine = commandLine; self.rankMetric = rankMetric; self.minTrades = minTrades
+        self.top = top; self.rows = rows
+    }
+
+    /// Rows in report order: ranked first (best first), then few-trade rows, then errors,
+    /// each group by symbol.
+    public var ordered: [Screen.Row] {
+        let ranked = rows.filter { $0.rank != nil }.sorted { $0.rank! < $1.rank! }
+        let few = rows.filter { $0.status == .fewTrades }.sorted { $0.symbol < $1.symbol }
+        let failed = rows.filter { $0.status == .error }.sorted { $0.symbol < $1.symbol }
+        return ranked + few + failed
+    }
+
+    public func csv() -> String {
+        var out = CSV.row(["rank", "symbol", "status", "error"] + Stats.allNames)
+        for row in ordered {
+            var cells = [row.rank.map(String.init) ?? "", CSV.text(row.symbol), row.status.rawValue,
+                         CSV.text(row.error ?? "")]
+            if let s = row.stats {
+                cells += s.all.map { $0.unit == .time ? UTCTime.iso(Int64($0.value)) : CSV.number($0.value) }
+            } else {
+                cells += Stats.allNames.map { _ in "" }
+            }
+            out += CSV.row(cells)
+        }
+        return out
+    }
+
+    /// `▁▂▃▄▅▆▇█` by each point's place between the curve's min and max.
+    public static func sparkline(_ values: [Double]) -> String {
+        let finite = values.filter(\.isFinite)
+        guard let lo = finite.min(), let hi = finite.max() else { return "" }
+        let glyphs = Array("▁▂▃▄▅▆▇█")
+        return String(values.map { v -> Character in
+            guard v.isFinite else { return " " }
+            let t = hi > lo ? (v - lo) / (hi - lo) : 0.5
+            return glyphs[min(7, Int(t * 8))]
+        })
+    }
+
+    public func markdown() -> String {
+        let ok = rows.filter { $0.status == .ok }.count
+        let few = rows.filter { $0.status == .fewTrades }
+        let failed = rows.filter { $0.status == .error }
+        var md = "# Screen: \(strategy)\n\n## Run\n\n| | |\n|---|---|\n"
+        var manifest: [(String, String)] = [
+            ("command", Markdown.command(commandLine)),
+            ("bt version", btVersion),
+            ("symbols", String(rows.count)),
+            ("rank metric", rankMetric),
+            ("min trades", String(minTrades)),
+        ]
+        manifest += parameters.map { ("parameter " + $0.name, $0.value) }
+        manifest += execution.map { ("execution " + $0.name, $0.value) }
+        for (k, v) in manifest { md += "| \(k) | \(Markdown.cell(v)) |\n" }
+
+        md += "\n## Ranking\n\n\(ok) ranked, "
+            + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
+        let columns = ["total_return", "cagr", "sharpe", "sharpe_ci_low", "sharpe_ci_high", "psr", "max_drawdown",
+                       "trades", "win_rate"]
+        let shown = [rankMetric] + columns.filter { $0 != rankMetric }
+        md += "| # | symbol | equity | " + shown.joined(separator: " | ") + " |\n|---:|---|---|"
+            + String(repeating: "---:|", count: shown.count) + "\n"
+        for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {
+            guard let s = row.stats else { continue }
+            md += "| \(row.rank!) | \(Markdown.cell(row.symbol)) | \(Self.sparkline(row.equityShape)) | "
+                + shown.map { name in s.all.first { $0.name == name }?.formatted ?? "n/a" }.joined(separator: " | ") + " |\n"
+        }
+        if !few.isEmpty {
+            md += "\n## Not ranked: fewer than \(minTrades) trades\n\n"
+            md += few.sorted { $0.symbol < $1.symbol }
+                .map { "- \($0.symbol): \(Int($0.stats?["trades"] ?? 0)) trades" }.joined(separator: "\n") + "\n"
+        }
+        if !failed.isEmpty {
+            md += "\n## Failed\n\n| symbol | why |\n|---|---|\n"
+            for row in failed.sorted(by: { $0.symbol < $1.symbol }) {
+                md += "| \(Markdown.cell(row.symbol)) | "
+                    + Markdown.cell(row.error ?? "") + " |\n"
+            }
+        }
+        md += "\nEvery symbol's statistics are in `screen.csv` (fractions, not percentages).\n"
+        return md
+    }
+}

@@ -1,0 +1,41 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+extension Stat {
+    /// For human tables: fractions as percentages with two decimals, ratios with three, times as
+    /// ISO-8601 dates, NaN as "n/a".
+    public var formatted: String {
+        guard !value.isNaN else { return "n/a" }
+        if value.isInfinite { return value > 0 ? "inf" : "-inf" }
+        switch unit {
+        case .fraction: return String(format: "%.2f%%", value * 100)
+        case .ratio: return String(format: "%.3f", value)
+        case .bars, .count: return String(format: "%.0f", value)
+        case .days: return String(format: "%.1f", value)
+        case .cash: return String(format: "%.2f", value)
+        case .bps: return String(format: "%.2f", value)
+        case .perYear: return value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.2f", value)
+        case .time: return UTCTime.iso(Int64(value))
+        }
+    }
+
+    /// Label for a human table: the machine name with its unit.
+    public var label: String {
+        switch unit {
+        case .fraction: return name + " [%]"
+        case .bars: return name + " [bars]"
+        case .days: return name + " [days]"
+        case .bps: return name + " [bps]"
+        default: return name
+        }
+    }
+
+    /// The value as a JSON literal: numbers in shortest round-trip form (fractions, not
+    /// percentages), times as ISO-8601 strings, NaN and infinities as null.
+    public var jsonValue: String {
+        guard value.isFinite else { return "null" }
+        if unit == .time { return "\"\(UTCTime.iso(Int64(value)))\"" }
+        return NumberText.shortest(value)
+    }
+}

@@ -1,0 +1,281 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+/// The files of a sweep: `sweep.csv` streamed row by row while the sweep runs, then `sweep.md`
+/// (manifest, best and top combinations, deflated Sharpe, PBO, heatmap, walk-forward) and, for
+/// two-parameter grids, `heatmap.svg`.
+public struct SweepReport {
+    public var strategy: String
+    public var candles: CandleSeries
+    public var commandLine: [String]
+    /// Parameters held fixed (defaults included), as name/value text.
+    public var fixedParameters: [(name: String, value: String)]
+    /// Execution options, as name/value text.
+    public var execution: [(name: String, value: String)]
+    public var grid: ParameterGrid
+    public var whereText: String?
+    /// Grid indexes of the evaluated combinations (after `--where`), by combination number.
+    public var combos: [Int]
+    public var rankMetric: String
+    public var periodsPerYear: Double
+    public var summary: Sweep.Summary
+    public var deflation: Sweep.Deflation?
+    public var walkForward: WalkForward.Outcome?
+    public var topShown = 20
+
+    public init(strategy: String, candles: CandleSeries, commandLine: [String],
+                fixedParameters: [(name: String, value: String)], execution: [(name: String, value: String)],
+                grid: ParameterGrid, whereText: String?, combos: [Int], rankMetric: String,
+                periodsPerYear: Double, summary: Sweep.Summary) {
+        self.strategy = strategy; self.candles = candles; self.commandLine = commandLine
+        self.fixedParameters = fixedParameters; self.execution = execution; self.grid = grid
+        self.whereText = whereText; self.combos = combos; self.rankMetric = rankMetric
+        self.periodsPerYear = periodsPerYear; self.summary = summary
+    }
+
+    // MARK: - sweep.csv
+
+    /// Header of `sweep.csv`: swept parameters, every `RunMetrics` name, status, error.
+    public static func csvHeader(_ grid: ParameterGrid) -> String {
+        CSV.row(grid.axes.map { CSV.text($0.name) } + RunMetrics.names + ["status", "error"])
+    }
+
+    /// Rows of `sweep.csv` for one chunk (fractions, not percentages; empty cells for undefined).
+    public static func csvRows(_ rows: [Sweep.Row], grid: ParameterGrid, combos: [Int]) -> String {
+        var out = ""
+        for row in rows {
+            let values = grid.combination(at: combos[row.combo])
+            var cells = grid.axes.map { CSV.number(values[$0.name]!) }
+            if let m = row.metrics {
+                cells += m.values.map(CSV.number) + ["ok", ""]
+            } else {
+                cells += RunMetrics.names.map { _ in "" } + ["error", CSV.text(row.error ?? "")]
+            }
+            out += CSV.row(cells)
+        }
+        return out
+    }
+
+    // MARK: - Heatmap
+
+    /// Largest grids drawn: the text heatmap up to 80 x 60 cells, the SVG up to 400 x 400.
+    static let textHeatmapLimit = (rows: 80, columns: 60)
+    static let svgHeatmapLimit = 400
+
+    /// The rank metric over a two-parameter grid (NaN where filtered out or failed).
+    public var heatmapValues: [[Double]]? {
+        guard grid.axes.count == 2 else { return nil }
+        let rows = grid.axes[0].values.count, cols = grid.axes[1].values.count
+        var values = [[Double]](repeating: [Double](repeating: .nan, count: cols), count: rows)
+        for (k, index) in combos.enumerated() {
+            let c = grid.coordinates(at: index)
+            values[c[0]][c[1]] = summary.rankValues[k]
+        }
+        return values
+    }
+
+    static func label(_ v: Double) -> String { CSV.number(v) }
+
+    /// The text heatmap at the smallest size that fits it, or nil for other than two parameters.
+    public func heatmapText(style: ChartStyle = ChartStyle()) throws -> String? {
+        guard grid.axes.count == 2, grid.axes[0].values.count <= Self.textHeatmapLimit.rows,
+              grid.axes[1].values.count <= Self.textHeatmapLimit.columns, let values = heatmapValues else { return nil }
+        let rowLabels = grid.axes[0].values.map(Self.label), colLabels = grid.axes[1].values.map(Self.label)
+        let labelWidth = max(grid.axes[0].name.count, rowLabels.map(\.count).max() ?? 0)
+        let cellWidth = max(3, (colLabels.map(\.count).max() ?? 0) + 1)
+        let size = ChartSize(width: max(labelWidth + 1 + cellWidth * colLabels.count, 60),
+                             height: values.count + 8)
+        return try Heatmap.render(
+            values: values, rowName: grid.axes[0].name, rowLabels: rowLabels,
+            columnName: grid.axes[1].name, columnLabels: colLabels,
+            title: "\(rankMetric) by \(grid.axes[0].name) and \(grid.axes[1].name)",
+            higherIsBetter: RunMetrics.higherIsBetter(rankMetric), size: size, style: style)
+    }
+
+    /// The heatmap as SVG: one rectangle per cell, red (worst) to green (best), the best cell
+    /// outlined and starred, blank where there is no value.
+    public func heatmapSVG() -> String? {
+        guard grid.axes.count == 2, grid.axes.allSatisfy({ $0.values.count <= Self.svgHeatmapLimit }),
+              let values = heatmapValues else { return nil }
+        let rows = values.count, cols = values.first?.count ?? 0
+        let cell = max(6.0, min(28.0, 760.0 / Double(max(rows, cols))))
+        let left = 70.0, top = 50.0
+        let width = left + cell * Double(cols) + 150, height = top + cell * Double(rows) + 50
+        let finite = values.flatMap { $0 }.filter(\.isFinite)
+        let lo = finite.min() ?? 0, hi = finite.max() ?? 0
+        let higher = RunMetrics.higherIsBetter(rankMetric)
+        func f(_ v: Double) -> String { String(format: "%.1f", v) }
+        func color(_ v: Double) -> String {
+            var t = hi > lo ? (v - lo) / (hi - lo) : 0.5
+            if !higher { t = 1 - t }
+            let r = Int((1 - t) * 215 + 20), g = Int(t * 175 + 40), b = 60
+            return "rgb(\(r),\(g),\(b))"
+        }
+        let bestCell = summary.best.map { grid.coordinates(at: combos[$0]) }
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+            + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\">\n"
+            + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+            + "<text x=\"\(f(left))\" y=\"20\" font-size=\"14\">\(SVGChart.escape("\(rankMetric) by \(grid.axes[0].name) (rows) and \(grid.axes[1].name) (columns)"))</text>\n"
+        for (r, row) in values.enumerated() {
+            for (c, v) in row.enumerated() where v.isFinite {
+                let x = left + Double(c) * cell, y = top + Double(r) * cell
+                svg += "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(cell))\" height=\"\(f(cell))\" fill=\"\(color(v))\">"
+                    + "<title>\(SVGChart.escape(grid.axes[0].name))=\(Self.label(grid.axes[0].values[r])) "
+                    + "\(SVGChart.escape(grid.axes[1].name))=\(Self.label(grid.axes[1].values[c])): \(v)</title></rect>\n"
+            }
+        }
+        if let b = bestCell {
+            let x = left + Double(b[1]) * cell, y = top + Double(b[0]) * cell
+            svg += "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(cell))\" height=\"\(f(cell))\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n"
+            svg += "<text x=\"\(f(x + cell / 2))\" y=\"\(f(y + cell * 0.7))\" font-size=\"\(f(cell * 0.8))\" text-anchor=\"middle\">*</text>\n"
+        }
+        let every = max(1, Int((12 / cell).rounded(.up)))
+        for r in Swift.stride(from: 0, to: rows, by: every) {
+            svg += "<text x=\"\(f(left - 4))\" y=\"\(f(top + (Double(r) + 0.75) * cell))\" font-size=\"10\" text-anchor=\"end\">\(Self.label(grid.axes[0].values[r]))</text>\n"
+        }
+        for c in Swift.stride(from: 0, to: cols, by: every) {
+            svg += "<text x=\"\(f(left + (Double(c) + 0.5) * cell))\" y=\"\(f(top - 4))\" font-size=\"10\" text-anchor=\"middle\">\(Self.label(grid.axes[1].values[c]))</text>\n"
+        }
+        let lx = left + cell * Double(cols) + 20
+        svg += "<text x=\"\(f(lx))\" y=\"\(f(top + 10))\" font-size=\"11\">\(SVGChart.escape(rankMetric))</text>\n"
+        for k in 0...4 {
+            let v = lo + (hi - lo) * Double(4 - k) / 4
+            svg += "<rect x=\"\(f(lx))\" y=\"\(f(top + 20 + Double(k) * 18))\" width=\"14\" height=\"14\" fill=\"\(color(v))\"/>"
+                + "<text x=\"\(f(lx + 20))\" y=\"\(f(top + 31 + Double(k) * 18))\" font-size=\"10\">\(String(format: "%.4g", v))</text>\n"
+        }
+        return svg + "</svg>\n"
+    }
+
+    // MARK: - sweep.md
+
+    public func markdown() throws -> String {
+        let c = candles
+        var md = "# Sweep: \(strategy) on \(c.symbol)\n\n## Run\n\n| | |\n|---|---|\n"
+        let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
+        var manifest: [(String, String)] = [
+            ("command", Markdown.command(commandLine)),
+            ("bt version", btVersion),
+            ("symbol", c.symbol),
+            ("timeframe", c.timeframe?.rawValue ?? "unknown"),
+            ("data range", range),
+            ("bars", String(c.count)),
+            ("candles sha256", "`\(c.sha256)`"),
+            ("periods per year", CSV.number(periodsPerYear)),
+            ("rank metric", rankMetric),
+        ]
+        manifest += grid.axes.map { ("grid " + $0.name, $0.values.map(Self.label).joined(separator: " ")) }
+        if let whereText { manifest.append(("where", "`\(whereText)`")) }
+        manifest += fixedParameters.map { ("parameter " + $0.name, $0.value) }
+        manifest += execution.map { ("execution " + $0.name, $0.value) }
+        for (k, v) in manifest { md += "| \(k) | \(Markdown.cell(v)) |\n" }
+
+        md += "\n## Results\n\n"
+        md += "\(grid.count) combinations in the grid, \(combos.count) after `--where`, "
+            + "\(summary.evaluated - summary.failed) ran, \(summary.failed) failed (see `sweep.csv`, status `error`).\n\n"
+        if let best = summary.best, let m = summary.bestMetrics {
+            let values = grid.combination(at: combos[best])
+            md += "Best by \(rankMetric): " + grid.axes.map { "\($0.name)=\(Self.label(values[$0.name]!))" }.joined(separator: ", ") + "\n\n"
+            md += "| metric | value |\n|---|---:|\n"
+            for (name, v) in zip(RunMetrics.names, m.values) { md += "| \(name) | \(Self.human(name, v)) |\n" }
+        } else {
+            md += "No combination produced a defined \(rankMetric).\n"
+        }
+
+        md += "\n## Honesty: how much of the best result is luck\n\n"
+        if let d = deflation {
+            md += "| | |\n|---|---:|\n"
+            md += "| trials (combinations that ran) | \(d.trials) |\n"
+            md += "| best Sharpe (annualised) | \(String(format: "%.3f", d.sharpe)) |\n"
+            md += "| best Sharpe (per bar) | \(String(format: "%.5f", d.periodSharpe)) |\n"
+            md += "| variance of per-bar Sharpe across trials | \(String(format: "%.3g", d.sharpeVariance)) |\n"
+            md += "| expected best per-bar Sharpe of \(d.trials) unskilled trials | \(String(format: "%.5f", d.expectedMaximum)) |\n"
+            md += "| skew, kurtosis of the best's returns | \(String(format: "%.3f, %.3f", d.skew, d.kurtosis)) |\n"
+            md += "| **deflated Sharpe ratio** | **\(String(format: "%.2f%%", d.value * 100))** |\n\n"
+            md += "The deflated Sharpe ratio (Bailey and Lopez de Prado, 2014) is the probability that the best "
+                + "combination's true Sharpe ratio is above zero once the number of trials and the returns' skew "
+                + "and kurtosis are accounted for. Below 95%, the best result is not distinguishable from the best of "
+                + "\(d.trials) lucky draws.\n\n"
+        } else {
+            md += "Deflated Sharpe ratio: not available (no best combination).\n\n"
+        }
+        if let o = summary.overfitting {
+            md += "Probability of backtest overfitting (CSCV, \(o.splits) splits over \(summary.overfittingTrials) trials): "
+                + "**\(String(format: "%.1f%%", o.pbo * 100))**. "
+                + "It is the share of in-sample/out-of-sample splits where the in-sample winner ranked at or below the "
+                + "out-of-sample median (Bailey, Borwein, Lopez de Prado and Zhu, 2015); near 50% or above means the "
+                + "selection is no better than chance.\n"
+        }
+        if let note = summary.overfittingNote { md += "\n\(note).\n" }
+
+        if !summary.top.isEmpty {
+            md += "\n## Top \(min(topShown, summary.top.count)) by \(rankMetric)\n\n"
+            let shownMetrics = ["total_return", "sharpe", "sortino", "max_drawdown", "trades", "win_rate"]
+            md += "| # | " + grid.axes.map(\.name).joined(separator: " | ") + " | " + shownMetrics.joined(separator: " | ") + " |\n"
+            md += "|---:|" + String(repeating: "---:|", count: grid.axes.count + shownMetrics.count) + "\n"
+            for (k, row) in summary.top.prefix(topShown).enumerated() {
+                guard let m = row.metrics else { continue }
+                let values = grid.combination(at: combos[row.combo])
+                md += "| \(k + 1) | " + grid.axes.map { Self.label(values[$0.name]!) }.joined(separator: " | ") + " | "
+                    + shownMetrics.map { Self.human($0, m[$0]) }.joined(separator: " | ") + " |\n"
+            }
+        }
+
+        if grid.axes.count == 2 {
+            md += "\n## Heatmap\n\n"
+            if heatmapSVG() != nil { md += "![\(rankMetric) heatmap](heatmap.svg)\n\n" }
+            if let text = try heatmapText() {
+                md += "```text\n\(text)```\n"
+            } else {
+                md += "The grid is too large for a text heatmap (over \(Self.textHeatmapLimit.rows) x \(Self.textHeatmapLimit.columns)); "
+                    + "`sweep.csv` holds every cell.\n"
+            }
+        }
+
+        if let wf = walkForward {
+            md += "\n## Walk-forward\n\nEach fold's parameters are chosen by \(rankMetric) on the fold before it only, then traded on the fold.\n\n"
+            md += "| step | in-sample bars | out-of-sample bars | chosen | \(rankMetric) in-sample | \(rankMetric) out-of-sample |\n|---:|---|---|---|---:|---:|\n"
+            for (k, s) in wf.steps.enumerated() {
+                let chosen = s.chosen.map { i -> String in
+                    let v = grid.combination(at: combos[i])
+                    return grid.axes.map { "\($0.name)=\(Self.label(v[$0.name]!))" }.joined(separator: " ")
+                } ?? "none"
+                md += "| \(k + 1) | \(dates(s.step.inSample)) | \(dates(s.step.outOfSample)) | \(chosen) | "
+                    + "\(Self.human(rankMetric, s.inSampleValue)) | \(Self.human(rankMetric, s.outOfSampleValue)) |\n"
+            }
+            if let inS = wf.inSample, let outS = wf.outOfSample {
+                let a = RunMetrics(inS, periodsPerYear: periodsPerYear), b = RunMetrics(outS, periodsPerYear: periodsPerYear)
+                md += "\n| metric | in-sample (stitched) | out-of-sample (stitched) |\n|---|---:|---:|\n"
+                for name in RunMetrics.names { md += "| \(name) | \(Self.human(name, a[name])) | \(Self.human(name, b[name])) |\n" }
+                md += "\n![Out-of-sample equity](walk_forward_equity.svg)\n\n"
+                md += "```text\n" + (try EquityChart.render(time: outS.candles.time, equity: outS.equity,
+                                                            initial: outS.initialCash, size: ChartSize(width: 100, height: 20)))
+                    + "```\n\nThe stitched out-of-sample equity is in `walk_forward.csv`.\n"
+            }
+        }
+        md += "\nEvery combination's metrics are in `sweep.csv` (fractions, not percentages).\n"
+        return md
+    }
+
+    private func dates(_ r: Range<Int>) -> String {
+        guard !r.isEmpty else { return "" }
+        return "\(UTCTime.isoDate(candles.time[r.lowerBound]))..\(UTCTime.isoDate(candles.time[r.upperBound - 1]))"
+    }
+
+    /// A metric for human tables, formatted as `bt run` formats the same statistic
+    /// (`Stat.formatted`: percentages for fractions, "n/a" for undefined).
+    static func human(_ name: String, _ v: Double) -> String {
+        Stat(name, v, RunMetrics.unit(of: name)).formatted
+    }
+
+    /// `walk_forward.csv`: time, equity, drawdown of the stitched out-of-sample run.
+    public func walkForwardCSV() -> String? {
+        guard let r = walkForward?.outOfSample else { return nil }
+        let dd = Performance.drawdowns(equity: r.equity, initial: r.initialCash)
+        var out = "time,equity,drawdown\n"
+        for i in r.equity.indices {
+            out += "\(UTCTime.iso(r.candles.time[i])),\(CSV.number(r.equity[i])),\(CSV.number(dd[i]))\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,124 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// What one imported file did to the store.
+public struct ImportReport: Equatable, Sendable {
+    public var file: String
+    public var symbol: String
+    /// The timeframe key written (`"book"` for book events).
+    public var timeframe: String
+    /// Bars (or book events) new to the store.
+    public var added: Int
+    /// Stored bars whose values this file changed (overlap update).
+    public var updated: Int
+    /// Bars already stored with the same values.
+    public var unchanged: Int
+}
+
+extension CandleStore {
+    /// Merges already validated files into the store in one transaction: all land or none.
+    ///
+    /// Candles merge by time into the stored series of the same symbol and timeframe: a time
+    /// already stored takes the file's values (counted as updated when they differ), new times
+    /// are added, stored times absent from the file are kept. Files later in `files` win over
+    /// earlier ones. A series whose merge changes nothing is not rewritten, so re-importing a
+    /// file leaves the store file byte-for-byte unchanged. Book events replace the stored events
+    /// of the same symbol in the file's time span.
+    /// - Throws: `InputError` when a one-bar file's timeframe cannot be known; the store is
+    ///   then untouched.
+    @discardableResult
+    public func write(_ files: [ImportedFile]) throws -> [ImportReport] {
+        var stored = try list()
+        var series: [String: CandleSeries] = [:]  // "symbol\u{0}tf" -> merged series
+        var books: [String: [BookEvent]] = [:]
+        var changed: [String] = []
+        var reports: [ImportReport] = []
+        for file in files {
+            switch file.content {
+            case .candles(var incoming):
+                let key: String
+                if let tf = incoming.timeframe {
+                    key = tf.rawValue
+                } else if let finest = stored.first(where: { $0.symbol == file.symbol }) {
+                    key = finest.timeframe
+                    incoming.timeframe = Timeframe(rawValue: key)
+                } else {
+                    throw InputError(
+                        "cannot infer the timeframe of a single bar for a new symbol '\(file.symbol)'; pass --timeframe",
+                        at: file.file)
+                }
+                let id = file.symbol + "\u{0}" + key
+                let base = try series[id] ?? loadStored(symbol: file.symbol, timeframeKey: key)
+                let (merged, counts) = Self.merge(base, incoming)
+                series[id] = merged
+                if counts.added + counts.updated > 0 && !changed.contains(id) { changed.append(id) }
+                reports.append(ImportReport(
+                    file: file.file, symbol: file.symbol, timeframe: key,
+                    added: counts.added, updated: counts.updated, unchanged: counts.unchanged))
+                if !stored.contains(where: { $0.symbol == file.symbol && $0.timeframe == key }) {
+                    stored.append(SeriesInfo(symbol: file.symbol, timeframe: key, first: 0, last: 0, bars: 0))
+                }
+            case .book(let incoming):
+                let base = try books[file.symbol] ?? storedBookEvents(symbol: file.symbol)
+                let merged = Self.merge(base, incoming)
+                books[file.symbol] = merged.events
+                let id = "\u{1}" + file.symbol
+                if merged.events != base && !changed.contains(id) { changed.append(id) }
+                reports.append(ImportReport(
+                    file: file.file, symbol: file.symbol, timeframe: "book",
+                    added: merged.added, updated: merged.replaced, unchanged: merged.unchanged))
+            }
+        }
+        guard !changed.isEmpty else { return reports }
+        try transaction {
+            for id in changed {
+                if id.hasPrefix("\u{1}") {
+                    let symbol = String(id.dropFirst())
+                    try replaceBook(symbol: symbol, events: books[symbol]!)
+                } else {
+                    let merged = series[id]!
+                    let key = String(id.split(separator: "\u{0}", omittingEmptySubsequences: false)[1])
+                    try replace(merged, timeframeKey: key)
+                }
+            }
+        }
+        return reports
+    }
+
+    /// Merges sorted, unique-time `incoming` into sorted, unique-time `base`; incoming values win.
+    /// - Complexity: O(n + m).
+    static func merge(_ base: CandleSeries, _ incoming: CandleSeries) -> (CandleSeries, (added: Int, updated: Int, unchanged: Int)) {
+        var out = CandleSeries(symbol: incoming.symbol, timeframe: incoming.timeframe)
+        out.reserveCapacity(base.count + incoming.count)
+        var i = 0, j = 0, added = 0, updated = 0, unchanged = 0
+        while i < base.count || j < incoming.count {
+            if j == incoming.count || (i < base.count && base.time[i] < incoming.time[j]) {
+                out.append(time: base.time[i], open: base.open[i], high: base.high[i], low: base.low[i], close: base.close[i], volume: base.volume[i])
+                i += 1
+                continue
+            }
+            if i < base.count && base.time[i] == incoming.time[j] {
+                let same = base.open[i] == incoming.open[j] && base.high[i] == incoming.high[j]
+                    && base.low[i] == incoming.low[j] && base.close[i] == incoming.close[j]
+                    && base.volume[i] == incoming.volume[j]
+                if same { unchanged += 1 } else { updated += 1 }
+                i += 1
+            } else {
+                added += 1
+            }
+            out.append(time: incoming.time[j], open: incoming.open[j], high: incoming.high[j], low: incoming.low[j], close: incoming.close[j], volume: incoming.volume[j])
+            j += 1
+        }
+        return (out, (added, updated, unchanged))
+    }
+
+    /// Book events: `incoming` replaces the stored events within its own time span.
+    static func merge(_ base: [BookEvent], _ incoming: [BookEvent]) -> (events: [BookEvent], added: Int, replaced: Int, unchanged: Int) {
+        guard let first = incoming.first?.time, let last = incoming.last?.time else { return (base, 0, 0, 0) }
+        let before = base.filter { $0.time < first }
+        let inside = base.filter { $0.time >= first && $0.time <= last }
+        let after = base.filter { $0.time > last }
+        if inside == incoming { return (base, 0, 0, incoming.count) }
+        return (before + incoming + after, incoming.count, inside.count, 0)
+    }
+}
