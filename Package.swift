@@ -44,7 +44,7 @@ let package = Package(
                     dependencies: ["Backtest", "BacktestCore", "BacktestAnalysis", "BacktestIO", "BacktestBenchmarks"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest"]),
-        .testTarget(name: "btTests", dependencies: ["bt"]),
+        .testTarget(name: "btTests", dependencies: ["bt", "Backtest"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -35,7 +35,7 @@ extension Command {
         let symbols = universe.map(\.symbol)
         let strategy = Strategy.maCross
         let run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
-                            screen: try Screen(rankMetric: "sharpe"), periodsPerYear: nil, top: 20,
+                            screen: Screen(rankMetric: .sharpe), periodsPerYear: nil, top: 20,
                             commandLine: ["bt", "bench", "screen"], execution: [])
         var best = Double.infinity
         var failed = 0

@@ -35,7 +35,7 @@ extension Command {
         let evaluator = SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
             try strategy.signals(candles, parameters[combo], cache: cache)
         }
-        var sweep = try Sweep(rankMetric: "sharpe")
+        var sweep = Sweep(rankMetric: .sharpe)
         sweep.overfittingBlocks = 0
         var best = Double.infinity
         var bestSharpe = Double.nan
@@ -43,7 +43,7 @@ extension Command {
             let start = DispatchTime.now().uptimeNanoseconds
             let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: candles) { _ in }
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            bestSharpe = summary.bestMetrics?["sharpe"] ?? .nan
+            bestSharpe = summary.bestMetrics?[.sharpe] ?? .nan
         }
         let rate = Double(bars) * Double(pairs.count) / best
         if args.flag("json") {

@@ -41,7 +41,8 @@ extension Command {
             symbols = Array(Set(try store.list().map(\.symbol))).sorted()
         }
         guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
-        let screen = try Screen(rankMetric: args.value("rank") ?? "sharpe", minTrades: try args.int("min-trades") ?? 0)
+        let screen = Screen(rankMetric: try args.value("rank").map(Metric.statistic(named:)) ?? .sharpe,
+                            minTrades: try args.int("min-trades") ?? 0)
         let top = try args.int("top") ?? 20
         guard top > 0 else { throw UsageError("--top must be positive", command: "screen") }
         let ppy = try args.double("periods-per-year")
@@ -96,12 +97,12 @@ enum ScreenSummaryText {
     static func render(_ report: ScreenReport, directory: String) -> String {
         let rows = report.ordered
         let metric = report.rankMetric
-        let columns = [metric] + ["total_return", "sharpe", "max_drawdown", "trades"].filter { $0 != metric }
-        var table = [["#", "symbol", "equity"] + columns]
+        let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
+        var table = [["#", "symbol", "equity"] + columns.map(\.name)]
         for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
             guard let s = row.stats else { continue }
-            func cell(_ name: String) -> String { s.all.first { $0.name == name }?.formatted ?? "n/a" }
-            table.append(["\(row.rank!)", row.symbol, ScreenReport.sparkline(row.equityShape)] + columns.map(cell))
+            table.append(["\(row.rank!)", row.symbol, ScreenReport.sparkline(row.equityShape)]
+                         + columns.map { s.stat($0).formatted })
         }
         let ranked = rows.filter { $0.rank != nil }.count
         let few = rows.filter { $0.status == .fewTrades }.count

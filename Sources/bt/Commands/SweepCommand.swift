@@ -79,7 +79,7 @@ struct SweepPlan {
     let grid: ParameterGrid
     let filter: WhereClause?
     let fixed: [String]
-    let rank: String
+    let rank: Metric
     let folds: Int?
     let blocks: Int
     let top: Int
@@ -101,8 +101,7 @@ struct SweepPlan {
         }
         _ = try strategy.parameters(fixed)
         filter = try args.value("where").map { try WhereClause($0, names: Set(names)) }
-        rank = args.value("rank") ?? "sharpe"
-        try RunMetrics.validate(rankMetric: rank)
+        rank = try args.value("rank").map(RunMetrics.metric(named:)) ?? .sharpe
         folds = try args.int("walk-forward")
         blocks = try args.int("pbo-blocks") ?? 16
         top = try args.int("top") ?? 20
@@ -146,7 +145,7 @@ struct SweepPlan {
             return try strategy.signals(candles, parameters, cache: cache)
         }
         try OutputDirectory.prepare(directory, force: args.flag("force"))
-        var sweep = try Sweep(rankMetric: rank)
+        var sweep = Sweep(rankMetric: rank)
         sweep.overfittingBlocks = blocks
         sweep.topCount = top
         let csv = try StreamingFile("sweep.csv", in: directory)

@@ -39,3 +39,10 @@ extension Stat {
         return NumberText.shortest(value)
     }
 }
+
+extension Metric {
+    /// `value` of this metric for a human table, as `Stat.formatted` formats it.
+    public func formatted(_ value: Double) -> String {
+        Stat(self, value).formatted
+    }
+}
