@@ -11,6 +11,14 @@ public struct StrategyParameters: Sendable, Equatable {
             case .string(let v): v
             }
         }
+        /// As JSON: numbers as numbers, words as strings.
+        public var json: JSONValue {
+            switch self {
+            case .int(let v): .int(v)
+            case .double(let v): .number(v)
+            case .string(let v): .string(v)
+            }
+        }
     }
 
     /// (name, value) pairs in declaration order.

@@ -50,7 +50,7 @@ extension Command {
             failed = report.rows.filter { $0.status == .error }.count
         }
         if args.flag("json") {
-            Output.line("{\"symbols\":\(count),\"bars\":\(bars),\"seconds\":\(JSONWriter.number(best))}")
+            Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(best)] as JSONValue).serialized())
         } else {
             Output.line("screen ma-cross over \(count) symbols x \(bars) bars (synthetic depth, stats, reports), best of \(repeats):")
             Output.line(String(format: "  %.3f s (%d failed)", best, failed))

@@ -47,7 +47,7 @@ extension Command {
         }
         let rate = Double(bars) * Double(pairs.count) / best
         if args.flag("json") {
-            Output.line("{\"bars\":\(bars),\"combos\":\(pairs.count),\"seconds\":\(JSONWriter.number(best))}")
+            Output.line((["bars": .int(bars), "combos": .int(pairs.count), "seconds": .number(best)] as JSONValue).serialized())
         } else {
             Output.line("ma-cross sweep: \(windows.count) windows, \(pairs.count) combinations on \(bars) bars, best of \(repeats):")
             Output.line(String(format: "  %.3f s, %.1f million bar-backtests per second (best sharpe %.3f)",

@@ -61,7 +61,7 @@ public struct Report {
             ("trades.csv", tradesCSV()),
             ("fills.csv", fillsCSV()),
             ("stats.csv", statsCSV()),
-            ("stats.json", json() + "\n"),
+            ("stats.json", json.serialized() + "\n"),
         ]
         return try contents.map { name, text in try OutputDirectory.write(text, to: name, in: directory) }
     }
@@ -74,44 +74,39 @@ public struct Report {
     /// machine name (fractions, ISO-8601 times, null when undefined) plus the engine's counters
     /// `initial_cash`, `fills`, `avg_slippage` (a fraction), `rejected_by_reason` and
     /// `ambiguous_exit_bars`; `costs` is the cost-sensitivity table or null when skipped.
-    public func json() -> String {
+    public var json: JSONValue {
         let c = result.candles
-        func object(_ fields: [(String, String)]) -> String {
-            "{" + fields.map { "\(JSONWriter.string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
-        }
         let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
-            .sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, String($0.value)) }
-        let statFields = stats.all.map { ($0.name, $0.jsonValue) } + [
-            ("initial_cash", JSONWriter.number(result.initialCash)),
-            ("fills", String(result.fills.count)),
-            ("avg_slippage", JSONWriter.number(stats["avg_slippage_bps"] / 10_000)),
-            ("rejected_by_reason", object(reasons)),
-            ("ambiguous_exit_bars", String(result.ambiguousExitBars)),
+            .sorted { $0.key.rawValue < $1.key.rawValue }.map { (key: $0.key.rawValue, value: JSONValue.int($0.value)) }
+        let statFields = stats.all.map { (key: $0.name, value: $0.json) } + [
+            (key: "initial_cash", value: .number(result.initialCash)),
+            (key: "fills", value: .int(result.fills.count)),
+            (key: "avg_slippage", value: .number(stats[.avgSlippageBps] / 10_000)),
+            (key: "rejected_by_reason", value: .object(reasons)),
+            (key: "ambiguous_exit_bars", value: .int(result.ambiguousExitBars)),
         ]
-        var costsJSON = "null"
+        var costsJSON = JSONValue.null
         if let costs {
-            let rows = costs.rows.map { r in
-                object([("multiplier", JSONWriter.number(r.multiplier)), ("total_return", JSONWriter.number(r.totalReturn)),
-                        ("sharpe", JSONWriter.number(r.sharpe)), ("max_drawdown", JSONWriter.number(r.maxDrawdown)),
-                        ("fees_paid", JSONWriter.number(r.feesPaid)), ("trades", String(r.trades))])
+            let rows = costs.rows.map { r -> JSONValue in
+                ["multiplier": .number(r.multiplier), "total_return": .number(r.totalReturn), "sharpe": .number(r.sharpe),
+                 "max_drawdown": .number(r.maxDrawdown), "fees_paid": .number(r.feesPaid), "trades": .int(r.trades)]
             }
-            costsJSON = object([("rows", "[" + rows.joined(separator: ",") + "]"),
-                                ("break_even_fee_bps", costs.breakEvenFeeBps.map(JSONWriter.number) ?? "null")])
+            costsJSON = ["rows": .array(rows), "break_even_fee_bps": costs.breakEvenFeeBps.map { .number($0) } ?? .null]
         }
-        return object([
-            ("strategy", JSONWriter.string(strategy)),
-            ("symbol", JSONWriter.string(c.symbol)),
-            ("timeframe", timeframe.map(JSONWriter.string) ?? "null"),
-            ("params", object(parameters.map { ($0.name, $0.jsonValue) })),
-            ("execution", object(execution.map { ($0.name, $0.jsonValue) })),
-            ("bars", String(c.count)),
-            ("first", c.time.first.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
-            ("last", c.time.last.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
-            ("candles_sha256", JSONWriter.string(c.sha256)),
-            ("bt_version", JSONWriter.string(btVersion)),
-            ("stats", object(statFields)),
-            ("costs", costsJSON),
-        ])
+        return [
+            "strategy": .string(strategy),
+            "symbol": .string(c.symbol),
+            "timeframe": timeframe.map { .string($0) } ?? .null,
+            "params": .object(parameters.map { (key: $0.name, value: $0.json) }),
+            "execution": .object(execution.map { (key: $0.name, value: $0.json) }),
+            "bars": .int(c.count),
+            "first": c.time.first.map { .string(UTCTime.iso($0)) } ?? .null,
+            "last": c.time.last.map { .string(UTCTime.iso($0)) } ?? .null,
+            "candles_sha256": .string(c.sha256),
+            "bt_version": .string(btVersion),
+            "stats": .object(statFields),
+            "costs": costsJSON,
+        ]
     }
 
     // MARK: - Human tables
