@@ -55,7 +55,7 @@ extension Command {
         let bar = ProgressBar(total: symbols.count, label: "screen")
         let report = try ScreenRun(
             strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
-            commandLine: args.commandLine, execution: sample.parameters.map { ($0.name, $0.text) }
+            commandLine: args.commandLine, execution: sample.parameters
         ).run(symbols: symbols, databasePath: args.databasePath, directory: dir, progress: bar.update) { symbol, store in
             (try args.loadCandles(symbol: symbol, store: store), try args.executionConfig(symbol: symbol, store: store))
         }
@@ -71,7 +71,7 @@ struct ScreenRun {
     let periodsPerYear: Double?
     let top: Int
     let commandLine: [String]
-    let execution: [(name: String, value: String)]
+    let execution: [RunParameter]
 
     /// Runs every symbol (each job opens its own store connection: SQLite handles are not
     /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`.
@@ -83,7 +83,7 @@ struct ScreenRun {
             return (result, Stats(result, periodsPerYear: periodsPerYear))
         }
         let report = ScreenReport(
-            strategy: strategy.name, parameters: parameters.runParameters.map { ($0.name, $0.text) },
+            strategy: strategy.name, parameters: parameters.runParameters,
             execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
             minTrades: screen.minTrades, top: top, rows: rows)
         try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)

@@ -157,11 +157,10 @@ struct SweepPlan {
         }
         try csv.close()
         let sweptNames = Set(grid.axes.map(\.name))
-        let fixedValues = try strategy.parameters(fixed).values
-            .filter { !sweptNames.contains($0.name) }.map { ($0.name, $0.value.description) }
+        let fixedValues = try strategy.parameters(fixed).runParameters.filter { !sweptNames.contains($0.name) }
         var report = SweepReport(
             strategy: strategy.name, candles: candles, commandLine: args.commandLine,
-            fixedParameters: fixedValues, execution: config.parameters.map { ($0.name, $0.text) }, grid: grid,
+            fixedParameters: fixedValues, execution: config.parameters, grid: grid,
             whereText: args.value("where"), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)

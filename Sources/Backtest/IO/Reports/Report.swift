@@ -46,6 +46,13 @@ public struct Report {
         try OutputDirectory.check(directory, force: force, what: "report directory")
     }
 
+    /// The run's manifest: strategy, data, periods per year, parameters, execution options.
+    /// - Complexity: O(n) in the bars (it hashes them); build it once per output.
+    public var manifest: RunManifest {
+        RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(result.candles, timeframe: timeframe),
+                    periodsPerYear: stats.periodsPerYear, parameters: parameters, execution: execution)
+    }
+
     /// Writes every file into `directory`, creating it (and its parents).
     /// - Throws: `InputError` when `directory` exists and `force` is false, or is a file;
     ///   `InternalError` when a file cannot be written.
@@ -53,15 +60,16 @@ public struct Report {
     @discardableResult
     public func write(to directory: String, force: Bool = false) throws -> [String] {
         try OutputDirectory.prepare(directory, force: force, what: "report directory")
+        let manifest = self.manifest
         let contents: [(String, String)] = [
-            ("report.md", try markdown()),
+            ("report.md", try markdown(manifest)),
             ("equity.svg", SVGChart.equity(time: result.candles.time, equity: result.equity, initial: result.initialCash)),
             ("price.svg", SVGChart.price(result.candles, trades: result.trades)),
             ("equity.csv", equityCSV()),
             ("trades.csv", tradesCSV()),
             ("fills.csv", fillsCSV()),
             ("stats.csv", statsCSV()),
-            ("stats.json", json.serialized() + "\n"),
+            ("stats.json", json(manifest).serialized() + "\n"),
         ]
         return try contents.map { name, text in try OutputDirectory.write(text, to: name, in: directory) }
     }
@@ -74,8 +82,9 @@ public struct Report {
     /// machine name (fractions, ISO-8601 times, null when undefined) plus the engine's counters
     /// `initial_cash`, `fills`, `avg_slippage` (a fraction), `rejected_by_reason` and
     /// `ambiguous_exit_bars`; `costs` is the cost-sensitivity table or null when skipped.
-    public var json: JSONValue {
-        let c = result.candles
+    public var json: JSONValue { json(manifest) }
+
+    func json(_ manifest: RunManifest) -> JSONValue {
         let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
             .sorted { $0.key.rawValue < $1.key.rawValue }.map { (key: $0.key.rawValue, value: JSONValue.int($0.value)) }
         let statFields = stats.all.map { (key: $0.name, value: $0.json) } + [
@@ -93,20 +102,7 @@ public struct Report {
             }
             costsJSON = ["rows": .array(rows), "break_even_fee_bps": costs.breakEvenFeeBps.map { .number($0) } ?? .null]
         }
-        return [
-            "strategy": .string(strategy),
-            "symbol": .string(c.symbol),
-            "timeframe": timeframe.map { .string($0) } ?? .null,
-            "params": .object(parameters.map { (key: $0.name, value: $0.json) }),
-            "execution": .object(execution.map { (key: $0.name, value: $0.json) }),
-            "bars": .int(c.count),
-            "first": c.time.first.map { .string(UTCTime.iso($0)) } ?? .null,
-            "last": c.time.last.map { .string(UTCTime.iso($0)) } ?? .null,
-            "candles_sha256": .string(c.sha256),
-            "bt_version": .string(btVersion),
-            "stats": .object(statFields),
-            "costs": costsJSON,
-        ]
+        return .object(manifest.jsonMembers + [(key: "stats", value: .object(statFields)), (key: "costs", value: costsJSON)])
     }
 
     // MARK: - Human tables
@@ -210,24 +206,11 @@ public struct Report {
 
     // MARK: - Markdown
 
-    func markdown() throws -> String {
-        let c = result.candles
-        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n| | |\n|---|---|\n"
-        let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
-        var manifest: [(String, String)] = [
-            ("command", Markdown.command(commandLine)),
-            ("bt version", btVersion),
-            ("symbol", Markdown.cell(c.symbol)),
-            ("timeframe", timeframe.map(Markdown.cell) ?? "unknown"),
-            ("data range", range),
-            ("bars", String(c.count)),
-            ("candles sha256", "`\(c.sha256)`"),
-            ("periods per year", Stat("periods_per_year", stats.periodsPerYear, .perYear).formatted),
-        ]
-        manifest += parameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.text)) }
-        manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.text)) }
-        for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
+    func markdown() throws -> String { try markdown(manifest) }
 
+    func markdown(_ manifest: RunManifest) throws -> String {
+        let c = result.candles
+        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
         for s in stats.all { md += "| \(s.label) | \(s.formatted) |\n" }
 

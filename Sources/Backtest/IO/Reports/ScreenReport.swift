@@ -7,16 +7,15 @@ import Foundation
 /// symbols left out and failed ones with why).
 public struct ScreenReport {
     public var strategy: String
-    public var parameters: [(name: String, value: String)]
-    public var execution: [(name: String, value: String)]
+    public var parameters: [RunParameter]
+    public var execution: [RunParameter]
     public var commandLine: [String]
     public var rankMetric: Metric
     public var minTrades: Int
     public var top: Int
     public var rows: [Screen.Row]
 
-    public init(strategy: String, parameters: [(name: String, value: String)],
-                execution: [(name: String, value: String)], commandLine: [String],
+    public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], commandLine: [String],
                 rankMetric: Metric, minTrades: Int, top: Int, rows: [Screen.Row]) {
         self.strategy = strategy; self.parameters = parameters; self.execution = execution
         self.commandLine = commandLine; self.rankMetric = rankMetric; self.minTrades = minTrades
@@ -59,22 +58,21 @@ public struct ScreenReport {
         })
     }
 
+    /// The screen's manifest: strategy, symbol count, rank metric, minimum trades, parameters
+    /// and execution options.
+    public var manifest: RunManifest {
+        var m = RunManifest(commandLine: commandLine, strategy: strategy, parameters: parameters, execution: execution)
+        m.symbols = rows.count
+        m.rankMetric = rankMetric
+        m.minTrades = minTrades
+        return m
+    }
+
     public func markdown() -> String {
         let ok = rows.filter { $0.status == .ok }.count
         let few = rows.filter { $0.status == .fewTrades }
         let failed = rows.filter { $0.status == .error }
-        var md = "# Screen: \(strategy)\n\n## Run\n\n| | |\n|---|---|\n"
-        var manifest: [(String, String)] = [
-            ("command", Markdown.command(commandLine)),
-            ("bt version", btVersion),
-            ("symbols", String(rows.count)),
-            ("rank metric", rankMetric.name),
-            ("min trades", String(minTrades)),
-        ]
-        manifest += parameters.map { ("parameter " + $0.name, $0.value) }
-        manifest += execution.map { ("execution " + $0.name, $0.value) }
-        for (k, v) in manifest { md += "| \(k) | \(Markdown.cell(v)) |\n" }
-
+        var md = "# Screen: \(strategy)\n\n## Run\n\n" + manifest.markdown
         md += "\n## Ranking\n\n\(ok) ranked, "
             + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
         let columns: [Metric] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,

@@ -9,10 +9,10 @@ public struct SweepReport {
     public var strategy: String
     public var candles: CandleSeries
     public var commandLine: [String]
-    /// Parameters held fixed (defaults included), as name/value text.
-    public var fixedParameters: [(name: String, value: String)]
-    /// Execution options, as name/value text.
-    public var execution: [(name: String, value: String)]
+    /// Parameters held fixed (defaults included).
+    public var fixedParameters: [RunParameter]
+    /// Execution options, defaults included.
+    public var execution: [RunParameter]
     public var grid: ParameterGrid
     public var whereText: String?
     /// Grid indexes of the evaluated combinations (after `--where`), by combination number.
@@ -25,7 +25,7 @@ public struct SweepReport {
     public var topShown = 20
 
     public init(strategy: String, candles: CandleSeries, commandLine: [String],
-                fixedParameters: [(name: String, value: String)], execution: [(name: String, value: String)],
+                fixedParameters: [RunParameter], execution: [RunParameter],
                 grid: ParameterGrid, whereText: String?, combos: [Int], rankMetric: Metric,
                 periodsPerYear: Double, summary: Sweep.Summary) {
         self.strategy = strategy; self.candles = candles; self.commandLine = commandLine
@@ -149,27 +149,21 @@ public struct SweepReport {
 
     // MARK: - sweep.md
 
+    /// The sweep's manifest: strategy, data, periods per year, rank metric, grid, filter, fixed
+    /// parameters and execution options.
+    /// - Complexity: O(n) in the bars (it hashes them).
+    public var manifest: RunManifest {
+        var m = RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(candles),
+                            periodsPerYear: periodsPerYear, parameters: fixedParameters, execution: execution)
+        m.rankMetric = rankMetric
+        m.grid = grid.axes
+        m.filter = whereText
+        return m
+    }
+
     public func markdown() throws -> String {
         let c = candles
-        var md = "# Sweep: \(strategy) on \(c.symbol)\n\n## Run\n\n| | |\n|---|---|\n"
-        let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
-        var manifest: [(String, String)] = [
-            ("command", Markdown.command(commandLine)),
-            ("bt version", btVersion),
-            ("symbol", c.symbol),
-            ("timeframe", c.timeframe?.rawValue ?? "unknown"),
-            ("data range", range),
-            ("bars", String(c.count)),
-            ("candles sha256", "`\(c.sha256)`"),
-            ("periods per year", CSV.number(periodsPerYear)),
-            ("rank metric", rankMetric.name),
-        ]
-        manifest += grid.axes.map { ("grid " + $0.name, $0.values.map(Self.label).joined(separator: " ")) }
-        if let whereText { manifest.append(("where", "`\(whereText)`")) }
-        manifest += fixedParameters.map { ("parameter " + $0.name, $0.value) }
-        manifest += execution.map { ("execution " + $0.name, $0.value) }
-        for (k, v) in manifest { md += "| \(k) | \(Markdown.cell(v)) |\n" }
-
+        var md = "# Sweep: \(strategy) on \(c.symbol)\n\n## Run\n\n" + manifest.markdown
         md += "\n## Results\n\n"
         md += "\(grid.count) combinations in the grid, \(combos.count) after `--where`, "
             + "\(summary.evaluated - summary.failed) ran, \(summary.failed) failed (see `sweep.csv`, status `error`).\n\n"
