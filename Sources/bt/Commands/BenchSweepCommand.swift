@@ -31,7 +31,13 @@ extension Command {
         config.depth = .none
         config.feeBps = 10
         let strategy = Strategy.maCross
-        let parameters = try pairs.map { try strategy.parameters(["fast=\($0.0)", "slow=\($0.1)"]) }
+        let defaults = try strategy.parameters([])
+        let parameters = try pairs.map { fast, slow in
+            var p = defaults
+            try p.set("fast", to: Double(fast))
+            try p.set("slow", to: Double(slow))
+            return p
+        }
         let evaluator = SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
             try strategy.signals(candles, parameters[combo], cache: cache)
         }

@@ -78,7 +78,8 @@ struct SweepPlan {
     let strategy: Strategy
     let grid: ParameterGrid
     let filter: WhereClause?
-    let fixed: [String]
+    /// The strategy's parameters with `--param` applied: each combination sets its swept values on a copy.
+    let base: StrategyParameters
     let rank: Metric
     let folds: Int?
     let blocks: Int
@@ -94,12 +95,12 @@ struct SweepPlan {
             let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw InputError("--grid: '\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))")
         }
-        fixed = args.values("param")
+        let fixed = args.values("param")
         let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
         if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
             throw InputError("'\(clash.name)' is both swept (--grid) and fixed (--param)")
         }
-        _ = try strategy.parameters(fixed)
+        base = try strategy.parameters(fixed)
         filter = try args.value("where").map { try WhereClause($0, names: Set(names)) }
         rank = try args.value("rank").map(RunMetrics.metric(named:)) ?? .sharpe
         folds = try args.int("walk-forward")
@@ -111,7 +112,7 @@ struct SweepPlan {
     /// Grid indexes that pass `--where`, and the defaults of the parameters not swept.
     func combinations() throws -> [Int] {
         var combos: [Int] = []
-        let defaults = Dictionary(uniqueKeysWithValues: try strategy.parameters(fixed).values.compactMap { item -> (String, Double)? in
+        let defaults = Dictionary(uniqueKeysWithValues: base.values.compactMap { item -> (String, Double)? in
             switch item.value {
             case .int(let v): return (item.name, Double(v))
             case .double(let v): return (item.name, v)
@@ -138,10 +139,10 @@ struct SweepPlan {
         let ppy = try args.double("periods-per-year") ?? PeriodsPerYear.infer(from: candles.time)
         guard ppy > 0 else { throw UsageError("--periods-per-year must be positive", command: "sweep") }
         let combos = try combinations()
-        let grid = self.grid, strategy = self.strategy, fixed = self.fixed
+        let grid = self.grid, strategy = self.strategy, base = self.base
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy) { candles, cache, combo in
-            let values = grid.combination(at: combos[combo])
-            let parameters = try strategy.parameters(fixed + grid.axes.map { "\($0.name)=\(Self.text(values[$0.name]!))" })
+            var parameters = base
+            for (axis, value) in zip(grid.axes, grid.values(at: combos[combo])) { try parameters.set(axis.name, to: value) }
             return try strategy.signals(candles, parameters, cache: cache)
         }
         try OutputDirectory.prepare(directory, force: args.flag("force"))
@@ -157,7 +158,7 @@ struct SweepPlan {
         }
         try csv.close()
         let sweptNames = Set(grid.axes.map(\.name))
-        let fixedValues = try strategy.parameters(fixed).runParameters.filter { !sweptNames.contains($0.name) }
+        let fixedValues = base.runParameters.filter { !sweptNames.contains($0.name) }
         var report = SweepReport(
             strategy: strategy.name, candles: candles, commandLine: args.commandLine,
             fixedParameters: fixedValues, execution: config.parameters, grid: grid,
