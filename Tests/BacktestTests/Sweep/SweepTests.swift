@@ -32,8 +32,10 @@ struct SweepTests {
         return SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
             if failing.contains(combo) { throw InputError("combination \(combo) cannot run") }
             let (f, s) = windows[combo]
-            let fast = try cache.series("sma:\(f)") { counter.hit(); return try Indicators.sma(candles.close, period: f) }
-            let slow = try cache.series("sma:\(s)") { counter.hit(); return try Indicators.sma(candles.close, period: s) }
+            func sma(_ n: Int) throws -> [Double] {
+                try cache.outputs(.init(IndicatorSpec(.sma, Double(n)))) { counter.hit(); return [try Indicators.sma(candles.close, period: n)] }[0]
+            }
+            let fast = try sma(f), slow = try sma(s)
             var entries = [Bool](repeating: false, count: candles.count), exits = entries
             for t in 1..<candles.count where !slow[t - 1].isNaN {
                 entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
