@@ -42,6 +42,7 @@ Faults (--fault SPEC, repeatable, or "faults"/"add_faults" in POST /_control):
                     middle of the body (where=body)
     reset           TCP reset (RST) after half the body (where=body) or before any byte
                     (where=headers)
+    close           close the connection (FIN) without answering: an "empty reply"
     empty           200 with [] (Binance) / an empty "Time Series (Daily)" (Alpha Vantage)
     invalid_symbol  Binance 400 {"code": -1121, "msg": "Invalid symbol."}; Alpha Vantage
                     200 {"Error Message": ...}
@@ -55,6 +56,7 @@ See docs/mock-exchange.md for the whole reference.
 import argparse
 import calendar
 import collections
+import gzip
 import json
 import math
 import os
@@ -87,7 +89,7 @@ BINANCE_WEIGHTS = {"/api/v3/klines": KLINES_WEIGHT, "/api/v3/exchangeInfo": 20,
 SYMBOL_PATTERN = re.compile(r"[A-Z0-9\-_.]{1,20}")
 AV_FUNCTIONS = ("TIME_SERIES_DAILY", "TIME_SERIES_DAILY_ADJUSTED")
 
-FAULT_KINDS = ("rate_limit", "ban", "server_error", "truncate", "slow", "reset", "empty",
+FAULT_KINDS = ("rate_limit", "ban", "server_error", "truncate", "slow", "reset", "close", "empty",
                "invalid_symbol", "av_note", "av_information", "av_error", "raw")
 DEFAULT_FAULT_API = {"rate_limit": "binance", "ban": "binance", "av_note": "alphavantage",
                      "av_information": "alphavantage", "av_error": "alphavantage"}
@@ -404,6 +406,7 @@ SETTING_DEFAULTS = {
     "over_limit": "clamp",
     "latency": 0.0,
     "header_case": "lower",
+    "gzip": False,
     "av_api_key": None,
     "av_calls_per_minute": 0,
     "av_calls_per_day": 0,
@@ -819,6 +822,7 @@ def av_csv(rows, adjusted):
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "mock-exchange/1"
+    disable_nagle_algorithm = True   # headers and body go out in separate writes: no 40 ms stalls
     sys_version = ""
 
     def version_string(self):
@@ -906,7 +910,8 @@ class Handler(BaseHTTPRequestHandler):
     def _entry(self, seq, api, n, method, path, query):
         return {"seq": seq, "api": api, "n": n, "method": method, "path": path,
                 "query": dict(parse_qsl(query, keep_blank_values=True)), "raw_query": query,
-                "time": iso(int(time.time() * 1000))}
+                "time": iso(int(time.time() * 1000)),
+                "peer": "%s:%d" % self.client_address[:2]}
 
     def _binance(self, method, path, query):
         market = self.market
@@ -1030,6 +1035,13 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "reset" and where == "headers":
             self._reset()
             return
+        if kind == "close":
+            self.close_connection = True
+            return
+        if (self.market.settings["gzip"] and status == 200
+                and "gzip" in (self.headers.get("Accept-Encoding") or "")):
+            data = gzip.compress(data, mtime=0)
+            headers["Content-Encoding"] = "gzip"
         declared, payload = len(data), data
         if kind == "truncate":
             cut = int(len(data) * float(fault.get("fraction", 0.5)))
@@ -1123,6 +1135,8 @@ def serve_main(argv):
     p.add_argument("--latency", type=float, help="seconds added before every data answer")
     p.add_argument("--header-case", choices=("lower", "canonical"),
                    help="header names as sent: lower (default, as over HTTP/2) or canonical")
+    p.add_argument("--gzip", action="store_true",
+                   help="gzip 200 answers when the client sends Accept-Encoding: gzip")
     p.add_argument("--av-api-key", help="the only Alpha Vantage key accepted (default: any non-empty)")
     p.add_argument("--av-calls-per-minute", type=int, help="answer 'Note' past this many calls a minute")
     p.add_argument("--av-calls-per-day", type=int, help="answer 'Information' past this many calls")
@@ -1143,6 +1157,8 @@ def serve_main(argv):
         value = getattr(args, name)
         if value is not None:
             settings[name] = value
+    if args.gzip:
+        settings["gzip"] = True
     if args.av_premium_full:
         settings["av_premium_full"] = True
     if args.av_premium_adjusted:
@@ -1165,7 +1181,7 @@ def serve_main(argv):
         with open(args.port_file + ".tmp", "w") as f:
             f.write("%d\n" % port)
         os.replace(args.port_file + ".tmp", args.port_file)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
 
     stop = market.stop_event
@@ -1173,10 +1189,10 @@ def serve_main(argv):
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     if args.exit_on_stdin_eof:
         def watch_stdin():
-            try:
-                while sys.stdin.buffer.read(4096):
+            try:   # os.read, not sys.stdin: a thread blocked in a buffered read aborts shutdown
+                while os.read(0, 4096):
                     pass
-            except (OSError, ValueError):
+            except OSError:
                 pass
             stop.set()
         threading.Thread(target=watch_stdin, daemon=True).start()
@@ -1186,7 +1202,7 @@ def serve_main(argv):
         timer.start()
     print("PORT %d" % port, flush=True)
 
-    while not stop.wait(0.2):
+    while not stop.wait(0.5):
         pass
     server.shutdown()
     server.server_close()

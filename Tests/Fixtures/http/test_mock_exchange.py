@@ -4,6 +4,7 @@ loopback and drives every behaviour over HTTP with urllib.
 
     python3 Tests/Fixtures/http/test_mock_exchange.py        # or: python3 -m unittest -v ...
 """
+import gzip
 import http.client
 import json
 import os
@@ -120,6 +121,13 @@ class ProcessTests(unittest.TestCase):
         s = MockServer("--exit-on-stdin-eof", stdin=subprocess.PIPE)
         s.proc.stdin.close()
         self.assertEqual(s.proc.wait(5), 0)
+        s.stop()
+
+    def test_sigterm_while_watching_stdin(self):
+        s = MockServer("--exit-on-stdin-eof", stdin=subprocess.PIPE)
+        s.proc.send_signal(signal.SIGTERM)
+        self.assertEqual(s.proc.wait(5), 0)
+        s.proc.stdin.close()
         s.stop()
 
     def test_port_file_and_command_line_faults(self):
@@ -240,6 +248,14 @@ class KlinesTests(ServerTestCase):
         self.assertEqual(rows, [])
         _, _, rows = self.server.klines(startTime=0, limit=1)
         self.assertEqual(rows[0][0], mock_exchange.parse_time("2024-01-01"))
+
+    def test_per_symbol_listing_and_listing_inside_a_bar(self):
+        self.server.control(listing={"NEWUSDT": "2024-03-15T10:37:00Z"})
+        _, _, rows = self.server.klines(symbol="NEWUSDT", interval="1h", startTime=0)
+        self.assertEqual(rows[0][0], mock_exchange.parse_time("2024-03-15T10:00:00Z"))   # the bar holding the listing
+        self.assertEqual(len(rows), 3)                                                  # 10:00, 11:00, 12:00 (current)
+        self.assertEqual(self.server.klines(symbol="NEWUSDT", endTime=mock_exchange.parse_time("2024-03-15T10:00Z"))[2], [])
+        self.assertEqual(len(self.server.klines(symbol="BTCUSDT", interval="1d", startTime=0, limit=1000)[2]), 75)
 
     def test_every_interval_is_aligned_and_valid(self):
         self.server.control(binance_start="2021-06-01")
@@ -408,6 +424,23 @@ class FaultTests(ServerTestCase):
             urllib.request.urlopen(self.server.url("/api/v3/ping")).read()
         self.assertEqual(self.server.get("/api/v3/ping")[0], 200)
 
+    def test_close_without_an_answer(self):
+        self.server.control(faults=["close@1"])
+        with self.assertRaises((http.client.RemoteDisconnected, urllib.error.URLError)):
+            urllib.request.urlopen(self.server.url("/api/v3/ping")).read()
+        self.assertEqual(self.server.stats()["by_fault"], {"close": 1})
+
+    def test_gzip_when_asked(self):
+        self.server.control(gzip=True)
+        plain = self.server.get("/api/v3/klines", symbol="BTCUSDT", interval="1m", limit=100)[2]
+        req = urllib.request.Request(self.server.url("/api/v3/klines", symbol="BTCUSDT", interval="1m", limit=100),
+                                     headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(req) as r:
+            self.assertEqual(r.headers["Content-Encoding"], "gzip")
+            packed = r.read()
+        self.assertLess(len(packed), len(plain))
+        self.assertEqual(gzip.decompress(packed), plain)
+
     def test_empty_page_and_raw_answer(self):
         self.server.control(faults=["empty@1", {"kind": "raw", "request": 2, "status": 200,
                                                 "body": "[[1,2]]", "headers": {"X-Extra": "yes"}}])
@@ -432,6 +465,7 @@ class FaultTests(ServerTestCase):
         self.assertEqual([(e["seq"], e["api"], e["status"], e["fault"]) for e in entries],
                          [(1, "binance", 200, None), (2, "binance", 429, "rate_limit"), (3, "alphavantage", 200, None)])
         self.assertEqual(entries[1]["query"], {"symbol": "BTCUSDT", "interval": "1m", "startTime": "456", "limit": "2"})
+        self.assertTrue(entries[0]["peer"].startswith("127.0.0.1:"))
         self.assertEqual([e["seq"] for e in self.server.json("/_requests", since=2)[2]], [3])
         with open(self.server.log) as f:
             lines = [json.loads(line) for line in f]
