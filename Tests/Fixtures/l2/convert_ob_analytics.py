@@ -106,9 +106,11 @@ class Book:
         self.levels = {"bid": {}, "ask": {}}
         self.at = {"bid": {}, "ask": {}}  # price -> set of ids
         self.prices = {"bid": [], "ask": []}  # level prices, ascending
+        self.dirty = set()  # (side, price) of levels changed since the last clear
 
     def _level(self, side, price, delta):
         lv = self.levels[side]
+        self.dirty.add((side, price))
         q = lv.get(price, 0) + delta
         if q < 0:
             raise SystemExit("internal error: negative level %s %s" % (side, price))
@@ -321,6 +323,8 @@ def main(argv):
         while state["next"] < len(truth_times) and truth_times[state["next"]] < upto:
             T = truth_times[state["next"]]
             state["next"] += 1
+            if shadow != book.levels:
+                raise SystemExit("internal error: book.jsonl does not rebuild the book at %s" % iso_ms(T))
             bb, ba = book.best("bid"), book.best("ask")
             mid = (bb + ba) / 2
             for side in ("buy", "sell"):
@@ -329,7 +333,10 @@ def main(argv):
                     truth.append((T, side, size, walk_cost(lv, side, size, mid), mid, bb, ba))
 
     def on_group(book, t, grp):
-        touched = {(("bid" if r[5] == "bid" else "ask"), r[2]) for r in grp}
+        # Levels changed in this millisecond, at the orders' resting prices (a taker's `changed`
+        # and `deleted` rows carry fill prices, not the price it rests at).
+        touched = book.dirty
+        book.dirty = set()
         if t == snap_t:
             event = (t, "snapshot", sorted(book.levels["bid"].items(), reverse=True),
                      sorted(book.levels["ask"].items()))
@@ -346,6 +353,15 @@ def main(argv):
                 last_levels[s].pop(p, None)
         if event:
             book_lines.append(event)
+            # The shadow book is what a reader of book.jsonl rebuilds; checked at every bar open.
+            if event[1] == "snapshot":
+                shadow["bid"], shadow["ask"] = {}, {}
+            for s, levels in (("bid", event[2]), ("ask", event[3])):
+                for p, q in levels:
+                    if q:
+                        shadow[s][p] = q
+                    else:
+                        shadow[s].pop(p, None)
         if book.crossed():
             raise SystemExit("error: the reconstruction is crossed at %s" % iso_ms(t))
         for s in ("bid", "ask"):
@@ -353,6 +369,7 @@ def main(argv):
             prev_touch[s] = book.best(s)
 
     last_levels = {"bid": {}, "ask": {}}
+    shadow = {"bid": {}, "ask": {}}
 
     # Pass 2. Before the rows of millisecond t the book holds every event before t, so it is the
     # book "as of T" for each pending bar open T < t (earlier ones were taken at earlier groups).
@@ -362,6 +379,8 @@ def main(argv):
         raise SystemExit("error: crossed after removing stale orders: %s" % found2)
     # Bars after the last event see the final book.
     snapshot_truth(book, float("inf"))
+    if shadow != book.levels:
+        raise SystemExit("internal error: book.jsonl does not rebuild the final book")
 
     with open(os.path.join(out, "book.jsonl"), "w") as f:
         for t, kind, bids, asks in book_lines:
