@@ -28,7 +28,7 @@ SAMPLE_MS = 1000
 BAND_BPS = 100.0  # levels kept per sample (enough for 10 BTC on this sample)
 REFILL_BAND_BPS = 5.0
 REFILL_MIN_DEFICIT = 0.05  # BTC; smaller sweeps are noise
-REFILL_TAUS_MS = [100, 200, 500, 1000, 2000, 3000, 5000, 7500, 10000, 15000, 20000, 30000, 45000, 60000]
+REFILL_TAUS_MS = [50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10000, 20000, 30000, 60000]
 
 
 def depth_at(levels, grid):
@@ -121,7 +121,7 @@ def tick_of(samples):
     return min(counts, key=lambda g: (-counts[g], g))
 
 
-def refill(events, trades, t0, t1, band=REFILL_BAND_BPS, min_deficit=REFILL_MIN_DEFICIT, relative_to="pre"):
+def refill_band(events, trades, t0, t1, band=REFILL_BAND_BPS, min_deficit=REFILL_MIN_DEFICIT, relative_to="pre"):
     """Refill after taker sweeps (trades grouped by exchange millisecond and taker side).
 
     For a sweep at time u hitting side S (asks for a buy): D(t) = quantity on S within `band` bps of
@@ -187,6 +187,66 @@ def refill(events, trades, t0, t1, band=REFILL_BAND_BPS, min_deficit=REFILL_MIN_
     return {"sweeps": len(keys), "used": used, "median_recovery": med, "half_life_ms": half}
 
 
+def sweeps_of(trades, t0, t1):
+    """Taker sweeps: trades grouped by (exchange millisecond, taker side), times in [t0, t1]."""
+    out = {}
+    for tr in trades:
+        if t0 <= tr["t"] <= t1:
+            key = (tr["t"], tr["side"])
+            out[key] = out.get(key, 0.0) + tr["qty"]
+    return sorted(out)
+
+
+def half_life(taus, med):
+    """First tau where the median recovery reaches 0.5, linear between grid points from R(0) = 0."""
+    prev_tau, prev_r = 0, 0.0
+    for tau, r in zip(taus, med):
+        if r == r and r >= 0.5:
+            return prev_tau + (0.5 - prev_r) / (r - prev_r) * (tau - prev_tau)
+        if r == r:
+            prev_tau, prev_r = tau, r
+    return float("nan")
+
+
+def refill(events, trades, t0, t1, q_ref, min_jump_bps, taus=REFILL_TAUS_MS):
+    """Refill half-life after taker orders, from the cost of a reference market order.
+
+    C(t): cost in bps (vs the mid at t) of a market order of q_ref walking the side a sweep hit
+    (asks after a taker buy), with the book as of t (events at or before t). For each sweep at u:
+    C_pre = C(u - 1 ms), C_post = C(u), jump = C_post - C_pre; sweeps with jump >= min_jump_bps
+    count. Recovery R(tau) = (C_post - C(u + tau)) / jump, only where u + tau <= t1. The half-life is
+    where the median R over the counted sweeps first reaches 0.5 (half_life)."""
+    keys = sweeps_of(trades, t0, t1)
+    probes = []
+    for j, (u, side) in enumerate(keys):
+        probes.append((u - 1, "pre", j))
+        probes.append((u, "post", j))
+        for k, tau in enumerate(taus):
+            if u + tau <= t1:
+                probes.append((u + tau, k, j))
+    probes.sort(key=lambda x: x[0])
+    book, i, val = Replay(), 0, {}
+    for tp, kind, j in probes:
+        while i < len(events) and events[i][0] <= tp:
+            book.apply(events[i])
+            i += 1
+        val[(j, kind)] = book.cost(keys[j][1], q_ref)
+    per_tau = [[] for _ in taus]
+    used = 0
+    for j in range(len(keys)):
+        pre, post = val[(j, "pre")], val[(j, "post")]
+        if pre is None or post is None or post - pre < min_jump_bps:
+            continue
+        used += 1
+        for k in range(len(taus)):
+            c = val.get((j, k))
+            if c is not None:
+                per_tau[k].append((post - c) / (post - pre))
+    med = [quantile(v, 0.5) if v else float("nan") for v in per_tau]
+    return {"sweeps": len(keys), "used": used, "q_ref": q_ref, "min_jump_bps": min_jump_bps,
+            "taus_ms": taus, "median_recovery": med, "half_life_ms": half_life(taus, med)}
+
+
 def calibrate(events, trades, candles, t0, t1, fit="median"):
     samples, spread_states = replay_samples(events, t0, t1)
     spread = weighted_quantile(spread_states, 0.5)
@@ -212,9 +272,12 @@ def calibrate(events, trades, candles, t0, t1, fit="median"):
         vols.append(c[5])
     rho = spearman(depth10, vols)
     median_volume = quantile([c[5] for c in bars], 0.5)
-    rf = refill(events, trades, t0, t1)
+    a_min = min(profile["bid"][0], profile["ask"][0])
+    mid0 = samples[0]["mid"]
+    tick = tick_of(samples)
+    rf = refill(events, trades, t0, t1, q_ref=a_min, min_jump_bps=tick / mid0 * 1e4 / 2)
     return {
-        "tick": tick_of(samples),
+        "tick": tick,
         "spread_bps": spread, "spread_p90_bps": spread_p90,
         "bid": {"a": profile["bid"][0], "b": profile["bid"][1]},
         "ask": {"a": profile["ask"][0], "b": profile["ask"][1]},
@@ -275,7 +338,9 @@ def main(argv):
         result[fit] = {"profile": prof, "holdout": ho}
         print("\n## fit on the %s depth profile" % fit)
         print(json.dumps({k: v for k, v in prof.items() if k != "refill"}, indent=1))
-        print("refill:", json.dumps(prof["refill"]))
+        print("refill: sweeps %d used %d q_ref %.3f min_jump %.4f bps half-life %.1f ms; median R %s" % (
+            prof["refill"]["sweeps"], prof["refill"]["used"], prof["refill"]["q_ref"], prof["refill"]["min_jump_bps"],
+            prof["refill"]["half_life_ms"], " ".join("%.2f" % r for r in prof["refill"]["median_recovery"])))
         print(table(ho))
     if explore:
         result["explore"] = explore_more(events, trades, candles, truth, t_first, t_split, t_last, result)
@@ -329,11 +394,18 @@ def explore_more(events, trades, candles, truth, t_first, t_split, t_last, resul
             med.append(quantile(errs, 0.5)); p90.append(quantile(errs, 0.9))
         print("dense holdout (every second, %s fit): median %s p90 %s" % (fit, np.round(med, 3), np.round(p90, 3)))
         info["dense_" + fit] = {"median": med, "p90": p90}
-    # 4. refill definitions
+    # 4a. refill (cost-based) with other reference sizes and thresholds, and on the whole range
+    for q_ref in (0.3, 1.0, 3.0):
+        for jump in (0.03, 0.064, 0.13, 0.3):
+            rf = refill(events, trades, t_first, t_split, q_ref=q_ref, min_jump_bps=jump)
+            rf2 = refill(events, trades, t_first, t_last, q_ref=q_ref, min_jump_bps=jump)
+            print("refill cost-based q_ref=%.1f min_jump=%.3f: first half used %d half-life %.0f ms; whole range used %d half-life %.0f ms" % (
+                q_ref, jump, rf["used"], rf["half_life_ms"], rf2["used"], rf2["half_life_ms"]))
+    # 4b. refill definitions by depth in a band (not used: noisy, see the doc)
     for rel in ("pre", "current"):
         for band in (2.0, 5.0, 10.0):
             for md in (0.02, 0.05, 0.2):
-                rf = refill(events, trades, t_first, t_last, band=band, min_deficit=md, relative_to=rel)
+                rf = refill_band(events, trades, t_first, t_last, band=band, min_deficit=md, relative_to=rel)
                 print("refill mid=%s band=%g min_deficit=%g: sweeps %d used %d half-life %.2f s; median R %s" % (
                     rel, band, md, rf["sweeps"], rf["used"], rf["half_life_ms"] / 1000, np.round(rf["median_recovery"], 2)))
     # 5. seconds flooring: cost with the book as of T + 999 ms (what flooring event times to seconds

@@ -45,7 +45,11 @@ order rests in the reconstruction at the trade price and that price is the best 
 side (the touch). Also counted: makers resting at the touch of the book as of the end of the
 previous millisecond (the first fill of each taker sweep should be).
 
-Usage: convert_ob_analytics.py WHEEL_OR_SAMPLE_DIR OUT_DIR
+With --keep-stale the two stale asks stay in the book (so book.jsonl has crossed and locked
+updates, for testing that the importer counts them; summary.json gives the count of update
+events after which best bid >= best ask) and truth.csv is the cost on that crossed book.
+
+Usage: convert_ob_analytics.py [--keep-stale] WHEEL_OR_SAMPLE_DIR OUT_DIR
 """
 
 import bisect
@@ -186,7 +190,7 @@ def groups(rows):
         i = j
 
 
-def replay(rows, n_snapshot, stale, on_group=None, on_row=None, before_group=None):
+def replay(rows, n_snapshot, stale, on_group=None, on_row=None, before_group=None, fix_crossing=True):
     """Applies the rows; returns (book, counts, stale orders found by the crossing rule).
 
     Hooks: before_group(book, t) before a millisecond's rows, on_row(book, row) before each row,
@@ -221,7 +225,7 @@ def replay(rows, n_snapshot, stale, on_group=None, on_row=None, before_group=Non
                 counts["placeholder_rows"] += 1
             elif oid not in stale:
                 counts["unknown_changes" if action == "changed" else "unknown_deletes"] += 1
-        while book.crossed():
+        while fix_crossing and book.crossed():
             b, a = book.best("bid"), book.best("ask")
             ids = book.at["bid"][b] | book.at["ask"][a]
             oid = min(ids, key=lambda k: book.orders[k][3])
@@ -251,6 +255,8 @@ def walk_cost(levels, side, size, mid):
 
 
 def main(argv):
+    keep_stale = "--keep-stale" in argv
+    argv = [a for a in argv if a != "--keep-stale"]
     if len(argv) != 3:
         print(__doc__.split("\n\n")[-1].strip(), file=sys.stderr)
         return 2
@@ -268,7 +274,8 @@ def main(argv):
     bad = [f for f in found if not f["snapshot"] or f["touched_live"]]
     if bad:
         raise SystemExit("error: a live order crosses the book at the end of a millisecond: %s" % bad)
-    stale = {f["id"] for f in found}
+    stale = set() if keep_stale else {f["id"] for f in found}
+    crossed_updates = [0]
 
     # Trades, sorted by exchange time then trade id.
     trades = sorted(({"id": int(r["trade_id"]), "t": int(r["exchange_timestamp"]), "price": float(r["price"]),
@@ -363,7 +370,10 @@ def main(argv):
                     else:
                         shadow[s].pop(p, None)
         if book.crossed():
-            raise SystemExit("error: the reconstruction is crossed at %s" % iso_ms(t))
+            if not keep_stale:
+                raise SystemExit("error: the reconstruction is crossed at %s" % iso_ms(t))
+            if event:
+                crossed_updates[0] += 1
         for s in ("bid", "ask"):
             max_levels[s] = max(max_levels[s], len(book.levels[s]))
             prev_touch[s] = book.best(s)
@@ -374,7 +384,7 @@ def main(argv):
     # Pass 2. Before the rows of millisecond t the book holds every event before t, so it is the
     # book "as of T" for each pending bar open T < t (earlier ones were taken at earlier groups).
     book, counts, found2 = replay(rows, n_snapshot, stale, on_group=on_group, on_row=on_row,
-                                  before_group=snapshot_truth)
+                                  before_group=snapshot_truth, fix_crossing=not keep_stale)
     if found2:
         raise SystemExit("error: crossed after removing stale orders: %s" % found2)
     # Bars after the last event see the final book.
@@ -408,7 +418,8 @@ def main(argv):
         "synthetic_final_deletes_dropped": synthetic_deletes,
         "snapshot_time": iso_ms(snap_t), "last_event_time": iso_ms(rows[-1][0]),
         "book_events": len(book_lines), "max_levels": max_levels,
-        "stale_snapshot_orders": found, **counts,
+        "stale_snapshot_orders": found, "stale_orders_kept": keep_stale,
+        "crossed_or_locked_updates": crossed_updates[0], **counts,
         "trades_check": dict(check, agreement_rate=check["at_touch"] / check["trades"]),
         "bars": len(bar_times), "truth_bars": len(truth_times),
         "ladder": LADDER,
