@@ -342,6 +342,18 @@ def main(argv):
             prof["refill"]["sweeps"], prof["refill"]["used"], prof["refill"]["q_ref"], prof["refill"]["min_jump_bps"],
             prof["refill"]["half_life_ms"], " ".join("%.2f" % r for r in prof["refill"]["median_recovery"])))
         print(table(ho))
+    prof, ho = result["median"]["profile"], result["median"]["holdout"]
+    profile_json = {"symbol": "BTCUSD", "tick": prof["tick"], "spread_bps": prof["spread_bps"],
+                    "spread_p90_bps": prof["spread_p90_bps"], "bid": prof["bid"], "ask": prof["ask"],
+                    "volume_rank_correlation": prof["volume_rank_correlation"],
+                    "refill_half_life_seconds": prof["refill_half_life_seconds"],
+                    "median_bar_volume": prof["median_bar_volume"],
+                    "depth_per_median_volume": prof["depth_per_median_volume"],
+                    "holdout": {"sizes": ho["sizes"], "median_abs_error_bps": ho["median_abs_error_bps"],
+                                "p90_abs_error_bps": ho["p90_abs_error_bps"]}}
+    print("\n## profile (bt calibrate --json, median fit)\n" + json.dumps(profile_json))
+    ok = all(m <= 1 for m in ho["median_abs_error_bps"]) and all(p <= 3 for p in ho["p90_abs_error_bps"])
+    print("targets (median <= 1 bp, p90 <= 3 bps at every size): %s" % ("met" if ok else "MISSED"))
     if explore:
         result["explore"] = explore_more(events, trades, candles, truth, t_first, t_split, t_last, result)
     if "--json" in argv:
