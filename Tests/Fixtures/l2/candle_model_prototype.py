@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Dev-only prototype of bt's candle-only cost model (no L2), and of today's synthetic model.
 
-Usage: candle_model_prototype.py OUT_DIR GOOG_CSV [--explore]
+Usage: candle_model_prototype.py OUT_DIR GOOG_CSV [EURUSD_CSV] [--explore]
   OUT_DIR is what convert_ob_analytics.py wrote (candles.csv, truth.csv); GOOG_CSV is data/GOOG.csv.
 
 Everything for a fill at bar t's open uses bars before t only (t-W .. t-1).
@@ -155,7 +155,7 @@ def summarize(vals):
         sum(v) / len(v), quantile(v, 0.5), quantile(v, 0.1), quantile(v, 0.9), len(v))
 
 
-DEFAULT = {"spread": "cs_adj_clip_once", "w_spread": 60, "w_sigma": 20, "w_volume": 20, "y": 0.3,
+DEFAULT = {"spread": "cs_adj_clip_once", "w_spread": 250, "w_sigma": 20, "w_volume": 20, "y": 0.3,
            "touch_seconds": 60.0}
 
 
@@ -220,10 +220,10 @@ def main(argv):
 
     print("## Spread estimators on GOOG daily (bps; fill at t uses bars before t)")
     for w in (20, 60, 250):
-        for m in ("cs_clip_each", "cs_clip_once", "ar"):
+        for m in ("cs_clip_each", "cs_clip_once", "cs_adj_clip_once", "ar"):
             est = [spread_estimate(m, H, L, C, t, w) for t in range(w, n)]
             print("W=%3d %-13s %s" % (w, m, summarize([e * 1e4 for e in est])))
-    whole = {m: spread_estimate(m, H, L, C, n, n) * 1e4 for m in ("cs_clip_each", "cs_clip_once", "ar")}
+    whole = {m: spread_estimate(m, H, L, C, n, n) * 1e4 for m in ("cs_clip_each", "cs_clip_once", "cs_adj_clip_once", "ar")}
     print("whole sample: " + ", ".join("%s %.2f" % kv for kv in whole.items()))
     # today's bt spread on GOOG (includes the fill bar, clamp [1, 100] bps)
     bt_now = []
@@ -238,7 +238,7 @@ def main(argv):
     TT = [c[0] for c in candles]
     lo_, lh, ll, lc, lv = ([c[i] for c in candles] for i in range(1, 6))
     for w in (5, 10, 20, 30):
-        for m in ("cs_clip_each", "cs_clip_once", "ar"):
+        for m in ("cs_clip_each", "cs_clip_once", "cs_adj_clip_once", "ar"):
             est = [spread_estimate(m, lh, ll, lc, t, w) for t in range(1, len(candles))]
             print("W=%2d %-13s %s" % (w, m, summarize([e * 1e4 for e in est if e is not None])))
     print("true spread at every bar open: 1 tick = %.3f bps" % (1 / 78380 * 1e4))
@@ -274,6 +274,19 @@ def main(argv):
     for tick in (0.01, None):
         g = goog_costs(goog, tick=tick)
         print("GOOG daily, $10,000 order, tick %s: %s" % (tick, summarize(g)))
+    for label, p in (("plain square-root law (no touch), Y=0.5", dict(DEFAULT, y=0.5, touch_seconds=0.0)),
+                     ("plain square-root law (no touch), Y=1.0", dict(DEFAULT, y=1.0, touch_seconds=0.0))):
+        ratios, preds = l2_ratios(candles, truth, p)
+        print("%s: L2 median ratio per size (buy/sell): %s" % (label, " ".join(
+            "%.1f/%.1f" % (quantile(ratios[(s_, "buy")], 0.5), quantile(ratios[(s_, "sell")], 0.5)) for s_ in LADDER)))
+    if len(argv) > 3 and not argv[3].startswith("--"):
+        with open(argv[3]) as f:
+            rows = list(csv.DictReader(f))
+        k = list(rows[0].keys())
+        eh, el, ec = ([float(r[k[i]]) for r in rows] for i in (2, 3, 4))
+        for m in ("cs_clip_each", "cs_clip_once", "cs_adj_clip_once", "ar"):
+            est = [spread_estimate(m, eh, el, ec, t, 60) * 1e4 for t in range(60, len(ec))]
+            print("EURUSD 1h spread, W=60 %-16s %s" % (m, summarize(est)))
 
     print("\n## Robustness: both targets (L2 median ratio within 3x for every size and side; GOOG mean <= 5 bps)")
     grid = []
