@@ -15,8 +15,9 @@ Spread estimators over the W bars before t (pairs (k-1, k) with both bars in the
                 c the log close, eta = (log H + log L) / 2
 A tick floor (when a tick is known) makes the spread at least tick / open.
 
-Cost of a market order of Q units at bar t (bps, positive = cost):
-  cost = s / 2 + Y * sigma * sqrt(Q / V) * 1e4
+Cost of a market order of Q units at bar t (bps, positive = cost), see default_cost:
+  q_touch = V * touch_seconds / bar_seconds; cost = s / 2 for Q <= q_touch, else
+  cost = s / 2 + Y * sigma * (Q - q_touch)^1.5 / (Q * sqrt(V)) * 1e4  (-> s/2 + Y sigma sqrt(Q/V))
   sigma: standard deviation (n - 1) of the log close-to-close returns of the Wsig bars before t,
   V: mean volume of the Wv bars before t.
 """
