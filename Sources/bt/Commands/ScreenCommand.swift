@@ -73,13 +73,16 @@ struct ScreenRun {
     let execution: [(name: String, value: String)]
 
     /// Runs every symbol (each job opens its own store connection: SQLite handles are not
-    /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`.
+    /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`. A
+    /// symbol's error is recorded as bt words it.
     func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
              load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
         let rows = screen.run(symbols: symbols, progress: progress) { symbol in
-            let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
-            let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
-            return (result, Stats(result, periodsPerYear: periodsPerYear))
+            try ErrorMessage.rewording {
+                let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
+                let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+                return (result, Stats(result, periodsPerYear: periodsPerYear))
+            }
         }
         let report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters.map { ($0.name, $0.text) },

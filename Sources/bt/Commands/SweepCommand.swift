@@ -58,8 +58,8 @@ extension Command {
             } catch let error as UsageError {
                 throw error
             } catch {
-                Diagnostics.line("error: \(symbol): \(error)")
-                outcomes.append((symbol, .failure(error)))
+                Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
+                outcomes.append((symbol, .failure(ErrorMessage.reworded(error))))
             }
             Output.line()
         }
@@ -92,7 +92,8 @@ struct SweepPlan {
         let names = strategy.parameters.map(\.name)
         for axis in grid.axes where !names.contains(axis.name) {
             let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("\(Option.grid): '\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))")
+            throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",
+                             setting: .grid)
         }
         fixed = args.values(.param)
         let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
@@ -141,9 +142,11 @@ struct SweepPlan {
         let combos = try combinations()
         let grid = self.grid, strategy = self.strategy, fixed = self.fixed
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy) { candles, cache, combo in
-            let values = grid.combination(at: combos[combo])
-            let parameters = try strategy.parameters(fixed + grid.axes.map { "\($0.name)=\(Self.text(values[$0.name]!))" })
-            return try strategy.signals(candles, parameters, cache: cache)
+            try ErrorMessage.rewording {  // sweep.csv records a combination's error as bt words it
+                let values = grid.combination(at: combos[combo])
+                let parameters = try strategy.parameters(fixed + grid.axes.map { "\($0.name)=\(Self.text(values[$0.name]!))" })
+                return try strategy.signals(candles, parameters, cache: cache)
+            }
         }
         try OutputDirectory.prepare(directory, force: args.flag(.force))
         var sweep = try Sweep(rankMetric: rank)
