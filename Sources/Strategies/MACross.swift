@@ -14,7 +14,7 @@ extension Strategy {
     ) { candles, p, cache in
         let fast = p.int("fast"), slow = p.int("slow")
         guard fast < slow else {
-            throw InputError("ma-cross: fast (\(fast)) must be shorter than slow (\(slow))", at: "--param")
+            throw InputError("ma-cross: fast (\(fast)) must be shorter than slow (\(slow))", setting: .parameter)
         }
         let type = p.string("type")
         let average: ([Double], Int) throws -> [Double] = type == "ema" ? Indicators.ema : Indicators.sma

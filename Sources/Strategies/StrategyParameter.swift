@@ -31,18 +31,18 @@ public struct StrategyParameter: Sendable, Equatable {
         switch kind {
         case .int(let minimum):
             guard let v = Int(text), v >= minimum else {
-                throw InputError("parameter '\(name)' needs a whole number >= \(minimum), got '\(text)'", at: "--param")
+                throw InputError("parameter '\(name)' needs a whole number >= \(minimum), got '\(text)'", setting: .parameter)
             }
             return .int(v)
         case .double(let above):
             guard let v = Double(text), v.isFinite, v > above else {
-                throw InputError("parameter '\(name)' needs a number > \(above.formatted), got '\(text)'", at: "--param")
+                throw InputError("parameter '\(name)' needs a number > \(above.formatted), got '\(text)'", setting: .parameter)
             }
             return .double(v)
         case .choice(let options):
             guard options.contains(text) else {
                 throw InputError("parameter '\(name)' must be one of \(options.joined(separator: "|")), got '\(text)'",
-                                 at: "--param")
+                                 setting: .parameter)
             }
             return .string(text)
         }

@@ -27,13 +27,13 @@ public struct StrategyParameters: Sendable, Equatable {
         for assignment in assignments {
             guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else {
                 throw InputError("'\(assignment)' is not name=value (parameters of \(strategy.name): \(valid.joined(separator: ", ")))",
-                                 at: "--param")
+                                 setting: .parameter)
             }
             let name = String(assignment[..<eq]), text = String(assignment[assignment.index(after: eq)...])
             guard let i = strategy.parameters.firstIndex(where: { $0.name == name }) else {
                 let hint = Suggest.closest(to: name, among: valid).map { "; did you mean '\($0)'?" } ?? ""
                 throw InputError("unknown parameter '\(name)' for \(strategy.name)\(hint) (valid: \(valid.joined(separator: ", ")))",
-                                 at: "--param")
+                                 setting: .parameter)
             }
             values[i].value = try strategy.parameters[i].parse(text)
         }

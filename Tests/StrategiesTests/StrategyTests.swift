@@ -44,7 +44,7 @@ struct StrategyTests {
           ])
     func badParameters(strategy: String, assignment: String, message: String) throws {
         let s = try Strategy.named(strategy)
-        #expect(throws: InputError(message, at: "--param")) { try s.parameters([assignment]) }
+        #expect(throws: InputError(message, setting: .parameter)) { try s.parameters([assignment]) }
     }
 
     @Test("an unknown strategy names the valid ones")

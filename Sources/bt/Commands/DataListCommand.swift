@@ -8,12 +8,12 @@ extension Command {
             --json prints {"series": [{"symbol", "timeframe", "first", "last", "bars"}],
             "books": [{"symbol", "first", "last", "events"}]} with ISO-8601 UTC times.
             """,
-        options: [CommonOptions.json]
+        options: [.json]
     ) { args in
         let store = try args.openStore()
         let series = try store.list()
         let books = try store.bookList()
-        if args.flag("json") {
+        if args.flag(.json) {
             let s = series.map {
                 "{\"symbol\":\(JSONWriter.string($0.symbol)),\"timeframe\":\(JSONWriter.string($0.timeframe)),"
                     + "\"first\":\"\(UTCTime.iso($0.first))\",\"last\":\"\(UTCTime.iso($0.last))\",\"bars\":\($0.bars)}"

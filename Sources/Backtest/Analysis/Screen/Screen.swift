@@ -32,7 +32,7 @@ public struct Screen {
     public init(rankMetric: String, minTrades: Int = 0) throws {
         guard Stats.allNames.contains(rankMetric) else {
             let hint = Suggest.closest(to: rankMetric, among: Stats.allNames).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("--rank: unknown statistic '\(rankMetric)'\(hint)")
+            throw InputError("unknown statistic\(hint)", setting: .rank, value: rankMetric)
         }
         self.rankMetric = rankMetric
         self.minTrades = minTrades

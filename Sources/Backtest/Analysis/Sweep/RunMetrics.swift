@@ -70,7 +70,7 @@ public struct RunMetrics: Sendable, Equatable {
     public static func validate(rankMetric metric: String) throws {
         guard names.contains(metric) else {
             let hint = Suggest.closest(to: metric, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("--rank: unknown metric '\(metric)'\(hint) (valid: \(names.joined(separator: ", ")))")
+            throw InputError("unknown metric\(hint) (valid: \(names.joined(separator: ", ")))", setting: .rank, value: metric)
         }
     }
 }
