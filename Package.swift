@@ -40,11 +40,14 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        // Repository paths, the shipped candles and the seeded generator, for every test target.
+        .target(name: "TestSupport", dependencies: ["BacktestCore"], path: "Tests/TestSupport"),
         .testTarget(name: "BacktestTests",
-                    dependencies: ["Backtest", "BacktestCore", "BacktestAnalysis", "BacktestIO", "BacktestBenchmarks"],
+                    dependencies: ["Backtest", "BacktestCore", "BacktestAnalysis", "BacktestIO", "BacktestBenchmarks",
+                                   "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest"]),
-        .testTarget(name: "btTests", dependencies: ["bt", "Backtest"]),
+        .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest", "TestSupport"]),
+        .testTarget(name: "btTests", dependencies: ["bt", "Backtest", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

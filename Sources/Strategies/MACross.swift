@@ -14,7 +14,7 @@ extension Strategy {
     ) { candles, p, cache in
         let fast = p.int("fast"), slow = p.int("slow")
         guard fast < slow else {
-            throw InputError("ma-cross: fast (\(fast)) must be shorter than slow (\(slow))", at: "--param")
+            throw InputError("ma-cross: fast (\(fast)) must be shorter than slow (\(slow))", setting: .parameter)
         }
         let average: IndicatorSpec.Kind = p.string("type") == "ema" ? .ema : .sma
         let f = try cache.outputs(IndicatorSpec(average, Double(fast)), on: candles)[0]

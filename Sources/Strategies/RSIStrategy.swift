@@ -14,7 +14,7 @@ extension Strategy {
     ) { candles, p, cache in
         let lower = p.double("lower"), upper = p.double("upper")
         guard lower < upper, upper < 100 else {
-            throw InputError("rsi: need 0 < lower (\(lower)) < upper (\(upper)) < 100", at: "--param")
+            throw InputError("rsi: need 0 < lower (\(lower)) < upper (\(upper)) < 100", setting: .parameter)
         }
         let period = p.int("period")
         let r = try cache.outputs(IndicatorSpec(.rsi, Double(period)), on: candles)[0]

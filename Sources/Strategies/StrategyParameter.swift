@@ -66,11 +66,11 @@ public struct StrategyParameter: Sendable, Equatable {
     private func rejection(_ text: String) -> InputError {
         switch kind {
         case .int(let minimum):
-            InputError("parameter '\(name)' needs a whole number >= \(minimum), got '\(text)'", at: "--param")
+            InputError("parameter '\(name)' needs a whole number >= \(minimum), got '\(text)'", setting: .parameter)
         case .double(let above):
-            InputError("parameter '\(name)' needs a number > \(above.formatted), got '\(text)'", at: "--param")
+            InputError("parameter '\(name)' needs a number > \(above.formatted), got '\(text)'", setting: .parameter)
         case .choice(let options):
-            InputError("parameter '\(name)' must be one of \(options.joined(separator: "|")), got '\(text)'", at: "--param")
+            InputError("parameter '\(name)' must be one of \(options.joined(separator: "|")), got '\(text)'", setting: .parameter)
         }
     }
 

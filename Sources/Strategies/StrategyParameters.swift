@@ -1,8 +1,7 @@
 import Backtest
 
 /// A strategy's resolved parameter values, in the strategy's declared order. Values are set from
-/// `name=value` text (`--param`) or from numbers (a sweep's grid), checked against the
-/// declarations either way.
+/// `name=value` text or from numbers (a sweep's grid), checked against the declarations either way.
 public struct StrategyParameters: Sendable, Equatable {
     public enum Value: Sendable, Equatable, CustomStringConvertible {
         case int(Int), double(Double), string(String)
@@ -41,15 +40,15 @@ public struct StrategyParameters: Sendable, Equatable {
         for assignment in assignments {
             guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else {
                 throw InputError("'\(assignment)' is not name=value (parameters of \(strategy.name): \(validNames))",
-                                 at: "--param")
+                                 setting: .parameter)
             }
             let i = try index(of: String(assignment[..<eq]))
             values[i].value = try declarations[i].parse(String(assignment[assignment.index(after: eq)...]))
         }
     }
 
-    /// Sets parameter `name` to `number`, checked as `--param name=<number>` would be (the same
-    /// errors), without going through text: a sweep sets its swept values this way.
+    /// Sets parameter `name` to `number`, checked as the assignment `name=<number>` would be (the
+    /// same errors), without going through text: a sweep sets its swept values this way.
     /// - Throws: `InputError` for an unknown name or a value the parameter does not take
     ///   (a fraction for a whole number, a number below the minimum, a number for a choice).
     public mutating func set(_ name: String, to number: Double) throws {
@@ -62,7 +61,7 @@ public struct StrategyParameters: Sendable, Equatable {
     private func index(of name: String) throws -> Int {
         if let i = declarations.firstIndex(where: { $0.name == name }) { return i }
         let hint = Suggest.closest(to: name, among: declarations.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
-        throw InputError("unknown parameter '\(name)' for \(strategy)\(hint) (valid: \(validNames))", at: "--param")
+        throw InputError("unknown parameter '\(name)' for \(strategy)\(hint) (valid: \(validNames))", setting: .parameter)
     }
 
     public subscript(name: String) -> Value? { values.first { $0.name == name }?.value }

@@ -16,7 +16,7 @@ do {
     Diagnostics.line("error: \(e)")
     status = 2
 } catch let e as InputError {
-    Diagnostics.line("error: \(e)")
+    Diagnostics.line("error: \(ErrorMessage.text(e))")
     status = 2
 } catch {
     Diagnostics.line("error: \(error)")

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
@@ -48,14 +49,16 @@ struct DecimalParsingTests {
         #expect(parse(text) == .failure(failure))
     }
 
-    @Test("byte ISO parser agrees with UTCTime.parseISO", arguments: [
-        "2024-02-29", "2023-02-29", "2024-01-02 03:04", "2024-01-02T03:04:05", "2024-01-02T03:04:05.999Z",
-        "2024-01-02T03:04:05-05:30", "2024-01-02T24:00:00", "2024-01-02X", "2024-1-02", "1969-12-31T23:59:59Z",
+    @Test("ISO-8601 from bytes: dates, date-times, fractions dropped, offsets to UTC; invalid text is nil", arguments: [
+        ("2024-02-29", Int64?(1_709_164_800)), ("2023-02-29", nil), ("2024-01-02 03:04", 1_704_164_640),
+        ("2024-01-02T03:04:05", 1_704_164_645), ("2024-01-02T03:04:05.999Z", 1_704_164_645),
+        ("2024-01-02T03:04:05-05:30", 1_704_184_445), ("2024-01-02T24:00:00", nil), ("2024-01-02X", nil),
+        ("2024-1-02", nil), ("1969-12-31T23:59:59Z", -1),
     ])
-    func isoAgrees(text: String) {
+    func iso(text: String, expected: Int64?) {
         var copy = text
-        let bytes = copy.withUTF8 { DecimalParsing.iso($0) }
-        #expect(bytes == UTCTime.parseISO(Substring(text)))
+        #expect(copy.withUTF8 { DecimalParsing.iso($0) } == expected)
+        #expect(UTCTime.parseISO(Substring(text)) == expected)
     }
 
     @Test("times: ISO dates, date-times with offsets, epoch s/ms/µs, yyyymmdd")

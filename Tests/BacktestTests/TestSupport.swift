@@ -1,18 +1,16 @@
 import Foundation
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
 
 /// Paths and scratch files for tests.
 enum TestSupport {
-    /// The repository root, found from this file's path.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     static func fixture(_ name: String) -> String {
-        root.appendingPathComponent("Tests/BacktestTests/Fixtures/import").appendingPathComponent(name).path
+        Repository.path("Tests/BacktestTests/Fixtures/import/\(name)")
     }
 
-    static func repoFile(_ path: String) -> String { root.appendingPathComponent(path).path }
+    static func repoFile(_ path: String) -> String { Repository.path(path) }
 
     /// A fresh empty directory under the system's temporary directory.
     static func scratchDirectory() -> URL {

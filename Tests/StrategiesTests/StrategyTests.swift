@@ -44,7 +44,7 @@ struct StrategyTests {
           ])
     func badParameters(strategy: String, assignment: String, message: String) throws {
         let s = try Strategy.named(strategy)
-        #expect(throws: InputError(message, at: "--param")) { try s.parameters([assignment]) }
+        #expect(throws: InputError(message, setting: .parameter)) { try s.parameters([assignment]) }
     }
 
     @Test("a number set on a parameter gives what its text gives to --param: the same value or the same error",
@@ -72,7 +72,7 @@ struct StrategyTests {
         }
         var q = defaults
         #expect(throws: InputError("unknown parameter 'xxxxxxxxxxxx' for \(strategy) (valid: \(s.parameters.map(\.name).joined(separator: ", ")))",
-                                   at: "--param")) { try q.set("xxxxxxxxxxxx", to: 1) }
+                                   setting: .parameter)) { try q.set("xxxxxxxxxxxx", to: 1) }
     }
 
     @Test("an unknown strategy names the valid ones")

@@ -4,6 +4,7 @@ import Testing
 @testable import BacktestAnalysis
 @testable import BacktestIO
 import Strategies
+import TestSupport
 
 @Suite("Sweeps and walk-forward with real strategies")
 struct SweepIntegrationTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Backtest
 import Strategies
+import TestSupport
 
 /// bt's engine with `--depth none` against vectorbt's `Portfolio.from_signals` on the shipped
 /// data, for every strategy at its defaults. Goldens: `Tests/Fixtures/vectorbt/goldens.json`,
@@ -20,19 +21,19 @@ struct VectorbtAgreementTests {
     }
     struct Goldens: Decodable { var cases: [Case] }
 
-    static let cases: [Case] = {
-        guard let data = try? ShippedData.fixture("vectorbt/goldens.json"),
-              let g = try? JSONDecoder().decode(Goldens.self, from: data) else { return [] }
-        return g.cases
-    }()
-
-    @Test("the goldens exist and cover every strategy on both data files")
-    func coverage() {
-        #expect(Self.cases.count == 2 * Strategy.all.count)
-        #expect(Set(Self.cases.map(\.strategy)) == Set(Strategy.all.map(\.name)))
+    /// The committed goldens; a missing or unreadable file fails every test that uses them.
+    static func cases() throws -> [Case] {
+        try JSONDecoder().decode(Goldens.self, from: Repository.data("Tests/Fixtures/vectorbt/goldens.json")).cases
     }
 
-    @Test("same signals, same trade count, final equity within 1e-9", arguments: cases)
+    @Test("the goldens exist and cover every strategy on both data files")
+    func coverage() throws {
+        let cases = try Self.cases()
+        #expect(cases.count == 2 * Strategy.all.count)
+        #expect(Set(cases.map(\.strategy)) == Set(Strategy.all.map(\.name)))
+    }
+
+    @Test("same signals, same trade count, final equity within 1e-9", arguments: try cases())
     func agrees(_ c: Case) throws {
         let candles = try ShippedData.candles(c.data)
         #expect(candles.count == c.bars)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `bt` binary that sits next to the test bundle.
 enum BT {
     static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bt")
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     struct Result {
         var status: Int32

@@ -2,11 +2,7 @@ import Backtest
 
 /// `--width`, `--height`, `--color`: for every command that draws a text chart.
 enum ChartOptions {
-    static let all: [OptionSpec] = [
-        .value("width", "W", "Chart width in columns (default: terminal, else $COLUMNS, else 80)"),
-        .value("height", "H", "Chart height in rows (default: terminal, else $LINES, else 24)"),
-        .value("color", "WHEN", "Colour: always, never or auto (auto: a terminal and NO_COLOR unset)"),
-    ]
+    static let all: [Option] = [.width, .height, .color]
 }
 
 extension ParsedArguments {
@@ -14,27 +10,33 @@ extension ParsedArguments {
     /// each dimension on its own.
     func chartSize() throws -> ChartSize {
         let terminal = Environment.terminalSize(1)
-        func resolve(_ option: String, _ env: String, _ fromTerminal: Int?, _ fallback: Int) throws -> Int {
+        func resolve(_ option: Option, _ env: String, _ fromTerminal: Int?, _ fallback: Int) throws -> Int {
             if let v = try int(option) {
-                guard v > 0 else { throw UsageError("--\(option) must be positive", command: command.name) }
+                guard v > 0 else { throw UsageError("\(option) must be positive", command: command.name) }
                 return v
             }
             if let t = fromTerminal { return t }
             if let text = Environment.value(env), let v = Int(text), v > 0 { return v }
             return fallback
         }
-        return ChartSize(width: try resolve("width", "COLUMNS", terminal?.columns, ChartSize.fallback.width),
-                         height: try resolve("height", "LINES", terminal?.rows, ChartSize.fallback.height))
+        return ChartSize(width: try resolve(.width, "COLUMNS", terminal?.columns, ChartSize.fallback.width),
+                         height: try resolve(.height, "LINES", terminal?.rows, ChartSize.fallback.height))
     }
 
     /// Colour from `--color always|never|auto`; auto means stdout is a terminal and NO_COLOR is unset.
     func chartStyle() throws -> ChartStyle {
-        switch value("color") ?? "auto" {
+        switch value(.color) ?? "auto" {
         case "always": return ChartStyle(color: true)
         case "never": return ChartStyle(color: false)
-        case "auto": return ChartStyle(color: Environment.colorAllowed(1))
+        case "auto": return .automatic
         case let other:
-            throw UsageError("--color: '\(other)' is not one of always, never, auto", command: command.name)
+            throw UsageError("\(Option.color): '\(other)' is not one of always, never, auto", command: command.name)
         }
     }
+}
+
+extension ChartStyle {
+    /// Colour when stdout is a terminal and NO_COLOR is unset: `--color auto`, and the rule for
+    /// commands without `--color`.
+    static var automatic: ChartStyle { ChartStyle(color: Environment.colorAllowed(1)) }
 }

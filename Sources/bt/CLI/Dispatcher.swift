@@ -26,12 +26,22 @@ enum Dispatcher {
         }
         let (command, rest) = try resolve(args, in: commands)
         var parsed = try ArgumentParser.parse(rest, for: command)
-        if parsed.flag("help") {
+        if parsed.flag(.help) {
             Output.write(Help.command(command))
             return
         }
         parsed.commandLine = ["bt"] + args
         try command.run(parsed)
+        warnAboutUnread(parsed)
+    }
+
+    /// After a command succeeded: one warning per option the user gave that it never read (an
+    /// option that does nothing on this command line, such as `--width` with `--json`). Not an error.
+    static func warnAboutUnread(_ parsed: ParsedArguments) {
+        let unread = parsed.unread
+        guard !unread.isEmpty else { return }
+        Output.flush()  // warnings after the command's output in a combined log
+        for option in unread { Diagnostics.line("warning: \(option) has no effect with this command line") }
     }
 
     /// The command whose path is the longest prefix of `args`.

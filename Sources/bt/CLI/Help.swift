@@ -35,9 +35,9 @@ enum Help {
             if o.kind != .flag { left += " \(o.valueName)" }
             if o.kind == .repeated { left += " ..." }
             if left.count >= 22 {
-                s += "  \(left)\n" + String(repeating: " ", count: 24) + o.help + "\n"
+                s += "  \(left)\n" + String(repeating: " ", count: 24) + o.helpText + "\n"
             } else {
-                s += "  " + left.padding(toLength: 22, withPad: " ", startingAt: 0) + o.help + "\n"
+                s += "  " + left.padding(toLength: 22, withPad: " ", startingAt: 0) + o.helpText + "\n"
             }
         }
         s += "\nSee 'bt help <command>' for details.\n"

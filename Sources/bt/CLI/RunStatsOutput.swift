@@ -4,13 +4,13 @@ import Backtest
 /// The statistics, chart and report part of `bt run`'s output, kept here so the run command only
 /// has to call `ParsedArguments.presentRun`.
 enum RunStatsOptions {
-    static let all: [OptionSpec] = [
-        .value("periods-per-year", "N", "Bars per year for annualising (default: inferred from bar times)"),
-        .value("out", "DIR", "Write the report (report.md, SVG, CSV, stats.json) into DIR"),
-        .flag("report", "Write the report into notebooks-out/<strategy>-<symbol>-<UTC time>/"),
-        .flag("force", "Let --out/--report write into an existing directory (files are overwritten)"),
-        .flag("no-chart", "Do not draw the equity chart"),
-        .flag("no-costs", "Skip the cost-sensitivity re-runs (table, break-even fee)"),
+    static let all: [Option] = [
+        .periodsPerYear,
+        .out.withHelp("Write the report (report.md, SVG, CSV, stats.json) into DIR"),
+        .report,
+        .force.withHelp("Let --out/--report write into an existing directory (files are overwritten)"),
+        .noChart,
+        .noCosts,
     ] + ChartOptions.all
 }
 
@@ -18,8 +18,8 @@ extension ParsedArguments {
     /// `--periods-per-year`, validated.
     var periodsPerYear: Double? {
         get throws {
-            guard let v = try double("periods-per-year") else { return nil }
-            guard v > 0 else { throw UsageError("--periods-per-year must be positive", command: command.name) }
+            guard let v = try double(.periodsPerYear) else { return nil }
+            guard v > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: command.name) }
             return v
         }
     }
@@ -27,7 +27,7 @@ extension ParsedArguments {
     /// The report directory asked for: `--out DIR`, else with `--report`
     /// `notebooks-out/<strategy>-<symbol>-<UTC time>`, else nil.
     func reportDirectory(strategy: String, symbol: String) -> String? {
-        value("out") ?? (flag("report")
+        value(.out) ?? (flag(.report)
             ? Report.defaultDirectory(strategy: strategy, symbol: symbol, at: Int64(Date().timeIntervalSince1970)) : nil)
     }
 
@@ -39,16 +39,18 @@ extension ParsedArguments {
     func presentRun(strategy: String, parameters: [RunParameter], config: ExecutionConfig, result: BacktestResult,
                     costs: (Double) throws -> CostSensitivity) throws {
         let directory = reportDirectory(strategy: strategy, symbol: result.candles.symbol)
-        if let directory { try Report.checkDestination(directory, force: flag("force")) }
-        let size = flag("json") || flag("no-chart") ? nil : try chartSize()
-        let style = try chartStyle()
+        if let directory { try Report.checkDestination(directory, force: flag(.force)) }
+        let json = flag(.json)
+        // Size and colour are read only when the chart is drawn, so that they are reported as
+        // having no effect with --json or --no-chart.
+        let chart = json || flag(.noChart) ? nil : (size: try chartSize(), style: try chartStyle())
         let stats = Stats(result, periodsPerYear: try periodsPerYear)
-        let sensitivity = flag("no-costs") ? nil : try costs(stats.periodsPerYear)
+        let sensitivity = flag(.noCosts) ? nil : try costs(stats.periodsPerYear)
         let requested = try timeframe
         let report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
                             timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
                             commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
-        if flag("json") {
+        if json {
             Output.line(report.json.serialized())
         } else {
             Output.write(report.headline + "\n")
@@ -59,14 +61,14 @@ extension ParsedArguments {
                 Output.write(TextTable.render(rows, rightAligned: [0, 1, 2, 3, 4, 5]))
                 Output.line(breakEven)
             }
-            if let size {
+            if let chart {
                 Output.line()
                 Output.write(try EquityChart.render(time: result.candles.time, equity: result.equity,
-                                                    initial: result.initialCash, size: size, style: style))
+                                                    initial: result.initialCash, size: chart.size, style: chart.style))
             }
         }
         if let directory {
-            try report.write(to: directory, force: flag("force"))
+            try report.write(to: directory, force: flag(.force))
             Output.flush()  // keep the note after the tables in a combined log
             Diagnostics.line("report written to \(directory)/report.md")
         }

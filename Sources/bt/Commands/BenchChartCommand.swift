@@ -7,15 +7,15 @@ extension Command {
         path: ["bench", "chart"],
         summary: "Time drawing 10,000 candles at 120x40 (target: under 5 ms in release)",
         options: [
-            .value("candles", "N", "Number of candles (default 10000)"),
-            .value("runs", "N", "Timed renders (default 50)"),
-            .value("width", "W", "Chart width (default 120)"),
-            .value("height", "H", "Chart height (default 40)"),
+            .candles,
+            .runs.withHelp("Timed renders (default 50)"),
+            .width.withHelp("Chart width (default 120)"),
+            .height.withHelp("Chart height (default 40)"),
         ]
     ) { args in
-        let r = try ChartBenchmark.run(count: try args.int("candles") ?? 10_000,
-                                       size: ChartSize(width: try args.int("width") ?? 120, height: try args.int("height") ?? 40),
-                                       runs: max(1, try args.int("runs") ?? 50))
+        let r = try ChartBenchmark.run(count: try args.int(.candles) ?? 10_000,
+                                       size: ChartSize(width: try args.int(.width) ?? 120, height: try args.int(.height) ?? 40),
+                                       runs: max(1, try args.int(.runs) ?? 50))
         Output.line("chart: \(r.candles) candles at \(r.size.width)x\(r.size.height): median "
                     + String(format: "%.3f ms, best %.3f ms over %d runs", r.median, r.best, r.runs))
     }

@@ -13,15 +13,15 @@ extension Command {
             Build with -c release. --json prints {"bars", "seconds", "seconds_synthetic"}.
             """,
         options: [
-            .value("bars", "N", "Number of bars (default 1000000)"),
-            .value("repeat", "N", "Runs per figure; the best counts (default 7)"),
-            CommonOptions.json,
+            .bars.withHelp("Number of bars (default 1000000)"),
+            .repeat.withHelp("Runs per figure; the best counts (default 7)"),
+            .json,
         ]
     ) { args in
-        let bars = try args.int("bars") ?? 1_000_000
-        let repeats = try args.int("repeat") ?? 7
-        guard bars >= 31 else { throw UsageError("--bars must be at least 31 for ma-cross 10/30", command: "bench engine") }
-        guard repeats >= 1 else { throw UsageError("--repeat must be at least 1", command: "bench engine") }
+        let bars = try args.int(.bars) ?? 1_000_000
+        let repeats = try args.int(.repeat) ?? 7
+        guard bars >= 31 else { throw UsageError("\(Option.bars) must be at least 31 for ma-cross 10/30", command: "bench engine") }
+        guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench engine") }
         Allocator.keepFreedMemory()
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
         let parameters = try Strategy.maCross.parameters([])
@@ -41,7 +41,7 @@ extension Command {
         }
         let none = try best(.none)
         let synthetic = try best(.synthetic)
-        if args.flag("json") {
+        if args.flag(.json) {
             let json: JSONValue = ["bars": .int(bars), "seconds": .number(none.seconds),
                                    "seconds_synthetic": .number(synthetic.seconds)]
             Output.line(json.serialized())

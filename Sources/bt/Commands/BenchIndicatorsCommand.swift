@@ -14,14 +14,14 @@ extension Command {
             With --json: {"bars": N, "results": {"sma_20": ns_per_bar, ...}}.
             """,
         options: [
-            .value("bars", "N", "Bars in the series (default 1000000)"),
-            CommonOptions.json,
+            .bars.withHelp("Bars in the series (default 1000000)"),
+            .json,
         ]
     ) { args in
-        let bars = try args.int("bars") ?? 1_000_000
-        guard bars >= 100 else { throw UsageError("--bars must be at least 100 (got \(bars))", command: "bench indicators") }
+        let bars = try args.int(.bars) ?? 1_000_000
+        guard bars >= 100 else { throw UsageError("\(Option.bars) must be at least 100 (got \(bars))", command: "bench indicators") }
         let results = IndicatorBenchmark.nanosecondsPerBar(bars: bars)
-        if args.flag("json") {
+        if args.flag(.json) {
             let fields = results.map { (key: $0.0, value: JSONValue.numberLiteral("\(($0.1 * 1000).rounded() / 1000)")) }
             Output.line((["bars": .int(bars), "results": .object(fields)] as JSONValue).serialized(.spaced))
             return

@@ -14,17 +14,17 @@ extension Command {
             --json prints {"symbols", "bars", "seconds"}.
             """,
         options: [
-            .value("symbols", "N", "Number of symbols (default 500)"),
-            .value("bars", "N", "Bars per symbol (default 5000)"),
-            .value("repeat", "N", "Runs; the best counts (default 3)"),
-            CommonOptions.json,
+            .symbolCount.withHelp("Number of symbols (default 500)"),
+            .bars.withHelp("Bars per symbol (default 5000)"),
+            .repeat,
+            .json,
         ]
     ) { args in
-        let count = try args.int("symbols") ?? 500
-        let bars = try args.int("bars") ?? 5000
-        let repeats = try args.int("repeat") ?? 3
+        let count = try args.int(.symbolCount) ?? 500
+        let bars = try args.int(.bars) ?? 5000
+        let repeats = try args.int(.repeat) ?? 3
         guard count >= 1, bars >= 31, repeats >= 1 else {
-            throw UsageError("need --symbols >= 1, --bars >= 31, --repeat >= 1", command: "bench screen")
+            throw UsageError("need \(Option.symbolCount) >= 1, \(Option.bars) >= 31, \(Option.repeat) >= 1", command: "bench screen")
         }
         let tmp = (NSTemporaryDirectory() as NSString).appendingPathComponent("bt-bench-screen-\(getpid())")
         try? FileManager.default.removeItem(atPath: tmp)
@@ -49,7 +49,7 @@ extension Command {
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             failed = report.rows.filter { $0.status == .error }.count
         }
-        if args.flag("json") {
+        if args.flag(.json) {
             Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(best)] as JSONValue).serialized())
         } else {
             Output.line("screen ma-cross over \(count) symbols x \(bars) bars (synthetic depth, stats, reports), best of \(repeats):")

@@ -13,17 +13,17 @@ extension Command {
             With --json: {"returns": N, "runs": R, "median_ms": x, "best_ms": y}.
             """,
         options: [
-            .value("returns", "N", "Returns in the series (default 5000)"),
-            .value("runs", "N", "Timed calls (default 20)"),
-            CommonOptions.json,
+            .returns,
+            .runs.withHelp("Timed calls (default 20)"),
+            .json,
         ]
     ) { args in
-        let count = try args.int("returns") ?? 5_000
-        guard count >= 3 else { throw UsageError("--returns must be at least 3 (got \(count))", command: "bench stats") }
-        let runs = try args.int("runs") ?? 20
-        guard runs >= 1 else { throw UsageError("--runs must be at least 1 (got \(runs))", command: "bench stats") }
+        let count = try args.int(.returns) ?? 5_000
+        guard count >= 3 else { throw UsageError("\(Option.returns) must be at least 3 (got \(count))", command: "bench stats") }
+        let runs = try args.int(.runs) ?? 20
+        guard runs >= 1 else { throw UsageError("\(Option.runs) must be at least 1 (got \(runs))", command: "bench stats") }
         let r = StatsBenchmark.run(count: count, runs: runs)
-        if args.flag("json") {
+        if args.flag(.json) {
             func ms(_ x: Double) -> JSONValue { .numberLiteral("\((x * 1000).rounded() / 1000)") }
             let json: JSONValue = ["returns": .int(r.returns), "runs": .int(r.runs), "median_ms": ms(r.median),
                                    "best_ms": ms(r.best)]

@@ -12,13 +12,13 @@ extension Command {
             Measure release builds ('swift build -c release'). --json prints
             {"bars", "load_ms", "csv_parse_ms", "csv_bytes"}.
             """,
-        options: [.value("bars", "N", "Candles (default 1000000)"), CommonOptions.json]
+        options: [.bars.withHelp("Candles (default 1000000)"), .json]
     ) { args in
-        let bars = try args.int("bars") ?? 1_000_000
-        guard bars >= 2 else { throw UsageError("--bars must be at least 2", command: "bench store") }
+        let bars = try args.int(.bars) ?? 1_000_000
+        guard bars >= 2 else { throw UsageError("\(Option.bars) must be at least 2", command: "bench store") }
         Diagnostics.line("bench store: \(bars) candles...")
         let r = try StoreBenchmark.run(bars: bars, directory: NSTemporaryDirectory())
-        if args.flag("json") {
+        if args.flag(.json) {
             let json: JSONValue = ["bars": .int(r.bars), "load_ms": .numberLiteral(Format.fixed(r.loadMilliseconds, 3)),
                                    "csv_parse_ms": .numberLiteral(Format.fixed(r.csvParseMilliseconds, 3)),
                                    "csv_bytes": .int(r.csvBytes)]

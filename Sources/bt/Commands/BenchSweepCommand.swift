@@ -14,15 +14,15 @@ extension Command {
             --json prints {"bars", "combos", "seconds"}.
             """,
         options: [
-            .value("bars", "N", "Number of bars (default 10000)"),
-            .value("repeat", "N", "Runs; the best counts (default 3)"),
-            CommonOptions.json,
+            .bars.withHelp("Number of bars (default 10000)"),
+            .repeat,
+            .json,
         ]
     ) { args in
-        let bars = try args.int("bars") ?? 10_000
-        let repeats = try args.int("repeat") ?? 3
-        guard bars >= 201 else { throw UsageError("--bars must be at least 201 for windows up to 200", command: "bench sweep") }
-        guard repeats >= 1 else { throw UsageError("--repeat must be at least 1", command: "bench sweep") }
+        let bars = try args.int(.bars) ?? 10_000
+        let repeats = try args.int(.repeat) ?? 3
+        guard bars >= 201 else { throw UsageError("\(Option.bars) must be at least 201 for windows up to 200", command: "bench sweep") }
+        guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench sweep") }
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .day1)
         let windows = Array(Set(Array(5...50) + Array(Swift.stride(from: 20, through: 200, by: 5)))).sorted()
         var pairs: [(Int, Int)] = []
@@ -52,7 +52,7 @@ extension Command {
             bestSharpe = summary.bestMetrics?[.sharpe] ?? .nan
         }
         let rate = Double(bars) * Double(pairs.count) / best
-        if args.flag("json") {
+        if args.flag(.json) {
             Output.line((["bars": .int(bars), "combos": .int(pairs.count), "seconds": .number(best)] as JSONValue).serialized())
         } else {
             Output.line("ma-cross sweep: \(windows.count) windows, \(pairs.count) combinations on \(bars) bars, best of \(repeats):")

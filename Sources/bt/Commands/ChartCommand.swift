@@ -12,14 +12,14 @@ extension Command {
             """,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
         options: [
-            .repeated("ind", "SPEC", "Indicator, e.g. sma:20, bb:20,2, rsi:14, macd:12,26,9 (repeatable)"),
-            .value("last", "N", "Show only the last N bars"),
+            .ind,
+            .last,
         ] + CommonOptions.range + ChartOptions.all
     ) { args in
         let symbol = try args.symbol(at: 0)
-        let specs = try args.values("ind").map { try IndicatorSpec(parsing: $0) }
-        let last = try args.int("last")
-        if let last, last < 1 { throw UsageError("--last must be at least 1", command: "chart") }
+        let specs = try args.values(.ind).map { try IndicatorSpec(parsing: $0) }
+        let last = try args.int(.last)
+        if let last, last < 1 { throw UsageError("\(Option.last) must be at least 1", command: "chart") }
         let size = try args.chartSize()
         let style = try args.chartStyle()
         let candles = try args.loadCandles(symbol: symbol)

@@ -14,17 +14,17 @@ extension Command {
             """,
         positionals: [PositionalSpec(name: "PATH", help: "Files to import", variadic: true)],
         options: [
-            .value("symbol", "S", "Symbol for every file (default: file name stem, upper case)"),
-            .value("timeframe", "TF", "Store as 1m 5m 15m 30m 1h 4h 1d 1w 1M (default: inferred)"),
-            .value("format", "F", "csv, binance, alphavantage, trades or book (default: detected)"),
-            .flag("adjusted", "Use the adjusted close and scale open, high and low with it"),
+            .symbol,
+            .timeframe.withHelp("Store as 1m 5m 15m 30m 1h 4h 1d 1w 1M (default: inferred)"),
+            .format,
+            .adjusted,
         ]
     ) { args in
         let options = ImportOptions(
-            symbol: args.value("symbol").map { $0.uppercased() },
+            symbol: args.value(.symbol).map { $0.uppercased() },
             timeframe: try args.timeframe,
-            format: try args.value("format").map(ImportFormat.parse),
-            adjusted: args.flag("adjusted"))
+            format: try args.value(.format).map(ImportFormat.parse),
+            adjusted: args.flag(.adjusted))
         let files = try Importer.read(paths: args.positionals, options: options)
         let store = try args.openStoreForWriting()
         for r in try store.write(files) {

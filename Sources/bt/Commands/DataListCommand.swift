@@ -8,12 +8,12 @@ extension Command {
             --json prints {"series": [{"symbol", "timeframe", "first", "last", "bars"}],
             "books": [{"symbol", "first", "last", "events"}]} with ISO-8601 UTC times.
             """,
-        options: [CommonOptions.json]
+        options: [.json]
     ) { args in
         let store = try args.openStore()
         let series = try store.list()
         let books = try store.bookList()
-        if args.flag("json") {
+        if args.flag(.json) {
             let s = series.map { s -> JSONValue in
                 ["symbol": .string(s.symbol), "timeframe": .string(s.timeframe), "first": .string(UTCTime.iso(s.first)),
                  "last": .string(UTCTime.iso(s.last)), "bars": .int(s.bars)]

@@ -5,7 +5,7 @@ extension Command {
         path: ["data", "remove"],
         summary: "Remove a symbol (every timeframe and its book) or one of its timeframes",
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
-        options: [.value("timeframe", "TF", "Remove only this stored timeframe")]
+        options: [.timeframe.withHelp("Remove only this stored timeframe")]
     ) { args in
         let symbol = try args.symbol(at: 0)
         let store = try args.openStore()

@@ -10,7 +10,7 @@ extension Command {
             with fractions (total_return, mean_return, return_sd) and ISO-8601 UTC times.
             """,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbols (default: all)", optional: true, variadic: true)],
-        options: CommonOptions.range + [CommonOptions.json]
+        options: CommonOptions.range + [.json]
     ) { args in
         let store = try args.openStore()
         var symbols = args.positionals.map { $0.uppercased() }
@@ -19,7 +19,7 @@ extension Command {
         }
         guard !symbols.isEmpty else { throw InputError("the store holds no candles; import data with 'bt data import'", at: store.path) }
         let summaries = try symbols.map { SeriesSummary(try args.loadCandles(symbol: $0, store: store)) }
-        if args.flag("json") {
+        if args.flag(.json) {
             let items = summaries.map { s -> JSONValue in
                 ["symbol": .string(s.symbol), "timeframe": s.timeframe.map { .string($0.rawValue) } ?? .null,
                  "bars": .int(s.bars), "first": .string(UTCTime.iso(s.first)), "last": .string(UTCTime.iso(s.last)),

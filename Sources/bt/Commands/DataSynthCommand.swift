@@ -11,25 +11,25 @@ extension Command {
             (snapshot, then updates at each bar's open and halfway to the next bar).
             """,
         options: [
-            .value("symbols", "N", "Number of symbols (default 10)"),
-            .value("bars", "N", "Bars per symbol (default 2520)"),
-            .value("seed", "S", "Random seed (default 1)"),
-            .value("timeframe", "TF", "Bar spacing (default 1d)"),
-            .flag("book", "Also store a recorded-style order book for each symbol"),
+            .symbolCount.withHelp("Number of symbols (default 10)"),
+            .bars.withHelp("Bars per symbol (default 2520)"),
+            .seed,
+            .timeframe.withHelp("Bar spacing (default 1d)"),
+            .book,
         ]
     ) { args in
-        let symbols = try args.int("symbols") ?? 10
-        let bars = try args.int("bars") ?? 2520
-        guard symbols >= 1 else { throw UsageError("--symbols must be at least 1", command: "data synth") }
-        guard bars >= 2 else { throw UsageError("--bars must be at least 2", command: "data synth") }
-        let seedText = args.value("seed") ?? "1"
+        let symbols = try args.int(.symbolCount) ?? 10
+        let bars = try args.int(.bars) ?? 2520
+        guard symbols >= 1 else { throw UsageError("\(Option.symbolCount) must be at least 1", command: "data synth") }
+        guard bars >= 2 else { throw UsageError("\(Option.bars) must be at least 2", command: "data synth") }
+        let seedText = args.value(.seed) ?? "1"
         guard let seed = UInt64(seedText) else {
-            throw UsageError("--seed: '\(seedText)' is not a non-negative whole number", command: "data synth")
+            throw UsageError("\(Option.seed): '\(seedText)' is not a non-negative whole number", command: "data synth")
         }
         let timeframe = try args.timeframe ?? .day1
         let universe = Synth.universe(symbols: symbols, bars: bars, seed: seed, timeframe: timeframe)
         var files = universe.map { ImportedFile.generated($0, source: "synth seed \(seed)") }
-        if args.flag("book") {
+        if args.flag(.book) {
             for (k, s) in universe.enumerated() {
                 files.append(.generated(book: Synth.book(for: s, seed: seed &+ UInt64(k)), symbol: s.symbol, source: "synth seed \(seed)"))
             }

@@ -12,11 +12,11 @@ extension Command {
             are empty cells; numbers print in the shortest form that reads back exactly.
             """,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
-        options: [.repeated("ind", "SPEC", "Indicator spec, e.g. sma:20 or macd:12,26,9 (repeatable)")] + CommonOptions.range
+        options: [.ind.withHelp("Indicator spec, e.g. sma:20 or macd:12,26,9 (repeatable)")] + CommonOptions.range
     ) { args in
         let symbol = try args.symbol(at: 0)
-        let texts = args.values("ind")
-        guard !texts.isEmpty else { throw UsageError("give at least one --ind SPEC (e.g. --ind sma:20)", command: "indicators") }
+        let texts = args.values(.ind)
+        guard !texts.isEmpty else { throw UsageError("give at least one \(Option.ind) SPEC (e.g. \(Option.ind) sma:20)", command: "indicators") }
         let specs = try texts.map { try IndicatorSpec(parsing: $0) }
         let candles = try args.loadCandles(symbol: symbol)
         var names: [String] = []

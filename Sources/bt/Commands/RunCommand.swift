@@ -22,11 +22,11 @@ extension Command {
             PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')"),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (case-insensitive)"),
         ],
-        options: [.repeated("param", "NAME=VALUE", "Strategy parameter; repeat for several")]
-            + CommonOptions.range + ExecutionOptions.table + RunStatsOptions.all + [CommonOptions.json]
+        options: [.param]
+            + CommonOptions.range + ExecutionOptions.table + RunStatsOptions.all + [.json]
     ) { args in
         let strategy = try Strategy.named(try args.required(0))
-        let parameters = try strategy.parameters(args.values("param"))
+        let parameters = try strategy.parameters(args.values(.param))
         let symbol = try args.symbol(at: 1)
         let store = try args.openStore()
         let candles = try args.loadCandles(symbol: symbol, store: store)

@@ -16,24 +16,24 @@ extension Command {
             """,
         positionals: [PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')")],
         options: [
-            .value("symbols", "A,B,...", "Symbols to screen"),
-            .flag("all", "Screen every stored symbol"),
-            .repeated("param", "NAME=VALUE", "Strategy parameter; repeat for several"),
-            .value("rank", "STAT", "Statistic to rank by (default sharpe)"),
-            .value("top", "N", "Rows in the ranked table (default 20)"),
-            .value("min-trades", "N", "Rank only symbols with at least N trades (default 0)"),
-            .value("periods-per-year", "N", "Bars per year for annualising (default: inferred per symbol)"),
-            .value("out", "DIR", "Output directory"),
-            .flag("force", "Write into an existing output directory"),
+            .symbols,
+            .all,
+            .param,
+            .rank,
+            .top,
+            .minTrades,
+            .periodsPerYear.withHelp("Bars per year for annualising (default: inferred per symbol)"),
+            .out,
+            .force,
         ] + CommonOptions.range + ExecutionOptions.table
     ) { args in
         let strategy = try Strategy.named(try args.required(0))
-        let parameters = try strategy.parameters(args.values("param"))
+        let parameters = try strategy.parameters(args.values(.param))
         let store = try args.openStore()
         let symbols: [String]
-        switch (args.value("symbols"), args.flag("all")) {
-        case (nil, false): throw UsageError("give --symbols A,B,C or --all", command: "screen")
-        case (.some, true): throw UsageError("give either --symbols or --all, not both", command: "screen")
+        switch (args.value(.symbols), args.flag(.all)) {
+        case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
+        case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
         case (let list?, false):
             symbols = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
                 .filter { !$0.isEmpty }
@@ -41,16 +41,16 @@ extension Command {
             symbols = Array(Set(try store.list().map(\.symbol))).sorted()
         }
         guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
-        let screen = Screen(rankMetric: try args.value("rank").map(Metric.statistic(named:)) ?? .sharpe,
-                            minTrades: try args.int("min-trades") ?? 0)
-        let top = try args.int("top") ?? 20
-        guard top > 0 else { throw UsageError("--top must be positive", command: "screen") }
-        let ppy = try args.double("periods-per-year")
-        if let ppy, ppy <= 0 { throw UsageError("--periods-per-year must be positive", command: "screen") }
+        let screen = Screen(rankMetric: try args.value(.rank).map(Metric.statistic(named:)) ?? .sharpe,
+                            minTrades: try args.int(.minTrades) ?? 0)
+        let top = try args.int(.top) ?? 20
+        guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "screen") }
+        let ppy = try args.double(.periodsPerYear)
+        if let ppy, ppy <= 0 { throw UsageError("\(Option.periodsPerYear) must be positive", command: "screen") }
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
         let sample = try args.executionConfig(symbol: symbols[0], store: store)
-        let dir = args.value("out") ?? OutputDirectory.timestamped(["screen", strategy.name], at: Int64(Date().timeIntervalSince1970))
-        try OutputDirectory.prepare(dir, force: args.flag("force"))
+        let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", strategy.name], at: Int64(Date().timeIntervalSince1970))
+        try OutputDirectory.prepare(dir, force: args.flag(.force))
 
         let bar = ProgressBar(total: symbols.count, label: "screen")
         let report = try ScreenRun(
@@ -74,13 +74,16 @@ struct ScreenRun {
     let execution: [RunParameter]
 
     /// Runs every symbol (each job opens its own store connection: SQLite handles are not
-    /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`.
+    /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`. A
+    /// symbol's error is recorded as bt words it.
     func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
              load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
         let rows = screen.run(symbols: symbols, progress: progress) { symbol in
-            let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
-            let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
-            return (result, Stats(result, periodsPerYear: periodsPerYear))
+            try ErrorMessage.rewording {
+                let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
+                let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+                return (result, Stats(result, periodsPerYear: periodsPerYear))
+            }
         }
         let report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,

@@ -6,9 +6,9 @@ extension Command {
         path: ["strategies"],
         summary: "List the strategies with their parameters, defaults and descriptions",
         discussion: "--json prints [{\"name\", \"summary\", \"params\": [{\"name\", \"type\", \"default\", \"help\"}]}].",
-        options: [CommonOptions.json]
+        options: [.json]
     ) { args in
-        if args.flag("json") {
+        if args.flag(.json) {
             let items = Strategy.all.map { s -> JSONValue in
                 let params = s.parameters.map { p -> JSONValue in
                     ["name": .string(p.name), "type": .string(p.typeDescription), "default": p.defaultValue.json,

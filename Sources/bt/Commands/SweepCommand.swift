@@ -20,27 +20,27 @@ extension Command {
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (or use --symbols)", optional: true),
         ],
         options: [
-            .value("symbols", "A,B,...", "Sweep each of these symbols (one sub-folder each)"),
-            .repeated("grid", "NAME=RANGE", "Swept parameter: start:stop:step, a,b,c or a value"),
-            .value("where", "EXPR", "Keep combinations where EXPR holds, e.g. \"fast<slow\""),
-            .repeated("param", "NAME=VALUE", "Fixed strategy parameter"),
-            .value("rank", "METRIC", "Metric to rank by (default sharpe): " + RunMetrics.names.joined(separator: " ")),
-            .value("walk-forward", "K", "Split the range into K folds: choose in-sample, test on the next fold"),
-            .value("pbo-blocks", "S", "CSCV blocks for the probability of backtest overfitting (default 16; 0 = off)"),
-            .value("top", "N", "Rows in the top table (default 20)"),
-            .value("periods-per-year", "N", "Bars per year for annualising (default: inferred)"),
-            .value("out", "DIR", "Output directory"),
-            .flag("force", "Write into an existing output directory"),
+            .symbols.withHelp("Sweep each of these symbols (one sub-folder each)"),
+            .grid,
+            .where,
+            .param.withHelp("Fixed strategy parameter"),
+            .rank.withHelp("Metric to rank by (default sharpe): " + RunMetrics.names.joined(separator: " "), valueName: "METRIC"),
+            .walkForward,
+            .pboBlocks,
+            .top.withHelp("Rows in the top table (default 20)"),
+            .periodsPerYear.withHelp("Bars per year for annualising (default: inferred)"),
+            .out,
+            .force,
         ] + CommonOptions.range + ExecutionOptions.table
     ) { args in
         let strategy = try Strategy.named(try args.required(0))
         var symbols = args.positional(1).map { [$0.uppercased()] } ?? []
-        if let list = args.value("symbols") {
+        if let list = args.value(.symbols) {
             symbols += list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
         }
-        guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or --symbols", command: "sweep") }
+        guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or \(Option.symbols)", command: "sweep") }
         let plan = try SweepPlan(args: args, strategy: strategy)
-        let base = args.value("out") ?? OutputDirectory.timestamped(
+        let base = args.value(.out) ?? OutputDirectory.timestamped(
             ["sweep", strategy.name] + (symbols.count == 1 ? symbols : ["\(symbols.count)symbols"]),
             at: Int64(Date().timeIntervalSince1970))
         let store = try args.openStore()
@@ -49,7 +49,7 @@ extension Command {
             return
         }
         // Several symbols: one sub-folder each; a symbol that fails is reported, never stops the rest.
-        try OutputDirectory.prepare(base, force: args.flag("force"))
+        try OutputDirectory.prepare(base, force: args.flag(.force))
         var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)] = []
         for symbol in symbols {
             let dir = (base as NSString).appendingPathComponent(FileName.sanitized(symbol))
@@ -58,8 +58,8 @@ extension Command {
             } catch let error as UsageError {
                 throw error
             } catch {
-                Diagnostics.line("error: \(symbol): \(error)")
-                outcomes.append((symbol, .failure(error)))
+                Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
+                outcomes.append((symbol, .failure(ErrorMessage.reworded(error))))
             }
             Output.line()
         }
@@ -87,26 +87,27 @@ struct SweepPlan {
 
     init(args: ParsedArguments, strategy: Strategy) throws {
         self.strategy = strategy
-        let specs = args.values("grid")
-        guard !specs.isEmpty else { throw UsageError("--grid is required (e.g. --grid fast=5:50:5)", command: "sweep") }
+        let specs = args.values(.grid)
+        guard !specs.isEmpty else { throw UsageError("\(Option.grid) is required (e.g. \(Option.grid) fast=5:50:5)", command: "sweep") }
         grid = try ParameterGrid(parsing: specs)
         let names = strategy.parameters.map(\.name)
         for axis in grid.axes where !names.contains(axis.name) {
             let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("--grid: '\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))")
+            throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",
+                             setting: .grid)
         }
-        let fixed = args.values("param")
+        let fixed = args.values(.param)
         let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
         if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
-            throw InputError("'\(clash.name)' is both swept (--grid) and fixed (--param)")
+            throw InputError("'\(clash.name)' is both swept (\(Option.grid)) and fixed (\(Option.param))")
         }
         base = try strategy.parameters(fixed)
-        filter = try args.value("where").map { try WhereClause($0, names: Set(names)) }
-        rank = try args.value("rank").map(RunMetrics.metric(named:)) ?? .sharpe
-        folds = try args.int("walk-forward")
-        blocks = try args.int("pbo-blocks") ?? 16
-        top = try args.int("top") ?? 20
-        guard top > 0 else { throw UsageError("--top must be positive", command: "sweep") }
+        filter = try args.value(.where).map { try WhereClause($0, names: Set(names)) }
+        rank = try args.value(.rank).map(RunMetrics.metric(named:)) ?? .sharpe
+        folds = try args.int(.walkForward)
+        blocks = try args.int(.pboBlocks) ?? 16
+        top = try args.int(.top) ?? 20
+        guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "sweep") }
     }
 
     /// Grid indexes that pass `--where`, and the defaults of the parameters not swept.
@@ -126,7 +127,7 @@ struct SweepPlan {
             }
             combos.append(i)
         }
-        guard !combos.isEmpty else { throw InputError("--where leaves no combination of the grid") }
+        guard !combos.isEmpty else { throw InputError("\(Option.where) leaves no combination of the grid") }
         return combos
     }
 
@@ -136,16 +137,18 @@ struct SweepPlan {
     func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws -> SweepReport {
         let candles = try args.loadCandles(symbol: symbol, store: store)
         let config = try args.executionConfig(symbol: symbol, store: store)
-        let ppy = try args.double("periods-per-year") ?? PeriodsPerYear.infer(from: candles.time)
-        guard ppy > 0 else { throw UsageError("--periods-per-year must be positive", command: "sweep") }
+        let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: candles.time)
+        guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
         let combos = try combinations()
         let grid = self.grid, strategy = self.strategy, base = self.base
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy) { candles, cache, combo in
-            var parameters = base
-            for (axis, value) in zip(grid.axes, grid.values(at: combos[combo])) { try parameters.set(axis.name, to: value) }
-            return try strategy.signals(candles, parameters, cache: cache)
+            try ErrorMessage.rewording {  // sweep.csv records a combination's error as bt words it
+                var parameters = base
+                for (axis, value) in zip(grid.axes, grid.values(at: combos[combo])) { try parameters.set(axis.name, to: value) }
+                return try strategy.signals(candles, parameters, cache: cache)
+            }
         }
-        try OutputDirectory.prepare(directory, force: args.flag("force"))
+        try OutputDirectory.prepare(directory, force: args.flag(.force))
         var sweep = Sweep(rankMetric: rank)
         sweep.overfittingBlocks = blocks
         sweep.topCount = top
@@ -162,7 +165,7 @@ struct SweepPlan {
         var report = SweepReport(
             strategy: strategy.name, candles: candles, commandLine: args.commandLine,
             fixedParameters: fixedValues, execution: config.parameters, grid: grid,
-            whereText: args.value("where"), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
+            whereText: args.value(.where), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let folds {
@@ -177,7 +180,7 @@ struct SweepPlan {
             try OutputDirectory.write(SVGChart.equity(time: out.candles.time, equity: out.equity, initial: out.initialCash),
                                       to: "walk_forward_equity.svg", in: directory)
         }
-        Output.write(SweepSummaryText.render(report: report, directory: directory, style: try args.chartStyle()))
+        Output.write(SweepSummaryText.render(report: report, directory: directory, style: .automatic))
         return report
     }
 }

@@ -1,10 +1,9 @@
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
 
-/// The tests' SplitMix64 (RollingSumTests.swift) as a generator for `random(in:using:)`.
-extension SplitMix64: RandomNumberGenerator {}
 
 /// The array book `OrderBook` used before the trees: the reference for contents, order and fills.
 struct ReferenceSide {

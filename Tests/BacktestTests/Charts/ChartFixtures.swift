@@ -1,25 +1,15 @@
 import Foundation
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
 
 /// Shipped data and snapshot files for the chart tests.
 enum ChartFixtures {
-    static let repo = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = Repository.root
 
-    /// `data/<name>.csv` (date,Open,High,Low,Close,Volume), parsed here so chart tests need no store.
-    static func candles(_ name: String) throws -> CandleSeries {
-        let text = try String(contentsOf: repo.appendingPathComponent("data/\(name).csv"), encoding: .utf8)
-        var s = CandleSeries(symbol: name)
-        for line in text.split(separator: "\n").dropFirst() {
-            let f = line.split(separator: ",")
-            s.append(time: UTCTime.parseISO(f[0])!, open: Double(f[1])!, high: Double(f[2])!,
-                     low: Double(f[3])!, close: Double(f[4])!, volume: Double(f[5])!)
-        }
-        s.timeframe = Timeframe.infer(from: s.time)
-        return s
-    }
+    /// `data/<name>.csv`, parsed without a store (`ShippedData`).
+    static func candles(_ name: String) throws -> CandleSeries { try ShippedData.candles(name) }
 
     /// Simple moving average, enough for overlay snapshots (the real one lives in Indicators).
     static func sma(_ x: [Double], _ p: Int) -> [Double] {

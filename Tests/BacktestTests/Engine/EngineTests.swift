@@ -171,11 +171,11 @@ struct EngineTests {
         #expect(r4.rejected.map(\.reason) == [.noLiquidity])
     }
 
-    @Test("bad configuration throws an input error naming the option")
+    @Test("bad configuration throws an input error naming the setting and its value")
     func validation() {
         var c = ExecutionConfig()
         c.feeBps = -1
-        #expect(throws: InputError("fee must be in [0, 10000) basis points", at: "--fee-bps")) {
+        #expect(throws: InputError("fee must be in [0, 10000) basis points", setting: .feeBps, value: "-1")) {
             try Engine.run(EngineTest.flat([1, 2]), signals: Signals(entries: [false, false], exits: [false, false]), config: c)
         }
     }

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
 
 /// Reads the committed TA-Lib goldens (`Tests/Fixtures/talib`, written by `make_goldens.py`).
 enum Golden {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
     static let fixtures = root.appendingPathComponent("Tests/Fixtures/talib")
 
     /// Datasets with goldens: their candles and golden file.
@@ -17,7 +17,8 @@ enum Golden {
     }
 
     static func lines(_ url: URL) throws -> [Substring] {
-        let text = try String(contentsOf: url, encoding: .utf8)
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw MissingFixture(path: url.path) }
+        let text = String(decoding: data, as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: true)
     }
 

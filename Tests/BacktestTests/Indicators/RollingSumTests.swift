@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
@@ -45,19 +46,4 @@ struct RollingSumTests {
             #expect(abs(api[i] - naive) <= 1e-12 * naive && api[i] == out[i])
         }
     }
-}
-
-/// Deterministic 64-bit generator for tests (Vigna's SplitMix64).
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }

@@ -27,6 +27,11 @@ struct SHA256Tests {
         var b = a
         b.volume[0] = 11
         #expect(a.sha256 != b.sha256 && a.sha256.count == 64)
-        #expect(a.sha256 == a.sha256)
+        var c = a
+        c.time[0] = 1
+        #expect(c.sha256 != a.sha256)
+        let copy = CandleSeries(symbol: "Y", time: a.time, open: a.open, high: a.high, low: a.low, close: a.close,
+                                volume: a.volume)
+        #expect(copy.sha256 == a.sha256, "the fingerprint covers the bars only, not the symbol")
     }
 }

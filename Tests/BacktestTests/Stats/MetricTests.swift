@@ -64,12 +64,12 @@ struct MetricTests {
     func rankNames() throws {
         #expect(try RunMetrics.metric(named: "max_drawdown") == .maxDrawdown)
         #expect(try Metric.statistic(named: "psr") == .psr)
-        #expect(throws: InputError("--rank: unknown metric 'sharp'; did you mean 'sharpe'? (valid: "
-                                   + RunMetrics.names.joined(separator: ", ") + ")")) {
+        #expect(throws: InputError("unknown metric; did you mean 'sharpe'? (valid: " + RunMetrics.names.joined(separator: ", ") + ")",
+                                   setting: .rank, value: "sharp")) {
             try RunMetrics.metric(named: "sharp")
         }
         #expect(throws: InputError.self) { try RunMetrics.metric(named: "psr") }   // a statistic, not a sweep metric
-        #expect(throws: InputError("--rank: unknown statistic 'sharp'; did you mean 'sharpe'?")) {
+        #expect(throws: InputError("unknown statistic; did you mean 'sharpe'?", setting: .rank, value: "sharp")) {
             try Metric.statistic(named: "sharp")
         }
     }

@@ -1,17 +1,15 @@
 import Foundation
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
 
 /// Committed fixtures and hand-built results shared by the stats, chart and report tests.
 enum StatsFixtures {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
 
     /// Rows of a simple CSV (no quoting) with a header, as dictionaries.
     static func csv(_ relative: String) throws -> [[String: String]] {
-        let text = try String(contentsOf: directory.appendingPathComponent(relative), encoding: .utf8)
+        let text = try Repository.text("Tests/Fixtures/\(relative)")
         var lines = text.split(separator: "\n").map(String.init)
         let header = lines.removeFirst().split(separator: ",").map(String.init)
         return lines.map { line in

@@ -1,14 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
 
 @Suite("Overfitting: PBO by CSCV and the deflated Sharpe ratio")
 struct OverfittingTests {
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/overfitting")
+    static let fixtures = Repository.url("Tests/Fixtures/overfitting")
 
     /// Reads a headerless numeric CSV as rows.
     static func matrix(_ name: String) throws -> [[Double]] {

@@ -150,7 +150,7 @@ public enum Metric: String, CaseIterable, Sendable, CustomStringConvertible {
     public static func statistic(named name: String) throws -> Metric {
         guard let metric = Metric(rawValue: name) else {
             let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("--rank: unknown statistic '\(name)'\(hint)")
+            throw InputError("unknown statistic\(hint)", setting: .rank, value: name)
         }
         return metric
     }

@@ -61,9 +61,9 @@ public enum Uncertainty {
                 while filled < n {
                     let start = rng.int(below: n)
                     // At least 1 guards against GSL's unsigned overflow for an absurdly long mean.
-                    let k = min(max(1, rng.geometric(p: p)), n - filled)
+                    let k = min(max(1, rng.geometric(p: p)), n &- filled)
                     total += ShiftedPrefixSums.block(sums, start: start, count: k)
-                    filled += k
+                    filled &+= k
                 }
                 let mean = total[0] / count
                 let deviations = total[1] - total[0] * mean
@@ -106,9 +106,9 @@ public enum Uncertainty {
         /// n = `sums.count - 1`, `0 <= start < n` and `1 <= k <= n`.
         @inline(__always)
         static func block(_ sums: UnsafeBufferPointer<SIMD2<Double>>, start: Int, count k: Int) -> SIMD2<Double> {
-            let n = sums.count - 1, end = start + k
+            let n = sums.count &- 1, end = start &+ k
             if end <= n { return sums[end] - sums[start] }
-            return (sums[n] - sums[start]) + sums[end - n]
+            return (sums[n] - sums[start]) + sums[end &- n]
         }
     }
 

@@ -18,7 +18,7 @@ public struct ParameterGrid: Sendable, Equatable {
 
     public init(axes: [Axis]) { self.axes = axes }
 
-    /// Parses `--grid` specs: `name=start:stop:step` (stop inclusive), `name=a,b,c`, or `name=v`.
+    /// Parses grid specs: `name=start:stop:step` (stop inclusive), `name=a,b,c`, or `name=v`.
     /// - Throws: `InputError` for malformed specs, a non-positive step, an empty or huge axis, or a
     ///   parameter given twice.
     public init(parsing specs: [String]) throws {
@@ -26,7 +26,7 @@ public struct ParameterGrid: Sendable, Equatable {
         for spec in specs {
             let axis = try Self.parseAxis(spec)
             if axes.contains(where: { $0.name == axis.name }) {
-                throw InputError("--grid: parameter '\(axis.name)' given twice")
+                throw InputError("parameter '\(axis.name)' given twice", setting: .grid)
             }
             axes.append(axis)
         }
@@ -35,13 +35,13 @@ public struct ParameterGrid: Sendable, Equatable {
 
     static func parseAxis(_ spec: String) throws -> Axis {
         guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
-            throw InputError("--grid '\(spec)': expected name=start:stop:step or name=a,b,c")
+            throw InputError("expected name=start:stop:step or name=a,b,c", setting: .grid, value: spec)
         }
         let name = String(spec[..<eq]).trimmingSpaces
         let body = String(spec[spec.index(after: eq)...])
         func number(_ s: Substring) throws -> Double {
             guard let v = Double(String(s).trimmingSpaces), v.isFinite else {
-                throw InputError("--grid '\(spec)': '\(s)' is not a number")
+                throw InputError("'\(s)' is not a number", setting: .grid, value: spec)
             }
             return v
         }
@@ -49,19 +49,19 @@ public struct ParameterGrid: Sendable, Equatable {
         var values: [Double] = []
         if parts.count == 3 {
             let start = try number(parts[0]), stop = try number(parts[1]), step = try number(parts[2])
-            guard step > 0 else { throw InputError("--grid '\(spec)': step must be positive") }
-            guard stop >= start else { throw InputError("--grid '\(spec)': stop is below start") }
+            guard step > 0 else { throw InputError("step must be positive", setting: .grid, value: spec) }
+            guard stop >= start else { throw InputError("stop is below start", setting: .grid, value: spec) }
             let n = Int(((stop - start) / step + 1e-9).rounded(.down)) + 1
-            guard n <= 1_000_000 else { throw InputError("--grid '\(spec)': more than 1,000,000 values") }
+            guard n <= 1_000_000 else { throw InputError("more than 1,000,000 values", setting: .grid, value: spec) }
             // start + k*step, not repeated addition, so values do not drift; then 12 significant
             // digits, so 0.1:0.3:0.1 gives 0.3, not 0.30000000000000004.
             values = (0..<n).map { Double(String(format: "%.12g", start + Double($0) * step))! }
         } else if parts.count == 1 {
             values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
         } else {
-            throw InputError("--grid '\(spec)': expected start:stop:step")
+            throw InputError("expected start:stop:step", setting: .grid, value: spec)
         }
-        guard !values.isEmpty else { throw InputError("--grid '\(spec)': no values") }
+        guard !values.isEmpty else { throw InputError("no values", setting: .grid, value: spec) }
         return Axis(name: name, values: values)
     }
 

@@ -66,7 +66,7 @@ public struct RunMetrics: Sendable, Equatable {
     public static func metric(named name: String) throws -> Metric {
         guard let metric = Metric(rawValue: name), metric.sweepColumn != nil else {
             let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("--rank: unknown metric '\(name)'\(hint) (valid: \(names.joined(separator: ", ")))")
+            throw InputError("unknown metric\(hint) (valid: \(names.joined(separator: ", ")))", setting: .rank, value: name)
         }
         return metric
     }

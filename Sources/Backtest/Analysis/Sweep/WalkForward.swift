@@ -16,10 +16,10 @@ public struct WalkForward: Sendable, Equatable {
     /// - Throws: `InputError` when `folds` is below 2 or folds would hold fewer than
     ///   `minimumFoldBars` bars.
     public init(bars: Int, folds: Int, minimumFoldBars: Int = 20) throws {
-        guard folds >= 2 else { throw InputError("--walk-forward needs at least 2 folds (got \(folds))") }
+        guard folds >= 2 else { throw InputError("needs at least 2 folds", setting: .walkForward, value: String(folds)) }
         guard bars / folds >= minimumFoldBars else {
-            throw InputError(
-                "--walk-forward \(folds): \(bars) bars give folds of \(bars / folds) bars; need at least \(minimumFoldBars)")
+            throw InputError("\(bars) bars give folds of \(bars / folds) bars; need at least \(minimumFoldBars)",
+                             setting: .walkForward, value: String(folds))
         }
         let bounds = (0...folds).map { $0 * bars / folds }
         steps = (1..<folds).map { Step(inSample: bounds[$0 - 1]..<bounds[$0], outOfSample: bounds[$0]..<bounds[$0 + 1]) }

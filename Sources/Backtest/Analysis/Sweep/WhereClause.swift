@@ -31,15 +31,15 @@ public struct WhereClause: Sendable, Equatable {
     /// Parses `text`; every name must be one of `names` (the swept and fixed parameters).
     public init(_ text: String, names: Set<String>) throws {
         self.text = text
-        guard !text.trimmingSpaces.isEmpty else { throw InputError("--where is empty") }
+        guard !text.trimmingSpaces.isEmpty else { throw InputError("no condition given", setting: .where) }
         let normalized = text.replacing("&&", with: " and ").replacing(",", with: " and ")
         var comparisons: [Comparison] = []
         for part in normalized.components(separatedByWord: "and") {
-            guard !part.isEmpty else { throw InputError("--where '\(text)': empty condition around 'and'") }
+            guard !part.isEmpty else { throw InputError("empty condition around 'and'", setting: .where, value: text) }
             let tokens = try Self.tokenize(part, names: names, whole: text)
             guard let opIndex = tokens.firstIndex(where: { if case .op = $0 { return true } else { return false } }),
                   case .op(let op) = tokens[opIndex]
-            else { throw InputError("--where '\(text)': '\(part.trimmingSpaces)' has no comparison (< <= > >= == !=)") }
+            else { throw InputError("'\(part.trimmingSpaces)' has no comparison (< <= > >= == !=)", setting: .where, value: text) }
             let lhs = try Self.term(Array(tokens[..<opIndex]), whole: text)
             let rhs = try Self.term(Array(tokens[(opIndex + 1)...]), whole: text)
             comparisons.append(Comparison(lhs: lhs, op: op, rhs: rhs))
@@ -87,15 +87,15 @@ public struct WhereClause: Sendable, Equatable {
         func operand(_ t: Token) throws -> Token {
             switch t {
             case .name, .number: return t
-            default: throw InputError("--where '\(whole)': expected a name or number")
+            default: throw InputError("expected a name or number", setting: .where, value: whole)
             }
         }
-        guard let first = tokens.first else { throw InputError("--where '\(whole)': missing operand") }
+        guard let first = tokens.first else { throw InputError("missing operand", setting: .where, value: whole) }
         var rest: [(Character, Token)] = []
         var i = 1
         while i < tokens.count {
             guard case .arith(let op) = tokens[i], i + 1 < tokens.count else {
-                throw InputError("--where '\(whole)': unexpected token")
+                throw InputError("unexpected token", setting: .where, value: whole)
             }
             rest.append((op, try operand(tokens[i + 1])))
             i += 2
@@ -114,7 +114,7 @@ public struct WhereClause: Sendable, Equatable {
                 var op = String(c)
                 if i + 1 < chars.count && chars[i + 1] == "=" { op.append("="); i += 1 }
                 guard ["<", "<=", ">", ">=", "==", "!="].contains(op) else {
-                    throw InputError("--where '\(whole)': unknown operator '\(op)'")
+                    throw InputError("unknown operator '\(op)'", setting: .where, value: whole)
                 }
                 tokens.append(.op(op))
                 i += 1
@@ -125,7 +125,7 @@ public struct WhereClause: Sendable, Equatable {
                 var j = i + 1
                 while j < chars.count && (chars[j].isNumber || chars[j] == ".") { j += 1 }
                 guard let v = Double(String(chars[i..<j])) else {
-                    throw InputError("--where '\(whole)': '\(String(chars[i..<j]))' is not a number")
+                    throw InputError("'\(String(chars[i..<j]))' is not a number", setting: .where, value: whole)
                 }
                 tokens.append(.number(v))
                 i = j
@@ -135,12 +135,12 @@ public struct WhereClause: Sendable, Equatable {
                 let name = String(chars[i..<j])
                 guard names.contains(name) else {
                     let hint = Suggest.closest(to: name, among: names.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                    throw InputError("--where '\(whole)': unknown parameter '\(name)'\(hint)")
+                    throw InputError("unknown parameter '\(name)'\(hint)", setting: .where, value: whole)
                 }
                 tokens.append(.name(name))
                 i = j
             } else {
-                throw InputError("--where '\(whole)': unexpected character '\(c)'")
+                throw InputError("unexpected character '\(c)'", setting: .where, value: whole)
             }
         }
         return tokens

@@ -43,12 +43,21 @@ struct Broker {
     }
     private var open: OpenTrade?
 
+    #if DEBUG
+    /// The ledger rebuilt from the fills alone, for `ledgerViolations`.
+    var ledgerCash: Double
+    var ledgerPosition = 0.0
+    #endif
+
     init(config: ExecutionConfig, candles: CandleSeries) {
         self.config = config
         self.candles = candles
         feeRate = config.feeRate
         cash = config.initialCash
         liquidity = Liquidity(config: config, candles: candles)
+        #if DEBUG
+        ledgerCash = config.initialCash
+        #endif
         fills.reserveCapacity(64)
         trades.reserveCapacity(32)
     }
@@ -185,6 +194,11 @@ struct Broker {
                         slippageBps: slippage, quantityAsked: book.quantityAsked,
                         quantityFilled: book.quantityFilled, fee: fee, depthAvailable: book.depthAvailable)
         fills.append(fill)
+        #if DEBUG
+        let signed = side == .buy ? book.quantityFilled : -book.quantityFilled
+        ledgerCash -= signed * vwap + fee
+        ledgerPosition += signed
+        #endif
         return fill
     }
 
@@ -213,6 +227,42 @@ struct Broker {
     /// Marks a still-open trade to the last close, at the end of the data.
     mutating func finishOpenTrade(lastBar: Int) {
         if let trade = open { finish(trade, bar: lastBar, isOpen: true) }
+        _checkInvariants(lastClose: candles.close[lastBar])
+    }
+
+    /// Debug builds: traps unless `ledgerViolations` is empty. Release builds: nothing.
+    func _checkInvariants(lastClose: Double) {
+        #if DEBUG
+        let violations = ledgerViolations(lastClose: lastClose)
+        precondition(violations.isEmpty, "broker ledger: " + violations.joined(separator: "; "))
+        #endif
+    }
+
+    /// What breaks the ledger's identities: cash and position must equal what the fills add up
+    /// to, no fill may take more than it asked or than the depth it walked, and the final equity
+    /// must equal the initial cash plus the sum of trade PnL (the open trade marked to
+    /// `lastClose`). Debug builds only (release builds return nothing).
+    /// - Complexity: O(fills + trades).
+    func ledgerViolations(lastClose: Double) -> [String] {
+        var found: [String] = []
+        #if DEBUG
+        func near(_ a: Double, _ b: Double, scale: Double) -> Bool { abs(a - b) <= 1e-9 * max(scale, 1e-300) }
+        let cashScale = max(abs(config.initialCash), abs(ledgerCash), abs(cash))
+        let quantityScale = fills.reduce(0) { max($0, $1.quantityFilled) }
+        if !near(cash, ledgerCash, scale: cashScale) { found.append("cash \(cash) != fills' \(ledgerCash)") }
+        if !near(position, ledgerPosition, scale: quantityScale) {
+            found.append("position \(position) != fills' \(ledgerPosition)")
+        }
+        for f in fills where f.quantityFilled > f.quantityAsked * (1 + 1e-12) || f.quantityFilled > f.depthAvailable * (1 + 1e-12) {
+            found.append("fill at bar \(f.index) took \(f.quantityFilled) (asked \(f.quantityAsked), depth \(f.depthAvailable))")
+        }
+        let equity = cash + position * lastClose
+        let expected = config.initialCash + trades.reduce(0) { $0 + $1.pnl }
+        if !near(equity, expected, scale: max(cashScale, abs(equity))) {
+            found.append("final equity \(equity) != initial cash + trade PnL \(expected)")
+        }
+        #endif
+        return found
     }
 
     // MARK: - Stops

@@ -27,7 +27,7 @@ public struct ExecutionConfig: Sendable {
             case ("u", let v?) where v > 0 && v.isFinite: return .units(v)
             case ("$", let v?) where v > 0 && v.isFinite: return .cash(v)
             default:
-                throw InputError("size '\(text)' is not one of N% (0 < N <= 100), Nu (units) or N$ (cash)", at: "--size")
+                throw InputError("not one of N% (0 < N <= 100), Nu (units) or N$ (cash)", setting: .size, value: text)
             }
         }
     }
@@ -80,30 +80,31 @@ public struct ExecutionConfig: Sendable {
     /// Fee rate as a fraction of notional.
     public var feeRate: Double { feeBps / 10_000 }
 
-    /// Throws `InputError` naming the option when a value is out of range.
+    /// Throws `InputError` naming the setting and its value when a value is out of range.
     public func validate() throws {
-        func check(_ ok: Bool, _ option: String, _ why: String) throws {
-            if !ok { throw InputError(why, at: option) }
+        /// `showsValue` is false for fractions, which the caller gave as percentages.
+        func check(_ value: Double?, _ ok: (Double) -> Bool, _ setting: Setting, _ why: String,
+                   showsValue: Bool = true) throws {
+            guard let value, !ok(value) else { return }
+            throw InputError(why, setting: setting, value: showsValue ? NumberText.shortest(value) : nil)
         }
-        try check(initialCash > 0 && initialCash.isFinite, "--cash", "initial cash must be a positive number")
-        try check(feeBps >= 0 && feeBps < 10_000, "--fee-bps", "fee must be in [0, 10000) basis points")
-        try check(feeMin >= 0, "--fee-min", "minimum fee must be >= 0")
-        try check(stopLoss.map { $0 > 0 && $0 < 1 } ?? true, "--sl", "stop-loss must be between 0% and 100%")
-        try check(takeProfit.map { $0 > 0 } ?? true, "--tp", "take-profit must be above 0%")
-        try check(tick.map { $0 > 0 } ?? true, "--tick", "tick must be positive")
-        try check(lot.map { $0 > 0 } ?? true, "--lot", "lot must be positive")
-        try check(minNotional.map { $0 >= 0 } ?? true, "--min-notional", "minimum notional must be >= 0")
-        try check(maxParticipation.map { $0 >= 0 && $0 <= 1 } ?? true, "--max-participation",
-                  "participation must be between 0 and 1")
-        try check(synthetic.spreadBps.map { $0 >= 0 && $0 < 10_000 } ?? true, "--spread-bps",
-                  "spread must be in [0, 10000) basis points")
+        try check(initialCash, { $0 > 0 && $0.isFinite }, .cash, "initial cash must be a positive number")
+        try check(feeBps, { $0 >= 0 && $0 < 10_000 }, .feeBps, "fee must be in [0, 10000) basis points")
+        try check(feeMin, { $0 >= 0 }, .feeMin, "minimum fee must be >= 0")
+        try check(stopLoss, { $0 > 0 && $0 < 1 }, .stopLoss, "stop-loss must be between 0% and 100%", showsValue: false)
+        try check(takeProfit, { $0 > 0 }, .takeProfit, "take-profit must be above 0%", showsValue: false)
+        try check(tick, { $0 > 0 }, .tick, "tick must be positive")
+        try check(lot, { $0 > 0 }, .lot, "lot must be positive")
+        try check(minNotional, { $0 >= 0 }, .minNotional, "minimum notional must be >= 0")
+        try check(maxParticipation, { $0 >= 0 && $0 <= 1 }, .maxParticipation, "participation must be between 0 and 1")
+        try check(synthetic.spreadBps, { $0 >= 0 && $0 < 10_000 }, .spreadBps, "spread must be in [0, 10000) basis points")
     }
 
-    /// Parses `5%` or `0.05` into a fraction.
-    public static func parseFraction(_ text: String, option: String) throws -> Double {
+    /// Parses `5%` or `0.05` into a fraction; a bad text is an `InputError` naming `setting`.
+    public static func parseFraction(_ text: String, setting: Setting) throws -> Double {
         let percent = text.hasSuffix("%")
         guard let v = Double(percent ? String(text.dropLast()) : text), v.isFinite else {
-            throw InputError("'\(text)' is not a percentage like 5%", at: option)
+            throw InputError("not a percentage like 5%", setting: setting, value: text)
         }
         return percent ? v / 100 : v
     }

@@ -64,11 +64,12 @@ public enum UTCTime {
         return copy.withUTF8 { parseISO(bytes: $0) }
     }
 
-    /// Parses a user-supplied date for `--from`/`--to`: ISO-8601 or epoch seconds.
-    public static func parseUserDate(_ text: String, option: String) throws -> Int64 {
+    /// Parses a user-supplied date for a range bound (`setting` is `.from` or `.to`): ISO-8601 or
+    /// epoch seconds.
+    public static func parseUserDate(_ text: String, setting: Setting) throws -> Int64 {
         if let t = parseISO(Substring(text)) { return t }
         if let v = Int64(text) { return v }
-        throw InputError("\(option): '\(text)' is not a date (use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)")
+        throw InputError("not a date (use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)", setting: setting, value: text)
     }
 
     public static func daysInMonth(year: Int, month: Int) -> Int {

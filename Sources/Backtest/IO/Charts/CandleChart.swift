@@ -45,7 +45,8 @@ public enum CandleChart {
         let panelRows = panels.isEmpty ? 0 : max(5, body / 4)
         let priceRows = body - volumeRows - panelRows * panels.count
         guard priceRows >= 3 else {
-            throw InputError("a candlestick chart with \(panels.count) panel(s) needs more than \(size.height) rows (use --height)")
+            throw InputError(.needsSetting, "a candlestick chart with \(panels.count) panel(s) needs more than \(size.height) rows",
+                             setting: .chartHeight, value: String(size.height))
         }
 
         // Price scale covers highs, lows and overlays.

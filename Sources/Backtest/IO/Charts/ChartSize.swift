@@ -3,8 +3,8 @@ import BacktestCore
 
 /// The size of a text chart in terminal cells, and whether it may use colour.
 ///
-/// The library never looks at the terminal: the CLI resolves `--width/--height`, the terminal
-/// size, `COLUMNS`/`LINES` and the 80x24 default, and passes the result here.
+/// The library never looks at the terminal: the caller resolves the size (the CLI from
+/// `--width/--height`, the terminal, `COLUMNS`/`LINES` or 80x24) and passes the result here.
 public struct ChartSize: Sendable, Equatable {
     public var width: Int
     public var height: Int
@@ -14,10 +14,11 @@ public struct ChartSize: Sendable, Equatable {
         self.width = width; self.height = height
     }
 
-    /// Throws a clear `InputError` when the size is below what `chart` needs.
+    /// Throws a clear `InputError` (kind `.needsSetting`, `.chartSize`) when the size is below what `chart` needs.
     func require(width minWidth: Int, height minHeight: Int, for chart: String) throws {
         guard width >= minWidth, height >= minHeight else {
-            throw InputError("a \(chart) chart needs at least \(minWidth)x\(minHeight) cells, got \(width)x\(height) (use --width/--height)")
+            throw InputError(.needsSetting, "a \(chart) chart needs at least \(minWidth)x\(minHeight) cells, got \(width)x\(height)",
+                             setting: .chartSize, value: "\(width)x\(height)")
         }
     }
 }

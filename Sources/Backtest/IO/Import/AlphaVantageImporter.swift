@@ -17,23 +17,23 @@ enum AlphaVantageImporter {
         }
         for key in ["Error Message", "Note", "Information"] {
             if case .string(let message)? = root[key] {
-                throw InputError("Alpha Vantage response holds no data: \(message)", at: "\(text.file): key \"\(key)\"")
+                throw InputError("Alpha Vantage response holds no data: \(message)", file: text.file, key: "\"\(key)\"")
             }
         }
         guard let series = members.first(where: { $0.key.hasPrefix("Time Series") }) else {
             throw InputError("missing required key \"Time Series (Daily)\"", at: text.file)
         }
         guard case .object(let days) = series.value else {
-            throw InputError("expected an object of dates, found \(series.value.kindName)", at: "\(text.file): key \"\(series.key)\"")
+            throw InputError("expected an object of dates, found \(series.value.kindName)", file: text.file, key: "\"\(series.key)\"")
         }
         var out = ParsedCandles(file: text.file, capacity: days.count)
         for (date, fields) in days {
-            let here = "\(text.file): key \"\(series.key)\" > \"\(date)\""
+            let here = "\"\(series.key)\" > \"\(date)\""
             guard let t = DecimalParsing.time(date) else {
-                throw InputError("key is not a date or date-time", at: here)
+                throw InputError("key is not a date or date-time", file: text.file, key: here)
             }
             guard case .object(let values) = fields else {
-                throw InputError("expected an object of prices, found \(fields.kindName)", at: here)
+                throw InputError("expected an object of prices, found \(fields.kindName)", file: text.file, key: here)
             }
             func number(_ name: String) throws -> Double? {
                 guard let m = values.first(where: { fieldName($0.key) == name }) else { return nil }
@@ -42,24 +42,24 @@ enum AlphaVantageImporter {
                 switch m.value {
                 case .string(let s): result = DecimalParsing.double(s)
                 case .number(let v): result = .success(v)
-                default: throw InputError("\(name) must be a number, found \(m.value.kindName)", at: place)
+                default: throw InputError("\(name) must be a number, found \(m.value.kindName)", file: text.file, key: place)
                 }
                 switch result {
                 case .success(let v): return v
-                case .failure(.missing): throw InputError("missing \(name)", at: place)
-                case .failure(.notFinite): throw InputError("\(name) is not finite", at: place)
-                case .failure(.notANumber): throw InputError("\(name) is not a number", at: place)
+                case .failure(.missing): throw InputError("missing \(name)", file: text.file, key: place)
+                case .failure(.notFinite): throw InputError("\(name) is not finite", file: text.file, key: place)
+                case .failure(.notANumber): throw InputError("\(name) is not a number", file: text.file, key: place)
                 }
             }
             func required(_ name: String) throws -> Double {
-                guard let v = try number(name) else { throw InputError("missing \"\(name)\"", at: here) }
+                guard let v = try number(name) else { throw InputError("missing \"\(name)\"", file: text.file, key: here) }
                 return v
             }
             var o = try required("open"), h = try required("high"), l = try required("low"), c = try required("close")
             let v = try number("volume") ?? 0
             if adjusted {
                 let adj = try required("adjusted close")
-                guard c != 0 else { throw InputError("close is 0, cannot apply adjusted close", at: here) }
+                guard c != 0 else { throw InputError("close is 0, cannot apply adjusted close", file: text.file, key: here) }
                 let k = adj / c
                 o *= k; h *= k; l *= k; c = adj
             }

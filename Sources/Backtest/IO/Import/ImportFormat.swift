@@ -14,7 +14,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     /// JSON lines of recorded L2 book events.
     case book
 
-    /// Parses `--format`; throws listing the valid names.
+    /// Parses a format name; throws listing the valid names.
     public static func parse(_ text: String) throws -> ImportFormat {
         if let f = ImportFormat(rawValue: text.lowercased()) { return f }
         let hint = Suggest.closest(to: text, among: allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
@@ -46,9 +46,10 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             return .csv
         }
         throw InputError(
+            .needsSetting,
             "unknown format: expected a CSV with a header (time, open, high, low, close), a Binance kline CSV, "
-                + "Alpha Vantage JSON, or JSON lines of trades or book events; use --format to choose",
-            file: text.file, line: first.line)
+                + "Alpha Vantage JSON, or JSON lines of trades or book events",
+            setting: .format, file: text.file, line: first.line)
     }
 
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {

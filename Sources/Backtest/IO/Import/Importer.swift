@@ -92,9 +92,10 @@ public enum Importer {
             } else {
                 if inferred == nil && series.count > 1 {
                     throw InputError(
+                        .needsSetting,
                         "cannot infer the timeframe: the spacing of the bars matches none of "
-                            + "\(Timeframe.allCases.map(\.rawValue).joined(separator: " ")); pass --timeframe",
-                        at: text.file)
+                            + Timeframe.allCases.map(\.rawValue).joined(separator: " "),
+                        setting: .timeframe, file: text.file)
                 }
                 series.timeframe = inferred
             }
@@ -111,7 +112,9 @@ public enum Importer {
     static func defaultSymbol(for path: String) throws -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let stem = name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? name
-        guard !stem.isEmpty else { throw InputError("cannot derive a symbol from the file name; pass --symbol", at: path) }
+        guard !stem.isEmpty else {
+            throw InputError(.needsSetting, "cannot derive a symbol from the file name", setting: .symbol, file: path)
+        }
         return stem.uppercased()
     }
 }

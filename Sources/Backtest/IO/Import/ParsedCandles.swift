@@ -24,10 +24,15 @@ struct ParsedCandles {
         lines.append(line)
     }
 
+    /// An error at row `i`: at its line, or its key for JSON inputs keyed by date.
+    func error(_ reason: String, row i: Int) -> InputError {
+        if i < keys.count { return InputError(reason, file: file, key: "\"\(keys[i])\"") }
+        return InputError(reason, file: file, line: lines[i])
+    }
+
     /// "file:line" or "file: key "2024-01-02"" for row `i`.
     func location(_ i: Int) -> String {
-        if i < keys.count { return "\(file): key \"\(keys[i])\"" }
-        return "\(file):\(lines[i])"
+        error("", row: i).location!
     }
 
     /// Checks every row (high >= max(open, close), low <= min(open, close), volume >= 0),
@@ -48,12 +53,12 @@ struct ParsedCandles {
                                 for i in 0..<t.count {
                                     let top = Swift.max(o[i], c[i]), bottom = Swift.min(o[i], c[i])
                                     if h[i] < top {
-                                        throw InputError("high \(h[i]) is below max(open, close) \(top)", at: location(i))
+                                        throw error("high \(h[i]) is below max(open, close) \(top)", row: i)
                                     }
                                     if l[i] > bottom {
-                                        throw InputError("low \(l[i]) is above min(open, close) \(bottom)", at: location(i))
+                                        throw error("low \(l[i]) is above min(open, close) \(bottom)", row: i)
                                     }
-                                    if v[i] < 0 { throw InputError("negative volume \(v[i])", at: location(i)) }
+                                    if v[i] < 0 { throw error("negative volume \(v[i])", row: i) }
                                     if i > 0 && t[i] <= t[i - 1] { sorted = false }
                                 }
                             }
@@ -74,9 +79,8 @@ struct ParsedCandles {
                     && s.volume[i] == s.volume[previous]
                 if same { continue }
                 let first = Swift.min(i, previous), second = Swift.max(i, previous)
-                throw InputError(
-                    "duplicate time \(UTCTime.iso(s.time[i])) with values different from \(location(first))",
-                    at: location(second))
+                throw error("duplicate time \(UTCTime.iso(s.time[i])) with values different from \(location(first))",
+                            row: second)
             }
             out.append(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i], close: s.close[i], volume: s.volume[i])
             previous = i

@@ -7,13 +7,14 @@ public enum OutputDirectory {
     /// Throws unless `path` can take output: it does not exist, or it is a directory and `force`
     /// is true. Call it before a long run so a refusal costs nothing.
     /// - Parameter what: the noun in the message ("report directory", "output directory").
-    /// - Throws: `InputError` naming the directory.
+    /// - Throws: `InputError` naming the directory, of kind `.outputExists` when it exists and
+    ///   `force` is false.
     public static func check(_ path: String, force: Bool, what: String = "output directory") throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else { throw InputError("exists and is not a directory", at: path) }
         guard force else {
-            throw InputError("\(what) already exists; nothing was written (choose another --out or pass --force)", at: path)
+            throw InputError(.outputExists, "\(what) already exists; nothing was written", file: path)
         }
     }
 

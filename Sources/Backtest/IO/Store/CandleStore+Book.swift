@@ -15,14 +15,13 @@ extension CandleStore {
 
     /// The recorded L2 events of `symbol`, ordered by time (file order within a second),
     /// starting with a snapshot.
-    /// - Throws: `InputError` when no book is stored for `symbol`.
+    /// - Throws: `InputError` of kind `.missingBook` when no book is stored for `symbol`.
     public func bookEvents(symbol: String) throws -> [BookEvent] {
         let events = try storedBookEvents(symbol: symbol)
         guard !events.isEmpty else {
             let known = try bookList().map(\.symbol)
             let hint = Suggest.closest(to: symbol, among: known).map { " (did you mean \($0)?)" } ?? ""
-            throw InputError(
-                "no recorded book stored for symbol '\(symbol)'\(hint); import one with 'bt data import --format book' or 'bt data synth --book'")
+            throw InputError(.missingBook, "no recorded book stored for symbol '\(symbol)'\(hint)", value: symbol)
         }
         return events
     }

@@ -43,9 +43,8 @@ extension CandleStore {
                     key = finest.timeframe
                     incoming.timeframe = Timeframe(rawValue: key)
                 } else {
-                    throw InputError(
-                        "cannot infer the timeframe of a single bar for a new symbol '\(file.symbol)'; pass --timeframe",
-                        at: file.file)
+                    throw InputError(.needsSetting, "cannot infer the timeframe of a single bar for a new symbol '\(file.symbol)'",
+                                     setting: .timeframe, file: file.file)
                 }
                 let id = file.symbol + "\u{0}" + key
                 let base = try series[id] ?? loadStored(symbol: file.symbol, timeframeKey: key)

@@ -21,11 +21,11 @@ public final class CandleStore {
         try self.init(path: path, create: true)
     }
 
-    /// Opens the store at `path` for commands that only read: a missing file is an `InputError`
-    /// and no empty database is left behind.
+    /// Opens the store at `path` for commands that only read: a missing file is an `InputError` of
+    /// kind `.missingStore` and no empty database is left behind.
     public convenience init(existingAt path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw InputError("no candle store here; import data first with 'bt data import' or 'bt data synth'", at: path)
+            throw InputError(.missingStore, "no candle store here", file: path)
         }
         try self.init(path: path, create: false)
     }

@@ -1,25 +1,6 @@
 import Foundation
 import Backtest
 
-/// One command-line option: the table row that drives both parsing and help.
-struct OptionSpec: Sendable {
-    enum Kind: Sendable { case flag, value, repeated }
-    let name: String
-    let kind: Kind
-    let valueName: String
-    let help: String
-
-    static func flag(_ name: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, kind: .flag, valueName: "", help: help)
-    }
-    static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, kind: .value, valueName: valueName, help: help)
-    }
-    static func repeated(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, kind: .repeated, valueName: valueName, help: help)
-    }
-}
-
 /// A positional argument of a command.
 struct PositionalSpec: Sendable {
     let name: String
@@ -34,27 +15,78 @@ struct Command: Sendable {
     let summary: String
     var discussion: String = ""
     var positionals: [PositionalSpec] = []
-    var options: [OptionSpec] = []
+    var options: [Option] = []
     let run: @Sendable (ParsedArguments) throws -> Void
 
     var name: String { path.joined(separator: " ") }
 
     /// Every option the command accepts, its own plus the global ones.
-    var allOptions: [OptionSpec] { options + CommonOptions.global }
+    var allOptions: [Option] { options + CommonOptions.global }
+
+    func accepts(_ option: Option) -> Bool { allOptions.contains(option) }
 }
 
-/// The result of parsing a command line against a command's option table.
-struct ParsedArguments {
+/// The result of parsing a command line against a command's option table, queried by `Option`
+/// constant (`args.value(.cash)`, `args.flag(.json)`). Every query records the option as read, so
+/// that options the user gave but the command never read can be reported (`unread`).
+struct ParsedArguments: Sendable {
     let command: Command
     var positionals: [String] = []
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
+    /// The values of value and repeated options by name, in the order given.
+    fileprivate var values: [String: [String]] = [:]
+    fileprivate var flags: Set<String> = []
+    /// The options given, each once, in the order first given.
+    fileprivate(set) var given: [Option] = []
     /// The full command line as typed, for report manifests.
     var commandLine: [String] = []
+    /// Shared by every copy: commands hand `args` to helpers and to parallel jobs.
+    private let reads = ReadLog()
 
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-    func value(_ name: String) -> String? { values[name]?.last }
-    func values(_ name: String) -> [String] { values[name] ?? [] }
+    init(command: Command) { self.command = command }
+
+    func flag(_ option: Option) -> Bool {
+        record(option, as: .flag)
+        return flags.contains(option.name)
+    }
+
+    func value(_ option: Option) -> String? {
+        record(option, as: .value)
+        return values[option.name]?.last
+    }
+
+    func values(_ option: Option) -> [String] {
+        record(option, as: .repeated)
+        return values[option.name] ?? []
+    }
+
+    func int(_ option: Option) throws -> Int? {
+        guard let text = value(option) else { return nil }
+        guard let v = Int(text.replacingOccurrences(of: "_", with: "")) else {
+            throw UsageError("\(option): '\(text)' is not a whole number", command: command.name)
+        }
+        return v
+    }
+
+    func double(_ option: Option) throws -> Double? {
+        guard let text = value(option) else { return nil }
+        guard let v = Double(text), v.isFinite else {
+            throw UsageError("\(option): '\(text)' is not a number", command: command.name)
+        }
+        return v
+    }
+
+    /// The options the user gave that nothing has read so far, in the order given.
+    var unread: [Option] {
+        let read = reads.names
+        return given.filter { !read.contains($0.name) }
+    }
+
+    /// Asking for an option the command does not declare, or as the wrong kind, is a bug in bt.
+    private func record(_ option: Option, as kind: Option.Kind) {
+        assert(command.accepts(option), "bt \(command.name) reads \(option) but does not declare it")
+        assert(option.kind == kind, "\(option) is read as \(kind) but declared as \(option.kind)")
+        reads.insert(option.name)
+    }
 
     func positional(_ i: Int) -> String? { i < positionals.count ? positionals[i] : nil }
 
@@ -66,21 +98,23 @@ struct ParsedArguments {
         }
         return v
     }
+}
 
-    func int(_ name: String) throws -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let v = Int(text.replacingOccurrences(of: "_", with: "")) else {
-            throw UsageError("--\(name): '\(text)' is not a whole number", command: command.name)
-        }
-        return v
+/// The names of the options read so far; thread-safe (screens read options from parallel jobs).
+private final class ReadLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var read: Set<String> = []
+
+    func insert(_ name: String) {
+        lock.lock()
+        read.insert(name)
+        lock.unlock()
     }
 
-    func double(_ name: String) throws -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let v = Double(text), v.isFinite else {
-            throw UsageError("--\(name): '\(text)' is not a number", command: command.name)
-        }
-        return v
+    var names: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return read
     }
 }
 
@@ -106,12 +140,15 @@ enum ArgumentParser {
         let table = Dictionary(command.allOptions.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var i = 0
         var onlyPositionals = false
+        func note(_ option: Option) {
+            if !result.given.contains(option) { result.given.append(option) }
+        }
         while i < args.count {
             let arg = args[i]
             i += 1
             if onlyPositionals || !arg.hasPrefix("--") || arg == "-" {
                 if arg.hasPrefix("-") && arg.count > 1 && !onlyPositionals && Double(arg) == nil {
-                    if arg == "-h" { result.flags.insert("help"); continue }
+                    if arg == "-h" { result.flags.insert(Option.help.name); note(.help); continue }
                     throw UsageError("unknown option '\(arg)'", command: command.name)
                 }
                 result.positionals.append(arg)
@@ -124,32 +161,33 @@ enum ArgumentParser {
                 inline = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
             }
-            guard let spec = table[name] else {
+            guard let option = table[name] else {
                 let suggestion = Suggest.closest(to: name, among: table.keys.sorted())
                 throw UsageError(
                     "unknown option '--\(name)'" + (suggestion.map { "; did you mean '--\($0)'?" } ?? ""),
                     command: command.name)
             }
-            switch spec.kind {
+            switch option.kind {
             case .flag:
-                if inline != nil { throw UsageError("--\(name) takes no value", command: command.name) }
+                if inline != nil { throw UsageError("\(option) takes no value", command: command.name) }
                 result.flags.insert(name)
             case .value, .repeated:
                 let v: String
                 if let inline { v = inline } else {
                     guard i < args.count else {
-                        throw UsageError("--\(name) needs a value (\(spec.valueName))", command: command.name)
+                        throw UsageError("\(option) needs a value (\(option.valueName))", command: command.name)
                     }
                     v = args[i]
                     i += 1
                 }
-                if spec.kind == .value, result.values[name] != nil {
-                    throw UsageError("--\(name) given twice", command: command.name)
+                if option.kind == .value, result.values[name] != nil {
+                    throw UsageError("\(option) given twice", command: command.name)
                 }
                 result.values[name, default: []].append(v)
             }
+            note(option)
         }
-        if result.flag("help") { return result }
+        if result.flag(.help) { return result }
         let maxPositionals = command.positionals.contains(where: \.variadic) ? Int.max : command.positionals.count
         if result.positionals.count > maxPositionals {
             throw UsageError("unexpected argument '\(result.positionals[command.positionals.count])'", command: command.name)

@@ -1,0 +1,46 @@
+/// A setting a caller gives the library: an execution option, a data selection, a sweep input, a
+/// chart size. `InputError` names the setting a bad value belongs to; a front end maps settings
+/// to its own words (the command line to its flags: `feeBps` is `--fee-bps`).
+///
+/// `name` is the setting's library name, snake_case as in run manifests (`fee_bps`, `sl`).
+public enum Setting: String, Sendable, Hashable, CaseIterable {
+    // Candles and imports
+    case symbol
+    case timeframe
+    case from
+    case to
+    case format
+
+    // Execution
+    case cash
+    case size
+    case feeBps = "fee_bps"
+    case feeMin = "fee_min"
+    case stopLoss = "sl"
+    case takeProfit = "tp"
+    case tick
+    case lot
+    case minNotional = "min_notional"
+    case maxParticipation = "max_participation"
+    case spreadBps = "spread_bps"
+
+    // Strategies, sweeps and screens
+    /// A strategy parameter (`fast=10`).
+    case parameter
+    /// A swept parameter's values (`fast=5:50:5`).
+    case grid
+    /// The filter on sweep combinations (`fast<slow`).
+    case `where`
+    /// The metric results are ranked by.
+    case rank
+    /// The number of walk-forward folds.
+    case walkForward = "walk_forward"
+
+    // Text charts
+    case chartWidth = "chart_width"
+    case chartHeight = "chart_height"
+    /// Width and height together.
+    case chartSize = "chart_size"
+
+    public var name: String { rawValue }
+}

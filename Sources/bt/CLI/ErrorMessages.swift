@@ -1,0 +1,74 @@
+import Backtest
+
+extension Option {
+    /// The options that give `setting` on bt's command line. The library names settings; only
+    /// the command line knows their flags.
+    static func options(for setting: Setting) -> [Option] {
+        switch setting {
+        case .symbol: [.symbol]
+        case .timeframe: [.timeframe]
+        case .from: [.from]
+        case .to: [.to]
+        case .format: [.format]
+        case .cash: [.cash]
+        case .size: [.size]
+        case .feeBps: [.feeBps]
+        case .feeMin: [.feeMin]
+        case .stopLoss: [.stopLoss]
+        case .takeProfit: [.takeProfit]
+        case .tick: [.tick]
+        case .lot: [.lot]
+        case .minNotional: [.minNotional]
+        case .maxParticipation: [.maxParticipation]
+        case .spreadBps: [.spreadBps]
+        case .parameter: [.param]
+        case .grid: [.grid]
+        case .where: [.where]
+        case .rank: [.rank]
+        case .walkForward: [.walkForward]
+        case .chartWidth: [.width]
+        case .chartHeight: [.height]
+        case .chartSize: [.width, .height]
+        }
+    }
+}
+
+/// How bt words errors: the library's settings named by their flags (`--fee-bps '-3': fee must
+/// be in [0, 10000) basis points`), plus bt's advice for the situations that have some.
+enum ErrorMessage {
+    /// `--timeframe`, or `--width/--height` for a setting given by two options.
+    static func flags(_ setting: Setting) -> String {
+        Option.options(for: setting).map(\.description).joined(separator: "/")
+    }
+
+    /// The text after `error: ` for `error`.
+    static func text(_ error: Error) -> String {
+        guard let e = error as? InputError else { return "\(error)" }
+        let message = e.message(naming: flags)
+        switch e.kind {
+        case .invalid:
+            return message
+        case .needsSetting:
+            return message + (e.setting.map { " (use \(flags($0)))" } ?? "")
+        case .outputExists:
+            return message + " (choose another \(Option.out) or pass \(Option.force))"
+        case .missingStore:
+            return message + "; import data first with 'bt data import' or 'bt data synth'"
+        case .missingSymbol:
+            return message + "; import them with 'bt data import'"
+        case .missingBook:
+            return message + "; import one with 'bt data import \(Option.format) book' or 'bt data synth \(Option.book)'"
+        }
+    }
+
+    /// `error` worded for the command line, for library code that turns errors into text itself
+    /// (screen rows, sweep rows and summaries). An `InputError` stays one (exit 2).
+    static func reworded(_ error: Error) -> Error {
+        error is InputError ? InputError(text(error)) : error
+    }
+
+    /// Runs `body`, rewording what it throws.
+    static func rewording<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw reworded(error) }
+    }
+}

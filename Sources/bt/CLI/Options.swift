@@ -1,0 +1,103 @@
+import Backtest
+
+/// Every option of bt, declared once. Command tables list these constants (some with their own
+/// help text); `ParsedArguments` is queried by them.
+extension Option {
+    // MARK: - Global
+
+    static let db = Option("db", kind: .value, valueName: "PATH", help: "SQLite store (default $BT_DB or data/bt.sqlite)")
+    static let help = Option("help", kind: .flag, help: "Show help for this command")
+    static let json = Option("json", kind: .flag, help: "Print JSON instead of text")
+
+    // MARK: - Candles
+
+    static let timeframe = Option("timeframe", kind: .value, valueName: "TF",
+                                  help: "Resample to 1m 5m 15m 30m 1h 4h 1d 1w 1M (default: stored)")
+    static let from = Option("from", kind: .value, valueName: "DATE", help: "First bar time, inclusive (YYYY-MM-DD or ISO-8601)")
+    static let to = Option("to", kind: .value, valueName: "DATE", help: "Last bar time, inclusive")
+
+    // MARK: - Import and synthetic data
+
+    static let symbol = Option("symbol", kind: .value, valueName: "S",
+                               help: "Symbol for every file (default: file name stem, upper case)")
+    static let format = Option("format", kind: .value, valueName: "F",
+                               help: "csv, binance, alphavantage, trades or book (default: detected)")
+    static let adjusted = Option("adjusted", kind: .flag, help: "Use the adjusted close and scale open, high and low with it")
+    /// `--symbols N`: how many symbols to generate (not to be confused with the list `symbols`).
+    static let symbolCount = Option("symbols", kind: .value, valueName: "N", help: "Number of symbols")
+    static let bars = Option("bars", kind: .value, valueName: "N", help: "Number of bars")
+    static let seed = Option("seed", kind: .value, valueName: "S", help: "Random seed (default 1)")
+    static let book = Option("book", kind: .flag, help: "Also store a recorded-style order book for each symbol")
+
+    // MARK: - Indicators and charts
+
+    static let ind = Option("ind", kind: .repeated, valueName: "SPEC",
+                            help: "Indicator, e.g. sma:20, bb:20,2, rsi:14, macd:12,26,9 (repeatable)")
+    static let last = Option("last", kind: .value, valueName: "N", help: "Show only the last N bars")
+    static let width = Option("width", kind: .value, valueName: "W",
+                              help: "Chart width in columns (default: terminal, else $COLUMNS, else 80)")
+    static let height = Option("height", kind: .value, valueName: "H",
+                               help: "Chart height in rows (default: terminal, else $LINES, else 24)")
+    static let color = Option("color", kind: .value, valueName: "WHEN",
+                              help: "Colour: always, never or auto (auto: a terminal and NO_COLOR unset)")
+
+    // MARK: - Strategy and execution
+
+    static let param = Option("param", kind: .repeated, valueName: "NAME=VALUE", help: "Strategy parameter; repeat for several")
+    static let cash = Option("cash", kind: .value, valueName: "AMOUNT", help: "Initial cash (default 10000)")
+    static let fill = Option("fill", kind: .value, valueName: "WHEN",
+                             help: "next-open (default: signal at close, fill at next open) or close")
+    static let short = Option("short", kind: .flag, help: "Allow shorts: exits reverse into a short, entries reverse back")
+    static let size = Option("size", kind: .value, valueName: "SIZE",
+                             help: "Order size: 100% (default) or N% of equity, Nu units, N$ cash")
+    static let feeBps = Option("fee-bps", kind: .value, valueName: "BPS", help: "Fee in basis points of notional (default 10)")
+    static let feeMin = Option("fee-min", kind: .value, valueName: "AMOUNT", help: "Minimum fee per order (default 0)")
+    static let stopLoss = Option("sl", kind: .value, valueName: "PCT", help: "Stop-loss distance from the entry price, e.g. 5%")
+    static let takeProfit = Option("tp", kind: .value, valueName: "PCT", help: "Take-profit distance from the entry price, e.g. 10%")
+    static let tick = Option("tick", kind: .value, valueName: "PRICE", help: "Price increment (synthetic book levels, stop prices)")
+    static let lot = Option("lot", kind: .value, valueName: "QTY", help: "Quantity increment; order sizes round down to it")
+    static let minNotional = Option("min-notional", kind: .value, valueName: "AMOUNT",
+                                    help: "Reject opening orders below this notional")
+    static let maxParticipation = Option("max-participation", kind: .value, valueName: "SHARE",
+                                         help: "Cap an order at this share of the fill bar's volume (default 0.1; 0 = off)")
+    static let depth = Option("depth", kind: .value, valueName: "MODEL",
+                              help: "Liquidity: synthetic (default), book (recorded L2) or none")
+    static let spreadBps = Option("spread-bps", kind: .value, valueName: "BPS",
+                                  help: "Synthetic book spread (default: estimated from the bars)")
+
+    // MARK: - Results and reports
+
+    static let periodsPerYear = Option("periods-per-year", kind: .value, valueName: "N",
+                                       help: "Bars per year for annualising (default: inferred from bar times)")
+    static let out = Option("out", kind: .value, valueName: "DIR", help: "Output directory")
+    static let report = Option("report", kind: .flag,
+                               help: "Write the report into notebooks-out/<strategy>-<symbol>-<UTC time>/")
+    static let force = Option("force", kind: .flag, help: "Write into an existing output directory")
+    static let noChart = Option("no-chart", kind: .flag, help: "Do not draw the equity chart")
+    static let noCosts = Option("no-costs", kind: .flag, help: "Skip the cost-sensitivity re-runs (table, break-even fee)")
+
+    // MARK: - Screens and sweeps
+
+    /// `--symbols A,B,...`: a list of stored symbols.
+    static let symbols = Option("symbols", kind: .value, valueName: "A,B,...", help: "Symbols to screen")
+    static let all = Option("all", kind: .flag, help: "Screen every stored symbol")
+    static let rank = Option("rank", kind: .value, valueName: "STAT", help: "Statistic to rank by (default sharpe)")
+    static let top = Option("top", kind: .value, valueName: "N", help: "Rows in the ranked table (default 20)")
+    static let minTrades = Option("min-trades", kind: .value, valueName: "N",
+                                  help: "Rank only symbols with at least N trades (default 0)")
+    static let grid = Option("grid", kind: .repeated, valueName: "NAME=RANGE",
+                             help: "Swept parameter: start:stop:step, a,b,c or a value")
+    static let `where` = Option("where", kind: .value, valueName: "EXPR",
+                                help: "Keep combinations where EXPR holds, e.g. \"fast<slow\"")
+    static let walkForward = Option("walk-forward", kind: .value, valueName: "K",
+                                    help: "Split the range into K folds: choose in-sample, test on the next fold")
+    static let pboBlocks = Option("pbo-blocks", kind: .value, valueName: "S",
+                                  help: "CSCV blocks for the probability of backtest overfitting (default 16; 0 = off)")
+
+    // MARK: - Benchmarks
+
+    static let `repeat` = Option("repeat", kind: .value, valueName: "N", help: "Runs; the best counts (default 3)")
+    static let runs = Option("runs", kind: .value, valueName: "N", help: "Timed runs")
+    static let candles = Option("candles", kind: .value, valueName: "N", help: "Number of candles (default 10000)")
+    static let returns = Option("returns", kind: .value, valueName: "N", help: "Returns in the series (default 5000)")
+}
