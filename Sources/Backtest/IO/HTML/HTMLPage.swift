@@ -1,3 +1,5 @@
+import Foundation
+
 /// The page's stylesheet and scripts, as raw string literals (compiled in about a second, where
 /// SwiftPM's `.embedInCode` resources took minutes). Written for bt; no third-party code.
 enum HTMLAssets {
@@ -46,27 +48,35 @@ public enum HTMLPage {
     /// `<\u0021--`. Outside JSON strings neither sequence can occur, so this only touches strings.
     static func escapedForScript(_ json: String) -> String {
         let lt = UInt8(ascii: "<")
-        guard json.utf8.contains(lt) else { return json }
         // Bytes, not characters: the sequences are ASCII and never part of a multi-byte scalar.
-        let bytes = Array(json.utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count + 64)
-        let comment = Array("!--".utf8), escapedComment = Array("<\\u0021--".utf8)
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == lt && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/") {
-                out += [lt, UInt8(ascii: "\\"), UInt8(ascii: "/")]
-                i += 2
-            } else if b == lt && i + 3 < bytes.count && Array(bytes[(i + 1)...(i + 3)]) == comment {
-                out += escapedComment
-                i += 4
-            } else {
-                out.append(b)
-                i += 1
+        // memchr finds each '<' and the runs between are copied whole, so long data stays fast.
+        var source = json
+        return source.withUTF8 { bytes -> String in
+            guard let base = bytes.baseAddress, memchr(base, Int32(lt), bytes.count) != nil else { return json }
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count + 256)
+            var i = 0
+            while i < bytes.count {
+                guard let hit = memchr(base + i, Int32(lt), bytes.count - i) else {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i...]))
+                    break
+                }
+                let j = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<j]))
+                if j + 1 < bytes.count && bytes[j + 1] == UInt8(ascii: "/") {
+                    out.append(contentsOf: #"<\/"#.utf8)
+                    i = j + 2
+                } else if j + 3 < bytes.count && bytes[j + 1] == UInt8(ascii: "!") && bytes[j + 2] == UInt8(ascii: "-")
+                            && bytes[j + 3] == UInt8(ascii: "-") {
+                    out.append(contentsOf: #"<\u0021--"#.utf8)
+                    i = j + 4
+                } else {
+                    out.append(lt)
+                    i = j + 1
+                }
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Text for an HTML element or attribute: `& < > " '` escaped.
