@@ -185,8 +185,19 @@ def tooltip_values(page, tip_id):
       return out;""", tip_id)
 
 
-def hover_bar(page, chart_id, series, k, label, expect_time=None):
-    """Zooms around bar k, hovers it, and checks the tooltip's time and OHLCV against `series`."""
+def values_of(a):
+    """A numeric array of the data in either encoding, as floats (NaN for undefined)."""
+    if isinstance(a, dict) and "f64" in a:
+        import base64
+        import struct
+        raw = base64.b64decode(a["f64"])
+        return list(struct.unpack(f"<{len(raw) // 8}d", raw))
+    return [float("nan") if v is None else float(v) for v in a]
+
+
+def hover_bar(page, chart_id, series, k, label, expect_time=None, cd=None):
+    """Zooms around bar k, hovers it, and checks the tooltip's time and OHLCV against `series`
+    (and, given the chart object, its indicator values and equity at the stored timeframe)."""
     api = f"btCharts['{chart_id}']"
     page.scroll_into_view(chart_id)
     page.js(f"window.{api}.zoomTo(arguments[0] - 40, arguments[0] + 40)", k)
@@ -200,6 +211,18 @@ def hover_bar(page, chart_id, series, k, label, expect_time=None):
     for key, col in (("open", "o"), ("high", "h"), ("low", "l"), ("close", "c")):
         check(float(tip[key]) == series[col][k], f"{label}: tooltip {key} {tip[key]} != {series[col][k]!r}")
     check(float(tip["volume"].replace(",", "")) == series["v"][k], f"{label}: tooltip volume {tip['volume']} != {series['v'][k]!r}")
+    if cd is not None:
+        for g in cd.get("indicators", []):
+            for line in g["lines"]:
+                v = values_of(line["values"])[k]
+                if math.isnan(v):
+                    continue
+                shown = tip.get(line["name"])
+                check(shown is not None, f"{label}: no tooltip row for {line['name']}")
+                check(abs(float(shown.replace(",", "")) - v) <= 1e-6 * max(1.0, abs(v)), f"{label}: {line['name']} shows {shown}, is {v}")
+        if cd.get("equity"):
+            e = values_of(cd["equity"]["values"])[k]
+            check(abs(float(tip["equity"].replace(",", "")) - e) <= 0.005 + 1e-12 * abs(e), f"{label}: equity shows {tip['equity']}, is {e}")
     x1, y1, x2, y2 = tip["rect"]
     check(not (x1 <= pt["x"] <= x2 and y1 <= pt["y"] <= y2), f"{label}: the tooltip covers the crosshair point")
     return tip
@@ -220,7 +243,7 @@ def check_chart(page, chart_id, cd, shots=True, trades_table=True, stats=None):
 
     # hover a known bar at the stored timeframe: exact OHLCV and time
     k = n // 3
-    hover_bar(page, chart_id, series, k, "hover")
+    hover_bar(page, chart_id, series, k, "hover", cd=cd)
     if shots:
         page.shot("hover")
 

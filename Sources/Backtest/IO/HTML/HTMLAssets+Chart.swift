@@ -197,7 +197,7 @@ class HistogramLayer {
     ctx.fillStyle = ch.colors.loss; ctx.fill(neg);
     ctx.globalAlpha = 1;
   }
-  tooltip(ch, i) { return [{ k: this.key, label: this.label, value: fmtSig(ch.d.get(this.key)[i], 7) }]; }
+  tooltip(ch, i) { return [{ k: this.opts.tooltipKey || this.key, label: this.label, value: fmtSig(ch.d.get(this.key)[i], 7) }]; }
   legend(ch) { return [{ label: this.label, color: ch.colors.profit, box: true }]; }
 }
 /** A filled area from zero to the series (drawdown). */
@@ -646,7 +646,7 @@ class Chart {
     let lastY = Infinity;
     for (const t of p.ticks.ticks) {
       const y = p.y(t);
-      if (y < p.plotTop + 5 || y > p.plotBottom - 3 || lastY - y < 14) continue;
+      if (y < p.plotTop - 2 || y > p.plotBottom + 2 || lastY - y < 14) continue;
       ctx.fillText(p.fmt(t, p.ticks.decimals), this.plot.right + 7, y);
       lastY = y;
     }
@@ -924,7 +924,7 @@ class Chart {
       bar(i) { const s = self.d.s; return { time: s.t[i], open: s.o[i], high: s.h[i], low: s.l[i], close: s.c[i], volume: s.v[i] }; },
       /** Viewport coordinates of bar i's centre in a pane (at its close in the price pane). */
       clientPoint(i, paneId) {
-        const r = self.host.getBoundingClientRect(), p = self.panes.find(q => q.id === (paneId || self.panes[0].id));
+        const r = self.host.getBoundingClientRect(), p = self.panes.find(q => q.id === paneId) || self.panes[0];
         const c = self.d.s.c[i], y = p.id === "price" && c === c ? p.y(c) : (p.plotTop + p.plotBottom) / 2;
         return { x: r.left + self.host.clientLeft + self.xOf(i), y: r.top + self.host.clientTop + clamp(y, p.plotTop + 2, p.plotBottom - 2) };
       },

@@ -412,7 +412,7 @@ function makeScale(kind, lo, hi) {
 function themeColors() {
   const cs = getComputedStyle(document.documentElement), out = {};
   for (const k of ["bg", "fg", "muted", "faint", "panel", "border", "grid", "axis", "cross", "label-bg", "label-fg", "up", "down",
-    "up-vol", "down-vol", "profit", "loss", "fill-mark", "equity", "bench", "dd", "dd-line", "region", "region-line", "fold",
+    "up-vol", "down-vol", "profit", "loss", "fill-mark", "equity", "bench", "dd", "dd-line", "region", "region-line", "region2", "fold",
     "accent", "ind1", "ind2", "ind3", "ind4", "ind5", "ind6", "band"]) out[k] = cs.getPropertyValue("--" + k).trim();
   out.font = cs.getPropertyValue("--font").trim();
   out.mono = cs.getPropertyValue("--mono").trim();

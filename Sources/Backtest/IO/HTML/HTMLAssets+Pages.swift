@@ -257,7 +257,8 @@ function sweepPage(data, app) {
   }
   bar.append(el("span", { cls: "bt-hint", text: "hover: values · click: equity curve · outlined: best · dot: curve stored · blank: no result" }));
   const wrap = el("div", { cls: "bt-heat-wrap" });
-  main.append(bar, wrap, el("h2", { text: "Selected combination" }), selTitle, toolbar, slot);
+  main.append(bar, wrap, sw.note ? el("p", { cls: "bt-note", id: "bt-sweep-note", style: "margin: 4px 0 0", text: sw.note }) : "",
+    el("h2", { text: "Selected combination" }), selTitle, toolbar, slot);
   heat = new Heatmap(wrap, sw, show);
   heat.draw();
   const start = heat.best || [0, 0];

@@ -102,7 +102,7 @@ function buildChart(host, cd, opts) {
       const color = INDICATOR_COLORS[colorIndex++ % INDICATOR_COLORS.length];
       for (const { key, line } of keys) {
         const outer = g.band && g.band.includes(line.name);
-        price.add(new LineLayer(key, line.label || line.name, line.color || color, { width: outer ? 1 : 1.5, dash: outer ? [5, 3] : null }));
+        price.add(new LineLayer(key, line.label || line.name, line.color || color, { width: outer ? 1 : 1.5, dash: outer ? [5, 3] : null, tooltipKey: line.name }));
       }
     } else {
       own.push({ g, name, keys });
@@ -123,8 +123,8 @@ function buildChart(host, cd, opts) {
     if (guides && guides.length) pane.add(new GuideLayer(guides));
     let ci = 0;
     for (const { key, line } of keys) {
-      if (line.style === "histogram") pane.layers.splice(guides && guides.length ? 1 : 0, 0, new HistogramLayer(key, line.label || line.name));
-      else pane.add(new LineLayer(key, line.label || line.name, line.color || INDICATOR_COLORS[ci++ % INDICATOR_COLORS.length], { width: 1.4 }));
+      if (line.style === "histogram") pane.layers.splice(guides && guides.length ? 1 : 0, 0, new HistogramLayer(key, line.label || line.name, { tooltipKey: line.name }));
+      else pane.add(new LineLayer(key, line.label || line.name, line.color || INDICATOR_COLORS[ci++ % INDICATOR_COLORS.length], { width: 1.4, tooltipKey: line.name }));
     }
   }
   mark("indicators");
@@ -138,18 +138,18 @@ function buildChart(host, cd, opts) {
       deepest: A.deepest, longest: A.longest, peak: A.peak, peakIndex: A.peakIndex, final: A.final };
     arrays.dd = A.dd;
     const eq = chart.addPane(new Pane("equity", "Equity", 2.7, { logAllowed: true, logLabel: "equity", logWanted: !!opts.logEquity }));
-    const regions = [];
-        if (A.deepest && A.deepest.depth < 0) {
+    // Extra spans (walk-forward folds) take the first label row; the drawdowns go below them.
+    const regions = [...(opts.regions || [])], row0 = regions.length ? 1 : 0;
+    if (A.deepest && A.deepest.depth < 0) {
       const e = A.deepest;
-      regions.push({ from: e.peak, to: e.end, fill: "region", edge: "region-line", labelColor: "dd-line", labelPane: "equity", bold: true,
+      regions.push({ from: e.peak, to: e.end, fill: "region", edge: "region-line", labelColor: "dd-line", labelPane: "equity", bold: true, row: row0,
         label: "Max drawdown " + fmtPct(e.depth, 2) + " · " + fmtSpan(e.bars, e.seconds) + (e.recovered ? "" : ", not recovered") });
     }
     if (A.longest && A.deepest && A.longest !== A.deepest && A.longest.bars > 0) {
       const e = A.longest;
-      regions.push({ from: e.peak, to: e.end, fill: "fold", labelColor: "muted", labelPane: "equity", row: 1,
+      regions.push({ from: e.peak, to: e.end, fill: "region2", labelColor: "muted", labelPane: "equity", row: row0 + 1,
         label: "Longest drawdown " + fmtSpan(e.bars, e.seconds) + " · " + fmtPct(e.depth, 2) });
     }
-    for (const r of opts.regions || []) regions.push(r);
     if (regions.length) eq.add(new RegionLayer(regions));
     if (eqd.benchmark !== null && eqd.benchmark !== false && series.hasClose && series.c[0] > 0) {
       const bench = new Float64Array(n), c0 = series.c[0];

@@ -9,7 +9,7 @@ extension HTMLAssets {
   --up: #089981; --down: #e0533d; --up-vol: rgba(8,153,129,0.38); --down-vol: rgba(224,83,61,0.38);
   --profit: #1f6fd1; --loss: #e8790c; --fill-mark: #1b2230;
   --equity: #1f6fd1; --bench: #98a1ad; --dd: rgba(224,83,61,0.30); --dd-line: #c4462f;
-  --region: rgba(224,83,61,0.08); --region-line: rgba(224,83,61,0.55); --fold: rgba(31,111,209,0.07);
+  --region: rgba(224,83,61,0.08); --region-line: rgba(224,83,61,0.55); --fold: rgba(31,111,209,0.07); --region2: rgba(90,100,115,0.09);
   --accent: #1f6fd1; --accent-fg: #ffffff; --row-hover: #eef3fb; --row-sel: #dce8f9;
   --ind1: #7b3fbf; --ind2: #d81b60; --ind3: #6d4c41; --ind4: #0097a7; --ind5: #9e9d24; --ind6: #546e7a;
   --band: rgba(123,63,191,0.07);
@@ -23,7 +23,7 @@ extension HTMLAssets {
     --up: #22ab94; --down: #f06a55; --up-vol: rgba(34,171,148,0.40); --down-vol: rgba(240,106,85,0.40);
     --profit: #4f9cf0; --loss: #f59b2e; --fill-mark: #eef1f5;
     --equity: #4f9cf0; --bench: #7d8794; --dd: rgba(240,106,85,0.32); --dd-line: #f06a55;
-    --region: rgba(240,106,85,0.10); --region-line: rgba(240,106,85,0.6); --fold: rgba(79,156,240,0.09);
+    --region: rgba(240,106,85,0.10); --region-line: rgba(240,106,85,0.6); --fold: rgba(79,156,240,0.09); --region2: rgba(160,170,185,0.10);
     --accent: #4f9cf0; --accent-fg: #0b0e12; --row-hover: #1d2530; --row-sel: #22324a;
     --ind1: #b388ff; --ind2: #f06292; --ind3: #bcaaa4; --ind4: #4dd0e1; --ind5: #d4d46a; --ind6: #90a4ae;
     --band: rgba(179,136,255,0.09);
