@@ -16,7 +16,8 @@ Each page is opened from file:// in a fresh tab; the page records `performance.n
 since navigation start) when its first complete draw finishes (`btPage.firstPaintMs`). Reported:
 the median first paint over --repeat loads, the JSON parse time inside it, the next animation frame,
 the cost of redrawing after zooming (full view, 10% and 0.1% of the bars: decimation keeps it flat),
-and the file size per 100,000 bars.
+the time to switch to a coarser timeframe (aggregation in the page) and back, and the file size per
+100,000 bars.
 """
 import argparse
 import base64
@@ -155,12 +156,18 @@ def measure(driver, path, repeat):
             ms.sort((a, b) => a - b); out.push(ms[2]);
           }
           c.reset();
-          return out;""")
-        out.append({"first_paint_ms": st[0], "parse_ms": st[1], "first_frame_ms": st[2], "redraw_ms": redraw})
+          const tfs = c.timeframes(), tf = tfs[Math.min(tfs.length - 1, 4)] || null, base = c.state().baseTimeframe;
+          let t0 = performance.now(); if (tf) c.setTimeframe(tf); const toCoarse = performance.now() - t0;
+          t0 = performance.now(); if (tf) c.setTimeframe(base); const back = performance.now() - t0;
+          return [out, tf, toCoarse, back];""")
+        redraw, tf, coarse, back = redraw
+        out.append({"first_paint_ms": st[0], "parse_ms": st[1], "first_frame_ms": st[2], "redraw_ms": redraw,
+                    "timeframe": tf, "switch_ms": coarse, "switch_back_ms": back})
     med = lambda k: statistics.median(r[k] for r in out)
     return {"first_paint_ms": round(med("first_paint_ms"), 1), "parse_ms": round(med("parse_ms"), 1),
             "first_frame_ms": round(med("first_frame_ms"), 1),
             "redraw_ms_full_10pct_01pct": [round(statistics.median(r["redraw_ms"][j] for r in out), 2) for j in range(3)],
+            "switch_to": out[0]["timeframe"], "switch_ms": round(med("switch_ms"), 1), "switch_back_ms": round(med("switch_back_ms"), 1),
             "runs": [round(r["first_paint_ms"], 1) for r in out]}
 
 
@@ -189,6 +196,7 @@ def main():
                 if not args.json:
                     print(f"{kind:8s} {n:>9,} bars  first paint {r['first_paint_ms']:7.1f} ms (JSON parse {r['parse_ms']:6.1f}, next frame "
                           f"{r['first_frame_ms']:7.1f})  redraw full/10%/0.1% {r['redraw_ms_full_10pct_01pct']} ms  "
+                          f"to {r['switch_to']} {r['switch_ms']:.0f} ms, back {r['switch_back_ms']:.0f} ms  "
                           f"{size / 1e6:7.2f} MB = {r['mb_per_100k_bars']:.2f} MB per 100k bars", flush=True)
     finally:
         driver.quit()

@@ -324,10 +324,10 @@ class TradePnlLayer {
       if (v >= 0) { pos.moveTo(x, y - r); pos.lineTo(x + r, y + r * 0.8); pos.lineTo(x - r, y + r * 0.8); pos.closePath(); }
       else { neg.moveTo(x, y + r); neg.lineTo(x + r, y - r * 0.8); neg.lineTo(x - r, y - r * 0.8); neg.closePath(); }
     };
-    if (count <= ch.plot.width) {
+    if (count <= ch.plot.width / 3) {
       for (let k = k0; k < k1; k++) mark(ch.xOf(T.exit[k]), T.ret[k]);
     } else {
-      // More trades than pixels: each column keeps its best and its worst trade.
+      // Markers would overlap: each pixel column shows its best and its worst trade as a bar from zero.
       const W = ch.plot.width, hi = new Float64Array(W).fill(NaN), lo = new Float64Array(W).fill(NaN);
       for (let k = k0; k < k1; k++) {
         const c = Math.floor(ch.xOf(T.exit[k]) - ch.plot.left);
@@ -336,11 +336,12 @@ class TradePnlLayer {
         if (!(hi[c] >= v)) hi[c] = v;
         if (!(lo[c] <= v)) lo[c] = v;
       }
+      const y0 = Math.round(pane.y(0));
       for (let c = 0; c < W; c++) {
         if (hi[c] !== hi[c]) continue;
-        const x = ch.plot.left + c + 0.5;
-        mark(x, hi[c]);
-        if (lo[c] !== hi[c]) mark(x, lo[c]);
+        const x = ch.plot.left + c;
+        if (hi[c] > 0) { const y = Math.round(pane.y(hi[c])); pos.rect(x, y, 1, Math.max(1, y0 - y)); }
+        if (lo[c] < 0) { const y = Math.round(pane.y(lo[c])); neg.rect(x, y0, 1, Math.max(1, y - y0)); }
       }
     }
     ctx.fillStyle = ch.colors.profit; ctx.fill(pos);
@@ -509,8 +510,15 @@ class Chart {
   color(name) { return this.colors[name] || name; }
   addPane(pane) { this.panes.push(pane); return pane; }
   /** Lays out, draws once synchronously and starts listening; call after adding panes. */
+  /** The data at a timeframe, kept once built (with its pyramids) so switching back is instant. */
+  viewFor(tf) {
+    const key = tf ? tf.name : "";
+    this.views = this.views || {};
+    return this.views[key] || (this.views[key] = new ViewData(this, tf));
+  }
   start(toolbarHost) {
-    this.d = new ViewData(this, this.tf);
+    this.views = {};
+    this.d = this.viewFor(this.tf);
     this.buildToolbar(toolbarHost);
     this.resetView();
     this.measure();
@@ -634,9 +642,11 @@ class Chart {
       return;
     }
     if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { const d = Math.abs(hi) * 0.01 || 1; lo -= d; hi += d; }
-    const pad = (hi - lo) * (p.fixed ? 0.03 : 0.06);
-    const vlo = p.fixed && lo >= p.fixed[0] ? lo - pad : (p.includeZero && lo === 0 ? 0 : lo - pad);
-    const vhi = p.includeZero && hi === 0 ? pad * 0.3 : hi + pad;
+    // padding: a share of the range, plus room for markers (padPx) so none is cut at an edge
+    const extra = (p.padPx || 0) / Math.max(20, h - 2 * (p.padPx || 0)) * (hi - lo);
+    const pad = (hi - lo) * (p.fixed ? 0.03 : 0.06) + extra;
+    const vlo = p.fixed && lo >= p.fixed[0] ? lo - pad : (p.includeZero && lo === 0 && !extra ? 0 : lo - pad);
+    const vhi = p.includeZero && hi === 0 ? pad * 0.3 + extra : hi + pad;
     p.vmin = vlo; p.k = h / (vhi - vlo);
     p.ticks = linearTicks(vlo, vhi, count);
   }
@@ -857,7 +867,7 @@ class Chart {
     const tf = timeframeNamed(name) || this.base.timeframe;
     const t = this.d.s.t, v = this.visible(), tFrom = t[v.from], tTo = t[v.to];
     const wasAll = v.from === 0 && v.to >= this.d.n - 1;
-    this.tf = tf; this.d = new ViewData(this, tf);
+    this.tf = tf; this.d = this.viewFor(tf);
     const nt = this.d.s.t;
     const from = Math.max(0, lowerBound(nt, tFrom + 1) - 1), to = Math.max(from, lowerBound(nt, tTo + 1) - 1);
     if (wasAll) this.resetView(); else this.setView(from - 0.5, to + 1.5);
@@ -935,13 +945,14 @@ class Chart {
       redrawMs() { const t0 = performance.now(); self.draw(); return performance.now() - t0; },
       /** Milliseconds per layer of one draw, for benchmarks. */
       profile() {
-        const out = {};
+        const out = {}, restore = [];
         for (const p of self.panes) p.layers.forEach((layer, k) => {
-          const orig = layer.draw;
+          const own = Object.prototype.hasOwnProperty.call(layer, "draw"), orig = layer.draw;
+          restore.push(() => { if (own) layer.draw = orig; else delete layer.draw; });
           layer.draw = function () { const t0 = performance.now(); orig.apply(this, arguments); out[p.id + "/" + k + ":" + layer.constructor.name] = performance.now() - t0; };
         });
         const t0 = performance.now(); self.draw(); out.total = performance.now() - t0;
-        for (const p of self.panes) for (const layer of p.layers) delete layer.draw;
+        for (const r of restore) r();
         return out;
       },
       get firstPaintMs() { return self.firstPaintMs; },

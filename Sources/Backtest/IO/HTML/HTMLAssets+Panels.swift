@@ -174,9 +174,10 @@ function buildChart(host, cd, opts) {
       ddp.add(new RegionLayer([{ from: A.deepest.peak, to: A.deepest.end, fill: "region" }]));
     }
     ddp.add(new AreaLayer("dd", "Drawdown"));
+    ddp.padPx = 5;
     if (A.deepest && A.deepest.depth < 0) ddp.add(new PointLayer([{ index: A.deepest.trough, value: A.deepest.depth, label: fmtPct(A.deepest.depth, 2), color: "dd-line", below: true }]));
     if (trades) {
-      const pl = chart.addPane(new Pane("pnl", "Trade P/L", 1.25, { format: "pct", includeZero: true }));
+      const pl = chart.addPane(new Pane("pnl", "Trade P/L", 1.25, { format: "pct", includeZero: true, padPx: 7 }));
       pl.add(new GuideLayer([0])).add(new TradePnlLayer());
     }
   }
@@ -211,7 +212,7 @@ function renderManifest(data) {
 function renderTrades(cd, chart, n) {
   const T = decodeTrades(cd.trades, n);
   if (!T) return el("p", { cls: "bt-note", text: "No trades." });
-  const t = makeSeries(cd.series).t;
+  const t = chart.base.t;
   const cols = ["#", "side", "entry", "exit", "bars", "entry price", "exit price", "quantity", "P/L", "return"];
   const table = el("table", { cls: "bt-table", id: "bt-trades" });
   table.append(el("thead", null, [el("tr", null, cols.map((c, j) => el("th", { cls: j === 0 || j >= 4 ? "bt-num" : null, text: c })))]));
