@@ -11,6 +11,7 @@ Writes OUT/run/report.html, OUT/chart/report.html, OUT/chart-eurusd/report.html,
 OUT/sweep/report.html, OUT/screen/report.html and OUT/samples.json (what the tests check against).
 """
 import argparse
+import base64
 import csv
 import datetime as dt
 import io
@@ -18,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -42,6 +44,17 @@ def time_deltas(times):
 
 def fnum(s):
     return None if s is None or s == "" else number(float(s))
+
+
+def f64(values):
+    """The compact exact encoding of a numeric array: {"f64": base64 of little-endian doubles}."""
+    vals = [float("nan") if v is None else float(v) for v in values]
+    return {"f64": base64.b64encode(struct.pack(f"<{len(vals)}d", *vals)).decode("ascii")}
+
+
+def compact_equity(eq):
+    """Equity as bt should write long curves: f64 values, the position left to the fills."""
+    return {k: (f64(v) if k == "values" else v) for k, v in eq.items() if k != "position"}
 
 
 def read_csv(path_or_text, text=False):
@@ -226,7 +239,12 @@ def chart_sample(bt, symbol, specs, title_extra=""):
     tf = json.loads(bt("data", "list", "--json"))
     timeframe = next(s["timeframe"] for s in tf["series"] if s["symbol"] == symbol)
     series = series_from_rows(rows, symbol, timeframe)
-    chart = {"series": series, "indicators": [indicator_group(bt, symbol, s) for s in specs]}
+    groups = [indicator_group(bt, symbol, s) for s in specs]
+    for g in groups:
+        if g["spec"].startswith(("macd", "stoch")):
+            for line in g["lines"]:
+                line["values"] = f64(line["values"])
+    chart = {"series": series, "indicators": groups}
     return {"schema": 1, "kind": "chart", "title": f"{symbol}{title_extra}",
             "subtitle": subtitle(symbol, timeframe, rows[0]["time"], rows[-1]["time"], len(rows)),
             "generator": "bt", "chart": chart}
@@ -267,7 +285,7 @@ def sweep_sample(bt, work, symbol, top_n=20):
         eq = read_csv(os.path.join(d, "equity.csv"))
         combos.append({"x": number(float(s)), "y": number(float(f)), "label": f"fast={f} slow={s}",
                        "params": {"fast": number(float(f)), "slow": number(float(s))},
-                       "equity": [fnum(e["equity"]) for e in eq], "position": [fnum(e["position"]) for e in eq],
+                       "equity": f64([fnum(e["equity"]) for e in eq]),
                        "trades": trades_from_csv(os.path.join(d, "trades.csv")), "fills": fills_from_csv(os.path.join(d, "fills.csv"))})
     md = open(os.path.join(out, "sweep.md"), encoding="utf-8").read()
     folds, fold_rows = [], []
@@ -327,7 +345,7 @@ def screen_sample(bt, work):
             eq = equity_from_csv(os.path.join(d, "equity.csv"), stats["stats"]["initial_cash"])
             n = len(eq["values"])
             row["spark"] = [eq["values"][min(n - 1, (k + 1) * n // 60 - 1)] for k in range(60)]
-            row["chart"] = {"series": series, "equity": eq, "trades": trades_from_csv(os.path.join(d, "trades.csv")),
+            row["chart"] = {"series": series, "equity": compact_equity(eq), "trades": trades_from_csv(os.path.join(d, "trades.csv")),
                             "fills": fills_from_csv(os.path.join(d, "fills.csv"))}
         srows.append(row)
     return {"schema": 1, "kind": "screen", "title": "Screen ma-cross", "subtitle": [f"{len(rows)} symbols", "ranked by sharpe"],

@@ -223,6 +223,16 @@ def hover_bar(page, chart_id, series, k, label, expect_time=None, cd=None):
         if cd.get("equity"):
             e = values_of(cd["equity"]["values"])[k]
             check(abs(float(tip["equity"].replace(",", "")) - e) <= 0.005 + 1e-12 * abs(e), f"{label}: equity shows {tip['equity']}, is {e}")
+            if cd["equity"].get("position") is not None:
+                q = values_of(cd["equity"]["position"])[k]
+            elif cd.get("fills"):
+                f = cd["fills"]
+                q = sum(qty if side == "buy" else -qty for i, side, qty in zip(f["index"], f["side"], f["quantity"]) if i <= k)
+            else:
+                q = None
+            if q is not None:
+                shown = float(tip["position"].replace(",", ""))
+                check(abs(shown - q) <= 1e-5 * max(1.0, abs(q)), f"{label}: position shows {tip['position']}, is {q}")
     x1, y1, x2, y2 = tip["rect"]
     check(not (x1 <= pt["x"] <= x2 and y1 <= pt["y"] <= y2), f"{label}: the tooltip covers the crosshair point")
     return tip
@@ -409,7 +419,7 @@ def test_sweep(page):
         cs = page.state("btCharts['bt-chart']")
         check("equity" in cs["panes"], "the selected combination's chart has no equity pane")
         eq = page.js("return btCharts['bt-chart'].state().analysis.final")
-        check(eq == other["equity"][-1], f"chart equity ends at {eq}, the combination's curve at {other['equity'][-1]}")
+        check(eq == values_of(other["equity"])[-1], f"chart equity ends at {eq}, the combination's curve at {values_of(other['equity'])[-1]}")
         page.scroll_into_view("bt-chart")
         page.shot("selected")
     with_curve = {(c["x"], c.get("y")) for c in combos}
@@ -427,7 +437,7 @@ def test_sweep(page):
     if sw.get("walk_forward"):
         wf = page.state("btCharts['bt-wf']")
         check("equity" in wf["panes"], "walk-forward chart has no equity pane")
-        check(wf["baseCandles"] == len(sw["walk_forward"]["equity"]), "walk-forward chart length differs from its curve")
+        check(wf["baseCandles"] == len(values_of(sw["walk_forward"]["equity"])), "walk-forward chart length differs from its curve")
         page.scroll_into_view("bt-wf")
         page.shot("walk-forward")
     check_clean(page)
@@ -439,7 +449,7 @@ def test_screen(page):
     st = page.js("return btScreen.state()")
     ranked = [r["symbol"] for r in sorted(rows, key=lambda r: (r["rank"] is None, r["rank"] or 0))]
     check(st["order"] == ranked, f"initial order is not by rank: {st['order'][:5]}")
-    page.shot("initial")
+    page.shot("table")
     key = sc["columns"][0]["key"]
     th = page.d.find_element(By.CSS_SELECTOR, f'#bt-screen th[data-key="{key}"]')
     for direction in ("descending", "ascending"):

@@ -322,13 +322,18 @@ function screenPage(data, app) {
   table.append(el("thead", null, [thead]));
   const body = el("tbody");
   table.append(body);
+  // Negative numbers are coloured only in columns holding both signs (returns; not drawdowns).
+  const signed = new Set(cols.filter(c => {
+    const vs = (sc.rows || []).map(r => r.values ? r.values[c.key] : null).filter(v => typeof v === "number");
+    return vs.some(v => v < 0) && vs.some(v => v > 0);
+  }).map(c => c.key));
   const rows = (sc.rows || []).map((r, k) => {
     const spark = el("canvas", { cls: "bt-spark" });
     drawSpark(spark, r.spark || [], colors);
     const status = r.status || "ok";
     const tr = el("tr", { cls: "bt-click", "data-symbol": r.symbol, tabindex: "0" }, [
       el("td", { cls: "bt-num", text: r.rank === null || r.rank === undefined ? "" : String(r.rank) }), el("td", { text: r.symbol }), el("td", null, [spark]),
-      ...cols.map(c => { const v = r.values ? r.values[c.key] : null; return el("td", { cls: "bt-num" + (c.unit === "fraction" && v < 0 ? " bt-neg" : ""), text: v === null || v === undefined ? "" : fmtUnit(v, c.unit) }); }),
+      ...cols.map(c => { const v = r.values ? r.values[c.key] : null; return el("td", { cls: "bt-num" + (signed.has(c.key) && v < 0 ? " bt-neg" : ""), text: v === null || v === undefined ? "" : fmtUnit(v, c.unit) }); }),
       el("td", { cls: status === "error" ? "bt-status-error" : null, text: status + (r.error ? ": " + r.error : "") })]);
     return { r, tr, k };
   });
