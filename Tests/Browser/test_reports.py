@@ -478,6 +478,65 @@ def test_screen(page):
 TESTS = {"run": test_run, "chart": test_chart, "sweep": test_sweep, "screen": test_screen}
 
 
+def edge_pages():
+    """Small pages at the edges of the schema: no bars, one bar, close only, gaps, a one-parameter
+    sweep with signed values and no curves, a screen with failed rows, hostile strings."""
+    evil = "</script><img src=x onerror=\"window.__owned=1\"><!--"
+    day = 86400
+    one = {"symbol": "ONE", "timeframe": "1d", "time_deltas": [1700006400], "open": [1.5], "high": [2], "low": [1], "close": [1.75], "volume": [10]}
+    gappy = {"symbol": evil, "time": [1700000000 + 3600 * k * (1 + (k % 5 == 0)) for k in range(300)],
+             "close": [None if k % 50 == 7 else 100 + math.sin(k / 9) * 5 for k in range(300)]}
+    return {
+        "empty": {"schema": 1, "kind": "chart", "title": "no bars", "chart": {"series": {"symbol": "NONE", "time_deltas": [], "close": []}}},
+        "one-bar": {"schema": 1, "kind": "run", "title": "one bar", "chart": {"series": one, "equity": {"initial_cash": 100, "values": [100]},
+                                                                               "trades": {"entry_index": []}}},
+        "close-only": {"schema": 1, "kind": "chart", "title": evil, "subtitle": [evil], "manifest": [[evil, evil]],
+                       "tables": [{"id": "x", "title": evil, "columns": [evil], "rows": [[evil, None, 3]]}],
+                       "chart": {"series": gappy, "indicators": [{"spec": "rsi:14", "lines": [{"name": "rsi_14", "label": evil,
+                                                                                                "values": [None] * 14 + [50 + 10 * math.sin(k) for k in range(286)]}]}]}},
+        "sweep-1d": {"schema": 1, "kind": "sweep", "title": "one parameter", "chart": {"series": {"time_deltas": [], "close": []}},
+                     "sweep": {"x": {"name": evil, "values": [1, 2, 3, 4]}, "metrics": [
+                         {"name": "sharpe", "label": "Sharpe", "unit": "ratio", "values": [[-1.5, -0.2, None, 0.8]]},
+                         {"name": "max_drawdown", "label": "Max DD", "unit": "fraction", "values": [[-0.5, -0.2, None, -0.1]]}],
+                         "best": {"x": 4}, "curve_note": evil, "rerun": "bt run x --param p={" + "p}"}},
+        "screen-failed": {"schema": 1, "kind": "screen", "title": "failures", "screen": {"columns": [{"key": "sharpe", "label": "Sharpe", "unit": "ratio"}], "rows": [
+            {"rank": None, "symbol": evil, "status": "error", "error": evil, "values": {"sharpe": None}, "spark": [], "chart": None},
+            {"rank": 1, "symbol": "B", "status": "ok", "values": {"sharpe": 0.5}, "spark": [1, 2, None, 3], "chart": None, "href": "B/report.html"},
+            {"rank": 2, "symbol": "C", "status": "few_trades", "values": {}, "chart": {"series": one}}]}},
+    }
+
+
+def test_edges(driver, artifacts):
+    """Each edge page loads without errors or console messages and runs no injected markup."""
+    import tempfile
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import btpage
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in edge_pages().items():
+            path = btpage.write_page(os.path.join(tmp, name, "report.html"), data["title"], data)
+            try:
+                page = Page(driver, path, artifacts, "edge-" + name).load()
+                check(not page.js("return window.__owned || document.querySelectorAll('img').length"), "injected markup ran")
+                check(page.js("return document.title") == data["title"], "the title was not kept as text")
+                if page.js("return !!window.btChart"):
+                    page.js("const c = window.btChart; c.zoomTo(0, 3); c.reset(); for (const tf of c.timeframes()) c.setTimeframe(tf);")
+                if name == "sweep-1d":
+                    page.js("btSweep.select(2, 0); btSweep.select(0, 0)")
+                    check("No equity curve" in page.d.find_element(By.ID, "bt-selection").text, "no explanation for a missing curve")
+                    check(page.js("return btSweep.state().scale") == "diverging", "signed Sharpe not on a diverging scale")
+                if name == "screen-failed":
+                    page.js("btScreen.open('B'); btScreen.sort('sharpe'); btScreen.sort('symbol')")
+                    check(page.d.find_element(By.CSS_SELECTOR, "#bt-chart a").get_attribute("href").endswith("B/report.html"), "no link for a row without a chart")
+                page.shot("page")
+                check_clean(page)
+                print(f"ok    edge {name}")
+            except Exception as e:
+                failures.append(("edge " + name, e))
+                print(f"FAIL  edge {name}: {e}")
+    return failures
+
+
 def find_pages(paths):
     out = []
     for p in paths:
@@ -522,9 +581,11 @@ def main():
                     driver.save_screenshot(os.path.join(args.artifacts, f"{name}-failure.png"))
                 except Exception:
                     pass
+        failures += test_edges(driver, args.artifacts)
     finally:
         driver.quit()
-    print(f"{len(pages) - len(failures)} of {len(pages)} pages passed; screenshots in {args.artifacts}")
+    print(f"{len(pages) - len(failures)} of {len(pages)} pages passed (and the edge cases); screenshots in {args.artifacts}"
+          if not failures else f"{len(failures)} failures; screenshots in {args.artifacts}")
     sys.exit(1 if failures else 0)
 
 
