@@ -89,4 +89,32 @@ struct HTMLPageTests {
         print("HTMLPage.render of \(json.utf8.count) bytes: \(elapsed)")
         #expect(try Self.parsed(try Self.dataElement(of: page)) == (try Self.parsed(json)))
     }
+
+    @Test("f64 arrays hold the exact doubles, NaN included, little-endian")
+    func f64() throws {
+        let values: [Double] = [1, 0.1, -0.0, 123456789.12345679, .nan, 1e-300, -.infinity]
+        let json = HTMLPage.f64JSON(values)
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
+        let text = try #require(object?["f64"])
+        let data = try #require(Data(base64Encoded: text))
+        #expect(data.count == values.count * 8)
+        #expect(Array(data.prefix(8)) == [0, 0, 0, 0, 0, 0, 0xf0, 0x3f])
+        let decoded = (0..<values.count).map { k in
+            Double(bitPattern: data[(8 * k)..<(8 * k + 8)].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) })
+        }
+        for (a, b) in zip(decoded, values) { #expect(a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)) }
+        #expect(HTMLPage.f64JSON([]) == #"{"f64":""}"#)
+    }
+
+    @Test("time deltas sum back to the times")
+    func timeDeltas() throws {
+        let times: [Int64] = [1_092_873_600, 1_092_960_000, 1_093_219_200, 1_093_219_260]
+        let json = HTMLPage.timeDeltasJSON(times)
+        #expect(json == "[1092873600,86400,259200,60]")
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Int64]
+        let deltas = try #require(parsed)
+        var t: Int64 = 0
+        #expect(deltas.map { t += $0; return t } == times)
+        #expect(HTMLPage.timeDeltasJSON([]) == "[]")
+    }
 }

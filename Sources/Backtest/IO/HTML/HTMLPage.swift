@@ -40,6 +40,30 @@ public enum HTMLPage {
         return page
     }
 
+    // MARK: - Data encodings (docs/report-html-schema.md, "Conventions")
+
+    /// `{"f64":"<base64>"}`: the values as little-endian IEEE-754 doubles, exact and about 10.7
+    /// bytes a value; NaN (undefined) stays NaN. The page reads it wherever a numeric array goes.
+    public static func f64JSON(_ values: [Double]) -> String {
+        let bits = values.map { $0.bitPattern.littleEndian }
+        let data = bits.withUnsafeBufferPointer { Data(buffer: $0) }
+        return #"{"f64":""# + data.base64EncodedString() + #""}"#
+    }
+
+    /// `[t0,d1,d2,...]` for `time_deltas`: the first bar's epoch seconds, then each bar's distance
+    /// from the one before.
+    public static func timeDeltasJSON(_ times: [Int64]) -> String {
+        var out = "["
+        out.reserveCapacity(times.count * 6 + 2)
+        var previous: Int64 = 0
+        for (i, t) in times.enumerated() {
+            if i > 0 { out += "," }
+            out += String(t &- previous)
+            previous = t
+        }
+        return out + "]"
+    }
+
     /// No fetch of any kind: only the inline style and script run, images only from `data:`.
     static let contentSecurityPolicy =
         "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
