@@ -176,6 +176,7 @@ def main():
     ap.add_argument("--bars", default="10000,100000,1000000")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(ROOT, ".build", "browser-bench"))
+    ap.add_argument("--artifacts", default=os.path.join(ROOT, ".build", "browser-artifacts"))
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     sizes = [int(x) for x in args.bars.split(",")]
@@ -191,6 +192,8 @@ def main():
                 path = btpage.write_page(os.path.join(args.out, f"{kind}-{n}", "report.html"), data["title"], numbers(data))
                 size = os.path.getsize(path)
                 r = measure(driver, path, args.repeat)
+                os.makedirs(args.artifacts, exist_ok=True)
+                driver.save_screenshot(os.path.join(args.artifacts, f"bench-{kind}-{n}.png"))
                 r.update({"bars": n, "kind": kind, "bytes": size, "mb_per_100k_bars": round(size / n * 100000 / 1e6, 2)})
                 results.append(r)
                 if not args.json:
