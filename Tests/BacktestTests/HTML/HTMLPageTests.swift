@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Backtest
+@testable import BacktestIO
 
 @Suite("HTML report page")
 struct HTMLPageTests {
