@@ -431,7 +431,7 @@ def test_sweep(page):
         msg = page.d.find_element(By.ID, "bt-selection").text
         check("No equity curve" in msg, f"no explanation for a cell without a curve: {msg!r}")
         check("equity" not in page.state("btCharts['bt-chart']")["panes"], "an equity pane is drawn without a curve")
-        page.js("btSweep.select(arguments[0], arguments[1])", *page.js("return btSweep.state().best"))
+    page.js("btSweep.select(arguments[0], arguments[1])", *page.js("return btSweep.state().best"))
     # the combination chart: candles, trades of the selection, timeframes
     check_chart(page, "bt-chart", dict(page.data["chart"], trades=next((c.get("trades") for c in combos if best and (c["x"], c.get("y")) == (best["x"], best.get("y"))), None)), shots=False)
     if sw.get("walk_forward"):

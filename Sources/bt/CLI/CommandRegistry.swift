@@ -19,6 +19,7 @@ enum CommandRegistry {
         .benchSweep,
         .benchScreen,
         .benchChart,
+        .benchHTML,
         .benchStats,
     ]
 }

@@ -33,7 +33,8 @@ extension Command {
         let config = try args.executionConfig(symbol: symbol, store: store)
         let signals = try strategy.signals(candles, parameters)
         let result = try Engine.run(candles, signals: signals, config: config)
-        try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, config: config, result: result) {
+        try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters,
+                            indicators: strategy.indicators(parameters), config: config, result: result) {
             try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: $0)
         }
     }

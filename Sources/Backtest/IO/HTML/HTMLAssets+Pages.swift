@@ -47,9 +47,9 @@ function runPage(data, app) {
 const SIGNED_METRICS = ["sharpe", "sortino", "total_return", "cagr", "calmar", "alpha", "expectancy", "avg_trade", "psr_minus_half"];
 function metricScaleKind(m) {
   if (m.scale) return m.scale;
-  let neg = false, pos = false;
-  for (const row of m.values || []) for (const v of row) { if (v < 0) neg = true; if (v > 0) pos = true; }
-  return SIGNED_METRICS.includes(m.name) && neg && pos ? "diverging" : "sequential";
+  let neg = false;
+  for (const row of m.values || []) for (const v of row) { if (v !== null && v < 0) neg = true; }
+  return SIGNED_METRICS.includes(m.name) && neg ? "diverging" : "sequential";
 }
 /** Sweep heatmap: cells coloured by the chosen metric; hover shows values, click selects. */
 class Heatmap {
