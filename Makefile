@@ -3,7 +3,7 @@ SWIFT ?= swift
 BT := .build/release/bt
 DEMO_DB := notebooks-out/demo.sqlite
 
-.PHONY: deps build demo test clean
+.PHONY: deps build demo test test-browser bench-html clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -18,6 +18,21 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-browser
+
+# report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
+# report folders written by the debug bt binary; screenshots in .build/test-artifacts/browser.
+test-browser:
+	$(SWIFT) build --product bt
+	bash Tests/Browser/run.sh --bt .build/debug/bt
+
+# First paint in headless Chromium of report.html pages of 10k, 100k and 1M bars that a release bt
+# writes (bt bench html), and their size per 100k bars.
+bench-html:
+	$(SWIFT) build -c release --product bt
+	bash scripts/install-browser-deps.sh
+	$$([ -x .build/browser-venv/bin/python3 ] && echo .build/browser-venv/bin/python3 || echo /usr/bin/python3) \
+	  Tests/Browser/bench_first_paint.py --bt $(BT)
 
 clean:
 	rm -rf .build notebooks-out/*

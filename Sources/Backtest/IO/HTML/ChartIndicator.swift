@@ -51,18 +51,16 @@ public struct ChartIndicator: Sendable {
         let columns = spec.columns
         var lines: [Line] = []
         for (k, values) in outputs.enumerated() {
-            let suffix: String
-            var histogram = false
+            // Lines of a pane of their own sit under its title (`MACD 12, 26, 9`): their own
+            // names say enough. Lines over the candles need the indicator and its parameters.
+            let lineLabel: String
             switch spec.kind {
-            case .macd:
-                suffix = ["", "signal", "histogram"][k]
-                histogram = k == 2
-            case .bb, .donchian: suffix = ["upper", "middle", "lower"][k]
-            case .stoch: suffix = ["%K", "%D"][k]
-            default: suffix = ""
+            case .macd: lineLabel = ["MACD", "Signal", "Histogram"][k]
+            case .stoch: lineLabel = ["%K", "%D"][k]
+            case .bb, .donchian: lineLabel = label + " " + ["upper", "middle", "lower"][k]
+            default: lineLabel = label
             }
-            lines.append(Line(name: columns[k], label: suffix.isEmpty ? label : label + " " + suffix,
-                              values: values, isHistogram: histogram))
+            lines.append(Line(name: columns[k], label: lineLabel, values: values, isHistogram: spec.kind == .macd && k == 2))
         }
         let onPrice: Set<IndicatorSpec.Kind> = [.sma, .ema, .wma, .bb, .donchian, .vwap]
         let band = spec.kind == .bb || spec.kind == .donchian ? (upper: columns[0], lower: columns[2]) : nil

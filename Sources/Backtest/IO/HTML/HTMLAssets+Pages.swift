@@ -147,7 +147,7 @@ class Heatmap {
       for (let iy = 0; iy < this.ny; iy += yevery) ctx.fillText(String(this.ys[iy]), this.mL - 6, this.mT + (iy + 0.5) * this.chh);
       ctx.save(); ctx.translate(11, this.mT + this.ny * this.chh / 2); ctx.rotate(-Math.PI / 2);
       ctx.textAlign = "center"; ctx.fillStyle = C.fg; ctx.font = "600 " + CHART_FONT_PX + "px " + C.font;
-      ctx.fillText(this.sw.y.name + " →", 0, 0); ctx.restore();
+      ctx.fillText("← " + this.sw.y.name, 0, 0); ctx.restore();  // rotated: the arrow points down, as the values grow
     }
     // colour bar
     const bx = this.W - this.mR + 14, by = this.mT, bh = Math.max(40, this.ny * this.chh), bw = 12;

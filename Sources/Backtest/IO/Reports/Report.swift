@@ -3,7 +3,7 @@ import BacktestCore
 import Foundation
 
 /// A run written out for reading and for pandas: `report.md` with its manifest, tables and
-/// charts, SVG charts beside it, and tidy CSV/JSON files.
+/// charts, `report.html` (the interactive page), SVG charts beside them, and tidy CSV/JSON files.
 public struct Report {
     public var strategy: String
     /// Every strategy parameter, defaults included.

@@ -104,7 +104,7 @@ enum SVGHeatmap {
             c.text(rowLabels[r], x: left - 6, y: top + (Double(r) + 0.5) * cellH + 3.5, size: 10, anchor: .end, color: SVGChart.Color.muted)
         }
         c.text(columnName + " →", x: left + gridW / 2, y: top + gridH + 32, size: 11, anchor: .middle, bold: true)
-        c.verticalText(rowName + " ↓", x: 18, y: top + gridH / 2, size: 11)
+        c.verticalText("← " + rowName, x: 18, y: top + gridH / 2, size: 11)  // turned: the arrow points down, as the values grow
 
         // Colour bar.
         let barX = left + gridW + 24, barW = 14.0

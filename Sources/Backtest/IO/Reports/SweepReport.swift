@@ -3,8 +3,8 @@ import BacktestCore
 import Foundation
 
 /// The files of a sweep: `sweep.csv` streamed row by row while the sweep runs, then `sweep.md`
-/// (manifest, best and top combinations, deflated Sharpe, PBO, heatmap, walk-forward) and, for
-/// two-parameter grids, `heatmap.svg`.
+/// (manifest, best and top combinations, deflated Sharpe, PBO, heatmap, walk-forward),
+/// `report.html` (`SweepReport+HTML.swift`) and, for two-parameter grids, `heatmap.svg`.
 public struct SweepReport {
     public var strategy: String
     public var candles: CandleSeries
