@@ -177,6 +177,8 @@ struct SVGChartTests {
             #expect(p.2 > p.0, "positive \(v) is not blue: \(p)")
             #expect(n.0 > n.2 && n.0 >= n.1, "negative \(-v) is not orange: \(n)")
         }
+        #expect(SVGHeatmap.cellText(-0.001, unit: .ratio) == "0.00" && SVGHeatmap.cellText(-0.01, unit: .ratio) == "-0.01")
+        #expect(SVGHeatmap.cellText(-0.0004, unit: .fraction) == "0.0%" && SVGHeatmap.cellText(0.256, unit: .fraction) == "26%")
         let sequential = SVGHeatmap.ColorScale(values: [3, 9], diverging: false)
         let dark = sequential.rgb(3), bright = sequential.rgb(9)
         #expect(dark.0 + dark.1 + dark.2 < bright.0 + bright.1 + bright.2)

@@ -24,7 +24,8 @@ function mainTables(data) {
 function runPage(data, app) {
   const cd = data.chart || {};
   const { toolbar, host, col } = chartColumn("bt-chart");
-  const hasSide = (data.tables && data.tables.length) || (data.manifest && data.manifest.length);
+  // The column beside the chart is for tables; a manifest alone goes below the chart instead.
+  const hasSide = (data.tables || []).some(tb => tb.placement !== "main");
   const layout = el("div", { cls: hasSide ? "bt-layout" : "" }, [col]);
   app.append(layout);
   const chart = buildChart(host, cd, { label: "Price, indicators, trades, equity and drawdown" });
@@ -33,6 +34,7 @@ function runPage(data, app) {
   // Everything below the chart is built after its first paint.
   setTimeout(() => {
     if (hasSide) layout.append(sidePanel(data));
+    else { const m = renderManifest(data); if (m) { m.style.marginTop = "14px"; app.append(m); } }
     if (data.kind !== "chart" && cd.trades) {
       app.append(el("h2", { text: "Trades" }), renderTrades(cd, chart, chart.base.n));
     }

@@ -132,6 +132,12 @@ enum SVGHeatmap {
     /// A cell's value, short: ratios with two decimals, fractions as whole percents (one
     /// decimal below 10%), counts whole, cash in thousands.
     static func cellText(_ v: Double, unit: Stat.Unit) -> String {
+        let text = rounded(v, unit: unit)
+        // A value that rounds to zero prints without a sign (-0.001 is "0.00", not "-0.00").
+        return text.hasPrefix("-") && !text.contains(where: { "123456789".contains($0) }) ? String(text.dropFirst()) : text
+    }
+
+    private static func rounded(_ v: Double, unit: Stat.Unit) -> String {
         switch unit {
         case .fraction: return abs(v) < 0.1 ? String(format: "%.1f%%", v * 100) : String(format: "%.0f%%", v * 100)
         case .count, .bars: return String(format: "%.0f", v)
