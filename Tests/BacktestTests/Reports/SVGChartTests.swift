@@ -67,6 +67,9 @@ struct SVGChartTests {
             ("price no bars", SVGChart.priceCanvas(goog.slice(0..<0), trades: [])),
             ("equity flat", SVGChart.equityCanvas(flat, title: "flat")),
             ("heatmap", heatmap()),
+            ("heatmap 1 x 2", SVGHeatmap.canvas(values: [[0.5, .nan]], rowName: "k", rowLabels: ["2"], columnName: "period",
+                                                columnLabels: ["10", "20"], title: "sharpe by k (rows) and period (columns)",
+                                                metric: .sharpe, best: (row: 0, column: 0))),
         ]
     }
 

@@ -64,13 +64,15 @@ enum SVGHeatmap {
         let left = 30 + rowLabelWidth + 8
         let cellW = min(56, max(2, (900 - left - 130) / Double(max(cols, 1))))
         let cellH = min(30, max(2, 520 / Double(max(rows, 1))))
-        let top = 52.0
+        let top = 60.0  // below the note and the colour bar's title
         let gridW = cellW * Double(cols), gridH = cellH * Double(rows)
         let width = (left + gridW + 130).rounded(.up)
         let height = (top + gridH + 62).rounded(.up)
-        var c = SVGCanvas(width: max(width, 360), height: height)
+        let note = "outlined: best · blank: no value (filtered out, failed, or undefined such as a Sharpe ratio without trades)"
+        let textWidth = max(SVGCanvas.textWidth(title, size: 14), SVGCanvas.textWidth(note, size: 10)) + 24
+        var c = SVGCanvas(width: max(width, textWidth.rounded(.up)), height: height)
         c.text(title, x: 12, y: 20, size: 14, bold: true)
-        c.text("outlined: best · blank: filtered out or failed", x: 12, y: 38, size: 10, color: SVGChart.Color.muted)
+        c.text(note, x: 12, y: 38, size: 10, color: SVGChart.Color.muted)
 
         let texts: [[String]] = values.map { $0.map { $0.isFinite ? cellText($0, unit: metric.unit) : "" } }
         let printValues = cellH >= 14 && texts.joined().allSatisfy { SVGCanvas.textWidth($0, size: 10) <= cellW - 4 }
