@@ -13,7 +13,7 @@ aggregation), wheel zoom, drag pan, box zoom and reset change the visible range,
 row shows that trade, timeframe buttons give the candle counts of calendar-aligned UTC buckets, log
 toggles, heatmap hover and selection, screen sorting and row opening. When a `stats.json` (bt run's)
 sits beside a run page, the page's maximum drawdown and its duration must equal bt's statistics.
-Screenshots go to DIR (default .build/browser-artifacts). Exit status 1 when any check fails.
+Screenshots go to DIR (default .build/test-artifacts/browser). Exit status 1 when any check fails.
 """
 import argparse
 import calendar
@@ -590,7 +590,7 @@ def find_pages(paths):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="+")
-    ap.add_argument("--artifacts", default=os.path.join(ROOT, ".build", "browser-artifacts"))
+    ap.add_argument("--artifacts", default=os.path.join(ROOT, ".build", "test-artifacts", "browser"))
     ap.add_argument("--exports", help="folder of `bt data export SYMBOL` CSVs to read tooltips back against")
     args = ap.parse_args()
     global EXPORTS
