@@ -116,6 +116,9 @@ struct ExpressionCommandTests {
         #expect(file.status == 2 && file.stderr.contains("undefined parameter '$n'; did you mean '$m'? (defined: $m)"), "\(file.stderr)")
         let type = try BT.run(["run", "GOOG", "--entry", "sma(close, 10)", "--exit", "close < 1", "--db", db])
         #expect(type.status == 2 && type.stderr.contains("the entry rule needs a condition, but this is a number"))
+        let short = try BT.run(["run", "GOOG", "--entry", "close > open", "--exit", "close < open", "--short-entry", "close < open",
+                                "--short-exit", "close > open", "--db", db])
+        #expect(short.status == 2 && short.stderr.contains("--short-entry/--short-exit trade only with --short"), "\(short.stderr)")
         let period = try BT.run(["run", "GOOG", "--entry", "close > sma(close, $n)", "--exit", "close < 1", "--param", "n=2.5", "--db", db])
         #expect(period.status == 2 && period.stderr.contains("n of sma must be a whole number from 1 to 10000000, got 2.5"), "\(period.stderr)")
     }

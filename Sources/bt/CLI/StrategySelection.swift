@@ -46,6 +46,9 @@ extension ParsedArguments {
         let rules = ruleOptions
         if !rules.isEmpty {
             _ = value(.strategies)  // not used with rules, but not worth a warning either
+            if command.accepts(.short), rules[.shortEntry] != nil || rules[.shortExit] != nil, !flag(.short) {
+                throw UsageError("\(Option.shortEntry)/\(Option.shortExit) trade only with \(Option.short)", command: command.name)
+            }
             return (try Strategy.expressions(rules, parameters: values(.param), swept: swept), positionals)
         }
         guard let name = positional(0) else {

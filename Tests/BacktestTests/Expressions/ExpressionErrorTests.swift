@@ -24,10 +24,14 @@ struct ExpressionErrorTests {
         }
     }
 
-    @Test("each error kind points at the offending column and says why",
-          arguments: [
+    @Test("the table below covers every kind of error (too deep has its own test)")
+    func everyKind() {
+        #expect(Set(Self.cases.map(\.1)).union([.tooDeep]) == Set(ExpressionError.Kind.allCases))
+    }
+
+    static let cases: [(String, ExpressionError.Kind, Int, String)] = [
             // Syntax: characters, numbers, tokens, parentheses, chains.
-            ("", ExpressionError.Kind.syntax, 0, "empty expression"),
+            ("", .syntax, 0, "empty expression"),
             ("close >", .syntax, 7, "expected a value, found the end of the expression"),
             ("close > > 3", .syntax, 8, "expected a value, found '>'"),
             ("close @ 3", .syntax, 6, "unexpected character '@'"),
@@ -82,7 +86,9 @@ struct ExpressionErrorTests {
             ("sma(close, $fast / 4) > 1", .value, 11, "got 2.5"),
             ("bb(close, 20, -1).upper > 1", .value, 14, "k of bb must be a number >= 0, got -1"),
             ("macd(close, $slow, $fast) > 0", .value, 0, "fast period (30) must be shorter than slow period (10)"),
-          ] as [(String, ExpressionError.Kind, Int, String)])
+    ]
+
+    @Test("each error kind points at the offending column and says why", arguments: cases)
     func errors(text: String, kind: ExpressionError.Kind, column: Int, reason: String) throws {
         let e = try #require(Self.error(text), "'\(text)' should fail")
         #expect(e.kind == kind, "\(text): \(e)")

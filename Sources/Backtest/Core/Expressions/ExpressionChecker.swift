@@ -86,7 +86,7 @@ struct ExpressionChecker {
             return Checked(shape: .number, constant: true)
         case .name(let name):
             if ExpressionSeries(rawValue: name) != nil { return Checked(shape: .number, constant: false) }
-            if let f = ExpressionFunction(rawValue: name) {
+            if let f = ExpressionFunction.named(name) {
                 throw fail(.unknownSeries, "'\(name)' is a function: call it, as in \(f.signature)", e.range)
             }
             let hint = Suggest.closest(to: name, among: ExpressionSeries.allCases.map(\.rawValue)
@@ -103,7 +103,7 @@ struct ExpressionChecker {
         case .call(let callee, let calleeRange, let arguments):
             switch callee {
             case .function(let name):
-                guard let f = ExpressionFunction(rawValue: name) else {
+                guard let f = ExpressionFunction.named(name) else {
                     let names = ExpressionFunction.allCases.map(\.rawValue)
                     let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
                     let extra = ExpressionSeries(rawValue: name) != nil ? "; '\(name)' is a series: write it without parentheses" : ""
@@ -117,7 +117,7 @@ struct ExpressionChecker {
                 }
                 var result: Checked?
                 for choice in choices {
-                    guard let f = ExpressionFunction(rawValue: choice) else {
+                    guard let f = ExpressionFunction.named(choice) else {
                         throw fail(.unknownFunction, "$\(name) may be '\(choice)', which is not a function", calleeRange)
                     }
                     let c = try call(f, arguments, e)
@@ -267,7 +267,7 @@ enum ExpressionFolding {
             guard let x = value(a, parameters: parameters), let y = value(b, parameters: parameters) else { return nil }
             return ExpressionKernels.binary(op.operation, x, y)
         case .call(.function(let name), _, let arguments):
-            guard let f = ExpressionFunction(rawValue: name), let pointwise = f.pointwise else { return nil }
+            guard let f = ExpressionFunction.named(name), let pointwise = f.pointwise else { return nil }
             let values = arguments.compactMap { value($0, parameters: parameters) }
             guard !values.isEmpty, values.count == arguments.count else { return nil }
             switch pointwise {

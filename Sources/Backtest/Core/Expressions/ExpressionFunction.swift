@@ -68,7 +68,25 @@ enum ExpressionFunction: String, CaseIterable, Sendable {
 
     /// The arguments in order. Indicators take their `bt indicators` parameters, with the same
     /// defaults, after the series they read (if they read one).
-    var parameters: [Parameter] {
+    var parameters: [Parameter] { Self.table[self]!.parameters }
+
+    /// How many arguments a call may have.
+    var arity: ClosedRange<Int> { Self.table[self]!.arity }
+
+    /// The function called `name`, if any (a hash lookup: binding runs once per sweep combination).
+    static func named(_ name: String) -> ExpressionFunction? { byName[name] }
+
+    private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    /// Parameters and arity of every function, computed once.
+    private static let table: [ExpressionFunction: (parameters: [Parameter], arity: ClosedRange<Int>)] =
+        Dictionary(uniqueKeysWithValues: allCases.map { f in
+            let parameters = f.declaredParameters
+            let required = parameters.filter { $0.defaultValue == nil }.count
+            return (f, (parameters, required...(f.isVariadic ? Int.max : parameters.count)))
+        })
+
+    private var declaredParameters: [Parameter] {
         if let kind = indicator {
             let names: [String]
             switch kind {
@@ -113,11 +131,5 @@ enum ExpressionFunction: String, CaseIterable, Sendable {
     var signature: String {
         let list = parameters.map { p in p.defaultValue.map { "\(p.name) = \(NumberText.shortest($0))" } ?? p.name }
         return "\(rawValue)(\((list + (isVariadic ? ["..."] : [])).joined(separator: ", ")))"
-    }
-
-    /// How many arguments a call may have.
-    var arity: ClosedRange<Int> {
-        let required = parameters.filter { $0.defaultValue == nil }.count
-        return required...(isVariadic ? Int.max : parameters.count)
     }
 }

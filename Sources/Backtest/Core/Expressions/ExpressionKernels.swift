@@ -165,6 +165,40 @@ enum ExpressionKernels {
         }
     }
 
+    /// `cross_above`/`cross_below` straight to booleans: a comparison with NaN is false, so
+    /// true exactly where the three-valued result is 1, in one compare-and-select per bar.
+    static func crossTruths(above: Bool, _ a: Operand, _ b: Operand, into out: UnsafeMutablePointer<Bool>, count n: Int) {
+        guard n > 0 else { return }
+        out[0] = false
+        let values = ValuesOfTruths(p: out)
+        if above {
+            crossMap(a, b, values, n) { a1, b1, a0, b0 in a1 > b1 && a0 <= b0 ? 1 : 0 }
+        } else {
+            crossMap(a, b, values, n) { a1, b1, a0, b0 in a1 < b1 && a0 >= b0 ? 1 : 0 }
+        }
+    }
+
+    /// A comparison straight to booleans (false where either side is NaN, as unknown is not true).
+    static func compareTruths(_ op: ExpressionNode.BinaryOperation, _ a: Operand, _ b: Operand,
+                              into out: UnsafeMutablePointer<Bool>, count n: Int) {
+        let values = ValuesOfTruths(p: out)
+        switch op {
+        case .less: map(a, b, values, n) { $0 < $1 ? 1 : 0 }
+        case .lessOrEqual: map(a, b, values, n) { $0 <= $1 ? 1 : 0 }
+        case .greater: map(a, b, values, n) { $0 > $1 ? 1 : 0 }
+        case .greaterOrEqual: map(a, b, values, n) { $0 >= $1 ? 1 : 0 }
+        case .equal: map(a, b, values, n) { $0 == $1 ? 1 : 0 }
+        case .notEqual: map(a, b, values, n) { !$0.isNaN && !$1.isNaN && $0 != $1 ? 1 : 0 }
+        default: binary(op, a, b, into: Truths(p: out), count: n)
+        }
+    }
+
+    /// Stores 0/1 results as booleans without the NaN test `Truths` needs.
+    private struct ValuesOfTruths: Sink {
+        let p: UnsafeMutablePointer<Bool>
+        @inline(__always) func set(_ i: Int, _ v: Double) { p[i] = v != 0 }
+    }
+
     /// `out[t] = f(a[t], b[t], a[t-1], b[t-1])` for t >= 1, one loop per operand shape.
     @inline(__always)
     private static func crossMap<O: Sink>(_ a: Operand, _ b: Operand, _ out: O, _ n: Int,

@@ -180,13 +180,13 @@ struct ExpressionBinder {
         }
         switch callee {
         case .function(let name):
-            guard let f = ExpressionFunction(rawValue: name) else { throw fail(.unknownFunction, "unknown function '\(name)'", calleeRange) }
+            guard let f = ExpressionFunction.named(name) else { throw fail(.unknownFunction, "unknown function '\(name)'", calleeRange) }
             return f
         case .parameter(let name):
             guard case .word(let word)? = values[name] else {
                 throw fail(.unknownParameter, "no word value for '$\(name)'", calleeRange)
             }
-            guard let f = ExpressionFunction(rawValue: word) else {
+            guard let f = ExpressionFunction.named(word) else {
                 throw fail(.unknownFunction, "$\(name) is '\(word)', which is not a function", calleeRange)
             }
             return f
@@ -194,9 +194,9 @@ struct ExpressionBinder {
     }
 
     /// The fixed value of a period, width or offset argument.
-    private func constant(_ e: ExpressionSyntax, what: String) throws -> Double {
+    private func constant(_ e: ExpressionSyntax, what: @autoclosure () -> String) throws -> Double {
         guard let v = ExpressionFolding.value(e, parameters: values) else {
-            throw fail(.notConstant, "\(what) must be a fixed number", e.range)
+            throw fail(.notConstant, "\(what()) must be a fixed number", e.range)
         }
         return v
     }

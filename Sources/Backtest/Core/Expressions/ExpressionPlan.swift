@@ -44,7 +44,7 @@ public struct ExpressionPlan: Sendable {
     public init(_ roots: [ExpressionNode]) {
         var steps: [Step] = []
         var index: [ExpressionNode: Int] = [:]
-        var nodeOf: [ExpressionNode] = []
+        index.reserveCapacity(16)
         func add(_ node: ExpressionNode) -> Int {
             if let i = index[node] { return i }
             let step: Step
@@ -68,7 +68,6 @@ public struct ExpressionPlan: Sendable {
                 }
             }
             steps.append(step)
-            nodeOf.append(node)
             index[node] = steps.count - 1
             return steps.count - 1
         }
@@ -149,7 +148,7 @@ public struct ExpressionPlan: Sendable {
         }
         defer { for p in direct.values { p.deallocate() } }
         return try execute(on: candles, cache: cache, workspace: workspace, truths: direct) { values in
-            try roots.map { r -> [Bool] in
+            roots.map { r -> [Bool] in
                 if let p = direct[r] { return Array(UnsafeBufferPointer(start: p, count: n)) }
                 return values(r) { x in
                     [Bool](unsafeUninitializedCapacity: n) { out, count in
@@ -223,7 +222,7 @@ public struct ExpressionPlan: Sendable {
                 withOperand(a) { a in
                     withOperand(b) { b in
                         if let truth {
-                            ExpressionKernels.binary(op, a, b, into: ExpressionKernels.Truths(p: truth), count: n)
+                            ExpressionKernels.compareTruths(op, a, b, into: truth, count: n)
                         } else {
                             ExpressionKernels.binary(op, a, b, into: ExpressionKernels.Values(p: out.baseAddress!), count: n)
                         }
@@ -237,7 +236,7 @@ public struct ExpressionPlan: Sendable {
                 withOperand(a) { a in
                     withOperand(b) { b in
                         if let truth {
-                            ExpressionKernels.cross(above: above, a, b, into: ExpressionKernels.Truths(p: truth), count: n)
+                            ExpressionKernels.crossTruths(above: above, a, b, into: truth, count: n)
                         } else {
                             ExpressionKernels.cross(above: above, a, b, into: ExpressionKernels.Values(p: out.baseAddress!), count: n)
                         }
