@@ -43,10 +43,12 @@ public struct ExpressionPlan: Sendable {
     /// Compiles `roots` (bound expressions) into one plan.
     public init(_ roots: [ExpressionNode]) {
         var steps: [Step] = []
-        var index: [ExpressionNode: Int] = [:]
-        index.reserveCapacity(16)
+        // Equal subexpressions are found by comparison: plans are small, and comparing nodes
+        // (which stops at the first difference) is cheaper than hashing whole subtrees, which
+        // matters when a sweep plans every combination.
+        var seen: [ExpressionNode] = []
         func add(_ node: ExpressionNode) -> Int {
-            if let i = index[node] { return i }
+            if let i = seen.firstIndex(of: node) { return i }
             let step: Step
             switch node {
             case .column(let c): step = .column(c)
@@ -68,7 +70,7 @@ public struct ExpressionPlan: Sendable {
                 }
             }
             steps.append(step)
-            index[node] = steps.count - 1
+            seen.append(node)
             return steps.count - 1
         }
         let rootSteps = roots.map(add)
