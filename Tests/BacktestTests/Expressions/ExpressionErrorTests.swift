@@ -14,7 +14,8 @@ struct ExpressionErrorTests {
             let e = try SignalExpression(parsing: text)
             let checker = ExpressionChecker(source: text, parameters: parameters)
             try checker.require(e.root, .condition, for: "the entry rule")
-            _ = try ExpressionBinder(source: text, values: ["fast": .number(10), "slow": .number(30), "type": .word("sma")]).bind(e.root)
+            let node = try ExpressionBinder(source: text, values: ["fast": .number(10), "slow": .number(30), "type": .word("sma")]).bind(e.root)
+            if node.isLarger(than: ExpressionNode.maximumSize) { return ExpressionError(.tooLarge, "too large", at: 0..<1, in: text) }
             return nil
         } catch let e as ExpressionError {
             return e
@@ -26,7 +27,7 @@ struct ExpressionErrorTests {
 
     @Test("the table below covers every kind of error (too deep has its own test)")
     func everyKind() {
-        #expect(Set(Self.cases.map(\.1)).union([.tooDeep]) == Set(ExpressionError.Kind.allCases))
+        #expect(Set(Self.cases.map(\.1)).union([.tooDeep, .tooLarge]) == Set(ExpressionError.Kind.allCases))
     }
 
     static let cases: [(String, ExpressionError.Kind, Int, String)] = [
@@ -132,6 +133,15 @@ struct ExpressionErrorTests {
             let e = try #require(Self.error(text))
             #expect(e.kind == .tooDeep, "\(e.reason)")
         }
+        // Helpers that repeat their argument double the work per level: bounded too.
+        let doubling = String(repeating: "change(", count: 30) + "close" + String(repeating: ", 1)", count: 30) + " > 0"
+        let e = try LocatedExpression(doubling, origin: .setting(.entry))
+        try e.check(parameters: [])
+        #expect(throws: InputError.self) { try e.bind([:]) }
+        do { _ = try e.bind([:]) } catch let error as InputError { #expect(error.reason.hasPrefix("expression too large")) }
+        // A word parameter's choices are checked once per call, not once per nesting path.
+        let words = String(repeating: "$type(", count: 40) + "close" + String(repeating: ", 3)", count: 40) + " > 0"
+        #expect(Self.error(words) == nil)
         // At the limit it still parses.
         let ok = Array(repeating: "close", count: depth - 2).joined(separator: " + ") + " > 1"
         #expect(Self.error(ok) == nil)

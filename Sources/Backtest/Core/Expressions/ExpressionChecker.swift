@@ -70,13 +70,17 @@ struct ExpressionChecker {
     /// Checks that `e` is a value of `type`.
     @discardableResult
     func require(_ e: ExpressionSyntax, _ type: ExpressionType, for what: String) throws -> Checked {
-        let c = try value(e)
+        try expect(try value(e), type, for: what, at: e.range)
+    }
+
+    /// `c`, if it is a value of `type`.
+    private func expect(_ c: Checked, _ type: ExpressionType, for what: String, at range: Range<Int>) throws -> Checked {
         switch (type, c.shape) {
         case (.number, .number), (.condition, .condition): return c
         case (.number, _):
-            throw fail(.type, "\(what) needs a number, but this is a condition", e.range)
+            throw fail(.type, "\(what) needs a number, but this is a condition", range)
         case (.condition, _):
-            throw fail(.type, "\(what) needs a condition, but this is a number (compare it, e.g. x > 0)", e.range)
+            throw fail(.type, "\(what) needs a condition, but this is a number (compare it, e.g. x > 0)", range)
         }
     }
 
@@ -115,12 +119,14 @@ struct ExpressionChecker {
                 guard case .word(let choices) = p.kind, !choices.isEmpty else {
                     throw fail(.type, "$\(name) is a number, not a function name", calleeRange)
                 }
+                // The arguments are checked once for all choices (nested $type calls stay linear).
+                let checked = try arguments.map(value)
                 var result: Checked?
                 for choice in choices {
                     guard let f = ExpressionFunction.named(choice) else {
                         throw fail(.unknownFunction, "$\(name) may be '\(choice)', which is not a function", calleeRange)
                     }
-                    let c = try call(f, arguments, e)
+                    let c = try call(f, arguments, e, checked: checked)
                     if let result, result.shape != c.shape {
                         throw fail(.type, "$\(name)'s choices (\(choices.joined(separator: "|"))) give different kinds of result", calleeRange)
                     }
@@ -169,7 +175,9 @@ struct ExpressionChecker {
         throw fail(.unknownParameter, "undefined parameter '$\(name)'\(hint) (\(defined))", range)
     }
 
-    private func call(_ f: ExpressionFunction, _ arguments: [ExpressionSyntax], _ e: ExpressionSyntax) throws -> Checked {
+    /// - Parameter checked: the arguments' checks when already done (a word parameter's choices).
+    private func call(_ f: ExpressionFunction, _ arguments: [ExpressionSyntax], _ e: ExpressionSyntax,
+                      checked: [Checked]? = nil) throws -> Checked {
         let arity = f.arity
         guard arity.contains(arguments.count) else {
             let count: String
@@ -183,13 +191,14 @@ struct ExpressionChecker {
         for (i, argument) in arguments.enumerated() {
             let p = parameters[min(i, parameters.count - 1)]
             let what = "argument \(p.name) of \(f.rawValue)"
+            let c = try checked?[i] ?? value(argument)
             switch p.kind {
             case .series:
-                allConstant = try require(argument, .number, for: what).constant && allConstant
+                allConstant = try expect(c, .number, for: what, at: argument.range).constant && allConstant
             case .condition:
-                allConstant = try require(argument, .condition, for: what).constant && allConstant
+                allConstant = try expect(c, .condition, for: what, at: argument.range).constant && allConstant
             case .period, .width:
-                let c = try require(argument, .number, for: what)
+                _ = try expect(c, .number, for: what, at: argument.range)
                 guard c.constant else {
                     throw fail(.notConstant, "\(what) must be a fixed number (a literal or $parameter), not a series", argument.range)
                 }

@@ -28,6 +28,9 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case value
         /// More nesting than the parser accepts.
         case tooDeep
+        /// More operations than a plan accepts once the helpers that repeat their argument
+        /// (`change`, `rising`, `falling`, `zscore`) are written out.
+        case tooLarge
     }
 
     public var kind: Kind

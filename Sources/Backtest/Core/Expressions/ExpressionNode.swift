@@ -44,6 +44,30 @@ public indirect enum ExpressionNode: Hashable, Sendable {
         return nil
     }
 
+    /// The nodes directly below this one.
+    var children: [ExpressionNode] {
+        switch self {
+        case .column, .constant: return []
+        case .unary(_, let x), .shift(let x, _), .window(_, let x, _), .barsSince(let x): return [x]
+        case .binary(_, let a, let b), .cross(_, let a, let b): return [a, b]
+        case .indicator(_, let input, _): return input.map { [$0] } ?? []
+        }
+    }
+
+    /// Whether the tree has more than `limit` nodes, a subtree that appears twice counting twice
+    /// (how hashing and comparing walk it). Visits at most `limit + 1` nodes.
+    func isLarger(than limit: Int) -> Bool {
+        var budget = limit
+        func fits(_ n: ExpressionNode) -> Bool {
+            budget -= 1
+            return budget >= 0 && n.children.allSatisfy(fits)
+        }
+        return !fits(self)
+    }
+
+    /// Most operations a bound expression may have (see `isLarger(than:)`).
+    static let maximumSize = 10_000
+
     /// Leading bars that are undefined whatever the (finite) data: the warm-up. An indicator of
     /// a derived series starts after its input's warm-up, so warm-ups add up.
     public var warmUp: Int {

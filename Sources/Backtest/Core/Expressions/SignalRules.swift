@@ -47,9 +47,17 @@ public struct LocatedExpression: Sendable {
 
     /// The expression with `values` for its parameters.
     /// - Precondition: it passed `check` with parameters of these names.
-    /// - Throws: `InputError` with the caret, for values a function cannot take (a period of 2.5).
+    /// - Throws: `InputError` with the caret, for values a function cannot take (a period of 2.5)
+    ///   or an expression that grows past `ExpressionNode.maximumSize` operations.
     public func bind(_ values: [String: ExpressionValue]) throws -> ExpressionNode {
-        try located { try ExpressionBinder(source: text, values: values).bind(expression.root) }
+        try located {
+            let node = try ExpressionBinder(source: text, values: values).bind(expression.root)
+            if node.isLarger(than: ExpressionNode.maximumSize) {
+                throw ExpressionError(.tooLarge, "expression too large: more than \(ExpressionNode.maximumSize) operations once change, rising, falling and zscore are written out",
+                                      at: 0..<max(1, text.count), in: text)
+            }
+            return node
+        }
     }
 
     /// The expression's values on `candles`, one per bar (conditions as 1, 0 or NaN for
