@@ -23,15 +23,22 @@ public struct StrategyLibrary: Sendable {
     }
 
     /// The strategy `text` names:
-    /// 1. a path (it contains `/` or ends in `.bt`): that file;
+    /// 1. a path (it contains `/`, or ends in `.bt`: then in the working directory, else in the
+    ///    strategies directory): that file;
     /// 2. a built-in strategy's name (built-ins come first: run a file of the same name by its path);
     /// 3. `<directory>/<text>.bt`;
     /// 4. a file of the directory whose `name` is `text`.
     /// - Throws: `InputError` listing the built-in and file strategies (with a suggestion), or
     ///   the error of the file found.
     public func strategy(named text: String) throws -> Strategy {
-        if text.contains("/") || text.hasSuffix("." + StrategyFile.fileExtension) {
+        if text.contains("/") {
             return try Strategy.load(file: text)
+        }
+        if text.hasSuffix("." + StrategyFile.fileExtension) {
+            // `x.bt`: in the working directory, else in the strategies directory.
+            let inDirectory = (directory as NSString).appendingPathComponent(text)
+            let found = FileManager.default.fileExists(atPath: text) || !FileManager.default.fileExists(atPath: inDirectory)
+            return try Strategy.load(file: found ? text : inDirectory)
         }
         if let s = Strategy.all.first(where: { $0.name == text }) { return s }
         let path = (directory as NSString).appendingPathComponent(text + "." + StrategyFile.fileExtension)

@@ -57,6 +57,7 @@ struct FileStrategyTests {
         #expect(lib.files.map { StrategyFile.stem(of: $0) } == ["bollinger", "donchian", "ma-cross", "macd", "rsi"])
         #expect(try lib.strategy(named: "ma-cross").file == nil)  // the built-in
         #expect(try lib.strategy(named: Repository.path("strategies/ma-cross.bt")).file != nil)
+        #expect(try lib.strategy(named: "rsi.bt").file == Repository.path("strategies/rsi.bt"))
         #expect(throws: InputError.self) { try lib.strategy(named: "ma-crosss") }
         for (_, result) in lib.fileStrategies() { _ = try result.get() }
     }
