@@ -36,9 +36,11 @@ extension ParsedArguments {
     /// writes the report when `--out` or `--report` asks for it. An existing report directory
     /// without `--force` is refused before anything is computed or printed.
     /// - Parameters:
+    ///   - rules: an expression strategy's rules as written, for the manifest.
     ///   - indicators: the indicators the strategy reads, drawn in the report's charts.
     ///   - costs: re-runs the engine for the cost table, given the periods per year.
-    func presentRun(strategy: String, parameters: [RunParameter], indicators: [IndicatorSpec] = [], config: ExecutionConfig,
+    func presentRun(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
+                    config: ExecutionConfig,
                     result: BacktestResult, costs: (Double) throws -> CostSensitivity) throws {
         let directory = reportDirectory(strategy: strategy, symbol: result.candles.symbol)
         if let directory { try Report.checkDestination(directory, force: flag(.force)) }
@@ -52,11 +54,14 @@ extension ParsedArguments {
         var report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
                             timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
                             commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
+        report.rules = rules
         report.indicators = indicators
         if json {
             Output.line(report.json.serialized())
         } else {
-            Output.write(report.headline + "\n")
+            Output.write(report.headline)
+            for rule in rules { Output.line("\(rule.name): \(rule.text)") }
+            Output.line()
             Output.write(TextTable.render(report.statRows, rightAligned: [1]))
             for note in report.notes { Output.line(note) }
             if let rows = report.costRows, let breakEven = report.breakEvenText {

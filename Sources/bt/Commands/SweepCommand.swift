@@ -14,9 +14,11 @@ extension Command {
             deflated Sharpe ratio of the best over all trials, the probability of backtest
             overfitting (CSCV), a heatmap for two-parameter grids, and --walk-forward K folds.
             Output goes to --out DIR (default notebooks-out/sweep-<strategy>-<symbol>-<time>/).
+            The strategy is a built-in or file strategy (see 'bt run'), or rules given with
+            --entry/--exit, whose $names --grid sweeps: bt sweep GOOG --entry ... --grid n=5:50:5.
             """,
         positionals: [
-            PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')"),
+            PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (or use --symbols)", optional: true),
         ],
         options: [
@@ -31,10 +33,13 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred)"),
             .out,
             .force,
-        ] + CommonOptions.range + ExecutionOptions.table
+        ] + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
     ) { args in
-        let strategy = try Strategy.named(try args.required(0))
-        var symbols = args.positional(1).map { [$0.uppercased()] } ?? []
+        // Rule strategies declare the swept names as parameters (a bad --grid is reported by SweepPlan).
+        let swept = (try? ParameterGrid(parsing: args.values(.grid)))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
+        let (strategy, rest) = try args.strategy(swept: swept)
+        if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])'", command: "sweep") }
+        var symbols = rest.map { $0.uppercased() }
         if let list = args.value(.symbols) {
             symbols += list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
         }
@@ -134,9 +139,11 @@ struct SweepPlan {
     static func text(_ v: Double) -> String { NumberText.shortest(v) }
 
     /// `bt run` for one combination of the grid, `{name}` standing for each swept value: the
-    /// strategy, symbol, fixed parameters, data range and execution options as given here.
+    /// strategy (its name or file as typed, or the rules), symbol, fixed parameters, data range
+    /// and execution options as given here.
     func rerunCommand(symbol: String, args: ParsedArguments) -> String {
-        let words = ["bt", "run", strategy.name, symbol] + args.words(for: [.param])
+        let strategyWords = args.ruleOptions.isEmpty ? [args.positional(0) ?? strategy.name] : []
+        let words = ["bt", "run"] + strategyWords + [symbol] + args.words(for: StrategyOptions.all + [.param])
             + args.words(for: CommonOptions.range + ExecutionOptions.table + [.periodsPerYear, .db])
         return ([RunManifest.shellCommand(words)] + grid.axes.map { "--param \($0.name)={\($0.name)}" }).joined(separator: " ")
     }
@@ -176,6 +183,7 @@ struct SweepPlan {
             strategy: strategy.name, candles: candles, commandLine: args.commandLine,
             fixedParameters: fixedValues, execution: config.parameters, grid: grid,
             whereText: args.value(.where), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
+        report.rules = strategy.ruleParameters
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let folds {

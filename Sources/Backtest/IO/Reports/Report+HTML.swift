@@ -24,8 +24,14 @@ extension Report {
     func pageData(_ manifest: RunManifest, indicators: [ChartIndicator]) -> JSONValue {
         var subtitle = PageData.subtitle(result.candles, timeframe: timeframe)
         if !parameters.isEmpty { subtitle.append(parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ")) }
-        var tables = [PageData.table(id: "stats", title: "Statistics", columns: ["statistic", "value"],
-                                     rows: stats.all.map(PageData.statRow), align: ["left", "right"], notes: notes)]
+        var tables: [JSONValue] = []
+        if !rules.isEmpty {
+            // An expression strategy is its rules: they come first.
+            tables.append(PageData.table(id: "rules", title: "Rules", columns: ["rule", "expression"],
+                                         rows: rules.map { [$0.name, $0.text] }, align: ["left", "left"]))
+        }
+        tables.append(PageData.table(id: "stats", title: "Statistics", columns: ["statistic", "value"],
+                                     rows: stats.all.map(PageData.statRow), align: ["left", "right"], notes: notes))
         if let costs {
             // Short headings: the table sits in the narrow column beside the chart.
             let rows = costs.rows.map { r in

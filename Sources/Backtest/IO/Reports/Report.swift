@@ -8,6 +8,8 @@ public struct Report {
     public var strategy: String
     /// Every strategy parameter, defaults included.
     public var parameters: [RunParameter]
+    /// The rules of an expression strategy as written (see `RunManifest.rules`).
+    public var rules: [RunParameter] = []
     /// Every execution option, defaults included (`ExecutionConfig.parameters`).
     public var execution: [RunParameter]
     /// The timeframe of the candles (stored or resampled to).
@@ -52,8 +54,10 @@ public struct Report {
     /// The run's manifest: strategy, data, periods per year, parameters, execution options.
     /// - Complexity: O(n) in the bars (it hashes them); build it once per output.
     public var manifest: RunManifest {
-        RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(result.candles, timeframe: timeframe),
-                    periodsPerYear: stats.periodsPerYear, parameters: parameters, execution: execution)
+        var m = RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(result.candles, timeframe: timeframe),
+                            periodsPerYear: stats.periodsPerYear, parameters: parameters, execution: execution)
+        m.rules = rules
+        return m
     }
 
     /// Writes every file into `directory`, creating it (and its parents).

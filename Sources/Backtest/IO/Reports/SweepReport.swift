@@ -11,6 +11,8 @@ public struct SweepReport {
     public var commandLine: [String]
     /// Parameters held fixed (defaults included).
     public var fixedParameters: [RunParameter]
+    /// The rules of an expression strategy as written (see `RunManifest.rules`).
+    public var rules: [RunParameter] = []
     /// Execution options, defaults included.
     public var execution: [RunParameter]
     public var grid: ParameterGrid
@@ -118,6 +120,7 @@ public struct SweepReport {
         var m = RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(candles),
                             periodsPerYear: periodsPerYear, parameters: fixedParameters, execution: execution)
         m.rankMetric = rankMetric
+        m.rules = rules
         m.grid = grid.axes
         m.filter = whereText
         return m
