@@ -79,7 +79,7 @@ def decode_series(s):
     else:
         t = [int(dt.datetime.fromisoformat(v.replace("Z", "+00:00")).timestamp()) if isinstance(v, str) else v for v in s["time"]]
     n = len(t)
-    col = lambda k: [float("nan") if v is None else float(v) for v in s.get(k, [None] * n)]
+    col = lambda k: values_of(s[k]) if k in s else [float("nan")] * n
     return {"t": t, "o": col("open"), "h": col("high"), "l": col("low"), "c": col("close"), "v": col("volume")}
 
 

@@ -29,14 +29,23 @@ enum PageData {
         })
     }
 
-    /// The `series` object: OHLCV as JSON numbers, times as deltas.
-    static func series(_ candles: CandleSeries, timeframe: String?) -> JSONValue {
-        [
+    /// How a chart's candles are written.
+    enum CandleEncoding {
+        /// JSON numbers: short for prices on a tick grid, the smallest page.
+        case numbers
+        /// `f64` arrays: written many times faster (pages embedding hundreds of charts).
+        case f64
+    }
+
+    /// The `series` object: OHLCV (exact either way), times as deltas.
+    static func series(_ candles: CandleSeries, timeframe: String?, encoding: CandleEncoding = .numbers) -> JSONValue {
+        let column: ([Double]) -> JSONValue = encoding == .numbers ? numbers : f64
+        return [
             "symbol": .string(candles.symbol),
             "timeframe": timeframe.map { .string($0) } ?? .null,
             "time_deltas": timeDeltas(candles.time),
-            "open": numbers(candles.open), "high": numbers(candles.high), "low": numbers(candles.low),
-            "close": numbers(candles.close), "volume": numbers(candles.volume),
+            "open": column(candles.open), "high": column(candles.high), "low": column(candles.low),
+            "close": column(candles.close), "volume": column(candles.volume),
         ]
     }
 
@@ -76,8 +85,8 @@ enum PageData {
     /// A `chart` object: the candles, indicators drawn over them and, for a run, its equity,
     /// trades and fills.
     static func chart(_ candles: CandleSeries, timeframe: String?, indicators: [ChartIndicator] = [],
-                      result: BacktestResult? = nil) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [(key: "series", value: series(candles, timeframe: timeframe))]
+                      result: BacktestResult? = nil, encoding: CandleEncoding = .numbers) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [(key: "series", value: series(candles, timeframe: timeframe, encoding: encoding))]
         if !indicators.isEmpty { members.append((key: "indicators", value: .array(indicators.map(\.json)))) }
         if let result {
             members += [(key: "equity", value: equity(result)), (key: "trades", value: trades(result.trades)),
