@@ -3,7 +3,7 @@ SWIFT ?= swift
 BT := .build/release/bt
 DEMO_DB := notebooks-out/demo.sqlite
 
-.PHONY: deps build demo test test-browser bench-html clean
+.PHONY: deps build demo test test-browser test-slurm bench-html clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -19,12 +19,20 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) test-browser
+	$(MAKE) test-slurm
 
 # report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
 # report folders written by the debug bt binary; screenshots in .build/test-artifacts/browser.
 test-browser:
 	$(SWIFT) build --product bt
 	bash Tests/Browser/run.sh --bt .build/debug/bt
+
+# bt slurm on a single-node Slurm cluster started for the test (installs slurmctld, slurmd,
+# slurm-client and munge; needs root): merged screen and sweep equal single-process runs byte for
+# byte, a cancelled task is named by bt merge and a rerun of it completes the merge.
+test-slurm:
+	$(SWIFT) build --product bt
+	bash scripts/test-slurm.sh --bt .build/debug/bt
 
 # First paint in headless Chromium of report.html pages of 10k, 100k and 1M bars that a release bt
 # writes (bt bench html), and their size per 100k bars.

@@ -7,6 +7,12 @@ extension ParsedArguments {
         try CandleStore(existingAt: databasePath)
     }
 
+    /// Opens the existing store named by `--db`/`BT_DB` read-only: screens, sweeps and their
+    /// shards never write to it, so many processes may share one.
+    func openStoreReadOnly() throws -> CandleStore {
+        try CandleStore(readOnlyAt: databasePath)
+    }
+
     /// Opens the store named by `--db`/`BT_DB` for writing, creating it and its directory.
     func openStoreForWriting() throws -> CandleStore {
         try CandleStore(path: databasePath)

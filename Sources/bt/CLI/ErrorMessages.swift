@@ -26,6 +26,7 @@ extension Option {
         case .where: [.where]
         case .rank: [.rank]
         case .walkForward: [.walkForward]
+        case .shard: [.shard]
         case .entry: [.entry]
         case .exit: [.exit]
         case .shortEntry: [.shortEntry]

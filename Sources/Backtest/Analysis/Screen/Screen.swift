@@ -21,6 +21,12 @@ public struct Screen {
         /// 1-based rank among `ok` rows by the rank metric; nil when not ranked.
         public var rank: Int?
         public var bars: Int = 0
+
+        package init(symbol: String, status: Status, error: String? = nil, stats: Stats? = nil,
+                     equityShape: [Double] = [], rank: Int? = nil, bars: Int = 0) {
+            self.symbol = symbol; self.status = status; self.error = error; self.stats = stats
+            self.equityShape = equityShape; self.rank = rank; self.bars = bars
+        }
     }
 
     /// Any statistic; ranks in its direction (`Metric.direction`).
@@ -39,13 +45,20 @@ public struct Screen {
     /// its statistics; anything it throws becomes that symbol's error row.
     public func run(symbols: [String], progress: ((Int) -> Void)? = nil,
                     job: (String) throws -> (BacktestResult, Stats)) -> [Row] {
+        ranked(evaluate(symbols: symbols, progress: progress, job: job))
+    }
+
+    /// Every symbol's row, in the order given, unranked (`ranked(_:)` ranks them): what one
+    /// shard of a screen computes.
+    public func evaluate(symbols: [String], progress: ((Int) -> Void)? = nil,
+                         job: (String) throws -> (BacktestResult, Stats)) -> [Row] {
         let points = shapePoints
         let results = Parallel.map(count: symbols.count, progress: progress) { i -> Row in
             let (result, stats) = try job(symbols[i])
             return Row(symbol: symbols[i], status: .ok, stats: stats,
                        equityShape: Self.shape(result.equity, points: points), bars: result.candles.count)
         }
-        var rows = zip(symbols, results).map { symbol, r -> Row in
+        return zip(symbols, results).map { symbol, r -> Row in
             switch r {
             case .success(var row):
                 if let s = row.stats, s[.trades] < Double(minTrades) { row.status = .fewTrades }
@@ -54,6 +67,13 @@ public struct Screen {
                 return Row(symbol: symbol, status: .error, error: "\(error)")
             }
         }
+    }
+
+    /// `rows` with ranks: `ok` rows by the rank metric in its direction, undefined values last,
+    /// ties by symbol; the others unranked. Depends only on the rows' contents, so rows merged
+    /// from shards in any order rank as they do in one process.
+    public func ranked(_ rows: [Row]) -> [Row] {
+        var rows = rows
         let metric = rankMetric
         let ranked = rows.indices.filter { rows[$0].status == .ok }.sorted { a, b in
             let x = rows[a].stats![metric], y = rows[b].stats![metric]
@@ -61,6 +81,7 @@ public struct Screen {
             if x != y && !x.isNaN { return metric.ranks(x, before: y) }
             return rows[a].symbol < rows[b].symbol
         }
+        for i in rows.indices { rows[i].rank = nil }
         for (k, i) in ranked.enumerated() { rows[i].rank = k + 1 }
         return rows
     }

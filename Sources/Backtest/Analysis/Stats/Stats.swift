@@ -82,6 +82,14 @@ public struct Stats: Sendable {
         }
     }
 
+    /// Statistics already computed: one value per `Metric` case in output order, as partial
+    /// results store them.
+    package init(values: [Double], periodsPerYear: Double) {
+        precondition(values.count == Metric.allCases.count, "one value per metric")
+        self.periodsPerYear = periodsPerYear
+        all = zip(Metric.allCases, values).map { Stat($0, $1) }
+    }
+
     /// The value of `metric`.
     public subscript(metric: Metric) -> Double {
         all[metric.position].value

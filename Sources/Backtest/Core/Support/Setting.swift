@@ -35,6 +35,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case rank
     /// The number of walk-forward folds.
     case walkForward = "walk_forward"
+    /// Which part of a split screen or sweep a process runs (`Shard`).
+    case shard
 
     // Signal expressions
     /// The entry rule of an expression strategy.

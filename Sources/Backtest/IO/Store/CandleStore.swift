@@ -30,6 +30,36 @@ public final class CandleStore {
         try self.init(path: path, create: false)
     }
 
+    /// Opens the store at `path` read-only: SQLite is asked for a read-only connection and
+    /// nothing is written to the file (no schema, no journal mode), so many processes (a job
+    /// array's tasks) can read one store. When a read-only connection cannot be had (a WAL store
+    /// in a directory this process cannot write, which WAL's shared-memory file needs), the file
+    /// is opened immutable: no locks, no shared memory, the log ignored.
+    /// - Throws: `InputError` of kind `.missingStore` when there is no file.
+    public convenience init(readOnlyAt path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(.missingStore, "no candle store here", file: path)
+        }
+        try self.init(readOnly: path)
+    }
+
+    private init(readOnly path: String) throws {
+        db = try Self.openReadOnly(path)
+        try db.execute("PRAGMA mmap_size=1073741824")
+    }
+
+    private static func openReadOnly(_ path: String) throws -> SQLiteDatabase {
+        do {
+            let db = try SQLiteDatabase(path: path, readOnly: true, create: false)
+            try db.execute("SELECT count(*) FROM sqlite_master")
+            return db
+        } catch {
+            let db = try SQLiteDatabase(path: path, readOnly: true, immutable: true, create: false)
+            try db.execute("SELECT count(*) FROM sqlite_master")
+            return db
+        }
+    }
+
     private init(path: String, create: Bool) throws {
         if create {
             let directory = (path as NSString).deletingLastPathComponent

@@ -8,12 +8,14 @@ final class SQLiteDatabase {
     let path: String
 
     /// Opens (creating when needed) the database at `path`.
-    /// With `create` false, a missing file is an error instead of a new empty database.
-    init(path: String, readOnly: Bool = false, create: Bool = true) throws {
+    /// With `create` false, a missing file is an error instead of a new empty database. With
+    /// `immutable` (read-only only), SQLite takes no locks and reads no write-ahead log.
+    init(path: String, readOnly: Bool = false, immutable: Bool = false, create: Bool = true) throws {
         self.path = path
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let name = immutable ? Self.uri(path) + "?immutable=1" : path
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0), nil)
         guard rc == SQLITE_OK, let db else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(db)
@@ -24,6 +26,19 @@ final class SQLiteDatabase {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// `file:` URI for a path: bytes other than unreserved characters and `/` percent-encoded.
+    static func uri(_ path: String) -> String {
+        var out = "file:"
+        for b in path.utf8 {
+            if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "-._~/".utf8.contains(b) {
+                out.append(Character(Unicode.Scalar(b)))
+            } else {
+                out += String(format: "%%%02X", b)
+            }
+        }
+        return out
+    }
 
     var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
