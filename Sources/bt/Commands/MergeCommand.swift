@@ -25,7 +25,6 @@ extension Command {
             .force.withHelp("Replace an existing --out directory"),
         ]
     ) { args in
-        guard !args.positionals.isEmpty else { throw UsageError("give the shards' folders (DIR...)", command: "merge") }
         guard let out = args.value(.out) else { throw UsageError("\(Option.out) DIR is required", command: "merge") }
         let set = try PartialSet(try PartialFolder.find(in: args.positionals))
         let arguments = set.mergedArguments(out: out)
