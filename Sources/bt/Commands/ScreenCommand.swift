@@ -95,7 +95,8 @@ enum ScreenCommand {
             let writer = try partialWriter(args, shard: shard, symbols: symbols, assigned: positions.count, store: store)
             try ScreenRowsFile.write(Array(zip(positions, mine)), name: "screen.rows", in: writer)
             try writer.commit()
-            Output.line("Shard \(shard) of the screen: \(positions.count) of \(symbols.count) symbols; wrote \(writer.target)")
+            Output.line("Shard \(shard) of the screen: \(Format.grouped(positions.count)) of \(Format.grouped(symbols.count)) symbols; "
+                        + "wrote \(writer.target)")
             return
         case .compute:
             dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", plan.strategy.name], at: Int64(Date().timeIntervalSince1970))
@@ -185,7 +186,8 @@ enum ScreenCommand {
             let writer = try partialWriter(args, shard: shard, symbols: symbols, assigned: positions.count, store: store)
             try ConditionRowsFile.write(Array(zip(positions, mine)), name: "condition.rows", in: writer)
             try writer.commit()
-            Output.line("Shard \(shard) of the condition screen: \(positions.count) of \(symbols.count) symbols; wrote \(writer.target)")
+            Output.line("Shard \(shard) of the condition screen: \(Format.grouped(positions.count)) of \(Format.grouped(symbols.count)) "
+                        + "symbols; wrote \(writer.target)")
             return
         case .compute:
             if let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }

@@ -136,7 +136,7 @@ enum SweepCommand {
             $0.dataSHA256 = Fingerprint.of(parts.map { "\($0.symbol)\t\($0.bars)\t\($0.candlesSHA256)\t\($0.error ?? "")" })
         }
         try writer.commit()
-        Output.line("Shard \(shard) of the sweep: \(numbers.count) of \(plan.combos.count) combinations"
+        Output.line("Shard \(shard) of the sweep: \(Format.grouped(numbers.count)) of \(Format.grouped(plan.combos.count)) combinations"
                     + (symbols.count > 1 ? " of each of \(symbols.count) symbols" : "") + "; wrote \(writer.target)")
     }
 }

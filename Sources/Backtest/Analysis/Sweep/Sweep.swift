@@ -87,7 +87,10 @@ public struct Sweep {
     /// subsample), so a sweep split into shards summarises exactly as one that ran whole.
     public func evaluate(_ numbers: [Int]? = nil, combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
                          progress: ((Int) -> Void)? = nil, consume: ([Row]) throws -> Void) throws {
-        precondition(numbers?.allSatisfy { $0 >= 0 && $0 < combinations } ?? true, "combination number out of range")
+        if let numbers {
+            precondition(numbers.allSatisfy { $0 >= 0 && $0 < combinations }, "combination number out of range")
+            precondition(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, "combination numbers must ascend")
+        }
         let cache = IndicatorCache()
         let cscv = overfittingBlocks > 0 && combinations >= 2 ? try? CSCV(length: candles.count, blocks: overfittingBlocks) : nil
         let stride = overfittingStride(combinations)

@@ -54,6 +54,13 @@ public final class CandleStore {
             try db.execute("SELECT count(*) FROM sqlite_master")
             return db
         } catch {
+            // Immutable ignores the write-ahead log: refuse rather than read a stale store.
+            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+            if let wal, wal > 0 {
+                throw InputError("cannot be read here: its write-ahead log (\(path)-wal, \(wal) bytes) holds writes that a "
+                                 + "read-only opening cannot see; let the writer finish, or open the store once where it "
+                                 + "can be written", at: path)
+            }
             let db = try SQLiteDatabase(path: path, readOnly: true, immutable: true, create: false)
             try db.execute("SELECT count(*) FROM sqlite_master")
             return db
