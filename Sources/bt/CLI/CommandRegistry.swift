@@ -11,6 +11,7 @@ enum CommandRegistry {
         .chart,
         .strategies,
         .run,
+        .calibrate,
         .screen,
         .sweep,
         .benchStore,

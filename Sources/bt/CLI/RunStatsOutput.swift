@@ -53,7 +53,11 @@ extension ParsedArguments {
         if json {
             Output.line(report.json())
         } else {
+            for line in report.warningLines { Output.line(line) }
+            if !report.warningLines.isEmpty { Output.line() }
             Output.write(report.headline + "\n")
+            Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2]))
+            Output.line()
             Output.write(TextTable.render(report.statRows, rightAligned: [1]))
             for note in report.notes { Output.line(note) }
             if let rows = report.costRows, let breakEven = report.breakEvenText {

@@ -19,8 +19,8 @@ extension Command {
                     + "\"first\":\"\(UTCTime.iso($0.first))\",\"last\":\"\(UTCTime.iso($0.last))\",\"bars\":\($0.bars)}"
             }
             let b = books.map {
-                "{\"symbol\":\(JSONWriter.string($0.symbol)),\"first\":\"\(UTCTime.iso($0.first))\","
-                    + "\"last\":\"\(UTCTime.iso($0.last))\",\"events\":\($0.events)}"
+                "{\"symbol\":\(JSONWriter.string($0.symbol)),\"first\":\"\(UTCTime.isoMs($0.firstMs))\","
+                    + "\"last\":\"\(UTCTime.isoMs($0.lastMs))\",\"events\":\($0.events)}"
             }
             Output.line("{\"series\":[\(s.joined(separator: ","))],\"books\":[\(b.joined(separator: ","))]}")
             return
@@ -34,7 +34,7 @@ extension Command {
             rows.append([s.symbol, s.timeframe, UTCTime.iso(s.first), UTCTime.iso(s.last), String(s.bars)])
         }
         for b in books {
-            rows.append([b.symbol, "book", UTCTime.iso(b.first), UTCTime.iso(b.last), "\(b.events) events"])
+            rows.append([b.symbol, "book", UTCTime.isoMs(b.firstMs), UTCTime.isoMs(b.lastMs), "\(b.events) events"])
         }
         Output.write(TextTable.render(rows, rightAligned: [4]))
     }

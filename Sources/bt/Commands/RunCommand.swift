@@ -30,7 +30,7 @@ extension Command {
         let symbol = try args.symbol(at: 1)
         let store = try args.openStore()
         let candles = try args.loadCandles(symbol: symbol, store: store)
-        let config = try args.executionConfig(symbol: symbol, store: store)
+        let config = try args.executionConfig(symbol: symbol, candles: candles, store: store)
         let signals = try strategy.signals(candles, parameters)
         let result = try Engine.run(candles, signals: signals, config: config)
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, config: config, result: result) {

@@ -47,7 +47,8 @@ extension Command {
         let ppy = try args.double(.periodsPerYear)
         if let ppy, ppy <= 0 { throw UsageError("\(Option.periodsPerYear) must be positive", command: "screen") }
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
-        let sample = try args.executionConfig(symbol: symbols[0], store: store)
+        let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
+        let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
         let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", strategy.name], at: Int64(Date().timeIntervalSince1970))
         try OutputDirectory.prepare(dir, force: args.flag(.force))
 
@@ -56,7 +57,8 @@ extension Command {
             strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
             commandLine: args.commandLine, execution: sample.parameters.map { ($0.name, $0.text) }
         ).run(symbols: symbols, databasePath: args.databasePath, directory: dir, progress: bar.update) { symbol, store in
-            (try args.loadCandles(symbol: symbol, store: store), try args.executionConfig(symbol: symbol, store: store))
+            let candles = try args.loadCandles(symbol: symbol, store: store)
+            return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
         Output.write(ScreenSummaryText.render(report, directory: dir))
     }

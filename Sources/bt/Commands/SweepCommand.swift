@@ -136,7 +136,7 @@ struct SweepPlan {
     @discardableResult
     func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws -> SweepReport {
         let candles = try args.loadCandles(symbol: symbol, store: store)
-        let config = try args.executionConfig(symbol: symbol, store: store)
+        let config = try args.executionConfig(symbol: symbol, candles: candles, store: store)
         let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: candles.time)
         guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
         let combos = try combinations()

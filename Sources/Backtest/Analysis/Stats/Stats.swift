@@ -32,9 +32,12 @@ public struct Stats: Sendable {
         add("bars", Double(n), .bars)
         add("periods_per_year", ppy, .perYear)
         add("exposure", n == 0 ? .nan : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(n), .fraction)
+        add("avg_position_share", Self.averagePositionShare(result), .fraction)
         add("final_equity", result.finalEquity, .cash)
         add("peak_equity", max(result.initialCash, result.equity.max() ?? result.initialCash), .cash)
         add("total_return", result.finalEquity / result.initialCash - 1, .fraction)
+        let split = result.costSplit
+        add("gross_return", split.grossReturn, .fraction)
         let bh = Self.buyHoldReturns(candles.close)
         add("buy_hold_return", candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan, .fraction)
         let profile = ReturnProfile(returns)
@@ -60,6 +63,8 @@ public struct Stats: Sendable {
 
         for stat in TradeStats(result.trades).stats { s.append(stat) }
         add("fees_paid", result.feesPaid, .cash)
+        add("spread_cost", split.spread, .cash)
+        add("impact_cost", split.impact, .cash)
         let filled = result.fills.filter { $0.quantityFilled > 0 }
         add("avg_slippage_bps", filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps)), .bps)
         add("partial_fills", Double(result.partialFills), .count)
@@ -89,16 +94,28 @@ public struct Stats: Sendable {
     /// Every statistic's machine name in output order, without computing anything (a test keeps
     /// it equal to `names`).
     public static let allNames = [
-        "start", "end", "bars", "periods_per_year", "exposure", "final_equity", "peak_equity", "total_return",
-        "buy_hold_return", "cagr", "volatility_ann", "sharpe", "sharpe_ci_low", "sharpe_ci_high", "psr",
+        "start", "end", "bars", "periods_per_year", "exposure", "avg_position_share", "final_equity", "peak_equity",
+        "total_return", "gross_return", "buy_hold_return", "cagr", "volatility_ann", "sharpe", "sharpe_ci_low", "sharpe_ci_high", "psr",
         "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown", "max_drawdown_duration",
         "max_drawdown_duration_days", "avg_drawdown_duration", "avg_drawdown_duration_days",
         "trades", "win_rate", "best_trade", "worst_trade", "avg_trade", "max_trade_duration",
         "max_trade_duration_days", "avg_trade_duration", "avg_trade_duration_days", "profit_factor",
         "expectancy", "sqn", "kelly",
-        "fees_paid", "avg_slippage_bps", "partial_fills", "rejected_orders", "alpha", "beta", "skew", "kurtosis",
+        "fees_paid", "spread_cost", "impact_cost", "avg_slippage_bps", "partial_fills", "rejected_orders", "alpha", "beta", "skew", "kurtosis",
         "var_95", "cvar_95",
     ]
+
+    /// The mean over bars that end in a position of |position × close| / equity: how much of the
+    /// account the position is when there is one (NaN without such bars). Next to `exposure`, it
+    /// shows runs whose orders filled only partly.
+    static func averagePositionShare(_ r: BacktestResult) -> Double {
+        var sum = 0.0, count = 0
+        for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
+            sum += abs(r.position[t] * r.candles.close[t]) / r.equity[t]
+            count += 1
+        }
+        return count == 0 ? .nan : sum / Double(count)
+    }
 
     /// Close-to-close returns of holding the asset, aligned with the strategy's per-bar returns
     /// (the first bar's return is 0: buying at the first close).

@@ -69,11 +69,15 @@ public struct Report {
     // MARK: - Machine files
 
     /// The one JSON object of a run, printed by `bt run --json` and written as `stats.json`:
-    /// `{"strategy", "symbol", "timeframe", "params", "execution", "bars", "first", "last",
-    /// "candles_sha256", "bt_version", "stats", "costs"}`. `stats` holds every `Stats` value by
-    /// machine name (fractions, ISO-8601 times, null when undefined) plus the engine's counters
-    /// `initial_cash`, `fills`, `avg_slippage` (a fraction), `rejected_by_reason` and
-    /// `ambiguous_exit_bars`; `costs` is the cost-sensitivity table or null when skipped.
+    /// `{"strategy", "symbol", "timeframe", "params", "execution", "warnings", "bars", "first",
+    /// "last", "candles_sha256", "bt_version", "stats", "cost_split", "costs"}`. `warnings` is an
+    /// array of `{"kind", "message"}` (empty for a run without surprises). `stats` holds every
+    /// `Stats` value by machine name (fractions, ISO-8601 times, null when undefined) plus the
+    /// engine's counters `initial_cash`, `fills`, `avg_slippage` (a fraction),
+    /// `rejected_by_reason` and `ambiguous_exit_bars`; `cost_split` is
+    /// `{"gross_pnl", "net_pnl", "gross_return", "net_return", "fees", "spread", "impact",
+    /// "fees_share", "spread_share", "impact_share"}` (cash, fractions; shares of gross PnL, null
+    /// when gross PnL is 0); `costs` is the cost-sensitivity table or null when skipped.
     public func json() -> String {
         let c = result.candles
         func object(_ fields: [(String, String)]) -> String {
@@ -98,18 +102,33 @@ public struct Report {
             costsJSON = object([("rows", "[" + rows.joined(separator: ",") + "]"),
                                 ("break_even_fee_bps", costs.breakEvenFeeBps.map(JSONWriter.number) ?? "null")])
         }
+        let split = result.costSplit
+        let splitJSON = object([
+            ("gross_pnl", JSONWriter.number(split.grossPnL)), ("net_pnl", JSONWriter.number(split.netPnL)),
+            ("gross_return", JSONWriter.number(split.grossReturn)), ("net_return", JSONWriter.number(split.netReturn)),
+            ("fees", JSONWriter.number(split.fees)), ("spread", JSONWriter.number(split.spread)),
+            ("impact", JSONWriter.number(split.impact)),
+            ("fees_share", JSONWriter.number(split.share(split.fees))),
+            ("spread_share", JSONWriter.number(split.share(split.spread))),
+            ("impact_share", JSONWriter.number(split.share(split.impact))),
+        ])
+        let warnings = "[" + result.warnings.map {
+            object([("kind", JSONWriter.string($0.kind.rawValue)), ("message", JSONWriter.string($0.message))])
+        }.joined(separator: ",") + "]"
         return object([
             ("strategy", JSONWriter.string(strategy)),
             ("symbol", JSONWriter.string(c.symbol)),
             ("timeframe", timeframe.map(JSONWriter.string) ?? "null"),
             ("params", object(parameters.map { ($0.name, $0.jsonValue) })),
             ("execution", object(execution.map { ($0.name, $0.jsonValue) })),
+            ("warnings", warnings),
             ("bars", String(c.count)),
             ("first", c.time.first.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
             ("last", c.time.last.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
             ("candles_sha256", JSONWriter.string(c.sha256)),
             ("bt_version", JSONWriter.string(btVersion)),
             ("stats", object(statFields)),
+            ("cost_split", splitJSON),
             ("costs", costsJSON),
         ])
     }
@@ -127,10 +146,29 @@ public struct Report {
         if let first = c.time.first, let last = c.time.last {
             head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(c.count) bars)"
         }
-        let shown = ["fill", "depth", "size", "fee_bps", "cash", "short", "sl", "tp"]
+        let shown = ["fill", "depth", "cost_model", "profile", "slippage_bps", "size", "fee_bps", "cash", "short", "sl", "tp"]
         let options = execution.filter { shown.contains($0.name) && $0.value != .none && $0.value != .bool(false) }
             .map { $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
         return head + "\n" + options.joined(separator: ", ") + "\n"
+    }
+
+    /// The run's warnings, one line each (`warning: ...`), for the top of the text output.
+    public var warningLines: [String] {
+        result.warnings.map { "warning: " + $0.message }
+    }
+
+    /// Gross and net return and what trading cost, for humans (header first): each cost in cash
+    /// and as a share of gross PnL.
+    public var costSplitRows: [[String]] {
+        let split = result.costSplit
+        func cash(_ v: Double) -> String { Stat("", v, .cash).formatted }
+        func share(_ v: Double) -> String { Stat("", split.share(v), .fraction).formatted }
+        return [["result", "cash", "return / share of gross PnL"],
+                ["gross (no fees, reference prices)", cash(split.grossPnL), Stat("", split.grossReturn, .fraction).formatted],
+                ["fees", cash(-split.fees), share(split.fees)],
+                ["spread", cash(-split.spread), share(split.spread)],
+                ["impact", cash(-split.impact), share(split.impact)],
+                ["net", cash(split.netPnL), Stat("", split.netReturn, .fraction).formatted]]
     }
 
     /// Engine facts the stats table does not show: rejections by reason, and bars where both the
@@ -232,6 +270,16 @@ public struct Report {
         manifest += parameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.text)) }
         manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.text)) }
         for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
+
+        if !result.warnings.isEmpty {
+            md += "\n## Warnings\n\n" + result.warnings.map { "- " + Markdown.cell($0.message) + "\n" }.joined()
+        }
+
+        md += "\n## Gross and net\n\nWhat the same fills would have made at their reference prices without fees, "
+            + "and what fees, the half spread and impact (the rest of the slippage) took.\n\n"
+        let split = costSplitRows
+        md += "| " + split[0].joined(separator: " | ") + " |\n|---|---:|---:|\n"
+        for row in split.dropFirst() { md += "| " + row.joined(separator: " | ") + " |\n" }
 
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
         for s in stats.all { md += "| \(s.label) | \(s.formatted) |\n" }

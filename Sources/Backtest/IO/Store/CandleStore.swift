@@ -60,6 +60,8 @@ public final class CandleStore {
               PRIMARY KEY(symbol, timeframe, start));
             """)
         try createBookTable()
+        try createTradeTable()
+        try createDepthProfileTable()
     }
 
     /// One stored series, as `bt data list` shows it.
@@ -160,9 +162,9 @@ public final class CandleStore {
         }
     }
 
-    /// Removes `symbol`: every stored timeframe and its recorded book, or only the series at
-    /// `timeframe`. Returns the removed series, as `list()` showed them, and whether a book was
-    /// removed.
+    /// Removes `symbol`: every stored timeframe, its recorded book, trade prints and depth
+    /// profile, or only the series at `timeframe`. Returns the removed series, as `list()` showed
+    /// them, and whether a book was removed.
     /// - Throws: `InputError` when nothing matches.
     @discardableResult
     public func remove(symbol: String, timeframe: Timeframe? = nil) throws -> (series: [SeriesInfo], book: Bool) {
@@ -177,6 +179,10 @@ public final class CandleStore {
         try transaction {
             for info in matching { try delete(symbol: symbol, timeframeKey: info.timeframe) }
             if hasBook { try deleteBook(symbol: symbol) }
+            if timeframe == nil {
+                try deleteTrades(symbol: symbol)
+                try deleteDepthProfile(symbol: symbol)
+            }
         }
         return (matching, hasBook)
     }
