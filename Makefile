@@ -3,7 +3,7 @@ SWIFT ?= swift
 BT := .build/release/bt
 DEMO_DB := notebooks-out/demo.sqlite
 
-.PHONY: deps build demo test clean
+.PHONY: deps build demo test test-l2 clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -18,6 +18,11 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-l2
+
+# The real L2 sample (issue 10): fetched from PyPI at test time into .cache/, never committed.
+test-l2: deps
+	@SWIFT=$(SWIFT) bash scripts/test-l2.sh
 
 clean:
 	rm -rf .build notebooks-out/*

@@ -41,6 +41,10 @@ extension ParsedArguments {
 
         let slippage = try double(.slippageBps)
         let depth = value(.depth) ?? (slippage != nil ? "fixed" : "synthetic")
+        if slippage != nil && depth != "fixed" {
+            throw UsageError("\(Option.slippageBps) is fixed slippage: it cannot be combined with \(Option.depth) \(depth)",
+                             command: command.name)
+        }
         switch depth {
         case "synthetic":
             c.depth = .synthetic
@@ -54,10 +58,6 @@ extension ParsedArguments {
             c.depth = .fixedSlippage(bps: slippage)
         case let other:
             throw UsageError("\(Option.depth): '\(other)' is not one of none, synthetic, book, fixed", command: command.name)
-        }
-        if slippage != nil && depth != "fixed" {
-            throw UsageError("\(Option.slippageBps) is fixed slippage: it cannot be combined with \(Option.depth) \(depth)",
-                             command: command.name)
         }
         try c.validate()
         return c

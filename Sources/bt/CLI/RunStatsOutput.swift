@@ -56,7 +56,7 @@ extension ParsedArguments {
             for line in report.warningLines { Output.line(line) }
             if !report.warningLines.isEmpty { Output.line() }
             Output.write(report.headline + "\n")
-            Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2]))
+            Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3]))
             Output.line()
             Output.write(TextTable.render(report.statRows, rightAligned: [1]))
             for note in report.notes { Output.line(note) }

@@ -82,7 +82,7 @@ enum CalibrationText {
         let p = r.profile
         func g(_ v: Double?, _ digits: Int = 4) -> String { v.map { Format.fixed($0, digits) } ?? "n/a" }
         var s = "\(p.symbol) depth profile from \(events) book events, \(UTCTime.isoMs(r.firstMs)) .. \(UTCTime.isoMs(r.lastMs))\n"
-        s += "calibration window \(UTCTime.isoMs(r.firstMs)) .. \(UTCTime.isoMs(r.splitMs)): \(r.samples) one-second samples"
+        s += "calibration window \(UTCTime.isoMs(r.firstMs)) .. \(UTCTime.isoMs(r.splitMs)): \(r.samples) samples \(r.sampleSpacingMs / 1000) s apart"
         s += candles == nil ? ", no candles stored\n" : ", \(r.volumeBars) bars\n"
         s += "tick \(p.tick.map(NumberText.shortest) ?? "n/a"); spread median \(g(p.spreadBps)) bps, p90 \(g(p.spreadP90Bps)) bps\n"
         s += "depth within x bps of the mid: bid Q(x) = \(g(p.bid.a)) x^\(g(p.bid.b)), ask Q(x) = \(g(p.ask.a)) x^\(g(p.ask.b))\n"

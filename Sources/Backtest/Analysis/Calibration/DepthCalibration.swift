@@ -16,7 +16,8 @@ import Darwin
 /// before t; mid = (best bid + best ask)/2; a level's distance from the mid in bps is
 /// (p/mid − 1)·1e4 for asks and (1 − p/mid)·1e4 for bids. Quantiles are type 7.
 ///
-/// 1. **Samples**: the book as of t_first + k·1 s for every k with the time <= t_split.
+/// 1. **Samples**: the book as of t_first + k·Δ for every k with the time <= t_split, Δ = 1 s
+///    (whole seconds more when the window would give more than `maxSamples` samples).
 /// 2. **Tick**: the most common gap between adjacent levels within 10 bps of the mid over all
 ///    samples and both sides (gaps rounded to 9 significant digits; ties to the smaller).
 /// 3. **Spread**: each book state between events, clipped to [t_first, t_split), weighs its
@@ -40,8 +41,9 @@ import Darwin
 ///    (`DepthCurve.powerLaw` with half the median spread); median and 90th percentile per size,
 ///    both sides pooled.
 public enum DepthCalibration {
-    /// Sample spacing, fit grid and refill lags.
+    /// Sample spacing (at least), most samples, fit grid and refill lags.
     static let sampleMs: Int64 = 1000
+    public static let maxSamples: Int64 = 50_000
     static let fitGrid: [Double] = (0...24).map { pow(50.0, Double($0) / 24) }
     static let refillLagsMs: [Int64] = [50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000,
                                         20_000, 30_000, 60_000]
@@ -52,6 +54,8 @@ public enum DepthCalibration {
         /// t_first, t_split and t_last (UTC ms).
         public var firstMs: Int64, splitMs: Int64, lastMs: Int64
         public var samples: Int
+        /// Spacing of the samples (1 s unless the window is long).
+        public var sampleSpacingMs: Int64
         /// Bars in the window used for the volume correlation.
         public var volumeBars: Int
         public var sweeps: Int, sweepsUsed: Int
@@ -84,12 +88,14 @@ public enum DepthCalibration {
         var spreads: [(value: Double, weight: Double)] = []
         var samples: [Sample] = []
         var gapCounts: [Double: Int] = [:]
+        let seconds = (t1 - t0) / 1000 / maxSamples + 1
+        let step = max(sampleMs, seconds * 1000)
         var t = t0
         while replay.nextEvent < events.count {
             let e = events[replay.nextEvent]
             while t <= t1 && t < e.timeMs {
                 if replay.hasState, let s = Sample(replay.book, at: t, gaps: &gapCounts) { samples.append(s) }
-                t += sampleMs
+                t += step
             }
             replay.advanceOne()
             let start = max(e.timeMs, t0)
@@ -100,7 +106,7 @@ public enum DepthCalibration {
         }
         while t <= t1 {
             if let s = Sample(replay.book, at: t, gaps: &gapCounts) { samples.append(s) }
-            t += sampleMs
+            t += step
         }
         guard !samples.isEmpty, !spreads.isEmpty else {
             throw InputError("the calibration window holds no two-sided book")
@@ -145,7 +151,7 @@ public enum DepthCalibration {
 
         // 7. Held-out errors.
         let ladder = sizes ?? defaultSizes(depth: min(bid.a, ask.a))
-        var result = Result(profile: profile, firstMs: t0, splitMs: t1, lastMs: tEnd, samples: samples.count,
+        var result = Result(profile: profile, firstMs: t0, splitMs: t1, lastMs: tEnd, samples: samples.count, sampleSpacingMs: step,
                             volumeBars: windowBars, sweeps: refill.sweeps, sweepsUsed: refill.used, holdoutBars: 0,
                             predictedBuyBps: [], predictedSellBps: [], trueMedianBuyBps: [], trueMedianSellBps: [])
         if holdout > 0, let candles {

@@ -161,14 +161,17 @@ public struct Report {
     /// and as a share of gross PnL.
     public var costSplitRows: [[String]] {
         let split = result.costSplit
-        func cash(_ v: Double) -> String { Stat("", v, .cash).formatted }
-        func share(_ v: Double) -> String { Stat("", split.share(v), .fraction).formatted }
-        return [["result", "cash", "return / share of gross PnL"],
-                ["gross (no fees, reference prices)", cash(split.grossPnL), Stat("", split.grossReturn, .fraction).formatted],
-                ["fees", cash(-split.fees), share(split.fees)],
-                ["spread", cash(-split.spread), share(split.spread)],
-                ["impact", cash(-split.impact), share(split.impact)],
-                ["net", cash(split.netPnL), Stat("", split.netReturn, .fraction).formatted]]
+        // Values that print as zero print without a sign (rounding leaves 1e-13 of impact).
+        func unsigned(_ text: String) -> String { text.hasPrefix("-") && text.allSatisfy { "-0.%".contains($0) } ? String(text.dropFirst()) : text }
+        func cash(_ v: Double) -> String { unsigned(Stat("", v, .cash).formatted) }
+        func share(_ v: Double) -> String { unsigned(Stat("", split.share(v), .fraction).formatted) }
+        func pct(_ v: Double) -> String { unsigned(Stat("", v, .fraction).formatted) }
+        return [["pnl", "cash", "return", "of gross pnl"],
+                ["gross (reference prices, no fees)", cash(split.grossPnL), pct(split.grossReturn), ""],
+                ["- fees", cash(split.fees), "", share(split.fees)],
+                ["- spread", cash(split.spread), "", share(split.spread)],
+                ["- impact", cash(split.impact), "", share(split.impact)],
+                ["net", cash(split.netPnL), pct(split.netReturn), ""]]
     }
 
     /// Engine facts the stats table does not show: rejections by reason, and bars where both the
@@ -278,7 +281,7 @@ public struct Report {
         md += "\n## Gross and net\n\nWhat the same fills would have made at their reference prices without fees, "
             + "and what fees, the half spread and impact (the rest of the slippage) took.\n\n"
         let split = costSplitRows
-        md += "| " + split[0].joined(separator: " | ") + " |\n|---|---:|---:|\n"
+        md += "| " + split[0].joined(separator: " | ") + " |\n|---|---:|---:|---:|\n"
         for row in split.dropFirst() { md += "| " + row.joined(separator: " | ") + " |\n" }
 
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
