@@ -7,7 +7,9 @@ extension Command {
         path: ["bench", "engine"],
         summary: "Time ma-cross 10/30 signals + portfolio on synthetic bars, depth none and synthetic",
         discussion: """
-            Bars come from 'Synth.series' (seed 1, 1m). Each figure is the best of --repeat runs
+            Bars come from 'Synth.series' (seed 1, 1m). Depth synthetic is the default candle-only
+            model (spread over 250 bars, square-root impact, tick inferred from the prices as
+            'bt run' does). Each figure is the best of --repeat runs
             of signals plus portfolio (the first run, which page-faults fresh memory, rarely
             wins: malloc keeps freed memory as a sweep would); generating data is not timed.
             Build with -c release. --json prints {"bars", "seconds", "seconds_synthetic"}.

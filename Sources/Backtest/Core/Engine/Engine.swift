@@ -113,10 +113,14 @@ public enum Engine {
             if !parts.isEmpty { out.append(RunWarning(.missingVolume, parts.joined(separator: "; "))) }
         }
         let orders = broker.fills.count + broker.rejected.count
-        let partial = broker.fills.filter(\.isPartial)
-        if orders > 0, !partial.isEmpty, Double(partial.count) >= heavyShare * Double(orders) {
-            let share = partial.reduce(0) { $0 + $1.quantityFilled / $1.quantityAsked } / Double(partial.count)
-            out.append(RunWarning(.partialFills, "\(partial.count) of \(orders) orders filled only partly "
+        var partial = 0, filledShare = 0.0
+        for f in broker.fills where f.isPartial {
+            partial += 1
+            filledShare += f.quantityFilled / f.quantityAsked
+        }
+        if orders > 0, partial > 0, Double(partial) >= heavyShare * Double(orders) {
+            let share = filledShare / Double(partial)
+            out.append(RunWarning(.partialFills, "\(partial) of \(orders) orders filled only partly "
                 + "(on average \(NumberText.percent(share)) of the quantity asked): positions are smaller than the "
                 + "sizing asks; see partial_fills, avg_position_share and fills.csv"))
         }

@@ -93,9 +93,6 @@ struct Liquidity {
     /// A fill through the model book of `bar`, after the depth still missing from earlier fills.
     private mutating func modelFill(_ side: OrderSide, quantity: Double, notionalLimit: Double, reference p: Double,
                                     bar: Int, timeMs: Int64, lot: Double?) -> BookFill {
-        let e = estimates(at: bar)
-        if !model.usesProfile, !((e.volume ?? 0) > 0) { fillsWithoutVolume += 1 }
-        let curve = model.curve(side, estimates: e, reference: p, barSeconds: barSeconds)
         // Refill: what earlier fills took decays with the half-life in seconds.
         let halfLife = model.refillSeconds
         func decayed(_ taken: Double, since last: Int64) -> Double {
@@ -109,6 +106,16 @@ struct Liquidity {
         } else {
             takenBids = decayed(takenBids, since: bidTimeMs); bidTimeMs = timeMs; taken = takenBids
         }
+        // σ only matters beyond the touch: it is computed when the order may reach past it.
+        var e = estimates(at: bar)
+        if !model.usesProfile, !((e.volume ?? 0) > 0) { fillsWithoutVolume += 1 }
+        if !model.usesProfile, model.impact > 0, let v = e.volume, v > 0,
+           taken + quantity > v * model.touchSeconds / max(barSeconds, 1e-9) {
+            e.sigma = candles.close.withUnsafeBufferPointer {
+                CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
+            }
+        }
+        let curve = model.curve(side, estimates: e, reference: p, barSeconds: barSeconds)
         let sign = side == .buy ? 1.0 : -1.0
         // A sell stops where its price would reach 0.
         let available = side == .buy ? Double.infinity : max(0, curve.quantity(belowDistance: 0.999) - taken)
@@ -124,7 +131,7 @@ struct Liquidity {
         var fill = BookFill(quantityAsked: quantity, quantityFilled: q, notional: q > 0 ? notional(q) : 0,
                             levelsWalked: q > 0 ? 1 : 0,
                             worstPrice: q > 0 ? p * (1 + sign * curve.marginal(taken + q)) : .nan,
-                            depthAvailable: available)
+                            depthAvailable: available < quantity ? available : .infinity)
         fill.spreadCost = q * p * curve.spreadPart
         return fill
     }
@@ -146,7 +153,8 @@ struct Liquidity {
         return q
     }
 
-    /// The candle estimates for a fill on `bar`, with the spread from the running window.
+    /// The candle estimates for a fill on `bar`, with the spread from the running window; σ is
+    /// left to the caller (it matters only beyond the touch).
     private mutating func estimates(at bar: Int) -> SyntheticDepth.Estimates {
         let c = candles
         return c.close.withUnsafeBufferPointer { close in
@@ -158,8 +166,7 @@ struct Liquidity {
                     }
                 }
                 return SyntheticDepth.Estimates(
-                    spread: spread,
-                    sigma: model.usesProfile ? nil : CandleEstimators.volatility(close, before: bar, window: model.impactWindow),
+                    spread: spread, sigma: nil,
                     volume: CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow))
             }
         }
