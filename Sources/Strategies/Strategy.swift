@@ -10,13 +10,21 @@ public struct Strategy: Sendable {
     /// One line for `bt strategies`.
     public let summary: String
     public let parameters: [StrategyParameter]
+    /// The rules as written, for strategies made of expressions (`entry`, `exit`, ...,
+    /// `require`), in order; empty for strategies written in Swift.
+    public let expressions: [(role: String, text: String)]
+    /// The strategy file it was read from, if any.
+    public let file: String?
     private let compute: @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals
 
     public init(name: String, summary: String, parameters: [StrategyParameter],
+                expressions: [(role: String, text: String)] = [], file: String? = nil,
                 signals: @escaping @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
+        self.expressions = expressions
+        self.file = file
         self.compute = signals
     }
 

@@ -15,16 +15,24 @@ enum BT {
 
     /// Runs `bt args` from the repository root with `NO_COLOR` set and `BT_DB` unset.
     static func run(_ args: [String]) throws -> Result {
+        try run(args, environment: [:], directory: root)
+    }
+
+    /// Runs `bt args` in `directory` with `NO_COLOR` set, `BT_DB` and `BT_STRATEGIES` unset, then
+    /// `environment` applied.
+    static func run(_ args: [String], environment: [String: String], directory: URL) throws -> Result {
         guard FileManager.default.fileExists(atPath: binary.path) else {
             throw CLIError("bt binary not found at \(binary.path); build with 'swift build --build-tests'")
         }
         let p = Process()
         p.executableURL = binary
         p.arguments = args
-        p.currentDirectoryURL = root
+        p.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         env.removeValue(forKey: "BT_DB")
+        env.removeValue(forKey: "BT_STRATEGIES")
+        env.merge(environment) { _, new in new }
         p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

@@ -83,6 +83,22 @@ extension Option {
     static let impactWindow = Option("impact-window", kind: .value, valueName: "N",
                                      help: "Bars before a fill for sigma and mean volume (default 20)")
 
+    // MARK: - Expression strategies and signals
+
+    static let entry = Option("entry", kind: .value, valueName: "EXPR",
+                              help: "Entry condition, e.g. \"cross_above(sma(close, 10), sma(close, 30))\"")
+    static let exit = Option("exit", kind: .value, valueName: "EXPR", help: "Exit condition")
+    static let shortEntry = Option("short-entry", kind: .value, valueName: "EXPR",
+                                   help: "Short entry condition (with --short-exit and --short)")
+    static let shortExit = Option("short-exit", kind: .value, valueName: "EXPR", help: "Short exit condition")
+    static let signals = Option("signals", kind: .value, valueName: "FILE",
+                                help: "Signals from a CSV file: time,entry,exit[,short_entry,short_exit]")
+    static let strategies = Option("strategies", kind: .value, valueName: "DIR",
+                                   help: "Strategy files directory (default $BT_STRATEGIES, else strategies/)")
+    static let show = Option("show", kind: .repeated, valueName: "EXPR", help: "A value to show for each symbol (repeatable)")
+    static let at = Option("at", kind: .value, valueName: "DATE",
+                           help: "Look at the last bar at or before DATE (default: the last bar)")
+
     // MARK: - Results and reports
 
     static let periodsPerYear = Option("periods-per-year", kind: .value, valueName: "N",

@@ -36,8 +36,8 @@ extension ParsedArguments {
     /// writes the report when `--out` or `--report` asks for it. An existing report directory
     /// without `--force` is refused before anything is computed or printed.
     /// - Parameter costs: re-runs the engine for the cost table, given the periods per year.
-    func presentRun(strategy: String, parameters: [RunParameter], config: ExecutionConfig, result: BacktestResult,
-                    costs: (Double) throws -> CostSensitivity) throws {
+    func presentRun(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], config: ExecutionConfig,
+                    result: BacktestResult, costs: (Double) throws -> CostSensitivity) throws {
         let directory = reportDirectory(strategy: strategy, symbol: result.candles.symbol)
         if let directory { try Report.checkDestination(directory, force: flag(.force)) }
         let json = flag(.json)
@@ -47,15 +47,18 @@ extension ParsedArguments {
         let stats = Stats(result, periodsPerYear: try periodsPerYear)
         let sensitivity = flag(.noCosts) ? nil : try costs(stats.periodsPerYear)
         let requested = try timeframe
-        let report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
+        var report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
                             timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
                             commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
+        report.rules = rules
         if json {
-            Output.line(report.json())
+            Output.line(report.json.serialized())
         } else {
             for line in report.warningLines { Output.line(line) }
             if !report.warningLines.isEmpty { Output.line() }
-            Output.write(report.headline + "\n")
+            Output.write(report.headline)
+            for rule in rules { Output.line("\(rule.name): \(rule.text)") }
+            Output.line()
             Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3]))
             Output.line()
             Output.write(TextTable.render(report.statRows, rightAligned: [1]))

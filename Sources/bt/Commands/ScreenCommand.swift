@@ -5,19 +5,29 @@ import Strategies
 extension Command {
     static let screen = Command(
         path: ["screen"],
-        summary: "Run a strategy on many symbols in parallel and rank them",
+        summary: "Rank a strategy over many symbols, or list the symbols where a condition holds",
         discussion: """
-            Every symbol runs with the same parameters and execution options as 'bt run', on all
-            cores. A symbol that cannot run (missing, too little or bad data) is reported with
-            status error and why; it never stops the others. Writes screen.csv (every statistic,
-            fractions) and screen.md (ranked table with equity sparklines, failures) to --out DIR
-            (default notebooks-out/screen-<strategy>-<time>/). --rank takes any statistic name of
-            'bt run --json' (default sharpe).
+            Strategy screen: every symbol runs with the same parameters and execution options as
+            'bt run', on all cores. A symbol that cannot run (missing, too little or bad data) is
+            reported with status error and why; it never stops the others. Writes screen.csv
+            (every statistic, fractions) and screen.md (ranked table with equity sparklines,
+            failures) to --out DIR (default notebooks-out/screen-<strategy>-<time>/). --rank
+            takes any statistic name of 'bt run --json' (default sharpe). The strategy is a
+            built-in or file strategy (see 'bt run') or rules given with --entry/--exit.
+            Condition screen: --where EXPR lists the symbols where EXPR is true on their last bar
+            (or the last bar at or before --at DATE), with each --show EXPR's value there. A
+            symbol with too few bars for EXPR is reported, not dropped. --json prints
+            {"checked", "matches": [{"symbol", "timeframe", "time", "values"}], "errors":
+            [{"symbol", "error"}]}; --out DIR writes screen.csv and screen.md.
             """,
-        positionals: [PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')")],
+        positionals: [PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true)],
         options: [
             .symbols,
             .all,
+            .where.withHelp("Condition screen: the symbols where EXPR is true on the last bar"),
+            .show,
+            .at,
+            .json.withHelp("Condition screens: print JSON instead of text"),
             .param,
             .rank,
             .top,
@@ -25,23 +35,19 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred per symbol)"),
             .out,
             .force,
-        ] + CommonOptions.range + ExecutionOptions.table
+        ] + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
     ) { args in
-        let strategy = try Strategy.named(try args.required(0))
-        let parameters = try strategy.parameters(args.values(.param))
         let store = try args.openStore()
-        let symbols: [String]
-        switch (args.value(.symbols), args.flag(.all)) {
-        case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
-        case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
-        case (let list?, false):
-            symbols = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
-                .filter { !$0.isEmpty }
-        case (nil, true):
-            symbols = Array(Set(try store.list().map(\.symbol))).sorted()
+        let symbols = try args.screenSymbols(store: store)
+        if let condition = args.value(.where) {
+            try runConditionScreen(args, condition: condition, symbols: symbols)
+            return
         }
-        guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
-        let screen = try Screen(rankMetric: args.value(.rank) ?? "sharpe", minTrades: try args.int(.minTrades) ?? 0)
+        let (strategy, rest) = try args.strategy()
+        if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", command: "screen") }
+        let parameters = try strategy.parameters(args.values(.param))
+        let screen = Screen(rankMetric: try args.value(.rank).map(Metric.statistic(named:)) ?? .sharpe,
+                            minTrades: try args.int(.minTrades) ?? 0)
         let top = try args.int(.top) ?? 20
         guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "screen") }
         let ppy = try args.double(.periodsPerYear)
@@ -55,12 +61,113 @@ extension Command {
         let bar = ProgressBar(total: symbols.count, label: "screen")
         let report = try ScreenRun(
             strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
-            commandLine: args.commandLine, execution: sample.parameters.map { ($0.name, $0.text) }
+            commandLine: args.commandLine, execution: sample.parameters
         ).run(symbols: symbols, databasePath: args.databasePath, directory: dir, progress: bar.update) { symbol, store in
             let candles = try args.loadCandles(symbol: symbol, store: store)
             return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
         Output.write(ScreenSummaryText.render(report, directory: dir))
+    }
+
+    /// `bt screen --where EXPR [--show EXPR]...`: evaluate on each symbol's last bar (at or
+    /// before `--at`) and list the matches.
+    private static func runConditionScreen(_ args: ParsedArguments, condition: String, symbols: [String]) throws {
+        if args.positional(0) != nil || !args.ruleOptions.isEmpty {
+            throw UsageError("\(Option.where) is a condition screen: leave out the strategy (and \(Option.entry)/\(Option.exit))",
+                             command: "screen")
+        }
+        let parameters = try args.values(.param).map(ExpressionAssignment.parse)
+        let screen = try ConditionScreen(
+            condition: LocatedExpression(condition, origin: .setting(.where)),
+            shows: args.values(.show).map { try LocatedExpression($0, origin: .setting(.show)) },
+            parameters: parameters)
+        var range = try args.dateRange
+        var at: Int64?
+        if let text = args.value(.at) {
+            guard args.value(.to) == nil else { throw UsageError("give \(Option.at) or \(Option.to), not both", command: "screen") }
+            var t = try UTCTime.parseUserDate(text, setting: .at)
+            if text.count == 10 { t += 86_399 }  // a bare date includes that whole day
+            at = t
+            range.to = t
+        }
+        let timeframe = try args.timeframe
+        let directory = args.value(.out)
+        if let directory { try OutputDirectory.check(directory, force: args.flag(.force), what: "output directory") }
+        let json = args.flag(.json)
+        let bar = ProgressBar(total: symbols.count, label: "screen")
+        let path = args.databasePath
+        let rows = screen.run(symbols: symbols, progress: bar.update) { symbol in
+            try ErrorMessage.rewording {
+                let candles = try CandleStore(existingAt: path).load(symbol: symbol, timeframe: timeframe, from: range.from, to: range.to)
+                guard !candles.isEmpty else {
+                    throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
+                }
+                return candles
+            }
+        }
+        let report = ConditionScreenReport(
+            screen: screen, rows: rows, commandLine: args.commandLine,
+            parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
+        if let directory {
+            try OutputDirectory.prepare(directory, force: args.flag(.force))
+            try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
+            try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
+        }
+        if json {
+            Output.line(report.json.serialized())
+        } else {
+            Output.line(report.headline)
+            let table = report.matchTable
+            if table.count > 1 {
+                Output.line()
+                Output.write(TextTable.render(table, rightAligned: Set(3..<table[0].count)))
+            }
+            if !report.errors.isEmpty {
+                Output.line("\nCould not be checked:")
+                for row in report.errors { Output.line("  \(row.symbol): \(row.error ?? "")") }
+            }
+            if let directory { Output.line("\nWrote \(directory)/screen.csv and screen.md") }
+        }
+    }
+}
+
+extension ParsedArguments {
+    /// `--symbols A,B,...` (upper-cased) or `--all` (every stored symbol), exactly one of them.
+    func screenSymbols(store: CandleStore) throws -> [String] {
+        let symbols: [String]
+        switch (value(.symbols), flag(.all)) {
+        case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
+        case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
+        case (let list?, false):
+            symbols = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
+                .filter { !$0.isEmpty }
+        case (nil, true):
+            symbols = Array(Set(try store.list().map(\.symbol))).sorted()
+        }
+        guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
+        return symbols
+    }
+}
+
+/// `--param name=value` for expressions that are not a strategy (condition screens): a number
+/// defines a number `$name`, anything else a word.
+enum ExpressionAssignment {
+    static func parse(_ text: String) throws -> (name: String, value: ExpressionValue) {
+        guard let eq = text.firstIndex(of: "="), StrategyFile.isIdentifier(String(text[..<eq])) else {
+            throw InputError("'\(text)' is not name=value with a name of letters, digits and '_'", setting: .parameter)
+        }
+        let value = String(text[text.index(after: eq)...])
+        if let v = Double(value), v.isFinite { return (String(text[..<eq]), .number(v)) }
+        return (String(text[..<eq]), .word(value))
+    }
+}
+
+extension ExpressionValue {
+    var runValue: RunParameter.Value {
+        switch self {
+        case .number(let v): .double(v)
+        case .word(let w): .string(w)
+        }
     }
 }
 
@@ -72,7 +179,7 @@ struct ScreenRun {
     let periodsPerYear: Double?
     let top: Int
     let commandLine: [String]
-    let execution: [(name: String, value: String)]
+    let execution: [RunParameter]
 
     /// Runs every symbol (each job opens its own store connection: SQLite handles are not
     /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`. A
@@ -86,10 +193,11 @@ struct ScreenRun {
                 return (result, Stats(result, periodsPerYear: periodsPerYear))
             }
         }
-        let report = ScreenReport(
-            strategy: strategy.name, parameters: parameters.runParameters.map { ($0.name, $0.text) },
+        var report = ScreenReport(
+            strategy: strategy.name, parameters: parameters.runParameters,
             execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
             minTrades: screen.minTrades, top: top, rows: rows)
+        report.rules = strategy.ruleParameters
         try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
         try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
         return report
@@ -101,12 +209,12 @@ enum ScreenSummaryText {
     static func render(_ report: ScreenReport, directory: String) -> String {
         let rows = report.ordered
         let metric = report.rankMetric
-        let columns = [metric] + ["total_return", "sharpe", "max_drawdown", "trades"].filter { $0 != metric }
-        var table = [["#", "symbol", "equity"] + columns]
+        let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
+        var table = [["#", "symbol", "equity"] + columns.map(\.name)]
         for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
             guard let s = row.stats else { continue }
-            func cell(_ name: String) -> String { s.all.first { $0.name == name }?.formatted ?? "n/a" }
-            table.append(["\(row.rank!)", row.symbol, ScreenReport.sparkline(row.equityShape)] + columns.map(cell))
+            table.append(["\(row.rank!)", row.symbol, ScreenReport.sparkline(row.equityShape)]
+                         + columns.map { s.stat($0).formatted })
         }
         let ranked = rows.filter { $0.rank != nil }.count
         let few = rows.filter { $0.status == .fewTrades }.count

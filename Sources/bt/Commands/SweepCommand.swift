@@ -14,9 +14,11 @@ extension Command {
             deflated Sharpe ratio of the best over all trials, the probability of backtest
             overfitting (CSCV), a heatmap for two-parameter grids, and --walk-forward K folds.
             Output goes to --out DIR (default notebooks-out/sweep-<strategy>-<symbol>-<time>/).
+            The strategy is a built-in or file strategy (see 'bt run'), or rules given with
+            --entry/--exit, whose $names --grid sweeps: bt sweep GOOG --entry ... --grid n=5:50:5.
             """,
         positionals: [
-            PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')"),
+            PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (or use --symbols)", optional: true),
         ],
         options: [
@@ -31,10 +33,13 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred)"),
             .out,
             .force,
-        ] + CommonOptions.range + ExecutionOptions.table
+        ] + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
     ) { args in
-        let strategy = try Strategy.named(try args.required(0))
-        var symbols = args.positional(1).map { [$0.uppercased()] } ?? []
+        // Rule strategies declare the swept names as parameters (a bad --grid is reported by SweepPlan).
+        let swept = (try? ParameterGrid(parsing: args.values(.grid)))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
+        let (strategy, rest) = try args.strategy(swept: swept)
+        if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])'", command: "sweep") }
+        var symbols = rest.map { $0.uppercased() }
         if let list = args.value(.symbols) {
             symbols += list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
         }
@@ -78,8 +83,9 @@ struct SweepPlan {
     let strategy: Strategy
     let grid: ParameterGrid
     let filter: WhereClause?
-    let fixed: [String]
-    let rank: String
+    /// The strategy's parameters with `--param` applied: each combination sets its swept values on a copy.
+    let base: StrategyParameters
+    let rank: Metric
     let folds: Int?
     let blocks: Int
     let top: Int
@@ -95,15 +101,14 @@ struct SweepPlan {
             throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",
                              setting: .grid)
         }
-        fixed = args.values(.param)
+        let fixed = args.values(.param)
         let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
         if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
             throw InputError("'\(clash.name)' is both swept (\(Option.grid)) and fixed (\(Option.param))")
         }
-        _ = try strategy.parameters(fixed)
+        base = try strategy.parameters(fixed)
         filter = try args.value(.where).map { try WhereClause($0, names: Set(names)) }
-        rank = args.value(.rank) ?? "sharpe"
-        try RunMetrics.validate(rankMetric: rank)
+        rank = try args.value(.rank).map(RunMetrics.metric(named:)) ?? .sharpe
         folds = try args.int(.walkForward)
         blocks = try args.int(.pboBlocks) ?? 16
         top = try args.int(.top) ?? 20
@@ -113,7 +118,7 @@ struct SweepPlan {
     /// Grid indexes that pass `--where`, and the defaults of the parameters not swept.
     func combinations() throws -> [Int] {
         var combos: [Int] = []
-        let defaults = Dictionary(uniqueKeysWithValues: try strategy.parameters(fixed).values.compactMap { item -> (String, Double)? in
+        let defaults = Dictionary(uniqueKeysWithValues: base.values.compactMap { item -> (String, Double)? in
             switch item.value {
             case .int(let v): return (item.name, Double(v))
             case .double(let v): return (item.name, v)
@@ -140,16 +145,16 @@ struct SweepPlan {
         let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: candles.time)
         guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
         let combos = try combinations()
-        let grid = self.grid, strategy = self.strategy, fixed = self.fixed
+        let grid = self.grid, strategy = self.strategy, base = self.base
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy) { candles, cache, combo in
             try ErrorMessage.rewording {  // sweep.csv records a combination's error as bt words it
-                let values = grid.combination(at: combos[combo])
-                let parameters = try strategy.parameters(fixed + grid.axes.map { "\($0.name)=\(Self.text(values[$0.name]!))" })
+                var parameters = base
+                for (axis, value) in zip(grid.axes, grid.values(at: combos[combo])) { try parameters.set(axis.name, to: value) }
                 return try strategy.signals(candles, parameters, cache: cache)
             }
         }
         try OutputDirectory.prepare(directory, force: args.flag(.force))
-        var sweep = try Sweep(rankMetric: rank)
+        var sweep = Sweep(rankMetric: rank)
         sweep.overfittingBlocks = blocks
         sweep.topCount = top
         let csv = try StreamingFile("sweep.csv", in: directory)
@@ -161,12 +166,12 @@ struct SweepPlan {
         }
         try csv.close()
         let sweptNames = Set(grid.axes.map(\.name))
-        let fixedValues = try strategy.parameters(fixed).values
-            .filter { !sweptNames.contains($0.name) }.map { ($0.name, $0.value.description) }
+        let fixedValues = base.runParameters.filter { !sweptNames.contains($0.name) }
         var report = SweepReport(
             strategy: strategy.name, candles: candles, commandLine: args.commandLine,
-            fixedParameters: fixedValues, execution: config.parameters.map { ($0.name, $0.text) }, grid: grid,
+            fixedParameters: fixedValues, execution: config.parameters, grid: grid,
             whereText: args.value(.where), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
+        report.rules = strategy.ruleParameters
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let folds {

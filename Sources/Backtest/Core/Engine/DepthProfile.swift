@@ -48,18 +48,19 @@ public struct DepthProfile: Sendable, Equatable {
     /// "spread_p90_bps", "bid": {"a", "b"}, "ask": {"a", "b"}, "volume_rank_correlation",
     /// "refill_half_life_seconds", "holdout": {"sizes", "median_abs_error_bps",
     /// "p90_abs_error_bps"}}`; unknown values are null.
-    public func json() -> String {
-        func number(_ v: Double?) -> String { v.map(JSONWriter.number) ?? "null" }
-        func list(_ v: [Double]) -> String { "[" + v.map(JSONWriter.number).joined(separator: ",") + "]" }
-        func side(_ p: PowerLaw) -> String { "{\"a\":\(JSONWriter.number(p.a)),\"b\":\(JSONWriter.number(p.b))}" }
-        let holdoutJSON = holdout.map {
-            "{\"sizes\":\(list($0.sizes)),\"median_abs_error_bps\":\(list($0.medianAbsErrorBps)),"
-                + "\"p90_abs_error_bps\":\(list($0.p90AbsErrorBps))}"
-        } ?? "null"
-        return "{\"symbol\":\(JSONWriter.string(symbol)),\"tick\":\(number(tick)),"
-            + "\"spread_bps\":\(JSONWriter.number(spreadBps)),\"spread_p90_bps\":\(JSONWriter.number(spreadP90Bps)),"
-            + "\"bid\":\(side(bid)),\"ask\":\(side(ask)),"
-            + "\"volume_rank_correlation\":\(number(volumeRankCorrelation)),"
-            + "\"refill_half_life_seconds\":\(number(refillHalfLifeSeconds)),\"holdout\":\(holdoutJSON)}"
+    public var jsonValue: JSONValue {
+        func number(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
+        func list(_ v: [Double]) -> JSONValue { .array(v.map { .number($0) }) }
+        func side(_ p: PowerLaw) -> JSONValue { ["a": .number(p.a), "b": .number(p.b)] }
+        let holdoutJSON: JSONValue = holdout.map {
+            ["sizes": list($0.sizes), "median_abs_error_bps": list($0.medianAbsErrorBps), "p90_abs_error_bps": list($0.p90AbsErrorBps)]
+        } ?? .null
+        return ["symbol": .string(symbol), "tick": number(tick), "spread_bps": .number(spreadBps),
+                "spread_p90_bps": .number(spreadP90Bps), "bid": side(bid), "ask": side(ask),
+                "volume_rank_correlation": number(volumeRankCorrelation),
+                "refill_half_life_seconds": number(refillHalfLifeSeconds), "holdout": holdoutJSON]
     }
+
+    /// `jsonValue` as text on one line.
+    public func json() -> String { jsonValue.serialized() }
 }

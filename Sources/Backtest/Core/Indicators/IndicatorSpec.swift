@@ -31,6 +31,15 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// Whether the indicator reads one series (the close unless told otherwise) rather than
+        /// the columns it names itself (atr: high, low and close; obv: close and volume; ...).
+        public var readsOneSeries: Bool {
+            switch self {
+            case .sma, .ema, .wma, .rsi, .macd, .bb, .roc, .stddev: return true
+            case .atr, .stoch, .obv, .willr, .cci, .adx, .donchian, .vwap: return false
+            }
+        }
+
         /// Parameter names, for messages.
         var parameterNames: [String] {
             switch self {
@@ -43,6 +52,17 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What an indicator is computed from.
+    public enum Input: Hashable, Sendable {
+        /// One column of the candles, for indicators that read one series (`Kind.readsOneSeries`).
+        case column(CandleSeries.Column)
+        /// The columns the indicator names itself, for the others.
+        case candles
+        /// A series computed by a signal expression (`sma(atr(14), 50)` reads `atr(14)`), for
+        /// indicators that read one series; computed with `compute(series:)`.
+        case expression(ExpressionNode)
+    }
+
     public var kind: Kind
     /// All parameters, defaults filled in. Every one is a whole number except Bollinger's `k`.
     public var parameters: [Double]
@@ -50,6 +70,20 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
     public init(kind: Kind, parameters: [Double]? = nil) {
         self.kind = kind
         self.parameters = parameters ?? kind.defaults
+    }
+
+    /// `kind` with `parameters` in order, those left out at their defaults, as in the text form:
+    /// `IndicatorSpec(.macd, 12, 26, 9)`, `IndicatorSpec(.rsi)` (rsi:14).
+    public init(_ kind: Kind, _ parameters: Double...) {
+        precondition(parameters.count <= kind.defaults.count, "\(kind.rawValue) takes \(kind.defaults.count) parameters")
+        var values = kind.defaults
+        values.replaceSubrange(0..<parameters.count, with: parameters)
+        self.init(kind: kind, parameters: values)
+    }
+
+    /// What `compute(on:)` reads: the close for indicators of one series, else their own columns.
+    public var defaultInput: Input {
+        kind.readsOneSeries ? .column(.close) : .candles
     }
 
     /// Parses `name[:p1[,p2...]]`.
@@ -111,7 +145,7 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// Leading NaN outputs (TA-Lib's lookback).
     public var lookback: Int {
-        let p = parameters.map { Int($0) }
+        let p = parameters.map(Self.whole)
         typealias L = Indicators.Lookback
         switch kind {
         case .sma: return L.sma(period: p[0])
@@ -135,8 +169,50 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// The outputs on `candles` (close for single-input indicators), one array per column.
     public func compute(on candles: CandleSeries) throws -> [[Double]] {
-        let p = parameters.map { Int($0) }
-        let (h, l, c, v) = (candles.high, candles.low, candles.close, candles.volume)
+        try compute(on: candles, input: defaultInput)
+    }
+
+    /// The outputs on `input` of `candles`, one array per column.
+    /// - Precondition: `input` is a column exactly when the indicator reads one series.
+    public func compute(on candles: CandleSeries, input: Input) throws -> [[Double]] {
+        let p = parameters.map(Self.whole)
+        let (h, l, v) = (candles.high, candles.low, candles.volume)
+        let c: [Double]
+        switch input {
+        case .column(let column):
+            precondition(kind.readsOneSeries, "\(kind.rawValue) reads its own columns, not one series")
+            c = candles[column]
+        case .candles:
+            precondition(!kind.readsOneSeries, "\(kind.rawValue) reads one series: give it a column")
+            c = candles.close
+        case .expression:
+            preconditionFailure("an expression's series is computed by the expression: use compute(series:)")
+        }
+        if kind.readsOneSeries { return try compute(series: c) }
+        switch kind {
+        case .atr: return [try Indicators.atr(high: h, low: l, close: c, period: p[0])]
+        case .stoch:
+            let s = try Indicators.stochastic(high: h, low: l, close: c, fastK: p[0], slowK: p[1], slowD: p[2])
+            return [s.k, s.d]
+        case .obv: return [try Indicators.obv(close: c, volume: v)]
+        case .willr: return [try Indicators.williamsR(high: h, low: l, close: c, period: p[0])]
+        case .cci: return [try Indicators.cci(high: h, low: l, close: c, period: p[0])]
+        case .adx: return [try Indicators.adx(high: h, low: l, close: c, period: p[0])]
+        case .donchian:
+            let d = try Indicators.donchian(high: h, low: l, period: p[0])
+            return [d.upper, d.middle, d.lower]
+        case .vwap: return [try Indicators.vwap(high: h, low: l, close: c, volume: v, period: p[0])]
+        case .sma, .ema, .wma, .rsi, .macd, .bb, .roc, .stddev:
+            preconditionFailure("one-series indicators are computed above")
+        }
+    }
+
+    /// The outputs of an indicator that reads one series, on `c` (NaN values split it into runs,
+    /// each computed on its own: a derived series' warm-up delays the indicator's).
+    /// - Precondition: `kind.readsOneSeries`.
+    public func compute(series c: [Double]) throws -> [[Double]] {
+        precondition(kind.readsOneSeries, "\(kind.rawValue) reads its own columns, not one series")
+        let p = parameters.map(Self.whole)
         switch kind {
         case .sma: return [try Indicators.sma(c, period: p[0])]
         case .ema: return [try Indicators.ema(c, period: p[0])]
@@ -148,21 +224,17 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
         case .bb:
             let b = try Indicators.bollinger(c, period: p[0], k: parameters[1])
             return [b.upper, b.middle, b.lower]
-        case .atr: return [try Indicators.atr(high: h, low: l, close: c, period: p[0])]
-        case .stoch:
-            let s = try Indicators.stochastic(high: h, low: l, close: c, fastK: p[0], slowK: p[1], slowD: p[2])
-            return [s.k, s.d]
         case .roc: return [try Indicators.roc(c, period: p[0])]
-        case .obv: return [try Indicators.obv(close: c, volume: v)]
-        case .willr: return [try Indicators.williamsR(high: h, low: l, close: c, period: p[0])]
-        case .cci: return [try Indicators.cci(high: h, low: l, close: c, period: p[0])]
-        case .adx: return [try Indicators.adx(high: h, low: l, close: c, period: p[0])]
         case .stddev: return [try Indicators.stddev(c, period: p[0])]
-        case .donchian:
-            let d = try Indicators.donchian(high: h, low: l, period: p[0])
-            return [d.upper, d.middle, d.lower]
-        case .vwap: return [try Indicators.vwap(high: h, low: l, close: c, volume: v, period: p[0])]
+        case .atr, .stoch, .obv, .willr, .cci, .adx, .donchian, .vwap:
+            preconditionFailure("\(kind.rawValue) reads its own columns")
         }
+    }
+
+    /// `v` as a period: its whole part, clamped to `Int`'s range (NaN as 0) so that an absurd
+    /// parameter fails the length check instead of trapping; Bollinger's `k` is read as a Double.
+    static func whole(_ v: Double) -> Int {
+        v.isNaN ? 0 : v >= 0x1p63 ? .max : v <= -0x1p63 ? .min : Int(v)
     }
 
     /// `20` for whole numbers, `2.5` otherwise.

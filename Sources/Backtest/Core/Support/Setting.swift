@@ -58,6 +58,18 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     /// The number of walk-forward folds.
     case walkForward = "walk_forward"
 
+    // Signal expressions
+    /// The entry rule of an expression strategy.
+    case entry
+    /// The exit rule.
+    case exit
+    case shortEntry = "short_entry"
+    case shortExit = "short_exit"
+    /// A value shown for each symbol of a condition screen.
+    case show
+    /// The time a condition screen looks at.
+    case at
+
     // Text charts
     case chartWidth = "chart_width"
     case chartHeight = "chart_height"
