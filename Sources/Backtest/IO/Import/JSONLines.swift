@@ -19,24 +19,9 @@ enum JSONLines {
         }
     }
 
-    /// A time value: epoch seconds, milliseconds or microseconds as a number or string, or an
-    /// ISO-8601 string; fractions of a second are dropped (floor).
-    static func time(_ value: JSONValue) -> Int64? {
-        switch value {
-        case .number(let v):
-            guard v.isFinite, v >= 0, v < 9e18 else { return nil }
-            let scaled = v >= 1e14 ? v / 1e6 : v >= 1e11 ? v / 1e3 : v
-            return Int64(scaled.rounded(.down))
-        case .string(let s):
-            return DecimalParsing.time(s)
-        default:
-            return nil
-        }
-    }
-
-    /// A time value as UTC milliseconds: epoch seconds, milliseconds or microseconds as a number
-    /// or string (the unit from the magnitude, as `time`), or an ISO-8601 string whose fraction of
-    /// a second is kept to the millisecond (truncated below it).
+    /// A time value as UTC milliseconds: epoch seconds (< 1e11), milliseconds (< 1e14) or
+    /// microseconds as a number or string, or an ISO-8601 string whose fraction of a second is
+    /// kept to the millisecond (truncated below it); `yyyymmdd` strings are dates.
     static func timeMs(_ value: JSONValue) -> Int64? {
         switch value {
         case .number(let v):
