@@ -9,7 +9,7 @@ extension Strategy {
         self.init(
             name: file.name, summary: file.summary,
             parameters: file.parameters.map(StrategyParameter.init(declared:)),
-            expressions: Self.expressionList(rules), file: file.path
+            expressions: Self.expressionList(rules), file: file.path, indicators: Self.indicatorCalls(rules)
         ) { candles, parameters, cache in
             try rules.signals(on: candles, values: parameters.expressionValues, cache: cache)
         }
@@ -58,7 +58,8 @@ extension Strategy {
         }
         let rules = try SignalRules(located, parameters: declared.map(\.expressionParameter))
         let summary = rules.rules.map { "\($0.role.rawValue): \($0.expression.text)" }.joined(separator: "; ")
-        return Strategy(name: "expr", summary: summary, parameters: declared, expressions: expressionList(rules)) { candles, parameters, cache in
+        return Strategy(name: "expr", summary: summary, parameters: declared, expressions: expressionList(rules),
+                        indicators: indicatorCalls(rules)) { candles, parameters, cache in
             try rules.signals(on: candles, values: parameters.expressionValues, cache: cache)
         }
     }
@@ -72,6 +73,29 @@ extension Strategy {
                 throw InputError("the signals cover \(signals.count) bars, the candles \(candles.count)", at: source)
             }
             return signals
+        }
+    }
+
+    /// The indicator calls of the rules, bound to the parameters, in the order they are written:
+    /// those of the close (`sma(close, $fast)`) or of the candles' own columns (`atr(14)`,
+    /// `donchian($period)`), which reports draw. An indicator of another series (`sma(high, 20)`,
+    /// `sma(atr(14), 50)`) is not a plain spec and is left out.
+    static func indicatorCalls(_ rules: SignalRules) -> @Sendable (StrategyParameters) -> [IndicatorSpec] {
+        { parameters in
+            var specs: [IndicatorSpec] = []
+            func visit(_ node: ExpressionNode) {
+                switch node {
+                case .column, .constant: break
+                case .unary(_, let x), .shift(let x, _), .window(_, let x, _), .barsSince(let x): visit(x)
+                case .binary(_, let a, let b), .cross(_, let a, let b): visit(a); visit(b)
+                case .indicator(let spec, let input, _):
+                    if let input { visit(input) }
+                    if (input == nil || input == .column(.close)) && !specs.contains(spec) { specs.append(spec) }
+                }
+            }
+            let values = parameters.expressionValues
+            for rule in rules.rules { if let node = try? rule.expression.bind(values) { visit(node) } }
+            return specs
         }
     }
 

@@ -19,6 +19,26 @@ struct FileStrategyTests {
         ("donchian", [[], ["period=2"], ["period=21"], ["period=55"], ["period=3"]]),
     ]
 
+    @Test("the five built-ins as files declare the Swift strategies' indicators, for the reports to draw",
+          arguments: parameterSets.map(\.0))
+    func builtInIndicators(name: String) throws {
+        let builtIn = try Strategy.named(name)
+        let file = try Strategy.load(file: Repository.path("strategies/\(name).bt"))
+        for assignments in Self.parameterSets.first(where: { $0.0 == name })!.1 {
+            #expect(file.indicators(try file.parameters(assignments)) == builtIn.indicators(try builtIn.parameters(assignments)),
+                    "\(name) \(assignments)")
+        }
+    }
+
+    @Test("rules given as expressions declare their indicator calls of the close or of the candles")
+    func expressionIndicators() throws {
+        let s = try Strategy.expressions([.entry: "cross_above(ema(close, $f), sma(close, 50)) and rsi(close, 14) < 70 and atr(14) > 0",
+                                          .exit: "close < bb(close, 20, 2.5).lower[1] or sma(high, 10) > sma(atr(14), 30) or ema(close, $f) < 0"],
+                                         parameters: ["f=12"])
+        #expect(s.indicators(try s.parameters([])).map(\.description) == ["ema:12", "sma:50", "rsi:14", "atr:14", "bb:20,2.5"])
+        #expect(s.indicators(try s.parameters(["f=30"])).first == IndicatorSpec(.ema, 30))
+    }
+
     @Test("the five built-ins as files give the Swift strategies' signals bit for bit on GOOG and EURUSD",
           arguments: parameterSets.map(\.0))
     func builtInsAsFiles(name: String) throws {

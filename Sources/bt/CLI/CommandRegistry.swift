@@ -22,6 +22,7 @@ enum CommandRegistry {
         .benchExpr,
         .benchScreen,
         .benchChart,
+        .benchHTML,
         .benchStats,
     ]
 }

@@ -34,6 +34,8 @@ extension Option {
     static let ind = Option("ind", kind: .repeated, valueName: "SPEC",
                             help: "Indicator, e.g. sma:20, bb:20,2, rsi:14, macd:12,26,9 (repeatable)")
     static let last = Option("last", kind: .value, valueName: "N", help: "Show only the last N bars")
+    static let html = Option("html", kind: .value, valueName: "FILE",
+                             help: "Write an interactive chart page to FILE instead of drawing in the terminal")
     static let width = Option("width", kind: .value, valueName: "W",
                               help: "Chart width in columns (default: terminal, else $COLUMNS, else 80)")
     static let height = Option("height", kind: .value, valueName: "H",

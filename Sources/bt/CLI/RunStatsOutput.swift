@@ -6,7 +6,7 @@ import Backtest
 enum RunStatsOptions {
     static let all: [Option] = [
         .periodsPerYear,
-        .out.withHelp("Write the report (report.md, SVG, CSV, stats.json) into DIR"),
+        .out.withHelp("Write the report (report.md, report.html, SVG, CSV, stats.json) into DIR"),
         .report,
         .force.withHelp("Let --out/--report write into an existing directory (files are overwritten)"),
         .noChart,
@@ -35,8 +35,12 @@ extension ParsedArguments {
     /// the cost table (unless `--no-costs`) and the equity chart (unless `--no-chart`); then
     /// writes the report when `--out` or `--report` asks for it. An existing report directory
     /// without `--force` is refused before anything is computed or printed.
-    /// - Parameter costs: re-runs the engine for the cost table, given the periods per year.
-    func presentRun(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], config: ExecutionConfig,
+    /// - Parameters:
+    ///   - rules: an expression strategy's rules as written, for the manifest.
+    ///   - indicators: the indicators the strategy reads, drawn in the report's charts.
+    ///   - costs: re-runs the engine for the cost table, given the periods per year.
+    func presentRun(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
+                    config: ExecutionConfig,
                     result: BacktestResult, costs: (Double) throws -> CostSensitivity) throws {
         let directory = reportDirectory(strategy: strategy, symbol: result.candles.symbol)
         if let directory { try Report.checkDestination(directory, force: flag(.force)) }
@@ -51,6 +55,7 @@ extension ParsedArguments {
                             timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
                             commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
         report.rules = rules
+        report.indicators = indicators
         if json {
             Output.line(report.json.serialized())
         } else {
@@ -77,7 +82,7 @@ extension ParsedArguments {
         if let directory {
             try report.write(to: directory, force: flag(.force))
             Output.flush()  // keep the note after the tables in a combined log
-            Diagnostics.line("report written to \(directory)/report.md")
+            Diagnostics.line("report written to \(directory)/report.md and report.html")
         }
     }
 }

@@ -69,7 +69,7 @@ extension Command {
         let signals = try strategy.signals(candles, parameters)
         let result = try Engine.run(candles, signals: signals, config: config)
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,
-                            config: config, result: result) {
+                            indicators: strategy.indicators(parameters), config: config, result: result) {
             try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: $0)
         }
     }

@@ -182,8 +182,8 @@ struct ScreenRun {
     let execution: [RunParameter]
 
     /// Runs every symbol (each job opens its own store connection: SQLite handles are not
-    /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`. A
-    /// symbol's error is recorded as bt words it.
+    /// shared across threads), then writes `screen.csv`, `screen.md` and `report.html` into
+    /// `directory`. A symbol's error is recorded as bt words it.
     func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
              load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
         let rows = screen.run(symbols: symbols, progress: progress) { symbol in
@@ -200,6 +200,16 @@ struct ScreenRun {
         report.rules = strategy.ruleParameters
         try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
         try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
+        // The page embeds charts: the runs are repeated for the symbols it shows rather than
+        // kept in memory for every symbol while the screen runs.
+        let embedded = report.embeddedSymbols
+        let reruns = Parallel.map(count: embedded.count) { k -> BacktestResult in
+            let (candles, config) = try load(embedded[k], try CandleStore(existingAt: databasePath))
+            return try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+        }
+        var runs: [String: BacktestResult] = [:]
+        for (symbol, r) in zip(embedded, reruns) { if case .success(let run) = r { runs[symbol] = run } }
+        try OutputDirectory.write(report.html(runs: runs), to: "report.html", in: directory)
         return report
     }
 }
@@ -228,7 +238,7 @@ enum ScreenSummaryText {
             for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }
             if failed.count > 10 { out += "  ... \(failed.count - 10) more in screen.md\n" }
         }
-        out += "\nWrote \(directory)/screen.csv and screen.md\n"
+        out += "\nWrote \(directory)/screen.csv, screen.md and report.html\n"
         return out
     }
 }

@@ -138,6 +138,16 @@ struct SweepPlan {
 
     static func text(_ v: Double) -> String { NumberText.shortest(v) }
 
+    /// `bt run` for one combination of the grid, `{name}` standing for each swept value: the
+    /// strategy (its name or file as typed, or the rules), symbol, fixed parameters, data range
+    /// and execution options as given here.
+    func rerunCommand(symbol: String, args: ParsedArguments) -> String {
+        let strategyWords = args.ruleOptions.isEmpty ? [args.positional(0) ?? strategy.name] : []
+        let words = ["bt", "run"] + strategyWords + [symbol] + args.words(for: StrategyOptions.all + [.param])
+            + args.words(for: CommonOptions.range + ExecutionOptions.table + [.periodsPerYear, .db])
+        return ([RunManifest.shellCommand(words)] + grid.axes.map { "--param \($0.name)={\($0.name)}" }).joined(separator: " ")
+    }
+
     @discardableResult
     func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws -> SweepReport {
         let candles = try args.loadCandles(symbol: symbol, store: store)
@@ -160,9 +170,11 @@ struct SweepPlan {
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
         let bar = ProgressBar(total: combos.count, label: "sweep \(symbol)")
+        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: rank)
         let summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: candles,
                                     progress: bar.update) { rows in
             try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+            cells.add(rows)
         }
         try csv.close()
         let sweptNames = Set(grid.axes.map(\.name))
@@ -180,11 +192,13 @@ struct SweepPlan {
                                             rankMetric: rank)
         }
         try OutputDirectory.write(try report.markdown(), to: "sweep.md", in: directory)
+        let curves = report.storedCurves(cells: cells, evaluator: evaluator)
+        try OutputDirectory.write(report.html(cells: cells, curves: curves, rerun: rerunCommand(symbol: symbol, args: args)),
+                                  to: "report.html", in: directory)
         if let svg = report.heatmapSVG() { try OutputDirectory.write(svg, to: "heatmap.svg", in: directory) }
-        if let wf = report.walkForwardCSV(), let out = report.walkForward?.outOfSample {
+        if let wf = report.walkForwardCSV(), let svg = report.walkForwardSVG() {
             try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
-            try OutputDirectory.write(SVGChart.equity(time: out.candles.time, equity: out.equity, initial: out.initialCash),
-                                      to: "walk_forward_equity.svg", in: directory)
+            try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)
         }
         Output.write(SweepSummaryText.render(report: report, directory: directory, style: .automatic))
         return report

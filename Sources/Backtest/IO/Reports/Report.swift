@@ -3,7 +3,7 @@ import BacktestCore
 import Foundation
 
 /// A run written out for reading and for pandas: `report.md` with its manifest, tables and
-/// charts, SVG charts beside it, and tidy CSV/JSON files.
+/// charts, `report.html` (the interactive page), SVG charts beside them, and tidy CSV/JSON files.
 public struct Report {
     public var strategy: String
     /// Every strategy parameter, defaults included.
@@ -23,6 +23,9 @@ public struct Report {
     public var chartSize = ChartSize(width: 100, height: 28)
     /// Trades shown at each end of the trade table.
     public var tradesShown = 5
+    /// Indicators drawn over the candles in `report.html` and `price.svg` (the strategy's own,
+    /// `Strategy.indicators`), computed over the run's candles.
+    public var indicators: [IndicatorSpec] = []
 
     /// - Parameter timeframe: nil takes the candles' own.
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], timeframe: String? = nil,
@@ -38,7 +41,7 @@ public struct Report {
     }
 
     /// The files `write` creates, in order.
-    public static let files = ["report.md", "equity.svg", "price.svg", "equity.csv", "trades.csv", "fills.csv",
+    public static let files = ["report.md", "report.html", "equity.svg", "price.svg", "equity.csv", "trades.csv", "fills.csv",
                                "stats.csv", "stats.json"]
 
     /// Throws unless `directory` can take a report: it does not exist, or it is a directory and
@@ -65,10 +68,12 @@ public struct Report {
     public func write(to directory: String, force: Bool = false) throws -> [String] {
         try OutputDirectory.prepare(directory, force: force, what: "report directory")
         let manifest = self.manifest
+        let indicators = chartIndicators
         let contents: [(String, String)] = [
             ("report.md", try markdown(manifest)),
-            ("equity.svg", SVGChart.equity(time: result.candles.time, equity: result.equity, initial: result.initialCash)),
-            ("price.svg", SVGChart.price(result.candles, trades: result.trades)),
+            ("report.html", html(manifest, indicators: indicators)),
+            ("equity.svg", SVGChart.equity(result, title: "Equity and drawdown: \(title)")),
+            ("price.svg", SVGChart.price(result.candles, trades: result.trades, indicators: indicators, title: title)),
             ("equity.csv", equityCSV()),
             ("trades.csv", tradesCSV()),
             ("fills.csv", fillsCSV()),

@@ -3,8 +3,8 @@ import BacktestCore
 import Foundation
 
 /// The files of a screen: `screen.csv` (one row per symbol: rank, status, error and every
-/// statistic, fractions) and `screen.md` (manifest, ranked top table with equity sparklines,
-/// symbols left out and failed ones with why).
+/// statistic, fractions), `screen.md` (manifest, ranked top table with equity sparklines,
+/// symbols left out and failed ones with why) and `report.html` (`ScreenReport+HTML.swift`).
 public struct ScreenReport {
     public var strategy: String
     public var parameters: [RunParameter]
