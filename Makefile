@@ -3,7 +3,7 @@ SWIFT ?= swift
 BT := .build/release/bt
 DEMO_DB := notebooks-out/demo.sqlite
 
-.PHONY: deps build demo test test-browser test-slurm bench-html clean
+.PHONY: deps build demo test test-browser test-l2 test-slurm bench-html clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -19,6 +19,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) test-browser
+	$(MAKE) test-l2
 	$(MAKE) test-slurm
 
 # report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
@@ -26,6 +27,10 @@ test: deps
 test-browser:
 	$(SWIFT) build --product bt
 	bash Tests/Browser/run.sh --bt .build/debug/bt
+
+# The real L2 sample (issue 10): fetched from PyPI at test time into .cache/, never committed.
+test-l2: deps
+	@SWIFT=$(SWIFT) bash scripts/test-l2.sh
 
 # bt slurm on a single-node Slurm cluster started for the test (installs slurmctld, slurmd,
 # slurm-client and munge; needs root): merged screen and sweep equal single-process runs byte for

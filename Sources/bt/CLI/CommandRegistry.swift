@@ -12,6 +12,7 @@ enum CommandRegistry {
         .strategies,
         .signals,
         .run,
+        .calibrate,
         .screen,
         .sweep,
         .merge,

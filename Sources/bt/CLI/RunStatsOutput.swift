@@ -59,8 +59,12 @@ extension ParsedArguments {
         if json {
             Output.line(report.json.serialized())
         } else {
+            for line in report.warningLines { Output.line(line) }
+            if !report.warningLines.isEmpty { Output.line() }
             Output.write(report.headline)
             for rule in rules { Output.line("\(rule.name): \(rule.text)") }
+            Output.line()
+            Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3]))
             Output.line()
             Output.write(TextTable.render(report.statRows, rightAligned: [1]))
             for note in report.notes { Output.line(note) }

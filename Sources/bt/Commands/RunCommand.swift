@@ -15,12 +15,19 @@ extension Command {
             time,entry,exit[,short_entry,short_exit] (0/1 or true/false) made by another tool.
             --param name=value sets a strategy parameter (see 'bt strategies'), or defines $name
             for --entry/--exit.
-            Prints every statistic (percentages; the periods per year used), the cost-sensitivity
-            table (0x, 0.5x, 1x, 2x fees and depth impact, break-even fee) and the equity chart
-            with its drawdown panel. --json prints one object instead: {"strategy", "symbol",
+            Fills go through --depth synthetic by default: a model book from the bars before each
+            fill (Corwin-Schultz spread, square-root impact beyond a touch), or the profile 'bt
+            calibrate' stored for the symbol (--depth-profile FILE names another); --depth book
+            replays a recorded L2 book, --slippage-bps N charges a fixed slippage, --depth none
+            fills at the reference price.
+            Prints warnings first (no volume, heavy partial fills or rejections, a crossed
+            recorded book), the headline, gross and net PnL with fees, spread and impact, every
+            statistic (percentages; the periods per year used), the cost-sensitivity table (0x,
+            0.5x, 1x, 2x fees and depth impact, break-even fee) and the equity chart with its
+            drawdown panel. --json prints one object instead: {"strategy", "symbol",
             "timeframe", "params", "execution", "bars", "first", "last", "candles_sha256",
-            "bt_version", "stats", "costs"} with fractions, not percents; stats.json in a report
-            is the same object.
+            "bt_version", "warnings", "stats", "cost_split", "costs"} with fractions, not
+            percents; stats.json in a report is the same object.
             --out DIR writes the report into DIR; --report writes it into
             notebooks-out/<strategy>-<symbol>-<UTC time>/. An existing directory is refused
             (exit 2) unless --force.
@@ -58,7 +65,7 @@ extension Command {
             candles = try args.loadCandles(symbol: chosen.rest[0].uppercased(), store: store)
         }
         let parameters = try strategy.parameters(args.values(.param))
-        let config = try args.executionConfig(symbol: candles.symbol, store: store)
+        let config = try args.executionConfig(symbol: candles.symbol, candles: candles, store: store)
         let signals = try strategy.signals(candles, parameters)
         let result = try Engine.run(candles, signals: signals, config: config)
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,

@@ -64,7 +64,8 @@ enum ScreenCommand {
         let ppy = try args.double(.periodsPerYear)
         if let ppy, ppy <= 0 { throw UsageError("\(Option.periodsPerYear) must be positive", command: "screen") }
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
-        let sample = try args.executionConfig(symbol: symbols[0], store: store)
+        let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
+        let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
         return Plan(strategy: strategy, parameters: parameters, screen: screen, top: top, periodsPerYear: ppy, execution: sample)
     }
 
@@ -81,8 +82,9 @@ enum ScreenCommand {
             strategy: plan.strategy, parameters: plan.parameters, screen: plan.screen, periodsPerYear: plan.periodsPerYear,
             top: plan.top, commandLine: args.commandLine, execution: plan.execution.parameters)
         let path = args.databasePath
-        let load = { (symbol: String, store: CandleStore) in
-            (try args.loadCandles(symbol: symbol, store: store), try args.executionConfig(symbol: symbol, store: store))
+        let load = { (symbol: String, store: CandleStore) -> (CandleSeries, ExecutionConfig) in
+            let candles = try args.loadCandles(symbol: symbol, store: store)
+            return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
         let rows: [Screen.Row]
         let dir: String

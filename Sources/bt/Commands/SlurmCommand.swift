@@ -99,7 +99,8 @@ struct SlurmSubmission {
                 _ = try plan.prepare(symbol: symbols[0], store: store, args: args)
             } else {
                 _ = (try args.timeframe, try args.dateRange, try args.double(.periodsPerYear))
-                _ = try args.executionConfig(symbol: symbols[0], store: store)
+                let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
+                _ = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
             }
             _ = args.flag(.force)
             return "\(Format.grouped(plan.combos.count)) combinations" + (symbols.count > 1 ? " of \(symbols.count) symbols" : "")

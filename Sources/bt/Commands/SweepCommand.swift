@@ -259,7 +259,7 @@ struct SweepPlan {
     /// Loads `symbol` and checks everything that can fail for its data before anything runs.
     func prepare(symbol: String, store: CandleStore, args: ParsedArguments) throws -> Job {
         let candles = try args.loadCandles(symbol: symbol, store: store)
-        let config = try args.executionConfig(symbol: symbol, store: store)
+        let config = try args.executionConfig(symbol: symbol, candles: candles, store: store)
         let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: candles.time)
         guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
         let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base

@@ -23,6 +23,28 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case minNotional = "min_notional"
     case maxParticipation = "max_participation"
     case spreadBps = "spread_bps"
+    case slippageBps = "slippage_bps"
+    /// Bars of the synthetic spread estimate.
+    case spreadWindow = "spread_window"
+    /// Bars of the synthetic book's volatility and volume.
+    case impactWindow = "impact_window"
+    /// Y of the square-root law.
+    case impact
+    /// Seconds of average volume at the synthetic touch.
+    case touchSeconds = "touch_seconds"
+    /// Refill half-life of taken depth.
+    case refillSeconds = "refill_seconds"
+    /// A side's power law `A,b`.
+    case bidDepth = "bid_depth"
+    case askDepth = "ask_depth"
+    /// A depth profile file.
+    case depthProfile = "depth_profile"
+
+    // Calibration
+    /// Share of the book's time range held out for testing.
+    case holdout
+    /// Order sizes of the held-out test.
+    case sizes
 
     // Strategies, sweeps and screens
     /// A strategy parameter (`fast=10`).

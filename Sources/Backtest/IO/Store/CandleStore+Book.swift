@@ -2,18 +2,36 @@ import BacktestAnalysis
 import BacktestCore
 
 extension CandleStore {
-    /// Creates the book table when missing: one row per recorded event, levels packed as
-    /// native-order Doubles `[price0, qty0, price1, qty1, ...]`.
+    /// Creates the book table when missing: one row per recorded event keyed by symbol and
+    /// sequence, the time in UTC milliseconds, levels packed as native-order Doubles
+    /// `[price0, qty0, price1, qty1, ...]`.
+    ///
+    /// Stores written before books kept milliseconds hold a `book_events` table with times in
+    /// whole seconds; it is moved into `books` (times × 1000) and dropped, once, when the store
+    /// is opened.
     func createBookTable() throws {
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS book_events(
-              symbol TEXT NOT NULL, seq INTEGER NOT NULL, time INTEGER NOT NULL,
+            CREATE TABLE IF NOT EXISTS books(
+              symbol TEXT NOT NULL, seq INTEGER NOT NULL, time_ms INTEGER NOT NULL,
               kind TEXT NOT NULL, bids BLOB NOT NULL, asks BLOB NOT NULL,
               PRIMARY KEY(symbol, seq)) WITHOUT ROWID;
             """)
+        let hasLegacy = try { () throws -> Bool in
+            let legacy = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'book_events'")
+            return try legacy.step()
+        }()
+        if hasLegacy {
+            try db.transaction {
+                try db.execute("""
+                    INSERT OR REPLACE INTO books(symbol, seq, time_ms, kind, bids, asks)
+                      SELECT symbol, seq, time * 1000, kind, bids, asks FROM book_events;
+                    DROP TABLE book_events;
+                    """)
+            }
+        }
     }
 
-    /// The recorded L2 events of `symbol`, ordered by time (file order within a second),
+    /// The recorded L2 events of `symbol`, ordered by time (file order within a millisecond),
     /// starting with a snapshot.
     /// - Throws: `InputError` of kind `.missingBook` when no book is stored for `symbol`.
     public func bookEvents(symbol: String) throws -> [BookEvent] {
@@ -28,7 +46,11 @@ extension CandleStore {
 
     /// The stored events of `symbol`, empty when none.
     func storedBookEvents(symbol: String) throws -> [BookEvent] {
-        let stmt = try db.prepare("SELECT time, kind, bids, asks FROM book_events WHERE symbol = ?1 ORDER BY seq")
+        if missingTables.contains("books") {
+            throw InputError("keeps its books in the layout of an older bt, which a read-only opening cannot update: run "
+                             + "any 'bt data import' on it once", at: path)
+        }
+        let stmt = try db.prepare("SELECT time_ms, kind, bids, asks FROM books WHERE symbol = ?1 ORDER BY seq")
         stmt.bind(1, symbol)
         var out: [BookEvent] = []
         var buffer: [Double] = []
@@ -39,7 +61,7 @@ extension CandleStore {
         }
         while try stmt.step() {
             let kind = BookEvent.Kind(rawValue: stmt.string(1)) ?? .update
-            out.append(BookEvent(time: stmt.int64(0), kind: kind, bids: levels(2), asks: levels(3)))
+            out.append(BookEvent(timeMs: stmt.int64(0), kind: kind, bids: levels(2), asks: levels(3)))
         }
         return out
     }
@@ -47,18 +69,20 @@ extension CandleStore {
     /// One stored book, as `bt data list` shows it.
     public struct BookInfo: Equatable, Sendable {
         public var symbol: String
-        public var first: Int64
-        public var last: Int64
+        /// First and last event, UTC milliseconds.
+        public var firstMs: Int64
+        public var lastMs: Int64
         public var events: Int
     }
 
     /// Every stored book, ordered by symbol.
     public func bookList() throws -> [BookInfo] {
         let stmt = try db.prepare(
-            "SELECT symbol, MIN(time), MAX(time), COUNT(*) FROM book_events GROUP BY symbol ORDER BY symbol")
+            "SELECT symbol, MIN(time_ms), MAX(time_ms), COUNT(*) FROM books GROUP BY symbol ORDER BY symbol")
         var out: [BookInfo] = []
         while try stmt.step() {
-            out.append(BookInfo(symbol: stmt.string(0), first: stmt.int64(1), last: stmt.int64(2), events: Int(stmt.int64(3))))
+            out.append(BookInfo(symbol: stmt.string(0), firstMs: stmt.int64(1), lastMs: stmt.int64(2),
+                                events: Int(stmt.int64(3))))
         }
         return out
     }
@@ -66,13 +90,13 @@ extension CandleStore {
     /// Replaces the stored book of `symbol` with `events`. Call inside `transaction`.
     func replaceBook(symbol: String, events: [BookEvent]) throws {
         try deleteBook(symbol: symbol)
-        let insert = try db.prepare("INSERT INTO book_events(symbol, seq, time, kind, bids, asks) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        let insert = try db.prepare("INSERT INTO books(symbol, seq, time_ms, kind, bids, asks) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         var packed: [Double] = []
         for (seq, e) in events.enumerated() {
             insert.reset()
             insert.bind(1, symbol)
             insert.bind(2, Int64(seq))
-            insert.bind(3, e.time)
+            insert.bind(3, e.timeMs)
             insert.bind(4, e.kind.rawValue)
             for (index, side) in [(Int32(5), e.bids), (Int32(6), e.asks)] {
                 packed.removeAll(keepingCapacity: true)
@@ -85,7 +109,7 @@ extension CandleStore {
 
     /// Deletes the stored book of `symbol` (no-op when absent).
     func deleteBook(symbol: String) throws {
-        let stmt = try db.prepare("DELETE FROM book_events WHERE symbol = ?1")
+        let stmt = try db.prepare("DELETE FROM books WHERE symbol = ?1")
         stmt.bind(1, symbol)
         try stmt.step()
     }

@@ -11,6 +11,9 @@ import Foundation
 /// while an import writes.
 public final class CandleStore {
     let db: SQLiteDatabase
+    /// Tables of the current schema a read-only opening found missing (a store written by an
+    /// older bt, which a writable opening would bring up to date); empty otherwise.
+    private(set) var missingTables: Set<String> = []
     public var path: String { db.path }
 
     /// Bars per stored chunk.
@@ -46,6 +49,11 @@ public final class CandleStore {
     private init(readOnly path: String) throws {
         db = try Self.openReadOnly(path)
         try db.execute("PRAGMA mmap_size=1073741824")
+        let stmt = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        var present: Set<String> = []
+        while try stmt.step() { present.insert(stmt.string(0)) }
+        missingTables = Set(["series", "chunks", "books", "trades", "depth_profiles"]).subtracting(present)
+        if present.contains("book_events") { missingTables.insert("books") }
     }
 
     private static func openReadOnly(_ path: String) throws -> SQLiteDatabase {
@@ -97,6 +105,8 @@ public final class CandleStore {
               PRIMARY KEY(symbol, timeframe, start));
             """)
         try createBookTable()
+        try createTradeTable()
+        try createDepthProfileTable()
     }
 
     /// One stored series, as `bt data list` shows it.
@@ -197,9 +207,9 @@ public final class CandleStore {
         }
     }
 
-    /// Removes `symbol`: every stored timeframe and its recorded book, or only the series at
-    /// `timeframe`. Returns the removed series, as `list()` showed them, and whether a book was
-    /// removed.
+    /// Removes `symbol`: every stored timeframe, its recorded book, trade prints and depth
+    /// profile, or only the series at `timeframe`. Returns the removed series, as `list()` showed
+    /// them, and whether a book was removed.
     /// - Throws: `InputError` when nothing matches.
     @discardableResult
     public func remove(symbol: String, timeframe: Timeframe? = nil) throws -> (series: [SeriesInfo], book: Bool) {
@@ -214,6 +224,10 @@ public final class CandleStore {
         try transaction {
             for info in matching { try delete(symbol: symbol, timeframeKey: info.timeframe) }
             if hasBook { try deleteBook(symbol: symbol) }
+            if timeframe == nil {
+                try deleteTrades(symbol: symbol)
+                try deleteDepthProfile(symbol: symbol)
+            }
         }
         return (matching, hasBook)
     }
