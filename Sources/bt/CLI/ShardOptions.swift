@@ -52,12 +52,22 @@ enum Fingerprint {
         return h.hexDigest()
     }
 
-    /// The stored series of `symbols` as `bt data list` shows them: what a screen's shards
-    /// and its merge must all have seen the same.
+    /// The stored series of `symbols` as `bt data list` shows them, and their calibrated depth
+    /// profiles: what a screen's shards and its merge must all have seen the same.
     static func store(_ store: CandleStore, symbols: [String]) throws -> String {
         let wanted = Set(symbols)
-        return of(try store.list().filter { wanted.contains($0.symbol) }.map {
+        let series = try store.list().filter { wanted.contains($0.symbol) }.map {
             "\($0.symbol)\t\($0.timeframe)\t\($0.first)\t\($0.last)\t\($0.bars)"
-        })
+        }
+        let profiles = try store.depthProfileSymbols().filter(wanted.contains).map {
+            "profile\t\($0)\t" + ((try store.depthProfile(symbol: $0))?.json() ?? "")
+        }
+        return of(series + profiles)
+    }
+
+    /// A sweep's execution settings for one symbol (options, and what a stored depth profile or
+    /// the candles' inferred tick set), as its report's manifest lists them.
+    static func execution(_ config: ExecutionConfig) -> String {
+        of(config.parameters.map { "\($0.name)\t\($0.text)" })
     }
 }

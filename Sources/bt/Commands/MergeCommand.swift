@@ -16,7 +16,8 @@ extension Command {
             same rows, ranks and overfitting figures (CSV byte for byte). The shards' command
             line, with --out as given here, is the report's command line. The store is read
             (read-only) again for what the reports draw: the candles, the best combination's
-            returns, the walk-forward trades, the stored curves and the screen's embedded charts.
+            returns, the walk-forward trades, the stored curves and the screen's embedded charts;
+            --db reads it from another path than the shards' command line names (a copy).
             A missing, duplicated or mismatched shard is an error naming it (exit 2).
             """,
         positionals: [PositionalSpec(name: "DIR", help: "A shard's partial-result folder, or a folder of them", variadic: true)],

@@ -122,18 +122,22 @@ enum SweepCommand {
                                             candles: job.candles, rankMetric: plan.rank)
                     try WalkForwardChoicesFile.write(choices, name: SweepPlan.foldsFile(index), in: writer)
                 }
-                parts.append(.init(symbol: symbol, bars: job.candles.count, candlesSHA256: job.candles.sha256))
+                parts.append(.init(symbol: symbol, bars: job.candles.count, candlesSHA256: job.candles.sha256,
+                                   executionSHA256: Fingerprint.execution(job.config)))
             } catch let error as UsageError {
                 throw error
             } catch {
                 guard symbols.count > 1 else { throw error }
                 Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
-                parts.append(.init(symbol: symbol, bars: 0, candlesSHA256: "", error: "\(ErrorMessage.reworded(error))"))
+                parts.append(.init(symbol: symbol, bars: 0, candlesSHA256: "", executionSHA256: "",
+                                   error: "\(ErrorMessage.reworded(error))"))
             }
         }
         writer.update {
             $0.symbols = parts
-            $0.dataSHA256 = Fingerprint.of(parts.map { "\($0.symbol)\t\($0.bars)\t\($0.candlesSHA256)\t\($0.error ?? "")" })
+            $0.dataSHA256 = Fingerprint.of(parts.map {
+                "\($0.symbol)\t\($0.bars)\t\($0.candlesSHA256)\t\($0.executionSHA256)\t\($0.error ?? "")"
+            })
         }
         try writer.commit()
         Output.line("Shard \(shard) of the sweep: \(Format.grouped(numbers.count)) of \(Format.grouped(plan.combos.count)) combinations"
@@ -298,6 +302,10 @@ struct SweepPlan {
                 throw InputError("the store changed since the shards ran: \(symbol)'s candles hash to \(candles.sha256.prefix(12)) "
                                  + "(\(candles.count) bars), the shards swept \(seen.candlesSHA256.prefix(12)) (\(seen.bars) bars); "
                                  + "rerun the shards")
+            }
+            guard seen.executionSHA256 == Fingerprint.execution(job.config) else {
+                throw InputError("the execution settings of \(symbol) differ from the shards' (a depth profile stored or "
+                                 + "changed since they ran?); rerun the shards")
             }
             let key = grid.shardKey, grid = self.grid, combos = self.combos, shards = set.manifest.shard.count
             let merger = try set.sweepRows(file: Self.rowsFile(index), combinations: combos.count, chunkSize: sweep.chunkSize) { k in

@@ -17,11 +17,14 @@ public struct PartialManifest: Sendable, Equatable {
         public var bars: Int
         /// `CandleSeries.sha256` of the candles swept ("" when the symbol failed).
         public var candlesSHA256: String
+        /// Fingerprint of the execution settings the symbol ran with ("" when it failed).
+        public var executionSHA256: String
         /// Why the symbol could not be swept (every shard fails the same way), nil when it ran.
         public var error: String?
 
-        public init(symbol: String, bars: Int, candlesSHA256: String, error: String? = nil) {
-            self.symbol = symbol; self.bars = bars; self.candlesSHA256 = candlesSHA256; self.error = error
+        public init(symbol: String, bars: Int, candlesSHA256: String, executionSHA256: String, error: String? = nil) {
+            self.symbol = symbol; self.bars = bars; self.candlesSHA256 = candlesSHA256
+            self.executionSHA256 = executionSHA256; self.error = error
         }
     }
 
@@ -67,6 +70,7 @@ public struct PartialManifest: Sendable, Equatable {
             members.append((key: "symbols", value: .array(symbols.map { s in
                 .object([(key: "symbol", value: .string(s.symbol)), (key: "bars", value: .int(s.bars)),
                          (key: "candles_sha256", value: .string(s.candlesSHA256)),
+                         (key: "execution_sha256", value: .string(s.executionSHA256)),
                          (key: "error", value: s.error.map { .string($0) } ?? .null)])
             })))
         }
@@ -120,12 +124,14 @@ public struct PartialManifest: Sendable, Equatable {
         dataSHA256 = try string("data_sha256")
         if case .array(let list)? = root["symbols"] {
             symbols = try list.map { s in
-                guard case .string(let symbol)? = s["symbol"], case .string(let sha)? = s["candles_sha256"] else {
-                    throw fail("a symbol entry lacks \"symbol\" or \"candles_sha256\"")
+                guard case .string(let symbol)? = s["symbol"], case .string(let sha)? = s["candles_sha256"],
+                      case .string(let execution)? = s["execution_sha256"] else {
+                    throw fail("a symbol entry lacks \"symbol\", \"candles_sha256\" or \"execution_sha256\"")
                 }
                 var error: String?
                 if case .string(let e)? = s["error"] { error = e }
-                return SweptSymbol(symbol: symbol, bars: try int("bars", in: s), candlesSHA256: sha, error: error)
+                return SweptSymbol(symbol: symbol, bars: try int("bars", in: s), candlesSHA256: sha, executionSHA256: execution,
+                                   error: error)
             }
         }
         guard case .object(let list)? = root["files"] else { throw fail("no \"files\"") }

@@ -41,6 +41,7 @@ extension CandleStore {
 
     /// Symbols with a stored profile.
     public func depthProfileSymbols() throws -> [String] {
+        if missingTables.contains("depth_profiles") { return [] }
         let stmt = try db.prepare("SELECT symbol FROM depth_profiles ORDER BY symbol")
         var out: [String] = []
         while try stmt.step() { out.append(stmt.string(0)) }
