@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import BacktestIO
 
 @Suite("bt screen/sweep --shard, bt merge and bt slurm end to end")
 struct ShardCommandTests {
@@ -124,6 +125,27 @@ struct ShardCommandTests {
         #expect(r.status == 2 && r.stderr.contains("missing DIR"))
         r = try Self.run(["merge", "nothing-here", "--out", "other"], in: work)
         #expect(r.status == 2 && r.stderr.contains("nothing-here: is not a folder of partial results"))
+    }
+
+    @Test("shards and merges leave the store's file as it was (they open it read-only)")
+    func storeUntouched() throws {
+        let db = try Self.store()
+        // A rollback-journal store: a writable opening switches it to WAL (bt's stores are WAL),
+        // which changes the file's header, so any write-capable opening shows below.
+        try SQLiteDatabase(path: db, create: false).execute("PRAGMA journal_mode=DELETE")
+        let work = BT.scratchDirectory()
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let sweep = ["sweep", "ma-cross", "GOOG", "--db", db, "--grid", "fast=5,10", "--grid", "slow=30,40", "--walk-forward", "2"]
+        let screen = ["screen", "ma-cross", "--all", "--db", db]
+        for k in 0..<2 {
+            #expect(try Self.run(sweep + ["--shard", "\(k)/2", "--out", "sw"], in: work).status == 0)
+            #expect(try Self.run(screen + ["--shard", "\(k)/2", "--out", "sc"], in: work).status == 0)
+        }
+        #expect(try Self.run(["merge", "sw", "--out", "a"], in: work).status == 0)
+        #expect(try Self.run(["merge", "sc", "--out", "b"], in: work).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: db + "-wal"))) ?? Data()
+        #expect(wal.isEmpty, "a reader wrote \(wal.count) bytes of log")
     }
 
     @Test("bt merge refuses shards whose store changed since they ran")
