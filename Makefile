@@ -35,7 +35,7 @@ test-l2: deps
 # bt slurm on a single-node Slurm cluster started for the test (installs slurmctld, slurmd,
 # slurm-client and munge; needs root): merged screen and sweep equal single-process runs byte for
 # byte, a cancelled task is named by bt merge and a rerun of it completes the merge.
-test-slurm:
+test-slurm: deps
 	$(SWIFT) build --product bt
 	bash scripts/test-slurm.sh --bt .build/debug/bt
 

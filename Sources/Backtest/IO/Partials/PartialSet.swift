@@ -28,15 +28,18 @@ public struct PartialSet: Sendable {
             let m = f.manifest
             var differs: [String] = []
             if m.shard.count != r.shard.count { differs.append("it is one of \(m.shard.count) shards, not \(r.shard.count)") }
-            if m.command != r.command || m.identifyingArguments != r.identifyingArguments {
+            let sameCommand = m.command == r.command && m.identifyingArguments == r.identifyingArguments
+            if !sameCommand {
                 differs.append("its command line is `\(RunManifest.shellCommand(["bt"] + m.identifyingArguments))`, not `"
                                + RunManifest.shellCommand(["bt"] + r.identifyingArguments) + "`")
             }
-            if m.items != r.items || m.itemsSHA256 != r.itemsSHA256 {
+            // Another command line splits other items and reads other data anyway: only name
+            // those differences between shards of the same command line.
+            if sameCommand && (m.items != r.items || m.itemsSHA256 != r.itemsSHA256) {
                 differs.append("it split another list of \(r.command == "sweep" ? "combinations" : "symbols") (\(m.items) items, "
                                + "sha256 \(m.itemsSHA256.prefix(12)), not \(r.items), \(r.itemsSHA256.prefix(12)))")
             }
-            if m.dataSHA256 != r.dataSHA256 || m.symbols != r.symbols {
+            if sameCommand && (m.dataSHA256 != r.dataSHA256 || m.symbols != r.symbols) {
                 differs.append("it read other data (data sha256 \(m.dataSHA256.prefix(12)), not \(r.dataSHA256.prefix(12)): "
                                + "the store changed between the shards)")
             }
