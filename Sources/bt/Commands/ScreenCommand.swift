@@ -31,12 +31,11 @@ extension Command {
         let parameters = try strategy.parameters(args.values(.param))
         let store = try args.openStore()
         let symbols: [String]
-        switch (args.value(.symbols), args.flag(.all)) {
+        switch (try args.symbolList(.symbols), args.flag(.all)) {
         case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
         case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
         case (let list?, false):
-            symbols = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
-                .filter { !$0.isEmpty }
+            symbols = list
         case (nil, true):
             symbols = Array(Set(try store.list().map(\.symbol))).sorted()
         }
@@ -49,15 +48,16 @@ extension Command {
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
         let sample = try args.executionConfig(symbol: symbols[0], store: store)
         let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", strategy.name], at: Int64(Date().timeIntervalSince1970))
-        try OutputDirectory.prepare(dir, force: args.flag(.force))
+        let staged = try OutputDirectory.stage(dir, force: args.flag(.force))
 
         let bar = ProgressBar(total: symbols.count, label: "screen")
         let report = try ScreenRun(
             strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
             commandLine: args.commandLine, execution: sample.parameters.map { ($0.name, $0.text) }
-        ).run(symbols: symbols, databasePath: args.databasePath, directory: dir, progress: bar.update) { symbol, store in
+        ).run(symbols: symbols, databasePath: args.databasePath, directory: staged.path, progress: bar.update) { symbol, store in
             (try args.loadCandles(symbol: symbol, store: store), try args.executionConfig(symbol: symbol, store: store))
         }
+        try staged.commit()
         Output.write(ScreenSummaryText.render(report, directory: dir))
     }
 }

@@ -11,7 +11,9 @@ public enum JSONWriter {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 {
+                // Control characters, DEL, C1 and bidirectional controls as \u escapes: valid
+                // JSON, and inert when the JSON is printed on a terminal.
+                if u.value < 0x20 || TerminalText.needsEscape(u) {
                     let hex = String(u.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -10,6 +10,11 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case from
     case to
     case format
+    /// The store file.
+    case store
+    /// Bars and symbols of a generated universe.
+    case bars
+    case symbolCount = "symbols"
 
     // Execution
     case cash
@@ -35,6 +40,10 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case rank
     /// The number of walk-forward folds.
     case walkForward = "walk_forward"
+
+    // Outputs
+    /// The directory a report, sweep or screen is written to.
+    case output
 
     // Text charts
     case chartWidth = "chart_width"

@@ -116,8 +116,5 @@ public enum SVGChart {
 
     private static func f(_ v: Double) -> String { String(format: "%.2f", v) }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ s: String) -> String { HTML.escaped(s) }
 }

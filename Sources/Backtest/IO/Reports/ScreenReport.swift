@@ -63,24 +63,25 @@ public struct ScreenReport {
         let ok = rows.filter { $0.status == .ok }.count
         let few = rows.filter { $0.status == .fewTrades }
         let failed = rows.filter { $0.status == .error }
-        var md = "# Screen: \(strategy)\n\n## Run\n\n| | |\n|---|---|\n"
+        var md = "# Screen: \(Markdown.cell(strategy))\n\n## Run\n\n| | |\n|---|---|\n"
+        // Values are markdown already: text through `Markdown.cell`, the command as code.
         var manifest: [(String, String)] = [
             ("command", Markdown.command(commandLine)),
             ("bt version", btVersion),
             ("symbols", String(rows.count)),
-            ("rank metric", rankMetric),
+            ("rank metric", Markdown.cell(rankMetric)),
             ("min trades", String(minTrades)),
         ]
-        manifest += parameters.map { ("parameter " + $0.name, $0.value) }
-        manifest += execution.map { ("execution " + $0.name, $0.value) }
-        for (k, v) in manifest { md += "| \(k) | \(Markdown.cell(v)) |\n" }
+        manifest += parameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.value)) }
+        manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.value)) }
+        for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
 
         md += "\n## Ranking\n\n\(ok) ranked, "
             + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
         let columns = ["total_return", "cagr", "sharpe", "sharpe_ci_low", "sharpe_ci_high", "psr", "max_drawdown",
                        "trades", "win_rate"]
         let shown = [rankMetric] + columns.filter { $0 != rankMetric }
-        md += "| # | symbol | equity | " + shown.joined(separator: " | ") + " |\n|---:|---|---|"
+        md += "| # | symbol | equity | " + shown.map(Markdown.cell).joined(separator: " | ") + " |\n|---:|---|---|"
             + String(repeating: "---:|", count: shown.count) + "\n"
         for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {
             guard let s = row.stats else { continue }
@@ -90,7 +91,7 @@ public struct ScreenReport {
         if !few.isEmpty {
             md += "\n## Not ranked: fewer than \(minTrades) trades\n\n"
             md += few.sorted { $0.symbol < $1.symbol }
-                .map { "- \($0.symbol): \(Int($0.stats?["trades"] ?? 0)) trades" }.joined(separator: "\n") + "\n"
+                .map { "- \(Markdown.cell($0.symbol)): \(Int($0.stats?["trades"] ?? 0)) trades" }.joined(separator: "\n") + "\n"
         }
         if !failed.isEmpty {
             md += "\n## Failed\n\n| symbol | why |\n|---|---|\n"

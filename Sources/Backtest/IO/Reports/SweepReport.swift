@@ -151,31 +151,33 @@ public struct SweepReport {
 
     public func markdown() throws -> String {
         let c = candles
-        var md = "# Sweep: \(strategy) on \(c.symbol)\n\n## Run\n\n| | |\n|---|---|\n"
+        var md = "# Sweep: \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n| | |\n|---|---|\n"
         let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
+        // Values are markdown already: text through `Markdown.cell`, code through `Markdown.code`.
         var manifest: [(String, String)] = [
             ("command", Markdown.command(commandLine)),
             ("bt version", btVersion),
-            ("symbol", c.symbol),
+            ("symbol", Markdown.cell(c.symbol)),
             ("timeframe", c.timeframe?.rawValue ?? "unknown"),
             ("data range", range),
             ("bars", String(c.count)),
             ("candles sha256", "`\(c.sha256)`"),
             ("periods per year", CSV.number(periodsPerYear)),
-            ("rank metric", rankMetric),
+            ("rank metric", Markdown.cell(rankMetric)),
         ]
-        manifest += grid.axes.map { ("grid " + $0.name, $0.values.map(Self.label).joined(separator: " ")) }
-        if let whereText { manifest.append(("where", "`\(whereText)`")) }
-        manifest += fixedParameters.map { ("parameter " + $0.name, $0.value) }
-        manifest += execution.map { ("execution " + $0.name, $0.value) }
-        for (k, v) in manifest { md += "| \(k) | \(Markdown.cell(v)) |\n" }
+        manifest += grid.axes.map { ("grid " + Markdown.cell($0.name), $0.values.map(Self.label).joined(separator: " ")) }
+        if let whereText { manifest.append(("where", Markdown.code(whereText))) }
+        manifest += fixedParameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.value)) }
+        manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.value)) }
+        for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
 
         md += "\n## Results\n\n"
         md += "\(grid.count) combinations in the grid, \(combos.count) after `--where`, "
             + "\(summary.evaluated - summary.failed) ran, \(summary.failed) failed (see `sweep.csv`, status `error`).\n\n"
         if let best = summary.best, let m = summary.bestMetrics {
             let values = grid.combination(at: combos[best])
-            md += "Best by \(rankMetric): " + grid.axes.map { "\($0.name)=\(Self.label(values[$0.name]!))" }.joined(separator: ", ") + "\n\n"
+            md += "Best by \(Markdown.cell(rankMetric)): "
+                + grid.axes.map { "\(Markdown.cell($0.name))=\(Self.label(values[$0.name]!))" }.joined(separator: ", ") + "\n\n"
             md += "| metric | value |\n|---|---:|\n"
             for (name, v) in zip(RunMetrics.names, m.values) { md += "| \(name) | \(Self.human(name, v)) |\n" }
         } else {
@@ -211,7 +213,7 @@ public struct SweepReport {
         if !summary.top.isEmpty {
             md += "\n## Top \(min(topShown, summary.top.count)) by \(rankMetric)\n\n"
             let shownMetrics = ["total_return", "sharpe", "sortino", "max_drawdown", "trades", "win_rate"]
-            md += "| # | " + grid.axes.map(\.name).joined(separator: " | ") + " | " + shownMetrics.joined(separator: " | ") + " |\n"
+            md += "| # | " + grid.axes.map { Markdown.cell($0.name) }.joined(separator: " | ") + " | " + shownMetrics.joined(separator: " | ") + " |\n"
             md += "|---:|" + String(repeating: "---:|", count: grid.axes.count + shownMetrics.count) + "\n"
             for (k, row) in summary.top.prefix(topShown).enumerated() {
                 guard let m = row.metrics else { continue }
@@ -225,7 +227,7 @@ public struct SweepReport {
             md += "\n## Heatmap\n\n"
             if heatmapSVG() != nil { md += "![\(rankMetric) heatmap](heatmap.svg)\n\n" }
             if let text = try heatmapText() {
-                md += "```text\n\(text)```\n"
+                md += Markdown.fenced(text)
             } else {
                 md += "The grid is too large for a text heatmap (over \(Self.textHeatmapLimit.rows) x \(Self.textHeatmapLimit.columns)); "
                     + "`sweep.csv` holds every cell.\n"
@@ -238,7 +240,7 @@ public struct SweepReport {
             for (k, s) in wf.steps.enumerated() {
                 let chosen = s.chosen.map { i -> String in
                     let v = grid.combination(at: combos[i])
-                    return grid.axes.map { "\($0.name)=\(Self.label(v[$0.name]!))" }.joined(separator: " ")
+                    return grid.axes.map { "\(Markdown.cell($0.name))=\(Self.label(v[$0.name]!))" }.joined(separator: " ")
                 } ?? "none"
                 md += "| \(k + 1) | \(dates(s.step.inSample)) | \(dates(s.step.outOfSample)) | \(chosen) | "
                     + "\(Self.human(rankMetric, s.inSampleValue)) | \(Self.human(rankMetric, s.outOfSampleValue)) |\n"
@@ -248,9 +250,9 @@ public struct SweepReport {
                 md += "\n| metric | in-sample (stitched) | out-of-sample (stitched) |\n|---|---:|---:|\n"
                 for name in RunMetrics.names { md += "| \(name) | \(Self.human(name, a[name])) | \(Self.human(name, b[name])) |\n" }
                 md += "\n![Out-of-sample equity](walk_forward_equity.svg)\n\n"
-                md += "```text\n" + (try EquityChart.render(time: outS.candles.time, equity: outS.equity,
-                                                            initial: outS.initialCash, size: ChartSize(width: 100, height: 20)))
-                    + "```\n\nThe stitched out-of-sample equity is in `walk_forward.csv`.\n"
+                md += Markdown.fenced(try EquityChart.render(time: outS.candles.time, equity: outS.equity,
+                                                             initial: outS.initialCash, size: ChartSize(width: 100, height: 20)))
+                    + "\nThe stitched out-of-sample equity is in `walk_forward.csv`.\n"
             }
         }
         md += "\nEvery combination's metrics are in `sweep.csv` (fractions, not percentages).\n"

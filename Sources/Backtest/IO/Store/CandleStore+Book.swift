@@ -28,6 +28,7 @@ extension CandleStore {
 
     /// The stored events of `symbol`, empty when none.
     func storedBookEvents(symbol: String) throws -> [BookEvent] {
+        guard tables.contains("book_events") else { return [] }
         let stmt = try db.prepare("SELECT time, kind, bids, asks FROM book_events WHERE symbol = ?1 ORDER BY seq")
         stmt.bind(1, symbol)
         var out: [BookEvent] = []
@@ -54,6 +55,7 @@ extension CandleStore {
 
     /// Every stored book, ordered by symbol.
     public func bookList() throws -> [BookInfo] {
+        guard tables.contains("book_events") else { return [] }
         let stmt = try db.prepare(
             "SELECT symbol, MIN(time), MAX(time), COUNT(*) FROM book_events GROUP BY symbol ORDER BY symbol")
         var out: [BookInfo] = []
