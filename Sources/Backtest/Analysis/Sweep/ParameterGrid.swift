@@ -30,37 +30,44 @@ public struct ParameterGrid: Sendable, Equatable {
     /// - Throws: `InputError` for malformed specs, a non-positive step, an empty or huge axis, a
     ///   huge grid, or a parameter given twice.
     public init(parsing specs: [String]) throws {
-        var axes: [Axis] = []
+        // Sizes first (no value is made yet), then the values.
+        var parsed: [ParsedAxis] = []
         var total = 1.0
         for spec in specs {
             let axis = try Self.parseAxis(spec)
-            if axes.contains(where: { $0.name == axis.name }) {
+            if parsed.contains(where: { $0.name == axis.name }) {
                 throw InputError("parameter '\(axis.name)' given twice", setting: .grid)
             }
-            total *= Double(axis.values.count)
+            total *= Double(axis.count)
             if total > Double(Self.maximumCombinations) {
-                throw InputError("the grid has \(String(format: "%.3g", total)) combinations; at most "
+                throw InputError("the grid has \(String(format: "%.3g", total)) combinations or more; at most "
                                      + "\(Self.maximumCombinations) can be swept", setting: .grid)
             }
-            axes.append(axis)
+            parsed.append(axis)
         }
-        self.init(axes: axes)
+        self.init(axes: parsed.map { Axis(name: $0.name, values: $0.values()) })
     }
 
-    static func parseAxis(_ spec: String) throws -> Axis {
+    /// An axis whose size is known and whose values are made on demand.
+    struct ParsedAxis {
+        var name: String
+        var count: Int
+        var values: () -> [Double]
+    }
+
+    static func parseAxis(_ spec: String) throws -> ParsedAxis {
         guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
-            throw InputError("expected name=start:stop:step or name=a,b,c", setting: .grid, value: spec)
+            throw InputError("expected name=start:stop:step or name=a,b,c", setting: .grid, value: Excerpt.shortened(spec))
         }
         let name = String(spec[..<eq]).trimmingSpaces
         let body = String(spec[spec.index(after: eq)...])
         func number(_ s: Substring) throws -> Double {
             guard let v = Double(String(s).trimmingSpaces), v.isFinite else {
-                throw InputError("'\(s)' is not a number", setting: .grid, value: spec)
+                throw InputError("\(Excerpt.quoted(String(s))) is not a number", setting: .grid, value: Excerpt.shortened(spec))
             }
             return v
         }
         let parts = body.split(separator: ":", omittingEmptySubsequences: false)
-        var values: [Double] = []
         if parts.count == 3 {
             let start = try number(parts[0]), stop = try number(parts[1]), step = try number(parts[2])
             guard step > 0 else { throw InputError("step must be positive", setting: .grid, value: spec) }
@@ -73,14 +80,19 @@ public struct ParameterGrid: Sendable, Equatable {
             let n = Int(steps) + 1
             // start + k*step, not repeated addition, so values do not drift; then 12 significant
             // digits, so 0.1:0.3:0.1 gives 0.3, not 0.30000000000000004.
-            values = (0..<n).map { Double(String(format: "%.12g", start + Double($0) * step))! }
+            return ParsedAxis(name: name, count: n) {
+                (0..<n).map { Double(String(format: "%.12g", start + Double($0) * step))! }
+            }
         } else if parts.count == 1 {
-            values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
+            let values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
+            guard !values.isEmpty else { throw InputError("no values", setting: .grid, value: spec) }
+            guard values.count <= Self.maximumValuesPerAxis else {
+                throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: Excerpt.shortened(spec))
+            }
+            return ParsedAxis(name: name, count: values.count) { values }
         } else {
-            throw InputError("expected start:stop:step", setting: .grid, value: spec)
+            throw InputError("expected start:stop:step", setting: .grid, value: Excerpt.shortened(spec))
         }
-        guard !values.isEmpty else { throw InputError("no values", setting: .grid, value: spec) }
-        return Axis(name: name, values: values)
     }
 
     /// Number of combinations (product of the axis sizes); `Int.max` when the product does not
