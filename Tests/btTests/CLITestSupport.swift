@@ -18,8 +18,21 @@ enum BT {
         guard FileManager.default.fileExists(atPath: binary.path) else {
             throw CLIError("bt binary not found at \(binary.path); build with 'swift build --build-tests'")
         }
+        return try runExecutable(binary.path, args)
+    }
+
+    /// Runs `script` with /bin/sh from the repository root (for `ulimit`), environment as `run`.
+    static func shell(_ script: String) throws -> Result {
+        try runExecutable("/bin/sh", ["-c", script])
+    }
+
+    /// `s` single-quoted for /bin/sh.
+    static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// Runs any executable as `run` runs bt (a wrapper such as setpriv, a shell).
+    static func runExecutable(_ path: String, _ args: [String]) throws -> Result {
         let p = Process()
-        p.executableURL = binary
+        p.executableURL = URL(fileURLWithPath: path)
         p.arguments = args
         p.currentDirectoryURL = root
         var env = ProcessInfo.processInfo.environment

@@ -74,13 +74,39 @@ public enum OutputDirectory {
     }
 
     /// Writes `text` to `name` inside `directory`; returns the path.
+    /// - Throws: `WriteFailure` (exit 1) with the system's reason (`No space left on device`).
     @discardableResult
     public static func write(_ text: String, to name: String, in directory: String) throws -> String {
         let path = (directory as NSString).appendingPathComponent(name)
-        do { try text.write(toFile: path, atomically: false, encoding: .utf8) } catch {
-            throw InternalError("\(path): cannot write (\(error.localizedDescription))")
-        }
+        try writeFile(Array(text.utf8), to: path)
         return path
+    }
+
+    /// A file that could not be created or written, with the system's reason (`errno`).
+    struct WriteFailure: Error, CustomStringConvertible {
+        var path: String
+        var verb: String
+        var reason = String(cString: strerror(errno))
+        var description: String { "\(path): cannot \(verb) (\(reason))" }
+    }
+
+    /// Creates (truncating) `path` and writes `bytes`, reporting the system's reason on failure.
+    static func writeFile(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw WriteFailure(path: path, verb: "create") }
+        defer { close(fd) }
+        try append(bytes, to: fd, path: path)
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    static func append(_ bytes: [UInt8], to fd: Int32, path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw WriteFailure(path: path, verb: "write") }
+            done += n
+        }
     }
 
     /// `notebooks-out/<kind>-<names...>-<YYYYMMDDTHHMMSSZ>` with every name sanitised.
@@ -132,6 +158,18 @@ public final class StagedDirectory {
 
     deinit { if !finished { discard() } }
 
+    /// Writes `text` to `name` in the staging folder; on failure the staging folder is removed
+    /// and the error names the target: nothing was written.
+    public func write(_ text: String, to name: String) throws {
+        do {
+            try OutputDirectory.write(text, to: name, in: path)
+        } catch {
+            discard()
+            let reason = (error as? OutputDirectory.WriteFailure)?.reason ?? "\(error)"
+            throw InternalError("\(target): cannot write \(name) (\(reason)); nothing was written")
+        }
+    }
+
     /// Puts the written folder at `target`, replacing what `check` allowed to be replaced.
     /// - Throws: `InputError` when the target appeared meanwhile (without `force`) or holds
     ///   foreign files; `InternalError` when a rename fails. The staging folder is then removed.
@@ -176,35 +214,33 @@ public final class StagedDirectory {
 
 /// A file written row by row, so large outputs never sit in memory.
 public final class StreamingFile {
-    private let handle: FileHandle
-    private var buffer = ""
+    private let fd: Int32
+    private var buffer: [UInt8] = []
     public let path: String
 
     /// Creates (truncating) `name` inside `directory`.
     public init(_ name: String, in directory: String) throws {
         path = (directory as NSString).appendingPathComponent(name)
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let h = FileHandle(forWritingAtPath: path) else {
-            throw InternalError("\(path): cannot create")
-        }
-        handle = h
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputDirectory.WriteFailure(path: path, verb: "create") }
+        buffer.reserveCapacity(1 << 16)
     }
 
+    deinit { Glibc.close(fd) }
+
     public func write(_ text: String) throws {
-        buffer += text
-        if buffer.utf8.count >= 1 << 16 { try flush() }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
     }
 
     public func flush() throws {
         guard !buffer.isEmpty else { return }
-        do { try handle.write(contentsOf: Data(buffer.utf8)) } catch {
-            throw InternalError("\(path): cannot write (\(error.localizedDescription))")
-        }
-        buffer = ""
+        try OutputDirectory.append(buffer, to: fd, path: path)
+        buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes what is buffered; the file is closed when the object goes away.
     public func close() throws {
         try flush()
-        try handle.close()
     }
 }

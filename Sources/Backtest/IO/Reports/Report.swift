@@ -64,7 +64,7 @@ public struct Report {
             ("stats.csv", statsCSV()),
             ("stats.json", json() + "\n"),
         ]
-        for (name, text) in contents { try OutputDirectory.write(text, to: name, in: staged.path) }
+        for (name, text) in contents { try staged.write(text, to: name) }
         try staged.commit()
         return contents.map { (directory as NSString).appendingPathComponent($0.0) }
     }
