@@ -51,7 +51,7 @@ let package = Package(
                                    "TestSupport", "FuzzSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest", "TestSupport"]),
-        .testTarget(name: "btTests", dependencies: ["bt", "TestSupport"]),
+        .testTarget(name: "btTests", dependencies: ["bt", "Backtest", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -13,11 +13,8 @@ extension Strategy {
         ]
     ) { candles, p, cache in
         let period = p.int("period"), k = p.double("k")
-        let b = try cache.outputs("bb:close:\(period),\(k)") {
-            let b = try Indicators.bollinger(candles.close, period: period, k: k)
-            return [b.lower, b.middle]
-        }
-        return Signals(entries: Cross.compare(candles.close, b[0], <),
+        let b = try cache.outputs(IndicatorSpec(.bb, Double(period), k), on: candles)   // upper, middle, lower
+        return Signals(entries: Cross.compare(candles.close, b[2], <),
                        exits: Cross.compare(candles.close, b[1], >=))
     }
 }

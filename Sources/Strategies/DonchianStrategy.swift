@@ -13,12 +13,9 @@ extension Strategy {
     ) { candles, p, cache in
         let period = p.int("period")
         let exitPeriod = max(1, period / 2)
-        let upper = try cache.series("donchian_upper:hl:\(period)") {
-            try Indicators.donchian(high: candles.high, low: candles.low, period: period).upper
-        }
-        let lower = try cache.series("donchian_lower:hl:\(exitPeriod)") {
-            try Indicators.donchian(high: candles.high, low: candles.low, period: exitPeriod).lower
-        }
+        // Outputs: upper, middle, lower.
+        let upper = try cache.outputs(IndicatorSpec(.donchian, Double(period)), on: candles)[0]
+        let lower = try cache.outputs(IndicatorSpec(.donchian, Double(exitPeriod)), on: candles)[2]
         return Signals(entries: Cross.compare(candles.close, upper.laggedOneBar(), >),
                        exits: Cross.compare(candles.close, lower.laggedOneBar(), <))
     }

@@ -12,10 +12,7 @@ extension Strategy {
         ]
     ) { candles, p, cache in
         let fast = p.int("fast"), slow = p.int("slow"), signal = p.int("signal")
-        let m = try cache.outputs("macd:close:\(fast),\(slow),\(signal)") {
-            let m = try Indicators.macd(candles.close, fast: fast, slow: slow, signal: signal)
-            return [m.macd, m.signal]
-        }
+        let m = try cache.outputs(IndicatorSpec(.macd, Double(fast), Double(slow), Double(signal)), on: candles)
         let cross = Cross.both(m[0], m[1])
         return Signals(entries: cross.above, exits: cross.below)
     }

@@ -16,10 +16,9 @@ extension Strategy {
         guard fast < slow else {
             throw InputError("ma-cross: fast (\(fast)) must be shorter than slow (\(slow))", setting: .parameter)
         }
-        let type = p.string("type")
-        let average: ([Double], Int) throws -> [Double] = type == "ema" ? Indicators.ema : Indicators.sma
-        let f = try cache.series("\(type):close:\(fast)") { try average(candles.close, fast) }
-        let s = try cache.series("\(type):close:\(slow)") { try average(candles.close, slow) }
+        let average: IndicatorSpec.Kind = p.string("type") == "ema" ? .ema : .sma
+        let f = try cache.outputs(IndicatorSpec(average, Double(fast)), on: candles)[0]
+        let s = try cache.outputs(IndicatorSpec(average, Double(slow)), on: candles)[0]
         let cross = Cross.both(f, s)
         return Signals(entries: cross.above, exits: cross.below)
     }

@@ -17,7 +17,7 @@ extension Strategy {
             throw InputError("rsi: need 0 < lower (\(lower)) < upper (\(upper)) < 100", setting: .parameter)
         }
         let period = p.int("period")
-        let r = try cache.series("rsi:close:\(period)") { try Indicators.rsi(candles.close, period: period) }
+        let r = try cache.outputs(IndicatorSpec(.rsi, Double(period)), on: candles)[0]
         return Signals(entries: Cross.below(r, level: lower), exits: Cross.above(r, level: upper))
     }
 }

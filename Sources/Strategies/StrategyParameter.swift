@@ -30,21 +30,47 @@ public struct StrategyParameter: Sendable, Equatable {
     func parse(_ text: String) throws -> StrategyParameters.Value {
         switch kind {
         case .int(let minimum):
-            guard let v = Int(text), v >= minimum else {
-                throw InputError("parameter '\(name)' needs a whole number >= \(minimum), got '\(text)'", setting: .parameter)
-            }
+            guard let v = Int(text), v >= minimum else { throw rejection(text) }
             return .int(v)
         case .double(let above):
-            guard let v = Double(text), v.isFinite, v > above else {
-                throw InputError("parameter '\(name)' needs a number > \(above.formatted), got '\(text)'", setting: .parameter)
-            }
+            guard let v = Double(text), v.isFinite, v > above else { throw rejection(text) }
             return .double(v)
         case .choice(let options):
-            guard options.contains(text) else {
-                throw InputError("parameter '\(name)' must be one of \(options.joined(separator: "|")), got '\(text)'",
-                                 setting: .parameter)
-            }
+            guard options.contains(text) else { throw rejection(text) }
             return .string(text)
+        }
+    }
+
+    /// The value `number` gives this parameter (a swept value): what `parse` gives for the
+    /// number's shortest text (`NumberText.shortest`), without the round trip through text.
+    func value(_ number: Double) throws -> StrategyParameters.Value {
+        switch kind {
+        case .int(let minimum):
+            // The shortest text of a whole number below 1e15 is its digits; anything else is not
+            // a whole number to `parse`.
+            guard number == number.rounded(), abs(number) < 1e15, Int(number) >= minimum else {
+                throw rejection(NumberText.shortest(number))
+            }
+            return .int(Int(number))
+        case .double(let above):
+            guard number.isFinite, number > above else { throw rejection(NumberText.shortest(number)) }
+            return .double(number == 0 ? 0 : number)
+        case .choice(let options):
+            let text = NumberText.shortest(number)
+            guard options.contains(text) else { throw rejection(text) }
+            return .string(text)
+        }
+    }
+
+    /// Why `text` is not a value of this parameter.
+    private func rejection(_ text: String) -> InputError {
+        switch kind {
+        case .int(let minimum):
+            InputError("parameter '\(name)' needs a whole number >= \(minimum), got '\(text)'", setting: .parameter)
+        case .double(let above):
+            InputError("parameter '\(name)' needs a number > \(above.formatted), got '\(text)'", setting: .parameter)
+        case .choice(let options):
+            InputError("parameter '\(name)' must be one of \(options.joined(separator: "|")), got '\(text)'", setting: .parameter)
         }
     }
 

@@ -215,7 +215,7 @@ struct HostileInputTests {
         let symbol = Self.hostile
         let row = Screen.Row(symbol: symbol, status: .error, error: "no candles for '\(symbol)'")
         let screen = ScreenReport(strategy: "ma-cross", parameters: [], execution: [], commandLine: ["bt", "screen", symbol],
-                                  rankMetric: "sharpe", minTrades: 0, top: 5, rows: [row])
+                                  rankMetric: .sharpe, minTrades: 0, top: 5, rows: [row])
         let md = screen.markdown()
         #expect(!md.contains("\u{1B}") && !md.contains("\u{202E}"))
         // Outside code spans (where text is shown literally) no tag survives.
@@ -230,7 +230,7 @@ struct HostileInputTests {
         }
         let csv = screen.csv()
         #expect(!csv.contains("\u{1B}"))
-        let summary = SweepSymbolsSummary(rank: "sharpe", outcomes: [(symbol, .failure(InputError("bad \(symbol)")))])
+        let summary = SweepSymbolsSummary(rank: .sharpe, outcomes: [(symbol, .failure(InputError("bad \(symbol)")))])
         let smd = summary.markdown()
         #expect(!smd.contains("<img") && !smd.contains("\u{1B}"))
         #expect(smd.split(separator: "\n").last!.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count == 7)

@@ -53,8 +53,8 @@ struct StructuredErrorTests {
             _ = try WhereClause("fast<slw", names: ["fast", "slow"])
         },
         Case(.where, nil, "where: no condition given") { _ = try WhereClause(" ", names: ["fast"]) },
-        Case(.rank, "sharp", nil) { try RunMetrics.validate(rankMetric: "sharp") },
-        Case(.rank, "sharp", "rank 'sharp': unknown statistic; did you mean 'sharpe'?") { _ = try Screen(rankMetric: "sharp") },
+        Case(.rank, "sharp", nil) { _ = try RunMetrics.metric(named: "sharp") },
+        Case(.rank, "sharp", "rank 'sharp': unknown statistic; did you mean 'sharpe'?") { _ = try Metric.statistic(named: "sharp") },
         Case(.walkForward, "1", "walk_forward '1': needs at least 2 folds") { _ = try WalkForward(bars: 1000, folds: 1) },
     ]
 

@@ -47,6 +47,34 @@ struct StrategyTests {
         #expect(throws: InputError(message, setting: .parameter)) { try s.parameters([assignment]) }
     }
 
+    @Test("a number set on a parameter gives what its text gives to --param: the same value or the same error",
+          arguments: Strategy.all.map(\.name))
+    func typedValues(strategy: String) throws {
+        let s = try Strategy.named(strategy)
+        let defaults = try s.parameters([])
+        let numbers: [Double] = [-5, -0.0, 0, 0.1 + 0.2, 1, 2, 2.5, 30, 99.99, 1e-300, 999_999_999_999_999, 1e15, 1e16,
+                                 -1e15, .infinity, -.infinity, .nan]
+        for p in s.parameters {
+            for v in numbers {
+                let viaText = Result { try s.parameters(["\(p.name)=\(NumberText.shortest(v))"]) }
+                let typed = Result { () throws -> StrategyParameters in
+                    var q = defaults
+                    try q.set(p.name, to: v)
+                    return q
+                }
+                switch (viaText, typed) {
+                case let (.success(a), .success(b)): #expect(a == b, "\(strategy) \(p.name)=\(v)")
+                case let (.failure(a), .failure(b)):
+                    #expect(a as? InputError == b as? InputError, "\(strategy) \(p.name)=\(v)")
+                default: Issue.record("\(strategy) \(p.name)=\(v): text gives \(viaText), set gives \(typed)")
+                }
+            }
+        }
+        var q = defaults
+        #expect(throws: InputError("unknown parameter 'xxxxxxxxxxxx' for \(strategy) (valid: \(s.parameters.map(\.name).joined(separator: ", ")))",
+                                   setting: .parameter)) { try q.set("xxxxxxxxxxxx", to: 1) }
+    }
+
     @Test("an unknown strategy names the valid ones")
     func unknownStrategy() {
         #expect(throws: InputError("unknown strategy 'ma-cros'; did you mean 'ma-cross'? (valid: ma-cross, rsi, macd, bollinger, donchian)")) {

@@ -38,7 +38,7 @@ struct SweepIntegrationTests {
         let depth: ExecutionConfig.Depth = depthName == "none" ? .none : .synthetic
         let (evaluator, combos) = try Self.setup(depth: depth)
         var rows: [Sweep.Row] = []
-        let summary = try Sweep(rankMetric: "sharpe").run(
+        let summary = try Sweep(rankMetric: .sharpe).run(
             combinations: combos.count, evaluator: evaluator, candles: candles) { rows += $0 }
         #expect(rows.map(\.combo) == Array(0..<combos.count))
         #expect(summary.failed == 0)
@@ -49,15 +49,14 @@ struct SweepIntegrationTests {
                                         config: config)
             let stats = Stats(direct, periodsPerYear: 252)
             let m = try #require(row.metrics)
-            for name in RunMetrics.names {
-                #expect(stats.all.first { $0.name == name }?.unit == RunMetrics.unit(of: name), "\(name) unit")
-                let a = m[name], b = stats[name]
-                #expect(a == b || (a.isNaN && b.isNaN), "combo \(row.combo) \(name): sweep \(a) vs run \(b)")
+            for metric in RunMetrics.metrics {
+                let a = m[metric], b = stats[metric]
+                #expect(a == b || (a.isNaN && b.isNaN), "combo \(row.combo) \(metric): sweep \(a) vs run \(b)")
             }
         }
         // The best row really is the best, and the sharpe variance is the sample variance.
-        let sharpes = rows.map { $0.metrics!["sharpe"] }
-        #expect(summary.bestMetrics?["sharpe"] == sharpes.max())
+        let sharpes = rows.map { $0.metrics![.sharpe] }
+        #expect(summary.bestMetrics?[.sharpe] == sharpes.max())
         let perBar = rows.map { $0.metrics!.periodSharpe }
         let mean = perBar.reduce(0, +) / Double(perBar.count)
         let variance = perBar.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(perBar.count - 1)
@@ -73,7 +72,7 @@ struct SweepIntegrationTests {
         let candles = try Self.goog()
         let (evaluator, combos) = try Self.setup(depth: .none)
         let wf = try WalkForward(bars: candles.count, folds: 4)
-        let base = try wf.run(combinations: combos.count, evaluator: evaluator, candles: candles, rankMetric: "sharpe")
+        let base = try wf.run(combinations: combos.count, evaluator: evaluator, candles: candles, rankMetric: .sharpe)
         #expect(base.steps.count == 3)
         for (k, step) in wf.steps.enumerated() {
             // Scramble every bar after this step's in-sample fold.
@@ -82,7 +81,7 @@ struct SweepIntegrationTests {
                 let f = 1 + 0.3 * sin(Double(i))
                 changed.open[i] *= f; changed.high[i] *= f * 1.01; changed.low[i] *= f * 0.99; changed.close[i] *= f
             }
-            let other = try wf.run(combinations: combos.count, evaluator: evaluator, candles: changed, rankMetric: "sharpe")
+            let other = try wf.run(combinations: combos.count, evaluator: evaluator, candles: changed, rankMetric: .sharpe)
             #expect(other.steps[k].chosen == base.steps[k].chosen, "step \(k) choice leaked future data")
             #expect(other.steps[k].inSampleValue == base.steps[k].inSampleValue)
             for j in 0..<k {

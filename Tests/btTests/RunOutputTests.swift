@@ -1,19 +1,10 @@
+import Backtest
 import Foundation
 import Testing
 
 /// `bt run`'s statistics, chart, cost table, JSON object and report directory (issue 5).
 @Suite("bt run output and reports")
 struct RunOutputTests {
-    /// The statistic names issue 5 lists, all of which `--json` must carry.
-    static let issueStats = [
-        "start", "end", "bars", "exposure", "final_equity", "peak_equity", "total_return", "buy_hold_return", "cagr",
-        "volatility_ann", "sharpe", "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown", "max_drawdown_duration",
-        "avg_drawdown_duration", "trades", "win_rate", "best_trade", "worst_trade", "avg_trade", "max_trade_duration",
-        "avg_trade_duration", "profit_factor", "expectancy", "sqn", "kelly", "fees_paid", "avg_slippage_bps",
-        "partial_fills", "rejected_orders", "alpha", "beta", "skew", "kurtosis", "var_95", "cvar_95",
-        "sharpe_ci_low", "sharpe_ci_high", "psr", "periods_per_year",
-    ]
-
     @Test("default output: headline, stats table with percentages, cost table, chart; no escape byte off a terminal")
     func defaultOutput() throws {
         let db = try RunCommandTests.store()
@@ -40,7 +31,7 @@ struct RunOutputTests {
         #expect(never.status == 0 && !never.stdout.utf8.contains(0x1B))
     }
 
-    @Test("--json prints one object with every parameter and every stat from issue 5, as fractions")
+    @Test("--json prints one object with every parameter and every statistic of the metric table, as fractions")
     func jsonKeys() throws {
         let db = try RunCommandTests.store()
         let r = try BT.run(["run", "rsi", "GOOG", "--json", "--db", db])
@@ -55,7 +46,8 @@ struct RunOutputTests {
             #expect(execution.keys.contains(key), "missing execution \(key)")
         }
         let stats = try #require(j["stats"] as? [String: Any])
-        for name in Self.issueStats { #expect(stats.keys.contains(name), "missing stat \(name)") }
+        for name in Metric.names { #expect(stats.keys.contains(name), "missing stat \(name)") }
+        #expect(stats.count == Metric.allCases.count + 5)   // and the engine's counters
         let total = try #require(stats["total_return"] as? Double)
         let final = try #require(stats["final_equity"] as? Double)
         #expect(abs(total - (final / 10_000 - 1)) < 1e-12)

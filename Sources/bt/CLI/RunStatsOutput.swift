@@ -51,7 +51,7 @@ extension ParsedArguments {
                             timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
                             commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
         if json {
-            Output.line(report.json())
+            Output.line(report.json.serialized())
         } else {
             Output.write(report.headline + "\n")
             Output.write(TextTable.render(report.statRows, rightAligned: [1]))

@@ -43,8 +43,9 @@ extension Command {
         let none = try best(.none)
         let synthetic = try best(.synthetic)
         if args.flag(.json) {
-            Output.line("{\"bars\":\(bars),\"seconds\":\(JSONWriter.number(none.seconds)),"
-                + "\"seconds_synthetic\":\(JSONWriter.number(synthetic.seconds))}")
+            let json: JSONValue = ["bars": .int(bars), "seconds": .number(none.seconds),
+                                   "seconds_synthetic": .number(synthetic.seconds)]
+            Output.line(json.serialized())
         } else {
             Output.line("ma-cross 10/30 on \(bars) bars, signals + portfolio, best of \(repeats):")
             Output.line("  depth none       \(ms(none.seconds)) ms  (\(none.fills) fills)")

@@ -25,8 +25,8 @@ extension Command {
         guard bars >= 100 else { throw UsageError("\(Option.bars) must be at least 100 (got \(bars))", command: "bench indicators") }
         let results = IndicatorBenchmark.nanosecondsPerBar(bars: bars)
         if args.flag(.json) {
-            let fields = results.map { "\"\($0.0)\": \(($0.1 * 1000).rounded() / 1000)" }.joined(separator: ", ")
-            Output.line("{\"bars\": \(bars), \"results\": {\(fields)}}")
+            let fields = results.map { (key: $0.0, value: JSONValue.numberLiteral("\(($0.1 * 1000).rounded() / 1000)")) }
+            Output.line((["bars": .int(bars), "results": .object(fields)] as JSONValue).serialized(.spaced))
             return
         }
         Output.line("bars: \(bars)")

@@ -36,7 +36,7 @@ extension Command {
         let symbols = universe.map(\.symbol)
         let strategy = Strategy.maCross
         let run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
-                            screen: try Screen(rankMetric: "sharpe"), periodsPerYear: nil, top: 20,
+                            screen: Screen(rankMetric: .sharpe), periodsPerYear: nil, top: 20,
                             commandLine: ["bt", "bench", "screen"], execution: [])
         var best = Double.infinity
         var failed = 0
@@ -51,7 +51,7 @@ extension Command {
             failed = report.rows.filter { $0.status == .error }.count
         }
         if args.flag(.json) {
-            Output.line("{\"symbols\":\(count),\"bars\":\(bars),\"seconds\":\(JSONWriter.number(best))}")
+            Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(best)] as JSONValue).serialized())
         } else {
             Output.line("screen ma-cross over \(count) symbols x \(bars) bars (synthetic depth, stats, reports), best of \(repeats):")
             Output.line(String(format: "  %.3f s (%d failed)", best, failed))

@@ -27,8 +27,10 @@ extension Command {
         guard runs >= 1 else { throw UsageError("\(Option.runs) must be at least 1 (got \(runs))", command: "bench stats") }
         let r = StatsBenchmark.run(count: count, runs: runs)
         if args.flag(.json) {
-            func ms(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
-            Output.line("{\"returns\": \(r.returns), \"runs\": \(r.runs), \"median_ms\": \(ms(r.median)), \"best_ms\": \(ms(r.best))}")
+            func ms(_ x: Double) -> JSONValue { .numberLiteral("\((x * 1000).rounded() / 1000)") }
+            let json: JSONValue = ["returns": .int(r.returns), "runs": .int(r.runs), "median_ms": ms(r.median),
+                                   "best_ms": ms(r.best)]
+            Output.line(json.serialized(.spaced))
             return
         }
         Output.line("sharpe interval: \(r.returns) returns, 1000 resamples: median "

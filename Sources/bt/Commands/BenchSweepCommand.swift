@@ -32,11 +32,17 @@ extension Command {
         config.depth = .none
         config.feeBps = 10
         let strategy = Strategy.maCross
-        let parameters = try pairs.map { try strategy.parameters(["fast=\($0.0)", "slow=\($0.1)"]) }
+        let defaults = try strategy.parameters([])
+        let parameters = try pairs.map { fast, slow in
+            var p = defaults
+            try p.set("fast", to: Double(fast))
+            try p.set("slow", to: Double(slow))
+            return p
+        }
         let evaluator = SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
             try strategy.signals(candles, parameters[combo], cache: cache)
         }
-        var sweep = try Sweep(rankMetric: "sharpe")
+        var sweep = Sweep(rankMetric: .sharpe)
         sweep.overfittingBlocks = 0
         var best = Double.infinity
         var bestSharpe = Double.nan
@@ -44,11 +50,11 @@ extension Command {
             let start = DispatchTime.now().uptimeNanoseconds
             let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: candles) { _ in }
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            bestSharpe = summary.bestMetrics?["sharpe"] ?? .nan
+            bestSharpe = summary.bestMetrics?[.sharpe] ?? .nan
         }
         let rate = Double(bars) * Double(pairs.count) / best
         if args.flag(.json) {
-            Output.line("{\"bars\":\(bars),\"combos\":\(pairs.count),\"seconds\":\(JSONWriter.number(best))}")
+            Output.line((["bars": .int(bars), "combos": .int(pairs.count), "seconds": .number(best)] as JSONValue).serialized())
         } else {
             Output.line("ma-cross sweep: \(windows.count) windows, \(pairs.count) combinations on \(bars) bars, best of \(repeats):")
             Output.line(String(format: "  %.3f s, %.1f million bar-backtests per second (best sharpe %.3f)",

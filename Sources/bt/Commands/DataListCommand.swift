@@ -14,15 +14,15 @@ extension Command {
         let series = try store.list()
         let books = try store.bookList()
         if args.flag(.json) {
-            let s = series.map {
-                "{\"symbol\":\(JSONWriter.string($0.symbol)),\"timeframe\":\(JSONWriter.string($0.timeframe)),"
-                    + "\"first\":\"\(UTCTime.iso($0.first))\",\"last\":\"\(UTCTime.iso($0.last))\",\"bars\":\($0.bars)}"
+            let s = series.map { s -> JSONValue in
+                ["symbol": .string(s.symbol), "timeframe": .string(s.timeframe), "first": .string(UTCTime.iso(s.first)),
+                 "last": .string(UTCTime.iso(s.last)), "bars": .int(s.bars)]
             }
-            let b = books.map {
-                "{\"symbol\":\(JSONWriter.string($0.symbol)),\"first\":\"\(UTCTime.iso($0.first))\","
-                    + "\"last\":\"\(UTCTime.iso($0.last))\",\"events\":\($0.events)}"
+            let b = books.map { b -> JSONValue in
+                ["symbol": .string(b.symbol), "first": .string(UTCTime.iso(b.first)), "last": .string(UTCTime.iso(b.last)),
+                 "events": .int(b.events)]
             }
-            Output.line("{\"series\":[\(s.joined(separator: ","))],\"books\":[\(b.joined(separator: ","))]}")
+            Output.line((["series": .array(s), "books": .array(b)] as JSONValue).serialized())
             return
         }
         if series.isEmpty && books.isEmpty {

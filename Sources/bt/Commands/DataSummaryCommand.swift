@@ -20,15 +20,15 @@ extension Command {
         guard !symbols.isEmpty else { throw InputError("the store holds no candles; import data with 'bt data import'", at: store.path) }
         let summaries = try symbols.map { SeriesSummary(try args.loadCandles(symbol: $0, store: store)) }
         if args.flag(.json) {
-            let items = summaries.map { s in
-                "{\"symbol\":\(JSONWriter.string(s.symbol)),\"timeframe\":\(s.timeframe.map { JSONWriter.string($0.rawValue) } ?? "null"),"
-                    + "\"bars\":\(s.bars),\"first\":\"\(UTCTime.iso(s.first))\",\"last\":\"\(UTCTime.iso(s.last))\","
-                    + "\"first_close\":\(JSONWriter.number(s.firstClose)),\"last_close\":\(JSONWriter.number(s.lastClose)),"
-                    + "\"min_low\":\(JSONWriter.number(s.minLow)),\"max_high\":\(JSONWriter.number(s.maxHigh)),"
-                    + "\"total_return\":\(JSONWriter.number(s.totalReturn)),\"mean_return\":\(JSONWriter.number(s.meanReturn)),"
-                    + "\"return_sd\":\(JSONWriter.number(s.returnStandardDeviation))}"
+            let items = summaries.map { s -> JSONValue in
+                ["symbol": .string(s.symbol), "timeframe": s.timeframe.map { .string($0.rawValue) } ?? .null,
+                 "bars": .int(s.bars), "first": .string(UTCTime.iso(s.first)), "last": .string(UTCTime.iso(s.last)),
+                 "first_close": .number(s.firstClose), "last_close": .number(s.lastClose),
+                 "min_low": .number(s.minLow), "max_high": .number(s.maxHigh),
+                 "total_return": .number(s.totalReturn), "mean_return": .number(s.meanReturn),
+                 "return_sd": .number(s.returnStandardDeviation)]
             }
-            Output.line("[\(items.joined(separator: ","))]")
+            Output.line(JSONValue.array(items).serialized())
             return
         }
         var rows = [["SYMBOL", "TF", "BARS", "FIRST", "LAST", "FIRST CLOSE", "LAST CLOSE", "MIN LOW", "MAX HIGH", "TOTAL", "MEAN/BAR", "SD/BAR"]]

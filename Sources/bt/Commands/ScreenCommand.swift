@@ -40,7 +40,8 @@ extension Command {
             symbols = Array(Set(try store.list().map(\.symbol))).sorted()
         }
         guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
-        let screen = try Screen(rankMetric: args.value(.rank) ?? "sharpe", minTrades: try args.int(.minTrades) ?? 0)
+        let screen = Screen(rankMetric: try args.value(.rank).map(Metric.statistic(named:)) ?? .sharpe,
+                            minTrades: try args.int(.minTrades) ?? 0)
         let top = try args.int(.top) ?? 20
         guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "screen") }
         let ppy = try args.double(.periodsPerYear)
@@ -53,7 +54,7 @@ extension Command {
         let bar = ProgressBar(total: symbols.count, label: "screen")
         let report = try ScreenRun(
             strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
-            commandLine: args.commandLine, execution: sample.parameters.map { ($0.name, $0.text) }
+            commandLine: args.commandLine, execution: sample.parameters
         ).run(symbols: symbols, databasePath: args.databasePath, directory: staged.path, progress: bar.update) { symbol, store in
             (try args.loadCandles(symbol: symbol, store: store), try args.executionConfig(symbol: symbol, store: store))
         }
@@ -70,7 +71,7 @@ struct ScreenRun {
     let periodsPerYear: Double?
     let top: Int
     let commandLine: [String]
-    let execution: [(name: String, value: String)]
+    let execution: [RunParameter]
 
     /// Runs every symbol (each job opens its own store connection: SQLite handles are not
     /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`. A
@@ -85,7 +86,7 @@ struct ScreenRun {
             }
         }
         let report = ScreenReport(
-            strategy: strategy.name, parameters: parameters.runParameters.map { ($0.name, $0.text) },
+            strategy: strategy.name, parameters: parameters.runParameters,
             execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
             minTrades: screen.minTrades, top: top, rows: rows)
         try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
@@ -99,12 +100,12 @@ enum ScreenSummaryText {
     static func render(_ report: ScreenReport, directory: String) -> String {
         let rows = report.ordered
         let metric = report.rankMetric
-        let columns = [metric] + ["total_return", "sharpe", "max_drawdown", "trades"].filter { $0 != metric }
-        var table = [["#", "symbol", "equity"] + columns]
+        let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
+        var table = [["#", "symbol", "equity"] + columns.map(\.name)]
         for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
             guard let s = row.stats else { continue }
-            func cell(_ name: String) -> String { s.all.first { $0.name == name }?.formatted ?? "n/a" }
-            table.append(["\(row.rank!)", row.symbol, ScreenReport.sparkline(row.equityShape)] + columns.map(cell))
+            table.append(["\(row.rank!)", row.symbol, ScreenReport.sparkline(row.equityShape)]
+                         + columns.map { s.stat($0).formatted })
         }
         let ranked = rows.filter { $0.rank != nil }.count
         let few = rows.filter { $0.status == .fewTrades }.count

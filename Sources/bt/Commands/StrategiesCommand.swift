@@ -9,21 +9,14 @@ extension Command {
         options: [.json]
     ) { args in
         if args.flag(.json) {
-            let items = Strategy.all.map { s in
-                let params = s.parameters.map { p in
-                    let value: String
-                    switch p.defaultValue {
-                    case .int(let i): value = String(i)
-                    case .double(let d): value = JSONWriter.number(d)
-                    case .string(let text): value = JSONWriter.string(text)
-                    }
-                    return "{\"name\":\(JSONWriter.string(p.name)),\"type\":\(JSONWriter.string(p.typeDescription)),"
-                        + "\"default\":\(value),\"help\":\(JSONWriter.string(p.help))}"
+            let items = Strategy.all.map { s -> JSONValue in
+                let params = s.parameters.map { p -> JSONValue in
+                    ["name": .string(p.name), "type": .string(p.typeDescription), "default": p.defaultValue.json,
+                     "help": .string(p.help)]
                 }
-                return "{\"name\":\(JSONWriter.string(s.name)),\"summary\":\(JSONWriter.string(s.summary)),"
-                    + "\"params\":[\(params.joined(separator: ","))]}"
+                return ["name": .string(s.name), "summary": .string(s.summary), "params": .array(params)]
             }
-            Output.line("[\(items.joined(separator: ","))]")
+            Output.line(JSONValue.array(items).serialized())
             return
         }
         for (i, s) in Strategy.all.enumerated() {

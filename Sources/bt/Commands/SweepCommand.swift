@@ -94,8 +94,9 @@ struct SweepPlan {
     let strategy: Strategy
     let grid: ParameterGrid
     let filter: WhereClause?
-    let fixed: [String]
-    let rank: String
+    /// The strategy's parameters with `--param` applied: each combination sets its swept values on a copy.
+    let base: StrategyParameters
+    let rank: Metric
     let folds: Int?
     let blocks: Int
     let top: Int
@@ -111,15 +112,14 @@ struct SweepPlan {
             throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",
                              setting: .grid)
         }
-        fixed = args.values(.param)
+        let fixed = args.values(.param)
         let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
         if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
             throw InputError("'\(clash.name)' is both swept (\(Option.grid)) and fixed (\(Option.param))")
         }
-        _ = try strategy.parameters(fixed)
+        base = try strategy.parameters(fixed)
         filter = try args.value(.where).map { try WhereClause($0, names: Set(names)) }
-        rank = args.value(.rank) ?? "sharpe"
-        try RunMetrics.validate(rankMetric: rank)
+        rank = try args.value(.rank).map(RunMetrics.metric(named:)) ?? .sharpe
         folds = try args.int(.walkForward)
         blocks = try args.int(.pboBlocks) ?? 16
         top = try args.int(.top) ?? 20
@@ -129,7 +129,7 @@ struct SweepPlan {
     /// Grid indexes that pass `--where`, and the defaults of the parameters not swept.
     func combinations() throws -> [Int] {
         var combos: [Int] = []
-        let defaults = Dictionary(uniqueKeysWithValues: try strategy.parameters(fixed).values.compactMap { item -> (String, Double)? in
+        let defaults = Dictionary(uniqueKeysWithValues: base.values.compactMap { item -> (String, Double)? in
             switch item.value {
             case .int(let v): return (item.name, Double(v))
             case .double(let v): return (item.name, v)
@@ -164,11 +164,11 @@ struct SweepPlan {
         let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: candles.time)
         guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
         let combos = try combinations()
-        let grid = self.grid, strategy = self.strategy, fixed = self.fixed
+        let grid = self.grid, strategy = self.strategy, base = self.base
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy) { candles, cache, combo in
             try ErrorMessage.rewording {  // sweep.csv records a combination's error as bt words it
-                let values = grid.combination(at: combos[combo])
-                let parameters = try strategy.parameters(fixed + grid.axes.map { "\($0.name)=\(Self.text(values[$0.name]!))" })
+                var parameters = base
+                for (axis, value) in zip(grid.axes, grid.values(at: combos[combo])) { try parameters.set(axis.name, to: value) }
                 return try strategy.signals(candles, parameters, cache: cache)
             }
         }
@@ -177,7 +177,7 @@ struct SweepPlan {
         } catch {
             throw InternalError("\(directory): cannot create (\(error.localizedDescription))")
         }
-        var sweep = try Sweep(rankMetric: rank)
+        var sweep = Sweep(rankMetric: rank)
         sweep.overfittingBlocks = blocks
         sweep.topCount = top
         let csv = try StreamingFile("sweep.csv", in: directory)
@@ -189,11 +189,10 @@ struct SweepPlan {
         }
         try csv.close()
         let sweptNames = Set(grid.axes.map(\.name))
-        let fixedValues = try strategy.parameters(fixed).values
-            .filter { !sweptNames.contains($0.name) }.map { ($0.name, $0.value.description) }
+        let fixedValues = base.runParameters.filter { !sweptNames.contains($0.name) }
         var report = SweepReport(
             strategy: strategy.name, candles: candles, commandLine: args.commandLine,
-            fixedParameters: fixedValues, execution: config.parameters.map { ($0.name, $0.text) }, grid: grid,
+            fixedParameters: fixedValues, execution: config.parameters, grid: grid,
             whereText: args.value(.where), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)

@@ -14,8 +14,8 @@ enum SweepSummaryText {
         if let best = s.best, let m = s.bestMetrics {
             let values = grid.combination(at: report.combos[best])
             out += "Best: " + grid.axes.map { "\($0.name)=\(SweepPlan.text(values[$0.name]!))" }.joined(separator: " ")
-            out += "  sharpe " + Format.fixed(m["sharpe"], 3) + "  total_return " + Format.percent(m["total_return"])
-                + "  max_drawdown " + Format.percent(m["max_drawdown"]) + "  trades " + Format.fixed(m["trades"], 0) + "\n"
+            out += "  sharpe " + Format.fixed(m[.sharpe], 3) + "  total_return " + Format.percent(m[.totalReturn])
+                + "  max_drawdown " + Format.percent(m[.maxDrawdown]) + "  trades " + Format.fixed(m[.trades], 0) + "\n"
         } else {
             out += "No combination produced a defined \(report.rankMetric).\n"
         }
@@ -32,9 +32,9 @@ enum SweepSummaryText {
         if let wf = report.walkForward, let inS = wf.inSample, let outS = wf.outOfSample {
             let a = RunMetrics(inS, periodsPerYear: report.periodsPerYear)
             let b = RunMetrics(outS, periodsPerYear: report.periodsPerYear)
-            out += "Walk-forward (\(wf.steps.count) steps): in-sample total_return " + Format.percent(a["total_return"])
-                + " sharpe " + Format.fixed(a["sharpe"], 3) + "; out-of-sample total_return " + Format.percent(b["total_return"])
-                + " sharpe " + Format.fixed(b["sharpe"], 3) + "\n"
+            out += "Walk-forward (\(wf.steps.count) steps): in-sample total_return " + Format.percent(a[.totalReturn])
+                + " sharpe " + Format.fixed(a[.sharpe], 3) + "; out-of-sample total_return " + Format.percent(b[.totalReturn])
+                + " sharpe " + Format.fixed(b[.sharpe], 3) + "\n"
         }
         if report.grid.axes.count == 2, (try? report.heatmapText(style: style)) == nil {
             out += "(grid too large for a text heatmap: see sweep.md and sweep.csv)\n"

@@ -54,7 +54,7 @@ struct ReportTests {
     @Test("json() holds the run, every parameter and every stat; stats.csv matches")
     func statsFiles() throws {
         let report = Self.sampleReport()
-        let object = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
+        let object = try JSONSerialization.jsonObject(with: Data(report.json.serialized().utf8)) as! [String: Any]
         let stats = try #require(object["stats"] as? [String: Any])
         for name in report.stats.names { #expect(stats[name] != nil, "missing \(name)") }
         #expect(object["strategy"] as? String == "ma-cross")

@@ -5,6 +5,7 @@ import Testing
 
 @Suite("Stats from a BacktestResult")
 struct StatsTests {
+    /// The names issue 5 promised (the metric table, `Metric`, may hold more, never fewer).
     static let contract = [
         "start", "end", "bars", "exposure", "final_equity", "peak_equity", "total_return", "buy_hold_return",
         "cagr", "volatility_ann", "sharpe", "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown",

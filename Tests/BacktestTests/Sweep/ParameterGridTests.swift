@@ -27,6 +27,10 @@ struct ParameterGridTests {
         #expect(grid.combination(at: 1) == ["a": 1, "b": 20])
         #expect(grid.combination(at: 5) == ["a": 3, "b": 20])
         #expect(grid.coordinates(at: 3) == [1, 1])
+        #expect(grid.values(at: 5) == [3, 20])
+        for i in 0..<grid.count {
+            #expect(grid.values(at: i) == grid.axes.map { grid.combination(at: i)[$0.name]! })
+        }
     }
 
     @Test("bad grid specs are refused", arguments: [

@@ -32,8 +32,10 @@ struct SweepTests {
         return SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
             if failing.contains(combo) { throw InputError("combination \(combo) cannot run") }
             let (f, s) = windows[combo]
-            let fast = try cache.series("sma:\(f)") { counter.hit(); return try Indicators.sma(candles.close, period: f) }
-            let slow = try cache.series("sma:\(s)") { counter.hit(); return try Indicators.sma(candles.close, period: s) }
+            func sma(_ n: Int) throws -> [Double] {
+                try cache.outputs(.init(IndicatorSpec(.sma, Double(n)))) { counter.hit(); return [try Indicators.sma(candles.close, period: n)] }[0]
+            }
+            let fast = try sma(f), slow = try sma(s)
             var entries = [Bool](repeating: false, count: candles.count), exits = entries
             for t in 1..<candles.count where !slow[t - 1].isNaN {
                 entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
@@ -48,7 +50,7 @@ struct SweepTests {
         let windows = [5, 10, 20, 40]
         let pairs = windows.flatMap { f in windows.filter { $0 > f }.map { (f, $0) } }
         let counter = Counter()
-        var sweep = try Sweep(rankMetric: "total_return")
+        var sweep = Sweep(rankMetric: .totalReturn)
         sweep.chunkSize = 2
         _ = try sweep.run(combinations: pairs.count, evaluator: Self.evaluator(pairs, counter: counter),
                           candles: Self.candles()) { _ in }
@@ -59,7 +61,7 @@ struct SweepTests {
     @Test("rows stream chunk by chunk in combination order; failures are rows, not aborts")
     func streaming() throws {
         let pairs = (0..<50).map { (3 + $0 % 7, 20 + $0) }
-        var sweep = try Sweep(rankMetric: "sharpe")
+        var sweep = Sweep(rankMetric: .sharpe)
         sweep.chunkSize = 7
         sweep.topCount = 5
         var chunks: [[Int]] = []
@@ -72,32 +74,16 @@ struct SweepTests {
         #expect(summary.evaluated == 50 && summary.failed == 2)
         #expect(summary.rankValues[3].isNaN && summary.rankValues[41].isNaN)
         #expect(summary.top.count == 5)
-        let topValues = summary.top.map { $0.metrics!["sharpe"] }
+        let topValues = summary.top.map { $0.metrics![.sharpe] }
         #expect(topValues == topValues.sorted(by: >))
         #expect(summary.best == summary.top.first?.combo)
         let finite = summary.rankValues.filter(\.isFinite)
         #expect(topValues.first == finite.max())
     }
 
-    @Test("an unknown rank metric is refused with the valid names")
-    func badMetric() {
-        #expect(throws: InputError.self) { try Sweep(rankMetric: "sharp") }
-        #expect(throws: InputError.self) { try Screen(rankMetric: "sharp") }
-    }
-
-    @Test("Stats.allNames lists every statistic in output order")
-    func statNames() throws {
-        let c = Self.candles(300)
-        var config = ExecutionConfig()
-        config.depth = .none
-        let entries = (0..<c.count).map { $0 % 40 == 5 }, exits = (0..<c.count).map { $0 % 40 == 25 }
-        let result = try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
-        #expect(Stats(result).names == Stats.allNames)
-    }
-
     @Test("a screen reports a broken symbol as an error row and ranks the rest")
     func screenWithBrokenSymbol() throws {
-        let screen = try Screen(rankMetric: "total_return", minTrades: 2)
+        let screen = Screen(rankMetric: .totalReturn, minTrades: 2)
         var config = ExecutionConfig()
         config.depth = .none
         let rows = screen.run(symbols: ["A", "BROKEN", "=CMD", "FEW"]) { symbol in
@@ -113,11 +99,11 @@ struct SweepTests {
         #expect(rows[3].status == .fewTrades && rows[3].rank == nil)
         #expect(Set(rows.compactMap(\.rank)) == [1, 2])
         let ranked = rows.filter { $0.rank != nil }.sorted { $0.rank! < $1.rank! }
-        #expect(ranked[0].stats!["total_return"] >= ranked[1].stats!["total_return"])
+        #expect(ranked[0].stats![.totalReturn] >= ranked[1].stats![.totalReturn])
         #expect(rows[0].equityShape.count == 24)
 
         let report = ScreenReport(strategy: "test", parameters: [], execution: [], commandLine: ["bt"],
-                                  rankMetric: "total_return", minTrades: 2, top: 10, rows: rows)
+                                  rankMetric: .totalReturn, minTrades: 2, top: 10, rows: rows)
         let csv = report.csv()
         let lines = csv.split(separator: "\n")
         #expect(lines.count == 5)

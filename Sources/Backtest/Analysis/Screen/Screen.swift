@@ -23,26 +23,16 @@ public struct Screen {
         public var bars: Int = 0
     }
 
-    public var rankMetric: String
+    /// Any statistic; ranks in its direction (`Metric.direction`).
+    public var rankMetric: Metric
     public var minTrades: Int
     /// Points kept of each equity curve.
     public var shapePoints = 24
 
-    /// - Throws: `InputError` when `rankMetric` is not a statistic name.
-    public init(rankMetric: String, minTrades: Int = 0) throws {
-        guard Stats.allNames.contains(rankMetric) else {
-            let hint = Suggest.closest(to: rankMetric, among: Stats.allNames).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("unknown statistic\(hint)", setting: .rank, value: rankMetric)
-        }
+    /// - Parameter rankMetric: `Metric.statistic(named:)` checks a name.
+    public init(rankMetric: Metric, minTrades: Int = 0) {
         self.rankMetric = rankMetric
         self.minTrades = minTrades
-    }
-
-    /// Whether larger values of `metric` rank first.
-    public static func higherIsBetter(_ metric: String) -> Bool {
-        !["volatility_ann", "fees_paid", "max_drawdown_duration", "max_drawdown_duration_days",
-          "avg_drawdown_duration", "avg_drawdown_duration_days", "avg_slippage_bps", "partial_fills",
-          "rejected_orders"].contains(metric)
     }
 
     /// Runs `job` for every symbol on all cores and ranks the results. `job` returns the run and
@@ -58,17 +48,17 @@ public struct Screen {
         var rows = zip(symbols, results).map { symbol, r -> Row in
             switch r {
             case .success(var row):
-                if let s = row.stats, s["trades"] < Double(minTrades) { row.status = .fewTrades }
+                if let s = row.stats, s[.trades] < Double(minTrades) { row.status = .fewTrades }
                 return row
             case .failure(let error):
                 return Row(symbol: symbol, status: .error, error: "\(error)")
             }
         }
-        let higher = Self.higherIsBetter(rankMetric)
+        let metric = rankMetric
         let ranked = rows.indices.filter { rows[$0].status == .ok }.sorted { a, b in
-            let x = rows[a].stats![rankMetric], y = rows[b].stats![rankMetric]
+            let x = rows[a].stats![metric], y = rows[b].stats![metric]
             if x.isNaN != y.isNaN { return !x.isNaN }
-            if x != y && !x.isNaN { return higher ? x > y : x < y }
+            if x != y && !x.isNaN { return metric.ranks(x, before: y) }
             return rows[a].symbol < rows[b].symbol
         }
         for (k, i) in ranked.enumerated() { rows[i].rank = k + 1 }

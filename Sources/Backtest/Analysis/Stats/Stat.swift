@@ -3,6 +3,7 @@ import BacktestCore
 /// One named statistic with its unit, as `bt run --json`, `stats.csv` and the stats table show it.
 public struct Stat: Sendable, Equatable {
     /// How a value is measured; decides formatting (fractions become percentages in human tables).
+    /// A metric's unit is in the metric table (`Metric.unit`).
     public enum Unit: String, Sendable {
         /// A fraction of 1 (0.12 = 12%).
         case fraction
@@ -28,5 +29,10 @@ public struct Stat: Sendable, Equatable {
 
     public init(_ name: String, _ value: Double, _ unit: Unit) {
         self.name = name; self.value = value; self.unit = unit
+    }
+
+    /// `metric`'s value, named and measured as the metric table says.
+    public init(_ metric: Metric, _ value: Double) {
+        self.init(metric.name, value, metric.unit)
     }
 }

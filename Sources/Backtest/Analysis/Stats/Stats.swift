@@ -1,11 +1,12 @@
 import BacktestCore
 import Foundation
 
-/// Every statistic of a run, in a fixed order, computed from a `BacktestResult`.
+/// Every statistic of a run, computed from a `BacktestResult`, in the order and with the units of
+/// the metric table (`Metric`).
 ///
 /// Return-based measures use per-bar equity returns over the whole run, flat bars included,
 /// anchored at the initial cash (`Performance.returns`). Names, order and units are the
-/// `bt run --json` / `stats.csv` contract; see `Stats.names`.
+/// `bt run --json` / `stats.csv` contract.
 public struct Stats: Sendable {
     public private(set) var all: [Stat]
     /// Bars per year used to annualise (inferred or given).
@@ -24,81 +25,83 @@ public struct Stats: Sendable {
         let candles = result.candles
         let n = result.equity.count
         let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
-        var s = [Stat]()
-        func add(_ name: String, _ value: Double, _ unit: Stat.Unit) { s.append(Stat(name, value, unit)) }
+        var values = [Metric: Double](minimumCapacity: Metric.allCases.count)
+        func add(_ metric: Metric, _ value: Double) { values[metric] = value }
 
-        add("start", candles.time.first.map(Double.init) ?? .nan, .time)
-        add("end", candles.time.last.map(Double.init) ?? .nan, .time)
-        add("bars", Double(n), .bars)
-        add("periods_per_year", ppy, .perYear)
-        add("exposure", n == 0 ? .nan : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(n), .fraction)
-        add("final_equity", result.finalEquity, .cash)
-        add("peak_equity", max(result.initialCash, result.equity.max() ?? result.initialCash), .cash)
-        add("total_return", result.finalEquity / result.initialCash - 1, .fraction)
+        add(.start, candles.time.first.map(Double.init) ?? .nan)
+        add(.end, candles.time.last.map(Double.init) ?? .nan)
+        add(.bars, Double(n))
+        add(.periodsPerYear, ppy)
+        add(.exposure, n == 0 ? .nan : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(n))
+        add(.finalEquity, result.finalEquity)
+        add(.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash))
+        add(.totalReturn, result.finalEquity / result.initialCash - 1)
         let bh = Self.buyHoldReturns(candles.close)
-        add("buy_hold_return", candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan, .fraction)
+        add(.buyHoldReturn, candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan)
         let profile = ReturnProfile(returns)
-        add("cagr", profile.cagr(periodsPerYear: ppy), .fraction)
-        add("volatility_ann", profile.annualVolatility(periodsPerYear: ppy), .fraction)
+        add(.cagr, profile.cagr(periodsPerYear: ppy))
+        add(.volatilityAnn, profile.annualVolatility(periodsPerYear: ppy))
         let sharpe = profile.sharpe(periodsPerYear: ppy)
-        add("sharpe", sharpe, .ratio)
+        add(.sharpe, sharpe)
         let ci = Uncertainty.sharpeInterval(returns, periodsPerYear: ppy, bootstrap: bootstrap)
-        add("sharpe_ci_low", ci.low, .ratio)
-        add("sharpe_ci_high", ci.high, .ratio)
-        add("psr", Uncertainty.probabilisticSharpe(returns), .fraction)
-        add("sortino", profile.sortino(periodsPerYear: ppy), .ratio)
-        add("calmar", profile.calmar(periodsPerYear: ppy), .ratio)
-        add("omega", profile.omega, .ratio)
+        add(.sharpeCILow, ci.low)
+        add(.sharpeCIHigh, ci.high)
+        add(.psr, Uncertainty.probabilisticSharpe(returns))
+        add(.sortino, profile.sortino(periodsPerYear: ppy))
+        add(.calmar, profile.calmar(periodsPerYear: ppy))
+        add(.omega, profile.omega)
 
         let dd = DrawdownEpisodes(equity: result.equity, initial: result.initialCash, time: candles.time)
-        add("max_drawdown", profile.maxDrawdown, .fraction)
-        add("avg_drawdown", dd.averageDepth, .fraction)
-        add("max_drawdown_duration", dd.maxBars, .bars)
-        add("max_drawdown_duration_days", dd.maxDays, .days)
-        add("avg_drawdown_duration", dd.averageBars, .bars)
-        add("avg_drawdown_duration_days", dd.averageDays, .days)
+        add(.maxDrawdown, profile.maxDrawdown)
+        add(.avgDrawdown, dd.averageDepth)
+        add(.maxDrawdownDuration, dd.maxBars)
+        add(.maxDrawdownDurationDays, dd.maxDays)
+        add(.avgDrawdownDuration, dd.averageBars)
+        add(.avgDrawdownDurationDays, dd.averageDays)
 
-        for stat in TradeStats(result.trades).stats { s.append(stat) }
-        add("fees_paid", result.feesPaid, .cash)
+        for (metric, value) in TradeStats(result.trades).values { add(metric, value) }
+        add(.feesPaid, result.feesPaid)
         let filled = result.fills.filter { $0.quantityFilled > 0 }
-        add("avg_slippage_bps", filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps)), .bps)
-        add("partial_fills", Double(result.partialFills), .count)
-        add("rejected_orders", Double(result.rejected.count), .count)
+        add(.avgSlippageBps, filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps)))
+        add(.partialFills, Double(result.partialFills))
+        add(.rejectedOrders, Double(result.rejected.count))
 
         let fit = try? GSL.fitLinear(x: bh, y: returns)
-        add("alpha", fit.map { pow(1 + $0.intercept, ppy) - 1 } ?? .nan, .fraction)
-        add("beta", fit?.slope ?? .nan, .ratio)
-        add("skew", GSL.skew(returns), .ratio)
-        add("kurtosis", GSL.kurtosis(returns), .ratio)
+        add(.alpha, fit.map { pow(1 + $0.intercept, ppy) - 1 } ?? .nan)
+        add(.beta, fit?.slope ?? .nan)
+        add(.skew, GSL.skew(returns))
+        add(.kurtosis, GSL.kurtosis(returns))
         let sorted = GSL.sorted(returns)
         let var95 = GSL.quantile(sorted: sorted, 0.05)
-        add("var_95", var95, .fraction)
+        add(.var95, var95)
         let tail = sorted.prefix { $0 <= var95 }
-        add("cvar_95", tail.isEmpty ? .nan : GSL.mean(Array(tail)), .fraction)
-        all = s
+        add(.cvar95, tail.isEmpty ? .nan : GSL.mean(Array(tail)))
+        all = Metric.allCases.map { metric in
+            guard let value = values[metric] else { preconditionFailure("Stats does not compute '\(metric)'") }
+            return Stat(metric, value)
+        }
+    }
+
+    /// The value of `metric`.
+    public subscript(metric: Metric) -> Double {
+        all[metric.position].value
+    }
+
+    /// `metric` with its value and unit.
+    public func stat(_ metric: Metric) -> Stat {
+        all[metric.position]
     }
 
     /// The statistic called `name`, NaN when unknown.
     public subscript(name: String) -> Double {
-        all.first { $0.name == name }?.value ?? .nan
+        Metric(rawValue: name).map { self[$0] } ?? .nan
     }
 
     /// Machine names in output order (the contract of `--json` and `stats.csv`).
     public var names: [String] { all.map(\.name) }
 
-    /// Every statistic's machine name in output order, without computing anything (a test keeps
-    /// it equal to `names`).
-    public static let allNames = [
-        "start", "end", "bars", "periods_per_year", "exposure", "final_equity", "peak_equity", "total_return",
-        "buy_hold_return", "cagr", "volatility_ann", "sharpe", "sharpe_ci_low", "sharpe_ci_high", "psr",
-        "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown", "max_drawdown_duration",
-        "max_drawdown_duration_days", "avg_drawdown_duration", "avg_drawdown_duration_days",
-        "trades", "win_rate", "best_trade", "worst_trade", "avg_trade", "max_trade_duration",
-        "max_trade_duration_days", "avg_trade_duration", "avg_trade_duration_days", "profit_factor",
-        "expectancy", "sqn", "kelly",
-        "fees_paid", "avg_slippage_bps", "partial_fills", "rejected_orders", "alpha", "beta", "skew", "kurtosis",
-        "var_95", "cvar_95",
-    ]
+    /// Every statistic's machine name in output order, without computing anything.
+    public static var allNames: [String] { Metric.names }
 
     /// Close-to-close returns of holding the asset, aligned with the strategy's per-bar returns
     /// (the first bar's return is 0: buying at the first close).

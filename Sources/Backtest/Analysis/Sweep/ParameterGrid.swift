@@ -136,6 +136,18 @@ public struct ParameterGrid: Sendable, Equatable {
         return out
     }
 
+    /// The values of the combination at flat `index`, one per axis in axis order, last axis
+    /// varying fastest.
+    public func values(at index: Int) -> [Double] {
+        var values = [Double](repeating: 0, count: axes.count)
+        var rest = index
+        for k in axes.indices.reversed() {
+            values[k] = axes[k].values[rest % axes[k].values.count]
+            rest /= axes[k].values.count
+        }
+        return values
+    }
+
     /// The combination at flat `index`, last axis varying fastest, as name -> value.
     public func combination(at index: Int) -> [String: Double] {
         var result: [String: Double] = [:]

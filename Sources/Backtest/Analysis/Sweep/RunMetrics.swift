@@ -3,26 +3,18 @@ import BacktestCore
 /// The statistics a sweep or screen ranks by, computed with the same functions as `Stats` so a
 /// sweep row equals `bt run`'s value for the same combination, but without the bootstrap,
 /// regression and tail statistics that make the full set costly across thousands of runs.
+/// Which ones, and in which column order, is the metric table's sweep column (`Metric`).
 ///
 /// - Complexity: O(bars + trades), a few passes over the per-bar returns.
 public struct RunMetrics: Sendable, Equatable {
+    /// The metrics a sweep computes, in column order.
+    public static let metrics: [Metric] = Metric.allCases.filter { $0.sweepColumn != nil }
+        .sorted { $0.sweepColumn! < $1.sweepColumn! }
+
     /// Machine names, in column order.
-    public static let names = [
-        "total_return", "cagr", "sharpe", "sortino", "calmar", "omega", "max_drawdown", "volatility_ann",
-        "trades", "win_rate", "profit_factor", "exposure", "fees_paid", "final_equity",
-    ]
+    public static let names = metrics.map(\.name)
 
-    /// The unit of each metric, as `Stats` gives the statistic of the same name.
-    public static func unit(of name: String) -> Stat.Unit {
-        switch name {
-        case "total_return", "cagr", "max_drawdown", "volatility_ann", "win_rate", "exposure": return .fraction
-        case "trades": return .count
-        case "fees_paid", "final_equity": return .cash
-        default: return .ratio
-        }
-    }
-
-    /// Values in `names` order (NaN when undefined).
+    /// Values in `metrics` order (NaN when undefined).
     public var values: [Double]
     /// Per-period (not annualised) Sharpe ratio, for the deflated Sharpe ratio.
     public var periodSharpe: Double
@@ -38,45 +30,44 @@ public struct RunMetrics: Sendable, Equatable {
         let profile = ReturnProfile(returns)
         let sharpe = profile.sharpe(periodsPerYear: periodsPerYear)
         periodSharpe = sharpe / periodsPerYear.squareRoot()
-        values = [
-            result.finalEquity / result.initialCash - 1,
-            profile.cagr(periodsPerYear: periodsPerYear),
-            sharpe,
-            profile.sortino(periodsPerYear: periodsPerYear),
-            profile.calmar(periodsPerYear: periodsPerYear),
-            profile.omega,
-            profile.maxDrawdown,
-            profile.annualVolatility(periodsPerYear: periodsPerYear),
-            trades["trades"],
-            trades["win_rate"],
-            trades["profit_factor"],
-            result.equity.isEmpty ? .nan
-                : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(result.equity.count),
-            result.feesPaid,
-            result.finalEquity,
-        ]
-    }
-
-    public subscript(name: String) -> Double {
-        Self.names.firstIndex(of: name).map { values[$0] } ?? .nan
-    }
-
-    /// Whether larger values of `metric` are better (drawdown is negative, so larger is better too).
-    public static func higherIsBetter(_ metric: String) -> Bool {
-        metric != "volatility_ann" && metric != "fees_paid"
-    }
-
-    /// Checks that `metric` is one of `names`; the error lists them.
-    public static func validate(rankMetric metric: String) throws {
-        guard names.contains(metric) else {
-            let hint = Suggest.closest(to: metric, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("unknown metric\(hint) (valid: \(names.joined(separator: ", ")))", setting: .rank, value: metric)
+        values = Self.metrics.map { metric in
+            switch metric {
+            case .totalReturn: return result.finalEquity / result.initialCash - 1
+            case .cagr: return profile.cagr(periodsPerYear: periodsPerYear)
+            case .sharpe: return sharpe
+            case .sortino: return profile.sortino(periodsPerYear: periodsPerYear)
+            case .calmar: return profile.calmar(periodsPerYear: periodsPerYear)
+            case .omega: return profile.omega
+            case .maxDrawdown: return profile.maxDrawdown
+            case .volatilityAnn: return profile.annualVolatility(periodsPerYear: periodsPerYear)
+            case .trades, .winRate, .profitFactor: return trades[metric]
+            case .exposure:
+                return result.equity.isEmpty ? .nan
+                    : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(result.equity.count)
+            case .feesPaid: return result.feesPaid
+            case .finalEquity: return result.finalEquity
+            default: preconditionFailure("RunMetrics does not compute '\(metric)', which has a sweep column")
+            }
         }
     }
-}
 
-extension TradeStats {
-    subscript(name: String) -> Double {
-        stats.first { $0.name == name }?.value ?? .nan
+    /// The value of `metric`, NaN when a sweep does not compute it.
+    public subscript(metric: Metric) -> Double {
+        metric.sweepColumn.map { values[$0] } ?? .nan
+    }
+
+    /// The metric called `name`, NaN when unknown or not computed by a sweep.
+    public subscript(name: String) -> Double {
+        Metric(rawValue: name).map { self[$0] } ?? .nan
+    }
+
+    /// The sweep metric called `name`, for ranking a sweep.
+    /// - Throws: `InputError` naming the closest metric and listing the valid ones.
+    public static func metric(named name: String) throws -> Metric {
+        guard let metric = Metric(rawValue: name), metric.sweepColumn != nil else {
+            let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw InputError("unknown metric\(hint) (valid: \(names.joined(separator: ", ")))", setting: .rank, value: name)
+        }
+        return metric
     }
 }

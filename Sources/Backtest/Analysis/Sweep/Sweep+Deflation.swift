@@ -31,7 +31,7 @@ extension Sweep {
         let variance = summary.sharpeVariance.isFinite ? summary.sharpeVariance : 0
         let skew = GSL.skew(returns), kurtosis = GSL.kurtosis(returns) + 3
         return Deflation(
-            sharpe: metrics["sharpe"], periodSharpe: metrics.periodSharpe, trials: trials,
+            sharpe: metrics[.sharpe], periodSharpe: metrics.periodSharpe, trials: trials,
             sharpeVariance: variance,
             expectedMaximum: DeflatedSharpe.expectedMaximum(trials: trials, variance: variance),
             observations: returns.count, skew: skew, kurtosis: kurtosis,

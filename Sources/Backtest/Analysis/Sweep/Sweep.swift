@@ -44,7 +44,8 @@ public struct Sweep {
         public var overfittingNote: String?
     }
 
-    public var rankMetric: String
+    /// One of `RunMetrics.metrics`.
+    public var rankMetric: Metric
     public var chunkSize = 512
     public var topCount = 20
     /// CSCV blocks; 0 turns PBO off.
@@ -53,8 +54,9 @@ public struct Sweep {
     /// (CSCV costs O(C(S,S/2) x trials x S)).
     public var maxOverfittingTrials = 5_000
 
-    public init(rankMetric: String) throws {
-        try RunMetrics.validate(rankMetric: rankMetric)
+    /// - Parameter rankMetric: one of `RunMetrics.metrics` (`RunMetrics.metric(named:)` checks a name).
+    public init(rankMetric: Metric) {
+        precondition(rankMetric.sweepColumn != nil, "a sweep does not compute '\(rankMetric)'")
         self.rankMetric = rankMetric
     }
 
@@ -66,8 +68,7 @@ public struct Sweep {
                     progress: ((Int) -> Void)? = nil,
                     consume: ([Row]) throws -> Void) throws -> Summary {
         let cache = IndicatorCache()
-        let metricIndex = RunMetrics.names.firstIndex(of: rankMetric)!
-        let higher = RunMetrics.higherIsBetter(rankMetric)
+        let metric = rankMetric
         var summary = Summary(rankValues: [Double](repeating: .nan, count: combinations))
         var cscv: CSCV?
         let stride: Int
@@ -114,15 +115,15 @@ public struct Sweep {
                     if summary.firstError == nil { summary.firstError = row.error }
                     continue
                 }
-                let v = m.values[metricIndex]
+                let v = m[metric]
                 summary.rankValues[row.combo] = v
                 if v.isFinite {
-                    if let best = summary.bestMetrics?.values[metricIndex], !(higher ? v > best : v < best) {
+                    if let best = summary.bestMetrics?[metric], !metric.ranks(v, before: best) {
                     } else {
                         summary.best = row.combo
                         summary.bestMetrics = m
                     }
-                    insertTop(row, value: v, into: &summary.top, metricIndex: metricIndex, higher: higher)
+                    insertTop(row, value: v, into: &summary.top)
                 }
                 if m.periodSharpe.isFinite {
                     sharpeCount += 1
@@ -154,11 +155,11 @@ public struct Sweep {
         return summary
     }
 
-    private func insertTop(_ row: Row, value: Double, into top: inout [Row], metricIndex: Int, higher: Bool) {
-        func better(_ a: Double, _ b: Double) -> Bool { higher ? a > b : a < b }
-        if top.count == topCount, let last = top.last?.metrics?.values[metricIndex], !better(value, last) { return }
+    private func insertTop(_ row: Row, value: Double, into top: inout [Row]) {
+        let metric = rankMetric
+        if top.count == topCount, let last = top.last?.metrics?[metric], !metric.ranks(value, before: last) { return }
         var i = top.count
-        while i > 0, let prev = top[i - 1].metrics?.values[metricIndex], better(value, prev) { i -= 1 }
+        while i > 0, let prev = top[i - 1].metrics?[metric], metric.ranks(value, before: prev) { i -= 1 }
         top.insert(row, at: i)
         if top.count > topCount { top.removeLast() }
     }

@@ -26,10 +26,8 @@ extension WalkForward {
     /// (a fold where no combination could run in-sample stays in cash).
     /// A step's choice depends only on bars before its out-of-sample fold.
     public func run(combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
-                    rankMetric: String) throws -> Outcome {
-        try RunMetrics.validate(rankMetric: rankMetric)
-        let metricIndex = RunMetrics.names.firstIndex(of: rankMetric)!
-        let higher = RunMetrics.higherIsBetter(rankMetric)
+                    rankMetric: Metric) throws -> Outcome {
+        precondition(rankMetric.sweepColumn != nil, "a sweep does not compute '\(rankMetric)'")
         var results: [StepResult] = []
         var inParts: [BacktestResult] = [], outParts: [BacktestResult] = []
         var inCash = evaluator.config.initialCash, outCash = evaluator.config.initialCash
@@ -38,12 +36,12 @@ extension WalkForward {
             let cache = IndicatorCache()
             let values = Parallel.map(count: combinations) { combo -> Double in
                 let r = try evaluator.run(combo, prefix: prefix, range: step.inSample, cache: cache)
-                return RunMetrics(r, periodsPerYear: evaluator.periodsPerYear).values[metricIndex]
+                return RunMetrics(r, periodsPerYear: evaluator.periodsPerYear)[rankMetric]
             }
             var chosen: Int?, best = Double.nan
             for (combo, v) in values.enumerated() {
                 guard case .success(let value) = v, value.isFinite else { continue }
-                if chosen == nil || (higher ? value > best : value < best) { chosen = combo; best = value }
+                if chosen == nil || rankMetric.ranks(value, before: best) { chosen = combo; best = value }
             }
             var outValue = Double.nan
             if let chosen {
@@ -56,7 +54,7 @@ extension WalkForward {
                                                   cache: IndicatorCache(), initialCash: outCash)
                 outCash = outResult.finalEquity
                 outParts.append(outResult)
-                outValue = RunMetrics(outResult, periodsPerYear: evaluator.periodsPerYear).values[metricIndex]
+                outValue = RunMetrics(outResult, periodsPerYear: evaluator.periodsPerYear)[rankMetric]
             } else {
                 // Nothing could be chosen: stay in cash through the out-of-sample fold.
                 let bars = candles.slice(step.outOfSample)

@@ -29,14 +29,14 @@ public struct RunParameter: Sendable, Equatable {
         }
     }
 
-    /// As a JSON literal: numbers as numbers, off as null.
-    public var jsonValue: String {
+    /// As JSON: numbers as numbers, off as null.
+    public var json: JSONValue {
         switch value {
-        case .int(let v): return String(v)
-        case .double(let v): return JSONWriter.number(v)
-        case .string(let v): return JSONWriter.string(v)
-        case .bool(let v): return v ? "true" : "false"
-        case .none: return "null"
+        case .int(let v): return .int(v)
+        case .double(let v): return .number(v)
+        case .string(let v): return .string(v)
+        case .bool(let v): return .bool(v)
+        case .none: return .null
         }
     }
 }

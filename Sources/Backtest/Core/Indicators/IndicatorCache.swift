@@ -3,13 +3,25 @@ import Foundation
 /// Indicator outputs computed once and shared: a sweep evaluates thousands of parameter
 /// combinations over one candle series, but only a few distinct indicator windows.
 ///
-/// Keys name the indicator, its input and its parameters (`"sma:close:20"`); one cache belongs to
-/// one candle series. Thread-safe: concurrent combinations may ask for the same key; a value is
-/// computed at most once per key (other askers wait for it).
+/// Keyed by the indicator (`IndicatorSpec`) and its input; one cache belongs to one candle
+/// series. Thread-safe: concurrent combinations may ask for the same key; a value is computed at
+/// most once per key (other askers wait for it).
 public final class IndicatorCache: @unchecked Sendable {
+    /// What a cached value is: an indicator and what it was computed from.
+    public struct Key: Hashable, Sendable {
+        public var spec: IndicatorSpec
+        public var input: IndicatorSpec.Input
+
+        /// - Parameter input: nil takes the spec's default (the close for indicators of one series).
+        public init(_ spec: IndicatorSpec, input: IndicatorSpec.Input? = nil) {
+            self.spec = spec
+            self.input = input ?? spec.defaultInput
+        }
+    }
+
     private let lock = NSCondition()
-    private var values: [String: [[Double]]] = [:]
-    private var computing: Set<String> = []
+    private var values: [Key: [[Double]]] = [:]
+    private var computing: Set<Key> = []
 
     public init() {}
 
@@ -19,9 +31,18 @@ public final class IndicatorCache: @unchecked Sendable {
         return values.count
     }
 
+    /// The outputs of `spec` on `input` of `candles` (`IndicatorSpec.compute(on:input:)`, one
+    /// array per output column), computed the first time they are asked for.
+    /// - Parameter input: nil takes the spec's default (the close for indicators of one series).
+    public func outputs(_ spec: IndicatorSpec, of input: IndicatorSpec.Input? = nil,
+                        on candles: CandleSeries) throws -> [[Double]] {
+        let key = Key(spec, input: input)
+        return try outputs(key) { try spec.compute(on: candles, input: key.input) }
+    }
+
     /// The outputs stored under `key`, computing them with `compute` the first time.
     /// An error is not cached: the next asker computes again (and gets the same error).
-    public func outputs(_ key: String, _ compute: () throws -> [[Double]]) throws -> [[Double]] {
+    public func outputs(_ key: Key, _ compute: () throws -> [[Double]]) throws -> [[Double]] {
         lock.lock()
         while true {
             if let v = values[key] { lock.unlock(); return v }
@@ -37,10 +58,5 @@ public final class IndicatorCache: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
         return try result.get()
-    }
-
-    /// A single-output indicator stored under `key`.
-    public func series(_ key: String, _ compute: () throws -> [Double]) throws -> [Double] {
-        try outputs(key) { [try compute()] }[0]
     }
 }

@@ -31,6 +31,15 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// Whether the indicator reads one series (the close unless told otherwise) rather than
+        /// the columns it names itself (atr: high, low and close; obv: close and volume; ...).
+        public var readsOneSeries: Bool {
+            switch self {
+            case .sma, .ema, .wma, .rsi, .macd, .bb, .roc, .stddev: return true
+            case .atr, .stoch, .obv, .willr, .cci, .adx, .donchian, .vwap: return false
+            }
+        }
+
         /// Parameter names, for messages.
         var parameterNames: [String] {
             switch self {
@@ -43,6 +52,14 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What an indicator is computed from.
+    public enum Input: Hashable, Sendable {
+        /// One column of the candles, for indicators that read one series (`Kind.readsOneSeries`).
+        case column(CandleSeries.Column)
+        /// The columns the indicator names itself, for the others.
+        case candles
+    }
+
     public var kind: Kind
     /// All parameters, defaults filled in. Every one is a whole number except Bollinger's `k`.
     public var parameters: [Double]
@@ -50,6 +67,20 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
     public init(kind: Kind, parameters: [Double]? = nil) {
         self.kind = kind
         self.parameters = parameters ?? kind.defaults
+    }
+
+    /// `kind` with `parameters` in order, those left out at their defaults, as in the text form:
+    /// `IndicatorSpec(.macd, 12, 26, 9)`, `IndicatorSpec(.rsi)` (rsi:14).
+    public init(_ kind: Kind, _ parameters: Double...) {
+        precondition(parameters.count <= kind.defaults.count, "\(kind.rawValue) takes \(kind.defaults.count) parameters")
+        var values = kind.defaults
+        values.replaceSubrange(0..<parameters.count, with: parameters)
+        self.init(kind: kind, parameters: values)
+    }
+
+    /// What `compute(on:)` reads: the close for indicators of one series, else their own columns.
+    public var defaultInput: Input {
+        kind.readsOneSeries ? .column(.close) : .candles
     }
 
     /// Parses `name[:p1[,p2...]]`.
@@ -111,7 +142,7 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// Leading NaN outputs (TA-Lib's lookback).
     public var lookback: Int {
-        let p = parameters.map { Int($0) }
+        let p = parameters.map(Self.whole)
         typealias L = Indicators.Lookback
         switch kind {
         case .sma: return L.sma(period: p[0])
@@ -135,8 +166,23 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// The outputs on `candles` (close for single-input indicators), one array per column.
     public func compute(on candles: CandleSeries) throws -> [[Double]] {
-        let p = parameters.map { Int($0) }
-        let (h, l, c, v) = (candles.high, candles.low, candles.close, candles.volume)
+        try compute(on: candles, input: defaultInput)
+    }
+
+    /// The outputs on `input` of `candles`, one array per column.
+    /// - Precondition: `input` is a column exactly when the indicator reads one series.
+    public func compute(on candles: CandleSeries, input: Input) throws -> [[Double]] {
+        let p = parameters.map(Self.whole)
+        let (h, l, v) = (candles.high, candles.low, candles.volume)
+        let c: [Double]
+        switch input {
+        case .column(let column):
+            precondition(kind.readsOneSeries, "\(kind.rawValue) reads its own columns, not one series")
+            c = candles[column]
+        case .candles:
+            precondition(!kind.readsOneSeries, "\(kind.rawValue) reads one series: give it a column")
+            c = candles.close
+        }
         switch kind {
         case .sma: return [try Indicators.sma(c, period: p[0])]
         case .ema: return [try Indicators.ema(c, period: p[0])]
@@ -163,6 +209,12 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
             return [d.upper, d.middle, d.lower]
         case .vwap: return [try Indicators.vwap(high: h, low: l, close: c, volume: v, period: p[0])]
         }
+    }
+
+    /// `v` as a period: its whole part, clamped to `Int`'s range (NaN as 0) so that an absurd
+    /// parameter fails the length check instead of trapping; Bollinger's `k` is read as a Double.
+    static func whole(_ v: Double) -> Int {
+        v.isNaN ? 0 : v >= 0x1p63 ? .max : v <= -0x1p63 ? .min : Int(v)
     }
 
     /// `20` for whole numbers, `2.5` otherwise.

@@ -1,28 +1,7 @@
 import BacktestAnalysis
 import BacktestCore
 
-/// A parsed JSON value; objects keep their keys in document order.
-indirect enum JSONValue: Equatable {
-    case object([(key: String, value: JSONValue)])
-    case array([JSONValue])
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-
-    static func == (a: JSONValue, b: JSONValue) -> Bool {
-        switch (a, b) {
-        case let (.object(x), .object(y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-        case let (.array(x), .array(y)): return x == y
-        case let (.string(x), .string(y)): return x == y
-        case let (.number(x), .number(y)): return x == y
-        case let (.bool(x), .bool(y)): return x == y
-        case (.null, .null): return true
-        default: return false
-        }
-    }
-
+extension JSONValue {
     /// The value of the first key in `names` that is present, for objects.
     subscript(_ names: String...) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
@@ -36,7 +15,7 @@ indirect enum JSONValue: Equatable {
         case .object: "an object"
         case .array: "an array"
         case .string: "a string"
-        case .number: "a number"
+        case .number, .int, .numberLiteral: "a number"
         case .bool: "a boolean"
         case .null: "null"
         }

@@ -52,7 +52,8 @@ enum Markdown {
         code(arguments.map(shellQuoted).joined(separator: " "))
     }
 
-    static func shellQuoted(_ s: String) -> String {
+    /// One argument quoted for a POSIX shell (see `command`).
+    public static func shellQuoted(_ s: String) -> String {
         if !s.isEmpty && s.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=,@%+".contains($0)) }) { return s }
         if s.unicodeScalars.contains(where: { TerminalText.needsEscape($0) }) {
             var out = "$'"

@@ -46,6 +46,13 @@ public struct Report {
         try OutputDirectory.check(directory, force: force, what: "report directory")
     }
 
+    /// The run's manifest: strategy, data, periods per year, parameters, execution options.
+    /// - Complexity: O(n) in the bars (it hashes them); build it once per output.
+    public var manifest: RunManifest {
+        RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(result.candles, timeframe: timeframe),
+                    periodsPerYear: stats.periodsPerYear, parameters: parameters, execution: execution)
+    }
+
     /// Writes every file into a staging folder beside `directory` and renames it into place
     /// (replacing an existing report with `force`), so a failure leaves nothing half-written.
     /// - Throws: `InputError` when `directory` exists and `force` is false, is a file, or holds
@@ -54,15 +61,16 @@ public struct Report {
     @discardableResult
     public func write(to directory: String, force: Bool = false) throws -> [String] {
         let staged = try OutputDirectory.stage(directory, force: force, what: "report directory")
+        let manifest = self.manifest
         let contents: [(String, String)] = [
-            ("report.md", try markdown()),
+            ("report.md", try markdown(manifest)),
             ("equity.svg", SVGChart.equity(time: result.candles.time, equity: result.equity, initial: result.initialCash)),
             ("price.svg", SVGChart.price(result.candles, trades: result.trades)),
             ("equity.csv", equityCSV()),
             ("trades.csv", tradesCSV()),
             ("fills.csv", fillsCSV()),
             ("stats.csv", statsCSV()),
-            ("stats.json", json() + "\n"),
+            ("stats.json", json(manifest).serialized() + "\n"),
         ]
         for (name, text) in contents { try staged.write(text, to: name) }
         try staged.commit()
@@ -77,44 +85,27 @@ public struct Report {
     /// machine name (fractions, ISO-8601 times, null when undefined) plus the engine's counters
     /// `initial_cash`, `fills`, `avg_slippage` (a fraction), `rejected_by_reason` and
     /// `ambiguous_exit_bars`; `costs` is the cost-sensitivity table or null when skipped.
-    public func json() -> String {
-        let c = result.candles
-        func object(_ fields: [(String, String)]) -> String {
-            "{" + fields.map { "\(JSONWriter.string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
-        }
+    public var json: JSONValue { json(manifest) }
+
+    func json(_ manifest: RunManifest) -> JSONValue {
         let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
-            .sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, String($0.value)) }
-        let statFields = stats.all.map { ($0.name, $0.jsonValue) } + [
-            ("initial_cash", JSONWriter.number(result.initialCash)),
-            ("fills", String(result.fills.count)),
-            ("avg_slippage", JSONWriter.number(stats["avg_slippage_bps"] / 10_000)),
-            ("rejected_by_reason", object(reasons)),
-            ("ambiguous_exit_bars", String(result.ambiguousExitBars)),
+            .sorted { $0.key.rawValue < $1.key.rawValue }.map { (key: $0.key.rawValue, value: JSONValue.int($0.value)) }
+        let statFields = stats.all.map { (key: $0.name, value: $0.json) } + [
+            (key: "initial_cash", value: .number(result.initialCash)),
+            (key: "fills", value: .int(result.fills.count)),
+            (key: "avg_slippage", value: .number(stats[.avgSlippageBps] / 10_000)),
+            (key: "rejected_by_reason", value: .object(reasons)),
+            (key: "ambiguous_exit_bars", value: .int(result.ambiguousExitBars)),
         ]
-        var costsJSON = "null"
+        var costsJSON = JSONValue.null
         if let costs {
-            let rows = costs.rows.map { r in
-                object([("multiplier", JSONWriter.number(r.multiplier)), ("total_return", JSONWriter.number(r.totalReturn)),
-                        ("sharpe", JSONWriter.number(r.sharpe)), ("max_drawdown", JSONWriter.number(r.maxDrawdown)),
-                        ("fees_paid", JSONWriter.number(r.feesPaid)), ("trades", String(r.trades))])
+            let rows = costs.rows.map { r -> JSONValue in
+                ["multiplier": .number(r.multiplier), "total_return": .number(r.totalReturn), "sharpe": .number(r.sharpe),
+                 "max_drawdown": .number(r.maxDrawdown), "fees_paid": .number(r.feesPaid), "trades": .int(r.trades)]
             }
-            costsJSON = object([("rows", "[" + rows.joined(separator: ",") + "]"),
-                                ("break_even_fee_bps", costs.breakEvenFeeBps.map(JSONWriter.number) ?? "null")])
+            costsJSON = ["rows": .array(rows), "break_even_fee_bps": costs.breakEvenFeeBps.map { .number($0) } ?? .null]
         }
-        return object([
-            ("strategy", JSONWriter.string(strategy)),
-            ("symbol", JSONWriter.string(c.symbol)),
-            ("timeframe", timeframe.map(JSONWriter.string) ?? "null"),
-            ("params", object(parameters.map { ($0.name, $0.jsonValue) })),
-            ("execution", object(execution.map { ($0.name, $0.jsonValue) })),
-            ("bars", String(c.count)),
-            ("first", c.time.first.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
-            ("last", c.time.last.map { JSONWriter.string(UTCTime.iso($0)) } ?? "null"),
-            ("candles_sha256", JSONWriter.string(c.sha256)),
-            ("bt_version", JSONWriter.string(btVersion)),
-            ("stats", object(statFields)),
-            ("costs", costsJSON),
-        ])
+        return .object(manifest.jsonMembers + [(key: "stats", value: .object(statFields)), (key: "costs", value: costsJSON)])
     }
 
     // MARK: - Human tables
@@ -218,24 +209,11 @@ public struct Report {
 
     // MARK: - Markdown
 
-    func markdown() throws -> String {
-        let c = result.candles
-        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n| | |\n|---|---|\n"
-        let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
-        var manifest: [(String, String)] = [
-            ("command", Markdown.command(commandLine)),
-            ("bt version", btVersion),
-            ("symbol", Markdown.cell(c.symbol)),
-            ("timeframe", timeframe.map(Markdown.cell) ?? "unknown"),
-            ("data range", range),
-            ("bars", String(c.count)),
-            ("candles sha256", "`\(c.sha256)`"),
-            ("periods per year", Stat("periods_per_year", stats.periodsPerYear, .perYear).formatted),
-        ]
-        manifest += parameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.text)) }
-        manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.text)) }
-        for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
+    func markdown() throws -> String { try markdown(manifest) }
 
+    func markdown(_ manifest: RunManifest) throws -> String {
+        let c = result.candles
+        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
         for s in stats.all { md += "| \(s.label) | \(s.formatted) |\n" }
 

@@ -7,17 +7,16 @@ import Foundation
 /// symbols left out and failed ones with why).
 public struct ScreenReport {
     public var strategy: String
-    public var parameters: [(name: String, value: String)]
-    public var execution: [(name: String, value: String)]
+    public var parameters: [RunParameter]
+    public var execution: [RunParameter]
     public var commandLine: [String]
-    public var rankMetric: String
+    public var rankMetric: Metric
     public var minTrades: Int
     public var top: Int
     public var rows: [Screen.Row]
 
-    public init(strategy: String, parameters: [(name: String, value: String)],
-                execution: [(name: String, value: String)], commandLine: [String],
-                rankMetric: String, minTrades: Int, top: Int, rows: [Screen.Row]) {
+    public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], commandLine: [String],
+                rankMetric: Metric, minTrades: Int, top: Int, rows: [Screen.Row]) {
         self.strategy = strategy; self.parameters = parameters; self.execution = execution
         self.commandLine = commandLine; self.rankMetric = rankMetric; self.minTrades = minTrades
         self.top = top; self.rows = rows
@@ -59,39 +58,37 @@ public struct ScreenReport {
         })
     }
 
+    /// The screen's manifest: strategy, symbol count, rank metric, minimum trades, parameters
+    /// and execution options.
+    public var manifest: RunManifest {
+        var m = RunManifest(commandLine: commandLine, strategy: strategy, parameters: parameters, execution: execution)
+        m.symbols = rows.count
+        m.rankMetric = rankMetric
+        m.minTrades = minTrades
+        return m
+    }
+
     public func markdown() -> String {
         let ok = rows.filter { $0.status == .ok }.count
         let few = rows.filter { $0.status == .fewTrades }
         let failed = rows.filter { $0.status == .error }
-        var md = "# Screen: \(Markdown.cell(strategy))\n\n## Run\n\n| | |\n|---|---|\n"
-        // Values are markdown already: text through `Markdown.cell`, the command as code.
-        var manifest: [(String, String)] = [
-            ("command", Markdown.command(commandLine)),
-            ("bt version", btVersion),
-            ("symbols", String(rows.count)),
-            ("rank metric", Markdown.cell(rankMetric)),
-            ("min trades", String(minTrades)),
-        ]
-        manifest += parameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.value)) }
-        manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.value)) }
-        for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
-
+        var md = "# Screen: \(Markdown.cell(strategy))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Ranking\n\n\(ok) ranked, "
             + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
-        let columns = ["total_return", "cagr", "sharpe", "sharpe_ci_low", "sharpe_ci_high", "psr", "max_drawdown",
-                       "trades", "win_rate"]
+        let columns: [Metric] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,
+                                 .trades, .winRate]
         let shown = [rankMetric] + columns.filter { $0 != rankMetric }
-        md += "| # | symbol | equity | " + shown.map(Markdown.cell).joined(separator: " | ") + " |\n|---:|---|---|"
+        md += "| # | symbol | equity | " + shown.map { Markdown.cell($0.name) }.joined(separator: " | ") + " |\n|---:|---|---|"
             + String(repeating: "---:|", count: shown.count) + "\n"
         for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {
             guard let s = row.stats else { continue }
             md += "| \(row.rank!) | \(Markdown.cell(row.symbol)) | \(Self.sparkline(row.equityShape)) | "
-                + shown.map { name in s.all.first { $0.name == name }?.formatted ?? "n/a" }.joined(separator: " | ") + " |\n"
+                + shown.map { s.stat($0).formatted }.joined(separator: " | ") + " |\n"
         }
         if !few.isEmpty {
             md += "\n## Not ranked: fewer than \(minTrades) trades\n\n"
             md += few.sorted { $0.symbol < $1.symbol }
-                .map { "- \(Markdown.cell($0.symbol)): \(Int($0.stats?["trades"] ?? 0)) trades" }.joined(separator: "\n") + "\n"
+                .map { "- \(Markdown.cell($0.symbol)): \(Int($0.stats?[.trades] ?? 0)) trades" }.joined(separator: "\n") + "\n"
         }
         if !failed.isEmpty {
             md += "\n## Failed\n\n| symbol | why |\n|---|---|\n"

@@ -31,11 +31,16 @@ extension Stat {
         }
     }
 
-    /// The value as a JSON literal: numbers in shortest round-trip form (fractions, not
-    /// percentages), times as ISO-8601 strings, NaN and infinities as null.
-    public var jsonValue: String {
-        guard value.isFinite else { return "null" }
-        if unit == .time { return "\"\(UTCTime.iso(Int64(value)))\"" }
-        return NumberText.shortest(value)
+    /// The value as JSON: numbers in shortest round-trip form (fractions, not percentages),
+    /// times as ISO-8601 strings, NaN and infinities as null.
+    public var json: JSONValue {
+        unit == .time && value.isFinite ? .string(UTCTime.iso(Int64(value))) : .number(value)
+    }
+}
+
+extension Metric {
+    /// `value` of this metric for a human table, as `Stat.formatted` formats it.
+    public func formatted(_ value: Double) -> String {
+        Stat(self, value).formatted
     }
 }

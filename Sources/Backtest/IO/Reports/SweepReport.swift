@@ -9,15 +9,15 @@ public struct SweepReport {
     public var strategy: String
     public var candles: CandleSeries
     public var commandLine: [String]
-    /// Parameters held fixed (defaults included), as name/value text.
-    public var fixedParameters: [(name: String, value: String)]
-    /// Execution options, as name/value text.
-    public var execution: [(name: String, value: String)]
+    /// Parameters held fixed (defaults included).
+    public var fixedParameters: [RunParameter]
+    /// Execution options, defaults included.
+    public var execution: [RunParameter]
     public var grid: ParameterGrid
     public var whereText: String?
     /// Grid indexes of the evaluated combinations (after `--where`), by combination number.
     public var combos: [Int]
-    public var rankMetric: String
+    public var rankMetric: Metric
     public var periodsPerYear: Double
     public var summary: Sweep.Summary
     public var deflation: Sweep.Deflation?
@@ -25,8 +25,8 @@ public struct SweepReport {
     public var topShown = 20
 
     public init(strategy: String, candles: CandleSeries, commandLine: [String],
-                fixedParameters: [(name: String, value: String)], execution: [(name: String, value: String)],
-                grid: ParameterGrid, whereText: String?, combos: [Int], rankMetric: String,
+                fixedParameters: [RunParameter], execution: [RunParameter],
+                grid: ParameterGrid, whereText: String?, combos: [Int], rankMetric: Metric,
                 periodsPerYear: Double, summary: Sweep.Summary) {
         self.strategy = strategy; self.candles = candles; self.commandLine = commandLine
         self.fixedParameters = fixedParameters; self.execution = execution; self.grid = grid
@@ -90,7 +90,7 @@ public struct SweepReport {
             values: values, rowName: grid.axes[0].name, rowLabels: rowLabels,
             columnName: grid.axes[1].name, columnLabels: colLabels,
             title: "\(rankMetric) by \(grid.axes[0].name) and \(grid.axes[1].name)",
-            higherIsBetter: RunMetrics.higherIsBetter(rankMetric), size: size, style: style)
+            higherIsBetter: rankMetric.higherIsBetter, size: size, style: style)
     }
 
     /// The heatmap as SVG: one rectangle per cell, red (worst) to green (best), the best cell
@@ -104,7 +104,7 @@ public struct SweepReport {
         let width = left + cell * Double(cols) + 150, height = top + cell * Double(rows) + 50
         let finite = values.flatMap { $0 }.filter(\.isFinite)
         let lo = finite.min() ?? 0, hi = finite.max() ?? 0
-        let higher = RunMetrics.higherIsBetter(rankMetric)
+        let higher = rankMetric.higherIsBetter
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
         func color(_ v: Double) -> String {
             var t = hi > lo ? (v - lo) / (hi - lo) : 0.5
@@ -138,7 +138,7 @@ public struct SweepReport {
             svg += "<text x=\"\(f(left + (Double(c) + 0.5) * cell))\" y=\"\(f(top - 4))\" font-size=\"10\" text-anchor=\"middle\">\(Self.label(grid.axes[1].values[c]))</text>\n"
         }
         let lx = left + cell * Double(cols) + 20
-        svg += "<text x=\"\(f(lx))\" y=\"\(f(top + 10))\" font-size=\"11\">\(SVGChart.escape(rankMetric))</text>\n"
+        svg += "<text x=\"\(f(lx))\" y=\"\(f(top + 10))\" font-size=\"11\">\(SVGChart.escape(rankMetric.name))</text>\n"
         for k in 0...4 {
             let v = lo + (hi - lo) * Double(4 - k) / 4
             svg += "<rect x=\"\(f(lx))\" y=\"\(f(top + 20 + Double(k) * 18))\" width=\"14\" height=\"14\" fill=\"\(color(v))\"/>"
@@ -149,37 +149,30 @@ public struct SweepReport {
 
     // MARK: - sweep.md
 
+    /// The sweep's manifest: strategy, data, periods per year, rank metric, grid, filter, fixed
+    /// parameters and execution options.
+    /// - Complexity: O(n) in the bars (it hashes them).
+    public var manifest: RunManifest {
+        var m = RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(candles),
+                            periodsPerYear: periodsPerYear, parameters: fixedParameters, execution: execution)
+        m.rankMetric = rankMetric
+        m.grid = grid.axes
+        m.filter = whereText
+        return m
+    }
+
     public func markdown() throws -> String {
         let c = candles
-        var md = "# Sweep: \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n| | |\n|---|---|\n"
-        let range = c.isEmpty ? "no bars" : "\(UTCTime.iso(c.time[0])) .. \(UTCTime.iso(c.time[c.count - 1]))"
-        // Values are markdown already: text through `Markdown.cell`, code through `Markdown.code`.
-        var manifest: [(String, String)] = [
-            ("command", Markdown.command(commandLine)),
-            ("bt version", btVersion),
-            ("symbol", Markdown.cell(c.symbol)),
-            ("timeframe", c.timeframe?.rawValue ?? "unknown"),
-            ("data range", range),
-            ("bars", String(c.count)),
-            ("candles sha256", "`\(c.sha256)`"),
-            ("periods per year", CSV.number(periodsPerYear)),
-            ("rank metric", Markdown.cell(rankMetric)),
-        ]
-        manifest += grid.axes.map { ("grid " + Markdown.cell($0.name), $0.values.map(Self.label).joined(separator: " ")) }
-        if let whereText { manifest.append(("where", Markdown.code(whereText))) }
-        manifest += fixedParameters.map { ("parameter " + Markdown.cell($0.name), Markdown.cell($0.value)) }
-        manifest += execution.map { ("execution " + Markdown.cell($0.name), Markdown.cell($0.value)) }
-        for (k, v) in manifest { md += "| \(k) | \(v) |\n" }
-
+        var md = "# Sweep: \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Results\n\n"
         md += "\(grid.count) combinations in the grid, \(combos.count) after `--where`, "
             + "\(summary.evaluated - summary.failed) ran, \(summary.failed) failed (see `sweep.csv`, status `error`).\n\n"
         if let best = summary.best, let m = summary.bestMetrics {
             let values = grid.combination(at: combos[best])
-            md += "Best by \(Markdown.cell(rankMetric)): "
+            md += "Best by \(rankMetric): "
                 + grid.axes.map { "\(Markdown.cell($0.name))=\(Self.label(values[$0.name]!))" }.joined(separator: ", ") + "\n\n"
             md += "| metric | value |\n|---|---:|\n"
-            for (name, v) in zip(RunMetrics.names, m.values) { md += "| \(name) | \(Self.human(name, v)) |\n" }
+            for (metric, v) in zip(RunMetrics.metrics, m.values) { md += "| \(metric) | \(metric.formatted(v)) |\n" }
         } else {
             md += "No combination produced a defined \(rankMetric).\n"
         }
@@ -212,14 +205,15 @@ public struct SweepReport {
 
         if !summary.top.isEmpty {
             md += "\n## Top \(min(topShown, summary.top.count)) by \(rankMetric)\n\n"
-            let shownMetrics = ["total_return", "sharpe", "sortino", "max_drawdown", "trades", "win_rate"]
-            md += "| # | " + grid.axes.map { Markdown.cell($0.name) }.joined(separator: " | ") + " | " + shownMetrics.joined(separator: " | ") + " |\n"
+            let shownMetrics: [Metric] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
+            md += "| # | " + grid.axes.map { Markdown.cell($0.name) }.joined(separator: " | ") + " | "
+                + shownMetrics.map(\.name).joined(separator: " | ") + " |\n"
             md += "|---:|" + String(repeating: "---:|", count: grid.axes.count + shownMetrics.count) + "\n"
             for (k, row) in summary.top.prefix(topShown).enumerated() {
                 guard let m = row.metrics else { continue }
                 let values = grid.combination(at: combos[row.combo])
                 md += "| \(k + 1) | " + grid.axes.map { Self.label(values[$0.name]!) }.joined(separator: " | ") + " | "
-                    + shownMetrics.map { Self.human($0, m[$0]) }.joined(separator: " | ") + " |\n"
+                    + shownMetrics.map { $0.formatted(m[$0]) }.joined(separator: " | ") + " |\n"
             }
         }
 
@@ -243,12 +237,14 @@ public struct SweepReport {
                     return grid.axes.map { "\(Markdown.cell($0.name))=\(Self.label(v[$0.name]!))" }.joined(separator: " ")
                 } ?? "none"
                 md += "| \(k + 1) | \(dates(s.step.inSample)) | \(dates(s.step.outOfSample)) | \(chosen) | "
-                    + "\(Self.human(rankMetric, s.inSampleValue)) | \(Self.human(rankMetric, s.outOfSampleValue)) |\n"
+                    + "\(rankMetric.formatted(s.inSampleValue)) | \(rankMetric.formatted(s.outOfSampleValue)) |\n"
             }
             if let inS = wf.inSample, let outS = wf.outOfSample {
                 let a = RunMetrics(inS, periodsPerYear: periodsPerYear), b = RunMetrics(outS, periodsPerYear: periodsPerYear)
                 md += "\n| metric | in-sample (stitched) | out-of-sample (stitched) |\n|---|---:|---:|\n"
-                for name in RunMetrics.names { md += "| \(name) | \(Self.human(name, a[name])) | \(Self.human(name, b[name])) |\n" }
+                for metric in RunMetrics.metrics {
+                    md += "| \(metric) | \(metric.formatted(a[metric])) | \(metric.formatted(b[metric])) |\n"
+                }
                 md += "\n![Out-of-sample equity](walk_forward_equity.svg)\n\n"
                 md += Markdown.fenced(try EquityChart.render(time: outS.candles.time, equity: outS.equity,
                                                              initial: outS.initialCash, size: ChartSize(width: 100, height: 20)))
@@ -262,12 +258,6 @@ public struct SweepReport {
     private func dates(_ r: Range<Int>) -> String {
         guard !r.isEmpty else { return "" }
         return "\(UTCTime.isoDate(candles.time[r.lowerBound]))..\(UTCTime.isoDate(candles.time[r.upperBound - 1]))"
-    }
-
-    /// A metric for human tables, formatted as `bt run` formats the same statistic
-    /// (`Stat.formatted`: percentages for fractions, "n/a" for undefined).
-    static func human(_ name: String, _ v: Double) -> String {
-        Stat(name, v, RunMetrics.unit(of: name)).formatted
     }
 
     /// `walk_forward.csv`: time, equity, drawdown of the stitched out-of-sample run.

@@ -5,10 +5,10 @@ import Foundation
 /// One line per symbol of a multi-symbol sweep: its best combination, the rank metric, the
 /// deflated Sharpe ratio and PBO, or why the symbol could not be swept.
 public struct SweepSymbolsSummary {
-    public var rank: String
+    public var rank: Metric
     public var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]
 
-    public init(rank: String, outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]) {
+    public init(rank: Metric, outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]) {
         self.rank = rank
         self.outcomes = outcomes
     }
@@ -35,7 +35,7 @@ public struct SweepSymbolsSummary {
 
     /// `summary.csv`: symbol, status, best, the rank metric, dsr, pbo, error (fractions).
     public func csv() -> String {
-        var out = CSV.row(["symbol", "status", "best", rank, "deflated_sharpe", "pbo", "error"])
+        var out = CSV.row(["symbol", "status", "best", rank.name, "deflated_sharpe", "pbo", "error"])
         for l in lines {
             out += CSV.row([CSV.text(l.symbol), l.status, CSV.text(l.best), CSV.number(l.value), CSV.number(l.dsr),
                             CSV.number(l.pbo), CSV.text(l.error)])
@@ -45,9 +45,9 @@ public struct SweepSymbolsSummary {
 
     public func markdown() -> String {
         var md = "# Sweep summary\n\nEach symbol's full report is in its sub-folder.\n\n"
-        md += "| symbol | best | \(Markdown.cell(rank)) | deflated Sharpe | PBO | |\n|---|---|---:|---:|---:|---|\n"
+        md += "| symbol | best | \(rank) | deflated Sharpe | PBO | |\n|---|---|---:|---:|---:|---|\n"
         for l in lines {
-            md += "| \(Markdown.cell(l.symbol)) | \(Markdown.cell(l.best)) | \(SweepReport.human(rank, l.value)) | "
+            md += "| \(Markdown.cell(l.symbol)) | \(Markdown.cell(l.best)) | \(rank.formatted(l.value)) | "
                 + "\(l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) | "
                 + "\(l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) | "
                 + (l.status == "ok" ? "[report](\(FileName.sanitized(l.symbol))/sweep.md)" : "failed: " + Markdown.cell(l.error))
@@ -61,7 +61,7 @@ public struct SweepSymbolsSummary {
         var out = "Sweep summary by \(rank):\n"
         for l in lines {
             if l.status == "ok" {
-                out += "  \(l.symbol): best \(l.best), \(rank) \(SweepReport.human(rank, l.value)), deflated Sharpe "
+                out += "  \(l.symbol): best \(l.best), \(rank) \(rank.formatted(l.value)), deflated Sharpe "
                     + (l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) + ", PBO "
                     + (l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) + "\n"
             } else {

@@ -1,0 +1,256 @@
+extension HTMLAssets {
+    /// Turns a report's chart object into chart panes (price, volume, indicators, equity,
+    /// drawdown, trade P/L), analyses the equity curve, and builds tables and the page header.
+    static let panelsScript = #"""
+// ---- chart object -> panes -------------------------------------------------------------------
+/** Trades in columns with base-bar indices (see the schema: `trades`). */
+function decodeTrades(t, n) {
+  if (!t || !t.entry_index || !t.entry_index.length) return null;
+  const m = t.entry_index.length, I = (a) => Int32Array.from(a || [], v => clamp(v | 0, 0, Math.max(0, n - 1)));
+  return {
+    n: m, entry: I(t.entry_index), exit: I(t.exit_index), entryPrice: f64(t.entry_price, m), exitPrice: f64(t.exit_price, m),
+    pnl: f64(t.pnl, m), ret: f64(t["return"], m), qty: f64(t.quantity, m), fees: f64(t.fees, m),
+    side: (t.side || []).map(String), isOpen: (t.is_open || []).map(Boolean),
+  };
+}
+function decodeFills(f, n) {
+  if (!f || !f.index || !f.index.length) return null;
+  const m = f.index.length;
+  return { n: m, index: Int32Array.from(f.index, v => clamp(v | 0, 0, Math.max(0, n - 1))), price: f64(f.price, m), qty: f64(f.quantity, m),
+    buy: (f.side || []).map(s => String(s).toLowerCase() === "buy") };
+}
+/**
+ * Drawdown episodes as bt's statistics define them: the running peak starts at the initial cash
+ * (bar 0); an episode runs from its peak bar to the bar that regains the peak, or the last bar.
+ */
+function analyseEquity(eq, initial, t) {
+  const n = eq.length, dd = new Float64Array(n);
+  let peak = initial, peakIndex = 0, depth = 0, inDD = false, troughIndex = 0;
+  let deepest = null, longest = null, maxEq = initial, maxEqIndex = 0;
+  const close = (end, recovered) => {
+    const ep = { depth, peak: peakIndex, trough: troughIndex, end, bars: end - peakIndex, seconds: t[end] - t[peakIndex], recovered };
+    if (!deepest || ep.depth < deepest.depth) deepest = ep;
+    if (!longest || ep.bars > longest.bars) longest = ep;
+  };
+  for (let i = 0; i < n; i++) {
+    const e = eq[i];
+    if (e > maxEq) { maxEq = e; maxEqIndex = i; }
+    if (e >= peak) {
+      if (inDD) { close(i, true); inDD = false; }
+      peak = e; peakIndex = i; depth = 0;
+    } else {
+      inDD = true;
+      const d = peak > 0 ? (e - peak) / peak : 0;
+      if (d < depth) { depth = d; troughIndex = i; }
+    }
+    dd[i] = peak > 0 ? Math.min(0, (e - peak) / peak) : 0;
+  }
+  if (inDD) close(n - 1, false);
+  return { dd, deepest, longest, peak: maxEq, peakIndex: maxEqIndex, final: eq[n - 1], initial,
+    maxDrawdown: deepest ? deepest.depth : 0, maxDrawdownBars: longest ? longest.bars : 0, maxDrawdownDays: longest ? longest.seconds / 86400 : 0 };
+}
+
+/** Units held after each bar when the data leaves `position` out: fills summed, buys positive. */
+function positionFromFills(F, n) {
+  const out = new Float64Array(n);
+  let q = 0, k = 0;
+  for (let i = 0; i < n; i++) {
+    while (k < F.n && F.index[k] === i) { q += F.buy[k] ? F.qty[k] : -F.qty[k]; k++; }
+    out[i] = Math.abs(q) < 1e-12 * Math.max(1, Math.abs(F.qty[Math.max(0, k - 1)])) ? 0 : q;
+  }
+  return out;
+}
+const OSC_DEFAULTS = {
+  rsi: { guides: [30, 70], range: [0, 100] }, stoch: { guides: [20, 80], range: [0, 100] }, willr: { guides: [-80, -20], range: [-100, 0] },
+  adx: { guides: [25], range: [0, 100] }, macd: { guides: [0] }, roc: { guides: [0] }, cci: { guides: [-100, 100] },
+};
+const PRICE_INDICATORS = ["sma", "ema", "wma", "bb", "donchian", "vwap"];
+
+/**
+ * Builds a Chart in `host` from a report's chart object. opts: { toolbar (element), small,
+ * compare: { values, label } (a second equity curve), regions: [...] (extra shaded spans) }.
+ */
+function buildChart(host, cd, opts) {
+  opts = opts || {};
+  const series = makeSeries(cd.series || {}), n = series.n, arrays = {};
+  const trades = decodeTrades(cd.trades, n), fills = decodeFills(cd.fills, n);
+  mark("series");
+  const chart = new Chart(host, { series, arrays, trades, fills }, { small: opts.small, label: opts.label });
+  const hasPrice = series.hasClose || series.hasOHLC;
+  let price = null;
+  if (hasPrice) {
+    price = chart.addPane(new Pane("price", series.symbol || "Price", 5, { logAllowed: true, logLabel: "price", logWanted: !!opts.logPrice }));
+    price.add(new CandleLayer());
+  }
+  // indicators: price-scale ones over the candles, the others in a pane each
+  let colorIndex = 0;
+  const own = [];
+  for (const [gi, g] of (cd.indicators || []).entries()) {
+    const name = String(g.spec || "").split(":")[0].toLowerCase();
+    const onPrice = g.pane ? g.pane === "price" : PRICE_INDICATORS.includes(name);
+    const keys = [];
+    for (const [li, line] of (g.lines || []).entries()) {
+      const key = "ind" + gi + "_" + li;
+      arrays[key] = f64(line.values, n);
+      keys.push({ key, line });
+    }
+    if (onPrice && price) {
+      if (g.band && g.band.length === 2) {
+        const up = keys.find(k => k.line.name === g.band[0]), lo = keys.find(k => k.line.name === g.band[1]);
+        if (up && lo) price.layers.splice(1, 0, new BandLayer(up.key, lo.key, "band"));
+      }
+      const color = INDICATOR_COLORS[colorIndex++ % INDICATOR_COLORS.length];
+      for (const { key, line } of keys) {
+        const outer = g.band && g.band.includes(line.name);
+        price.add(new LineLayer(key, line.label || line.name, line.color || color, { width: outer ? 1 : 1.5, dash: outer ? [5, 3] : null, tooltipKey: line.name }));
+      }
+    } else {
+      own.push({ g, name, keys });
+    }
+  }
+  if (hasPrice && trades) price.add(new TradeLayer());
+  if (hasPrice && fills) price.add(new FillLayer());
+  if (series.hasVolume) {
+    let any = false;
+    for (let i = 0; i < n && !any; i++) any = series.v[i] > 0;
+    if (any) chart.addPane(new Pane("volume", "Volume", 1.1, { format: "volume", includeZero: true })).add(new VolumeLayer());
+  }
+  for (const { g, name, keys } of own) {
+    const def = OSC_DEFAULTS[name] || {};
+    const pane = chart.addPane(new Pane("ind" + chart.panes.length, g.label || g.spec || name, 1.6,
+      { format: "num", fixed: g.range || def.range || null }));
+    const guides = g.guides || def.guides;
+    if (guides && guides.length) pane.add(new GuideLayer(guides));
+    let ci = 0;
+    for (const { key, line } of keys) {
+      if (line.style === "histogram") pane.layers.splice(guides && guides.length ? 1 : 0, 0, new HistogramLayer(key, line.label || line.name, { tooltipKey: line.name }));
+      else pane.add(new LineLayer(key, line.label || line.name, line.color || INDICATOR_COLORS[ci++ % INDICATOR_COLORS.length], { width: 1.4, tooltipKey: line.name }));
+    }
+  }
+  mark("indicators");
+  // equity, drawdown, trade P/L
+  const eqd = cd.equity;
+  if (eqd && eqd.values && numLength(eqd.values) === n && n > 0) {
+    const initial = isFinite(eqd.initial_cash) ? eqd.initial_cash : eqd.values[0];
+    arrays.equity = f64(eqd.values, n);
+    const A = analyseEquity(arrays.equity, initial, series.t);
+    chart.analysis = { maxDrawdown: A.maxDrawdown, maxDrawdownBars: A.maxDrawdownBars, maxDrawdownDays: A.maxDrawdownDays,
+      deepest: A.deepest, longest: A.longest, peak: A.peak, peakIndex: A.peakIndex, final: A.final };
+    arrays.dd = A.dd;
+    const eq = chart.addPane(new Pane("equity", "Equity", 2.7, { logAllowed: true, logLabel: "equity", logWanted: !!opts.logEquity }));
+    // Extra spans (walk-forward folds) take the first label row; the drawdowns go below them.
+    const regions = [...(opts.regions || [])], row0 = regions.length ? 1 : 0;
+    if (A.deepest && A.deepest.depth < 0) {
+      const e = A.deepest;
+      regions.push({ from: e.peak, to: e.end, fill: "region", edge: "region-line", labelColor: "dd-line", labelPane: "equity", bold: true, row: row0,
+        label: "Max drawdown " + fmtPct(e.depth, 2) + " · " + fmtSpan(e.bars, e.seconds) + (e.recovered ? "" : ", not recovered") });
+    }
+    if (A.longest && A.deepest && A.longest !== A.deepest && A.longest.bars > 0) {
+      const e = A.longest;
+      regions.push({ from: e.peak, to: e.end, fill: "region2", labelColor: "muted", labelPane: "equity", row: row0 + 1,
+        label: "Longest drawdown " + fmtSpan(e.bars, e.seconds) + " · " + fmtPct(e.depth, 2) });
+    }
+    if (regions.length) eq.add(new RegionLayer(regions));
+    if (eqd.benchmark !== null && eqd.benchmark !== false && series.hasClose && series.c[0] > 0) {
+      const bench = new Float64Array(n), c0 = series.c[0];
+      for (let i = 0; i < n; i++) bench[i] = initial * series.c[i] / c0;
+      arrays.bench = bench;
+      eq.add(new LineLayer("bench", "Buy & hold", "bench", { width: 1.2, dash: [5, 3], format: v => fmtFixed(v, 2) }));
+    }
+    if (opts.compare && opts.compare.values && numLength(opts.compare.values) === n) {
+      arrays.compare = f64(opts.compare.values, n);
+      eq.add(new LineLayer("compare", opts.compare.label, "ind2", { width: 1.2, dash: [2, 3], format: v => fmtFixed(v, 2) }));
+    }
+    eq.add(new LineLayer("equity", eqd.label || "Equity", "equity", { width: 1.7, format: v => fmtFixed(v, 2) }));
+    const points = [{ index: A.peakIndex, value: A.peak, label: "Peak " + fmtFixed(A.peak, 2), color: "equity" },
+      { index: n - 1, value: A.final, label: "Final " + fmtFixed(A.final, 2) + " (" + (A.final >= initial ? "+" : "") + fmtPct(A.final / initial - 1, 2) + ")", color: A.final >= initial ? "profit" : "loss", below: A.final < A.peak * 0.98 }];
+    eq.add(new PointLayer(points));
+    if ((eqd.position && numLength(eqd.position) === n) || fills) {
+      arrays.position = eqd.position && numLength(eqd.position) === n ? f64(eqd.position, n) : positionFromFills(fills, n);
+      eq.add({ extent: () => null, draw() {}, tooltip: (ch, i) => [{ k: "position", label: "Position", value: fmtSig(ch.d.get("position")[i], 6) }] });
+    }
+    const ddp = chart.addPane(new Pane("drawdown", "Drawdown", 1.25, { format: "pct", includeZero: true }));
+    if (A.deepest && A.deepest.depth < 0) {
+      ddp.add(new RegionLayer([{ from: A.deepest.peak, to: A.deepest.end, fill: "region" }]));
+    }
+    ddp.add(new AreaLayer("dd", "Drawdown"));
+    ddp.padPx = 5;
+    if (A.deepest && A.deepest.depth < 0) ddp.add(new PointLayer([{ index: A.deepest.trough, value: A.deepest.depth, label: fmtPct(A.deepest.depth, 2), color: "dd-line", below: true }]));
+    if (trades) {
+      const pl = chart.addPane(new Pane("pnl", "Trade P/L", 1.25, { format: "pct", includeZero: true, padPx: 7 }));
+      pl.add(new GuideLayer([0])).add(new TradePnlLayer());
+    }
+  }
+  mark("panes");
+  return chart;
+}
+
+// ---- tables and header -----------------------------------------------------------------------
+/** A report table: { id, title, columns, align, rows (text cells), notes }. */
+function renderTable(tb) {
+  const cols = tb.columns || [], align = tb.align || [];
+  const isNum = (j) => align[j] ? align[j] === "right" : j > 0;
+  const table = el("table", { cls: "bt-table", id: tb.id ? "bt-table-" + tb.id : null });
+  if (cols.length) table.append(el("thead", null, [el("tr", null, cols.map((c, j) => el("th", { cls: isNum(j) ? "bt-num" : null, text: c })))]));
+  const body = el("tbody");
+  for (const row of tb.rows || []) body.append(el("tr", null, row.map((c, j) => el("td", { cls: isNum(j) ? "bt-num" : null, text: c === null || c === undefined ? "n/a" : String(c) }))));
+  table.append(body);
+  return el("section", { cls: "bt-card" }, [tb.title ? el("h2", { text: tb.title }) : null, table,
+    ...(tb.notes || []).map(t => el("p", { cls: "bt-note", text: t }))]);
+}
+function renderHeader(data, app) {
+  const sub = el("div", { cls: "bt-sub" }, (data.subtitle || []).map(s => el("span", { text: s })));
+  app.append(el("header", null, [el("h1", { text: data.title || "bt report" }), sub]));
+}
+function renderManifest(data) {
+  if (!data.manifest || !data.manifest.length) return null;
+  const rows = data.manifest.map(r => el("tr", null, [el("th", { text: r[0] }), el("td", { text: String(r[1]) })]));
+  return el("details", { cls: "bt-manifest", id: "bt-manifest" }, [el("summary", { text: "Run manifest (command, version, data, options)" }),
+    el("table", { cls: "bt-table" }, [el("tbody", null, rows)])]);
+}
+/** Trades table; a click on a row zooms the chart to that trade. Long lists render in pages. */
+function renderTrades(cd, chart, n) {
+  const T = decodeTrades(cd.trades, n);
+  if (!T) return el("p", { cls: "bt-note", text: "No trades." });
+  const t = chart.base.t;
+  const cols = ["#", "side", "entry", "exit", "bars", "entry price", "exit price", "quantity", "P/L", "return"];
+  const table = el("table", { cls: "bt-table", id: "bt-trades" });
+  table.append(el("thead", null, [el("tr", null, cols.map((c, j) => el("th", { cls: j === 0 || j >= 4 ? "bt-num" : null, text: c })))]));
+  const body = el("tbody");
+  table.append(body);
+  let shown = 0, selected = null;
+  const more = el("button", { cls: "bt-more", id: "bt-trades-more" });
+  const page = (count) => {
+    const end = Math.min(T.n, shown + count), frag = document.createDocumentFragment();
+    for (let k = shown; k < end; k++) {
+      const cls = T.pnl[k] >= 0 ? "bt-pos" : "bt-neg";
+      const tr = el("tr", { cls: "bt-click", "data-trade": String(k), "data-entry": String(T.entry[k]), "data-exit": String(T.exit[k]), tabindex: "0" }, [
+        el("td", { cls: "bt-num", text: String(k + 1) }), el("td", { text: T.side[k] || "" }),
+        el("td", { text: fmtTime(t[T.entry[k]]) }), el("td", { text: fmtTime(t[T.exit[k]]) + (T.isOpen[k] ? " (open)" : "") }),
+        el("td", { cls: "bt-num", text: fmtInt(T.exit[k] - T.entry[k]) }),
+        el("td", { cls: "bt-num", text: fmtSig(T.entryPrice[k], 8) }), el("td", { cls: "bt-num", text: fmtSig(T.exitPrice[k], 8) }),
+        el("td", { cls: "bt-num", text: fmtSig(T.qty[k], 6) }),
+        el("td", { cls: "bt-num " + cls, text: fmtFixed(T.pnl[k], 2) }), el("td", { cls: "bt-num " + cls, text: fmtPct(T.ret[k], 2) })]);
+      frag.append(tr);
+    }
+    body.append(frag);
+    shown = end;
+    more.textContent = "Show more (" + fmtInt(T.n - shown) + " left)";
+    more.style.display = shown < T.n ? "" : "none";
+  };
+  const open = (tr) => {
+    if (selected) selected.classList.remove("bt-selected");
+    selected = tr; tr.classList.add("bt-selected");
+    chart.zoomToBaseBars(+tr.dataset.entry, +tr.dataset.exit);
+    const r = chart.host.getBoundingClientRect();
+    if (r.bottom < 0 || r.top > window.innerHeight) chart.host.scrollIntoView({ block: "nearest" });
+  };
+  body.addEventListener("click", (e) => { const tr = e.target.closest("tr[data-trade]"); if (tr) open(tr); });
+  body.addEventListener("keydown", (e) => { if (e.key === "Enter") { const tr = e.target.closest("tr[data-trade]"); if (tr) open(tr); } });
+  more.addEventListener("click", () => page(1000));
+  page(500);
+  return el("div", null, [el("div", { cls: "bt-scroll" }, [table]), more]);
+}
+
+"""#
+}

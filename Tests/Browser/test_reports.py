@@ -1,0 +1,593 @@
+#!/usr/bin/env python3
+"""Browser tests of bt's report.html pages in headless Chromium (Debian chromium + chromium-driver).
+
+    python3 Tests/Browser/test_reports.py PATH... [--artifacts DIR]
+
+PATH is a report.html, a report folder holding one, or a folder whose sub-folders hold them (the
+samples written by make_samples.py). Each page is loaded from file:// and checked according to its
+kind (run, chart, sweep, screen): no console errors, no request other than file: and data: URLs,
+the tooltip of a hovered bar reads back the bar's exact OHLCV (at the stored timeframe and after
+aggregation), wheel zoom, drag pan, box zoom and reset change the visible range, a click on a trade
+row shows that trade, timeframe buttons give the candle counts of calendar-aligned UTC buckets, log
+toggles, heatmap hover and selection, screen sorting and row opening. When a `stats.json` (bt run's)
+sits beside a run page, the page's maximum drawdown and its duration must equal bt's statistics.
+Screenshots go to DIR (default .build/browser-artifacts). Exit status 1 when any check fails.
+"""
+import argparse
+import calendar
+import datetime as dt
+import json
+import math
+import os
+import sys
+import time
+import traceback
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+from selenium.webdriver.common.by import By
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CHROMIUM = os.environ.get("BT_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("BT_CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+class CheckFailed(AssertionError):
+    pass
+
+
+def check(cond, message):
+    if not cond:
+        raise CheckFailed(message)
+
+
+# ---- expected values computed independently of the page ------------------------------------
+
+def decode_series(s):
+    if "time_deltas" in s:
+        t, acc = [], 0
+        for d in s["time_deltas"]:
+            acc += d
+            t.append(acc)
+    else:
+        t = [int(dt.datetime.fromisoformat(v.replace("Z", "+00:00")).timestamp()) if isinstance(v, str) else v for v in s["time"]]
+    n = len(t)
+    col = lambda k: [float("nan") if v is None else float(v) for v in s.get(k, [None] * n)]
+    return {"t": t, "o": col("open"), "h": col("high"), "l": col("low"), "c": col("close"), "v": col("volume")}
+
+
+TF_SECONDS = {"1m": 60, "5m": 300, "15m": 900, "30m": 1800, "1h": 3600, "4h": 14400, "1d": 86400, "1w": 604800}
+
+
+def bucket(tf, t):
+    if tf == "1M":
+        d = dt.datetime.fromtimestamp(t, dt.timezone.utc)
+        return calendar.timegm((d.year, d.month, 1, 0, 0, 0))
+    if tf == "1w":
+        monday = 4 * 86400
+        return (t - monday) // 604800 * 604800 + monday
+    return t // TF_SECONDS[tf] * TF_SECONDS[tf]
+
+
+def aggregate(s, tf):
+    """First open, max high, min low, last close, summed volume per UTC bucket (weeks from Monday)."""
+    out = {"t": [], "o": [], "h": [], "l": [], "c": [], "v": [], "first": []}
+    for i, t in enumerate(s["t"]):
+        b = bucket(tf, t)
+        if not out["t"] or out["t"][-1] != b:
+            for k, v in (("t", b), ("o", s["o"][i]), ("h", s["h"][i]), ("l", s["l"][i]), ("c", s["c"][i]), ("v", s["v"][i]), ("first", i)):
+                out[k].append(v)
+        else:
+            out["h"][-1] = max(out["h"][-1], s["h"][i])
+            out["l"][-1] = min(out["l"][-1], s["l"][i])
+            out["c"][-1] = s["c"][i]
+            out["v"][-1] += s["v"][i]
+    return out
+
+
+# ---- the browser -----------------------------------------------------------------------------
+
+def make_driver(width=1400, height=1000):
+    o = webdriver.ChromeOptions()
+    o.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}",
+              "--hide-scrollbars", "--force-device-scale-factor=1", "--disable-extensions", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps"):
+        o.add_argument(a)
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
+
+
+class Page:
+    def __init__(self, driver, path, artifacts, name):
+        self.d, self.path, self.artifacts, self.name = driver, os.path.abspath(path), artifacts, name
+        self.shots = []
+
+    def js(self, script, *args):
+        return self.d.execute_script(script, *args)
+
+    def load(self):
+        self.d.get_log("browser")
+        self.d.get_log("performance")
+        self.d.get("file://" + self.path)
+        for _ in range(200):
+            if self.js("return !!(window.btPage && (window.btPage.ready || window.btPage.errors.length))"):
+                break
+            time.sleep(0.05)
+        errors = self.js("return window.btPage ? window.btPage.errors : ['no btPage']")
+        check(not errors, f"page reported errors: {errors}")
+        check(self.js("return window.btPage.ready"), "page never became ready")
+        self.data = json.loads(self.js("return document.getElementById('bt-data').textContent"))
+        return self
+
+    def shot(self, label):
+        os.makedirs(self.artifacts, exist_ok=True)
+        p = os.path.join(self.artifacts, f"{self.name}-{label}.png")
+        self.d.save_screenshot(p)
+        self.shots.append(p)
+        return p
+
+    def console_errors(self):
+        return [e for e in self.d.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+
+    def requests(self):
+        urls = []
+        for entry in self.d.get_log("performance"):
+            msg = json.loads(entry["message"])["message"]
+            if msg.get("method") in ("Network.requestWillBeSent", "Network.webSocketCreated"):
+                p = msg["params"]
+                urls.append(p.get("request", {}).get("url") or p.get("url", ""))
+        return urls
+
+    def state(self, chart="btChart"):
+        return self.js(f"return window.{chart}.state()")
+
+    def move(self, x, y):
+        ab = ActionBuilder(self.d)
+        ab.pointer_action.move_to_location(int(round(x)), int(round(y)))
+        ab.perform()
+
+    def drag(self, x1, y, x2):
+        ab = ActionBuilder(self.d)
+        ab.pointer_action.move_to_location(int(x1), int(y)).pointer_down()
+        for k in range(1, 6):
+            ab.pointer_action.move_to_location(int(x1 + (x2 - x1) * k / 5), int(y))
+        ab.pointer_action.pointer_up()
+        ab.perform()
+
+    def scroll_into_view(self, element_id):
+        self.js("document.getElementById(arguments[0]).scrollIntoView({block: 'center'})", element_id)
+        time.sleep(0.05)
+
+
+# ---- checks ----------------------------------------------------------------------------------
+
+def check_clean(page):
+    errs = page.console_errors()
+    check(not errs, f"console errors or warnings: {errs}")
+    bad = [u for u in page.requests() if not (u.startswith("file://") or u.startswith("data:") or u.startswith("about:"))]
+    check(not bad, f"network requests: {bad}")
+    html = open(page.path, encoding="utf-8").read()
+    check("default-src 'none'" in html, "the page has no Content-Security-Policy forbidding fetches")
+
+
+def tooltip_values(page, tip_id):
+    return page.js("""
+      const tip = document.getElementById(arguments[0]);
+      if (!tip || tip.style.display === 'none') return null;
+      const out = {index: +tip.dataset.index, time: +tip.querySelector('[data-k=time]').dataset.time};
+      for (const tr of tip.querySelectorAll('tr[data-k]')) out[tr.dataset.k] = tr.querySelector('td').textContent;
+      const r = tip.getBoundingClientRect();
+      out.rect = [r.left, r.top, r.right, r.bottom];
+      return out;""", tip_id)
+
+
+def values_of(a):
+    """A numeric array of the data in either encoding, as floats (NaN for undefined)."""
+    if isinstance(a, dict) and "f64" in a:
+        import base64
+        import struct
+        raw = base64.b64decode(a["f64"])
+        return list(struct.unpack(f"<{len(raw) // 8}d", raw))
+    return [float("nan") if v is None else float(v) for v in a]
+
+
+def hover_bar(page, chart_id, series, k, label, expect_time=None, cd=None):
+    """Zooms around bar k, hovers it, and checks the tooltip's time and OHLCV against `series`
+    (and, given the chart object, its indicator values and equity at the stored timeframe)."""
+    api = f"btCharts['{chart_id}']"
+    page.scroll_into_view(chart_id)
+    page.js(f"window.{api}.zoomTo(arguments[0] - 40, arguments[0] + 40)", k)
+    pt = page.js(f"return window.{api}.clientPoint(arguments[0], 'price')", k)
+    page.move(pt["x"], pt["y"])
+    time.sleep(0.05)
+    tip = tooltip_values(page, chart_id + "-tooltip")
+    check(tip is not None, f"{label}: no tooltip after hovering bar {k}")
+    check(tip["index"] == k, f"{label}: tooltip shows bar {tip['index']}, hovered {k}")
+    check(tip["time"] == (expect_time if expect_time is not None else series["t"][k]), f"{label}: tooltip time {tip['time']} != {series['t'][k]}")
+    for key, col in (("open", "o"), ("high", "h"), ("low", "l"), ("close", "c")):
+        check(float(tip[key]) == series[col][k], f"{label}: tooltip {key} {tip[key]} != {series[col][k]!r}")
+    check(float(tip["volume"].replace(",", "")) == series["v"][k], f"{label}: tooltip volume {tip['volume']} != {series['v'][k]!r}")
+    if cd is not None:
+        for g in cd.get("indicators", []):
+            for line in g["lines"]:
+                v = values_of(line["values"])[k]
+                if math.isnan(v):
+                    continue
+                shown = tip.get(line["name"])
+                check(shown is not None, f"{label}: no tooltip row for {line['name']}")
+                check(abs(float(shown.replace(",", "")) - v) <= 1e-6 * max(1.0, abs(v)), f"{label}: {line['name']} shows {shown}, is {v}")
+        if cd.get("equity"):
+            e = values_of(cd["equity"]["values"])[k]
+            check(abs(float(tip["equity"].replace(",", "")) - e) <= 0.005 + 1e-12 * abs(e), f"{label}: equity shows {tip['equity']}, is {e}")
+            if cd["equity"].get("position") is not None:
+                q = values_of(cd["equity"]["position"])[k]
+            elif cd.get("fills"):
+                f = cd["fills"]
+                q = sum(qty if side == "buy" else -qty for i, side, qty in zip(f["index"], f["side"], f["quantity"]) if i <= k)
+            else:
+                q = None
+            if q is not None:
+                shown = float(tip["position"].replace(",", ""))
+                check(abs(shown - q) <= 1e-5 * max(1.0, abs(q)), f"{label}: position shows {tip['position']}, is {q}")
+    x1, y1, x2, y2 = tip["rect"]
+    check(not (x1 <= pt["x"] <= x2 and y1 <= pt["y"] <= y2), f"{label}: the tooltip covers the crosshair point")
+    return tip
+
+
+def check_chart(page, chart_id, cd, shots=True, trades_table=True, stats=None):
+    """The interactions every candle chart supports; cd is the page's chart object."""
+    api = f"btCharts['{chart_id}']"
+    series = decode_series(cd["series"])
+    n = len(series["t"])
+    st = page.state(api)
+    check(st["candles"] == n and st["baseCandles"] == n, f"candle count {st['candles']} != {n}")
+    check(st["firstPaintMs"] is not None, "no first paint recorded")
+    page.js(f"window.{api}.reset()")
+    if shots:
+        page.scroll_into_view(chart_id)
+        page.shot("initial")
+
+    # hover a known bar at the stored timeframe: exact OHLCV and time
+    k = n // 3
+    hover_bar(page, chart_id, series, k, "hover", cd=cd)
+    if shots:
+        page.shot("hover")
+
+    # wheel zoom at the centre, drag pan, box zoom, reset
+    page.js(f"window.{api}.reset()")
+    full = page.state(api)["visible"]
+    host = page.d.find_element(By.ID, chart_id)
+    r = page.js("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]", host)
+    cx, cy = r[0] + r[2] * 0.45, r[1] + r[3] * 0.3
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_viewport(int(cx), int(cy)), 0, -400).perform()
+    time.sleep(0.2)
+    z = page.state(api)["visible"]
+    check(z != full and z["to"] - z["from"] < full["to"] - full["from"], f"wheel zoom did not narrow the range: {full} -> {z}")
+    page.drag(cx, cy, cx + 200)
+    time.sleep(0.2)
+    p = page.state(api)["visible"]
+    check(p["from"] < z["from"] and abs((p["to"] - p["from"]) - (z["to"] - z["from"])) <= 1, f"drag did not pan to earlier bars: {z} -> {p}")
+    page.js(f"window.{api}.reset()")
+    page.d.find_element(By.ID, chart_id + "-boxzoom").click()
+    page.drag(r[0] + r[2] * 0.3, cy, r[0] + r[2] * 0.5)
+    time.sleep(0.2)
+    b = page.state(api)["visible"]
+    page.d.find_element(By.ID, chart_id + "-boxzoom").click()
+    frac = (b["to"] - b["from"]) / max(1, full["to"] - full["from"])
+    check(0.1 < frac < 0.3, f"box zoom over a fifth of the width showed {frac:.2f} of the bars: {b}")
+    if shots:
+        page.shot("boxzoom")
+    page.d.find_element(By.ID, chart_id + "-reset").click()
+    check(page.state(api)["visible"] == full, "reset did not show every bar again")
+
+    # a click on a trade row shows that trade
+    trades = cd.get("trades")
+    if trades_table and trades and trades.get("entry_index"):
+        rows = page.d.find_elements(By.CSS_SELECTOR, "#bt-trades tr[data-trade]")
+        check(len(rows) == min(len(trades["entry_index"]), 500), f"trades table has {len(rows)} rows")
+        j = len(rows) // 2
+        page.js("arguments[0].scrollIntoView({block: 'center'})", rows[j])
+        rows[j].click()
+        time.sleep(0.1)
+        vb = page.state(api)["visibleBase"]
+        e0, e1 = trades["entry_index"][j], trades["exit_index"][j]
+        check(vb["from"] <= e0 and vb["to"] >= e1, f"trade {j} ({e0}..{e1}) not inside the visible bars {vb}")
+        check(vb["to"] - vb["from"] < n / 2, f"the trade click did not zoom in: {vb}")
+        if shots:
+            page.scroll_into_view(chart_id)
+            page.shot("trade")
+        page.js(f"window.{api}.reset()")
+
+    # timeframes: candle counts of calendar buckets, and an aggregated bar read back
+    tfs = page.state(api)["timeframes"]
+    base_tf = page.state(api)["baseTimeframe"]
+    for tf in tfs[1:3]:
+        page.scroll_into_view(chart_id)
+        page.d.find_element(By.ID, f"{chart_id}-tf-{tf}").click()
+        time.sleep(0.1)
+        agg = aggregate(series, tf)
+        st = page.state(api)
+        check(st["timeframe"] == tf, f"timeframe button {tf} gave {st['timeframe']}")
+        check(st["candles"] == len(agg["t"]), f"{tf}: {st['candles']} candles, expected {len(agg['t'])}")
+        j = len(agg["t"]) // 2
+        hover_bar(page, chart_id, agg, j, f"hover at {tf}")
+        if shots:
+            page.shot(f"tf-{tf}")
+    if tfs:
+        page.d.find_element(By.ID, f"{chart_id}-tf-{base_tf}").click()
+        check(page.state(api)["candles"] == n, "back to the stored timeframe did not restore every candle")
+
+    # log scales
+    for pane in page.state(api)["log"]:
+        page.d.find_element(By.ID, f"{chart_id}-log-{pane}").click()
+        check(page.state(api)["log"][pane], f"log toggle of {pane} did not switch to log")
+        page.d.find_element(By.ID, f"{chart_id}-log-{pane}").click()
+
+    # drawdown annotations agree with bt's statistics
+    if stats:
+        a = page.state(api)["analysis"]
+        check(a is not None, "no equity analysis")
+        md = stats["max_drawdown"]
+        check(abs(a["maxDrawdown"] - md) <= 1e-12 * max(1, abs(md)), f"max drawdown {a['maxDrawdown']} != bt {md}")
+        check(a["maxDrawdownBars"] == stats["max_drawdown_duration"], f"drawdown duration {a['maxDrawdownBars']} != bt {stats['max_drawdown_duration']}")
+        check(abs(a["maxDrawdownDays"] - stats["max_drawdown_duration_days"]) < 1e-9, "drawdown days differ from bt")
+
+
+def check_resize(page, chart_id):
+    api = f"btCharts['{chart_id}']"
+    before = page.state(api)["drawCount"]
+    page.d.set_window_size(900, 900)
+    time.sleep(0.3)
+    w = page.js("const h = document.getElementById(arguments[0]); return [h.clientWidth, h.querySelector('canvas').clientWidth]", chart_id)
+    check(page.state(api)["drawCount"] > before, "the chart did not redraw on resize")
+    check(abs(w[0] - w[1]) <= 1, f"canvas width {w[1]} does not follow the chart width {w[0]}")
+    page.shot("narrow")
+    page.d.set_window_size(1400, 1000)
+    time.sleep(0.2)
+
+
+def check_dark(page):
+    page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    page.load()
+    page.shot("dark")
+    page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+
+
+def test_run(page):
+    stats = None
+    sj = os.path.join(os.path.dirname(page.path), "stats.json")
+    if os.path.exists(sj):
+        stats = json.load(open(sj))["stats"]
+    check_chart(page, "bt-chart", page.data["chart"], stats=stats)
+    check_resize(page, "bt-chart")
+    check_clean(page)
+    check_dark(page)
+
+
+def test_chart(page):
+    check_chart(page, "bt-chart", page.data["chart"], trades_table=False)
+    check_clean(page)
+
+
+def test_sweep(page):
+    sw = page.data["sweep"]
+    xs, ys = sw["x"]["values"], sw["y"]["values"] if sw.get("y") else [None]
+    metric = sw["metrics"][0]
+    st = page.js("return btSweep.state()")
+    check(st["nx"] == len(xs) and st["ny"] == len(ys), "heatmap size differs from the grid")
+    signed = any(v is not None and v < 0 for row in metric["values"] for v in row)
+    if metric.get("scale") == "diverging" or signed:
+        check(st["scale"] == "diverging" and abs(st["scaleRange"][0] + st["scaleRange"][1]) < 1e-12, f"{metric['name']}: scale not centred on zero: {st}")
+    page.scroll_into_view("bt-heatmap")
+    # hover: the cell's value
+    cells = [(ix, iy) for iy in range(len(ys)) for ix in range(len(xs)) if metric["values"][iy][ix] is not None]
+    ix, iy = cells[len(cells) // 2]
+    pt = page.js("return btSweep.cellClientPoint(arguments[0], arguments[1])", ix, iy)
+    page.move(pt["x"], pt["y"])
+    time.sleep(0.05)
+    text = page.js(f"const t = document.getElementById('bt-heatmap-tooltip'); return t.style.display === 'none' ? null : t.querySelector('tr[data-k=\"{metric['name']}\"] td').textContent")
+    check(text is not None, "no heatmap tooltip")
+    v = metric["values"][iy][ix]
+    shown = float(text.replace("%", "").replace(",", ""))
+    expect = v * 100 if metric.get("unit") == "fraction" else v
+    check(abs(shown - expect) <= 0.0051 * max(1, abs(expect)) + 0.0006, f"heatmap tooltip {text} for value {v}")
+    page.shot("heatmap-hover")
+    # colours: diverging cells, positive values bluish, negative orange
+    for (cx, cy) in cells[:: max(1, len(cells) // 15)]:
+        val = metric["values"][cy][cx]
+        rgb = [int(c) for c in page.js("return btSweep.cellColor(arguments[0], arguments[1])", cx, cy)[4:-1].split(",")]
+        if st["scale"] == "diverging" and abs(val) > 0.2 * max(abs(st["scaleRange"][1]), 1e-9):
+            check((rgb[2] > rgb[0]) == (val > 0), f"cell value {val} coloured {rgb}: positive must be blue, negative orange")
+    # the best combination is selected first, with its curve
+    st = page.js("return btSweep.state()")
+    check(st["selected"] is not None and st["selected"]["hasCurve"], f"the best cell is not selected with a curve: {st['selected']}")
+    combos = [c for c in sw.get("combinations", []) if c.get("equity")]
+    best = sw.get("best")
+    other = next((c for c in combos if not best or (c["x"], c.get("y")) != (best["x"], best.get("y"))), None)
+    if other:
+        ox, oy = xs.index(other["x"]), ys.index(other["y"]) if sw.get("y") else 0
+        pt = page.js("return btSweep.cellClientPoint(arguments[0], arguments[1])", ox, oy)
+        page.move(pt["x"], pt["y"])
+        ActionChains(page.d).click().perform()
+        time.sleep(0.2)
+        st = page.js("return btSweep.state()")
+        check(st["selected"]["ix"] == ox and st["selected"]["iy"] == oy and st["selected"]["hasCurve"], f"click on {other['label']} selected {st['selected']}")
+        cs = page.state("btCharts['bt-chart']")
+        check("equity" in cs["panes"], "the selected combination's chart has no equity pane")
+        eq = page.js("return btCharts['bt-chart'].state().analysis.final")
+        check(eq == values_of(other["equity"])[-1], f"chart equity ends at {eq}, the combination's curve at {values_of(other['equity'])[-1]}")
+        page.scroll_into_view("bt-chart")
+        page.shot("selected")
+    with_curve = {(c["x"], c.get("y")) for c in combos}
+    missing = next(((ix, iy) for ix, iy in cells if (xs[ix], ys[iy]) not in with_curve), None)
+    if missing:
+        page.js("btSweep.select(arguments[0], arguments[1])", *missing)
+        st = page.js("return btSweep.state()")
+        check(not st["selected"]["hasCurve"], "a cell without a stored curve claims one")
+        msg = page.d.find_element(By.ID, "bt-selection").text
+        check("No equity curve" in msg, f"no explanation for a cell without a curve: {msg!r}")
+        check("equity" not in page.state("btCharts['bt-chart']")["panes"], "an equity pane is drawn without a curve")
+        page.js("btSweep.select(arguments[0], arguments[1])", *page.js("return btSweep.state().best"))
+    # the combination chart: candles, trades of the selection, timeframes
+    check_chart(page, "bt-chart", dict(page.data["chart"], trades=next((c.get("trades") for c in combos if best and (c["x"], c.get("y")) == (best["x"], best.get("y"))), None)), shots=False)
+    if sw.get("walk_forward"):
+        wf = page.state("btCharts['bt-wf']")
+        check("equity" in wf["panes"], "walk-forward chart has no equity pane")
+        check(wf["baseCandles"] == len(values_of(sw["walk_forward"]["equity"])), "walk-forward chart length differs from its curve")
+        page.scroll_into_view("bt-wf")
+        page.shot("walk-forward")
+    check_clean(page)
+
+
+def test_screen(page):
+    sc = page.data["screen"]
+    rows = sc["rows"]
+    st = page.js("return btScreen.state()")
+    ranked = [r["symbol"] for r in sorted(rows, key=lambda r: (r["rank"] is None, r["rank"] or 0))]
+    check(st["order"] == ranked, f"initial order is not by rank: {st['order'][:5]}")
+    page.shot("table")
+    key = sc["columns"][0]["key"]
+    th = page.d.find_element(By.CSS_SELECTOR, f'#bt-screen th[data-key="{key}"]')
+    for direction in ("descending", "ascending"):
+        th.click()
+        st = page.js("return btScreen.state()")
+        vals = [next(r for r in rows if r["symbol"] == s)["values"].get(key) for s in st["order"]]
+        nums = [v for v in vals if v is not None]
+        check(st["sortDir"] == direction and nums == sorted(nums, reverse=direction == "descending"), f"sort by {key} {direction} failed")
+        check(all(v is None for v in vals[len(nums):]), "undefined values are not sorted last")
+    check(page.js(f"return document.querySelector('#bt-screen th[data-key=\"{key}\"]').getAttribute('aria-sort')") == "ascending", "aria-sort not set")
+    # open the third row's chart by clicking it
+    target = next(r for r in rows[2:] if r.get("chart"))
+    tr = page.d.find_element(By.CSS_SELECTOR, f'#bt-screen tr[data-symbol="{target["symbol"]}"]')
+    page.js("arguments[0].scrollIntoView({block: 'center'})", tr)
+    tr.click()
+    time.sleep(0.2)
+    check(page.js("return btScreen.state().open") == target["symbol"], "clicking a row did not open its chart")
+    sparks = page.js("return [...document.querySelectorAll('#bt-screen canvas.bt-spark')].filter(c => c.width > 0).length")
+    check(sparks == len(rows), f"{sparks} sparklines for {len(rows)} rows")
+    check_chart(page, "bt-chart", target["chart"], trades_table=False)
+    page.scroll_into_view("bt-chart")
+    page.shot("opened")
+    check_clean(page)
+
+
+TESTS = {"run": test_run, "chart": test_chart, "sweep": test_sweep, "screen": test_screen}
+
+
+def edge_pages():
+    """Small pages at the edges of the schema: no bars, one bar, close only, gaps, a one-parameter
+    sweep with signed values and no curves, a screen with failed rows, hostile strings."""
+    evil = "</script><img src=x onerror=\"window.__owned=1\"><!--"
+    day = 86400
+    one = {"symbol": "ONE", "timeframe": "1d", "time_deltas": [1700006400], "open": [1.5], "high": [2], "low": [1], "close": [1.75], "volume": [10]}
+    gappy = {"symbol": evil, "time": [1700000000 + 3600 * k * (1 + (k % 5 == 0)) for k in range(300)],
+             "close": [None if k % 50 == 7 else 100 + math.sin(k / 9) * 5 for k in range(300)]}
+    return {
+        "empty": {"schema": 1, "kind": "chart", "title": "no bars", "chart": {"series": {"symbol": "NONE", "time_deltas": [], "close": []}}},
+        "one-bar": {"schema": 1, "kind": "run", "title": "one bar", "chart": {"series": one, "equity": {"initial_cash": 100, "values": [100]},
+                                                                               "trades": {"entry_index": []}}},
+        "close-only": {"schema": 1, "kind": "chart", "title": evil, "subtitle": [evil], "manifest": [[evil, evil]],
+                       "tables": [{"id": "x", "title": evil, "columns": [evil], "rows": [[evil, None, 3]]}],
+                       "chart": {"series": gappy, "indicators": [{"spec": "rsi:14", "lines": [{"name": "rsi_14", "label": evil,
+                                                                                                "values": [None] * 14 + [50 + 10 * math.sin(k) for k in range(286)]}]}]}},
+        "sweep-1d": {"schema": 1, "kind": "sweep", "title": "one parameter", "chart": {"series": {"time_deltas": [], "close": []}},
+                     "sweep": {"x": {"name": evil, "values": [1, 2, 3, 4]}, "metrics": [
+                         {"name": "sharpe", "label": "Sharpe", "unit": "ratio", "values": [[-1.5, -0.2, None, 0.8]]},
+                         {"name": "max_drawdown", "label": "Max DD", "unit": "fraction", "values": [[-0.5, -0.2, None, -0.1]]}],
+                         "best": {"x": 4}, "curve_note": evil, "rerun": "bt run x --param p={" + "p}"}},
+        "screen-failed": {"schema": 1, "kind": "screen", "title": "failures", "screen": {"columns": [{"key": "sharpe", "label": "Sharpe", "unit": "ratio"}], "rows": [
+            {"rank": None, "symbol": evil, "status": "error", "error": evil, "values": {"sharpe": None}, "spark": [], "chart": None},
+            {"rank": 1, "symbol": "B", "status": "ok", "values": {"sharpe": 0.5}, "spark": [1, 2, None, 3], "chart": None, "href": "B/report.html"},
+            {"rank": 2, "symbol": "C", "status": "few_trades", "values": {}, "chart": {"series": one}}]}},
+    }
+
+
+def test_edges(driver, artifacts):
+    """Each edge page loads without errors or console messages and runs no injected markup."""
+    import tempfile
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import btpage
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in edge_pages().items():
+            path = btpage.write_page(os.path.join(tmp, name, "report.html"), data["title"], data)
+            try:
+                page = Page(driver, path, artifacts, "edge-" + name).load()
+                check(not page.js("return window.__owned || document.querySelectorAll('img').length"), "injected markup ran")
+                check(page.js("return document.title") == data["title"], "the title was not kept as text")
+                if page.js("return !!window.btChart"):
+                    page.js("const c = window.btChart; c.zoomTo(0, 3); c.reset(); for (const tf of c.timeframes()) c.setTimeframe(tf);")
+                if name == "sweep-1d":
+                    page.js("btSweep.select(2, 0); btSweep.select(0, 0)")
+                    check("No equity curve" in page.d.find_element(By.ID, "bt-selection").text, "no explanation for a missing curve")
+                    check(page.js("return btSweep.state().scale") == "diverging", "signed Sharpe not on a diverging scale")
+                if name == "screen-failed":
+                    page.js("btScreen.open('B'); btScreen.sort('sharpe'); btScreen.sort('symbol')")
+                    check(page.d.find_element(By.CSS_SELECTOR, "#bt-chart a").get_attribute("href").endswith("B/report.html"), "no link for a row without a chart")
+                page.shot("page")
+                check_clean(page)
+                print(f"ok    edge {name}")
+            except Exception as e:
+                failures.append(("edge " + name, e))
+                print(f"FAIL  edge {name}: {e}")
+    return failures
+
+
+def find_pages(paths):
+    out = []
+    for p in paths:
+        if os.path.isfile(p):
+            out.append(p)
+        elif os.path.isfile(os.path.join(p, "report.html")):
+            out.append(os.path.join(p, "report.html"))
+        else:
+            for sub in sorted(os.listdir(p)):
+                f = os.path.join(p, sub, "report.html")
+                if os.path.isfile(f):
+                    out.append(f)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--artifacts", default=os.path.join(ROOT, ".build", "browser-artifacts"))
+    args = ap.parse_args()
+    pages = find_pages(args.paths)
+    if not pages:
+        raise SystemExit("no report.html found")
+    driver = make_driver()
+    failures, shots = [], []
+    try:
+        for path in pages:
+            name = os.path.basename(os.path.dirname(os.path.abspath(path))) or "page"
+            t0 = time.time()
+            try:
+                page = Page(driver, path, args.artifacts, name).load()
+                kind = page.js("return window.btPage.kind")
+                TESTS[kind](page)
+                shots += page.shots
+                print(f"ok    {name:14s} {kind:6s} {time.time() - t0:5.1f}s  first paint {page.js('return window.btPage.firstPaintMs') or 0:.0f} ms")
+            except Exception as e:  # report and go on with the next page
+                failures.append((name, e))
+                print(f"FAIL  {name:14s} {e}")
+                if not isinstance(e, CheckFailed):
+                    traceback.print_exc()
+                try:
+                    driver.save_screenshot(os.path.join(args.artifacts, f"{name}-failure.png"))
+                except Exception:
+                    pass
+        failures += test_edges(driver, args.artifacts)
+    finally:
+        driver.quit()
+    print(f"{len(pages) - len(failures)} of {len(pages)} pages passed (and the edge cases); screenshots in {args.artifacts}"
+          if not failures else f"{len(failures)} failures; screenshots in {args.artifacts}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
