@@ -4,7 +4,10 @@ import TestSupport
 
 /// Runs the built `bt` binary that sits next to the test bundle.
 enum BT {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bt")
+    /// The `bt` built next to the test bundle, or `BT_TEST_BINARY` (to run the end-to-end tests
+    /// against another build, e.g. to see a test fail on the code before a fix).
+    static let binary = ProcessInfo.processInfo.environment["BT_TEST_BINARY"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bt")
     static let root = Repository.root
 
     struct Result {
@@ -43,8 +46,14 @@ enum BT {
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        // Both pipes are drained at once: a process filling one while the other is read would
+        // block forever (a huge error message must fail a test, not hang it).
+        let stderrData = DataBox()
+        let reader = Thread { stderrData.value = err.fileHandleForReading.readDataToEndOfFile(); stderrData.done.signal() }
+        reader.start()
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        stderrData.done.wait()
+        let e = stderrData.value
         p.waitUntilExit()
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
@@ -57,6 +66,12 @@ enum BT {
         try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
+}
+
+/// Bytes read on another thread.
+final class DataBox: @unchecked Sendable {
+    var value = Data()
+    let done = DispatchSemaphore(value: 0)
 }
 
 struct CLIError: Error, CustomStringConvertible {
