@@ -15,15 +15,15 @@ enum CSVImporter {
         var spans: [Range<Int>] = []
         spans.reserveCapacity(16)
         var unit: (unit: DecimalParsing.EpochUnit, line: Int)?
-        try text.forEachLine { range, lineNumber in
+        for (range, lineNumber) in text.lines {
             let line = text.slice(range)
             guard let l = layout else {
                 layout = try CSVLayout(header: line, file: text.file, line: lineNumber, adjusted: adjusted)
-                return true
+                continue
             }
             let problem = CSVLine.split(line, delimiter: l.delimiter, into: &spans)
             if format == .binance, lineNumber == 1, let f = spans.first, !f.isEmpty, line[f.lowerBound] &- 48 >= 10 {
-                return true  // a header on a Binance dump
+                continue  // a header on a Binance dump
             }
             if let problem { throw InputError(problem.reason, file: text.file, line: lineNumber) }
             guard spans.count >= l.fieldsNeeded else {
@@ -70,7 +70,6 @@ enum CSVImporter {
                 o *= k; h *= k; lo *= k; c = adj
             }
             out.append(line: lineNumber, time: t, open: o, high: h, low: lo, close: c, volume: v)
-            return true
         }
         if layout == nil { throw InputError("file is empty", at: text.file) }
         if out.series.isEmpty { throw InputError("no data rows after the header", at: text.file) }

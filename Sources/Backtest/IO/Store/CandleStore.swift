@@ -330,23 +330,42 @@ public final class CandleStore {
     }
 
     /// Times strictly increasing and equal to the index at both ends; every value finite.
+    /// - Complexity: one branch-free pass (`v - v` is 0 for finite `v`, NaN otherwise), and a
+    ///   second pass only to name the first problem.
     private static func checkContent(_ s: CandleSeries, index: (first: Int64, last: Int64),
                                      damaged: (String) -> StoreError) throws {
-        try s.time.withUnsafeBufferPointer { t in
-            for i in 1..<max(1, t.count) where t[i] <= t[i - 1] {
-                throw damaged("bar \(i) at time \(t[i]) does not come after bar \(i - 1) at \(t[i - 1])")
+        var outOfOrder = 0
+        var nonFinite = 0.0
+        s.time.withUnsafeBufferPointer { t in
+            s.open.withUnsafeBufferPointer { o in
+                s.high.withUnsafeBufferPointer { h in
+                    s.low.withUnsafeBufferPointer { l in
+                        s.close.withUnsafeBufferPointer { c in
+                            s.volume.withUnsafeBufferPointer { v in
+                                for i in 0..<t.count {
+                                    nonFinite += (o[i] - o[i]) + (h[i] - h[i]) + (l[i] - l[i]) + (c[i] - c[i]) + (v[i] - v[i])
+                                }
+                                for i in 1..<max(1, t.count) { outOfOrder |= t[i] <= t[i - 1] ? 1 : 0 }
+                            }
+                        }
+                    }
+                }
             }
+        }
+        if outOfOrder != 0, let i = (1..<s.count).first(where: { s.time[$0] <= s.time[$0 - 1] }) {
+            throw damaged("bar \(i) at time \(s.time[i]) does not come after bar \(i - 1) at \(s.time[i - 1])")
         }
         guard s.time.first == index.first, s.time.last == index.last else {
             throw damaged("its index says \(index.first)...\(index.last) but its bars run "
                               + "\(s.time.first ?? 0)...\(s.time.last ?? 0)")
         }
-        for (name, column) in [("open", s.open), ("high", s.high), ("low", s.low), ("close", s.close), ("volume", s.volume)] {
-            let bad = column.withUnsafeBufferPointer { v -> Int? in
-                for i in 0..<v.count where !v[i].isFinite { return i }
-                return nil
+        guard nonFinite == 0 else {
+            for (name, column) in [("open", s.open), ("high", s.high), ("low", s.low), ("close", s.close), ("volume", s.volume)] {
+                if let bad = column.firstIndex(where: { !$0.isFinite }) {
+                    throw damaged("bar \(bad) has a \(name) of \(column[bad])")
+                }
             }
-            if let bad { throw damaged("bar \(bad) has a \(name) of \(column[bad])") }
+            return
         }
     }
 
