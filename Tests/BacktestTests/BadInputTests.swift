@@ -75,6 +75,7 @@ struct BadInputTests {
         Case(name: "a time before 1970", file: "a.csv", text: header + "1969-12-31,10,11,9,10,100\n" + good, location: ":2", reason: "time 1969-12-31T00:00:00Z is outside the supported range 1970-01-01 to 9999-12-31"),
         Case(name: "a time after 9999", file: "a.csv", text: header + "9999-12-31T23:00:00-05:00,10,11,9,10,100\n", location: ":2", reason: "is outside the supported range"),
         Case(name: "epochs in two units", file: "a.csv", text: header + "1704067200,10,11,9,10,100\n1704153600000,10,11,9,10,100\n", location: ":3", reason: "is an epoch in milliseconds but line 2 has one in seconds"),
+        Case(name: "epoch milliseconds below 1e11", file: "a.csv", text: header + "86400000,10,11,9,10,100\n172800000,10,11,9,10,100\n259200000,10,11,9,10,100\n", location: "", reason: "the times look like epoch milliseconds before 1973"),
         Case(name: "a volume that would overflow when summed", file: "a.csv", text: header + "2024-01-03,10,11,9,10,1e300\n", location: ":2", reason: "volume 1e+300 is beyond ±1e250"),
         Case(name: "a price that would overflow when summed", file: "a.csv", text: header + "2024-01-03,-1e260,11,-1e260,10,1\n", location: ":2", reason: "is beyond ±1e250"),
         Case(name: "trade quantities that would overflow", file: "t.jsonl", text: "{\"time\": 1704067200, \"price\": 1, \"qty\": 1.7e308}\n", location: ":1", reason: "qty 1.7e+308 is beyond 1e250", format: .trades),

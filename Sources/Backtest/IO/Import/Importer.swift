@@ -92,10 +92,16 @@ public enum Importer {
                 series.timeframe = wanted
             } else {
                 if inferred == nil && series.count > 1 {
+                    // Millisecond epochs before 1973-03-03 are below 1e11 and read as seconds:
+                    // their spacing is then 1000 times a timeframe's.
+                    let hint = Timeframe.infer(from: series.time.map { $0 / 1000 }) != nil && series.time.last! < 100_000_000_000
+                        ? " (the times look like epoch milliseconds before 1973, which bt reads as seconds because they are below 1e11; "
+                            + "write them as ISO-8601)"
+                        : ""
                     throw InputError(
                         .needsSetting,
                         "cannot infer the timeframe: the spacing of the bars matches none of "
-                            + Timeframe.allCases.map(\.rawValue).joined(separator: " "),
+                            + Timeframe.allCases.map(\.rawValue).joined(separator: " ") + hint,
                         setting: .timeframe, file: text.file)
                 }
                 if let inferred, let (a, b) = firstSharedBucket(series.time, inferred) {
