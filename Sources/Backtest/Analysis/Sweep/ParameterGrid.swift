@@ -57,13 +57,13 @@ public struct ParameterGrid: Sendable, Equatable {
 
     static func parseAxis(_ spec: String) throws -> ParsedAxis {
         guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
-            throw InputError("expected name=start:stop:step or name=a,b,c", setting: .grid, value: Excerpt.shortened(spec))
+            throw InputError("expected name=start:stop:step or name=a,b,c", setting: .grid, value: spec)
         }
         let name = String(spec[..<eq]).trimmingSpaces
         let body = String(spec[spec.index(after: eq)...])
         func number(_ s: Substring) throws -> Double {
             guard let v = Double(String(s).trimmingSpaces), v.isFinite else {
-                throw InputError("\(Excerpt.quoted(String(s))) is not a number", setting: .grid, value: Excerpt.shortened(spec))
+                throw InputError("\(Excerpt.quoted(String(s))) is not a number", setting: .grid, value: spec)
             }
             return v
         }
@@ -75,7 +75,7 @@ public struct ParameterGrid: Sendable, Equatable {
             // Counted as a Double first: (stop - start) / step can be 1e300 or infinite.
             let steps = ((stop - start) / step + 1e-9).rounded(.down)
             guard steps.isFinite, steps < Double(Self.maximumValuesPerAxis) else {
-                throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: Excerpt.shortened(spec))
+                throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: spec)
             }
             let n = Int(steps) + 1
             // start + k*step, not repeated addition, so values do not drift; then 12 significant
@@ -87,11 +87,11 @@ public struct ParameterGrid: Sendable, Equatable {
             let values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
             guard !values.isEmpty else { throw InputError("no values", setting: .grid, value: spec) }
             guard values.count <= Self.maximumValuesPerAxis else {
-                throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: Excerpt.shortened(spec))
+                throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: spec)
             }
             return ParsedAxis(name: name, count: values.count) { values }
         } else {
-            throw InputError("expected start:stop:step", setting: .grid, value: Excerpt.shortened(spec))
+            throw InputError("expected start:stop:step", setting: .grid, value: spec)
         }
     }
 

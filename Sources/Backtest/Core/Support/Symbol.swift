@@ -15,7 +15,7 @@ public enum Symbol {
     /// - Throws: `InputError` (setting `.symbol`) saying which character or length is wrong.
     public static func validated(_ text: String) throws -> String {
         if let reason = problem(text) {
-            throw InputError(reason + "; " + rule, setting: .symbol, value: Excerpt.shortened(text))
+            throw InputError(reason + "; " + rule, setting: .symbol, value: text)
         }
         return text.uppercased()
     }

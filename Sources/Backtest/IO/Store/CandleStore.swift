@@ -79,12 +79,18 @@ public final class CandleStore {
             if !moved { StorePath.removeDirectories(created) }
         }
         let result: T
+        let store: CandleStore
         do {
-            let store = try CandleStore(creating: temp)
-            result = try body(store)
-            try store.checkpoint()
-            store.db.close()
+            store = try CandleStore(creating: temp)
+        } catch var e as StoreError {
+            // Name the store asked for, not the hidden file it was being made in.
+            e.path = path
+            e.reason = "cannot create the store: " + e.reason
+            throw e
         }
+        result = try body(store)
+        try store.checkpoint()
+        store.db.close()
         if link(temp, path) == 0 {
             moved = true
             return result
