@@ -6,7 +6,7 @@ DEMO_DB := notebooks-out/demo.sqlite
 FUZZ_SECONDS ?= 300
 FUZZ_CI_SECONDS ?= 15
 
-.PHONY: deps build demo test fuzz fuzz-ci clean
+.PHONY: deps build demo test test-browser test-l2 bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -21,7 +21,19 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-browser
+	$(MAKE) test-l2
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
+
+# report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
+# report folders written by the debug bt binary; screenshots in .build/test-artifacts/browser.
+test-browser:
+	$(SWIFT) build --product bt
+	bash Tests/Browser/run.sh --bt .build/debug/bt
+
+# The real L2 sample (issue 10): fetched from PyPI at test time into .cache/, never committed.
+test-l2: deps
+	@SWIFT=$(SWIFT) bash scripts/test-l2.sh
 
 # Fuzzing (scripts/fuzz.sh): every target for FUZZ_SECONDS (default 5 minutes each) ...
 fuzz: deps
@@ -30,6 +42,14 @@ fuzz: deps
 # ... and the short bounded pass `make test` runs: FUZZ_CI_SECONDS (15 s) per target.
 fuzz-ci: deps
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
+
+# First paint in headless Chromium of report.html pages of 10k, 100k and 1M bars that a release bt
+# writes (bt bench html), and their size per 100k bars.
+bench-html:
+	$(SWIFT) build -c release --product bt
+	bash scripts/install-browser-deps.sh
+	$$([ -x .build/browser-venv/bin/python3 ] && echo .build/browser-venv/bin/python3 || echo /usr/bin/python3) \
+	  Tests/Browser/bench_first_paint.py --bt $(BT)
 
 clean:
 	rm -rf .build Fuzz/.build notebooks-out/*

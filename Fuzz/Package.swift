@@ -6,7 +6,8 @@ import PackageDescription
 //   swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 // Each executable defines LLVMFuzzerTestOneInput, and `<module>_main`, which SwiftPM makes the
 // program's `main`, hands over to libFuzzer's driver (LLVMFuzzerRunDriver).
-let targets = ["csv", "binance", "alphavantage", "trades", "book", "detect", "where", "grid"]
+let targets = ["csv", "binance", "alphavantage", "trades", "book", "detect", "where", "grid",
+               "expression", "strategy-file", "signals"]
 
 let package = Package(
     name: "bt-fuzz",

@@ -10,7 +10,8 @@ extension Strategy {
         parameters: [
             .int("period", 20, minimum: 2, "Band period (SMA and standard deviation)"),
             .double("k", 2, "Band width in standard deviations"),
-        ]
+        ],
+        indicators: { p in [IndicatorSpec(.bb, Double(p.int("period")), p.double("k"))] }
     ) { candles, p, cache in
         let period = p.int("period"), k = p.double("k")
         let b = try cache.outputs(IndicatorSpec(.bb, Double(period), k), on: candles)   // upper, middle, lower

@@ -9,7 +9,11 @@ extension Strategy {
         summary: "Breakout: enter above the prior period-bar high, exit below the prior period/2-bar low",
         parameters: [
             .int("period", 20, minimum: 2, "Entry channel period; the exit channel uses period/2"),
-        ]
+        ],
+        indicators: { p in
+            let period = p.int("period")
+            return [IndicatorSpec(.donchian, Double(period)), IndicatorSpec(.donchian, Double(max(1, period / 2)))]
+        }
     ) { candles, p, cache in
         let period = p.int("period")
         let exitPeriod = max(1, period / 2)

@@ -9,7 +9,8 @@ extension Strategy {
             .int("fast", 12, "Fast EMA period"),
             .int("slow", 26, minimum: 2, "Slow EMA period (> fast)"),
             .int("signal", 9, "Signal-line EMA period"),
-        ]
+        ],
+        indicators: { p in [IndicatorSpec(.macd, Double(p.int("fast")), Double(p.int("slow")), Double(p.int("signal")))] }
     ) { candles, p, cache in
         let fast = p.int("fast"), slow = p.int("slow"), signal = p.int("signal")
         let m = try cache.outputs(IndicatorSpec(.macd, Double(fast), Double(slow), Double(signal)), on: candles)

@@ -10,7 +10,11 @@ extension Strategy {
             .int("fast", 10, "Fast moving-average period"),
             .int("slow", 30, minimum: 2, "Slow moving-average period (> fast)"),
             .choice("type", "sma", ["sma", "ema"], "Moving-average type"),
-        ]
+        ],
+        indicators: { p in
+            let average: IndicatorSpec.Kind = p.string("type") == "ema" ? .ema : .sma
+            return [IndicatorSpec(average, Double(p.int("fast"))), IndicatorSpec(average, Double(p.int("slow")))]
+        }
     ) { candles, p, cache in
         let fast = p.int("fast"), slow = p.int("slow")
         guard fast < slow else {

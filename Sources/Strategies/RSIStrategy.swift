@@ -10,7 +10,8 @@ extension Strategy {
             .int("period", 14, minimum: 2, "RSI period (Wilder smoothing)"),
             .double("lower", 30, "Oversold level, 0-100"),
             .double("upper", 70, "Overbought level, 0-100 (> lower)"),
-        ]
+        ],
+        indicators: { p in [IndicatorSpec(.rsi, Double(p.int("period")))] }
     ) { candles, p, cache in
         let lower = p.double("lower"), upper = p.double("upper")
         guard lower < upper, upper < 100 else {

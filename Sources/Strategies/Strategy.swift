@@ -10,14 +10,33 @@ public struct Strategy: Sendable {
     /// One line for `bt strategies`.
     public let summary: String
     public let parameters: [StrategyParameter]
+    /// The rules as written, for strategies made of expressions (`entry`, `exit`, ...,
+    /// `require`), in order; empty for strategies written in Swift.
+    public let expressions: [(role: String, text: String)]
+    /// The strategy file it was read from, if any.
+    public let file: String?
     private let compute: @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals
+    private let declaredIndicators: @Sendable (StrategyParameters) -> [IndicatorSpec]
 
+    /// - Parameter indicators: the indicators the signals read for given parameters, in the
+    ///   order to draw them (reports draw them over the candles).
     public init(name: String, summary: String, parameters: [StrategyParameter],
+                expressions: [(role: String, text: String)] = [], file: String? = nil,
+                indicators: @escaping @Sendable (StrategyParameters) -> [IndicatorSpec] = { _ in [] },
                 signals: @escaping @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
+        self.expressions = expressions
+        self.file = file
+        self.declaredIndicators = indicators
         self.compute = signals
+    }
+
+    /// The indicators the strategy reads with `parameters` (`sma:10`, `sma:30` for ma-cross
+    /// 10/30), for charts and reports.
+    public func indicators(_ parameters: StrategyParameters) -> [IndicatorSpec] {
+        declaredIndicators(parameters)
     }
 
     /// Parameters from `name=value` assignments over the defaults; throws `InputError` naming the

@@ -55,23 +55,29 @@ struct FormatImportTests {
         #expect(s.open == [100.0] && s.high == [101.5] && s.low == [99.5] && s.close == [100.75] && s.volume == [8.0])
     }
 
+    static func check(_ file: ImportedFile) -> BookStreamCheck? {
+        if case .book(let events) = file.content { return BookStreamCheck(events) }
+        return nil
+    }
+
     @Test("book: detected, stored in its own table and returned in order")
     func book() throws {
         let files = try Importer.read(paths: [TestSupport.fixture("book.jsonl")], options: ImportOptions(symbol: "BTCUSDT"))
         #expect(files[0].format == .book)
         let store = try CandleStore(path: TestSupport.scratchDirectory().appendingPathComponent("s.sqlite").path)
         let reports = try store.write(files)
-        #expect(reports == [ImportReport(file: files[0].file, symbol: "BTCUSDT", timeframe: "book", added: 3, updated: 0, unchanged: 0)])
+        #expect(reports == [ImportReport(file: files[0].file, symbol: "BTCUSDT", timeframe: "book", added: 3, updated: 0, unchanged: 0,
+                                         bookCheck: Self.check(files[0]))])
         let events = try store.bookEvents(symbol: "BTCUSDT")
         #expect(events.count == 3)
         #expect(events[0] == BookEvent(
-            time: Self.march1, kind: .snapshot,
+            timeMs: Self.march1 * 1000, kind: .snapshot,
             bids: [BookLevel(price: 99.9, quantity: 2), BookLevel(price: 99.8, quantity: 5)],
             asks: [BookLevel(price: 100.1, quantity: 1.5), BookLevel(price: 100.2, quantity: 4)]))
-        #expect(events[1] == BookEvent(time: Self.march1 + 30, kind: .update, bids: [BookLevel(price: 99.9, quantity: 0)], asks: [BookLevel(price: 100.15, quantity: 0.5)]))
+        #expect(events[1] == BookEvent(timeMs: (Self.march1 + 30) * 1000, kind: .update, bids: [BookLevel(price: 99.9, quantity: 0)], asks: [BookLevel(price: 100.15, quantity: 0.5)]))
         #expect(events[2].asks.isEmpty && events[2].bids == [BookLevel(price: 99.95, quantity: 1)])
         #expect(try store.list().isEmpty)
-        #expect(try store.bookList() == [CandleStore.BookInfo(symbol: "BTCUSDT", first: Self.march1, last: Self.march1 + 60, events: 3)])
+        #expect(try store.bookList() == [CandleStore.BookInfo(symbol: "BTCUSDT", firstMs: Self.march1 * 1000, lastMs: (Self.march1 + 60) * 1000, events: 3)])
         // Re-import: unchanged.
         #expect(try store.write(files)[0].unchanged == 3)
         #expect(throws: InputError.self) { try store.bookEvents(symbol: "ETHUSDT") }

@@ -83,7 +83,7 @@ struct SynthTests {
         #expect(events == Synth.book(for: s, seed: 3))
         #expect(events.count == 600)
         #expect(events[0].kind == .snapshot && events.dropFirst().allSatisfy { $0.kind == .update })
-        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time < $1.time })
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.timeMs < $1.timeMs })
         // Replay: after each update the book is uncrossed and the best quotes straddle the centre.
         var bids: [Double: Double] = [:], asks: [Double: Double] = [:]
         for (k, e) in events.enumerated() {
@@ -100,7 +100,7 @@ struct SynthTests {
         let text = events.map { e in
             let b = e.bids.map { "[\($0.price),\($0.quantity)]" }.joined(separator: ",")
             let a = e.asks.map { "[\($0.price),\($0.quantity)]" }.joined(separator: ",")
-            return "{\"time\":\(e.time),\"type\":\"\(e.kind.rawValue)\",\"bids\":[\(b)],\"asks\":[\(a)]}"
+            return "{\"time\":\(e.timeMs),\"type\":\"\(e.kind.rawValue)\",\"bids\":[\(b)],\"asks\":[\(a)]}"
         }.joined(separator: "\n")
         let file = try Importer.read(bytes: Array(text.utf8), name: "b.jsonl")
         guard case .book(let parsed) = file.content else { Issue.record("not a book"); return }

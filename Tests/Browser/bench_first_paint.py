@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
-"""First-paint benchmark of report.html in headless Chromium.
+"""First-paint benchmark of report.html pages written by bt, in headless Chromium (make bench-html).
 
-    python3 Tests/Browser/bench_first_paint.py [--bars 10000,100000,1000000] [--repeat 3] [--json]
+    python3 Tests/Browser/bench_first_paint.py [--bt .build/release/bt] [--bars 10000,100000,1000000] [--repeat 3] [--json]
 
-For each size, writes synthetic pages (deterministic 1-minute candles with prices on a 0.01 grid,
-volumes, SMA 20/50, an MA-cross equity curve with position, trades and fills) with btpage.render,
-the same assembly as bt's HTMLPage.render:
+`bt bench html` writes, for each size, the pages of synthetic 1-minute bars (Synth.series, seed 1)
+as bt writes them for users:
 
-- a `chart` page (candles and volume only, as `bt chart --html` writes), and
-- a `run` page (everything a run report carries) in the recommended encoding: prices and volumes as
-  JSON numbers, indicators and equity as `{"f64": base64}`, position derived from the fills, and
-- a `run-text` page: the same run with every array as JSON numbers and the position included.
+- a `run` page (`bt run` report.html: candles and volume as JSON numbers, SMA 10 and 30, equity as
+  `{"f64": base64}`, trades and fills, statistics), and
+- a `chart` page (candles and volume only, as `bt chart --html` writes).
 
 Each page is opened from file:// in a fresh tab; the page records `performance.now()` (milliseconds
 since navigation start) when its first complete draw finishes (`btPage.firstPaintMs`). Reported:
@@ -20,116 +18,15 @@ the time to switch to a coarser timeframe (aggregation in the page) and back, an
 100,000 bars.
 """
 import argparse
-import base64
 import json
-import math
 import os
-import random
 import statistics
-import struct
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import btpage  # noqa: E402
-from test_reports import make_driver  # noqa: E402
-
-ROOT = btpage.ROOT
-
-
-def synthetic(n, seed=7):
-    """Candles and a complete MA-cross run over n one-minute bars (values are shortest-repr floats)."""
-    rng = random.Random(seed)
-    t0 = 1577836800  # 2020-01-01T00:00:00Z
-    o, h, l, c, v = [], [], [], [], []
-    price = 100.0
-    prev = price
-    for _ in range(n):
-        price *= math.exp(rng.gauss(0, 0.0009))
-        close = round(max(price, 0.01), 2)
-        op = prev
-        wick = abs(rng.gauss(0, 0.0005)) * close
-        o.append(op)
-        c.append(close)
-        h.append(round(max(op, close) + wick, 2))
-        l.append(round(max(0.01, min(op, close) - abs(rng.gauss(0, 0.0005)) * close), 2))
-        v.append(float(int(rng.lognormvariate(8, 0.6))))
-        prev = close
-
-    def sma(k):
-        out, s = [None] * n, 0.0
-        for i in range(n):
-            s += c[i]
-            if i >= k:
-                s -= c[i - k]
-            if i >= k - 1:
-                out[i] = s / k
-        return out
-
-    fast, slow = sma(20), sma(50)
-    cash, pos, fee = 10000.0, 0.0, 0.001
-    equity, position = [], []
-    trades = {k: [] for k in ("side", "entry_index", "exit_index", "entry_price", "exit_price", "quantity", "pnl", "return", "fees", "is_open")}
-    fills = {"index": [], "side": [], "price": [], "quantity": []}
-    pending, entry = None, None
-    for i in range(n):
-        if pending == "buy" and pos == 0:
-            q = cash / (o[i] * (1 + fee))
-            f = q * o[i] * fee
-            cash -= q * o[i] + f
-            pos = q
-            entry = (i, o[i], q, f)
-            fills["index"].append(i); fills["side"].append("buy"); fills["price"].append(o[i]); fills["quantity"].append(q)
-        elif pending == "sell" and pos > 0:
-            f = pos * o[i] * fee
-            cash += pos * o[i] - f
-            ei, ep, q, ef = entry
-            pnl = q * (o[i] - ep) - ef - f
-            for k, val in (("side", "long"), ("entry_index", ei), ("exit_index", i), ("entry_price", ep), ("exit_price", o[i]),
-                           ("quantity", q), ("pnl", pnl), ("return", pnl / (q * ep)), ("fees", ef + f), ("is_open", False)):
-                trades[k].append(val)
-            fills["index"].append(i); fills["side"].append("sell"); fills["price"].append(o[i]); fills["quantity"].append(pos)
-            pos = 0.0
-        pending = None
-        if i > 0 and slow[i - 1] is not None:
-            if fast[i] > slow[i] and fast[i - 1] <= slow[i - 1]:
-                pending = "buy"
-            elif fast[i] < slow[i] and fast[i - 1] >= slow[i - 1]:
-                pending = "sell"
-        equity.append(cash + pos * c[i])
-        position.append(pos)
-    series = {"symbol": "SYNTH", "timeframe": "1m", "time_deltas": [t0] + [60] * (n - 1),
-              "open": o, "high": h, "low": l, "close": c, "volume": v}
-    ind = [{"spec": "sma:20", "label": "SMA 20", "pane": "price", "lines": [{"name": "sma_20", "label": "SMA 20", "values": fast}]},
-           {"spec": "sma:50", "label": "SMA 50", "pane": "price", "lines": [{"name": "sma_50", "label": "SMA 50", "values": slow}]}]
-    run = {"series": series, "indicators": ind, "equity": {"initial_cash": 10000, "values": equity, "position": position},
-           "trades": trades, "fills": fills}
-    return series, run
-
-
-def f64(values):
-    """{"f64": base64 of little-endian doubles}, the compact exact form of a numeric array."""
-    vals = [float("nan") if v is None else float(v) for v in values]
-    return {"f64": base64.b64encode(struct.pack(f"<{len(vals)}d", *vals)).decode("ascii")}
-
-
-def compact(run):
-    """The run as bt should write long reports: derived series as f64, position left to the fills."""
-    out = dict(run)
-    out["indicators"] = [dict(g, lines=[dict(l, values=f64(l["values"])) for l in g["lines"]]) for g in run["indicators"]]
-    out["equity"] = {"initial_cash": run["equity"]["initial_cash"], "values": f64(run["equity"]["values"])}
-    return out
-
-
-def numbers(obj):
-    """Whole floats as integers, as bt's JSONWriter writes them."""
-    if isinstance(obj, float):
-        return btpage.number(obj)
-    if isinstance(obj, list):
-        return [numbers(x) for x in obj]
-    if isinstance(obj, dict):
-        return {k: numbers(x) for k, x in obj.items()}
-    return obj
+from test_reports import ROOT, make_driver  # noqa: E402
 
 
 def measure(driver, path, repeat):
@@ -173,34 +70,34 @@ def measure(driver, path, repeat):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bt", default=os.path.join(ROOT, ".build", "release", "bt"))
     ap.add_argument("--bars", default="10000,100000,1000000")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(ROOT, ".build", "browser-bench"))
-    ap.add_argument("--artifacts", default=os.path.join(ROOT, ".build", "browser-artifacts"))
+    ap.add_argument("--artifacts", default=os.path.join(ROOT, ".build", "test-artifacts", "browser"))
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    sizes = [int(x) for x in args.bars.split(",")]
+    r = subprocess.run([args.bt, "bench", "html", "--bars", args.bars, "--out", args.out, "--force", "--json"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"bt bench html failed: {r.stderr}")
+    pages = json.loads(r.stdout)
     results = []
     driver = make_driver()
     try:
-        for n in sizes:
-            series, run = synthetic(n)
-            pages = {"chart": {"schema": 1, "kind": "chart", "title": f"SYNTH {n} bars", "chart": {"series": series}},
-                     "run": {"schema": 1, "kind": "run", "title": f"ma-cross on SYNTH, {n} bars", "chart": compact(run)},
-                     "run-text": {"schema": 1, "kind": "run", "title": f"ma-cross on SYNTH, {n} bars", "chart": run}}
-            for kind, data in pages.items():
-                path = btpage.write_page(os.path.join(args.out, f"{kind}-{n}", "report.html"), data["title"], numbers(data))
-                size = os.path.getsize(path)
-                r = measure(driver, path, args.repeat)
-                os.makedirs(args.artifacts, exist_ok=True)
-                driver.save_screenshot(os.path.join(args.artifacts, f"bench-{kind}-{n}.png"))
-                r.update({"bars": n, "kind": kind, "bytes": size, "mb_per_100k_bars": round(size / n * 100000 / 1e6, 2)})
-                results.append(r)
-                if not args.json:
-                    print(f"{kind:8s} {n:>9,} bars  first paint {r['first_paint_ms']:7.1f} ms (JSON parse {r['parse_ms']:6.1f}, next frame "
-                          f"{r['first_frame_ms']:7.1f})  redraw full/10%/0.1% {r['redraw_ms_full_10pct_01pct']} ms  "
-                          f"to {r['switch_to']} {r['switch_ms']:.0f} ms, back {r['switch_back_ms']:.0f} ms  "
-                          f"{size / 1e6:7.2f} MB = {r['mb_per_100k_bars']:.2f} MB per 100k bars", flush=True)
+        for p in pages:
+            n, kind, path = p["bars"], p["page"], p["path"]
+            m = measure(driver, path, args.repeat)
+            os.makedirs(args.artifacts, exist_ok=True)
+            driver.save_screenshot(os.path.join(args.artifacts, f"bench-{kind}-{n}.png"))
+            size = p["bytes"]
+            m.update({"bars": n, "kind": kind, "bytes": size, "build_ms": p["build_ms"], "mb_per_100k_bars": round(size / n * 100000 / 1e6, 2)})
+            results.append(m)
+            if not args.json:
+                print(f"{kind:6s} {n:>9,} bars  first paint {m['first_paint_ms']:7.1f} ms (JSON parse {m['parse_ms']:6.1f}, next frame "
+                      f"{m['first_frame_ms']:7.1f})  redraw full/10%/0.1% {m['redraw_ms_full_10pct_01pct']} ms  "
+                      f"to {m['switch_to']} {m['switch_ms']:.0f} ms, back {m['switch_back_ms']:.0f} ms  "
+                      f"{size / 1e6:7.2f} MB = {m['mb_per_100k_bars']:.2f} MB per 100k bars  (bt wrote it in {p['build_ms']:.0f} ms)", flush=True)
     finally:
         driver.quit()
     if args.json:

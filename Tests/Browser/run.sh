@@ -1,49 +1,41 @@
 #!/usr/bin/env bash
-# Browser tests of report.html in headless Chromium.
+# Browser tests of report.html in headless Chromium (make test-browser).
 #
-#   Tests/Browser/run.sh [--bench] [--no-install] [REPORT_DIR_OR_PAGE ...]
+#   Tests/Browser/run.sh [--bt PATH] [--no-install] [REPORT_DIR_OR_PAGE ...]
 #
-# Installs what it needs (Debian's chromium, chromium-driver and python3-selenium; selenium from
-# PyPI in a virtual environment if Debian's is missing or older than 4.6), builds bt in release
-# mode, writes sample pages from real bt output (Tests/Browser/make_samples.py) and checks them,
-# plus any report folders or pages given, with Tests/Browser/test_reports.py. Screenshots go to
-# .build/browser-artifacts. --bench also runs the first-paint benchmark (10k, 100k, 1M bars).
+# Installs what it needs (scripts/install-browser-deps.sh: Debian's chromium, chromium-driver and
+# python3-selenium), lets the bt binary (--bt, default: a debug build made here) write real report
+# folders (Tests/Browser/make_reports.py: a run, a run on hourly bars, a sweep with walk-forward, a
+# screen, a chart page) and checks them, plus any report folders or pages given, with
+# Tests/Browser/test_reports.py: tooltips read back against `bt data export`. Screenshots go to
+# .build/test-artifacts/browser. The first-paint benchmark is separate: make bench-html.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-bench=0 install=1 extra=()
-for arg in "$@"; do
-  case "$arg" in
-    --bench) bench=1 ;;
+install=1 bt="" extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
     --no-install) install=0 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
-    *) extra+=("$arg") ;;
+    --bt) bt="$2"; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) extra+=("$1") ;;
   esac
+  shift
 done
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+if [ "$install" = 1 ]; then bash scripts/install-browser-deps.sh; fi
+# Debian's Python has python3-selenium; a Python earlier on PATH (pyenv) may not.
+# The venv exists only when Debian's selenium was too old.
 PY=/usr/bin/python3
-selenium_ok() { "$1" -c 'import selenium, sys; v = tuple(int(x) for x in selenium.__version__.split(".")[:2]); sys.exit(0 if v >= (4, 6) else 1)' 2>/dev/null; }
+if [ -x .build/browser-venv/bin/python3 ]; then PY=.build/browser-venv/bin/python3; fi
+"$PY" -c 'import selenium' || { echo "error: selenium is missing (scripts/install-browser-deps.sh installs it)" >&2; exit 2; }
 
-if [ "$install" = 1 ]; then
-  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! selenium_ok "$PY"; then
-    $SUDO apt-get update
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium chromium-driver python3-selenium
-  fi
+if [ -z "$bt" ]; then
+  swift build --product bt
+  bt=.build/debug/bt
 fi
-if ! selenium_ok "$PY"; then
-  echo "Debian's selenium is missing or too old; installing selenium from PyPI into .build/browser-venv" >&2
-  "$PY" -m venv .build/browser-venv
-  .build/browser-venv/bin/pip install --quiet 'selenium>=4.8'
-  PY=.build/browser-venv/bin/python3
-fi
-command -v chromium >/dev/null && command -v chromedriver >/dev/null || { echo "error: chromium and chromedriver are required" >&2; exit 2; }
-
-swift build -c release
-mkdir -p .build/browser-artifacts
-"$PY" Tests/Browser/make_samples.py --bt .build/release/bt --out .build/browser-samples
-"$PY" Tests/Browser/test_reports.py .build/browser-samples "${extra[@]}" --artifacts .build/browser-artifacts
-if [ "$bench" = 1 ]; then
-  "$PY" Tests/Browser/bench_first_paint.py
-fi
+artifacts=.build/test-artifacts/browser
+mkdir -p "$artifacts"
+"$PY" Tests/Browser/make_reports.py --bt "$bt" --out .build/browser-reports
+"$PY" Tests/Browser/test_reports.py .build/browser-reports "${extra[@]}" --exports .build/browser-reports/exports \
+  --artifacts "$artifacts"

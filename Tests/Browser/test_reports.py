@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Browser tests of bt's report.html pages in headless Chromium (Debian chromium + chromium-driver).
 
-    python3 Tests/Browser/test_reports.py PATH... [--artifacts DIR]
+    python3 Tests/Browser/test_reports.py PATH... [--exports DIR] [--artifacts DIR]
 
 PATH is a report.html, a report folder holding one, or a folder whose sub-folders hold them (the
-samples written by make_samples.py). Each page is loaded from file:// and checked according to its
+folders bt writes in make_reports.py). With --exports, DIR/SYMBOL.csv holds `bt data export SYMBOL`:
+every hovered candle's tooltip must also read back the stored candle exactly (and aggregated candles
+the aggregate of the stored ones). Each page is loaded from file:// and checked according to its
 kind (run, chart, sweep, screen): no console errors, no request other than file: and data: URLs,
 the tooltip of a hovered bar reads back the bar's exact OHLCV (at the stored timeframe and after
 aggregation), wheel zoom, drag pan, box zoom and reset change the visible range, a click on a trade
 row shows that trade, timeframe buttons give the candle counts of calendar-aligned UTC buckets, log
 toggles, heatmap hover and selection, screen sorting and row opening. When a `stats.json` (bt run's)
 sits beside a run page, the page's maximum drawdown and its duration must equal bt's statistics.
-Screenshots go to DIR (default .build/browser-artifacts). Exit status 1 when any check fails.
+Screenshots go to DIR (default .build/test-artifacts/browser). Exit status 1 when any check fails.
 """
 import argparse
 import calendar
@@ -46,6 +48,28 @@ def check(cond, message):
 
 # ---- expected values computed independently of the page ------------------------------------
 
+EXPORTS = None  # folder of `bt data export SYMBOL` CSVs (--exports)
+
+
+def stored_series(symbol, first, last):
+    """The stored candles of `symbol` from first to last (epoch seconds), read from `bt data export`."""
+    if not EXPORTS or not symbol:
+        return None
+    path = os.path.join(EXPORTS, symbol + ".csv")
+    if not os.path.exists(path):
+        return None
+    import csv
+    out = {"t": [], "o": [], "h": [], "l": [], "c": [], "v": []}
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            t = int(dt.datetime.fromisoformat(row["time"].replace("Z", "+00:00")).timestamp())
+            if first <= t <= last:
+                out["t"].append(t)
+                for k, col in (("o", "open"), ("h", "high"), ("l", "low"), ("c", "close"), ("v", "volume")):
+                    out[k].append(float(row[col]))
+    return out
+
+
 def decode_series(s):
     if "time_deltas" in s:
         t, acc = [], 0
@@ -55,7 +79,7 @@ def decode_series(s):
     else:
         t = [int(dt.datetime.fromisoformat(v.replace("Z", "+00:00")).timestamp()) if isinstance(v, str) else v for v in s["time"]]
     n = len(t)
-    col = lambda k: [float("nan") if v is None else float(v) for v in s.get(k, [None] * n)]
+    col = lambda k: values_of(s[k]) if k in s else [float("nan")] * n
     return {"t": t, "o": col("open"), "h": col("high"), "l": col("low"), "c": col("close"), "v": col("volume")}
 
 
@@ -195,9 +219,10 @@ def values_of(a):
     return [float("nan") if v is None else float(v) for v in a]
 
 
-def hover_bar(page, chart_id, series, k, label, expect_time=None, cd=None):
+def hover_bar(page, chart_id, series, k, label, expect_time=None, cd=None, truth=None):
     """Zooms around bar k, hovers it, and checks the tooltip's time and OHLCV against `series`
-    (and, given the chart object, its indicator values and equity at the stored timeframe)."""
+    (and, given the chart object, its indicator values and equity at the stored timeframe; given
+    `truth`, the stored candles from `bt data export`, the candle at the same time there)."""
     api = f"btCharts['{chart_id}']"
     page.scroll_into_view(chart_id)
     page.js(f"window.{api}.zoomTo(arguments[0] - 40, arguments[0] + 40)", k)
@@ -211,6 +236,12 @@ def hover_bar(page, chart_id, series, k, label, expect_time=None, cd=None):
     for key, col in (("open", "o"), ("high", "h"), ("low", "l"), ("close", "c")):
         check(float(tip[key]) == series[col][k], f"{label}: tooltip {key} {tip[key]} != {series[col][k]!r}")
     check(float(tip["volume"].replace(",", "")) == series["v"][k], f"{label}: tooltip volume {tip['volume']} != {series['v'][k]!r}")
+    if truth is not None:
+        check(tip["time"] in truth["t"], f"{label}: no stored candle at {tip['time']}")
+        j = truth["t"].index(tip["time"])
+        for key, col in (("open", "o"), ("high", "h"), ("low", "l"), ("close", "c"), ("volume", "v")):
+            check(float(tip[key].replace(",", "")) == truth[col][j],
+                  f"{label}: tooltip {key} {tip[key]} != stored {truth[col][j]!r} (bt data export)")
     if cd is not None:
         for g in cd.get("indicators", []):
             for line in g["lines"]:
@@ -243,6 +274,10 @@ def check_chart(page, chart_id, cd, shots=True, trades_table=True, stats=None):
     api = f"btCharts['{chart_id}']"
     series = decode_series(cd["series"])
     n = len(series["t"])
+    truth = stored_series(cd["series"].get("symbol"), series["t"][0], series["t"][-1]) if n else None
+    if truth is not None:
+        check(truth["t"] == series["t"], "the page's bars are not the stored bars of its range")
+        page.verified_against_store = True
     st = page.state(api)
     check(st["candles"] == n and st["baseCandles"] == n, f"candle count {st['candles']} != {n}")
     check(st["firstPaintMs"] is not None, "no first paint recorded")
@@ -253,7 +288,7 @@ def check_chart(page, chart_id, cd, shots=True, trades_table=True, stats=None):
 
     # hover a known bar at the stored timeframe: exact OHLCV and time
     k = n // 3
-    hover_bar(page, chart_id, series, k, "hover", cd=cd)
+    hover_bar(page, chart_id, series, k, "hover", cd=cd, truth=truth)
     if shots:
         page.shot("hover")
 
@@ -314,7 +349,7 @@ def check_chart(page, chart_id, cd, shots=True, trades_table=True, stats=None):
         check(st["timeframe"] == tf, f"timeframe button {tf} gave {st['timeframe']}")
         check(st["candles"] == len(agg["t"]), f"{tf}: {st['candles']} candles, expected {len(agg['t'])}")
         j = len(agg["t"]) // 2
-        hover_bar(page, chart_id, agg, j, f"hover at {tf}")
+        hover_bar(page, chart_id, agg, j, f"hover at {tf}", truth=aggregate(truth, tf) if truth else None)
         if shots:
             page.shot(f"tf-{tf}")
     if tfs:
@@ -431,7 +466,7 @@ def test_sweep(page):
         msg = page.d.find_element(By.ID, "bt-selection").text
         check("No equity curve" in msg, f"no explanation for a cell without a curve: {msg!r}")
         check("equity" not in page.state("btCharts['bt-chart']")["panes"], "an equity pane is drawn without a curve")
-        page.js("btSweep.select(arguments[0], arguments[1])", *page.js("return btSweep.state().best"))
+    page.js("btSweep.select(arguments[0], arguments[1])", *page.js("return btSweep.state().best"))
     # the combination chart: candles, trades of the selection, timeframes
     check_chart(page, "bt-chart", dict(page.data["chart"], trades=next((c.get("trades") for c in combos if best and (c["x"], c.get("y")) == (best["x"], best.get("y"))), None)), shots=False)
     if sw.get("walk_forward"):
@@ -555,8 +590,11 @@ def find_pages(paths):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="+")
-    ap.add_argument("--artifacts", default=os.path.join(ROOT, ".build", "browser-artifacts"))
+    ap.add_argument("--artifacts", default=os.path.join(ROOT, ".build", "test-artifacts", "browser"))
+    ap.add_argument("--exports", help="folder of `bt data export SYMBOL` CSVs to read tooltips back against")
     args = ap.parse_args()
+    global EXPORTS
+    EXPORTS = args.exports
     pages = find_pages(args.paths)
     if not pages:
         raise SystemExit("no report.html found")
@@ -571,7 +609,10 @@ def main():
                 kind = page.js("return window.btPage.kind")
                 TESTS[kind](page)
                 shots += page.shots
-                print(f"ok    {name:14s} {kind:6s} {time.time() - t0:5.1f}s  first paint {page.js('return window.btPage.firstPaintMs') or 0:.0f} ms")
+                if EXPORTS:
+                    check(getattr(page, "verified_against_store", False), "no chart of this page was read back against bt data export")
+                print(f"ok    {name:14s} {kind:6s} {time.time() - t0:5.1f}s  first paint {page.js('return window.btPage.firstPaintMs') or 0:.0f} ms"
+                      + ("  (tooltips = bt data export)" if EXPORTS else ""))
             except Exception as e:  # report and go on with the next page
                 failures.append((name, e))
                 print(f"FAIL  {name:14s} {e}")

@@ -8,12 +8,12 @@ import Foundation
 /// coverage feedback under AddressSanitizer, and `FuzzRegressionTests` in the test suite, which
 /// replays the seeds, every committed regression input and a fixed number of seeded mutations.
 ///
-/// To fuzz a new parser (the strategy-expression parser, say):
+/// To fuzz a new parser (as `expression`, `strategy-file` and `signals` do for issue 9's):
 ///
 /// 1. add a target to `FuzzTargets.all`:
 ///
-///        public static let expression = FuzzTarget.parser("expression") { bytes in
-///            _ = try ExpressionParser.parse(String(decoding: bytes, as: UTF8.self))
+///        public static let newParser = FuzzTarget.parser("new-parser") { bytes in
+///            _ = try NewParser.parse(String(decoding: bytes, as: UTF8.self))
 ///        }
 ///
 /// 2. add `expression` to the `targets` list in `Fuzz/Package.swift` and copy
@@ -32,15 +32,16 @@ public struct FuzzTarget: Sendable {
     }
 
     /// A target for any parser: `parse` may return or throw an `InputError` (bad input, said
-    /// clearly); any other error, and an error message that echoes more than a bounded amount of
-    /// the input, is a finding. Checks on what was parsed go inside `parse`.
-    public static func parser(_ name: String,
+    /// clearly); any other error, and an error message longer than `longestMessage` of the
+    /// input's size (by default `Check.longestMessage`: messages quote at most 80 characters of
+    /// the input), is a finding. Checks on what was parsed go inside `parse`.
+    public static func parser(_ name: String, longestMessage: @escaping @Sendable (Int) -> Int = { _ in Check.longestMessage },
                               parse: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Void) -> FuzzTarget {
         FuzzTarget(name: name) { bytes in
             do {
                 try parse(bytes)
             } catch let e as InputError {
-                Check.message(e)
+                Check.message(e, longest: longestMessage(bytes.count))
             } catch {
                 Check.fail("\(name): not an InputError: \(type(of: error)): \(error)")
             }
@@ -105,10 +106,10 @@ public enum Check {
     }
 
     /// An input error's text is bounded and names its reason.
-    static func message(_ e: InputError) {
+    static func message(_ e: InputError, longest: Int = longestMessage) {
         let text = e.description
         that(!e.reason.isEmpty, "empty error reason")
-        that(text.unicodeScalars.count <= longestMessage,
+        that(text.unicodeScalars.count <= longest,
              "error message of \(text.unicodeScalars.count) characters: \(text.prefix(200))...")
     }
 }

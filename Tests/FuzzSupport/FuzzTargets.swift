@@ -36,7 +36,35 @@ public enum FuzzTargets {
         }
     }
 
-    public static let all: [FuzzTarget] = [csv, binance, alphavantage, trades, book, detect, `where`, grid]
+    /// Strategy expressions (`--entry`, rules, `screen --where`): parsed, checked against a
+    /// number parameter `$n`, bound with `$n = 4`, and evaluated on 60 synthetic bars. Errors show
+    /// the expression with a caret, so they may hold the whole input (twice, at most).
+    public static let expression = FuzzTarget.parser("expression", longestMessage: { 2 * $0 + Check.longestMessage }) { bytes in
+        let e = try LocatedExpression(String(decoding: bytes, as: UTF8.self), origin: .setting(.entry))
+        try e.check(parameters: [ExpressionParameter("n", .number)])
+        let node = try e.bind(["n": .number(4)])
+        let count = try ExpressionPlan([node]).evaluate(on: expressionCandles, cache: IndicatorCache(),
+                                                        workspace: ExpressionWorkspace()) { $0[0].count }
+        Check.that(count == expressionCandles.count, "an expression gave \(count) values for \(expressionCandles.count) bars")
+    }
+
+    static let expressionCandles = Synth.series(symbol: "FUZZ", bars: 60, seed: 3, timeframe: .day1)
+
+    /// Strategy files (`strategies/*.bt`).
+    public static let strategyFile = FuzzTarget.parser("strategy-file", longestMessage: { 2 * $0 + Check.longestMessage }) { bytes in
+        _ = try StrategyFile(parsing: String(decoding: bytes, as: UTF8.self), path: "fuzz.bt")
+    }
+
+    /// External signal files (`--signals`), against 60 daily bar times.
+    public static let signals = FuzzTarget.parser("signals") { bytes in
+        let signals = try SignalsFile.parse(String(decoding: bytes, as: UTF8.self), path: "fuzz.csv",
+                                            times: expressionCandles.time)
+        Check.that(signals.entries.count == expressionCandles.count && signals.exits.count == expressionCandles.count,
+                   "signals of the wrong length")
+    }
+
+    public static let all: [FuzzTarget] = [csv, binance, alphavantage, trades, book, detect, `where`, grid,
+                                           expression, strategyFile, signals]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -95,7 +123,7 @@ public enum FuzzTargets {
     public static func checkBook(_ events: [BookEvent]) {
         Check.that(events.first?.kind == .snapshot, "book does not start with a snapshot")
         for (k, e) in events.enumerated() {
-            if k > 0 { Check.that(e.time >= events[k - 1].time, "book time goes back at \(k)") }
+            if k > 0 { Check.that(e.timeMs >= events[k - 1].timeMs, "book time goes back at \(k)") }
             for level in e.bids + e.asks {
                 Check.that(level.price.isFinite && level.price >= 0 && level.quantity.isFinite && level.quantity >= 0,
                            "bad level \(level) at \(k)")

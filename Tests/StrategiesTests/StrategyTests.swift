@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Strategies
 import Backtest
 
@@ -24,6 +25,25 @@ struct StrategyTests {
             let text = s.parameters.map { "\($0.name)=\($0.defaultValue)" }
             #expect(try s.parameters(text) == defaults)
         }
+    }
+
+    @Test("each strategy declares exactly the indicators its signals read (what reports draw)", arguments: [
+        ("ma-cross", [String]()), ("ma-cross", ["fast=5", "slow=50", "type=ema"]), ("rsi", []), ("rsi", ["period=7"]),
+        ("macd", []), ("macd", ["fast=8", "slow=21", "signal=5"]), ("bollinger", ["period=30", "k=2.5"]),
+        ("donchian", []), ("donchian", ["period=9"]),
+    ])
+    func declaredIndicators(name: String, assignments: [String]) throws {
+        let strategy = try Strategy.named(name)
+        let parameters = try strategy.parameters(assignments)
+        let goog = try ShippedData.goog()
+        let cache = IndicatorCache()
+        _ = try strategy.signals(goog, parameters, cache: cache)
+        let declared = strategy.indicators(parameters)
+        #expect(Set(declared).count == declared.count && declared.count == cache.count,
+                "\(name) declares \(declared) but read \(cache.count) indicators")
+        // Every declared spec is already in the cache: asking for it computes nothing new.
+        for spec in declared { _ = try cache.outputs(spec, on: goog) }
+        #expect(cache.count == declared.count, "\(name) declares an indicator it does not read")
     }
 
     @Test("parameters override defaults and keep declaration order")

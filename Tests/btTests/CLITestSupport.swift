@@ -18,10 +18,16 @@ enum BT {
 
     /// Runs `bt args` from the repository root with `NO_COLOR` set and `BT_DB` unset.
     static func run(_ args: [String]) throws -> Result {
+        try run(args, environment: [:], directory: root)
+    }
+
+    /// Runs `bt args` in `directory` with `NO_COLOR` set, `BT_DB` and `BT_STRATEGIES` unset, then
+    /// `environment` applied.
+    static func run(_ args: [String], environment: [String: String], directory: URL) throws -> Result {
         guard FileManager.default.fileExists(atPath: binary.path) else {
             throw CLIError("bt binary not found at \(binary.path); build with 'swift build --build-tests'")
         }
-        return try runExecutable(binary.path, args)
+        return try runExecutable(binary.path, args, environment: environment, directory: directory)
     }
 
     /// Runs `script` with /bin/sh from the repository root (for `ulimit`), environment as `run`.
@@ -33,14 +39,17 @@ enum BT {
     static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// Runs any executable as `run` runs bt (a wrapper such as setpriv, a shell).
-    static func runExecutable(_ path: String, _ args: [String]) throws -> Result {
+    static func runExecutable(_ path: String, _ args: [String], environment: [String: String] = [:],
+                              directory: URL = root) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = args
-        p.currentDirectoryURL = root
+        p.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         env.removeValue(forKey: "BT_DB")
+        env.removeValue(forKey: "BT_STRATEGIES")
+        env.merge(environment) { _, new in new }
         p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

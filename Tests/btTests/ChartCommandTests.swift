@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite("bt chart and bt bench chart")
@@ -40,6 +41,42 @@ struct ChartCommandTests {
         let r = try BT.run(["chart", "GOOG", "--db", db, "--height", "24"] + extra)
         #expect(r.status == 2)
         #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    @Test("--html writes a self-contained chart page of the stored bars; an existing file needs --force")
+    func html() throws {
+        let db = try Self.store()
+        let path = BT.scratchDirectory().appendingPathComponent("pages/goog.html").path
+        let r = try BT.run(["chart", "goog", "--db", db, "--ind", "sma:20", "--ind", "macd", "--last", "500", "--html", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.isEmpty && r.stderr.contains("chart written to \(path)"))
+        let page = try SweepScreenCommandTests.pageData(path)
+        #expect(page["kind"] as? String == "chart" && page["title"] as? String == "GOOG")
+        let chart = try #require(page["chart"] as? [String: Any])
+        #expect(((chart["series"] as? [String: Any])?["close"] as? [Any])?.count == 500)
+        #expect((chart["indicators"] as? [[String: Any]])?.map { $0["spec"] as? String } == ["sma:20", "macd:12,26,9"])
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.contains("default-src 'none'") && !html.contains("http://") && !html.contains("https://"))
+        let again = try BT.run(["chart", "GOOG", "--db", db, "--html", path])
+        #expect(again.status == 2 && again.stderr.contains("already exists") && again.stderr.contains("--force"), "\(again.stderr)")
+        let forced = try BT.run(["chart", "GOOG", "--db", db, "--html", path, "--force"])
+        #expect(forced.status == 0)
+        let warned = try BT.run(["chart", "GOOG", "--db", db, "--html", path, "--force", "--width", "90"])
+        #expect(warned.status == 0 && warned.stderr.contains("--width has no effect"), "\(warned.stderr)")
+    }
+
+    @Test("bench html writes run and chart pages and reports their size")
+    func benchHTML() throws {
+        let out = BT.scratchDirectory().appendingPathComponent("bench").path
+        let r = try BT.run(["bench", "html", "--bars", "300", "--out", out, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["page"] as? String } == ["run", "chart"])
+        for row in rows {
+            let path = try #require(row["path"] as? String)
+            #expect(FileManager.default.fileExists(atPath: path))
+            #expect((row["bytes"] as? Int).map { $0 > 100_000 } == true)
+        }
     }
 
     @Test("bench chart reports a time")

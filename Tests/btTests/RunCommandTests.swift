@@ -73,7 +73,7 @@ struct RunCommandTests {
 
     @Test("bad strategy, parameter or option: exit 2 naming the valid ones",
           arguments: [
-            (["run", "ma-crss", "GOOG"], "valid: ma-cross, rsi, macd, bollinger, donchian"),
+            (["run", "ma-crss", "GOOG"], "built-in: ma-cross, rsi, macd, bollinger, donchian"),
             (["run", "rsi", "GOOG", "--param", "perod=3"], "valid: period, lower, upper"),
             (["run", "rsi", "GOOG", "--param", "period=x"], "parameter 'period' needs a whole number"),
             (["run", "ma-cross", "GOOG", "--size", "150%"], "--size"),
@@ -98,7 +98,7 @@ struct RunCommandTests {
         #expect(r.stdout.contains("type   sma      sma|ema"))
         let j = try BT.run(["strategies", "--json"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [[String: Any]])
-        #expect(list.count == 5)
+        #expect(list.filter { $0["source"] as? String == "built-in" }.count == 5)
         let params = try #require(list.first?["params"] as? [[String: Any]])
         #expect(params.first?["name"] as? String == "fast" && params.first?["default"] as? Int == 10)
     }

@@ -65,10 +65,10 @@ struct RunOutputTests {
         let dir = BT.scratchDirectory().appendingPathComponent("report")
         let r = try BT.run(["run", "macd", "GOOG", "--out", dir.path, "--no-chart", "--db", db])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("report written to \(dir.path)/report.md"))
+        #expect(r.stderr.contains("report written to \(dir.path)/report.md and report.html"))
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-        #expect(files == ["equity.csv", "equity.svg", "fills.csv", "price.svg", "report.md", "stats.csv", "stats.json",
-                          "trades.csv"])
+        #expect(files == ["equity.csv", "equity.svg", "fills.csv", "price.svg", "report.html", "report.md", "stats.csv",
+                          "stats.json", "trades.csv"])
         let written = try String(contentsOf: dir.appendingPathComponent("stats.json"), encoding: .utf8)
         let json = try BT.run(["run", "macd", "GOOG", "--json", "--db", db])
         #expect(written == json.stdout)
@@ -101,7 +101,7 @@ struct RunOutputTests {
         let forced = try BT.run(["run", "ma-cross", "GOOG", "--out", dir.path, "--force", "--no-costs", "--db", db])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try String(contentsOf: marker, encoding: .utf8).hasPrefix("# ma-cross on GOOG"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).count == 8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).count == Report.files.count)
     }
 
     @Test("a lower-case symbol loads the upper-cased stored one, for run, chart and indicators")

@@ -12,6 +12,16 @@ struct SweepScreenCommandTests {
         return db
     }
 
+    /// The data object of a report.html.
+    static func pageData(_ path: String) throws -> [String: Any] {
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        let open = #"<script type="application/json" id="bt-data">"#
+        let start = try #require(page.range(of: open)).upperBound
+        let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
+        let json = page[start..<end].replacingOccurrences(of: #"<\/"#, with: "</")
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    }
+
     static func lines(_ path: String) throws -> [String] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
     }
@@ -36,9 +46,16 @@ struct SweepScreenCommandTests {
                        "candles sha256", "| where | `fast<slow` |"] {
             #expect(md.contains(needle), "sweep.md lacks \(needle)")
         }
-        for file in ["heatmap.svg", "walk_forward.csv", "walk_forward_equity.svg"] {
+        for file in ["heatmap.svg", "walk_forward.csv", "walk_forward_equity.svg", "report.html"] {
             #expect(FileManager.default.fileExists(atPath: out + "/" + file), "missing \(file)")
         }
+        let page = try Self.pageData(out + "/report.html")
+        #expect(page["kind"] as? String == "sweep")
+        let sweep = try #require(page["sweep"] as? [String: Any])
+        #expect((sweep["combinations"] as? [Any])?.count == 11)
+        #expect(sweep["walk_forward"] is [String: Any])
+        // The rerun command keeps the data and execution options and the fixed parameters.
+        #expect(sweep["rerun"] as? String == "bt run ma-cross GOOG --db \(db) --depth none --param fast={fast} --param slow={slow}")
         // A sweep row equals `bt run --json` for the same combination.
         let run = try BT.run(["run", "ma-cross", "GOOG", "--db", db, "--param", "fast=10", "--param", "slow=40",
                               "--depth", "none", "--json", "--no-costs"])
@@ -93,6 +110,7 @@ struct SweepScreenCommandTests {
         #expect(csv[1].hasPrefix("GOOG,ok,fast=") && csv[2].hasPrefix("NOPE,error,") && csv[3].hasPrefix("SYN0001,ok,"))
         for symbol in ["GOOG", "SYN0001"] {
             #expect(FileManager.default.fileExists(atPath: "\(out)/\(symbol)/sweep.csv"))
+            #expect(FileManager.default.fileExists(atPath: "\(out)/\(symbol)/report.html"))
         }
         let none = try BT.run(["sweep", "ma-cross", "--symbols", "NOPE,NADA", "--db", db, "--grid", "fast=5",
                                "--out", out + "2"])
@@ -118,6 +136,13 @@ struct SweepScreenCommandTests {
         let md = try String(contentsOfFile: out + "/screen.md", encoding: .utf8)
         #expect(md.contains("## Failed"))
         #expect(md.contains("| NOPE |"))
+        #expect(r.stdout.contains("screen.csv, screen.md and report.html"))
+        let page = try Self.pageData(out + "/report.html")
+        let rows = try #require((page["screen"] as? [String: Any])?["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["symbol"] as? String } == ["GOOG", "SYN0001", "SYN0002", "NOPE"]
+                || rows.last?["symbol"] as? String == "NOPE")
+        #expect(rows.filter { $0["chart"] is [String: Any] }.count == 3 && rows.last?["chart"] is NSNull)
+        #expect(rows.last?["status"] as? String == "error")
 
         let all = try BT.run(["screen", "rsi", "--all", "--db", db, "--out", out + "2", "--param", "period=700"])
         #expect(all.status == 0)

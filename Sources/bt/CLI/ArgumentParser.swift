@@ -75,6 +75,18 @@ struct ParsedArguments: Sendable {
         return v
     }
 
+    /// The given options among `options` as command-line words (`--fee-bps 5`, `--short`), in
+    /// the order given; repeated options once per value. For commands that suggest another command.
+    func words(for options: [Option]) -> [String] {
+        given.filter { options.contains($0) }.flatMap { option -> [String] in
+            record(option, as: option.kind)
+            switch option.kind {
+            case .flag: return ["--\(option.name)"]
+            case .value, .repeated: return (values[option.name] ?? []).flatMap { ["--\(option.name)", $0] }
+            }
+        }
+    }
+
     /// The options the user gave that nothing has read so far, in the order given.
     var unread: [Option] {
         let read = reads.names

@@ -5,14 +5,21 @@ import Backtest
 enum ExecutionOptions {
     static let table: [Option] = [
         .cash, .fill, .short, .size, .feeBps, .feeMin, .stopLoss, .takeProfit, .tick, .lot, .minNotional,
-        .maxParticipation, .depth, .spreadBps,
+        .maxParticipation, .depth, .slippageBps, .spreadBps, .depthProfile, .bidDepth, .askDepth, .refillSeconds,
+        .spreadWindow, .impact, .touchSeconds, .impactWindow,
     ]
 }
 
 extension ParsedArguments {
-    /// The execution configuration from the options in `ExecutionOptions.table`. `--depth book`
-    /// loads `symbol`'s recorded events from the store.
-    func executionConfig(symbol: String, store: @autoclosure () throws -> CandleStore) throws -> ExecutionConfig {
+    /// The execution configuration from the options in `ExecutionOptions.table`.
+    ///
+    /// `--depth book` loads `symbol`'s recorded events from the store. `--depth synthetic` (the
+    /// default) uses, in this order: `--depth-profile FILE`, else the profile `bt calibrate`
+    /// stored for `symbol`, else the candle-only book; each model option given on the command
+    /// line overrides the profile's value. The spread floor's tick is `--tick`, else the
+    /// profile's, else inferred from `candles` (`CandleSeries.inferredTick`). `--slippage-bps`
+    /// selects fixed slippage (`--depth fixed`).
+    func executionConfig(symbol: String, candles: CandleSeries, store: @autoclosure () throws -> CandleStore) throws -> ExecutionConfig {
         var c = ExecutionConfig()
         if let v = try double(.cash) { c.initialCash = v }
         if let v = value(.fill) {
@@ -31,15 +38,66 @@ extension ParsedArguments {
         c.lot = try double(.lot)
         c.minNotional = try double(.minNotional)
         if let v = try double(.maxParticipation) { c.maxParticipation = v == 0 ? nil : v }
-        c.synthetic.spreadBps = try double(.spreadBps)
-        switch value(.depth) ?? "synthetic" {
-        case "synthetic": c.depth = .synthetic
+
+        let slippage = try double(.slippageBps)
+        let depth = value(.depth) ?? (slippage != nil ? "fixed" : "synthetic")
+        if slippage != nil && depth != "fixed" {
+            throw UsageError("\(Option.slippageBps) is fixed slippage: it cannot be combined with \(Option.depth) \(depth)",
+                             command: command.name)
+        }
+        switch depth {
+        case "synthetic":
+            c.depth = .synthetic
+            c.synthetic = try syntheticDepth(symbol: symbol, candles: candles, store: store)
         case "none": c.depth = .none
         case "book": c.depth = .book(try store().bookEvents(symbol: symbol))
+        case "fixed":
+            guard let slippage else {
+                throw InputError(.needsSetting, "fixed slippage needs its size in basis points", setting: .slippageBps)
+            }
+            c.depth = .fixedSlippage(bps: slippage)
         case let other:
-            throw UsageError("\(Option.depth): '\(other)' is not one of none, synthetic, book", command: command.name)
+            throw UsageError("\(Option.depth): '\(other)' is not one of none, synthetic, book, fixed", command: command.name)
         }
         try c.validate()
         return c
+    }
+
+    /// The synthetic book's parameters: profile (file or stored), then the command line's knobs.
+    private func syntheticDepth(symbol: String, candles: CandleSeries,
+                                store: () throws -> CandleStore) throws -> SyntheticDepth {
+        var model = SyntheticDepth()
+        if let t = try double(.tick) {
+            model.tick = t
+            model.tickSource = "given"
+        }
+        if let path = value(.depthProfile) {
+            model.use(try DepthProfileJSON.read(path: path), source: path)
+        } else if let stored = try store().depthProfile(symbol: symbol) {
+            model.use(stored, source: "stored profile of \(symbol)")
+        }
+        if model.tick == nil, let inferred = candles.inferredTick {
+            model.tick = inferred
+            model.tickSource = "inferred"
+        }
+        if let v = try double(.spreadBps) { model.spreadBps = v }
+        if let v = try double(.refillSeconds) { model.refillHalfLifeSeconds = v }
+        if let v = try int(.spreadWindow) { model.spreadWindow = v }
+        if let v = try int(.impactWindow) { model.impactWindow = v }
+        if let v = try double(.impact) { model.impact = v }
+        if let v = try double(.touchSeconds) { model.touchSeconds = v }
+        if let v = value(.bidDepth) { model.bidDepth = try Self.powerLaw(v, setting: .bidDepth) }
+        if let v = value(.askDepth) { model.askDepth = try Self.powerLaw(v, setting: .askDepth) }
+        if model.bidDepth != nil || model.askDepth != nil, model.profileSource == nil { model.profileSource = "given" }
+        return model
+    }
+
+    /// `A,B` as a power law Q(x) = A x^B.
+    static func powerLaw(_ text: String, setting: Setting) throws -> DepthProfile.PowerLaw {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a > 0, b > 0, a.isFinite, b.isFinite else {
+            throw InputError("not A,B with A > 0 and B > 0 (Q(x) = A x^B units within x bps)", setting: setting, value: text)
+        }
+        return DepthProfile.PowerLaw(a: a, b: b)
     }
 }

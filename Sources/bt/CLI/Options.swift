@@ -34,6 +34,8 @@ extension Option {
     static let ind = Option("ind", kind: .repeated, valueName: "SPEC",
                             help: "Indicator, e.g. sma:20, bb:20,2, rsi:14, macd:12,26,9 (repeatable)")
     static let last = Option("last", kind: .value, valueName: "N", help: "Show only the last N bars")
+    static let html = Option("html", kind: .value, valueName: "FILE",
+                             help: "Write an interactive chart page to FILE instead of drawing in the terminal")
     static let width = Option("width", kind: .value, valueName: "W",
                               help: "Chart width in columns (default: terminal, else $COLUMNS, else 80)")
     static let height = Option("height", kind: .value, valueName: "H",
@@ -63,7 +65,41 @@ extension Option {
     static let depth = Option("depth", kind: .value, valueName: "MODEL",
                               help: "Liquidity: synthetic (default), book (recorded L2) or none")
     static let spreadBps = Option("spread-bps", kind: .value, valueName: "BPS",
-                                  help: "Synthetic book spread (default: estimated from the bars)")
+                                  help: "Synthetic book spread (default: the profile's, else estimated from the bars)")
+    static let slippageBps = Option("slippage-bps", kind: .value, valueName: "BPS",
+                                    help: "Fixed slippage per fill instead of a book (depth fixed)")
+    static let depthProfile = Option("depth-profile", kind: .value, valueName: "FILE",
+                                     help: "Calibrated depth profile (JSON of 'bt calibrate') for --depth synthetic")
+    static let bidDepth = Option("bid-depth", kind: .value, valueName: "A,B",
+                                 help: "Bid side of a calibrated book: Q(x) = A x^B units within x bps")
+    static let askDepth = Option("ask-depth", kind: .value, valueName: "A,B",
+                                 help: "Ask side of a calibrated book: Q(x) = A x^B units within x bps")
+    static let refillSeconds = Option("refill-seconds", kind: .value, valueName: "S",
+                                      help: "Half-life of taken synthetic depth (default: the profile's, else 60)")
+    static let spreadWindow = Option("spread-window", kind: .value, valueName: "N",
+                                     help: "Bars before a fill for the spread estimate (default 250)")
+    static let impact = Option("impact", kind: .value, valueName: "Y",
+                               help: "Square-root law prefactor: cost = s/2 + Y sigma sqrt(Q/V) (default 0.3)")
+    static let touchSeconds = Option("touch-seconds", kind: .value, valueName: "S",
+                                     help: "Seconds of average volume resting at the synthetic touch (default 60)")
+    static let impactWindow = Option("impact-window", kind: .value, valueName: "N",
+                                     help: "Bars before a fill for sigma and mean volume (default 20)")
+
+    // MARK: - Expression strategies and signals
+
+    static let entry = Option("entry", kind: .value, valueName: "EXPR",
+                              help: "Entry condition, e.g. \"cross_above(sma(close, 10), sma(close, 30))\"")
+    static let exit = Option("exit", kind: .value, valueName: "EXPR", help: "Exit condition")
+    static let shortEntry = Option("short-entry", kind: .value, valueName: "EXPR",
+                                   help: "Short entry condition (with --short-exit and --short)")
+    static let shortExit = Option("short-exit", kind: .value, valueName: "EXPR", help: "Short exit condition")
+    static let signals = Option("signals", kind: .value, valueName: "FILE",
+                                help: "Signals from a CSV file: time,entry,exit[,short_entry,short_exit]")
+    static let strategies = Option("strategies", kind: .value, valueName: "DIR",
+                                   help: "Strategy files directory (default $BT_STRATEGIES, else strategies/)")
+    static let show = Option("show", kind: .repeated, valueName: "EXPR", help: "A value to show for each symbol (repeatable)")
+    static let at = Option("at", kind: .value, valueName: "DATE",
+                           help: "Look at the last bar at or before DATE (default: the last bar)")
 
     // MARK: - Results and reports
 
@@ -93,6 +129,13 @@ extension Option {
                                     help: "Split the range into K folds: choose in-sample, test on the next fold")
     static let pboBlocks = Option("pbo-blocks", kind: .value, valueName: "S",
                                   help: "CSCV blocks for the probability of backtest overfitting (default 16; 0 = off)")
+
+    // MARK: - Calibration
+
+    static let holdout = Option("holdout", kind: .value, valueName: "SHARE",
+                                help: "Share of the book's time range held out for testing (default 0.5)")
+    static let sizes = Option("sizes", kind: .value, valueName: "Q1,Q2,...",
+                              help: "Order sizes of the held-out test (default: 1-3-10 ladder from A/100 to 10 A)")
 
     // MARK: - Benchmarks
 

@@ -6,7 +6,7 @@ import Backtest
 enum RunStatsOptions {
     static let all: [Option] = [
         .periodsPerYear,
-        .out.withHelp("Write the report (report.md, SVG, CSV, stats.json) into DIR"),
+        .out.withHelp("Write the report (report.md, report.html, SVG, CSV, stats.json) into DIR"),
         .report,
         .force.withHelp("Let --out/--report write into an existing directory (files are overwritten)"),
         .noChart,
@@ -35,9 +35,13 @@ extension ParsedArguments {
     /// the cost table (unless `--no-costs`) and the equity chart (unless `--no-chart`); then
     /// writes the report when `--out` or `--report` asks for it. An existing report directory
     /// without `--force` is refused before anything is computed or printed.
-    /// - Parameter costs: re-runs the engine for the cost table, given the periods per year.
-    func presentRun(strategy: String, parameters: [RunParameter], config: ExecutionConfig, result: BacktestResult,
-                    costs: (Double) throws -> CostSensitivity) throws {
+    /// - Parameters:
+    ///   - rules: an expression strategy's rules as written, for the manifest.
+    ///   - indicators: the indicators the strategy reads, drawn in the report's charts.
+    ///   - costs: re-runs the engine for the cost table, given the periods per year.
+    func presentRun(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
+                    config: ExecutionConfig,
+                    result: BacktestResult, costs: (Double) throws -> CostSensitivity) throws {
         let directory = reportDirectory(strategy: strategy, symbol: result.candles.symbol)
         if let directory { try Report.checkDestination(directory, force: flag(.force)) }
         let json = flag(.json)
@@ -47,13 +51,21 @@ extension ParsedArguments {
         let stats = Stats(result, periodsPerYear: try periodsPerYear)
         let sensitivity = flag(.noCosts) ? nil : try costs(stats.periodsPerYear)
         let requested = try timeframe
-        let report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
+        var report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
                             timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
                             commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
+        report.rules = rules
+        report.indicators = indicators
         if json {
             Output.line(report.json.serialized())
         } else {
-            Output.write(report.headline + "\n")
+            for line in report.warningLines { Output.line(line) }
+            if !report.warningLines.isEmpty { Output.line() }
+            Output.write(report.headline)
+            for rule in rules { Output.line("\(rule.name): \(rule.text)") }
+            Output.line()
+            Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3]))
+            Output.line()
             Output.write(TextTable.render(report.statRows, rightAligned: [1]))
             for note in report.notes { Output.line(note) }
             if let rows = report.costRows, let breakEven = report.breakEvenText {
@@ -70,7 +82,7 @@ extension ParsedArguments {
         if let directory {
             try report.write(to: directory, force: flag(.force))
             Output.flush()  // keep the note after the tables in a combined log
-            Diagnostics.line("report written to \(directory)/report.md")
+            Diagnostics.line("report written to \(directory)/report.md and report.html")
         }
     }
 }

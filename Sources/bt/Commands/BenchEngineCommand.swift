@@ -7,7 +7,9 @@ extension Command {
         path: ["bench", "engine"],
         summary: "Time ma-cross 10/30 signals + portfolio on synthetic bars, depth none and synthetic",
         discussion: """
-            Bars come from 'Synth.series' (seed 1, 1m). Each figure is the best of --repeat runs
+            Bars come from 'Synth.series' (seed 1, 1m). Depth synthetic is the default candle-only
+            model (spread over 250 bars, square-root impact, tick inferred from the prices as
+            'bt run' does). Each figure is the best of --repeat runs
             of signals plus portfolio (the first run, which page-faults fresh memory, rarely
             wins: malloc keeps freed memory as a sweep would); generating data is not timed.
             Build with -c release. --json prints {"bars", "seconds", "seconds_synthetic"}.
@@ -26,9 +28,12 @@ extension Command {
         Allocator.keepFreedMemory()
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
         let parameters = try Strategy.maCross.parameters([])
+        // As 'bt run' does once per run: the spread floor's tick from the prices (not timed).
+        let tick = candles.inferredTick
         func best(_ depth: ExecutionConfig.Depth) throws -> (seconds: Double, fills: Int) {
             var config = ExecutionConfig()
             config.depth = depth
+            config.synthetic.tick = tick
             var best = Double.infinity, fills = 0
             for _ in 0..<repeats {
                 let start = DispatchTime.now().uptimeNanoseconds

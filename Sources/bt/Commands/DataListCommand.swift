@@ -19,7 +19,7 @@ extension Command {
                  "last": .string(UTCTime.iso(s.last)), "bars": .int(s.bars)]
             }
             let b = books.map { b -> JSONValue in
-                ["symbol": .string(b.symbol), "first": .string(UTCTime.iso(b.first)), "last": .string(UTCTime.iso(b.last)),
+                ["symbol": .string(b.symbol), "first": .string(UTCTime.isoMs(b.firstMs)), "last": .string(UTCTime.isoMs(b.lastMs)),
                  "events": .int(b.events)]
             }
             Output.line((["series": .array(s), "books": .array(b)] as JSONValue).serialized())
@@ -34,7 +34,7 @@ extension Command {
             rows.append([s.symbol, s.timeframe, UTCTime.iso(s.first), UTCTime.iso(s.last), String(s.bars)])
         }
         for b in books {
-            rows.append([b.symbol, "book", UTCTime.iso(b.first), UTCTime.iso(b.last), "\(b.events) events"])
+            rows.append([b.symbol, "book", UTCTime.isoMs(b.firstMs), UTCTime.isoMs(b.lastMs), "\(b.events) events"])
         }
         Output.write(TextTable.render(rows, rightAligned: [4]))
     }

@@ -5,19 +5,29 @@ import Strategies
 extension Command {
     static let screen = Command(
         path: ["screen"],
-        summary: "Run a strategy on many symbols in parallel and rank them",
+        summary: "Rank a strategy over many symbols, or list the symbols where a condition holds",
         discussion: """
-            Every symbol runs with the same parameters and execution options as 'bt run', on all
-            cores. A symbol that cannot run (missing, too little or bad data) is reported with
-            status error and why; it never stops the others. Writes screen.csv (every statistic,
-            fractions) and screen.md (ranked table with equity sparklines, failures) to --out DIR
-            (default notebooks-out/screen-<strategy>-<time>/). --rank takes any statistic name of
-            'bt run --json' (default sharpe).
+            Strategy screen: every symbol runs with the same parameters and execution options as
+            'bt run', on all cores. A symbol that cannot run (missing, too little or bad data) is
+            reported with status error and why; it never stops the others. Writes screen.csv
+            (every statistic, fractions) and screen.md (ranked table with equity sparklines,
+            failures) to --out DIR (default notebooks-out/screen-<strategy>-<time>/). --rank
+            takes any statistic name of 'bt run --json' (default sharpe). The strategy is a
+            built-in or file strategy (see 'bt run') or rules given with --entry/--exit.
+            Condition screen: --where EXPR lists the symbols where EXPR is true on their last bar
+            (or the last bar at or before --at DATE), with each --show EXPR's value there. A
+            symbol with too few bars for EXPR is reported, not dropped. --json prints
+            {"checked", "matches": [{"symbol", "timeframe", "time", "values"}], "errors":
+            [{"symbol", "error"}]}; --out DIR writes screen.csv and screen.md.
             """,
-        positionals: [PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')")],
+        positionals: [PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true)],
         options: [
             .symbols,
             .all,
+            .where.withHelp("Condition screen: the symbols where EXPR is true on the last bar"),
+            .show,
+            .at,
+            .json.withHelp("Condition screens: print JSON instead of text"),
             .param,
             .rank,
             .top,
@@ -25,21 +35,17 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred per symbol)"),
             .out,
             .force,
-        ] + CommonOptions.range + ExecutionOptions.table
+        ] + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
     ) { args in
-        let strategy = try Strategy.named(try args.required(0))
-        let parameters = try strategy.parameters(args.values(.param))
         let store = try args.openStore()
-        let symbols: [String]
-        switch (try args.symbolList(.symbols), args.flag(.all)) {
-        case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
-        case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
-        case (let list?, false):
-            symbols = list
-        case (nil, true):
-            symbols = Array(Set(try store.list().map(\.symbol))).sorted()
+        let symbols = try args.screenSymbols(store: store)
+        if let condition = args.value(.where) {
+            try runConditionScreen(args, condition: condition, symbols: symbols)
+            return
         }
-        guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
+        let (strategy, rest) = try args.strategy()
+        if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", command: "screen") }
+        let parameters = try strategy.parameters(args.values(.param))
         let screen = Screen(rankMetric: try args.value(.rank).map(Metric.statistic(named:)) ?? .sharpe,
                             minTrades: try args.int(.minTrades) ?? 0)
         let top = try args.int(.top) ?? 20
@@ -47,7 +53,8 @@ extension Command {
         let ppy = try args.double(.periodsPerYear)
         if let ppy, ppy <= 0 { throw UsageError("\(Option.periodsPerYear) must be positive", command: "screen") }
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
-        let sample = try args.executionConfig(symbol: symbols[0], store: store)
+        let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
+        let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
         let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", strategy.name], at: Int64(Date().timeIntervalSince1970))
         let staged = try OutputDirectory.stage(dir, force: args.flag(.force))
 
@@ -56,10 +63,113 @@ extension Command {
             strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
             commandLine: args.commandLine, execution: sample.parameters
         ).run(symbols: symbols, databasePath: args.databasePath, directory: staged.path, progress: bar.update) { symbol, store in
-            (try args.loadCandles(symbol: symbol, store: store), try args.executionConfig(symbol: symbol, store: store))
+            let candles = try args.loadCandles(symbol: symbol, store: store)
+            return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
         try staged.commit()
         Output.write(ScreenSummaryText.render(report, directory: dir))
+    }
+
+    /// `bt screen --where EXPR [--show EXPR]...`: evaluate on each symbol's last bar (at or
+    /// before `--at`) and list the matches.
+    private static func runConditionScreen(_ args: ParsedArguments, condition: String, symbols: [String]) throws {
+        if args.positional(0) != nil || !args.ruleOptions.isEmpty {
+            throw UsageError("\(Option.where) is a condition screen: leave out the strategy (and \(Option.entry)/\(Option.exit))",
+                             command: "screen")
+        }
+        let parameters = try args.values(.param).map(ExpressionAssignment.parse)
+        let screen = try ConditionScreen(
+            condition: LocatedExpression(condition, origin: .setting(.where)),
+            shows: args.values(.show).map { try LocatedExpression($0, origin: .setting(.show)) },
+            parameters: parameters)
+        var range = try args.dateRange
+        var at: Int64?
+        if let text = args.value(.at) {
+            guard args.value(.to) == nil else { throw UsageError("give \(Option.at) or \(Option.to), not both", command: "screen") }
+            var t = try UTCTime.parseUserDate(text, setting: .at)
+            if text.count == 10 { t += 86_399 }  // a bare date includes that whole day
+            at = t
+            range.to = t
+        }
+        let timeframe = try args.timeframe
+        let directory = args.value(.out)
+        if let directory { try OutputDirectory.check(directory, force: args.flag(.force), what: "output directory") }
+        let json = args.flag(.json)
+        let bar = ProgressBar(total: symbols.count, label: "screen")
+        let path = args.databasePath
+        let rows = screen.run(symbols: symbols, progress: bar.update) { symbol in
+            try ErrorMessage.rewording {
+                let candles = try CandleStore(existingAt: path).load(symbol: symbol, timeframe: timeframe, from: range.from, to: range.to)
+                guard !candles.isEmpty else {
+                    throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
+                }
+                return candles
+            }
+        }
+        let report = ConditionScreenReport(
+            screen: screen, rows: rows, commandLine: args.commandLine,
+            parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
+        if let directory {
+            let staged = try OutputDirectory.stage(directory, force: args.flag(.force))
+            try staged.write(report.csv(), to: "screen.csv")
+            try staged.write(report.markdown(), to: "screen.md")
+            try staged.commit()
+        }
+        if json {
+            Output.line(report.json.serialized())
+        } else {
+            Output.line(report.headline)
+            let table = report.matchTable
+            if table.count > 1 {
+                Output.line()
+                Output.write(TextTable.render(table, rightAligned: Set(3..<table[0].count)))
+            }
+            if !report.errors.isEmpty {
+                Output.line("\nCould not be checked:")
+                for row in report.errors { Output.line("  \(row.symbol): \(row.error ?? "")") }
+            }
+            if let directory { Output.line("\nWrote \(directory)/screen.csv and screen.md") }
+        }
+    }
+}
+
+extension ParsedArguments {
+    /// `--symbols A,B,...` (checked and upper-cased) or `--all` (every stored symbol), exactly
+    /// one of them.
+    func screenSymbols(store: CandleStore) throws -> [String] {
+        let symbols: [String]
+        switch (try symbolList(.symbols), flag(.all)) {
+        case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
+        case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
+        case (let list?, false):
+            symbols = list
+        case (nil, true):
+            symbols = Array(Set(try store.list().map(\.symbol))).sorted()
+        }
+        guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
+        return symbols
+    }
+}
+
+/// `--param name=value` for expressions that are not a strategy (condition screens): a number
+/// defines a number `$name`, anything else a word.
+enum ExpressionAssignment {
+    static func parse(_ text: String) throws -> (name: String, value: ExpressionValue) {
+        guard let eq = text.firstIndex(of: "="), StrategyFile.isIdentifier(String(text[..<eq])) else {
+            throw InputError("'\(text)' is not name=value with a name of letters, digits and '_'", setting: .parameter)
+        }
+        let value = String(text[text.index(after: eq)...])
+        if let v = Double(value), v.isFinite { return (String(text[..<eq]), .number(v)) }
+        return (String(text[..<eq]), .word(value))
+    }
+}
+
+extension ExpressionValue {
+    var runValue: RunParameter.Value {
+        switch self {
+        case .number(let v): .double(v)
+        case .word(let w): .string(w)
+        }
     }
 }
 
@@ -74,8 +184,8 @@ struct ScreenRun {
     let execution: [RunParameter]
 
     /// Runs every symbol (each job opens its own store connection: SQLite handles are not
-    /// shared across threads), then writes `screen.csv` and `screen.md` into `directory`. A
-    /// symbol's error is recorded as bt words it.
+    /// shared across threads), then writes `screen.csv`, `screen.md` and `report.html` into
+    /// `directory`. A symbol's error is recorded as bt words it.
     func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
              load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
         let rows = screen.run(symbols: symbols, progress: progress) { symbol in
@@ -85,12 +195,23 @@ struct ScreenRun {
                 return (result, Stats(result, periodsPerYear: periodsPerYear))
             }
         }
-        let report = ScreenReport(
+        var report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,
             execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
             minTrades: screen.minTrades, top: top, rows: rows)
+        report.rules = strategy.ruleParameters
         try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
         try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
+        // The page embeds charts: the runs are repeated for the symbols it shows rather than
+        // kept in memory for every symbol while the screen runs.
+        let embedded = report.embeddedSymbols
+        let reruns = Parallel.map(count: embedded.count) { k -> BacktestResult in
+            let (candles, config) = try load(embedded[k], try CandleStore(existingAt: databasePath))
+            return try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+        }
+        var runs: [String: BacktestResult] = [:]
+        for (symbol, r) in zip(embedded, reruns) { if case .success(let run) = r { runs[symbol] = run } }
+        try OutputDirectory.write(report.html(runs: runs), to: "report.html", in: directory)
         return report
     }
 }
@@ -119,7 +240,7 @@ enum ScreenSummaryText {
             for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }
             if failed.count > 10 { out += "  ... \(failed.count - 10) more in screen.md\n" }
         }
-        out += "\nWrote \(directory)/screen.csv and screen.md\n"
+        out += "\nWrote \(directory)/screen.csv, screen.md and report.html\n"
         return out
     }
 }

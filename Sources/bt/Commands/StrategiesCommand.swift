@@ -4,31 +4,52 @@ import Strategies
 extension Command {
     static let strategies = Command(
         path: ["strategies"],
-        summary: "List the strategies with their parameters, defaults and descriptions",
-        discussion: "--json prints [{\"name\", \"summary\", \"params\": [{\"name\", \"type\", \"default\", \"help\"}]}].",
-        options: [.json]
+        summary: "List the built-in and file strategies with their parameters, defaults and rules",
+        discussion: """
+            Built-in strategies first, then the strategy files (*.bt) of the strategies directory
+            (--strategies DIR, else $BT_STRATEGIES, else strategies/ in the working directory),
+            with their rules. A file that does not parse is reported on stderr and skipped.
+            --json prints [{"name", "summary", "source", "params": [{"name", "type", "default",
+            "help"}], "rules": [{"role", "text"}]}] with source "built-in" or the file's path.
+            """,
+        options: [.strategies, .json]
     ) { args in
+        let library = args.strategyLibrary
+        var listed: [(strategy: Strategy, source: String)] = Strategy.all.map { ($0, "built-in") }
+        for (path, result) in library.fileStrategies() {
+            switch result {
+            case .success(let s): listed.append((s, path))
+            case .failure(let error): Diagnostics.line("warning: skipped \(path): \(ErrorMessage.text(error))")
+            }
+        }
         if args.flag(.json) {
-            let items = Strategy.all.map { s -> JSONValue in
+            let items = listed.map { s, source -> JSONValue in
                 let params = s.parameters.map { p -> JSONValue in
                     ["name": .string(p.name), "type": .string(p.typeDescription), "default": p.defaultValue.json,
                      "help": .string(p.help)]
                 }
-                return ["name": .string(s.name), "summary": .string(s.summary), "params": .array(params)]
+                let rules = s.expressions.map { r -> JSONValue in ["role": .string(r.role), "text": .string(r.text)] }
+                return ["name": .string(s.name), "summary": .string(s.summary), "source": .string(source),
+                        "params": .array(params), "rules": .array(rules)]
             }
             Output.line(JSONValue.array(items).serialized())
             return
         }
-        for (i, s) in Strategy.all.enumerated() {
+        for (i, entry) in listed.enumerated() {
+            let s = entry.strategy
             if i > 0 { Output.line() }
-            Output.line("\(s.name): \(s.summary)")
-            var rows = [["  PARAM", "DEFAULT", "TYPE", "DESCRIPTION"]]
-            for p in s.parameters {
-                rows.append(["  \(p.name)", p.defaultValue.description, p.typeDescription, p.help])
+            Output.line(entry.source == "built-in" ? "\(s.name): \(s.summary)" : "\(s.name) (\(entry.source)): \(s.summary)")
+            if !s.parameters.isEmpty {
+                var rows = [["  PARAM", "DEFAULT", "TYPE", "DESCRIPTION"]]
+                for p in s.parameters {
+                    rows.append(["  \(p.name)", p.defaultValue.description, p.typeDescription, p.help])
+                }
+                Output.write(TextTable.render(rows))
             }
-            Output.write(TextTable.render(rows))
+            for rule in s.expressions { Output.line("  \(rule.role) = \(rule.text)") }
         }
         Output.line()
-        Output.line("Set parameters with 'bt run STRATEGY SYMBOL --param name=value'.")
+        Output.line("Run one with 'bt run STRATEGY SYMBOL --param name=value'; a file strategy also by its path.")
+        if library.files.isEmpty { Output.line("No strategy files in \(library.directory).") }
     }
 }

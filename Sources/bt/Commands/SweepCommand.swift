@@ -14,9 +14,11 @@ extension Command {
             deflated Sharpe ratio of the best over all trials, the probability of backtest
             overfitting (CSCV), a heatmap for two-parameter grids, and --walk-forward K folds.
             Output goes to --out DIR (default notebooks-out/sweep-<strategy>-<symbol>-<time>/).
+            The strategy is a built-in or file strategy (see 'bt run'), or rules given with
+            --entry/--exit, whose $names --grid sweeps: bt sweep GOOG --entry ... --grid n=5:50:5.
             """,
         positionals: [
-            PositionalSpec(name: "STRATEGY", help: "Strategy name (see 'bt strategies')"),
+            PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (or use --symbols)", optional: true),
         ],
         options: [
@@ -31,10 +33,13 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred)"),
             .out,
             .force,
-        ] + CommonOptions.range + ExecutionOptions.table
+        ] + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
     ) { args in
-        let strategy = try Strategy.named(try args.required(0))
-        var symbols = try args.positional(1).map { [try Symbol.validated($0)] } ?? []
+        // Rule strategies declare the swept names as parameters (a bad --grid is reported by SweepPlan).
+        let swept = (try? ParameterGrid(parsing: args.values(.grid)))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
+        let (strategy, rest) = try args.strategy(swept: swept)
+        if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])'", command: "sweep") }
+        var symbols = try rest.map(Symbol.validated)
         symbols += try args.symbolList(.symbols) ?? []
         guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or \(Option.symbols)", command: "sweep") }
         let plan = try SweepPlan(args: args, strategy: strategy)
@@ -157,10 +162,20 @@ struct SweepPlan {
         }
     }
 
+    /// `bt run` for one combination of the grid, `{name}` standing for each swept value: the
+    /// strategy (its name or file as typed, or the rules), symbol, fixed parameters, data range
+    /// and execution options as given here.
+    func rerunCommand(symbol: String, args: ParsedArguments) -> String {
+        let strategyWords = args.ruleOptions.isEmpty ? [args.positional(0) ?? strategy.name] : []
+        let words = ["bt", "run"] + strategyWords + [symbol] + args.words(for: StrategyOptions.all + [.param])
+            + args.words(for: CommonOptions.range + ExecutionOptions.table + [.periodsPerYear, .db])
+        return ([RunManifest.shellCommand(words)] + grid.axes.map { "--param \($0.name)={\($0.name)}" }).joined(separator: " ")
+    }
+
     /// Sweeps `symbol` and writes its files into `directory` (created; inside a staging folder).
     func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws -> SweepReport {
         let candles = try args.loadCandles(symbol: symbol, store: store)
-        let config = try args.executionConfig(symbol: symbol, store: store)
+        let config = try args.executionConfig(symbol: symbol, candles: candles, store: store)
         let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: candles.time)
         guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
         let combos = try combinations()
@@ -183,9 +198,11 @@ struct SweepPlan {
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
         let bar = ProgressBar(total: combos.count, label: "sweep \(symbol)")
+        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: rank)
         let summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: candles,
                                     progress: bar.update) { rows in
             try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+            cells.add(rows)
         }
         try csv.close()
         let sweptNames = Set(grid.axes.map(\.name))
@@ -194,6 +211,7 @@ struct SweepPlan {
             strategy: strategy.name, candles: candles, commandLine: args.commandLine,
             fixedParameters: fixedValues, execution: config.parameters, grid: grid,
             whereText: args.value(.where), combos: combos, rankMetric: rank, periodsPerYear: ppy, summary: summary)
+        report.rules = strategy.ruleParameters
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let folds {
@@ -202,11 +220,13 @@ struct SweepPlan {
                                             rankMetric: rank)
         }
         try OutputDirectory.write(try report.markdown(), to: "sweep.md", in: directory)
+        let curves = report.storedCurves(cells: cells, evaluator: evaluator)
+        try OutputDirectory.write(report.html(cells: cells, curves: curves, rerun: rerunCommand(symbol: symbol, args: args)),
+                                  to: "report.html", in: directory)
         if let svg = report.heatmapSVG() { try OutputDirectory.write(svg, to: "heatmap.svg", in: directory) }
-        if let wf = report.walkForwardCSV(), let out = report.walkForward?.outOfSample {
+        if let wf = report.walkForwardCSV(), let svg = report.walkForwardSVG() {
             try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
-            try OutputDirectory.write(SVGChart.equity(time: out.candles.time, equity: out.equity, initial: out.initialCash),
-                                      to: "walk_forward_equity.svg", in: directory)
+            try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)
         }
         return report
     }

@@ -44,7 +44,7 @@ enum SweepSummaryText {
             let limit = Environment.terminalSize()?.columns ?? Int(Environment.value("COLUMNS") ?? "") ?? 120
             out += width <= limit ? "\n" + text : "(heatmap wider than \(limit) columns: see heatmap.svg and sweep.md)\n"
         }
-        out += "\nWrote \(directory)/sweep.csv and sweep.md\n"
+        out += "\nWrote \(directory)/sweep.csv, sweep.md and report.html\n"
         return out
     }
 }

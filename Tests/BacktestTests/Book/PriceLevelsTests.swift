@@ -198,7 +198,7 @@ struct PriceLevelsTests {
             book.set(.buy, price: 1000 - Double(k), quantity: 1)
             book.set(.sell, price: 1001 + Double(k), quantity: 1)
         }
-        book.apply(BookEvent(time: 0, kind: .snapshot,
+        book.apply(BookEvent(timeMs: 0, kind: .snapshot,
                              bids: [BookLevel(price: 9, quantity: 1), BookLevel(price: 10, quantity: 2), BookLevel(price: 9, quantity: 0.5),
                                     BookLevel(price: 8, quantity: 0)],
                              asks: [BookLevel(price: 12, quantity: 1), BookLevel(price: 11, quantity: 3)]))
@@ -207,7 +207,7 @@ struct PriceLevelsTests {
         #expect(book.asks == [BookLevel(price: 11, quantity: 3), BookLevel(price: 12, quantity: 1)])
         #expect(book == OrderBook(bids: [BookLevel(price: 9, quantity: 1.5), BookLevel(price: 10, quantity: 2)],
                                   asks: [BookLevel(price: 12, quantity: 1), BookLevel(price: 11, quantity: 3)]))
-        book.apply(BookEvent(time: 1, kind: .snapshot, bids: [], asks: []))
+        book.apply(BookEvent(timeMs: 1, kind: .snapshot, bids: [], asks: []))
         #expect(book.isEmpty && book == OrderBook())
     }
 

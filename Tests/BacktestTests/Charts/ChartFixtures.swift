@@ -23,10 +23,10 @@ enum ChartFixtures {
         return out
     }
 
-    /// Compares `text` with `Tests/Fixtures/charts/<name>.txt` byte for byte. With
+    /// Compares `text` with `Tests/Fixtures/charts/<name>.<ext>` byte for byte. With
     /// `BT_UPDATE_SNAPSHOTS=1` in the environment it (re)writes the file instead and passes.
-    static func matchesSnapshot(_ text: String, _ name: String) throws -> Bool {
-        let url = repo.appendingPathComponent("Tests/Fixtures/charts/\(name).txt")
+    static func matchesSnapshot(_ text: String, _ name: String, extension ext: String = "txt") throws -> Bool {
+        let url = repo.appendingPathComponent("Tests/Fixtures/charts/\(name).\(ext)")
         if ProcessInfo.processInfo.environment["BT_UPDATE_SNAPSHOTS"] == "1" {
             try text.write(to: url, atomically: true, encoding: .utf8)
             return true

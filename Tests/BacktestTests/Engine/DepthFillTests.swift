@@ -15,18 +15,18 @@ struct DepthFillTests {
         let s = EngineTest.flat([100, 102, 102, 101, 101, 101], volume: 1e9)
         let t = s.time
         let events = [
-            BookEvent(time: t[1] - 60, kind: .snapshot,
+            BookEvent(timeMs: (t[1] - 60) * 1000, kind: .snapshot,
                       bids: [BookLevel(price: 101.5, quantity: 10)],
                       asks: [BookLevel(price: 102, quantity: 30), BookLevel(price: 102.5, quantity: 40),
                              BookLevel(price: 103, quantity: 100)]),
-            // After bar 1's open: must not affect the entry at bar 1.
-            BookEvent(time: t[1] + 1, kind: .update, bids: [],
+            // One millisecond after bar 1's open: must not affect the entry at bar 1.
+            BookEvent(timeMs: t[1] * 1000 + 1, kind: .update, bids: [],
                       asks: [BookLevel(price: 102, quantity: 0)]),
             // Exactly at bar 3's open: counts for the exit at bar 3.
-            BookEvent(time: t[3], kind: .snapshot,
+            BookEvent(timeMs: t[3] * 1000, kind: .snapshot,
                       bids: [BookLevel(price: 101, quantity: 20), BookLevel(price: 100, quantity: 10)],
                       asks: [BookLevel(price: 101.5, quantity: 5)]),
-            BookEvent(time: t[4] - 1, kind: .update,
+            BookEvent(timeMs: t[4] * 1000 - 1, kind: .update,
                       bids: [BookLevel(price: 100.5, quantity: 100)], asks: []),
         ]
         return (s, events)
@@ -66,86 +66,95 @@ struct DepthFillTests {
         let r = try EngineTest.run(s, Signals(entries: bits([0], 6), exits: bits([], 6)), c)
         #expect(r.fills.isEmpty && r.rejected.map(\.reason) == [.noLiquidity])
     }
+}
 
-    // MARK: Synthetic book
+@Suite("Recorded books: milliseconds and crossed streams")
+struct RecordedBookTests {
+    func close(_ a: Double, _ b: Double, _ tol: Double = 1e-9) -> Bool { abs(a - b) <= tol * max(1, abs(b)) }
 
-    @Test("synthetic spread: Corwin-Schultz averaged over pairs, negatives as 0, clamped")
-    func spreadEstimate() {
-        let high = [101, 101.5, 103, 102], low = [99, 99.5, 98, 100]
-        let model = SyntheticDepth()
-        high.withUnsafeBufferPointer { h in
-            low.withUnsafeBufferPointer { l in
-                #expect(close(model.spread(high: h, low: l, at: 1), 0.007908892526591878, 1e-12))
-                #expect(close(model.spread(high: h, low: l, at: 2), 0.008580040939091479, 1e-12))
-                #expect(model.spread(high: h, low: l, at: 0) == 1e-4)  // no pair: the floor
-                var narrow = model
-                narrow.maxSpreadBps = 50
-                #expect(narrow.spread(high: h, low: l, at: 1) == 0.005)
-                #expect(SyntheticDepth(spreadBps: 7).spread(high: h, low: l, at: 2) == 7e-4)
+    @Test("a fill at T sees the events of T's millisecond and none after it")
+    func milliseconds() throws {
+        let s = EngineTest.flat([100, 100, 100], volume: 1e9)
+        let open1 = s.time[1] * 1000
+        let events = [
+            BookEvent(timeMs: open1 - 5000, kind: .snapshot, bids: [BookLevel(price: 99.9, quantity: 100)],
+                      asks: [BookLevel(price: 100.1, quantity: 100)]),
+            BookEvent(timeMs: open1, kind: .update, bids: [], asks: [BookLevel(price: 100.2, quantity: 100), BookLevel(price: 100.1, quantity: 0)]),
+            BookEvent(timeMs: open1 + 1, kind: .update, bids: [], asks: [BookLevel(price: 100.3, quantity: 100), BookLevel(price: 100.2, quantity: 0)]),
+        ]
+        var c = EngineTest.plain()
+        c.depth = .book(events)
+        c.sizing = .units(1)
+        let r = try EngineTest.run(s, Signals(entries: [true, false, false], exits: [false, false, false]), c)
+        #expect(r.fills.count == 1 && r.fills[0].vwap == 100.2)
+        // The half spread is measured from the book's mid: (100.2 - 100.05) per unit.
+        #expect(close(r.fills[0].spreadCost, 0.15))
+    }
+
+    @Test("a crossed stream: the older touch is stale and dropped, fills never cross the other side")
+    func staleLevels() throws {
+        // A snapshot ask at 50 (a left-over the stream never cancelled) under a market near 100.
+        let s = EngineTest.flat([100, 100, 100, 100, 100], volume: 1e9)
+        let t = s.time.map { $0 * 1000 }
+        let events = [
+            BookEvent(timeMs: t[0] - 10_000, kind: .snapshot, bids: [BookLevel(price: 40, quantity: 5)],
+                      asks: [BookLevel(price: 50, quantity: 3), BookLevel(price: 100.2, quantity: 50)]),
+            // The live stream: bids near 100 cross the stale ask at 50.
+            BookEvent(timeMs: t[0] - 5_000, kind: .update, bids: [BookLevel(price: 99.9, quantity: 50)], asks: []),
+            BookEvent(timeMs: t[2] - 1, kind: .update, bids: [BookLevel(price: 99.8, quantity: 50)],
+                      asks: [BookLevel(price: 100.1, quantity: 50)]),
+        ]
+        var replay = BookReplay(events)
+        replay.advance(through: t[0])
+        #expect(replay.book.bestAsk == 100.2 && replay.book.bestBid == 99.9 && replay.staleLevelsDropped == 1)
+        let check = BookStreamCheck(events)
+        #expect(check.crossedUpdates == 2 && check.updates == 2 && check.staleLevels == 1)
+
+        var c = EngineTest.plain()
+        c.depth = .book(events)
+        c.sizing = .units(10)
+        c.feeBps = 0
+        let r = try EngineTest.run(s, Signals(entries: [true, false, false, false, false],
+                                              exits: [false, false, true, false, false]), c)
+        #expect(r.fills.count == 2)
+        #expect(r.fills[0].vwap == 100.2 && r.fills[0].slippageBps > 0)
+        #expect(r.fills[1].vwap == 99.9)
+        #expect(r.fills.allSatisfy { abs($0.slippageBps) < 100 })
+        #expect(r.warnings.map(\.kind) == [.staleBook])
+    }
+
+    @Test("locked touches set by one event are both dropped")
+    func locked() {
+        let events = [
+            BookEvent(timeMs: 0, kind: .snapshot, bids: [BookLevel(price: 9, quantity: 1)], asks: [BookLevel(price: 11, quantity: 1)]),
+            BookEvent(timeMs: 1, kind: .update, bids: [BookLevel(price: 10, quantity: 1)], asks: [BookLevel(price: 10, quantity: 2)]),
+        ]
+        var replay = BookReplay(events)
+        replay.advance(through: 1)
+        #expect(replay.book.bestBid == 9 && replay.book.bestAsk == 11 && replay.staleLevelsDropped == 2)
+    }
+
+    @Test("random crossed streams never give a buy below the best bid or a sell above the best ask")
+    func randomCrossings() throws {
+        let s = EngineTest.random(bars: 200, seed: 41)
+        var events = Synth.book(for: s, seed: 7)
+        let rng = GSL.Random(seed: 42)
+        // Sprinkle stale levels far through the other side.
+        for i in stride(from: 5, to: events.count, by: 17) {
+            let mid = s.open[min(s.count - 1, i / 2)]
+            if rng.uniform() < 0.5 {
+                events[i].asks.append(BookLevel(price: (mid * 0.5 * 100).rounded() / 100, quantity: 1e6))
+            } else {
+                events[i].bids.append(BookLevel(price: (mid * 2 * 100).rounded() / 100, quantity: 1e6))
             }
         }
-    }
-
-    @Test("synthetic book: tick-spaced levels around the reference, sizes from volume and range")
-    func syntheticBook() {
-        // Range 2% of price with rangeScale 1%: depth = 0.2 x 3150 / 3 = 210 = unit x 210.
-        let book = SyntheticDepth().book(reference: 100, high: 101, low: 99, volume: 3150, spread: 0.001, tick: 0.01)
-        #expect(book.asks.count == 20 && book.bids.count == 20)
-        #expect(close(book.asks[0].price, 100.05) && close(book.bids[0].price, 99.95))
-        #expect(close(book.asks[19].price, 100.24) && close(book.bids[19].price, 99.76))
-        #expect(close(book.asks[0].quantity, 1) && close(book.asks[19].quantity, 20))
-        #expect(close(book.asks.reduce(0) { $0 + $1.quantity }, 210))
-        // One tick at least from the reference even with a zero spread.
-        let tight = SyntheticDepth().book(reference: 100, high: 100, low: 100, volume: 100, spread: 0, tick: 0.5)
-        #expect(tight.bestAsk == 100.5 && tight.bestBid == 99.5)
-        #expect(SyntheticDepth().book(reference: 100, high: 101, low: 99, volume: 0, spread: 0.001, tick: 0.01).isEmpty)
-    }
-
-    @Test("synthetic depletion: a repeated order pays more, and the book refills at the half-life")
-    func depletion() {
         var c = ExecutionConfig()
-        c.synthetic.spreadBps = 10
-        c.tick = 0.01
-        let s = EngineTest.candles(Array(repeating: (100.0, 101.0, 99.0, 100.0, 3150.0), count: 6))
-        var liquidity = Liquidity(config: c, candles: s)
-        func buy(_ bar: Int) -> BookFill {
-            liquidity.execute(.buy, quantity: 3, notionalLimit: .infinity, reference: 100, bar: bar,
-                              time: s.time[bar], lot: nil)
-        }
-        // Fresh book: 1 @ 100.05 + 2 @ 100.06.
-        #expect(close(buy(1).vwap, (100.05 + 2 * 100.06) / 3))
-        // One bar later half of the 3 taken is still missing: 1.5 @ 100.06 + 1.5 @ 100.07.
-        #expect(close(buy(2).vwap, (1.5 * 100.06 + 1.5 * 100.07) / 3))
-        // Missing now 1.5 + 3 = 4.5; after 3 quiet bars 4.5 / 8 = 0.5625.
-        let later = buy(5)
-        #expect(close(later.vwap, (0.4375 * 100.05 + 2 * 100.06 + 0.5625 * 100.07) / 3))
-        // Sells walk the bids, which were untouched.
-        let sell = liquidity.execute(.sell, quantity: 1, notionalLimit: .infinity, reference: 100, bar: 5,
-                                     time: s.time[5], lot: nil)
-        #expect(close(sell.vwap, 99.95))
-    }
-
-    @Test("synthetic through the engine: a lot-rounded partial fill never exceeds the book")
-    func syntheticPartial() throws {
-        var c = ExecutionConfig()
-        c.synthetic.spreadBps = 10
-        c.tick = 0.01
-        c.lot = 2
-        c.maxParticipation = nil
-        c.feeBps = 0
-        c.sizing = .units(500)
-        c.initialCash = 1_000_000
-        let s = EngineTest.candles(Array(repeating: (100.0, 101.0, 99.0, 100.0, 3150.0), count: 4))
-        let r = try EngineTest.run(s, Signals(entries: [true, false, false, false], exits: [false, true, false, false]), c)
-        // 210 units rest on the asks: 210 is a multiple of 2, so everything fills.
-        #expect(r.fills[0].quantityFilled == 210 && r.fills[0].isPartial && r.fills[0].depthAvailable == 210)
-        var notional = 0.0
-        for k in 1...20 {
-            let price: Double = 100.04 + 0.01 * Double(k)
-            notional += Double(k) * price
-        }
-        let vwap = notional / 210
-        #expect(close(r.fills[0].vwap, vwap))
-        #expect(r.partialFills >= 1)
+        c.depth = .book(events)
+        c.allowShort = true
+        let r = try EngineTest.run(s, EngineTest.randomSignals(bars: 200, seed: 43), c)
+        #expect(r.fills.count > 10)
+        #expect(r.fills.allSatisfy { $0.slippageBps > -500 }, "a fill took a stale level through the other side")
+        #expect(r.finalEquity < 2 * r.initialCash)
+        #expect(r.warnings.contains { $0.kind == .staleBook })
     }
 }

@@ -71,7 +71,7 @@ enum EngineTest {
         for f in r.fills {
             #expect(f.quantityFilled > 0 && f.quantityFilled <= f.quantityAsked * (1 + 1e-12), sourceLocation: sourceLocation)
             #expect(f.quantityFilled <= f.depthAvailable * (1 + 1e-12), "fill beyond the depth walked", sourceLocation: sourceLocation)
-            if let share = config.maxParticipation, share > 0 {
+            if let share = config.maxParticipation, share > 0, r.candles.volume[f.index] > 0 {
                 #expect(f.quantityFilled <= share * r.candles.volume[f.index] * (1 + 1e-12),
                         "fill beyond the participation cap", sourceLocation: sourceLocation)
             }

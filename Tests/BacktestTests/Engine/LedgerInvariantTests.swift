@@ -13,7 +13,7 @@ struct LedgerInvariantTests {
                                        entry: signals.entries[t - 1] && !signals.exits[t - 1],
                                        exit: signals.exits[t - 1] && !signals.entries[t - 1],
                                        shortEntry: false, shortExit: false)
-            broker.execute(action, bar: t, reference: candles.open[t], time: candles.time[t])
+            broker.execute(action, bar: t, reference: candles.open[t], timeMs: candles.time[t] * 1000)
         }
         broker.finishOpenTrade(lastBar: candles.count - 1)
         return (broker, candles)

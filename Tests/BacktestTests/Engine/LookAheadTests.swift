@@ -19,10 +19,47 @@ struct LookAheadTests {
         var syntheticShort = synthetic
         syntheticShort.allowShort = true
         syntheticShort.sizing = .equityFraction(0.5)
-        return [("none", none), ("close+short", closeFill), ("synthetic", synthetic), ("synthetic+short", syntheticShort)]
+        var book = ExecutionConfig()
+        book.depth = .book(Synth.book(for: EngineTest.random(bars: 300, seed: 42), seed: 5))
+        book.allowShort = true
+        var profile = ExecutionConfig()
+        profile.synthetic.bidDepth = .init(a: 500, b: 0.8)
+        profile.synthetic.askDepth = .init(a: 400, b: 0.9)
+        profile.synthetic.refillHalfLifeSeconds = 7200
+        var fixed = EngineTest.plain()
+        fixed.depth = .fixedSlippage(bps: 4)
+        return [("none", none), ("close+short", closeFill), ("synthetic", synthetic), ("synthetic+short", syntheticShort),
+                ("book", book), ("profile", profile), ("fixed", fixed)]
     }()
 
-    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<4)
+    @Test("the cost of a fill at a bar's open reads nothing of that bar but its open", arguments: [2, 3, 4, 5])
+    func fillBarDoesNotLeak(configIndex: Int) throws {
+        var config = Self.configs[configIndex].1
+        config.maxParticipation = nil  // the cap reads the fill bar's volume, by design
+        config.stopLoss = nil
+        let n = 300
+        let base = EngineTest.random(bars: n, seed: 42)
+        let signals = EngineTest.randomSignals(bars: n, seed: 7)
+        let reference = try EngineTest.run(base, signals, config)
+        var changed = base
+        for i in 0..<n {
+            changed.high[i] = max(base.high[i], base.open[i]) * 1.05
+            changed.low[i] = min(base.low[i], base.open[i]) * 0.95
+            changed.close[i] = base.open[i] * 0.97
+            changed.volume[i] *= 3
+        }
+        // Only fills on bars whose predecessors are unchanged compare: change one bar at a time.
+        for t in stride(from: 30, to: n, by: 41) {
+            var one = base
+            one.high[t] = changed.high[t]; one.low[t] = changed.low[t]; one.close[t] = changed.close[t]
+            one.volume[t] = changed.volume[t]
+            let other = try EngineTest.run(one, signals, config)
+            let at = { (r: BacktestResult) in r.fills.filter { $0.index <= t }.map { [$0.vwap, $0.quantityFilled, $0.slippageBps] } }
+            #expect(at(other) == at(reference), "the fill on bar \(t) changed with bar \(t)'s high, low, close or volume")
+        }
+    }
+
+    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<7)
     func futureDoesNotLeak(configIndex: Int) throws {
         let (_, config) = Self.configs[configIndex]
         let n = 300
@@ -33,6 +70,18 @@ struct LookAheadTests {
         for t in stride(from: 10, to: n - 1, by: 37) {
             var changed = base
             var changedSignals = signals
+            var changedConfig = config
+            if case .book(let events) = config.depth {
+                // Book events after t's close move too: they must not reach a fill at or before t.
+                let cut = (t + 1 < n ? base.time[t + 1] : base.time[t] + 3600) * 1000
+                changedConfig.depth = .book(events.map { e in
+                    guard e.timeMs >= cut else { return e }
+                    var e = e
+                    e.bids = e.bids.map { BookLevel(price: $0.price * 0.9, quantity: $0.quantity * 0.5) }
+                    e.asks = e.asks.map { BookLevel(price: $0.price * 1.1, quantity: $0.quantity * 0.5) }
+                    return e
+                })
+            }
             for i in (t + 1)..<n {
                 let k = 0.8 + 0.4 * rng.uniform()
                 changed.open[i] *= k; changed.high[i] *= k * 1.01; changed.low[i] *= k * 0.99
@@ -40,7 +89,7 @@ struct LookAheadTests {
                 changedSignals.entries[i] = rng.uniform() < 0.5
                 changedSignals.exits[i] = rng.uniform() < 0.5
             }
-            let other = try EngineTest.run(changed, changedSignals, config)
+            let other = try EngineTest.run(changed, changedSignals, changedConfig)
             #expect(Array(other.cash[...t]) == Array(reference.cash[...t]), "cash changed at or before \(t)")
             #expect(Array(other.position[...t]) == Array(reference.position[...t]), "position changed at or before \(t)")
             #expect(Array(other.equity[...t]) == Array(reference.equity[...t]), "equity changed at or before \(t)")

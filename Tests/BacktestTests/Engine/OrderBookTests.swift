@@ -85,10 +85,10 @@ struct OrderBookTests {
     @Test("recorded events: snapshot replaces, update patches")
     func events() {
         var book = Self.sample()
-        book.apply(BookEvent(time: 0, kind: .snapshot, bids: [BookLevel(price: 10, quantity: 1)],
+        book.apply(BookEvent(timeMs: 0, kind: .snapshot, bids: [BookLevel(price: 10, quantity: 1)],
                              asks: [BookLevel(price: 11, quantity: 2)]))
         #expect(book.bids == [BookLevel(price: 10, quantity: 1)] && book.asks == [BookLevel(price: 11, quantity: 2)])
-        book.apply(BookEvent(time: 1, kind: .update, bids: [BookLevel(price: 10, quantity: 0), BookLevel(price: 9.5, quantity: 3)],
+        book.apply(BookEvent(timeMs: 1, kind: .update, bids: [BookLevel(price: 10, quantity: 0), BookLevel(price: 9.5, quantity: 3)],
                              asks: [BookLevel(price: 10.5, quantity: 1)]))
         #expect(book.bids == [BookLevel(price: 9.5, quantity: 3)])
         #expect(book.asks.map(\.price) == [10.5, 11])

@@ -41,7 +41,12 @@ enum Golden {
 
     /// Golden columns by name: `(bar index, value or nil for NaN)` rows.
     static func goldens(_ d: Dataset) throws -> (rows: [Int], columns: [String: [Double?]]) {
-        let all = try lines(fixtures.appendingPathComponent("\(d.rawValue)_goldens.csv"))
+        try goldens(at: fixtures.appendingPathComponent("\(d.rawValue)_goldens.csv"))
+    }
+
+    /// Golden columns of the CSV at `url` (first column the bar index).
+    static func goldens(at url: URL) throws -> (rows: [Int], columns: [String: [Double?]]) {
+        let all = try lines(url)
         let names = all[0].split(separator: ",").map(String.init)
         var rows: [Int] = []
         var cols = [[Double?]](repeating: [], count: names.count)

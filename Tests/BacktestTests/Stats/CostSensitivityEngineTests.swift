@@ -21,8 +21,9 @@ struct CostSensitivityEngineTests {
         c.feeBps = 10; c.feeMin = 1
         let zero = c.scalingCosts(by: 0), double = c.scalingCosts(by: 2)
         #expect(zero.feeBps == 0 && zero.feeMin == 0 && zero.depth.name == "none")
-        #expect(double.feeBps == 20 && double.synthetic.maxSpreadBps == 2 * c.synthetic.maxSpreadBps
-                && double.synthetic.depthShare == c.synthetic.depthShare / 2)
+        #expect(double.feeBps == 20 && double.synthetic.costScale == 2 && c.synthetic.costScale == 1)
+        c.depth = .fixedSlippage(bps: 3)
+        if case .fixedSlippage(let bps) = c.scalingCosts(by: 2).depth { #expect(bps == 6) } else { Issue.record("fixed slippage lost") }
     }
 
     @Test("SMA cross on GOOG: returns fall with costs; the break-even fee zeroes the return")

@@ -2,21 +2,20 @@ import BacktestCore
 
 extension ExecutionConfig {
     /// This configuration with trading costs scaled by `m` (1 = unchanged), for the
-    /// cost-sensitivity table: fees (`feeBps`, `feeMin`) scale by m; depth impact scales by
-    /// widening the synthetic spread by m and thinning the synthetic book's depth by 1/m, so
-    /// walking the book costs roughly m times as much. m = 0 turns depth off (fills at the
-    /// reference price). A recorded book (`--depth book`) cannot be rescaled and is kept for m > 0.
+    /// cost-sensitivity table: fees (`feeBps`, `feeMin`) scale by m; the synthetic book's
+    /// distances from the reference (half spread and impact) scale by m, and so does fixed
+    /// slippage. m = 0 turns depth off (fills at the reference price). A recorded book
+    /// (`--depth book`) cannot be rescaled and is kept for m > 0.
     public func scalingCosts(by m: Double) -> ExecutionConfig {
         precondition(m >= 0, "cost multiplier must be >= 0")
         var c = self
         c.feeBps *= m
         c.feeMin *= m
         guard m > 0 else { c.depth = .none; return c }
-        if case .synthetic = depth {
-            c.synthetic.spreadBps = synthetic.spreadBps.map { $0 * m }
-            c.synthetic.minSpreadBps *= m
-            c.synthetic.maxSpreadBps *= m
-            c.synthetic.depthShare /= m
+        switch depth {
+        case .synthetic: c.synthetic.costScale *= m
+        case .fixedSlippage(let bps): c.depth = .fixedSlippage(bps: min(bps * m, 9_999))
+        case .none, .book: break
         }
         return c
     }

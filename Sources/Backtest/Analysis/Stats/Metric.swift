@@ -14,9 +14,11 @@ public enum Metric: String, CaseIterable, Sendable, CustomStringConvertible {
     case start, end, bars
     case periodsPerYear = "periods_per_year"
     case exposure
+    case avgPositionShare = "avg_position_share"
     case finalEquity = "final_equity"
     case peakEquity = "peak_equity"
     case totalReturn = "total_return"
+    case grossReturn = "gross_return"
     case buyHoldReturn = "buy_hold_return"
     case cagr
     case volatilityAnn = "volatility_ann"
@@ -42,6 +44,8 @@ public enum Metric: String, CaseIterable, Sendable, CustomStringConvertible {
     case profitFactor = "profit_factor"
     case expectancy, sqn, kelly
     case feesPaid = "fees_paid"
+    case spreadCost = "spread_cost"
+    case impactCost = "impact_cost"
     case avgSlippageBps = "avg_slippage_bps"
     case partialFills = "partial_fills"
     case rejectedOrders = "rejected_orders"
@@ -79,9 +83,11 @@ public enum Metric: String, CaseIterable, Sendable, CustomStringConvertible {
         case .bars:                    return row(.bars)
         case .periodsPerYear:          return row(.perYear)
         case .exposure:                return row(.fraction, sweep: 11)
+        case .avgPositionShare:        return row(.fraction)
         case .finalEquity:             return row(.cash, sweep: 13)
         case .peakEquity:              return row(.cash)
         case .totalReturn:             return row(.fraction, sweep: 0)
+        case .grossReturn:             return row(.fraction)
         case .buyHoldReturn:           return row(.fraction)
         case .cagr:                    return row(.fraction, sweep: 1)
         case .volatilityAnn:           return row(.fraction, .lowerIsBetter, sweep: 7)
@@ -112,6 +118,8 @@ public enum Metric: String, CaseIterable, Sendable, CustomStringConvertible {
         case .sqn:                     return row(.ratio)
         case .kelly:                   return row(.fraction)
         case .feesPaid:                return row(.cash, .lowerIsBetter, sweep: 12)
+        case .spreadCost:              return row(.cash, .lowerIsBetter)
+        case .impactCost:              return row(.cash, .lowerIsBetter)
         case .avgSlippageBps:          return row(.bps, .lowerIsBetter)
         case .partialFills:            return row(.count, .lowerIsBetter)
         case .rejectedOrders:          return row(.count, .lowerIsBetter)

@@ -33,9 +33,12 @@ public struct Stats: Sendable {
         add(.bars, Double(n))
         add(.periodsPerYear, ppy)
         add(.exposure, n == 0 ? .nan : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(n))
+        add(.avgPositionShare, Self.averagePositionShare(result))
         add(.finalEquity, result.finalEquity)
         add(.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash))
         add(.totalReturn, result.finalEquity / result.initialCash - 1)
+        let split = result.costSplit
+        add(.grossReturn, split.grossReturn)
         let bh = Self.buyHoldReturns(candles.close)
         add(.buyHoldReturn, candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan)
         let profile = ReturnProfile(returns)
@@ -61,6 +64,8 @@ public struct Stats: Sendable {
 
         for (metric, value) in TradeStats(result.trades).values { add(metric, value) }
         add(.feesPaid, result.feesPaid)
+        add(.spreadCost, split.spread)
+        add(.impactCost, split.impact)
         let filled = result.fills.filter { $0.quantityFilled > 0 }
         add(.avgSlippageBps, filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps)))
         add(.partialFills, Double(result.partialFills))
@@ -102,6 +107,18 @@ public struct Stats: Sendable {
 
     /// Every statistic's machine name in output order, without computing anything.
     public static var allNames: [String] { Metric.names }
+
+    /// The mean over bars that end in a position of |position × close| / equity: how much of the
+    /// account the position is when there is one (NaN without such bars). Next to `exposure`, it
+    /// shows runs whose orders filled only partly.
+    static func averagePositionShare(_ r: BacktestResult) -> Double {
+        var sum = 0.0, count = 0
+        for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
+            sum += abs(r.position[t] * r.candles.close[t]) / r.equity[t]
+            count += 1
+        }
+        return count == 0 ? .nan : sum / Double(count)
+    }
 
     /// Close-to-close returns of holding the asset, aligned with the strategy's per-bar returns
     /// (the first bar's return is 0: buying at the first close).

@@ -11,13 +11,14 @@ public struct BookLevel: Equatable, Sendable, Codable {
 /// One recorded L2 depth message: a full snapshot, or an update where quantity 0 removes a level.
 public struct BookEvent: Equatable, Sendable {
     public enum Kind: String, Sendable, Codable { case snapshot, update }
-    /// UTC seconds since the epoch.
-    public var time: Int64
+    /// UTC milliseconds since the epoch. Books keep milliseconds end to end (import, store,
+    /// replay): a fill at time T sees only events at or before T.
+    public var timeMs: Int64
     public var kind: Kind
     public var bids: [BookLevel]
     public var asks: [BookLevel]
-    public init(time: Int64, kind: Kind, bids: [BookLevel], asks: [BookLevel]) {
-        self.time = time
+    public init(timeMs: Int64, kind: Kind, bids: [BookLevel], asks: [BookLevel]) {
+        self.timeMs = timeMs
         self.kind = kind
         self.bids = bids
         self.asks = asks

@@ -28,6 +28,7 @@ public struct OrderBook: Sendable, Equatable {
     /// - Complexity: O(n log n).
     public init(bids: [BookLevel], asks: [BookLevel]) {
         add(bids: bids, asks: asks)
+        checkInvariants()
     }
 
     /// A book from levels already in side order with distinct prices and positive quantities.
@@ -50,18 +51,44 @@ public struct OrderBook: Sendable, Equatable {
         return (a + b) / 2
     }
 
+    /// Number of levels on the bid side (`.buy`) or ask side (`.sell`).
+    public func levelCount(_ side: OrderSide) -> Int {
+        side == .buy ? bidLevels.count : askLevels.count
+    }
+
+    /// Calls `body` on the levels of the bid side (`.buy`) or ask side (`.sell`), best first,
+    /// while it returns true.
+    /// - Complexity: O(k + log n) for the k levels visited.
+    public func visitLevels(_ side: OrderSide, _ body: (BookLevel) throws -> Bool) rethrows {
+        if side == .buy { try bidLevels.visit(body) } else { try askLevels.visit(body) }
+    }
+
+    /// The quantity resting at `price` on the bid side (`.buy`) or ask side (`.sell`), nil when
+    /// there is no level there.
+    /// - Complexity: O(log n).
+    public func quantity(_ side: OrderSide, at price: Double) -> Double? {
+        side == .buy ? bidLevels.quantity(at: price) : askLevels.quantity(at: price)
+    }
+
     // MARK: - Updates
 
     /// Sets the quantity resting at `price` on the bid side (`.buy`) or ask side (`.sell`).
     /// A quantity of 0 (or less) removes the level.
     /// - Complexity: O(log n) whether the level is changed, added or removed.
     public mutating func set(_ side: OrderSide, price: Double, quantity: Double) {
+        setUnchecked(side, price: price, quantity: quantity)
+        checkInvariants()
+    }
+
+    /// `set` without the debug invariant check, for bulk replays that check once per batch
+    /// (`BookReplay`): the check is O(n), and a recorded stream sets millions of levels.
+    @inline(__always)
+    mutating func setUnchecked(_ side: OrderSide, price: Double, quantity: Double) {
         precondition(price.isFinite && quantity.isFinite, "book levels need finite prices and quantities")
         switch side {
         case .buy: bidLevels.set(price, quantity: quantity)
         case .sell: askLevels.set(price, quantity: quantity)
         }
-        checkInvariants()
     }
 
     /// Applies one recorded depth message: a snapshot replaces the book, an update patches levels.
@@ -71,10 +98,11 @@ public struct OrderBook: Sendable, Equatable {
             bidLevels.removeAll(keepingCapacity: true)
             askLevels.removeAll(keepingCapacity: true)
             add(bids: event.bids, asks: event.asks)
-            return
+        } else {
+            for level in event.bids { setUnchecked(.buy, price: level.price, quantity: level.quantity) }
+            for level in event.asks { setUnchecked(.sell, price: level.price, quantity: level.quantity) }
         }
-        for level in event.bids { set(.buy, price: level.price, quantity: level.quantity) }
-        for level in event.asks { set(.sell, price: level.price, quantity: level.quantity) }
+        checkInvariants()
     }
 
     private mutating func add(bids: [BookLevel], asks: [BookLevel]) {
@@ -85,7 +113,7 @@ public struct OrderBook: Sendable, Equatable {
     private mutating func add(_ side: OrderSide, price: Double, quantity: Double) {
         guard quantity > 0 else { return }
         let current = (side == .buy ? bidLevels : askLevels).quantity(at: price) ?? 0
-        set(side, price: price, quantity: current + quantity)
+        setUnchecked(side, price: price, quantity: current + quantity)
     }
 
     // MARK: - Market orders
@@ -181,6 +209,10 @@ public struct BookFill: Sendable, Equatable {
     public var worstPrice: Double
     /// Total quantity resting on the walked side before the order.
     public var depthAvailable: Double
+    /// The part of the cost that is the half spread, in cash: quantity filled times the distance
+    /// from the mid (or the reference price of a model book) to the touch. The engine fills it
+    /// in; the book walk leaves it 0.
+    public var spreadCost: Double = 0
 
     /// Volume-weighted average price of what filled (NaN when nothing filled).
     public var vwap: Double { quantityFilled > 0 ? notional / quantityFilled : .nan }

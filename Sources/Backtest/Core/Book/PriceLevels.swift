@@ -165,6 +165,18 @@ struct PriceLevels: Sendable {
         }
     }
 
+    /// Calls `body` on each level from the best outward while it returns true.
+    /// - Complexity: O(k + log n) for the k levels visited.
+    func visit(_ body: (BookLevel) throws -> Bool) rethrows {
+        try nodes.withUnsafeBufferPointer { nodes in
+            var i = best
+            while i >= 0 {
+                guard try body(BookLevel(price: nodes[Int(i)].price, quantity: nodes[Int(i)].quantity)) else { return }
+                i = Self.successor(i, in: nodes)
+            }
+        }
+    }
+
     // MARK: - Tree maintenance
 
     /// Writes sorted levels `lo..<hi` (not empty) as a balanced subtree rooted at the middle

@@ -17,17 +17,31 @@ public struct Fill: Sendable, Equatable {
     public var quantityFilled: Double
     public var fee: Double
     /// Quantity resting on the side the order walked, after earlier fills' depletion
-    /// (infinity with `--depth none`). `quantityFilled` never exceeds it.
+    /// (infinity with `--depth none` and for buys through the model book). `quantityFilled`
+    /// never exceeds it.
     public var depthAvailable: Double
+    /// The half-spread part of the slippage, in cash (>= 0): quantity times the distance from the
+    /// mid (recorded book) or the reference (model book, fixed slippage) to the touch.
+    public var spreadCost: Double
     /// True when less than asked was filled (book exhausted or participation cap).
     public var isPartial: Bool { quantityFilled < quantityAsked }
+    /// What the fill cost against the reference price, in cash: (VWAP − reference) × quantity for
+    /// a buy, (reference − VWAP) × quantity for a sell. Fees not included.
+    public var slippageCost: Double {
+        guard quantityFilled > 0 else { return 0 }
+        return side == .buy ? (vwap - referencePrice) * quantityFilled : (referencePrice - vwap) * quantityFilled
+    }
+    /// The slippage beyond the half spread, in cash: walking the book (the model's impact, or a
+    /// recorded book's depth and its mid's distance from the reference price).
+    public var impactCost: Double { slippageCost - spreadCost }
 
     public init(index: Int, time: Int64, side: OrderSide, referencePrice: Double, vwap: Double,
                 slippageBps: Double, quantityAsked: Double, quantityFilled: Double, fee: Double,
-                depthAvailable: Double = .infinity) {
+                depthAvailable: Double = .infinity, spreadCost: Double = 0) {
         self.index = index; self.time = time; self.side = side; self.referencePrice = referencePrice
         self.vwap = vwap; self.slippageBps = slippageBps; self.quantityAsked = quantityAsked
         self.quantityFilled = quantityFilled; self.fee = fee; self.depthAvailable = depthAvailable
+        self.spreadCost = spreadCost
     }
 }
 
@@ -99,16 +113,66 @@ public struct BacktestResult: Sendable {
     public var rejected: [RejectedOrder]
     /// Bars where stop-loss and take-profit could both have triggered (the worse was taken).
     public var ambiguousExitBars: Int
+    /// What the reader of the results must know (no volume, heavy partial fills or rejections,
+    /// a recorded book that crossed itself); empty for a run without surprises.
+    public var warnings: [RunWarning]
 
     public init(candles: CandleSeries, initialCash: Double, cash: [Double], position: [Double],
                 equity: [Double], trades: [Trade], fills: [Fill], rejected: [RejectedOrder],
-                ambiguousExitBars: Int) {
+                ambiguousExitBars: Int, warnings: [RunWarning] = []) {
         self.candles = candles; self.initialCash = initialCash; self.cash = cash
         self.position = position; self.equity = equity; self.trades = trades; self.fills = fills
-        self.rejected = rejected; self.ambiguousExitBars = ambiguousExitBars
+        self.rejected = rejected; self.ambiguousExitBars = ambiguousExitBars; self.warnings = warnings
     }
 
     public var finalEquity: Double { equity.last ?? initialCash }
     public var feesPaid: Double { fills.reduce(0) { $0 + $1.fee } }
     public var partialFills: Int { fills.filter(\.isPartial).count }
+    /// The half-spread part of all fills' slippage, in cash.
+    public var spreadCost: Double { fills.reduce(0) { $0 + $1.spreadCost } }
+    /// All fills' slippage beyond the half spread, in cash.
+    public var impactCost: Double { fills.reduce(0) { $0 + $1.impactCost } }
+
+    /// The run's profit and loss split into what trading cost: net PnL (final equity − initial
+    /// cash) = gross PnL − fees − spread − impact, where gross PnL is what the same fills would
+    /// have made at their reference prices without fees.
+    public var costSplit: CostSplit {
+        CostSplit(initialCash: initialCash, netPnL: finalEquity - initialCash, fees: feesPaid,
+                  spread: spreadCost, impact: impactCost)
+    }
+}
+
+/// Gross and net results and the costs between them (`BacktestResult.costSplit`).
+public struct CostSplit: Sendable, Equatable {
+    public var initialCash: Double
+    public var netPnL: Double
+    public var fees: Double
+    public var spread: Double
+    public var impact: Double
+
+    /// Net PnL plus every cost.
+    public var grossPnL: Double { netPnL + fees + spread + impact }
+    public var grossReturn: Double { grossPnL / initialCash }
+    public var netReturn: Double { netPnL / initialCash }
+    /// A cost as a share of gross PnL (NaN when gross PnL is 0).
+    public func share(_ cost: Double) -> Double { grossPnL == 0 ? .nan : cost / grossPnL }
+}
+
+/// Something about a run its statistics do not show, said in words next to them.
+public struct RunWarning: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// The candles have no volume at all: participation cap and impact were off.
+        case noVolume = "no_volume"
+        /// Some fill bars (or the bars before them) had no volume.
+        case missingVolume = "missing_volume"
+        /// A large share of orders filled only partly.
+        case partialFills = "partial_fills"
+        /// A large share of orders were rejected.
+        case rejections = "rejected_orders"
+        /// The recorded book crossed itself; stale levels were dropped.
+        case staleBook = "stale_book"
+    }
+    public var kind: Kind
+    public var message: String
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 }

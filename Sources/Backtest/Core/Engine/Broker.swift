@@ -26,6 +26,9 @@ struct Broker {
     private(set) var trades: [Trade] = []
     private(set) var rejected: [RejectedOrder] = []
     private(set) var ambiguousExitBars = 0
+    /// Fill bars without volume where the participation cap was skipped.
+    private(set) var barsWithoutVolume = 0
+    private var lastUncappedBar = -1
 
     /// The open trade: entry fill facts plus exits so far.
     private struct OpenTrade {
@@ -67,16 +70,16 @@ struct Broker {
 
     // MARK: - Orders
 
-    /// Carries out `action` on bar `bar` at `reference`, taking the book as of `time`.
-    mutating func execute(_ action: OrderAction, bar: Int, reference: Double, time: Int64) {
+    /// Carries out `action` on bar `bar` at `reference`, taking the book as of `timeMs` (UTC ms).
+    mutating func execute(_ action: OrderAction, bar: Int, reference: Double, timeMs: Int64) {
         switch action {
         case .none: break
-        case .open(let side): openPosition(side, bar: bar, reference: reference, time: time)
+        case .open(let side): openPosition(side, bar: bar, reference: reference, timeMs: timeMs)
         case .close(let reverse):
             let side: PositionSide = position > 0 ? .long : .short
-            closePosition(bar: bar, reference: reference, time: time)
+            closePosition(bar: bar, reference: reference, timeMs: timeMs)
             if reverse && position == 0 {
-                openPosition(side == .long ? .short : .long, bar: bar, reference: reference, time: time)
+                openPosition(side == .long ? .short : .long, bar: bar, reference: reference, timeMs: timeMs)
             }
         }
     }
@@ -84,7 +87,7 @@ struct Broker {
     private func fee(_ notional: Double) -> Double { max(notional * feeRate, config.feeMin) }
 
     /// Opens a position sized by `config.sizing`, after lot, minimum-notional and participation rules.
-    private mutating func openPosition(_ side: PositionSide, bar: Int, reference p: Double, time: Int64) {
+    private mutating func openPosition(_ side: PositionSide, bar: Int, reference p: Double, timeMs: Int64) {
         let orderSide: OrderSide = side == .long ? .buy : .sell
         func reject(_ reason: RejectionReason) {
             rejected.append(RejectedOrder(index: bar, time: candles.time[bar], side: orderSide, reason: reason))
@@ -118,7 +121,7 @@ struct Broker {
             if !(quantity > 0) { return reject(.noLiquidity) }
         }
         var book = liquidity.execute(orderSide, quantity: quantity, notionalLimit: limit, reference: p,
-                                     bar: bar, time: time, lot: config.lot)
+                                     bar: bar, timeMs: timeMs, lot: config.lot)
         // A budget-limited order that spent its budget is complete, not partial: the quantity
         // asked was only the budget at the reference price.
         let spent = book.notional >= limit * (1 - 1e-9)
@@ -141,7 +144,7 @@ struct Broker {
     }
 
     /// Sends an order for the whole position; an unfilled remainder stays open and `closing`.
-    private mutating func closePosition(bar: Int, reference p: Double, time: Int64) {
+    private mutating func closePosition(bar: Int, reference p: Double, timeMs: Int64) {
         guard position != 0, var trade = open else { closing = false; return }
         let orderSide: OrderSide = position > 0 ? .sell : .buy
         var quantity = abs(position)
@@ -150,7 +153,7 @@ struct Broker {
                                 worstPrice: .nan, depthAvailable: 0)
         if quantity > 0 {
             fillBook = liquidity.execute(orderSide, quantity: quantity, notionalLimit: .infinity,
-                                         reference: p, bar: bar, time: time, lot: nil)
+                                         reference: p, bar: bar, timeMs: timeMs, lot: nil)
         }
         fillBook.quantityAsked = abs(position)
         guard fillBook.quantityFilled > 0 else {
@@ -181,10 +184,16 @@ struct Broker {
         }
     }
 
-    /// The participation cap on `bar`, when one is set.
-    private func participationCap(_ bar: Int) -> Double? {
+    /// The participation cap on `bar`, when one is set. A bar without volume (0 or not finite)
+    /// has no cap: missing volume turns the volume-based parts off instead of rejecting orders.
+    private mutating func participationCap(_ bar: Int) -> Double? {
         guard let share = config.maxParticipation, share > 0 else { return nil }
-        return share * candles.volume[bar]
+        let v = candles.volume[bar]
+        guard v > 0, v.isFinite else {
+            if lastUncappedBar != bar { barsWithoutVolume += 1; lastUncappedBar = bar }
+            return nil
+        }
+        return share * v
     }
 
     private mutating func record(_ side: OrderSide, bar: Int, reference p: Double, book: BookFill, fee: Double) -> Fill {
@@ -192,7 +201,8 @@ struct Broker {
         let slippage = (side == .buy ? vwap / p - 1 : 1 - vwap / p) * 10_000
         let fill = Fill(index: bar, time: candles.time[bar], side: side, referencePrice: p, vwap: vwap,
                         slippageBps: slippage, quantityAsked: book.quantityAsked,
-                        quantityFilled: book.quantityFilled, fee: fee, depthAvailable: book.depthAvailable)
+                        quantityFilled: book.quantityFilled, fee: fee, depthAvailable: book.depthAvailable,
+                        spreadCost: book.spreadCost)
         fills.append(fill)
         #if DEBUG
         let signed = side == .buy ? book.quantityFilled : -book.quantityFilled
@@ -292,7 +302,7 @@ struct Broker {
             price = tp!
         }
         if !(price > 0) { price = o }
-        closePosition(bar: bar, reference: price, time: candles.time[bar])
+        closePosition(bar: bar, reference: price, timeMs: candles.time[bar] * 1000)
     }
 
     /// Rounds a stop price to the tick against the position (down for longs, up for shorts).

@@ -49,7 +49,7 @@ public enum Engine {
             var c = broker.cash, p = broker.position, closing = false
             for t in 0..<n {
                 if hasPending {
-                    broker.execute(pending, bar: t, reference: open[t], time: time[t])
+                    broker.execute(pending, bar: t, reference: open[t], timeMs: time[t] &* 1000)
                     hasPending = false
                     c = broker.cash; p = broker.position; closing = broker.closing
                 }
@@ -66,8 +66,9 @@ public enum Engine {
                         if nextOpen {
                             if t + 1 < n { pending = action; hasPending = true }
                         } else {
-                            let closeTime = t + 1 < n ? time[t + 1] - 1 : time[t] + barSeconds - 1
-                            broker.execute(action, bar: t, reference: close[t], time: max(time[t], closeTime))
+                            // The book as of the bar's last millisecond.
+                            let closeMs = (t + 1 < n ? time[t + 1] : time[t] + barSeconds) &* 1000 - 1
+                            broker.execute(action, bar: t, reference: close[t], timeMs: max(time[t] &* 1000, closeMs))
                             c = broker.cash; p = broker.position; closing = broker.closing
                         }
                     }
@@ -81,7 +82,60 @@ public enum Engine {
         return BacktestResult(
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
-            ambiguousExitBars: broker.ambiguousExitBars)
+            ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config))
+    }
+
+    /// Orders partly filled or rejected at or above this share of all orders get a warning.
+    public static let heavyShare = 0.1
+
+    /// What the run's statistics do not say: missing volume, heavy partial fills or rejections,
+    /// stale levels of a recorded book.
+    static func warnings(_ broker: Broker, candles: CandleSeries, config: ExecutionConfig) -> [RunWarning] {
+        var out: [RunWarning] = []
+        let capOn = (config.maxParticipation ?? 0) > 0
+        var modelUsesVolume = false
+        if case .synthetic = config.depth, !config.synthetic.usesProfile { modelUsesVolume = true }
+        if (capOn || modelUsesVolume) && !candles.isEmpty && !candles.volume.contains(where: { $0 > 0 && $0.isFinite }) {
+            var parts: [String] = []
+            if capOn { parts.append("the participation cap") }
+            if modelUsesVolume { parts.append("market impact") }
+            out.append(RunWarning(.noVolume, "the candles have no volume: " + parts.joined(separator: " and ")
+                + " \(parts.count > 1 ? "are" : "is") off" + (modelUsesVolume ? ", so fills pay the spread only" : "")))
+        } else {
+            var parts: [String] = []
+            if broker.barsWithoutVolume > 0 {
+                parts.append("\(broker.barsWithoutVolume) fill bar\(broker.barsWithoutVolume == 1 ? "" : "s") had no volume (no participation cap there)")
+            }
+            if modelUsesVolume && broker.liquidity.fillsWithoutVolume > 0 {
+                let k = broker.liquidity.fillsWithoutVolume
+                parts.append("\(k) fill\(k == 1 ? "" : "s") had no volume in the bars before (no market impact)")
+            }
+            if !parts.isEmpty { out.append(RunWarning(.missingVolume, parts.joined(separator: "; "))) }
+        }
+        let orders = broker.fills.count + broker.rejected.count
+        var partial = 0, filledShare = 0.0
+        for f in broker.fills where f.isPartial {
+            partial += 1
+            filledShare += f.quantityFilled / f.quantityAsked
+        }
+        if orders > 0, partial > 0, Double(partial) >= heavyShare * Double(orders) {
+            let share = filledShare / Double(partial)
+            out.append(RunWarning(.partialFills, "\(partial) of \(orders) orders filled only partly "
+                + "(on average \(NumberText.percent(share)) of the quantity asked): positions are smaller than the "
+                + "sizing asks; see partial_fills, avg_position_share and fills.csv"))
+        }
+        if orders > 0, !broker.rejected.isEmpty, Double(broker.rejected.count) >= heavyShare * Double(orders) {
+            let reasons = Dictionary(grouping: broker.rejected, by: \.reason).mapValues(\.count)
+                .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+            out.append(RunWarning(.rejections, "\(broker.rejected.count) of \(orders) orders were rejected ("
+                + reasons.joined(separator: ", ") + ")"))
+        }
+        let stale = broker.liquidity.staleLevelsDropped
+        if stale > 0 {
+            out.append(RunWarning(.staleBook, "the recorded book crossed itself: \(stale) stale level\(stale == 1 ? " was" : "s were") "
+                + "dropped (at a crossed or locked touch, the side set by the older event)"))
+        }
+        return out
     }
 
     /// The order a bar's (de-conflicted) signals ask for, given the current position.

@@ -37,14 +37,21 @@ public struct ExecutionConfig: Sendable {
         /// Every order fills completely at the reference price (plus fees), subject only to the
         /// participation cap.
         case none
-        /// A book synthesized from each fill bar; see `SyntheticDepth`.
+        /// Every order fills completely at the reference price moved against it by a fixed number
+        /// of basis points (backtesting.py's and vectorbt's `slippage`), subject only to the
+        /// participation cap.
+        case fixedSlippage(bps: Double)
+        /// A model book for each fill from the bars before it (or a calibrated profile); see
+        /// `SyntheticDepth`.
         case synthetic
-        /// Recorded L2 events sorted by time; a fill uses the latest state at or before it.
+        /// Recorded L2 events sorted by time; a fill uses the book after every event at or before
+        /// its millisecond (`BookReplay`).
         case book([BookEvent])
 
         public var name: String {
             switch self {
             case .none: "none"
+            case .fixedSlippage: "fixed"
             case .synthetic: "synthetic"
             case .book: "book"
             }
@@ -110,7 +117,10 @@ public struct ExecutionConfig: Sendable {
         try check(lot, { $0 > 0 }, .lot, "lot must be positive")
         try check(minNotional, { $0 >= 0 }, .minNotional, "minimum notional must be >= 0")
         try check(maxParticipation, { $0 >= 0 && $0 <= 1 }, .maxParticipation, "participation must be between 0 and 1")
-        try check(synthetic.spreadBps, { $0 >= 0 && $0 < 10_000 }, .spreadBps, "spread must be in [0, 10000) basis points")
+        if case .fixedSlippage(let bps) = depth {
+            try check(bps, { $0 >= 0 && $0 < 10_000 }, .slippageBps, "slippage must be in [0, 10000) basis points")
+        }
+        try synthetic.validate()
     }
 
     /// Parses `5%` or `0.05` into a fraction; a bad text is an `InputError` naming `setting`.

@@ -1,55 +1,75 @@
-/// The engine's source of fills for one run: no depth, a synthetic book with depletion, or a
-/// replay of recorded L2 events.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The engine's source of fills for one run: no depth, fixed slippage, the model book with
+/// depletion, or a replay of recorded L2 events.
 struct Liquidity {
-    private enum Source { case none, synthetic, book }
+    private enum Source { case none, fixed, synthetic, book }
     private let source: Source
     private let model: SyntheticDepth
-    private let tick: Double?
+    private let slippage: Double
     private let candles: CandleSeries
+    private let barSeconds: Double
 
-    /// Synthetic depletion per side: units still missing and the bar they were last updated.
+    /// Model book: the spread's window sum, and per side the units still missing and the time
+    /// (ms) they were last updated.
+    private var spreadWindow: SpreadWindow
     private var takenAsks = 0.0, takenBids = 0.0
-    private var askBar = 0, bidBar = 0
+    private var askTimeMs: Int64 = 0, bidTimeMs: Int64 = 0
 
-    /// Recorded book replay: the events, the next one to apply, and the book so far.
-    private let events: [BookEvent]
-    private var cursor = 0
-    private var replay = OrderBook()
+    /// Recorded book replay.
+    private var replay: BookReplay
+
+    /// Model fills whose trailing volume was zero or missing (impact off for them).
+    private(set) var fillsWithoutVolume = 0
 
     init(config: ExecutionConfig, candles: CandleSeries) {
         model = config.synthetic
-        tick = config.tick
         self.candles = candles
+        barSeconds = SyntheticDepth.barSeconds(candles)
+        spreadWindow = SpreadWindow(window: max(1, config.synthetic.spreadWindow))
+        var events: [BookEvent] = []
         switch config.depth {
-        case .none: source = .none; events = []
-        case .synthetic: source = .synthetic; events = []
-        case .book(let recorded): source = .book; events = recorded
+        case .none: source = .none; slippage = 0
+        case .fixedSlippage(let bps): source = .fixed; slippage = bps / 10_000
+        case .synthetic: source = .synthetic; slippage = 0
+        case .book(let recorded): source = .book; slippage = 0; events = recorded
         }
+        replay = BookReplay(events)
     }
 
+    /// Levels the recorded book's stale-level rule dropped so far.
+    var staleLevelsDropped: Int { replay.staleLevelsDropped }
+
     /// Executes a market order of up to `quantity` units spending at most `notionalLimit`
-    /// (before fees) on bar `bar`, referencing `reference`; the book is taken as of `time`.
-    /// With a `lot`, the filled quantity is a multiple of it.
+    /// (before fees) on bar `bar`, referencing `reference`; a recorded book is taken as of
+    /// `timeMs` (UTC milliseconds). With a `lot`, a partial fill is a multiple of it.
     mutating func execute(_ side: OrderSide, quantity: Double, notionalLimit: Double, reference: Double,
-                          bar: Int, time: Int64, lot: Double?) -> BookFill {
+                          bar: Int, timeMs: Int64, lot: Double?) -> BookFill {
         switch source {
-        case .none:
-            var q = min(quantity, notionalLimit / reference)
+        case .none, .fixed:
+            let d = source == .fixed ? slippage : 0
+            let price = side == .buy ? reference * (1 + d) : reference * (1 - d)
+            var q = price > 0 ? min(quantity, notionalLimit / price) : 0
             if let lot, q < quantity { q = (q / lot).rounded(.down) * lot }
-            return BookFill(quantityAsked: quantity, quantityFilled: q, notional: q * reference,
-                            levelsWalked: q > 0 ? 1 : 0, worstPrice: q > 0 ? reference : .nan,
-                            depthAvailable: .infinity)
-        case .synthetic:
-            var book = syntheticBook(side, reference: reference, bar: bar)
-            let fill = Self.walk(&book, side, quantity: quantity, notionalLimit: notionalLimit, lot: lot)
-            if side == .buy { takenAsks += fill.quantityFilled } else { takenBids += fill.quantityFilled }
+            var fill = BookFill(quantityAsked: quantity, quantityFilled: q, notional: q * price,
+                                levelsWalked: q > 0 ? 1 : 0, worstPrice: q > 0 ? price : .nan,
+                                depthAvailable: .infinity)
+            fill.spreadCost = q * reference * d
             return fill
+        case .synthetic:
+            return modelFill(side, quantity: quantity, notionalLimit: notionalLimit, reference: reference,
+                             bar: bar, timeMs: timeMs, lot: lot)
         case .book:
-            while cursor < events.count && events[cursor].time <= time {
-                replay.apply(events[cursor])
-                cursor += 1
-            }
-            return Self.walk(&replay, side, quantity: quantity, notionalLimit: notionalLimit, lot: lot)
+            replay.advance(through: timeMs)
+            let mid = replay.book.mid
+            let touch = side == .buy ? replay.book.bestAsk : replay.book.bestBid
+            var fill = Self.walk(&replay.book, side, quantity: quantity, notionalLimit: notionalLimit, lot: lot)
+            if let mid, let touch { fill.spreadCost = fill.quantityFilled * abs(touch - mid) }
+            return fill
         }
     }
 
@@ -68,22 +88,87 @@ struct Liquidity {
         return fill
     }
 
-    /// The synthetic book for `bar`, with liquidity still missing from earlier fills removed.
-    private mutating func syntheticBook(_ side: OrderSide, reference: Double, bar: Int) -> OrderBook {
-        let s = candles.high.withUnsafeBufferPointer { h in
-            candles.low.withUnsafeBufferPointer { l in model.spread(high: h, low: l, at: bar) }
+    // MARK: - Model book
+
+    /// A fill through the model book of `bar`, after the depth still missing from earlier fills.
+    private mutating func modelFill(_ side: OrderSide, quantity: Double, notionalLimit: Double, reference p: Double,
+                                    bar: Int, timeMs: Int64, lot: Double?) -> BookFill {
+        // Refill: what earlier fills took decays with the half-life in seconds.
+        let halfLife = model.refillSeconds
+        func decayed(_ taken: Double, since last: Int64) -> Double {
+            guard taken > 0 else { return 0 }
+            guard halfLife > 0 else { return 0 }
+            return taken * exp2(-Double(max(0, timeMs - last)) / 1000 / halfLife)
         }
-        var book = model.book(reference: reference, high: candles.high[bar], low: candles.low[bar],
-                              volume: candles.volume[bar], spread: s, tick: tick, only: side == .buy ? .sell : .buy)
+        let taken: Double
         if side == .buy {
-            takenAsks *= model.remaining(afterBars: bar - askBar)
-            askBar = bar
-            book.remove(.sell, quantity: takenAsks)
+            takenAsks = decayed(takenAsks, since: askTimeMs); askTimeMs = timeMs; taken = takenAsks
         } else {
-            takenBids *= model.remaining(afterBars: bar - bidBar)
-            bidBar = bar
-            book.remove(.buy, quantity: takenBids)
+            takenBids = decayed(takenBids, since: bidTimeMs); bidTimeMs = timeMs; taken = takenBids
         }
-        return book
+        // σ only matters beyond the touch: it is computed when the order may reach past it.
+        var e = estimates(at: bar)
+        if !model.usesProfile, !((e.volume ?? 0) > 0) { fillsWithoutVolume += 1 }
+        if !model.usesProfile, model.impact > 0, let v = e.volume, v > 0,
+           taken + quantity > v * model.touchSeconds / max(barSeconds, 1e-9) {
+            e.sigma = candles.close.withUnsafeBufferPointer {
+                CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
+            }
+        }
+        let curve = model.curve(side, estimates: e, reference: p, barSeconds: barSeconds)
+        let sign = side == .buy ? 1.0 : -1.0
+        // A sell stops where its price would reach 0.
+        let available = side == .buy ? Double.infinity : max(0, curve.quantity(belowDistance: 0.999) - taken)
+        var q = min(quantity, available)
+        func notional(_ q: Double) -> Double { p * q * (1 + sign * curve.cost(q, after: taken)) }
+        if q > 0, notionalLimit.isFinite, notional(q) > notionalLimit {
+            q = Self.solve(limit: notionalLimit / p, upTo: q, sign: sign, curve: curve, taken: taken)
+            while q > 0 && notional(q) > notionalLimit { q = q.nextDown }
+        }
+        if let lot, q < quantity { q = (q / lot).rounded(.down) * lot }
+        q = max(0, q)
+        if side == .buy { takenAsks += q } else { takenBids += q }
+        var fill = BookFill(quantityAsked: quantity, quantityFilled: q, notional: q > 0 ? notional(q) : 0,
+                            levelsWalked: q > 0 ? 1 : 0,
+                            worstPrice: q > 0 ? p * (1 + sign * curve.marginal(taken + q)) : .nan,
+                            depthAvailable: available < quantity ? available : .infinity)
+        fill.spreadCost = q * p * curve.spreadPart
+        return fill
+    }
+
+    /// The quantity q in (0, upTo] with q ± (C(taken + q) − C(taken)) = `limit` (units at the
+    /// reference price), by Newton's method: from above for buys (convex), from below for sells
+    /// (concave), so every step stays on one side of the root.
+    private static func solve(limit: Double, upTo cap: Double, sign: Double, curve: DepthCurve, taken: Double) -> Double {
+        let base = curve.cumulative(taken)
+        var q = min(cap, limit / max(1e-12, 1 + sign * curve.marginal(taken)))
+        for _ in 0..<60 {
+            let f = q + sign * (curve.cumulative(taken + q) - base) - limit
+            let slope = 1 + sign * curve.marginal(taken + q)
+            guard slope > 0 else { break }
+            let next = min(cap, max(0, q - f / slope))
+            if abs(next - q) <= 1e-15 * max(q, 1e-300) { q = next; break }
+            q = next
+        }
+        return q
+    }
+
+    /// The candle estimates for a fill on `bar`, with the spread from the running window; σ is
+    /// left to the caller (it matters only beyond the touch).
+    private mutating func estimates(at bar: Int) -> SyntheticDepth.Estimates {
+        let c = candles
+        return c.close.withUnsafeBufferPointer { close in
+            c.volume.withUnsafeBufferPointer { volume in
+                var spread: Double?
+                if model.spreadBps == nil {
+                    spread = c.high.withUnsafeBufferPointer { h in
+                        c.low.withUnsafeBufferPointer { l in spreadWindow.spread(h, l, close, before: bar) }
+                    }
+                }
+                return SyntheticDepth.Estimates(
+                    spread: spread, sigma: nil,
+                    volume: CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow))
+            }
+        }
     }
 }

@@ -1,111 +1,164 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The synthetic order book built for a fill bar when no recorded depth exists.
+/// The model book a fill meets when no recorded depth is used (`--depth synthetic`).
 ///
-/// For a fill at reference price P on bar f (high H, low L, volume V):
+/// Everything for a fill on bar t comes from bars before t (and the fill's reference price P):
+/// no look-ahead in the cost model either. Two books:
 ///
-/// 1. **Spread** s (a fraction of P): `spreadBps / 10_000` when given, else the Corwin-Schultz
-///    (2012) high-low estimator averaged over the `spreadWindow` two-bar pairs ending at f
-///    (negative estimates count as 0), clamped to [`minSpreadBps`, `maxSpreadBps`]. For the pair
-///    (t-1, t): β = ln²(H₋₁/L₋₁) + ln²(H/L), γ = ln²(max(H₋₁,H)/min(L₋₁,L)),
-///    α = (√(2β) − √β)/(3 − 2√2) − √(γ/(3 − 2√2)), S = 2(eᵅ − 1)/(1 + eᵅ).
-///    Why: it needs only candles, uses no bar after f, and widens when ranges are noisy.
-/// 2. **Levels**: `levels` per side spaced one tick δ apart (δ = `--tick`, else 1 bp of P). The
-///    best ask is P(1 + s/2) rounded up to the tick and the best bid P(1 − s/2) rounded down, and
-///    each is at least one tick from P when a tick is given.
-/// 3. **Sizes**: a side holds D = `depthShare` · V / (1 + ρ/`rangeScale`) units, ρ = (H − L)/P:
-///    a share of the bar's volume, thinner on wide-range bars (market makers quote less when
-///    prices move a lot). Level k (0 = touch) holds D · 2(k+1)/(n(n+1)): books thicken away from
-///    the touch.
-/// 4. **Depletion and refill**: liquidity an order takes is removed from the touch outward and
-///    refills geometrically with half-life `refillHalfLife` bars: T(f) = T(g) · 2^(−(f−g)/h) for
-///    the quantity T still missing after the last fill at bar g. Repeated large orders therefore
-///    walk deeper and pay more; a quiet stretch restores the book.
+/// **Candle-only (the default).** Spread s: `spreadBps` when set, else the Corwin-Schultz (2012)
+/// estimate with the overnight adjustment, averaged signed over the `spreadWindow` (250) bars
+/// before t and clipped at 0 once (`CandleEstimators.spread`), floored at one tick (tick / P)
+/// when `tick` is known. Impact: the square-root law beyond a touch (Almgren et al. 2005; Tóth et
+/// al. 2011; Bouchaud et al. 2018; the linear-to-square-root crossover of Bucci et al. 2019): with
+/// σ the volatility and V the mean volume of the `impactWindow` (20) bars before t, the touch at
+/// P(1 ± s/2) holds q_touch = V · `touchSeconds` / bar seconds (a minute's worth of average
+/// volume by default), and an order of Q > q_touch units pays on average
+/// `s/2 + Y σ (Q − q_touch)^{3/2} / (Q √V)` (Y = `impact`, 0.3), which tends to s/2 + Y σ √(Q/V);
+/// the book is continuous and never runs dry (`DepthCurve.squareRoot`). Zero or missing volume
+/// (V = 0) turns impact off: fills pay the half spread only.
 ///
-/// - Complexity: O(`levels` + `spreadWindow`) per fill; nothing per bar without a fill.
+/// **Calibrated profile.** With `bidDepth` and `askDepth` (from `bt calibrate`, a profile file or
+/// the command line) a buy walks Q(x) = a x^b of the ask side and a sell the bid side
+/// (`DepthCurve.powerLaw`), around a half spread of `spreadBps / 2` (the profile's median spread
+/// unless overridden).
+///
+/// **Depletion.** Units a fill takes stay missing from that side and refill with a half-life of
+/// `refillHalfLifeSeconds` (the profile's, else 60 s) of wall-clock time between fills:
+/// T(t₁) = T(t₀) · 2^{−(t₁ − t₀)/half-life}. A later order starts where the earlier one stopped.
 public struct SyntheticDepth: Sendable, Equatable {
-    /// Fixed spread in basis points (`--spread-bps`); nil estimates it from the bars.
+    /// Fixed spread in basis points; nil estimates it from the bars.
     public var spreadBps: Double?
-    public var minSpreadBps = 1.0
-    public var maxSpreadBps = 100.0
-    /// Two-bar pairs averaged for the Corwin-Schultz estimate.
-    public var spreadWindow = 20
-    public var levels = 20
-    /// Share of the bar's volume resting on one side of the book.
-    public var depthShare = 0.2
-    /// Relative bar range at which the book is half as deep as on a flat bar.
-    public var rangeScale = 0.01
-    /// Bars for taken liquidity to half refill.
-    public var refillHalfLife = 1.0
+    /// Bars before the fill for the Corwin-Schultz average.
+    public var spreadWindow = 250
+    /// Price increment for the spread floor (one tick); nil: no floor.
+    public var tick: Double?
+    /// Where `tick` came from (`given`, `profile`, `inferred`), for manifests.
+    public var tickSource: String?
+    /// Y of the square-root law.
+    public var impact = 0.3
+    /// Seconds of average volume resting at the touch.
+    public var touchSeconds = 60.0
+    /// Bars before the fill for σ and V.
+    public var impactWindow = 20
+    /// Calibrated power-law sides; both set selects the profile book.
+    public var bidDepth: DepthProfile.PowerLaw?
+    public var askDepth: DepthProfile.PowerLaw?
+    /// Refill half-life of taken depth in seconds; nil takes `defaultRefillHalfLifeSeconds`.
+    public var refillHalfLifeSeconds: Double?
+    /// Where the power-law book came from (a stored profile, a file), for manifests.
+    public var profileSource: String?
+    /// Multiplies every distance of the book (the cost-sensitivity table's depth multiplier).
+    public var costScale = 1.0
+
+    /// Refill half-life when neither a profile nor the caller gives one.
+    public static let defaultRefillHalfLifeSeconds = 60.0
 
     public init(spreadBps: Double? = nil) { self.spreadBps = spreadBps }
 
-    /// The spread fraction for a fill on bar `f`, from bars up to and including `f`.
-    public func spread(high: UnsafeBufferPointer<Double>, low: UnsafeBufferPointer<Double>, at f: Int) -> Double {
-        if let spreadBps { return spreadBps / 10_000 }
-        let k = 3 - 2 * 2.0.squareRoot()
-        var sum = 0.0, pairs = 0
-        var t = f
-        while t >= 1 && pairs < spreadWindow {
-            let h1 = log(high[t - 1] / low[t - 1]), h2 = log(high[t] / low[t])
-            let beta = h1 * h1 + h2 * h2
-            let g = log(max(high[t - 1], high[t]) / min(low[t - 1], low[t]))
-            let alpha = ((2 * beta).squareRoot() - beta.squareRoot()) / k - (g * g / k).squareRoot()
-            let e = exp(alpha)
-            let s = 2 * (e - 1) / (1 + e)
-            if s.isFinite { sum += max(0, s) }
-            pairs += 1
-            t -= 1
+    /// True when a buy walks a calibrated power law rather than the square-root book.
+    public var usesProfile: Bool { bidDepth != nil && askDepth != nil }
+
+    /// Takes the engine's parameters from `profile`: power laws, spread, refill half-life and
+    /// tick (the tick only when none is set yet, or the current one was inferred).
+    public mutating func use(_ profile: DepthProfile, source: String) {
+        bidDepth = profile.bid
+        askDepth = profile.ask
+        spreadBps = profile.spreadBps
+        refillHalfLifeSeconds = profile.refillHalfLifeSeconds
+        profileSource = source
+        if let t = profile.tick, tick == nil || tickSource == "inferred" {
+            tick = t
+            tickSource = "profile"
         }
-        let estimate = pairs > 0 ? sum / Double(pairs) : 0
-        return min(max(estimate, minSpreadBps / 10_000), maxSpreadBps / 10_000)
     }
 
-    /// The book around `reference` for a bar with the given range and volume.
-    public func book(reference p: Double, high: Double, low: Double, volume: Double,
-                     spread s: Double, tick: Double?) -> OrderBook {
-        book(reference: p, high: high, low: low, volume: volume, spread: s, tick: tick, only: nil)
-    }
+    /// The refill half-life used, in seconds.
+    public var refillSeconds: Double { refillHalfLifeSeconds ?? Self.defaultRefillHalfLifeSeconds }
 
-    /// The same book with only one side (`.buy` for bids, `.sell` for asks) when `only` is set,
-    /// for a market order that walks just that side.
-    func book(reference p: Double, high: Double, low: Double, volume: Double,
-              spread s: Double, tick: Double?, only: OrderSide?) -> OrderBook {
-        let n = levels
-        let range = max(0, high - low) / p
-        let depth = max(0, depthShare * volume / (1 + range / rangeScale))
-        var bids: [BookLevel] = [], asks: [BookLevel] = []
-        bids.reserveCapacity(n)
-        asks.reserveCapacity(n)
-        guard depth > 0, p > 0 else { return OrderBook() }
-        let unit = depth * 2 / Double(n * (n + 1))
-        if let tick {
-            let ask0 = max((p * (1 + s / 2) / tick - 1e-9).rounded(.up), (p / tick + 1e-9).rounded(.down) + 1)
-            let bid0 = min((p * (1 - s / 2) / tick + 1e-9).rounded(.down), (p / tick - 1e-9).rounded(.up) - 1)
-            for k in 0..<n {
-                let q = unit * Double(k + 1)
-                asks.append(BookLevel(price: (ask0 + Double(k)) * tick, quantity: q))
-                let bidTicks = bid0 - Double(k)
-                if bidTicks > 0 { bids.append(BookLevel(price: bidTicks * tick, quantity: q)) }
-            }
-        } else {
-            let step = p * 1e-4
-            for k in 0..<n {
-                let q = unit * Double(k + 1)
-                asks.append(BookLevel(price: p * (1 + s / 2) + Double(k) * step, quantity: q))
-                let bid = p * (1 - s / 2) - Double(k) * step
-                if bid > 0 { bids.append(BookLevel(price: bid, quantity: q)) }
+    /// Throws `InputError` naming the setting when a knob is out of range.
+    func validate() throws {
+        func check(_ ok: Bool, _ setting: Setting, _ value: Double?, _ why: String) throws {
+            guard !ok else { return }
+            throw InputError(why, setting: setting, value: value.map(NumberText.shortest))
+        }
+        try check(spreadBps.map { $0 >= 0 && $0 < 10_000 } ?? true, .spreadBps, spreadBps,
+                  "spread must be in [0, 10000) basis points")
+        try check(spreadWindow >= 2, .spreadWindow, Double(spreadWindow), "spread window must be at least 2 bars")
+        try check(impactWindow >= 2, .impactWindow, Double(impactWindow), "impact window must be at least 2 bars")
+        try check(impact >= 0 && impact.isFinite, .impact, impact, "impact must be a finite number >= 0")
+        try check(touchSeconds >= 0 && touchSeconds.isFinite, .touchSeconds, touchSeconds,
+                  "touch must be a finite number of seconds >= 0")
+        try check(refillHalfLifeSeconds.map { $0 >= 0 && $0.isFinite } ?? true, .refillSeconds, refillHalfLifeSeconds,
+                  "refill half-life must be a finite number of seconds >= 0")
+        for (side, setting) in [(bidDepth, Setting.bidDepth), (askDepth, .askDepth)] {
+            if let p = side {
+                try check(p.a > 0 && p.a.isFinite && p.b > 0 && p.b.isFinite, setting, nil,
+                          "depth needs A > 0 and b > 0 (Q(x) = A x^b)")
             }
         }
-        return OrderBook(sortedBids: only == .sell ? [] : bids, sortedAsks: only == .buy ? [] : asks)
+        if (bidDepth == nil) != (askDepth == nil) {
+            throw InputError(.needsSetting, "a calibrated book needs both sides' depth",
+                             setting: bidDepth == nil ? .bidDepth : .askDepth)
+        }
     }
 
-    /// Fraction of taken liquidity still missing `bars` bars later.
-    func remaining(afterBars bars: Int) -> Double {
-        refillHalfLife > 0 ? exp2(-Double(bars) / refillHalfLife) : 0
+    // MARK: - The book of one fill
+
+    /// The candle estimates for a fill on bar t, from bars before t.
+    public struct Estimates: Sendable, Equatable {
+        /// Spread fraction before the tick floor; nil with fewer than two bars before t.
+        public var spread: Double?
+        /// Per-bar volatility; nil with fewer than two returns.
+        public var sigma: Double?
+        /// Mean volume; nil with no bar before t.
+        public var volume: Double?
+        public init(spread: Double?, sigma: Double?, volume: Double?) {
+            self.spread = spread; self.sigma = sigma; self.volume = volume
+        }
+    }
+
+    /// The estimates for a fill on bar `t`, computed directly (the reference for the engine's
+    /// incremental sums).
+    /// - Complexity: O(spreadWindow + impactWindow).
+    public func estimates(_ candles: CandleSeries, at t: Int) -> Estimates {
+        Estimates(spread: spreadBps == nil ? CandleEstimators.spread(candles, before: t, window: spreadWindow) : nil,
+                  sigma: CandleEstimators.volatility(candles.close, before: t, window: impactWindow),
+                  volume: CandleEstimators.meanVolume(candles.volume, before: t, window: impactWindow))
+    }
+
+    /// The half spread (a fraction of `reference`) for a fill with these estimates.
+    public func halfSpread(_ e: Estimates, reference p: Double) -> Double {
+        if let spreadBps { return spreadBps / 20_000 }
+        var s = e.spread ?? 0
+        if let tick, p > 0 { s = max(s, tick / p) }
+        return s / 2
+    }
+
+    /// The side of the model book a market order on `side` walks (asks for a buy).
+    /// - Parameter barSeconds: the bar length, for the touch's share of average volume.
+    public func curve(_ side: OrderSide, estimates e: Estimates, reference p: Double, barSeconds: Double) -> DepthCurve {
+        let h = halfSpread(e, reference: p)
+        if let bid = bidDepth, let ask = askDepth {
+            let law = side == .buy ? ask : bid
+            return .powerLaw(a: law.a, b: law.b, halfSpread: h, scale: costScale)
+        }
+        guard let v = e.volume, v > 0, v.isFinite, let sigma = e.sigma, impact > 0 else {
+            return DepthCurve(halfSpread: h, touchQuantity: .infinity, shape: .flat, scale: costScale)
+        }
+        return DepthCurve(halfSpread: h, touchQuantity: v * touchSeconds / max(barSeconds, 1e-9),
+                          shape: .squareRoot(coefficient: 1.5 * impact * sigma, volume: v), scale: costScale)
+    }
+
+    /// The book a market order on `side` meets on bar `t` of `candles` at `reference`.
+    public func curve(_ side: OrderSide, candles: CandleSeries, at t: Int, reference: Double) -> DepthCurve {
+        curve(side, estimates: estimates(candles, at: t), reference: reference, barSeconds: Self.barSeconds(candles))
+    }
+
+    /// The bar length in seconds: the timeframe's, else the median spacing of the first bars
+    /// (60 with fewer than two bars).
+    public static func barSeconds(_ candles: CandleSeries) -> Double {
+        if let tf = candles.timeframe { return Double(tf.seconds) }
+        let n = min(candles.count, 1001)
+        guard n >= 2 else { return 60 }
+        let gaps = (1..<n).map { candles.time[$0] - candles.time[$0 - 1] }.sorted()
+        return Double(max(1, gaps[gaps.count / 2]))
     }
 }

@@ -58,6 +58,9 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
         case column(CandleSeries.Column)
         /// The columns the indicator names itself, for the others.
         case candles
+        /// A series computed by a signal expression (`sma(atr(14), 50)` reads `atr(14)`), for
+        /// indicators that read one series; computed with `compute(series:)`.
+        case expression(ExpressionNode)
     }
 
     public var kind: Kind
@@ -182,7 +185,34 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
         case .candles:
             precondition(!kind.readsOneSeries, "\(kind.rawValue) reads one series: give it a column")
             c = candles.close
+        case .expression:
+            preconditionFailure("an expression's series is computed by the expression: use compute(series:)")
         }
+        if kind.readsOneSeries { return try compute(series: c) }
+        switch kind {
+        case .atr: return [try Indicators.atr(high: h, low: l, close: c, period: p[0])]
+        case .stoch:
+            let s = try Indicators.stochastic(high: h, low: l, close: c, fastK: p[0], slowK: p[1], slowD: p[2])
+            return [s.k, s.d]
+        case .obv: return [try Indicators.obv(close: c, volume: v)]
+        case .willr: return [try Indicators.williamsR(high: h, low: l, close: c, period: p[0])]
+        case .cci: return [try Indicators.cci(high: h, low: l, close: c, period: p[0])]
+        case .adx: return [try Indicators.adx(high: h, low: l, close: c, period: p[0])]
+        case .donchian:
+            let d = try Indicators.donchian(high: h, low: l, period: p[0])
+            return [d.upper, d.middle, d.lower]
+        case .vwap: return [try Indicators.vwap(high: h, low: l, close: c, volume: v, period: p[0])]
+        case .sma, .ema, .wma, .rsi, .macd, .bb, .roc, .stddev:
+            preconditionFailure("one-series indicators are computed above")
+        }
+    }
+
+    /// The outputs of an indicator that reads one series, on `c` (NaN values split it into runs,
+    /// each computed on its own: a derived series' warm-up delays the indicator's).
+    /// - Precondition: `kind.readsOneSeries`.
+    public func compute(series c: [Double]) throws -> [[Double]] {
+        precondition(kind.readsOneSeries, "\(kind.rawValue) reads its own columns, not one series")
+        let p = parameters.map(Self.whole)
         switch kind {
         case .sma: return [try Indicators.sma(c, period: p[0])]
         case .ema: return [try Indicators.ema(c, period: p[0])]
@@ -194,20 +224,10 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
         case .bb:
             let b = try Indicators.bollinger(c, period: p[0], k: parameters[1])
             return [b.upper, b.middle, b.lower]
-        case .atr: return [try Indicators.atr(high: h, low: l, close: c, period: p[0])]
-        case .stoch:
-            let s = try Indicators.stochastic(high: h, low: l, close: c, fastK: p[0], slowK: p[1], slowD: p[2])
-            return [s.k, s.d]
         case .roc: return [try Indicators.roc(c, period: p[0])]
-        case .obv: return [try Indicators.obv(close: c, volume: v)]
-        case .willr: return [try Indicators.williamsR(high: h, low: l, close: c, period: p[0])]
-        case .cci: return [try Indicators.cci(high: h, low: l, close: c, period: p[0])]
-        case .adx: return [try Indicators.adx(high: h, low: l, close: c, period: p[0])]
         case .stddev: return [try Indicators.stddev(c, period: p[0])]
-        case .donchian:
-            let d = try Indicators.donchian(high: h, low: l, period: p[0])
-            return [d.upper, d.middle, d.lower]
-        case .vwap: return [try Indicators.vwap(high: h, low: l, close: c, volume: v, period: p[0])]
+        case .atr, .stoch, .obv, .willr, .cci, .adx, .donchian, .vwap:
+            preconditionFailure("\(kind.rawValue) reads its own columns")
         }
     }
 

@@ -28,6 +28,28 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case minNotional = "min_notional"
     case maxParticipation = "max_participation"
     case spreadBps = "spread_bps"
+    case slippageBps = "slippage_bps"
+    /// Bars of the synthetic spread estimate.
+    case spreadWindow = "spread_window"
+    /// Bars of the synthetic book's volatility and volume.
+    case impactWindow = "impact_window"
+    /// Y of the square-root law.
+    case impact
+    /// Seconds of average volume at the synthetic touch.
+    case touchSeconds = "touch_seconds"
+    /// Refill half-life of taken depth.
+    case refillSeconds = "refill_seconds"
+    /// A side's power law `A,b`.
+    case bidDepth = "bid_depth"
+    case askDepth = "ask_depth"
+    /// A depth profile file.
+    case depthProfile = "depth_profile"
+
+    // Calibration
+    /// Share of the book's time range held out for testing.
+    case holdout
+    /// Order sizes of the held-out test.
+    case sizes
 
     // Strategies, sweeps and screens
     /// A strategy parameter (`fast=10`).
@@ -44,6 +66,18 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     // Outputs
     /// The directory a report, sweep or screen is written to.
     case output
+
+    // Signal expressions
+    /// The entry rule of an expression strategy.
+    case entry
+    /// The exit rule.
+    case exit
+    case shortEntry = "short_entry"
+    case shortExit = "short_exit"
+    /// A value shown for each symbol of a condition screen.
+    case show
+    /// The time a condition screen looks at.
+    case at
 
     // Text charts
     case chartWidth = "chart_width"

@@ -90,3 +90,15 @@ public enum UTCTime {
         }
     }
 }
+
+extension UTCTime {
+    /// `2024-01-02T03:04:05.123Z` for UTC milliseconds; whole seconds print without a fraction
+    /// (`2024-01-02T03:04:05Z`).
+    public static func isoMs(_ ms: Int64) -> String {
+        let seconds = floorDiv(ms, 1000), fraction = ms - seconds * 1000
+        let text = iso(seconds)
+        guard fraction != 0 else { return text }
+        let digits = String(fraction)
+        return String(text.dropLast()) + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+}

@@ -53,10 +53,10 @@ extension Synth {
             for (t, center) in stamps {
                 let next = ladder(center: center, bar: i)
                 if events.isEmpty {
-                    events.append(BookEvent(time: t, kind: .snapshot, bids: levels(next.bids, descending: true), asks: levels(next.asks, descending: false)))
+                    events.append(BookEvent(timeMs: t * 1000, kind: .snapshot, bids: levels(next.bids, descending: true), asks: levels(next.asks, descending: false)))
                 } else {
                     events.append(BookEvent(
-                        time: t, kind: .update,
+                        timeMs: t * 1000, kind: .update,
                         bids: levels(change(from: bids, to: next.bids), descending: true),
                         asks: levels(change(from: asks, to: next.asks), descending: false)))
                 }

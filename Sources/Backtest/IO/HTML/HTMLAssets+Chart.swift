@@ -649,6 +649,12 @@ class Chart {
     const vhi = p.includeZero && hi === 0 ? pad * 0.3 + extra : hi + pad;
     p.vmin = vlo; p.k = h / (vhi - vlo);
     p.ticks = linearTicks(vlo, vhi, count);
+    // Guide levels (RSI 30/70) are labelled too; round ticks too close to one give way.
+    if (p.guides) {
+      const guides = p.guides.filter(g => g >= vlo && g <= vhi);
+      const kept = p.ticks.ticks.filter(t => guides.every(g => Math.abs(t - g) * p.k >= 14));
+      p.ticks = Object.assign({}, p.ticks, { ticks: kept.concat(guides).sort((a, b) => a - b) });
+    }
   }
   drawAxis(p) {
     const ctx = this.ctx, C = this.colors;

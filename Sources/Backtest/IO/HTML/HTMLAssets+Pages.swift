@@ -24,7 +24,8 @@ function mainTables(data) {
 function runPage(data, app) {
   const cd = data.chart || {};
   const { toolbar, host, col } = chartColumn("bt-chart");
-  const hasSide = (data.tables && data.tables.length) || (data.manifest && data.manifest.length);
+  // The column beside the chart is for tables; a manifest alone goes below the chart instead.
+  const hasSide = (data.tables || []).some(tb => tb.placement !== "main");
   const layout = el("div", { cls: hasSide ? "bt-layout" : "" }, [col]);
   app.append(layout);
   const chart = buildChart(host, cd, { label: "Price, indicators, trades, equity and drawdown" });
@@ -33,6 +34,7 @@ function runPage(data, app) {
   // Everything below the chart is built after its first paint.
   setTimeout(() => {
     if (hasSide) layout.append(sidePanel(data));
+    else { const m = renderManifest(data); if (m) { m.style.marginTop = "14px"; app.append(m); } }
     if (data.kind !== "chart" && cd.trades) {
       app.append(el("h2", { text: "Trades" }), renderTrades(cd, chart, chart.base.n));
     }
@@ -47,9 +49,9 @@ function runPage(data, app) {
 const SIGNED_METRICS = ["sharpe", "sortino", "total_return", "cagr", "calmar", "alpha", "expectancy", "avg_trade", "psr_minus_half"];
 function metricScaleKind(m) {
   if (m.scale) return m.scale;
-  let neg = false, pos = false;
-  for (const row of m.values || []) for (const v of row) { if (v < 0) neg = true; if (v > 0) pos = true; }
-  return SIGNED_METRICS.includes(m.name) && neg && pos ? "diverging" : "sequential";
+  let neg = false;
+  for (const row of m.values || []) for (const v of row) { if (v !== null && v < 0) neg = true; }
+  return SIGNED_METRICS.includes(m.name) && neg ? "diverging" : "sequential";
 }
 /** Sweep heatmap: cells coloured by the chosen metric; hover shows values, click selects. */
 class Heatmap {
@@ -147,7 +149,7 @@ class Heatmap {
       for (let iy = 0; iy < this.ny; iy += yevery) ctx.fillText(String(this.ys[iy]), this.mL - 6, this.mT + (iy + 0.5) * this.chh);
       ctx.save(); ctx.translate(11, this.mT + this.ny * this.chh / 2); ctx.rotate(-Math.PI / 2);
       ctx.textAlign = "center"; ctx.fillStyle = C.fg; ctx.font = "600 " + CHART_FONT_PX + "px " + C.font;
-      ctx.fillText(this.sw.y.name + " →", 0, 0); ctx.restore();
+      ctx.fillText("← " + this.sw.y.name, 0, 0); ctx.restore();  // rotated: the arrow points down, as the values grow
     }
     // colour bar
     const bx = this.W - this.mR + 14, by = this.mT, bh = Math.max(40, this.ny * this.chh), bw = 12;
@@ -184,7 +186,11 @@ class Heatmap {
       if (rows.length >= 8) break;
     }
     const has = this.curveAt.has(ix + "," + iy), isBest = this.best && this.best[0] === ix && this.best[1] === iy;
-    const note = this.value(ix, iy) !== this.value(ix, iy) ? "no result (filtered out or failed)" : has ? "click: show its equity curve" : "click: select (no equity curve stored)";
+    // A combination that ran can still leave a metric undefined (no trades: no Sharpe ratio).
+    const ran = this.sw.metrics.some(m => this.value(ix, iy, m) === this.value(ix, iy, m));
+    const click = has ? "click: show its equity curve" : "click: select (no equity curve stored)";
+    const note = !ran ? "no result (filtered out or failed)"
+      : this.value(ix, iy) !== this.value(ix, iy) ? (this.m.label || this.m.name) + " is undefined here (no trades or a flat curve); " + click : click;
     this.tip.replaceChildren(el("div", { cls: "bt-tt-time", text: this.paramsText(ix, iy) + (isBest ? "  ·  best" : "") }),
       el("table", null, rows), el("div", { cls: "bt-note", style: "margin:4px 0 0", text: note }));
     this.tip.style.display = "block";
@@ -216,13 +222,15 @@ function sweepPage(data, app) {
     const combo = combos.find(c => Math.abs(c.x - x) < 1e-9 && (!sw.y || Math.abs(c.y - y) < 1e-9)) || null;
     selected = { ix, iy, x, y, hasCurve: !!(combo && combo.equity) };
     const m = heat.m, v = heat.value(ix, iy);
-    const parts = [el("b", { text: heat.paramsText(ix, iy) }), " · " + (m.label || m.name) + " " + (v === v ? fmtUnit(v, m.unit) : "n/a")];
+    const ran = sw.metrics.some(mm => heat.value(ix, iy, mm) === heat.value(ix, iy, mm));
+    // A stored combination's label names every swept parameter (more than the two axes).
+    const parts = [el("b", { text: combo && combo.label ? combo.label : heat.paramsText(ix, iy) }), " · " + (m.label || m.name) + " " + (v === v ? fmtUnit(v, m.unit) : "n/a")];
     if (combo && combo.equity) {
       if (combo !== bestCombo && bestCombo && bestCombo.equity) parts.push(" · dotted: best (" + heat.paramsText(...heat.best) + ")");
     } else {
       const rerun = sw.rerun ? sw.rerun.replace(/\{(\w+)\}/g, (_, k) => k === sw.x.name ? x : (sw.y && k === sw.y.name ? y : "{" + k + "}")) : null;
-      parts.push(el("br"), (v === v ? "No equity curve is stored for this combination. " : "This combination has no result. ") + (sw.curve_note || ""));
-      if (rerun && v === v) parts.push(" Run it alone: ", el("code", { text: rerun }));
+      parts.push(el("br"), (ran ? "No equity curve is stored for this combination. " : "This combination has no result. ") + (sw.curve_note || ""));
+      if (rerun && ran) parts.push(" Run it alone: ", el("code", { text: rerun }));
     }
     selTitle.replaceChildren(...parts);
     const prev = chart ? { tf: chart.tf && chart.tf.name, x0: chart.x0, x1: chart.x1, log: chart.panes.filter(p => p.logWanted).map(p => p.id) } : null;
@@ -255,7 +263,7 @@ function sweepPage(data, app) {
     sel.addEventListener("change", () => { heat.metric = +sel.value; heat.draw(); if (selected) show(selected.ix, selected.iy); });
     bar.append(el("label", { for: "bt-metric", text: "Colour by " }), sel);
   }
-  bar.append(el("span", { cls: "bt-hint", text: "hover: values · click: equity curve · outlined: best · dot: curve stored · blank: no result" }));
+  bar.append(el("span", { cls: "bt-hint", text: "hover: values · click: equity curve · outlined: best · dot: curve stored · blank: no value" }));
   const wrap = el("div", { cls: "bt-heat-wrap" });
   main.append(bar, wrap, sw.note ? el("p", { cls: "bt-note", id: "bt-sweep-note", style: "margin: 4px 0 0", text: sw.note }) : "",
     el("h2", { text: "Selected combination" }), selTitle, toolbar, slot);

@@ -120,7 +120,7 @@ function buildChart(host, cd, opts) {
     const pane = chart.addPane(new Pane("ind" + chart.panes.length, g.label || g.spec || name, 1.6,
       { format: "num", fixed: g.range || def.range || null }));
     const guides = g.guides || def.guides;
-    if (guides && guides.length) pane.add(new GuideLayer(guides));
+    if (guides && guides.length) { pane.add(new GuideLayer(guides)); pane.guides = guides; }
     let ci = 0;
     for (const { key, line } of keys) {
       if (line.style === "histogram") pane.layers.splice(guides && guides.length ? 1 : 0, 0, new HistogramLayer(key, line.label || line.name, { tooltipKey: line.name }));
@@ -145,7 +145,8 @@ function buildChart(host, cd, opts) {
       regions.push({ from: e.peak, to: e.end, fill: "region", edge: "region-line", labelColor: "dd-line", labelPane: "equity", bold: true, row: row0,
         label: "Max drawdown " + fmtPct(e.depth, 2) + " · " + fmtSpan(e.bars, e.seconds) + (e.recovered ? "" : ", not recovered") });
     }
-    if (A.longest && A.deepest && A.longest !== A.deepest && A.longest.bars > 0) {
+    // With extra spans (folds) a third kind of shading would muddle them: only the deepest is shown.
+    if (!row0 && A.longest && A.deepest && A.longest !== A.deepest && A.longest.bars > 0) {
       const e = A.longest;
       regions.push({ from: e.peak, to: e.end, fill: "region2", labelColor: "muted", labelPane: "equity", row: row0 + 1,
         label: "Longest drawdown " + fmtSpan(e.bars, e.seconds) + " · " + fmtPct(e.depth, 2) });

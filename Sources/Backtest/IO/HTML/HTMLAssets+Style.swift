@@ -90,6 +90,10 @@ table.bt-table th[aria-sort="descending"]::after { content: " ▼"; font-size: 9
 .bt-wide-tables { display: flex; flex-wrap: wrap; gap: 0 18px; margin-top: 18px; align-items: flex-start; }
 .bt-wide-tables .bt-card { flex: 1 1 420px; }
 .bt-card table.bt-table td.bt-num { white-space: nowrap; }
+.bt-side table.bt-table th, .bt-side table.bt-table td { padding: 3px 5px; }
+.bt-side table.bt-table th:first-child, .bt-side table.bt-table td:first-child { padding-left: 10px; }
+.bt-side table.bt-table th:last-child, .bt-side table.bt-table td:last-child { padding-right: 10px; }
+.bt-side table.bt-table td.bt-num { font-size: 11.5px; }
 .bt-note { color: var(--muted); font-size: 12px; margin: 6px 10px; }
 .bt-more { margin: 8px 0; font: 12.5px var(--font); color: var(--accent); background: none; border: 1px solid var(--border); border-radius: 6px; padding: 4px 10px; cursor: pointer; }
 details.bt-manifest { margin: 0 0 10px; font-size: 12.5px; }

@@ -45,9 +45,14 @@ public enum HTMLPage {
     /// `{"f64":"<base64>"}`: the values as little-endian IEEE-754 doubles, exact and about 10.7
     /// bytes a value; NaN (undefined) stays NaN. The page reads it wherever a numeric array goes.
     public static func f64JSON(_ values: [Double]) -> String {
+        #"{"f64":""# + f64Base64(values) + #""}"#
+    }
+
+    /// The base64 text of `values` as little-endian IEEE-754 doubles (the `f64` member).
+    static func f64Base64(_ values: [Double]) -> String {
         let bits = values.map { $0.bitPattern.littleEndian }
         let data = bits.withUnsafeBufferPointer { Data(buffer: $0) }
-        return #"{"f64":""# + data.base64EncodedString() + #""}"#
+        return data.base64EncodedString()
     }
 
     /// `[t0,d1,d2,...]` for `time_deltas`: the first bar's epoch seconds, then each bar's distance

@@ -35,12 +35,16 @@ public struct ImportedFile: Sendable {
     public var format: ImportFormat?
     public var symbol: String
     public var content: Content
+    /// The trade prints a `trades` file was aggregated from (empty for other formats), stored
+    /// beside the candles for `bt calibrate`.
+    public var prints: [TradePrint]
 
-    public init(file: String, format: ImportFormat?, symbol: String, content: Content) {
+    public init(file: String, format: ImportFormat?, symbol: String, content: Content, prints: [TradePrint] = []) {
         self.file = file
         self.format = format
         self.symbol = symbol
         self.content = content
+        self.prints = prints
     }
 
     /// Generated candles (e.g. `Synth`) to write like an imported file named `source`.
@@ -76,9 +80,11 @@ public enum Importer {
         case .csv, .binance, .alphavantage, .trades:
             if text.firstLine() == nil { throw InputError("file is empty", at: text.file) }
             let parsed: ParsedCandles
+            var prints: [TradePrint] = []
             switch format {
             case .alphavantage: parsed = try AlphaVantageImporter.read(text, adjusted: options.adjusted)
-            case .trades: parsed = try TradesImporter.read(text, timeframe: options.timeframe ?? TradesImporter.defaultTimeframe)
+            case .trades:
+                (parsed, prints) = try TradesImporter.read(text, timeframe: options.timeframe ?? TradesImporter.defaultTimeframe)
             default: parsed = try CSVImporter.read(text, format: format, adjusted: options.adjusted)
             }
             var series = try parsed.validated()
@@ -116,7 +122,7 @@ public enum Importer {
                 }
                 series.timeframe = inferred
             }
-            return ImportedFile(file: text.file, format: format, symbol: symbol, content: .candles(series))
+            return ImportedFile(file: text.file, format: format, symbol: symbol, content: .candles(series), prints: prints)
         }
     }
 

@@ -3,11 +3,13 @@ import BacktestCore
 import Foundation
 
 /// A run written out for reading and for pandas: `report.md` with its manifest, tables and
-/// charts, SVG charts beside it, and tidy CSV/JSON files.
+/// charts, `report.html` (the interactive page), SVG charts beside them, and tidy CSV/JSON files.
 public struct Report {
     public var strategy: String
     /// Every strategy parameter, defaults included.
     public var parameters: [RunParameter]
+    /// The rules of an expression strategy as written (see `RunManifest.rules`).
+    public var rules: [RunParameter] = []
     /// Every execution option, defaults included (`ExecutionConfig.parameters`).
     public var execution: [RunParameter]
     /// The timeframe of the candles (stored or resampled to).
@@ -21,6 +23,9 @@ public struct Report {
     public var chartSize = ChartSize(width: 100, height: 28)
     /// Trades shown at each end of the trade table.
     public var tradesShown = 5
+    /// Indicators drawn over the candles in `report.html` and `price.svg` (the strategy's own,
+    /// `Strategy.indicators`), computed over the run's candles.
+    public var indicators: [IndicatorSpec] = []
 
     /// - Parameter timeframe: nil takes the candles' own.
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], timeframe: String? = nil,
@@ -36,7 +41,7 @@ public struct Report {
     }
 
     /// The files `write` creates, in order.
-    public static let files = ["report.md", "equity.svg", "price.svg", "equity.csv", "trades.csv", "fills.csv",
+    public static let files = ["report.md", "report.html", "equity.svg", "price.svg", "equity.csv", "trades.csv", "fills.csv",
                                "stats.csv", "stats.json"]
 
     /// Throws unless `directory` can take a report: it does not exist, or it is a directory and
@@ -49,8 +54,10 @@ public struct Report {
     /// The run's manifest: strategy, data, periods per year, parameters, execution options.
     /// - Complexity: O(n) in the bars (it hashes them); build it once per output.
     public var manifest: RunManifest {
-        RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(result.candles, timeframe: timeframe),
-                    periodsPerYear: stats.periodsPerYear, parameters: parameters, execution: execution)
+        var m = RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(result.candles, timeframe: timeframe),
+                            periodsPerYear: stats.periodsPerYear, parameters: parameters, execution: execution)
+        m.rules = rules
+        return m
     }
 
     /// Writes every file into a staging folder beside `directory` and renames it into place
@@ -62,10 +69,12 @@ public struct Report {
     public func write(to directory: String, force: Bool = false) throws -> [String] {
         let staged = try OutputDirectory.stage(directory, force: force, what: "report directory")
         let manifest = self.manifest
+        let indicators = chartIndicators
         let contents: [(String, String)] = [
             ("report.md", try markdown(manifest)),
-            ("equity.svg", SVGChart.equity(time: result.candles.time, equity: result.equity, initial: result.initialCash)),
-            ("price.svg", SVGChart.price(result.candles, trades: result.trades)),
+            ("report.html", html(manifest, indicators: indicators)),
+            ("equity.svg", SVGChart.equity(result, title: "Equity and drawdown: \(title)")),
+            ("price.svg", SVGChart.price(result.candles, trades: result.trades, indicators: indicators, title: title)),
             ("equity.csv", equityCSV()),
             ("trades.csv", tradesCSV()),
             ("fills.csv", fillsCSV()),
@@ -81,10 +90,14 @@ public struct Report {
 
     /// The one JSON object of a run, printed by `bt run --json` and written as `stats.json`:
     /// `{"strategy", "symbol", "timeframe", "params", "execution", "bars", "first", "last",
-    /// "candles_sha256", "bt_version", "stats", "costs"}`. `stats` holds every `Stats` value by
-    /// machine name (fractions, ISO-8601 times, null when undefined) plus the engine's counters
-    /// `initial_cash`, `fills`, `avg_slippage` (a fraction), `rejected_by_reason` and
-    /// `ambiguous_exit_bars`; `costs` is the cost-sensitivity table or null when skipped.
+    /// "candles_sha256", "bt_version", "warnings", "stats", "cost_split", "costs"}`. `warnings` is
+    /// an array of `{"kind", "message"}` (empty for a run without surprises). `stats` holds every
+    /// `Stats` value by machine name (fractions, ISO-8601 times, null when undefined) plus the
+    /// engine's counters `initial_cash`, `fills`, `avg_slippage` (a fraction),
+    /// `rejected_by_reason` and `ambiguous_exit_bars`; `cost_split` is
+    /// `{"gross_pnl", "net_pnl", "gross_return", "net_return", "fees", "spread", "impact",
+    /// "fees_share", "spread_share", "impact_share"}` (cash, fractions; shares of gross PnL, null
+    /// when gross PnL is 0); `costs` is the cost-sensitivity table or null when skipped.
     public var json: JSONValue { json(manifest) }
 
     func json(_ manifest: RunManifest) -> JSONValue {
@@ -105,7 +118,17 @@ public struct Report {
             }
             costsJSON = ["rows": .array(rows), "break_even_fee_bps": costs.breakEvenFeeBps.map { .number($0) } ?? .null]
         }
-        return .object(manifest.jsonMembers + [(key: "stats", value: .object(statFields)), (key: "costs", value: costsJSON)])
+        let split = result.costSplit
+        let splitJSON: JSONValue = [
+            "gross_pnl": .number(split.grossPnL), "net_pnl": .number(split.netPnL),
+            "gross_return": .number(split.grossReturn), "net_return": .number(split.netReturn),
+            "fees": .number(split.fees), "spread": .number(split.spread), "impact": .number(split.impact),
+            "fees_share": .number(split.share(split.fees)), "spread_share": .number(split.share(split.spread)),
+            "impact_share": .number(split.share(split.impact)),
+        ]
+        let warnings = JSONValue.array(result.warnings.map { ["kind": .string($0.kind.rawValue), "message": .string($0.message)] })
+        return .object(manifest.jsonMembers + [(key: "warnings", value: warnings), (key: "stats", value: .object(statFields)),
+                                               (key: "cost_split", value: splitJSON), (key: "costs", value: costsJSON)])
     }
 
     // MARK: - Human tables
@@ -121,10 +144,32 @@ public struct Report {
         if let first = c.time.first, let last = c.time.last {
             head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(c.count) bars)"
         }
-        let shown = ["fill", "depth", "size", "fee_bps", "cash", "short", "sl", "tp"]
+        let shown = ["fill", "depth", "cost_model", "profile", "slippage_bps", "size", "fee_bps", "cash", "short", "sl", "tp"]
         let options = execution.filter { shown.contains($0.name) && $0.value != .none && $0.value != .bool(false) }
             .map { $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
         return head + "\n" + options.joined(separator: ", ") + "\n"
+    }
+
+    /// The run's warnings, one line each (`warning: ...`), for the top of the text output.
+    public var warningLines: [String] {
+        result.warnings.map { "warning: " + $0.message }
+    }
+
+    /// Gross and net return and what trading cost, for humans (header first): each cost in cash
+    /// and as a share of gross PnL.
+    public var costSplitRows: [[String]] {
+        let split = result.costSplit
+        // Values that print as zero print without a sign (rounding leaves 1e-13 of impact).
+        func unsigned(_ text: String) -> String { text.hasPrefix("-") && text.allSatisfy { "-0.%".contains($0) } ? String(text.dropFirst()) : text }
+        func cash(_ v: Double) -> String { unsigned(Stat("", v, .cash).formatted) }
+        func share(_ v: Double) -> String { unsigned(Stat("", split.share(v), .fraction).formatted) }
+        func pct(_ v: Double) -> String { unsigned(Stat("", v, .fraction).formatted) }
+        return [["pnl", "cash", "return", "of gross pnl"],
+                ["gross (reference prices, no fees)", cash(split.grossPnL), pct(split.grossReturn), ""],
+                ["- fees", cash(split.fees), "", share(split.fees)],
+                ["- spread", cash(split.spread), "", share(split.spread)],
+                ["- impact", cash(split.impact), "", share(split.impact)],
+                ["net", cash(split.netPnL), pct(split.netReturn), ""]]
     }
 
     /// Engine facts the stats table does not show: rejections by reason, and bars where both the
@@ -214,6 +259,17 @@ public struct Report {
     func markdown(_ manifest: RunManifest) throws -> String {
         let c = result.candles
         var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
+
+        if !result.warnings.isEmpty {
+            md += "\n## Warnings\n\n" + result.warnings.map { "- " + Markdown.cell($0.message) + "\n" }.joined()
+        }
+
+        md += "\n## Gross and net\n\nWhat the same fills would have made at their reference prices without fees, "
+            + "and what fees, the half spread and impact (the rest of the slippage) took.\n\n"
+        let split = costSplitRows
+        md += "| " + split[0].joined(separator: " | ") + " |\n|---|---:|---:|---:|\n"
+        for row in split.dropFirst() { md += "| " + row.joined(separator: " | ") + " |\n" }
+
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
         for s in stats.all { md += "| \(s.label) | \(s.formatted) |\n" }
 

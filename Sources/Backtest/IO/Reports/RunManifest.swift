@@ -48,6 +48,9 @@ public struct RunManifest: Sendable {
     public var filter: String?
     /// Strategy parameters (for a sweep, the ones not swept), defaults included.
     public var parameters: [RunParameter]
+    /// The rules of an expression strategy as written (`entry`, `exit`, ..., `require`), or the
+    /// signals file a run read (`signals`); empty for strategies written in Swift.
+    public var rules: [RunParameter] = []
     /// Execution options, defaults included (`ExecutionConfig.parameters`).
     public var execution: [RunParameter]
 
@@ -81,25 +84,27 @@ public struct RunManifest: Sendable {
         if let minTrades { rows.append(("min trades", String(minTrades))) }
         rows += grid.map { ("grid " + $0.name, $0.values.map(CSV.number).joined(separator: " ")) }
         if let filter { rows.append(("where", filter)) }
+        rows += rules.map { ("rule " + $0.name, $0.text) }
         rows += parameters.map { ("parameter " + $0.name, $0.text) }
         rows += execution.map { ("execution " + $0.name, $0.text) }
         return rows
     }
 
-    /// Rows shown as inline code.
+    /// Rows shown as inline code (and every `rule ...` row).
     static let codeRows: Set<String> = ["command", "candles sha256", "where"]
 
     /// The manifest as a two-column markdown table: every cell escaped (`Markdown.cell`), the
     /// command, hash and filter as inline code (`Markdown.code`).
     public var markdown: String {
         "| | |\n|---|---|\n" + rows.map { row in
-            let value = Self.codeRows.contains(row.name) ? Markdown.code(row.value) : Markdown.cell(row.value)
+            let code = Self.codeRows.contains(row.name) || row.name.hasPrefix("rule ")
+            let value = code ? Markdown.code(row.value) : Markdown.cell(row.value)
             return "| \(Markdown.cell(row.name)) | \(value) |\n"
         }.joined()
     }
 
     /// The manifest as JSON object members: `strategy`, then with data `symbol`, `timeframe`;
-    /// `params`, `execution`; with data `bars`, `first`, `last`, `candles_sha256`; `bt_version`;
+    /// `rules` (`[{"role", "text"}]`, only for expression strategies), `params`, `execution`; with data `bars`, `first`, `last`, `candles_sha256`; `bt_version`;
     /// then whichever of `symbols`, `rank_metric`, `min_trades`, `grid`, `where` are set.
     /// The command line is left out, so `bt run --json` prints what `--out` writes to
     /// `stats.json`; so are the periods per year, which `stats` carries.
@@ -108,6 +113,10 @@ public struct RunManifest: Sendable {
         if let data {
             members += [(key: "symbol", value: .string(data.symbol)),
                         (key: "timeframe", value: data.timeframe.map { .string($0) } ?? .null)]
+        }
+        if !rules.isEmpty {
+            members.append((key: "rules", value: .array(rules.map { .object([(key: "role", value: .string($0.name)),
+                                                                              (key: "text", value: $0.json)]) })))
         }
         members += [(key: "params", value: .object(parameters.map { (key: $0.name, value: $0.json) })),
                     (key: "execution", value: .object(execution.map { (key: $0.name, value: $0.json) }))]

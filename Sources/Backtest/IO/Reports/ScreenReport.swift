@@ -3,11 +3,13 @@ import BacktestCore
 import Foundation
 
 /// The files of a screen: `screen.csv` (one row per symbol: rank, status, error and every
-/// statistic, fractions) and `screen.md` (manifest, ranked top table with equity sparklines,
-/// symbols left out and failed ones with why).
+/// statistic, fractions), `screen.md` (manifest, ranked top table with equity sparklines,
+/// symbols left out and failed ones with why) and `report.html` (`ScreenReport+HTML.swift`).
 public struct ScreenReport {
     public var strategy: String
     public var parameters: [RunParameter]
+    /// The rules of an expression strategy as written (see `RunManifest.rules`).
+    public var rules: [RunParameter] = []
     public var execution: [RunParameter]
     public var commandLine: [String]
     public var rankMetric: Metric
@@ -63,6 +65,7 @@ public struct ScreenReport {
     public var manifest: RunManifest {
         var m = RunManifest(commandLine: commandLine, strategy: strategy, parameters: parameters, execution: execution)
         m.symbols = rows.count
+        m.rules = rules
         m.rankMetric = rankMetric
         m.minTrades = minTrades
         return m

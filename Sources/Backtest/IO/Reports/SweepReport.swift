@@ -3,14 +3,16 @@ import BacktestCore
 import Foundation
 
 /// The files of a sweep: `sweep.csv` streamed row by row while the sweep runs, then `sweep.md`
-/// (manifest, best and top combinations, deflated Sharpe, PBO, heatmap, walk-forward) and, for
-/// two-parameter grids, `heatmap.svg`.
+/// (manifest, best and top combinations, deflated Sharpe, PBO, heatmap, walk-forward),
+/// `report.html` (`SweepReport+HTML.swift`) and, for two-parameter grids, `heatmap.svg`.
 public struct SweepReport {
     public var strategy: String
     public var candles: CandleSeries
     public var commandLine: [String]
     /// Parameters held fixed (defaults included).
     public var fixedParameters: [RunParameter]
+    /// The rules of an expression strategy as written (see `RunManifest.rules`).
+    public var rules: [RunParameter] = []
     /// Execution options, defaults included.
     public var execution: [RunParameter]
     public var grid: ParameterGrid
@@ -93,58 +95,20 @@ public struct SweepReport {
             higherIsBetter: rankMetric.higherIsBetter, size: size, style: style)
     }
 
-    /// The heatmap as SVG: one rectangle per cell, red (worst) to green (best), the best cell
-    /// outlined and starred, blank where there is no value.
+    /// The heatmap as SVG: one rectangle per cell on a colour-blind-safe scale (`SVGHeatmap`),
+    /// the best cell outlined, blank where there is no value.
     public func heatmapSVG() -> String? {
+        heatmapCanvas()?.svg
+    }
+
+    func heatmapCanvas() -> SVGCanvas? {
         guard grid.axes.count == 2, grid.axes.allSatisfy({ $0.values.count <= Self.svgHeatmapLimit }),
               let values = heatmapValues else { return nil }
-        let rows = values.count, cols = values.first?.count ?? 0
-        let cell = max(6.0, min(28.0, 760.0 / Double(max(rows, cols))))
-        let left = 70.0, top = 50.0
-        let width = left + cell * Double(cols) + 150, height = top + cell * Double(rows) + 50
-        let finite = values.flatMap { $0 }.filter(\.isFinite)
-        let lo = finite.min() ?? 0, hi = finite.max() ?? 0
-        let higher = rankMetric.higherIsBetter
-        func f(_ v: Double) -> String { String(format: "%.1f", v) }
-        func color(_ v: Double) -> String {
-            var t = hi > lo ? (v - lo) / (hi - lo) : 0.5
-            if !higher { t = 1 - t }
-            let r = Int((1 - t) * 215 + 20), g = Int(t * 175 + 40), b = 60
-            return "rgb(\(r),\(g),\(b))"
-        }
-        let bestCell = summary.best.map { grid.coordinates(at: combos[$0]) }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
-            + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\">\n"
-            + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-            + "<text x=\"\(f(left))\" y=\"20\" font-size=\"14\">\(SVGChart.escape("\(rankMetric) by \(grid.axes[0].name) (rows) and \(grid.axes[1].name) (columns)"))</text>\n"
-        for (r, row) in values.enumerated() {
-            for (c, v) in row.enumerated() where v.isFinite {
-                let x = left + Double(c) * cell, y = top + Double(r) * cell
-                svg += "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(cell))\" height=\"\(f(cell))\" fill=\"\(color(v))\">"
-                    + "<title>\(SVGChart.escape(grid.axes[0].name))=\(Self.label(grid.axes[0].values[r])) "
-                    + "\(SVGChart.escape(grid.axes[1].name))=\(Self.label(grid.axes[1].values[c])): \(v)</title></rect>\n"
-            }
-        }
-        if let b = bestCell {
-            let x = left + Double(b[1]) * cell, y = top + Double(b[0]) * cell
-            svg += "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(cell))\" height=\"\(f(cell))\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n"
-            svg += "<text x=\"\(f(x + cell / 2))\" y=\"\(f(y + cell * 0.7))\" font-size=\"\(f(cell * 0.8))\" text-anchor=\"middle\">*</text>\n"
-        }
-        let every = max(1, Int((12 / cell).rounded(.up)))
-        for r in Swift.stride(from: 0, to: rows, by: every) {
-            svg += "<text x=\"\(f(left - 4))\" y=\"\(f(top + (Double(r) + 0.75) * cell))\" font-size=\"10\" text-anchor=\"end\">\(Self.label(grid.axes[0].values[r]))</text>\n"
-        }
-        for c in Swift.stride(from: 0, to: cols, by: every) {
-            svg += "<text x=\"\(f(left + (Double(c) + 0.5) * cell))\" y=\"\(f(top - 4))\" font-size=\"10\" text-anchor=\"middle\">\(Self.label(grid.axes[1].values[c]))</text>\n"
-        }
-        let lx = left + cell * Double(cols) + 20
-        svg += "<text x=\"\(f(lx))\" y=\"\(f(top + 10))\" font-size=\"11\">\(SVGChart.escape(rankMetric.name))</text>\n"
-        for k in 0...4 {
-            let v = lo + (hi - lo) * Double(4 - k) / 4
-            svg += "<rect x=\"\(f(lx))\" y=\"\(f(top + 20 + Double(k) * 18))\" width=\"14\" height=\"14\" fill=\"\(color(v))\"/>"
-                + "<text x=\"\(f(lx + 20))\" y=\"\(f(top + 31 + Double(k) * 18))\" font-size=\"10\">\(String(format: "%.4g", v))</text>\n"
-        }
-        return svg + "</svg>\n"
+        let best = summary.best.map { grid.coordinates(at: combos[$0]) }.map { (row: $0[0], column: $0[1]) }
+        return SVGHeatmap.canvas(values: values, rowName: grid.axes[0].name, rowLabels: grid.axes[0].values.map(Self.label),
+                                 columnName: grid.axes[1].name, columnLabels: grid.axes[1].values.map(Self.label),
+                                 title: "\(rankMetric) by \(grid.axes[0].name) (rows) and \(grid.axes[1].name) (columns)",
+                                 metric: rankMetric, best: best)
     }
 
     // MARK: - sweep.md
@@ -156,6 +120,7 @@ public struct SweepReport {
         var m = RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(candles),
                             periodsPerYear: periodsPerYear, parameters: fixedParameters, execution: execution)
         m.rankMetric = rankMetric
+        m.rules = rules
         m.grid = grid.axes
         m.filter = whereText
         return m

@@ -2,18 +2,45 @@ import BacktestAnalysis
 import BacktestCore
 
 extension CandleStore {
-    /// Creates the book table when missing: one row per recorded event, levels packed as
-    /// native-order Doubles `[price0, qty0, price1, qty1, ...]`.
+    /// Creates the book table when missing: one row per recorded event keyed by symbol and
+    /// sequence, the time in UTC milliseconds, levels packed as native-order Doubles
+    /// `[price0, qty0, price1, qty1, ...]`.
+    ///
+    /// Stores written before books kept milliseconds hold a `book_events` table with times in
+    /// whole seconds; it is moved into `books` (times × 1000) and dropped. Call inside a write
+    /// transaction (store creation, `migrate`): readers never convert, they read either table
+    /// (`bookTable`).
     func createBookTable() throws {
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS book_events(
-              symbol TEXT NOT NULL, seq INTEGER NOT NULL, time INTEGER NOT NULL,
+            CREATE TABLE IF NOT EXISTS books(
+              symbol TEXT NOT NULL, seq INTEGER NOT NULL, time_ms INTEGER NOT NULL,
               kind TEXT NOT NULL, bids BLOB NOT NULL, asks BLOB NOT NULL,
               PRIMARY KEY(symbol, seq)) WITHOUT ROWID;
             """)
+        let hasLegacy = try { () throws -> Bool in
+            let legacy = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'book_events'")
+            return try legacy.step()
+        }()
+        if hasLegacy {
+            try db.execute("""
+                INSERT OR REPLACE INTO books(symbol, seq, time_ms, kind, bids, asks)
+                  SELECT symbol, seq, time * 1000, kind, bids, asks FROM book_events;
+                DROP TABLE book_events;
+                """)
+        }
     }
 
-    /// The recorded L2 events of `symbol`, ordered by time (file order within a second),
+    /// The tables this store keeps books in, with the SQL for an event's time in milliseconds:
+    /// `books`, and an older store's `book_events` (whole seconds) until its next write converts
+    /// it. A symbol's events come from the first table that has any.
+    var bookTables: [(name: String, timeMs: String)] {
+        var out: [(name: String, timeMs: String)] = []
+        if tables.contains("books") { out.append(("books", "time_ms")) }
+        if tables.contains("book_events") { out.append(("book_events", "time * 1000")) }
+        return out
+    }
+
+    /// The recorded L2 events of `symbol`, ordered by time (file order within a millisecond),
     /// starting with a snapshot.
     /// - Throws: `InputError` of kind `.missingBook` when no book is stored for `symbol`.
     public func bookEvents(symbol: String) throws -> [BookEvent] {
@@ -28,8 +55,15 @@ extension CandleStore {
 
     /// The stored events of `symbol`, empty when none.
     func storedBookEvents(symbol: String) throws -> [BookEvent] {
-        guard tables.contains("book_events") else { return [] }
-        let stmt = try db.prepare("SELECT time, kind, bids, asks FROM book_events WHERE symbol = ?1 ORDER BY seq")
+        for table in bookTables {
+            let events = try storedBookEvents(symbol: symbol, table: table)
+            if !events.isEmpty { return events }
+        }
+        return []
+    }
+
+    private func storedBookEvents(symbol: String, table: (name: String, timeMs: String)) throws -> [BookEvent] {
+        let stmt = try db.prepare("SELECT \(table.timeMs), kind, bids, asks FROM \(table.name) WHERE symbol = ?1 ORDER BY seq")
         stmt.bind(1, symbol)
         var out: [BookEvent] = []
         var buffer: [Double] = []
@@ -40,7 +74,7 @@ extension CandleStore {
         }
         while try stmt.step() {
             let kind = BookEvent.Kind(rawValue: stmt.string(1)) ?? .update
-            out.append(BookEvent(time: stmt.int64(0), kind: kind, bids: levels(2), asks: levels(3)))
+            out.append(BookEvent(timeMs: stmt.int64(0), kind: kind, bids: levels(2), asks: levels(3)))
         }
         return out
     }
@@ -48,33 +82,37 @@ extension CandleStore {
     /// One stored book, as `bt data list` shows it.
     public struct BookInfo: Equatable, Sendable {
         public var symbol: String
-        public var first: Int64
-        public var last: Int64
+        /// First and last event, UTC milliseconds.
+        public var firstMs: Int64
+        public var lastMs: Int64
         public var events: Int
     }
 
     /// Every stored book, ordered by symbol.
     public func bookList() throws -> [BookInfo] {
-        guard tables.contains("book_events") else { return [] }
-        let stmt = try db.prepare(
-            "SELECT symbol, MIN(time), MAX(time), COUNT(*) FROM book_events GROUP BY symbol ORDER BY symbol")
         var out: [BookInfo] = []
-        while try stmt.step() {
-            out.append(BookInfo(symbol: stmt.string(0), first: stmt.int64(1), last: stmt.int64(2), events: Int(stmt.int64(3))))
+        for table in bookTables {
+            let stmt = try db.prepare(
+                "SELECT symbol, MIN(\(table.timeMs)), MAX(\(table.timeMs)), COUNT(*) FROM \(table.name) GROUP BY symbol ORDER BY symbol")
+            while try stmt.step() {
+                guard !out.contains(where: { $0.symbol == stmt.string(0) }) else { continue }
+                out.append(BookInfo(symbol: stmt.string(0), firstMs: stmt.int64(1), lastMs: stmt.int64(2),
+                                    events: Int(stmt.int64(3))))
+            }
         }
-        return out
+        return out.sorted { $0.symbol < $1.symbol }
     }
 
     /// Replaces the stored book of `symbol` with `events`. Call inside `transaction`.
     func replaceBook(symbol: String, events: [BookEvent]) throws {
         try deleteBook(symbol: symbol)
-        let insert = try db.prepare("INSERT INTO book_events(symbol, seq, time, kind, bids, asks) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        let insert = try db.prepare("INSERT INTO books(symbol, seq, time_ms, kind, bids, asks) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         var packed: [Double] = []
         for (seq, e) in events.enumerated() {
             insert.reset()
             insert.bind(1, symbol)
             insert.bind(2, Int64(seq))
-            insert.bind(3, e.time)
+            insert.bind(3, e.timeMs)
             insert.bind(4, e.kind.rawValue)
             for (index, side) in [(Int32(5), e.bids), (Int32(6), e.asks)] {
                 packed.removeAll(keepingCapacity: true)
@@ -87,7 +125,7 @@ extension CandleStore {
 
     /// Deletes the stored book of `symbol` (no-op when absent).
     func deleteBook(symbol: String) throws {
-        let stmt = try db.prepare("DELETE FROM book_events WHERE symbol = ?1")
+        let stmt = try db.prepare("DELETE FROM books WHERE symbol = ?1")
         stmt.bind(1, symbol)
         try stmt.step()
     }

@@ -13,6 +13,18 @@ public struct ImportReport: Equatable, Sendable {
     public var updated: Int
     /// Bars already stored with the same values.
     public var unchanged: Int
+    /// Trade prints stored with the candles of a `trades` file (0 otherwise).
+    public var prints: Int = 0
+    /// For a book file: how its stream replays (crossed or locked updates, stale levels).
+    public var bookCheck: BookStreamCheck?
+}
+
+/// What a merged import writes, one entry per changed series, book or set of prints. A typed key:
+/// no symbol text can be mistaken for another kind of entry.
+private enum StoreEntry: Hashable {
+    case series(symbol: String, timeframe: String)
+    case book(symbol: String)
+    case trades(symbol: String)
 }
 
 extension CandleStore {
@@ -38,9 +50,10 @@ extension CandleStore {
     /// Call inside `transaction`.
     private func merge(_ files: [ImportedFile]) throws -> [ImportReport] {
         var stored = try list()
-        var series: [String: CandleSeries] = [:]  // "symbol\u{0}tf" -> merged series
+        var series: [StoreEntry: CandleSeries] = [:]
         var books: [String: [BookEvent]] = [:]
-        var changed: [String] = []
+        var prints: [String: [TradePrint]] = [:]
+        var changed: [StoreEntry] = []
         var reports: [ImportReport] = []
         for file in files {
             switch file.content {
@@ -55,7 +68,7 @@ extension CandleStore {
                     throw InputError(.needsSetting, "cannot infer the timeframe of a single bar for a new symbol '\(file.symbol)'",
                                      setting: .timeframe, file: file.file)
                 }
-                let id = file.symbol + "\u{0}" + key
+                let id = StoreEntry.series(symbol: file.symbol, timeframe: key)
                 let base = try series[id] ?? loadStored(symbol: file.symbol, timeframeKey: key)
                 let (merged, counts) = Self.merge(base, incoming)
                 if let tf = Timeframe(rawValue: key), let (a, b) = Importer.firstSharedBucket(merged.time, tf) {
@@ -67,7 +80,15 @@ extension CandleStore {
                 if counts.added + counts.updated > 0 && !changed.contains(id) { changed.append(id) }
                 reports.append(ImportReport(
                     file: file.file, symbol: file.symbol, timeframe: key,
-                    added: counts.added, updated: counts.updated, unchanged: counts.unchanged))
+                    added: counts.added, updated: counts.updated, unchanged: counts.unchanged,
+                    prints: file.prints.count))
+                if !file.prints.isEmpty {
+                    let stored = try prints[file.symbol] ?? trades(symbol: file.symbol)
+                    let merged = Self.merge(stored, file.prints)
+                    prints[file.symbol] = merged
+                    let tid = StoreEntry.trades(symbol: file.symbol)
+                    if merged != stored && !changed.contains(tid) { changed.append(tid) }
+                }
                 if !stored.contains(where: { $0.symbol == file.symbol && $0.timeframe == key }) {
                     stored.append(SeriesInfo(symbol: file.symbol, timeframe: key, first: 0, last: 0, bars: 0))
                 }
@@ -75,21 +96,19 @@ extension CandleStore {
                 let base = try books[file.symbol] ?? storedBookEvents(symbol: file.symbol)
                 let merged = Self.merge(base, incoming)
                 books[file.symbol] = merged.events
-                let id = "\u{1}" + file.symbol
+                let id = StoreEntry.book(symbol: file.symbol)
                 if merged.events != base && !changed.contains(id) { changed.append(id) }
                 reports.append(ImportReport(
                     file: file.file, symbol: file.symbol, timeframe: "book",
-                    added: merged.added, updated: merged.replaced, unchanged: merged.unchanged))
+                    added: merged.added, updated: merged.replaced, unchanged: merged.unchanged,
+                    bookCheck: BookStreamCheck(incoming)))
             }
         }
         for id in changed {
-            if id.hasPrefix("\u{1}") {
-                let symbol = String(id.dropFirst())
-                try replaceBook(symbol: symbol, events: books[symbol]!)
-            } else {
-                let merged = series[id]!
-                let key = String(id.split(separator: "\u{0}", omittingEmptySubsequences: false)[1])
-                try replace(merged, timeframeKey: key)
+            switch id {
+            case .book(let symbol): try replaceBook(symbol: symbol, events: books[symbol]!)
+            case .trades(let symbol): try replaceTrades(symbol: symbol, prints: prints[symbol]!)
+            case .series(_, let key): try replace(series[id]!, timeframeKey: key)
             }
         }
         return reports
@@ -124,10 +143,10 @@ extension CandleStore {
 
     /// Book events: `incoming` replaces the stored events within its own time span.
     static func merge(_ base: [BookEvent], _ incoming: [BookEvent]) -> (events: [BookEvent], added: Int, replaced: Int, unchanged: Int) {
-        guard let first = incoming.first?.time, let last = incoming.last?.time else { return (base, 0, 0, 0) }
-        let before = base.filter { $0.time < first }
-        let inside = base.filter { $0.time >= first && $0.time <= last }
-        let after = base.filter { $0.time > last }
+        guard let first = incoming.first?.timeMs, let last = incoming.last?.timeMs else { return (base, 0, 0, 0) }
+        let before = base.filter { $0.timeMs < first }
+        let inside = base.filter { $0.timeMs >= first && $0.timeMs <= last }
+        let after = base.filter { $0.timeMs > last }
         if inside == incoming { return (base, 0, 0, incoming.count) }
         return (before + incoming + after, incoming.count, inside.count, 0)
     }

@@ -166,17 +166,20 @@ public final class CandleStore {
     func createTables() throws {
         try db.execute(StoreSchema.tables)
         try createBookTable()
+        try createTradeTable()
+        try createDepthProfileTable()
     }
 
     /// Brings an older store up to `StoreSchema.version`; call inside a write transaction.
     private func migrate() throws {
-        // Tables added to the schema since the store was made (a no-op when all exist).
+        // Tables added to the schema since the store was made (a no-op when all exist), and an
+        // older store's book table converted (`createBookTable`).
         try createTables()
+        tables = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
         let version = try db.integer("PRAGMA user_version")
         guard version < StoreSchema.version else { return }
         // Version 0 -> 1: the same tables, stamped with the id and version.
         try db.execute("PRAGMA application_id=\(StoreSchema.applicationID); PRAGMA user_version=\(StoreSchema.version)")
-        tables = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
     }
 
     /// A read-only connection that has read the schema: plain read-only first; when that cannot
@@ -419,9 +422,10 @@ public final class CandleStore {
         }
     }
 
-    /// Removes `symbol`: every stored timeframe and its recorded book, or only the series at
-    /// `timeframe`. Returns the removed series, as `list()` showed them, and whether a book was
-    /// removed. Works on a damaged series too (its index row and chunks are deleted unread).
+    /// Removes `symbol`: every stored timeframe, its recorded book, trade prints and depth
+    /// profile, or only the series at `timeframe`. Returns the removed series, as `rawList()`
+    /// showed them, and whether a book was removed. Works on a damaged series too (its index row
+    /// and chunks are deleted unread).
     /// - Throws: `InputError` when nothing matches.
     @discardableResult
     public func remove(symbol: String, timeframe: Timeframe? = nil) throws -> (series: [SeriesInfo], book: Bool) {
@@ -437,6 +441,10 @@ public final class CandleStore {
             }
             for info in matching { try delete(symbol: symbol, timeframeKey: info.timeframe) }
             if hasBook { try deleteBook(symbol: symbol) }
+            if timeframe == nil {
+                try deleteTrades(symbol: symbol)
+                try deleteDepthProfile(symbol: symbol)
+            }
             return (matching, hasBook)
         }
     }

@@ -31,11 +31,16 @@ enum StoreSchema {
           PRIMARY KEY(symbol, timeframe, start));
         """
 
-    /// The columns of the version-0 tables, to recognise a store written before versions.
+    /// The columns of the version-0 tables, to recognise a store written before versions (with
+    /// books in seconds, `book_events`, or in milliseconds, `books`; with or without trades and
+    /// depth profiles).
     static let legacyColumns: [String: [String]] = [
         "series": ["symbol", "timeframe", "first", "last", "bars"],
         "chunks": ["symbol", "timeframe", "start", "time", "open", "high", "low", "close", "volume"],
         "book_events": ["symbol", "seq", "time", "kind", "bids", "asks"],
+        "books": ["symbol", "seq", "time_ms", "kind", "bids", "asks"],
+        "trades": ["symbol", "start_ms", "count", "time_ms", "price", "qty", "side"],
+        "depth_profiles": ["symbol", "profile", "written"],
     ]
 
     /// What the raw header of a file says.

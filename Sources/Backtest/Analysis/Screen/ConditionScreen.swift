@@ -1,0 +1,87 @@
+import BacktestCore
+
+/// Which symbols meet a condition now: a condition expression evaluated on each symbol's last
+/// bar (the candles are cut where the screen looks), with values to show beside each symbol.
+///
+/// The whole loaded history is evaluated, so indicators are warmed up by earlier bars; nothing
+/// after the last loaded bar is read. A symbol with fewer bars than the condition's warm-up is
+/// an error row ("too short"), never silently dropped; one that cannot be loaded or computed is
+/// an error row too and never stops the others.
+public struct ConditionScreen: Sendable {
+    public struct Row: Sendable {
+        public enum Status: String, Sendable {
+            /// The condition is true on the last bar.
+            case match
+            /// False or unknown (an undefined input, such as a division by zero) on the last bar.
+            case noMatch = "no_match"
+            case error
+        }
+
+        public var symbol: String
+        public var status: Status
+        public var timeframe: String?
+        /// The bar looked at.
+        public var time: Int64?
+        /// Each shown expression's value on that bar (conditions as 1, 0 or NaN for unknown).
+        public var values: [Double] = []
+        public var error: String?
+    }
+
+    public let condition: LocatedExpression
+    public let shows: [LocatedExpression]
+    /// Whether each shown expression is a number or a condition.
+    public let showTypes: [ExpressionType]
+    private let values: [String: ExpressionValue]
+
+    /// Checks the condition (it must be one) and the shown expressions against `parameters`.
+    /// - Throws: `InputError` with a caret at the expression's setting.
+    public init(condition: LocatedExpression, shows: [LocatedExpression] = [],
+                parameters: [(name: String, value: ExpressionValue)] = []) throws {
+        let declared = parameters.map { p -> ExpressionParameter in
+            switch p.value {
+            case .number: return ExpressionParameter(p.name, .number)
+            case .word(let w): return ExpressionParameter(p.name, .word([w]))
+            }
+        }
+        try condition.check(.condition, parameters: declared, for: "a screen condition")
+        self.condition = condition
+        self.shows = shows
+        showTypes = try shows.map { try $0.check(parameters: declared) }
+        values = Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The row of one symbol, whose candles end at the bar to look at.
+    /// - Throws: `InputError` when the candles are shorter than the condition's warm-up, or an
+    ///   indicator cannot be computed on them.
+    public func evaluate(_ candles: CandleSeries) throws -> Row {
+        let nodes = try [condition.bind(values)] + shows.map { try $0.bind(values) }
+        let needed = nodes[0].warmUp + 1
+        guard candles.count >= needed else {
+            throw InputError("too short: the condition needs at least \(needed) bars, \(candles.symbol) has \(candles.count)")
+        }
+        let plan = ExpressionPlan(nodes)
+        let last = candles.count - 1
+        let atLast = try plan.evaluate(on: candles, cache: IndicatorCache(), workspace: ExpressionWorkspace()) { roots in
+            roots.map { $0[last] }
+        }
+        return Row(symbol: candles.symbol, status: atLast[0] == 1 ? .match : .noMatch,
+                   timeframe: candles.timeframe?.rawValue, time: candles.time[last], values: Array(atLast.dropFirst()))
+    }
+
+    /// Every symbol's row, in the order given, computed on all cores. `load` returns a symbol's
+    /// candles ending at the bar to look at; what it or the evaluation throws becomes the
+    /// symbol's error row.
+    public func run(symbols: [String], progress: ((Int) -> Void)? = nil,
+                    load: (String) throws -> CandleSeries) -> [Row] {
+        let results = Parallel.map(count: symbols.count, progress: progress) { i in try evaluate(try load(symbols[i])) }
+        return zip(symbols, results).map { symbol, result in
+            switch result {
+            case .success(var row):
+                row.symbol = symbol
+                return row
+            case .failure(let error):
+                return Row(symbol: symbol, status: .error, error: "\(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,378 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The candle-only estimators of the synthetic cost model: spread, volatility and volume from
+/// the bars before a fill (never the fill bar itself, so nothing after the fill's time is used).
+///
+/// - **Spread**: Corwin and Schultz (2012) high-low estimator on each two-bar pair (k-1, k) after
+///   their overnight adjustment, averaged **signed** over the pairs of the `window` bars before
+///   the fill bar and clipped at 0 once (clipping each pair turns volatility into spread).
+/// - **Volatility**: standard deviation (n − 1) of the log close-to-close returns of the `window`
+///   bars before the fill bar (returns k = t−window ... t−1, so the close of bar t−window−1 is
+///   read); at least two returns.
+/// - **Volume**: mean volume of the `window` bars before the fill bar.
+///
+/// These are the reference implementations (direct sums); the engine keeps the spread's window
+/// sum incrementally and agrees with them to rounding.
+public enum CandleEstimators {
+    /// With k = 3 − 2√2 = (√2 − 1)²: (√(2β) − √β)/k = (√2 + 1)√β and √(γ/k) = (√2 + 1)√γ, so
+    /// α = (1 + √2)(√β − √γ), √γ = ln(max H / min L).
+    @inline(__always) static var alphaFactor: Double { 2.414213562373095 }
+
+    /// The Corwin-Schultz spread (a fraction, possibly negative) of the pair (bar 0, bar 1) after
+    /// the overnight adjustment: when bar 1's low is above bar 0's close `close0`, bar 1's high
+    /// and low move down by the gap; when its high is below that close, they move up by it.
+    ///
+    /// β = ln²(H₀/L₀) + ln²(H₁/L₁), γ = ln²(max(H₀, H₁)/min(L₀, L₁)),
+    /// α = (√(2β) − √β)/(3 − 2√2) − √(γ/(3 − 2√2)), S = 2(e^α − 1)/(1 + e^α).
+    /// A pair with a price that is not positive gives 0.
+    @inline(__always)
+    public static func corwinSchultz(high0: Double, low0: Double, close0: Double, high1: Double, low1: Double) -> Double {
+        var h1 = high1, l1 = low1
+        if l1 > close0 {
+            h1 -= l1 - close0
+            l1 = close0
+        } else if h1 < close0 {
+            l1 += close0 - h1
+            h1 = close0
+        }
+        guard low0 > 0, l1 > 0 else { return 0 }
+        return core(high0, low0, lnRatio(high0, low0), h1, l1, lnRatio(h1, l1))
+    }
+
+    /// S of a pair from the (adjusted) bars and their log ranges a = ln(H₀/L₀), b = ln(H₁/L₁):
+    /// γ reuses a or b when one bar's range contains the other's.
+    @inline(__always)
+    static func core(_ h0: Double, _ l0: Double, _ a: Double, _ h1: Double, _ l1: Double, _ b: Double) -> Double {
+        let g: Double
+        if h0 >= h1 && l0 <= l1 { g = a } else if h1 >= h0 && l1 <= l0 { g = b } else {
+            g = lnRatio(max(h0, h1), min(l0, l1))
+        }
+        let alpha = alphaFactor * ((a * a + b * b).squareRoot() - g)
+        return twoTanhHalf(alpha)
+    }
+
+    /// The pairs ending at bars `from ..< from + count` into `out`, as `corwinSchultz` computes
+    /// them. Two branch-free passes the compiler vectorizes: each bar's log range once
+    /// (`lnSeries`), then per pair γ and α from the series; then the pairs the passes cannot
+    /// take (an overnight adjustment, a term outside its series' range, a price that is not
+    /// positive or not finite) again through `corwinSchultz`. On pairs without an adjustment the
+    /// passes do exactly what `corwinSchultz` does, so the results are the same to the bit.
+    /// `own` is scratch of `count + 1` Doubles, `flags` of `count`.
+    /// - Complexity: O(count).
+    static func pairs(_ h: UnsafePointer<Double>, _ l: UnsafePointer<Double>, _ c: UnsafePointer<Double>,
+                      from: Int, count: Int, into out: UnsafeMutablePointer<Double>,
+                      own: UnsafeMutablePointer<Double>, flags: UnsafeMutablePointer<Double>) {
+        typealias V = Lanes.V
+        let one = V(repeating: 1), two = V(repeating: 2), four = V(repeating: 4)
+        let minusThird = V(repeating: -1.0 / 3), limit = V(repeating: 1e-4)
+        let t2 = V(repeating: 2.0 / 15), t3 = V(repeating: -17.0 / 315), factor = V(repeating: alphaFactor)
+        var lowest = V(repeating: .infinity)
+        let load = Lanes.load, store = Lanes.store, series = Lanes.lnSeries, vmax = Lanes.max, vmin = Lanes.min
+        // Each bar's log range, bars from - 1 ..< from + count.
+        var j = 0
+        while j &+ 2 <= count &+ 1 {
+            let k = from &- 1 &+ j
+            let lk = load(l + k)
+            store(series(load(h + k), lk).value, own + j)
+            lowest = vmin(lowest, lk)
+            j &+= 2
+        }
+        if j <= count {
+            own[j] = lnSeries(h[from &- 1 &+ j], l[from &- 1 &+ j]).value
+            lowest = vmin(lowest, V(repeating: l[from &- 1 &+ j]))
+        }
+        // The pairs, two lanes at a time, two steps per iteration (more independent divisions
+        // and square roots in flight).
+        @inline(__always) func step(_ i: Int) {
+            let k = from &+ i
+            let h0 = load(h + (k &- 1)), l0 = load(l + (k &- 1)), c0 = load(c + (k &- 1))
+            let h1 = load(h + k), l1 = load(l + k)
+            let a = load(own + i), b = load(own + (i &+ 1))
+            let g = series(vmax(h0, h1), vmin(l0, l1))
+            let root: V = (a * a + b * b).squareRoot()
+            let alpha: V = factor * (root - g.value)
+            let u: V = alpha / two
+            let u2: V = u * u
+            let p0: V = u2 * minusThird + one
+            let p1: V = u2 * t3 + t2
+            let t: V = (u2 * u2) * p1 + p0
+            store(two * u * t, out + i)
+            // > 0 or NaN (kept by the first term) sends a pair to `corwinSchultz`: a term past
+            // its series' range (a and b are at most g), or an overnight adjustment (a gap > 0).
+            // The series is exact enough at its range's edge.
+            store(vmax(g.z2 + four * u2 - limit, vmax(l1 - c0, c0 - h1)), flags + i)
+        }
+        var i = 0
+        while i &+ 4 <= count {
+            step(i)
+            step(i &+ 2)
+            i &+= 4
+        }
+        if i &+ 2 <= count {
+            step(i)
+            i &+= 2
+        }
+        if i < count { flags[i] = 1 }  // the odd last pair: through `corwinSchultz`
+        // A price that is not positive (or NaN): every pair of the run through `corwinSchultz`.
+        if !(lowest.min() > 0) { for i in 0..<count { flags[i] = 1 } }
+        for i in 0..<count where !(flags[i] <= 0) {
+            let k = from + i
+            out[i] = corwinSchultz(high0: h[k - 1], low0: l[k - 1], close0: c[k - 1], high1: h[k], low1: l[k])
+        }
+    }
+
+    /// The pair ending at bar `k` (>= 1) of the given columns.
+    @inline(__always)
+    static func pair(_ h: UnsafeBufferPointer<Double>, _ l: UnsafeBufferPointer<Double>,
+                     _ c: UnsafeBufferPointer<Double>, _ k: Int) -> Double {
+        corwinSchultz(high0: h[k - 1], low0: l[k - 1], close0: c[k - 1], high1: h[k], low1: l[k])
+    }
+
+    /// The spread estimate (a fraction, >= 0) for a fill on bar `t` from bars t−window ... t−1;
+    /// nil with fewer than two bars before `t`.
+    /// - Complexity: O(window).
+    public static func spread(_ candles: CandleSeries, before t: Int, window: Int) -> Double? {
+        let lo = max(0, t - window)
+        guard t - lo >= 2 else { return nil }
+        return candles.high.withUnsafeBufferPointer { h in
+            candles.low.withUnsafeBufferPointer { l in
+                candles.close.withUnsafeBufferPointer { c in
+                    var sum = 0.0
+                    for k in (lo + 1)..<t { sum += pair(h, l, c, k) }
+                    return max(0, sum / Double(t - lo - 1))
+                }
+            }
+        }
+    }
+
+    /// The volatility (per bar, a fraction) for a fill on bar `t`; nil with fewer than two returns.
+    /// - Complexity: O(window).
+    public static func volatility(_ close: [Double], before t: Int, window: Int) -> Double? {
+        close.withUnsafeBufferPointer { volatility($0, before: t, window: window) }
+    }
+
+    static func volatility(_ c: UnsafeBufferPointer<Double>, before t: Int, window: Int) -> Double? {
+        let lo = max(1, t - window)
+        let n = t - lo
+        guard n >= 2 else { return nil }
+        let p = c.baseAddress!
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { buffer in
+            let r = buffer.baseAddress!
+            // The returns from the series two at a time; any outside its range (or a price that
+            // is not positive, or NaN) sends them all through `lnRatio`.
+            var worst = Lanes.V(repeating: 0), lowest = Lanes.V(repeating: .infinity)
+            var i = 0
+            while i &+ 2 <= n {
+                let x = Lanes.load(p + (lo &+ i)), y = Lanes.load(p + (lo &+ i &- 1))
+                let s = Lanes.lnSeries(x, y)
+                Lanes.store(s.value, r + i)
+                worst = Lanes.max(worst, s.z2)
+                lowest = Lanes.min(lowest, Lanes.min(x, y))
+                i &+= 2
+            }
+            var ok = worst.max() < 1e-4 && lowest.min() > 0
+            if i < n {
+                let x = p[lo &+ i], y = p[lo &+ i &- 1]
+                let s = lnSeries(x, y)
+                r[i] = s.value
+                ok = ok && s.z2 < 1e-4 && x > 0 && y > 0
+            }
+            if !ok {
+                for i in 0..<n {
+                    let x = p[lo + i], y = p[lo + i - 1]
+                    guard x > 0, y > 0 else { return nil }
+                    r[i] = lnRatio(x, y)
+                }
+            }
+            // Two passes: the mean, then the squared deviations from it.
+            var mean = 0.0
+            for i in 0..<n { mean += r[i] }
+            mean /= Double(n)
+            var squares = 0.0
+            for i in 0..<n { squares += (r[i] - mean) * (r[i] - mean) }
+            return (squares / Double(n - 1)).squareRoot()
+        }
+    }
+
+    /// The mean volume for a fill on bar `t`; nil when there is no bar before `t`.
+    /// - Complexity: O(window).
+    public static func meanVolume(_ volume: [Double], before t: Int, window: Int) -> Double? {
+        volume.withUnsafeBufferPointer { meanVolume($0, before: t, window: window) }
+    }
+
+    static func meanVolume(_ v: UnsafeBufferPointer<Double>, before t: Int, window: Int) -> Double? {
+        let lo = max(0, t - window)
+        guard t > lo else { return nil }
+        var sum = 0.0
+        for k in lo..<t { sum += v[k] }
+        if !sum.isFinite {
+            sum = 0
+            for k in lo..<t where v[k].isFinite { sum += v[k] }
+        }
+        return sum / Double(t - lo)
+    }
+
+    // MARK: - Elementary functions near their fixed points
+
+    /// ln(x / y) for x, y > 0. Near 1 (|x − y| / (x + y) < 0.01, every bar of minutes to days)
+    /// it is 2 artanh(z) with z = (x − y)/(x + y) from its series to the 7th power of z: the
+    /// truncation, z⁸/9 relative, is below half an ulp, and unlike `log(x / y)` nothing is lost to
+    /// rounding the ratio (whose ulp is a relative 1e-13 of a logarithm near 1e-3). Farther from 1
+    /// it is `log(x / y)`.
+    @inline(__always)
+    static func lnRatio(_ x: Double, _ y: Double) -> Double {
+        let (value, z2) = lnSeries(x, y)
+        return z2 < 1e-4 ? value : log(x / y)
+    }
+
+    /// The artanh series of `lnRatio` and z², valid when z² < 1e-4.
+    @inline(__always)
+    static func lnSeries(_ x: Double, _ y: Double) -> (value: Double, z2: Double) {
+        let z = (x - y) / (x + y)
+        let z2 = z * z
+        // 1 + z²/3 + z⁴/5 + z⁶/7 in Estrin's order (shorter chains than Horner's).
+        let p0 = z2 * (1.0 / 3) + 1, p1 = z2 * (1.0 / 7) + 1.0 / 5
+        let s = (z2 * z2) * p1 + p0
+        return (2 * z * s, z2)
+    }
+
+    /// 2(e^α − 1)/(1 + e^α) = 2 tanh(α/2). For |α/2| < 0.005 from tanh's series to the 7th power
+    /// (truncation below 1e-20 relative), otherwise from `exp`.
+    @inline(__always)
+    static func twoTanhHalf(_ alpha: Double) -> Double {
+        let (value, u2) = tanhSeries(alpha)
+        guard u2 < 2.5e-5 else {
+            let e = exp(alpha)
+            return e.isFinite ? 2 * (e - 1) / (1 + e) : 2
+        }
+        return value
+    }
+
+    /// The series of `twoTanhHalf` and (α/2)², valid when (α/2)² < 2.5e-5.
+    @inline(__always)
+    static func tanhSeries(_ alpha: Double) -> (value: Double, u2: Double) {
+        let u = alpha / 2, u2 = u * u
+        // 1 − u²/3 + 2u⁴/15 − 17u⁶/315 in Estrin's order.
+        let p0 = u2 * (-1.0 / 3) + 1, p1 = u2 * (-17.0 / 315) + 2.0 / 15
+        let s = (u2 * u2) * p1 + p0
+        return (2 * u * s, u2)
+    }
+}
+
+/// The spread estimate kept incrementally as fills move forward through the bars: the pairs of
+/// the window live in a ring, each pair is computed once, and the window sum is re-summed from
+/// the ring after every 8 `window` additions so rounding never accumulates (the sum then
+/// carries at most a few thousand roundings of values near the spread).
+/// - Complexity: O(1) amortized per bar the window passes; O(min(gap, window)) per fill.
+struct SpreadWindow {
+    let window: Int
+    private var ring: [Double]
+    private var flags: [Double]
+    private var own: [Double]
+    /// The pairs in the window are those ending at bars start..<end.
+    private var start = 1, end = 1
+    private var sum = 0.0
+    private var added = 0
+
+    init(window: Int) {
+        precondition(window >= 1, "spread window must be at least one bar")
+        self.window = window
+        ring = [Double](repeating: 0, count: window)
+        flags = [Double](repeating: 0, count: window)
+        own = [Double](repeating: 0, count: window + 1)
+    }
+
+    /// The estimate for a fill on bar `t` (t never decreases between calls), as
+    /// `CandleEstimators.spread`.
+    mutating func spread(_ h: UnsafeBufferPointer<Double>, _ l: UnsafeBufferPointer<Double>,
+                         _ c: UnsafeBufferPointer<Double>, before t: Int) -> Double? {
+        let lo = max(0, t - window)
+        guard t - lo >= 2 else { return nil }
+        let first = lo + 1  // pairs first..<t
+        if first >= end || t < end {
+            start = first; end = first; sum = 0; added = 0
+        }
+        let w = window
+        ring.withUnsafeMutableBufferPointer { r in
+            // Pairs leaving the window, in at most two contiguous runs.
+            var slot = start % w
+            while start < first {
+                let count = min(first - start, w - slot)
+                sum -= Self.total(r.baseAddress! + slot, count)
+                start += count
+                slot += count
+                if slot == w { slot = 0 }
+            }
+            guard end < t else { return }
+            // New pairs end..<t into the ring, in at most two contiguous runs.
+            slot = end % w
+            var k = end
+            flags.withUnsafeMutableBufferPointer { f in
+                own.withUnsafeMutableBufferPointer { o in
+                    while k < t {
+                        let count = min(t - k, w - slot)
+                        CandleEstimators.pairs(h.baseAddress!, l.baseAddress!, c.baseAddress!, from: k, count: count,
+                                               into: r.baseAddress! + slot, own: o.baseAddress!, flags: f.baseAddress!)
+                        sum += Self.total(r.baseAddress! + slot, count)
+                        k += count
+                        slot += count
+                        if slot == w { slot = 0 }
+                    }
+                }
+            }
+        }
+        added += t - end
+        end = t
+        if added >= 8 * window {
+            ring.withUnsafeBufferPointer { r in
+                let slot = start % w, count = end - start
+                let head = min(count, w - slot)
+                sum = Self.total(r.baseAddress! + slot, head) + Self.total(r.baseAddress!, count - head)
+            }
+            added = 0
+        }
+        return max(0, sum / Double(end - start))
+    }
+
+    /// The sum of `count` values with four accumulators (no serial chain of additions).
+    @inline(__always)
+    private static func total(_ p: UnsafePointer<Double>, _ count: Int) -> Double {
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+        var i = 0
+        while i &+ 4 <= count {
+            s0 += p[i]; s1 += p[i &+ 1]; s2 += p[i &+ 2]; s3 += p[i &+ 3]
+            i &+= 4
+        }
+        while i < count { s0 += p[i]; i &+= 1 }
+        return (s0 + s1) + (s2 + s3)
+    }
+}
+
+/// Two-lane SIMD helpers of the estimators: unaligned loads and stores, the `lnSeries` of
+/// `CandleEstimators` lane by lane (the same operations in the same order, so the same bits),
+/// and max/min as compares and blends (`pointwiseMax` keeps IEEE NaN rules in scalar code).
+enum Lanes {
+    typealias V = SIMD2<Double>
+
+    @inline(__always) static func load(_ p: UnsafePointer<Double>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+
+    @inline(__always) static func store(_ v: V, _ p: UnsafeMutablePointer<Double>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self)
+    }
+
+    @inline(__always) static func lnSeries(_ x: V, _ y: V) -> (value: V, z2: V) {
+        let z: V = (x - y) / (x + y)
+        let z2: V = z * z
+        let p0: V = z2 * V(repeating: 1.0 / 3) + V(repeating: 1)
+        let p1: V = z2 * V(repeating: 1.0 / 7) + V(repeating: 1.0 / 5)
+        let s: V = (z2 * z2) * p1 + p0
+        return (V(repeating: 2) * z * s, z2)
+    }
+
+    @inline(__always) static func max(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .> a) }
+    @inline(__always) static func min(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .< a) }
+}

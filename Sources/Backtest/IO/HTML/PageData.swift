@@ -1,0 +1,239 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+/// The pieces of a report page's data (docs/report-html-schema.md), built as `JSONValue`:
+/// candles as JSON numbers in shortest round-trip form (exact, and short for prices on a tick
+/// grid), derived series (indicators, equity) as `{"f64": base64}` arrays, bars by index, times
+/// as epoch seconds.
+enum PageData {
+    /// The schema version written in every page.
+    static let schema = 1
+
+    /// `{"f64": "<base64>"}`: little-endian doubles, NaN for undefined.
+    static func f64(_ values: [Double]) -> JSONValue {
+        .object([(key: "f64", value: .string(HTMLPage.f64Base64(values)))])
+    }
+
+    /// A JSON array of numbers, `null` where a value is not finite.
+    static func numbers(_ values: [Double]) -> JSONValue {
+        .array(values.map { .number($0) })
+    }
+
+    /// `time_deltas`: the first time, then each time's distance from the one before.
+    static func timeDeltas(_ times: [Int64]) -> JSONValue {
+        var previous: Int64 = 0
+        return .array(times.map { t in
+            defer { previous = t }
+            return .int(Int(t &- previous))
+        })
+    }
+
+    /// How a chart's candles are written.
+    enum CandleEncoding {
+        /// JSON numbers: short for prices on a tick grid, the smallest page.
+        case numbers
+        /// `f64` arrays: written many times faster (pages embedding hundreds of charts).
+        case f64
+    }
+
+    /// The `series` object: OHLCV (exact either way), times as deltas.
+    static func series(_ candles: CandleSeries, timeframe: String?, encoding: CandleEncoding = .numbers) -> JSONValue {
+        let column: ([Double]) -> JSONValue = encoding == .numbers ? numbers : f64
+        return [
+            "symbol": .string(candles.symbol),
+            "timeframe": timeframe.map { .string($0) } ?? .null,
+            "time_deltas": timeDeltas(candles.time),
+            "open": column(candles.open), "high": column(candles.high), "low": column(candles.low),
+            "close": column(candles.close), "volume": column(candles.volume),
+        ]
+    }
+
+    /// The `equity` object of a run: values as `f64`, the position left to the page (it sums the
+    /// fills), buy and hold as the benchmark.
+    static func equity(_ result: BacktestResult, label: String = "Strategy") -> JSONValue {
+        ["initial_cash": .number(result.initialCash), "values": f64(result.equity), "benchmark": .string("buy_hold"),
+         "label": .string(label)]
+    }
+
+    /// The `trades` columns, in entry order.
+    static func trades(_ trades: [Trade]) -> JSONValue {
+        [
+            "side": .array(trades.map { .string($0.side.rawValue) }),
+            "entry_index": .array(trades.map { .int($0.entryIndex) }),
+            "exit_index": .array(trades.map { .int($0.exitIndex) }),
+            "entry_price": numbers(trades.map(\.entryPrice)),
+            "exit_price": numbers(trades.map(\.exitPrice)),
+            "quantity": numbers(trades.map(\.quantity)),
+            "pnl": numbers(trades.map(\.pnl)),
+            "return": numbers(trades.map(\.returnFraction)),
+            "fees": numbers(trades.map(\.fees)),
+            "is_open": .array(trades.map { .bool($0.isOpen) }),
+        ]
+    }
+
+    /// The `fills` columns (VWAP and filled quantity), in time order.
+    static func fills(_ fills: [Fill]) -> JSONValue {
+        [
+            "index": .array(fills.map { .int($0.index) }),
+            "side": .array(fills.map { .string($0.side.rawValue) }),
+            "price": numbers(fills.map(\.vwap)),
+            "quantity": numbers(fills.map(\.quantityFilled)),
+        ]
+    }
+
+    /// A `chart` object: the candles, indicators drawn over them and, for a run, its equity,
+    /// trades and fills.
+    static func chart(_ candles: CandleSeries, timeframe: String?, indicators: [ChartIndicator] = [],
+                      result: BacktestResult? = nil, encoding: CandleEncoding = .numbers) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [(key: "series", value: series(candles, timeframe: timeframe, encoding: encoding))]
+        if !indicators.isEmpty { members.append((key: "indicators", value: .array(indicators.map(\.json)))) }
+        if let result {
+            members += [(key: "equity", value: equity(result)), (key: "trades", value: trades(result.trades)),
+                        (key: "fills", value: fills(result.fills))]
+        }
+        return .object(members)
+    }
+
+    /// Where a table goes: beside the chart, or full width below it.
+    enum Placement: String { case side, main }
+
+    /// A table of preformatted text.
+    static func table(id: String, title: String, columns: [String], rows: [[String]], align: [String]? = nil,
+                      notes: [String] = [], placement: Placement = .side) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            (key: "id", value: .string(id)), (key: "title", value: .string(title)),
+            (key: "columns", value: .array(columns.map { .string($0) })),
+        ]
+        if let align { members.append((key: "align", value: .array(align.map { .string($0) }))) }
+        members += [(key: "rows", value: .array(rows.map { .array($0.map { .string($0) }) })),
+                    (key: "notes", value: .array(notes.map { .string($0) })),
+                    (key: "placement", value: .string(placement.rawValue))]
+        return .object(members)
+    }
+
+    /// The top-level object: `schema`, `kind`, `title`, `subtitle`, `generator`, `manifest`
+    /// (`[name, value]` text pairs), `tables`, then the kind's own members.
+    static func page(_ kind: HTMLPage.Kind, title: String, subtitle: [String], manifest: [(name: String, value: String)],
+                     tables: [JSONValue], members: [(key: String, value: JSONValue)]) -> JSONValue {
+        var top: [(key: String, value: JSONValue)] = [
+            (key: "schema", value: .int(schema)), (key: "kind", value: .string(kind.rawValue)),
+            (key: "title", value: .string(title)), (key: "subtitle", value: .array(subtitle.map { .string($0) })),
+            (key: "generator", value: .string("bt " + btVersion)),
+        ]
+        top.append((key: "manifest", value: .array(manifest.map { [.string($0.name), .string($0.value)] })))
+        top.append((key: "tables", value: .array(tables)))
+        return .object(top + members)
+    }
+
+    /// The page for `data`, whose `kind` member must be `kind`.
+    static func render(_ data: JSONValue, title: String, kind: HTMLPage.Kind) -> String {
+        HTMLPage.render(title: title, json: data.serialized(), kind: kind)
+    }
+
+    /// Subtitle pieces of a candle series: symbol, timeframe, date range, bar count.
+    static func subtitle(_ candles: CandleSeries, timeframe: String?) -> [String] {
+        var out = [candles.symbol]
+        if let timeframe { out.append(timeframe) }
+        if let first = candles.time.first, let last = candles.time.last {
+            out.append("\(UTCTime.isoDate(first)) .. \(UTCTime.isoDate(last))")
+        }
+        out.append(grouped(candles.count) + (candles.count == 1 ? " bar" : " bars"))
+        return out
+    }
+
+    /// `2,148`.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (k, c) in digits.enumerated() {
+            if k > 0 && (digits.count - k) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// The page's unit name for a statistic's unit (how the page formats its values).
+    static func unit(_ unit: Stat.Unit) -> String {
+        switch unit {
+        case .fraction: return "fraction"
+        case .ratio, .perYear: return "ratio"
+        case .cash: return "cash"
+        case .count: return "count"
+        case .bars: return "bars"
+        case .days: return "days"
+        case .bps: return "bps"
+        case .time: return "time"
+        }
+    }
+
+    /// A metric's name for people: `Sharpe`, `Max drawdown`, `CAGR`, `Volatility (annual)`.
+    static func label(_ metric: Metric) -> String {
+        switch metric {
+        case .cagr: return "CAGR"
+        case .psr: return "PSR"
+        case .sqn: return "SQN"
+        case .var95: return "VaR 95%"
+        case .cvar95: return "CVaR 95%"
+        case .volatilityAnn: return "Volatility (annual)"
+        case .sharpeCILow: return "Sharpe CI low"
+        case .sharpeCIHigh: return "Sharpe CI high"
+        case .avgSlippageBps: return "Avg slippage"
+        case .buyHoldReturn: return "Buy & hold return"
+        default:
+            let words = metric.name.replacingOccurrences(of: "_", with: " ")
+            return words.prefix(1).uppercased() + words.dropFirst()
+        }
+    }
+
+    /// A statistic's row for a human table: label with its unit where the value does not show
+    /// it, and the value as `Stat.formatted` prints it.
+    static func statRow(_ stat: Stat) -> [String] {
+        var label = Metric(rawValue: stat.name).map(self.label) ?? stat.name
+        for (word, unit) in [(" days", Stat.Unit.days), (" bars", .bars), (" bps", .bps)] where stat.unit == unit {
+            if label.hasSuffix(word) { label.removeLast(word.count) }
+            if label.lowercased() != word.dropFirst() { label += " (\(word.dropFirst()))" }
+        }
+        return [label, formatted(stat)]
+    }
+
+    /// `Stat.formatted`, with thousands separators for cash and counts, and dates without a
+    /// clock for times at midnight (daily bars).
+    static func formatted(_ stat: Stat) -> String {
+        guard stat.value.isFinite else { return stat.formatted }
+        switch stat.unit {
+        case .cash:
+            let cents = (abs(stat.value) * 100).rounded()
+            guard cents < 1e17 else { return stat.formatted }
+            let whole = Int(cents / 100), frac = Int(cents.truncatingRemainder(dividingBy: 100))
+            return (stat.value < 0 && cents > 0 ? "-" : "") + grouped(whole) + "." + (frac < 10 ? "0" : "") + String(frac)
+        case .count, .bars:
+            return abs(stat.value) < 1e15 ? grouped(Int(stat.value.rounded())) : stat.formatted
+        case .time:
+            let t = Int64(stat.value)
+            return t % 86_400 == 0 ? UTCTime.isoDate(t) : stat.formatted
+        default:
+            return stat.formatted
+        }
+    }
+}
+
+extension RunManifest {
+    /// `arguments` as one line that pastes back into a shell: words with characters other than
+    /// letters, digits and `-_./:=,@%+` single-quoted.
+    public static func shellCommand(_ arguments: [String]) -> String {
+        arguments.map(Markdown.shellQuoted).joined(separator: " ")
+    }
+
+    /// The manifest's rows as plain text for the page (no markdown code spans): the command line
+    /// shell-quoted, hashes and filters as typed.
+    var plainRows: [(name: String, value: String)] {
+        rows.map { row in
+            if row.name == "command" { return (row.name, Self.shellCommand(commandLine)) }
+            if row.value.count >= 2 && row.value.hasPrefix("`") && row.value.hasSuffix("`") {
+                return (row.name, String(row.value.dropFirst().dropLast()))
+            }
+            return row
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+extension Report {
+    /// The strategy's indicators computed over the run's candles; a spec the candles are too
+    /// short for is left out (the run itself could not have read it either).
+    var chartIndicators: [ChartIndicator] {
+        indicators.compactMap { try? ChartIndicator($0, on: result.candles) }
+    }
+
+    /// `report.html`: the interactive page of the run (candles, volume, indicators, trades and
+    /// fills; equity with buy and hold, drawdown, per-trade P/L; statistics and cost tables).
+    public func html() -> String { html(manifest, indicators: chartIndicators) }
+
+    func html(_ manifest: RunManifest, indicators: [ChartIndicator]) -> String {
+        PageData.render(pageData(manifest, indicators: indicators), title: title, kind: .run)
+    }
+
+    /// `ma-cross on GOOG`.
+    var title: String { "\(strategy) on \(result.candles.symbol)" }
+
+    /// The page's data object (docs/report-html-schema.md, kind `run`).
+    func pageData(_ manifest: RunManifest, indicators: [ChartIndicator]) -> JSONValue {
+        var subtitle = PageData.subtitle(result.candles, timeframe: timeframe)
+        if !parameters.isEmpty { subtitle.append(parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ")) }
+        var tables: [JSONValue] = []
+        if !rules.isEmpty {
+            // An expression strategy is its rules: they come first.
+            tables.append(PageData.table(id: "rules", title: "Rules", columns: ["rule", "expression"],
+                                         rows: rules.map { [$0.name, $0.text] }, align: ["left", "left"]))
+        }
+        tables.append(PageData.table(id: "stats", title: "Statistics", columns: ["statistic", "value"],
+                                     rows: stats.all.map(PageData.statRow), align: ["left", "right"], notes: notes))
+        if let costs {
+            // Short headings: the table sits in the narrow column beside the chart.
+            let rows = costs.rows.map { r in
+                [NumberText.shortest(r.multiplier) + "x", Metric.totalReturn.formatted(r.totalReturn), Metric.sharpe.formatted(r.sharpe),
+                 Metric.maxDrawdown.formatted(r.maxDrawdown), PageData.formatted(Stat(.feesPaid, r.feesPaid)), String(r.trades)]
+            }
+            tables.append(PageData.table(id: "costs", title: "Cost sensitivity", columns: ["costs", "return", "Sharpe", "max DD", "fees", "trades"],
+                                         rows: rows, align: ["left", "right", "right", "right", "right", "right"],
+                                         notes: ["The same run with fees and depth impact scaled."] + (breakEvenText.map { [$0] } ?? [])))
+        }
+        let chart = PageData.chart(result.candles, timeframe: timeframe, indicators: indicators, result: result)
+        return PageData.page(.run, title: title, subtitle: subtitle, manifest: manifest.plainRows, tables: tables,
+                             members: [(key: "chart", value: chart)])
+    }
+}

@@ -1,0 +1,92 @@
+import BacktestAnalysis
+import BacktestCore
+
+extension CandleStore {
+    /// Trade prints per stored chunk.
+    static let tradeChunkSize = 65_536
+
+    /// Creates the trade table when missing: the prints of `trades` imports, per symbol in
+    /// chunks of up to `tradeChunkSize`, one native-order blob per column (time in UTC ms as
+    /// Int64; price, quantity and the taker's side as Doubles, side 0 unknown, 1 buy, 2 sell).
+    func createTradeTable() throws {
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS trades(
+              symbol TEXT NOT NULL, start_ms INTEGER NOT NULL, count INTEGER NOT NULL,
+              time_ms BLOB NOT NULL, price BLOB NOT NULL, qty BLOB NOT NULL, side BLOB NOT NULL,
+              PRIMARY KEY(symbol, start_ms));
+            """)
+    }
+
+    /// The stored trade prints of `symbol` in time order, empty when none.
+    /// - Throws: `StoreError` (`.damaged`) when a chunk's columns are not blobs of 8 bytes per
+    ///   print with the count its row says, or its prints are out of order; nothing is read past it.
+    public func trades(symbol: String) throws -> [TradePrint] {
+        guard tables.contains("trades") else { return [] }
+        let stmt = try db.prepare("""
+            SELECT time_ms, price, qty, side, count, start_ms,
+                   typeof(time_ms) = 'blob' AND typeof(price) = 'blob' AND typeof(qty) = 'blob' AND typeof(side) = 'blob'
+            FROM trades WHERE symbol = ?1 ORDER BY start_ms
+            """)
+        stmt.bind(1, symbol)
+        var time: [Int64] = [], price: [Double] = [], qty: [Double] = [], side: [Double] = []
+        while try stmt.step() {
+            let count = stmt.int64(4), start = stmt.int64(5)
+            func damaged(_ reason: String) -> StoreError {
+                StoreError(.damaged, path: path, series: "\(symbol) trades", reason: "chunk \(start): " + reason)
+            }
+            guard stmt.int64(6) == 1 else { throw damaged("a column is not a blob") }
+            guard count >= 1, count <= Int64(Self.tradeChunkSize),
+                  (0...3).allSatisfy({ stmt.byteCount(Int32($0)) == Int(count) * 8 }) else {
+                throw damaged("its columns hold \((0...3).map { stmt.byteCount(Int32($0)) }) bytes for \(count) prints")
+            }
+            let first = time.count
+            stmt.appendBlob(0, to: &time)
+            stmt.appendBlob(1, to: &price)
+            stmt.appendBlob(2, to: &qty)
+            stmt.appendBlob(3, to: &side)
+            // `start_ms` holds the chunk's first print's index among the symbol's prints.
+            guard start == Int64(first) else { throw damaged("it starts at print \(start), after \(first) prints") }
+            guard (max(1, first)..<time.count).allSatisfy({ time[$0] >= time[$0 - 1] }) else {
+                throw damaged("its prints are out of order")
+            }
+        }
+        return time.indices.map { i in
+            TradePrint(timeMs: time[i], price: price[i], quantity: qty[i],
+                       side: side[i] == 1 ? .buy : side[i] == 2 ? .sell : nil)
+        }
+    }
+
+    /// Replaces the stored prints of `symbol`. Call inside `transaction`.
+    func replaceTrades(symbol: String, prints: [TradePrint]) throws {
+        try deleteTrades(symbol: symbol)
+        let insert = try db.prepare(
+            "INSERT INTO trades(symbol, start_ms, count, time_ms, price, qty, side) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        var start = 0
+        while start < prints.count {
+            let chunk = prints[start..<min(start + Self.tradeChunkSize, prints.count)]
+            insert.reset()
+            insert.bind(1, symbol)
+            insert.bind(2, Int64(start))
+            insert.bind(3, Int64(chunk.count))
+            insert.bind(4, blob: chunk.map(\.timeMs))
+            insert.bind(5, blob: chunk.map(\.price))
+            insert.bind(6, blob: chunk.map(\.quantity))
+            insert.bind(7, blob: chunk.map { $0.side == .buy ? 1.0 : $0.side == .sell ? 2.0 : 0.0 })
+            try insert.step()
+            start += chunk.count
+        }
+    }
+
+    /// Deletes the stored prints of `symbol` (no-op when absent).
+    func deleteTrades(symbol: String) throws {
+        let stmt = try db.prepare("DELETE FROM trades WHERE symbol = ?1")
+        stmt.bind(1, symbol)
+        try stmt.step()
+    }
+
+    /// Prints: `incoming` (sorted) replaces the stored prints within its own time span.
+    static func merge(_ base: [TradePrint], _ incoming: [TradePrint]) -> [TradePrint] {
+        guard let first = incoming.first?.timeMs, let last = incoming.last?.timeMs else { return base }
+        return base.filter { $0.timeMs < first } + incoming + base.filter { $0.timeMs > last }
+    }
+}

@@ -1,0 +1,67 @@
+import Backtest
+import Foundation
+import Strategies
+
+/// How `run`, `sweep`, `screen` and `signals` name their strategy: a built-in name, a strategy
+/// file (a path, or a name in the strategies directory), or rules given as `--entry`/`--exit`
+/// (`--short-entry`/`--short-exit`) options.
+enum StrategyOptions {
+    static let rules: [Option] = [.entry, .exit, .shortEntry, .shortExit]
+    static let all: [Option] = rules + [.strategies]
+
+    static let positional = PositionalSpec(
+        name: "STRATEGY",
+        help: "Built-in name, strategy file, or a name in the strategies directory (left out with --entry/--exit)")
+}
+
+extension ParsedArguments {
+    /// `--strategies`, else `$BT_STRATEGIES`, else `strategies` in the working directory.
+    var strategyLibrary: StrategyLibrary {
+        StrategyLibrary(directory: value(.strategies) ?? Environment.value("BT_STRATEGIES") ?? "strategies")
+    }
+
+    /// The rules given as options, by role.
+    var ruleOptions: [SignalRules.Role: String] {
+        var rules: [SignalRules.Role: String] = [:]
+        for role in SignalRules.Role.allCases {
+            if let text = value(Self.option(for: role)) { rules[role] = text }
+        }
+        return rules
+    }
+
+    static func option(for role: SignalRules.Role) -> Option {
+        switch role {
+        case .entry: .entry
+        case .exit: .exit
+        case .shortEntry: .shortEntry
+        case .shortExit: .shortExit
+        }
+    }
+
+    /// The strategy and the positionals after it: with rule options the rules are the strategy
+    /// and every positional is a symbol; otherwise the first positional names the strategy.
+    /// - Parameter swept: names a sweep sets, with their first values (they become parameters
+    ///   of a rule strategy without `--param`).
+    func strategy(swept: [(name: String, first: Double)] = []) throws -> (strategy: Strategy, rest: [String]) {
+        let rules = ruleOptions
+        if !rules.isEmpty {
+            _ = value(.strategies)  // not used with rules, but not worth a warning either
+            if command.accepts(.short), rules[.shortEntry] != nil || rules[.shortExit] != nil, !flag(.short) {
+                throw UsageError("\(Option.shortEntry)/\(Option.shortExit) trade only with \(Option.short)", command: command.name)
+            }
+            return (try Strategy.expressions(rules, parameters: values(.param), swept: swept), positionals)
+        }
+        guard let name = positional(0) else {
+            throw UsageError("give a STRATEGY (see 'bt strategies') or rules with \(Option.entry) and \(Option.exit)",
+                             command: command.name)
+        }
+        return (try strategyLibrary.strategy(named: name), Array(positionals.dropFirst()))
+    }
+}
+
+extension Strategy {
+    /// The rules as report manifests record them.
+    var ruleParameters: [RunParameter] {
+        expressions.map { RunParameter($0.role, .string($0.text)) }
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Write real report folders with the bt binary for the browser tests (dev/test helper).
+
+    python3 Tests/Browser/make_reports.py [--bt .build/debug/bt] [--out .build/browser-reports]
+
+Imports the shipped data and 30 synthetic symbols into a scratch store, then lets bt write:
+
+- OUT/run           bt run ma-cross GOOG --out ...            (daily bars, SMA overlays, stats.json)
+- OUT/run-eurusd    bt run macd EURUSD --short --out ...      (hourly bars, MACD pane, shorts)
+- OUT/sweep         bt sweep ma-cross GOOG --grid ... --walk-forward 4 --out ...
+- OUT/screen        bt screen ma-cross --all --out ...
+- OUT/chart         bt chart GOOG --ind bb:20,2 --ind ema:50 --ind rsi --ind macd --html .../report.html
+
+and the stored candles of every symbol used, as `bt data export` prints them, in OUT/exports/SYMBOL.csv
+(test_reports.py --exports reads the tooltip values back against them).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bt", default=os.path.join(ROOT, ".build", "debug", "bt"))
+    ap.add_argument("--out", default=os.path.join(ROOT, ".build", "browser-reports"))
+    args = ap.parse_args()
+    bt_path = os.path.abspath(args.bt)
+    if not os.path.exists(bt_path):
+        raise SystemExit(f"{bt_path} not found: build bt first (swift build)")
+    out = os.path.abspath(args.out)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(os.path.join(out, "exports"))
+    db = os.path.join(out, "store.sqlite")
+
+    def bt(*words, capture=False):
+        cmd = [bt_path, *words, "--db", db]
+        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed ({r.returncode}):\n{r.stderr}")
+        return r.stdout
+
+    bt("data", "import", "data/GOOG.csv", "data/EURUSD.csv")
+    bt("data", "synth", "--symbols", "30")
+    bt("run", "ma-cross", "GOOG", "--out", os.path.join(out, "run"), "--no-chart")
+    bt("run", "macd", "EURUSD", "--short", "--out", os.path.join(out, "run-eurusd"), "--no-chart", "--no-costs")
+    bt("sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:5", "--grid", "slow=20:200:10", "--where", "fast<slow",
+       "--walk-forward", "4", "--out", os.path.join(out, "sweep"))
+    bt("screen", "ma-cross", "--all", "--out", os.path.join(out, "screen"))
+    os.makedirs(os.path.join(out, "chart"))
+    bt("chart", "GOOG", "--ind", "bb:20,2", "--ind", "ema:50", "--ind", "rsi", "--ind", "macd",
+       "--html", os.path.join(out, "chart", "report.html"))
+    symbols = ["GOOG", "EURUSD"] + [f"SYN{k:04d}" for k in range(1, 31)]
+    for symbol in symbols:
+        with open(os.path.join(out, "exports", symbol + ".csv"), "w", encoding="utf-8") as f:
+            f.write(bt("data", "export", symbol))
+    for name in sorted(os.listdir(out)):
+        page = os.path.join(out, name, "report.html")
+        if os.path.exists(page):
+            print(f"{name:12s} {os.path.getsize(page) / 1e6:6.2f} MB  {page}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
