@@ -3,7 +3,10 @@ SWIFT ?= swift
 BT := .build/release/bt
 DEMO_DB := notebooks-out/demo.sqlite
 
-.PHONY: deps build demo test test-browser test-l2 test-slurm bench-html clean
+FUZZ_SECONDS ?= 300
+FUZZ_CI_SECONDS ?= 15
+
+.PHONY: deps build demo test test-browser test-l2 test-slurm bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -21,6 +24,7 @@ test: deps
 	$(MAKE) test-browser
 	$(MAKE) test-l2
 	$(MAKE) test-slurm
+	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
 
 # report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
 # report folders written by the debug bt binary; screenshots in .build/test-artifacts/browser.
@@ -39,6 +43,14 @@ test-slurm: deps
 	$(SWIFT) build --product bt
 	bash scripts/test-slurm.sh --bt .build/debug/bt
 
+# Fuzzing (scripts/fuzz.sh): every target for FUZZ_SECONDS (default 5 minutes each) ...
+fuzz: deps
+	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# ... and the short bounded pass `make test` runs: FUZZ_CI_SECONDS (15 s) per target.
+fuzz-ci: deps
+	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
+
 # First paint in headless Chromium of report.html pages of 10k, 100k and 1M bars that a release bt
 # writes (bt bench html), and their size per 100k bars.
 bench-html:
@@ -48,4 +60,4 @@ bench-html:
 	  Tests/Browser/bench_first_paint.py --bt $(BT)
 
 clean:
-	rm -rf .build notebooks-out/*
+	rm -rf .build Fuzz/.build notebooks-out/*

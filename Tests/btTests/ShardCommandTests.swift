@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BacktestIO
 
 @Suite("bt screen/sweep --shard, bt merge and bt slurm end to end")
 struct ShardCommandTests {
@@ -132,7 +131,7 @@ struct ShardCommandTests {
         let db = try Self.store()
         // A rollback-journal store: a writable opening switches it to WAL (bt's stores are WAL),
         // which changes the file's header, so any write-capable opening shows below.
-        try SQLiteDatabase(path: db, create: false).execute("PRAGMA journal_mode=DELETE")
+        try RawDatabase.execute("PRAGMA journal_mode=DELETE", at: db)
         let work = BT.scratchDirectory()
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let sweep = ["sweep", "ma-cross", "GOOG", "--db", db, "--grid", "fast=5,10", "--grid", "slow=30,40", "--walk-forward", "2"]
@@ -146,6 +145,21 @@ struct ShardCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
         let wal = (try? Data(contentsOf: URL(fileURLWithPath: db + "-wal"))) ?? Data()
         #expect(wal.isEmpty, "a reader wrote \(wal.count) bytes of log")
+    }
+
+    @Test("one-character paths for the store, the shards' folder and the outputs")
+    func oneCharacterPaths() throws {
+        let work = BT.scratchDirectory()
+        #expect(try Self.run(["data", "synth", "--symbols", "3", "--bars", "300", "--db", "s"], in: work).status == 0)
+        let sweep = ["sweep", "ma-cross", "SYN0001", "--db", "s", "--grid", "fast=5,10", "--grid", "slow=30"]
+        #expect(try Self.run(sweep + ["--out", "x"], in: work).status == 0)
+        for k in 0..<2 { #expect(try Self.run(sweep + ["--shard", "\(k)/2", "--out", "p"], in: work).status == 0) }
+        let m = try Self.run(["merge", "p", "--out", "y"], in: work)
+        #expect(m.status == 0, "\(m.stderr)")
+        #expect(try Self.run(["screen", "ma-cross", "--all", "--db", "s", "--out", "z"], in: work).status == 0)
+        for name in ["s", "x/sweep.csv", "y/sweep.csv", "z/screen.csv"] {
+            #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(name).path), "\(name)")
+        }
     }
 
     @Test("bt merge refuses shards whose store changed since they ran")

@@ -70,7 +70,7 @@ enum ScreenCommand {
     }
 
     static func execute(_ args: ParsedArguments, source: RowSource) throws {
-        let store = try args.openStoreReadOnly()
+        let store = try args.openStore()
         let symbols = try args.screenSymbols(store: store)
         if case .merge(let set, _) = source { try check(set, symbols: symbols, store: store) }
         if let condition = args.value(.where) {
@@ -87,7 +87,7 @@ enum ScreenCommand {
             return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
         let rows: [Screen.Row]
-        let dir: String
+        let staged: StagedDirectory
         switch source {
         case .shard(let shard):
             _ = args.flag(.force)  // a shard always replaces its own folder
@@ -101,16 +101,17 @@ enum ScreenCommand {
                         + "wrote \(writer.target)")
             return
         case .compute:
-            dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", plan.strategy.name], at: Int64(Date().timeIntervalSince1970))
-            try OutputDirectory.prepare(dir, force: args.flag(.force))
+            let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", plan.strategy.name], at: Int64(Date().timeIntervalSince1970))
+            staged = try OutputDirectory.stage(dir, force: args.flag(.force))
             let bar = ProgressBar(total: symbols.count, label: "screen")
             rows = run.rows(symbols: symbols, databasePath: path, progress: bar.update, load: load)
         case .merge(let set, let force):
-            dir = args.value(.out)!
-            try OutputDirectory.prepare(dir, force: force)
+            staged = try OutputDirectory.stage(args.value(.out)!, force: force)
             rows = try set.screenRows(file: "screen.rows") { Shard.index(ofSymbol: $0, count: set.manifest.shard.count) }
         }
-        let report = try run.write(rows: plan.screen.ranked(rows), databasePath: path, directory: dir, load: load)
+        let report = try run.write(rows: plan.screen.ranked(rows), databasePath: path, directory: staged.path, load: load)
+        try staged.commit()
+        let dir = staged.target
         Output.write(ScreenSummaryText.render(report, directory: dir))
     }
 
@@ -170,7 +171,7 @@ enum ScreenCommand {
         let evaluate = { (symbols: [String], progress: @escaping (Int) -> Void) in
             screen.run(symbols: symbols, progress: progress) { symbol in
                 try ErrorMessage.rewording {
-                    let candles = try CandleStore(readOnlyAt: path).load(symbol: symbol, timeframe: timeframe, from: range.from, to: range.to)
+                    let candles = try CandleStore(existingAt: path).load(symbol: symbol, timeframe: timeframe, from: range.from, to: range.to)
                     guard !candles.isEmpty else {
                         throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
                     }
@@ -204,9 +205,10 @@ enum ScreenCommand {
             screen: screen, rows: rows, commandLine: args.commandLine,
             parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
         if let directory {
-            try OutputDirectory.prepare(directory, force: force)
-            try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
-            try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
+            let staged = try OutputDirectory.stage(directory, force: force)
+            try staged.write(report.csv(), to: "screen.csv")
+            try staged.write(report.markdown(), to: "screen.md")
+            try staged.commit()
         }
         if json {
             Output.line(report.json.serialized())
@@ -227,15 +229,15 @@ enum ScreenCommand {
 }
 
 extension ParsedArguments {
-    /// `--symbols A,B,...` (upper-cased) or `--all` (every stored symbol), exactly one of them.
+    /// `--symbols A,B,...` (checked and upper-cased) or `--all` (every stored symbol), exactly
+    /// one of them.
     func screenSymbols(store: CandleStore) throws -> [String] {
         let symbols: [String]
-        switch (value(.symbols), flag(.all)) {
+        switch (try symbolList(.symbols), flag(.all)) {
         case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
         case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
         case (let list?, false):
-            symbols = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
-                .filter { !$0.isEmpty }
+            symbols = list
         case (nil, true):
             symbols = Array(Set(try store.list().map(\.symbol))).sorted()
         }
@@ -290,7 +292,7 @@ struct ScreenRun {
               load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) -> [Screen.Row] {
         screen.evaluate(symbols: symbols, progress: progress) { symbol in
             try ErrorMessage.rewording {
-                let (candles, config) = try load(symbol, try CandleStore(readOnlyAt: databasePath))
+                let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
                 let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
                 return (result, Stats(result, periodsPerYear: periodsPerYear))
             }
@@ -311,7 +313,7 @@ struct ScreenRun {
         // kept in memory for every symbol while the screen runs.
         let embedded = report.embeddedSymbols
         let reruns = Parallel.map(count: embedded.count) { k -> BacktestResult in
-            let (candles, config) = try load(embedded[k], try CandleStore(readOnlyAt: databasePath))
+            let (candles, config) = try load(embedded[k], try CandleStore(existingAt: databasePath))
             return try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
         }
         var runs: [String: BacktestResult] = [:]

@@ -94,7 +94,7 @@ struct SlurmSubmission {
     func check() throws -> String {
         if command.path == Command.sweep.path {
             let (plan, symbols) = try SweepCommand.plan(args)
-            let store = try args.openStoreReadOnly()
+            let store = try args.openStore()
             if symbols.count == 1 {
                 _ = try plan.prepare(symbol: symbols[0], store: store, args: args)
             } else {
@@ -105,7 +105,7 @@ struct SlurmSubmission {
             _ = args.flag(.force)
             return "\(Format.grouped(plan.combos.count)) combinations" + (symbols.count > 1 ? " of \(symbols.count) symbols" : "")
         }
-        let store = try args.openStoreReadOnly()
+        let store = try args.openStore()
         let symbols = try args.screenSymbols(store: store)
         _ = args.flag(.force)
         if let condition = args.value(.where) {

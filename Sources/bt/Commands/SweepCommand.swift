@@ -47,10 +47,8 @@ enum SweepCommand {
         let swept = (try? ParameterGrid(parsing: args.values(.grid)))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
         let (strategy, rest) = try args.strategy(swept: swept)
         if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])'", command: "sweep") }
-        var symbols = rest.map { $0.uppercased() }
-        if let list = args.value(.symbols) {
-            symbols += list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
-        }
+        var symbols = try rest.map(Symbol.validated)
+        symbols += try args.symbolList(.symbols) ?? []
         guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or \(Option.symbols)", command: "sweep") }
         return (try SweepPlan(args: args, strategy: strategy), symbols)
     }
@@ -69,30 +67,48 @@ enum SweepCommand {
         let base = args.value(.out) ?? OutputDirectory.timestamped(
             ["sweep", plan.strategy.name] + (symbols.count == 1 ? symbols : ["\(symbols.count)symbols"]),
             at: Int64(Date().timeIntervalSince1970))
-        let store = try args.openStoreReadOnly()
+        // Everything is written into a staging folder that replaces `base` only once complete.
+        let staged = try OutputDirectory.stage(base, force: force)
+        let store = try args.openStore()
         guard symbols.count > 1 else {
-            _ = try plan.run(symbol: symbols[0], index: 0, store: store, args: args, directory: base, force: force, source: source)
+            let report = try plan.run(symbol: symbols[0], index: 0, store: store, args: args, directory: staged.path,
+                                      source: source)
+            try staged.commit()
+            Output.write(chart: SweepSummaryText.render(report: report, directory: base, style: .automatic))
+            try SweepPlan.requireSomeRan(report)
             return
         }
         // Several symbols: one sub-folder each; a symbol that fails is reported, never stops the rest.
-        try OutputDirectory.prepare(base, force: force)
         var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)] = []
         for (index, symbol) in symbols.enumerated() {
-            let dir = (base as NSString).appendingPathComponent(FileName.sanitized(symbol))
+            let dir = (staged.path as NSString).appendingPathComponent(FileName.sanitized(symbol))
+            func failed(_ error: Error) {
+                Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
+                outcomes.append((symbol, .failure(ErrorMessage.reworded(error))))
+            }
             do {
-                outcomes.append((symbol, .success(try plan.run(symbol: symbol, index: index, store: store, args: args,
-                                                               directory: dir, force: force, source: source))))
+                let report = try plan.run(symbol: symbol, index: index, store: store, args: args, directory: dir, source: source)
+                Output.write(chart: SweepSummaryText.render(
+                    report: report, directory: (base as NSString).appendingPathComponent(FileName.sanitized(symbol)),
+                    style: .automatic))
+                do {
+                    try SweepPlan.requireSomeRan(report)  // its folder stays: sweep.csv says why
+                    outcomes.append((symbol, .success(report)))
+                } catch {
+                    failed(error)
+                }
             } catch let error as UsageError {
                 throw error
             } catch {
-                Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
-                outcomes.append((symbol, .failure(ErrorMessage.reworded(error))))
+                try? FileManager.default.removeItem(atPath: dir)  // no partial sub-folder
+                failed(error)
             }
             Output.line()
         }
         let summary = SweepSymbolsSummary(rank: plan.rank, outcomes: outcomes)
-        try OutputDirectory.write(summary.markdown(), to: "summary.md", in: base)
-        try OutputDirectory.write(summary.csv(), to: "summary.csv", in: base)
+        try OutputDirectory.write(summary.markdown(), to: "summary.md", in: staged.path)
+        try OutputDirectory.write(summary.csv(), to: "summary.csv", in: staged.path)
+        try staged.commit()
         Output.write(summary.text() + "\nWrote \(base)/summary.md and summary.csv\n")
         if outcomes.allSatisfy({ if case .failure = $0.outcome { return true } else { return false } }) {
             throw InputError("no symbol could be swept")
@@ -103,7 +119,7 @@ enum SweepCommand {
     /// `--out DIR/shard-K-of-N` (rows, walk-forward choices, the candles' fingerprints).
     static func runShard(_ plan: SweepPlan, symbols: [String], shard: Shard, args: ParsedArguments) throws {
         _ = args.flag(.force)  // a shard always replaces its own folder
-        let store = try args.openStoreReadOnly()
+        let store = try args.openStore()
         let numbers = plan.numbers(in: shard)
         let manifest = PartialManifest(command: "sweep", arguments: args.arguments, shard: shard, items: plan.combos.count,
                                        itemsSHA256: plan.combosFingerprint, assigned: numbers.count, dataSHA256: "")
@@ -195,18 +211,26 @@ struct SweepPlan {
             case .string: return nil
             }
         })
-        for i in 0..<grid.count {
-            if let filter {
-                let values = grid.combination(at: i).merging(defaults) { swept, _ in swept }
-                guard filter.matches(values) else { continue }
-            }
-            combos.append(i)
+        if let filter {
+            combos = grid.indexes(where: filter.matches, defaults: defaults)
+        } else {
+            combos = Array(0..<grid.count)
         }
         guard !combos.isEmpty else { throw InputError("\(Option.where) leaves no combination of the grid") }
         return combos
     }
 
     static func text(_ v: Double) -> String { NumberText.shortest(v) }
+
+    /// A sweep in which no combination ran is a failure (exit 2), after its files are written:
+    /// `sweep.csv` says why each combination failed.
+    static func requireSomeRan(_ report: SweepReport) throws {
+        let s = report.summary
+        guard s.evaluated > s.failed else {
+            let first = s.firstError.map { "; the first: \($0)" } ?? ""
+            throw InputError("no combination could run: all \(s.evaluated) failed (see sweep.csv)\(first)")
+        }
+    }
 
     /// `bt run` for one combination of the grid, `{name}` standing for each swept value: the
     /// strategy (its name or file as typed, or the rules), symbol, fixed parameters, data range
@@ -280,15 +304,19 @@ struct SweepPlan {
 
     /// Sweeps symbol number `index` (`symbol`) and writes its report into `directory`: every
     /// combination computed here, or every shard's rows read back in combination order (`bt merge`).
-    @discardableResult
-    func run(symbol: String, index: Int, store: CandleStore, args: ParsedArguments, directory: String, force: Bool,
+    /// `directory` is created (inside a staging folder).
+    func run(symbol: String, index: Int, store: CandleStore, args: ParsedArguments, directory: String,
              source: RowSource) throws -> SweepReport {
         if case .merge(let set, _) = source, let error = set.manifest.symbols[index].error {
             throw InputError(error)  // every shard failed on this symbol, as one process would have
         }
         let job = try prepare(symbol: symbol, store: store, args: args)
         let candles = job.candles, evaluator = job.evaluator
-        try OutputDirectory.prepare(directory, force: force)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw InternalError("\(directory): cannot create (\(error.localizedDescription))")
+        }
         let sweep = self.sweep
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
@@ -358,7 +386,6 @@ struct SweepPlan {
             try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
             try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)
         }
-        Output.write(SweepSummaryText.render(report: report, directory: directory, style: .automatic))
         return report
     }
 }

@@ -33,6 +33,8 @@ public struct Sweep {
         /// Combinations evaluated, and how many failed.
         public var evaluated = 0
         public var failed = 0
+        /// Why the first failed combination failed.
+        public var firstError: String?
         /// The best successful combination by the rank metric, and its metrics.
         public var best: Int?
         public var bestMetrics: RunMetrics?
@@ -166,7 +168,11 @@ public struct Sweep {
                 precondition(row.combo == next, "rows must come in combination order (expected \(next), got \(row.combo))")
                 next += 1
                 summary.evaluated += 1
-                guard let m = row.metrics else { summary.failed += 1; continue }
+                guard let m = row.metrics else {
+                    summary.failed += 1
+                    if summary.firstError == nil { summary.firstError = row.error }
+                    continue
+                }
                 let v = m[metric]
                 summary.rankValues[row.combo] = v
                 if v.isFinite {

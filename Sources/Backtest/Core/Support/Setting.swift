@@ -10,6 +10,11 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case from
     case to
     case format
+    /// The store file.
+    case store
+    /// Bars and symbols of a generated universe.
+    case bars
+    case symbolCount = "symbols"
 
     // Execution
     case cash
@@ -59,6 +64,10 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case walkForward = "walk_forward"
     /// Which part of a split screen or sweep a process runs (`Shard`).
     case shard
+
+    // Outputs
+    /// The directory a report, sweep or screen is written to.
+    case output
 
     // Signal expressions
     /// The entry rule of an expression strategy.

@@ -54,7 +54,7 @@ public struct PartialSet: Sendable {
         }
         let missing = (0..<r.shard.count).filter { byIndex[$0] == nil }
         if !missing.isEmpty {
-            let parent = (reference.path as NSString).deletingLastPathComponent
+            let parent = FileName.parent(of: reference.path)
             let names = missing.map { (try! Shard(index: $0, count: r.shard.count)).folderName }
             let rerun = Self.rerunArguments(r.arguments, shard: try Shard(index: missing[0], count: r.shard.count))
             problems.append("missing shard" + (missing.count == 1 ? " " : "s ") + missing.map(String.init).joined(separator: ", ")
