@@ -147,6 +147,40 @@ struct ShardCommandTests {
         #expect(wal.isEmpty, "a reader wrote \(wal.count) bytes of log")
     }
 
+    @Test("a store on read-only media whose write-ahead log holds writes is refused, not read stale")
+    func staleLogRefused() throws {
+        let work = BT.scratchDirectory()
+        #expect(try Self.run(["data", "synth", "--symbols", "2", "--bars", "300", "--db", "src.sqlite"], in: work).status == 0)
+        let ro = work.appendingPathComponent("ro")
+        try FileManager.default.createDirectory(at: ro, withIntermediateDirectories: true)
+        // Copies of the file and of its log taken while a writer still holds writes in the log.
+        try RawDatabase.whileOpen("PRAGMA wal_autocheckpoint=0; CREATE TABLE scratch(x); INSERT INTO scratch VALUES (1);",
+                                  at: work.appendingPathComponent("src.sqlite").path) {
+            for suffix in ["", "-wal"] {
+                try FileManager.default.copyItem(at: work.appendingPathComponent("src.sqlite" + suffix),
+                                                 to: ro.appendingPathComponent("s.sqlite" + suffix))
+            }
+        }
+        let db = ro.appendingPathComponent("s.sqlite").path
+        let wal = try #require(try FileManager.default.attributesOfItem(atPath: db + "-wal")[.size] as? Int)
+        #expect(wal > 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: ro.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ro.path) }
+        // Root ignores permissions: run bt as nobody so the directory really is read-only to it.
+        var prefix: [String] = []
+        if getuid() == 0 {
+            let setpriv = "/usr/bin/setpriv"
+            try #require(FileManager.default.isExecutableFile(atPath: setpriv), "util-linux setpriv is needed to drop root")
+            prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", BT.binary.path]
+        }
+        let out = work.appendingPathComponent("out")  // writable by nobody: only the store is read-only
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: out.path)
+        let args = ["screen", "ma-cross", "--all", "--db", db, "--shard", "0/2", "--out", out.appendingPathComponent("parts").path]
+        let r = prefix.isEmpty ? try BT.run(args) : try BT.runExecutable(prefix[0], Array(prefix.dropFirst()) + args)
+        #expect(r.status != 0 && r.stderr.contains("write-ahead log"), "\(r.status) \(r.stderr)")
+    }
+
     @Test("one-character paths for the store, the shards' folder and the outputs")
     func oneCharacterPaths() throws {
         let work = BT.scratchDirectory()
