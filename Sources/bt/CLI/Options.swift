@@ -130,6 +130,23 @@ extension Option {
     static let pboBlocks = Option("pbo-blocks", kind: .value, valueName: "S",
                                   help: "CSCV blocks for the probability of backtest overfitting (default 16; 0 = off)")
 
+    // MARK: - Portfolios
+
+    static let maxPositions = Option("max-positions", kind: .value, valueName: "K",
+                                     help: "Most positions held at once (default: one per symbol)")
+    /// `--rank EXPR` of `bt portfolio` (the same option as a sweep's `--rank METRIC`).
+    static let rankExpression = Option("rank", kind: .value, valueName: "EXPR",
+                                       help: "Rank of each symbol on its signal bar, highest first, e.g. \"roc(close, 126)\"")
+    /// `--portfolio-rank EXPR`: the portfolio's rank in `bt sweep --portfolio` (whose `--rank` is the metric).
+    static let portfolioRank = Option("portfolio-rank", kind: .value, valueName: "EXPR",
+                                      help: "The portfolio's rank of each symbol (bt portfolio's --rank), e.g. \"roc(close, $n)\"")
+    static let weight = Option("weight", kind: .value, valueName: "W",
+                               help: "Position weights: equal (default, 1/K), inverse-vol or rank")
+    static let rebalance = Option("rebalance", kind: .value, valueName: "WHEN",
+                                  help: "Restore target weights: never (default; 1M with --rotate), 1w, 1M or every N bars")
+    static let rotate = Option("rotate", kind: .flag, help: "Hold the top K symbols by --rank at each rebalance, ignoring signals")
+    static let portfolio = Option("portfolio", kind: .flag, help: "Sweep the symbols as one portfolio (the options of 'bt portfolio')")
+
     // MARK: - Calibration
 
     static let holdout = Option("holdout", kind: .value, valueName: "SHARE",

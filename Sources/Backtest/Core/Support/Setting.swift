@@ -58,6 +58,18 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     /// The number of walk-forward folds.
     case walkForward = "walk_forward"
 
+    // Portfolios
+    /// The most positions a portfolio holds at once (K).
+    case maxPositions = "max_positions"
+    /// How a portfolio sizes its positions (`equal`, `inverse-vol`, `rank`).
+    case weight
+    /// When a portfolio restores its target weights.
+    case rebalance
+    /// The expression that ranks a portfolio's candidates (per symbol, on the signal bar).
+    case portfolioRank = "portfolio_rank"
+    /// Whether shorts are allowed (a portfolio is long only).
+    case short
+
     // Signal expressions
     /// The entry rule of an expression strategy.
     case entry
