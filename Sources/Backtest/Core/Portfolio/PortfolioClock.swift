@@ -41,29 +41,27 @@ struct PortfolioClock {
         return lo
     }
 
-    /// Rows where target weights are restored. With next-open fills, the first row of each new
-    /// week or month (row 0 excluded) or rows N, 2N, ...: the decision is taken at the previous
-    /// row's close and fills at this row's open. With close fills, the row before each of those
-    /// (the last row of a week or month): decided and filled at that close.
-    func rebalanceRows(_ rebalance: PortfolioRules.Rebalance, nextOpen: Bool) -> [Bool] {
+    /// Rows where target weights are restored: the first row of each new week or month (row 0
+    /// excluded), or rows N, 2N, ... With next-open fills the decision is taken at the previous
+    /// row's close and fills at this row's open; with close fills it is taken and filled at
+    /// this row's close. Either way no row's time after the decision is read.
+    func rebalanceRows(_ rebalance: PortfolioRules.Rebalance) -> [Bool] {
         let n = time.count
         var out = [Bool](repeating: false, count: n)
         guard n > 1 else { return out }
-        var starts = [Bool](repeating: false, count: n)
         switch rebalance {
-        case .never: return out
+        case .never: break
         case .weekly, .monthly:
             let frame: Timeframe = rebalance == .weekly ? .week1 : .month1
             var previous = frame.bucketStart(time[0])
             for r in 1..<n {
                 let bucket = frame.bucketStart(time[r])
-                if bucket != previous { starts[r] = true }
+                if bucket != previous { out[r] = true }
                 previous = bucket
             }
         case .bars(let k):
-            for r in stride(from: k, to: n, by: k) { starts[r] = true }
+            for r in stride(from: k, to: n, by: k) { out[r] = true }
         }
-        for r in 1..<n where starts[r] { out[nextOpen ? r : r - 1] = true }
         return out
     }
 }

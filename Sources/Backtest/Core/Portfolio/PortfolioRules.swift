@@ -14,7 +14,8 @@
 ///   full book sums to 1 and a book of n members holds n/K of the value, as with `equal`.
 /// - **Rebalance** (`rebalance`): on the first bar of each week (Monday-based, UTC), of each
 ///   month, or every N bars of the portfolio clock, every held symbol with a bar gets its target
-///   weight again (decided at the previous bar's close, filled at that bar's open).
+///   weight again (decided at the previous bar's close, filled at that bar's open; with close
+///   fills, decided and filled at that bar's close).
 /// - **Rotation** (`rotate`): on each rebalance bar the portfolio holds the top K symbols by rank
 ///   (ranked at their last bar before it), whatever the entry signals; held symbols that drop out
 ///   are sold, the others restored to their weights.

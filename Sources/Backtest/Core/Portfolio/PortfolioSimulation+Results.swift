@@ -81,20 +81,30 @@ extension PortfolioSimulation {
     func warnings() -> [RunWarning] {
         var out: [RunWarning] = []
         let capOn = (config.maxParticipation ?? 0) > 0
-        var withoutVolume: [String] = [], usesVolume = false
+        var withoutVolume: [String] = [], anyModelUsesVolume = false
         for (j, c) in candles.enumerated() {
-            let liquidityConfig = self.liquidityConfig(j)
+            let liquidityConfig = liquidityConfigs[j]
             var modelUsesVolume = false
             if case .synthetic = liquidityConfig.depth, !liquidityConfig.synthetic.usesProfile { modelUsesVolume = true }
-            if capOn || modelUsesVolume {
-                usesVolume = true
-                if !c.isEmpty && !c.volume.contains(where: { $0 > 0 && $0.isFinite }) { withoutVolume.append(c.symbol) }
+            anyModelUsesVolume = anyModelUsesVolume || modelUsesVolume
+            if (capOn || modelUsesVolume) && !c.isEmpty && !c.volume.contains(where: { $0 > 0 && $0.isFinite }) {
+                withoutVolume.append(c.symbol)
             }
         }
-        if usesVolume && !withoutVolume.isEmpty {
-            let names = withoutVolume.prefix(5).joined(separator: ", ") + (withoutVolume.count > 5 ? ", ..." : "")
-            out.append(RunWarning(.noVolume, "\(withoutVolume.count) of \(candles.count) symbols have no volume (\(names)): "
-                + "the participation cap and market impact are off for them"))
+        if !withoutVolume.isEmpty {
+            var parts: [String] = []
+            if capOn { parts.append("the participation cap") }
+            if anyModelUsesVolume { parts.append("market impact") }
+            let off = parts.joined(separator: " and ") + " \(parts.count > 1 ? "are" : "is") off"
+            if candles.count == 1 {
+                // A portfolio of one symbol words it as `bt run` does.
+                out.append(RunWarning(.noVolume, "the candles have no volume: " + off
+                    + (anyModelUsesVolume ? ", so fills pay the spread only" : "")))
+            } else {
+                let names = withoutVolume.prefix(5).joined(separator: ", ") + (withoutVolume.count > 5 ? ", ..." : "")
+                out.append(RunWarning(.noVolume, "\(withoutVolume.count) of \(candles.count) symbols have no volume (\(names)): "
+                    + off + " for them"))
+            }
         }
         let capped = state.reduce(0) { $0 + $1.barsWithoutVolume }
         let unpriced = liquidity.reduce(0) { $0 + $1.fillsWithoutVolume }
@@ -113,7 +123,7 @@ extension PortfolioSimulation {
         if orders > 0, partial > 0, Double(partial) >= Engine.heavyShare * Double(orders) {
             out.append(RunWarning(.partialFills, "\(partial) of \(orders) orders filled only partly (on average "
                 + "\(NumberText.percent(filledShare / Double(partial))) of the quantity asked): positions are smaller "
-                + "than their weights; see partial_fills, avg_position_share and fills.csv"))
+                + "than the sizing asks; see partial_fills, avg_position_share and fills.csv"))
         }
         if orders > 0, !rejected.isEmpty, Double(rejected.count) >= Engine.heavyShare * Double(orders) {
             let reasons = Dictionary(grouping: rejected, by: \.order.reason).mapValues(\.count)
@@ -127,9 +137,6 @@ extension PortfolioSimulation {
         }
         return out
     }
-
-    /// The configuration symbol `j`'s fills take their liquidity from.
-    func liquidityConfig(_ j: Int) -> ExecutionConfig { liquidityConfigs[j] }
 
     // MARK: - Ledger
 

@@ -130,7 +130,7 @@ struct PortfolioSimulation {
         weightOf = [Double](repeating: .nan, count: m)
         chosen = [Bool](repeating: false, count: m)
         volatility = rules.weighting == .inverseVolatility ? candles.map { PortfolioRules.volatility($0.close) } : nil
-        rebalanceRow = clock.rebalanceRows(rules.rebalance, nextOpen: config.fill == .nextOpen)
+        rebalanceRow = clock.rebalanceRows(rules.rebalance)
         var entries = (symbols: [Int32](), bars: [Int32](), rows: [Int32]())
         var exits = entries
         if case .signals = mode {
