@@ -133,6 +133,38 @@ struct PortfolioPropertyTests {
         }
     }
 
+    @Test("next-open orders read nothing of their own bar: its close, signals and ranks change no order filled at its open",
+          arguments: setups.filter { Self.config($0).fill == .nextOpen })
+    func ordersAtTheOpen(_ setup: Setup) throws {
+        let base = Self.universe(symbols: 6, bars: 300, seed: 17)
+        let config = Self.config(setup)
+        let a = try Portfolio.run(base, rules: setup.rules, config: config)
+        // Cuts at rows with orders (entries, rebalances, rotations), a third and two thirds in.
+        let rows = Array(Set(a.orders.map(\.row).filter { $0 > 30 })).sorted()
+        try #require(rows.count > 4)
+        for cut in [rows[rows.count / 3], rows[2 * rows.count / 3]] {
+            let t = a.time[cut]
+            var g = SplitMix64(seed: UInt64(cut))
+            let changed = base.map { s -> PortfolioSymbol in
+                var s = s
+                var c = s.candles, signals = s.signals!, rank = s.rank!
+                for k in c.time.indices where c.time[k] >= t {
+                    c.close[k] = c.low[k] + (c.high[k] - c.low[k]) * g.unit()
+                    signals.entries[k] = g.unit() < 0.5; signals.exits[k] = g.unit() < 0.5
+                    rank[k] = (g.unit() - 0.5) * 1_000
+                }
+                s.candles = c; s.signals = signals; s.rank = rank
+                return s
+            }
+            let b = try Portfolio.run(changed, rules: setup.rules, config: config)
+            Self.expectSameUpTo(cut - 1, a, b)
+            #expect(a.orders.filter { $0.row == cut } == b.orders.filter { $0.row == cut }, "orders at the cut's open differ")
+            // Fills at the open (stops fill later in the bar at their level).
+            let atOpen = { (r: PortfolioResult) in r.fills.filter { $0.fill.index == cut && $0.fill.referencePrice == r.candles[$0.symbol].open[$0.bar] } }
+            #expect(atOpen(a) == atOpen(b), "fills at the cut's open differ")
+        }
+    }
+
     @Test("no look-ahead of the calendar: bars removed after t (next-open fills) change nothing at or before t")
     func calendarAfterCut() throws {
         let base = Self.universe(symbols: 6, bars: 300, seed: 5)
