@@ -21,7 +21,11 @@ extension PortfolioSimulation {
             sendRemainders(t)
             if rebalanceRow[r] { planRotation(t) }
         }
+        guard !orders.isEmpty else { return }
+        // Recorded in symbol order (executed in value order).
+        let start = plannedOrders.count
         for o in orders { plannedOrders.append(PortfolioOrder(row: r, symbol: o.symbol, target: o.weight, reason: o.reason)) }
+        if orders.count > 1 { plannedOrders[start...].sort { $0.symbol < $1.symbol } }
     }
 
     /// Exits that filled only partly are sent again at their symbol's next bar.
