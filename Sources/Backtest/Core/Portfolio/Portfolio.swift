@@ -65,6 +65,7 @@ public enum Portfolio {
                 precondition(signals.count == s.candles.count, "signals must have one element per bar of \(s.symbol)")
             }
             if let rank = s.rank { precondition(rank.count == s.candles.count, "the rank must have one value per bar of \(s.symbol)") }
+            if let v = s.volatility { precondition(v.count == s.candles.count, "the volatility must have one value per bar of \(s.symbol)") }
             if let liquidity = s.liquidity { try liquidity.validate() }
         }
         if sorted.contains(where: { $0.rank != nil }) && !sorted.allSatisfy({ $0.rank != nil }) {

@@ -11,9 +11,14 @@ public struct PortfolioSymbol: Sendable {
     /// profile, an inferred tick, a recorded book); nil: the portfolio's own. Everything else
     /// (cash, fees, sizing, stops, lot, participation cap, fill timing) is the portfolio's.
     public var liquidity: ExecutionConfig?
+    /// The volatility of inverse-volatility weights on each bar; nil computes it from the
+    /// candles (`PortfolioRules.volatility`). A walk-forward fold passes the one of its prefix.
+    public var volatility: [Double]?
 
-    public init(candles: CandleSeries, signals: Signals? = nil, rank: [Double]? = nil, liquidity: ExecutionConfig? = nil) {
+    public init(candles: CandleSeries, signals: Signals? = nil, rank: [Double]? = nil, liquidity: ExecutionConfig? = nil,
+                volatility: [Double]? = nil) {
         self.candles = candles; self.signals = signals; self.rank = rank; self.liquidity = liquidity
+        self.volatility = volatility
     }
 
     public var symbol: String { candles.symbol }

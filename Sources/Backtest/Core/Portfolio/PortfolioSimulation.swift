@@ -129,7 +129,7 @@ struct PortfolioSimulation {
         liquidity = symbols.map { Liquidity(config: $0.liquidity ?? config, candles: $0.candles) }
         weightOf = [Double](repeating: .nan, count: m)
         chosen = [Bool](repeating: false, count: m)
-        volatility = rules.weighting == .inverseVolatility ? candles.map { PortfolioRules.volatility($0.close) } : nil
+        volatility = rules.weighting == .inverseVolatility ? symbols.map { $0.volatility ?? PortfolioRules.volatility($0.candles.close) } : nil
         rebalanceRow = clock.rebalanceRows(rules.rebalance)
         var entries = (symbols: [Int32](), bars: [Int32](), rows: [Int32]())
         var exits = entries
