@@ -28,10 +28,10 @@ extension ParsedArguments {
     }
 
     /// `--max-positions`, `--weight`, `--rebalance` (default never, monthly with `--rotate`)
-    /// and `--rotate`, checked (`PortfolioRules.validate`) for a rank given or not.
+    /// and `--rotate` (for commands that take it), checked (`PortfolioRules.validate`) for a rank given or not.
     /// - Parameter maxPositions: K given some other way (a sweep's grid), else `--max-positions`.
     func portfolioRules(ranked: Bool, maxPositions: Int? = nil) throws -> PortfolioRules {
-        var rules = PortfolioRules(maxPositions: try maxPositions ?? int(.maxPositions), rotate: flag(.rotate))
+        var rules = PortfolioRules(maxPositions: try maxPositions ?? int(.maxPositions), rotate: command.accepts(.rotate) && flag(.rotate))
         if let w = value(.weight) { rules.weighting = try PortfolioRules.Weighting.parse(w) }
         if let r = value(.rebalance) {
             rules.rebalance = try PortfolioRules.Rebalance.parse(r)

@@ -80,9 +80,7 @@ extension Command {
             return nil
         }
         let (strategy, rest) = try args.strategy()
-        if let extra = rest.first {
-            throw UsageError("unexpected argument '\(extra)' (symbols go in \(Option.symbols) A,B,C)", command: "portfolio")
-        }
+        if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", command: "portfolio") }
         return strategy
     }
 }
