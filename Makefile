@@ -3,7 +3,10 @@ SWIFT ?= swift
 BT := .build/release/bt
 DEMO_DB := notebooks-out/demo.sqlite
 
-.PHONY: deps build demo test test-browser test-l2 bench-html clean
+FUZZ_SECONDS ?= 300
+FUZZ_CI_SECONDS ?= 15
+
+.PHONY: deps build demo test test-browser test-l2 bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -20,6 +23,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	$(MAKE) test-browser
 	$(MAKE) test-l2
+	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
 
 # report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
 # report folders written by the debug bt binary; screenshots in .build/test-artifacts/browser.
@@ -31,6 +35,14 @@ test-browser:
 test-l2: deps
 	@SWIFT=$(SWIFT) bash scripts/test-l2.sh
 
+# Fuzzing (scripts/fuzz.sh): every target for FUZZ_SECONDS (default 5 minutes each) ...
+fuzz: deps
+	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# ... and the short bounded pass `make test` runs: FUZZ_CI_SECONDS (15 s) per target.
+fuzz-ci: deps
+	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
+
 # First paint in headless Chromium of report.html pages of 10k, 100k and 1M bars that a release bt
 # writes (bt bench html), and their size per 100k bars.
 bench-html:
@@ -40,4 +52,4 @@ bench-html:
 	  Tests/Browser/bench_first_paint.py --bt $(BT)
 
 clean:
-	rm -rf .build notebooks-out/*
+	rm -rf .build Fuzz/.build notebooks-out/*

@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Backtest", targets: ["Backtest"]),
         .library(name: "Strategies", targets: ["Strategies"]),
         .executable(name: "bt", targets: ["bt"]),
+        // The fuzz targets, for the libFuzzer package in Fuzz/ (not part of bt).
+        .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
     ],
     targets: [
         // MARK: - Public API
@@ -41,10 +43,12 @@ let package = Package(
 
         // MARK: - Tests
         // Repository paths, the shipped candles and the seeded generator, for every test target.
-        .target(name: "TestSupport", dependencies: ["BacktestCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["BacktestCore", "CSQLite"], path: "Tests/TestSupport"),
+        // Fuzz targets (importers, --where, --grid) shared by the test suite and Fuzz/ (libFuzzer).
+        .target(name: "FuzzSupport", dependencies: ["Backtest"], path: "Tests/FuzzSupport"),
         .testTarget(name: "BacktestTests",
                     dependencies: ["Backtest", "BacktestCore", "BacktestAnalysis", "BacktestIO", "BacktestBenchmarks",
-                                   "TestSupport"],
+                                   "TestSupport", "FuzzSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest", "TestSupport"]),
         .testTarget(name: "btTests", dependencies: ["bt", "Backtest", "TestSupport"]),

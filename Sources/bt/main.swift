@@ -18,6 +18,9 @@ do {
 } catch let e as InputError {
     Diagnostics.line("error: \(ErrorMessage.text(e))")
     status = 2
+} catch let e as StoreError {
+    Diagnostics.line("error: \(ErrorMessage.text(e))")
+    status = 1
 } catch {
     Diagnostics.line("error: \(error)")
     status = 1

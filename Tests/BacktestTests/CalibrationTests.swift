@@ -197,7 +197,7 @@ struct StoreBookTests {
         #expect(try store.bookList()[0].firstMs == 1_777_689_380_521)
     }
 
-    @Test("a store with the old seconds table is migrated once to milliseconds")
+    @Test("a store with the old seconds table is read as it is, and converted to milliseconds by its next write")
     func legacy() throws {
         let (store, path) = try store()
         let events = [BookEvent(timeMs: 1_600_000_000_000, kind: .snapshot, bids: [BookLevel(price: 9, quantity: 1)],
@@ -210,17 +210,25 @@ struct StoreBookTests {
             INSERT INTO book_events SELECT symbol, seq, time_ms / 1000, kind, bids, asks FROM books;
             DELETE FROM books;
             """)
-        #expect(try store.bookList().isEmpty)
+        try store.checkpoint()
+        let before = TestSupport.storeBytes(path)
+        // Readers read the old table and change nothing (issue 15: no migration from a read).
         let reopened = try CandleStore(existingAt: path)
         #expect(try reopened.bookEvents(symbol: "OLD") == events)
+        #expect(try reopened.bookList().map(\.firstMs) == [1_600_000_000_000])
+        #expect(TestSupport.storeBytes(path) == before)
+        // The next write converts it, once.
+        let writer = try CandleStore(writableAt: path)
+        try writer.write([.generated(book: events, symbol: "NEW", source: "b")])
+        #expect(!writer.tables.contains("book_events"))
         let again = try CandleStore(existingAt: path)
-        #expect(try again.bookEvents(symbol: "OLD") == events)
+        #expect(try again.bookEvents(symbol: "OLD") == events && again.bookEvents(symbol: "NEW") == events)
     }
 
-    @Test("a symbol starting with U+0001 is just a symbol: candles and a book in one import")
+    @Test("books have their own table: candles and books of one symbol in one import; a U+0001 symbol is refused")
     func hostileSymbol() throws {
         let (store, _) = try store()
-        let odd = "\u{1}GOOG"
+        let odd = "GOOG.X"
         var candles = CandleSeries(symbol: odd, timeframe: .day1)
         candles.append(time: 1_600_000_000, open: 1, high: 2, low: 0.5, close: 1.5, volume: 10)
         candles.append(time: 1_600_086_400, open: 1.5, high: 2, low: 1, close: 1.8, volume: 10)
@@ -230,6 +238,8 @@ struct StoreBookTests {
                          .generated(book: book, symbol: odd, source: "b2")])
         #expect(try store.load(symbol: odd).count == 2)
         #expect(try store.bookEvents(symbol: "GOOG") == book && store.bookEvents(symbol: odd) == book)
+        // The symbol alphabet (issue 15) keeps control characters out of every key.
+        #expect(throws: InputError.self) { try store.write([.generated(book: book, symbol: "\u{1}GOOG", source: "b3")]) }
     }
 
     @Test("trade prints are stored beside the candles, merged by span and removed with the symbol")

@@ -29,7 +29,7 @@ struct StructuredErrorTests {
     }
 
     static let cases: [Case] = [
-        Case(.cash, "0", "cash '0': initial cash must be a positive number") {
+        Case(.cash, "0", "cash '0': initial cash must be a positive number up to 1e15") {
             var c = ExecutionConfig(); c.initialCash = 0; try c.validate()
         },
         Case(.feeMin, "-2.5", "fee_min '-2.5': minimum fee must be >= 0") {

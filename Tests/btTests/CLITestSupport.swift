@@ -4,7 +4,10 @@ import TestSupport
 
 /// Runs the built `bt` binary that sits next to the test bundle.
 enum BT {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bt")
+    /// The `bt` built next to the test bundle, or `BT_TEST_BINARY` (to run the end-to-end tests
+    /// against another build, e.g. to see a test fail on the code before a fix).
+    static let binary = ProcessInfo.processInfo.environment["BT_TEST_BINARY"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bt")
     static let root = Repository.root
 
     struct Result {
@@ -24,8 +27,22 @@ enum BT {
         guard FileManager.default.fileExists(atPath: binary.path) else {
             throw CLIError("bt binary not found at \(binary.path); build with 'swift build --build-tests'")
         }
+        return try runExecutable(binary.path, args, environment: environment, directory: directory)
+    }
+
+    /// Runs `script` with /bin/sh from the repository root (for `ulimit`), environment as `run`.
+    static func shell(_ script: String) throws -> Result {
+        try runExecutable("/bin/sh", ["-c", script])
+    }
+
+    /// `s` single-quoted for /bin/sh.
+    static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// Runs any executable as `run` runs bt (a wrapper such as setpriv, a shell).
+    static func runExecutable(_ path: String, _ args: [String], environment: [String: String] = [:],
+                              directory: URL = root) throws -> Result {
         let p = Process()
-        p.executableURL = binary
+        p.executableURL = URL(fileURLWithPath: path)
         p.arguments = args
         p.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
@@ -38,8 +55,14 @@ enum BT {
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        // Both pipes are drained at once: a process filling one while the other is read would
+        // block forever (a huge error message must fail a test, not hang it).
+        let stderrData = DataBox()
+        let reader = Thread { stderrData.value = err.fileHandleForReading.readDataToEndOfFile(); stderrData.done.signal() }
+        reader.start()
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        stderrData.done.wait()
+        let e = stderrData.value
         p.waitUntilExit()
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
@@ -52,6 +75,12 @@ enum BT {
         try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
+}
+
+/// Bytes read on another thread.
+final class DataBox: @unchecked Sendable {
+    var value = Data()
+    let done = DispatchSemaphore(value: 0)
 }
 
 struct CLIError: Error, CustomStringConvertible {

@@ -1,27 +1,45 @@
+import Foundation
 import Backtest
 
 extension ParsedArguments {
-    /// Opens the existing store named by `--db`/`BT_DB` for reading; a missing store is an
-    /// input error (exit 2) and no empty file is created.
+    /// Opens the existing store named by `--db`/`BT_DB` read-only; a missing store is an input
+    /// error (exit 2) and no file is created or changed.
     func openStore() throws -> CandleStore {
         try CandleStore(existingAt: databasePath)
     }
 
-    /// Opens the store named by `--db`/`BT_DB` for writing, creating it and its directory.
+    /// Opens the existing store named by `--db`/`BT_DB` for writing (removing data).
     func openStoreForWriting() throws -> CandleStore {
-        try CandleStore(path: databasePath)
+        try CandleStore(writableAt: databasePath)
     }
 
-    /// The positional symbol at `i`, upper-cased as the store keeps symbols (`goog` is `GOOG`).
+    /// Runs `body` on the store named by `--db`/`BT_DB` opened for writing; a missing store is
+    /// created only if `body` succeeds (`CandleStore.updating`).
+    func updatingStore<T>(_ body: (CandleStore) throws -> T) throws -> T {
+        try CandleStore.updating(at: databasePath, body)
+    }
+
+    /// The positional symbol at `i`, checked and upper-cased as the store keeps symbols
+    /// (`goog` is `GOOG`).
     func symbol(at i: Int) throws -> String {
-        try required(i).uppercased()
+        try Symbol.validated(try required(i))
+    }
+
+    /// A comma-separated list of symbols (`--symbols A,B`), each checked and upper-cased;
+    /// empty items are skipped.
+    func symbolList(_ option: Option) throws -> [String]? {
+        guard let list = value(option) else { return nil }
+        return try list.split(separator: ",", omittingEmptySubsequences: false)
+            .map { String($0).trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .map(Symbol.validated)
     }
 
     /// Loads `symbol` (case-insensitively: the store upper-cases symbols on import) honouring `--timeframe`, `--from` and `--to`; an empty result is an error.
     func loadCandles(symbol: String, store: CandleStore? = nil) throws -> CandleSeries {
         let store = try store ?? openStore()
         let range = try dateRange
-        let symbol = symbol.uppercased()
+        let symbol = try Symbol.validated(symbol)
         let series = try store.load(symbol: symbol, timeframe: try timeframe, from: range.from, to: range.to)
         if series.isEmpty { throw InputError("no candles for '\(symbol)' in the requested range") }
         return series

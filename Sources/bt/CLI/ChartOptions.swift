@@ -15,12 +15,17 @@ extension ParsedArguments {
                 guard v > 0 else { throw UsageError("\(option) must be positive", command: command.name) }
                 return v
             }
-            if let t = fromTerminal { return t }
-            if let text = Environment.value(env), let v = Int(text), v > 0 { return v }
+            // The terminal and the environment cannot ask for more than the largest chart.
+            if let t = fromTerminal { return min(t, option == .width ? ChartSize.maximum.width : ChartSize.maximum.height) }
+            if let text = Environment.value(env), let v = Int(text), v > 0 {
+                return min(v, option == .width ? ChartSize.maximum.width : ChartSize.maximum.height)
+            }
             return fallback
         }
-        return ChartSize(width: try resolve(.width, "COLUMNS", terminal?.columns, ChartSize.fallback.width),
-                         height: try resolve(.height, "LINES", terminal?.rows, ChartSize.fallback.height))
+        let size = ChartSize(width: try resolve(.width, "COLUMNS", terminal?.columns, ChartSize.fallback.width),
+                             height: try resolve(.height, "LINES", terminal?.rows, ChartSize.fallback.height))
+        try size.checkMaximum()
+        return size
     }
 
     /// Colour from `--color always|never|auto`; auto means stdout is a terminal and NO_COLOR is unset.

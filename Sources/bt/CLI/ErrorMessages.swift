@@ -10,6 +10,10 @@ extension Option {
         case .from: [.from]
         case .to: [.to]
         case .format: [.format]
+        case .store: [.db]
+        case .bars: [.bars]
+        case .symbolCount: [.symbolCount]
+        case .output: [.out]
         case .cash: [.cash]
         case .size: [.size]
         case .feeBps: [.feeBps]
@@ -65,6 +69,7 @@ enum ErrorMessage {
 
     /// The text after `error: ` for `error`.
     static func text(_ error: Error) -> String {
+        if let e = error as? StoreError { return text(e) }
         guard let e = error as? InputError else { return "\(error)" }
         let message = e.message(naming: flags)
         switch e.kind {
@@ -80,6 +85,27 @@ enum ErrorMessage {
             return message + "; import them with 'bt data import'"
         case .missingBook:
             return message + "; import one with 'bt data import \(Option.format) book' or 'bt data synth \(Option.book)'"
+        }
+    }
+
+    /// A store failure with what to do about it.
+    static func text(_ e: StoreError) -> String {
+        switch e.kind {
+        case .damaged:
+            let remove = e.series.map { series -> String in
+                let parts = series.split(separator: " ")
+                return parts.count == 2 ? "'bt data remove \(parts[0]) \(Option.timeframe) \(parts[1])'" : "'bt data remove'"
+            } ?? "'bt data remove'"
+            return "\(e); nothing was read past the damage or changed (restore the store from a copy, "
+                + "or drop the damaged series with \(remove) and import it again)"
+        case .busy:
+            return "\(e) (another bt is writing to this store; nothing was changed, run the command again when it is done)"
+        case .full:
+            return "\(e) (no space left; nothing was changed)"
+        case .access:
+            return "\(e) (check the permissions of the store and its directory)"
+        case .failed:
+            return "\(e)"
         }
     }
 

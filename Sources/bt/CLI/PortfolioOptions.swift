@@ -8,18 +8,15 @@ enum PortfolioOptions {
 }
 
 extension ParsedArguments {
-    /// `--symbols A,B,...` (upper-cased, in the order given) or `--all` (every stored symbol),
+    /// `--symbols A,B,...` (checked and upper-cased, in the order given) or `--all` (every stored symbol),
     /// exactly one of them.
     func portfolioSymbols(store: CandleStore) throws -> [String] {
-        switch (value(.symbols), flag(.all)) {
+        switch (try symbolList(.symbols), flag(.all)) {
         case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: command.name)
         case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: command.name)
         case (let list?, false):
-            let symbols = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
-            guard !symbols.contains(where: \.isEmpty) else {
-                throw InputError("an empty name in the list '\(list)'", setting: .symbol, value: list)
-            }
-            return symbols
+            guard !list.isEmpty else { throw InputError("no symbols in the list", setting: .symbol) }
+            return list
         case (nil, true):
             let symbols = Array(Set(try store.list().map(\.symbol))).sorted()
             guard !symbols.isEmpty else { throw InputError(.missingStore, "the store holds no symbols") }

@@ -56,7 +56,7 @@ extension ParsedArguments {
             }
             if let chart {
                 Output.line()
-                Output.write(try EquityChart.render(time: result.time, equity: result.equity, initial: result.initialCash,
+                Output.write(chart: try EquityChart.render(time: result.time, equity: result.equity, initial: result.initialCash,
                                                     size: chart.size, style: chart.style))
             }
         }

@@ -75,7 +75,7 @@ extension ParsedArguments {
             }
             if let chart {
                 Output.line()
-                Output.write(try EquityChart.render(time: result.candles.time, equity: result.equity,
+                Output.write(chart: try EquityChart.render(time: result.candles.time, equity: result.equity,
                                                     initial: result.initialCash, size: chart.size, style: chart.style))
             }
         }

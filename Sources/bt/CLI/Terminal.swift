@@ -1,3 +1,4 @@
+import Backtest
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,6 +27,10 @@ enum Environment {
 }
 
 /// Buffered standard output; data goes here. Flushed at exit by `main`.
+///
+/// Everything written is passed through `TerminalText.escaped` (newlines kept), so no text from
+/// a file, a store or an argument can send a terminal control sequence; only charts bt drew
+/// itself, which colour with SGR codes, go out as they are (`write(chart:)`).
 enum Output {
     nonisolated(unsafe) private static var buffer: [UInt8] = {
         var b = [UInt8]()
@@ -34,6 +39,15 @@ enum Output {
     }()
 
     static func write(_ s: String) {
+        append(TerminalText.escaped(s, keepNewlines: true))
+    }
+
+    /// A chart rendered by bt: its colour codes pass; the text in it was escaped when drawn.
+    static func write(chart s: String) {
+        append(s)
+    }
+
+    private static func append(_ s: String) {
         buffer.append(contentsOf: s.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
@@ -48,9 +62,9 @@ enum Output {
     }
 }
 
-/// Diagnostics and progress go to standard error, unbuffered.
+/// Diagnostics and progress go to standard error, unbuffered, escaped as `Output` escapes.
 enum Diagnostics {
     static func line(_ s: String) {
-        fputs(s + "\n", stderr)
+        fputs(TerminalText.escaped(s, keepNewlines: true) + "\n", stderr)
     }
 }

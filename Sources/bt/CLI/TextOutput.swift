@@ -1,9 +1,12 @@
 import Foundation
+import Backtest
 
 /// Plain-text tables for human output: columns padded to their widest cell.
 enum TextTable {
     /// Renders `rows` (the first is the header); columns in `rightAligned` are right-aligned.
+    /// Cells are escaped for the terminal first (`TerminalText`), so widths count what is shown.
     static func render(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        let rows = rows.map { $0.map { TerminalText.escaped($0) } }
         guard let columns = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }

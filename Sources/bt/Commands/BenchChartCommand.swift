@@ -13,8 +13,14 @@ extension Command {
             .height.withHelp("Chart height (default 40)"),
         ]
     ) { args in
-        let r = try ChartBenchmark.run(count: try args.int(.candles) ?? 10_000,
-                                       size: ChartSize(width: try args.int(.width) ?? 120, height: try args.int(.height) ?? 40),
+        let candles = try args.int(.candles) ?? 10_000
+        guard candles >= 1, candles <= Synth.maximumBars else {
+            throw UsageError("\(Option.candles) must be between 1 and \(Synth.maximumBars)", command: "bench chart")
+        }
+        let size = ChartSize(width: try args.int(.width) ?? 120, height: try args.int(.height) ?? 40)
+        try size.checkMaximum()
+        let r = try ChartBenchmark.run(count: candles,
+                                       size: size,
                                        runs: max(1, try args.int(.runs) ?? 50))
         Output.line("chart: \(r.candles) candles at \(r.size.width)x\(r.size.height): median "
                     + String(format: "%.3f ms, best %.3f ms over %d runs", r.median, r.best, r.runs))

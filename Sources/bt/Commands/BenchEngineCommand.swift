@@ -24,6 +24,7 @@ extension Command {
         let repeats = try args.int(.repeat) ?? 7
         guard bars >= 31 else { throw UsageError("\(Option.bars) must be at least 31 for ma-cross 10/30", command: "bench engine") }
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench engine") }
+        try Synth.validate(symbols: 1, bars: bars, timeframe: .minute1)
         Allocator.keepFreedMemory()
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
         let parameters = try Strategy.maCross.parameters([])

@@ -19,6 +19,9 @@ extension Command {
         ]
     ) { args in
         let bars = try args.int(.bars) ?? 1_000_000
+        guard bars <= Synth.maximumBars else {
+            throw UsageError("\(Option.bars) must be at most \(Synth.maximumBars)", command: "bench indicators")
+        }
         guard bars >= 100 else { throw UsageError("\(Option.bars) must be at least 100 (got \(bars))", command: "bench indicators") }
         let results = IndicatorBenchmark.nanosecondsPerBar(bars: bars)
         if args.flag(.json) {

@@ -30,6 +30,7 @@ extension Command {
         try? FileManager.default.removeItem(atPath: tmp)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
         let db = (tmp as NSString).appendingPathComponent("bench.sqlite")
+        try Synth.validate(symbols: count, bars: bars, timeframe: .day1)
         let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
         _ = try CandleStore(path: db).write(universe.map { ImportedFile.generated($0, source: "bench") })
         let symbols = universe.map(\.symbol)

@@ -16,6 +16,7 @@ extension Command {
     ) { args in
         let bars = try args.int(.bars) ?? 1_000_000
         guard bars >= 2 else { throw UsageError("\(Option.bars) must be at least 2", command: "bench store") }
+        try Synth.validate(symbols: 1, bars: bars, timeframe: .minute1)
         Diagnostics.line("bench store: \(bars) candles...")
         let r = try StoreBenchmark.run(bars: bars, directory: NSTemporaryDirectory())
         if args.flag(.json) {

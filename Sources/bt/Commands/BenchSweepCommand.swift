@@ -23,6 +23,7 @@ extension Command {
         let repeats = try args.int(.repeat) ?? 3
         guard bars >= 201 else { throw UsageError("\(Option.bars) must be at least 201 for windows up to 200", command: "bench sweep") }
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench sweep") }
+        try Synth.validate(symbols: 1, bars: bars, timeframe: .day1)
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .day1)
         let windows = Array(Set(Array(5...50) + Array(Swift.stride(from: 20, through: 200, by: 5)))).sorted()
         var pairs: [(Int, Int)] = []

@@ -24,13 +24,12 @@ extension Command {
         ]
     ) { args in
         let options = ImportOptions(
-            symbol: args.value(.symbol).map { $0.uppercased() },
+            symbol: try args.value(.symbol).map(Symbol.validated),
             timeframe: try args.timeframe,
             format: try args.value(.format).map(ImportFormat.parse),
             adjusted: args.flag(.adjusted))
         let files = try Importer.read(paths: args.positionals, options: options)
-        let store = try args.openStoreForWriting()
-        for r in try store.write(files) {
+        for r in try args.updatingStore({ try $0.write(files) }) {
             let unit = r.timeframe == "book" ? "events" : "bars"
             let prints = r.prints > 0 ? "; \(r.prints) trade prints kept for 'bt calibrate'" : ""
             Output.line("\(r.symbol) \(r.timeframe): \(r.added) \(unit) added, \(r.updated) updated, \(r.unchanged) unchanged"

@@ -8,7 +8,7 @@ extension Command {
         options: [.timeframe.withHelp("Remove only this stored timeframe")]
     ) { args in
         let symbol = try args.symbol(at: 0)
-        let store = try args.openStore()
+        let store = try args.openStoreForWriting()
         let removed = try store.remove(symbol: symbol, timeframe: try args.timeframe)
         for info in removed.series { Output.line("removed \(info.symbol) \(info.timeframe) (\(info.bars) bars)") }
         if removed.book { Output.line("removed \(symbol) book") }

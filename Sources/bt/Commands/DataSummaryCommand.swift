@@ -13,7 +13,7 @@ extension Command {
         options: CommonOptions.range + [.json]
     ) { args in
         let store = try args.openStore()
-        var symbols = args.positionals.map { $0.uppercased() }
+        var symbols = try args.positionals.map(Symbol.validated)
         if symbols.isEmpty {
             symbols = try store.list().map(\.symbol).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         }

@@ -56,16 +56,17 @@ extension Command {
         let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
         let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
         let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", strategy.name], at: Int64(Date().timeIntervalSince1970))
-        try OutputDirectory.prepare(dir, force: args.flag(.force))
+        let staged = try OutputDirectory.stage(dir, force: args.flag(.force))
 
         let bar = ProgressBar(total: symbols.count, label: "screen")
         let report = try ScreenRun(
             strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
             commandLine: args.commandLine, execution: sample.parameters
-        ).run(symbols: symbols, databasePath: args.databasePath, directory: dir, progress: bar.update) { symbol, store in
+        ).run(symbols: symbols, databasePath: args.databasePath, directory: staged.path, progress: bar.update) { symbol, store in
             let candles = try args.loadCandles(symbol: symbol, store: store)
             return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
+        try staged.commit()
         Output.write(ScreenSummaryText.render(report, directory: dir))
     }
 
@@ -109,9 +110,10 @@ extension Command {
             screen: screen, rows: rows, commandLine: args.commandLine,
             parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
         if let directory {
-            try OutputDirectory.prepare(directory, force: args.flag(.force))
-            try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
-            try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
+            let staged = try OutputDirectory.stage(directory, force: args.flag(.force))
+            try staged.write(report.csv(), to: "screen.csv")
+            try staged.write(report.markdown(), to: "screen.md")
+            try staged.commit()
         }
         if json {
             Output.line(report.json.serialized())
@@ -132,15 +134,15 @@ extension Command {
 }
 
 extension ParsedArguments {
-    /// `--symbols A,B,...` (upper-cased) or `--all` (every stored symbol), exactly one of them.
+    /// `--symbols A,B,...` (checked and upper-cased) or `--all` (every stored symbol), exactly
+    /// one of them.
     func screenSymbols(store: CandleStore) throws -> [String] {
         let symbols: [String]
-        switch (value(.symbols), flag(.all)) {
+        switch (try symbolList(.symbols), flag(.all)) {
         case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
         case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
         case (let list?, false):
-            symbols = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
-                .filter { !$0.isEmpty }
+            symbols = list
         case (nil, true):
             symbols = Array(Set(try store.list().map(\.symbol))).sorted()
         }

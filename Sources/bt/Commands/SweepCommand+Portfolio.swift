@@ -19,8 +19,8 @@ extension SweepPlan {
         return ([RunManifest.shellCommand(words)] + swept).joined(separator: " ")
     }
 
-    /// Sweeps the portfolio of `symbols` and writes the sweep's files into `directory`.
-    @discardableResult
+    /// Sweeps the portfolio of `symbols` and writes the sweep's files into `directory` (an
+    /// existing folder: the staging folder of the output).
     func runPortfolio(symbols names: [String], store: CandleStore, args: ParsedArguments, directory: String) throws -> SweepReport {
         let probe = try args.portfolioRules(ranked: true, maxPositions: 1)  // the rank is checked below
         let rank = try args.portfolioRank(.portfolioRank, setting: .portfolioRank, parameters: base.expressionValues.expressionParameters)
@@ -57,7 +57,6 @@ extension SweepPlan {
                 })
             }
         }
-        try OutputDirectory.prepare(directory, force: args.flag(.force))
         var sweep = Sweep(rankMetric: self.rank)
         sweep.overfittingBlocks = blocks
         sweep.topCount = top
@@ -96,7 +95,6 @@ extension SweepPlan {
             try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
             try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)
         }
-        Output.write(SweepSummaryText.render(report: report, directory: directory, style: .automatic))
         return report
     }
 }

@@ -58,42 +58,62 @@ extension Command {
             let symbols = try args.portfolioSymbols(store: store)
             let dir = args.value(.out) ?? OutputDirectory.timestamped(["sweep", strategy.name, "portfolio"],
                                                                       at: Int64(Date().timeIntervalSince1970))
-            try plan.runPortfolio(symbols: symbols, store: store, args: args, directory: dir)
+            let staged = try OutputDirectory.stage(dir, force: args.flag(.force))
+            let report = try plan.runPortfolio(symbols: symbols, store: store, args: args, directory: staged.path)
+            try staged.commit()
+            Output.write(chart: SweepSummaryText.render(report: report, directory: dir, style: .automatic))
+            try SweepPlan.requireSomeRan(report)
             return
         }
         if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])'", command: "sweep") }
-        var symbols = rest.map { $0.uppercased() }
-        if let list = args.value(.symbols) {
-            symbols += list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).uppercased() }
-        }
+        var symbols = try rest.map(Symbol.validated)
+        symbols += try args.symbolList(.symbols) ?? []
         guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or \(Option.symbols)", command: "sweep") }
         let plan = try SweepPlan(args: args, strategy: strategy)
         let base = args.value(.out) ?? OutputDirectory.timestamped(
             ["sweep", strategy.name] + (symbols.count == 1 ? symbols : ["\(symbols.count)symbols"]),
             at: Int64(Date().timeIntervalSince1970))
+        // Everything is written into a staging folder that replaces `base` only once complete.
+        let staged = try OutputDirectory.stage(base, force: args.flag(.force))
         let store = try args.openStore()
         guard symbols.count > 1 else {
-            _ = try plan.run(symbol: symbols[0], store: store, args: args, directory: base)
+            let report = try plan.run(symbol: symbols[0], store: store, args: args, directory: staged.path)
+            try staged.commit()
+            Output.write(chart: SweepSummaryText.render(report: report, directory: base, style: .automatic))
+            try SweepPlan.requireSomeRan(report)
             return
         }
         // Several symbols: one sub-folder each; a symbol that fails is reported, never stops the rest.
-        try OutputDirectory.prepare(base, force: args.flag(.force))
         var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)] = []
         for symbol in symbols {
-            let dir = (base as NSString).appendingPathComponent(FileName.sanitized(symbol))
+            let dir = (staged.path as NSString).appendingPathComponent(FileName.sanitized(symbol))
+            func failed(_ error: Error) {
+                Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
+                outcomes.append((symbol, .failure(ErrorMessage.reworded(error))))
+            }
             do {
-                outcomes.append((symbol, .success(try plan.run(symbol: symbol, store: store, args: args, directory: dir))))
+                let report = try plan.run(symbol: symbol, store: store, args: args, directory: dir)
+                Output.write(chart: SweepSummaryText.render(
+                    report: report, directory: (base as NSString).appendingPathComponent(FileName.sanitized(symbol)),
+                    style: .automatic))
+                do {
+                    try SweepPlan.requireSomeRan(report)  // its folder stays: sweep.csv says why
+                    outcomes.append((symbol, .success(report)))
+                } catch {
+                    failed(error)
+                }
             } catch let error as UsageError {
                 throw error
             } catch {
-                Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
-                outcomes.append((symbol, .failure(ErrorMessage.reworded(error))))
+                try? FileManager.default.removeItem(atPath: dir)  // no partial sub-folder
+                failed(error)
             }
             Output.line()
         }
         let summary = SweepSymbolsSummary(rank: plan.rank, outcomes: outcomes)
-        try OutputDirectory.write(summary.markdown(), to: "summary.md", in: base)
-        try OutputDirectory.write(summary.csv(), to: "summary.csv", in: base)
+        try OutputDirectory.write(summary.markdown(), to: "summary.md", in: staged.path)
+        try OutputDirectory.write(summary.csv(), to: "summary.csv", in: staged.path)
+        try staged.commit()
         Output.write(summary.text() + "\nWrote \(base)/summary.md and summary.csv\n")
         if outcomes.allSatisfy({ if case .failure = $0.outcome { return true } else { return false } }) {
             throw InputError("no symbol could be swept")
@@ -148,18 +168,26 @@ struct SweepPlan {
             case .string: return nil
             }
         })
-        for i in 0..<grid.count {
-            if let filter {
-                let values = grid.combination(at: i).merging(defaults) { swept, _ in swept }
-                guard filter.matches(values) else { continue }
-            }
-            combos.append(i)
+        if let filter {
+            combos = grid.indexes(where: filter.matches, defaults: defaults)
+        } else {
+            combos = Array(0..<grid.count)
         }
         guard !combos.isEmpty else { throw InputError("\(Option.where) leaves no combination of the grid") }
         return combos
     }
 
     static func text(_ v: Double) -> String { NumberText.shortest(v) }
+
+    /// A sweep in which no combination ran is a failure (exit 2), after its files are written:
+    /// `sweep.csv` says why each combination failed.
+    static func requireSomeRan(_ report: SweepReport) throws {
+        let s = report.summary
+        guard s.evaluated > s.failed else {
+            let first = s.firstError.map { "; the first: \($0)" } ?? ""
+            throw InputError("no combination could run: all \(s.evaluated) failed (see sweep.csv)\(first)")
+        }
+    }
 
     /// `bt run` for one combination of the grid, `{name}` standing for each swept value: the
     /// strategy (its name or file as typed, or the rules), symbol, fixed parameters, data range
@@ -171,7 +199,7 @@ struct SweepPlan {
         return ([RunManifest.shellCommand(words)] + grid.axes.map { "--param \($0.name)={\($0.name)}" }).joined(separator: " ")
     }
 
-    @discardableResult
+    /// Sweeps `symbol` and writes its files into `directory` (created; inside a staging folder).
     func run(symbol: String, store: CandleStore, args: ParsedArguments, directory: String) throws -> SweepReport {
         let candles = try args.loadCandles(symbol: symbol, store: store)
         let config = try args.executionConfig(symbol: symbol, candles: candles, store: store)
@@ -186,7 +214,11 @@ struct SweepPlan {
                 return try strategy.signals(candles, parameters, cache: cache)
             }
         }
-        try OutputDirectory.prepare(directory, force: args.flag(.force))
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw InternalError("\(directory): cannot create (\(error.localizedDescription))")
+        }
         var sweep = Sweep(rankMetric: rank)
         sweep.overfittingBlocks = blocks
         sweep.topCount = top
@@ -223,7 +255,6 @@ struct SweepPlan {
             try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
             try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)
         }
-        Output.write(SweepSummaryText.render(report: report, directory: directory, style: .automatic))
         return report
     }
 }

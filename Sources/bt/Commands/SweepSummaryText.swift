@@ -2,11 +2,14 @@ import Backtest
 import Foundation
 
 /// The terminal summary of a sweep: best combination, honesty figures, heatmap, files written.
+/// It holds a chart with colour codes, so it is written with `Output.write(chart:)`: every other
+/// piece of text in it is escaped here.
 enum SweepSummaryText {
     static func render(report: SweepReport, directory: String, style: ChartStyle) -> String {
+        let directory = TerminalText.escaped(directory)
         let s = report.summary
         let grid = report.grid
-        var out = "Sweep \(report.strategy) on \(report.candles.symbol): \(report.combos.count) combinations, "
+        var out = "Sweep \(TerminalText.escaped(report.strategy)) on \(TerminalText.escaped(report.candles.symbol)): \(report.combos.count) combinations, "
             + "\(s.evaluated - s.failed) ran, \(s.failed) failed; ranked by \(report.rankMetric)\n"
         if let best = s.best, let m = s.bestMetrics {
             let values = grid.combination(at: report.combos[best])

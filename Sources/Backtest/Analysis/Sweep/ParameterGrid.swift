@@ -16,24 +16,46 @@ public struct ParameterGrid: Sendable, Equatable {
 
     public var axes: [Axis]
 
+    /// The most combinations a parsed grid may have (before `--where`-style filtering, which
+    /// must visit every one).
+    public static let maximumCombinations = 10_000_000
+    /// The most values one axis may have.
+    public static let maximumValuesPerAxis = 1_000_000
+
     public init(axes: [Axis]) { self.axes = axes }
 
     /// Parses grid specs: `name=start:stop:step` (stop inclusive), `name=a,b,c`, or `name=v`.
-    /// - Throws: `InputError` for malformed specs, a non-positive step, an empty or huge axis, or a
-    ///   parameter given twice.
+    /// Sizes are counted before anything is allocated, without overflow: an axis of more than
+    /// `maximumValuesPerAxis` values or a grid of more than `maximumCombinations` is refused.
+    /// - Throws: `InputError` for malformed specs, a non-positive step, an empty or huge axis, a
+    ///   huge grid, or a parameter given twice.
     public init(parsing specs: [String]) throws {
-        var axes: [Axis] = []
+        // Sizes first (no value is made yet), then the values.
+        var parsed: [ParsedAxis] = []
+        var total = 1.0
         for spec in specs {
             let axis = try Self.parseAxis(spec)
-            if axes.contains(where: { $0.name == axis.name }) {
+            if parsed.contains(where: { $0.name == axis.name }) {
                 throw InputError("parameter '\(axis.name)' given twice", setting: .grid)
             }
-            axes.append(axis)
+            total *= Double(axis.count)
+            if total > Double(Self.maximumCombinations) {
+                throw InputError("the grid has \(String(format: "%.3g", total)) combinations or more; at most "
+                                     + "\(Self.maximumCombinations) can be swept", setting: .grid)
+            }
+            parsed.append(axis)
         }
-        self.init(axes: axes)
+        self.init(axes: parsed.map { Axis(name: $0.name, values: $0.values()) })
     }
 
-    static func parseAxis(_ spec: String) throws -> Axis {
+    /// An axis whose size is known and whose values are made on demand.
+    struct ParsedAxis {
+        var name: String
+        var count: Int
+        var values: () -> [Double]
+    }
+
+    static func parseAxis(_ spec: String) throws -> ParsedAxis {
         guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
             throw InputError("expected name=start:stop:step or name=a,b,c", setting: .grid, value: spec)
         }
@@ -41,32 +63,78 @@ public struct ParameterGrid: Sendable, Equatable {
         let body = String(spec[spec.index(after: eq)...])
         func number(_ s: Substring) throws -> Double {
             guard let v = Double(String(s).trimmingSpaces), v.isFinite else {
-                throw InputError("'\(s)' is not a number", setting: .grid, value: spec)
+                throw InputError("\(Excerpt.quoted(String(s))) is not a number", setting: .grid, value: spec)
             }
             return v
         }
         let parts = body.split(separator: ":", omittingEmptySubsequences: false)
-        var values: [Double] = []
         if parts.count == 3 {
             let start = try number(parts[0]), stop = try number(parts[1]), step = try number(parts[2])
             guard step > 0 else { throw InputError("step must be positive", setting: .grid, value: spec) }
             guard stop >= start else { throw InputError("stop is below start", setting: .grid, value: spec) }
-            let n = Int(((stop - start) / step + 1e-9).rounded(.down)) + 1
-            guard n <= 1_000_000 else { throw InputError("more than 1,000,000 values", setting: .grid, value: spec) }
+            // Counted as a Double first: (stop - start) / step can be 1e300 or infinite.
+            let steps = ((stop - start) / step + 1e-9).rounded(.down)
+            guard steps.isFinite, steps < Double(Self.maximumValuesPerAxis) else {
+                throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: spec)
+            }
+            let n = Int(steps) + 1
             // start + k*step, not repeated addition, so values do not drift; then 12 significant
             // digits, so 0.1:0.3:0.1 gives 0.3, not 0.30000000000000004.
-            values = (0..<n).map { Double(String(format: "%.12g", start + Double($0) * step))! }
+            return ParsedAxis(name: name, count: n) {
+                (0..<n).map { Double(String(format: "%.12g", start + Double($0) * step))! }
+            }
         } else if parts.count == 1 {
-            values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
+            let values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
+            guard !values.isEmpty else { throw InputError("no values", setting: .grid, value: spec) }
+            guard values.count <= Self.maximumValuesPerAxis else {
+                throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: spec)
+            }
+            return ParsedAxis(name: name, count: values.count) { values }
         } else {
             throw InputError("expected start:stop:step", setting: .grid, value: spec)
         }
-        guard !values.isEmpty else { throw InputError("no values", setting: .grid, value: spec) }
-        return Axis(name: name, values: values)
     }
 
-    /// Number of combinations (product of the axis sizes).
-    public var count: Int { axes.reduce(1) { $0 * $1.values.count } }
+    /// Number of combinations (product of the axis sizes); `Int.max` when the product does not
+    /// fit (only a grid built from axes directly can be that large: parsing refuses it).
+    public var count: Int {
+        var n = 1
+        for axis in axes {
+            let (product, overflow) = n.multipliedReportingOverflow(by: axis.values.count)
+            if overflow { return .max }
+            n = product
+        }
+        return n
+    }
+
+    /// The flat indexes whose combination, completed by `defaults` for the parameters not
+    /// swept, satisfies `filter`, in grid order. One pass with one reused dictionary and an
+    /// odometer over the axes: no allocation per combination.
+    /// - Precondition: `count` is at most `maximumCombinations`.
+    public func indexes(where filter: ([String: Double]) -> Bool, defaults: [String: Double] = [:]) -> [Int] {
+        let n = count
+        precondition(n <= Self.maximumCombinations, "grid too large to filter")
+        var values = defaults
+        var digits = [Int](repeating: 0, count: axes.count)
+        for axis in axes { values[axis.name] = axis.values[0] }
+        var out: [Int] = []
+        for index in 0..<n {
+            if filter(values) { out.append(index) }
+            // Next combination: the last axis varies fastest.
+            var k = axes.count - 1
+            while k >= 0 {
+                digits[k] += 1
+                if digits[k] < axes[k].values.count {
+                    values[axes[k].name] = axes[k].values[digits[k]]
+                    break
+                }
+                digits[k] = 0
+                values[axes[k].name] = axes[k].values[0]
+                k -= 1
+            }
+        }
+        return out
+    }
 
     /// The values of the combination at flat `index`, one per axis in axis order, last axis
     /// varying fastest.

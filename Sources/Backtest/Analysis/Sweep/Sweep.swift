@@ -25,6 +25,8 @@ public struct Sweep {
         /// Combinations evaluated, and how many failed.
         public var evaluated = 0
         public var failed = 0
+        /// Why the first failed combination failed.
+        public var firstError: String?
         /// The best successful combination by the rank metric, and its metrics.
         public var best: Int?
         public var bestMetrics: RunMetrics?
@@ -108,7 +110,11 @@ public struct Sweep {
             }
             for row in rows {
                 summary.evaluated += 1
-                guard let m = row.metrics else { summary.failed += 1; continue }
+                guard let m = row.metrics else {
+                    summary.failed += 1
+                    if summary.firstError == nil { summary.firstError = row.error }
+                    continue
+                }
                 let v = m[metric]
                 summary.rankValues[row.combo] = v
                 if v.isFinite {

@@ -25,7 +25,7 @@ public enum Timeframe: String, CaseIterable, Sendable, Comparable, Codable {
     public static func parse(_ text: String) throws -> Timeframe {
         if let tf = Timeframe(rawValue: text) { return tf }
         throw InputError(
-            "unknown timeframe '\(text)' (valid: \(allCases.map(\.rawValue).joined(separator: " ")))")
+            "unknown timeframe \(Excerpt.quoted(text)) (valid: \(allCases.map(\.rawValue).joined(separator: " ")))")
     }
 
     /// Start of the UTC bucket holding `t`: minutes and hours from the epoch, days at midnight,

@@ -87,6 +87,10 @@ public struct ExecutionConfig: Sendable {
     /// Fee rate as a fraction of notional.
     public var feeRate: Double { feeBps / 10_000 }
 
+    /// The largest cash amount or quantity accepted (a quadrillion): far above any account, far
+    /// enough below overflow that equity, fees and notionals stay finite.
+    public static let largestAmount = 1e15
+
     /// Throws `InputError` naming the setting and its value when a value is out of range.
     public func validate() throws {
         /// `showsValue` is false for fractions, which the caller gave as percentages.
@@ -95,7 +99,16 @@ public struct ExecutionConfig: Sendable {
             guard let value, !ok(value) else { return }
             throw InputError(why, setting: setting, value: showsValue ? NumberText.shortest(value) : nil)
         }
-        try check(initialCash, { $0 > 0 && $0.isFinite }, .cash, "initial cash must be a positive number")
+        try check(initialCash, { $0 > 0 && $0 <= Self.largestAmount }, .cash, "initial cash must be a positive number up to 1e15")
+        try check(feeMin, { $0 <= Self.largestAmount }, .feeMin, "minimum fee must be at most 1e15")
+        try check(minNotional, { $0 <= Self.largestAmount }, .minNotional, "minimum notional must be at most 1e15")
+        switch sizing {
+        case .units(let v), .cash(let v):
+            guard v <= Self.largestAmount else {
+                throw InputError("an order size must be at most 1e15", setting: .size, value: NumberText.shortest(v))
+            }
+        case .equityFraction: break
+        }
         try check(feeBps, { $0 >= 0 && $0 < 10_000 }, .feeBps, "fee must be in [0, 10000) basis points")
         try check(feeMin, { $0 >= 0 }, .feeMin, "minimum fee must be >= 0")
         try check(stopLoss, { $0 > 0 && $0 < 1 }, .stopLoss, "stop-loss must be between 0% and 100%", showsValue: false)

@@ -80,7 +80,8 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
     public func message(naming name: (Setting) -> String) -> String {
         var s = location.map { "\($0): " } ?? ""
         if kind == .invalid, let setting {
-            s += name(setting) + (value.map { " '\($0)'" } ?? "") + ": "
+            // The value as given, but never more than `Excerpt.limit` characters of it.
+            s += name(setting) + (value.map { " " + Excerpt.quoted($0) } ?? "") + ": "
         }
         return s + reason
     }

@@ -8,7 +8,7 @@ extension JSONValue {
     }
 
     /// The value as JSON text on one line: strings with `"`, `\` and control characters
-    /// escaped, numbers as their case says, object keys in order.
+    /// (C0, DEL, C1, bidirectional controls) escaped, numbers as their case says, object keys in order.
     public func serialized(_ style: Style = .compact) -> String {
         var out = ""
         write(to: &out, style: style)
@@ -60,7 +60,9 @@ extension JSONValue {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 {
+                // Control characters, DEL, C1 and bidirectional controls as \u escapes: valid
+                // JSON, and inert when the JSON is printed on a terminal.
+                if u.value < 0x20 || TerminalText.needsEscape(u) {
                     let hex = String(u.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -10,6 +10,11 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case from
     case to
     case format
+    /// The store file.
+    case store
+    /// Bars and symbols of a generated universe.
+    case bars
+    case symbolCount = "symbols"
 
     // Execution
     case cash
@@ -69,6 +74,10 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case portfolioRank = "portfolio_rank"
     /// Whether shorts are allowed (a portfolio is long only).
     case short
+
+    // Outputs
+    /// The directory a report, sweep or screen is written to.
+    case output
 
     // Signal expressions
     /// The entry rule of an expression strategy.

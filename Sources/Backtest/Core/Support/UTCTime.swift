@@ -7,6 +7,16 @@ public enum UTCTime {
         public var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
     }
 
+    /// The times bt stores: 1970-01-01T00:00:00Z through 9999-12-31T23:59:59Z, so every stored
+    /// time prints as a four-digit-year ISO-8601 time and reads back to itself.
+    public static let supportedRange: ClosedRange<Int64> = 0...253_402_300_799
+
+    /// `t` as ISO-8601 when its year has four digits, else as the raw number of seconds (for messages
+    /// about times that are out of range or damaged).
+    public static func describe(_ t: Int64) -> String {
+        (-62_167_219_200...253_402_300_799).contains(t) ? iso(t) : "\(t) s since 1970"
+    }
+
     /// Days since the epoch of a civil date.
     public static func days(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)

@@ -22,10 +22,39 @@ import Foundation
 public enum Synth {
     static let start = UTCTime.epoch(year: 2018, month: 1, day: 1)
 
+    /// The most bars generated in one call, over all symbols (about a gigabyte of candles).
+    public static let maximumBars = 20_000_000
+    /// The most symbols of a universe.
+    public static let maximumSymbols = 100_000
+
+    /// Throws unless `symbols` series of `bars` bars fit: both at least 1, `symbols` at most
+    /// `maximumSymbols`, `symbols x bars` at most `maximumBars` (counted without overflow), and
+    /// the last bar no later than 9999-12-31.
+    /// - Throws: `InputError` with setting `.bars` or `.symbolCount`.
+    public static func validate(symbols: Int, bars: Int, timeframe: Timeframe) throws {
+        guard symbols >= 1, symbols <= maximumSymbols else {
+            throw InputError("the number of symbols must be between 1 and \(maximumSymbols)", setting: .symbolCount,
+                             value: String(symbols))
+        }
+        guard bars >= 1 else { throw InputError("the number of bars must be at least 1", setting: .bars, value: String(bars)) }
+        let (total, overflow) = symbols.multipliedReportingOverflow(by: bars)
+        guard !overflow, total <= maximumBars else {
+            throw InputError("at most \(maximumBars) bars in all (symbols x bars) can be generated", setting: .bars,
+                             value: String(bars))
+        }
+        let last = timeframe == .month1
+            ? UTCTime.epoch(year: 2018 + (bars - 1) / 12, month: 1 + (bars - 1) % 12, day: 1)
+            : start + Int64(bars - 1) * timeframe.seconds
+        guard last <= UTCTime.supportedRange.upperBound else {
+            throw InputError("\(bars) \(timeframe.rawValue) bars from 2018-01-01 would run past the year 9999", setting: .bars,
+                             value: String(bars))
+        }
+    }
+
     /// One synthetic series of `bars` candles.
     /// - Complexity: O(bars).
     public static func series(symbol: String, bars: Int, seed: UInt64, timeframe: Timeframe = .day1) -> CandleSeries {
-        precondition(bars >= 0, "bars must not be negative")
+        precondition(bars >= 0 && bars <= maximumBars, "bars must be in 0...maximumBars (see validate)")
         let rng = GSL.Random(seed: UInt(truncatingIfNeeded: mix(seed)))
         var out = CandleSeries(symbol: symbol, timeframe: timeframe)
         out.reserveCapacity(bars)

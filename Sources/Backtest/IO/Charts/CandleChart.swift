@@ -62,6 +62,7 @@ public enum CandleChart {
             return YScale(min: r.0, max: r.1, rows: panelRows - 1)
         }
         let gutter = ([priceScale.labelWidth] + panelScales.map(\.labelWidth)).max()! + 1
+        try size.requirePlotColumns(gutter: gutter, for: "candlestick")
         let columns = size.width - gutter
         let price = PlotPanel(x: 0, y: 1, gutter: gutter, columns: columns, rows: priceRows)
 

@@ -46,11 +46,13 @@ struct Canvas {
         set(x, y, Unicode.Scalar(0x2800 + UInt32(merged))!, color, layer: layer)
     }
 
-    /// Writes `text` from (x, y) rightwards, clipped at the canvas edge.
+    /// Writes `text` from (x, y) rightwards, clipped at the canvas edge. Control characters
+    /// (see `TerminalText`) are drawn as U+FFFD, so text from data cannot reach the terminal
+    /// as a control sequence.
     mutating func text(_ x: Int, _ y: Int, _ text: String, _ color: ChartColor = .none, layer: Layer = .label) {
         var cx = x
         for s in text.unicodeScalars {
-            set(cx, y, s, color, layer: layer)
+            set(cx, y, TerminalText.needsEscape(s) ? "\u{FFFD}" : s, color, layer: layer)
             cx += 1
         }
     }

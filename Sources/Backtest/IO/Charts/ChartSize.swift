@@ -9,16 +9,40 @@ public struct ChartSize: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public static let fallback = ChartSize(width: 80, height: 24)
+    /// The largest chart drawn: 1,000 columns by 500 rows (a canvas of half a million cells).
+    public static let maximum = ChartSize(width: 1000, height: 500)
 
     public init(width: Int, height: Int) {
         self.width = width; self.height = height
     }
 
-    /// Throws a clear `InputError` (kind `.needsSetting`, `.chartSize`) when the size is below what `chart` needs.
+    /// Throws a clear `InputError` (setting `.chartWidth` or `.chartHeight`) for a width or
+    /// height above `maximum`.
+    public func checkMaximum() throws {
+        if width > Self.maximum.width {
+            throw InputError("a chart is at most \(Self.maximum.width) columns wide", setting: .chartWidth, value: String(width))
+        }
+        if height > Self.maximum.height {
+            throw InputError("a chart is at most \(Self.maximum.height) rows high", setting: .chartHeight, value: String(height))
+        }
+    }
+
+    /// Throws a clear `InputError` (kind `.needsSetting`, `.chartSize`) when the size is below what `chart` needs,
+    /// or above `maximum`.
     func require(width minWidth: Int, height minHeight: Int, for chart: String) throws {
+        try checkMaximum()
         guard width >= minWidth, height >= minHeight else {
             throw InputError(.needsSetting, "a \(chart) chart needs at least \(minWidth)x\(minHeight) cells, got \(width)x\(height)",
                              setting: .chartSize, value: "\(width)x\(height)")
+        }
+    }
+
+    /// Throws when the y-axis labels leave fewer than 8 columns to plot in (labels of values as
+    /// large as 1e200 are 200 characters wide).
+    func requirePlotColumns(gutter: Int, for chart: String) throws {
+        guard width - gutter >= 8 else {
+            throw InputError(.needsSetting, "the y-axis labels of this \(chart) chart take \(gutter) of its \(width) columns",
+                             setting: .chartWidth, value: String(width))
         }
     }
 }

@@ -28,6 +28,7 @@ public enum EquityChart {
         let ddRange = LinePlot.range([drawdown]) ?? (0, 0)
         let ddScale = YScale(min: ddRange.min, max: 0, rows: ddRows, suffix: "%")
         let gutter = max(eqScale.labelWidth, ddScale.labelWidth) + 1
+        try size.requirePlotColumns(gutter: gutter, for: "equity")
         let columns = size.width - gutter
         let top = PlotPanel(x: 0, y: 1, gutter: gutter, columns: columns, rows: eqRows)
         let bottom = PlotPanel(x: 0, y: 1 + eqRows, gutter: gutter, columns: columns, rows: ddRows)

@@ -45,7 +45,8 @@ struct YScale {
     func position(_ v: Double, steps: Int) -> Int {
         let f = (hi - v) / (hi - lo) * Double(steps)
         if !(f >= 0) { return 0 }
-        return Swift.min(steps - 1, Int(f))
+        if !(f < Double(steps)) { return steps - 1 }
+        return Int(f)
     }
 
     func format(_ v: Double) -> String {
@@ -59,15 +60,18 @@ struct YScale {
         if rows > 1 {
             let step = Self.niceStep((hi - lo) / Double(Swift.max(1, rows / 3)))
             let tickDecimals = Swift.max(0, Swift.min(8, Int((-log10(step)).rounded(.up))))
-            var t = (hi / step).rounded(.down) * step
+            let start = (hi / step).rounded(.down) * step
             var last = 0
-            while t > lo {
+            // Counted steps, not repeated subtraction: near 1e20 a step of 0.2 is below the
+            // spacing of Doubles and `t -= step` would never move.
+            for k in 0...(4 * rows) {
+                let t = start - Double(k) * step
+                guard t > lo else { break }
                 let r = position(t, steps: rows)
                 if r > last + 1 && r < rows - 2 {
                     out.append((r, String(format: "%.\(tickDecimals)f", t) + suffix))
                     last = r
                 }
-                t -= step
             }
             out.append((rows - 1, format(lo)))
         }

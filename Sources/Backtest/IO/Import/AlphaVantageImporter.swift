@@ -15,20 +15,28 @@ enum AlphaVantageImporter {
         guard case .object(let members) = root else {
             throw InputError("expected a JSON object at the top level", at: text.file)
         }
-        for key in ["Error Message", "Note", "Information"] {
-            if case .string(let message)? = root[key] {
-                throw InputError("Alpha Vantage response holds no data: \(message)", file: text.file, key: "\"\(key)\"")
-            }
+        let messages = [
+            ("Error Message", "Alpha Vantage answered with an error instead of data"),
+            ("Note", "Alpha Vantage answered with a note instead of data (usually the limit on calls per minute or day)"),
+            ("Information", "Alpha Vantage answered with an information message instead of data (usually a call limit "
+                + "or an endpoint that needs a premium key)"),
+        ]
+        for (key, what) in messages where root[key] != nil && members.first(where: { $0.key.hasPrefix("Time Series") }) == nil {
+            let message: String
+            if case .string(let text)? = root[key] { message = text } else { message = root[key]!.kindName }
+            throw InputError("\(what): \(Excerpt.quoted(message, limit: 200))", file: text.file, key: "\"\(key)\"")
         }
         guard let series = members.first(where: { $0.key.hasPrefix("Time Series") }) else {
             throw InputError("missing required key \"Time Series (Daily)\"", at: text.file)
         }
         guard case .object(let days) = series.value else {
-            throw InputError("expected an object of dates, found \(series.value.kindName)", file: text.file, key: "\"\(series.key)\"")
+            throw InputError("expected an object of dates, found \(series.value.kindName)", file: text.file,
+                             key: "\"\(Excerpt.shortened(series.key, limit: 40))\"")
         }
         var out = ParsedCandles(file: text.file, capacity: days.count)
         for (date, fields) in days {
-            let here = "\"\(series.key)\" > \"\(date)\""
+            let shownDate = Excerpt.shortened(date, limit: 40)
+            let here = "\"\(Excerpt.shortened(series.key, limit: 40))\" > \"\(shownDate)\""
             guard let t = DecimalParsing.time(date) else {
                 throw InputError("key is not a date or date-time", file: text.file, key: here)
             }
@@ -37,7 +45,7 @@ enum AlphaVantageImporter {
             }
             func number(_ name: String) throws -> Double? {
                 guard let m = values.first(where: { fieldName($0.key) == name }) else { return nil }
-                let place = "\(here) > \"\(m.key)\""
+                let place = "\(here) > \"\(Excerpt.shortened(m.key, limit: 40))\""
                 let result: Result<Double, DecimalParsing.Failure>
                 switch m.value {
                 case .string(let s): result = DecimalParsing.double(s)
@@ -64,9 +72,9 @@ enum AlphaVantageImporter {
                 o *= k; h *= k; l *= k; c = adj
             }
             out.append(line: 0, time: t, open: o, high: h, low: l, close: c, volume: v)
-            out.keys.append("\(series.key)\" > \"\(date)")
+            out.keys.append("\(Excerpt.shortened(series.key, limit: 40))\" > \"\(shownDate)")
         }
-        if out.series.isEmpty { throw InputError("no data rows in \"\(series.key)\"", at: text.file) }
+        if out.series.isEmpty { throw InputError("no data rows in \"\(Excerpt.shortened(series.key, limit: 40))\"", at: text.file) }
         return out
     }
 

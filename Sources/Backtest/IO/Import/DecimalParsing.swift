@@ -74,15 +74,45 @@ enum DecimalParsing {
         return .failure(.notANumber)
     }
 
+    /// The unit of an integer epoch, decided by its size: seconds below 1e11 (until the year
+    /// 5138), milliseconds below 1e14, microseconds above. A file uses one unit throughout, so
+    /// importers check that every epoch of a file has the unit of its first.
+    enum EpochUnit: String, Equatable {
+        case seconds, milliseconds, microseconds
+
+        init(_ value: Int64) {
+            self = value >= 100_000_000_000_000 ? .microseconds : value >= 100_000_000_000 ? .milliseconds : .seconds
+        }
+
+        /// `value` in this unit as milliseconds, rounded down.
+        func milliseconds(_ value: Int64) -> Int64 {
+            switch self {
+            case .seconds: value * 1000
+            case .milliseconds: value
+            case .microseconds: value / 1000
+            }
+        }
+    }
+
+    /// A parsed time field: milliseconds since the epoch, and the unit when it was an epoch number.
+    struct Time: Equatable {
+        var milliseconds: Int64
+        /// nil for dates and date-times.
+        var unit: EpochUnit?
+        var seconds: Int64 { floorDiv(milliseconds, 1000) }
+    }
+
     /// Parses a field holding a time: an ISO-8601 date or date-time (UTC unless it has an
-    /// offset), `yyyymmdd`, or an integer epoch in seconds, milliseconds (>= 1e11) or microseconds
-    /// (>= 1e14), truncated to whole seconds.
-    static func time(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    /// offset), `yyyymmdd`, or a non-negative integer epoch in seconds, milliseconds (>= 1e11) or
+    /// microseconds (>= 1e14), with an optional fraction (dropped below a millisecond).
+    static func time(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? { parsedTime(bytes)?.seconds }
+
+    static func parsedTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Time? {
         var i = 0, n = bytes.count
         while i < n, bytes[i] == 32 || bytes[i] == 9 { i += 1 }
         while n > i, bytes[n - 1] == 32 || bytes[n - 1] == 9 { n -= 1 }
         guard i < n else { return nil }
-        // Epoch integer (optionally with a fractional part, dropped).
+        // Epoch integer (optionally with a fractional part).
         var j = i
         var value: Int64 = 0
         while j < n, bytes[j] &- 48 < 10, value < Int64.max / 100 {
@@ -90,12 +120,21 @@ enum DecimalParsing {
             j += 1
         }
         if j > i {
-            if j == n, j - i == 8, let t = compactDate(value) { return t }
-            if j == n || (bytes[j] == 46 && (j + 1..<n).allSatisfy { bytes[$0] &- 48 < 10 }) {
-                return epochSeconds(value)
+            if j == n, j - i == 8, let t = compactDate(value) { return Time(milliseconds: t * 1000, unit: nil) }
+            if j == n || (bytes[j] == 46 && j + 1 < n && (j + 1..<n).allSatisfy { bytes[$0] &- 48 < 10 }) {
+                let unit = EpochUnit(value)
+                var ms = unit.milliseconds(value)
+                if unit == .seconds, j < n {
+                    // The first three fraction digits are milliseconds.
+                    var fraction = 0, digits = 0
+                    for k in (j + 1)..<n where digits < 3 { fraction = fraction * 10 + Int(bytes[k] &- 48); digits += 1 }
+                    for _ in digits..<3 { fraction *= 10 }
+                    ms += Int64(fraction)
+                }
+                return Time(milliseconds: ms, unit: unit)
             }
             if j - i == 4, j < n, bytes[j] == 45 {
-                return iso(UnsafeBufferPointer(rebasing: bytes[i..<n]))
+                return UTCTime.parseISOMilliseconds(bytes: UnsafeBufferPointer(rebasing: bytes[i..<n])).map { Time(milliseconds: $0, unit: nil) }
             }
         }
         return nil
@@ -113,12 +152,6 @@ enum DecimalParsing {
         return UTCTime.epoch(year: y, month: m, day: d)
     }
 
-    /// An integer epoch in seconds, milliseconds or microseconds, as seconds.
-    static func epochSeconds(_ value: Int64) -> Int64 {
-        if value >= 100_000_000_000_000 { return value / 1_000_000 }
-        if value >= 100_000_000_000 { return value / 1000 }
-        return value
-    }
 
     /// A number from a Swift string (JSON values), with the same rules as `double(_:)`.
     static func double(_ text: String) -> Result<Double, Failure> {
@@ -129,5 +162,10 @@ enum DecimalParsing {
     static func time(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { time($0) }
+    }
+
+    static func parsedTime(_ text: String) -> Time? {
+        var text = text
+        return text.withUTF8 { parsedTime($0) }
     }
 }

@@ -18,7 +18,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     public static func parse(_ text: String) throws -> ImportFormat {
         if let f = ImportFormat(rawValue: text.lowercased()) { return f }
         let hint = Suggest.closest(to: text, among: allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
-        throw InputError("unknown format '\(text)'\(hint) (valid: \(allCases.map(\.rawValue).joined(separator: " ")))")
+        throw InputError("unknown format \(Excerpt.quoted(text))\(hint) (valid: \(allCases.map(\.rawValue).joined(separator: " ")))")
     }
 
     /// Recognises the format from the file's first non-blank line.
@@ -30,15 +30,16 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         let line = text.slice(lineStart..<first.range.upperBound)
         let head = line[0]
         if head == 123 {  // '{'
-            if contains(line, "Time Series") || contains(line, "Meta Data") || contains(line, "Error Message") {
-                return .alphavantage
-            }
             if let object = try? JSONParser.parse(line) {
                 if object["bids", "asks", "b", "a"] != nil { return .book }
                 if object["price", "p"] != nil { return .trades }
+                if isAlphaVantage(object) { return .alphavantage }
+            } else if contains(line, "Time Series") || contains(line, "Meta Data") || contains(line, "Error Message") {
+                return .alphavantage
+            } else if line.count <= 2, let document = try? JSONParser.parse(text.bytes), isAlphaVantage(document) {
+                // A pretty-printed JSON document: Alpha Vantage is the only one we read.
+                return .alphavantage
             }
-            // A pretty-printed JSON document: Alpha Vantage is the only one we read.
-            if line.count <= 2, contains(text.bytes, "Time Series") { return .alphavantage }
         } else if head &- 48 < 10 {
             let fields = CSVLine.split(line, delimiter: 44)
             if fields.count == 12 { return .binance }
@@ -50,6 +51,15 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             "unknown format: expected a CSV with a header (time, open, high, low, close), a Binance kline CSV, "
                 + "Alpha Vantage JSON, or JSON lines of trades or book events",
             setting: .format, file: text.file, line: first.line)
+    }
+
+    /// An Alpha Vantage answer: data (`"Meta Data"`, `"Time Series ..."`) or a message in place
+    /// of data (`"Error Message"`, `"Note"`, `"Information"`).
+    static func isAlphaVantage(_ value: JSONValue) -> Bool {
+        guard case .object(let members) = value else { return false }
+        return members.contains {
+            $0.key.hasPrefix("Time Series") || ["Meta Data", "Error Message", "Note", "Information"].contains($0.key)
+        }
     }
 
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {

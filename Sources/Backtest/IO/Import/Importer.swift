@@ -73,7 +73,7 @@ public enum Importer {
 
     static func read(text: InputText, options: ImportOptions) throws -> ImportedFile {
         let format = try options.format ?? ImportFormat.detect(text)
-        let symbol = try options.symbol ?? defaultSymbol(for: text.file)
+        let symbol = try options.symbol.map(Symbol.validated) ?? defaultSymbol(for: text.file)
         switch format {
         case .book:
             return ImportedFile(file: text.file, format: format, symbol: symbol, content: .book(try BookImporter.read(text)))
@@ -93,15 +93,32 @@ public enum Importer {
             if let wanted = options.timeframe {
                 if (inferred.map { $0 < wanted } ?? false) || hasSharedBuckets(series.time, wanted) {
                     series = series.resampled(to: wanted)
+                    try checkAggregates(series, parsed: parsed)
                 }
                 series.timeframe = wanted
             } else {
                 if inferred == nil && series.count > 1 {
+                    // Millisecond epochs before 1973-03-03 are below 1e11 and read as seconds:
+                    // their spacing is then 1000 times a timeframe's.
+                    let hint = Timeframe.infer(from: series.time.map { $0 / 1000 }) != nil && series.time.last! < 100_000_000_000
+                        ? " (the times look like epoch milliseconds before 1973, which bt reads as seconds because they are below 1e11; "
+                            + "write them as ISO-8601)"
+                        : ""
                     throw InputError(
                         .needsSetting,
                         "cannot infer the timeframe: the spacing of the bars matches none of "
-                            + Timeframe.allCases.map(\.rawValue).joined(separator: " "),
+                            + Timeframe.allCases.map(\.rawValue).joined(separator: " ") + hint,
                         setting: .timeframe, file: text.file)
+                }
+                if let inferred, let (a, b) = firstSharedBucket(series.time, inferred) {
+                    let rowA = parsed.series.time.firstIndex(of: a)!, rowB = parsed.series.time.firstIndex(of: b)!
+                    var e = parsed.error(
+                        "the bars at \(UTCTime.iso(a)) (\(parsed.location(rowA))) and \(UTCTime.iso(b)) fall in the same "
+                            + "\(inferred.rawValue) bar of this \(inferred.rawValue) series; name the timeframe to aggregate them",
+                        row: rowB)
+                    e.kind = .needsSetting
+                    e.setting = .timeframe
+                    throw e
                 }
                 series.timeframe = inferred
             }
@@ -111,15 +128,37 @@ public enum Importer {
 
     /// True when two consecutive bars fall in the same `timeframe` bucket.
     static func hasSharedBuckets(_ time: [Int64], _ timeframe: Timeframe) -> Bool {
-        zip(time, time.dropFirst()).contains { timeframe.bucketStart($0) == timeframe.bucketStart($1) }
+        firstSharedBucket(time, timeframe) != nil
+    }
+
+    /// The first two consecutive times in one `timeframe` bucket.
+    static func firstSharedBucket(_ time: [Int64], _ timeframe: Timeframe) -> (Int64, Int64)? {
+        zip(time, time.dropFirst()).first { timeframe.bucketStart($0) == timeframe.bucketStart($1) }
+    }
+
+    /// Aggregated bars must stay finite (a sum of volumes could overflow); the error names the
+    /// first source row of the bar.
+    static func checkAggregates(_ series: CandleSeries, parsed: ParsedCandles) throws {
+        guard let tf = series.timeframe else { return }
+        for i in 0..<series.count {
+            let values = [series.open[i], series.high[i], series.low[i], series.close[i], series.volume[i]]
+            guard values.allSatisfy(\.isFinite) else {
+                let row = parsed.series.time.firstIndex { tf.bucketStart($0) == series.time[i] } ?? 0
+                throw parsed.error("the \(tf.rawValue) bar at \(UTCTime.iso(series.time[i])) overflows when its rows are "
+                                       + "summed", row: row)
+            }
+        }
     }
 
     /// The file name without directories and extension, upper-cased: `data/goog.csv` -> `GOOG`.
+    /// - Throws: `InputError` (kind `.needsSetting`, setting `.symbol`) when the stem is not a
+    ///   valid symbol (see `Symbol`).
     static func defaultSymbol(for path: String) throws -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let stem = name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? name
-        guard !stem.isEmpty else {
-            throw InputError(.needsSetting, "cannot derive a symbol from the file name", setting: .symbol, file: path)
+        if let problem = Symbol.problem(stem) {
+            throw InputError(.needsSetting, "cannot derive a symbol from the file name: \(problem); \(Symbol.rule)",
+                             setting: .symbol, file: path)
         }
         return stem.uppercased()
     }

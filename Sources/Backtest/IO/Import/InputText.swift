@@ -57,6 +57,35 @@ final class InputText {
         }
     }
 
+    /// The non-blank lines as (byte range without `\n` or a trailing `\r`, 1-based number), for
+    /// loops whose body keeps state in local variables (no closure to capture them).
+    var lines: Lines { Lines(bytes: bytes) }
+
+    struct Lines: Sequence, IteratorProtocol {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var start = 0
+        var line = 1
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func next() -> (range: Range<Int>, line: Int)? {
+            let b = bytes
+            while start < b.count {
+                var end = start
+                while end < b.count, b[end] != 10 { end += 1 }
+                var stop = end
+                if stop > start, b[stop - 1] == 13 { stop -= 1 }
+                var k = start
+                while k < stop, b[k] == 32 || b[k] == 9 { k += 1 }
+                let range = start..<stop, number = line
+                start = end + 1
+                line += 1
+                if k < stop { return (range, number) }
+            }
+            return nil
+        }
+    }
+
     /// The first non-blank line.
     func firstLine() -> (range: Range<Int>, line: Int)? {
         var found: (Range<Int>, Int)?

@@ -81,7 +81,7 @@ struct JSONParser {
             guard i < b.count, b[i] == 34 else { throw fail("expected a quoted key in JSON object") }
             let key = try string()
             skipSpace()
-            guard i < b.count, b[i] == 58 else { throw fail("expected ':' after key \"\(key)\"") }
+            guard i < b.count, b[i] == 58 else { throw fail("expected ':' after key \(Excerpt.quoted(key, limit: 40))") }
             i += 1
             members.append((key, try value(depth: depth + 1)))
             skipSpace()

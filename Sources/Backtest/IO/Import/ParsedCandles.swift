@@ -35,9 +35,14 @@ struct ParsedCandles {
         error("", row: i).location!
     }
 
-    /// Checks every row (high >= max(open, close), low <= min(open, close), volume >= 0),
-    /// sorts by time (stable), merges identical duplicate rows and refuses duplicates that
-    /// differ. Prices are already known to be finite.
+    /// Values bt accepts are at most this large in magnitude, so that sums of them (volumes
+    /// aggregated into coarser bars, however many) stay finite.
+    static let largestMagnitude = 1e250
+
+    /// Checks every row (time within `UTCTime.supportedRange`, values at most
+    /// `largestMagnitude` in magnitude, high >= max(open, close), low <= min(open, close),
+    /// volume >= 0), sorts by time (stable), merges identical duplicate rows and refuses
+    /// duplicates that differ. Prices are already known to be finite.
     /// - Throws: `InputError` naming the row's line or key.
     /// - Complexity: O(n) when already sorted, else O(n log n).
     func validated() throws -> CandleSeries {
@@ -51,6 +56,17 @@ struct ParsedCandles {
                         try s.close.withUnsafeBufferPointer { c in
                             try s.volume.withUnsafeBufferPointer { v in
                                 for i in 0..<t.count {
+                                    if !UTCTime.supportedRange.contains(t[i]) {
+                                        throw error("time \(UTCTime.describe(t[i])) is outside the supported range "
+                                                        + "1970-01-01 to 9999-12-31", row: i)
+                                    }
+                                    let largest = Swift.max(Swift.max(Swift.abs(o[i]), Swift.abs(h[i])),
+                                                            Swift.max(Swift.max(Swift.abs(l[i]), Swift.abs(c[i])), Swift.abs(v[i])))
+                                    if !(largest <= Self.largestMagnitude) {
+                                        let (name, value) = [("open", o[i]), ("high", h[i]), ("low", l[i]), ("close", c[i]), ("volume", v[i])]
+                                            .first { !(Swift.abs($0.1) <= Self.largestMagnitude) }!
+                                        throw error("\(name) \(value) is beyond ±1e250 (sums of it could overflow)", row: i)
+                                    }
                                     let top = Swift.max(o[i], c[i]), bottom = Swift.min(o[i], c[i])
                                     if h[i] < top {
                                         throw error("high \(h[i]) is below max(open, close) \(top)", row: i)

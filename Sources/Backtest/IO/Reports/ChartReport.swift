@@ -61,8 +61,21 @@ public struct ChartReport {
         }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
-            try OutputDirectory.prepare(directory, force: true, what: "directory")
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw InputError("cannot create the directory (\(error.localizedDescription))", at: directory)
+            }
         }
-        return try OutputDirectory.write(html(), to: (path as NSString).lastPathComponent, in: directory.isEmpty ? "." : directory)
+        // Written beside the target and renamed over it: a failure leaves no half-written page.
+        let name = (path as NSString).lastPathComponent
+        let partial = ".\(name).partial-\(getpid())"
+        let folder = directory.isEmpty ? "." : directory
+        let temporary = try OutputDirectory.write(html(), to: partial, in: folder)
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw InternalError("\(path): cannot move the page into place (\(String(cString: strerror(errno))))")
+        }
+        return path
     }
 }

@@ -2,23 +2,67 @@ import BacktestAnalysis
 import BacktestCore
 import Foundation
 
-/// Report directories: created on demand, never silently overwritten.
+/// Report directories: created on demand, never silently overwritten, never left half-written.
+///
+/// Outputs are written into a hidden staging folder beside the target (`StagedDirectory`) and
+/// renamed into place when complete, so a failure (a full disk, a crash, an error) leaves no
+/// partial report behind, and a rerun is not refused because of one. `force` replaces an
+/// existing directory, but only one that holds nothing but bt's own output files: bt never
+/// deletes other files.
 public enum OutputDirectory {
-    /// Throws unless `path` can take output: it does not exist, or it is a directory and `force`
-    /// is true. Call it before a long run so a refusal costs nothing.
+    /// Every file name bt writes into an output directory (reports, sweeps, screens, sweep
+    /// summaries); a directory holding only these (and folders of them) may be replaced.
+    public static let knownFiles: Set<String> = Set(Report.files).union(PortfolioReport.files).union([
+        "sweep.csv", "sweep.md", "heatmap.svg", "walk_forward.csv", "walk_forward_equity.svg",
+        "screen.csv", "screen.md", "summary.md", "summary.csv",
+    ])
+
+    /// Throws unless `path` can take output: it does not exist, or it is a directory of bt
+    /// output and `force` is true. Call it before a long run so a refusal costs nothing.
     /// - Parameter what: the noun in the message ("report directory", "output directory").
-    /// - Throws: `InputError` naming the directory, of kind `.outputExists` when it exists and
-    ///   `force` is false.
+    /// - Throws: `InputError` naming the directory: of kind `.outputExists` when it exists and
+    ///   `force` is false; of setting `.output` for an empty path, a file, or a directory holding
+    ///   files bt did not write.
     public static func check(_ path: String, force: Bool, what: String = "output directory") throws {
+        guard !path.isEmpty else { throw InputError("the \(what) path is empty", setting: .output, value: path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else { throw InputError("exists and is not a directory", at: path) }
         guard force else {
             throw InputError(.outputExists, "\(what) already exists; nothing was written", file: path)
         }
+        if let foreign = foreignEntry(in: path, depth: 0) {
+            throw InputError("\(what) holds \(Excerpt.quoted(foreign)), which bt did not write; bt replaces only folders "
+                                 + "of its own output, so nothing was written", at: path)
+        }
     }
 
-    /// Checks `path` as `check` does, then creates it (and its parents).
+    /// The first entry of `directory` that is neither a known output file nor a folder of them.
+    static func foreignEntry(in directory: String, depth: Int) -> String? {
+        guard let items = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return directory }
+        for item in items.sorted() {
+            let full = (directory as NSString).appendingPathComponent(item)
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+            if isDirectory.boolValue {
+                if depth >= 2 { return full }
+                if let inner = foreignEntry(in: full, depth: depth + 1) { return inner }
+            } else if !knownFiles.contains(item) {
+                return full
+            }
+        }
+        return nil
+    }
+
+    /// Checks `path` as `check` does, then starts writing it: the returned staging folder takes
+    /// the files, and `commit()` puts it in place.
+    public static func stage(_ path: String, force: Bool, what: String = "output directory") throws -> StagedDirectory {
+        try check(path, force: force, what: what)
+        return try StagedDirectory(target: path, force: force, what: what)
+    }
+
+    /// Checks `path` as `check` does, then creates it (and its parents), for outputs written in
+    /// place (temporary benchmark folders, folders inside a staging folder).
     /// - Throws: `InputError` when it is refused or cannot be created.
     public static func prepare(_ path: String, force: Bool, what: String = "output directory") throws {
         try check(path, force: force, what: what)
@@ -30,13 +74,39 @@ public enum OutputDirectory {
     }
 
     /// Writes `text` to `name` inside `directory`; returns the path.
+    /// - Throws: `WriteFailure` (exit 1) with the system's reason (`No space left on device`).
     @discardableResult
     public static func write(_ text: String, to name: String, in directory: String) throws -> String {
         let path = (directory as NSString).appendingPathComponent(name)
-        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            throw InternalError("\(path): cannot write (\(error.localizedDescription))")
-        }
+        try writeFile(Array(text.utf8), to: path)
         return path
+    }
+
+    /// A file that could not be created or written, with the system's reason (`errno`).
+    struct WriteFailure: Error, CustomStringConvertible {
+        var path: String
+        var verb: String
+        var reason = String(cString: strerror(errno))
+        var description: String { "\(path): cannot \(verb) (\(reason))" }
+    }
+
+    /// Creates (truncating) `path` and writes `bytes`, reporting the system's reason on failure.
+    static func writeFile(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw WriteFailure(path: path, verb: "create") }
+        defer { close(fd) }
+        try append(bytes, to: fd, path: path)
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    static func append(_ bytes: [UInt8], to fd: Int32, path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw WriteFailure(path: path, verb: "write") }
+            done += n
+        }
     }
 
     /// `notebooks-out/<kind>-<names...>-<YYYYMMDDTHHMMSSZ>` with every name sanitised.
@@ -46,37 +116,131 @@ public enum OutputDirectory {
     }
 }
 
+/// An output directory being written: files go into `path`, a hidden folder beside `target`;
+/// `commit()` renames it to `target` (replacing an existing target, which `check` allowed).
+/// Until then nothing is visible at `target`; when the object goes away uncommitted, the
+/// staging folder and any parent folders made for it are removed.
+public final class StagedDirectory {
+    /// Where the output will be.
+    public let target: String
+    /// Where to write it now.
+    public let path: String
+    private let force: Bool
+    private let what: String
+    private var createdParents: [String] = []
+    private var finished = false
+
+    init(target: String, force: Bool, what: String) throws {
+        self.target = target
+        self.force = force
+        self.what = what
+        let parent = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        var missing: [String] = []
+        var d = parent
+        while !d.isEmpty, d != "/", !FileManager.default.fileExists(atPath: d) {
+            missing.append(d)
+            d = (d as NSString).deletingLastPathComponent
+        }
+        path = ((parent.isEmpty ? "." : parent) as NSString)
+            .appendingPathComponent(".\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do {
+            for m in missing.reversed() {
+                try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: false)
+                createdParents.append(m)
+            }
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        } catch {
+            discard()
+            throw InputError("cannot create the \(what) (\(error.localizedDescription))", at: target)
+        }
+    }
+
+    deinit { if !finished { discard() } }
+
+    /// Writes `text` to `name` in the staging folder; on failure the staging folder is removed
+    /// and the error names the target: nothing was written.
+    public func write(_ text: String, to name: String) throws {
+        do {
+            try OutputDirectory.write(text, to: name, in: path)
+        } catch {
+            discard()
+            let reason = (error as? OutputDirectory.WriteFailure)?.reason ?? "\(error)"
+            throw InternalError("\(target): cannot write \(name) (\(reason)); nothing was written")
+        }
+    }
+
+    /// Puts the written folder at `target`, replacing what `check` allowed to be replaced.
+    /// - Throws: `InputError` when the target appeared meanwhile (without `force`) or holds
+    ///   foreign files; `InternalError` when a rename fails. The staging folder is then removed.
+    public func commit() throws {
+        precondition(!finished, "committed or discarded twice")
+        do {
+            if FileManager.default.fileExists(atPath: target) {
+                try OutputDirectory.check(target, force: force, what: what)
+                let aside = path.replacingOccurrences(of: ".partial-", with: ".replaced-")
+                guard rename(target, aside) == 0 else { throw renameError(target, aside) }
+                guard rename(path, target) == 0 else {
+                    let e = renameError(path, target)
+                    rename(aside, target)
+                    throw e
+                }
+                try? FileManager.default.removeItem(atPath: aside)
+            } else {
+                guard rename(path, target) == 0 else { throw renameError(path, target) }
+            }
+            finished = true
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Removes the staging folder and the parents made for it (when empty).
+    public func discard() {
+        finished = true
+        try? FileManager.default.removeItem(atPath: path)
+        for d in createdParents.reversed() {
+            if let items = try? FileManager.default.contentsOfDirectory(atPath: d), items.isEmpty {
+                try? FileManager.default.removeItem(atPath: d)
+            }
+        }
+    }
+
+    private func renameError(_ from: String, _ to: String) -> Error {
+        InternalError("\(target): cannot move the finished \(what) into place (\(String(cString: strerror(errno))))")
+    }
+}
+
 /// A file written row by row, so large outputs never sit in memory.
 public final class StreamingFile {
-    private let handle: FileHandle
-    private var buffer = ""
+    private let fd: Int32
+    private var buffer: [UInt8] = []
     public let path: String
 
     /// Creates (truncating) `name` inside `directory`.
     public init(_ name: String, in directory: String) throws {
         path = (directory as NSString).appendingPathComponent(name)
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let h = FileHandle(forWritingAtPath: path) else {
-            throw InternalError("\(path): cannot create")
-        }
-        handle = h
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputDirectory.WriteFailure(path: path, verb: "create") }
+        buffer.reserveCapacity(1 << 16)
     }
 
+    deinit { Glibc.close(fd) }
+
     public func write(_ text: String) throws {
-        buffer += text
-        if buffer.utf8.count >= 1 << 16 { try flush() }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
     }
 
     public func flush() throws {
         guard !buffer.isEmpty else { return }
-        do { try handle.write(contentsOf: Data(buffer.utf8)) } catch {
-            throw InternalError("\(path): cannot write (\(error.localizedDescription))")
-        }
-        buffer = ""
+        try OutputDirectory.append(buffer, to: fd, path: path)
+        buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes what is buffered; the file is closed when the object goes away.
     public func close() throws {
         try flush()
-        try handle.close()
     }
 }

@@ -38,13 +38,14 @@ public struct PortfolioReport {
         return m
     }
 
-    /// Writes every file into `directory`, creating it (and its parents).
-    /// - Throws: `InputError` when `directory` exists and `force` is false, or is a file;
-    ///   `InternalError` when a file cannot be written.
+    /// Writes every file into a staging folder beside `directory` and renames it into place
+    /// (replacing an existing report with `force`), as `Report.write` does.
+    /// - Throws: `InputError` when `directory` exists and `force` is false, is a file, or holds
+    ///   files bt did not write; `InternalError` when a file cannot be written.
     /// - Returns: the paths written.
     @discardableResult
     public func write(to directory: String, force: Bool = false) throws -> [String] {
-        try OutputDirectory.prepare(directory, force: force, what: "report directory")
+        let staged = try OutputDirectory.stage(directory, force: force, what: "report directory")
         let manifest = self.manifest
         let contents: [(String, String)] = [
             ("report.md", try markdown(manifest)),
@@ -59,7 +60,9 @@ public struct PortfolioReport {
             ("stats.csv", run.statsCSV()),
             ("stats.json", json(manifest).serialized() + "\n"),
         ]
-        return try contents.map { name, text in try OutputDirectory.write(text, to: name, in: directory) }
+        for (name, text) in contents { try staged.write(text, to: name) }
+        try staged.commit()
+        return contents.map { (directory as NSString).appendingPathComponent($0.0) }
     }
 
     /// `ma-cross portfolio of 3 symbols`.

@@ -60,13 +60,14 @@ public struct Report {
         return m
     }
 
-    /// Writes every file into `directory`, creating it (and its parents).
-    /// - Throws: `InputError` when `directory` exists and `force` is false, or is a file;
-    ///   `InternalError` when a file cannot be written.
+    /// Writes every file into a staging folder beside `directory` and renames it into place
+    /// (replacing an existing report with `force`), so a failure leaves nothing half-written.
+    /// - Throws: `InputError` when `directory` exists and `force` is false, is a file, or holds
+    ///   files bt did not write; `InternalError` when a file cannot be written.
     /// - Returns: the paths written.
     @discardableResult
     public func write(to directory: String, force: Bool = false) throws -> [String] {
-        try OutputDirectory.prepare(directory, force: force, what: "report directory")
+        let staged = try OutputDirectory.stage(directory, force: force, what: "report directory")
         let manifest = self.manifest
         let indicators = chartIndicators
         let contents: [(String, String)] = [
@@ -80,7 +81,9 @@ public struct Report {
             ("stats.csv", statsCSV()),
             ("stats.json", json(manifest).serialized() + "\n"),
         ]
-        return try contents.map { name, text in try OutputDirectory.write(text, to: name, in: directory) }
+        for (name, text) in contents { try staged.write(text, to: name) }
+        try staged.commit()
+        return contents.map { (directory as NSString).appendingPathComponent($0.0) }
     }
 
     // MARK: - Machine files
@@ -295,17 +298,17 @@ public struct Report {
         }
 
         md += "\n## Charts\n\n![Equity and drawdown](equity.svg)\n\n![Price with trades](price.svg)\n\n"
-        md += "```text\n" + (try EquityChart.render(time: c.time, equity: result.equity, initial: result.initialCash, size: chartSize)) + "```\n\n"
+        md += Markdown.fenced(try EquityChart.render(time: c.time, equity: result.equity, initial: result.initialCash, size: chartSize)) + "\n"
         if !c.isEmpty {
-            md += "```text\n" + (try CandleChart.render(c, size: chartSize)) + "```\n"
+            md += Markdown.fenced(try CandleChart.render(c, size: chartSize))
         }
         // Bars held flat return exactly 0 and would bury the distribution: only bars that end
         // in a position, or that closed one, are counted.
         let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
         let held = returns.indices.filter { result.position[$0] != 0 || ($0 > 0 && result.position[$0 - 1] != 0) }.map { returns[$0] }
         if held.count > 1 {
-            md += "\n```text\n" + (try HistogramChart.render(held, size: ChartSize(width: chartSize.width, height: 14),
-                                                            title: "Per-bar returns in the market")) + "```\n"
+            md += "\n" + Markdown.fenced(try HistogramChart.render(held, size: ChartSize(width: chartSize.width, height: 14),
+                                                                 title: "Per-bar returns in the market"))
         }
         md += "\nFiles: `equity.csv` (time, cash, position, equity, drawdown), `trades.csv`, `fills.csv`, `stats.csv`, `stats.json`.\n"
         return md

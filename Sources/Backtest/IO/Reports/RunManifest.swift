@@ -79,10 +79,11 @@ public struct RunManifest: Sendable {
     }
 
     /// The rows of the markdown table, unescaped: command, version, the data, periods per year,
-    /// the sweep or screen settings, then every parameter and execution option.
+    /// the sweep or screen settings, then every parameter and execution option. The command is
+    /// shell-quoted, so it pastes back into a shell.
     public var rows: [(name: String, value: String)] {
         var rows: [(name: String, value: String)] = [
-            ("command", Markdown.command(commandLine)),
+            ("command", commandLine.map(Markdown.shellQuoted).joined(separator: " ")),
             ("bt version", version),
         ]
         if !universe.isEmpty { rows.append(("symbols", universe.joined(separator: ", "))) }
@@ -93,7 +94,7 @@ public struct RunManifest: Sendable {
                 ("timeframe", data.timeframe ?? "unknown"),
                 ("data range", range ?? "no bars"),
                 ("bars", String(data.bars)),
-                ("candles sha256", "`\(data.sha256)`"),
+                ("candles sha256", data.sha256),
             ]
         }
         if let periodsPerYear { rows.append(("periods per year", NumberText.shortest(periodsPerYear))) }
@@ -101,17 +102,25 @@ public struct RunManifest: Sendable {
         if let rankMetric { rows.append(("rank metric", rankMetric.name)) }
         if let minTrades { rows.append(("min trades", String(minTrades))) }
         rows += grid.map { ("grid " + $0.name, $0.values.map(CSV.number).joined(separator: " ")) }
-        if let filter { rows.append(("where", "`\(filter)`")) }
-        rows += rules.map { ("rule " + $0.name, "`\($0.text)`") }
+        if let filter { rows.append(("where", filter)) }
+        rows += rules.map { ("rule " + $0.name, $0.text) }
         rows += parameters.map { ("parameter " + $0.name, $0.text) }
         rows += portfolio.map { ("portfolio " + $0.name, $0.text) }
         rows += execution.map { ("execution " + $0.name, $0.text) }
         return rows
     }
 
-    /// The manifest as a two-column markdown table, cells escaped.
+    /// Rows shown as inline code (and every `rule ...` row).
+    static let codeRows: Set<String> = ["command", "candles sha256", "where"]
+
+    /// The manifest as a two-column markdown table: every cell escaped (`Markdown.cell`), the
+    /// command, hash and filter as inline code (`Markdown.code`).
     public var markdown: String {
-        "| | |\n|---|---|\n" + rows.map { "| \(Markdown.cell($0.name)) | \(Markdown.cell($0.value)) |\n" }.joined()
+        "| | |\n|---|---|\n" + rows.map { row in
+            let code = Self.codeRows.contains(row.name) || row.name.hasPrefix("rule ")
+            let value = code ? Markdown.code(row.value) : Markdown.cell(row.value)
+            return "| \(Markdown.cell(row.name)) | \(value) |\n"
+        }.joined()
     }
 
     /// The manifest as JSON object members: `strategy`, then `symbols` (portfolios), with data

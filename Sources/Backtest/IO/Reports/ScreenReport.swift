@@ -75,13 +75,13 @@ public struct ScreenReport {
         let ok = rows.filter { $0.status == .ok }.count
         let few = rows.filter { $0.status == .fewTrades }
         let failed = rows.filter { $0.status == .error }
-        var md = "# Screen: \(strategy)\n\n## Run\n\n" + manifest.markdown
+        var md = "# Screen: \(Markdown.cell(strategy))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Ranking\n\n\(ok) ranked, "
             + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
         let columns: [Metric] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,
                                  .trades, .winRate]
         let shown = [rankMetric] + columns.filter { $0 != rankMetric }
-        md += "| # | symbol | equity | " + shown.map(\.name).joined(separator: " | ") + " |\n|---:|---|---|"
+        md += "| # | symbol | equity | " + shown.map { Markdown.cell($0.name) }.joined(separator: " | ") + " |\n|---:|---|---|"
             + String(repeating: "---:|", count: shown.count) + "\n"
         for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {
             guard let s = row.stats else { continue }
@@ -91,7 +91,7 @@ public struct ScreenReport {
         if !few.isEmpty {
             md += "\n## Not ranked: fewer than \(minTrades) trades\n\n"
             md += few.sorted { $0.symbol < $1.symbol }
-                .map { "- \($0.symbol): \(Int($0.stats?[.trades] ?? 0)) trades" }.joined(separator: "\n") + "\n"
+                .map { "- \(Markdown.cell($0.symbol)): \(Int($0.stats?[.trades] ?? 0)) trades" }.joined(separator: "\n") + "\n"
         }
         if !failed.isEmpty {
             md += "\n## Failed\n\n| symbol | why |\n|---|---|\n"

@@ -128,13 +128,14 @@ public struct SweepReport {
 
     public func markdown() throws -> String {
         let c = candles
-        var md = "# Sweep: \(strategy) on \(c.symbol)\n\n## Run\n\n" + manifest.markdown
+        var md = "# Sweep: \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Results\n\n"
         md += "\(grid.count) combinations in the grid, \(combos.count) after `--where`, "
             + "\(summary.evaluated - summary.failed) ran, \(summary.failed) failed (see `sweep.csv`, status `error`).\n\n"
         if let best = summary.best, let m = summary.bestMetrics {
             let values = grid.combination(at: combos[best])
-            md += "Best by \(rankMetric): " + grid.axes.map { "\($0.name)=\(Self.label(values[$0.name]!))" }.joined(separator: ", ") + "\n\n"
+            md += "Best by \(rankMetric): "
+                + grid.axes.map { "\(Markdown.cell($0.name))=\(Self.label(values[$0.name]!))" }.joined(separator: ", ") + "\n\n"
             md += "| metric | value |\n|---|---:|\n"
             for (metric, v) in zip(RunMetrics.metrics, m.values) { md += "| \(metric) | \(metric.formatted(v)) |\n" }
         } else {
@@ -170,7 +171,8 @@ public struct SweepReport {
         if !summary.top.isEmpty {
             md += "\n## Top \(min(topShown, summary.top.count)) by \(rankMetric)\n\n"
             let shownMetrics: [Metric] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
-            md += "| # | " + grid.axes.map(\.name).joined(separator: " | ") + " | " + shownMetrics.map(\.name).joined(separator: " | ") + " |\n"
+            md += "| # | " + grid.axes.map { Markdown.cell($0.name) }.joined(separator: " | ") + " | "
+                + shownMetrics.map(\.name).joined(separator: " | ") + " |\n"
             md += "|---:|" + String(repeating: "---:|", count: grid.axes.count + shownMetrics.count) + "\n"
             for (k, row) in summary.top.prefix(topShown).enumerated() {
                 guard let m = row.metrics else { continue }
@@ -184,7 +186,7 @@ public struct SweepReport {
             md += "\n## Heatmap\n\n"
             if heatmapSVG() != nil { md += "![\(rankMetric) heatmap](heatmap.svg)\n\n" }
             if let text = try heatmapText() {
-                md += "```text\n\(text)```\n"
+                md += Markdown.fenced(text)
             } else {
                 md += "The grid is too large for a text heatmap (over \(Self.textHeatmapLimit.rows) x \(Self.textHeatmapLimit.columns)); "
                     + "`sweep.csv` holds every cell.\n"
@@ -197,7 +199,7 @@ public struct SweepReport {
             for (k, s) in wf.steps.enumerated() {
                 let chosen = s.chosen.map { i -> String in
                     let v = grid.combination(at: combos[i])
-                    return grid.axes.map { "\($0.name)=\(Self.label(v[$0.name]!))" }.joined(separator: " ")
+                    return grid.axes.map { "\(Markdown.cell($0.name))=\(Self.label(v[$0.name]!))" }.joined(separator: " ")
                 } ?? "none"
                 md += "| \(k + 1) | \(dates(s.step.inSample)) | \(dates(s.step.outOfSample)) | \(chosen) | "
                     + "\(rankMetric.formatted(s.inSampleValue)) | \(rankMetric.formatted(s.outOfSampleValue)) |\n"
@@ -209,9 +211,9 @@ public struct SweepReport {
                     md += "| \(metric) | \(metric.formatted(a[metric])) | \(metric.formatted(b[metric])) |\n"
                 }
                 md += "\n![Out-of-sample equity](walk_forward_equity.svg)\n\n"
-                md += "```text\n" + (try EquityChart.render(time: outS.candles.time, equity: outS.equity,
-                                                            initial: outS.initialCash, size: ChartSize(width: 100, height: 20)))
-                    + "```\n\nThe stitched out-of-sample equity is in `walk_forward.csv`.\n"
+                md += Markdown.fenced(try EquityChart.render(time: outS.candles.time, equity: outS.equity,
+                                                             initial: outS.initialCash, size: ChartSize(width: 100, height: 20)))
+                    + "\nThe stitched out-of-sample equity is in `walk_forward.csv`.\n"
             }
         }
         md += "\nEvery combination's metrics are in `sweep.csv` (fractions, not percentages).\n"

@@ -47,7 +47,7 @@ public struct SweepSymbolsSummary {
         var md = "# Sweep summary\n\nEach symbol's full report is in its sub-folder.\n\n"
         md += "| symbol | best | \(rank) | deflated Sharpe | PBO | |\n|---|---|---:|---:|---:|---|\n"
         for l in lines {
-            md += "| \(l.symbol) | \(l.best) | \(rank.formatted(l.value)) | "
+            md += "| \(Markdown.cell(l.symbol)) | \(Markdown.cell(l.best)) | \(rank.formatted(l.value)) | "
                 + "\(l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) | "
                 + "\(l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) | "
                 + (l.status == "ok" ? "[report](\(FileName.sanitized(l.symbol))/sweep.md)" : "failed: " + Markdown.cell(l.error))

@@ -7,8 +7,9 @@ extension CandleStore {
     /// `[price0, qty0, price1, qty1, ...]`.
     ///
     /// Stores written before books kept milliseconds hold a `book_events` table with times in
-    /// whole seconds; it is moved into `books` (times × 1000) and dropped, once, when the store
-    /// is opened.
+    /// whole seconds; it is moved into `books` (times × 1000) and dropped. Call inside a write
+    /// transaction (store creation, `migrate`): readers never convert, they read either table
+    /// (`bookTable`).
     func createBookTable() throws {
         try db.execute("""
             CREATE TABLE IF NOT EXISTS books(
@@ -21,14 +22,22 @@ extension CandleStore {
             return try legacy.step()
         }()
         if hasLegacy {
-            try db.transaction {
-                try db.execute("""
-                    INSERT OR REPLACE INTO books(symbol, seq, time_ms, kind, bids, asks)
-                      SELECT symbol, seq, time * 1000, kind, bids, asks FROM book_events;
-                    DROP TABLE book_events;
-                    """)
-            }
+            try db.execute("""
+                INSERT OR REPLACE INTO books(symbol, seq, time_ms, kind, bids, asks)
+                  SELECT symbol, seq, time * 1000, kind, bids, asks FROM book_events;
+                DROP TABLE book_events;
+                """)
         }
+    }
+
+    /// The tables this store keeps books in, with the SQL for an event's time in milliseconds:
+    /// `books`, and an older store's `book_events` (whole seconds) until its next write converts
+    /// it. A symbol's events come from the first table that has any.
+    var bookTables: [(name: String, timeMs: String)] {
+        var out: [(name: String, timeMs: String)] = []
+        if tables.contains("books") { out.append(("books", "time_ms")) }
+        if tables.contains("book_events") { out.append(("book_events", "time * 1000")) }
+        return out
     }
 
     /// The recorded L2 events of `symbol`, ordered by time (file order within a millisecond),
@@ -46,7 +55,15 @@ extension CandleStore {
 
     /// The stored events of `symbol`, empty when none.
     func storedBookEvents(symbol: String) throws -> [BookEvent] {
-        let stmt = try db.prepare("SELECT time_ms, kind, bids, asks FROM books WHERE symbol = ?1 ORDER BY seq")
+        for table in bookTables {
+            let events = try storedBookEvents(symbol: symbol, table: table)
+            if !events.isEmpty { return events }
+        }
+        return []
+    }
+
+    private func storedBookEvents(symbol: String, table: (name: String, timeMs: String)) throws -> [BookEvent] {
+        let stmt = try db.prepare("SELECT \(table.timeMs), kind, bids, asks FROM \(table.name) WHERE symbol = ?1 ORDER BY seq")
         stmt.bind(1, symbol)
         var out: [BookEvent] = []
         var buffer: [Double] = []
@@ -73,14 +90,17 @@ extension CandleStore {
 
     /// Every stored book, ordered by symbol.
     public func bookList() throws -> [BookInfo] {
-        let stmt = try db.prepare(
-            "SELECT symbol, MIN(time_ms), MAX(time_ms), COUNT(*) FROM books GROUP BY symbol ORDER BY symbol")
         var out: [BookInfo] = []
-        while try stmt.step() {
-            out.append(BookInfo(symbol: stmt.string(0), firstMs: stmt.int64(1), lastMs: stmt.int64(2),
-                                events: Int(stmt.int64(3))))
+        for table in bookTables {
+            let stmt = try db.prepare(
+                "SELECT symbol, MIN(\(table.timeMs)), MAX(\(table.timeMs)), COUNT(*) FROM \(table.name) GROUP BY symbol ORDER BY symbol")
+            while try stmt.step() {
+                guard !out.contains(where: { $0.symbol == stmt.string(0) }) else { continue }
+                out.append(BookInfo(symbol: stmt.string(0), firstMs: stmt.int64(1), lastMs: stmt.int64(2),
+                                    events: Int(stmt.int64(3))))
+            }
         }
-        return out
+        return out.sorted { $0.symbol < $1.symbol }
     }
 
     /// Replaces the stored book of `symbol` with `events`. Call inside `transaction`.

@@ -14,6 +14,7 @@ extension CandleStore {
     /// The stored profile of `symbol`, nil when none.
     /// - Throws: `InputError` when the stored text is not a valid profile.
     public func depthProfile(symbol: String) throws -> DepthProfile? {
+        guard tables.contains("depth_profiles") else { return nil }
         let stmt = try db.prepare("SELECT profile FROM depth_profiles WHERE symbol = ?1")
         stmt.bind(1, symbol)
         guard try stmt.step() else { return nil }
@@ -40,6 +41,7 @@ extension CandleStore {
 
     /// Symbols with a stored profile.
     public func depthProfileSymbols() throws -> [String] {
+        guard tables.contains("depth_profiles") else { return [] }
         let stmt = try db.prepare("SELECT symbol FROM depth_profiles ORDER BY symbol")
         var out: [String] = []
         while try stmt.step() { out.append(stmt.string(0)) }

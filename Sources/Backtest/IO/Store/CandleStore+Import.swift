@@ -40,6 +40,15 @@ extension CandleStore {
     ///   then untouched.
     @discardableResult
     public func write(_ files: [ImportedFile]) throws -> [ImportReport] {
+        for file in files { _ = try Symbol.validated(file.symbol) }
+        // Everything that decides what to write is read inside the write transaction, so a
+        // concurrent import cannot slip in between the read and the write and be overwritten.
+        return try transaction { try merge(files) }
+    }
+
+    /// Reads the stored series and books `files` touch, merges, and writes what changed.
+    /// Call inside `transaction`.
+    private func merge(_ files: [ImportedFile]) throws -> [ImportReport] {
         var stored = try list()
         var series: [StoreEntry: CandleSeries] = [:]
         var books: [String: [BookEvent]] = [:]
@@ -62,6 +71,11 @@ extension CandleStore {
                 let id = StoreEntry.series(symbol: file.symbol, timeframe: key)
                 let base = try series[id] ?? loadStored(symbol: file.symbol, timeframeKey: key)
                 let (merged, counts) = Self.merge(base, incoming)
+                if let tf = Timeframe(rawValue: key), let (a, b) = Importer.firstSharedBucket(merged.time, tf) {
+                    throw InputError("the bars at \(UTCTime.iso(a)) and \(UTCTime.iso(b)) would share one \(key) bar of the "
+                                         + "stored \(file.symbol) \(key) series (the file's bars are not aligned with the stored ones)",
+                                     at: file.file)
+                }
                 series[id] = merged
                 if counts.added + counts.updated > 0 && !changed.contains(id) { changed.append(id) }
                 reports.append(ImportReport(
@@ -90,14 +104,11 @@ extension CandleStore {
                     bookCheck: BookStreamCheck(incoming)))
             }
         }
-        guard !changed.isEmpty else { return reports }
-        try transaction {
-            for id in changed {
-                switch id {
-                case .book(let symbol): try replaceBook(symbol: symbol, events: books[symbol]!)
-                case .trades(let symbol): try replaceTrades(symbol: symbol, prints: prints[symbol]!)
-                case .series(_, let key): try replace(series[id]!, timeframeKey: key)
-                }
+        for id in changed {
+            switch id {
+            case .book(let symbol): try replaceBook(symbol: symbol, events: books[symbol]!)
+            case .trades(let symbol): try replaceTrades(symbol: symbol, prints: prints[symbol]!)
+            case .series(_, let key): try replace(series[id]!, timeframeKey: key)
             }
         }
         return reports

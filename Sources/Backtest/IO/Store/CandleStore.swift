@@ -9,59 +9,204 @@ import Foundation
 /// prices and volume as Double, native byte order). Loading 1,000,000 bars reads about 16 rows
 /// and copies memory, instead of stepping a million rows. WAL mode keeps readers working
 /// while an import writes.
+///
+/// Opening never changes a file that is not a bt store (see `StoreSchema`). Readers open the
+/// file read-only (and immutable when its directory cannot be written, so a store on read-only
+/// media stays readable); only writers switch a store to WAL or stamp an older schema, and only
+/// inside their write transaction. Every series is checked as it is loaded: a damaged chunk is
+/// a `StoreError` naming the series, never read past.
 public final class CandleStore {
     let db: SQLiteDatabase
     public var path: String { db.path }
+    /// True when opened for reading only.
+    public var isReadOnly: Bool { if case .readOnly = db.mode { true } else { false } }
+    /// The tables present when the store was opened (a version-0 store may lack some).
+    private(set) var tables: Set<String>
 
     /// Bars per stored chunk.
     static let chunkSize = 65_536
 
-    /// Opens or creates the store at `path` (and its directory), creating its tables when missing.
+    /// Opens the store at `path` for reading and writing, creating it (and its directory) when
+    /// missing. Creation is not atomic: commands use `updating(at:_:)`, which never leaves a
+    /// half-made store or an unused directory behind.
+    /// - Throws: `InputError` (setting `.store`) when `path` is not a file path or not a bt store.
     public convenience init(path: String) throws {
-        try self.init(path: path, create: true)
+        try StorePath.check(path)
+        if FileManager.default.fileExists(atPath: path) {
+            try self.init(existing: path, writable: true)
+        } else {
+            _ = try StorePath.createDirectories(StorePath.directory(of: path))
+            try self.init(creating: path)
+        }
     }
 
-    /// Opens the store at `path` for commands that only read: a missing file is an `InputError` of
-    /// kind `.missingStore` and no empty database is left behind.
+    /// Opens the store at `path` for commands that only read: read-only, so the file is never
+    /// changed (and no store is created). A missing file is an `InputError` of kind
+    /// `.missingStore`; a file that is not a bt store is an `InputError` of setting `.store`.
     public convenience init(existingAt path: String) throws {
+        try StorePath.check(path)
         guard FileManager.default.fileExists(atPath: path) else {
             throw InputError(.missingStore, "no candle store here", file: path)
         }
-        try self.init(path: path, create: false)
+        try self.init(existing: path, writable: false)
     }
 
-    private init(path: String, create: Bool) throws {
-        if create {
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                } catch {
-                    throw InputError("cannot create the store's directory: \(error.localizedDescription)", at: directory)
-                }
+    /// Opens the existing store at `path` for reading and writing.
+    public convenience init(writableAt path: String) throws {
+        try StorePath.check(path)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(.missingStore, "no candle store here", file: path)
+        }
+        try self.init(existing: path, writable: true)
+    }
+
+    /// Runs `body` with the store at `path` opened for writing. A missing store is made in a
+    /// hidden file beside `path` and moved into place only when `body` succeeds; when `body`
+    /// throws, neither the file nor any directory made for it is left behind. If another process
+    /// creates the store meanwhile, `body` runs again on that one, so its writes are merged, not
+    /// replaced.
+    public static func updating<T>(at path: String, _ body: (CandleStore) throws -> T) throws -> T {
+        try StorePath.check(path)
+        if FileManager.default.fileExists(atPath: path) { return try body(CandleStore(writableAt: path)) }
+        let directory = StorePath.directory(of: path)
+        let created = try StorePath.createDirectories(directory)
+        let name = (path as NSString).lastPathComponent
+        let temp = (directory as NSString).appendingPathComponent(
+            ".\(name).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        var moved = false
+        defer {
+            StorePath.removeDatabase(temp)
+            if !moved { StorePath.removeDirectories(created) }
+        }
+        let result: T
+        let store: CandleStore
+        do {
+            store = try CandleStore(creating: temp)
+        } catch var e as StoreError {
+            // Name the store asked for, not the hidden file it was being made in.
+            e.path = path
+            e.reason = "cannot create the store: " + e.reason
+            throw e
+        }
+        result = try body(store)
+        try store.checkpoint()
+        store.db.close()
+        if link(temp, path) == 0 {
+            moved = true
+            return result
+        }
+        let failure = errno
+        if failure == EEXIST { return try body(CandleStore(writableAt: path)) }
+        // No hard links on this file system: rename, unless the store appeared meanwhile.
+        if !FileManager.default.fileExists(atPath: path), rename(temp, path) == 0 {
+            moved = true
+            return result
+        }
+        throw StoreError(.access, path: path, reason: "cannot move the new store into place: \(String(cString: strerror(failure)))")
+    }
+
+    /// Opens an existing file after checking it is a bt store this bt can read.
+    private init(existing path: String, writable: Bool) throws {
+        let header = try StoreSchema.header(of: path)
+        // A file without bt's id may be another program's: look at it without leaving anything
+        // beside it (immutable, when it has no write-ahead log to read).
+        let foreignSafe = header == .unmarked && !FileManager.default.fileExists(atPath: path + "-wal")
+        let probe = foreignSafe ? try SQLiteDatabase(path: path, mode: .readOnly(immutable: true)) : try Self.openReadOnly(path)
+        let version = try probe.integer("PRAGMA user_version")
+        let tables = Set(try probe.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        if header == .unmarked {
+            // No id: a store written before versions, or another program's database.
+            guard version == 0, try Self.isLegacyStore(probe, tables: tables) else {
+                let shown = tables.filter { !$0.hasPrefix("sqlite_") }.sorted()
+                throw InputError("is an SQLite database but not a bt store (tables: "
+                                     + (shown.isEmpty ? "none" : shown.prefix(8).joined(separator: ", ")) + "); bt leaves it as it is",
+                                 setting: .store, value: path)
             }
         }
-        db = try SQLiteDatabase(path: path, create: create)
-        // Big pages: chunk blobs span fewer overflow pages (applies only to a new, empty file).
-        try db.execute("PRAGMA page_size=65536")
-        try db.execute("PRAGMA journal_mode=WAL")
-        try db.execute("PRAGMA synchronous=NORMAL")
+        if version > StoreSchema.version {
+            throw InputError("was written by a newer bt (store schema \(version); this bt reads up to \(StoreSchema.version))",
+                             setting: .store, value: path)
+        }
+        self.tables = tables
+        if writable {
+            probe.close()
+            db = try SQLiteDatabase(path: path, mode: .readWrite)
+            if try db.strings("PRAGMA journal_mode").first?.lowercased() != "wal" {
+                try db.execute("PRAGMA journal_mode=WAL")
+            }
+            try db.execute("PRAGMA synchronous=NORMAL")
+        } else if foreignSafe {
+            probe.close()
+            db = try Self.openReadOnly(path)
+        } else {
+            db = probe
+        }
         // Whole-series loads read large blobs: map the file instead of copying it through read().
         try db.execute("PRAGMA mmap_size=1073741824")
-        try db.execute("""
-            CREATE TABLE IF NOT EXISTS series(
-              symbol TEXT NOT NULL, timeframe TEXT NOT NULL,
-              first INTEGER NOT NULL, last INTEGER NOT NULL, bars INTEGER NOT NULL,
-              PRIMARY KEY(symbol, timeframe)) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS chunks(
-              symbol TEXT NOT NULL, timeframe TEXT NOT NULL, start INTEGER NOT NULL,
-              time BLOB NOT NULL, open BLOB NOT NULL, high BLOB NOT NULL, low BLOB NOT NULL,
-              close BLOB NOT NULL, volume BLOB NOT NULL,
-              PRIMARY KEY(symbol, timeframe, start));
-            """)
+    }
+
+    /// Creates a new store at `path`: id, version and tables in one transaction in the file
+    /// itself (rollback journal), then WAL for everything after.
+    private init(creating path: String) throws {
+        db = try SQLiteDatabase(path: path, mode: .create)
+        tables = []
+        // Big pages: chunk blobs span fewer overflow pages (applies only to a new, empty file).
+        try db.execute("PRAGMA page_size=65536")
+        try db.transaction {
+            try db.execute("PRAGMA application_id=\(StoreSchema.applicationID); PRAGMA user_version=\(StoreSchema.version)")
+            try createTables()
+        }
+        tables = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("PRAGMA synchronous=NORMAL")
+        try db.execute("PRAGMA mmap_size=1073741824")
+    }
+
+    /// Every table of the current schema (idempotent).
+    func createTables() throws {
+        try db.execute(StoreSchema.tables)
         try createBookTable()
         try createTradeTable()
         try createDepthProfileTable()
+    }
+
+    /// Brings an older store up to `StoreSchema.version`; call inside a write transaction.
+    private func migrate() throws {
+        // Tables added to the schema since the store was made (a no-op when all exist), and an
+        // older store's book table converted (`createBookTable`).
+        try createTables()
+        tables = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        let version = try db.integer("PRAGMA user_version")
+        guard version < StoreSchema.version else { return }
+        // Version 0 -> 1: the same tables, stamped with the id and version.
+        try db.execute("PRAGMA application_id=\(StoreSchema.applicationID); PRAGMA user_version=\(StoreSchema.version)")
+    }
+
+    /// A read-only connection that has read the schema: plain read-only first; when that cannot
+    /// work (a WAL store whose directory cannot take the shared-memory file), immutable.
+    static func openReadOnly(_ path: String) throws -> SQLiteDatabase {
+        do {
+            let db = try SQLiteDatabase(path: path, mode: .readOnly(immutable: false))
+            _ = try db.integer("SELECT count(*) FROM sqlite_master")
+            return db
+        } catch let e as StoreError where e.kind == .access {
+            let db = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
+            _ = try db.integer("SELECT count(*) FROM sqlite_master")
+            return db
+        }
+    }
+
+    /// True when `tables` are exactly version-0 bt tables with their columns.
+    private static func isLegacyStore(_ db: SQLiteDatabase, tables: Set<String>) throws -> Bool {
+        let own = tables.filter { !$0.hasPrefix("sqlite_") }
+        guard own.contains("series"), own.contains("chunks"), own.isSubset(of: Set(StoreSchema.legacyColumns.keys)) else {
+            return false
+        }
+        for table in own {
+            let columns = try db.strings("SELECT name FROM pragma_table_info('\(table)')")
+            if columns != StoreSchema.legacyColumns[table] { return false }
+        }
+        return true
     }
 
     /// One stored series, as `bt data list` shows it.
@@ -75,13 +220,31 @@ public final class CandleStore {
     }
 
     /// Every stored series, ordered by symbol then timeframe (finest first).
+    /// - Throws: `StoreError` (`.damaged`) when a row is impossible: an unknown timeframe, no
+    ///   bars, or a first bar after the last.
     public func list() throws -> [SeriesInfo] {
+        let out = try rawList()
+        for info in out {
+            let name = "\(info.symbol) \(info.timeframe)"
+            guard Timeframe(rawValue: info.timeframe) != nil else {
+                throw StoreError(.damaged, path: path, series: name, reason: "unknown timeframe")
+            }
+            guard info.bars >= 1, info.bars <= Self.maximumBars, info.first <= info.last else {
+                throw StoreError(.damaged, path: path, series: name,
+                                 reason: "its index says \(info.bars) bars from \(info.first) to \(info.last)")
+            }
+        }
+        return out
+    }
+
+    /// The `series` rows as stored, unchecked (removing a damaged series needs them).
+    func rawList() throws -> [SeriesInfo] {
         let stmt = try db.prepare("SELECT symbol, timeframe, first, last, bars FROM series ORDER BY symbol")
         var out: [SeriesInfo] = []
         while try stmt.step() {
             out.append(SeriesInfo(
                 symbol: stmt.string(0), timeframe: stmt.string(1),
-                first: stmt.int64(2), last: stmt.int64(3), bars: Int(stmt.int64(4))))
+                first: stmt.int64(2), last: stmt.int64(3), bars: Int(clamping: stmt.int64(4))))
         }
         return out.sorted {
             $0.symbol != $1.symbol ? $0.symbol < $1.symbol : Self.order($0.timeframe) < Self.order($1.timeframe)
@@ -90,9 +253,60 @@ public final class CandleStore {
 
     static func order(_ key: String) -> Int64 { Timeframe(rawValue: key)?.seconds ?? .max }
 
-    /// Loads the whole stored series `symbol`/`timeframeKey` exactly as stored.
+    /// More bars than any series can hold (about 55 GB of columns): a count above it is damage.
+    static let maximumBars = 1 << 30
+
+    /// Loads the whole stored series `symbol`/`timeframeKey` exactly as stored; empty when it is
+    /// not stored.
+    ///
+    /// Every chunk is checked before its bytes are used: each column a blob of 8 bytes per bar,
+    /// the same number of bars in all six, at most `chunkSize`; the chunk's key equal to its
+    /// first time; times strictly increasing across the series; every value finite; the total
+    /// and the first and last times equal to the series' index row.
+    /// - Throws: `StoreError` (`.damaged`) naming the series at the first problem.
     /// - Complexity: O(n) memory copies, one row per chunk.
     public func loadStored(symbol: String, timeframeKey: String) throws -> CandleSeries {
+        let name = "\(symbol) \(timeframeKey)"
+        func damaged(_ reason: String) -> StoreError { StoreError(.damaged, path: path, series: name, reason: reason) }
+        let meta = try db.prepare("SELECT first, last, bars FROM series WHERE symbol = ?1 AND timeframe = ?2")
+        meta.bind(1, symbol)
+        meta.bind(2, timeframeKey)
+        let index: (first: Int64, last: Int64, bars: Int64)? = try meta.step() ? (meta.int64(0), meta.int64(1), meta.int64(2)) : nil
+        // Sizes first, so nothing is allocated or copied on the word of a damaged row.
+        let sizes = try db.prepare("""
+            SELECT start, length(time), length(open), length(high), length(low), length(close), length(volume),
+                   typeof(time) = 'blob' AND typeof(open) = 'blob' AND typeof(high) = 'blob' AND typeof(low) = 'blob'
+                   AND typeof(close) = 'blob' AND typeof(volume) = 'blob'
+            FROM chunks WHERE symbol = ?1 AND timeframe = ?2 ORDER BY start
+            """)
+        sizes.bind(1, symbol)
+        sizes.bind(2, timeframeKey)
+        var total = 0
+        var chunks: [(start: Int64, count: Int)] = []
+        let columns = ["time", "open", "high", "low", "close", "volume"]
+        while try sizes.step() {
+            let start = sizes.int64(0)
+            let at = "chunk \(start)"
+            guard sizes.int64(7) == 1 else { throw damaged("\(at) has a column that is not a blob") }
+            let bytes = (1...6).map { sizes.int64(Int32($0)) }
+            for (k, b) in bytes.enumerated() where b % 8 != 0 {
+                throw damaged("\(at): its \(columns[k]) column holds \(b) bytes, not a whole number of 8-byte values")
+            }
+            let counts = bytes.map { Int($0 / 8) }
+            if let k = counts.firstIndex(where: { $0 != counts[0] }) {
+                throw damaged("\(at) holds \(counts[0]) times but \(counts[k]) \(columns[k]) values")
+            }
+            guard counts[0] >= 1, counts[0] <= Self.chunkSize else { throw damaged("\(at) holds \(counts[0]) bars") }
+            total += counts[0]
+            chunks.append((start, counts[0]))
+        }
+        guard let index else {
+            if chunks.isEmpty { return CandleSeries(symbol: symbol, timeframe: Timeframe(rawValue: timeframeKey)) }
+            throw damaged("chunks are stored but the series has no index row")
+        }
+        guard index.bars == Int64(total) else {
+            throw damaged("its index says \(index.bars) bars but its chunks hold \(total)")
+        }
         let stmt = try db.prepare("""
             SELECT time, open, high, low, close, volume FROM chunks
             WHERE symbol = ?1 AND timeframe = ?2 ORDER BY start
@@ -100,22 +314,68 @@ public final class CandleStore {
         stmt.bind(1, symbol)
         stmt.bind(2, timeframeKey)
         var s = CandleSeries(symbol: symbol, timeframe: Timeframe(rawValue: timeframeKey))
-        let meta = try db.prepare("SELECT bars FROM series WHERE symbol = ?1 AND timeframe = ?2")
-        meta.bind(1, symbol)
-        meta.bind(2, timeframeKey)
-        if try meta.step() { s.reserveCapacity(Int(meta.int64(0))) }
+        s.reserveCapacity(total)
+        var k = 0
         while try stmt.step() {
+            guard k < chunks.count, stmt.byteCount(0) == chunks[k].count * 8,
+                  (1...5).allSatisfy({ stmt.byteCount(Int32($0)) == chunks[k].count * 8 }) else {
+                throw damaged("the chunks changed while being read")
+            }
+            let first = s.count
             stmt.appendBlob(0, to: &s.time)
             stmt.appendBlob(1, to: &s.open)
             stmt.appendBlob(2, to: &s.high)
             stmt.appendBlob(3, to: &s.low)
             stmt.appendBlob(4, to: &s.close)
             stmt.appendBlob(5, to: &s.volume)
+            guard s.time[first] == chunks[k].start else {
+                throw damaged("chunk \(chunks[k].start) starts at time \(s.time[first])")
+            }
+            k += 1
         }
-        precondition(
-            [s.open.count, s.high.count, s.low.count, s.close.count, s.volume.count].allSatisfy { $0 == s.time.count },
-            "corrupt chunk in store")
+        guard k == chunks.count, s.count == total else { throw damaged("the chunks changed while being read") }
+        try Self.checkContent(s, index: (index.first, index.last), damaged: damaged)
         return s
+    }
+
+    /// Times strictly increasing and equal to the index at both ends; every value finite.
+    /// - Complexity: one branch-free pass (`v - v` is 0 for finite `v`, NaN otherwise), and a
+    ///   second pass only to name the first problem.
+    private static func checkContent(_ s: CandleSeries, index: (first: Int64, last: Int64),
+                                     damaged: (String) -> StoreError) throws {
+        var outOfOrder = 0
+        var nonFinite = 0.0
+        s.time.withUnsafeBufferPointer { t in
+            s.open.withUnsafeBufferPointer { o in
+                s.high.withUnsafeBufferPointer { h in
+                    s.low.withUnsafeBufferPointer { l in
+                        s.close.withUnsafeBufferPointer { c in
+                            s.volume.withUnsafeBufferPointer { v in
+                                for i in 0..<t.count {
+                                    nonFinite += (o[i] - o[i]) + (h[i] - h[i]) + (l[i] - l[i]) + (c[i] - c[i]) + (v[i] - v[i])
+                                }
+                                for i in 1..<max(1, t.count) { outOfOrder |= t[i] <= t[i - 1] ? 1 : 0 }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if outOfOrder != 0, let i = (1..<s.count).first(where: { s.time[$0] <= s.time[$0 - 1] }) {
+            throw damaged("bar \(i) at time \(s.time[i]) does not come after bar \(i - 1) at \(s.time[i - 1])")
+        }
+        guard s.time.first == index.first, s.time.last == index.last else {
+            throw damaged("its index says \(index.first)...\(index.last) but its bars run "
+                              + "\(s.time.first ?? 0)...\(s.time.last ?? 0)")
+        }
+        guard nonFinite == 0 else {
+            for (name, column) in [("open", s.open), ("high", s.high), ("low", s.low), ("close", s.close), ("volume", s.volume)] {
+                if let bad = column.firstIndex(where: { !$0.isFinite }) {
+                    throw damaged("bar \(bad) has a \(name) of \(column[bad])")
+                }
+            }
+            return
+        }
     }
 
     /// Replaces the stored series `symbol`/`timeframeKey` with `series` (sorted, unique times).
@@ -163,28 +423,30 @@ public final class CandleStore {
     }
 
     /// Removes `symbol`: every stored timeframe, its recorded book, trade prints and depth
-    /// profile, or only the series at `timeframe`. Returns the removed series, as `list()` showed
-    /// them, and whether a book was removed.
+    /// profile, or only the series at `timeframe`. Returns the removed series, as `rawList()`
+    /// showed them, and whether a book was removed. Works on a damaged series too (its index row
+    /// and chunks are deleted unread).
     /// - Throws: `InputError` when nothing matches.
     @discardableResult
     public func remove(symbol: String, timeframe: Timeframe? = nil) throws -> (series: [SeriesInfo], book: Bool) {
-        let matching = try list().filter { $0.symbol == symbol && (timeframe == nil || $0.timeframe == timeframe!.rawValue) }
-        let books = try bookList()
-        let hasBook = timeframe == nil && books.contains { $0.symbol == symbol }
-        guard !matching.isEmpty || hasBook else {
-            let what = timeframe.map { "no \($0.rawValue) series" } ?? "nothing"
-            let hint = Suggest.closest(to: symbol, among: try list().map(\.symbol)).map { " (did you mean \($0)?)" } ?? ""
-            throw InputError("\(what) stored for symbol '\(symbol)'\(hint)")
-        }
         try transaction {
+            let stored = try rawList()
+            let matching = stored.filter { $0.symbol == symbol && (timeframe == nil || $0.timeframe == timeframe!.rawValue) }
+            let books = try bookList()
+            let hasBook = timeframe == nil && books.contains { $0.symbol == symbol }
+            guard !matching.isEmpty || hasBook else {
+                let what = timeframe.map { "no \($0.rawValue) series" } ?? "nothing"
+                let hint = Suggest.closest(to: symbol, among: stored.map(\.symbol)).map { " (did you mean \($0)?)" } ?? ""
+                throw InputError("\(what) stored for symbol '\(symbol)'\(hint)")
+            }
             for info in matching { try delete(symbol: symbol, timeframeKey: info.timeframe) }
             if hasBook { try deleteBook(symbol: symbol) }
             if timeframe == nil {
                 try deleteTrades(symbol: symbol)
                 try deleteDepthProfile(symbol: symbol)
             }
+            return (matching, hasBook)
         }
-        return (matching, hasBook)
     }
 
     /// Moves the write-ahead log into the main file and truncates it, so the store is one
@@ -193,8 +455,15 @@ public final class CandleStore {
         try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    /// Runs `body` as one all-or-nothing write transaction.
+    /// Runs `body` as one all-or-nothing write transaction. The write lock is taken first, so
+    /// everything `body` reads is current and stays so until it commits; an older store is
+    /// brought to the current schema inside the same transaction.
+    /// - Throws: `StoreError` (`.access`) on a store opened read-only.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try db.transaction(body)
+        if isReadOnly { throw StoreError(.access, path: path, reason: "opened read-only, cannot write") }
+        return try db.transaction {
+            try migrate()
+            return try body()
+        }
     }
 }

@@ -2,52 +2,131 @@ import BacktestAnalysis
 import BacktestCore
 import CSQLite
 
+/// A failed SQLite call as a `StoreError`: the kind from SQLite's result code.
+extension StoreError {
+    init(sqlite code: Int32, message: String, path: String, statement: String? = nil) {
+        let kind: Kind
+        switch code & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: kind = .damaged
+        case SQLITE_BUSY, SQLITE_LOCKED: kind = .busy
+        case SQLITE_FULL: kind = .full
+        case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: kind = .access
+        default: kind = .failed
+        }
+        self.init(kind, path: path, reason: "SQLite: " + message + (statement.map { " (in: \($0.prefix(60)))" } ?? ""))
+        self.code = code
+    }
+}
+
 /// The one place bt calls SQLite's C API: a connection and prepared statements.
 final class SQLiteDatabase {
-    private(set) var handle: OpaquePointer?
-    let path: String
-
-    /// Opens (creating when needed) the database at `path`.
-    /// With `create` false, a missing file is an error instead of a new empty database.
-    init(path: String, readOnly: Bool = false, create: Bool = true) throws {
-        self.path = path
-        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
-        guard rc == SQLITE_OK, let db else {
-            let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
-            sqlite3_close(db)
-            throw InputError("cannot open database: \(msg)", at: path)
-        }
-        handle = db
-        sqlite3_busy_timeout(db, 10_000)
+    /// How a connection opens its file.
+    enum Mode: Equatable {
+        /// Read only; with `immutable`, SQLite also takes no locks and ignores any write-ahead
+        /// log, which is what makes a store in a read-only directory readable.
+        case readOnly(immutable: Bool)
+        /// Read and write an existing file.
+        case readWrite
+        /// Read and write, creating the file when missing.
+        case create
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    private(set) var handle: OpaquePointer?
+    let path: String
+    let mode: Mode
 
-    var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+    /// Opens `path` (a plain file path, never a URI or `:memory:`: callers check that) in `mode`.
+    init(path: String, mode: Mode) throws {
+        self.path = path
+        self.mode = mode
+        var flags: Int32 = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        var query = ""
+        switch mode {
+        case .readOnly(let immutable):
+            flags |= SQLITE_OPEN_READONLY
+            query = immutable ? "?mode=ro&immutable=1" : "?mode=ro"
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(Self.uri(path) + query, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            sqlite3_close(db)
+            throw StoreError(sqlite: code, message: msg, path: path)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 30_000)
+    }
+
+    deinit { close() }
+
+    /// Closes the connection (idempotent). The last connection to a WAL database checkpoints
+    /// the log into the file and removes it.
+    func close() {
+        guard let handle else { return }
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    /// `file:` URI for a path: every byte outside unreserved characters and `/` percent-encoded,
+    /// so `?`, `#` and `%` in a file name stay part of the name.
+    static func uri(_ path: String) -> String {
+        var out = "file:"
+        for b in path.utf8 {
+            let c = Character(Unicode.Scalar(b))
+            if b < 0x80 && (c.isLetter || c.isNumber || "-._~/".contains(c)) {
+                out.append(c)
+            } else {
+                let hex = String(b, radix: 16, uppercase: true)
+                out += "%" + (hex.count < 2 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+
+    private func error(_ sql: String?) -> StoreError {
+        StoreError(sqlite: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), path: path,
+                   statement: sql)
+    }
 
     /// Runs one or more statements without results.
     func execute(_ sql: String) throws {
         var err: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &err)
         if rc != SQLITE_OK {
-            let msg = err.map { String(cString: $0) } ?? lastError
+            let msg = err.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(err)
-            throw InternalError("sqlite: \(msg) (in: \(sql.prefix(80)))")
+            throw StoreError(sqlite: sqlite3_extended_errcode(handle), message: msg, path: path, statement: sql)
         }
     }
 
     func prepare(_ sql: String) throws -> SQLiteStatement {
         var stmt: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {
-            throw InternalError("sqlite: \(lastError) (in: \(sql.prefix(80)))")
-        }
-        return SQLiteStatement(stmt, db: self)
+        guard sqlite3_prepare_v2(handle, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else { throw error(sql) }
+        return SQLiteStatement(stmt, db: self, sql: sql)
+    }
+
+    /// The single integer a statement such as `PRAGMA user_version` returns.
+    func integer(_ sql: String) throws -> Int64 {
+        let stmt = try prepare(sql)
+        guard try stmt.step() else { return 0 }
+        return stmt.int64(0)
+    }
+
+    /// The first column of every row, as text.
+    func strings(_ sql: String) throws -> [String] {
+        let stmt = try prepare(sql)
+        var out: [String] = []
+        while try stmt.step() { out.append(stmt.string(0)) }
+        return out
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back
-    /// when it throws, so the store is all-or-nothing.
+    /// when it throws, so the store is all-or-nothing. The write lock is taken before `body`
+    /// runs, so what `body` reads cannot change under it.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
@@ -59,16 +138,20 @@ final class SQLiteDatabase {
             throw error
         }
     }
+
+    fileprivate func stepError(_ sql: String) -> StoreError { error(sql) }
 }
 
 /// A prepared statement; bind with 1-based indexes, read columns with 0-based ones.
 final class SQLiteStatement {
     private let stmt: OpaquePointer
     private unowned let db: SQLiteDatabase
+    private let sql: String
 
-    fileprivate init(_ stmt: OpaquePointer, db: SQLiteDatabase) {
+    fileprivate init(_ stmt: OpaquePointer, db: SQLiteDatabase, sql: String) {
         self.stmt = stmt
         self.db = db
+        self.sql = sql
     }
 
     deinit { sqlite3_finalize(stmt) }
@@ -110,20 +193,26 @@ final class SQLiteStatement {
         let rc = sqlite3_step(stmt)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        throw InternalError("sqlite: \(db.lastError)")
+        throw db.stepError(sql)
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(stmt, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(stmt, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
+    /// True when the column holds a blob (not text, a number or NULL).
+    func isBlob(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_BLOB }
 
     func string(_ column: Int32) -> String {
         guard let p = sqlite3_column_text(stmt, column) else { return "" }
         return String(cString: p)
     }
 
+    /// The size in bytes of a blob or text column.
+    func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(stmt, column)) }
+
     /// Appends a blob column's bytes, read as native-order values, to `array` (copied, so the
-    /// blob's alignment does not matter).
+    /// blob's alignment does not matter). Trailing bytes that do not fill a value are ignored:
+    /// callers check `byteCount` first.
     func appendBlob(_ column: Int32, to array: inout [Double]) { appendRaw(column, to: &array, zero: 0) }
     func appendBlob(_ column: Int32, to array: inout [Int64]) { appendRaw(column, to: &array, zero: 0) }
 

@@ -1,0 +1,133 @@
+import Backtest
+import Foundation
+
+/// bt's fuzz targets: one per importer (the format forced), one for format detection, and the
+/// two text parsers of the command line (`--where`, `--grid`).
+public enum FuzzTargets {
+    /// The repository root (`Tests/FuzzSupport/FuzzTargets.swift` is three levels below it).
+    public static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let csv = importer(.csv)
+    public static let binance = importer(.binance)
+    public static let alphavantage = importer(.alphavantage)
+    public static let trades = importer(.trades)
+    public static let book = importer(.book)
+    /// Format detection, then whichever importer it picks.
+    public static let detect = importer(nil, name: "detect")
+
+    /// `--where` filters: parse against three parameter names, then evaluate on a few values.
+    public static let `where` = FuzzTarget.parser("where") { bytes in
+        let text = String(decoding: bytes, as: UTF8.self)
+        let clause = try WhereClause(text, names: ["fast", "slow", "k"])
+        for values in [["fast": 5.0, "slow": 20, "k": 2], ["fast": 0, "slow": 0, "k": -1], ["fast": .nan, "slow": 1e300, "k": 0]] {
+            _ = clause.matches(values)
+        }
+    }
+
+    /// `--grid` specs, one per line: a parsed grid is within the limits and every value finite.
+    public static let grid = FuzzTarget.parser("grid") { bytes in
+        let specs = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        let grid = try ParameterGrid(parsing: specs)
+        Check.that(grid.count <= ParameterGrid.maximumCombinations, "grid of \(grid.count) combinations accepted")
+        for axis in grid.axes {
+            Check.that(!axis.values.isEmpty && axis.values.count <= ParameterGrid.maximumValuesPerAxis, "axis size \(axis.values.count)")
+            Check.that(axis.values.allSatisfy(\.isFinite), "non-finite grid value")
+        }
+    }
+
+    /// Strategy expressions (`--entry`, rules, `screen --where`): parsed, checked against a
+    /// number parameter `$n`, bound with `$n = 4`, and evaluated on 60 synthetic bars. Errors show
+    /// the expression with a caret, so they may hold the whole input (twice, at most).
+    public static let expression = FuzzTarget.parser("expression", longestMessage: { 2 * $0 + Check.longestMessage }) { bytes in
+        let e = try LocatedExpression(String(decoding: bytes, as: UTF8.self), origin: .setting(.entry))
+        try e.check(parameters: [ExpressionParameter("n", .number)])
+        let node = try e.bind(["n": .number(4)])
+        let count = try ExpressionPlan([node]).evaluate(on: expressionCandles, cache: IndicatorCache(),
+                                                        workspace: ExpressionWorkspace()) { $0[0].count }
+        Check.that(count == expressionCandles.count, "an expression gave \(count) values for \(expressionCandles.count) bars")
+    }
+
+    static let expressionCandles = Synth.series(symbol: "FUZZ", bars: 60, seed: 3, timeframe: .day1)
+
+    /// Strategy files (`strategies/*.bt`).
+    public static let strategyFile = FuzzTarget.parser("strategy-file", longestMessage: { 2 * $0 + Check.longestMessage }) { bytes in
+        _ = try StrategyFile(parsing: String(decoding: bytes, as: UTF8.self), path: "fuzz.bt")
+    }
+
+    /// External signal files (`--signals`), against 60 daily bar times.
+    public static let signals = FuzzTarget.parser("signals") { bytes in
+        let signals = try SignalsFile.parse(String(decoding: bytes, as: UTF8.self), path: "fuzz.csv",
+                                            times: expressionCandles.time)
+        Check.that(signals.entries.count == expressionCandles.count && signals.exits.count == expressionCandles.count,
+                   "signals of the wrong length")
+    }
+
+    public static let all: [FuzzTarget] = [csv, binance, alphavantage, trades, book, detect, `where`, grid,
+                                           expression, strategyFile, signals]
+
+    public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+
+    /// An importer target: bytes read as the file `input.<ext>` with `format` forced (nil:
+    /// detected). A file that is accepted must hold what the store promises to keep (see
+    /// `checkCandles`), and must export and import back to exactly the same bars.
+    static func importer(_ format: ImportFormat?, name: String? = nil) -> FuzzTarget {
+        let fileName = "input." + (format == .alphavantage ? "json" : format == .trades || format == .book ? "jsonl" : "csv")
+        return FuzzTarget.parser(name ?? format!.rawValue) { bytes in
+            let file = try Importer.read(bytes: Array(bytes), name: fileName, options: ImportOptions(format: format))
+            switch file.content {
+            case .candles(let series):
+                checkCandles(series)
+                checkRoundTrip(series)
+            case .book(let events):
+                checkBook(events)
+            }
+        }
+    }
+
+    /// What a validated series promises: at least one bar, times strictly increasing within
+    /// 1970..9999, finite values within ±1e250, high >= max(open, close), low <= min(open,
+    /// close), volume >= 0, and a timeframe unless there is a single bar.
+    public static func checkCandles(_ s: CandleSeries) {
+        Check.that(s.count > 0, "empty series accepted")
+        Check.that(s.timeframe != nil || s.count == 1, "several bars without a timeframe")
+        for i in 0..<s.count {
+            Check.that(UTCTime.supportedRange.contains(s.time[i]), "time \(s.time[i]) out of range")
+            if i > 0 { Check.that(s.time[i] > s.time[i - 1], "times not increasing at \(i)") }
+            for v in [s.open[i], s.high[i], s.low[i], s.close[i], s.volume[i]] {
+                Check.that(v.isFinite && abs(v) <= 1e250, "value \(v) at bar \(i)")
+            }
+            Check.that(s.high[i] >= max(s.open[i], s.close[i]), "high below open/close at \(i)")
+            Check.that(s.low[i] <= min(s.open[i], s.close[i]), "low above open/close at \(i)")
+            Check.that(s.volume[i] >= 0, "negative volume at \(i)")
+            if let tf = s.timeframe, i > 0 {
+                Check.that(tf.bucketStart(s.time[i]) != tf.bucketStart(s.time[i - 1]), "two bars in one \(tf.rawValue) bar at \(i)")
+            }
+        }
+    }
+
+    /// Export as `bt data export` writes it, import again: the same bars, bit for bit.
+    public static func checkRoundTrip(_ s: CandleSeries) {
+        do {
+            let again = try Importer.read(bytes: Array(s.csvText().utf8), name: "export.csv",
+                                          options: ImportOptions(symbol: "X", timeframe: s.timeframe, format: .csv))
+            guard case .candles(let t) = again.content else { Check.fail("export read back as a book") }
+            Check.that(t.time == s.time && t.open == s.open && t.high == s.high && t.low == s.low && t.close == s.close
+                           && t.volume == s.volume, "export/import round trip changed the bars")
+        } catch {
+            Check.fail("exported series does not import again: \(error)")
+        }
+    }
+
+    /// Events start with a snapshot, times never go back, every level is finite and non-negative.
+    public static func checkBook(_ events: [BookEvent]) {
+        Check.that(events.first?.kind == .snapshot, "book does not start with a snapshot")
+        for (k, e) in events.enumerated() {
+            if k > 0 { Check.that(e.timeMs >= events[k - 1].timeMs, "book time goes back at \(k)") }
+            for level in e.bids + e.asks {
+                Check.that(level.price.isFinite && level.price >= 0 && level.quantity.isFinite && level.quantity >= 0,
+                           "bad level \(level) at \(k)")
+            }
+        }
+    }
+}
