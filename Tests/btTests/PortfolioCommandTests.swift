@@ -172,6 +172,17 @@ struct PortfolioCommandTests {
         #expect(bad.status == 0 && bad.stdout.contains("1 failed"), "\(bad.stdout) \(bad.stderr)")
     }
 
+    @Test("bt bench portfolio --json prints symbols, bars and seconds")
+    func bench() throws {
+        let r = try BT.run(["bench", "portfolio", "--symbols", "30", "--bars", "400", "--repeat", "1", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try RunCommandTests.json(r.stdout)
+        #expect(Set(j.keys) == ["symbols", "bars", "seconds"])
+        #expect(j["symbols"] as? Int == 30 && j["bars"] as? Int == 400 && ((j["seconds"] as? Double) ?? 0) > 0)
+        let text = try BT.run(["bench", "portfolio", "--symbols", "30", "--bars", "400", "--repeat", "1"])
+        #expect(text.status == 0 && text.stdout.contains("fills") && text.stdout.contains("portfolio"))
+    }
+
     @Test("bad input: clear message, exit 2", arguments: [
         (["ma-cross", "--symbols", "GOOG,NOPE"], "no candles stored for symbol 'NOPE'"),
         (["ma-cross", "--symbols", "GOOG"], ""),
