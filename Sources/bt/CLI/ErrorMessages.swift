@@ -50,6 +50,9 @@ extension Option {
         case .chartWidth: [.width]
         case .chartHeight: [.height]
         case .chartSize: [.width, .height]
+        case .interval: [.interval]
+        case .apiKey: [.apiKey]
+        case .baseURL: [.baseURL]
         }
     }
 }
