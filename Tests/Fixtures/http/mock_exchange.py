@@ -1192,6 +1192,9 @@ def serve_main(argv):
     thread.start()
 
     stop = market.stop_event
+    # A parent may start us from a thread that blocks signals (libdispatch's worker threads
+    # block nearly all, and a spawned process inherits the mask): SIGTERM would stay pending.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     if args.exit_on_stdin_eof:
