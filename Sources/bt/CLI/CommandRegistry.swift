@@ -7,6 +7,7 @@ enum CommandRegistry {
         .dataRemove,
         .dataSynth,
         .dataSummary,
+        .dataFetch,
         .indicators,
         .chart,
         .strategies,

@@ -55,6 +55,9 @@ extension Option {
         case .chartWidth: [.width]
         case .chartHeight: [.height]
         case .chartSize: [.width, .height]
+        case .interval: [.interval]
+        case .apiKey: [.apiKey]
+        case .baseURL: [.baseURL]
         }
     }
 }

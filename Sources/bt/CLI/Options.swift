@@ -160,4 +160,16 @@ extension Option {
     static let runs = Option("runs", kind: .value, valueName: "N", help: "Timed runs")
     static let candles = Option("candles", kind: .value, valueName: "N", help: "Number of candles (default 10000)")
     static let returns = Option("returns", kind: .value, valueName: "N", help: "Returns in the series (default 5000)")
+
+    // MARK: - Fetching
+
+    static let interval = Option("interval", kind: .value, valueName: "TF", help: "Bar interval: 1m 5m 15m 30m 1h 4h 1d 1w 1M")
+    static let apiKey = Option("api-key", kind: .value, valueName: "KEY", help: "API key (default $ALPHAVANTAGE_API_KEY)")
+    static let baseURL = Option("base-url", kind: .value, valueName: "URL", help: "The service's address (a mirror; tests)")
+    static let timeout = Option("timeout", kind: .value, valueName: "S",
+                                help: "Seconds without an answer before a request is retried (default 30)")
+    static let attempts = Option("attempts", kind: .value, valueName: "N",
+                                 help: "Tries per request, for 5xx, timeouts, lost connections, 429/418 (default 5)")
+    static let maxWait = Option("max-wait", kind: .value, valueName: "S",
+                                help: "Longest rate-limit wait to sit out; a longer one fails at once (default 300)")
 }

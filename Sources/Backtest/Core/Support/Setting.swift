@@ -97,5 +97,13 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     /// Width and height together.
     case chartSize = "chart_size"
 
+    // Fetching from exchange APIs
+    /// The bar interval asked of an exchange.
+    case interval
+    /// A service's API key.
+    case apiKey = "api_key"
+    /// The service's base URL (a mirror, a local server).
+    case baseURL = "base_url"
+
     public var name: String { rawValue }
 }
