@@ -239,6 +239,14 @@ struct ShardCommandTests {
         #expect(r.status == 2 && r.stderr.contains("--shards goes with --shard auto"))
         r = try Self.run(screen + ["--shard", "0/2", "--shards", "2", "--out", "p"], in: work)
         #expect(r.status == 2 && r.stderr.contains("--shards goes with --shard auto"))
+        // Portfolio sweeps run whole: refused as shards and by bt slurm, before anything runs.
+        let portfolio = ["ma-cross", "--portfolio", "--symbols", "SYN0001,SYN0002", "--db", db, "--grid", "fast=5,10"]
+        for args in [["sweep"] + portfolio + ["--shard", "0/2", "--out", "pp"],
+                     ["slurm", "sweep"] + portfolio + ["--tasks", "2", "--out", "pp", "--dry-run"]] {
+            r = try Self.run(args, in: work)
+            #expect(r.status == 2 && r.stderr.contains("--portfolio sweeps run in one process"), "\(args): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("pp").path))
     }
 
     @Test("bt slurm --dry-run prints an array of --tasks tasks running --shard auto and an afterok merge")

@@ -42,6 +42,11 @@ extension Option {
         case .rank: [.rank]
         case .walkForward: [.walkForward]
         case .shard: [.shard]
+        case .maxPositions: [.maxPositions]
+        case .weight: [.weight]
+        case .rebalance: [.rebalance]
+        case .portfolioRank: [.rank]
+        case .short: [.short]
         case .entry: [.entry]
         case .exit: [.exit]
         case .shortEntry: [.shortEntry]
@@ -51,6 +56,9 @@ extension Option {
         case .chartWidth: [.width]
         case .chartHeight: [.height]
         case .chartSize: [.width, .height]
+        case .interval: [.interval]
+        case .apiKey: [.apiKey]
+        case .baseURL: [.baseURL]
         }
     }
 }

@@ -16,13 +16,24 @@ extension Command {
             Output goes to --out DIR (default notebooks-out/sweep-<strategy>-<symbol>-<time>/).
             The strategy is a built-in or file strategy (see 'bt run'), or rules given with
             --entry/--exit, whose $names --grid sweeps: bt sweep GOOG --entry ... --grid n=5:50:5.
+            --portfolio sweeps one portfolio of --symbols A,B,... (or --all) as 'bt portfolio'
+            runs it (--max-positions, --weight, --rebalance; --portfolio-rank EXPR is its
+            --rank, and may read the swept $names); --grid max_positions=... sweeps K. Folds and
+            overfitting diagnostics then run over the portfolio's clock (the union of the
+            symbols' bar times).
             """,
         positionals: [
             PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (or use --symbols)", optional: true),
         ],
         options: [
-            .symbols.withHelp("Sweep each of these symbols (one sub-folder each)"),
+            .symbols.withHelp("Sweep each of these symbols (one sub-folder each; with --portfolio, the portfolio's)"),
+            .portfolio,
+            .all.withHelp("With --portfolio: every stored symbol"),
+            .maxPositions,
+            .portfolioRank,
+            .weight,
+            .rebalance,
             .grid,
             .where,
             .param.withHelp("Fixed strategy parameter"),
@@ -46,6 +57,10 @@ enum SweepCommand {
         // Rule strategies declare the swept names as parameters (a bad --grid is reported by SweepPlan).
         let swept = (try? ParameterGrid(parsing: args.values(.grid)))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
         let (strategy, rest) = try args.strategy(swept: swept)
+        if args.flag(.portfolio) {
+            throw UsageError("\(Option.portfolio) sweeps run in one process: they are not split into shards (\(Option.shard), "
+                             + "bt slurm)", command: "sweep")
+        }
         if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])'", command: "sweep") }
         var symbols = try rest.map(Symbol.validated)
         symbols += try args.symbolList(.symbols) ?? []
@@ -54,6 +69,10 @@ enum SweepCommand {
     }
 
     static func execute(_ args: ParsedArguments, source: RowSource) throws {
+        if args.flag(.portfolio), case .compute = source {
+            try runPortfolio(args)
+            return
+        }
         let (plan, symbols) = try plan(args)
         if case .shard(let shard) = source {
             try runShard(plan, symbols: symbols, shard: shard, args: args)
@@ -113,6 +132,26 @@ enum SweepCommand {
         if outcomes.allSatisfy({ if case .failure = $0.outcome { return true } else { return false } }) {
             throw InputError("no symbol could be swept")
         }
+    }
+
+    /// `bt sweep --portfolio`: every combination a portfolio run of the symbols.
+    static func runPortfolio(_ args: ParsedArguments) throws {
+        // Rule strategies declare the swept names as parameters (a bad --grid is reported by SweepPlan).
+        let swept = (try? ParameterGrid(parsing: args.values(.grid)))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
+        let (strategy, rest) = try args.strategy(swept: swept)
+        if let extra = rest.first {
+            throw UsageError("unexpected argument '\(extra)' (a portfolio's symbols go in \(Option.symbols) A,B,C)", command: "sweep")
+        }
+        let plan = try SweepPlan(args: args, strategy: strategy)
+        let store = try args.openStore()
+        let symbols = try args.portfolioSymbols(store: store)
+        let dir = args.value(.out) ?? OutputDirectory.timestamped(["sweep", strategy.name, "portfolio"],
+                                                                  at: Int64(Date().timeIntervalSince1970))
+        let staged = try OutputDirectory.stage(dir, force: args.flag(.force))
+        let report = try plan.runPortfolio(symbols: symbols, store: store, args: args, directory: staged.path)
+        try staged.commit()
+        Output.write(chart: SweepSummaryText.render(report: report, directory: dir, style: .automatic))
+        try SweepPlan.requireSomeRan(report)
     }
 
     /// One shard: this shard's combinations of every symbol, written as a partial result into
@@ -180,7 +219,7 @@ struct SweepPlan {
         let specs = args.values(.grid)
         guard !specs.isEmpty else { throw UsageError("\(Option.grid) is required (e.g. \(Option.grid) fast=5:50:5)", command: "sweep") }
         grid = try ParameterGrid(parsing: specs)
-        let names = strategy.parameters.map(\.name)
+        let names = strategy.parameters.map(\.name) + (args.flag(.portfolio) ? [Self.slotsAxis] : [])
         for axis in grid.axes where !names.contains(axis.name) {
             let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",

@@ -116,13 +116,14 @@ public struct Stats: Sendable {
     /// Every statistic's machine name in output order, without computing anything.
     public static var allNames: [String] { Metric.names }
 
-    /// The mean over bars that end in a position of |position × close| / equity: how much of the
+    /// The mean over bars that end in a position of |position × close| / equity (|position
+    /// value| / equity when the result gives the value, as a portfolio's does): how much of the
     /// account the position is when there is one (NaN without such bars). Next to `exposure`, it
     /// shows runs whose orders filled only partly.
     static func averagePositionShare(_ r: BacktestResult) -> Double {
         var sum = 0.0, count = 0
         for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
-            sum += abs(r.position[t] * r.candles.close[t]) / r.equity[t]
+            sum += abs(r.positionValue?[t] ?? r.position[t] * r.candles.close[t]) / r.equity[t]
             count += 1
         }
         return count == 0 ? .nan : sum / Double(count)
