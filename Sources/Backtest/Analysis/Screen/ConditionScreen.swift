@@ -80,7 +80,7 @@ public struct ConditionScreen: Sendable {
                 row.symbol = symbol
                 return row
             case .failure(let error):
-                return Row(symbol: symbol, status: .error, error: "\(error)")
+                return Row(symbol: SeriesName.split(symbol)?.0 ?? symbol, status: .error, error: "\(error)")
             }
         }
     }

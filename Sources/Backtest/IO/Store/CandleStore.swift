@@ -340,7 +340,7 @@ public final class CandleStore {
     }
 
     /// Times strictly increasing and equal to the index at both ends; every value finite (a
-    /// volume may be NaN: missing, for close-only bars).
+    /// volume may be NaN on a bar with open = high = low = close: a close-only bar).
     /// - Complexity: one branch-free pass (`v - v` is 0 for finite `v`, NaN otherwise), and a
     ///   second pass only to name the first problem.
     private static func checkContent(_ s: CandleSeries, index: (first: Int64, last: Int64),
@@ -355,7 +355,7 @@ public final class CandleStore {
                             s.volume.withUnsafeBufferPointer { v in
                                 for i in 0..<t.count {
                                     // A NaN volume marks a close-only bar (no volume known); infinities never.
-                                    let volume = v[i].isNaN ? 0 : v[i]
+                                    let volume = v[i].isNaN && o[i] == h[i] && h[i] == l[i] && l[i] == c[i] ? 0 : v[i]
                                     nonFinite += (o[i] - o[i]) + (h[i] - h[i]) + (l[i] - l[i]) + (c[i] - c[i]) + (volume - volume)
                                 }
                                 for i in 1..<max(1, t.count) { outOfOrder |= t[i] <= t[i - 1] ? 1 : 0 }
@@ -374,7 +374,8 @@ public final class CandleStore {
         }
         guard nonFinite == 0 else {
             for (name, column) in [("open", s.open), ("high", s.high), ("low", s.low), ("close", s.close), ("volume", s.volume)] {
-                if let bad = column.firstIndex(where: { !$0.isFinite && !(name == "volume" && $0.isNaN) }) {
+                let flat = { (i: Int) in s.open[i] == s.high[i] && s.high[i] == s.low[i] && s.low[i] == s.close[i] }
+                if let bad = column.indices.first(where: { !column[$0].isFinite && !(name == "volume" && column[$0].isNaN && flat($0)) }) {
                     throw damaged("bar \(bad) has a \(name) of \(column[bad])")
                 }
             }
