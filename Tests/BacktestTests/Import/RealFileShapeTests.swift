@@ -109,13 +109,13 @@ struct RealFileShapeTests {
     func nullRows() throws {
         let text = "Date,Open,High,Low,Close,Adj Close,Volume\n2024-01-02,10,11,9,10.5,10.5,100\n"
             + "2024-01-03,null,null,null,null,null,null\n2024-01-04,10.5,12,10,11,11,200\n2024-01-05,11,12,10,11,11,200\n"
-            + "2024-01-08,11,12,10,11,11,200\n"
+            + "2024-01-08,11,12,10,11,11,200\n2024-01-09,11,12,10,11,11,200\n2024-01-10,11,12,10,11,11,200\n"
         let e = #expect(throws: InputError.self) { try Self.read(text) }
         #expect(e?.line == 3)
         var o = ImportOptions(symbol: "X")
         o.skipBadRows = true
         let f = try Self.read(text, o)[0]
-        #expect(Self.series(f).count == 4 && f.skipped.count == 1 && f.skipped.first.map(\.line) == [3])
+        #expect(Self.series(f).count == 6 && f.skipped.count == 1 && f.skipped.first.map(\.line) == [3])
     }
 
     @Test("OHLC noise of 1e-17 relative is clamped, a real violation refused; Adj Close scaling passes")
