@@ -1,6 +1,9 @@
 extension CandleSeries {
-    /// The first bar whose volume is missing (NaN: a close-only bar), nil when every bar has one.
-    public var firstMissingVolume: Int? { volume.firstIndex { $0.isNaN } }
+    /// The first close-only bar: a known close, open = high = low = close and a missing (NaN)
+    /// volume. nil when there is none (a bar that is NaN throughout is a gap, not close-only).
+    public var firstMissingVolume: Int? {
+        (0..<count).first { volume[$0].isNaN && close[$0].isFinite && open[$0] == close[$0] && high[$0] == low[$0] && high[$0] == close[$0] }
+    }
 
     /// True when some bar has a range (high above low). A close-only series (imported from
     /// closes alone: open = high = low = close) has none, so nothing may be read from its range.

@@ -51,8 +51,8 @@ extension CandleStore {
     /// earlier ones. A series whose merge changes nothing is not rewritten, so re-importing a
     /// file leaves the store file byte-for-byte unchanged. Book events replace the stored events
     /// of the same symbol in the file's time span.
-    /// - Throws: `InputError` when a one-bar file's timeframe cannot be known; the store is
-    ///   then untouched.
+    /// - Throws: `InputError` when a one-bar file's timeframe cannot be known (a new symbol, or
+    ///   one stored at several timeframes); the store is then untouched.
     ///
     /// With `updates` false, a file that changes bars already stored is refused (kind
     /// `.needsSetting`, setting `.update`) saying how many bars and the largest relative change,
@@ -95,8 +95,13 @@ extension CandleStore {
                 let key: String
                 if let tf = incoming.timeframe {
                     key = tf.rawValue
-                } else if let finest = stored.first(where: { $0.symbol == file.symbol }) {
-                    key = finest.timeframe
+                } else if let only = stored.first(where: { $0.symbol == file.symbol }) {
+                    let all = stored.filter { $0.symbol == file.symbol }.map(\.timeframe)
+                    if all.count > 1 {
+                        throw InputError(.needsSetting, "a single bar cannot tell which series of '\(file.symbol)' it belongs to ("
+                                             + all.joined(separator: ", ") + ")", setting: .timeframe, file: file.file)
+                    }
+                    key = only.timeframe
                     incoming.timeframe = Timeframe(rawValue: key)
                 } else {
                     throw InputError(.needsSetting, "cannot infer the timeframe of a single bar for a new symbol '\(file.symbol)'",
