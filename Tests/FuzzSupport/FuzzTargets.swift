@@ -104,7 +104,7 @@ public enum FuzzTargets {
                        "volume \(s.volume[i]) at bar \(i)")
             Check.that(s.high[i] >= max(s.open[i], s.close[i]), "high below open/close at \(i)")
             Check.that(s.low[i] <= min(s.open[i], s.close[i]), "low above open/close at \(i)")
-            Check.that(s.volume[i] >= 0, "negative volume at \(i)")
+            Check.that(s.volume[i].isNaN || s.volume[i] >= 0, "negative volume at \(i)")
             if let tf = s.timeframe, i > 0 {
                 Check.that(tf.bucketStart(s.time[i]) != tf.bucketStart(s.time[i - 1]), "two bars in one \(tf.rawValue) bar at \(i)")
             }
