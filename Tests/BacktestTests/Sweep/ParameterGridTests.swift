@@ -2,6 +2,8 @@ import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
+import Foundation
+import TestSupport
 
 @Suite("Parameter grid and --where")
 struct ParameterGridTests {
@@ -12,6 +14,25 @@ struct ParameterGridTests {
         #expect(grid.axes[1].values.count == 3)
         #expect(grid.axes[1].values == [0.1, 0.2, 0.3])
         #expect(grid.count == 30)
+    }
+
+    @Test("range values are rounded to 12 significant digits exactly as %.12g text is")
+    func twelveDigits() throws {
+        var rng = SplitMix64(seed: 12)
+        var values: [Double] = [0.1 + 0.2, 1e-300, -2.5e-7, 999_999_999_999.5, 1e12 + 1, 123456.7890125, 0.30000000000000004]
+        for _ in 0..<5_000 {
+            let magnitude = Double(Int(rng.next() % 40)) - 20
+            let x = (Double(rng.next() % 1_000_000_007) / 1_000_000_007) * pow(10, magnitude)
+            values.append(rng.next() % 2 == 0 ? x : -x)
+            values.append((Double(Int(rng.next() % 100_000)) * 0.001).nextUp)
+        }
+        for v in values {
+            let text = Double(String(format: "%.12g", v))!
+            #expect(ParameterGrid.twelveSignificantDigits(v) == text, "\(v)")
+        }
+        // The fuzz input that timed out: a million values, now without text per value.
+        let big = try ParameterGrid(parsing: ["ft=1:1000000:1"])
+        #expect(big.axes[0].values.count == 1_000_000 && big.axes[0].values.last == 1_000_000)
     }
 
     @Test("lists and single values")
