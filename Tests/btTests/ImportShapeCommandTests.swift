@@ -116,6 +116,11 @@ struct ImportShapeCommandTests {
                 "\(hours)")
         let days = try BT.run(["data", "export", "NY", "--timeframe", "1d", "--db", db]).stdout
         #expect(days.contains("2024-03-08T00:00:00Z,1.0,2.0,0.5,1.5,13.0\n2024-03-11T00:00:00Z"), "\(days)")
+        // Aggregating at import follows the session as well.
+        let direct = try BT.run(["data", "import", dir.appendingPathComponent("ny.csv").path, "--symbol", "NYH", "--tz", "America/New_York",
+                                 "--session", "09:30-16:00", "--timeframe", "1h", "--db", db])
+        #expect(direct.status == 0, "\(direct.stderr)")
+        #expect(try BT.run(["data", "export", "NYH", "--db", db]).stdout.split(separator: "\n") == hours)
         let bad = try BT.run(["data", "import", dir.appendingPathComponent("ny.csv").path, "--tz", "Mars/Olympus", "--db", db])
         #expect(bad.status == 2 && bad.stderr.contains("--tz 'Mars/Olympus'"), "\(bad.stderr)")
     }

@@ -23,7 +23,8 @@ public struct ImportOptions: Sendable {
     public var dateFormat: String?
     /// IANA zone of local times in the file; default UTC.
     public var timeZone: String?
-    /// Trading session stored with every imported series.
+    /// Trading session stored with every imported series; aggregation into `timeframe` at import
+    /// follows it too.
     public var session: TradingSession?
     /// CSV column naming each row's symbol.
     public var symbolColumn: String?
@@ -152,7 +153,8 @@ public enum Importer {
         let inferred = series.timeframe ?? Timeframe.infer(from: series.time)
         if let wanted = options.timeframe {
             if (inferred.map { $0 < wanted } ?? false) || hasSharedBuckets(series.time, wanted) {
-                series = series.resampled(to: wanted)
+                // With a session, its buckets (09:30-anchored hours), leaving out bars outside it.
+                series = try options.session.map { try series.resampled(to: wanted, session: $0) } ?? series.resampled(to: wanted)
                 try checkAggregates(series, parsed: parsed)
             }
             series.timeframe = wanted
