@@ -19,7 +19,8 @@ extension Command {
         let timeframe = try args.timeframe
         let named = try args.positionals.map(SeriesName.normalized)
         var symbols: [String] = []
-        for name in named.isEmpty ? stored.map(\.symbol).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } } : named {
+        let storedSymbols = stored.map(\.symbol).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for name in named.isEmpty ? storedSymbols : named {
             let series = stored.filter { $0.symbol == name }
             if timeframe == nil, series.count > 1 {
                 symbols += series.map { "\($0.symbol)@\($0.timeframe)" }

@@ -18,12 +18,17 @@ enum CSVImporter {
     }
 
     static func read(_ text: InputText, format: ImportFormat, options: ImportOptions = ImportOptions()) throws -> Output {
-        var layout: CSVLayout?
+        var lines = text.lines
+        let l: CSVLayout
         if format == .binance {
-            layout = .binance
+            l = .binance
             if options.symbolColumn != nil || options.layout == .wide {
                 throw InputError("a Binance kline file has no header: it holds one symbol", setting: options.layout == .wide ? .layout : .symbolColumn)
             }
+        } else {
+            guard let (range, number) = lines.next() else { throw InputError("file is empty", at: text.file) }
+            l = try CSVLayout(header: text.slice(range), file: text.file, line: number, adjusted: options.adjusted,
+                              symbolColumn: options.symbolColumn, wide: options.layout == .wide)
         }
         var bySymbol: [String: Int] = [:]
         var out = Output()
@@ -33,23 +38,26 @@ enum CSVImporter {
         var unit: (unit: DecimalParsing.EpochUnit, line: Int)?
         var reader: TimeReader?
         let zone = try options.timeZone.map(TradingSession.timeZone)
-        let format_ = try options.dateFormat.map(DateFormat.init)
+        let dateFormat = try options.dateFormat.map(DateFormat.init)
 
-        func series(_ symbol: String?) -> Int {
-            let key = symbol ?? ""
-            if let k = bySymbol[key] { return k }
-            out.series.append((symbol, ParsedCandles(file: text.file, capacity: symbol == nil ? capacity : 0)))
-            bySymbol[key] = out.series.count - 1
+        // The file's one series (no symbol column) is filled in place; split files go through
+        // `bySymbol`.
+        var single = ParsedCandles(file: text.file, capacity: 0)
+        var singleUsed = false
+        func series(_ symbol: String) -> Int {
+            if let k = bySymbol[symbol] { return k }
+            out.series.append((symbol, ParsedCandles(file: text.file)))
+            bySymbol[symbol] = out.series.count - 1
             return out.series.count - 1
         }
+        if l.symbol == nil && l.wide.isEmpty {
+            single.series.reserveCapacity(capacity)
+            single.lines.reserveCapacity(capacity)
+            singleUsed = true
+        }
 
-        for (range, lineNumber) in text.lines {
+        while let (range, lineNumber) = lines.next() {
             let line = text.slice(range)
-            guard let l = layout else {
-                layout = try CSVLayout(header: line, file: text.file, line: lineNumber, adjusted: options.adjusted,
-                                       symbolColumn: options.symbolColumn, wide: options.layout == .wide)
-                continue
-            }
             do {
                 let problem = CSVLine.split(line, delimiter: l.delimiter, into: &spans)
                 if format == .binance, lineNumber == 1, let f = spans.first, !f.isEmpty, line[f.lowerBound] &- 48 >= 10 {
@@ -68,7 +76,7 @@ enum CSVImporter {
                 }
                 let timeField = UnsafeBufferPointer(rebasing: line[spans[l.time]])
                 if reader == nil {
-                    reader = try TimeReader.decide(first: timeField, format: format_, zone: zone, file: text.file) {
+                    reader = try TimeReader.decide(first: timeField, format: dateFormat, zone: zone, file: text.file) {
                         try timeColumn(text, layout: l, after: lineNumber)
                     }
                 }
@@ -119,11 +127,11 @@ enum CSVImporter {
                 var lo = try number(l.low, "low"), c = try number(l.close, "close")
                 var v: Double
                 if let k = l.volume {
-                    let field = UnsafeBufferPointer(rebasing: line[spans[k]])
-                    if case .failure(.missing) = DecimalParsing.double(field), o == h && h == lo && lo == c {
+                    switch DecimalParsing.double(UnsafeBufferPointer(rebasing: line[spans[k]])) {
+                    case .success(let x): v = x
+                    case .failure(.missing) where o == h && h == lo && lo == c:
                         v = .nan  // a close-only bar as bt exports it: volume left empty
-                    } else {
-                        v = try number(k, "volume")
+                    case .failure(let f): throw fieldError(f, "volume", CSVLine.text(line, spans[k]), text.file, lineNumber)
                     }
                 } else {
                     v = l.closeOnly ? .nan : 0
@@ -134,7 +142,7 @@ enum CSVImporter {
                     let k = adj / c
                     o *= k; h *= k; lo *= k; c = adj
                 }
-                var symbol: String?
+                var symbol = ""
                 if let s = l.symbol {
                     let name = CSVLine.text(line, spans[s]).trimmingSpaces
                     do { symbol = try Symbol.validated(name) } catch {
@@ -142,12 +150,16 @@ enum CSVImporter {
                                          file: text.file, line: lineNumber)
                     }
                 }
-                out.series[series(symbol)].candles.append(line: lineNumber, time: t, open: o, high: h, low: lo, close: c, volume: v)
+                if singleUsed {
+                    single.append(line: lineNumber, time: t, open: o, high: h, low: lo, close: c, volume: v)
+                } else {
+                    out.series[series(symbol)].candles.append(line: lineNumber, time: t, open: o, high: h, low: lo, close: c, volume: v)
+                }
             } catch let e as InputError where options.skipBadRows && e.line == lineNumber && e.kind == .invalid {
                 out.skipped.add(lineNumber, e.reason)
             }
         }
-        if layout == nil { throw InputError("file is empty", at: text.file) }
+        if singleUsed { out.series = [(nil, single)] }
         if out.series.allSatisfy({ $0.candles.series.isEmpty }) {
             throw InputError(out.skipped.count > 0 ? "every data row is bad (\(out.skipped.summary))" : "no data rows after the header",
                              at: text.file)

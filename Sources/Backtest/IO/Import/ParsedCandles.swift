@@ -58,10 +58,18 @@ struct ParsedCandles {
         var skipped = SkippedRows()
         guard !s.isEmpty else { throw InputError("no data rows", at: file) }
         var bad: [Int] = []
+        var clamped: [(row: Int, high: Double, low: Double)] = []
         var sorted = true
-        for i in 0..<s.count {
-            let t = s.time[i], o = s.open[i], c = s.close[i], v = s.volume[i]
-            var h = s.high[i], l = s.low[i]
+        let (ts, os, hs, ls, cs, vs) = (s.time, s.open, s.high, s.low, s.close, s.volume)
+        try ts.withUnsafeBufferPointer { ts in
+        try os.withUnsafeBufferPointer { os in
+        try hs.withUnsafeBufferPointer { hs in
+        try ls.withUnsafeBufferPointer { ls in
+        try cs.withUnsafeBufferPointer { cs in
+        try vs.withUnsafeBufferPointer { vs in
+        for i in 0..<ts.count {
+            let t = ts[i], o = os[i], c = cs[i], v = vs[i]
+            var h = hs[i], l = ls[i]
             var problem: String?
             let top = Swift.max(o, c), bottom = Swift.min(o, c)
             let largest = Swift.max(Swift.max(Swift.abs(o), Swift.abs(h)), Swift.max(Swift.abs(l), Swift.abs(c)))
@@ -87,9 +95,13 @@ struct ParsedCandles {
                 skipped.add(i < lines.count ? lines[i] : i + 1, problem)
                 continue
             }
-            s.high[i] = h
-            s.low[i] = l
-            if i > 0 && t <= s.time[i - 1] { sorted = false }
+            if h != hs[i] || l != ls[i] { clamped.append((i, h, l)) }
+            if i > 0 && t <= ts[i - 1] { sorted = false }
+        }
+        }}}}}}
+        for c in clamped {
+            s.high[c.row] = c.high
+            s.low[c.row] = c.low
         }
         if !bad.isEmpty {
             guard bad.count < s.count else {

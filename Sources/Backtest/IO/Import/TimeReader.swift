@@ -36,7 +36,7 @@ struct TimeReader {
             guard let t = DecimalParsing.parsedTime(field) else { return .unreadable }
             if t.unit != nil { return .time(milliseconds: t.milliseconds, unit: t.unit) }
             local = t.milliseconds
-            shift = Self.isLocalDateTime(field)
+            shift = zone != nil && Self.isLocalDateTime(field)
         case .layout(let layout):
             guard let t = layout.parse(field) else { return .unreadable }
             local = t.milliseconds
