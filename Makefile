@@ -6,7 +6,7 @@ DEMO_DB := notebooks-out/demo.sqlite
 FUZZ_SECONDS ?= 300
 FUZZ_CI_SECONDS ?= 15
 
-.PHONY: deps build demo test test-browser test-l2 bench-html fuzz fuzz-ci clean
+.PHONY: deps build demo test test-browser test-l2 test-slurm bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -23,6 +23,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	$(MAKE) test-browser
 	$(MAKE) test-l2
+	$(MAKE) test-slurm
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
 
 # report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
@@ -34,6 +35,13 @@ test-browser:
 # The real L2 sample (issue 10): fetched from PyPI at test time into .cache/, never committed.
 test-l2: deps
 	@SWIFT=$(SWIFT) bash scripts/test-l2.sh
+
+# bt slurm on a single-node Slurm cluster started for the test (installs slurmctld, slurmd,
+# slurm-client and munge; needs root): merged screen and sweep equal single-process runs byte for
+# byte, a cancelled task is named by bt merge and a rerun of it completes the merge.
+test-slurm: deps
+	$(SWIFT) build --product bt
+	bash scripts/test-slurm.sh --bt .build/debug/bt
 
 # Fuzzing (scripts/fuzz.sh): every target for FUZZ_SECONDS (default 5 minutes each) ...
 fuzz: deps

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs bt's system dependencies from Debian's packages: pkg-config, GSL, SQLite and zlib headers, and the
-# time-zone database (tzdata) that --tz reads.
+# Installs bt's system dependencies from Debian's packages: pkg-config, GSL, SQLite and zlib
+# headers, the time-zone database (tzdata) that --tz reads, libcurl4 (FoundationNetworking's HTTP
+# client, loaded by bt at start) and python3 (the local mock exchange the fetch tests run).
 # Runs apt-get update first. Uses sudo when not root; when neither works and the packages are
 # already present, carries on.
 set -euo pipefail
-packages=(pkg-config libgsl-dev libsqlite3-dev zlib1g-dev tzdata)
+packages=(pkg-config libgsl-dev libsqlite3-dev zlib1g-dev tzdata libcurl4 python3)
 if [ "$(id -u)" -eq 0 ]; then
   sudo=""
 elif command -v sudo >/dev/null 2>&1; then

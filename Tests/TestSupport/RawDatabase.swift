@@ -20,6 +20,25 @@ public enum RawDatabase {
         }
     }
 
+    /// Runs `sql` on the database at `path`, then `body` while that connection is still open: a
+    /// WAL database's log still holds the writes then (the last connection's close copies them
+    /// into the file and removes the log).
+    public static func whileOpen<T>(_ sql: String, at path: String, _ body: () throws -> T) throws -> T {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
+            sqlite3_close(db)
+            throw RawDatabaseError(message: "cannot open \(path)")
+        }
+        defer { sqlite3_close(db) }
+        var err: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(db, sql, nil, nil, &err) != SQLITE_OK {
+            let message = err.map { String(cString: $0) } ?? "error"
+            sqlite3_free(err)
+            throw RawDatabaseError(message: message)
+        }
+        return try body()
+    }
+
     /// The first column of the first row of `sql`, as text.
     public static func value(_ sql: String, at path: String) throws -> String? {
         var db: OpaquePointer?

@@ -7,8 +7,12 @@ import Foundation
 public enum ShippedData {
     /// `data/<name>.csv` with real bar times and the inferred timeframe.
     public static func candles(_ name: String) throws -> CandleSeries {
-        let relative = "data/\(name).csv"
-        var s = CandleSeries(symbol: name)
+        try candles(file: "data/\(name).csv", symbol: name)
+    }
+
+    /// A committed file of the same format (`relative` to the repository root) as `symbol`.
+    public static func candles(file relative: String, symbol: String) throws -> CandleSeries {
+        var s = CandleSeries(symbol: symbol)
         for (i, line) in try Repository.text(relative).split(separator: "\n").enumerated() where i > 0 {
             let f = line.split(separator: ",", omittingEmptySubsequences: false)
             guard f.count == 6, let t = UTCTime.parseISO(f[0]),

@@ -93,6 +93,10 @@ struct UnusedOptionTests {
             ["screen", "--all", "--where", "close > sma(close, 200) and rsi(close, 14) > 50",
              "--show", "rsi(close, 14)", "--show", "close / sma(close, 200) - 1"],
             ["signals", "GOOG", "--entry", "close > open", "--exit", "close < open"],
+            ["sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:15", "--grid", "slow=20:200:60", "--shard", "0/2", "--out", dir + "/parts"],
+            ["sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:15", "--grid", "slow=20:200:60", "--shard", "1/2", "--out", dir + "/parts"],
+            ["merge", dir + "/parts", "--out", dir + "/merged"],
+            ["slurm", "screen", "ma-cross", "--all", "--tasks", "16", "--time", "01:00:00", "--out", dir + "/slurm", "--dry-run"],
             // scripts/demo.sh
             ["run", "ma-cross", "EURUSD", "--param", "fast=20", "--param", "slow=50", "--width", "100", "--height", "24",
              "--out", dir + "/demo-run", "--force"],

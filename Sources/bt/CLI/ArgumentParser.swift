@@ -39,6 +39,9 @@ struct ParsedArguments: Sendable {
     fileprivate(set) var given: [Option] = []
     /// The full command line as typed, for report manifests.
     var commandLine: [String] = []
+    /// The store to read instead of the one the options name (`bt merge --db` over the shards'
+    /// command line).
+    var databaseOverride: String?
     /// Shared by every copy: commands hand `args` to helpers and to parallel jobs.
     private let reads = ReadLog()
 

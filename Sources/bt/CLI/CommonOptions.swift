@@ -12,7 +12,7 @@ enum CommonOptions {
 extension ParsedArguments {
     /// The store path: `--db`, else `$BT_DB`, else `data/bt.sqlite`.
     var databasePath: String {
-        value(.db) ?? Environment.value("BT_DB") ?? "data/bt.sqlite"
+        databaseOverride ?? value(.db) ?? Environment.value("BT_DB") ?? "data/bt.sqlite"
     }
 
     var timeframe: Timeframe? {

@@ -47,6 +47,12 @@ extension Option {
         case .where: [.where]
         case .rank: [.rank]
         case .walkForward: [.walkForward]
+        case .shard: [.shard]
+        case .maxPositions: [.maxPositions]
+        case .weight: [.weight]
+        case .rebalance: [.rebalance]
+        case .portfolioRank: [.rank]
+        case .short: [.short]
         case .entry: [.entry]
         case .exit: [.exit]
         case .shortEntry: [.shortEntry]
@@ -56,6 +62,9 @@ extension Option {
         case .chartWidth: [.width]
         case .chartHeight: [.height]
         case .chartSize: [.width, .height]
+        case .interval: [.interval]
+        case .apiKey: [.apiKey]
+        case .baseURL: [.baseURL]
         }
     }
 }

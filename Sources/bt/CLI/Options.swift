@@ -143,6 +143,23 @@ extension Option {
     static let pboBlocks = Option("pbo-blocks", kind: .value, valueName: "S",
                                   help: "CSCV blocks for the probability of backtest overfitting (default 16; 0 = off)")
 
+    // MARK: - Portfolios
+
+    static let maxPositions = Option("max-positions", kind: .value, valueName: "K",
+                                     help: "Most positions held at once (default: one per symbol)")
+    /// `--rank EXPR` of `bt portfolio` (the same option as a sweep's `--rank METRIC`).
+    static let rankExpression = Option("rank", kind: .value, valueName: "EXPR",
+                                       help: "Rank of each symbol on its signal bar, highest first, e.g. \"roc(close, 126)\"")
+    /// `--portfolio-rank EXPR`: the portfolio's rank in `bt sweep --portfolio` (whose `--rank` is the metric).
+    static let portfolioRank = Option("portfolio-rank", kind: .value, valueName: "EXPR",
+                                      help: "The portfolio's rank of each symbol (bt portfolio's --rank), e.g. \"roc(close, $n)\"")
+    static let weight = Option("weight", kind: .value, valueName: "W",
+                               help: "Position weights: equal (default, 1/K), inverse-vol or rank")
+    static let rebalance = Option("rebalance", kind: .value, valueName: "WHEN",
+                                  help: "Restore target weights: never (default; 1M with --rotate), 1w, 1M or every N bars")
+    static let rotate = Option("rotate", kind: .flag, help: "Hold the top K symbols by --rank at each rebalance, ignoring signals")
+    static let portfolio = Option("portfolio", kind: .flag, help: "Sweep the symbols as one portfolio (the options of 'bt portfolio')")
+
     // MARK: - Calibration
 
     static let holdout = Option("holdout", kind: .value, valueName: "SHARE",
@@ -150,10 +167,35 @@ extension Option {
     static let sizes = Option("sizes", kind: .value, valueName: "Q1,Q2,...",
                               help: "Order sizes of the held-out test (default: 1-3-10 ladder from A/100 to 10 A)")
 
+    // MARK: - Shards, merges and clusters
+
+    static let shard = Option("shard", kind: .value, valueName: "K/N|auto",
+                              help: "Run part K of N (from 0) and write it to --out DIR/shard-K-of-N; auto: from "
+                                  + "SLURM_ARRAY_TASK_ID/COUNT, or JOB_COMPLETION_INDEX with --shards")
+    static let shards = Option("shards", kind: .value, valueName: "N",
+                               help: "With --shard auto: the number of shards (Kubernetes; reruns of one Slurm task)")
+    static let tasks = Option("tasks", kind: .value, valueName: "N", help: "Array tasks, one shard each")
+    static let partition = Option("partition", kind: .value, valueName: "P", help: "Slurm partition (default: the cluster's)")
+    static let time = Option("time", kind: .value, valueName: "HH:MM:SS", help: "Time limit of each task and of the merge")
+    static let cpusPerTask = Option("cpus-per-task", kind: .value, valueName: "C", help: "CPUs of each task and of the merge")
+    static let dryRun = Option("dry-run", kind: .flag, help: "Print the job scripts and sbatch commands; submit nothing")
+
     // MARK: - Benchmarks
 
     static let `repeat` = Option("repeat", kind: .value, valueName: "N", help: "Runs; the best counts (default 3)")
     static let runs = Option("runs", kind: .value, valueName: "N", help: "Timed runs")
     static let candles = Option("candles", kind: .value, valueName: "N", help: "Number of candles (default 10000)")
     static let returns = Option("returns", kind: .value, valueName: "N", help: "Returns in the series (default 5000)")
+
+    // MARK: - Fetching
+
+    static let interval = Option("interval", kind: .value, valueName: "TF", help: "Bar interval: 1m 5m 15m 30m 1h 4h 1d 1w 1M")
+    static let apiKey = Option("api-key", kind: .value, valueName: "KEY", help: "API key (default $ALPHAVANTAGE_API_KEY)")
+    static let baseURL = Option("base-url", kind: .value, valueName: "URL", help: "The service's address (a mirror; tests)")
+    static let timeout = Option("timeout", kind: .value, valueName: "S",
+                                help: "Seconds without an answer before a request is retried (default 30)")
+    static let attempts = Option("attempts", kind: .value, valueName: "N",
+                                 help: "Tries per request, for 5xx, timeouts, lost connections, 429/418 (default 5)")
+    static let maxWait = Option("max-wait", kind: .value, valueName: "S",
+                                help: "Longest rate-limit wait to sit out; a longer one fails at once (default 300)")
 }

@@ -36,6 +36,16 @@ enum Format {
         v.isFinite ? fixed(v * 100, digits) + "%" : "n/a"
     }
 
+    /// A count with thousands separators: 1000000 -> "1,000,000".
+    static func grouped(_ n: Int) -> String {
+        var digits = String(n.magnitude), out = ""
+        while digits.count > 3 {
+            out = "," + digits.suffix(3) + out
+            digits.removeLast(3)
+        }
+        return (n < 0 ? "-" : "") + digits + out
+    }
+
     /// A price with up to 6 significant decimals, trailing zeros trimmed.
     static func price(_ v: Double) -> String {
         guard v.isFinite else { return "n/a" }

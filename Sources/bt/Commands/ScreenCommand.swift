@@ -35,14 +35,25 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred per symbol)"),
             .out,
             .force,
-        ] + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
+        ] + ShardOptions.all + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
     ) { args in
-        let store = try args.openStore()
-        let symbols = try args.screenSymbols(store: store)
-        if let condition = args.value(.where) {
-            try runConditionScreen(args, condition: condition, symbols: symbols)
-            return
-        }
+        try ScreenCommand.execute(args, source: try args.rowSource())
+    }
+}
+
+/// `bt screen`, in one process, as one shard (`--shard`), or merged from every shard (`bt merge`).
+enum ScreenCommand {
+    /// A strategy screen's settings, checked.
+    struct Plan {
+        var strategy: Strategy
+        var parameters: StrategyParameters
+        var screen: Screen
+        var top: Int
+        var periodsPerYear: Double?
+        var execution: ExecutionConfig
+    }
+
+    static func plan(_ args: ParsedArguments, symbols: [String], store: CandleStore) throws -> Plan {
         let (strategy, rest) = try args.strategy()
         if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", command: "screen") }
         let parameters = try strategy.parameters(args.values(.param))
@@ -55,24 +66,86 @@ extension Command {
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
         let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
         let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
-        let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", strategy.name], at: Int64(Date().timeIntervalSince1970))
-        let staged = try OutputDirectory.stage(dir, force: args.flag(.force))
+        return Plan(strategy: strategy, parameters: parameters, screen: screen, top: top, periodsPerYear: ppy, execution: sample)
+    }
 
-        let bar = ProgressBar(total: symbols.count, label: "screen")
-        let report = try ScreenRun(
-            strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
-            commandLine: args.commandLine, execution: sample.parameters
-        ).run(symbols: symbols, databasePath: args.databasePath, directory: staged.path, progress: bar.update) { symbol, store in
+    static func execute(_ args: ParsedArguments, source: RowSource) throws {
+        let store = try args.openStore()
+        let symbols = try args.screenSymbols(store: store)
+        if case .merge(let set, _) = source { try check(set, symbols: symbols, store: store) }
+        if let condition = args.value(.where) {
+            try runConditionScreen(args, condition: condition, symbols: symbols, store: store, source: source)
+            return
+        }
+        let plan = try plan(args, symbols: symbols, store: store)
+        let run = ScreenRun(
+            strategy: plan.strategy, parameters: plan.parameters, screen: plan.screen, periodsPerYear: plan.periodsPerYear,
+            top: plan.top, commandLine: args.commandLine, execution: plan.execution.parameters)
+        let path = args.databasePath
+        let load = { (symbol: String, store: CandleStore) -> (CandleSeries, ExecutionConfig) in
             let candles = try args.loadCandles(symbol: symbol, store: store)
             return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
+        let rows: [Screen.Row]
+        let staged: StagedDirectory
+        switch source {
+        case .shard(let shard):
+            _ = args.flag(.force)  // a shard always replaces its own folder
+            let positions = positions(of: symbols, in: shard)
+            let bar = ProgressBar(total: positions.count, label: "screen shard \(shard)")
+            let mine = run.rows(symbols: positions.map { symbols[$0] }, databasePath: path, progress: bar.update, load: load)
+            let writer = try partialWriter(args, shard: shard, symbols: symbols, assigned: positions.count, store: store)
+            try ScreenRowsFile.write(Array(zip(positions, mine)), name: "screen.rows", in: writer)
+            try writer.commit()
+            Output.line("Shard \(shard) of the screen: \(Format.grouped(positions.count)) of \(Format.grouped(symbols.count)) symbols; "
+                        + "wrote \(writer.target)")
+            return
+        case .compute:
+            let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", plan.strategy.name], at: Int64(Date().timeIntervalSince1970))
+            staged = try OutputDirectory.stage(dir, force: args.flag(.force))
+            let bar = ProgressBar(total: symbols.count, label: "screen")
+            rows = run.rows(symbols: symbols, databasePath: path, progress: bar.update, load: load)
+        case .merge(let set, let force):
+            staged = try OutputDirectory.stage(args.value(.out)!, force: force)
+            rows = try set.screenRows(file: "screen.rows") { Shard.index(ofSymbol: $0, count: set.manifest.shard.count) }
+        }
+        let report = try run.write(rows: plan.screen.ranked(rows), databasePath: path, directory: staged.path, load: load)
         try staged.commit()
+        let dir = staged.target
         Output.write(ScreenSummaryText.render(report, directory: dir))
+    }
+
+    /// Positions in `symbols` of the symbols that belong to `shard`.
+    static func positions(of symbols: [String], in shard: Shard) -> [Int] {
+        symbols.indices.filter { Shard.index(ofSymbol: symbols[$0], count: shard.count) == shard.index }
+    }
+
+    /// A shard's partial-result folder, with the fingerprints of the symbol list and the store.
+    static func partialWriter(_ args: ParsedArguments, shard: Shard, symbols: [String], assigned: Int,
+                              store: CandleStore) throws -> PartialWriter {
+        let manifest = PartialManifest(command: "screen", arguments: args.arguments, shard: shard, items: symbols.count,
+                                       itemsSHA256: Fingerprint.of(symbols), assigned: assigned,
+                                       dataSHA256: try Fingerprint.store(store, symbols: symbols))
+        return try PartialWriter(parent: args.value(.out)!, manifest: manifest)
+    }
+
+    /// Checks that the shards' partial results are of these symbols and of the store as it is now.
+    static func check(_ set: PartialSet, symbols: [String], store: CandleStore) throws {
+        let m = set.manifest
+        guard m.items == symbols.count, m.itemsSHA256 == Fingerprint.of(symbols) else {
+            throw InputError("the partial results are of \(m.items) symbols, this command line gives \(symbols.count) "
+                             + "(did the store's symbols change since the shards ran?)")
+        }
+        guard m.dataSHA256 == (try Fingerprint.store(store, symbols: symbols)) else {
+            throw InputError("the store changed since the shards ran (a series of these symbols was imported, removed or "
+                             + "extended): rerun the shards")
+        }
     }
 
     /// `bt screen --where EXPR [--show EXPR]...`: evaluate on each symbol's last bar (at or
     /// before `--at`) and list the matches.
-    private static func runConditionScreen(_ args: ParsedArguments, condition: String, symbols: [String]) throws {
+    private static func runConditionScreen(_ args: ParsedArguments, condition: String, symbols: [String],
+                                           store: CandleStore, source: RowSource) throws {
         if args.positional(0) != nil || !args.ruleOptions.isEmpty {
             throw UsageError("\(Option.where) is a condition screen: leave out the strategy (and \(Option.entry)/\(Option.exit))",
                              command: "screen")
@@ -93,24 +166,46 @@ extension Command {
         }
         let timeframe = try args.timeframe
         let directory = args.value(.out)
-        if let directory { try OutputDirectory.check(directory, force: args.flag(.force), what: "output directory") }
         let json = args.flag(.json)
-        let bar = ProgressBar(total: symbols.count, label: "screen")
         let path = args.databasePath
-        let rows = screen.run(symbols: symbols, progress: bar.update) { symbol in
-            try ErrorMessage.rewording {
-                let candles = try CandleStore(existingAt: path).load(symbol: symbol, timeframe: timeframe, from: range.from, to: range.to)
-                guard !candles.isEmpty else {
-                    throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
+        let evaluate = { (symbols: [String], progress: @escaping (Int) -> Void) in
+            screen.run(symbols: symbols, progress: progress) { symbol in
+                try ErrorMessage.rewording {
+                    let candles = try CandleStore(existingAt: path).load(symbol: symbol, timeframe: timeframe, from: range.from, to: range.to)
+                    guard !candles.isEmpty else {
+                        throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
+                    }
+                    return candles
                 }
-                return candles
             }
+        }
+        let rows: [ConditionScreen.Row]
+        var force = args.flag(.force)
+        switch source {
+        case .shard(let shard):
+            let positions = positions(of: symbols, in: shard)
+            let bar = ProgressBar(total: positions.count, label: "screen shard \(shard)")
+            let mine = evaluate(positions.map { symbols[$0] }, bar.update)
+            let writer = try partialWriter(args, shard: shard, symbols: symbols, assigned: positions.count, store: store)
+            try ConditionRowsFile.write(Array(zip(positions, mine)), name: "condition.rows", in: writer)
+            try writer.commit()
+            Output.line("Shard \(shard) of the condition screen: \(Format.grouped(positions.count)) of \(Format.grouped(symbols.count)) "
+                        + "symbols; wrote \(writer.target)")
+            return
+        case .compute:
+            if let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
+            let bar = ProgressBar(total: symbols.count, label: "screen")
+            rows = evaluate(symbols, bar.update)
+        case .merge(let set, let mergeForce):
+            force = mergeForce
+            if let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
+            rows = try set.conditionRows(file: "condition.rows") { Shard.index(ofSymbol: $0, count: set.manifest.shard.count) }
         }
         let report = ConditionScreenReport(
             screen: screen, rows: rows, commandLine: args.commandLine,
             parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
         if let directory {
-            let staged = try OutputDirectory.stage(directory, force: args.flag(.force))
+            let staged = try OutputDirectory.stage(directory, force: force)
             try staged.write(report.csv(), to: "screen.csv")
             try staged.write(report.markdown(), to: "screen.md")
             try staged.commit()
@@ -184,18 +279,30 @@ struct ScreenRun {
     let commandLine: [String]
     let execution: [RunParameter]
 
-    /// Runs every symbol (each job opens its own store connection: SQLite handles are not
-    /// shared across threads), then writes `screen.csv`, `screen.md` and `report.html` into
-    /// `directory`. A symbol's error is recorded as bt words it.
+    /// Runs every symbol, then writes `screen.csv`, `screen.md` and `report.html` into `directory`.
     func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
              load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
-        let rows = screen.run(symbols: symbols, progress: progress) { symbol in
+        let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, load: load)
+        return try write(rows: screen.ranked(rows), databasePath: databasePath, directory: directory, load: load)
+    }
+
+    /// Every symbol's row, unranked, in the order given (each job opens its own read-only store
+    /// connection: SQLite handles are not shared across threads). A symbol's error is recorded
+    /// as bt words it.
+    func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil,
+              load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) -> [Screen.Row] {
+        screen.evaluate(symbols: symbols, progress: progress) { symbol in
             try ErrorMessage.rewording {
                 let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
                 let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
                 return (result, Stats(result, periodsPerYear: periodsPerYear))
             }
         }
+    }
+
+    /// Writes `screen.csv`, `screen.md` and `report.html` of the ranked `rows` into `directory`.
+    func write(rows: [Screen.Row], databasePath: String, directory: String,
+               load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
         var report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,
             execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,

@@ -96,6 +96,15 @@ struct ReportTests {
         #expect(!FileName.sanitized(input).contains("/"))
     }
 
+    @Test("the folder of a path, also of one-character paths (where Foundation's own traps on Linux)", arguments: [
+        ("x", ""), (".", ""), ("/", "/"), ("/a", "/"), ("a/b", "a"), ("a/b/", "a"), ("ab", ""), ("xy/", ""),
+        ("/a/b/c", "/a/b"), ("a//b", "a"), ("./x", "."), ("../x", ".."), ("//a", "/"),
+    ])
+    func parentFolder(path: String, expected: String) {
+        #expect(FileName.parent(of: path) == expected)
+        if path.count > 1 { #expect(FileName.parent(of: path) == (path as NSString).deletingLastPathComponent) }
+    }
+
     @Test("default directory uses sanitised names and a UTC stamp")
     func defaultDirectory() {
         #expect(Report.defaultDirectory(strategy: "ma-cross", symbol: "../BTC/USD", at: 1_704_067_200)

@@ -140,11 +140,10 @@ def iso_date(ms):
 
 
 def number_text(v):
-    """A number as bt's CSV export writes it: integral values without a fraction, otherwise the
-    shortest text that reads back to the same double."""
-    if v == int(v) and abs(v) < 1e15:
-        return str(int(v))
-    return repr(v)
+    """A number as bt's CSV export writes it (Swift's `Double.description`): the shortest text
+    that reads back to the same double, integral values with `.0` (`1273.0`), which is Python's
+    `repr` for the magnitudes served here."""
+    return repr(float(v))
 
 
 class Interval:
@@ -697,9 +696,17 @@ def exchange_info_answer(market, params, info):
                         "quoteAsset": quote, "isSpotTradingAllowed": True})
     return json.dumps({
         "timezone": "UTC", "serverTime": now,
-        "rateLimits": [{"rateLimitType": "REQUEST_WEIGHT", "interval": "MINUTE", "intervalNum": 1,
-                        "limit": int(market.settings["weight_limit"])}],
+        "rateLimits": [weight_rate_limit(market)],
         "exchangeFilters": [], "symbols": symbols})
+
+
+def weight_rate_limit(market):
+    """The REQUEST_WEIGHT entry of exchangeInfo, naming the limiter's real window: whole minutes
+    as MINUTE (1 minute by default, as the service), else whole seconds as SECOND."""
+    window = max(1, math.ceil(float(market.settings["weight_window"])))
+    unit, num = ("MINUTE", window // 60) if window % 60 == 0 else ("SECOND", window)
+    return {"rateLimitType": "REQUEST_WEIGHT", "interval": unit, "intervalNum": num,
+            "limit": int(market.settings["weight_limit"])}
 
 
 def av_series_rows(market, symbol):
@@ -1185,6 +1192,9 @@ def serve_main(argv):
     thread.start()
 
     stop = market.stop_event
+    # A parent may start us from a thread that blocks signals (libdispatch's worker threads
+    # block nearly all, and a spawned process inherits the mask): SIGTERM would stay pending.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     if args.exit_on_stdin_eof:

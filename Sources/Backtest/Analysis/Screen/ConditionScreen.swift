@@ -25,6 +25,12 @@ public struct ConditionScreen: Sendable {
         /// Each shown expression's value on that bar (conditions as 1, 0 or NaN for unknown).
         public var values: [Double] = []
         public var error: String?
+
+        package init(symbol: String, status: Status, timeframe: String? = nil, time: Int64? = nil,
+                     values: [Double] = [], error: String? = nil) {
+            self.symbol = symbol; self.status = status; self.timeframe = timeframe; self.time = time
+            self.values = values; self.error = error
+        }
     }
 
     public let condition: LocatedExpression

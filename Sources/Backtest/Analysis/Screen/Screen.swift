@@ -27,6 +27,12 @@ public struct Screen {
 
         /// `SYMBOL@TF` (the symbol alone when the timeframe is unknown): loads this row's bars again.
         public var series: String { timeframe.map { "\(symbol)@\($0.rawValue)" } ?? symbol }
+
+        package init(symbol: String, timeframe: Timeframe? = nil, status: Status, error: String? = nil, stats: Stats? = nil,
+                     equityShape: [Double] = [], rank: Int? = nil, bars: Int = 0) {
+            self.symbol = symbol; self.timeframe = timeframe; self.status = status; self.error = error; self.stats = stats
+            self.equityShape = equityShape; self.rank = rank; self.bars = bars
+        }
     }
 
     /// Any statistic; ranks in its direction (`Metric.direction`).
@@ -45,13 +51,20 @@ public struct Screen {
     /// its statistics; anything it throws becomes that symbol's error row.
     public func run(symbols: [String], progress: ((Int) -> Void)? = nil,
                     job: (String) throws -> (BacktestResult, Stats)) -> [Row] {
+        ranked(evaluate(symbols: symbols, progress: progress, job: job))
+    }
+
+    /// Every symbol's row, in the order given, unranked (`ranked(_:)` ranks them): what one
+    /// shard of a screen computes.
+    public func evaluate(symbols: [String], progress: ((Int) -> Void)? = nil,
+                         job: (String) throws -> (BacktestResult, Stats)) -> [Row] {
         let points = shapePoints
         let results = Parallel.map(count: symbols.count, progress: progress) { i -> Row in
             let (result, stats) = try job(symbols[i])
             return Row(symbol: SeriesName.split(symbols[i])?.0 ?? symbols[i], timeframe: result.candles.timeframe, status: .ok,
                        stats: stats, equityShape: Self.shape(result.equity, points: points), bars: result.candles.count)
         }
-        var rows = zip(symbols, results).map { symbol, r -> Row in
+        return zip(symbols, results).map { symbol, r -> Row in
             switch r {
             case .success(var row):
                 if let s = row.stats, s[.trades] < Double(minTrades) { row.status = .fewTrades }
@@ -61,6 +74,13 @@ public struct Screen {
                 return Row(symbol: name?.0 ?? symbol, timeframe: name?.1, status: .error, error: "\(error)")
             }
         }
+    }
+
+    /// `rows` with ranks: `ok` rows by the rank metric in its direction, undefined values last,
+    /// ties by symbol; the others unranked. Depends only on the rows' contents, so rows merged
+    /// from shards in any order rank as they do in one process.
+    public func ranked(_ rows: [Row]) -> [Row] {
+        var rows = rows
         let metric = rankMetric
         let ranked = rows.indices.filter { rows[$0].status == .ok }.sorted { a, b in
             let x = rows[a].stats![metric], y = rows[b].stats![metric]
@@ -68,6 +88,7 @@ public struct Screen {
             if x != y && !x.isNaN { return metric.ranks(x, before: y) }
             return rows[a].symbol < rows[b].symbol
         }
+        for i in rows.indices { rows[i].rank = nil }
         for (k, i) in ranked.enumerated() { rows[i].rank = k + 1 }
         return rows
     }

@@ -87,6 +87,14 @@ public struct Stats: Sendable {
         }
     }
 
+    /// Statistics already computed: one value per `Metric` case in output order, as partial
+    /// results store them.
+    package init(values: [Double], periodsPerYear: Double) {
+        precondition(values.count == Metric.allCases.count, "one value per metric")
+        self.periodsPerYear = periodsPerYear
+        all = zip(Metric.allCases, values).map { Stat($0, $1) }
+    }
+
     /// The value of `metric`.
     public subscript(metric: Metric) -> Double {
         all[metric.position].value
@@ -108,13 +116,14 @@ public struct Stats: Sendable {
     /// Every statistic's machine name in output order, without computing anything.
     public static var allNames: [String] { Metric.names }
 
-    /// The mean over bars that end in a position of |position × close| / equity: how much of the
+    /// The mean over bars that end in a position of |position × close| / equity (|position
+    /// value| / equity when the result gives the value, as a portfolio's does): how much of the
     /// account the position is when there is one (NaN without such bars). Next to `exposure`, it
     /// shows runs whose orders filled only partly.
     static func averagePositionShare(_ r: BacktestResult) -> Double {
         var sum = 0.0, count = 0
         for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
-            sum += abs(r.position[t] * r.candles.close[t]) / r.equity[t]
+            sum += abs(r.positionValue?[t] ?? r.position[t] * r.candles.close[t]) / r.equity[t]
             count += 1
         }
         return count == 0 ? .nan : sum / Double(count)

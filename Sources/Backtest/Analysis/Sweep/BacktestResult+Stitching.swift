@@ -10,6 +10,7 @@ extension BacktestResult {
         var cash: [Double] = [], position: [Double] = [], equity: [Double] = []
         var trades: [Trade] = [], fills: [Fill] = [], rejected: [RejectedOrder] = []
         var ambiguous = 0
+        var values: [Double]? = parts.allSatisfy { $0.positionValue != nil } ? [] : nil
         for part in parts {
             let offset = candles.count
             let c = part.candles
@@ -20,9 +21,10 @@ extension BacktestResult {
             fills += part.fills.map { var f = $0; f.index += offset; return f }
             rejected += part.rejected.map { var r = $0; r.index += offset; return r }
             ambiguous += part.ambiguousExitBars
+            if let v = part.positionValue { values? += v }
         }
         return BacktestResult(candles: candles, initialCash: first.initialCash, cash: cash, position: position,
                               equity: equity, trades: trades, fills: fills, rejected: rejected,
-                              ambiguousExitBars: ambiguous)
+                              ambiguousExitBars: ambiguous, positionValue: values)
     }
 }

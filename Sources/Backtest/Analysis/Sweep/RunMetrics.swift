@@ -19,6 +19,13 @@ public struct RunMetrics: Sendable, Equatable {
     /// Per-period (not annualised) Sharpe ratio, for the deflated Sharpe ratio.
     public var periodSharpe: Double
 
+    /// Metrics already computed (`values` in `metrics` order), as partial results store them.
+    package init(values: [Double], periodSharpe: Double) {
+        precondition(values.count == Self.metrics.count, "one value per sweep metric")
+        self.values = values
+        self.periodSharpe = periodSharpe
+    }
+
     public init(_ result: BacktestResult, periodsPerYear: Double) {
         self.init(result, returns: Performance.returns(equity: result.equity, initial: result.initialCash),
                   periodsPerYear: periodsPerYear)

@@ -16,8 +16,16 @@ public struct Sweep {
         public var metrics: RunMetrics?
         /// Why the combination could not run (bad parameters for this data, ...).
         public var error: String?
-        var blockSums: [Double]?
-        var blockSquares: [Double]?
+        /// CSCV's per-block sums and sums of squares of the returns, for the combinations in
+        /// PBO's subsample.
+        package var blockSums: [Double]?
+        package var blockSquares: [Double]?
+
+        package init(combo: Int, metrics: RunMetrics? = nil, error: String? = nil,
+                     blockSums: [Double]? = nil, blockSquares: [Double]? = nil) {
+            self.combo = combo; self.metrics = metrics; self.error = error
+            self.blockSums = blockSums; self.blockSquares = blockSquares
+        }
     }
 
     /// What the sweep found, beyond the streamed rows.
@@ -67,26 +75,33 @@ public struct Sweep {
     public func run(combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
                     progress: ((Int) -> Void)? = nil,
                     consume: ([Row]) throws -> Void) throws -> Summary {
-        let cache = IndicatorCache()
-        let metric = rankMetric
-        var summary = Summary(rankValues: [Double](repeating: .nan, count: combinations))
-        var cscv: CSCV?
-        let stride: Int
-        if overfittingBlocks > 0 && combinations >= 2 {
-            do {
-                cscv = try CSCV(length: candles.count, blocks: overfittingBlocks)
-            } catch {
-                summary.overfittingNote = "PBO not computed: \(error)"
-            }
+        var summary = Summarizer(self, combinations: combinations, length: candles.count)
+        try evaluate(combinations: combinations, evaluator: evaluator, candles: candles, progress: progress) { rows in
+            summary.add(rows)
+            try consume(rows)
         }
-        stride = max(1, (combinations + maxOverfittingTrials - 1) / maxOverfittingTrials)
-        var sharpeMean = 0.0, sharpeM2 = 0.0, sharpeCount = 0.0
-        var done = 0
+        return summary.finish()
+    }
+
+    /// Evaluates the combinations numbered `numbers` (ascending; nil: all) of a sweep of
+    /// `combinations`, in chunks on all cores, handing each chunk's rows to `consume` in order.
+    /// Rows carry what `Summarizer` needs (the CSCV block statistics of the combinations in PBO's
+    /// subsample), so a sweep split into shards summarises exactly as one that ran whole.
+    public func evaluate(_ numbers: [Int]? = nil, combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
+                         progress: ((Int) -> Void)? = nil, consume: ([Row]) throws -> Void) throws {
+        if let numbers {
+            precondition(numbers.allSatisfy { $0 >= 0 && $0 < combinations }, "combination number out of range")
+            precondition(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, "combination numbers must ascend")
+        }
+        let cache = IndicatorCache()
+        let cscv = overfittingBlocks > 0 && combinations >= 2 ? try? CSCV(length: candles.count, blocks: overfittingBlocks) : nil
+        let stride = overfittingStride(combinations)
+        let total = numbers?.count ?? combinations
         var start = 0
-        while start < combinations {
-            let end = min(combinations, start + chunkSize)
+        while start < total {
+            let end = min(total, start + chunkSize)
             let results = Parallel.map(count: end - start) { k -> Row in
-                let combo = start + k
+                let combo = numbers?[start + k] ?? start + k
                 do {
                     let result = try evaluator.run(combo, on: candles, cache: cache)
                     let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
@@ -105,10 +120,53 @@ public struct Sweep {
             let rows = results.enumerated().map { k, result -> Row in
                 switch result {
                 case .success(let row): return row
-                case .failure(let error): return Row(combo: start + k, error: "\(error)")
+                case .failure(let error): return Row(combo: numbers?[start + k] ?? start + k, error: "\(error)")
                 }
             }
+            try consume(rows)
+            progress?(end)
+            start = end
+        }
+    }
+
+    /// Every `overfittingStride`-th combination enters CSCV.
+    func overfittingStride(_ combinations: Int) -> Int {
+        max(1, (combinations + maxOverfittingTrials - 1) / maxOverfittingTrials)
+    }
+
+    /// Builds a sweep's `Summary` from its rows, taken in combination order (the rows of one
+    /// process, or of every shard's partial results merged back into order): best, top rows,
+    /// rank values, the variance of the per-period Sharpe ratios and PBO. Every figure depends
+    /// on the order of the rows only through the order of floating-point operations, which is
+    /// always combination order, so the result is the same bit for bit however the sweep ran.
+    public struct Summarizer {
+        private let sweep: Sweep
+        private let combinations: Int
+        private var summary: Summary
+        private var cscv: CSCV?
+        private var sharpeMean = 0.0, sharpeM2 = 0.0, sharpeCount = 0.0
+        private var next = 0
+
+        /// - Parameter length: bars of the candles the sweep runs on (CSCV's block boundaries).
+        public init(_ sweep: Sweep, combinations: Int, length: Int) {
+            self.sweep = sweep
+            self.combinations = combinations
+            summary = Summary(rankValues: [Double](repeating: .nan, count: combinations))
+            if sweep.overfittingBlocks > 0 && combinations >= 2 {
+                do {
+                    cscv = try CSCV(length: length, blocks: sweep.overfittingBlocks)
+                } catch {
+                    summary.overfittingNote = "PBO not computed: \(error)"
+                }
+            }
+        }
+
+        /// Takes the next rows, in combination order.
+        public mutating func add(_ rows: [Row]) {
+            let metric = sweep.rankMetric
             for row in rows {
+                precondition(row.combo == next, "rows must come in combination order (expected \(next), got \(row.combo))")
+                next += 1
                 summary.evaluated += 1
                 guard let m = row.metrics else {
                     summary.failed += 1
@@ -123,7 +181,7 @@ public struct Sweep {
                         summary.best = row.combo
                         summary.bestMetrics = m
                     }
-                    insertTop(row, value: v, into: &summary.top)
+                    sweep.insertTop(row, value: v, into: &summary.top)
                 }
                 if m.periodSharpe.isFinite {
                     sharpeCount += 1
@@ -135,24 +193,26 @@ public struct Sweep {
                     cscv?.add(blockSums: sums, blockSquares: squares)
                 }
             }
-            try consume(rows)
-            done = end
-            progress?(done)
-            start = end
         }
-        summary.sharpeVariance = sharpeCount > 1 ? sharpeM2 / (sharpeCount - 1) : .nan
-        if let cscv {
-            summary.overfittingTrials = cscv.trials
-            do {
-                summary.overfitting = try cscv.evaluate()
-                if stride > 1 {
-                    summary.overfittingNote = "PBO on an evenly spaced subsample of \(cscv.trials) of \(combinations) combinations"
+
+        /// The summary once every row was added.
+        public func finish() -> Summary {
+            precondition(next == combinations, "\(combinations - next) of \(combinations) rows missing")
+            var summary = self.summary
+            summary.sharpeVariance = sharpeCount > 1 ? sharpeM2 / (sharpeCount - 1) : .nan
+            if let cscv {
+                summary.overfittingTrials = cscv.trials
+                do {
+                    summary.overfitting = try cscv.evaluate()
+                    if sweep.overfittingStride(combinations) > 1 {
+                        summary.overfittingNote = "PBO on an evenly spaced subsample of \(cscv.trials) of \(combinations) combinations"
+                    }
+                } catch {
+                    summary.overfittingNote = "PBO not computed: \(error)"
                 }
-            } catch {
-                summary.overfittingNote = "PBO not computed: \(error)"
             }
+            return summary
         }
-        return summary
     }
 
     private func insertTop(_ row: Row, value: Double, into top: inout [Row]) {

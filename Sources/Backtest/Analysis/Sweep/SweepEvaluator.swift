@@ -5,23 +5,44 @@ import BacktestCore
 /// Signals are always computed on the prefix `candles[0..<range.upperBound]` (so indicators warm
 /// up on earlier data and nothing after the range is read), then the engine trades only the bars
 /// in `range`, starting flat with `initialCash`.
+///
+/// A portfolio sweep gives its own backtest instead (`init(config:periodsPerYear:backtest:)`):
+/// the candles are then the portfolio's clock (`PortfolioResult.account.candles`) and the
+/// backtest runs every symbol up to the prefix's last time, trading only the range.
 public struct SweepEvaluator: Sendable {
     /// The strategy's signals for combination `combo` on `candles`, with indicators from `cache`.
     public typealias SignalSource = @Sendable (_ candles: CandleSeries, _ cache: IndicatorCache, _ combo: Int) throws -> Signals
+    /// Combination `combo` traded over `range` of `prefix` (which ends where the range ends),
+    /// starting flat with `initialCash` (nil: the configured cash), reading nothing after the
+    /// prefix; `cache` is shared by every combination on the same prefix.
+    public typealias Backtest = @Sendable (_ combo: Int, _ prefix: CandleSeries, _ range: Range<Int>,
+                                           _ cache: IndicatorCache, _ initialCash: Double?) throws -> BacktestResult
 
     public let config: ExecutionConfig
     public let periodsPerYear: Double
-    public let signals: SignalSource
+    /// The strategy's signals; nil for an evaluator with its own backtest.
+    public let signals: SignalSource?
+    private let backtest: Backtest?
 
     public init(config: ExecutionConfig, periodsPerYear: Double, signals: @escaping SignalSource) {
         self.config = config
         self.periodsPerYear = periodsPerYear
         self.signals = signals
+        self.backtest = nil
+    }
+
+    /// An evaluator whose combinations run through `backtest` (a portfolio of many symbols).
+    public init(config: ExecutionConfig, periodsPerYear: Double, backtest: @escaping Backtest) {
+        self.config = config
+        self.periodsPerYear = periodsPerYear
+        self.signals = nil
+        self.backtest = backtest
     }
 
     /// The backtest of `combo` over all of `candles`.
     public func run(_ combo: Int, on candles: CandleSeries, cache: IndicatorCache) throws -> BacktestResult {
-        try Engine.run(candles, signals: try signals(candles, cache, combo), config: config)
+        if let backtest { return try backtest(combo, candles, 0..<candles.count, cache, nil) }
+        return try Engine.run(candles, signals: try signals!(candles, cache, combo), config: config)
     }
 
     /// The backtest of `combo` over `range` of `candles`; `prefix` must be `candles` cut at
@@ -29,7 +50,8 @@ public struct SweepEvaluator: Sendable {
     public func run(_ combo: Int, prefix: CandleSeries, range: Range<Int>, cache: IndicatorCache,
                     initialCash: Double? = nil) throws -> BacktestResult {
         precondition(range.upperBound == prefix.count, "prefix must end where the range ends")
-        let all = try signals(prefix, cache, combo)
+        if let backtest { return try backtest(combo, prefix, range, cache, initialCash) }
+        let all = try signals!(prefix, cache, combo)
         let part = Signals(
             entries: Array(all.entries[range]), exits: Array(all.exits[range]),
             shortEntries: all.shortEntries.map { Array($0[range]) },

@@ -20,6 +20,42 @@ extension WalkForward {
         public var outOfSample: BacktestResult?
     }
 
+    /// The best combination of one step's in-sample fold among those evaluated, and its rank
+    /// metric there; `combo` nil when none of them could run.
+    public struct Choice: Sendable, Equatable {
+        public var combo: Int?
+        public var value: Double
+
+        public init(combo: Int?, value: Double) {
+            self.combo = combo
+            self.value = value
+        }
+
+        public static let none = Choice(combo: nil, value: .nan)
+
+        public static func == (a: Choice, b: Choice) -> Bool {
+            a.combo == b.combo && a.value.bitPattern == b.value.bitPattern
+        }
+
+        /// The choice over the union of the combinations `choices` were made among: the best
+        /// value, and among equal values the lowest combination number, which is the one a scan in
+        /// combination order keeps.
+        public static func best(of choices: [Choice], rankMetric: Metric) -> Choice {
+            var best = Choice.none
+            for c in choices {
+                guard let combo = c.combo else { continue }
+                if let current = best.combo {
+                    if rankMetric.ranks(c.value, before: best.value) || (!rankMetric.ranks(best.value, before: c.value) && combo < current) {
+                        best = c
+                    }
+                } else {
+                    best = c
+                }
+            }
+            return best
+        }
+    }
+
     /// For each step: evaluate every combination on the in-sample fold (signals from the data up
     /// to the fold's end only), choose the best by `rankMetric`, then trade that combination on
     /// the next fold, starting flat with the equity the previous out-of-sample fold ended with
@@ -27,25 +63,48 @@ extension WalkForward {
     /// A step's choice depends only on bars before its out-of-sample fold.
     public func run(combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
                     rankMetric: Metric) throws -> Outcome {
+        let choices = choose(combinations: combinations, evaluator: evaluator, candles: candles, rankMetric: rankMetric)
+        return try trade(choices, evaluator: evaluator, candles: candles, rankMetric: rankMetric)
+    }
+
+    /// Each step's in-sample choice among the combinations numbered `numbers` (nil: all
+    /// `combinations`): the first in combination order of those with the best defined value.
+    /// Shards choose among their own combinations; `Choice.best(of:)` merges their choices.
+    public func choose(_ numbers: [Int]? = nil, combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
+                       rankMetric: Metric) -> [Choice] {
         precondition(rankMetric.sweepColumn != nil, "a sweep does not compute '\(rankMetric)'")
+        return steps.map { step in
+            let prefix = candles.slice(0..<step.inSample.upperBound)
+            let cache = IndicatorCache()
+            let count = numbers?.count ?? combinations
+            let values = Parallel.map(count: count) { k -> Double in
+                let r = try evaluator.run(numbers?[k] ?? k, prefix: prefix, range: step.inSample, cache: cache)
+                return RunMetrics(r, periodsPerYear: evaluator.periodsPerYear)[rankMetric]
+            }
+            var choice = Choice.none
+            for (k, v) in values.enumerated() {
+                guard case .success(let value) = v, value.isFinite else { continue }
+                if choice.combo == nil || rankMetric.ranks(value, before: choice.value) {
+                    choice = Choice(combo: numbers?[k] ?? k, value: value)
+                }
+            }
+            return choice
+        }
+    }
+
+    /// Trades each step's choice on its out-of-sample fold (and on its in-sample fold, for the
+    /// stitched in-sample curve).
+    public func trade(_ choices: [Choice], evaluator: SweepEvaluator, candles: CandleSeries,
+                      rankMetric: Metric) throws -> Outcome {
+        precondition(choices.count == steps.count, "one choice per step")
         var results: [StepResult] = []
         var inParts: [BacktestResult] = [], outParts: [BacktestResult] = []
         var inCash = evaluator.config.initialCash, outCash = evaluator.config.initialCash
-        for step in steps {
-            let prefix = candles.slice(0..<step.inSample.upperBound)
-            let cache = IndicatorCache()
-            let values = Parallel.map(count: combinations) { combo -> Double in
-                let r = try evaluator.run(combo, prefix: prefix, range: step.inSample, cache: cache)
-                return RunMetrics(r, periodsPerYear: evaluator.periodsPerYear)[rankMetric]
-            }
-            var chosen: Int?, best = Double.nan
-            for (combo, v) in values.enumerated() {
-                guard case .success(let value) = v, value.isFinite else { continue }
-                if chosen == nil || rankMetric.ranks(value, before: best) { chosen = combo; best = value }
-            }
+        for (step, choice) in zip(steps, choices) {
             var outValue = Double.nan
-            if let chosen {
-                let inResult = try evaluator.run(chosen, prefix: prefix, range: step.inSample, cache: cache,
+            if let chosen = choice.combo {
+                let prefix = candles.slice(0..<step.inSample.upperBound)
+                let inResult = try evaluator.run(chosen, prefix: prefix, range: step.inSample, cache: IndicatorCache(),
                                                  initialCash: inCash)
                 inCash = inResult.finalEquity
                 inParts.append(inResult)
@@ -64,7 +123,7 @@ extension WalkForward {
                     position: [Double](repeating: 0, count: bars.count), equity: flat,
                     trades: [], fills: [], rejected: [], ambiguousExitBars: 0))
             }
-            results.append(StepResult(step: step, chosen: chosen, inSampleValue: best, outOfSampleValue: outValue))
+            results.append(StepResult(step: step, chosen: choice.combo, inSampleValue: choice.value, outOfSampleValue: outValue))
         }
         return Outcome(steps: results, inSample: .stitched(inParts), outOfSample: .stitched(outParts))
     }

@@ -116,13 +116,17 @@ public struct BacktestResult: Sendable {
     /// What the reader of the results must know (no volume, heavy partial fills or rejections,
     /// a recorded book that crossed itself); empty for a run without surprises.
     public var warnings: [RunWarning]
+    /// The market value of what is held at each close, when it is not `position` x close: a
+    /// portfolio's `position` counts the symbols held and this is the sum of their |values|.
+    public var positionValue: [Double]?
 
     public init(candles: CandleSeries, initialCash: Double, cash: [Double], position: [Double],
                 equity: [Double], trades: [Trade], fills: [Fill], rejected: [RejectedOrder],
-                ambiguousExitBars: Int, warnings: [RunWarning] = []) {
+                ambiguousExitBars: Int, warnings: [RunWarning] = [], positionValue: [Double]? = nil) {
         self.candles = candles; self.initialCash = initialCash; self.cash = cash
         self.position = position; self.equity = equity; self.trades = trades; self.fills = fills
         self.rejected = rejected; self.ambiguousExitBars = ambiguousExitBars; self.warnings = warnings
+        self.positionValue = positionValue
     }
 
     public var finalEquity: Double { equity.last ?? initialCash }

@@ -132,7 +132,7 @@ struct Broker {
         if side == .long {
             // All-in: never let rounding push cash below zero.
             if book.notional + paid > cash { paid = max(0, cash - book.notional) }
-            cash -= book.notional + paid
+            cash = max(0, cash - (book.notional + paid))
             position = book.quantityFilled
         } else {
             cash += book.notional - paid

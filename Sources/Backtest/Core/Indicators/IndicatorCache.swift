@@ -22,6 +22,7 @@ public final class IndicatorCache: @unchecked Sendable {
     private let lock = NSCondition()
     private var values: [Key: [[Double]]] = [:]
     private var computing: Set<Key> = []
+    private var children: [String: IndicatorCache] = [:]
 
     public init() {}
 
@@ -29,6 +30,16 @@ public final class IndicatorCache: @unchecked Sendable {
     public var count: Int {
         lock.lock(); defer { lock.unlock() }
         return values.count
+    }
+
+    /// The cache of another candle series that belongs with this one (a portfolio's symbol),
+    /// made the first time it is asked for; the same object for the same `name` afterwards.
+    public func child(_ name: String) -> IndicatorCache {
+        lock.lock(); defer { lock.unlock() }
+        if let c = children[name] { return c }
+        let c = IndicatorCache()
+        children[name] = c
+        return c
     }
 
     /// The outputs of `spec` on `input` of `candles` (`IndicatorSpec.compute(on:input:)`, one

@@ -74,6 +74,20 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case rank
     /// The number of walk-forward folds.
     case walkForward = "walk_forward"
+    /// Which part of a split screen or sweep a process runs (`Shard`).
+    case shard
+
+    // Portfolios
+    /// The most positions a portfolio holds at once (K).
+    case maxPositions = "max_positions"
+    /// How a portfolio sizes its positions (`equal`, `inverse-vol`, `rank`).
+    case weight
+    /// When a portfolio restores its target weights.
+    case rebalance
+    /// The expression that ranks a portfolio's candidates (per symbol, on the signal bar).
+    case portfolioRank = "portfolio_rank"
+    /// Whether shorts are allowed (a portfolio is long only).
+    case short
 
     // Outputs
     /// The directory a report, sweep or screen is written to.
@@ -96,6 +110,14 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case chartHeight = "chart_height"
     /// Width and height together.
     case chartSize = "chart_size"
+
+    // Fetching from exchange APIs
+    /// The bar interval asked of an exchange.
+    case interval
+    /// A service's API key.
+    case apiKey = "api_key"
+    /// The service's base URL (a mirror, a local server).
+    case baseURL = "base_url"
 
     public var name: String { rawValue }
 }

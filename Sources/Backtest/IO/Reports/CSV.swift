@@ -54,4 +54,16 @@ public enum FileName {
         if out.count > 80 { out = String(out.prefix(80)) }
         return out.isEmpty ? "unnamed" : out
     }
+
+    /// The folder part of `path`, as `NSString.deletingLastPathComponent` gives it: "" for a
+    /// bare name, "/" for a name at the root, trailing slashes ignored. (Foundation's own traps
+    /// on one-character paths such as `--out x` on Linux.)
+    public static func parent(of path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "" }
+        var head = p[..<slash]
+        while head.hasSuffix("/") { head = head.dropLast() }
+        return head.isEmpty ? "/" : String(head)
+    }
 }

@@ -59,7 +59,7 @@ public struct ChartReport {
             guard !isDirectory.boolValue else { throw InputError("is a directory, not a file", at: path) }
             guard force else { throw InputError(.outputExists, "file already exists; nothing was written", file: path) }
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FileName.parent(of: path)
         if !directory.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -12,7 +12,7 @@ import Foundation
 public enum OutputDirectory {
     /// Every file name bt writes into an output directory (reports, sweeps, screens, sweep
     /// summaries); a directory holding only these (and folders of them) may be replaced.
-    public static let knownFiles: Set<String> = Set(Report.files).union([
+    public static let knownFiles: Set<String> = Set(Report.files).union(PortfolioReport.files).union([
         "sweep.csv", "sweep.md", "heatmap.svg", "walk_forward.csv", "walk_forward_equity.svg",
         "screen.csv", "screen.md", "summary.md", "summary.csv",
     ])
@@ -134,13 +134,13 @@ public final class StagedDirectory {
         self.target = target
         self.force = force
         self.what = what
-        let parent = (target as NSString).deletingLastPathComponent
+        let parent = FileName.parent(of: target)
         let name = (target as NSString).lastPathComponent
         var missing: [String] = []
         var d = parent
         while !d.isEmpty, d != "/", !FileManager.default.fileExists(atPath: d) {
             missing.append(d)
-            d = (d as NSString).deletingLastPathComponent
+            d = FileName.parent(of: d)
         }
         path = ((parent.isEmpty ? "." : parent) as NSString)
             .appendingPathComponent(".\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

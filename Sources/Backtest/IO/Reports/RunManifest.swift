@@ -27,6 +27,21 @@ public struct RunManifest: Sendable {
             bars = candles.count
             sha256 = candles.sha256
         }
+
+        /// The facts of a portfolio's symbols: `bars` rows of its clock from `first` to `last`;
+        /// `sha256` is the SHA-256 of one line `SYMBOL <its candles' sha256>\n` per symbol, in
+        /// symbol order.
+        /// - Complexity: O(bars of all symbols) for the hashes.
+        public init(portfolio candles: [CandleSeries], clock: [Int64], timeframe: String?) {
+            symbol = candles.count == 1 ? candles[0].symbol : "\(candles.count) symbols"
+            self.timeframe = timeframe
+            first = clock.first
+            last = clock.last
+            bars = clock.count
+            var h = SHA256()
+            for c in candles.sorted(by: { $0.symbol < $1.symbol }) { h.update(Array("\(c.symbol) \(c.sha256)\n".utf8)) }
+            sha256 = h.hexDigest()
+        }
     }
 
     /// The command line as typed (`["bt", "run", ...]`).
@@ -53,6 +68,9 @@ public struct RunManifest: Sendable {
     public var rules: [RunParameter] = []
     /// Execution options, defaults included (`ExecutionConfig.parameters`).
     public var execution: [RunParameter]
+    /// Portfolios: the symbols, and the portfolio's settings (`PortfolioRules.parameters`).
+    public var universe: [String] = []
+    public var portfolio: [RunParameter] = []
 
     public init(commandLine: [String], strategy: String, data: Data? = nil, periodsPerYear: Double? = nil,
                 parameters: [RunParameter], execution: [RunParameter]) {
@@ -68,10 +86,11 @@ public struct RunManifest: Sendable {
             ("command", commandLine.map(Markdown.shellQuoted).joined(separator: " ")),
             ("bt version", version),
         ]
+        if !universe.isEmpty { rows.append(("symbols", universe.joined(separator: ", "))) }
         if let data {
             let range = data.first.flatMap { first in data.last.map { "\(UTCTime.iso(first)) .. \(UTCTime.iso($0))" } }
+            if universe.isEmpty { rows.append(("symbol", data.symbol)) }
             rows += [
-                ("symbol", data.symbol),
                 ("timeframe", data.timeframe ?? "unknown"),
                 ("data range", range ?? "no bars"),
                 ("bars", String(data.bars)),
@@ -86,6 +105,7 @@ public struct RunManifest: Sendable {
         if let filter { rows.append(("where", filter)) }
         rows += rules.map { ("rule " + $0.name, $0.text) }
         rows += parameters.map { ("parameter " + $0.name, $0.text) }
+        rows += portfolio.map { ("portfolio " + $0.name, $0.text) }
         rows += execution.map { ("execution " + $0.name, $0.text) }
         return rows
     }
@@ -103,23 +123,27 @@ public struct RunManifest: Sendable {
         }.joined()
     }
 
-    /// The manifest as JSON object members: `strategy`, then with data `symbol`, `timeframe`;
-    /// `rules` (`[{"role", "text"}]`, only for expression strategies), `params`, `execution`; with data `bars`, `first`, `last`, `candles_sha256`; `bt_version`;
+    /// The manifest as JSON object members: `strategy`, then `symbols` (portfolios), with data
+    /// `symbol` (not for portfolios), `timeframe`; `rules` (`[{"role", "text"}]`, only for
+    /// expression strategies), `params`, `portfolio` (portfolios), `execution`; with data
+    /// `bars`, `first`, `last`, `candles_sha256`; `bt_version`;
     /// then whichever of `symbols`, `rank_metric`, `min_trades`, `grid`, `where` are set.
     /// The command line is left out, so `bt run --json` prints what `--out` writes to
     /// `stats.json`; so are the periods per year, which `stats` carries.
     public var jsonMembers: [(key: String, value: JSONValue)] {
         var members: [(key: String, value: JSONValue)] = [(key: "strategy", value: .string(strategy))]
+        if !universe.isEmpty { members.append((key: "symbols", value: .array(universe.map { .string($0) }))) }
         if let data {
-            members += [(key: "symbol", value: .string(data.symbol)),
-                        (key: "timeframe", value: data.timeframe.map { .string($0) } ?? .null)]
+            if universe.isEmpty { members.append((key: "symbol", value: .string(data.symbol))) }
+            members.append((key: "timeframe", value: data.timeframe.map { .string($0) } ?? .null))
         }
         if !rules.isEmpty {
             members.append((key: "rules", value: .array(rules.map { .object([(key: "role", value: .string($0.name)),
                                                                               (key: "text", value: $0.json)]) })))
         }
-        members += [(key: "params", value: .object(parameters.map { (key: $0.name, value: $0.json) })),
-                    (key: "execution", value: .object(execution.map { (key: $0.name, value: $0.json) }))]
+        members.append((key: "params", value: .object(parameters.map { (key: $0.name, value: $0.json) })))
+        if !portfolio.isEmpty { members.append((key: "portfolio", value: .object(portfolio.map { (key: $0.name, value: $0.json) }))) }
+        members.append((key: "execution", value: .object(execution.map { (key: $0.name, value: $0.json) })))
         if let data {
             members += [(key: "bars", value: .int(data.bars)),
                         (key: "first", value: data.first.map { .string(UTCTime.iso($0)) } ?? .null),

@@ -191,6 +191,13 @@ public final class CandleStore {
             _ = try db.integer("SELECT count(*) FROM sqlite_master")
             return db
         } catch let e as StoreError where e.kind == .access {
+            // Immutable ignores the write-ahead log: refuse rather than read a stale store.
+            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+            if let wal, wal > 0 {
+                throw StoreError(.access, path: path, reason: "cannot be read here: its write-ahead log (\(path)-wal, \(wal) bytes) "
+                                 + "holds writes that a read-only opening cannot see; let the writer finish, or open the store "
+                                 + "once where it can be written")
+            }
             let db = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
             _ = try db.integer("SELECT count(*) FROM sqlite_master")
             return db

@@ -92,7 +92,7 @@ enum StorePath {
 
     /// The directory holding `path` ("." for a bare file name).
     static func directory(of path: String) -> String {
-        let d = (path as NSString).deletingLastPathComponent
+        let d = FileName.parent(of: path)
         return d.isEmpty ? "." : d
     }
 
@@ -102,7 +102,7 @@ enum StorePath {
         var d = directory
         while !d.isEmpty, d != "/", d != ".", !FileManager.default.fileExists(atPath: d) {
             missing.append(d)
-            d = (d as NSString).deletingLastPathComponent
+            d = FileName.parent(of: d)
         }
         var created: [String] = []
         for m in missing.reversed() {

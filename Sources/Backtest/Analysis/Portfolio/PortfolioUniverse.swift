@@ -1,0 +1,117 @@
+import BacktestCore
+
+/// The symbols of a portfolio with their liquidity, ready to run under any parameters: what
+/// `bt portfolio`, its cost table and sweeps share. Signals and ranks come from a closure per
+/// symbol (a strategy and a rank expression, bound to one combination's parameters).
+public struct PortfolioUniverse: Sendable {
+    /// A symbol's signals (nil under rotation) and rank (nil without one), computed from its
+    /// candles with indicators from `cache` (the symbol's own cache).
+    public typealias Inputs = @Sendable (_ candles: CandleSeries, _ cache: IndicatorCache) throws -> (signals: Signals?, rank: [Double]?)
+
+    /// Candles of each symbol, sorted by symbol.
+    public let candles: [CandleSeries]
+    /// Each symbol's liquidity configuration (`PortfolioSymbol.liquidity`).
+    public let liquidity: [ExecutionConfig?]
+    /// The portfolio's clock as a close-only series (for sweeps: one row per portfolio bar).
+    public let clock: CandleSeries
+
+    /// - Parameter liquidity: one per symbol, in the order of `candles` (nil: the portfolio's).
+    public init(candles: [CandleSeries], liquidity: [ExecutionConfig?]? = nil) {
+        precondition(liquidity.map { $0.count == candles.count } ?? true, "one liquidity configuration per symbol")
+        let order = candles.indices.sorted { candles[$0].symbol < candles[$1].symbol }
+        self.candles = order.map { candles[$0] }
+        self.liquidity = order.map { liquidity?[$0] ?? nil }
+        var times = self.candles.first?.time ?? []
+        for c in self.candles.dropFirst() where c.time != times { times = Self.union(times, c.time) }
+        let zeros = [Double](repeating: 0, count: times.count)
+        clock = CandleSeries(symbol: "portfolio", timeframe: Timeframe.infer(from: times), time: times,
+                             open: zeros, high: zeros, low: zeros, close: zeros, volume: zeros)
+    }
+
+    static func union(_ a: [Int64], _ b: [Int64]) -> [Int64] {
+        var out: [Int64] = [], i = 0, j = 0
+        out.reserveCapacity(max(a.count, b.count))
+        while i < a.count && j < b.count {
+            if a[i] < b[j] { out.append(a[i]); i += 1 } else if b[j] < a[i] { out.append(b[j]); j += 1 } else {
+                out.append(a[i]); i += 1; j += 1
+            }
+        }
+        return out + a[i...] + b[j...]
+    }
+
+    /// The portfolio's symbols with `inputs` computed on each (on all cores when `parallel`).
+    /// - Parameter through: read only bars at or before this time (a walk-forward prefix).
+    /// - Throws: the first symbol's error, as `InputError` naming the symbol when it is one.
+    public func symbols(_ inputs: Inputs, cache: IndicatorCache, through: Int64? = nil, parallel: Bool) throws -> [PortfolioSymbol] {
+        func make(_ j: Int) throws -> PortfolioSymbol? {
+            var c = candles[j]
+            if let through {
+                let end = c.lowerBound(of: through &+ 1)
+                guard end > 0 else { return nil }
+                if end < c.count { c = c.slice(0..<end) }
+            }
+            do {
+                let (signals, rank) = try inputs(c, cache.child(c.symbol))
+                return PortfolioSymbol(candles: c, signals: signals, rank: rank, liquidity: liquidity[j])
+            } catch var e as InputError {
+                e.reason = "\(c.symbol): " + e.reason
+                throw e
+            }
+        }
+        if parallel {
+            return try Parallel.map(count: candles.count) { try make($0) }.compactMap { try $0.get() }
+        }
+        return try candles.indices.compactMap(make)
+    }
+
+    /// Runs the portfolio: every symbol's inputs, then `Portfolio.run`.
+    public func run(rules: PortfolioRules, config: ExecutionConfig, inputs: Inputs, cache: IndicatorCache = IndicatorCache(),
+                    parallel: Bool = true) throws -> PortfolioResult {
+        try Portfolio.run(try symbols(inputs, cache: cache, parallel: parallel), rules: rules, config: config)
+    }
+
+    /// Runs the portfolio over the clock's rows `range`: inputs computed on each symbol's bars up
+    /// to the range's last time (nothing later is read), then only the bars inside the range
+    /// traded, starting flat with `initialCash`. Inverse-volatility weights read the volatility
+    /// over the same prefix.
+    public func run(rules: PortfolioRules, config: ExecutionConfig, inputs: Inputs, rows range: Range<Int>,
+                    cache: IndicatorCache, initialCash: Double? = nil, parallel: Bool = false) throws -> PortfolioResult {
+        precondition(!range.isEmpty && range.upperBound <= clock.count, "rows must be a non-empty range of the clock")
+        let first = clock.time[range.lowerBound], last = clock.time[range.upperBound - 1]
+        var config = config
+        if let initialCash { config.initialCash = initialCash }
+        let full = try symbols(inputs, cache: cache, through: last, parallel: parallel)
+        let sliced = full.compactMap { s -> PortfolioSymbol? in
+            let start = s.candles.lowerBound(of: first)
+            guard start < s.candles.count else { return nil }
+            let part = start..<s.candles.count
+            var out = PortfolioSymbol(candles: start == 0 ? s.candles : s.candles.slice(part), liquidity: s.liquidity)
+            if let signals = s.signals {
+                out.signals = start == 0 ? signals : Signals(entries: Array(signals.entries[part]), exits: Array(signals.exits[part]))
+            }
+            if let rank = s.rank { out.rank = start == 0 ? rank : Array(rank[part]) }
+            if rules.weighting == .inverseVolatility {
+                let sigma = PortfolioRules.volatility(s.candles.close)
+                out.volatility = start == 0 ? sigma : Array(sigma[part])
+            }
+            return out
+        }
+        return try Portfolio.run(sliced, rules: rules, config: config)
+    }
+
+    /// A sweep evaluator over the portfolio's clock (`clock`): combination `combo` runs with
+    /// the rules and inputs `combination(combo)` gives.
+    public func evaluator(config: ExecutionConfig, periodsPerYear: Double,
+                          combination: @escaping @Sendable (Int) throws -> (rules: PortfolioRules, inputs: Inputs)) -> SweepEvaluator {
+        let universe = self
+        return SweepEvaluator(config: config, periodsPerYear: periodsPerYear) { combo, prefix, range, cache, initialCash in
+            let (rules, inputs) = try combination(combo)
+            if range == 0..<universe.clock.count && initialCash == nil {
+                return try universe.run(rules: rules, config: config, inputs: inputs, cache: cache, parallel: false).account
+            }
+            precondition(prefix.time.last == universe.clock.time[range.upperBound - 1], "the prefix must be a prefix of the clock")
+            return try universe.run(rules: rules, config: config, inputs: inputs, rows: range, cache: cache,
+                                    initialCash: initialCash).account
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// Portfolios across symbols: one cash account, a limited number of slots, a ranking that
+/// decides which signals to take, rebalancing and rotation; every fill through the same fill
+/// model as `Engine.run`.
+public enum Portfolio {
+    /// Runs `symbols` as one portfolio under `rules` and `config`.
+    ///
+    /// Semantics (docs/portfolio-reference.md; vectorbt's `from_orders` with target percents,
+    /// shared cash and `call_seq="auto"` where vectorbt has an equivalent):
+    /// - **Clock.** Rows are the union of the symbols' bar times. A symbol trades only on its own
+    ///   bars: a signal at its bar t's close fills at its next bar's open (`--fill close`: at
+    ///   t's close). Without a bar at a row it is valued at its last close, never later prices.
+    /// - **Orders of a bar.** The planner (`PortfolioRules`) decides target weights; the group
+    ///   value V = cash + Σ position × price is taken once, before any order (prices: the bar's
+    ///   open for symbols with a bar, else their last close), and every target is a share of V.
+    ///   Orders run sells first (ascending target value − current value, ties by symbol), so
+    ///   sales free cash before buys and, among buys, the largest runs last and is the one the
+    ///   cash cuts. A buy of Δ shares pays its fee on top and is capped by the cash (`Broker`'s
+    ///   all-in rule); it goes through the symbol's own liquidity model and participation cap.
+    /// - **Stops** are checked per symbol as `Engine.run` checks them; a stopped position frees
+    ///   its slot. An exit that fills only partly is sent again at the symbol's next bars.
+    /// - **Accounting.** Equity = cash + Σ position × close (last close without a bar); final
+    ///   equity = initial cash + Σ round-trip PnL; cash never goes below 0. Debug builds check
+    ///   the ledger against the fills after the run.
+    ///
+    /// - Complexity: O(rows x active symbols) for the loop (no allocation per row), plus
+    ///   O(symbols x rows / rebalance interval) under rotation and O(signals log) for events.
+    /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, shorts.
+    public static func run(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig) throws -> PortfolioResult {
+        let sorted = try prepare(symbols, config: config)
+        let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
+        try rules.validate(ranked: ranked)
+        if !rules.rotate {
+            for s in sorted {
+                precondition(s.signals != nil, "a portfolio that follows signals needs each symbol's signals")
+            }
+        }
+        var simulation = PortfolioSimulation(sorted, rules: rules, config: config,
+                                             mode: rules.rotate ? .rotation : .signals)
+        return simulation.run()
+    }
+
+    /// Executes given target orders (row, symbol index into the symbols sorted by name, target
+    /// share of the portfolio's value) with the portfolio's executor and no planner: the
+    /// executor alone, for tests against hand-made target tables. Orders on a row where their
+    /// symbol has no bar are ignored.
+    package static func execute(_ symbols: [PortfolioSymbol], orders: [PortfolioOrder], config: ExecutionConfig) throws -> PortfolioResult {
+        let sorted = try prepare(symbols, config: config)
+        var simulation = PortfolioSimulation(sorted, rules: PortfolioRules(maxPositions: max(1, sorted.count)), config: config,
+                                             mode: .table(orders.sorted { ($0.row, $0.symbol) < ($1.row, $1.symbol) }))
+        return simulation.run()
+    }
+
+    /// The symbols sorted by name, after checking the inputs.
+    private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
+        try config.validate()
+        if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
+        guard !symbols.isEmpty else { throw InputError("a portfolio needs at least one symbol") }
+        let sorted = symbols.sorted { $0.symbol < $1.symbol }
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a.symbol == b.symbol {
+            throw InputError("symbol \(a.symbol) is given twice", setting: .symbol, value: a.symbol)
+        }
+        for s in sorted {
+            guard !s.candles.isEmpty else { throw InputError("no candles for \(s.symbol)", setting: .symbol, value: s.symbol) }
+            if let signals = s.signals {
+                precondition(signals.count == s.candles.count, "signals must have one element per bar of \(s.symbol)")
+            }
+            if let rank = s.rank { precondition(rank.count == s.candles.count, "the rank must have one value per bar of \(s.symbol)") }
+            if let v = s.volatility { precondition(v.count == s.candles.count, "the volatility must have one value per bar of \(s.symbol)") }
+            if let liquidity = s.liquidity { try liquidity.validate() }
+        }
+        if sorted.contains(where: { $0.rank != nil }) && !sorted.allSatisfy({ $0.rank != nil }) {
+            preconditionFailure("give a rank for every symbol or for none")
+        }
+        return sorted
+    }
+}

@@ -1,0 +1,268 @@
+/// The portfolio's bar-by-bar loop: the planner (slots, ranks, rebalancing, rotation) and the
+/// shared-cash executor over the portfolio clock. `Portfolio.run` documents the semantics.
+struct PortfolioSimulation {
+    enum Mode {
+        case signals
+        case rotation
+        /// Given target orders, sorted by row then symbol (the executor alone).
+        case table([PortfolioOrder])
+    }
+
+    /// What the simulation keeps per symbol.
+    struct SymbolState {
+        var position = 0.0
+        /// The first own bar whose time is at or after the current row's (advanced on demand).
+        var cursor = 0
+        /// Holds a slot (a filled entry, until its exit is sent or a stop hits).
+        var held = false
+        /// An exit's unfilled remainder waits for the next bar.
+        var closing = false
+        var inActive = false
+        var entryRow = -1
+        var rowsHeld = 0
+        var skipped = 0
+        var lastUncappedBar = -1
+        var barsWithoutVolume = 0
+    }
+
+    /// The round trip of a position: every buy and sell since it was flat.
+    struct RoundTrip {
+        var entryRow: Int
+        var entryBar: Int
+        var entryTime: Int64
+        var quantity = 0.0
+        var notional = 0.0
+        var fees = 0.0
+        /// Quantity-weighted mean slippage of the buys, in bps.
+        var entrySlippage = 0.0
+        var exitQuantity = 0.0
+        var exitNotional = 0.0
+        var exitFees = 0.0
+        var exitSlippageWeighted = 0.0
+        var buys = 0
+        var sells = 0
+    }
+
+    /// An order of the current row.
+    struct PendingOrder {
+        var symbol: Int
+        var bar: Int
+        var weight: Double
+        var reason: PortfolioOrder.Reason
+        var price = 0.0
+        var key = 0.0
+    }
+
+    /// A symbol competing for a slot.
+    struct Candidate {
+        var symbol: Int
+        var bar: Int
+        var rank: Double
+        var sigma: Double
+    }
+
+    let candles: [CandleSeries]
+    let ranks: [[Double]?]
+    let volatility: [[Double]]?
+    let config: ExecutionConfig
+    let rules: PortfolioRules
+    let slots: Int
+    let clock: PortfolioClock
+    let nextOpen: Bool
+    let feeRate: Double
+    let mode: Mode
+    /// Where each symbol's fills get their liquidity (`PortfolioSymbol.liquidity`, else `config`).
+    let liquidityConfigs: [ExecutionConfig]
+    let entries: PortfolioEvents
+    let exits: PortfolioEvents
+    let rebalanceRow: [Bool]
+
+    var liquidity: [Liquidity]
+    var state: [SymbolState]
+    var rounds: [RoundTrip?]
+    var cash: Double
+    /// Symbols with a position, ascending (the order every sum over positions runs in).
+    var active: [Int] = []
+    var heldCount = 0
+    var tableCursor = 0
+
+    // Scratch buffers, reused every row.
+    var orders: [PendingOrder] = []
+    var candidates: [Candidate] = []
+    var weightOf: [Double]
+    /// Per-symbol marks for the planner (chosen by a rotation, has an order on the row).
+    var chosen: [Bool]
+
+    // Outputs.
+    var outCash: [Double] = []
+    var outEquity: [Double] = []
+    var outValue: [Double] = []
+    var outCount: [Int] = []
+    var plannedOrders: [PortfolioOrder] = []
+    var fills: [PortfolioFill] = []
+    var trades: [PortfolioTrade] = []
+    var rejected: [PortfolioRejection] = []
+    var ambiguousExitBars = 0
+    var skippedEntries = 0
+
+    #if DEBUG
+    /// The ledger rebuilt from the fills alone (`PortfolioSimulation.ledgerViolations`).
+    var ledgerCash: Double
+    var ledgerPosition: [Double]
+    #endif
+
+    init(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig, mode: Mode) {
+        candles = symbols.map(\.candles)
+        ranks = symbols.map(\.rank)
+        self.config = config
+        self.rules = rules
+        self.mode = mode
+        slots = rules.slots(symbols: symbols.count)
+        nextOpen = config.fill == .nextOpen
+        feeRate = config.feeRate
+        clock = PortfolioClock(candles.map(\.time))
+        cash = config.initialCash
+        let m = symbols.count
+        state = [SymbolState](repeating: SymbolState(), count: m)
+        rounds = [RoundTrip?](repeating: nil, count: m)
+        liquidityConfigs = symbols.map { $0.liquidity ?? config }
+        liquidity = symbols.map { Liquidity(config: $0.liquidity ?? config, candles: $0.candles) }
+        weightOf = [Double](repeating: .nan, count: m)
+        chosen = [Bool](repeating: false, count: m)
+        volatility = rules.weighting == .inverseVolatility ? symbols.map { $0.volatility ?? PortfolioRules.volatility($0.candles.close) } : nil
+        rebalanceRow = clock.rebalanceRows(rules.rebalance)
+        var entries = (symbols: [Int32](), bars: [Int32](), rows: [Int32]())
+        var exits = entries
+        if case .signals = mode {
+            let clock = self.clock, nextOpen = config.fill == .nextOpen
+            for (j, s) in symbols.enumerated() {
+                guard let signals = s.signals else { continue }
+                let time = s.candles.time, n = time.count
+                for k in 0..<n {
+                    let e = signals.entries[k], x = signals.exits[k]
+                    guard e != x else { continue }  // none, or both: an entry and an exit cancel
+                    let fillBar = nextOpen ? k + 1 : k
+                    guard fillBar < n else { continue }
+                    let row = Int32(clock.row(of: time[fillBar]))
+                    if e {
+                        entries.symbols.append(Int32(j)); entries.bars.append(Int32(k)); entries.rows.append(row)
+                    } else {
+                        exits.symbols.append(Int32(j)); exits.bars.append(Int32(k)); exits.rows.append(row)
+                    }
+                }
+            }
+        }
+        self.entries = PortfolioEvents(rows: clock.count, symbols: entries.symbols, bars: entries.bars, eventRows: entries.rows)
+        self.exits = PortfolioEvents(rows: clock.count, symbols: exits.symbols, bars: exits.bars, eventRows: exits.rows)
+        orders.reserveCapacity(max(16, min(m, 4 * slots)))
+        candidates.reserveCapacity(m)
+        active.reserveCapacity(min(m, slots + 8))
+        #if DEBUG
+        ledgerCash = config.initialCash
+        ledgerPosition = [Double](repeating: 0, count: m)
+        #endif
+    }
+
+    // MARK: - The loop
+
+    mutating func run() -> PortfolioResult {
+        let n = clock.count
+        outCash = [Double](repeating: 0, count: n)
+        outEquity = [Double](repeating: 0, count: n)
+        outValue = [Double](repeating: 0, count: n)
+        outCount = [Int](repeating: 0, count: n)
+        for r in 0..<n {
+            let t = clock.time[r]
+            for j in active { advance(j, to: t) }
+            if nextOpen {
+                plan(r, t)
+                executeOrders(r)
+                checkStops(r, t)
+            } else {
+                checkStops(r, t)
+                plan(r, t)
+                executeOrders(r)
+            }
+            mark(r, t)
+        }
+        return finish()
+    }
+
+    /// Moves symbol `j`'s cursor to its first bar at or after `t`.
+    @inline(__always)
+    mutating func advance(_ j: Int, to t: Int64) {
+        let time = candles[j].time
+        var c = state[j].cursor
+        while c < time.count && time[c] < t { c += 1 }
+        state[j].cursor = c
+    }
+
+    /// Whether symbol `j` (advanced to `t`) has a bar at `t`.
+    @inline(__always)
+    func hasBar(_ j: Int, _ t: Int64) -> Bool {
+        let c = state[j].cursor
+        return c < candles[j].count && candles[j].time[c] == t
+    }
+
+    /// The bar a decision for the current row reads (advanced to the row): the symbol's last bar
+    /// before the row with next-open fills; with close fills its bar at the row (else the last).
+    @inline(__always)
+    func decisionBar(_ j: Int, hasBar: Bool) -> Int {
+        let c = state[j].cursor
+        return nextOpen || !hasBar ? c - 1 : c
+    }
+
+    /// The price symbol `j` trades at on its own bar `bar`: the open, or the close with close fills.
+    @inline(__always)
+    func reference(_ j: Int, _ bar: Int) -> Double {
+        nextOpen ? candles[j].open[bar] : candles[j].close[bar]
+    }
+
+    /// The book time of a fill on symbol `j`'s bar: its open, or its bar's last millisecond.
+    func fillTimeMs(_ j: Int, _ bar: Int) -> Int64 {
+        let time = candles[j].time
+        guard !nextOpen else { return time[bar] &* 1000 }
+        let seconds = candles[j].timeframe?.seconds ?? 1
+        let closeMs = (bar + 1 < time.count ? time[bar + 1] : time[bar] + seconds) &* 1000 - 1
+        return max(time[bar] &* 1000, closeMs)
+    }
+
+    // MARK: - Marking
+
+    /// Records the row's cash, equity (positions at their close, or last close without a bar),
+    /// position value and count.
+    private mutating func mark(_ r: Int, _ t: Int64) {
+        var equity = cash, value = 0.0, count = 0
+        for j in active {
+            let c = state[j].cursor
+            let close = candles[j].close
+            let price = hasBar(j, t) ? close[c] : close[c - 1]
+            let v = state[j].position * price
+            equity += v
+            value += abs(v)
+            if state[j].position != 0 {
+                count += 1
+                state[j].rowsHeld += 1
+            }
+        }
+        outCash[r] = cash
+        outEquity[r] = equity
+        outValue[r] = value
+        outCount[r] = count
+    }
+
+    /// Adds symbols that hold a position to `active` and removes those that no longer do,
+    /// keeping it in ascending order.
+    mutating func updateActive(_ j: Int) {
+        let holds = state[j].position != 0
+        if holds && !state[j].inActive {
+            var i = active.count
+            while i > 0 && active[i - 1] > j { i -= 1 }
+            active.insert(j, at: i)
+            state[j].inActive = true
+        } else if !holds && state[j].inActive {
+            if let i = active.firstIndex(of: j) { active.remove(at: i) }
+            state[j].inActive = false
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import BacktestCore
+import Foundation
+
+/// What a fetch brought back, ready to be written, and what it took.
+public struct FetchResult: Sendable {
+    /// The validated bars to write (`CandleStore.write`), nil when there was nothing new.
+    public var file: ImportedFile?
+    /// Pages (answers with data) read.
+    public var pages: Int
+    /// Requests sent, retries included.
+    public var requests: Int
+    /// Requests sent again after a failure or a rate limit.
+    public var retries: Int
+    /// Seconds spent waiting (backoff, `Retry-After`, request-weight windows).
+    public var waitedSeconds: Double
+    /// The last stored bar the fetch continued after, when it resumed a stored series.
+    public var resumedAfter: Int64?
+
+    /// Bars fetched.
+    public var bars: Int {
+        guard case .candles(let s)? = file?.content else { return 0 }
+        return s.count
+    }
+}
+
+/// Settings shared by the sources.
+public enum FetchSettings {
+    /// `text` as a base URL: http or https with a host (a mirror, or a local server in tests).
+    /// - Throws: `InputError` (setting `.baseURL`).
+    public static func baseURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, url.query == nil
+        else {
+            throw InputError("must be an http:// or https:// URL with a host and no query, e.g. https://api.binance.com",
+                             setting: .baseURL, value: text)
+        }
+        return url
+    }
+
+    /// The stored series `symbol` `timeframe`, if any.
+    static func stored(_ store: CandleStore?, symbol: String, timeframe: Timeframe) throws -> CandleStore.SeriesInfo? {
+        try store?.list().first { $0.symbol == symbol && $0.timeframe == timeframe.rawValue && $0.bars > 0 }
+    }
+
+    /// A 4xx answer as the user's mistake: the service's own words (Binance's `{"code", "msg"}`,
+    /// else the start of the body).
+    static func refusal(_ reply: HTTPReply, url: URL, service: String) -> InputError {
+        var words = Excerpt.quoted(String(decoding: reply.body.prefix(400), as: UTF8.self), limit: 200)
+        if let root = try? reply.body.withUnsafeBufferPointer({ try JSONParser.parse($0) }),
+           case .string(let msg)? = root["msg"] {
+            let code: String
+            if case .number(let c)? = root["code"] { code = " (code \(Int64(c)))" } else { code = "" }
+            words = "\"\(Excerpt.shortened(msg, limit: 200))\"\(code)"
+        }
+        return InputError("\(service) refused the request with HTTP \(reply.status): \(words)", at: url.shown)
+    }
+}

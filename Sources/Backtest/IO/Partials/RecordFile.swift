@@ -1,0 +1,163 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+/// A binary file of partial results, written front to back: fixed-width little-endian integers
+/// and IEEE-754 doubles (so every value reads back bit for bit, NaN, infinities and -0 included)
+/// and length-prefixed UTF-8 strings. Each file starts with an 8-byte magic naming its kind.
+final class RecordWriter {
+    let path: String
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private(set) var bytesWritten = 0
+
+    init(path: String, magic: String) throws {
+        precondition(magic.utf8.count == 8, "an 8-byte magic")
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InternalError("\(path): cannot create (\(String(cString: strerror(errno))))") }
+        buffer.reserveCapacity(1 << 20)
+        buffer.append(contentsOf: magic.utf8)
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func u8(_ v: UInt8) { buffer.append(v) }
+
+    func int(_ v: Int) {
+        let bits = UInt64(bitPattern: Int64(v))
+        for k in 0..<8 { buffer.append(UInt8(truncatingIfNeeded: bits >> (8 * k))) }
+    }
+
+    func double(_ v: Double) {
+        let bits = v.bitPattern
+        for k in 0..<8 { buffer.append(UInt8(truncatingIfNeeded: bits >> (8 * k))) }
+    }
+
+    func doubles(_ values: [Double]) {
+        int(values.count)
+        for v in values { double(v) }
+    }
+
+    func string(_ s: String) {
+        int(s.utf8.count)
+        buffer.append(contentsOf: s.utf8)
+    }
+
+    func optionalString(_ s: String?) {
+        u8(s == nil ? 0 : 1)
+        if let s { string(s) }
+    }
+
+    /// Writes the buffer out when it holds more than `threshold` bytes.
+    func flush(threshold: Int = 0) throws {
+        guard buffer.count > threshold else { return }
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, buffer.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw InternalError("\(path): cannot write (\(String(cString: strerror(errno))))") }
+            done += n
+        }
+        bytesWritten += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and syncs the file to disk; returns its size.
+    func close() throws -> Int {
+        try flush()
+        guard fsync(fd) == 0 else { throw InternalError("\(path): cannot sync (\(String(cString: strerror(errno))))") }
+        return bytesWritten
+    }
+}
+
+/// Reads a `RecordWriter` file front to back through a 1 MiB buffer; a file that ends early or
+/// holds an impossible length is an `InputError` naming it.
+final class RecordReader {
+    let path: String
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var exhausted = false
+
+    init(path: String, magic: String) throws {
+        self.path = path
+        guard let h = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read this partial-result file", at: path) }
+        handle = h
+        let head = try bytes(8)
+        guard head == Array(magic.utf8) else {
+            throw InputError("is not a bt partial-result file of this kind (expected \(magic))", at: path)
+        }
+    }
+
+    deinit { try? handle.close() }
+
+    private func fill(_ needed: Int) throws {
+        while buffer.count - position < needed && !exhausted {
+            if position > 0 {
+                buffer.removeFirst(position)
+                position = 0
+            }
+            let chunk = try handle.read(upToCount: max(1 << 20, needed)) ?? Data()
+            if chunk.isEmpty { exhausted = true } else { buffer.append(contentsOf: chunk) }
+        }
+        guard buffer.count - position >= needed else { throw InputError("ends early: the partial result is incomplete", at: path) }
+    }
+
+    private func bytes(_ n: Int) throws -> [UInt8] {
+        try fill(n)
+        defer { position += n }
+        return Array(buffer[position..<(position + n)])
+    }
+
+    /// True when nothing is left to read.
+    var atEnd: Bool {
+        get throws {
+            if buffer.count > position { return false }
+            try? fill(1)
+            return buffer.count <= position
+        }
+    }
+
+    func u8() throws -> UInt8 {
+        try fill(1)
+        defer { position += 1 }
+        return buffer[position]
+    }
+
+    private func word() throws -> UInt64 {
+        try fill(8)
+        var v: UInt64 = 0
+        for k in 0..<8 { v |= UInt64(buffer[position + k]) << (8 * k) }
+        position += 8
+        return v
+    }
+
+    func int() throws -> Int { Int(Int64(bitPattern: try word())) }
+
+    func double() throws -> Double { Double(bitPattern: try word()) }
+
+    /// A count of at most `limit` (a guard against damaged files asking for huge allocations).
+    func count(limit: Int) throws -> Int {
+        let n = try int()
+        guard n >= 0, n <= limit else { throw InputError("holds an impossible count (\(n))", at: path) }
+        return n
+    }
+
+    func doubles(limit: Int = 1 << 24) throws -> [Double] {
+        let n = try count(limit: limit)
+        var out = [Double]()
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(try double()) }
+        return out
+    }
+
+    func string() throws -> String {
+        let n = try count(limit: 1 << 24)
+        return String(decoding: try bytes(n), as: UTF8.self)
+    }
+
+    func optionalString() throws -> String? {
+        try u8() == 0 ? nil : try string()
+    }
+}

@@ -1,0 +1,89 @@
+import Backtest
+import Strategies
+
+/// The options that make a portfolio of many symbols (`bt portfolio`, `bt sweep --portfolio`):
+/// the symbols, the slots, the rank, the weights, the rebalance calendar and rotation.
+enum PortfolioOptions {
+    static let rules: [Option] = [.maxPositions, .weight, .rebalance, .rotate]
+}
+
+extension ParsedArguments {
+    /// `--symbols A,B,...` (checked and upper-cased, in the order given) or `--all` (every stored symbol),
+    /// exactly one of them.
+    func portfolioSymbols(store: CandleStore) throws -> [String] {
+        switch (try symbolList(.symbols), flag(.all)) {
+        case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: command.name)
+        case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: command.name)
+        case (let list?, false):
+            guard !list.isEmpty else { throw InputError("no symbols in the list", setting: .symbol) }
+            return list
+        case (nil, true):
+            let symbols = Array(Set(try store.list().map(\.symbol))).sorted()
+            guard !symbols.isEmpty else { throw InputError(.missingStore, "the store holds no symbols") }
+            return symbols
+        }
+    }
+
+    /// `--max-positions`, `--weight`, `--rebalance` (default never, monthly with `--rotate`)
+    /// and `--rotate` (for commands that take it), checked (`PortfolioRules.validate`) for a rank given or not.
+    /// - Parameter maxPositions: K given some other way (a sweep's grid), else `--max-positions`.
+    func portfolioRules(ranked: Bool, maxPositions: Int? = nil) throws -> PortfolioRules {
+        var rules = PortfolioRules(maxPositions: try maxPositions ?? int(.maxPositions), rotate: command.accepts(.rotate) && flag(.rotate))
+        if let w = value(.weight) { rules.weighting = try PortfolioRules.Weighting.parse(w) }
+        if let r = value(.rebalance) {
+            rules.rebalance = try PortfolioRules.Rebalance.parse(r)
+        } else if rules.rotate {
+            rules.rebalance = .monthly
+        }
+        try rules.validate(ranked: ranked)
+        return rules
+    }
+
+    /// The rank expression (`option`: `--rank` of `bt portfolio`, `--portfolio-rank` of a
+    /// sweep), parsed and checked as a number over `parameters` (its `$names`).
+    func portfolioRank(_ option: Option, setting: Setting, parameters: [ExpressionParameter]) throws -> LocatedExpression? {
+        guard let text = value(option) else { return nil }
+        let rank = try LocatedExpression(text, origin: .setting(setting))
+        try rank.check(.number, parameters: parameters, for: "a rank")
+        return rank
+    }
+
+    /// Each symbol's candles (honouring `--timeframe`, `--from`, `--to`) and its execution
+    /// configuration (its own synthetic book, profile or recorded book).
+    /// - Throws: the store's error for a symbol it does not hold (with a suggestion).
+    func portfolioCandles(_ symbols: [String], store: CandleStore) throws -> [(candles: CandleSeries, config: ExecutionConfig)] {
+        var seen = Set<String>()
+        return try symbols.map { symbol in
+            guard seen.insert(symbol).inserted else {
+                throw InputError("symbol \(symbol) is given twice", setting: .symbol, value: symbol)
+            }
+            let candles = try loadCandles(symbol: symbol, store: store)
+            return (candles, try executionConfig(symbol: symbol, candles: candles, store: store))
+        }
+    }
+}
+
+extension StrategyParameters {
+    /// The numbers and words of the parameters, for expressions that read them as `$name`.
+    var expressionValues: [String: ExpressionValue] {
+        Dictionary(uniqueKeysWithValues: values.map { item in
+            switch item.value {
+            case .int(let v): (item.name, ExpressionValue.number(Double(v)))
+            case .double(let v): (item.name, .number(v))
+            case .string(let v): (item.name, .word(v))
+            }
+        })
+    }
+}
+
+extension Dictionary where Key == String, Value == ExpressionValue {
+    /// The names and kinds an expression may read.
+    var expressionParameters: [ExpressionParameter] {
+        map { name, value in
+            switch value {
+            case .number: ExpressionParameter(name, .number)
+            case .word(let w): ExpressionParameter(name, .word([w]))
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Backtest
+import Foundation
+
+extension Command {
+    static let dataFetch = Command(
+        path: ["data", "fetch"],
+        summary: "Fetch candles from Binance (klines) or Alpha Vantage (daily series) into the store",
+        discussion: """
+            bt data fetch binance SYMBOL --interval TF [--from DATE] [--to DATE]
+            bt data fetch alphavantage SYMBOL [--adjusted] [--api-key KEY]
+            Pages are read and validated like imported files, then the whole fetch is written in
+            one transaction: when anything fails, nothing is stored. A stored series is resumed:
+            only bars after its last bar are asked for. The bar still forming is not stored.
+            5xx answers, timeouts and lost connections are retried with exponential backoff;
+            429 and 418 answers after their Retry-After; --attempts tries per request in all.
+            Binance's request weight is watched and its window waited out before the limit.
+            The Alpha Vantage key comes from --api-key or $ALPHAVANTAGE_API_KEY.
+            """,
+        positionals: [
+            PositionalSpec(name: "SOURCE", help: "binance or alphavantage"),
+            PositionalSpec(name: "SYMBOL", help: "The service's symbol (BTCUSDT, IBM); stored under that name"),
+        ],
+        options: [
+            .interval.withHelp("Binance bar interval: 1m 5m 15m 30m 1h 4h 1d 1w 1M (required)"),
+            .from.withHelp("Binance: first bar time, inclusive (default: the listing, or after the last stored bar)"),
+            .to.withHelp("Binance: last bar time, inclusive (default: the last complete bar)"),
+            .adjusted.withHelp("Alpha Vantage: the adjusted daily series (adjusted close; open, high, low scaled)"),
+            .apiKey.withHelp("Alpha Vantage API key (default $ALPHAVANTAGE_API_KEY)"),
+            .baseURL.withHelp("The service's address, for a mirror (default https://api.binance.com, "
+                + "https://www.alphavantage.co)"),
+            .timeout, .attempts, .maxWait,
+        ]
+    ) { args in
+        let source = try FetchSource(args.required(0))
+        let symbol = try args.symbol(at: 1)
+        let policy = try args.fetchPolicy
+        let progress = FetchProgress(label: "\(symbol) pages")
+        let result: FetchResult
+        do {
+            result = try withStoredSeries(args) { store in
+                switch source {
+                case .binance:
+                    let interval = try args.value(.interval).map(BinanceFetch.interval)
+                    guard let interval else {
+                        throw InputError(.needsSetting, "Binance klines need a bar interval", setting: .interval)
+                    }
+                    let range = try args.dateRange
+                    return try BinanceFetch.fetch(
+                        symbol: symbol, interval: interval, from: range.from, to: range.to, store: store,
+                        baseURL: FetchSettings.baseURL(args.value(.baseURL) ?? BinanceFetch.defaultBaseURL),
+                        policy: policy, events: progress.handle)
+                case .alphavantage:
+                    let key = try AlphaVantageFetch.apiKey(args.value(.apiKey), environment: ProcessInfo.processInfo.environment)
+                    return try AlphaVantageFetch.fetch(
+                        symbol: symbol, adjusted: args.flag(.adjusted), apiKey: key, store: store,
+                        baseURL: FetchSettings.baseURL(args.value(.baseURL) ?? AlphaVantageFetch.defaultBaseURL),
+                        policy: policy, events: progress.handle)
+                }
+            }
+        } catch {
+            progress.finish(completed: false)
+            if let e = error as? FetchError { throw FetchFailure(e) }
+            throw error
+        }
+        progress.finish(completed: true)
+        let tally = FetchFailure.tally(result)
+        guard let file = result.file else {
+            let since = result.resumedAfter.map { " after \(UTCTime.iso($0))" } ?? ""
+            Output.line("\(symbol): no new bars\(since) (\(source.rawValue), \(tally))")
+            return
+        }
+        for r in try args.updatingStore({ try $0.write([file]) }) {
+            let resumed = result.resumedAfter.map { "; resumed after \(UTCTime.iso($0))" } ?? ""
+            Output.line("\(r.symbol) \(r.timeframe): \(r.added) bars added, \(r.updated) updated, \(r.unchanged) unchanged "
+                + "(\(source.rawValue), \(tally)\(resumed))")
+        }
+    }
+
+    /// Runs `body` with the existing store opened read-only (nil when there is none yet), so a
+    /// fetch can resume what is stored; the store is closed before anything is written.
+    private static func withStoredSeries(_ args: ParsedArguments, _ body: (CandleStore?) throws -> FetchResult) throws -> FetchResult {
+        let store = FileManager.default.fileExists(atPath: args.databasePath) ? try args.openStore() : nil
+        return try body(store)
+    }
+}
+
+/// The services `bt data fetch` knows.
+enum FetchSource: String, CaseIterable {
+    case binance, alphavantage
+
+    init(_ text: String) throws {
+        guard let source = FetchSource(rawValue: text.lowercased()) else {
+            throw UsageError("unknown source '\(text)' (one of: \(Self.allCases.map(\.rawValue).joined(separator: ", ")))",
+                             command: "data fetch")
+        }
+        self = source
+    }
+}
+
+/// A fetch that failed, worded for the command line (exit 1): the library's error, advice, and
+/// the promise that the store is as it was.
+struct FetchFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ e: FetchError) {
+        let advice: String
+        switch e.kind {
+        case .network, .server:
+            advice = e.attempts > 1 ? " (\(Option.attempts) and \(Option.timeout) allow more patience)" : ""
+        case .rateLimited, .banned:
+            advice = e.reason.contains("longest wait") ? " (wait, or raise \(Option.maxWait))" : ""
+        case .badAnswer, .information:
+            advice = ""
+        }
+        description = "\(e)\(advice); nothing was stored"
+    }
+
+    /// `3 pages, 4 requests, 1 retry, waited 2 s`.
+    static func tally(_ r: FetchResult) -> String {
+        var parts = ["\(r.pages) page\(r.pages == 1 ? "" : "s")", "\(r.requests) request\(r.requests == 1 ? "" : "s")",
+                     "\(r.retries) retr\(r.retries == 1 ? "y" : "ies")"]
+        if r.waitedSeconds > 0 { parts.append("waited " + seconds(r.waitedSeconds)) }
+        return parts.joined(separator: ", ")
+    }
+
+    static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? "\(Int64(s)) s" : String(format: "%.2f s", s)
+    }
+}
+
+extension ParsedArguments {
+    /// `--attempts`, `--timeout`, `--max-wait`, and `$BT_FETCH_BACKOFF` (the first backoff delay
+    /// in seconds, default 1: tests make it small).
+    var fetchPolicy: FetchPolicy {
+        get throws {
+            let attempts = try int(.attempts) ?? 5
+            let timeout = try int(.timeout) ?? 30
+            let maxWait = try double(.maxWait) ?? 300
+            guard attempts >= 1 else { throw UsageError("\(Option.attempts) must be at least 1", command: command.name) }
+            guard timeout >= 1 else { throw UsageError("\(Option.timeout) must be whole seconds, at least 1", command: command.name) }
+            guard maxWait >= 0 else { throw UsageError("\(Option.maxWait) must not be negative", command: command.name) }
+            var backoff = 1.0
+            if let text = Environment.value("BT_FETCH_BACKOFF") {
+                guard let v = Double(text), v.isFinite, v >= 0, v <= 3600 else {
+                    throw UsageError("BT_FETCH_BACKOFF '\(text)' is not a number of seconds in [0, 3600]")
+                }
+                backoff = v
+            }
+            return FetchPolicy(attempts: attempts, timeoutSeconds: timeout, backoffSeconds: backoff, maxWaitSeconds: maxWait,
+                               userAgent: "bt/\(btVersion)")
+        }
+    }
+}
+
+/// Pages fetched, as a progress bar on a terminal (never in pipes, logs, or with TERM=dumb),
+/// and waits as notes on standard error.
+final class FetchProgress {
+    private let label: String
+    private let enabled = Environment.isTerminal(2) && Environment.value("TERM") != "dumb"
+    private var bar: ProgressBar?
+    private var total = 0
+    private var done = 0
+
+    init(label: String) { self.label = label }
+
+    func handle(_ event: FetchEvent) {
+        switch event {
+        case .page(let number, let estimate, _):
+            done = number
+            guard enabled, let estimate else { return }
+            if bar == nil {
+                total = estimate
+                bar = ProgressBar(total: total, label: label)
+            }
+            if done < total { bar?.update(done) }
+        case .waiting(let seconds, let reason):
+            if bar != nil { FileHandle.standardError.write(Data("\n".utf8)) }
+            Diagnostics.line("note: \(reason); waiting \(FetchFailure.seconds(seconds)) before the next request")
+        }
+    }
+
+    /// Ends the bar's line: full when the fetch `completed`, else as it stands.
+    func finish(completed: Bool) {
+        if completed {
+            bar?.update(total)
+        } else if bar != nil {
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        bar = nil
+    }
+}

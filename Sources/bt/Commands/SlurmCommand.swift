@@ -1,0 +1,248 @@
+import Backtest
+import Foundation
+
+extension Command {
+    static let slurmScreen = Command(
+        path: ["slurm", "screen"],
+        summary: "Run a screen as a Slurm job array, one shard per task, and merge it in a dependent job",
+        discussion: SlurmSubmission.discussion("screen"),
+        positionals: Command.screen.positionals,
+        options: Command.screen.options.filter { !ShardOptions.all.contains($0) } + SlurmSubmission.options
+    ) { args in
+        try SlurmSubmission(args, command: .screen).submit()
+    }
+
+    static let slurmSweep = Command(
+        path: ["slurm", "sweep"],
+        summary: "Run a sweep as a Slurm job array, one shard per task, and merge it in a dependent job",
+        discussion: SlurmSubmission.discussion("sweep"),
+        positionals: Command.sweep.positionals,
+        options: Command.sweep.options.filter { !ShardOptions.all.contains($0) } + SlurmSubmission.options
+    ) { args in
+        try SlurmSubmission(args, command: .sweep).submit()
+    }
+}
+
+/// `bt slurm screen|sweep ARGS... --tasks N --out DIR`: checks the command line as `bt screen` or
+/// `bt sweep` would, writes an sbatch array script (task K runs `--shard auto --shards N`, so
+/// task K is shard K, and `sbatch --array=K` reruns one) and a merge script, and submits the
+/// merge with `--dependency=afterok` on the array.
+struct SlurmSubmission {
+    static let options: [Option] = [
+        .tasks.withHelp("Array tasks, one shard each (required)"),
+        .partition, .time, .cpusPerTask, .dryRun,
+    ]
+
+    static func discussion(_ command: String) -> String {
+        """
+        Takes every option of 'bt \(command)' and checks them before anything is submitted.
+        Writes DIR.parts/array.sbatch (an array of --tasks tasks; task K runs 'bt \(command) ARGS
+        --shard auto --shards N --out DIR.parts' and writes DIR.parts/shard-K-of-N) and
+        DIR.parts/merge.sbatch ('bt merge DIR.parts --out DIR'), submits the array with sbatch,
+        then the merge with --dependency=afterok:ARRAY, and prints both job ids. Logs go to
+        DIR.parts/logs. --partition, --time and --cpus-per-task apply to both jobs. --dry-run
+        prints the scripts and the sbatch commands instead. A task that failed is rerun with
+        'sbatch --array=K DIR.parts/array.sbatch', then 'bt merge DIR.parts --out DIR'.
+        The store is opened read-only by every task (see the README on shared file systems);
+        the bt binary, the store and DIR must be on a file system the nodes share.
+        """
+    }
+
+    let args: ParsedArguments
+    let command: Command
+    let tasks: Int
+    let out: String
+    let parts: String
+
+    init(_ args: ParsedArguments, command: Command) throws {
+        self.args = args
+        self.command = command
+        guard let tasks = try args.int(.tasks) else { throw UsageError("\(Option.tasks) N is required", command: args.command.name) }
+        guard tasks >= 1, tasks <= Shard.maximumCount else {
+            throw UsageError("\(Option.tasks) must be from 1 to \(Shard.maximumCount)", command: args.command.name)
+        }
+        guard let out = args.value(.out) else {
+            throw UsageError("\(Option.out) DIR is required: the merged report goes there, the shards beside it in DIR.parts",
+                             command: args.command.name)
+        }
+        self.tasks = tasks
+        self.out = out
+        parts = (out.hasSuffix("/") ? String(out.dropLast()) : out) + ".parts"
+        if let p = args.value(.partition), p.isEmpty || !p.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.,".contains($0)) }) {
+            throw UsageError("\(Option.partition) '\(p)': letters, digits, '-', '_', '.' and ',' only", command: args.command.name)
+        }
+        if let t = args.value(.time), !Self.isTimeLimit(t) {
+            throw UsageError("\(Option.time) '\(t)': give HH:MM:SS (or Slurm's MM, MM:SS, D-HH, D-HH:MM, D-HH:MM:SS)",
+                             command: args.command.name)
+        }
+        if let c = try args.int(.cpusPerTask), c < 1 {
+            throw UsageError("\(Option.cpusPerTask) must be at least 1", command: args.command.name)
+        }
+    }
+
+    /// Slurm's time-limit forms: `M`, `M:S`, `H:M:S`, `D-H`, `D-H:M`, `D-H:M:S`.
+    static func isTimeLimit(_ text: String) -> Bool {
+        let dayParts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard dayParts.count <= 2, dayParts.allSatisfy({ !$0.isEmpty }) else { return false }
+        let clock = dayParts.last!.split(separator: ":", omittingEmptySubsequences: false)
+        let fields = (dayParts.count == 2 ? [dayParts[0]] : []) + clock
+        return clock.count <= 3 && fields.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
+    /// What the command would do, checked as the command checks it (symbols, strategy, grid,
+    /// options, the store), described for the summary line.
+    func check() throws -> String {
+        if command.path == Command.sweep.path {
+            let (plan, symbols) = try SweepCommand.plan(args)
+            let store = try args.openStore()
+            if symbols.count == 1 {
+                _ = try plan.prepare(symbol: symbols[0], store: store, args: args)
+            } else {
+                _ = (try args.timeframe, try args.dateRange, try args.double(.periodsPerYear))
+                let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
+                _ = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
+            }
+            _ = args.flag(.force)
+            return "\(Format.grouped(plan.combos.count)) combinations" + (symbols.count > 1 ? " of \(symbols.count) symbols" : "")
+        }
+        let store = try args.openStore()
+        let symbols = try args.screenSymbols(store: store)
+        _ = args.flag(.force)
+        if let condition = args.value(.where) {
+            _ = try ConditionScreen(condition: LocatedExpression(condition, origin: .setting(.where)),
+                                    shows: args.values(.show).map { try LocatedExpression($0, origin: .setting(.show)) },
+                                    parameters: try args.values(.param).map(ExpressionAssignment.parse))
+            _ = (args.value(.at), args.flag(.json), try args.timeframe, try args.dateRange)
+        } else {
+            _ = try ScreenCommand.plan(args, symbols: symbols, store: store)
+            _ = (try args.timeframe, try args.dateRange)
+        }
+        return "\(Format.grouped(symbols.count)) symbols"
+    }
+
+    /// The words of the shards' command line: the command, then the arguments as typed without
+    /// this command's own options and `--out`.
+    var shardArguments: [String] {
+        let own = Set(Self.options.map(\.name) + ["out"])
+        let valued = Set(Self.options.filter { $0.kind != .flag }.map(\.name) + ["out"])
+        let typed = Array(args.commandLine.dropFirst(3))  // bt slurm screen|sweep
+        var words = [command.path[0]] + PartialManifest.removing(own, valued: valued, from: typed)
+        let insert = words.firstIndex(of: "--") ?? words.endIndex
+        words.insert(contentsOf: ["--shard", "auto", "--shards", String(tasks), "--out", parts], at: insert)
+        return words
+    }
+
+    /// `#SBATCH` lines both jobs share.
+    private func sharedDirectives(directory: String) -> [String] {
+        var lines = ["--chdir=\(directory)", "--export=ALL"]
+        if let p = args.value(.partition) { lines.append("--partition=\(p)") }
+        if let t = args.value(.time) { lines.append("--time=\(t)") }
+        if let c = try? args.int(.cpusPerTask) { lines.append("--cpus-per-task=\(c)") }
+        return lines
+    }
+
+    static func script(comment: String, directives: [String], command: [String]) -> String {
+        "#!/bin/sh\n" + comment.split(separator: "\n").map { "# \($0)\n" }.joined()
+            + directives.map { "#SBATCH \($0)\n" }.joined()
+            + "exec " + command.map(Self.quoted).joined(separator: " ") + "\n"
+    }
+
+    /// A word for `/bin/sh`, in single quotes.
+    static func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// The running bt, by absolute path (the nodes run the same binary from a shared path).
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    }
+
+    func submit() throws {
+        let what = try check()
+        let directory = FileManager.default.currentDirectoryPath
+        let logs = ((directory as NSString).appendingPathComponent(parts) as NSString).appendingPathComponent("logs")
+        let bt = Self.executable
+        let name = command.path[0]
+        let arrayScript = Self.script(
+            comment: "bt slurm \(name): task K of this array runs shard K of \(tasks) and writes \(parts)/shard-K-of-\(tasks).\n"
+                + "Rerun one task with: sbatch --array=K \(parts)/array.sbatch",
+            directives: ["--job-name=bt-\(name)", "--array=0-\(tasks - 1)", "--output=\(logs)/task-%A_%a.out"]
+                + sharedDirectives(directory: directory),
+            command: [bt] + shardArguments)
+        let mergeArguments = ["merge", parts, "--out", out] + (args.flag(.force) ? ["--force"] : [])
+        let mergeScript = Self.script(
+            comment: "bt slurm \(name): merges the shards in \(parts) into \(out) once every array task succeeded.",
+            directives: ["--job-name=bt-merge", "--output=\(logs)/merge-%j.out"] + sharedDirectives(directory: directory),
+            command: [bt] + mergeArguments)
+        let arrayPath = (parts as NSString).appendingPathComponent("array.sbatch")
+        let mergePath = (parts as NSString).appendingPathComponent("merge.sbatch")
+        if args.flag(.dryRun) {
+            Output.write("# \(arrayPath)\n\(arrayScript)\n# \(mergePath)\n\(mergeScript)\n"
+                         + "# submitted with:\nsbatch --parsable \(arrayPath)\n"
+                         + "sbatch --parsable --dependency=afterok:ARRAY_JOB_ID \(mergePath)\n")
+            return
+        }
+        try prepareFolders(logs: logs)
+        try OutputDirectory.write(arrayScript, to: "array.sbatch", in: parts)
+        try OutputDirectory.write(mergeScript, to: "merge.sbatch", in: parts)
+        let arrayJob = try Self.sbatch(["--parsable", arrayPath])
+        let mergeJob: String
+        do {
+            mergeJob = try Self.sbatch(["--parsable", "--dependency=afterok:\(arrayJob)", mergePath])
+        } catch {
+            throw InternalError("the array job \(arrayJob) was submitted, but the merge job was not (\(error)); submit it with "
+                                + "'sbatch --dependency=afterok:\(arrayJob) \(mergePath)' or cancel the array with 'scancel \(arrayJob)'")
+        }
+        Output.line("Submitted array job \(arrayJob): \(tasks) tasks of bt \(name) over \(what), one shard each, into \(parts)")
+        Output.line("Submitted merge job \(mergeJob), after the array succeeds: bt merge \(parts) --out \(out)")
+        Output.line("Logs in \(parts)/logs; rerun a failed task with: sbatch --array=K \(arrayPath)")
+    }
+
+    /// Checks `--out` and the partial-results folder before anything is submitted: an existing
+    /// report needs `--force`, and so do partial results of an earlier submission, which
+    /// `--force` removes (only `shard-K-of-N` folders bt wrote).
+    private func prepareFolders(logs: String) throws {
+        try OutputDirectory.check(out, force: args.flag(.force), what: "output directory")
+        let fm = FileManager.default
+        let old = ((try? fm.contentsOfDirectory(atPath: parts)) ?? []).filter {
+            Shard(folderName: $0) != nil
+                && fm.fileExists(atPath: ((parts as NSString).appendingPathComponent($0) as NSString).appendingPathComponent(PartialManifest.fileName))
+        }
+        if !old.isEmpty {
+            guard args.flag(.force) else {
+                throw InputError(.outputExists, "holds partial results of an earlier run (\(old.sorted().joined(separator: ", "))); "
+                                 + "nothing was submitted", file: parts)
+            }
+            for name in old { try fm.removeItem(atPath: (parts as NSString).appendingPathComponent(name)) }
+        }
+        do {
+            try fm.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        } catch {
+            throw InputError("cannot create the log folder (\(error.localizedDescription))", at: logs)
+        }
+    }
+
+    /// Runs `sbatch ARGS` and returns the job id it prints with `--parsable` (`12`, or `12;cluster`).
+    static func sbatch(_ arguments: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["sbatch"] + arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        do { try p.run() } catch {
+            throw InputError("cannot run sbatch (\(error.localizedDescription)); bt slurm submits with Slurm's sbatch "
+                             + "(or prints the scripts with --dry-run)")
+        }
+        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            let reason = e.trimmingCharacters(in: .whitespacesAndNewlines)
+            if p.terminationStatus == 127 { throw InputError("sbatch was not found on PATH; bt slurm submits with Slurm's sbatch (or prints the scripts with --dry-run)") }
+            throw InputError("sbatch failed (exit \(p.terminationStatus)): \(reason.isEmpty ? o : reason)")
+        }
+        let id = o.split(separator: "\n").last.map { String($0.split(separator: ";")[0]) }?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !id.isEmpty, id.allSatisfy(\.isNumber) else { throw InputError("sbatch printed no job id (\(o))") }
+        return id
+    }
+}

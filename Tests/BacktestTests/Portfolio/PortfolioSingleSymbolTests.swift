@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import BacktestCore
+@testable import BacktestAnalysis
+import TestSupport
+
+/// A portfolio of one symbol (K = 1, equal weight, `--size 100%`) is `Engine.run` on that
+/// symbol, exactly: the same ledger, fills, round trips, rejections, warnings and statistics,
+/// bit for bit, under every fill model and option the two share.
+@Suite("Portfolio of one symbol = bt run")
+struct PortfolioSingleSymbolTests {
+    struct Setup: CustomTestStringConvertible, Sendable {
+        var name: String
+        var data: String
+        var random: Bool = false
+        var configure: @Sendable (inout ExecutionConfig) -> Void
+        var testDescription: String { name }
+    }
+
+    static let setups: [Setup] = [
+        Setup(name: "GOOG, defaults (synthetic depth, participation 0.1)", data: "GOOG") { _ in },
+        Setup(name: "GOOG, depth none, no cap", data: "GOOG") { $0.depth = .none; $0.maxParticipation = nil },
+        Setup(name: "GOOG, fixed slippage 5 bps", data: "GOOG") { $0.depth = .fixedSlippage(bps: 5) },
+        Setup(name: "GOOG, stops 3% / 6% with a tick", data: "GOOG") {
+            $0.stopLoss = 0.03; $0.takeProfit = 0.06; $0.tick = 0.01
+        },
+        Setup(name: "GOOG, lot, minimum notional, minimum fee", data: "GOOG") {
+            $0.lot = 1; $0.minNotional = 500; $0.feeMin = 5; $0.depth = .none
+        },
+        Setup(name: "GOOG, close fills with stops", data: "GOOG") { $0.fill = .close; $0.stopLoss = 0.04 },
+        Setup(name: "GOOG, 20 units per entry", data: "GOOG") { $0.sizing = .units(20) },
+        Setup(name: "GOOG, 5000$ per entry, synthetic", data: "GOOG") { $0.sizing = .cash(5_000) },
+        Setup(name: "EURUSD hourly, defaults", data: "EURUSD") { _ in },
+        Setup(name: "random series, tight participation cap (partial fills, remainders)", data: "", random: true) {
+            $0.maxParticipation = 0.002; $0.initialCash = 1_000_000
+        },
+        Setup(name: "random series, a calibrated profile and stops", data: "", random: true) {
+            $0.synthetic.bidDepth = DepthProfile.PowerLaw(a: 400, b: 0.8)
+            $0.synthetic.askDepth = DepthProfile.PowerLaw(a: 300, b: 0.9)
+            $0.synthetic.spreadBps = 3
+            $0.stopLoss = 0.01; $0.takeProfit = 0.02
+        },
+    ]
+
+    static func equal(_ a: Double, _ b: Double) -> Bool { a == b || (a.isNaN && b.isNaN) }
+
+    @Test("ledger, fills, round trips, warnings and every statistic equal Engine.run", arguments: setups)
+    func equalsEngine(_ setup: Setup) throws {
+        let candles: CandleSeries
+        let signals: Signals
+        if setup.random {
+            candles = EngineTest.random(bars: 3_000, seed: 11)
+            signals = EngineTest.randomSignals(bars: 3_000, seed: 12, p: 0.05)
+        } else {
+            candles = try ShippedData.candles(setup.data)
+            signals = try PortfolioGoldens.maCross(candles)
+        }
+        var config = ExecutionConfig()
+        config.synthetic.tick = candles.inferredTick
+        setup.configure(&config)
+        let run = try EngineTest.run(candles, signals, config)
+        let p = try Portfolio.run([PortfolioSymbol(candles: candles, signals: signals)],
+                                  rules: PortfolioRules(maxPositions: 1), config: config)
+        PortfolioInvariants.check(p)
+        #expect(run.fills.count > 4)
+        #expect(p.time == candles.time)
+        #expect(p.cash == run.cash)
+        #expect(p.equity == run.equity)
+        #expect(p.fills.map(\.fill) == run.fills)
+        #expect(p.trades.map(\.trade) == run.trades)
+        #expect(p.rejected.map(\.order) == run.rejected)
+        #expect(p.ambiguousExitBars == run.ambiguousExitBars)
+        #expect(p.warnings == run.warnings)
+        #expect(p.positions == run.position.map { $0 != 0 ? 1 : 0 })
+        #expect(p.positionValue == zip(run.position, candles.close).map { abs($0 * $1) })
+        let a = Stats(p.account), b = Stats(run)
+        for (x, y) in zip(a.all, b.all) { #expect(Self.equal(x.value, y.value), "\(x.name): \(x.value) vs \(y.value)") }
+        #expect(p.account.costSplit == run.costSplit)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The local mock exchange (`Tests/Fixtures/http/mock_exchange.py`, see docs/mock-exchange.md)
+/// on 127.0.0.1, one per test: started with `arguments`, stopped by `stop()` or when the test
+/// process ends (its standard input closes).
+public final class MockExchange: @unchecked Sendable {
+    public let port: Int
+    private let process = Process()
+    private let stdin = Pipe()
+
+    /// Starts the mock and waits for its `PORT n` line.
+    public init(_ arguments: [String] = []) throws {
+        // libcurl reads proxy variables: talk to 127.0.0.1 directly even behind a proxy.
+        setenv("no_proxy", "127.0.0.1,localhost", 1)
+        let stdout = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Repository.path("Tests/Fixtures/http/mock_exchange.py"), "--exit-on-stdin-eof",
+                             "--max-lifetime", "600"] + arguments
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        process.environment = environment
+        try process.run()
+        var line = [UInt8]()
+        while let byte = try stdout.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            process.terminate()
+            throw MockExchangeError(description: "the mock exchange printed '\(text)' instead of 'PORT n' (is python3 installed?)")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Stops the mock (its standard input closed, and SIGTERM) and waits for it.
+    public func stop() {
+        guard process.isRunning else { return }
+        try? stdin.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The body of GET `path` (with its query).
+    public func get(_ path: String) throws -> Data {
+        try request(path, body: nil)
+    }
+
+    /// POSTs `json` to `/_control`: settings, faults (docs/mock-exchange.md, "Control").
+    public func control(_ json: String) throws {
+        _ = try request("/_control", body: Data(json.utf8))
+    }
+
+    /// The data requests served so far, as decoded JSON objects.
+    public func requests() throws -> [[String: Any]] {
+        (try JSONSerialization.jsonObject(with: get("/_requests")) as? [[String: Any]]) ?? []
+    }
+
+    /// Klines requests served so far, as their query parameters.
+    public func klinesQueries() throws -> [[String: String]] {
+        try requests().filter { $0["path"] as? String == "/api/v3/klines" }.map { ($0["query"] as? [String: String]) ?? [:] }
+    }
+
+    private func request(_ path: String, body: Data?) throws -> Data {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        if let body {
+            request.httpMethod = "POST"
+            request.httpBody = body
+        }
+        final class Slot: @unchecked Sendable { var result: Result<Data, Error>? }
+        let slot = Slot()
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            if let error {
+                slot.result = .failure(error)
+            } else if let http = response as? HTTPURLResponse, http.statusCode != 200 {
+                let text = String(decoding: data ?? Data(), as: UTF8.self)
+                slot.result = .failure(MockExchangeError(description: "\(path): HTTP \(http.statusCode): \(text)"))
+            } else {
+                slot.result = .success(data ?? Data())
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        return try slot.result!.get()
+    }
+}
+
+public struct MockExchangeError: Error, CustomStringConvertible {
+    public var description: String
+}
