@@ -27,7 +27,7 @@ let package = Package(
         // MARK: - Implementation details
         .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
         .target(name: "BacktestAnalysis", dependencies: ["BacktestCore"], path: "Sources/Backtest/Analysis"),
-        .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite"],
+        .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib"],
                 path: "Sources/Backtest/IO"),
         .target(name: "BacktestBenchmarks", dependencies: ["Backtest"], path: "Sources/Backtest/Benchmarks"),
         .systemLibrary(
@@ -39,6 +39,11 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
 
         // MARK: - Tests

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Installs bt's system dependencies from Debian's packages: pkg-config, GSL and SQLite headers,
-# libcurl4 (FoundationNetworking's HTTP client, loaded by bt at start) and python3 (the local
-# mock exchange the fetch tests run).
+# Installs bt's system dependencies from Debian's packages: pkg-config, GSL, SQLite and zlib
+# headers, the time-zone database (tzdata) that --tz reads, libcurl4 (FoundationNetworking's HTTP
+# client, loaded by bt at start) and python3 (the local mock exchange the fetch tests run).
 # Runs apt-get update first. Uses sudo when not root; when neither works and the packages are
 # already present, carries on.
 set -euo pipefail
-packages=(pkg-config libgsl-dev libsqlite3-dev libcurl4 python3)
+packages=(pkg-config libgsl-dev libsqlite3-dev zlib1g-dev tzdata libcurl4 python3)
 if [ "$(id -u)" -eq 0 ]; then
   sudo=""
 elif command -v sudo >/dev/null 2>&1; then
   sudo="sudo"
 else
-  if pkg-config --exists gsl sqlite3 2>/dev/null; then exit 0; fi
+  if pkg-config --exists gsl sqlite3 zlib 2>/dev/null && [ -d /usr/share/zoneinfo ]; then exit 0; fi
   echo "error: need root or sudo to install: ${packages[*]}" >&2
   exit 1
 fi
@@ -19,7 +19,7 @@ if command -v apt-get >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq "${packages[@]}" >/dev/null
-elif ! pkg-config --exists gsl sqlite3 2>/dev/null; then
-  echo "error: no apt-get; install GSL, SQLite 3 headers and pkg-config by hand" >&2
+elif ! { pkg-config --exists gsl sqlite3 zlib 2>/dev/null && [ -d /usr/share/zoneinfo ]; }; then
+  echo "error: no apt-get; install GSL, SQLite 3 and zlib headers, tzdata and pkg-config by hand" >&2
   exit 1
 fi

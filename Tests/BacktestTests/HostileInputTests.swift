@@ -233,7 +233,7 @@ struct HostileInputTests {
         let summary = SweepSymbolsSummary(rank: .sharpe, outcomes: [(symbol, .failure(InputError("bad \(symbol)")))])
         let smd = summary.markdown()
         #expect(!smd.contains("<img") && !smd.contains("\u{1B}"))
-        #expect(smd.split(separator: "\n").last!.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count == 7)
+        #expect(smd.split(separator: "\n").last!.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count == 8)
     }
 
     // MARK: - Staged outputs

@@ -69,6 +69,6 @@ struct ErrorMessageTests {
         let screen = try BT.run(["screen", "ma-cross", "--symbols", "GOOG,NOPE", "--out", dir + "/screen", "--db", db])
         #expect(screen.status == 0, "\(screen.stderr)")
         let rows = try String(contentsOfFile: dir + "/screen/screen.csv", encoding: .utf8)
-        #expect(rows.contains(",NOPE,error,no candles stored for symbol 'NOPE'; import them with 'bt data import',"), "\(rows)")
+        #expect(rows.contains(",NOPE,,error,no candles stored for symbol 'NOPE'; import them with 'bt data import',"), "\(rows)")
     }
 }

@@ -20,9 +20,9 @@ extension ParsedArguments {
     }
 
     /// The positional symbol at `i`, checked and upper-cased as the store keeps symbols
-    /// (`goog` is `GOOG`).
+    /// (`goog` is `GOOG`); a series name keeps its timeframe (`aapl@1m` is `AAPL@1m`).
     func symbol(at i: Int) throws -> String {
-        try Symbol.validated(try required(i))
+        try SeriesName.normalized(try required(i))
     }
 
     /// A comma-separated list of symbols (`--symbols A,B`), each checked and upper-cased;
@@ -32,14 +32,14 @@ extension ParsedArguments {
         return try list.split(separator: ",", omittingEmptySubsequences: false)
             .map { String($0).trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-            .map(Symbol.validated)
+            .map(SeriesName.normalized)
     }
 
     /// Loads `symbol` (case-insensitively: the store upper-cases symbols on import) honouring `--timeframe`, `--from` and `--to`; an empty result is an error.
     func loadCandles(symbol: String, store: CandleStore? = nil) throws -> CandleSeries {
         let store = try store ?? openStore()
         let range = try dateRange
-        let symbol = try Symbol.validated(symbol)
+        let symbol = try SeriesName.normalized(symbol)
         let series = try store.load(symbol: symbol, timeframe: try timeframe, from: range.from, to: range.to)
         if series.isEmpty { throw InputError("no candles for '\(symbol)' in the requested range") }
         return series

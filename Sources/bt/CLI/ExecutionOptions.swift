@@ -48,6 +48,11 @@ extension ParsedArguments {
         switch depth {
         case "synthetic":
             c.depth = .synthetic
+            do {
+                try candles.require(range: true, volume: true, for: "the synthetic book (\(Option.depth) synthetic, the default)")
+            } catch let e as InputError {
+                throw InputError(e.reason + "; or use \(Option.depth) fixed \(Option.slippageBps) N or \(Option.depth) none")
+            }
             c.synthetic = try syntheticDepth(symbol: symbol, candles: candles, store: store)
         case "none": c.depth = .none
         case "book": c.depth = .book(try store().bookEvents(symbol: symbol))

@@ -55,7 +55,7 @@ enum Fingerprint {
     /// The stored series of `symbols` as `bt data list` shows them, and their calibrated depth
     /// profiles: what a screen's shards and its merge must all have seen the same.
     static func store(_ store: CandleStore, symbols: [String]) throws -> String {
-        let wanted = Set(symbols)
+        let wanted = Set(symbols.map { SeriesName.split($0)?.0 ?? $0 })  // `SYMBOL@TF` names its symbol's series
         let series = try store.list().filter { wanted.contains($0.symbol) }.map {
             "\($0.symbol)\t\($0.timeframe)\t\($0.first)\t\($0.last)\t\($0.bars)"
         }

@@ -3,11 +3,19 @@ import Backtest
 extension Command {
     static let dataImport = Command(
         path: ["data", "import"],
-        summary: "Import candle files (CSV, Binance, Alpha Vantage, trades) or recorded book events",
+        summary: "Import candle files (CSV, Binance, Alpha Vantage, trades; gzip or not) or recorded book events",
         discussion: """
             Every file is read and validated in memory first, then all are written in one
             transaction: on any error nothing is stored. Re-importing a file changes nothing; an
-            overlapping file updates the bars it shares with the store and adds the rest.
+            overlapping file adds the bars the store lacks, and one that would change stored bars
+            is refused (with how many and the largest change) unless --update is given. PATH '-'
+            reads standard input; gzip input is recognised by its content.
+            Dates may be ISO-8601, epoch s/ms/us/ns, yyyymmdd, or M/D/YYYY, D/M/YYYY, D.M.YYYY
+            (with a time); day or month first is decided from the whole column, and a column that
+            fits both needs --date-format. --tz reads local times in an IANA zone (stored as UTC);
+            --session keeps the trading hours with the series, and resampling follows them.
+            A file without open, high and low columns (or --layout wide) is close-only: open =
+            high = low = close, volume missing; commands that need a range or volume refuse it.
             The format is detected from the content unless --format is given. The symbol defaults
             to the file name's stem in upper case; the timeframe is inferred from the bars'
             spacing (trades default to 1m). With --timeframe, finer bars are aggregated into it.
@@ -21,19 +29,47 @@ extension Command {
             .timeframe.withHelp("Store as 1m 5m 15m 30m 1h 4h 1d 1w 1M (default: inferred)"),
             .format,
             .adjusted,
+            .dateFormat,
+            .tz,
+            .session,
+            .symbolColumn,
+            .layout,
+            .skipBadRows,
+            .update,
         ]
     ) { args in
-        let options = ImportOptions(
+        var options = ImportOptions(
             symbol: try args.value(.symbol).map(Symbol.validated),
             timeframe: try args.timeframe,
             format: try args.value(.format).map(ImportFormat.parse),
             adjusted: args.flag(.adjusted))
+        options.dateFormat = try args.value(.dateFormat).map { try DateFormat($0).pattern }
+        options.timeZone = try args.value(.tz).map { try TradingSession.timeZone($0).identifier }
+        if let hours = args.value(.session) {
+            guard let zone = options.timeZone else {
+                throw UsageError("\(Option.session) needs \(Option.tz) (the zone its hours are in)", command: "data import")
+            }
+            options.session = try TradingSession(hours, zone: zone)
+        }
+        options.symbolColumn = args.value(.symbolColumn)
+        if let layout = args.value(.layout) {
+            guard let l = ImportOptions.Layout(rawValue: layout.lowercased()) else {
+                throw InputError("is not a layout (valid: long wide)", setting: .layout, value: layout)
+            }
+            options.layout = l
+        }
+        options.skipBadRows = args.flag(.skipBadRows)
         let files = try Importer.read(paths: args.positionals, options: options)
-        for r in try args.updatingStore({ try $0.write(files) }) {
+        var warned = Set<String>()
+        for r in try args.updatingStore({ try $0.write(files, updates: args.flag(.update)) }) {
             let unit = r.timeframe == "book" ? "events" : "bars"
             let prints = r.prints > 0 ? "; \(r.prints) trade prints kept for 'bt calibrate'" : ""
-            Output.line("\(r.symbol) \(r.timeframe): \(r.added) \(unit) added, \(r.updated) updated, \(r.unchanged) unchanged"
+            let change = r.largestChange.map { "; largest change \($0.field) at \(UTCTime.iso($0.time)) \(CandleStore.percent($0.relative))" } ?? ""
+            Output.line("\(r.symbol) \(r.timeframe): \(r.added) \(unit) added, \(r.updated) updated\(change), \(r.unchanged) unchanged"
                 + "\(prints) (\(r.file))")
+            if r.skipped.count > 0, warned.insert(r.file).inserted {
+                Diagnostics.line("warning: \(r.file): \(TerminalText.escaped(r.skipped.summary))")
+            }
             if let check = r.bookCheck, check.crossedUpdates > 0 || check.staleLevels > 0 {
                 Diagnostics.line("warning: \(r.file): \(check.crossedUpdates) of \(check.updates) book updates leave the book "
                     + "crossed or locked (best bid >= best ask); replay drops \(check.staleLevels) stale "

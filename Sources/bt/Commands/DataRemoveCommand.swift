@@ -4,12 +4,13 @@ extension Command {
     static let dataRemove = Command(
         path: ["data", "remove"],
         summary: "Remove a symbol (every timeframe and its book) or one of its timeframes",
-        positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
+        positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol, or one series as SYMBOL@TF")],
         options: [.timeframe.withHelp("Remove only this stored timeframe")]
     ) { args in
-        let symbol = try args.symbol(at: 0)
         let store = try args.openStoreForWriting()
-        let removed = try store.remove(symbol: symbol, timeframe: try args.timeframe)
+        let (symbol, timeframe) = try SeriesName.resolve(try args.symbol(at: 0), timeframe: try args.timeframe,
+                                                         stored: (try? store.list()) ?? [])
+        let removed = try store.remove(symbol: symbol, timeframe: timeframe)
         for info in removed.series { Output.line("removed \(info.symbol) \(info.timeframe) (\(info.bars) bars)") }
         if removed.book { Output.line("removed \(symbol) book") }
     }

@@ -5,17 +5,28 @@ extension Command {
         path: ["data", "summary"],
         summary: "Summarise stored series: bars, range, first/last close, min/max, mean return",
         discussion: """
-            Without SYMBOL, every stored symbol at its finest timeframe. Mean return is the mean
+            Without SYMBOL, every stored series (a symbol stored at several timeframes has a row
+            for each); SYMBOL alone shows all its series, SYMBOL@TF or --timeframe one. Mean return is the mean
             of bar-to-bar close returns at the shown timeframe. --json prints an array of objects
             with fractions (total_return, mean_return, return_sd) and ISO-8601 UTC times.
             """,
-        positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbols (default: all)", optional: true, variadic: true)],
+        positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbols or SYMBOL@TF series (default: all)", optional: true,
+                                     variadic: true)],
         options: CommonOptions.range + [.json]
     ) { args in
         let store = try args.openStore()
-        var symbols = try args.positionals.map(Symbol.validated)
-        if symbols.isEmpty {
-            symbols = try store.list().map(\.symbol).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let stored = try store.list()
+        let timeframe = try args.timeframe
+        let named = try args.positionals.map(SeriesName.normalized)
+        var symbols: [String] = []
+        let storedSymbols = stored.map(\.symbol).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for name in named.isEmpty ? storedSymbols : named {
+            let series = stored.filter { $0.symbol == name }
+            if timeframe == nil, series.count > 1 {
+                symbols += series.map { "\($0.symbol)@\($0.timeframe)" }
+            } else {
+                symbols.append(name)
+            }
         }
         guard !symbols.isEmpty else { throw InputError("the store holds no candles; import data with 'bt data import'", at: store.path) }
         let summaries = try symbols.map { SeriesSummary(try args.loadCandles(symbol: $0, store: store)) }

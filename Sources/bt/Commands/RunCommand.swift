@@ -62,7 +62,7 @@ extension Command {
             }
             strategy = chosen.strategy
             store = try args.openStore()
-            candles = try args.loadCandles(symbol: chosen.rest[0].uppercased(), store: store)
+            candles = try args.loadCandles(symbol: chosen.rest[0], store: store)
         }
         let parameters = try strategy.parameters(args.values(.param))
         let config = try args.executionConfig(symbol: candles.symbol, candles: candles, store: store)

@@ -229,8 +229,8 @@ enum ScreenCommand {
 }
 
 extension ParsedArguments {
-    /// `--symbols A,B,...` (checked and upper-cased) or `--all` (every stored symbol), exactly
-    /// one of them.
+    /// `--symbols A,B,...` (checked and upper-cased; `SYMBOL@TF` names one series) or `--all`
+    /// (every stored symbol at `--timeframe`, else at its only timeframe), exactly one of them.
     func screenSymbols(store: CandleStore) throws -> [String] {
         let symbols: [String]
         switch (try symbolList(.symbols), flag(.all)) {
@@ -239,7 +239,8 @@ extension ParsedArguments {
         case (let list?, false):
             symbols = list
         case (nil, true):
-            symbols = Array(Set(try store.list().map(\.symbol))).sorted()
+            // One timeframe for all: --timeframe, else each symbol's only series.
+            symbols = try store.allSeries(timeframe: try timeframe)
         }
         guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
         return symbols
@@ -329,10 +330,10 @@ enum ScreenSummaryText {
         let rows = report.ordered
         let metric = report.rankMetric
         let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
-        var table = [["#", "symbol", "equity"] + columns.map(\.name)]
+        var table = [["#", "symbol", "tf", "equity"] + columns.map(\.name)]
         for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
             guard let s = row.stats else { continue }
-            table.append(["\(row.rank!)", row.symbol, ScreenReport.sparkline(row.equityShape)]
+            table.append(["\(row.rank!)", row.symbol, row.timeframe?.rawValue ?? "", ScreenReport.sparkline(row.equityShape)]
                          + columns.map { s.stat($0).formatted })
         }
         let ranked = rows.filter { $0.rank != nil }.count
@@ -341,7 +342,7 @@ enum ScreenSummaryText {
         var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(metric), "
             + (report.minTrades > 0 ? "\(few) with fewer than \(report.minTrades) trades, " : "")
             + "\(failed.count) failed\n\n"
-        out += TextTable.render(table, rightAligned: Set([0] + Array(3..<(3 + columns.count))))
+        out += TextTable.render(table, rightAligned: Set([0] + Array(4..<(4 + columns.count))))
         if !failed.isEmpty {
             out += "\nFailed:\n"
             for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }

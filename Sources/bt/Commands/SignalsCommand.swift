@@ -24,7 +24,7 @@ extension Command {
                              : "with \(Option.entry)/\(Option.exit), give only SYMBOL", command: "signals")
         }
         let parameters = try strategy.parameters(args.values(.param))
-        let candles = try args.loadCandles(symbol: rest[0].uppercased())
+        let candles = try args.loadCandles(symbol: rest[0])
         let signals = try strategy.signals(candles, parameters)
         Output.write(SignalsFile.csv(times: candles.time, signals: signals))
     }

@@ -62,7 +62,7 @@ enum SweepCommand {
                              + "bt slurm)", command: "sweep")
         }
         if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])'", command: "sweep") }
-        var symbols = try rest.map(Symbol.validated)
+        var symbols = try rest.map(SeriesName.normalized)
         symbols += try args.symbolList(.symbols) ?? []
         guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or \(Option.symbols)", command: "sweep") }
         return (try SweepPlan(args: args, strategy: strategy), symbols)
@@ -124,7 +124,14 @@ enum SweepCommand {
             }
             Output.line()
         }
-        let summary = SweepSymbolsSummary(rank: plan.rank, outcomes: outcomes)
+        var summary = SweepSymbolsSummary(rank: plan.rank, outcomes: outcomes)
+        let stored = (try? store.list()) ?? []
+        let timeframe = try args.timeframe
+        for symbol in symbols {
+            let (name, named) = (try? SeriesName.resolve(symbol, timeframe: timeframe, stored: stored)) ?? (symbol, nil)
+            let series = stored.filter { $0.symbol == name }
+            if let tf = named?.rawValue ?? (series.count == 1 ? series[0].timeframe : nil) { summary.timeframes[symbol] = tf }
+        }
         try OutputDirectory.write(summary.markdown(), to: "summary.md", in: staged.path)
         try OutputDirectory.write(summary.csv(), to: "summary.csv", in: staged.path)
         try staged.commit()

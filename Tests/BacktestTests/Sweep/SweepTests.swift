@@ -107,9 +107,10 @@ struct SweepTests {
         let csv = report.csv()
         let lines = csv.split(separator: "\n")
         #expect(lines.count == 5)
-        #expect(lines[0].hasPrefix("rank,symbol,status,error,start,end,bars"))
-        #expect(csv.contains(",'=CMD,ok,"))   // formula injection escaped
-        #expect(csv.contains(",BROKEN,error,broken.csv:7: bad data,"))
+        #expect(lines[0].hasPrefix("rank,symbol,timeframe,status,error,start,end,bars"))
+        let tf = rows[2].timeframe?.rawValue ?? ""
+        #expect(csv.contains(",'=CMD,\(tf),ok,"))   // formula injection escaped
+        #expect(csv.contains(",BROKEN,,error,broken.csv:7: bad data,"))
         let md = report.markdown()
         #expect(md.contains("| BROKEN | broken.csv:7: bad data |"))
         #expect(md.contains("FEW: 1 trades") || md.contains("FEW: 0 trades"))

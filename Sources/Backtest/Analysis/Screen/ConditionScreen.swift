@@ -83,10 +83,10 @@ public struct ConditionScreen: Sendable {
         return zip(symbols, results).map { symbol, result in
             switch result {
             case .success(var row):
-                row.symbol = symbol
+                row.symbol = SeriesName.split(symbol)?.0 ?? symbol
                 return row
             case .failure(let error):
-                return Row(symbol: symbol, status: .error, error: "\(error)")
+                return Row(symbol: SeriesName.split(symbol)?.0 ?? symbol, status: .error, error: "\(error)")
             }
         }
     }

@@ -13,6 +13,9 @@ public struct Screen {
             case error
         }
         public var symbol: String
+        /// The timeframe of the bars the run used (nil for a symbol that could not be loaded
+        /// and was not named as `SYMBOL@TF`).
+        public var timeframe: Timeframe?
         public var status: Status
         public var error: String?
         public var stats: Stats?
@@ -22,9 +25,12 @@ public struct Screen {
         public var rank: Int?
         public var bars: Int = 0
 
-        package init(symbol: String, status: Status, error: String? = nil, stats: Stats? = nil,
+        /// `SYMBOL@TF` (the symbol alone when the timeframe is unknown): loads this row's bars again.
+        public var series: String { timeframe.map { "\(symbol)@\($0.rawValue)" } ?? symbol }
+
+        package init(symbol: String, timeframe: Timeframe? = nil, status: Status, error: String? = nil, stats: Stats? = nil,
                      equityShape: [Double] = [], rank: Int? = nil, bars: Int = 0) {
-            self.symbol = symbol; self.status = status; self.error = error; self.stats = stats
+            self.symbol = symbol; self.timeframe = timeframe; self.status = status; self.error = error; self.stats = stats
             self.equityShape = equityShape; self.rank = rank; self.bars = bars
         }
     }
@@ -41,7 +47,7 @@ public struct Screen {
         self.minTrades = minTrades
     }
 
-    /// Runs `job` for every symbol on all cores and ranks the results. `job` returns the run and
+    /// Runs `job` for every symbol (or `SYMBOL@TF` series) on all cores and ranks the results. `job` returns the run and
     /// its statistics; anything it throws becomes that symbol's error row.
     public func run(symbols: [String], progress: ((Int) -> Void)? = nil,
                     job: (String) throws -> (BacktestResult, Stats)) -> [Row] {
@@ -55,8 +61,8 @@ public struct Screen {
         let points = shapePoints
         let results = Parallel.map(count: symbols.count, progress: progress) { i -> Row in
             let (result, stats) = try job(symbols[i])
-            return Row(symbol: symbols[i], status: .ok, stats: stats,
-                       equityShape: Self.shape(result.equity, points: points), bars: result.candles.count)
+            return Row(symbol: SeriesName.split(symbols[i])?.0 ?? symbols[i], timeframe: result.candles.timeframe, status: .ok,
+                       stats: stats, equityShape: Self.shape(result.equity, points: points), bars: result.candles.count)
         }
         return zip(symbols, results).map { symbol, r -> Row in
             switch r {
@@ -64,7 +70,8 @@ public struct Screen {
                 if let s = row.stats, s[.trades] < Double(minTrades) { row.status = .fewTrades }
                 return row
             case .failure(let error):
-                return Row(symbol: symbol, status: .error, error: "\(error)")
+                let name = SeriesName.split(symbol)
+                return Row(symbol: name?.0 ?? symbol, timeframe: name?.1, status: .error, error: "\(error)")
             }
         }
     }

@@ -61,10 +61,11 @@ public struct Shard: Sendable, Equatable, Hashable, CustomStringConvertible {
         Self.index(ofSymbol: symbol, count: count) == index
     }
 
-    /// The shard of `symbol` among `count`.
+    /// The shard of `symbol` among `count`. A series name `SYMBOL@TF` goes with its symbol, so a
+    /// merge can check rows, which name the symbol and the timeframe apart.
     public static func index(ofSymbol symbol: String, count: Int) -> Int {
         var h = Hash()
-        h.add(symbol.utf8)
+        h.add((SeriesName.split(symbol)?.0 ?? symbol).utf8)
         return h.bucket(count)
     }
 

@@ -189,6 +189,7 @@ public struct IndicatorSpec: Sendable, Hashable, CustomStringConvertible {
             preconditionFailure("an expression's series is computed by the expression: use compute(series:)")
         }
         if kind.readsOneSeries { return try compute(series: c) }
+        try candles.require(range: kind != .obv, volume: kind == .obv || kind == .vwap, for: kind.rawValue)
         switch kind {
         case .atr: return [try Indicators.atr(high: h, low: l, close: c, period: p[0])]
         case .stoch:

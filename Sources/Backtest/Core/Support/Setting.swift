@@ -15,6 +15,18 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     /// Bars and symbols of a generated universe.
     case bars
     case symbolCount = "symbols"
+    /// How an import file writes its dates (strftime-style).
+    case dateFormat = "date_format"
+    /// The IANA time zone of an import file's local times.
+    case timeZone = "tz"
+    /// A series' trading session hours.
+    case session
+    /// The column of an import file naming each row's symbol.
+    case symbolColumn = "symbol_column"
+    /// How an import file lays out its symbols (long, or wide: one close column per symbol).
+    case layout
+    /// Permission for an import to change bars already stored.
+    case update
 
     // Execution
     case cash

@@ -59,7 +59,7 @@ public enum BinanceFetch {
             let bars: CandleSeries
             do {
                 page = try BinanceKlines.page(reply.body, name: url.shown, interval: interval, serverTimeMs: exchange.serverTimeMs)
-                bars = page.bars.series.isEmpty ? page.bars.series : try page.bars.validated()
+                bars = page.bars.series.isEmpty ? page.bars.series : try page.bars.validated().series
             } catch let e as InputError {
                 throw FetchError(.badAnswer, url: url.shown, page: pages, reason: e.detail)
             }

@@ -86,12 +86,21 @@ struct CSVLayout {
     var close: Int
     var volume: Int?
     var adjustedClose: Int?
+    /// No open, high or low column: every bar is open = high = low = close, volume missing
+    /// (NaN) unless a volume column is given.
+    var closeOnly = false
+    /// The column naming each row's symbol (`--symbol-column`).
+    var symbol: Int?
+    /// A wide panel: each column after the time column is the close of the symbol it names.
+    var wide: [(column: Int, symbol: String)] = []
     /// Fields of a data row: the header's count, or at most 12 for Binance klines. A row with
     /// more is refused (a decimal comma, `1,5`, would otherwise shift every value after it).
     var fieldCount: Int
 
     /// Fewest fields a data row needs.
-    var fieldsNeeded: Int { [time, open, high, low, close, volume ?? 0, adjustedClose ?? 0].max()! + 1 }
+    var fieldsNeeded: Int {
+        wide.isEmpty ? [time, open, high, low, close, volume ?? 0, adjustedClose ?? 0, symbol ?? 0].max()! + 1 : time + 1
+    }
 
     /// Binance kline columns: open time, open, high, low, close, volume, close time, ...
     static let binance = CSVLayout(hasHeader: false, time: 0, open: 1, high: 2, low: 3, close: 4, volume: 5, fieldCount: 12)
@@ -126,7 +135,11 @@ struct CSVLayout {
     /// `time`), a field with quotes or control characters, or a known name with junk after it
     /// (`volume;x`, `close*`), which would otherwise drop the column silently.
     /// - Throws: `InputError` at `file:line` naming the problem or a missing required column.
-    init(header line: UnsafeBufferPointer<UInt8>, file: String, line number: Int, adjusted: Bool) throws {
+    /// With `symbolColumn`, that column names each row's symbol; with `wide`, every column but
+    /// the time column is a symbol's close. Without open, high and low columns the file is
+    /// close-only.
+    init(header line: UnsafeBufferPointer<UInt8>, file: String, line number: Int, adjusted: Bool,
+         symbolColumn: String? = nil, wide isWide: Bool = false) throws {
         delimiter = Self.guessDelimiter(line)
         hasHeader = true
         var spans: [Range<Int>] = []
@@ -143,7 +156,7 @@ struct CSVLayout {
             if name.unicodeScalars.contains(where: { TerminalText.needsEscape($0) }) {
                 throw InputError("header field \(k + 1) \(Excerpt.quoted(name)) holds control characters", file: file, line: number)
             }
-            guard !roles.contains(where: { $0.accepted.contains(name) }) else { continue }
+            guard !isWide, !roles.contains(where: { $0.accepted.contains(name) }) else { continue }
             for role in roles {
                 for known in role.accepted where known.count > 1 && name.hasPrefix(known) {
                     let next = name[name.index(name.startIndex, offsetBy: known.count)]
@@ -154,7 +167,7 @@ struct CSVLayout {
                 }
             }
         }
-        for role in roles {
+        for role in roles where !isWide {
             let fields = names.indices.filter { role.accepted.contains(names[$0]) }
             if fields.count > 1 {
                 throw InputError("the header has \(fields.count) \(role.name) columns ("
@@ -174,15 +187,46 @@ struct CSVLayout {
         }
         if let named = index(Self.timeNames) {
             time = named
-        } else if names.first == "" || names.first == "unnamed: 0" || names.first == "index" {
+        } else if isWide || names.first == "" || names.first == "unnamed: 0" || names.first == "index" {
             time = 0
         } else {
             time = try required("date", Self.timeNames)
         }
-        open = try required("open", ["open", "o"])
-        high = try required("high", ["high", "h"])
-        low = try required("low", ["low", "l"])
+        if isWide {
+            (open, high, low, close, volume) = (time, time, time, time, nil)
+            closeOnly = true
+            for (k, span) in spans.enumerated() where k != time {
+                let name = CSVLine.text(line, span).trimmingSpaces
+                if name.isEmpty { continue }
+                guard let symbol = try? Symbol.validated(name) else {
+                    throw InputError("header field \(k + 1) \(Excerpt.quoted(name)) is not a symbol (a wide file has a time column "
+                                         + "and one close column per symbol); \(Symbol.rule)", file: file, line: number)
+                }
+                if let twin = wide.first(where: { $0.symbol == symbol }) {
+                    throw InputError("header fields \(twin.column + 1) and \(k + 1) both name \(symbol)", file: file, line: number)
+                }
+                wide.append((k, symbol))
+            }
+            guard !wide.isEmpty else { throw InputError("a wide file needs a column per symbol after the time column", file: file, line: number) }
+            return
+        }
+        if let symbolColumn {
+            guard let k = names.firstIndex(of: symbolColumn.trimmingSpaces.lowercased()) else {
+                throw InputError(.needsSetting, "no column \(Excerpt.quoted(symbolColumn)) in the header", setting: .symbolColumn,
+                                 file: file, line: number)
+            }
+            symbol = k
+        }
         close = try required("close", ["close", "c"])
+        let o = index(["open", "o"]), h = index(["high", "h"]), l = index(["low", "l"])
+        if o == nil && h == nil && l == nil && !adjusted {
+            (open, high, low) = (close, close, close)
+            closeOnly = true
+        } else {
+            open = try required("open", ["open", "o"])
+            high = try required("high", ["high", "h"])
+            low = try required("low", ["low", "l"])
+        }
         volume = index(["volume", "vol", "v"])
         adjustedClose = adjusted ? try required("adj close", Self.adjustedNames) : nil
     }

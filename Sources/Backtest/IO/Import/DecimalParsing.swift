@@ -75,13 +75,14 @@ enum DecimalParsing {
     }
 
     /// The unit of an integer epoch, decided by its size: seconds below 1e11 (until the year
-    /// 5138), milliseconds below 1e14, microseconds above. A file uses one unit throughout, so
+    /// 5138), milliseconds below 1e14, microseconds below 1e17, nanoseconds above. A file uses one unit throughout, so
     /// importers check that every epoch of a file has the unit of its first.
     enum EpochUnit: String, Equatable {
-        case seconds, milliseconds, microseconds
+        case seconds, milliseconds, microseconds, nanoseconds
 
         init(_ value: Int64) {
-            self = value >= 100_000_000_000_000 ? .microseconds : value >= 100_000_000_000 ? .milliseconds : .seconds
+            self = value >= 100_000_000_000_000_000 ? .nanoseconds : value >= 100_000_000_000_000 ? .microseconds
+                : value >= 100_000_000_000 ? .milliseconds : .seconds
         }
 
         /// `value` in this unit as milliseconds, rounded down.
@@ -90,6 +91,7 @@ enum DecimalParsing {
             case .seconds: value * 1000
             case .milliseconds: value
             case .microseconds: value / 1000
+            case .nanoseconds: value / 1_000_000
             }
         }
     }
@@ -104,7 +106,7 @@ enum DecimalParsing {
 
     /// Parses a field holding a time: an ISO-8601 date or date-time (UTC unless it has an
     /// offset), `yyyymmdd`, or a non-negative integer epoch in seconds, milliseconds (>= 1e11) or
-    /// microseconds (>= 1e14), with an optional fraction (dropped below a millisecond).
+    /// microseconds (>= 1e14) or nanoseconds (>= 1e17), with an optional fraction (dropped below a millisecond).
     static func time(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? { parsedTime(bytes)?.seconds }
 
     static func parsedTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Time? {
@@ -115,7 +117,7 @@ enum DecimalParsing {
         // Epoch integer (optionally with a fractional part).
         var j = i
         var value: Int64 = 0
-        while j < n, bytes[j] &- 48 < 10, value < Int64.max / 100 {
+        while j < n, bytes[j] &- 48 < 10, value <= (Int64.max - 9) / 10 {
             value = value * 10 + Int64(bytes[j] &- 48)
             j += 1
         }

@@ -3,6 +3,13 @@ import BacktestCore
 
 /// What `bt data import` was asked to do, beyond the file paths.
 public struct ImportOptions: Sendable {
+    /// How a CSV file lays out its symbols.
+    public enum Layout: String, Sendable, CaseIterable {
+        /// One row per bar (one symbol, or a symbol column).
+        case long
+        /// A time column and one close column per symbol.
+        case wide
+    }
     /// Symbol for every file; default: each file's name stem in upper case.
     public var symbol: String?
     /// Timeframe to store; default: inferred from the bars' spacing (1m for trades).
@@ -12,6 +19,18 @@ public struct ImportOptions: Sendable {
     public var format: ImportFormat?
     /// Use the adjusted close (CSV `adj close`, Alpha Vantage `5. adjusted close`).
     public var adjusted: Bool
+    /// strftime-style pattern of the CSV time column; default: detected (`TimeReader`).
+    public var dateFormat: String?
+    /// IANA zone of local times in the file; default UTC.
+    public var timeZone: String?
+    /// Trading session stored with every imported series; aggregation into `timeframe` at import
+    /// follows it too.
+    public var session: TradingSession?
+    /// CSV column naming each row's symbol.
+    public var symbolColumn: String?
+    public var layout: Layout = .long
+    /// Leave out rows that fail to parse or validate, and report them, instead of refusing.
+    public var skipBadRows = false
 
     public init(symbol: String? = nil, timeframe: Timeframe? = nil, format: ImportFormat? = nil, adjusted: Bool = false) {
         self.symbol = symbol
@@ -38,6 +57,10 @@ public struct ImportedFile: Sendable {
     /// The trade prints a `trades` file was aggregated from (empty for other formats), stored
     /// beside the candles for `bt calibrate`.
     public var prints: [TradePrint]
+    /// The session the series was imported with (`ImportOptions.session`).
+    public var session: TradingSession?
+    /// Rows left out with `ImportOptions.skipBadRows`.
+    public var skipped = SkippedRows()
 
     public init(file: String, format: ImportFormat?, symbol: String, content: Content, prints: [TradePrint] = []) {
         self.file = file
@@ -60,70 +83,110 @@ public struct ImportedFile: Sendable {
 
 /// Reads input files into validated candles or book events, touching no store.
 public enum Importer {
-    /// Reads and validates every file in `paths` completely, in order.
+    /// Reads and validates every file in `paths` completely, in order (`-`: standard input,
+    /// read once). A file with a symbol column or a wide layout gives one entry per symbol.
     /// - Throws: `InputError` naming the file, line (or JSON key) and reason of the first problem.
     public static func read(paths: [String], options: ImportOptions = ImportOptions()) throws -> [ImportedFile] {
-        try paths.map { try read(text: InputText(path: $0), options: options) }
+        if paths.filter({ $0 == "-" }).count > 1 { throw InputError("standard input ('-') can be read only once") }
+        return try paths.flatMap { try readAll(text: InputText(path: $0), options: options) }
     }
 
-    /// Reads and validates in-memory `bytes` as if they were the file `name`.
+    /// Reads and validates in-memory `bytes` (gzip or not) as if they were the file `name`;
+    /// the first series when the file holds several.
     public static func read(bytes: [UInt8], name: String, options: ImportOptions = ImportOptions()) throws -> ImportedFile {
-        try read(text: InputText(file: name, data: bytes), options: options)
+        try readAll(bytes: bytes, name: name, options: options)[0]
     }
 
-    static func read(text: InputText, options: ImportOptions) throws -> ImportedFile {
+    /// Every series of in-memory `bytes` read as the file `name`.
+    public static func readAll(bytes: [UInt8], name: String, options: ImportOptions = ImportOptions()) throws -> [ImportedFile] {
+        try readAll(text: InputText(file: name, compressed: bytes), options: options)
+    }
+
+    static func readAll(text: InputText, options: ImportOptions) throws -> [ImportedFile] {
         let format = try options.format ?? ImportFormat.detect(text)
-        let symbol = try options.symbol.map(Symbol.validated) ?? defaultSymbol(for: text.file)
+        let splits = options.symbolColumn != nil || options.layout == .wide
+        if splits && options.symbol != nil {
+            throw InputError("the symbols come from the file (\(options.layout == .wide ? "its columns" : "its symbol column")); "
+                                 + "leave out the symbol", setting: .symbol)
+        }
+        if format != .csv && format != .binance, options.dateFormat != nil || options.timeZone != nil || splits {
+            throw InputError("only CSV files take a date format, a time zone, a symbol column or a wide layout",
+                             setting: options.dateFormat != nil ? .dateFormat : options.timeZone != nil ? .timeZone
+                                 : options.layout == .wide ? .layout : .symbolColumn)
+        }
+        let fileSymbol = { try options.symbol.map(Symbol.validated) ?? defaultSymbol(for: text.file) }
         switch format {
         case .book:
-            return ImportedFile(file: text.file, format: format, symbol: symbol, content: .book(try BookImporter.read(text)))
+            return [ImportedFile(file: text.file, format: format, symbol: try fileSymbol(), content: .book(try BookImporter.read(text)))]
         case .csv, .binance, .alphavantage, .trades:
             if text.firstLine() == nil { throw InputError("file is empty", at: text.file) }
-            let parsed: ParsedCandles
             var prints: [TradePrint] = []
+            var parsed: [(symbol: String?, candles: ParsedCandles)]
+            var skipped = SkippedRows()
             switch format {
-            case .alphavantage: parsed = try AlphaVantageImporter.read(text, adjusted: options.adjusted)
+            case .alphavantage: parsed = [(nil, try AlphaVantageImporter.read(text, adjusted: options.adjusted))]
             case .trades:
-                (parsed, prints) = try TradesImporter.read(text, timeframe: options.timeframe ?? TradesImporter.defaultTimeframe)
-            default: parsed = try CSVImporter.read(text, format: format, adjusted: options.adjusted)
+                let (p, t) = try TradesImporter.read(text, timeframe: options.timeframe ?? TradesImporter.defaultTimeframe)
+                (parsed, prints) = ([(nil, p)], t)
+            default:
+                let out = try CSVImporter.read(text, format: format, options: options)
+                (parsed, skipped) = (out.series, out.skipped)
             }
-            var series = try parsed.validated()
-            series.symbol = symbol
-            let inferred = series.timeframe ?? Timeframe.infer(from: series.time)
-            if let wanted = options.timeframe {
-                if (inferred.map { $0 < wanted } ?? false) || hasSharedBuckets(series.time, wanted) {
-                    series = series.resampled(to: wanted)
-                    try checkAggregates(series, parsed: parsed)
-                }
-                series.timeframe = wanted
-            } else {
-                if inferred == nil && series.count > 1 {
-                    // Millisecond epochs before 1973-03-03 are below 1e11 and read as seconds:
-                    // their spacing is then 1000 times a timeframe's.
-                    let hint = Timeframe.infer(from: series.time.map { $0 / 1000 }) != nil && series.time.last! < 100_000_000_000
-                        ? " (the times look like epoch milliseconds before 1973, which bt reads as seconds because they are below 1e11; "
-                            + "write them as ISO-8601)"
-                        : ""
-                    throw InputError(
-                        .needsSetting,
-                        "cannot infer the timeframe: the spacing of the bars matches none of "
-                            + Timeframe.allCases.map(\.rawValue).joined(separator: " ") + hint,
-                        setting: .timeframe, file: text.file)
-                }
-                if let inferred, let (a, b) = firstSharedBucket(series.time, inferred) {
-                    let rowA = parsed.series.time.firstIndex(of: a)!, rowB = parsed.series.time.firstIndex(of: b)!
-                    var e = parsed.error(
-                        "the bars at \(UTCTime.iso(a)) (\(parsed.location(rowA))) and \(UTCTime.iso(b)) fall in the same "
-                            + "\(inferred.rawValue) bar of this \(inferred.rawValue) series; name the timeframe to aggregate them",
-                        row: rowB)
-                    e.kind = .needsSetting
-                    e.setting = .timeframe
-                    throw e
-                }
-                series.timeframe = inferred
+            var files: [ImportedFile] = []
+            for (symbol, candles) in parsed where !candles.series.isEmpty {
+                var file = try finish(candles, symbol: try symbol ?? fileSymbol(), format: format, text: text, options: options)
+                skipped.add(file.skipped)
+                file.prints = prints
+                file.session = options.session
+                files.append(file)
             }
-            return ImportedFile(file: text.file, format: format, symbol: symbol, content: .candles(series), prints: prints)
+            for k in files.indices { files[k].skipped = skipped }
+            return files
         }
+    }
+
+    /// Validates one symbol's rows and settles its timeframe.
+    static func finish(_ parsed: ParsedCandles, symbol: String, format: ImportFormat, text: InputText,
+                       options: ImportOptions) throws -> ImportedFile {
+        var (series, skipped) = try parsed.validated(skipBadRows: options.skipBadRows)
+        series.symbol = symbol
+        let inferred = series.timeframe ?? Timeframe.infer(from: series.time)
+        if let wanted = options.timeframe {
+            if (inferred.map { $0 < wanted } ?? false) || hasSharedBuckets(series.time, wanted) {
+                // With a session, its buckets (09:30-anchored hours), leaving out bars outside it.
+                series = try options.session.map { try series.resampled(to: wanted, session: $0) } ?? series.resampled(to: wanted)
+                try checkAggregates(series, parsed: parsed)
+            }
+            series.timeframe = wanted
+        } else {
+            if inferred == nil && series.count > 1 {
+                // Millisecond epochs before 1973-03-03 are below 1e11 and read as seconds:
+                // their spacing is then 1000 times a timeframe's.
+                let hint = Timeframe.infer(from: series.time.map { $0 / 1000 }) != nil && series.time.last! < 100_000_000_000
+                    ? " (the times look like epoch milliseconds before 1973, which bt reads as seconds because they are below 1e11; "
+                        + "write them as ISO-8601)"
+                    : ""
+                throw InputError(
+                    .needsSetting,
+                    "cannot infer the timeframe: the spacing of the bars matches none of "
+                        + Timeframe.allCases.map(\.rawValue).joined(separator: " ") + hint,
+                    setting: .timeframe, file: text.file)
+            }
+            if let inferred, let (a, b) = firstSharedBucket(series.time, inferred) {
+                let rowA = parsed.series.time.firstIndex(of: a)!, rowB = parsed.series.time.firstIndex(of: b)!
+                var e = parsed.error(
+                    "the bars at \(UTCTime.iso(a)) (\(parsed.location(rowA))) and \(UTCTime.iso(b)) fall in the same "
+                        + "\(inferred.rawValue) bar of this \(inferred.rawValue) series; name the timeframe to aggregate them",
+                    row: rowB)
+                e.kind = .needsSetting
+                e.setting = .timeframe
+                throw e
+            }
+            series.timeframe = inferred
+        }
+        var file = ImportedFile(file: text.file, format: format, symbol: symbol, content: .candles(series))
+        file.skipped = skipped
+        return file
     }
 
     /// True when two consecutive bars fall in the same `timeframe` bucket.
@@ -141,8 +204,8 @@ public enum Importer {
     static func checkAggregates(_ series: CandleSeries, parsed: ParsedCandles) throws {
         guard let tf = series.timeframe else { return }
         for i in 0..<series.count {
-            let values = [series.open[i], series.high[i], series.low[i], series.close[i], series.volume[i]]
-            guard values.allSatisfy(\.isFinite) else {
+            let values = [series.open[i], series.high[i], series.low[i], series.close[i]]
+            guard values.allSatisfy(\.isFinite) && !series.volume[i].isInfinite else {
                 let row = parsed.series.time.firstIndex { tf.bucketStart($0) == series.time[i] } ?? 0
                 throw parsed.error("the \(tf.rawValue) bar at \(UTCTime.iso(series.time[i])) overflows when its rows are "
                                        + "summed", row: row)
@@ -154,6 +217,9 @@ public enum Importer {
     /// - Throws: `InputError` (kind `.needsSetting`, setting `.symbol`) when the stem is not a
     ///   valid symbol (see `Symbol`).
     static func defaultSymbol(for path: String) throws -> String {
+        if path == InputText.standardInput {
+            throw InputError(.needsSetting, "standard input has no file name to take the symbol from", setting: .symbol)
+        }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let stem = name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? name
         if let problem = Symbol.problem(stem) {

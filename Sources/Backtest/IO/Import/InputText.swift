@@ -13,9 +13,15 @@ final class InputText {
     /// The content after any UTF-8 BOM.
     let bytes: UnsafeBufferPointer<UInt8>
 
-    /// Reads `path` completely.
-    /// - Throws: `InputError` when the file cannot be read or is empty.
+    /// Reads `path` completely (`-`: standard input), decompressing gzip (recognised by its
+    /// magic bytes).
+    /// - Throws: `InputError` when the file cannot be read or is not valid gzip.
     convenience init(path: String) throws {
+        if path == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            try self.init(file: Self.standardInput, compressed: [UInt8](data))
+            return
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError("no such file", at: path)
@@ -23,7 +29,15 @@ final class InputText {
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
             throw InputError("cannot read file", at: path)
         }
-        self.init(file: path, data: [UInt8](data))
+        try self.init(file: path, compressed: [UInt8](data))
+    }
+
+    /// The name standard input goes by in messages.
+    static let standardInput = "(standard input)"
+
+    /// `data`, decompressed first when it is gzip.
+    convenience init(file: String, compressed data: [UInt8]) throws {
+        self.init(file: file, data: Gzip.isCompressed(data) ? try Gzip.decompressed(data, file: file) : data)
     }
 
     init(file: String, data: [UInt8]) {

@@ -39,50 +39,94 @@ struct ParsedCandles {
     /// aggregated into coarser bars, however many) stay finite.
     static let largestMagnitude = 1e250
 
+    /// Relative tolerance of the OHLC consistency check: a high below max(open, close), or a
+    /// low above min(open, close), by at most this fraction of the price is floating-point
+    /// noise (an adjusted close scaled by adj/close, a price rounded by an exporter) and is
+    /// clamped to it; anything larger is refused.
+    static let ohlcTolerance = 1e-9
+
     /// Checks every row (time within `UTCTime.supportedRange`, values at most
-    /// `largestMagnitude` in magnitude, high >= max(open, close), low <= min(open, close),
-    /// volume >= 0), sorts by time (stable), merges identical duplicate rows and refuses
-    /// duplicates that differ. Prices are already known to be finite.
+    /// `largestMagnitude` in magnitude, high >= max(open, close) and low <= min(open, close)
+    /// up to `ohlcTolerance`, volume >= 0 or NaN for a close-only bar), sorts by time (stable),
+    /// merges identical duplicate rows and refuses duplicates that differ. Prices are already
+    /// known to be finite. With `skipBadRows`, rows failing a check are left out and listed
+    /// instead (conflicting duplicates are still refused).
     /// - Throws: `InputError` naming the row's line or key.
     /// - Complexity: O(n) when already sorted, else O(n log n).
-    func validated() throws -> CandleSeries {
-        let s = series
+    func validated(skipBadRows: Bool = false) throws -> (series: CandleSeries, skipped: SkippedRows) {
+        var s = series
+        var skipped = SkippedRows()
         guard !s.isEmpty else { throw InputError("no data rows", at: file) }
+        var bad: [Int] = []
+        var clamped: [(row: Int, high: Double, low: Double)] = []
         var sorted = true
-        try s.time.withUnsafeBufferPointer { t in
-            try s.open.withUnsafeBufferPointer { o in
-                try s.high.withUnsafeBufferPointer { h in
-                    try s.low.withUnsafeBufferPointer { l in
-                        try s.close.withUnsafeBufferPointer { c in
-                            try s.volume.withUnsafeBufferPointer { v in
-                                for i in 0..<t.count {
-                                    if !UTCTime.supportedRange.contains(t[i]) {
-                                        throw error("time \(UTCTime.describe(t[i])) is outside the supported range "
-                                                        + "1970-01-01 to 9999-12-31", row: i)
-                                    }
-                                    let largest = Swift.max(Swift.max(Swift.abs(o[i]), Swift.abs(h[i])),
-                                                            Swift.max(Swift.max(Swift.abs(l[i]), Swift.abs(c[i])), Swift.abs(v[i])))
-                                    if !(largest <= Self.largestMagnitude) {
-                                        let (name, value) = [("open", o[i]), ("high", h[i]), ("low", l[i]), ("close", c[i]), ("volume", v[i])]
-                                            .first { !(Swift.abs($0.1) <= Self.largestMagnitude) }!
-                                        throw error("\(name) \(value) is beyond ±1e250 (sums of it could overflow)", row: i)
-                                    }
-                                    let top = Swift.max(o[i], c[i]), bottom = Swift.min(o[i], c[i])
-                                    if h[i] < top {
-                                        throw error("high \(h[i]) is below max(open, close) \(top)", row: i)
-                                    }
-                                    if l[i] > bottom {
-                                        throw error("low \(l[i]) is above min(open, close) \(bottom)", row: i)
-                                    }
-                                    if v[i] < 0 { throw error("negative volume \(v[i])", row: i) }
-                                    if i > 0 && t[i] <= t[i - 1] { sorted = false }
-                                }
-                            }
-                        }
-                    }
-                }
+        let (ts, os, hs, ls, cs, vs) = (s.time, s.open, s.high, s.low, s.close, s.volume)
+        try ts.withUnsafeBufferPointer { ts in
+        try os.withUnsafeBufferPointer { os in
+        try hs.withUnsafeBufferPointer { hs in
+        try ls.withUnsafeBufferPointer { ls in
+        try cs.withUnsafeBufferPointer { cs in
+        try vs.withUnsafeBufferPointer { vs in
+        for i in 0..<ts.count {
+            let t = ts[i], o = os[i], c = cs[i], v = vs[i]
+            var h = hs[i], l = ls[i]
+            var problem: String?
+            let top = Swift.max(o, c), bottom = Swift.min(o, c)
+            let largest = Swift.max(Swift.max(Swift.abs(o), Swift.abs(h)), Swift.max(Swift.abs(l), Swift.abs(c)))
+            if !UTCTime.supportedRange.contains(t) {
+                problem = "time \(UTCTime.describe(t)) is outside the supported range 1970-01-01 to 9999-12-31"
+            } else if !(largest <= Self.largestMagnitude) || Swift.abs(v) > Self.largestMagnitude {
+                let (name, value) = [("open", o), ("high", h), ("low", l), ("close", c), ("volume", v)]
+                    .first { Swift.abs($0.1) > Self.largestMagnitude || $0.1.isInfinite }!
+                problem = "\(name) \(value) is beyond ±1e250 (sums of it could overflow)"
+            } else if v.isNaN && !(o == h && h == l && l == c) {
+                problem = "missing volume"
             }
+            if problem == nil, h < top {
+                if top - h <= Self.ohlcTolerance * Swift.abs(top) { h = top } else { problem = "high \(h) is below max(open, close) \(top)" }
+            }
+            if problem == nil, l > bottom {
+                if l - bottom <= Self.ohlcTolerance * Swift.abs(bottom) { l = bottom } else { problem = "low \(l) is above min(open, close) \(bottom)" }
+            }
+            if problem == nil, v < 0 { problem = "negative volume \(v)" }
+            if let problem {
+                guard skipBadRows else { throw error(problem, row: i) }
+                bad.append(i)
+                skipped.add(i < lines.count ? lines[i] : i + 1, problem)
+                continue
+            }
+            if h != hs[i] || l != ls[i] { clamped.append((i, h, l)) }
+            if i > 0 && t <= ts[i - 1] { sorted = false }
         }
+        }}}}}}
+        for c in clamped {
+            s.high[c.row] = c.high
+            s.low[c.row] = c.low
+        }
+        if !bad.isEmpty {
+            guard bad.count < s.count else {
+                throw InputError("every data row is bad (\(skipped.summary))", at: file)
+            }
+            var keep = CandleSeries(symbol: s.symbol, timeframe: s.timeframe)
+            var rows: [Int] = []
+            var k = 0
+            for i in 0..<s.count {
+                if k < bad.count && bad[k] == i { k += 1; continue }
+                keep.append(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i], close: s.close[i], volume: s.volume[i])
+                rows.append(i)
+            }
+            var rest = self
+            rest.series = keep
+            rest.lines = rows.map { $0 < lines.count ? lines[$0] : 0 }
+            rest.keys = keys.isEmpty ? [] : rows.map { keys[$0] }
+            let (out, _) = try rest.validated()
+            return (out, skipped)
+        }
+        return (try ordered(s, sorted: sorted), skipped)
+    }
+
+    /// `s` sorted by time with identical duplicates merged.
+    private func ordered(_ s: CandleSeries, sorted: Bool) throws -> CandleSeries {
         if sorted { return s }
         let order = (0..<s.count).sorted { s.time[$0] != s.time[$1] ? s.time[$0] < s.time[$1] : $0 < $1 }
         var out = CandleSeries(symbol: s.symbol, timeframe: s.timeframe)
@@ -92,7 +136,7 @@ struct ParsedCandles {
             if previous >= 0 && s.time[i] == s.time[previous] {
                 let same = s.open[i] == s.open[previous] && s.high[i] == s.high[previous]
                     && s.low[i] == s.low[previous] && s.close[i] == s.close[previous]
-                    && s.volume[i] == s.volume[previous]
+                    && s.volume[i].bitPattern == s.volume[previous].bitPattern
                 if same { continue }
                 let first = Swift.min(i, previous), second = Swift.max(i, previous)
                 throw error("duplicate time \(UTCTime.iso(s.time[i])) with values different from \(location(first))",

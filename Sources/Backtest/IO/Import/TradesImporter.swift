@@ -100,6 +100,7 @@ enum TradesImporter {
             case .seconds: v * 1000
             case .milliseconds: v
             case .microseconds: v / 1000
+            case .nanoseconds: v / 1_000_000
             }
             return DecimalParsing.Time(milliseconds: Int64(ms.rounded(.down)), unit: unit)
         case .string(let s):

@@ -119,7 +119,7 @@ public enum WalkForwardChoicesFile {
 }
 
 /// A strategy screen shard's rows (`screen.rows`): per symbol its position in the screen's
-/// symbol list, name, status, error, bars, periods per year, every statistic and the equity
+/// symbol list, name (`SYMBOL@TF` when the timeframe is known), status, error, bars, periods per year, every statistic and the equity
 /// shape of the sparklines.
 public enum ScreenRowsFile {
     static let magic = "btSCREEN"
@@ -130,7 +130,7 @@ public enum ScreenRowsFile {
         w.int(rows.count)
         for (position, row) in rows {
             w.int(position)
-            w.string(row.symbol)
+            w.string(row.series)  // SYMBOL@TF when the timeframe is known
             w.string(row.status.rawValue)
             w.optionalString(row.error)
             w.int(row.bars)
@@ -158,7 +158,9 @@ public enum ScreenRowsFile {
             let symbol = try r.string()
             let statusText = try r.string()
             guard let status = Screen.Row.Status(rawValue: statusText) else { throw InputError("holds an unknown status '\(statusText)'", at: path) }
-            var row = Screen.Row(symbol: symbol, status: status, error: try r.optionalString(), bars: try r.int())
+            let name = SeriesName.split(symbol)
+            var row = Screen.Row(symbol: name?.0 ?? symbol, timeframe: name?.1, status: status, error: try r.optionalString(),
+                                 bars: try r.int())
             if try r.u8() == 1 {
                 let ppy = try r.double()
                 let values = try r.doubles()

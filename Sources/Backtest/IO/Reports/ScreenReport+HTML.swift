@@ -14,7 +14,7 @@ extension ScreenReport {
     public var embeddedSymbols: [String] {
         let ran = ordered.filter { $0.status != .error }
         let bars = ran.reduce(0) { $0 + $1.bars }
-        return (bars <= Self.embeddedBarsBudget ? ran : Array(ran.prefix(Self.embeddedRowsBeyondBudget))).map(\.symbol)
+        return (bars <= Self.embeddedBarsBudget ? ran : Array(ran.prefix(Self.embeddedRowsBeyondBudget))).map(\.series)
     }
 
     /// The numeric columns of the page's table: the rank metric first, then returns, risk and
@@ -34,7 +34,7 @@ extension ScreenReport {
     func pageData(runs: [String: BacktestResult]) -> JSONValue {
         let columns = pageColumns
         let rows: [JSONValue] = ordered.map { row in
-            let run = runs[row.symbol]
+            let run = runs[row.series]
             let values: [(key: String, value: JSONValue)] = columns.map { metric in
                 (key: metric.name, value: row.stats.map { .number($0[metric]) } ?? .null)
             }
@@ -46,7 +46,8 @@ extension ScreenReport {
                 chart = PageData.chart(run.candles, timeframe: run.candles.timeframe?.rawValue, result: run, encoding: .f64)
             }
             return [
-                "rank": row.rank.map { .int($0) } ?? .null, "symbol": .string(row.symbol), "status": .string(row.status.rawValue),
+                "rank": row.rank.map { .int($0) } ?? .null, "symbol": .string(row.symbol),
+                "timeframe": row.timeframe.map { .string($0.rawValue) } ?? .null, "status": .string(row.status.rawValue),
                 "error": row.error.map { .string($0) } ?? .null, "values": .object(values), "spark": PageData.numbers(spark),
                 "chart": chart, "href": .null,
             ]

@@ -34,9 +34,9 @@ public struct ScreenReport {
     }
 
     public func csv() -> String {
-        var out = CSV.row(["rank", "symbol", "status", "error"] + Stats.allNames)
+        var out = CSV.row(["rank", "symbol", "timeframe", "status", "error"] + Stats.allNames)
         for row in ordered {
-            var cells = [row.rank.map(String.init) ?? "", CSV.text(row.symbol), row.status.rawValue,
+            var cells = [row.rank.map(String.init) ?? "", CSV.text(row.symbol), row.timeframe?.rawValue ?? "", row.status.rawValue,
                          CSV.text(row.error ?? "")]
             if let s = row.stats {
                 cells += s.all.map { $0.unit == .time ? UTCTime.iso(Int64($0.value)) : CSV.number($0.value) }
@@ -81,11 +81,11 @@ public struct ScreenReport {
         let columns: [Metric] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,
                                  .trades, .winRate]
         let shown = [rankMetric] + columns.filter { $0 != rankMetric }
-        md += "| # | symbol | equity | " + shown.map { Markdown.cell($0.name) }.joined(separator: " | ") + " |\n|---:|---|---|"
+        md += "| # | symbol | tf | equity | " + shown.map { Markdown.cell($0.name) }.joined(separator: " | ") + " |\n|---:|---|---|---|"
             + String(repeating: "---:|", count: shown.count) + "\n"
         for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {
             guard let s = row.stats else { continue }
-            md += "| \(row.rank!) | \(Markdown.cell(row.symbol)) | \(Self.sparkline(row.equityShape)) | "
+            md += "| \(row.rank!) | \(Markdown.cell(row.symbol)) | \(row.timeframe?.rawValue ?? "") | \(Self.sparkline(row.equityShape)) | "
                 + shown.map { s.stat($0).formatted }.joined(separator: " | ") + " |\n"
         }
         if !few.isEmpty {

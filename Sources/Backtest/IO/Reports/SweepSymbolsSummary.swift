@@ -7,6 +7,8 @@ import Foundation
 public struct SweepSymbolsSummary {
     public var rank: Metric
     public var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]
+    /// The timeframe each symbol was swept at, by the name in `outcomes`.
+    public var timeframes: [String: String] = [:]
 
     public init(rank: Metric, outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]) {
         self.rank = rank
@@ -33,11 +35,11 @@ public struct SweepSymbolsSummary {
         }
     }
 
-    /// `summary.csv`: symbol, status, best, the rank metric, dsr, pbo, error (fractions).
+    /// `summary.csv`: symbol, timeframe, status, best, the rank metric, dsr, pbo, error (fractions).
     public func csv() -> String {
-        var out = CSV.row(["symbol", "status", "best", rank.name, "deflated_sharpe", "pbo", "error"])
+        var out = CSV.row(["symbol", "timeframe", "status", "best", rank.name, "deflated_sharpe", "pbo", "error"])
         for l in lines {
-            out += CSV.row([CSV.text(l.symbol), l.status, CSV.text(l.best), CSV.number(l.value), CSV.number(l.dsr),
+            out += CSV.row([CSV.text(l.symbol), timeframes[l.symbol] ?? "", l.status, CSV.text(l.best), CSV.number(l.value), CSV.number(l.dsr),
                             CSV.number(l.pbo), CSV.text(l.error)])
         }
         return out
@@ -45,9 +47,9 @@ public struct SweepSymbolsSummary {
 
     public func markdown() -> String {
         var md = "# Sweep summary\n\nEach symbol's full report is in its sub-folder.\n\n"
-        md += "| symbol | best | \(rank) | deflated Sharpe | PBO | |\n|---|---|---:|---:|---:|---|\n"
+        md += "| symbol | tf | best | \(rank) | deflated Sharpe | PBO | |\n|---|---|---|---:|---:|---:|---|\n"
         for l in lines {
-            md += "| \(Markdown.cell(l.symbol)) | \(Markdown.cell(l.best)) | \(rank.formatted(l.value)) | "
+            md += "| \(Markdown.cell(l.symbol)) | \(timeframes[l.symbol] ?? "") | \(Markdown.cell(l.best)) | \(rank.formatted(l.value)) | "
                 + "\(l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) | "
                 + "\(l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) | "
                 + (l.status == "ok" ? "[report](\(FileName.sanitized(l.symbol))/sweep.md)" : "failed: " + Markdown.cell(l.error))
@@ -61,7 +63,7 @@ public struct SweepSymbolsSummary {
         var out = "Sweep summary by \(rank):\n"
         for l in lines {
             if l.status == "ok" {
-                out += "  \(l.symbol): best \(l.best), \(rank) \(rank.formatted(l.value)), deflated Sharpe "
+                out += "  \(l.symbol)\(timeframes[l.symbol].map { " \($0)" } ?? ""): best \(l.best), \(rank) \(rank.formatted(l.value)), deflated Sharpe "
                     + (l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) + ", PBO "
                     + (l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) + "\n"
             } else {

@@ -1,5 +1,6 @@
 import BacktestAnalysis
 import BacktestCore
+import Foundation
 
 /// What one imported file did to the store.
 public struct ImportReport: Equatable, Sendable {
@@ -15,8 +16,22 @@ public struct ImportReport: Equatable, Sendable {
     public var unchanged: Int
     /// Trade prints stored with the candles of a `trades` file (0 otherwise).
     public var prints: Int = 0
+    /// Of the updated bars: the largest relative change of a value, and where.
+    public var largestChange: BarChange?
+    /// Rows of the file left out as bad (`ImportOptions.skipBadRows`).
+    public var skipped = SkippedRows()
     /// For a book file: how its stream replays (crossed or locked updates, stale levels).
     public var bookCheck: BookStreamCheck?
+}
+
+/// The largest change an import makes to a stored bar: |new - old| / |old| of one value.
+public struct BarChange: Equatable, Sendable {
+    public var time: Int64
+    /// `open`, `high`, `low`, `close` or `volume`.
+    public var field: String
+    public var old: Double
+    public var new: Double
+    public var relative: Double
 }
 
 /// What a merged import writes, one entry per changed series, book or set of prints. A typed key:
@@ -36,14 +51,33 @@ extension CandleStore {
     /// earlier ones. A series whose merge changes nothing is not rewritten, so re-importing a
     /// file leaves the store file byte-for-byte unchanged. Book events replace the stored events
     /// of the same symbol in the file's time span.
-    /// - Throws: `InputError` when a one-bar file's timeframe cannot be known; the store is
-    ///   then untouched.
+    /// - Throws: `InputError` when a one-bar file's timeframe cannot be known (a new symbol, or
+    ///   one stored at several timeframes); the store is then untouched.
+    ///
+    /// With `updates` false, a file that changes bars already stored is refused (kind
+    /// `.needsSetting`, setting `.update`) saying how many bars and the largest relative change,
+    /// and nothing is written: a file from another source must not silently rewrite history.
     @discardableResult
-    public func write(_ files: [ImportedFile]) throws -> [ImportReport] {
+    public func write(_ files: [ImportedFile], updates: Bool = true) throws -> [ImportReport] {
         for file in files { _ = try Symbol.validated(file.symbol) }
         // Everything that decides what to write is read inside the write transaction, so a
         // concurrent import cannot slip in between the read and the write and be overwritten.
-        return try transaction { try merge(files) }
+        return try transaction {
+            let reports = try merge(files)
+            if !updates, let r = reports.first(where: { $0.updated > 0 }), let change = r.largestChange {
+                throw InputError(
+                    .needsSetting,
+                    "\(r.symbol) \(r.timeframe): the file changes \(r.updated) stored bar\(r.updated == 1 ? "" : "s"); the largest "
+                        + "change is \(change.field) at \(UTCTime.iso(change.time)) from \(change.old) to \(change.new) ("
+                        + Self.percent(change.relative) + "); nothing was written. Allow it to replace stored bars",
+                    setting: .update, file: r.file)
+            }
+            return reports
+        }
+    }
+
+    public static func percent(_ x: Double) -> String {
+        x.isFinite ? String(format: "%.4g%%", x * 100) : "from 0"
     }
 
     /// Reads the stored series and books `files` touch, merges, and writes what changed.
@@ -61,8 +95,13 @@ extension CandleStore {
                 let key: String
                 if let tf = incoming.timeframe {
                     key = tf.rawValue
-                } else if let finest = stored.first(where: { $0.symbol == file.symbol }) {
-                    key = finest.timeframe
+                } else if let only = stored.first(where: { $0.symbol == file.symbol }) {
+                    let all = stored.filter { $0.symbol == file.symbol }.map(\.timeframe)
+                    if all.count > 1 {
+                        throw InputError(.needsSetting, "a single bar cannot tell which series of '\(file.symbol)' it belongs to ("
+                                             + all.joined(separator: ", ") + ")", setting: .timeframe, file: file.file)
+                    }
+                    key = only.timeframe
                     incoming.timeframe = Timeframe(rawValue: key)
                 } else {
                     throw InputError(.needsSetting, "cannot infer the timeframe of a single bar for a new symbol '\(file.symbol)'",
@@ -71,6 +110,7 @@ extension CandleStore {
                 let id = StoreEntry.series(symbol: file.symbol, timeframe: key)
                 let base = try series[id] ?? loadStored(symbol: file.symbol, timeframeKey: key)
                 let (merged, counts) = Self.merge(base, incoming)
+                if let session = file.session { try setSession(session, symbol: file.symbol, timeframeKey: key) }
                 if let tf = Timeframe(rawValue: key), let (a, b) = Importer.firstSharedBucket(merged.time, tf) {
                     throw InputError("the bars at \(UTCTime.iso(a)) and \(UTCTime.iso(b)) would share one \(key) bar of the "
                                          + "stored \(file.symbol) \(key) series (the file's bars are not aligned with the stored ones)",
@@ -81,7 +121,7 @@ extension CandleStore {
                 reports.append(ImportReport(
                     file: file.file, symbol: file.symbol, timeframe: key,
                     added: counts.added, updated: counts.updated, unchanged: counts.unchanged,
-                    prints: file.prints.count))
+                    prints: file.prints.count, largestChange: counts.largest, skipped: file.skipped))
                 if !file.prints.isEmpty {
                     let stored = try prints[file.symbol] ?? trades(symbol: file.symbol)
                     let merged = Self.merge(stored, file.prints)
@@ -116,10 +156,12 @@ extension CandleStore {
 
     /// Merges sorted, unique-time `incoming` into sorted, unique-time `base`; incoming values win.
     /// - Complexity: O(n + m).
-    static func merge(_ base: CandleSeries, _ incoming: CandleSeries) -> (CandleSeries, (added: Int, updated: Int, unchanged: Int)) {
+    static func merge(_ base: CandleSeries, _ incoming: CandleSeries)
+        -> (CandleSeries, (added: Int, updated: Int, unchanged: Int, largest: BarChange?)) {
         var out = CandleSeries(symbol: incoming.symbol, timeframe: incoming.timeframe)
         out.reserveCapacity(base.count + incoming.count)
         var i = 0, j = 0, added = 0, updated = 0, unchanged = 0
+        var largest: BarChange?
         while i < base.count || j < incoming.count {
             if j == incoming.count || (i < base.count && base.time[i] < incoming.time[j]) {
                 out.append(time: base.time[i], open: base.open[i], high: base.high[i], low: base.low[i], close: base.close[i], volume: base.volume[i])
@@ -127,10 +169,17 @@ extension CandleStore {
                 continue
             }
             if i < base.count && base.time[i] == incoming.time[j] {
-                let same = base.open[i] == incoming.open[j] && base.high[i] == incoming.high[j]
-                    && base.low[i] == incoming.low[j] && base.close[i] == incoming.close[j]
-                    && base.volume[i] == incoming.volume[j]
+                let pairs = [("open", base.open[i], incoming.open[j]), ("high", base.high[i], incoming.high[j]),
+                             ("low", base.low[i], incoming.low[j]), ("close", base.close[i], incoming.close[j]),
+                             ("volume", base.volume[i], incoming.volume[j])]
+                let same = pairs.allSatisfy { $0.1 == $0.2 || ($0.1.isNaN && $0.2.isNaN) }
                 if same { unchanged += 1 } else { updated += 1 }
+                for (field, old, new) in pairs where old != new && !(old.isNaN && new.isNaN) {
+                    let relative = old.isNaN || new.isNaN ? Double.infinity : Swift.abs(new - old) / Swift.abs(old)
+                    if largest == nil || relative > largest!.relative {
+                        largest = BarChange(time: incoming.time[j], field: field, old: old, new: new, relative: relative)
+                    }
+                }
                 i += 1
             } else {
                 added += 1
@@ -138,7 +187,7 @@ extension CandleStore {
             out.append(time: incoming.time[j], open: incoming.open[j], high: incoming.high[j], low: incoming.low[j], close: incoming.close[j], volume: incoming.volume[j])
             j += 1
         }
-        return (out, (added, updated, unchanged))
+        return (out, (added, updated, unchanged, largest))
     }
 
     /// Book events: `incoming` replaces the stored events within its own time span.

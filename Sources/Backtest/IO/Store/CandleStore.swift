@@ -168,6 +168,7 @@ public final class CandleStore {
         try createBookTable()
         try createTradeTable()
         try createDepthProfileTable()
+        try createSessionTable()
     }
 
     /// Brings an older store up to `StoreSchema.version`; call inside a write transaction.
@@ -345,7 +346,8 @@ public final class CandleStore {
         return s
     }
 
-    /// Times strictly increasing and equal to the index at both ends; every value finite.
+    /// Times strictly increasing and equal to the index at both ends; every value finite (a
+    /// volume may be NaN on a bar with open = high = low = close: a close-only bar).
     /// - Complexity: one branch-free pass (`v - v` is 0 for finite `v`, NaN otherwise), and a
     ///   second pass only to name the first problem.
     private static func checkContent(_ s: CandleSeries, index: (first: Int64, last: Int64),
@@ -359,7 +361,9 @@ public final class CandleStore {
                         s.close.withUnsafeBufferPointer { c in
                             s.volume.withUnsafeBufferPointer { v in
                                 for i in 0..<t.count {
-                                    nonFinite += (o[i] - o[i]) + (h[i] - h[i]) + (l[i] - l[i]) + (c[i] - c[i]) + (v[i] - v[i])
+                                    // A NaN volume marks a close-only bar (no volume known); infinities never.
+                                    let volume = v[i].isNaN && o[i] == h[i] && h[i] == l[i] && l[i] == c[i] ? 0 : v[i]
+                                    nonFinite += (o[i] - o[i]) + (h[i] - h[i]) + (l[i] - l[i]) + (c[i] - c[i]) + (volume - volume)
                                 }
                                 for i in 1..<max(1, t.count) { outOfOrder |= t[i] <= t[i - 1] ? 1 : 0 }
                             }
@@ -377,7 +381,8 @@ public final class CandleStore {
         }
         guard nonFinite == 0 else {
             for (name, column) in [("open", s.open), ("high", s.high), ("low", s.low), ("close", s.close), ("volume", s.volume)] {
-                if let bad = column.firstIndex(where: { !$0.isFinite }) {
+                let flat = { (i: Int) in s.open[i] == s.high[i] && s.high[i] == s.low[i] && s.low[i] == s.close[i] }
+                if let bad = column.indices.first(where: { !column[$0].isFinite && !(name == "volume" && column[$0].isNaN && flat($0)) }) {
                     throw damaged("bar \(bad) has a \(name) of \(column[bad])")
                 }
             }
@@ -446,7 +451,10 @@ public final class CandleStore {
                 let hint = Suggest.closest(to: symbol, among: stored.map(\.symbol)).map { " (did you mean \($0)?)" } ?? ""
                 throw InputError("\(what) stored for symbol '\(symbol)'\(hint)")
             }
-            for info in matching { try delete(symbol: symbol, timeframeKey: info.timeframe) }
+            for info in matching {
+                try delete(symbol: symbol, timeframeKey: info.timeframe)
+                try setSession(nil, symbol: symbol, timeframeKey: info.timeframe)
+            }
             if hasBook { try deleteBook(symbol: symbol) }
             if timeframe == nil {
                 try deleteTrades(symbol: symbol)
