@@ -82,7 +82,7 @@ struct ImportShapeCommandTests {
         #expect(daily.status == 0 && daily.stdout.contains("\"timeframe\":\"1d\""), "\(daily.stdout)\(daily.stderr)")
     }
 
-    @Test("close-only: atr and the synthetic book refuse instead of inventing a range")
+    @Test("close-only: atr, the synthetic book and expressions reading high, low or volume refuse instead of inventing them")
     func closeOnly() throws {
         let dir = BT.scratchDirectory(), db = dir.appendingPathComponent("s.sqlite").path
         let text = "Date,Close\n" + (1...40).map { "2024-02-\($0 <= 29 ? String(format: "%02d", $0) : "29"),\(100 + $0)\n" }.prefix(29).joined()
@@ -94,6 +94,14 @@ struct ImportShapeCommandTests {
         #expect(run.status == 2 && run.stderr.contains("synthetic book") && run.stderr.contains("--depth fixed"), "\(run.stderr)")
         let sma = try BT.run(["indicators", "C", "--ind", "sma:5", "--db", db])
         #expect(sma.status == 0, "\(sma.stderr)")
+        // Expressions that read the range or the volume directly refuse as well; closes are fine.
+        let exit = ["--exit", "close < sma(close, 5)", "--db", db]
+        let range = try BT.run(["signals", "C", "--entry", "hl2 > close[1]"] + exit)
+        #expect(range.status == 2 && range.stderr.contains("an expression reading high and low needs each bar's high and low"), "\(range.stderr)")
+        let volume = try BT.run(["run", "C", "--entry", "volume > 0", "--depth", "none"] + exit)
+        #expect(volume.status == 2 && volume.stderr.contains("an expression reading volume needs volume, but C has none"), "\(volume.stderr)")
+        let closes = try BT.run(["run", "C", "--entry", "close > sma(close, 5)", "--depth", "none"] + exit)
+        #expect(closes.status == 0, "\(closes.stderr)")
         let export = try BT.run(["data", "export", "C", "--db", db])
         #expect(export.stdout.contains("2024-02-01T00:00:00Z,101.0,101.0,101.0,101.0,\n"))
     }

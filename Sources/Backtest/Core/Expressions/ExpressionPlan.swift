@@ -184,9 +184,26 @@ public struct ExpressionPlan: Sendable {
     /// Runs every step in order; steps in `truths` write booleans there instead of values.
     /// `finish` reads the roots' values.
     /// - Precondition: `candles` is not empty.
+    /// Refuses a close-only series (open = high = low = close, no volume) when the plan reads
+    /// `high`, `low` (also through `hl2`, `hlc3`, `ohlc4`) or `volume` directly: they would be
+    /// invented values. Indicators check their own inputs (`IndicatorSpec.compute`).
+    /// - Complexity: O(bars) when the plan reads volume; usually O(1) for the range.
+    private func requireColumns(of candles: CandleSeries) throws {
+        var range = false, volume = false
+        for step in steps {
+            guard case .column(let c) = step else { continue }
+            if c == .high || c == .low { range = true }
+            if c == .volume { volume = true }
+        }
+        guard range || volume else { return }
+        let read = [range ? "high and low" : nil, volume ? "volume" : nil].compactMap { $0 }.joined(separator: " and ")
+        try candles.require(range: range, volume: volume, for: "an expression reading \(read)")
+    }
+
     private func execute<R>(on candles: CandleSeries, cache: IndicatorCache, workspace: ExpressionWorkspace,
                             truths: [Int: UnsafeMutablePointer<Bool>], _ finish: (Reader) throws -> R) throws -> R {
         let n = candles.count
+        try requireColumns(of: candles)
         workspace.prepare(slots: slotCount, count: n)
         var arrays = [[Double]?](repeating: nil, count: steps.count)
         var constants = [Double](repeating: 0, count: steps.count)
