@@ -32,15 +32,7 @@ extension ParsedArguments {
         if json {
             Output.line(report.json.serialized())
         } else {
-            for line in run.warningLines { Output.line(line) }
-            if !run.warningLines.isEmpty { Output.line() }
-            Output.write(report.headline)
-            for rule in rules { Output.line("\(rule.name): \(rule.text)") }
-            Output.line()
-            Output.write(TextTable.render(run.costSplitRows, rightAligned: [1, 2, 3]))
-            Output.line()
-            Output.write(TextTable.render(run.statRows, rightAligned: [1]))
-            for note in run.notes { Output.line(note) }
+            Self.writeSummary(run, headline: report.headline, rules: rules)
             Output.line()
             Output.write(TextTable.render(report.figureRows, rightAligned: [1]))
             Output.line()

@@ -59,15 +59,7 @@ extension ParsedArguments {
         if json {
             Output.line(report.json.serialized())
         } else {
-            for line in report.warningLines { Output.line(line) }
-            if !report.warningLines.isEmpty { Output.line() }
-            Output.write(report.headline)
-            for rule in rules { Output.line("\(rule.name): \(rule.text)") }
-            Output.line()
-            Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3]))
-            Output.line()
-            Output.write(TextTable.render(report.statRows, rightAligned: [1]))
-            for note in report.notes { Output.line(note) }
+            Self.writeSummary(report, headline: report.headline, rules: rules)
             if let rows = report.costRows, let breakEven = report.breakEvenText {
                 Output.line()
                 Output.write(TextTable.render(rows, rightAligned: [0, 1, 2, 3, 4, 5]))
@@ -84,5 +76,19 @@ extension ParsedArguments {
             Output.flush()  // keep the note after the tables in a combined log
             Diagnostics.line("report written to \(directory)/report.md and report.html")
         }
+    }
+
+    /// The text every run starts with: warnings (then a blank line), the headline, the rules
+    /// as written, the gross-to-net cost split and the statistics with their notes.
+    static func writeSummary(_ report: Report, headline: String, rules: [RunParameter]) {
+        for line in report.warningLines { Output.line(line) }
+        if !report.warningLines.isEmpty { Output.line() }
+        Output.write(headline)
+        for rule in rules { Output.line("\(rule.name): \(rule.text)") }
+        Output.line()
+        Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3]))
+        Output.line()
+        Output.write(TextTable.render(report.statRows, rightAligned: [1]))
+        for note in report.notes { Output.line(note) }
     }
 }
