@@ -21,6 +21,16 @@ struct JSONValueTests {
         #expect(JSONValue.object([(key: "k\"", value: .string(""))]).serialized() == #"{"k\"":""}"#)
     }
 
+    @Test("DEL, C1 and bidirectional controls are escaped on their own, not only beside a C0 control")
+    func terminalControlsAlone() {
+        #expect(JSONValue.string("a\u{7F}b").serialized() == #""a\u007fb""#)
+        #expect(JSONValue.string("a\u{9B}2J").serialized() == #""a\u009b2J""#)
+        #expect(JSONValue.string("abc\u{202E}cba").serialized() == #""abc\u202ecba""#)
+        #expect(JSONValue.string("x\u{061C}\u{2066}y").serialized() == #""x\u061c\u2066y""#)
+        // Their lead bytes also start harmless text, which passes through unchanged.
+        #expect(JSONValue.string("é ¢ — ؠ").serialized() == "\"é ¢ — ؠ\"")
+    }
+
     @Test("the spaced style puts a space after every colon and comma")
     func spaced() {
         let value: JSONValue = ["bars": .int(10), "results": ["sma_20": .numberLiteral("0.5"), "ema_20": .number(2)]]

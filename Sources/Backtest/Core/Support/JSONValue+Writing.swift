@@ -44,10 +44,29 @@ extension JSONValue {
         }
     }
 
+    /// True when no byte can start something `writeString` escapes: C0 controls, `"`, `\\`,
+    /// DEL, and the lead bytes of the C1 controls (0xC2), U+061C (0xD8) and the bidirectional
+    /// controls (0xE2). A false answer only sends the string through the scalar loop.
+    /// - Complexity: O(bytes), one pass without allocation.
+    private static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Branch-free, so the loop runs in SIMD lanes (base64 data makes up most of a page).
+        var special: UInt8 = 0
+        for b in bytes {
+            special |= (b < 0x20 ? 1 : 0) | (b == 0x22 ? 1 : 0) | (b == 0x5C ? 1 : 0) | (b == 0x7F ? 1 : 0)
+                | (b == 0xC2 ? 1 : 0) | (b == 0xD8 ? 1 : 0) | (b == 0xE2 ? 1 : 0)
+        }
+        return special == 0
+    }
+
+    private static func needsNoEscape(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer(needsNoEscape)
+    }
+
     private static func writeString(_ s: String, to out: inout String) {
         out += "\""
         // Most strings (names, base64 data) need no escape: append them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        let plain = s.utf8.withContiguousStorageIfAvailable(Self.needsNoEscape) ?? Self.needsNoEscape(Array(s.utf8))
+        if plain {
             out += s
             out += "\""
             return
