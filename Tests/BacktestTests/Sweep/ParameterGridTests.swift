@@ -28,7 +28,7 @@ struct ParameterGridTests {
         }
         for v in values {
             let text = Double(String(format: "%.12g", v))!
-            #expect(ParameterGrid.twelveSignificantDigits(v) == text, "\(v)")
+            #expect(NumberText.twelveSignificantDigits(v) == text, "\(v)")
         }
         // The fuzz input that timed out: a million values, now without text per value.
         let big = try ParameterGrid(parsing: ["ft=1:1000000:1"])

@@ -81,7 +81,7 @@ public struct ParameterGrid: Sendable, Equatable {
             // start + k*step, not repeated addition, so values do not drift; then 12 significant
             // digits, so 0.1:0.3:0.1 gives 0.3, not 0.30000000000000004.
             return ParsedAxis(name: name, count: n) {
-                (0..<n).map { Self.twelveSignificantDigits(start + Double($0) * step) }
+                (0..<n).map { NumberText.twelveSignificantDigits(start + Double($0) * step) }
             }
         } else if parts.count == 1 {
             let values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
@@ -94,26 +94,6 @@ public struct ParameterGrid: Sendable, Equatable {
             throw InputError("expected start:stop:step", setting: .grid, value: spec)
         }
     }
-
-    /// `v` rounded to 12 significant digits, the value `Double(String(format: "%.12g", v))`
-    /// gives, without formatting text for each of up to a million values (the `grid` fuzz
-    /// target timed out on `1:1000000:1`): m = round(v x 10^k) with 10^11 <= |m| < 10^12 is
-    /// exact, and m / 10^k is the correctly rounded double of that decimal. When v x 10^k lies
-    /// within 1e-6 of a rounding tie, or 10^k is not exact, the text path decides.
-    static func twelveSignificantDigits(_ v: Double) -> Double {
-        guard v != 0, v.isFinite else { return v }
-        let k = 11 - Int((log10(Swift.abs(v))).rounded(.down))
-        guard (0...22).contains(k) else { return Double(String(format: "%.12g", v))! }
-        let scale = Self.powersOfTen[k]
-        let scaled = v * scale
-        let fraction = Swift.abs(scaled - scaled.rounded(.towardZero))
-        guard Swift.abs(fraction - 0.5) > 1e-6, Swift.abs(scaled.rounded()) < 1e12 else {
-            return Double(String(format: "%.12g", v))!
-        }
-        return scaled.rounded() / scale
-    }
-
-    private static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { a, _ in a * 10 } }
 
     /// Number of combinations (product of the axis sizes); `Int.max` when the product does not
     /// fit (only a grid built from axes directly can be that large: parsing refuses it).

@@ -32,7 +32,7 @@ public enum HTMLPage {
         page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         page += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(contentSecurityPolicy)\">\n"
         page += "<meta name=\"generator\" content=\"bt\">\n"
-        page += "<title>" + escapedText(title) + "</title>\n<style>\n" + HTMLAssets.style + "</style>\n</head>\n"
+        page += "<title>" + HTML.escaped(title) + "</title>\n<style>\n" + HTMLAssets.style + "</style>\n</head>\n"
         page += "<body data-kind=\"\(kind.rawValue)\">\n<div id=\"bt-app\"><noscript>This report needs JavaScript to draw its charts; "
         page += "the same figures are in the CSV and Markdown files beside it.</noscript></div>\n"
         page += "<script type=\"application/json\" id=\"bt-data\">" + escapedForScript(json) + "</script>\n"
@@ -106,22 +106,5 @@ public enum HTMLPage {
             }
             return String(decoding: out, as: UTF8.self)
         }
-    }
-
-    /// Text for an HTML element or attribute: `& < > " '` escaped.
-    static func escapedText(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
     }
 }

@@ -12,7 +12,7 @@ enum SVGAxis {
         var k = (lo / step).rounded(.up)
         while k * step <= hi * (1 + 1e-12) + 1e-300 {
             // 12 significant digits, so -3 x 0.1 is -0.3, not -0.30000000000000004.
-            let v = Double(String(format: "%.12g", k * step)) ?? k * step
+            let v = NumberText.twelveSignificantDigits(k * step)
             values.append(abs(v) < step * 1e-9 ? 0 : v)
             k += 1
         }
