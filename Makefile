@@ -6,7 +6,7 @@ DEMO_DB := notebooks-out/demo.sqlite
 FUZZ_SECONDS ?= 300
 FUZZ_CI_SECONDS ?= 15
 
-.PHONY: deps build demo test test-browser test-l2 test-slurm bench-html fuzz fuzz-ci clean
+.PHONY: deps build demo test test-browser test-l2 test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -24,6 +24,7 @@ test: deps
 	$(MAKE) test-browser
 	$(MAKE) test-l2
 	$(MAKE) test-slurm
+	$(MAKE) perf-check
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
 
 # report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
@@ -42,6 +43,15 @@ test-l2: deps
 test-slurm: deps
 	$(SWIFT) build --product bt
 	bash scripts/test-slurm.sh --bt .build/debug/bt
+
+# Instruction counts of the hot paths (bt bench kernel) under callgrind on the release build,
+# against Benchmarks/baseline.json: fails when one rises by more than 3% (about 1 minute here).
+perf-check: deps
+	@SWIFT=$(SWIFT) bash scripts/perf-check.sh
+
+# Recount every workload and rewrite Benchmarks/baseline.json (commit it with the reason).
+perf-baseline: deps
+	@SWIFT=$(SWIFT) bash scripts/perf-check.sh --update
 
 # Fuzzing (scripts/fuzz.sh): every target for FUZZ_SECONDS (default 5 minutes each) ...
 fuzz: deps

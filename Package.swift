@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "Backtest", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestIO"],
                 path: "Sources/Backtest/Exports"),
         .target(name: "Strategies", dependencies: ["Backtest"]),
-        .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies"]),
+        .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies", "CCallgrind"]),
 
         // MARK: - Implementation details
         .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib"],
                 path: "Sources/Backtest/IO"),
         .target(name: "BacktestBenchmarks", dependencies: ["Backtest"], path: "Sources/Backtest/Benchmarks"),
+        // Callgrind's client requests for `bt bench kernel` (no-ops without valgrind's headers).
+        .target(name: "CCallgrind", path: "Sources/CCallgrind"),
         .systemLibrary(
             name: "CGSL",
             pkgConfig: "gsl",

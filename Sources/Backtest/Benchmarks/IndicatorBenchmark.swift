@@ -30,13 +30,13 @@ public enum IndicatorBenchmark {
         return selected.map { ($0, data.best(of: $0, budget: budget, minimumRepetitions: 100) * 1e6) }
     }
 
-    /// Inputs and output buffers for one series length.
-    final class Workload {
+    /// Inputs and output buffers for one series length (also `bt bench kernel`'s indicator workloads).
+    public final class Workload {
         let n: Int
         var high: [Double], low: [Double], close: [Double]
         let out0: UnsafeMutableBufferPointer<Double>, out1: UnsafeMutableBufferPointer<Double>, out2: UnsafeMutableBufferPointer<Double>
 
-        init(bars: Int) {
+        public init(bars: Int) {
             n = bars
             var state: UInt64 = 0x1234_5678
             func unit() -> Double {
@@ -61,8 +61,8 @@ public enum IndicatorBenchmark {
 
         deinit { out0.deallocate(); out1.deallocate(); out2.deallocate() }
 
-        /// One run of the named computation.
-        func run(_ name: String) {
+        /// One run of the named computation (one of `names`).
+        public func run(_ name: String) {
             close.withUnsafeBufferPointer { c in
                 switch name {
                 case "sma_20": Indicators.Kernel.sma(c, period: 20, into: out0)

@@ -30,5 +30,6 @@ enum CommandRegistry {
         .benchChart,
         .benchHTML,
         .benchStats,
+        .benchKernel,
     ]
 }
