@@ -52,8 +52,8 @@ extension Indicators.Kernel {
             var previous = atr
             var start = p + 1
             while start < n {
-                let end = min(n, start + block)
-                for j in 0..<(end - start) { tr[j] = Indicators.trueRange(h[start + j], l[start + j], c[start + j - 1]) * b }
+                let end = min(n, start &+ block)
+                for j in 0..<(end &- start) { tr[j] = Indicators.trueRange(h[start &+ j], l[start &+ j], c[start &+ j &- 1]) * b }
                 let base = tr - start
                 previous = Indicators.wilder8(start, end, a: a, previous: previous, into: o) { base[$0] }
                 start = end
@@ -74,30 +74,30 @@ extension Indicators {
         let a2 = a * a, a3 = a2 * a, a4 = a2 * a2, a5 = a4 * a, a6 = a4 * a2, a7 = a4 * a3, a8 = a4 * a4
         var y = previous
         var i = start
-        while i + 8 <= end {
+        while i &+ 8 <= end {
             let v0 = u(i)
-            let v1 = a * v0 + u(i + 1)
-            let v2 = a * v1 + u(i + 2)
-            let v3 = a * v2 + u(i + 3)
-            let v4 = a * v3 + u(i + 4)
-            let v5 = a * v4 + u(i + 5)
-            let v6 = a * v5 + u(i + 6)
-            let v7 = a * v6 + u(i + 7)
+            let v1 = a * v0 + u(i &+ 1)
+            let v2 = a * v1 + u(i &+ 2)
+            let v3 = a * v2 + u(i &+ 3)
+            let v4 = a * v3 + u(i &+ 4)
+            let v5 = a * v4 + u(i &+ 5)
+            let v6 = a * v5 + u(i &+ 6)
+            let v7 = a * v6 + u(i &+ 7)
             out[i] = a * y + v0
-            out[i + 1] = a2 * y + v1
-            out[i + 2] = a3 * y + v2
-            out[i + 3] = a4 * y + v3
-            out[i + 4] = a5 * y + v4
-            out[i + 5] = a6 * y + v5
-            out[i + 6] = a7 * y + v6
+            out[i &+ 1] = a2 * y + v1
+            out[i &+ 2] = a3 * y + v2
+            out[i &+ 3] = a4 * y + v3
+            out[i &+ 4] = a5 * y + v4
+            out[i &+ 5] = a6 * y + v5
+            out[i &+ 6] = a7 * y + v6
             y = a8 * y + v7
-            out[i + 7] = y
-            i += 8
+            out[i &+ 7] = y
+            i &+= 8
         }
         while i < end {
             y = a * y + u(i)
             out[i] = y
-            i += 1
+            i &+= 1
         }
         return y
     }

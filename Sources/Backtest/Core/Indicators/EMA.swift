@@ -42,22 +42,22 @@ extension Indicators {
         let a2 = a * a, a3 = a2 * a, a4 = a2 * a2
         var y = previous
         var i = start
-        while i + 4 <= end {
+        while i &+ 4 <= end {
             let v0 = u(i)
-            let v1 = a * v0 + u(i + 1)
-            let v2 = a * v1 + u(i + 2)
-            let v3 = a * v2 + u(i + 3)
+            let v1 = a * v0 + u(i &+ 1)
+            let v2 = a * v1 + u(i &+ 2)
+            let v3 = a * v2 + u(i &+ 3)
             out[i] = a * y + v0
-            out[i + 1] = a2 * y + v1
-            out[i + 2] = a3 * y + v2
+            out[i &+ 1] = a2 * y + v1
+            out[i &+ 2] = a3 * y + v2
             y = a4 * y + v3
-            out[i + 3] = y
-            i += 4
+            out[i &+ 3] = y
+            i &+= 4
         }
         while i < end {
             y = a * y + u(i)
             out[i] = y
-            i += 1
+            i &+= 1
         }
         return y
     }

@@ -42,12 +42,12 @@ extension Indicators.Kernel {
             let losses = scratch.baseAddress!
             var start = p + 1
             while start < n {
-                let end = min(n, start + 256)
-                gain = Indicators.recurrence(start, end, a: a, previous: gain, into: o) { max(xs[$0] - xs[$0 - 1], 0) * b }
-                loss = Indicators.recurrence(start, end, a: a, previous: loss, into: losses - start) { max(xs[$0 - 1] - xs[$0], 0) * b }
+                let end = min(n, start &+ 256)
+                gain = Indicators.recurrence(start, end, a: a, previous: gain, into: o) { max(xs[$0] - xs[$0 &- 1], 0) * b }
+                loss = Indicators.recurrence(start, end, a: a, previous: loss, into: losses - start) { max(xs[$0 &- 1] - xs[$0], 0) * b }
                 for i in start..<end {
                     let g = o[i]
-                    let t = g + losses[i - start]
+                    let t = g + losses[i &- start]
                     o[i] = Indicators.isZero(t) ? 0 : 100 * (g / t)
                 }
                 start = end

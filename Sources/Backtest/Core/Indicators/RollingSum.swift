@@ -16,11 +16,11 @@ enum RollingSum {
     static func direct(_ x: UnsafePointer<Double>, _ p: Int) -> Double {
         var a = 0.0, b = 0.0, c = 0.0, d = 0.0
         var i = 0
-        while i + 4 <= p {
-            a += x[i]; b += x[i + 1]; c += x[i + 2]; d += x[i + 3]
-            i += 4
+        while i &+ 4 <= p {
+            a += x[i]; b += x[i &+ 1]; c += x[i &+ 2]; d += x[i &+ 3]
+            i &+= 4
         }
-        while i < p { a += x[i]; i += 1 }
+        while i < p { a += x[i]; i &+= 1 }
         return (a + b) + (c + d)
     }
 
@@ -34,29 +34,29 @@ enum RollingSum {
         let block = resumEvery(p)
         var i = p - 1
         while i < n {
-            var s = direct(xs + (i - p + 1), p)
+            var s = direct(xs + (i &- p &+ 1), p)
             o[i] = s * scale
-            let end = min(n, i + 1 + block)
-            var j = i + 1
-            while j + 4 <= end {
-                let d0 = xs[j] - xs[j - p]
-                let d1 = xs[j + 1] - xs[j + 1 - p]
-                let d2 = xs[j + 2] - xs[j + 2 - p]
-                let d3 = xs[j + 3] - xs[j + 3 - p]
+            let end = min(n, i &+ 1 &+ block)
+            var j = i &+ 1
+            while j &+ 4 <= end {
+                let d0 = xs[j] - xs[j &- p]
+                let d1 = xs[j &+ 1] - xs[j &+ 1 &- p]
+                let d2 = xs[j &+ 2] - xs[j &+ 2 &- p]
+                let d3 = xs[j &+ 3] - xs[j &+ 3 &- p]
                 let e1 = d0 + d1
                 let e2 = e1 + d2
                 let e3 = e2 + d3
                 o[j] = (s + d0) * scale
-                o[j + 1] = (s + e1) * scale
-                o[j + 2] = (s + e2) * scale
+                o[j &+ 1] = (s + e1) * scale
+                o[j &+ 2] = (s + e2) * scale
                 s += e3
-                o[j + 3] = s * scale
-                j += 4
+                o[j &+ 3] = s * scale
+                j &+= 4
             }
             while j < end {
-                s += xs[j] - xs[j - p]
+                s += xs[j] - xs[j &- p]
                 o[j] = s * scale
-                j += 1
+                j &+= 1
             }
             i = end
         }

@@ -25,12 +25,12 @@ extension Indicators {
         while i < n {
             let c = xs[i]
             var s1 = 0.0, s2 = 0.0
-            for j in (i - p + 1)...i {
+            for j in (i &- p &+ 1)...i {
                 let d = xs[j] - c
                 s1 += d
                 s2 += d * d
             }
-            let end = min(n, i + block)
+            let end = min(n, i &+ block)
             var j = i
             while true {
                 let m = s1 * invP
@@ -39,9 +39,9 @@ extension Indicators {
                 if v <= 1e-14 * m2 { v = 0 }
                 sd[j] = v.squareRoot()
                 if let mean { mean[j] = m + c }
-                j += 1
+                j &+= 1
                 if j >= end { break }
-                let dNew = xs[j] - c, dOld = xs[j - p] - c
+                let dNew = xs[j] - c, dOld = xs[j &- p] - c
                 s1 += dNew - dOld
                 s2 += dNew * dNew - dOld * dOld
             }
