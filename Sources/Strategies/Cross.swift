@@ -17,19 +17,20 @@ enum Cross {
     static func both(_ a: [Double], _ b: [Double]) -> (above: [Bool], below: [Bool]) {
         precondition(a.count == b.count, "series must have the same length")
         let n = a.count
-        var below = [Bool](repeating: false, count: n)
+        var below: [Bool] = []
         let above = a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
-                below.withUnsafeMutableBufferPointer { down in
-                    [Bool](unsafeUninitializedCapacity: n) { up, count in
-                        if n > 0 { up[0] = false }
+                [Bool](unsafeUninitializedCapacity: n) { up, count in
+                    below = [Bool](unsafeUninitializedCapacity: n) { down, downCount in
+                        if n > 0 { up[0] = false; down[0] = false }
                         for t in 1..<max(1, n) {
-                            let a1 = a[t], b1 = b[t], a0 = a[t - 1], b0 = b[t - 1]
+                            let a1 = a[t], b1 = b[t], a0 = a[t &- 1], b0 = b[t &- 1]
                             up[t] = a1 > b1 && a0 <= b0
                             down[t] = a1 < b1 && a0 >= b0
                         }
-                        count = n
+                        downCount = n
                     }
+                    count = n
                 }
             }
         }
@@ -69,7 +70,7 @@ enum Cross {
             b.withUnsafeBufferPointer { b in
                 [Bool](unsafeUninitializedCapacity: n) { out, count in
                     if n > 0 { out[0] = false }
-                    for t in 1..<max(1, n) { out[t] = predicate(a[t], b[t], a[t - 1], b[t - 1]) }
+                    for t in 1..<max(1, n) { out[t] = predicate(a[t], b[t], a[t &- 1], b[t &- 1]) }
                     count = n
                 }
             }

@@ -11,13 +11,18 @@ public enum Performance {
     /// r_t = e_t / e_{t-1} - 1. The result has `equity.count` elements, so compounding it
     /// gives final / initial exactly (up to rounding).
     public static func returns(equity: [Double], initial: Double) -> [Double] {
-        var out = [Double](repeating: 0, count: equity.count)
-        var previous = initial
-        for i in equity.indices {
-            out[i] = previous == 0 ? 0 : equity[i] / previous - 1
-            previous = equity[i]
+        let n = equity.count
+        return equity.withUnsafeBufferPointer { e in
+            [Double](unsafeUninitializedCapacity: n) { out, count in
+                var previous = initial
+                for i in 0..<n {
+                    let value = e[i]
+                    out[i] = previous == 0 ? 0 : value / previous - 1
+                    previous = value
+                }
+                count = n
+            }
         }
-        return out
     }
 
     /// Drawdown at each period as a negative fraction of the running peak, the peak starting at
@@ -123,14 +128,27 @@ public struct ReturnProfile: Sendable {
         var value = 1.0, peak = 1.0, worst = Double.infinity
         var down = 0.0, gains = 0.0, losses = 0.0
         returns.withUnsafeBufferPointer { r in
+            // The drawdown (value - peak) / peak is non-decreasing in value for a fixed peak, and
+            // so is its rounded result: the worst one while a peak stands is that of the lowest
+            // value, so it is divided once per peak instead of once per period (same result bit
+            // for bit as the per-period minimum). A NaN value is skipped, as Swift.min/max do.
+            var low = Double.infinity
             for i in 0..<r.count {
                 let x = r[i]
                 lo = Swift.min(lo, x); hi = Swift.max(hi, x)
                 value *= 1 + x
-                peak = Swift.max(peak, value)
-                worst = Swift.min(worst, (value - peak) / peak)
-                if x < 0 { down += x * x; losses -= x } else if x > 0 { gains += x }
+                if value > peak {
+                    if low < peak { worst = Swift.min(worst, (low - peak) / peak) }
+                    peak = value
+                    low = .infinity
+                } else {
+                    low = Swift.min(low, value)
+                }
+                let negative = x < 0 ? x : 0, positive = x > 0 ? x : 0
+                down += negative * negative; losses -= negative; gains += positive
             }
+            if low < peak { worst = Swift.min(worst, (low - peak) / peak) }
+            if worst == .infinity { worst = 0 }
         }
         isConstant = lo == hi
         growth = value

@@ -49,12 +49,20 @@ public struct RunMetrics: Sendable, Equatable {
             case .volatilityAnn: return profile.annualVolatility(periodsPerYear: periodsPerYear)
             case .trades, .winRate, .profitFactor: return trades[metric]
             case .exposure:
-                return result.equity.isEmpty ? .nan
-                    : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(result.equity.count)
+                return result.equity.isEmpty ? .nan : Double(Self.barsInPosition(result.position)) / Double(result.equity.count)
             case .feesPaid: return result.feesPaid
             case .finalEquity: return result.finalEquity
             default: preconditionFailure("RunMetrics does not compute '\(metric)', which has a sweep column")
             }
+        }
+    }
+
+    /// Bars with a nonzero position (branch-free count).
+    static func barsInPosition(_ position: [Double]) -> Int {
+        position.withUnsafeBufferPointer { p in
+            var count = 0
+            for i in 0..<p.count { count &+= p[i] != 0 ? 1 : 0 }
+            return count
         }
     }
 

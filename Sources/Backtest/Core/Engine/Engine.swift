@@ -47,7 +47,26 @@ public enum Engine {
             var pending = OrderAction.none
             var hasPending = false
             var c = broker.cash, p = broker.position, closing = false
-            for t in 0..<n {
+            let entryBits = entries.baseAddress, exitBits = exits.baseAddress
+            let shortInBits = shortIn.baseAddress, shortOutBits = shortOut.baseAddress
+            var t = 0
+            while t < n {
+                // Quiet bars (nothing pending, no stop to watch, no signal) only record the ledger:
+                // find the next signal eight bars per load, then write the run in flat loops.
+                if !hasPending && !closing && !(hasStops && p != 0), let entryBits, let exitBits {
+                    let end = allowShort
+                        ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
+                        : nextSignal(from: t, to: n, entryBits, exitBits, entryBits, exitBits)
+                    if end > t {
+                        for i in t..<end {
+                            cashOut[i] = c
+                            positionOut[i] = p
+                            equityOut[i] = c + p * close[i]
+                        }
+                        t = end
+                        if t == n { break }
+                    }
+                }
                 if hasPending {
                     broker.execute(pending, bar: t, reference: open[t], timeMs: time[t] &* 1000)
                     hasPending = false
@@ -76,6 +95,7 @@ public enum Engine {
                 cashOut[t] = c
                 positionOut[t] = p
                 equityOut[t] = c + p * close[t]
+                t &+= 1
             }
         }}}}}}}}}}
         if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
@@ -136,6 +156,28 @@ public enum Engine {
                 + "dropped (at a crossed or locked touch, the side set by the older event)"))
         }
         return out
+    }
+
+    /// The first bar in `start..<n` where any of the four signal vectors is true, or `n`.
+    /// Reads eight bars of each vector per load (a Swift `Bool` is one byte, 0 or 1).
+    @inline(__always)
+    static func nextSignal(
+        from start: Int, to n: Int,
+        _ a: UnsafePointer<Bool>, _ b: UnsafePointer<Bool>, _ c: UnsafePointer<Bool>, _ d: UnsafePointer<Bool>
+    ) -> Int {
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b), rc = UnsafeRawPointer(c), rd = UnsafeRawPointer(d)
+        var i = start
+        while i &+ 8 <= n {
+            let word = ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) | rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                | rc.loadUnaligned(fromByteOffset: i, as: UInt64.self) | rd.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if word != 0 { return i &+ (UInt64(littleEndian: word).trailingZeroBitCount &>> 3) }
+            i &+= 8
+        }
+        while i < n {
+            if a[i] || b[i] || c[i] || d[i] { return i }
+            i &+= 1
+        }
+        return n
     }
 
     /// The order a bar's (de-conflicted) signals ask for, given the current position.
