@@ -51,4 +51,14 @@ struct GSLTests {
         let a = GSL.Random(seed: 3), b = GSL.Random(seed: 3)
         #expect((0..<5).map { _ in a.uniform() } == (0..<5).map { _ in b.uniform() })
     }
+
+    @Test("geometric with log(1 - p) precomputed draws what gsl_ran_geometric draws", arguments: [1.0, 0.5, 1.0 / 13, 1e-3, 1e-9])
+    func geometricSampler(p: Double) {
+        let a = GSL.Random(seed: 11), b = GSL.Random(seed: 11)
+        let g = GSL.Geometric(p: p)
+        let fast = (0..<20_000).map { _ in a.geometric(g) }
+        let gsl = (0..<20_000).map { _ in b.geometric(p: p) }
+        #expect(fast == gsl)
+        #expect(fast.allSatisfy { $0 >= 1 })
+    }
 }

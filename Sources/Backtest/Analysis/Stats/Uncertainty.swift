@@ -47,7 +47,7 @@ public enum Uncertainty {
         let n = returns.count
         guard n > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
         let length = bootstrap.meanBlockLength ?? max(1, cbrt(Double(n)).rounded())
-        let p = 1 / max(1, length)
+        let geometric = GSL.Geometric(p: 1 / max(1, length))
         let center = GSL.mean(returns)
         let prefix = ShiftedPrefixSums(returns, shift: center)
         let rng = GSL.Random(seed: bootstrap.seed)
@@ -61,7 +61,7 @@ public enum Uncertainty {
                 while filled < n {
                     let start = rng.int(below: n)
                     // At least 1 guards against GSL's unsigned overflow for an absurdly long mean.
-                    let k = min(max(1, rng.geometric(p: p)), n &- filled)
+                    let k = min(max(1, rng.geometric(geometric)), n &- filled)
                     total += ShiftedPrefixSums.block(sums, start: start, count: k)
                     filled &+= k
                 }
