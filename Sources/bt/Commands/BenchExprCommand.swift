@@ -55,25 +55,10 @@ extension Command {
 
         // The sweep of 'bt bench sweep'.
         let sweepCandles = Synth.series(symbol: "BENCH", bars: sweepBars, seed: 1, timeframe: .day1)
-        let windows = Array(Set(Array(5...50) + Array(Swift.stride(from: 20, through: 200, by: 5)))).sorted()
-        var pairs: [(Int, Int)] = []
-        for f in windows { for s in windows where f < s { pairs.append((f, s)) } }
-        var sweepConfig = ExecutionConfig()
-        sweepConfig.depth = .none
-        sweepConfig.feeBps = 10
-        var sweep = Sweep(rankMetric: .sharpe)
-        sweep.overfittingBlocks = 0
+        let pairs = BenchWorkloads.anchorPairs
+        let sweep = BenchWorkloads.sweep
         func sweepSeconds(_ s: Strategy) throws -> Double {
-            let defaults = try s.parameters([])
-            let parameters = try pairs.map { fast, slow in
-                var p = defaults
-                try p.set("fast", to: Double(fast))
-                try p.set("slow", to: Double(slow))
-                return p
-            }
-            let evaluator = SweepEvaluator(config: sweepConfig, periodsPerYear: 252) { candles, cache, combo in
-                try s.signals(candles, parameters[combo], cache: cache)
-            }
+            let evaluator = try BenchWorkloads.evaluator(s, pairs: pairs)
             let start = DispatchTime.now().uptimeNanoseconds
             let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: sweepCandles) { _ in }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

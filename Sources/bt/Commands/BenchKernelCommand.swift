@@ -94,22 +94,8 @@ struct PerfWorkload {
         let candles = Synth.series(symbol: "BENCH", bars: 5000, seed: 1, timeframe: .day1)
         var pairs: [(Int, Int)] = []
         for fast in 5...24 { for slow in Swift.stride(from: 30, through: 120, by: 10) { pairs.append((fast, slow)) } }
-        var config = ExecutionConfig()
-        config.depth = .none
-        config.feeBps = 10
-        let strategy = Strategy.maCross
-        let defaults = try strategy.parameters([])
-        let parameters = try pairs.map { fast, slow in
-            var p = defaults
-            try p.set("fast", to: Double(fast))
-            try p.set("slow", to: Double(slow))
-            return p
-        }
-        let evaluator = SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
-            try strategy.signals(candles, parameters[combo], cache: cache)
-        }
-        var sweep = Sweep(rankMetric: .sharpe)
-        sweep.overfittingBlocks = 0
+        let evaluator = try BenchWorkloads.evaluator(.maCross, pairs: pairs)
+        let sweep = BenchWorkloads.sweep
         return {
             let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: candles) { _ in }
             guard summary.failed == 0 else { throw InternalError("bench kernel: \(summary.failed) combinations failed") }
@@ -120,21 +106,13 @@ struct PerfWorkload {
     /// statistic, the report folder written.
     private static func screen(symbols count: Int, bars: Int, directory tmp: String) throws -> () throws -> Void {
         let db = (tmp as NSString).appendingPathComponent("bench.sqlite")
-        let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
-        _ = try CandleStore(path: db).write(universe.map { ImportedFile.generated($0, source: "bench") })
-        let symbols = universe.map(\.symbol)
-        let strategy = Strategy.maCross
-        let run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
-                            screen: Screen(rankMetric: .sharpe), periodsPerYear: nil, top: 20,
-                            commandLine: ["bt", "bench", "kernel", "screen_40x2000"], execution: [])
+        let (run, symbols) = try BenchWorkloads.screen(symbols: count, bars: bars, db: db,
+                                                       commandLine: ["bt", "bench", "kernel", "screen_40x2000"])
         var k = 0
         return {
             let dir = (tmp as NSString).appendingPathComponent("out\(k)")
             k += 1
-            try OutputDirectory.prepare(dir, force: true)
-            let report = try run.run(symbols: symbols, databasePath: db, directory: dir) { symbol, store in
-                (try store.load(symbol: symbol), ExecutionConfig())
-            }
+            let report = try BenchWorkloads.runScreen(run, symbols: symbols, db: db, directory: dir)
             guard !report.rows.contains(where: { $0.status == .error }) else { throw InternalError("bench kernel: a symbol failed") }
         }
     }

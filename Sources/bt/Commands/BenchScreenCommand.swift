@@ -30,23 +30,13 @@ extension Command {
         try? FileManager.default.removeItem(atPath: tmp)
         defer { try? FileManager.default.removeItem(atPath: tmp) }
         let db = (tmp as NSString).appendingPathComponent("bench.sqlite")
-        try Synth.validate(symbols: count, bars: bars, timeframe: .day1)
-        let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
-        _ = try CandleStore(path: db).write(universe.map { ImportedFile.generated($0, source: "bench") })
-        let symbols = universe.map(\.symbol)
-        let strategy = Strategy.maCross
-        let run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
-                            screen: Screen(rankMetric: .sharpe), periodsPerYear: nil, top: 20,
-                            commandLine: ["bt", "bench", "screen"], execution: [])
+        let (run, symbols) = try BenchWorkloads.screen(symbols: count, bars: bars, db: db, commandLine: ["bt", "bench", "screen"])
         var best = Double.infinity
         var failed = 0
         for k in 0..<repeats {
             let dir = (tmp as NSString).appendingPathComponent("out\(k)")
-            try OutputDirectory.prepare(dir, force: true)
             let start = DispatchTime.now().uptimeNanoseconds
-            let report = try run.run(symbols: symbols, databasePath: db, directory: dir) { symbol, store in
-                (try store.load(symbol: symbol), ExecutionConfig())
-            }
+            let report = try BenchWorkloads.runScreen(run, symbols: symbols, db: db, directory: dir)
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             failed = report.rows.filter { $0.status == .error }.count
         }

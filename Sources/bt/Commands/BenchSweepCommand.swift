@@ -25,25 +25,9 @@ extension Command {
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench sweep") }
         try Synth.validate(symbols: 1, bars: bars, timeframe: .day1)
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .day1)
-        let windows = Array(Set(Array(5...50) + Array(Swift.stride(from: 20, through: 200, by: 5)))).sorted()
-        var pairs: [(Int, Int)] = []
-        for f in windows { for s in windows where f < s { pairs.append((f, s)) } }
-        var config = ExecutionConfig()
-        config.depth = .none
-        config.feeBps = 10
-        let strategy = Strategy.maCross
-        let defaults = try strategy.parameters([])
-        let parameters = try pairs.map { fast, slow in
-            var p = defaults
-            try p.set("fast", to: Double(fast))
-            try p.set("slow", to: Double(slow))
-            return p
-        }
-        let evaluator = SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
-            try strategy.signals(candles, parameters[combo], cache: cache)
-        }
-        var sweep = Sweep(rankMetric: .sharpe)
-        sweep.overfittingBlocks = 0
+        let pairs = BenchWorkloads.anchorPairs
+        let evaluator = try BenchWorkloads.evaluator(.maCross, pairs: pairs)
+        let sweep = BenchWorkloads.sweep
         var best = Double.infinity
         var bestSharpe = Double.nan
         for _ in 0..<repeats {
@@ -56,7 +40,7 @@ extension Command {
         if args.flag(.json) {
             Output.line((["bars": .int(bars), "combos": .int(pairs.count), "seconds": .number(best)] as JSONValue).serialized())
         } else {
-            Output.line("ma-cross sweep: \(windows.count) windows, \(pairs.count) combinations on \(bars) bars, best of \(repeats):")
+            Output.line("ma-cross sweep: 76 windows, \(pairs.count) combinations on \(bars) bars, best of \(repeats):")
             Output.line(String(format: "  %.3f s, %.1f million bar-backtests per second (best sharpe %.3f)",
                                best, rate / 1e6, bestSharpe))
         }

@@ -1,0 +1,66 @@
+import Backtest
+import Foundation
+import Strategies
+
+/// Set-ups shared by the timed benches (`bt bench sweep`, `expr`, `screen`) and the counted ones
+/// (`bt bench kernel`), so that a count and a time measure the same work.
+enum BenchWorkloads {
+    /// Every pair fast < slow of the SMA windows {5..50} and {20, 25, ..., 200}: 76 windows,
+    /// 2,850 combinations (the vectorbt anchor grid).
+    static let anchorPairs: [(Int, Int)] = {
+        let windows = Array(Set(Array(5...50) + Array(Swift.stride(from: 20, through: 200, by: 5)))).sorted()
+        var pairs: [(Int, Int)] = []
+        for f in windows { for s in windows where f < s { pairs.append((f, s)) } }
+        return pairs
+    }()
+
+    /// Fees 10 bps, depth none: the sweeps' execution.
+    static var sweepConfig: ExecutionConfig {
+        var config = ExecutionConfig()
+        config.depth = .none
+        config.feeBps = 10
+        return config
+    }
+
+    /// A Sharpe-ranked sweep without the overfitting blocks.
+    static var sweep: Sweep {
+        var sweep = Sweep(rankMetric: .sharpe)
+        sweep.overfittingBlocks = 0
+        return sweep
+    }
+
+    /// The evaluator of `strategy` (parameters `fast` and `slow`) over `pairs`, daily bars.
+    static func evaluator(_ strategy: Strategy, pairs: [(Int, Int)]) throws -> SweepEvaluator {
+        let defaults = try strategy.parameters([])
+        let parameters = try pairs.map { fast, slow in
+            var p = defaults
+            try p.set("fast", to: Double(fast))
+            try p.set("slow", to: Double(slow))
+            return p
+        }
+        return SweepEvaluator(config: sweepConfig, periodsPerYear: 252) { candles, cache, combo in
+            try strategy.signals(candles, parameters[combo], cache: cache)
+        }
+    }
+
+    /// `count` synthetic daily series of `bars` bars (seed 1) stored at `db`, and the ma-cross
+    /// screen `bt bench screen` times over them (synthetic depth, every statistic, reports).
+    static func screen(symbols count: Int, bars: Int, db: String, commandLine: [String]) throws -> (run: ScreenRun, symbols: [String]) {
+        try Synth.validate(symbols: count, bars: bars, timeframe: .day1)
+        let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
+        _ = try CandleStore(path: db).write(universe.map { ImportedFile.generated($0, source: "bench") })
+        let strategy = Strategy.maCross
+        let run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
+                            screen: Screen(rankMetric: .sharpe), periodsPerYear: nil, top: 20,
+                            commandLine: commandLine, execution: [])
+        return (run, universe.map(\.symbol))
+    }
+
+    /// One screen into `directory` (prepared fresh); the report.
+    static func runScreen(_ run: ScreenRun, symbols: [String], db: String, directory: String) throws -> ScreenReport {
+        try OutputDirectory.prepare(directory, force: true)
+        return try run.run(symbols: symbols, databasePath: db, directory: directory) { symbol, store in
+            (try store.load(symbol: symbol), ExecutionConfig())
+        }
+    }
+}
