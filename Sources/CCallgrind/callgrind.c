@@ -9,12 +9,10 @@
 
 #ifdef BT_HAVE_CALLGRIND
 int bt_callgrind_compiled(void) { return 1; }
-int bt_running_on_valgrind(void) { return RUNNING_ON_VALGRIND ? 1 : 0; }
 void bt_callgrind_start(void) { CALLGRIND_START_INSTRUMENTATION; }
 void bt_callgrind_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; }
 #else
 int bt_callgrind_compiled(void) { return 0; }
-int bt_running_on_valgrind(void) { return 0; }
 void bt_callgrind_start(void) {}
 void bt_callgrind_stop(void) {}
 #endif

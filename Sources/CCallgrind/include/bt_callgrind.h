@@ -9,8 +9,6 @@
 
 /* 1 when the client requests were compiled in. */
 int bt_callgrind_compiled(void);
-/* 1 when the process runs under valgrind (0 when not, or when not compiled in). */
-int bt_running_on_valgrind(void);
 /* CALLGRIND_START_INSTRUMENTATION: count from here (every thread). */
 void bt_callgrind_start(void);
 /* CALLGRIND_STOP_INSTRUMENTATION: stop counting. */

@@ -8,6 +8,7 @@ extension Option {
     static let db = Option("db", kind: .value, valueName: "PATH", help: "SQLite store (default $BT_DB or data/bt.sqlite)")
     static let help = Option("help", kind: .flag, help: "Show help for this command")
     static let json = Option("json", kind: .flag, help: "Print JSON instead of text")
+    static let list = Option("list", kind: .flag, help: "Print the names and exit")
 
     // MARK: - Candles
 

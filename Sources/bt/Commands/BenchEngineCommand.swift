@@ -28,12 +28,8 @@ extension Command {
         Allocator.keepFreedMemory()
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
         let parameters = try Strategy.maCross.parameters([])
-        // As 'bt run' does once per run: the spread floor's tick from the prices (not timed).
-        let tick = candles.inferredTick
         func best(_ depth: ExecutionConfig.Depth) throws -> (seconds: Double, fills: Int) {
-            var config = ExecutionConfig()
-            config.depth = depth
-            config.synthetic.tick = tick
+            let config = BenchWorkloads.engineConfig(depth, candles: candles)
             var best = Double.infinity, fills = 0
             for _ in 0..<repeats {
                 let start = DispatchTime.now().uptimeNanoseconds

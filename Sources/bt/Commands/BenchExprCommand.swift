@@ -30,10 +30,7 @@ extension Command {
         let sweepBars = try args.int(.candles) ?? 10_000
         guard sweepBars >= 201 else { throw UsageError("\(Option.candles) must be at least 201 for windows up to 200", command: "bench expr") }
         Allocator.keepFreedMemory()
-        let expr = try Strategy.expressions(
-            [.entry: "cross_above(sma(close, $fast), sma(close, $slow))",
-             .exit: "cross_below(sma(close, $fast), sma(close, $slow))"],
-            parameters: ["fast=10", "slow=30"])
+        let expr = try BenchWorkloads.expressionMACross()
         let builtIn = Strategy.maCross
 
         // One run on many bars.

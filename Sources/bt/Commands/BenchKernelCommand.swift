@@ -19,9 +19,9 @@ extension Command {
             time (Debian 'valgrind'); a build without them refuses.
             """,
         positionals: [PositionalSpec(name: "WORKLOAD", help: "A name from --list", optional: true)],
-        options: [Option("list", kind: .flag, help: "Print the workload names and exit")]
+        options: [.list.withHelp("Print the workload names and exit")]
     ) { args in
-        if args.flag(Option("list", kind: .flag, help: "")) {
+        if args.flag(.list) {
             for workload in PerfWorkload.all { Output.line(workload.name) }
             return
         }
@@ -65,10 +65,7 @@ struct PerfWorkload {
             PerfWorkload(name: "engine_none") { _ in try engine(.none, strategy: .maCross) },
             PerfWorkload(name: "engine_synthetic") { _ in try engine(.synthetic, strategy: .maCross) },
             PerfWorkload(name: "expression_run") { _ in
-                try engine(.none, strategy: Strategy.expressions(
-                    [.entry: "cross_above(sma(close, $fast), sma(close, $slow))",
-                     .exit: "cross_below(sma(close, $fast), sma(close, $slow))"],
-                    parameters: ["fast=10", "slow=30"]))
+                try engine(.none, strategy: BenchWorkloads.expressionMACross())
             },
             PerfWorkload(name: "sweep_200") { _ in try sweep() },
             PerfWorkload(name: "screen_40x2000") { try screen(symbols: 40, bars: 2000, directory: $0) },
@@ -79,9 +76,7 @@ struct PerfWorkload {
     private static func engine(_ depth: ExecutionConfig.Depth, strategy: Strategy) throws -> () throws -> Void {
         let candles = Synth.series(symbol: "BENCH", bars: engineBars, seed: 1, timeframe: .minute1)
         let parameters = try strategy.parameters([])
-        var config = ExecutionConfig()
-        config.depth = depth
-        config.synthetic.tick = candles.inferredTick
+        let config = BenchWorkloads.engineConfig(depth, candles: candles)
         return {
             let signals = try strategy.signals(candles, parameters)
             _ = try Engine.run(candles, signals: signals, config: config)

@@ -14,6 +14,23 @@ enum BenchWorkloads {
         return pairs
     }()
 
+    /// ma-cross 10/30 written as expressions (`bt bench expr` against the built-in).
+    static func expressionMACross() throws -> Strategy {
+        try Strategy.expressions(
+            [.entry: "cross_above(sma(close, $fast), sma(close, $slow))",
+             .exit: "cross_below(sma(close, $fast), sma(close, $slow))"],
+            parameters: ["fast=10", "slow=30"])
+    }
+
+    /// The default execution at `depth`, with the spread floor's tick inferred from the prices as
+    /// `bt run` does once per run (the engine benches do it outside the timed part).
+    static func engineConfig(_ depth: ExecutionConfig.Depth, candles: CandleSeries) -> ExecutionConfig {
+        var config = ExecutionConfig()
+        config.depth = depth
+        config.synthetic.tick = candles.inferredTick
+        return config
+    }
+
     /// Fees 10 bps, depth none: the sweeps' execution.
     static var sweepConfig: ExecutionConfig {
         var config = ExecutionConfig()
