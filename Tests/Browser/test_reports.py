@@ -219,6 +219,31 @@ def values_of(a):
     return [float("nan") if v is None else float(v) for v in a]
 
 
+def curve_of(equity, close, fills=None):
+    """A stored curve's values: a `{"ledger": ...}` summed as the engine sums it (cash + position
+    x close, IEEE doubles as in the page; without `at`/`position`, the steps and positions the
+    signed fill quantities imply), or the values themselves."""
+    if not (isinstance(equity, dict) and "ledger" in equity):
+        return values_of(equity)
+    ledger = equity["ledger"]
+    if "at" in ledger:
+        at, pos = ledger["at"], values_of(ledger["position"])
+    else:
+        at, pos, p = [0], [0.0], 0.0
+        for i, q in zip(fills["index"], values_of(fills["quantity"])):
+            p += q
+            if i == at[-1]:
+                pos[-1] = p
+            else:
+                at.append(i)
+                pos.append(p)
+    cash, out = values_of(ledger["cash"]), []
+    for k, start in enumerate(at):
+        end = at[k + 1] if k + 1 < len(at) else len(close)
+        out += [cash[k] + pos[k] * close[i] for i in range(start, end)]
+    return out
+
+
 def hover_bar(page, chart_id, series, k, label, expect_time=None, cd=None, truth=None):
     """Zooms around bar k, hovers it, and checks the tooltip's time and OHLCV against `series`
     (and, given the chart object, its indicator values and equity at the stored timeframe; given
@@ -454,7 +479,12 @@ def test_sweep(page):
         cs = page.state("btCharts['bt-chart']")
         check("equity" in cs["panes"], "the selected combination's chart has no equity pane")
         eq = page.js("return btCharts['bt-chart'].state().analysis.final")
-        check(eq == values_of(other["equity"])[-1], f"chart equity ends at {eq}, the combination's curve at {values_of(other['equity'])[-1]}")
+        curve = curve_of(other["equity"], values_of(page.data["chart"]["series"]["close"]), other.get("fills"))
+        check(eq == curve[-1], f"chart equity ends at {eq}, the combination's curve at {curve[-1]}")
+        if isinstance(other["equity"], dict) and "ledger" in other["equity"] and other.get("fills"):
+            k = other["fills"]["index"][len(other["fills"]["index"]) // 2]
+            shown = page.js("return btCharts['bt-chart'].baseValues('equity', arguments[0], arguments[0] + 3)", k)
+            check(shown == curve[k:k + 3], f"equity at bars {k}..{k + 2} drawn as {shown}, the ledger gives {curve[k:k + 3]}")
         page.scroll_into_view("bt-chart")
         page.shot("selected")
     with_curve = {(c["x"], c.get("y")) for c in combos}

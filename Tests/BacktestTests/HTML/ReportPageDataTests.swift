@@ -53,6 +53,32 @@ struct ReportPageDataTests {
         return array.map { ($0 as? NSNumber)?.doubleValue ?? .nan }
     }
 
+    /// Equity and position from a `{"ledger": ...}` curve, summed as the page sums them; without
+    /// `at` and `position`, the steps and positions the signed fill quantities imply.
+    static func ledgerCurve(_ ledger: [String: Any], fills: [String: Any], close: [Double]) throws -> (equity: [Double], position: [Double]) {
+        var at: [Int], position: [Double]
+        if ledger["at"] == nil {
+            let index = try #require(fills["index"] as? [Int]), quantity = try numbers(fills["quantity"])
+            at = [0]; position = [0]
+            var p = 0.0
+            for (i, q) in zip(index, quantity) {
+                p += q
+                if i == at.last { position[position.count - 1] = p } else { at.append(i); position.append(p) }
+            }
+        } else {
+            at = try #require(ledger["at"] as? [Int]); position = try numbers(ledger["position"])
+        }
+        let cash = try numbers(ledger["cash"])
+        try #require(at.first == 0 && cash.count == at.count && position.count == at.count)
+        var e: [Double] = [], p: [Double] = []
+        for k in at.indices {
+            for i in at[k]..<(k + 1 < at.count ? at[k + 1] : close.count) {
+                e.append(cash[k] + position[k] * close[i]); p.append(position[k])
+            }
+        }
+        return (e, p)
+    }
+
     static func times(_ series: [String: Any]) throws -> [Int64] {
         var t: Int64 = 0
         return try #require(series["time_deltas"] as? [NSNumber]).map { t += $0.int64Value; return t }
@@ -243,13 +269,26 @@ struct SweepScreenPageTests {
         let best = try #require(sw["best"] as? [String: Double])
         let bestValues = grid.values(at: try #require(report.summary.best))
         #expect(best["x"] == bestValues[1] && best["y"] == bestValues[0])
+        let closes = try ReportPageDataTests.numbers(x["chart"]?["series"]?["close"])  // exact: JSONSerialization rounds
         let combos = try #require(sw["combinations"] as? [[String: Any]])
         #expect(combos.count == 11 && sw["curve_note"] as? String == "Curves are stored for every combination.")
         for combo in combos {
             let x = try #require(combo["x"] as? Double), y = try #require(combo["y"] as? Double)
             let k = try #require((0..<grid.count).first { grid.values(at: $0) == [y, x] })
             let run = try evaluator.run(k, on: report.candles, cache: IndicatorCache())
-            #expect(ReportPageDataTests.same(try ReportPageDataTests.numbers(combo["equity"]), run.equity))
+            // The curve is its ledger (implied by the fills here); cash + position × close over
+            // the page's closes is the run's equity bit for bit.
+            let trades = try #require(combo["trades"] as? [String: Any]), fills = try #require(combo["fills"] as? [String: Any])
+            let ledger = try #require((combo["equity"] as? [String: Any])?["ledger"] as? [String: Any])
+            #expect(ledger["at"] == nil && ledger["position"] == nil)
+            let page = try ReportPageDataTests.ledgerCurve(ledger, fills: fills, close: closes)
+            #expect(ReportPageDataTests.same(page.equity, run.equity) && ReportPageDataTests.same(page.position, run.position))
+            #expect(try ReportPageDataTests.numbers(trades["pnl"]) == run.trades.map(\.pnl) && trades["pnl"] is [String: Any])
+            #expect(try ReportPageDataTests.numbers(trades["entry_price"]) == run.trades.map(\.entryPrice))
+            #expect(trades["fees"] == nil && trades["side"] == nil && (trades["is_open"] == nil) == !run.trades.contains(where: \.isOpen))
+            #expect(try ReportPageDataTests.numbers(fills["price"]) == run.fills.map(\.vwap) && fills["price"] is [String: Any])
+            #expect(try ReportPageDataTests.numbers(fills["quantity"]) == run.fills.map { $0.side == .buy ? $0.quantityFilled : -$0.quantityFilled })
+            #expect(fills["side"] == nil)
             #expect(combo["label"] as? String == "fast=\(NumberText.shortest(y)) slow=\(NumberText.shortest(x))")
         }
         let wf = try #require(sw["walk_forward"] as? [String: Any])
@@ -277,6 +316,36 @@ struct SweepScreenPageTests {
         #expect(top == Array(cells.rankedCombos.prefix(3)))
         let values = top.map { report.summary.rankValues[$0] }
         #expect(values == values.sorted(by: >))
+    }
+
+    @Test("a curve is written as its ledger only when cash + position × close is its equity at every bar")
+    func ledgerOnlyWhenExact() throws {
+        let run = try SVGChartTests.googRun()
+        let ledger = try #require(PageData.ledger(run))
+        guard case .object(let members) = ledger, case .object(let parts)? = members.first?.value else { Issue.record("not a ledger"); return }
+        #expect(members.first?.key == "ledger" && parts.map(\.key) == ["cash"])  // the fills imply the steps and positions
+        // Fills that do not add up to the position (a position the broker snapped to zero): the
+        // steps and positions are written.
+        var snapped = run
+        let k = try #require(run.fills.indices.first { run.fills[$0].side == .sell })
+        snapped.fills[k].quantityFilled = snapped.fills[k].quantityFilled.nextUp
+        guard case .object(let m2)? = PageData.ledger(snapped), case .object(let p2)? = m2.first?.value else { Issue.record("no ledger"); return }
+        #expect(p2.map(\.key) == ["at", "cash", "position"])
+        func member(_ key: String) -> JSONValue? { p2.first { $0.key == key }?.value }
+        guard case .array(let atValues)? = member("at") else { Issue.record("no steps"); return }
+        let at = atValues.compactMap { value -> Int? in if case .int(let v) = value { v } else { nil } }
+        let cash = try ReportPageDataTests.numbers(member("cash")), position = try ReportPageDataTests.numbers(member("position"))
+        #expect(at.count == cash.count && at.count == position.count && at.first == 0)
+        for (k, i) in at.enumerated() { #expect(cash[k] == run.cash[i] && position[k] == run.position[i]) }
+        var nudged = run
+        nudged.equity[run.equity.count / 2] = nudged.equity[run.equity.count / 2].nextUp
+        #expect(PageData.ledger(nudged) == nil)
+        var portfolio = run
+        portfolio.positionValue = run.equity
+        #expect(PageData.ledger(portfolio) == nil)
+        let flat = try Engine.run(run.candles, signals: Signals(entries: .init(repeating: false, count: run.equity.count),
+                                                                exits: .init(repeating: false, count: run.equity.count)), config: ExecutionConfig())
+        #expect(PageData.ledger(flat) != nil)
     }
 
     @Test("three swept parameters: the two longest axes, each cell the best over the third")

@@ -937,6 +937,8 @@ class Chart {
           firstFrameMs: self.firstFrameMs || null, tooltipIndex: self.hover ? self.hover.index : null,
           timeframes: self.timeframes(), analysis: self.analysis || null };
       },
+      /** Base-bar values [from, to) of a drawn series (`equity`, `position`, `dd`, ...); null when absent. */
+      baseValues(key, from, to) { const a = self.baseArrays[key]; return a ? Array.from(a.subarray(from, to)) : null; },
       bar(i) { const s = self.d.s; return { time: s.t[i], open: s.o[i], high: s.h[i], low: s.l[i], close: s.c[i], volume: s.v[i] }; },
       /** Viewport coordinates of bar i's centre in a pane (at its close in the price pane). */
       clientPoint(i, paneId) {

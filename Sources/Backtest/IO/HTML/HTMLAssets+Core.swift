@@ -36,8 +36,38 @@ function decodeF64(b64) {
   for (let i = 0; i < n; i++) out[i] = dv.getFloat64(8 * i, true);
   return out;
 }
-/** Length of a numeric array of the data in either form. */
-function numLength(a) { return !a ? 0 : Array.isArray(a) ? a.length : typeof a.f64 === "string" ? Math.floor(a.f64.replace(/=+$/, "").length * 3 / 4 / 8) : 0; }
+/** Length of a numeric array of the data in either form (or an array already decoded). */
+function numLength(a) { return !a ? 0 : Array.isArray(a) || ArrayBuffer.isView(a) ? a.length : typeof a.f64 === "string" ? Math.floor(a.f64.replace(/=+$/, "").length * 3 / 4 / 8) : 0; }
+/**
+ * A curve stored as its ledger (`{"ledger": {at, cash, position}}`: the bars where cash or
+ * position change, and their values from there on) over the closes: equity[i] = cash +
+ * position * close[i], the engine's own sum, so the values are the engine's bit for bit.
+ * Without `at` and `position` the fills (decodeFills) imply them: bar 0 and each bar with a
+ * fill, the position the running sum of the signed quantities in fill order.
+ * Returns { equity, position } (Float64Array of n), or null when the ledger is malformed.
+ */
+function ledgerCurve(l, close, n, fills) {
+  if (!l || !l.cash) return null;
+  let at = l.at, pos = null;
+  if (!at) {
+    at = [0]; pos = [0];
+    let p = 0;
+    for (let k = 0; fills && k < fills.n; k++) {
+      p += fills.buy[k] ? fills.qty[k] : -fills.qty[k];
+      if (fills.index[k] === at[at.length - 1]) pos[pos.length - 1] = p; else { at.push(fills.index[k]); pos.push(p); }
+    }
+  }
+  if (!Array.isArray(at) || !at.length || at[0] !== 0) return null;
+  const m = at.length, cash = f64(l.cash, m);
+  if (!pos) pos = f64(l.position, m);
+  const equity = new Float64Array(n), position = new Float64Array(n);
+  for (let k = 0; k < m; k++) {
+    const from = at[k] | 0, to = k + 1 < m ? Math.min(n, at[k + 1] | 0) : n, c = cash[k], p = pos[k];
+    if (from < 0 || to < from) return null;
+    for (let i = from; i < to; i++) { equity[i] = c + p * close[i]; position[i] = p; }
+  }
+  return { equity, position };
+}
 /** Bar times in epoch seconds from `time_deltas` (first absolute, then differences) or `time`. */
 function decodeTime(obj) {
   if (obj.time_deltas) {

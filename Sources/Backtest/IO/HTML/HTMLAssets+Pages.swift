@@ -216,7 +216,25 @@ function sweepPage(data, app) {
   const toolbar = el("div"), slot = el("div");
   const combos = sw.combinations || [];
   const bestCombo = sw.best ? combos.find(c => c.x === sw.best.x && (sw.y ? c.y === sw.best.y : true)) : null;
-  let selected = null;
+  let selected = null, closes = null;
+  const curves = new Map();
+  // A combination's curve and position, decoded once: `equity` is a ledger (cash and position
+  // where they change) or the values themselves.
+  const curveOf = (combo) => {
+    if (!combo || !combo.equity) return null;
+    if (!curves.has(combo)) {
+      const l = combo.equity.ledger;
+      let curve = { values: combo.equity, position: combo.position || null };
+      if (l) {
+        const s = (data.chart && data.chart.series) || {}, n = decodeTime(s).length;
+        if (!closes) closes = f64(s.close, n);
+        const c = ledgerCurve(l, closes, n, decodeFills(combo.fills, n));
+        curve = c ? { values: c.equity, position: c.position } : { values: null, position: null };
+      }
+      curves.set(combo, curve);
+    }
+    return curves.get(combo);
+  };
   const show = (ix, iy) => {
     const x = sw.x.values[ix], y = sw.y ? sw.y.values[iy] : null;
     const combo = combos.find(c => Math.abs(c.x - x) < 1e-9 && (!sw.y || Math.abs(c.y - y) < 1e-9)) || null;
@@ -239,10 +257,11 @@ function sweepPage(data, app) {
     if (chart) chart.destroy();
     const cd = Object.assign({}, data.chart || {});
     if (combo && combo.equity) {
-      cd.equity = { initial_cash: sw.initial_cash, values: combo.equity, position: combo.position || null, label: combo.label || heat.paramsText(ix, iy) };
+      const curve = curveOf(combo);
+      cd.equity = { initial_cash: sw.initial_cash, values: curve.values, position: curve.position, label: combo.label || heat.paramsText(ix, iy) };
       cd.trades = combo.trades || null; cd.fills = combo.fills || null;
     } else { cd.equity = null; cd.trades = null; cd.fills = null; }
-    const compare = combo && combo !== bestCombo && bestCombo && bestCombo.equity ? { values: bestCombo.equity, label: "Best " + heat.paramsText(...heat.best) } : null;
+    const compare = combo && combo !== bestCombo && bestCombo && bestCombo.equity ? { values: curveOf(bestCombo).values, label: "Best " + heat.paramsText(...heat.best) } : null;
     chart = buildChart(host, cd, { small: false, compare, logPrice: prev && prev.log.includes("price"), logEquity: prev && prev.log.includes("equity") });
     if (!chart.panes.length) { host.append(el("div", { cls: "bt-message", text: "No price series or equity curve in this report." })); }
     chart.start(toolbar);

@@ -10,14 +10,16 @@ function decodeTrades(t, n) {
   return {
     n: m, entry: I(t.entry_index), exit: I(t.exit_index), entryPrice: f64(t.entry_price, m), exitPrice: f64(t.exit_price, m),
     pnl: f64(t.pnl, m), ret: f64(t["return"], m), qty: f64(t.quantity, m), fees: f64(t.fees, m),
-    side: (t.side || []).map(String), isOpen: (t.is_open || []).map(Boolean),
+    side: t.side ? t.side.map(String) : new Array(m).fill("long"), isOpen: (t.is_open || []).map(Boolean),
   };
 }
+/** Fills in columns; without `side`, the quantities are signed (buys positive). */
 function decodeFills(f, n) {
   if (!f || !f.index || !f.index.length) return null;
-  const m = f.index.length;
-  return { n: m, index: Int32Array.from(f.index, v => clamp(v | 0, 0, Math.max(0, n - 1))), price: f64(f.price, m), qty: f64(f.quantity, m),
-    buy: (f.side || []).map(s => String(s).toLowerCase() === "buy") };
+  const m = f.index.length, qty = f64(f.quantity, m);
+  const buy = f.side ? f.side.map(s => String(s).toLowerCase() === "buy") : Array.from(qty, q => q >= 0);
+  if (!f.side) for (let k = 0; k < m; k++) qty[k] = Math.abs(qty[k]);
+  return { n: m, index: Int32Array.from(f.index, v => clamp(v | 0, 0, Math.max(0, n - 1))), price: f64(f.price, m), qty, buy };
 }
 /**
  * Drawdown episodes as bt's statistics define them: the running peak starts at the initial cash

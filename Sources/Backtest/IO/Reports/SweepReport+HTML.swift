@@ -81,9 +81,9 @@ extension SweepReport {
             return .object(coordinates(curve.combo) + [
                 (key: "label", value: .string(parameterText(curve.combo))),
                 (key: "params", value: .object(zip(grid.axes, values).map { (key: $0.name, value: .number($1)) })),
-                (key: "equity", value: PageData.f64(curve.result.equity)),
-                (key: "trades", value: PageData.trades(curve.result.trades)),
-                (key: "fills", value: PageData.fills(curve.result.fills)),
+                (key: "equity", value: PageData.ledger(curve.result) ?? PageData.f64(curve.result.equity)),
+                (key: "trades", value: PageData.curveTrades(curve.result.trades)),
+                (key: "fills", value: PageData.curveFills(curve.result.fills)),
             ])
         })))
         let stored = curves.count
