@@ -6,7 +6,7 @@ DEMO_DB := notebooks-out/demo.sqlite
 FUZZ_SECONDS ?= 300
 FUZZ_CI_SECONDS ?= 15
 
-.PHONY: deps build demo test test-browser test-l2 test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
+.PHONY: deps build demo test test-js test-browser test-l2 test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -21,11 +21,19 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) test-js
 	$(MAKE) test-browser
 	$(MAKE) test-l2
 	$(MAKE) test-slurm
 	$(MAKE) perf-check
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
+
+# The report page's JavaScript (Sources/Backtest/IO/HTML/Assets): each file checked by
+# `node --check`, the pure functions unit-tested with Node's test runner (Tests/JS).
+test-js:
+	@command -v node >/dev/null || bash scripts/install-deps.sh
+	@for f in Sources/Backtest/IO/HTML/Assets/*.js; do node --check "$$f" || exit 1; done
+	node --test Tests/JS/
 
 # report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on
 # report folders written by the debug bt binary; screenshots in .build/test-artifacts/browser.

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Layers, lowest first; a target may import only the ones above it in this list:
@@ -28,8 +28,10 @@ let package = Package(
         .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
         .target(name: "BacktestAnalysis", dependencies: ["BacktestCore"], path: "Sources/Backtest/Analysis"),
         .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib"],
-                path: "Sources/Backtest/IO"),
+                path: "Sources/Backtest/IO", exclude: ["HTML/Assets"], plugins: ["EmbedAssets"]),
         .target(name: "BacktestBenchmarks", dependencies: ["Backtest"], path: "Sources/Backtest/Benchmarks"),
+        // The report page's .js/.css files (IO/HTML/Assets) as string constants, at build time.
+        .plugin(name: "EmbedAssets", capability: .buildTool()),
         // Callgrind's client requests for `bt bench kernel` (no-ops without valgrind's headers).
         .target(name: "CCallgrind", path: "Sources/CCallgrind"),
         .systemLibrary(

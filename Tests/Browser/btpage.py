@@ -1,35 +1,32 @@
 """Assemble report.html pages in Python exactly as HTMLPage.render does in Swift (dev/test only).
 
-The stylesheet and scripts are read from the Swift raw string literals in
-Sources/Backtest/IO/HTML, so the pages built here carry the same assets as bt's.
+The stylesheet and scripts are the files in Sources/Backtest/IO/HTML/Assets, which the
+EmbedAssets build-tool plugin compiles into bt, so the pages built here carry the same assets.
 """
 import json
 import math
 import os
-import re
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-ASSET_DIR = os.path.join(ROOT, "Sources", "Backtest", "IO", "HTML")
+ASSET_DIR = os.path.join(ROOT, "Sources", "Backtest", "IO", "HTML", "Assets")
+SCRIPTS = ["core.js", "chart.js", "panels.js", "pages.js"]  # HTMLAssets.scripts, in page order
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
        "base-uri 'none'; form-action 'none'")
-_LITERAL = re.compile(r'static let (\w+) = #"""\n(.*?)\n"""#', re.S)
 
 
 def assets():
-    """{name: text} of every `static let name = #\"\"\"...\"\"\"#` literal (closing delimiter at column 0)."""
+    """{file name: text} of every asset file."""
     out = {}
     for name in sorted(os.listdir(ASSET_DIR)):
-        if name.endswith(".swift"):
-            with open(os.path.join(ASSET_DIR, name), encoding="utf-8") as f:
-                for m in _LITERAL.finditer(f.read()):
-                    out[m.group(1)] = m.group(2)
+        if name.endswith((".js", ".css")):
+            with open(os.path.join(ASSET_DIR, name), encoding="utf-8", newline="") as f:
+                out[name] = f.read()
     return out
 
 
 def script(a=None):
     a = a or assets()
-    return ("(function () {\n\"use strict\";\n" + a["coreScript"] + a["chartScript"] + a["panelsScript"]
-            + a["pagesScript"] + "})();\n")
+    return "(function () {\n\"use strict\";\n" + "".join(a[name] for name in SCRIPTS) + "})();\n"
 
 
 def escaped_for_script(text):
@@ -49,7 +46,7 @@ def render(title, json_text, kind):
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
             "<meta name=\"generator\" content=\"bt\">\n"
-            "<title>" + escaped_text(title) + "</title>\n<style>\n" + a["style"] + "</style>\n</head>\n"
+            "<title>" + escaped_text(title) + "</title>\n<style>\n" + a["style.css"] + "</style>\n</head>\n"
             f"<body data-kind=\"{kind}\">\n<div id=\"bt-app\"><noscript>This report needs JavaScript to draw its charts; "
             "the same figures are in the CSV and Markdown files beside it.</noscript></div>\n"
             "<script type=\"application/json\" id=\"bt-data\">" + escaped_for_script(json_text) + "</script>\n"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BacktestIO
 
 @Suite("HTML report page")
@@ -71,6 +72,17 @@ struct HTMLPageTests {
         #expect(!HTMLAssets.style.lowercased().contains("</style"))
         #expect(HTMLAssets.script.hasPrefix("(function () {\n\"use strict\";\n"))
         #expect(HTMLAssets.script.hasSuffix("boot();})();\n"))
+    }
+
+    @Test("the binary carries the asset files byte for byte, every script in page order")
+    func embedded() throws {
+        let folder = "Sources/Backtest/IO/HTML/Assets/"
+        func file(_ name: String) throws -> String { try String(contentsOfFile: Repository.path(folder + name), encoding: .utf8) }
+        let order = ["core.js", "chart.js", "panels.js", "pages.js"]
+        #expect(HTMLAssets.scripts == (try order.map(file)))
+        #expect(HTMLAssets.style == (try file("style.css")))
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: Repository.path(folder)).filter { $0.hasSuffix(".js") }
+        #expect(Set(onDisk) == Set(order), "every script file is in the page, and only those")
     }
 
     @Test("a long series passes through intact and quickly")

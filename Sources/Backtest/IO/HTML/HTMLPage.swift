@@ -1,15 +1,5 @@
 import Foundation
 
-/// The page's stylesheet and scripts, as raw string literals (compiled in about a second, where
-/// SwiftPM's `.embedInCode` resources took minutes). Written for bt; no third-party code.
-enum HTMLAssets {
-    /// Every script, in order, wrapped in one strict-mode function so nothing leaks to `window`
-    /// except the documented test hooks.
-    static var script: String {
-        "(function () {\n\"use strict\";\n" + coreScript + chartScript + panelsScript + pagesScript + "})();\n"
-    }
-}
-
 /// A self-contained interactive report page (`report.html`): the stylesheet, the scripts and
 /// the data inlined, nothing fetched. The data contract is `docs/report-html-schema.md`.
 public enum HTMLPage {

@@ -1,7 +1,3 @@
-extension HTMLAssets {
-    /// Turns a report's chart object into chart panes (price, volume, indicators, equity,
-    /// drawdown, trade P/L), analyses the equity curve, and builds tables and the page header.
-    static let panelsScript = #"""
 // ---- chart object -> panes -------------------------------------------------------------------
 /** Trades in columns with base-bar indices (see the schema: `trades`). */
 function decodeTrades(t, n) {
@@ -253,7 +249,4 @@ function renderTrades(cd, chart, n) {
   more.addEventListener("click", () => page(1000));
   page(500);
   return el("div", null, [el("div", { cls: "bt-scroll" }, [table]), more]);
-}
-
-"""#
 }

@@ -1,7 +1,3 @@
-extension HTMLAssets {
-    /// Helpers shared by every page: data decoding, UTC calendar, timeframes and in-page
-    /// resampling, rounded ticks, min/max pyramids for decimation, number formats, colour scales.
-    static let coreScript = #"""
 // ---- data decoding ---------------------------------------------------------------------------
 /**
  * Float64Array from a numeric array of the data: a JSON array (null for undefined values, read as
@@ -449,6 +445,3 @@ function themeColors() {
   return out;
 }
 const INDICATOR_COLORS = ["ind1", "ind2", "ind3", "ind4", "ind5", "ind6"];
-
-"""#
-}

@@ -1,7 +1,3 @@
-extension HTMLAssets {
-    /// The four page kinds (run, chart, sweep with its heatmap, screen) and the start-up code
-    /// that reads the embedded data and exposes the read-only test hooks on `window`.
-    static let pagesScript = #"""
 // ---- run and chart pages ---------------------------------------------------------------------
 function chartColumn(id) {
   const toolbar = el("div"), host = el("div", { id });
@@ -466,5 +462,3 @@ function boot() {
 // Chart teardown (pages that replace a chart on selection).
 Chart.prototype.destroy = function () { if (this.observer) this.observer.disconnect(); this.destroyed = true; };
 boot();
-"""#
-}

@@ -1,8 +1,3 @@
-extension HTMLAssets {
-    /// The canvas chart: stacked panes on one bar-index axis, layers (candles, volume, lines,
-    /// histograms, areas, trades, fills, markers, regions), per-pixel min/max decimation, zoom,
-    /// pan, box zoom, crosshair with tooltip, timeframe aggregation and log scales.
-    static let chartScript = #"""
 // ---- chart engine ----------------------------------------------------------------------------
 const HEADER_H = 20, XAXIS_H = 24, MIN_AXIS_W = 54, CHART_FONT_PX = 11;
 
@@ -966,7 +961,4 @@ class Chart {
       get firstPaintMs() { return self.firstPaintMs; },
     };
   }
-}
-
-"""#
 }
