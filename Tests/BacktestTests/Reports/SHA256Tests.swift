@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
@@ -33,5 +34,28 @@ struct SHA256Tests {
         let copy = CandleSeries(symbol: "Y", time: a.time, open: a.open, high: a.high, low: a.low, close: a.close,
                                 volume: a.volume)
         #expect(copy.sha256 == a.sha256, "the fingerprint covers the bars only, not the symbol")
+    }
+
+    @Test("the shipped GOOG bars keep the fingerprint every earlier manifest and shard recorded")
+    func stableFingerprint() throws {
+        // 2,148 bars: two full chunks of 1,000 bars and a partial one. The digest is the one the
+        // hand-written implementation wrote into manifests before libcrypto replaced it.
+        #expect(try ShippedData.goog().sha256 == "50647e8d949b1e9356f6db5e0152ce2b4518402a6f48ee64962342348b709abb")
+    }
+
+    @Test("a hasher is a value: a copy continues on its own; a digest starts over; any sequence of bytes")
+    func valueSemantics() {
+        var a = SHA256()
+        a.update(Array("abc".utf8))
+        var b = a
+        b.update(Array("dbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(a.hexDigest() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(b.hexDigest() == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(a.hexDigest() == SHA256.hex([UInt8]()), "after a digest the hasher is empty")
+        var c = SHA256()
+        c.update("ab".utf8)
+        c.update(CollectionOfOne(UInt8(ascii: "c")))
+        c.update(Set<UInt8>())
+        #expect(c.hexDigest() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }
