@@ -5,8 +5,9 @@
     swift build -c release
     .build/refvenv/bin/python Benchmarks/reference.py [--bt .build/release/bt] [--quick]
 
-Prints, for the README's Benchmarks table, each figure beside its reference and their ratio
-(bt's time over the reference's: below 1 is faster), with the load average before and after:
+Prints, for the Benchmarks table (docs/guide/benchmarks.md; the README has it in short), each
+figure beside its reference and their ratio (bt's time over the reference's: below 1 is faster),
+with the load average before and after:
 
 - indicators: ns/bar of SMA 20, EMA 20, RSI 14, MACD 12/26/9, BBANDS 20/2 and ATR 14 at 1,000
   and 1,000,000 bars. The arrays are the ones `bt bench indicators` builds (the same SplitMix64

@@ -20,7 +20,7 @@ struct HostileInputTests {
         #expect(e?.setting == .grid)
     }
 
-    @Test("the limit allows the README's million-combination grid")
+    @Test("the limit allows the guide's million-combination grid")
     func millionGrid() throws {
         #expect(try ParameterGrid(parsing: ["fast=1:1000:1", "slow=2:1001:1"]).count == 1_000_000)
     }

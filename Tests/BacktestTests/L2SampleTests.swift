@@ -10,7 +10,7 @@ import TestSupport
 /// (Tests/Fixtures/l2/) and runs these tests with `BT_L2_DATA` pointing at the converted folder
 /// (book.jsonl, trades.jsonl, truth.csv) and `BT_L2_STALE_DATA` at the `--keep-stale`
 /// conversion; without them the tests are skipped, so plain `swift test` works offline.
-/// Expected values: docs/execution-model-research.md (the Python prototypes' numbers).
+/// Expected values: docs/design/execution-model-research.md (the Python prototypes' numbers).
 @Suite("Real L2 sample (make test-l2)", .enabled(if: L2Sample.directory != nil, "set BT_L2_DATA (make test-l2)"))
 struct L2SampleTests {
     static let sizes = [0.01, 0.03, 0.1, 0.3, 1, 3, 10]

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The local mock exchange (`Tests/Fixtures/http/mock_exchange.py`, see docs/mock-exchange.md)
+/// The local mock exchange (`Tests/Fixtures/http/mock_exchange.py`, see docs/design/mock-exchange.md)
 /// on 127.0.0.1, one per test: started with `arguments`, stopped by `stop()` or when the test
 /// process ends (its standard input closes).
 public final class MockExchange: @unchecked Sendable {
@@ -52,7 +52,7 @@ public final class MockExchange: @unchecked Sendable {
         try request(path, body: nil)
     }
 
-    /// POSTs `json` to `/_control`: settings, faults (docs/mock-exchange.md, "Control").
+    /// POSTs `json` to `/_control`: settings, faults (docs/design/mock-exchange.md, "Control").
     public func control(_ json: String) throws {
         _ = try request("/_control", body: Data(json.utf8))
     }

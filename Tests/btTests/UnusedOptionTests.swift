@@ -64,12 +64,20 @@ struct UnusedOptionTests {
         #expect(r.stderr.hasPrefix("error: ") && Self.warnings(r.stderr).isEmpty, "\(r.stderr)")
     }
 
-    @Test("the command lines the README and scripts/demo.sh document print no warning")
+    @Test("the command lines the README, the guide and scripts/demo.sh document print no warning")
     func documented() throws {
         let db = try RunCommandTests.store()
         let dir = BT.scratchDirectory().path
         let lines: [[String]] = [
-            // README
+            // README: five minutes on your own CSV (on GOOG)
+            ["data", "summary", "GOOG"],
+            ["chart", "GOOG", "--ind", "sma:50", "--ind", "rsi", "--last", "250"],
+            ["run", "ma-cross", "GOOG", "--out", dir + "/tour-run"],
+            ["run", "GOOG", "--entry", "cross_above(sma(close, 50), sma(close, 200))",
+             "--exit", "cross_below(sma(close, 50), sma(close, 200))"],
+            ["sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:5", "--grid", "slow=20:200:10", "--where", "fast<slow",
+             "--walk-forward", "4", "--out", dir + "/tour-sweep"],
+            // docs/guide
             ["run", "ma-cross", "GOOG"],
             ["run", "ma-cross", "GOOG", "--param", "fast=20", "--param", "slow=50", "--param", "type=ema", "--from", "2010-01-01"],
             ["run", "rsi", "EURUSD", "--sl", "1%", "--tp", "2%", "--short", "--json"],

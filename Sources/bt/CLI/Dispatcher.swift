@@ -18,6 +18,11 @@ enum Dispatcher {
         case "help":
             let rest = Array(args.dropFirst())
             if rest.isEmpty { Output.write(Help.overview(commands)); return }
+            if rest.first == "--markdown" {
+                guard rest.count == 1 else { throw UsageError("'bt help --markdown' takes no other argument") }
+                Output.write(Help.markdown(commands))
+                return
+            }
             let (command, _) = try resolve(rest, in: commands)
             Output.write(Help.command(command))
             return

@@ -12,18 +12,13 @@ enum Help {
         }
         s += "\nGLOBAL OPTIONS:\n  --db PATH      SQLite store (default $BT_DB or data/bt.sqlite)\n"
         s += "  --help         Show help\n  --version      Show the version\n"
+        s += "\n'bt help --markdown' prints every command's help as markdown (docs/reference/commands.md).\n"
         s += "\nSee 'bt help <command>' for details.\n"
         return s
     }
 
     static func command(_ c: Command) -> String {
-        var usage = "bt \(c.name)"
-        for p in c.positionals {
-            let n = p.variadic ? "\(p.name)..." : p.name
-            usage += p.optional ? " [\(n)]" : " \(n)"
-        }
-        if !c.options.isEmpty { usage += " [options]" }
-        var s = "\(c.summary)\n\nUSAGE: \(usage)\n"
+        var s = "\(c.summary)\n\nUSAGE: \(usage(c))\n"
         if !c.discussion.isEmpty { s += "\n\(c.discussion)\n" }
         if !c.positionals.isEmpty {
             s += "\nARGUMENTS:\n"
@@ -42,5 +37,82 @@ enum Help {
         }
         s += "\nSee 'bt help <command>' for details.\n"
         return s
+    }
+
+    /// Every command's help as one markdown document, the committed `docs/reference/commands.md`:
+    /// the same usage lines, discussions, arguments and option tables as `bt help COMMAND`, in
+    /// registry order. Nothing in it depends on the version, the terminal or the environment, so
+    /// the file changes only when a table does.
+    static func markdown(_ commands: [Command]) -> String {
+        var s = "# bt commands\n\n"
+        s += "Generated from bt's command and option tables by `bt help --markdown`; do not edit by hand.\n"
+        s += "Regenerate with `swift run bt help --markdown > docs/reference/commands.md`.\n"
+        s += "Every command also takes `--db PATH` and `--help`; `bt --version` prints the version.\n\n"
+        s += "| command | what it does |\n|---|---|\n"
+        for c in commands {
+            s += "| [`bt \(c.name)`](#\(anchor(c))) | \(cell(c.summary)) |\n"
+        }
+        for c in commands {
+            s += "\n## bt \(c.name)\n\n\(cell(c.summary))\n\n"
+            s += fenced(usage(c))
+            if !c.discussion.isEmpty { s += "\n" + fenced(c.discussion) }
+            if !c.positionals.isEmpty {
+                s += "\n| argument | meaning |\n|---|---|\n"
+                for p in c.positionals {
+                    var name = p.variadic ? "\(p.name)..." : p.name
+                    if p.optional { name = "[\(name)]" }
+                    s += "| `\(name)` | \(cell(p.help)) |\n"
+                }
+            }
+            s += "\n| option | meaning |\n|---|---|\n"
+            for o in c.allOptions {
+                var left = "--\(o.name)"
+                if o.kind != .flag { left += " \(o.valueName)" }
+                if o.kind == .repeated { left += " ..." }
+                s += "| `\(left.replacingOccurrences(of: "|", with: "\\|"))` | \(cell(o.helpText)) |\n"
+            }
+        }
+        return s
+    }
+
+    /// `bt NAME ARGS [options]`: the usage line of `command(_:)` and `markdown(_:)`.
+    private static func usage(_ c: Command) -> String {
+        var usage = "bt \(c.name)"
+        for p in c.positionals {
+            let n = p.variadic ? "\(p.name)..." : p.name
+            usage += p.optional ? " [\(n)]" : " \(n)"
+        }
+        if !c.options.isEmpty { usage += " [options]" }
+        return usage
+    }
+
+    /// GitHub's anchor of the heading `## bt NAME`: lower case, spaces as hyphens.
+    private static func anchor(_ c: Command) -> String {
+        ("bt " + c.name).lowercased().replacingOccurrences(of: " ", with: "-")
+    }
+
+    /// Help text as a table cell: `\\ | ` * [ ]` backslash-escaped, `& < >` as entities (so
+    /// `<command>` is not read as a tag).
+    private static func cell(_ text: String) -> String {
+        var out = ""
+        for ch in text {
+            switch ch {
+            case "\\", "|", "`", "*", "[", "]": out.append("\\"); out.append(ch)
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\n": out += " "
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// `text` in a fenced block longer than any run of backticks inside it.
+    private static func fenced(_ text: String) -> String {
+        var longest = 0, run = 0
+        for ch in text { if ch == "`" { run += 1; longest = max(longest, run) } else { run = 0 } }
+        let fence = String(repeating: "`", count: max(3, longest + 1))
+        return fence + "text\n" + text + (text.hasSuffix("\n") ? "" : "\n") + fence + "\n"
     }
 }

@@ -43,8 +43,9 @@ struct SlurmSubmission {
         DIR.parts/logs. --partition, --time and --cpus-per-task apply to both jobs. --dry-run
         prints the scripts and the sbatch commands instead. A task that failed is rerun with
         'sbatch --array=K DIR.parts/array.sbatch', then 'bt merge DIR.parts --out DIR'.
-        The store is opened read-only by every task (see the README on shared file systems);
-        the bt binary, the store and DIR must be on a file system the nodes share.
+        The store is opened read-only by every task (see docs/guide/shards-and-slurm.md on
+        shared file systems); the bt binary, the store and DIR must be on a file system the
+        nodes share.
         """
     }
 

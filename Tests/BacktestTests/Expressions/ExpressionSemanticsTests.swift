@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 
-/// The rules the README's function table states, on small hand-made series.
+/// The rules the function table of docs/guide/strategies.md states, on small hand-made series.
 @Suite("Expression semantics")
 struct ExpressionSemanticsTests {
     /// Bars with the given closes (open = previous close, high/low 1 around), volume 10..

@@ -5,7 +5,7 @@ import TestSupport
 @testable import BacktestAnalysis
 @testable import BacktestIO
 
-/// The data bt writes into report.html (docs/report-html-schema.md), read back as the page reads it.
+/// The data bt writes into report.html (docs/reference/report-html-schema.md), read back as the page reads it.
 @Suite("report.html data")
 struct ReportPageDataTests {
     /// The JSON object inlined in `page`.

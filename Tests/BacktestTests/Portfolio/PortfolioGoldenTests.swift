@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// bt's portfolio against vectorbt 1.2.0's `Portfolio.from_orders` with target percents, shared
-/// cash and `call_seq="auto"` (docs/portfolio-reference.md): the executor alone on hand-made
+/// cash and `call_seq="auto"` (docs/design/portfolio-reference.md): the executor alone on hand-made
 /// target tables (units), then whole ma-cross portfolios (cases) with slots, ranking,
 /// rebalancing, rotation and different calendars, with `--depth none`.
 @Suite("Portfolio vectorbt goldens")

@@ -4,7 +4,7 @@ import Testing
 @testable import BacktestAnalysis
 import TestSupport
 
-/// The vectorbt goldens of `Tests/Fixtures/portfolio/goldens.json` (docs/portfolio-reference.md,
+/// The vectorbt goldens of `Tests/Fixtures/portfolio/goldens.json` (docs/design/portfolio-reference.md,
 /// section 7) and helpers shared by the portfolio tests.
 enum PortfolioGoldens {
     struct Order: Decodable, Sendable {

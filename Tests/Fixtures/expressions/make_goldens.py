@@ -7,7 +7,7 @@
 Evaluates the expressions listed in EXPRESSIONS below on data/GOOG.csv and data/EURUSD.csv
 independently of bt: indicators with TA-Lib (its Python wrappers start an indicator of a
 derived series after the input's leading NaNs, which is bt's rule), windows with pandas, the
-rest with numpy, following the semantics the README documents:
+rest with numpy, following the semantics docs/guide/strategies.md documents:
 
 - values are floats, NaN where undefined; conditions are 1.0, 0.0 or NaN (unknown);
 - arithmetic propagates NaN; division by zero, log of x <= 0 and sqrt of x < 0 give NaN;

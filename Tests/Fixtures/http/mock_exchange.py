@@ -51,7 +51,7 @@ Faults (--fault SPEC, repeatable, or "faults"/"add_faults" in POST /_control):
     av_error        200 {"Error Message": ...}
     raw             status, body (text), content_type, headers (object)
   Any kind also takes message=TEXT (where it has one).
-See docs/mock-exchange.md for the whole reference.
+See docs/design/mock-exchange.md for the whole reference.
 """
 import argparse
 import calendar

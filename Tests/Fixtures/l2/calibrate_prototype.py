@@ -5,7 +5,7 @@ Usage: calibrate_prototype.py OUT_DIR [--explore] [--json FILE]
   OUT_DIR is what convert_ob_analytics.py wrote (book.jsonl, trades.jsonl, candles.csv, truth.csv).
 
 Computes, on the first half of the book's time range (the calibration window), exactly the
-quantities of docs/execution-model-research.md ("Calibration algorithm"):
+quantities of docs/design/execution-model-research.md ("Calibration algorithm"):
   tick, spread (time-weighted median and p90), per side the power law Q(x) = A x^b of cumulative
   depth within x bps of mid, rank correlation of depth with bar volume and depth per unit of
   median bar volume, refill half-life after taker orders; then the held-out test on the 1-minute

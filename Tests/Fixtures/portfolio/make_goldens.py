@@ -18,7 +18,7 @@ It writes, next to itself:
 Every result comes from `vbt.Portfolio.from_orders(close, size, size_type="targetpercent",
 price=open, fees=0.001, init_cash=..., cash_sharing=True, group_by=True, call_seq="auto")`, and
 every result is also recomputed by `Model` below, a plain re-statement of the rules written in
-docs/portfolio-reference.md; the script stops if the two differ by more than 1e-12 relative, so
+docs/design/portfolio-reference.md; the script stops if the two differ by more than 1e-12 relative, so
 the document and the goldens cannot drift apart. The candles are read back from the CSV text
 before use, so the Swift tests see exactly the same numbers.
 """
@@ -162,7 +162,7 @@ def inverse_vol_sigma(df):
 
 
 # ---------------------------------------------------------------------------------------------
-# The model: the rules of docs/portfolio-reference.md, restated independently of vectorbt
+# The model: the rules of docs/design/portfolio-reference.md, restated independently of vectorbt
 # ---------------------------------------------------------------------------------------------
 
 REL_TOL, ABS_TOL = 1e-9, 1e-12
@@ -847,7 +847,7 @@ def main():
     assert d <= 1e-12 and len(cases[0]["trades"]) == ref["trades"]
 
     goldens = dict(
-        about="vectorbt goldens for bt portfolio (issue 16); see docs/portfolio-reference.md",
+        about="vectorbt goldens for bt portfolio (issue 16); see docs/design/portfolio-reference.md",
         vectorbt=vbt.__version__, talib=talib.__version__, numpy=np.__version__, pandas=pd.__version__,
         engine=ENGINE,
         call=("vbt.Portfolio.from_orders(close, size=target, size_type='targetpercent', price=open, "

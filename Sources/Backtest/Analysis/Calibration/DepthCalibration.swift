@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Fits a `DepthProfile` from a symbol's recorded L2 book (and trades, when stored), then tests
-/// it on held-out bars: what `bt calibrate` computes (docs/execution-model-research.md, section 2).
+/// it on held-out bars: what `bt calibrate` computes (docs/design/execution-model-research.md, section 2).
 ///
 /// The book is replayed at millisecond precision with `BookReplay` (stale levels of a crossed
 /// stream dropped). With t_first and t_last the first and last book event times inside the

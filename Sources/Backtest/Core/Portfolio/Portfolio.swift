@@ -4,7 +4,7 @@
 public enum Portfolio {
     /// Runs `symbols` as one portfolio under `rules` and `config`.
     ///
-    /// Semantics (docs/portfolio-reference.md; vectorbt's `from_orders` with target percents,
+    /// Semantics (docs/design/portfolio-reference.md; vectorbt's `from_orders` with target percents,
     /// shared cash and `call_seq="auto"` where vectorbt has an equivalent):
     /// - **Clock.** Rows are the union of the symbols' bar times. A symbol trades only on its own
     ///   bars: a signal at its bar t's close fills at its next bar's open (`--fill close`: at

@@ -1,7 +1,7 @@
 /// How a portfolio chooses, sizes and restores its positions: the number of slots, the weights,
 /// the rebalance calendar and rotation.
 ///
-/// The rules (docs/portfolio-reference.md, section 4):
+/// The rules (docs/design/portfolio-reference.md, section 4):
 /// - **Slots.** At most K positions (`maxPositions`, default one per symbol). Exits free their
 ///   slot first; then flat symbols whose entry fills on the bar compete for the free slots,
 ///   highest rank first (the rank on the signal bar; NaN last; ties by symbol). Entries that find

@@ -7,7 +7,7 @@ import FoundationNetworking
 ///
 /// FoundationNetworking on Linux maps only a few curl results to specific codes; the rest
 /// arrive as `NSURLErrorUnknown` with curl's message, which is split here by its text (see
-/// docs/http-client-notes.md, "Error mapping").
+/// docs/design/http-client-notes.md, "Error mapping").
 enum HTTPFailure: Error, Equatable {
     /// No byte arrived for the timeout.
     case timedOut

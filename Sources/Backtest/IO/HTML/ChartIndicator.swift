@@ -1,7 +1,7 @@
 import BacktestCore
 
 /// One indicator drawn on a report page: its spec, label, pane and output lines (the `indicators`
-/// entries of docs/report-html-schema.md). Built from an `IndicatorSpec` computed over the
+/// entries of docs/reference/report-html-schema.md). Built from an `IndicatorSpec` computed over the
 /// chart's candles, or from lines computed elsewhere (an expression's indicator calls).
 public struct ChartIndicator: Sendable {
     /// Where the lines are drawn.

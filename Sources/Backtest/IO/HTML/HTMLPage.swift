@@ -1,7 +1,7 @@
 import Foundation
 
 /// A self-contained interactive report page (`report.html`): the stylesheet, the scripts and
-/// the data inlined, nothing fetched. The data contract is `docs/report-html-schema.md`.
+/// the data inlined, nothing fetched. The data contract is `docs/reference/report-html-schema.md`.
 public enum HTMLPage {
     /// Which page the data describes; the same names as the data's `kind`.
     public enum Kind: String, CaseIterable, Sendable {
@@ -30,7 +30,7 @@ public enum HTMLPage {
         return page
     }
 
-    // MARK: - Data encodings (docs/report-html-schema.md, "Conventions")
+    // MARK: - Data encodings (docs/reference/report-html-schema.md, "Conventions")
 
     /// `{"f64":"<base64>"}`: the values as little-endian IEEE-754 doubles, exact and about 10.7
     /// bytes a value; NaN (undefined) stays NaN. The page reads it wherever a numeric array goes.

@@ -2,7 +2,7 @@ import BacktestAnalysis
 import BacktestCore
 import Foundation
 
-/// The pieces of a report page's data (docs/report-html-schema.md), built as `JSONValue`:
+/// The pieces of a report page's data (docs/reference/report-html-schema.md), built as `JSONValue`:
 /// candles as JSON numbers in shortest round-trip form (exact, and short for prices on a tick
 /// grid), derived series (indicators, equity) as `{"f64": base64}` arrays, bars by index, times
 /// as epoch seconds.

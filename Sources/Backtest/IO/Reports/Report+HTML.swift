@@ -20,7 +20,7 @@ extension Report {
     /// `ma-cross on GOOG`.
     var title: String { "\(strategy) on \(result.candles.symbol)" }
 
-    /// The page's data object (docs/report-html-schema.md, kind `run`).
+    /// The page's data object (docs/reference/report-html-schema.md, kind `run`).
     func pageData(_ manifest: RunManifest, indicators: [ChartIndicator]) -> JSONValue {
         var subtitle = PageData.subtitle(result.candles, timeframe: timeframe)
         if !parameters.isEmpty { subtitle.append(parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ")) }
