@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes bt's parsers: scripts/fuzz.sh SECONDS [TARGET...]
 #
-# Builds the libFuzzer executables of Fuzz/ (-sanitize=fuzzer,address: coverage-guided mutation,
-# AddressSanitizer) and runs each target (default: all in Fuzz/seeds.txt) for SECONDS, starting
-# from its seeds (Fuzz/seeds.txt, cut to 4 KB) and the inputs that once failed
-# (Tests/Fixtures/fuzz/<target>/). The corpus grows in .build/fuzz/corpus/<target>/ across runs.
+# Builds the libFuzzer executable of Fuzz/ (-sanitize=fuzzer,address: coverage-guided mutation,
+# AddressSanitizer; one program for every target, BT_FUZZ_TARGET picks one) and runs each target
+# (default: all in Fuzz/seeds.txt) for SECONDS, starting from its seeds (Fuzz/seeds.txt, cut to
+# 4 KB) and the inputs that once failed (Tests/Fixtures/fuzz/<target>/). The corpus grows in
+# .build/fuzz/corpus/<target>/ across runs.
 # A crash, a hang (an input taking over 10 s), memory over 2 GB or a failed check of FuzzTargets
 # stops the run: the input is saved in .build/fuzz/findings/ and the script exits 1.
 #
@@ -39,10 +40,10 @@ $swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -par
   | grep -v "Cannot export local symbol" >&2 || true
 bin=$($swift build --package-path Fuzz --show-bin-path)
 
+exe="$bin/fuzz"
+[ -x "$exe" ] || { echo "fuzz: the build left no $exe" >&2; exit 1; }
 status=0
 for target in "${targets[@]}"; do
-  exe="$bin/fuzz-$target"
-  [ -x "$exe" ] || { echo "fuzz: no executable for target '$target' (add it to Fuzz/Package.swift)" >&2; exit 2; }
   corpus="$work/corpus/$target"
   findings="$work/findings"
   mkdir -p "$corpus" "$findings"
@@ -52,11 +53,11 @@ for target in "${targets[@]}"; do
   dirs=("$corpus")
   [ -d "Tests/Fixtures/fuzz/$target" ] && dirs+=("Tests/Fixtures/fuzz/$target")
   echo "fuzz: $target for ${seconds}s" >&2
-  if ! "$exe" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
+  if ! BT_FUZZ_TARGET="$target" "$exe" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
        -print_final_stats=1 -artifact_prefix="$findings/$target-" "${dirs[@]}" >"$work/$target.log" 2>&1; then
     echo "fuzz: $target FAILED; see $work/$target.log and the input in $findings/" >&2
     tail -40 "$work/$target.log" >&2
-    echo "fuzz: reproduce with $exe <input>; once fixed, commit the input to Tests/Fixtures/fuzz/$target/" >&2
+    echo "fuzz: reproduce with BT_FUZZ_TARGET=$target $exe <input>; once fixed, commit the input to Tests/Fixtures/fuzz/$target/" >&2
     status=1
   else
     runs=$(grep -E '^stat::number_of_executed_units' "$work/$target.log" | awk '{print $2}')

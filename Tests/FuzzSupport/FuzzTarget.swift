@@ -16,11 +16,12 @@ import Foundation
 ///            _ = try NewParser.parse(String(decoding: bytes, as: UTF8.self))
 ///        }
 ///
-/// 2. add `expression` to the `targets` list in `Fuzz/Package.swift` and copy
-///    `Fuzz/Sources/fuzz-where` to `Fuzz/Sources/fuzz-expression` (two names to change);
-/// 3. list seed files in `Fuzz/seeds.txt` (`expression Tests/Fixtures/fuzz/seeds/expression.txt`).
+/// 2. list seed files in `Fuzz/seeds.txt` (`new-parser Tests/Fixtures/fuzz/seeds/new-parser.txt`);
+/// 3. create its regression folder `Tests/Fixtures/fuzz/new-parser/` (a `.gitkeep` until an input
+///    that once failed is committed there).
 ///
-/// `make fuzz` and the test suite then run it like the others.
+/// `make fuzz` (one libFuzzer program, `BT_FUZZ_TARGET=new-parser`) and the test suite then run
+/// it like the others.
 public struct FuzzTarget: Sendable {
     public let name: String
     /// Runs one input; returns normally or stops the process with `fatalError` (a finding).
@@ -75,12 +76,21 @@ public struct FuzzTarget: Sendable {
         }
     }
 
-    /// Inputs that once made this target fail, committed in `Tests/Fixtures/fuzz/<name>/`.
-    public func regressionInputs() -> [(name: String, bytes: [UInt8])] {
+    /// Inputs that once made this target fail, committed in `Tests/Fixtures/fuzz/<name>/`
+    /// (hidden files such as `.gitkeep` aside).
+    /// - Throws: `FuzzSetupError` when the folder is missing or a file cannot be read: a moved or
+    ///   misnamed folder must not read as "no regressions".
+    public func regressionInputs() throws -> [(name: String, bytes: [UInt8])] {
         let dir = FuzzTargets.root.appendingPathComponent("Tests/Fixtures/fuzz/\(name)")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return files.sorted().compactMap { file in
-            FileManager.default.contents(atPath: dir.appendingPathComponent(file).path).map { (file, [UInt8]($0)) }
+        let files: [String]
+        do { files = try FileManager.default.contentsOfDirectory(atPath: dir.path) } catch {
+            throw FuzzSetupError("missing regression folder \(dir.path) of fuzz target \(name)")
+        }
+        return try files.filter { !$0.hasPrefix(".") }.sorted().map { file in
+            guard let data = FileManager.default.contents(atPath: dir.appendingPathComponent(file).path) else {
+                throw FuzzSetupError("unreadable regression input \(dir.path)/\(file)")
+            }
+            return (file, [UInt8](data))
         }
     }
 }

@@ -55,14 +55,22 @@ struct SignalsFileTests {
         #expect(throws: InputError.self) { try SignalsFile.parse("", path: "s.csv", times: Self.times) }
     }
 
-    @Test("random bytes never crash the signals parser (bounded fuzz)")
+    @Test("random bytes never crash the signals parser, and every refusal is an InputError (bounded fuzz)")
     func fuzz() {
         var rng = SplitMix64(seed: 21)
         let header = "time,entry,exit\n"
+        var refused = 0
         for _ in 0..<5_000 {
             let bytes = (0..<Int(rng.next() % 60)).map { _ in UInt8(truncatingIfNeeded: rng.next() % 4 == 0 ? 44 : rng.next()) }
-            _ = try? SignalsFile.parse((rng.next() % 2 == 0 ? header : "") + String(decoding: bytes, as: UTF8.self),
-                                       path: "f.csv", times: Self.times)
+            do {
+                _ = try SignalsFile.parse((rng.next() % 2 == 0 ? header : "") + String(decoding: bytes, as: UTF8.self),
+                                          path: "f.csv", times: Self.times)
+            } catch is InputError {
+                refused += 1
+            } catch {
+                Issue.record("not an InputError: \(error)")
+            }
         }
+        #expect(refused > 1_000, "only \(refused) of 5,000 random inputs refused")
     }
 }

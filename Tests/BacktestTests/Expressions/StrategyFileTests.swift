@@ -91,20 +91,29 @@ struct StrategyFileTests {
         }
     }
 
-    @Test("random lines never crash the strategy file parser (bounded fuzz)")
+    @Test("random lines never crash the strategy file parser, and every refusal is an InputError (bounded fuzz)")
     func fuzz() {
         let pieces = ["[params]", "[rules]", "[x]", "name = a", "summary = s", "fast = int 10 >= 1 : h", "t = sma|ema sma",
                       "k = number 2 > 0 <= 5", "entry = cross_above(sma(close, $fast), close)", "exit = close < 1",
                       "require = $fast > 2", "  and close > 2", "short_entry = close < 2", "short_exit = close > 3",
                       "= x", "a = b = c", "fast = int 1e999", "x = number nan", "\u{FEFF}name = b", "entry = ((((", "\r", "#"]
         var rng = SplitMix64(seed: 15)
+        var parsed = 0, refused = 0
         for _ in 0..<4_000 {
             let count = Int(rng.next() % 9)
             var text = (0..<count).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined(separator: "\n")
             if rng.next() % 4 == 0 {
                 text += String(decoding: (0..<Int(rng.next() % 20)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }, as: UTF8.self)
             }
-            _ = try? StrategyFile(parsing: text, path: "fuzz.bt")
+            do {
+                _ = try StrategyFile(parsing: text, path: "fuzz.bt")
+                parsed += 1
+            } catch is InputError {
+                refused += 1
+            } catch {
+                Issue.record("not an InputError: \(error)")
+            }
         }
+        #expect(parsed + refused == 4_000 && refused > 1_000, "parsed \(parsed), refused \(refused)")
     }
 }
