@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
@@ -32,6 +33,9 @@ enum ChartFixtures {
             return true
         }
         let expected = try Data(contentsOf: url)
-        return Data(text.utf8) == expected
+        guard Data(text.utf8) != expected else { return true }
+        let diff = TextDiff.describe(expected: String(decoding: expected, as: UTF8.self), actual: text) ?? "(the bytes differ)"
+        Issue.record("\(url.path) differs:\n\(diff)\nAfter checking the change, rewrite it with BT_UPDATE_SNAPSHOTS=1.")
+        return false
     }
 }
