@@ -8,27 +8,29 @@ const P = page(["analyseEquity", "aggregate", "lastInBucket", "timeframeNamed", 
   "Pyramid", "prefixSums", "niceStep", "linearTicks", "logTicks", "fmtInt", "fmtFixed", "fmtSig", "fmtPct", "fmtExact",
   "fmtCompact", "fmtTime", "fmtUnit", "makeScale", "rampColor"]);
 
-test("drawdown episodes follow bt's definition: the peak starts at the initial cash", () => {
+test("the drawdown series starts its peak at the initial cash; episodes are bt's, as given", () => {
   // 100 -> 90 (below the initial cash) -> 110 (recovered, new peak) -> 99 -> 88 (deepest) -> 95 (open at the end).
   const eq = new Float64Array([100, 90, 110, 99, 88, 95]), t = new Float64Array([0, 1, 2, 3, 4, 5].map(d => d * 86400));
-  const A = P.analyseEquity(eq, 100, t);
-  assert.equal(A.deepest.peak, 2);
-  assert.equal(A.deepest.trough, 4);
-  assert.equal(A.deepest.end, 5);
-  assert.equal(A.deepest.recovered, false);
+  const deepest = { peak: 2, trough: 4, end: 5, depth: (88 - 110) / 110, recovered: false };
+  const A = P.analyseEquity(eq, 100, t, { deepest, longest: { ...deepest } });
+  assert.deepEqual([A.deepest.peak, A.deepest.trough, A.deepest.end, A.deepest.bars, A.deepest.recovered], [2, 4, 5, 3, false]);
+  assert.equal(A.longest, A.deepest, "the same episode is one object (shaded once)");
   assert.equal(A.maxDrawdown, (88 - 110) / 110);
-  assert.equal(A.longest.bars, 3);
+  assert.equal(A.maxDrawdownBars, 3);
   assert.equal(A.maxDrawdownDays, 3);
   assert.equal(A.peak, 110);
   assert.equal(A.peakIndex, 2);
+  assert.equal(A.final, 95);
   assert.deepEqual(Array.from(A.dd).map(v => +v.toFixed(12)), [0, -0.1, 0, -0.1, -0.2, +((95 - 110) / 110).toFixed(12)]);
-  // Starting below the initial cash is a drawdown from bar 0.
-  const B = P.analyseEquity(new Float64Array([95, 97, 101]), 100, new Float64Array([0, 60, 120]));
-  assert.equal(B.deepest.peak, 0);
-  assert.equal(B.deepest.recovered, true);
-  assert.equal(B.maxDrawdown, -0.05);
-  // A curve that never falls has no episode.
-  assert.equal(P.analyseEquity(new Float64Array([100, 101, 102]), 100, new Float64Array([0, 1, 2])).deepest, null);
+  // A longer, shallower episode is its own; indices outside the curve are clamped onto it.
+  const B = P.analyseEquity(eq, 100, t, { deepest, longest: { peak: 0, trough: 1, end: 99, depth: -0.1, recovered: true } });
+  assert.notEqual(B.longest, B.deepest);
+  assert.deepEqual([B.longest.peak, B.longest.end, B.longest.bars], [0, 5, 5]);
+  // Without episodes in the data nothing is shaded, and the series is still drawn.
+  const C = P.analyseEquity(new Float64Array([95, 97, 101]), 100, new Float64Array([0, 60, 120]));
+  assert.equal(C.deepest, null);
+  assert.equal(C.maxDrawdown, 0);
+  assert.deepEqual(Array.from(C.dd), [-0.05, -0.03, 0]);
 });
 
 test("daily bars resample into Monday weeks: first open, max high, min low, last close, summed volume", () => {

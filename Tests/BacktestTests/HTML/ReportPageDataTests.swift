@@ -117,6 +117,15 @@ struct ReportPageDataTests {
         let equity = try #require(chart["equity"] as? [String: Any])
         #expect(Self.same(try Self.numbers(equity["values"]), r.equity))
         #expect((equity["initial_cash"] as? NSNumber)?.doubleValue == r.initialCash && equity["benchmark"] as? String == "buy_hold")
+        // The episodes the page shades are the statistics' own: depth = max drawdown, bars = its duration.
+        let drawdowns = try #require(equity["drawdowns"] as? [String: Any])
+        let deepest = try #require(drawdowns["deepest"] as? [String: Any]), longest = try #require(drawdowns["longest"] as? [String: Any])
+        guard case .number(let depth)? = x["chart"]?["equity"]?["drawdowns"]?["deepest"]?["depth"] else { Issue.record("no depth"); return }
+        #expect(abs(depth - report.stats[.maxDrawdown]) < 1e-12)  // the statistic is computed from returns
+        let bars = try #require(longest["end"] as? Int) - (try #require(longest["peak"] as? Int))
+        #expect(Double(bars) == report.stats[.maxDrawdownDuration])
+        let (peak, trough, end) = (try #require(deepest["peak"] as? Int), try #require(deepest["trough"] as? Int), try #require(deepest["end"] as? Int))
+        #expect(peak < trough && trough <= end && r.equity[trough] == r.equity[peak...end].min())
         // The page sums the fills for the position: they must give the engine's position.
         let fills = try #require(chart["fills"] as? [String: Any])
         let index = try #require(fills["index"] as? [Int]), sides = try #require(fills["side"] as? [String])

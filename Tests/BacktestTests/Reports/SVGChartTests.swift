@@ -194,10 +194,28 @@ struct SVGChartTests {
     func deepest() throws {
         let run = try Self.googRun()
         let stats = Stats(run, bootstrap: .init(resamples: 10))
-        let d = try #require(SVGChart.deepestDrawdown(run.equity, initial: run.initialCash))
+        let d = try #require(DrawdownEpisodes(equity: run.equity, initial: run.initialCash, time: run.candles.time).deepest)
         #expect(abs(d.depth - stats[.maxDrawdown]) < 1e-12)
         #expect(d.peak < d.trough && d.trough <= d.end)
         #expect(run.equity[d.trough] == run.equity[d.peak...d.end].min())
-        #expect(SVGChart.deepestDrawdown([100, 101, 102], initial: 100) == nil)
+        #expect(DrawdownEpisodes(equity: [100, 101, 102], initial: 100, time: [0, 1, 2]).deepest == nil)
+    }
+
+    @Test("episodes: the peak starts at the initial cash; recovery, the open last one, deepest and longest")
+    func episodes() {
+        let day: Int64 = 86_400
+        // 100 -> 90 (below the initial cash) -> 110 (recovered, new peak) -> 99 -> 88 (deepest) -> 95 (open).
+        let d = DrawdownEpisodes(equity: [100, 90, 110, 99, 88, 95], initial: 100, time: (0..<6).map { $0 * day })
+        #expect(d.episodes == [
+            .init(peak: 0, trough: 1, end: 2, depth: -0.1, recovered: true, days: 2),
+            .init(peak: 2, trough: 4, end: 5, depth: (88 - 110) / 110.0, recovered: false, days: 3),
+        ])
+        #expect(d.deepest == d.episodes[1] && d.longest == d.episodes[1])
+        #expect(d.maxBars == 3 && d.maxDays == 3 && d.averageBars == 2.5)
+        // Below the initial cash from the first bar; a bar that is not finite is skipped.
+        let b = DrawdownEpisodes(equity: [95, .nan, 97, 101], initial: 100, time: [0, 60, 120, 180])
+        #expect(b.episodes == [.init(peak: 0, trough: 0, end: 3, depth: -0.05, recovered: true, days: 180 / 86_400.0)])
+        let none = DrawdownEpisodes(equity: [], initial: 100, time: [])
+        #expect(none.episodes.isEmpty && none.maxBars == 0 && none.averageDepth.isNaN)
     }
 }

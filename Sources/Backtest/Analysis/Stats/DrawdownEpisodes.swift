@@ -1,41 +1,72 @@
 import BacktestCore
 
 /// Drawdown episodes of an equity curve: from a peak to the bar that regains it (or the end).
+/// The one implementation behind the statistics, the SVG charts and the report page (which draws
+/// the episodes bt computed rather than finding its own).
 ///
-/// Depth is the episode's lowest point as a negative fraction of its peak; duration runs from the
-/// peak bar to the recovery bar, in bars and in days of bar time. A peak before the first bar
-/// (the initial cash) counts as bar 0. Averages are over episodes; with no drawdown the maxima
-/// are 0 and the averages NaN.
-struct DrawdownEpisodes {
-    var depths: [Double] = []
-    var bars: [Int] = []
-    var days: [Double] = []
+/// The running peak starts at the initial cash, which counts as bar 0; a bar at or above the
+/// peak ends an episode (recovered) and becomes the new peak. Depth is the episode's lowest
+/// point as a negative fraction of its peak (0 when the peak is not positive), its trough the
+/// first bar at that point; duration runs from the peak bar to the recovery bar (or the last
+/// bar), in bars and in days of bar time. Bars whose equity is not finite are skipped. Averages
+/// are over episodes; with no drawdown the maxima are 0 and the averages NaN.
+public struct DrawdownEpisodes: Sendable {
+    public struct Episode: Sendable, Equatable {
+        /// Bar of the peak (0 for the initial cash).
+        public var peak: Int
+        /// First bar at the episode's lowest equity.
+        public var trough: Int
+        /// Bar that regains the peak, or the last bar when none does.
+        public var end: Int
+        /// Lowest equity as a fraction of the peak, minus 1 (negative).
+        public var depth: Double
+        public var recovered: Bool
+        /// Days of bar time from the peak to the end.
+        public var days: Double
+
+        public var bars: Int { end - peak }
+    }
+
+    /// In time order.
+    public private(set) var episodes: [Episode] = []
 
     /// - Complexity: O(n).
-    init(equity: [Double], initial: Double, time: [Int64]) {
+    public init(equity: [Double], initial: Double, time: [Int64]) {
         var peak = initial, peakIndex = 0
-        var inDrawdown = false, depth = 0.0
-        func close(at end: Int) {
-            depths.append(depth)
-            bars.append(end - peakIndex)
-            days.append(time.isEmpty ? 0 : Double(time[end] - time[peakIndex]) / 86_400)
+        var open: (trough: Int, depth: Double)?
+        func close(at end: Int, recovered: Bool) {
+            guard let o = open else { return }
+            let days = time.count > end ? Double(time[end] - time[peakIndex]) / 86_400 : 0
+            episodes.append(Episode(peak: peakIndex, trough: o.trough, end: end, depth: o.depth, recovered: recovered, days: days))
+            open = nil
         }
         for i in equity.indices {
             let e = equity[i]
+            guard e.isFinite else { continue }
             if e >= peak {
-                if inDrawdown { close(at: i); inDrawdown = false }
-                peak = e; peakIndex = i; depth = 0
+                close(at: i, recovered: true)
+                peak = e; peakIndex = i
             } else {
-                inDrawdown = true
-                depth = min(depth, peak > 0 ? (e - peak) / peak : 0)
+                let depth = peak > 0 ? (e - peak) / peak : 0
+                if let o = open { if depth < o.depth { open = (i, depth) } } else { open = (i, depth) }
             }
         }
-        if inDrawdown { close(at: equity.count - 1) }
+        close(at: equity.count - 1, recovered: false)
     }
 
-    var averageDepth: Double { depths.isEmpty ? .nan : GSL.mean(depths) }
-    var maxBars: Double { Double(bars.max() ?? 0) }
-    var averageBars: Double { bars.isEmpty ? .nan : GSL.mean(bars.map(Double.init)) }
-    var maxDays: Double { days.max() ?? 0 }
-    var averageDays: Double { days.isEmpty ? .nan : GSL.mean(days) }
+    /// The deepest episode with a negative depth (the first of equals), nil without one.
+    public var deepest: Episode? {
+        episodes.reduce(nil) { best, e in e.depth < (best?.depth ?? 0) ? e : best }
+    }
+
+    /// The longest episode in bars (the first of equals), nil without one.
+    public var longest: Episode? {
+        episodes.reduce(nil) { best, e in best.map { e.bars > $0.bars } ?? true ? e : best }
+    }
+
+    public var averageDepth: Double { episodes.isEmpty ? .nan : GSL.mean(episodes.map(\.depth)) }
+    public var maxBars: Double { Double(episodes.map(\.bars).max() ?? 0) }
+    public var averageBars: Double { episodes.isEmpty ? .nan : GSL.mean(episodes.map { Double($0.bars) }) }
+    public var maxDays: Double { episodes.map(\.days).max() ?? 0 }
+    public var averageDays: Double { episodes.isEmpty ? .nan : GSL.mean(episodes.map(\.days)) }
 }

@@ -52,8 +52,21 @@ enum PageData {
     /// The `equity` object of a run: values as `f64`, the position left to the page (it sums the
     /// fills), buy and hold as the benchmark.
     static func equity(_ result: BacktestResult, label: String = "Strategy") -> JSONValue {
-        ["initial_cash": .number(result.initialCash), "values": f64(result.equity), "benchmark": .string("buy_hold"),
-         "label": .string(label)]
+        ["initial_cash": .number(result.initialCash), "values": f64(result.equity),
+         "drawdowns": drawdowns(result.equity, initial: result.initialCash, time: result.candles.time),
+         "benchmark": .string("buy_hold"), "label": .string(label)]
+    }
+
+    /// `drawdowns`: the deepest and the longest episode (`DrawdownEpisodes`, the statistics'
+    /// own), each `{peak, trough, end, depth, recovered}` with bars as indices, null without one.
+    static func drawdowns(_ equity: [Double], initial: Double, time: [Int64]) -> JSONValue {
+        let episodes = DrawdownEpisodes(equity: equity, initial: initial, time: time)
+        func json(_ e: DrawdownEpisodes.Episode?) -> JSONValue {
+            guard let e else { return .null }
+            return ["peak": .int(e.peak), "trough": .int(e.trough), "end": .int(e.end), "depth": .number(e.depth),
+                    "recovered": .bool(e.recovered)]
+        }
+        return ["deepest": json(episodes.deepest), "longest": json(episodes.longest)]
     }
 
     /// The `trades` columns, in entry order.

@@ -48,9 +48,9 @@ public enum SVGChart {
         let bench: [Double] = close.first.map { c0 in c0 > 0 && c0.isFinite ? close.map { result.initialCash * $0 / c0 } : [] } ?? []
         var legend: [LegendItem] = [.init(label: "Strategy", color: Color.equity, kind: .line)]
         if !bench.isEmpty { legend.append(.init(label: "Buy & hold", color: Color.bench, kind: .dashed)) }
-        let deepest = Self.deepestDrawdown(result.equity, initial: result.initialCash)
+        let deepest = DrawdownEpisodes(equity: result.equity, initial: result.initialCash, time: time).deepest
         if let deepest {
-            let days = time.isEmpty ? 0 : Double(time[deepest.end] - time[deepest.peak]) / 86_400
+            let days = deepest.days
             let text = "Max drawdown " + SVGAxis.label(deepest.depth, step: 0.0001, percent: true)
                 + ", \(deepest.end - deepest.peak) bars (" + SVGAxis.label(days, step: days < 10 ? 0.1 : 1) + " days)"
                 + (deepest.recovered ? "" : ", not recovered")
@@ -135,31 +135,6 @@ public enum SVGChart {
             }
         }
         return c
-    }
-
-    /// The deepest drawdown episode as bt's statistics define episodes: its peak bar (bar 0 for
-    /// the initial cash), lowest bar and the bar that regains the peak (or the last bar).
-    static func deepestDrawdown(_ equity: [Double], initial: Double)
-        -> (peak: Int, trough: Int, end: Int, depth: Double, recovered: Bool)? {
-        var peak = initial, peakIndex = 0
-        var best: (peak: Int, trough: Int, end: Int, depth: Double, recovered: Bool)?
-        var current: (peak: Int, trough: Int, depth: Double)?
-        for (i, e) in equity.enumerated() where e.isFinite {
-            if e >= peak {
-                if let cur = current, best == nil || cur.depth < best!.depth {
-                    best = (cur.peak, cur.trough, i, cur.depth, true)
-                }
-                current = nil
-                peak = e; peakIndex = i
-            } else {
-                let depth = peak > 0 ? (e - peak) / peak : 0
-                if current == nil { current = (peakIndex, i, depth) } else if depth < current!.depth { current!.trough = i; current!.depth = depth }
-            }
-        }
-        if let cur = current, best == nil || cur.depth < best!.depth {
-            best = (cur.peak, cur.trough, equity.count - 1, cur.depth, false)
-        }
-        return best.flatMap { $0.depth < 0 ? $0 : nil }
     }
 
     // MARK: - Price

@@ -82,6 +82,8 @@ extension SweepReport {
                 (key: "label", value: .string(parameterText(curve.combo))),
                 (key: "params", value: .object(zip(grid.axes, values).map { (key: $0.name, value: .number($1)) })),
                 (key: "equity", value: PageData.ledger(curve.result) ?? PageData.f64(curve.result.equity)),
+                (key: "drawdowns", value: PageData.drawdowns(curve.result.equity, initial: curve.result.initialCash,
+                                                             time: curve.result.candles.time)),
                 (key: "trades", value: PageData.curveTrades(curve.result.trades)),
                 (key: "fills", value: PageData.curveFills(curve.result.fills)),
             ])
@@ -120,6 +122,7 @@ extension SweepReport {
             }
             sweep.append((key: "walk_forward", value: [
                 "time_deltas": PageData.timeDeltas(out.candles.time), "equity": PageData.f64(out.equity),
+                "drawdowns": PageData.drawdowns(out.equity, initial: out.initialCash, time: out.candles.time),
                 "initial_cash": .number(out.initialCash), "folds": .array(folds),
             ]))
         }

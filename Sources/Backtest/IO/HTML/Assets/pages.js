@@ -254,7 +254,8 @@ function sweepPage(data, app) {
     const cd = Object.assign({}, data.chart || {});
     if (combo && combo.equity) {
       const curve = curveOf(combo);
-      cd.equity = { initial_cash: sw.initial_cash, values: curve.values, position: curve.position, label: combo.label || heat.paramsText(ix, iy) };
+      cd.equity = { initial_cash: sw.initial_cash, values: curve.values, position: curve.position, drawdowns: combo.drawdowns,
+        label: combo.label || heat.paramsText(ix, iy) };
       cd.trades = combo.trades || null; cd.fills = combo.fills || null;
     } else { cd.equity = null; cd.trades = null; cd.fills = null; }
     const compare = combo && combo !== bestCombo && bestCombo && bestCombo.equity ? { values: curveOf(bestCombo).values, label: "Best " + heat.paramsText(...heat.best) } : null;
@@ -304,7 +305,7 @@ function sweepPage(data, app) {
         regions.push({ from, to, fill: k % 2 ? "fold" : "transparent", edge: "accent", labelColor: "fg", labelPane: "equity", always: true,
           label: (f.label || ("fold " + (k + 1))) + (f.out_of_sample ? " · " + f.out_of_sample : "") });
       }
-      const wchart = buildChart(whost, { series: { time_deltas: wf.time_deltas, time: wf.time }, equity: { initial_cash: wf.initial_cash, values: wf.equity, benchmark: null, label: "Walk-forward equity" } },
+      const wchart = buildChart(whost, { series: { time_deltas: wf.time_deltas, time: wf.time }, equity: { initial_cash: wf.initial_cash, values: wf.equity, drawdowns: wf.drawdowns, benchmark: null, label: "Walk-forward equity" } },
         { small: true, regions, label: "Walk-forward equity with fold boundaries" });
       wchart.start(wtool);
       window.btCharts["bt-wf"] = wchart.api();

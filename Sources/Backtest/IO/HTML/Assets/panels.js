@@ -18,32 +18,28 @@ function decodeFills(f, n) {
   return { n: m, index: Int32Array.from(f.index, v => clamp(v | 0, 0, Math.max(0, n - 1))), price: f64(f.price, m), qty, buy };
 }
 /**
- * Drawdown episodes as bt's statistics define them: the running peak starts at the initial cash
- * (bar 0); an episode runs from its peak bar to the bar that regains the peak, or the last bar.
+ * The equity curve's drawdown series ((equity - running peak) / peak, the peak starting at the
+ * initial cash), its peak and final value, and the deepest and longest drawdown episodes as bt
+ * computed them (`drawdowns` in the data: DrawdownEpisodes, the same as the statistics); without
+ * them no episode is shaded.
  */
-function analyseEquity(eq, initial, t) {
+function analyseEquity(eq, initial, t, drawdowns) {
   const n = eq.length, dd = new Float64Array(n);
-  let peak = initial, peakIndex = 0, depth = 0, inDD = false, troughIndex = 0;
-  let deepest = null, longest = null, maxEq = initial, maxEqIndex = 0;
-  const close = (end, recovered) => {
-    const ep = { depth, peak: peakIndex, trough: troughIndex, end, bars: end - peakIndex, seconds: t[end] - t[peakIndex], recovered };
-    if (!deepest || ep.depth < deepest.depth) deepest = ep;
-    if (!longest || ep.bars > longest.bars) longest = ep;
-  };
+  let peak = initial, maxEq = initial, maxEqIndex = 0;
   for (let i = 0; i < n; i++) {
     const e = eq[i];
     if (e > maxEq) { maxEq = e; maxEqIndex = i; }
-    if (e >= peak) {
-      if (inDD) { close(i, true); inDD = false; }
-      peak = e; peakIndex = i; depth = 0;
-    } else {
-      inDD = true;
-      const d = peak > 0 ? (e - peak) / peak : 0;
-      if (d < depth) { depth = d; troughIndex = i; }
-    }
+    if (e >= peak) peak = e;
     dd[i] = peak > 0 ? Math.min(0, (e - peak) / peak) : 0;
   }
-  if (inDD) close(n - 1, false);
+  const episode = (e) => {
+    if (!e || !(n > 0)) return null;
+    const at = (k) => clamp(k | 0, 0, n - 1), p = at(e.peak), end = at(e.end);
+    return { depth: +e.depth, peak: p, trough: clamp(at(e.trough), p, end), end, bars: end - p, seconds: t[end] - t[p], recovered: !!e.recovered };
+  };
+  const given = drawdowns || {}, deepest = episode(given.deepest);
+  const longest = deepest && given.longest && given.longest.peak === given.deepest.peak && given.longest.end === given.deepest.end
+    ? deepest : episode(given.longest);
   return { dd, deepest, longest, peak: maxEq, peakIndex: maxEqIndex, final: eq[n - 1], initial,
     maxDrawdown: deepest ? deepest.depth : 0, maxDrawdownBars: longest ? longest.bars : 0, maxDrawdownDays: longest ? longest.seconds / 86400 : 0 };
 }
@@ -131,7 +127,7 @@ function buildChart(host, cd, opts) {
   if (eqd && eqd.values && numLength(eqd.values) === n && n > 0) {
     const initial = isFinite(eqd.initial_cash) ? eqd.initial_cash : eqd.values[0];
     arrays.equity = f64(eqd.values, n);
-    const A = analyseEquity(arrays.equity, initial, series.t);
+    const A = analyseEquity(arrays.equity, initial, series.t, eqd.drawdowns);
     chart.analysis = { maxDrawdown: A.maxDrawdown, maxDrawdownBars: A.maxDrawdownBars, maxDrawdownDays: A.maxDrawdownDays,
       deepest: A.deepest, longest: A.longest, peak: A.peak, peakIndex: A.peakIndex, final: A.final };
     arrays.dd = A.dd;
