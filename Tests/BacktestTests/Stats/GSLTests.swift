@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
 @testable import BacktestIO
@@ -52,13 +53,57 @@ struct GSLTests {
         #expect((0..<5).map { _ in a.uniform() } == (0..<5).map { _ in b.uniform() })
     }
 
-    @Test("geometric with log(1 - p) precomputed draws what gsl_ran_geometric draws", arguments: [1.0, 0.5, 1.0 / 13, 1e-3, 1e-9])
+    @Test("a prepared uniform int draws what gsl_rng_uniform_int draws", arguments: [1, 2, 3, 7, 2_148, 5_000, 65_537, 1 << 31, Int(UInt32.max)])
+    func uniformIntSampler(n: Int) {
+        let a = GSL.Random(seed: 42), b = GSL.Random(seed: 42), u = GSL.UniformInt(below: n)
+        let fast = (0..<20_000).map { _ in a.int(u) }
+        let gsl = (0..<20_000).map { _ in b.int(below: n) }
+        #expect(zip(fast, gsl).filter { $0 != $1 }.count == 0, "draws differ from gsl_rng_uniform_int")
+        #expect(fast.allSatisfy { $0 >= 0 && $0 < n })
+        #expect(a.uniform() == b.uniform(), "both generators end in the same state")
+    }
+
+    @Test("the reciprocal divides every 32-bit numerator exactly")
+    func reciprocalDivision() {
+        var rng = SplitMix64(seed: 3), wrong = 0
+        for n in [1, 2, 3, 5, 7, 10, 13, 1_000, 2_148, 65_535, 1 << 20, 1 << 31, Int(UInt32.max) - 1, Int(UInt32.max)] {
+            let u = GSL.UniformInt(below: n), scale = UInt64(UInt32.max) / UInt64(n)
+            let edges: [UInt64] = [0, 1, scale - 1, scale, scale + 1, UInt64(UInt32.max) - 1, UInt64(UInt32.max)]
+            for m in edges + (0..<2_000).map({ _ in rng.next() & 0xffff_ffff }) {
+                if u.quotient(m) != m / scale { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test("a prepared geometric (threshold table) draws what gsl_ran_geometric draws",
+          arguments: [1.0, 1 - 1e-12, 0.5, 1.0 / 13, 1.0 / 17, 1.0 / 100, 1e-3, 1e-9])
     func geometricSampler(p: Double) {
         let a = GSL.Random(seed: 11), b = GSL.Random(seed: 11)
         let g = GSL.Geometric(p: p)
-        let fast = (0..<20_000).map { _ in a.geometric(g) }
-        let gsl = (0..<20_000).map { _ in b.geometric(p: p) }
-        #expect(fast == gsl)
-        #expect(fast.allSatisfy { $0 >= 1 })
+        let draws = p == 1.0 / 13 ? 2_000_000 : 100_000
+        var differ = 0, smallest = Int.max
+        for _ in 0..<draws {
+            let x = a.geometric(g), y = b.geometric(p: p)
+            if x != y { differ += 1 }
+            smallest = min(smallest, x)
+        }
+        #expect(differ == 0, "\(differ) of \(draws) draws differ from gsl_ran_geometric")
+        #expect(smallest >= 1)
+        #expect(a.uniform() == b.uniform(), "both generators end in the same state")
+    }
+
+    @Test("the table's boundaries are GSL's: each threshold gives its length, the next draw one less")
+    func geometricBoundaries() {
+        for p in [0.5, 1.0 / 13, 1.0 / 17, 1e-3] {
+            let g = GSL.Geometric(p: p)
+            #expect(g.complete == (p > 1e-2), "p \(p): table complete \(g.complete) with \(g.thresholds.count) entries")
+            for (j, t) in g.thresholds.enumerated() {
+                let gsl = Int(UInt32(GSL.Geometric.formula(t, logQ: g.logQ)))
+                #expect(g.draw(t) == gsl && gsl >= j + 2)
+                if t < UInt32.max { #expect(g.draw(t + 1) == Int(UInt32(GSL.Geometric.formula(t + 1, logQ: g.logQ)))) }
+            }
+            #expect(g.draw(UInt32.max) == 1 && g.draw(1) == Int(UInt32(GSL.Geometric.formula(1, logQ: g.logQ))))
+        }
     }
 }

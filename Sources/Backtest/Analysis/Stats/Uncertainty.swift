@@ -47,7 +47,7 @@ public enum Uncertainty {
         let n = returns.count
         guard n > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
         let length = bootstrap.meanBlockLength ?? max(1, cbrt(Double(n)).rounded())
-        let geometric = GSL.Geometric(p: 1 / max(1, length))
+        let geometric = GSL.Geometric(p: 1 / max(1, length)), starts = GSL.UniformInt(below: n)
         let center = GSL.mean(returns)
         let prefix = ShiftedPrefixSums(returns, shift: center)
         let rng = GSL.Random(seed: bootstrap.seed)
@@ -59,7 +59,7 @@ public enum Uncertainty {
             for _ in 0..<bootstrap.resamples {
                 var filled = 0, total = SIMD2<Double>()
                 while filled < n {
-                    let start = rng.int(below: n)
+                    let start = rng.int(starts)
                     // At least 1 guards against GSL's unsigned overflow for an absurdly long mean.
                     let k = min(max(1, rng.geometric(geometric)), n &- filled)
                     total += ShiftedPrefixSums.block(sums, start: start, count: k)

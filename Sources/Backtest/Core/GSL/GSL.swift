@@ -151,18 +151,6 @@ public enum GSL {
 
     // MARK: - Random numbers
 
-    /// A geometric distribution's parameter with `log(1 - p)` precomputed, for `Random.geometric(_:)`.
-    public struct Geometric: Sendable {
-        @usableFromInline let logQ: Double
-        @usableFromInline let isOne: Bool
-
-        public init(p: Double) {
-            precondition(p > 0 && p <= 1, "geometric: p must be in (0, 1]")
-            isOne = p == 1
-            logQ = Foundation.log(1 - p)
-        }
-    }
-
     /// A seeded Mersenne Twister (`gsl_rng_mt19937`): the same seed gives the same numbers everywhere.
     public final class Random {
         /// Inlinable draws reach it from other modules: a sweep draws millions per second.
@@ -171,6 +159,8 @@ public enum GSL {
         public init(seed: UInt) {
             GSL.prepare()
             guard let r = gsl_rng_alloc(bt_gsl_rng_mt19937()) else { fatalError("gsl_rng_alloc failed") }
+            // `UniformInt` relies on the Mersenne Twister's range.
+            precondition(gsl_rng_min(r) == 0 && gsl_rng_max(r) == UInt(UInt32.max), "mt19937 range changed")
             rng = r
             gsl_rng_set(r, seed)
         }
@@ -182,6 +172,14 @@ public enum GSL {
 
         /// Uniform integer in 0..<n.
         @inlinable public func int(below n: Int) -> Int { Int(truncatingIfNeeded: gsl_rng_uniform_int(rng, UInt(n))) }
+
+        /// `gsl_rng_uniform_int` for a prepared `n` (`UniformInt`): the same draws.
+        @inlinable public func int(_ u: UniformInt) -> Int {
+            while true {
+                let k = u.quotient(UInt64(gsl_rng_get(rng)))
+                if k < u.n { return Int(truncatingIfNeeded: k) }
+            }
+        }
 
         /// Gaussian with mean 0 and standard deviation `sigma` (Box-Muller-free ziggurat).
         @inlinable public func gaussian(sigma: Double = 1) -> Double { gsl_ran_gaussian_ziggurat(rng, sigma) }
@@ -199,16 +197,13 @@ public enum GSL {
             return Int(gsl_ran_geometric(rng, p))
         }
 
-        /// `gsl_ran_geometric` with its `log(1 - p)` computed once (`Geometric(p:)`), for loops that
-        /// draw millions of block lengths with one `p`: the same draws bit for bit (GSL computes
-        /// `k = log(u) / log(1 - p) + 1` from `u = gsl_rng_uniform_pos`, truncated to unsigned),
-        /// with one logarithm per draw instead of two.
+        /// `gsl_ran_geometric` for a prepared `p` (`Geometric`): the same draws, most of them
+        /// without a logarithm.
         @inlinable public func geometric(_ g: Geometric) -> Int {
-            let u = gsl_rng_uniform_pos(rng)
-            if g.isOne { return 1 }
-            let k = Foundation.log(u) / g.logQ + 1
-            // C's conversion truncates; beyond UInt32 it is undefined, here the low 32 bits as on x86-64.
-            return k < 0x1p32 ? Int(UInt32(k)) : Int(UInt32(truncatingIfNeeded: Int64(Swift.min(k, 0x1p62))))
+            // gsl_rng_uniform_pos: u = get / 2^32, drawn again while 0.
+            var m = UInt32(truncatingIfNeeded: gsl_rng_get(rng))
+            while m == 0 { m = UInt32(truncatingIfNeeded: gsl_rng_get(rng)) }
+            return g.draw(m)
         }
 
         /// True with probability `p` (`gsl_ran_bernoulli`).
