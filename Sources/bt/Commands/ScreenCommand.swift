@@ -43,17 +43,9 @@ extension Command {
 
 /// `bt screen`, in one process, as one shard (`--shard`), or merged from every shard (`bt merge`).
 enum ScreenCommand {
-    /// A strategy screen's settings, checked.
-    struct Plan {
-        var strategy: Strategy
-        var parameters: StrategyParameters
-        var screen: Screen
-        var top: Int
-        var periodsPerYear: Double?
-        var execution: ExecutionConfig
-    }
-
-    static func plan(_ args: ParsedArguments, symbols: [String], store: CandleStore) throws -> Plan {
+    /// The strategy screen of the command line, checked (the execution options on the first
+    /// symbol, before any symbol runs).
+    static func plan(_ args: ParsedArguments, symbols: [String], store: CandleStore) throws -> ScreenRun {
         let (strategy, rest) = try args.strategy()
         if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", command: "screen") }
         let parameters = try strategy.parameters(args.values(.param))
@@ -66,7 +58,10 @@ enum ScreenCommand {
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
         let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
         let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
-        return Plan(strategy: strategy, parameters: parameters, screen: screen, top: top, periodsPerYear: ppy, execution: sample)
+        var run = ScreenRun(strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
+                            commandLine: args.commandLine, execution: sample.parameters)
+        run.reword = ErrorMessage.reworded  // screen.csv records a symbol's error as bt words it
+        return run
     }
 
     static func execute(_ args: ParsedArguments, source: RowSource) throws {
@@ -77,10 +72,7 @@ enum ScreenCommand {
             try runConditionScreen(args, condition: condition, symbols: symbols, store: store, source: source)
             return
         }
-        let plan = try plan(args, symbols: symbols, store: store)
-        let run = ScreenRun(
-            strategy: plan.strategy, parameters: plan.parameters, screen: plan.screen, periodsPerYear: plan.periodsPerYear,
-            top: plan.top, commandLine: args.commandLine, execution: plan.execution.parameters)
+        let run = try plan(args, symbols: symbols, store: store)
         let path = args.databasePath
         let load = { (symbol: String, store: CandleStore) -> (CandleSeries, ExecutionConfig) in
             let candles = try args.loadCandles(symbol: symbol, store: store)
@@ -101,7 +93,7 @@ enum ScreenCommand {
                         + "wrote \(writer.target)")
             return
         case .compute:
-            let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", plan.strategy.name], at: Int64(Date().timeIntervalSince1970))
+            let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", run.strategy.name], at: Int64(Date().timeIntervalSince1970))
             staged = try OutputDirectory.stage(dir, force: args.flag(.force))
             let bar = ProgressBar(total: symbols.count, label: "screen")
             rows = run.rows(symbols: symbols, databasePath: path, progress: bar.update, load: load)
@@ -109,7 +101,7 @@ enum ScreenCommand {
             staged = try OutputDirectory.stage(args.value(.out)!, force: force)
             rows = try set.screenRows(file: "screen.rows") { Shard.index(ofSymbol: $0, count: set.manifest.shard.count) }
         }
-        let report = try run.write(rows: plan.screen.ranked(rows), databasePath: path, directory: staged.path, load: load)
+        let report = try run.write(rows: rows, databasePath: path, directory: staged.path, load: load)
         try staged.commit()
         let dir = staged.target
         Output.write(ScreenSummaryText.render(report, directory: dir))
@@ -266,89 +258,5 @@ extension ExpressionValue {
         case .number(let v): .double(v)
         case .word(let w): .string(w)
         }
-    }
-}
-
-/// A screen from symbols to written files: `bt screen` and `bt bench screen` share it.
-struct ScreenRun {
-    let strategy: Strategy
-    let parameters: StrategyParameters
-    let screen: Screen
-    let periodsPerYear: Double?
-    let top: Int
-    let commandLine: [String]
-    let execution: [RunParameter]
-
-    /// Runs every symbol, then writes `screen.csv`, `screen.md` and `report.html` into `directory`.
-    func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
-             load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
-        let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, load: load)
-        return try write(rows: screen.ranked(rows), databasePath: databasePath, directory: directory, load: load)
-    }
-
-    /// Every symbol's row, unranked, in the order given (each job opens its own read-only store
-    /// connection: SQLite handles are not shared across threads). A symbol's error is recorded
-    /// as bt words it.
-    func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil,
-              load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) -> [Screen.Row] {
-        screen.evaluate(symbols: symbols, progress: progress) { symbol in
-            try ErrorMessage.rewording {
-                let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
-                let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
-                return (result, Stats(result, periodsPerYear: periodsPerYear))
-            }
-        }
-    }
-
-    /// Writes `screen.csv`, `screen.md` and `report.html` of the ranked `rows` into `directory`.
-    func write(rows: [Screen.Row], databasePath: String, directory: String,
-               load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
-        var report = ScreenReport(
-            strategy: strategy.name, parameters: parameters.runParameters,
-            execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
-            minTrades: screen.minTrades, top: top, rows: rows)
-        report.rules = strategy.ruleParameters
-        try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
-        try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
-        // The page embeds charts: the runs are repeated for the symbols it shows rather than
-        // kept in memory for every symbol while the screen runs.
-        let embedded = report.embeddedSymbols
-        let reruns = Parallel.map(count: embedded.count) { k -> BacktestResult in
-            let (candles, config) = try load(embedded[k], try CandleStore(existingAt: databasePath))
-            return try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
-        }
-        var runs: [String: BacktestResult] = [:]
-        for (symbol, r) in zip(embedded, reruns) { if case .success(let run) = r { runs[symbol] = run } }
-        try OutputDirectory.write(report.html(runs: runs), to: "report.html", in: directory)
-        return report
-    }
-}
-
-/// The terminal summary of a screen: the ranked top table (percentages) and the failures.
-enum ScreenSummaryText {
-    static func render(_ report: ScreenReport, directory: String) -> String {
-        let rows = report.ordered
-        let metric = report.rankMetric
-        let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
-        var table = [["#", "symbol", "tf", "equity"] + columns.map(\.name)]
-        for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
-            guard let s = row.stats else { continue }
-            table.append(["\(row.rank!)", row.symbol, row.timeframe?.rawValue ?? "", ScreenReport.sparkline(row.equityShape)]
-                         + columns.map { s.stat($0).formatted })
-        }
-        let ranked = rows.filter { $0.rank != nil }.count
-        let few = rows.filter { $0.status == .fewTrades }.count
-        let failed = rows.filter { $0.status == .error }
-        var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(metric), "
-            + (report.minTrades > 0 ? "\(few) with fewer than \(report.minTrades) trades, " : "")
-            + "\(failed.count) failed\n\n"
-        out += TextTable.render(table, rightAligned: Set([0] + Array(4..<(4 + columns.count))))
-        if !failed.isEmpty {
-            out += "\nFailed:\n"
-            for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }
-            if failed.count > 10 { out += "  ... \(failed.count - 10) more in screen.md\n" }
-        }
-        out += "\nWrote \(directory)/screen.csv, screen.md and report.html\n"
-        return out
     }
 }
