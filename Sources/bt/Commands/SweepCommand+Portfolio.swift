@@ -5,9 +5,6 @@ import Strategies
 /// `bt sweep --portfolio`: every combination is a `bt portfolio` run of the symbols (one cash
 /// account), on the portfolio's clock; `--grid max_positions=...` sweeps K.
 extension SweepPlan {
-    /// The grid axis that sweeps K.
-    static let slotsAxis = "max_positions"
-
     /// `bt portfolio` for one combination, `{name}` standing for each swept value.
     func portfolioRerunCommand(args: ParsedArguments) -> String {
         let strategyWords = args.ruleOptions.isEmpty ? [args.positional(0) ?? strategy.name] : []
@@ -56,9 +53,7 @@ extension SweepPlan {
                 })
             }
         }
-        var sweep = Sweep(rankMetric: self.rank)
-        sweep.overfittingBlocks = blocks
-        sweep.topCount = top
+        let sweep = self.sweep
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
         let bar = ProgressBar(total: combos.count, label: "sweep portfolio")
@@ -85,15 +80,7 @@ extension SweepPlan {
             let wf = try WalkForward(bars: clock.count, folds: folds)
             report.walkForward = try wf.run(combinations: combos.count, evaluator: evaluator, candles: clock, rankMetric: self.rank)
         }
-        try OutputDirectory.write(try report.markdown(), to: "sweep.md", in: directory)
-        let curves = report.storedCurves(cells: cells, evaluator: evaluator)
-        try OutputDirectory.write(report.html(cells: cells, curves: curves, rerun: portfolioRerunCommand(args: args)),
-                                  to: "report.html", in: directory)
-        if let svg = report.heatmapSVG() { try OutputDirectory.write(svg, to: "heatmap.svg", in: directory) }
-        if let wf = report.walkForwardCSV(), let svg = report.walkForwardSVG() {
-            try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
-            try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)
-        }
+        try SweepPlan.write(report, cells: cells, evaluator: evaluator, rerun: portfolioRerunCommand(args: args), in: directory)
         return report
     }
 }
