@@ -227,16 +227,25 @@ extension SweepPlan {
         do {
             try self.init(strategy: strategy, grid: try ParameterGrid(parsing: specs), fixed: args.values(.param),
                           where: args.value(.where), portfolio: args.flag(.portfolio))
+        } catch SweepPlan.Problem.noCombination {
+            _ = try Self.settings(args)  // a bad setting below is reported before an empty grid, as it always was
+            throw InputError(ErrorMessage.text(SweepPlan.Problem.noCombination))
         } catch let problem as SweepPlan.Problem {
             throw InputError(ErrorMessage.text(problem))
         }
-        rank = try args.value(.rank).map(RunMetrics.metric(named:)) ?? .sharpe
-        folds = try args.int(.walkForward)
-        blocks = try args.int(.pboBlocks) ?? 16
-        top = try args.int(.top) ?? 20
-        guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "sweep") }
+        (rank, folds, blocks, top) = try Self.settings(args)
         commandLine = args.commandLine
         reword = ErrorMessage.reworded  // sweep.csv records a combination's error as bt words it
+    }
+
+    /// `--rank`, `--walk-forward`, `--pbo-blocks` and `--top`, checked.
+    static func settings(_ args: ParsedArguments) throws -> (rank: Metric, folds: Int?, blocks: Int, top: Int) {
+        let rank = try args.value(.rank).map(RunMetrics.metric(named:)) ?? .sharpe
+        let folds = try args.int(.walkForward)
+        let blocks = try args.int(.pboBlocks) ?? 16
+        let top = try args.int(.top) ?? 20
+        guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "sweep") }
+        return (rank, folds, blocks, top)
     }
 
     /// `bt run` for one combination of the grid, `{name}` standing for each swept value: the
