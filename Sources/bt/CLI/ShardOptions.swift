@@ -6,14 +6,6 @@ enum ShardOptions {
     static let all: [Option] = [.shard, .shards]
 }
 
-/// Where a screen or sweep gets its rows: computed here (all of them, or one shard's, written
-/// as a partial result), or read back from every shard's partial result by `bt merge`.
-enum RowSource {
-    case compute
-    case shard(Shard)
-    case merge(PartialSet, force: Bool)
-}
-
 extension ParsedArguments {
     /// `.shard(...)` for `--shard K/N` or `--shard auto`, else `.compute`.
     func rowSource(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RowSource {
@@ -35,8 +27,4 @@ extension ParsedArguments {
 
     /// The command line after `bt`, as a shard's manifest records it.
     var arguments: [String] { Array(commandLine.dropFirst()) }
-}
-
-extension RowSource {
-    var isMerge: Bool { if case .merge = self { true } else { false } }
 }

@@ -67,9 +67,10 @@ enum ScreenCommand {
     static func execute(_ args: ParsedArguments, source: RowSource) throws {
         let store = try args.openStore()
         let symbols = try args.screenSymbols(store: store)
-        if case .merge(let set, _) = source { try check(set, symbols: symbols, store: store) }
+        let split = ScreenSplit(symbols: symbols, store: store)
+        if let set = source.merged { try split.check(set) }
         if let condition = args.value(.where) {
-            try runConditionScreen(args, condition: condition, symbols: symbols, store: store, source: source)
+            try runConditionScreen(args, condition: condition, split: split, source: source)
             return
         }
         let run = try plan(args, symbols: symbols, store: store)
@@ -78,66 +79,31 @@ enum ScreenCommand {
             let candles = try args.loadCandles(symbol: symbol, store: store)
             return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
-        let rows: [Screen.Row]
-        let staged: StagedDirectory
-        switch source {
-        case .shard(let shard):
-            _ = args.flag(.force)  // a shard always replaces its own folder
-            let positions = positions(of: symbols, in: shard)
-            let bar = ProgressBar(total: positions.count, label: "screen shard \(shard)")
-            let mine = run.rows(symbols: positions.map { symbols[$0] }, databasePath: path, progress: bar.update, load: load)
-            let writer = try partialWriter(args, shard: shard, symbols: symbols, assigned: positions.count, store: store)
-            try ScreenRowsFile.write(Array(zip(positions, mine)), name: "screen.rows", in: writer)
-            try writer.commit()
-            Output.line("Shard \(shard) of the screen: \(Format.grouped(positions.count)) of \(Format.grouped(symbols.count)) symbols; "
-                        + "wrote \(writer.target)")
-            return
-        case .compute:
-            let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", run.strategy.name], at: Int64(Date().timeIntervalSince1970))
-            staged = try OutputDirectory.stage(dir, force: args.flag(.force))
-            let bar = ProgressBar(total: symbols.count, label: "screen")
-            rows = run.rows(symbols: symbols, databasePath: path, progress: bar.update, load: load)
-        case .merge(let set, let force):
-            staged = try OutputDirectory.stage(args.value(.out)!, force: force)
-            rows = try set.screenRows(file: "screen.rows") { Shard.index(ofSymbol: $0, count: set.manifest.shard.count) }
+        // One process or a merge stages the report's folder first; a shard always replaces its own folder.
+        let force = source.force(args.flag(.force))
+        let staged = try source.shard == nil ? OutputDirectory.stage(
+            args.value(.out) ?? OutputDirectory.timestamped(["screen", run.strategy.name], at: Int64(Date().timeIntervalSince1970)),
+            force: force) : nil
+        let outcome = try split.rows(ScreenRowsFile.self, source: source, parent: args.value(.out), arguments: args.arguments) { symbols in
+            let bar = ProgressBar(total: symbols.count, label: source.shard.map { "screen shard \($0)" } ?? "screen")
+            return run.rows(symbols: symbols, databasePath: path, progress: bar.update, load: load)
         }
-        let report = try run.write(rows: rows, databasePath: path, directory: staged.path, load: load)
-        try staged.commit()
-        let dir = staged.target
-        Output.write(ScreenSummaryText.render(report, directory: dir))
-    }
-
-    /// Positions in `symbols` of the symbols that belong to `shard`.
-    static func positions(of symbols: [String], in shard: Shard) -> [Int] {
-        symbols.indices.filter { Shard.index(ofSymbol: symbols[$0], count: shard.count) == shard.index }
-    }
-
-    /// A shard's partial-result folder, with the fingerprints of the symbol list and the store.
-    static func partialWriter(_ args: ParsedArguments, shard: Shard, symbols: [String], assigned: Int,
-                              store: CandleStore) throws -> PartialWriter {
-        let manifest = PartialManifest(command: "screen", arguments: args.arguments, shard: shard, items: symbols.count,
-                                       itemsSHA256: Fingerprint.of(symbols), assigned: assigned,
-                                       dataSHA256: try Fingerprint.store(store, symbols: symbols))
-        return try PartialWriter(parent: args.value(.out)!, manifest: manifest)
-    }
-
-    /// Checks that the shards' partial results are of these symbols and of the store as it is now.
-    static func check(_ set: PartialSet, symbols: [String], store: CandleStore) throws {
-        let m = set.manifest
-        guard m.items == symbols.count, m.itemsSHA256 == Fingerprint.of(symbols) else {
-            throw InputError("the partial results are of \(m.items) symbols, this command line gives \(symbols.count) "
-                             + "(did the store's symbols change since the shards ran?)")
-        }
-        guard m.dataSHA256 == (try Fingerprint.store(store, symbols: symbols)) else {
-            throw InputError("the store changed since the shards ran (a series of these symbols was imported, removed or "
-                             + "extended): rerun the shards")
+        switch outcome {
+        case .shard(let shard, let assigned, let target):
+            Output.line("Shard \(shard) of the screen: \(Format.grouped(assigned)) of \(Format.grouped(symbols.count)) symbols; "
+                        + "wrote \(target)")
+        case .rows(let rows):
+            let staged = staged!
+            let report = try run.write(rows: rows, databasePath: path, directory: staged.path, load: load)
+            try staged.commit()
+            Output.write(ScreenSummaryText.render(report, directory: staged.target))
         }
     }
 
     /// `bt screen --where EXPR [--show EXPR]...`: evaluate on each symbol's last bar (at or
     /// before `--at`) and list the matches.
-    private static func runConditionScreen(_ args: ParsedArguments, condition: String, symbols: [String],
-                                           store: CandleStore, source: RowSource) throws {
+    private static func runConditionScreen(_ args: ParsedArguments, condition: String, split: ScreenSplit,
+                                           source: RowSource) throws {
         if args.positional(0) != nil || !args.ruleOptions.isEmpty {
             throw UsageError("\(Option.where) is a condition screen: leave out the strategy (and \(Option.entry)/\(Option.exit))",
                              command: "screen")
@@ -171,27 +137,18 @@ enum ScreenCommand {
                 }
             }
         }
-        let rows: [ConditionScreen.Row]
-        var force = args.flag(.force)
-        switch source {
-        case .shard(let shard):
-            let positions = positions(of: symbols, in: shard)
-            let bar = ProgressBar(total: positions.count, label: "screen shard \(shard)")
-            let mine = evaluate(positions.map { symbols[$0] }, bar.update)
-            let writer = try partialWriter(args, shard: shard, symbols: symbols, assigned: positions.count, store: store)
-            try ConditionRowsFile.write(Array(zip(positions, mine)), name: "condition.rows", in: writer)
-            try writer.commit()
-            Output.line("Shard \(shard) of the condition screen: \(Format.grouped(positions.count)) of \(Format.grouped(symbols.count)) "
-                        + "symbols; wrote \(writer.target)")
+        let force = source.force(args.flag(.force))
+        if source.shard == nil, let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
+        let outcome = try split.rows(ConditionRowsFile.self, source: source, parent: directory, arguments: args.arguments) { symbols in
+            let bar = ProgressBar(total: symbols.count, label: source.shard.map { "screen shard \($0)" } ?? "screen")
+            return evaluate(symbols, bar.update)
+        }
+        guard case .rows(let rows) = outcome else {
+            if case .shard(let shard, let assigned, let target) = outcome {
+                Output.line("Shard \(shard) of the condition screen: \(Format.grouped(assigned)) of "
+                            + "\(Format.grouped(split.symbols.count)) symbols; wrote \(target)")
+            }
             return
-        case .compute:
-            if let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
-            let bar = ProgressBar(total: symbols.count, label: "screen")
-            rows = evaluate(symbols, bar.update)
-        case .merge(let set, let mergeForce):
-            force = mergeForce
-            if let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
-            rows = try set.conditionRows(file: "condition.rows") { Shard.index(ofSymbol: $0, count: set.manifest.shard.count) }
         }
         let report = ConditionScreenReport(
             screen: screen, rows: rows, commandLine: args.commandLine,

@@ -78,11 +78,8 @@ enum SweepCommand {
             try runShard(plan, symbols: symbols, shard: shard, args: args)
             return
         }
-        var force = args.flag(.force)
-        if case .merge(let set, let mergeForce) = source {
-            force = mergeForce
-            try plan.check(set, symbols: symbols)
-        }
+        let force = source.force(args.flag(.force))
+        if let set = source.merged { try plan.check(set, symbols: symbols) }
         let base = args.value(.out) ?? OutputDirectory.timestamped(
             ["sweep", plan.strategy.name] + (symbols.count == 1 ? symbols : ["\(symbols.count)symbols"]),
             at: Int64(Date().timeIntervalSince1970))
@@ -145,9 +142,8 @@ enum SweepCommand {
     /// the shards' partial results).
     static func run(_ plan: SweepPlan, symbol: String, index: Int, store: CandleStore, args: ParsedArguments,
                     directory: String, source: RowSource) throws -> SweepReport {
-        let merged: PartialSet? = if case .merge(let set, _) = source { set } else { nil }
         let bar = ProgressBar(total: plan.combos.count, label: "sweep \(symbol)")
-        return try plan.run(symbol: symbol, index: index, directory: directory, merged: merged,
+        return try plan.run(symbol: symbol, index: index, directory: directory, merged: source.merged,
                             rerun: plan.rerunCommand(symbol: symbol, args: args), progress: bar.update,
                             load: args.sweepLoader(store: store))
     }
