@@ -173,44 +173,17 @@ enum SweepCommand {
     static func runShard(_ plan: SweepPlan, symbols: [String], shard: Shard, args: ParsedArguments) throws {
         _ = args.flag(.force)  // a shard always replaces its own folder
         let store = try args.openStore()
-        let numbers = plan.numbers(in: shard)
-        let manifest = PartialManifest(command: "sweep", arguments: args.arguments, shard: shard, items: plan.combos.count,
-                                       itemsSHA256: plan.combosFingerprint, assigned: numbers.count, dataSHA256: "")
-        let writer = try PartialWriter(parent: args.value(.out)!, manifest: manifest)
-        var parts: [PartialManifest.SweptSymbol] = []
-        for (index, symbol) in symbols.enumerated() {
-            do {
-                let job = try plan.prepare(symbol: symbol, store: store, args: args)
-                let rows = try SweepRowsWriter(SweepPlan.rowsFile(index), in: writer)
-                let bar = ProgressBar(total: numbers.count, label: "sweep \(symbol) shard \(shard)")
-                try plan.sweep.evaluate(numbers, combinations: plan.combos.count, evaluator: job.evaluator, candles: job.candles,
-                                        progress: bar.update) { try rows.write($0) }
-                try rows.close()
-                if let wf = job.walkForward {
-                    let choices = wf.choose(numbers, combinations: plan.combos.count, evaluator: job.evaluator,
-                                            candles: job.candles, rankMetric: plan.rank)
-                    try WalkForwardChoicesFile.write(choices, name: SweepPlan.foldsFile(index), in: writer)
-                }
-                parts.append(.init(symbol: symbol, bars: job.candles.count, candlesSHA256: job.candles.sha256,
-                                   executionSHA256: Fingerprint.execution(job.config)))
-            } catch let error as UsageError {
-                throw error
-            } catch {
-                guard symbols.count > 1 else { throw error }
+        let (assigned, target) = try plan.writeShard(
+            shard, symbols: symbols, parent: args.value(.out)!, arguments: args.arguments,
+            progress: { symbol, total in ProgressBar(total: total, label: "sweep \(symbol) shard \(shard)").update },
+            failed: { symbol, error in
+                if error is UsageError { throw error }
                 Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
-                parts.append(.init(symbol: symbol, bars: 0, candlesSHA256: "", executionSHA256: "",
-                                   error: "\(ErrorMessage.reworded(error))"))
-            }
-        }
-        writer.update {
-            $0.symbols = parts
-            $0.dataSHA256 = Fingerprint.of(parts.map {
-                "\($0.symbol)\t\($0.bars)\t\($0.candlesSHA256)\t\($0.executionSHA256)\t\($0.error ?? "")"
-            })
-        }
-        try writer.commit()
-        Output.line("Shard \(shard) of the sweep: \(Format.grouped(numbers.count)) of \(Format.grouped(plan.combos.count)) combinations"
-                    + (symbols.count > 1 ? " of each of \(symbols.count) symbols" : "") + "; wrote \(writer.target)")
+                return ErrorMessage.reworded(error)
+            },
+            load: args.sweepLoader(store: store))
+        Output.line("Shard \(shard) of the sweep: \(Format.grouped(assigned)) of \(Format.grouped(plan.combos.count)) combinations"
+                    + (symbols.count > 1 ? " of each of \(symbols.count) symbols" : "") + "; wrote \(target)")
     }
 }
 

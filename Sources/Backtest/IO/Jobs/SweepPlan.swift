@@ -167,6 +167,56 @@ public struct SweepPlan {
         return Job(candles: candles, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward)
     }
 
+    /// One shard of the sweep: this shard's combinations of every symbol, written as a partial
+    /// result into `parent/shard-K-of-N` (rows, walk-forward choices, the fingerprints of each
+    /// symbol's candles and execution); its manifest records `arguments`, the command line after `bt`.
+    /// - Parameters:
+    ///   - progress: once a symbol is loaded, with the number of its combinations here, where to
+    ///     report how many are done.
+    ///   - failed: with several symbols, what becomes of one's error: rethrown, it stops the
+    ///     shard; returned, the part records it (every shard fails on that symbol, and the merge
+    ///     reports it as one process would). With one symbol its error is thrown.
+    /// - Returns: how many combinations are this shard's, and the folder written.
+    public func writeShard(_ shard: Shard, symbols: [String], parent: String, arguments: [String],
+                           progress: (String, Int) -> ((Int) -> Void)? = { _, _ in nil },
+                           failed: (String, Error) throws -> Error = { _, error in throw error },
+                           load: (String) throws -> (CandleSeries, ExecutionConfig, periodsPerYear: Double?))
+    throws -> (assigned: Int, target: String) {
+        let numbers = self.numbers(in: shard)
+        let manifest = PartialManifest(command: "sweep", arguments: arguments, shard: shard, items: combos.count,
+                                       itemsSHA256: combosFingerprint, assigned: numbers.count, dataSHA256: "")
+        let writer = try PartialWriter(parent: parent, manifest: manifest)
+        var parts: [PartialManifest.SweptSymbol] = []
+        for (index, symbol) in symbols.enumerated() {
+            do {
+                let job = try prepare(symbol: symbol, load: load)
+                let rows = try SweepRowsWriter(Self.rowsFile(index), in: writer)
+                try sweep.evaluate(numbers, combinations: combos.count, evaluator: job.evaluator, candles: job.candles,
+                                   progress: progress(symbol, numbers.count)) { try rows.write($0) }
+                try rows.close()
+                if let wf = job.walkForward {
+                    let choices = wf.choose(numbers, combinations: combos.count, evaluator: job.evaluator,
+                                            candles: job.candles, rankMetric: rank)
+                    try WalkForwardChoicesFile.write(choices, name: Self.foldsFile(index), in: writer)
+                }
+                parts.append(.init(symbol: symbol, bars: job.candles.count, candlesSHA256: job.candles.sha256,
+                                   executionSHA256: Fingerprint.execution(job.config)))
+            } catch {
+                guard symbols.count > 1 else { throw error }
+                parts.append(.init(symbol: symbol, bars: 0, candlesSHA256: "", executionSHA256: "",
+                                   error: "\(try failed(symbol, error))"))
+            }
+        }
+        writer.update {
+            $0.symbols = parts
+            $0.dataSHA256 = Fingerprint.of(parts.map {
+                "\($0.symbol)\t\($0.bars)\t\($0.candlesSHA256)\t\($0.executionSHA256)\t\($0.error ?? "")"
+            })
+        }
+        try writer.commit()
+        return (numbers.count, writer.target)
+    }
+
     /// Sweeps symbol number `index` (`symbol`) and writes its report into `directory`: every
     /// combination computed here, or every shard's rows read back in combination order from
     /// `merged`. `directory` is created (inside a staging folder).
