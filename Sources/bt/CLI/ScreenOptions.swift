@@ -32,12 +32,3 @@ enum ExpressionAssignment {
         return (String(text[..<eq]), .word(value))
     }
 }
-
-extension ExpressionValue {
-    var runValue: RunParameter.Value {
-        switch self {
-        case .number(let v): .double(v)
-        case .word(let w): .string(w)
-        }
-    }
-}

@@ -126,22 +126,14 @@ enum ScreenCommand {
         let directory = args.value(.out)
         let json = args.flag(.json)
         let path = args.databasePath
-        let evaluate = { (symbols: [String], progress: @escaping (Int) -> Void) in
-            screen.run(symbols: symbols, progress: progress) { symbol in
-                try ErrorMessage.rewording {
-                    let candles = try CandleStore(existingAt: path).load(symbol: symbol, timeframe: timeframe, from: range.from, to: range.to)
-                    guard !candles.isEmpty else {
-                        throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
-                    }
-                    return candles
-                }
-            }
-        }
+        var run = ConditionScreenRun(screen: screen, parameters: parameters, timeframe: timeframe, from: range.from, to: range.to,
+                                     at: at, commandLine: args.commandLine)
+        run.reword = ErrorMessage.reworded  // a symbol's load error as bt words it
         let force = source.force(args.flag(.force))
         if source.shard == nil, let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
         let outcome = try split.rows(ConditionRowsFile.self, source: source, parent: directory, arguments: args.arguments) { symbols in
             let bar = ProgressBar(total: symbols.count, label: source.shard.map { "screen shard \($0)" } ?? "screen")
-            return evaluate(symbols, bar.update)
+            return run.rows(symbols: symbols, databasePath: path, progress: bar.update)
         }
         guard case .rows(let rows) = outcome else {
             if case .shard(let shard, let assigned, let target) = outcome {
@@ -150,9 +142,7 @@ enum ScreenCommand {
             }
             return
         }
-        let report = ConditionScreenReport(
-            screen: screen, rows: rows, commandLine: args.commandLine,
-            parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
+        let report = run.report(rows: rows)
         if let directory {
             let staged = try OutputDirectory.stage(directory, force: force)
             try staged.write(report.csv(), to: "screen.csv")
