@@ -28,8 +28,8 @@ extension SweepPlan {
         let universe = PortfolioUniverse(candles: loaded.map(\.candles), liquidity: loaded.map(\.config))
         let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: universe.clock.time)
         guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
-        let bar = ProgressBar(total: combos.count, label: "sweep portfolio")
         return try runPortfolio(universe, rules: probe, maxPositions: fixedK, rankExpression: rank, config: config, periodsPerYear: ppy,
-                                directory: directory, rerun: portfolioRerunCommand(args: args), progress: bar.update)
+                                directory: directory, rerun: portfolioRerunCommand(args: args),
+                                progress: { ProgressBar(total: $0, label: "sweep portfolio").update })
     }
 }

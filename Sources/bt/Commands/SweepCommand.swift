@@ -142,10 +142,10 @@ enum SweepCommand {
     /// the shards' partial results).
     static func run(_ plan: SweepPlan, symbol: String, index: Int, store: CandleStore, args: ParsedArguments,
                     directory: String, source: RowSource) throws -> SweepReport {
-        let bar = ProgressBar(total: plan.combos.count, label: "sweep \(symbol)")
-        return try plan.run(symbol: symbol, index: index, directory: directory, merged: source.merged,
-                            rerun: plan.rerunCommand(symbol: symbol, args: args), progress: bar.update,
-                            load: args.sweepLoader(store: store))
+        try plan.run(symbol: symbol, index: index, directory: directory, merged: source.merged,
+                     rerun: plan.rerunCommand(symbol: symbol, args: args),
+                     progress: { ProgressBar(total: $0, label: "sweep \(symbol)").update },
+                     load: args.sweepLoader(store: store))
     }
 
     /// `bt sweep --portfolio`: every combination a portfolio run of the symbols.

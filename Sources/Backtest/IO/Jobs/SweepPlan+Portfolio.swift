@@ -13,9 +13,11 @@ extension SweepPlan {
     ///   - rankExpression: what ranks the symbols for the positions, checked against the parameters.
     ///   - config: the execution the portfolio's account uses.
     ///   - rerun: the command that reruns one combination, for the report's page.
+    ///   - progress: with the number of combinations, where to report how many are done.
     public func runPortfolio(_ universe: PortfolioUniverse, rules probe: PortfolioRules, maxPositions fixedK: Int?,
                              rankExpression rank: LocatedExpression?, config: ExecutionConfig, periodsPerYear ppy: Double,
-                             directory: String, rerun: String, progress: ((Int) -> Void)? = nil) throws -> SweepReport {
+                             directory: String, rerun: String,
+                             progress: (Int) -> ((Int) -> Void)? = { _ in nil }) throws -> SweepReport {
         let clock = universe.clock
         let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base, reword = self.reword
         let evaluator = universe.evaluator(config: config, periodsPerYear: ppy) { combo in
@@ -46,6 +48,7 @@ extension SweepPlan {
         let sweep = self.sweep
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
+        let progress = progress(combos.count)
         let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: self.rank)
         let summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: clock, progress: progress) { rows in
             try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))

@@ -220,9 +220,12 @@ public struct SweepPlan {
     /// Sweeps symbol number `index` (`symbol`) and writes its report into `directory`: every
     /// combination computed here, or every shard's rows read back in combination order from
     /// `merged`. `directory` is created (inside a staging folder).
-    /// - Parameter rerun: the command that reruns one combination, for the report's page.
+    /// - Parameters:
+    ///   - rerun: the command that reruns one combination, for the report's page.
+    ///   - progress: once the symbol is loaded, with the number of combinations, where to report
+    ///     how many are done.
     public func run(symbol: String, index: Int, directory: String, merged: PartialSet? = nil, rerun: String,
-                    progress: ((Int) -> Void)? = nil,
+                    progress: (Int) -> ((Int) -> Void)? = { _ in nil },
                     load: (String) throws -> (CandleSeries, ExecutionConfig, periodsPerYear: Double?)) throws -> SweepReport {
         if let set = merged, let error = set.manifest.symbols[index].error {
             throw InputError(error)  // every shard failed on this symbol, as one process would have
@@ -237,6 +240,7 @@ public struct SweepPlan {
         let sweep = self.sweep
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
+        let progress = progress(combos.count)
         let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: rank)
         let summary: Sweep.Summary
         let choices: [WalkForward.Choice]?
