@@ -2,11 +2,11 @@
 import PackageDescription
 
 // Layers, lowest first; a target may import only the ones above it in this list:
-//   BacktestCore      support, GSL, candles, indicators, order book, engine, synthetic data
+//   BacktestCore      support, GSL, candles, indicators, order book, engine, strategies, synthetic data
 //   BacktestAnalysis  statistics, cost sensitivity, overfitting, sweeps, screens
 //   BacktestIO        store, importers, text and SVG charts, reports
 //   Backtest          the public library: re-exports the three layers
-//   BacktestBenchmarks, Strategies, bt (the command line) on top.
+//   BacktestBenchmarks, Strategies (the built-ins and the registry), bt (the command line) on top.
 let package = Package(
     name: "bt",
     platforms: [.macOS(.v13)],

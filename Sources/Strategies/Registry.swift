@@ -10,3 +10,13 @@ extension Strategy {
         .donchian,
     ]
 }
+
+extension Strategy {
+    /// The strategy called `name`; throws `InputError` listing the valid names (and the closest).
+    public static func named(_ name: String) throws -> Strategy {
+        if let s = all.first(where: { $0.name == name }) { return s }
+        let names = all.map(\.name)
+        let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        throw InputError("unknown strategy '\(name)'\(hint) (valid: \(names.joined(separator: ", ")))")
+    }
+}

@@ -98,6 +98,14 @@ enum ErrorMessage {
         }
     }
 
+    /// A sweep plan's problem, its settings named by their flags.
+    static func text(_ problem: SweepPlan.Problem) -> String {
+        switch problem {
+        case .sweptAndFixed(let name): "'\(name)' is both swept (\(Option.grid)) and fixed (\(Option.param))"
+        case .noCombination: "\(Option.where) leaves no combination of the grid"
+        }
+    }
+
     /// A store failure with what to do about it.
     static func text(_ e: StoreError) -> String {
         switch e.kind {

@@ -58,10 +58,3 @@ extension ParsedArguments {
         return (try strategyLibrary.strategy(named: name), Array(positionals.dropFirst()))
     }
 }
-
-extension Strategy {
-    /// The rules as report manifests record them.
-    var ruleParameters: [RunParameter] {
-        expressions.map { RunParameter($0.role, .string($0.text)) }
-    }
-}

@@ -67,9 +67,10 @@ enum BenchWorkloads {
         let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
         _ = try CandleStore(path: db).write(universe.map { ImportedFile.generated($0, source: "bench") })
         let strategy = Strategy.maCross
-        let run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
+        var run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
                             screen: Screen(rankMetric: .sharpe), periodsPerYear: nil, top: 20,
                             commandLine: commandLine, execution: [])
+        run.reword = ErrorMessage.reworded
         return (run, universe.map(\.symbol))
     }
 

@@ -43,17 +43,9 @@ extension Command {
 
 /// `bt screen`, in one process, as one shard (`--shard`), or merged from every shard (`bt merge`).
 enum ScreenCommand {
-    /// A strategy screen's settings, checked.
-    struct Plan {
-        var strategy: Strategy
-        var parameters: StrategyParameters
-        var screen: Screen
-        var top: Int
-        var periodsPerYear: Double?
-        var execution: ExecutionConfig
-    }
-
-    static func plan(_ args: ParsedArguments, symbols: [String], store: CandleStore) throws -> Plan {
+    /// The strategy screen of the command line, checked (the execution options on the first
+    /// symbol, before any symbol runs).
+    static func plan(_ args: ParsedArguments, symbols: [String], store: CandleStore) throws -> ScreenRun {
         let (strategy, rest) = try args.strategy()
         if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", command: "screen") }
         let parameters = try strategy.parameters(args.values(.param))
@@ -66,86 +58,52 @@ enum ScreenCommand {
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
         let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
         let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
-        return Plan(strategy: strategy, parameters: parameters, screen: screen, top: top, periodsPerYear: ppy, execution: sample)
+        var run = ScreenRun(strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
+                            commandLine: args.commandLine, execution: sample.parameters)
+        run.reword = ErrorMessage.reworded  // screen.csv records a symbol's error as bt words it
+        return run
     }
 
     static func execute(_ args: ParsedArguments, source: RowSource) throws {
         let store = try args.openStore()
         let symbols = try args.screenSymbols(store: store)
-        if case .merge(let set, _) = source { try check(set, symbols: symbols, store: store) }
+        let split = ScreenSplit(symbols: symbols, store: store)
+        if let set = source.merged { try split.check(set) }
         if let condition = args.value(.where) {
-            try runConditionScreen(args, condition: condition, symbols: symbols, store: store, source: source)
+            try runConditionScreen(args, condition: condition, split: split, source: source)
             return
         }
-        let plan = try plan(args, symbols: symbols, store: store)
-        let run = ScreenRun(
-            strategy: plan.strategy, parameters: plan.parameters, screen: plan.screen, periodsPerYear: plan.periodsPerYear,
-            top: plan.top, commandLine: args.commandLine, execution: plan.execution.parameters)
+        let run = try plan(args, symbols: symbols, store: store)
         let path = args.databasePath
         let load = { (symbol: String, store: CandleStore) -> (CandleSeries, ExecutionConfig) in
             let candles = try args.loadCandles(symbol: symbol, store: store)
             return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
         }
-        let rows: [Screen.Row]
-        let staged: StagedDirectory
-        switch source {
-        case .shard(let shard):
-            _ = args.flag(.force)  // a shard always replaces its own folder
-            let positions = positions(of: symbols, in: shard)
-            let bar = ProgressBar(total: positions.count, label: "screen shard \(shard)")
-            let mine = run.rows(symbols: positions.map { symbols[$0] }, databasePath: path, progress: bar.update, load: load)
-            let writer = try partialWriter(args, shard: shard, symbols: symbols, assigned: positions.count, store: store)
-            try ScreenRowsFile.write(Array(zip(positions, mine)), name: "screen.rows", in: writer)
-            try writer.commit()
-            Output.line("Shard \(shard) of the screen: \(Format.grouped(positions.count)) of \(Format.grouped(symbols.count)) symbols; "
-                        + "wrote \(writer.target)")
-            return
-        case .compute:
-            let dir = args.value(.out) ?? OutputDirectory.timestamped(["screen", plan.strategy.name], at: Int64(Date().timeIntervalSince1970))
-            staged = try OutputDirectory.stage(dir, force: args.flag(.force))
-            let bar = ProgressBar(total: symbols.count, label: "screen")
-            rows = run.rows(symbols: symbols, databasePath: path, progress: bar.update, load: load)
-        case .merge(let set, let force):
-            staged = try OutputDirectory.stage(args.value(.out)!, force: force)
-            rows = try set.screenRows(file: "screen.rows") { Shard.index(ofSymbol: $0, count: set.manifest.shard.count) }
+        // One process or a merge stages the report's folder first; a shard always replaces its own folder.
+        let force = source.force(args.flag(.force))
+        let staged = try source.shard == nil ? OutputDirectory.stage(
+            args.value(.out) ?? OutputDirectory.timestamped(["screen", run.strategy.name], at: Int64(Date().timeIntervalSince1970)),
+            force: force) : nil
+        let outcome = try split.rows(ScreenRowsFile.self, source: source, parent: args.value(.out), arguments: args.arguments) { symbols in
+            let bar = ProgressBar(total: symbols.count, label: source.shard.map { "screen shard \($0)" } ?? "screen")
+            return run.rows(symbols: symbols, databasePath: path, progress: bar.update, load: load)
         }
-        let report = try run.write(rows: plan.screen.ranked(rows), databasePath: path, directory: staged.path, load: load)
-        try staged.commit()
-        let dir = staged.target
-        Output.write(ScreenSummaryText.render(report, directory: dir))
-    }
-
-    /// Positions in `symbols` of the symbols that belong to `shard`.
-    static func positions(of symbols: [String], in shard: Shard) -> [Int] {
-        symbols.indices.filter { Shard.index(ofSymbol: symbols[$0], count: shard.count) == shard.index }
-    }
-
-    /// A shard's partial-result folder, with the fingerprints of the symbol list and the store.
-    static func partialWriter(_ args: ParsedArguments, shard: Shard, symbols: [String], assigned: Int,
-                              store: CandleStore) throws -> PartialWriter {
-        let manifest = PartialManifest(command: "screen", arguments: args.arguments, shard: shard, items: symbols.count,
-                                       itemsSHA256: Fingerprint.of(symbols), assigned: assigned,
-                                       dataSHA256: try Fingerprint.store(store, symbols: symbols))
-        return try PartialWriter(parent: args.value(.out)!, manifest: manifest)
-    }
-
-    /// Checks that the shards' partial results are of these symbols and of the store as it is now.
-    static func check(_ set: PartialSet, symbols: [String], store: CandleStore) throws {
-        let m = set.manifest
-        guard m.items == symbols.count, m.itemsSHA256 == Fingerprint.of(symbols) else {
-            throw InputError("the partial results are of \(m.items) symbols, this command line gives \(symbols.count) "
-                             + "(did the store's symbols change since the shards ran?)")
-        }
-        guard m.dataSHA256 == (try Fingerprint.store(store, symbols: symbols)) else {
-            throw InputError("the store changed since the shards ran (a series of these symbols was imported, removed or "
-                             + "extended): rerun the shards")
+        switch outcome {
+        case .shard(let shard, let assigned, let target):
+            Output.line("Shard \(shard) of the screen: \(Format.grouped(assigned)) of \(Format.grouped(symbols.count)) symbols; "
+                        + "wrote \(target)")
+        case .rows(let rows):
+            let staged = staged!
+            let report = try run.write(rows: rows, databasePath: path, directory: staged.path, load: load)
+            try staged.commit()
+            Output.write(ScreenSummaryText.render(report, directory: staged.target))
         }
     }
 
     /// `bt screen --where EXPR [--show EXPR]...`: evaluate on each symbol's last bar (at or
     /// before `--at`) and list the matches.
-    private static func runConditionScreen(_ args: ParsedArguments, condition: String, symbols: [String],
-                                           store: CandleStore, source: RowSource) throws {
+    private static func runConditionScreen(_ args: ParsedArguments, condition: String, split: ScreenSplit,
+                                           source: RowSource) throws {
         if args.positional(0) != nil || !args.ruleOptions.isEmpty {
             throw UsageError("\(Option.where) is a condition screen: leave out the strategy (and \(Option.entry)/\(Option.exit))",
                              command: "screen")
@@ -168,42 +126,23 @@ enum ScreenCommand {
         let directory = args.value(.out)
         let json = args.flag(.json)
         let path = args.databasePath
-        let evaluate = { (symbols: [String], progress: @escaping (Int) -> Void) in
-            screen.run(symbols: symbols, progress: progress) { symbol in
-                try ErrorMessage.rewording {
-                    let candles = try CandleStore(existingAt: path).load(symbol: symbol, timeframe: timeframe, from: range.from, to: range.to)
-                    guard !candles.isEmpty else {
-                        throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
-                    }
-                    return candles
-                }
+        var run = ConditionScreenRun(screen: screen, parameters: parameters, timeframe: timeframe, from: range.from, to: range.to,
+                                     at: at, commandLine: args.commandLine)
+        run.reword = ErrorMessage.reworded  // a symbol's load error as bt words it
+        let force = source.force(args.flag(.force))
+        if source.shard == nil, let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
+        let outcome = try split.rows(ConditionRowsFile.self, source: source, parent: directory, arguments: args.arguments) { symbols in
+            let bar = ProgressBar(total: symbols.count, label: source.shard.map { "screen shard \($0)" } ?? "screen")
+            return run.rows(symbols: symbols, databasePath: path, progress: bar.update)
+        }
+        guard case .rows(let rows) = outcome else {
+            if case .shard(let shard, let assigned, let target) = outcome {
+                Output.line("Shard \(shard) of the condition screen: \(Format.grouped(assigned)) of "
+                            + "\(Format.grouped(split.symbols.count)) symbols; wrote \(target)")
             }
-        }
-        let rows: [ConditionScreen.Row]
-        var force = args.flag(.force)
-        switch source {
-        case .shard(let shard):
-            let positions = positions(of: symbols, in: shard)
-            let bar = ProgressBar(total: positions.count, label: "screen shard \(shard)")
-            let mine = evaluate(positions.map { symbols[$0] }, bar.update)
-            let writer = try partialWriter(args, shard: shard, symbols: symbols, assigned: positions.count, store: store)
-            try ConditionRowsFile.write(Array(zip(positions, mine)), name: "condition.rows", in: writer)
-            try writer.commit()
-            Output.line("Shard \(shard) of the condition screen: \(Format.grouped(positions.count)) of \(Format.grouped(symbols.count)) "
-                        + "symbols; wrote \(writer.target)")
             return
-        case .compute:
-            if let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
-            let bar = ProgressBar(total: symbols.count, label: "screen")
-            rows = evaluate(symbols, bar.update)
-        case .merge(let set, let mergeForce):
-            force = mergeForce
-            if let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
-            rows = try set.conditionRows(file: "condition.rows") { Shard.index(ofSymbol: $0, count: set.manifest.shard.count) }
         }
-        let report = ConditionScreenReport(
-            screen: screen, rows: rows, commandLine: args.commandLine,
-            parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
+        let report = run.report(rows: rows)
         if let directory {
             let staged = try OutputDirectory.stage(directory, force: force)
             try staged.write(report.csv(), to: "screen.csv")
@@ -225,130 +164,5 @@ enum ScreenCommand {
             }
             if let directory { Output.line("\nWrote \(directory)/screen.csv and screen.md") }
         }
-    }
-}
-
-extension ParsedArguments {
-    /// `--symbols A,B,...` (checked and upper-cased; `SYMBOL@TF` names one series) or `--all`
-    /// (every stored symbol at `--timeframe`, else at its only timeframe), exactly one of them.
-    func screenSymbols(store: CandleStore) throws -> [String] {
-        let symbols: [String]
-        switch (try symbolList(.symbols), flag(.all)) {
-        case (nil, false): throw UsageError("give \(Option.symbols) A,B,C or \(Option.all)", command: "screen")
-        case (.some, true): throw UsageError("give either \(Option.symbols) or \(Option.all), not both", command: "screen")
-        case (let list?, false):
-            symbols = list
-        case (nil, true):
-            // One timeframe for all: --timeframe, else each symbol's only series.
-            symbols = try store.allSeries(timeframe: try timeframe)
-        }
-        guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
-        return symbols
-    }
-}
-
-/// `--param name=value` for expressions that are not a strategy (condition screens): a number
-/// defines a number `$name`, anything else a word.
-enum ExpressionAssignment {
-    static func parse(_ text: String) throws -> (name: String, value: ExpressionValue) {
-        guard let eq = text.firstIndex(of: "="), StrategyFile.isIdentifier(String(text[..<eq])) else {
-            throw InputError("'\(text)' is not name=value with a name of letters, digits and '_'", setting: .parameter)
-        }
-        let value = String(text[text.index(after: eq)...])
-        if let v = Double(value), v.isFinite { return (String(text[..<eq]), .number(v)) }
-        return (String(text[..<eq]), .word(value))
-    }
-}
-
-extension ExpressionValue {
-    var runValue: RunParameter.Value {
-        switch self {
-        case .number(let v): .double(v)
-        case .word(let w): .string(w)
-        }
-    }
-}
-
-/// A screen from symbols to written files: `bt screen` and `bt bench screen` share it.
-struct ScreenRun {
-    let strategy: Strategy
-    let parameters: StrategyParameters
-    let screen: Screen
-    let periodsPerYear: Double?
-    let top: Int
-    let commandLine: [String]
-    let execution: [RunParameter]
-
-    /// Runs every symbol, then writes `screen.csv`, `screen.md` and `report.html` into `directory`.
-    func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
-             load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
-        let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, load: load)
-        return try write(rows: screen.ranked(rows), databasePath: databasePath, directory: directory, load: load)
-    }
-
-    /// Every symbol's row, unranked, in the order given (each job opens its own read-only store
-    /// connection: SQLite handles are not shared across threads). A symbol's error is recorded
-    /// as bt words it.
-    func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil,
-              load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) -> [Screen.Row] {
-        screen.evaluate(symbols: symbols, progress: progress) { symbol in
-            try ErrorMessage.rewording {
-                let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
-                let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
-                return (result, Stats(result, periodsPerYear: periodsPerYear))
-            }
-        }
-    }
-
-    /// Writes `screen.csv`, `screen.md` and `report.html` of the ranked `rows` into `directory`.
-    func write(rows: [Screen.Row], databasePath: String, directory: String,
-               load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
-        var report = ScreenReport(
-            strategy: strategy.name, parameters: parameters.runParameters,
-            execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
-            minTrades: screen.minTrades, top: top, rows: rows)
-        report.rules = strategy.ruleParameters
-        try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
-        try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
-        // The page embeds charts: the runs are repeated for the symbols it shows rather than
-        // kept in memory for every symbol while the screen runs.
-        let embedded = report.embeddedSymbols
-        let reruns = Parallel.map(count: embedded.count) { k -> BacktestResult in
-            let (candles, config) = try load(embedded[k], try CandleStore(existingAt: databasePath))
-            return try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
-        }
-        var runs: [String: BacktestResult] = [:]
-        for (symbol, r) in zip(embedded, reruns) { if case .success(let run) = r { runs[symbol] = run } }
-        try OutputDirectory.write(report.html(runs: runs), to: "report.html", in: directory)
-        return report
-    }
-}
-
-/// The terminal summary of a screen: the ranked top table (percentages) and the failures.
-enum ScreenSummaryText {
-    static func render(_ report: ScreenReport, directory: String) -> String {
-        let rows = report.ordered
-        let metric = report.rankMetric
-        let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
-        var table = [["#", "symbol", "tf", "equity"] + columns.map(\.name)]
-        for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
-            guard let s = row.stats else { continue }
-            table.append(["\(row.rank!)", row.symbol, row.timeframe?.rawValue ?? "", ScreenReport.sparkline(row.equityShape)]
-                         + columns.map { s.stat($0).formatted })
-        }
-        let ranked = rows.filter { $0.rank != nil }.count
-        let few = rows.filter { $0.status == .fewTrades }.count
-        let failed = rows.filter { $0.status == .error }
-        var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(metric), "
-            + (report.minTrades > 0 ? "\(few) with fewer than \(report.minTrades) trades, " : "")
-            + "\(failed.count) failed\n\n"
-        out += TextTable.render(table, rightAligned: Set([0] + Array(4..<(4 + columns.count))))
-        if !failed.isEmpty {
-            out += "\nFailed:\n"
-            for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }
-            if failed.count > 10 { out += "  ... \(failed.count - 10) more in screen.md\n" }
-        }
-        out += "\nWrote \(directory)/screen.csv, screen.md and report.html\n"
-        return out
     }
 }

@@ -78,11 +78,8 @@ enum SweepCommand {
             try runShard(plan, symbols: symbols, shard: shard, args: args)
             return
         }
-        var force = args.flag(.force)
-        if case .merge(let set, let mergeForce) = source {
-            force = mergeForce
-            try plan.check(set, symbols: symbols)
-        }
+        let force = source.force(args.flag(.force))
+        if let set = source.merged { try plan.check(set, symbols: symbols) }
         let base = args.value(.out) ?? OutputDirectory.timestamped(
             ["sweep", plan.strategy.name] + (symbols.count == 1 ? symbols : ["\(symbols.count)symbols"]),
             at: Int64(Date().timeIntervalSince1970))
@@ -90,8 +87,8 @@ enum SweepCommand {
         let staged = try OutputDirectory.stage(base, force: force)
         let store = try args.openStore()
         guard symbols.count > 1 else {
-            let report = try plan.run(symbol: symbols[0], index: 0, store: store, args: args, directory: staged.path,
-                                      source: source)
+            let report = try run(plan, symbol: symbols[0], index: 0, store: store, args: args, directory: staged.path,
+                                 source: source)
             try staged.commit()
             Output.write(chart: SweepSummaryText.render(report: report, directory: base, style: .automatic))
             try SweepPlan.requireSomeRan(report)
@@ -106,7 +103,7 @@ enum SweepCommand {
                 outcomes.append((symbol, .failure(ErrorMessage.reworded(error))))
             }
             do {
-                let report = try plan.run(symbol: symbol, index: index, store: store, args: args, directory: dir, source: source)
+                let report = try run(plan, symbol: symbol, index: index, store: store, args: args, directory: dir, source: source)
                 Output.write(chart: SweepSummaryText.render(
                     report: report, directory: (base as NSString).appendingPathComponent(FileName.sanitized(symbol)),
                     style: .automatic))
@@ -141,6 +138,16 @@ enum SweepCommand {
         }
     }
 
+    /// Sweeps symbol number `index` into `directory` (its rows computed here, or read back from
+    /// the shards' partial results).
+    static func run(_ plan: SweepPlan, symbol: String, index: Int, store: CandleStore, args: ParsedArguments,
+                    directory: String, source: RowSource) throws -> SweepReport {
+        try plan.run(symbol: symbol, index: index, directory: directory, merged: source.merged,
+                     rerun: plan.rerunCommand(symbol: symbol, args: args),
+                     progress: { ProgressBar(total: $0, label: "sweep \(symbol)").update },
+                     load: args.sweepLoader(store: store))
+    }
+
     /// `bt sweep --portfolio`: every combination a portfolio run of the symbols.
     static func runPortfolio(_ args: ParsedArguments) throws {
         // Rule strategies declare the swept names as parameters (a bad --grid is reported by SweepPlan).
@@ -166,272 +173,16 @@ enum SweepCommand {
     static func runShard(_ plan: SweepPlan, symbols: [String], shard: Shard, args: ParsedArguments) throws {
         _ = args.flag(.force)  // a shard always replaces its own folder
         let store = try args.openStore()
-        let numbers = plan.numbers(in: shard)
-        let manifest = PartialManifest(command: "sweep", arguments: args.arguments, shard: shard, items: plan.combos.count,
-                                       itemsSHA256: plan.combosFingerprint, assigned: numbers.count, dataSHA256: "")
-        let writer = try PartialWriter(parent: args.value(.out)!, manifest: manifest)
-        var parts: [PartialManifest.SweptSymbol] = []
-        for (index, symbol) in symbols.enumerated() {
-            do {
-                let job = try plan.prepare(symbol: symbol, store: store, args: args)
-                let rows = try SweepRowsWriter(SweepPlan.rowsFile(index), in: writer)
-                let bar = ProgressBar(total: numbers.count, label: "sweep \(symbol) shard \(shard)")
-                try plan.sweep.evaluate(numbers, combinations: plan.combos.count, evaluator: job.evaluator, candles: job.candles,
-                                        progress: bar.update) { try rows.write($0) }
-                try rows.close()
-                if let wf = job.walkForward {
-                    let choices = wf.choose(numbers, combinations: plan.combos.count, evaluator: job.evaluator,
-                                            candles: job.candles, rankMetric: plan.rank)
-                    try WalkForwardChoicesFile.write(choices, name: SweepPlan.foldsFile(index), in: writer)
-                }
-                parts.append(.init(symbol: symbol, bars: job.candles.count, candlesSHA256: job.candles.sha256,
-                                   executionSHA256: Fingerprint.execution(job.config)))
-            } catch let error as UsageError {
-                throw error
-            } catch {
-                guard symbols.count > 1 else { throw error }
+        let (assigned, target) = try plan.writeShard(
+            shard, symbols: symbols, parent: args.value(.out)!, arguments: args.arguments,
+            progress: { symbol, total in ProgressBar(total: total, label: "sweep \(symbol) shard \(shard)").update },
+            failed: { symbol, error in
+                if error is UsageError { throw error }
                 Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
-                parts.append(.init(symbol: symbol, bars: 0, candlesSHA256: "", executionSHA256: "",
-                                   error: "\(ErrorMessage.reworded(error))"))
-            }
-        }
-        writer.update {
-            $0.symbols = parts
-            $0.dataSHA256 = Fingerprint.of(parts.map {
-                "\($0.symbol)\t\($0.bars)\t\($0.candlesSHA256)\t\($0.executionSHA256)\t\($0.error ?? "")"
-            })
-        }
-        try writer.commit()
-        Output.line("Shard \(shard) of the sweep: \(Format.grouped(numbers.count)) of \(Format.grouped(plan.combos.count)) combinations"
-                    + (symbols.count > 1 ? " of each of \(symbols.count) symbols" : "") + "; wrote \(writer.target)")
-    }
-}
-
-/// Everything a sweep needs besides the symbol: strategy, grid, filter, options.
-struct SweepPlan {
-    let strategy: Strategy
-    let grid: ParameterGrid
-    let filter: WhereClause?
-    /// The strategy's parameters with `--param` applied: each combination sets its swept values on a copy.
-    let base: StrategyParameters
-    let rank: Metric
-    let folds: Int?
-    let blocks: Int
-    let top: Int
-    /// Grid indexes that pass `--where`, by combination number.
-    let combos: [Int]
-
-    init(args: ParsedArguments, strategy: Strategy) throws {
-        self.strategy = strategy
-        let specs = args.values(.grid)
-        guard !specs.isEmpty else { throw UsageError("\(Option.grid) is required (e.g. \(Option.grid) fast=5:50:5)", command: "sweep") }
-        grid = try ParameterGrid(parsing: specs)
-        let names = strategy.parameters.map(\.name) + (args.flag(.portfolio) ? [Self.slotsAxis] : [])
-        for axis in grid.axes where !names.contains(axis.name) {
-            let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",
-                             setting: .grid)
-        }
-        let fixed = args.values(.param)
-        let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
-        if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
-            throw InputError("'\(clash.name)' is both swept (\(Option.grid)) and fixed (\(Option.param))")
-        }
-        base = try strategy.parameters(fixed)
-        filter = try args.value(.where).map { try WhereClause($0, names: Set(names)) }
-        rank = try args.value(.rank).map(RunMetrics.metric(named:)) ?? .sharpe
-        folds = try args.int(.walkForward)
-        blocks = try args.int(.pboBlocks) ?? 16
-        top = try args.int(.top) ?? 20
-        guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "sweep") }
-        combos = try Self.combinations(grid: grid, filter: filter, base: base)
-    }
-
-    /// Grid indexes that pass `--where`, and the defaults of the parameters not swept.
-    static func combinations(grid: ParameterGrid, filter: WhereClause?, base: StrategyParameters) throws -> [Int] {
-        var combos: [Int] = []
-        let defaults = Dictionary(uniqueKeysWithValues: base.values.compactMap { item -> (String, Double)? in
-            switch item.value {
-            case .int(let v): return (item.name, Double(v))
-            case .double(let v): return (item.name, v)
-            case .string: return nil
-            }
-        })
-        if let filter {
-            combos = grid.indexes(where: filter.matches, defaults: defaults)
-        } else {
-            combos = Array(0..<grid.count)
-        }
-        guard !combos.isEmpty else { throw InputError("\(Option.where) leaves no combination of the grid") }
-        return combos
-    }
-
-    static func text(_ v: Double) -> String { NumberText.shortest(v) }
-
-    /// A sweep in which no combination ran is a failure (exit 2), after its files are written:
-    /// `sweep.csv` says why each combination failed.
-    static func requireSomeRan(_ report: SweepReport) throws {
-        let s = report.summary
-        guard s.evaluated > s.failed else {
-            let first = s.firstError.map { "; the first: \($0)" } ?? ""
-            throw InputError("no combination could run: all \(s.evaluated) failed (see sweep.csv)\(first)")
-        }
-    }
-
-    /// `bt run` for one combination of the grid, `{name}` standing for each swept value: the
-    /// strategy (its name or file as typed, or the rules), symbol, fixed parameters, data range
-    /// and execution options as given here.
-    func rerunCommand(symbol: String, args: ParsedArguments) -> String {
-        let strategyWords = args.ruleOptions.isEmpty ? [args.positional(0) ?? strategy.name] : []
-        let words = ["bt", "run"] + strategyWords + [symbol] + args.words(for: StrategyOptions.all + [.param])
-            + args.words(for: CommonOptions.range + ExecutionOptions.table + [.periodsPerYear, .db])
-        return ([RunManifest.shellCommand(words)] + grid.axes.map { "--param \($0.name)={\($0.name)}" }).joined(separator: " ")
-    }
-
-    /// The configured sweep.
-    var sweep: Sweep {
-        var sweep = Sweep(rankMetric: rank)
-        sweep.overfittingBlocks = blocks
-        sweep.topCount = top
-        return sweep
-    }
-
-    /// The combination numbers that belong to `shard`.
-    func numbers(in shard: Shard) -> [Int] {
-        let key = grid.shardKey
-        return combos.indices.filter { key.shard(of: grid.values(at: combos[$0]), count: shard.count) == shard.index }
-    }
-
-    /// Identifies the list of combinations (partial results record it).
-    var combosFingerprint: String { Fingerprint.of(combos.map(String.init)) }
-
-    /// Payload files of symbol number `index` in a partial result.
-    static func rowsFile(_ index: Int) -> String { "sweep-\(index).rows" }
-    static func foldsFile(_ index: Int) -> String { "sweep-\(index).folds" }
-
-    /// Checks that the shards' partial results are of these combinations and symbols.
-    func check(_ set: PartialSet, symbols: [String]) throws {
-        let m = set.manifest
-        guard m.items == combos.count, m.itemsSHA256 == combosFingerprint else {
-            throw InputError("the partial results hold \(m.items) combinations, this command line gives \(combos.count)")
-        }
-        guard m.symbols.map(\.symbol) == symbols else {
-            throw InputError("the partial results are of the symbols " + m.symbols.map(\.symbol).joined(separator: ",")
-                             + ", not " + symbols.joined(separator: ","))
-        }
-    }
-
-    /// What one symbol's sweep runs on.
-    struct Job {
-        var candles: CandleSeries
-        var config: ExecutionConfig
-        var periodsPerYear: Double
-        var evaluator: SweepEvaluator
-        var walkForward: WalkForward?
-    }
-
-    /// Loads `symbol` and checks everything that can fail for its data before anything runs.
-    func prepare(symbol: String, store: CandleStore, args: ParsedArguments) throws -> Job {
-        let candles = try args.loadCandles(symbol: symbol, store: store)
-        let config = try args.executionConfig(symbol: symbol, candles: candles, store: store)
-        let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: candles.time)
-        guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
-        let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base
-        let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy) { candles, cache, combo in
-            try ErrorMessage.rewording {  // sweep.csv records a combination's error as bt words it
-                var parameters = base
-                for (axis, value) in zip(grid.axes, grid.values(at: combos[combo])) { try parameters.set(axis.name, to: value) }
-                return try strategy.signals(candles, parameters, cache: cache)
-            }
-        }
-        let walkForward = try folds.map { try WalkForward(bars: candles.count, folds: $0) }
-        return Job(candles: candles, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward)
-    }
-
-    /// Sweeps symbol number `index` (`symbol`) and writes its report into `directory`: every
-    /// combination computed here, or every shard's rows read back in combination order (`bt merge`).
-    /// `directory` is created (inside a staging folder).
-    func run(symbol: String, index: Int, store: CandleStore, args: ParsedArguments, directory: String,
-             source: RowSource) throws -> SweepReport {
-        if case .merge(let set, _) = source, let error = set.manifest.symbols[index].error {
-            throw InputError(error)  // every shard failed on this symbol, as one process would have
-        }
-        let job = try prepare(symbol: symbol, store: store, args: args)
-        let candles = job.candles, evaluator = job.evaluator
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw InternalError("\(directory): cannot create (\(error.localizedDescription))")
-        }
-        let sweep = self.sweep
-        let csv = try StreamingFile("sweep.csv", in: directory)
-        try csv.write(SweepReport.csvHeader(grid))
-        let bar = ProgressBar(total: combos.count, label: "sweep \(symbol)")
-        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: rank)
-        let summary: Sweep.Summary
-        let choices: [WalkForward.Choice]?
-        if case .merge(let set, _) = source {
-            let seen = set.manifest.symbols[index]
-            guard seen.candlesSHA256 == candles.sha256 else {
-                throw InputError("the store changed since the shards ran: \(symbol)'s candles hash to \(candles.sha256.prefix(12)) "
-                                 + "(\(candles.count) bars), the shards swept \(seen.candlesSHA256.prefix(12)) (\(seen.bars) bars); "
-                                 + "rerun the shards")
-            }
-            guard seen.executionSHA256 == Fingerprint.execution(job.config) else {
-                throw InputError("the execution settings of \(symbol) differ from the shards' (a depth profile stored or "
-                                 + "changed since they ran?); rerun the shards")
-            }
-            let key = grid.shardKey, grid = self.grid, combos = self.combos, shards = set.manifest.shard.count
-            let merger = try set.sweepRows(file: Self.rowsFile(index), combinations: combos.count, chunkSize: sweep.chunkSize) { k in
-                key.shard(of: grid.values(at: combos[k]), count: shards)
-            }
-            var summarizer = Sweep.Summarizer(sweep, combinations: combos.count, length: candles.count)
-            var done = 0
-            while true {
-                let rows = try merger.nextChunk()
-                if rows.isEmpty { break }
-                summarizer.add(rows)
-                try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
-                cells.add(rows)
-                done += rows.count
-                bar.update(done)
-            }
-            summary = summarizer.finish()
-            choices = try job.walkForward.map {
-                try set.walkForwardChoices(file: Self.foldsFile(index), steps: $0.steps.count, rankMetric: rank)
-            }
-        } else {
-            summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: candles,
-                                    progress: bar.update) { rows in
-                try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
-                cells.add(rows)
-            }
-            choices = job.walkForward.map {
-                $0.choose(combinations: combos.count, evaluator: evaluator, candles: candles, rankMetric: rank)
-            }
-        }
-        try csv.close()
-        let sweptNames = Set(grid.axes.map(\.name))
-        let fixedValues = base.runParameters.filter { !sweptNames.contains($0.name) }
-        var report = SweepReport(
-            strategy: strategy.name, candles: candles, commandLine: args.commandLine,
-            fixedParameters: fixedValues, execution: job.config.parameters, grid: grid,
-            whereText: args.value(.where), combos: combos, rankMetric: rank, periodsPerYear: job.periodsPerYear, summary: summary)
-        report.rules = strategy.ruleParameters
-        report.topShown = top
-        report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
-        if let wf = job.walkForward, let choices {
-            report.walkForward = try wf.trade(choices, evaluator: evaluator, candles: candles, rankMetric: rank)
-        }
-        try OutputDirectory.write(try report.markdown(), to: "sweep.md", in: directory)
-        let curves = report.storedCurves(cells: cells, evaluator: evaluator)
-        try OutputDirectory.write(report.html(cells: cells, curves: curves, rerun: rerunCommand(symbol: symbol, args: args)),
-                                  to: "report.html", in: directory)
-        if let svg = report.heatmapSVG() { try OutputDirectory.write(svg, to: "heatmap.svg", in: directory) }
-        if let wf = report.walkForwardCSV(), let svg = report.walkForwardSVG() {
-            try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
-            try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)
-        }
-        return report
+                return ErrorMessage.reworded(error)
+            },
+            load: args.sweepLoader(store: store))
+        Output.line("Shard \(shard) of the sweep: \(Format.grouped(assigned)) of \(Format.grouped(plan.combos.count)) combinations"
+                    + (symbols.count > 1 ? " of each of \(symbols.count) symbols" : "") + "; wrote \(target)")
     }
 }

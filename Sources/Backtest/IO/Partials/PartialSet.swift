@@ -120,7 +120,7 @@ public struct PartialSet: Sendable {
         try ordered(parts.map { part in (part, try ConditionRowsFile.read(part.file(file))) }, shardOf: shardOf)
     }
 
-    private func ordered<Row>(_ lists: [(PartialFolder, [(position: Int, row: Row)])], shardOf: (String) -> Int) throws -> [Row]
+    func ordered<Row>(_ lists: [(PartialFolder, [(position: Int, row: Row)])], shardOf: (String) -> Int) throws -> [Row]
     where Row: SymbolRow {
         let n = manifest.items
         var rows = [Row?](repeating: nil, count: n)
@@ -145,7 +145,7 @@ public struct PartialSet: Sendable {
 }
 
 /// A row that names its symbol.
-protocol SymbolRow { var symbol: String { get } }
+public protocol SymbolRow { var symbol: String { get } }
 extension Screen.Row: SymbolRow {}
 extension ConditionScreen.Row: SymbolRow {}
 

@@ -1,4 +1,3 @@
-import Backtest
 import Foundation
 
 extension Strategy {

@@ -1,5 +1,3 @@
-import Backtest
-
 /// A strategy's resolved parameter values, in the strategy's declared order. Values are set from
 /// `name=value` text or from numbers (a sweep's grid), checked against the declarations either way.
 public struct StrategyParameters: Sendable, Equatable {

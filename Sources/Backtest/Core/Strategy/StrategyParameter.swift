@@ -1,5 +1,3 @@
-import Backtest
-
 /// One tunable parameter of a strategy: name, type and range, default, help.
 public struct StrategyParameter: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {

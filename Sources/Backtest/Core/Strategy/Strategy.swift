@@ -1,10 +1,9 @@
-import Backtest
-
 /// A trading strategy: named parameters with defaults, and a whole-array function from candles
 /// to signal vectors. No per-bar callbacks: every signal comes from vectorized indicator passes.
 ///
-/// Adding a strategy is one file (`extension Strategy { static let foo = Strategy(...) }`) and
-/// one line in `Strategy.all`.
+/// The built-ins and the registry (`Strategy.all`, `StrategyLibrary`) are in the Strategies
+/// target: adding one there is one file (`extension Strategy { static let foo = Strategy(...) }`)
+/// and one line in `Strategy.all`.
 public struct Strategy: Sendable {
     public let name: String
     /// One line for `bt strategies`.
@@ -61,11 +60,8 @@ public struct Strategy: Sendable {
 }
 
 extension Strategy {
-    /// The strategy called `name`; throws `InputError` listing the valid names (and the closest).
-    public static func named(_ name: String) throws -> Strategy {
-        if let s = all.first(where: { $0.name == name }) { return s }
-        let names = all.map(\.name)
-        let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-        throw InputError("unknown strategy '\(name)'\(hint) (valid: \(names.joined(separator: ", ")))")
+    /// The rules as report manifests record them.
+    public var ruleParameters: [RunParameter] {
+        expressions.map { RunParameter($0.role, .string($0.text)) }
     }
 }

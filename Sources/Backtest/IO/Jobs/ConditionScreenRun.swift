@@ -1,0 +1,67 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// A condition screen as a job: the symbols where a condition holds on their last bar of a date
+/// range (at or before `at`), read from the store, and its report. `bt screen --where` runs it;
+/// a shard computes `rows` for its symbols and a merge reports every shard's rows.
+public struct ConditionScreenRun {
+    public let screen: ConditionScreen
+    /// The `$name` values the expressions read.
+    public let parameters: [(name: String, value: ExpressionValue)]
+    /// The timeframe to read (nil: each symbol's only one).
+    public let timeframe: Timeframe?
+    /// The bars read, in epoch seconds (nil: open on that side).
+    public let from: Int64?
+    public let to: Int64?
+    /// The time the screen looks at, when one is given (`to` is then that time).
+    public let at: Int64?
+    /// The command line the report's manifest records.
+    public let commandLine: [String]
+    /// How a symbol's load error is worded in its row (the command line names settings by
+    /// their flags); as thrown by default.
+    public var reword: (Error) -> Error = { $0 }
+
+    public init(screen: ConditionScreen, parameters: [(name: String, value: ExpressionValue)], timeframe: Timeframe?,
+                from: Int64?, to: Int64?, at: Int64?, commandLine: [String]) {
+        self.screen = screen
+        self.parameters = parameters
+        self.timeframe = timeframe
+        self.from = from
+        self.to = to
+        self.at = at
+        self.commandLine = commandLine
+    }
+
+    /// Every symbol's row, in the order given, on all cores (each symbol read through its own
+    /// store connection). A symbol without bars in the range is an error row.
+    public func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil) -> [ConditionScreen.Row] {
+        let timeframe = self.timeframe, from = self.from, to = self.to, at = self.at, reword = self.reword
+        return screen.run(symbols: symbols, progress: progress) { symbol in
+            do {
+                let candles = try CandleStore(existingAt: databasePath).load(symbol: symbol, timeframe: timeframe, from: from, to: to)
+                guard !candles.isEmpty else {
+                    throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
+                }
+                return candles
+            } catch {
+                throw reword(error)
+            }
+        }
+    }
+
+    /// The report of every symbol's `rows` (`screen.csv`, `screen.md`, JSON and the match table).
+    public func report(rows: [ConditionScreen.Row]) -> ConditionScreenReport {
+        ConditionScreenReport(screen: screen, rows: rows, commandLine: commandLine,
+                              parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
+    }
+}
+
+extension ExpressionValue {
+    /// The value as report manifests record it.
+    public var runValue: RunParameter.Value {
+        switch self {
+        case .number(let v): .double(v)
+        case .word(let w): .string(w)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import BacktestAnalysis
+import BacktestCore
+import Foundation
+
+/// A strategy screen as a job: one strategy with fixed parameters over many symbols, from the
+/// symbols to the ranked rows and the written files (`screen.csv`, `screen.md`, `report.html`).
+/// `bt screen` and `bt bench screen` run it; a shard computes `rows` for its symbols and a merge
+/// `write`s every shard's rows.
+public struct ScreenRun {
+    public let strategy: Strategy
+    public let parameters: StrategyParameters
+    public let screen: Screen
+    /// Bars per year for annualising; nil: inferred per symbol.
+    public let periodsPerYear: Double?
+    /// Rows in the top table.
+    public let top: Int
+    /// The command line the report's manifest records.
+    public let commandLine: [String]
+    /// The execution settings the report's manifest lists.
+    public let execution: [RunParameter]
+    /// How a symbol's error is worded in its row (the command line names settings by their
+    /// flags); as thrown by default.
+    public var reword: (Error) -> Error = { $0 }
+
+    public init(strategy: Strategy, parameters: StrategyParameters, screen: Screen, periodsPerYear: Double?, top: Int,
+                commandLine: [String], execution: [RunParameter]) {
+        self.strategy = strategy
+        self.parameters = parameters
+        self.screen = screen
+        self.periodsPerYear = periodsPerYear
+        self.top = top
+        self.commandLine = commandLine
+        self.execution = execution
+    }
+
+    /// Runs every symbol, then writes `screen.csv`, `screen.md` and `report.html` into `directory`.
+    /// - Parameter load: a symbol's candles and execution, from a store connection of its own.
+    public func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
+                    load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
+        let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, load: load)
+        return try write(rows: rows, databasePath: databasePath, directory: directory, load: load)
+    }
+
+    /// Every symbol's row, unranked, in the order given (each job opens its own read-only store
+    /// connection: SQLite handles are not shared across threads). A symbol's error is recorded
+    /// as `reword` words it.
+    public func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil,
+                     load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) -> [Screen.Row] {
+        let reword = self.reword
+        return screen.evaluate(symbols: symbols, progress: progress) { symbol in
+            do {
+                let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
+                let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+                return (result, Stats(result, periodsPerYear: periodsPerYear))
+            } catch {
+                throw reword(error)
+            }
+        }
+    }
+
+    /// Ranks `rows` (every symbol's, in the screen's symbol order) and writes `screen.csv`,
+    /// `screen.md` and `report.html` into `directory`. Ranking depends only on the rows'
+    /// contents, so rows merged from shards give what one process gives.
+    public func write(rows: [Screen.Row], databasePath: String, directory: String,
+                      load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
+        var report = ScreenReport(
+            strategy: strategy.name, parameters: parameters.runParameters,
+            execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
+            minTrades: screen.minTrades, top: top, rows: screen.ranked(rows))
+        report.rules = strategy.ruleParameters
+        try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
+        try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
+        // The page embeds charts: the runs are repeated for the symbols it shows rather than
+        // kept in memory for every symbol while the screen runs.
+        let embedded = report.embeddedSymbols
+        let reruns = Parallel.map(count: embedded.count) { k -> BacktestResult in
+            let (candles, config) = try load(embedded[k], try CandleStore(existingAt: databasePath))
+            return try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+        }
+        var runs: [String: BacktestResult] = [:]
+        for (symbol, r) in zip(embedded, reruns) { if case .success(let run) = r { runs[symbol] = run } }
+        try OutputDirectory.write(report.html(runs: runs), to: "report.html", in: directory)
+        return report
+    }
+}

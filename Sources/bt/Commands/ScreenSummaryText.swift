@@ -1,0 +1,30 @@
+import Backtest
+
+/// The terminal summary of a screen: the ranked top table (percentages) and the failures.
+enum ScreenSummaryText {
+    static func render(_ report: ScreenReport, directory: String) -> String {
+        let rows = report.ordered
+        let metric = report.rankMetric
+        let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
+        var table = [["#", "symbol", "tf", "equity"] + columns.map(\.name)]
+        for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
+            guard let s = row.stats else { continue }
+            table.append(["\(row.rank!)", row.symbol, row.timeframe?.rawValue ?? "", ScreenReport.sparkline(row.equityShape)]
+                         + columns.map { s.stat($0).formatted })
+        }
+        let ranked = rows.filter { $0.rank != nil }.count
+        let few = rows.filter { $0.status == .fewTrades }.count
+        let failed = rows.filter { $0.status == .error }
+        var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(metric), "
+            + (report.minTrades > 0 ? "\(few) with fewer than \(report.minTrades) trades, " : "")
+            + "\(failed.count) failed\n\n"
+        out += TextTable.render(table, rightAligned: Set([0] + Array(4..<(4 + columns.count))))
+        if !failed.isEmpty {
+            out += "\nFailed:\n"
+            for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }
+            if failed.count > 10 { out += "  ... \(failed.count - 10) more in screen.md\n" }
+        }
+        out += "\nWrote \(directory)/screen.csv, screen.md and report.html\n"
+        return out
+    }
+}
