@@ -68,5 +68,5 @@ let package = Package(
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest", "TestSupport"]),
         .testTarget(name: "btTests", dependencies: ["bt", "Backtest", "TestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

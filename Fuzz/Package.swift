@@ -16,5 +16,5 @@ let package = Package(
         .executableTarget(name: "fuzz", dependencies: ["CFuzzer", .product(name: "FuzzSupport", package: "bt")],
                           path: "Sources/fuzz"),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -56,8 +56,7 @@ enum Output {
 
     static func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in _ = fwrite(raw.baseAddress, 1, raw.count, stdout) }
-        fflush(stdout)
+        buffer.withUnsafeBytes { StandardStream.write(STDOUT_FILENO, $0) }
         buffer.removeAll(keepingCapacity: true)
     }
 }
@@ -65,6 +64,26 @@ enum Output {
 /// Diagnostics and progress go to standard error, unbuffered, escaped as `Output` escapes.
 enum Diagnostics {
     static func line(_ s: String) {
-        fputs(TerminalText.escaped(s, keepNewlines: true) + "\n", stderr)
+        var text = TerminalText.escaped(s, keepNewlines: true) + "\n"
+        text.withUTF8 { StandardStream.write(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Whole writes to standard output or error by file descriptor (nothing in bt uses C's
+/// buffered `stdout`/`stderr`, whose globals Swift 6 cannot prove safe), retried on EINTR.
+enum StandardStream {
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+        guard var p = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            #if canImport(Glibc)
+            let n = Glibc.write(fd, p, left)
+            #else
+            let n = Darwin.write(fd, p, left)
+            #endif
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            p += n; left -= n
+        }
     }
 }

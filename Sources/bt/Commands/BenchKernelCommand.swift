@@ -47,10 +47,10 @@ extension Command {
 
 /// The workloads `make perf-check` counts: small enough to run under callgrind in seconds, each
 /// the hot path of one `bt bench` figure.
-struct PerfWorkload {
+struct PerfWorkload: Sendable {
     let name: String
     /// Sets the workload up in a scratch directory (not counted) and returns the run that is counted.
-    let prepare: (_ directory: String) throws -> () throws -> Void
+    let prepare: @Sendable (_ directory: String) throws -> () throws -> Void
 
     static let indicatorBars = 100_000
     static let engineBars = 200_000

@@ -96,7 +96,9 @@ public struct CSCV: Sendable {
         let sizes = blockSizes
         sums.withUnsafeBufferPointer { sumBuf in
             squares.withUnsafeBufferPointer { sqBuf in
-                logits.withUnsafeMutableBufferPointer { out in
+                logits.withUnsafeMutableBufferPointer { logitsOut in
+                    // Read-only inputs; each chunk writes its own splits' logits.
+                    nonisolated(unsafe) let sumBuf = sumBuf, sqBuf = sqBuf, out = logitsOut
                     let chunk = 64
                     let chunks = (splits.count + chunk - 1) / chunk
                     DispatchQueue.concurrentPerform(iterations: chunks) { c in

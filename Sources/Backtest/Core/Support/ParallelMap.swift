@@ -13,20 +13,33 @@ public enum Parallel {
         _ transform: (Int) throws -> T
     ) -> [Result<T, Error>] {
         var results = [Result<T, Error>?](repeating: nil, count: count)
-        let lock = NSLock()
-        var done = 0
+        let done = Counter()
         results.withUnsafeMutableBufferPointer { slots in
-            let base = slots.baseAddress!
-            DispatchQueue.concurrentPerform(iterations: count) { i in
-                let r: Result<T, Error>
-                do { r = .success(try transform(i)) } catch { r = .failure(error) }
-                base[i] = r
-                lock.lock()
-                done += 1
-                progress?(done)
-                lock.unlock()
+            // The jobs share `transform` and `progress` (callers pass work that is safe to run
+            // concurrently: the contract above) and write disjoint slots.
+            withoutActuallyEscaping(transform) { transform in
+                nonisolated(unsafe) let transform = transform, progress = progress, base = slots.baseAddress!
+                DispatchQueue.concurrentPerform(iterations: count) { i in
+                    let r: Result<T, Error>
+                    do { r = .success(try transform(i)) } catch { r = .failure(error) }
+                    base[i] = r
+                    done.increment { progress?($0) }
+                }
             }
         }
         return results.map { $0! }
+    }
+
+    /// Jobs finished so far, counted under a lock; `then` runs under it too (serially).
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+
+        func increment(then: (Int) -> Void) {
+            lock.lock()
+            defer { lock.unlock() }
+            value += 1
+            then(value)
+        }
     }
 }

@@ -39,7 +39,7 @@ enum PageData {
 
     /// The `series` object: OHLCV (exact either way), times as deltas.
     static func series(_ candles: CandleSeries, timeframe: String?, encoding: CandleEncoding = .numbers) -> JSONValue {
-        let column: ([Double]) -> JSONValue = encoding == .numbers ? numbers : f64
+        func column(_ values: [Double]) -> JSONValue { encoding == .numbers ? numbers(values) : f64(values) }
         return [
             "symbol": .string(candles.symbol),
             "timeframe": timeframe.map { .string($0) } ?? .null,

@@ -19,7 +19,7 @@ public struct ConditionScreenRun {
     public let commandLine: [String]
     /// How a symbol's load error is worded in its row (the command line names settings by
     /// their flags); as thrown by default.
-    public var reword: (Error) -> Error = { $0 }
+    public var reword: @Sendable (Error) -> Error = { $0 }
 
     public init(screen: ConditionScreen, parameters: [(name: String, value: ExpressionValue)], timeframe: Timeframe?,
                 from: Int64?, to: Int64?, at: Int64?, commandLine: [String]) {

@@ -20,7 +20,7 @@ public struct ScreenRun {
     public let execution: [RunParameter]
     /// How a symbol's error is worded in its row (the command line names settings by their
     /// flags); as thrown by default.
-    public var reword: (Error) -> Error = { $0 }
+    public var reword: @Sendable (Error) -> Error = { $0 }
 
     public init(strategy: Strategy, parameters: StrategyParameters, screen: Screen, periodsPerYear: Double?, top: Int,
                 commandLine: [String], execution: [RunParameter]) {

@@ -27,7 +27,7 @@ public struct SweepPlan {
     public var commandLine: [String] = []
     /// How a combination's error is worded in its row (the command line names settings by
     /// their flags); as thrown by default.
-    public var reword: (Error) -> Error = { $0 }
+    public var reword: @Sendable (Error) -> Error = { $0 }
 
     /// The grid axis that sweeps a portfolio's number of positions.
     public static let slotsAxis = "max_positions"
