@@ -36,8 +36,11 @@ if ! swiftc -sanitize=fuzzer,address -parse-as-library "$probe/probe.swift" -o "
 fi
 
 echo "fuzz: building Fuzz/ with -sanitize=fuzzer,address" >&2
-$swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
-  | grep -v "Cannot export local symbol" >&2 || true
+if ! $swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$work/build.log" 2>&1; then
+  grep -v "Cannot export local symbol" "$work/build.log" >&2 || true
+  echo "fuzz: building Fuzz/ failed (the errors above, all of them in $work/build.log)" >&2
+  exit 1
+fi
 bin=$($swift build --package-path Fuzz --show-bin-path)
 
 exe="$bin/fuzz"

@@ -23,16 +23,22 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     let names = FuzzTargets.all.map(\.name).joined(separator: ", ")
     guard let raw = getenv("BT_FUZZ_TARGET") else {
-        fputs("fuzz: set BT_FUZZ_TARGET to one of: \(names)\n", stderr)
+        say("fuzz: set BT_FUZZ_TARGET to one of: \(names)")
         return 2
     }
     let name = String(cString: raw)
     guard let target = FuzzTargets.named(name) else {
-        fputs("fuzz: no target '\(name)'; the targets are: \(names)\n", stderr)
+        say("fuzz: no target '\(name)'; the targets are: \(names)")
         return 2
     }
     selected = target
     var argc = argc
     var argv = argv
     return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOne(data, size) }
+}
+
+/// A line on standard error (by descriptor: C's `stderr` global is not concurrency-safe in Swift 6).
+private func say(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
