@@ -77,7 +77,9 @@ extension GSL {
                 let length = UInt64(above + 1)
                 switch inside {
                 case 0: out[b] = length << 32
-                case 1 where t[above] < top && t[above] > 0: out[b] = length << 32 | UInt64(t[above])
+                // The one threshold inside lies in low ..< top (those at or above top are in
+                // `above`) and is at least 1 (the bisection starts there), so it is never "none".
+                case 1: out[b] = length << 32 | UInt64(t[above])
                 default: out[b] = several
                 }
             }
