@@ -5,7 +5,8 @@
 #   scripts/snapshot-outputs.sh OUTDIR [BT]      # BT defaults to .build/release/bt
 #   diff -r BEFORE AFTER                         # two snapshots, before and after a change
 #
-# Covers `bt run --json` for every built-in strategy, strategy and condition screens, a sweep
+# Covers `bt run --json` for every built-in strategy, report folders of a run and a portfolio
+# with the terminal summaries, strategy and condition screens, a sweep
 # with walk-forward, shards and merges of each kind (a multi-symbol sweep with a missing symbol
 # among them), portfolios and portfolio sweeps, and error cases (their messages and exit codes in
 # NAME.err / NAME.out). It runs in a fixed work folder with relative paths, so the command lines
@@ -49,6 +50,11 @@ run cfrom screen --all --where "close > sma(close, 20)" --from 2018-01-01 --para
 run e-smerge merge sparts/shard-1-of-2 --out e11 --db s.db
 run e-exists screen ma-cross --all --out screen --db s.db
 run portfolio portfolio ma-cross --symbols GOOG,EURUSD --json --db s.db
+# Report folders and the terminal summaries with their charts (text, markdown, SVG, HTML, CSV).
+run runout run ma-cross GOOG --out runout --db s.db
+run runtext run rsi EURUSD --width 90 --height 24 --db s.db
+run porttext portfolio ma-cross --symbols GOOG,EURUSD --width 90 --height 24 --db s.db
+run portout portfolio ma-cross --symbols GOOG,EURUSD --out portout --db s.db
 run psweep sweep ma-cross --portfolio --symbols GOOG,EURUSD --grid fast=5:20:5 --grid slow=30:60:10 --out psweep --db s.db
 run psweepk sweep ma-cross --portfolio --symbols GOOG,EURUSD --grid fast=5:20:5 --grid max_positions=1,2 --rank sortino --walk-forward 2 --weight equal --out psweepk --db s.db
 run e-pk sweep ma-cross --portfolio --symbols GOOG,EURUSD --grid fast=5:20:5 --grid max_positions=0.5,2 --out e12 --db s.db

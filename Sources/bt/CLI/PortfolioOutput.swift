@@ -49,7 +49,7 @@ extension ParsedArguments {
             if let chart {
                 Output.line()
                 Output.write(chart: try EquityChart.render(time: result.time, equity: result.equity, initial: result.initialCash,
-                                                    size: chart.size, style: chart.style))
+                                                           drawdown: run.drawdowns.curve, size: chart.size, style: chart.style))
             }
         }
         if let directory {

@@ -67,8 +67,8 @@ extension ParsedArguments {
             }
             if let chart {
                 Output.line()
-                Output.write(chart: try EquityChart.render(time: result.candles.time, equity: result.equity,
-                                                    initial: result.initialCash, size: chart.size, style: chart.style))
+                Output.write(chart: try EquityChart.render(time: result.candles.time, equity: result.equity, initial: result.initialCash,
+                                                           drawdown: report.drawdowns.curve, size: chart.size, style: chart.style))
             }
         }
         if let directory {

@@ -255,7 +255,7 @@ struct SweepScreenPageTests {
     func sweepPage() throws {
         let grid = ParameterGrid(axes: [.init(name: "fast", values: [3, 5, 8]), .init(name: "slow", values: [20, 30, 40, 50])])
         let (report, cells, evaluator) = try Self.sweep(grid, folds: 3)
-        let curves = report.storedCurves(cells: cells, evaluator: evaluator)
+        let curves = SweepPlan.storedCurves(of: report, cells: cells, evaluator: evaluator)
         #expect(curves.count == 11)  // every cell but the failing combination 1
         let html = report.html(cells: cells, curves: curves, rerun: "bt run ma-cross T --param fast={fast} --param slow={slow}")
         let d = try ReportPageDataTests.data(html)

@@ -118,7 +118,7 @@ struct ReportTests {
         #expect(price.hasPrefix("<svg") && price.hasSuffix("</svg>\n"))
         // Entry and exit triangles of every closed trade, plus the two of the legend.
         #expect(price.components(separatedBy: "<polygon").count - 1 == 2 * r.trades.count + 2)
-        #expect(XMLParser(data: Data(SVGChart.equity(r).utf8)).parse())
+        #expect(XMLParser(data: Data(SVGChart.equity(r, drawdowns: DrawdownEpisodes(r)).utf8)).parse())
         #expect(XMLParser(data: Data(price.utf8)).parse())
     }
 }

@@ -59,13 +59,13 @@ struct SVGChartTests {
                      SVGChart.Fold(start: 730, label: "step 3: fast=50 slow=110")]
         return [
             ("price GOOG", SVGChart.priceCanvas(goog, trades: run.trades, indicators: try smaIndicators(goog), title: "ma-cross on GOOG")),
-            ("equity GOOG", SVGChart.equityCanvas(run, title: "Equity and drawdown: ma-cross on GOOG")),
-            ("equity with folds", SVGChart.equityCanvas(run, title: "Walk-forward", folds: folds)),
+            ("equity GOOG", SVGChart.equityCanvas(run, drawdowns: DrawdownEpisodes(run), title: "Equity and drawdown: ma-cross on GOOG")),
+            ("equity with folds", SVGChart.equityCanvas(run, drawdowns: DrawdownEpisodes(run), title: "Walk-forward", folds: folds)),
             ("price EURUSD hourly", SVGChart.priceCanvas(eurusd, trades: [], indicators: [try ChartIndicator(IndicatorSpec(.ema, 50), on: eurusd)])),
             ("price last 60 bars", SVGChart.priceCanvas(goog.slice(2000..<2060), trades: [])),
             ("price one bar", SVGChart.priceCanvas(one, trades: [])),
             ("price no bars", SVGChart.priceCanvas(goog.slice(0..<0), trades: [])),
-            ("equity flat", SVGChart.equityCanvas(flat, title: "flat")),
+            ("equity flat", SVGChart.equityCanvas(flat, drawdowns: DrawdownEpisodes(flat), title: "flat")),
             ("heatmap", heatmap()),
             ("heatmap 1 x 2", SVGHeatmap.canvas(values: [[0.5, .nan]], rowName: "k", rowLabels: ["2"], columnName: "period",
                                                 columnLabels: ["10", "20"], title: "sharpe by k (rows) and period (columns)",
@@ -80,9 +80,9 @@ struct SVGChartTests {
         switch name {
         case "price": svg = SVGChart.price(run.candles, trades: run.trades, indicators: try Self.smaIndicators(run.candles),
                                            title: "ma-cross on GOOG")
-        case "equity": svg = SVGChart.equity(run, title: "Equity and drawdown: ma-cross on GOOG")
+        case "equity": svg = SVGChart.equity(run, drawdowns: DrawdownEpisodes(run), title: "Equity and drawdown: ma-cross on GOOG")
         case "walk_forward":
-            svg = SVGChart.equity(run, title: "Walk-forward: out-of-sample equity, stitched",
+            svg = SVGChart.equity(run, drawdowns: DrawdownEpisodes(run), title: "Walk-forward: out-of-sample equity, stitched",
                                   folds: [.init(start: 0, label: "step 1: fast=10 slow=30"), .init(start: 716, label: "step 2: fast=15 slow=40"),
                                           .init(start: 1432, label: "step 3: fast=50 slow=110")])
         default: svg = Self.heatmap().svg

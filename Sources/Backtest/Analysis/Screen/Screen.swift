@@ -55,19 +55,27 @@ public struct Screen {
     }
 
     /// Every symbol's row, in the order given, unranked (`ranked(_:)` ranks them): what one
-    /// shard of a screen computes.
+    /// shard of a screen computes. A row keeps the statistics' values, not their drawdown curve.
+    /// - Parameter keep: called (on the worker thread) with each row that ran, its run and its
+    ///   full statistics, for a caller that keeps some runs to draw them later.
     public func evaluate(symbols: [String], progress: ((Int) -> Void)? = nil,
+                         keep: (@Sendable (Row, BacktestResult, Stats) -> Void)? = nil,
                          job: (String) throws -> (BacktestResult, Stats)) -> [Row] {
         let points = shapePoints
+        let minTrades = Double(self.minTrades)
         let results = Parallel.map(count: symbols.count, progress: progress) { i -> Row in
             let (result, stats) = try job(symbols[i])
-            return Row(symbol: SeriesName.split(symbols[i])?.0 ?? symbols[i], timeframe: result.candles.timeframe, status: .ok,
-                       stats: stats, equityShape: Self.shape(result.equity, points: points), bars: result.candles.count)
+            var values = stats
+            values.drawdowns = nil
+            var row = Row(symbol: SeriesName.split(symbols[i])?.0 ?? symbols[i], timeframe: result.candles.timeframe, status: .ok,
+                          stats: values, equityShape: Self.shape(result.equity, points: points), bars: result.candles.count)
+            if stats[.trades] < minTrades { row.status = .fewTrades }
+            keep?(row, result, stats)
+            return row
         }
         return zip(symbols, results).map { symbol, r -> Row in
             switch r {
-            case .success(var row):
-                if let s = row.stats, s[.trades] < Double(minTrades) { row.status = .fewTrades }
+            case .success(let row):
                 return row
             case .failure(let error):
                 let name = SeriesName.split(symbol)
@@ -81,16 +89,23 @@ public struct Screen {
     /// from shards in any order rank as they do in one process.
     public func ranked(_ rows: [Row]) -> [Row] {
         var rows = rows
-        let metric = rankMetric
-        let ranked = rows.indices.filter { rows[$0].status == .ok }.sorted { a, b in
-            let x = rows[a].stats![metric], y = rows[b].stats![metric]
-            if x.isNaN != y.isNaN { return !x.isNaN }
-            if x != y && !x.isNaN { return metric.ranks(x, before: y) }
-            return rows[a].symbol < rows[b].symbol
-        }
+        let ranked = rows.indices.filter { rows[$0].status == .ok }.sorted { precedes(rows[$0], rows[$1]) }
         for i in rows.indices { rows[i].rank = nil }
         for (k, i) in ranked.enumerated() { rows[i].rank = k + 1 }
         return rows
+    }
+
+    /// Whether `a` comes before `b` in the report's order of rows that ran: `ok` rows first, by
+    /// the rank metric in its direction (undefined values last, ties by symbol), then the
+    /// `few_trades` rows by symbol.
+    public func precedes(_ a: Row, _ b: Row) -> Bool {
+        if (a.status == .ok) != (b.status == .ok) { return a.status == .ok }
+        if a.status == .ok, let sa = a.stats, let sb = b.stats {
+            let x = sa[rankMetric], y = sb[rankMetric]
+            if x.isNaN != y.isNaN { return !x.isNaN }
+            if x != y && !x.isNaN { return rankMetric.ranks(x, before: y) }
+        }
+        return a.symbol < b.symbol
     }
 
     /// The last value of each of `points` equal buckets of `values`.

@@ -10,6 +10,9 @@ import BacktestCore
 /// first bar at that point; duration runs from the peak bar to the recovery bar (or the last
 /// bar), in bars and in days of bar time. Bars whose equity is not finite are skipped. Averages
 /// are over episodes; with no drawdown the maxima are 0 and the averages NaN.
+///
+/// It also keeps the per-bar drawdown `curve` (what `equity.csv`, the SVG chart and the
+/// walk-forward file show), so a report draws what the statistics were computed from.
 public struct DrawdownEpisodes: Sendable {
     public struct Episode: Sendable, Equatable {
         /// Bar of the peak (0 for the initial cash).
@@ -30,8 +33,14 @@ public struct DrawdownEpisodes: Sendable {
     /// In time order.
     public private(set) var episodes: [Episode] = []
 
+    /// Per-bar drawdown against the running peak (which starts at the initial cash), as a
+    /// negative fraction: `Performance.drawdowns(equity:initial:)`, value for value (a bar whose
+    /// equity is not finite reads NaN and leaves the peak as it was).
+    public let curve: [Double]
+
     /// - Complexity: O(n).
     public init(equity: [Double], initial: Double, time: [Int64]) {
+        curve = Performance.drawdowns(equity: equity, initial: initial)
         var peak = initial, peakIndex = 0
         var open: (trough: Int, depth: Double)?
         func close(at end: Int, recovered: Bool) {
@@ -52,6 +61,11 @@ public struct DrawdownEpisodes: Sendable {
             }
         }
         close(at: equity.count - 1, recovered: false)
+    }
+
+    /// The drawdowns of `result`'s equity, its peak starting at the initial cash.
+    public init(_ result: BacktestResult) {
+        self.init(equity: result.equity, initial: result.initialCash, time: result.candles.time)
     }
 
     /// The deepest episode with a negative depth (the first of equals), nil without one.

@@ -11,6 +11,10 @@ public struct Stats: Sendable {
     public private(set) var all: [Stat]
     /// Bars per year used to annualise (inferred or given).
     public let periodsPerYear: Double
+    /// The drawdown curve and episodes the drawdown statistics come from, for the reports to
+    /// draw; nil for statistics read back from partial results, and dropped from a screen's
+    /// rows (which keep only the values).
+    public internal(set) var drawdowns: DrawdownEpisodes?
 
     /// Computes every statistic.
     /// - Parameters:
@@ -61,6 +65,7 @@ public struct Stats: Sendable {
         add(.maxDrawdownDurationDays, dd.maxDays)
         add(.avgDrawdownDuration, dd.averageBars)
         add(.avgDrawdownDurationDays, dd.averageDays)
+        drawdowns = dd
 
         for (metric, value) in TradeStats(result.trades).values { add(metric, value) }
         add(.feesPaid, result.feesPaid)
@@ -92,6 +97,7 @@ public struct Stats: Sendable {
     package init(values: [Double], periodsPerYear: Double) {
         precondition(values.count == Metric.allCases.count, "one value per metric")
         self.periodsPerYear = periodsPerYear
+        drawdowns = nil
         all = zip(Metric.allCases, values).map { Stat($0, $1) }
     }
 

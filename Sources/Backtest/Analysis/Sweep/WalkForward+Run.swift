@@ -17,7 +17,24 @@ extension WalkForward {
         /// The chosen combinations on their in-sample folds, joined.
         public var inSample: BacktestResult?
         /// The chosen combinations on the following folds, joined: the honest equity curve.
-        public var outOfSample: BacktestResult?
+        public var outOfSample: BacktestResult? {
+            didSet { outOfSampleDrawdowns = outOfSample.map(DrawdownEpisodes.init) }
+        }
+        /// The drawdowns of `outOfSample`, for the reports to draw.
+        public private(set) var outOfSampleDrawdowns: DrawdownEpisodes?
+
+        /// `outOfSample` with its drawdowns, nil without it.
+        public var outOfSampleRun: (result: BacktestResult, drawdowns: DrawdownEpisodes)? {
+            guard let outOfSample, let outOfSampleDrawdowns else { return nil }
+            return (outOfSample, outOfSampleDrawdowns)
+        }
+
+        init(steps: [StepResult], inSample: BacktestResult?, outOfSample: BacktestResult?) {
+            self.steps = steps
+            self.inSample = inSample
+            self.outOfSample = outOfSample
+            outOfSampleDrawdowns = outOfSample.map(DrawdownEpisodes.init)
+        }
     }
 
     /// The best combination of one step's in-sample fold among those evaluated, and its rank

@@ -15,11 +15,18 @@ public enum EquityChart {
     /// - Throws: `InputError` when `size` is below 30x8.
     public static func render(time: [Int64], equity: [Double], initial: Double, size: ChartSize,
                               style: ChartStyle = ChartStyle(), title: String = "Equity") throws -> String {
-        precondition(time.count == equity.count, "time and equity must have the same length")
+        try render(time: time, equity: equity, initial: initial, drawdown: Performance.drawdowns(equity: equity, initial: initial),
+                   size: size, style: style, title: title)
+    }
+
+    /// The same chart with the drawdown already computed (`DrawdownEpisodes.curve`, the
+    /// statistics' own, as a negative fraction per bar).
+    public static func render(time: [Int64], equity: [Double], initial: Double, drawdown curve: [Double], size: ChartSize,
+                              style: ChartStyle = ChartStyle(), title: String = "Equity") throws -> String {
+        precondition(time.count == equity.count && curve.count == equity.count, "time, equity and drawdown must have the same length")
         try size.require(width: minimumWidth, height: minimumHeight, for: "equity")
         var canvas = Canvas(width: size.width, height: size.height)
-        let drawdown = Performance.drawdowns(equity: equity.map { $0.isFinite ? $0 : initial }, initial: initial)
-            .enumerated().map { equity[$0.offset].isFinite ? $0.element * 100 : .nan }
+        let drawdown = curve.indices.map { equity[$0].isFinite ? curve[$0] * 100 : .nan }
         let body = size.height - 2
         let ddRows = max(2, body / 3)
         let eqRows = body - ddRows

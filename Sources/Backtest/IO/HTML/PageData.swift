@@ -51,16 +51,15 @@ enum PageData {
 
     /// The `equity` object of a run: values as `f64`, the position left to the page (it sums the
     /// fills), buy and hold as the benchmark.
-    static func equity(_ result: BacktestResult, label: String = "Strategy") -> JSONValue {
+    static func equity(_ result: BacktestResult, drawdowns: DrawdownEpisodes, label: String = "Strategy") -> JSONValue {
         ["initial_cash": .number(result.initialCash), "values": f64(result.equity),
-         "drawdowns": drawdowns(result.equity, initial: result.initialCash, time: result.candles.time),
+         "drawdowns": Self.drawdowns(drawdowns),
          "benchmark": .string("buy_hold"), "label": .string(label)]
     }
 
     /// `drawdowns`: the deepest and the longest episode (`DrawdownEpisodes`, the statistics'
     /// own), each `{peak, trough, end, depth, recovered}` with bars as indices, null without one.
-    static func drawdowns(_ equity: [Double], initial: Double, time: [Int64]) -> JSONValue {
-        let episodes = DrawdownEpisodes(equity: equity, initial: initial, time: time)
+    static func drawdowns(_ episodes: DrawdownEpisodes) -> JSONValue {
         func json(_ e: DrawdownEpisodes.Episode?) -> JSONValue {
             guard let e else { return .null }
             return ["peak": .int(e.peak), "trough": .int(e.trough), "end": .int(e.end), "depth": .number(e.depth),
@@ -173,11 +172,12 @@ enum PageData {
     /// A `chart` object: the candles, indicators drawn over them and, for a run, its equity,
     /// trades and fills.
     static func chart(_ candles: CandleSeries, timeframe: String?, indicators: [ChartIndicator] = [],
-                      result: BacktestResult? = nil, encoding: CandleEncoding = .numbers) -> JSONValue {
+                      run: (result: BacktestResult, drawdowns: DrawdownEpisodes)? = nil,
+                      encoding: CandleEncoding = .numbers) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [(key: "series", value: series(candles, timeframe: timeframe, encoding: encoding))]
         if !indicators.isEmpty { members.append((key: "indicators", value: .array(indicators.map(\.json)))) }
-        if let result {
-            members += [(key: "equity", value: equity(result)), (key: "trades", value: trades(result.trades)),
+        if let (result, drawdowns) = run {
+            members += [(key: "equity", value: equity(result, drawdowns: drawdowns)), (key: "trades", value: trades(result.trades)),
                         (key: "fills", value: fills(result.fills))]
         }
         return .object(members)

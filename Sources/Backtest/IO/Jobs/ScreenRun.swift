@@ -35,19 +35,24 @@ public struct ScreenRun {
 
     /// Runs every symbol, then writes `screen.csv`, `screen.md` and `report.html` into `directory`.
     /// - Parameter load: a symbol's candles and execution, from a store connection of its own.
+    /// The runs the page may embed are kept as the symbols finish (`EmbeddedRunKeeper`), so
+    /// the page draws them without running them again.
     public func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
                     load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
-        let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, load: load)
-        return try write(rows: rows, databasePath: databasePath, directory: directory, load: load)
+        let keeper = EmbeddedRunKeeper(screen: screen)
+        let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, keep: keeper.offer, load: load)
+        return try write(rows: rows, databasePath: databasePath, directory: directory, kept: keeper.runs, load: load)
     }
 
     /// Every symbol's row, unranked, in the order given (each job opens its own read-only store
     /// connection: SQLite handles are not shared across threads). A symbol's error is recorded
     /// as `reword` words it.
+    /// - Parameter keep: given each row that ran with its run and statistics (`Screen.evaluate`).
     public func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil,
+                     keep: (@Sendable (Screen.Row, BacktestResult, Stats) -> Void)? = nil,
                      load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) -> [Screen.Row] {
         let reword = self.reword
-        return screen.evaluate(symbols: symbols, progress: progress) { symbol in
+        return screen.evaluate(symbols: symbols, progress: progress, keep: keep) { symbol in
             do {
                 let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
                 let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
@@ -61,7 +66,9 @@ public struct ScreenRun {
     /// Ranks `rows` (every symbol's, in the screen's symbol order) and writes `screen.csv`,
     /// `screen.md` and `report.html` into `directory`. Ranking depends only on the rows'
     /// contents, so rows merged from shards give what one process gives.
-    public func write(rows: [Screen.Row], databasePath: String, directory: String,
+    /// - Parameter kept: runs kept while the rows were computed, by series; the page's other
+    ///   symbols are run again here (a merge keeps none), and give the same page.
+    public func write(rows: [Screen.Row], databasePath: String, directory: String, kept: [String: ChartedRun] = [:],
                       load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
         var report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,
@@ -70,15 +77,16 @@ public struct ScreenRun {
         report.rules = strategy.ruleParameters
         try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
         try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
-        // The page embeds charts: the runs are repeated for the symbols it shows rather than
-        // kept in memory for every symbol while the screen runs.
+        // The page embeds charts of the symbols it shows: those not kept are run again.
         let embedded = report.embeddedSymbols
-        let reruns = Parallel.map(count: embedded.count) { k -> BacktestResult in
-            let (candles, config) = try load(embedded[k], try CandleStore(existingAt: databasePath))
-            return try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+        let missing = embedded.filter { kept[$0] == nil }
+        let reruns = Parallel.map(count: missing.count) { k -> ChartedRun in
+            let (candles, config) = try load(missing[k], try CandleStore(existingAt: databasePath))
+            return ChartedRun(try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config))
         }
-        var runs: [String: BacktestResult] = [:]
-        for (symbol, r) in zip(embedded, reruns) { if case .success(let run) = r { runs[symbol] = run } }
+        var runs: [String: ChartedRun] = [:]
+        for symbol in embedded { if let run = kept[symbol] { runs[symbol] = run } }
+        for (symbol, r) in zip(missing, reruns) { if case .success(let run) = r { runs[symbol] = run } }
         try OutputDirectory.write(report.html(runs: runs), to: "report.html", in: directory)
         return report
     }

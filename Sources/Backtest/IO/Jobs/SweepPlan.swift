@@ -307,7 +307,7 @@ public struct SweepPlan {
     public static func write(_ report: SweepReport, cells: SweepHeatmapCells, evaluator: SweepEvaluator, rerun: String,
                              in directory: String) throws {
         try OutputDirectory.write(try report.markdown(), to: "sweep.md", in: directory)
-        let curves = report.storedCurves(cells: cells, evaluator: evaluator)
+        let curves = storedCurves(of: report, cells: cells, evaluator: evaluator)
         try OutputDirectory.write(report.html(cells: cells, curves: curves, rerun: rerun), to: "report.html", in: directory)
         if let svg = report.heatmapSVG() { try OutputDirectory.write(svg, to: "heatmap.svg", in: directory) }
         if let wf = report.walkForwardCSV(), let svg = report.walkForwardSVG() {

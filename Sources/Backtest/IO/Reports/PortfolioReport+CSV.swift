@@ -7,7 +7,7 @@ extension PortfolioReport {
     /// `drawdown`, `benchmark` (the equal-weight buy and hold).
     func equityCSV() -> String {
         let p = portfolio
-        let dd = Performance.drawdowns(equity: p.equity, initial: p.initialCash)
+        let dd = run.drawdowns.curve
         var s = CSV.row(["time", "cash", "positions", "position_value", "exposure", "equity", "drawdown", "benchmark"])
         for i in p.time.indices {
             let exposure = p.equity[i] > 0 ? p.positionValue[i] / p.equity[i] : .nan

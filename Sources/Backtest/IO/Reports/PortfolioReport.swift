@@ -50,7 +50,7 @@ public struct PortfolioReport {
         let contents: [(String, String)] = [
             ("report.md", try markdown(manifest)),
             ("report.html", html(manifest)),
-            ("equity.svg", SVGChart.equity(portfolio.account, title: "Equity and drawdown: \(title)")),
+            ("equity.svg", SVGChart.equity(portfolio.account, drawdowns: run.drawdowns, title: "Equity and drawdown: \(title)")),
             ("exposure.svg", SVGChart.exposure(portfolio, title: "Exposure and positions: \(title)", slots: figures.maxPositions)),
             ("equity.csv", equityCSV()),
             ("positions.csv", positionsCSV()),

@@ -42,7 +42,7 @@ extension Report {
                                          rows: rows, align: ["left", "right", "right", "right", "right", "right"],
                                          notes: ["The same run with fees and depth impact scaled."] + (breakEvenText.map { [$0] } ?? [])))
         }
-        let chart = PageData.chart(result.candles, timeframe: timeframe, indicators: indicators, result: result)
+        let chart = PageData.chart(result.candles, timeframe: timeframe, indicators: indicators, run: (result, drawdowns))
         return PageData.page(.run, title: title, subtitle: subtitle, manifest: manifest.plainRows, tables: tables,
                              members: [(key: "chart", value: chart)])
     }

@@ -18,6 +18,10 @@ public struct Report {
     public var commandLine: [String]
     public var result: BacktestResult
     public var stats: Stats
+    /// The result's drawdowns as the statistics computed them.
+    public var drawdowns: DrawdownEpisodes {
+        stats.drawdowns ?? DrawdownEpisodes(result)
+    }
     public var costs: CostSensitivity?
     /// Size of the text charts in `report.md`.
     public var chartSize = ChartSize(width: 100, height: 28)
@@ -73,7 +77,7 @@ public struct Report {
         let contents: [(String, String)] = [
             ("report.md", try markdown(manifest)),
             ("report.html", html(manifest, indicators: indicators)),
-            ("equity.svg", SVGChart.equity(result, title: "Equity and drawdown: \(title)")),
+            ("equity.svg", SVGChart.equity(result, drawdowns: drawdowns, title: "Equity and drawdown: \(title)")),
             ("price.svg", SVGChart.price(result.candles, trades: result.trades, indicators: indicators, title: title)),
             ("equity.csv", equityCSV()),
             ("trades.csv", tradesCSV()),
@@ -220,7 +224,7 @@ public struct Report {
     }
 
     func equityCSV() -> String {
-        let dd = Performance.drawdowns(equity: result.equity, initial: result.initialCash)
+        let dd = drawdowns.curve
         var s = CSV.row(["time", "cash", "position", "equity", "drawdown"])
         for i in result.equity.indices {
             s += CSV.row([UTCTime.iso(result.candles.time[i]), CSV.number(result.cash[i]), CSV.number(result.position[i]),
@@ -298,7 +302,8 @@ public struct Report {
         }
 
         md += "\n## Charts\n\n![Equity and drawdown](equity.svg)\n\n![Price with trades](price.svg)\n\n"
-        md += Markdown.fenced(try EquityChart.render(time: c.time, equity: result.equity, initial: result.initialCash, size: chartSize)) + "\n"
+        md += Markdown.fenced(try EquityChart.render(time: c.time, equity: result.equity, initial: result.initialCash,
+                                                     drawdown: drawdowns.curve, size: chartSize)) + "\n"
         if !c.isEmpty {
             md += Markdown.fenced(try CandleChart.render(c, size: chartSize))
         }

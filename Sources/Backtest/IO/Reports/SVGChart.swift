@@ -34,11 +34,13 @@ public enum SVGChart {
     /// Equity over drawdown: the strategy, buy and hold of the same candles, the peak and final
     /// value, and the deepest drawdown (depth and duration) shaded and labelled; with `folds`,
     /// the walk-forward fold boundaries and their labels.
-    public static func equity(_ result: BacktestResult, title: String = "Equity and drawdown", folds: [Fold] = []) -> String {
-        equityCanvas(result, title: title, folds: folds).svg
+    /// - Parameter drawdowns: the result's drawdowns (`Stats.drawdowns`), drawn as they are.
+    public static func equity(_ result: BacktestResult, drawdowns: DrawdownEpisodes, title: String = "Equity and drawdown",
+                              folds: [Fold] = []) -> String {
+        equityCanvas(result, drawdowns: drawdowns, title: title, folds: folds).svg
     }
 
-    static func equityCanvas(_ result: BacktestResult, title: String, folds: [Fold] = []) -> SVGCanvas {
+    static func equityCanvas(_ result: BacktestResult, drawdowns: DrawdownEpisodes, title: String, folds: [Fold] = []) -> SVGCanvas {
         let n = result.equity.count
         let time = result.candles.time
         let hasFolds = !folds.isEmpty
@@ -48,7 +50,7 @@ public enum SVGChart {
         let bench: [Double] = close.first.map { c0 in c0 > 0 && c0.isFinite ? close.map { result.initialCash * $0 / c0 } : [] } ?? []
         var legend: [LegendItem] = [.init(label: "Strategy", color: Color.equity, kind: .line)]
         if !bench.isEmpty { legend.append(.init(label: "Buy & hold", color: Color.bench, kind: .dashed)) }
-        let deepest = DrawdownEpisodes(equity: result.equity, initial: result.initialCash, time: time).deepest
+        let deepest = drawdowns.deepest
         if let deepest {
             let days = deepest.days
             let text = "Max drawdown " + SVGAxis.label(deepest.depth, step: 0.0001, percent: true)
@@ -64,7 +66,7 @@ public enum SVGChart {
         let ddPane = Pane(top: equityPane.bottom + 10, height: 84)
         let axisY = ddPane.bottom + 16
 
-        let dd = Performance.drawdowns(equity: result.equity, initial: result.initialCash)
+        let dd = drawdowns.curve
         let equityScale = ValueScale(values: [result.equity, bench, [result.initialCash]], pane: equityPane, ticks: 7)
         let ddScale = ValueScale(values: [dd, [0]], pane: ddPane, ticks: 4, percent: true, includeZero: true)
         let right = width - max(equityScale.labelWidth, ddScale.labelWidth) - 14

@@ -27,23 +27,24 @@ extension ScreenReport {
     /// `report.html` of the screen: a sortable table with an equity sparkline per symbol; a
     /// click on a row opens that symbol's chart (candles, trades, fills, equity, drawdown).
     /// - Parameter runs: the runs whose charts to embed, by symbol (`embeddedSymbols`).
-    public func html(runs: [String: BacktestResult]) -> String {
+    public func html(runs: [String: ChartedRun]) -> String {
         PageData.render(pageData(runs: runs), title: "Screen: \(strategy)", kind: .screen)
     }
 
-    func pageData(runs: [String: BacktestResult]) -> JSONValue {
+    func pageData(runs: [String: ChartedRun]) -> JSONValue {
         let columns = pageColumns
         let rows: [JSONValue] = ordered.map { row in
             let run = runs[row.series]
             let values: [(key: String, value: JSONValue)] = columns.map { metric in
                 (key: metric.name, value: row.stats.map { .number($0[metric]) } ?? .null)
             }
-            let spark = run.map { Self.sparkPoints($0.equity) } ?? row.equityShape
+            let spark = run.map { Self.sparkPoints($0.result.equity) } ?? row.equityShape
             var chart = JSONValue.null
             if let run {
                 // Up to 500,000 embedded bars: f64 candles keep writing them fast (a third the
                 // time of JSON numbers, for a page a third larger).
-                chart = PageData.chart(run.candles, timeframe: run.candles.timeframe?.rawValue, result: run, encoding: .f64)
+                let candles = run.result.candles
+                chart = PageData.chart(candles, timeframe: candles.timeframe?.rawValue, run: (run.result, run.drawdowns), encoding: .f64)
             }
             return [
                 "rank": row.rank.map { .int($0) } ?? .null, "symbol": .string(row.symbol),

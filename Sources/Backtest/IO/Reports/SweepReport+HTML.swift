@@ -8,7 +8,13 @@ extension SweepReport {
     public struct StoredCurve: Sendable {
         /// Index into `combos`.
         public var combo: Int
-        public var result: BacktestResult
+        public var run: ChartedRun
+        public var result: BacktestResult { run.result }
+
+        public init(combo: Int, run: ChartedRun) {
+            self.combo = combo
+            self.run = run
+        }
     }
 
     /// Curves of every cell are stored while cells x bars stays at most this many values.
@@ -21,21 +27,11 @@ extension SweepReport {
         return ranked.count * candles.count <= Self.curveValueLimit ? ranked : Array(ranked.prefix(top))
     }
 
-    /// Re-runs `curveCombos` with `evaluator` (in parallel) for their curves; a combination that
-    /// fails now (it ran during the sweep) is left out.
-    public func storedCurves(cells: SweepHeatmapCells, evaluator: SweepEvaluator, top: Int = 20) -> [StoredCurve] {
-        let chosen = curveCombos(cells: cells, top: top)
-        let cache = IndicatorCache()
-        let candles = self.candles
-        let results = Parallel.map(count: chosen.count) { k in try evaluator.run(chosen[k], on: candles, cache: cache) }
-        return zip(chosen, results).compactMap { combo, r in (try? r.get()).map { StoredCurve(combo: combo, result: $0) } }
-    }
-
     /// `report.html` of the sweep: the heatmap (colour-blind-safe scale, values on hover and in
     /// large cells), the selected combination's equity over the candles, the walk-forward chart
     /// with its folds, and the tables of `sweep.md`.
     /// - Parameters:
-    ///   - curves: the stored curves (`storedCurves`); other cells explain how to rerun them.
+    ///   - curves: the stored curves (`SweepPlan.storedCurves`); other cells explain how to rerun them.
     ///   - rerun: the `bt run` command for one combination, with `{name}` for each swept value.
     public func html(cells: SweepHeatmapCells, curves: [StoredCurve], rerun: String? = nil) -> String {
         PageData.render(pageData(cells: cells, curves: curves, rerun: rerun), title: "Sweep: \(strategy) on \(candles.symbol)",
@@ -82,8 +78,7 @@ extension SweepReport {
                 (key: "label", value: .string(parameterText(curve.combo))),
                 (key: "params", value: .object(zip(grid.axes, values).map { (key: $0.name, value: .number($1)) })),
                 (key: "equity", value: PageData.ledger(curve.result) ?? PageData.f64(curve.result.equity)),
-                (key: "drawdowns", value: PageData.drawdowns(curve.result.equity, initial: curve.result.initialCash,
-                                                             time: curve.result.candles.time)),
+                (key: "drawdowns", value: PageData.drawdowns(curve.run.drawdowns)),
                 (key: "trades", value: PageData.curveTrades(curve.result.trades)),
                 (key: "fills", value: PageData.curveFills(curve.result.fills)),
             ])
@@ -104,7 +99,7 @@ extension SweepReport {
                 "The grid has more than \(PageData.grouped(SweepHeatmapCells.allMetricsLimit)) cells: only \(rankMetric) is shown; "
                 + "sweep.csv holds every metric.")))
         }
-        if let wf = walkForward, let out = wf.outOfSample {
+        if let wf = walkForward, let (out, drawdowns) = wf.outOfSampleRun {
             let folds: [JSONValue] = wf.steps.enumerated().map { k, s in
                 let range = s.step.outOfSample
                 var fold: [(key: String, value: JSONValue)] = [
@@ -122,7 +117,7 @@ extension SweepReport {
             }
             sweep.append((key: "walk_forward", value: [
                 "time_deltas": PageData.timeDeltas(out.candles.time), "equity": PageData.f64(out.equity),
-                "drawdowns": PageData.drawdowns(out.equity, initial: out.initialCash, time: out.candles.time),
+                "drawdowns": PageData.drawdowns(drawdowns),
                 "initial_cash": .number(out.initialCash), "folds": .array(folds),
             ]))
         }
@@ -217,12 +212,13 @@ extension SweepReport {
     /// `walk_forward_equity.svg`: the stitched out-of-sample equity with each step's fold
     /// boundary and chosen parameters; nil without walk-forward.
     public func walkForwardSVG() -> String? {
-        guard let wf = walkForward, let out = wf.outOfSample else { return nil }
+        guard let wf = walkForward, let (out, drawdowns) = wf.outOfSampleRun else { return nil }
         var start = 0
         let folds = wf.steps.enumerated().map { k, s -> SVGChart.Fold in
             defer { start += s.step.outOfSample.count }
             return SVGChart.Fold(start: start, label: "step \(k + 1): " + (s.chosen.map(parameterText) ?? "in cash"))
         }
-        return SVGChart.equity(out, title: "Walk-forward: out-of-sample equity, stitched", folds: folds)
+        return SVGChart.equity(out, drawdowns: drawdowns, title: "Walk-forward: out-of-sample equity, stitched",
+                               folds: folds)
     }
 }

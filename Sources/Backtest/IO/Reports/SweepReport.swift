@@ -204,15 +204,15 @@ public struct SweepReport {
                 md += "| \(k + 1) | \(dates(s.step.inSample)) | \(dates(s.step.outOfSample)) | \(chosen) | "
                     + "\(rankMetric.formatted(s.inSampleValue)) | \(rankMetric.formatted(s.outOfSampleValue)) |\n"
             }
-            if let inS = wf.inSample, let outS = wf.outOfSample {
+            if let inS = wf.inSample, let (outS, drawdowns) = wf.outOfSampleRun {
                 let a = RunMetrics(inS, periodsPerYear: periodsPerYear), b = RunMetrics(outS, periodsPerYear: periodsPerYear)
                 md += "\n| metric | in-sample (stitched) | out-of-sample (stitched) |\n|---|---:|---:|\n"
                 for metric in RunMetrics.metrics {
                     md += "| \(metric) | \(metric.formatted(a[metric])) | \(metric.formatted(b[metric])) |\n"
                 }
                 md += "\n![Out-of-sample equity](walk_forward_equity.svg)\n\n"
-                md += Markdown.fenced(try EquityChart.render(time: outS.candles.time, equity: outS.equity,
-                                                             initial: outS.initialCash, size: ChartSize(width: 100, height: 20)))
+                md += Markdown.fenced(try EquityChart.render(time: outS.candles.time, equity: outS.equity, initial: outS.initialCash,
+                                                             drawdown: drawdowns.curve, size: ChartSize(width: 100, height: 20)))
                     + "\nThe stitched out-of-sample equity is in `walk_forward.csv`.\n"
             }
         }
@@ -227,8 +227,8 @@ public struct SweepReport {
 
     /// `walk_forward.csv`: time, equity, drawdown of the stitched out-of-sample run.
     public func walkForwardCSV() -> String? {
-        guard let r = walkForward?.outOfSample else { return nil }
-        let dd = Performance.drawdowns(equity: r.equity, initial: r.initialCash)
+        guard let (r, drawdowns) = walkForward?.outOfSampleRun else { return nil }
+        let dd = drawdowns.curve
         var out = "time,equity,drawdown\n"
         for i in r.equity.indices {
             out += "\(UTCTime.iso(r.candles.time[i])),\(CSV.number(r.equity[i])),\(CSV.number(dd[i]))\n"
