@@ -59,12 +59,17 @@ let package = Package(
         // MARK: - Tests
         // Repository paths, the shipped candles and the seeded generator, for every test target.
         .target(name: "TestSupport", dependencies: ["BacktestCore", "CSQLite"], path: "Tests/TestSupport"),
+        // Candles and a sweep evaluator for the analysis and IO tests.
+        .target(name: "AnalysisTestSupport", dependencies: ["BacktestCore", "BacktestAnalysis"], path: "Tests/AnalysisTestSupport"),
         // Fuzz targets (importers, --where, --grid) shared by the test suite and Fuzz/ (libFuzzer).
         .target(name: "FuzzSupport", dependencies: ["Backtest"], path: "Tests/FuzzSupport"),
-        .testTarget(name: "BacktestTests",
+        // The library's tests, one target per layer, each seeing only its layer and those below.
+        .testTarget(name: "BacktestCoreTests", dependencies: ["BacktestCore", "TestSupport"]),
+        .testTarget(name: "BacktestAnalysisTests",
+                    dependencies: ["BacktestCore", "BacktestAnalysis", "TestSupport", "AnalysisTestSupport"]),
+        .testTarget(name: "BacktestIOTests",
                     dependencies: ["Backtest", "BacktestCore", "BacktestAnalysis", "BacktestIO", "BacktestBenchmarks",
-                                   "TestSupport", "FuzzSupport"],
-                    exclude: ["Fixtures"]),
+                                   "TestSupport", "AnalysisTestSupport", "FuzzSupport"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest", "TestSupport"]),
         .testTarget(name: "btTests", dependencies: ["bt", "Backtest", "TestSupport"]),
     ],

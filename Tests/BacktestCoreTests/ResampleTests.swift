@@ -1,7 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("Resampling against hand-computed buckets")
 struct ResampleTests {

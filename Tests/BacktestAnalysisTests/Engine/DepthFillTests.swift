@@ -1,7 +1,6 @@
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("Fills through depth")
 struct DepthFillTests {

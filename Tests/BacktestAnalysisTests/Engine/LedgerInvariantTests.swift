@@ -1,5 +1,6 @@
 import Testing
 @testable import BacktestCore
+@testable import BacktestAnalysis
 
 @Suite("Broker ledger check (debug builds)")
 struct LedgerInvariantTests {

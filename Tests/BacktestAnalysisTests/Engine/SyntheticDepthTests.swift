@@ -3,7 +3,6 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("Synthetic depth: candle-only default and calibrated books")
 struct SyntheticDepthTests {

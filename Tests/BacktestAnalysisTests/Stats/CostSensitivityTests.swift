@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("Cost sensitivity")
 struct CostSensitivityTests {

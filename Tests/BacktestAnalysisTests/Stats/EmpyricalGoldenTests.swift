@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("Stats against empyrical goldens")
 struct EmpyricalGoldenTests {

@@ -2,7 +2,6 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("GSL wrappers")
 struct GSLTests {

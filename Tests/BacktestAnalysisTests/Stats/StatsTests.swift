@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("Stats from a BacktestResult")
 struct StatsTests {
@@ -15,37 +15,17 @@ struct StatsTests {
         "kurtosis", "var_95", "cvar_95", "sharpe_ci_low", "sharpe_ci_high", "psr", "periods_per_year",
     ]
 
-    static func trade(_ entry: Int, _ exit: Int, pnl: Double, ret: Double) -> Trade {
-        Trade(side: .long, entryIndex: entry, exitIndex: exit, entryTime: StatsFixtures.days(20)[entry],
-              exitTime: StatsFixtures.days(20)[exit], quantity: 1, entryPrice: 100, exitPrice: 100 + pnl,
-              slippageBps: 1, fees: 0.5, pnl: pnl, returnFraction: ret)
-    }
-
-    /// Ten bars: equity 100 -> 110 -> 99 (drawdown 10%) -> back to 110 at bar 5 -> 121.
-    static let equity: [Double] = [100, 110, 104.5, 99, 104.5, 110, 115, 121, 121, 121]
-    static let sample: BacktestResult = {
-        var r = StatsFixtures.result(time: StatsFixtures.days(10), close: (0..<10).map { 50 + Double($0) },
-                                     equity: equity, initial: 100,
-                                     trades: [trade(0, 3, pnl: -1, ret: -0.01), trade(3, 6, pnl: 3, ret: 0.03),
-                                              trade(6, 8, pnl: 1, ret: 0.01)],
-                                     fills: [Fill(index: 1, time: 0, side: .buy, referencePrice: 100, vwap: 100.1,
-                                                  slippageBps: 10, quantityAsked: 2, quantityFilled: 1, fee: 0.25),
-                                             Fill(index: 3, time: 0, side: .sell, referencePrice: 100, vwap: 99.8,
-                                                  slippageBps: 20, quantityAsked: 1, quantityFilled: 1, fee: 0.75)])
-        r.position = [0, 1, 1, 1, 1, 1, 1, 1, 0, 0]
-        return r
-    }()
 
     @Test("every machine name in the issue is present")
     func names() {
-        let stats = Stats(Self.sample, bootstrap: .init(resamples: 50))
+        let stats = Stats(StatsFixtures.sample, bootstrap: .init(resamples: 50))
         for name in Self.contract { #expect(stats.names.contains(name), "missing \(name)") }
         #expect(Set(stats.names).count == stats.names.count)
     }
 
     @Test("ledger-level values by hand")
     func ledger() {
-        let s = Stats(Self.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
+        let s = Stats(StatsFixtures.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
         #expect(s["bars"] == 10)
         #expect(s["start"] == 1_704_067_200)
         #expect(s["exposure"] == 0.7)
@@ -65,7 +45,7 @@ struct StatsTests {
 
     @Test("trade statistics by hand")
     func trades() {
-        let s = Stats(Self.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
+        let s = Stats(StatsFixtures.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
         #expect(s["trades"] == 3)
         #expect(close(s["win_rate"], 2.0 / 3))
         #expect(s["best_trade"] == 0.03)
@@ -83,8 +63,8 @@ struct StatsTests {
 
     @Test("tail risk: VaR is the 5% quantile, CVaR the mean at or below it")
     func tailRisk() {
-        let s = Stats(Self.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
-        let r = Performance.returns(equity: Self.equity, initial: 100)
+        let s = Stats(StatsFixtures.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
+        let r = Performance.returns(equity: StatsFixtures.equity, initial: 100)
         let sorted = r.sorted()
         // n = 10: position 0.05 x 9 = 0.45 between the two smallest returns.
         #expect(close(s["var_95"], sorted[0] + 0.45 * (sorted[1] - sorted[0])))

@@ -1,9 +1,11 @@
 import Testing
+import AnalysisTestSupport
 @testable import BacktestCore
+@testable import BacktestAnalysis
 
 @Suite("Indicator cache keyed by spec and input")
 struct IndicatorCacheTests {
-    static let candles = SweepTests.candles(300)
+    static let candles = SweepFixtures.candles(300)
 
     /// Equal, NaN (warm-up) included.
     static func same(_ a: [[Double]], _ b: [[Double]]) -> Bool {

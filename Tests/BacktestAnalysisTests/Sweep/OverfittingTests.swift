@@ -3,7 +3,6 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("Overfitting: PBO by CSCV and the deflated Sharpe ratio")
 struct OverfittingTests {

@@ -1,7 +1,6 @@
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 import Foundation
 import TestSupport
 

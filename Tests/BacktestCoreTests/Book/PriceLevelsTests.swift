@@ -1,8 +1,6 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
-@testable import BacktestIO
 
 
 /// The array book `OrderBook` used before the trees: the reference for contents, order and fills.

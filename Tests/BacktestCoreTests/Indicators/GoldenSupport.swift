@@ -2,8 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
-@testable import BacktestIO
 
 /// Reads the committed TA-Lib goldens (`Tests/Fixtures/talib`, written by `make_goldens.py`).
 enum Golden {

@@ -1,7 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
-@testable import BacktestIO
 
 /// Every golden column (TA-Lib 0.8.2 / pandas references) against `IndicatorSpec.compute`.
 ///

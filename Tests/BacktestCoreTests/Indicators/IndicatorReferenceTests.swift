@@ -1,7 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
-@testable import BacktestIO
 
 /// Every indicator against its reference, one row per output, as TA-Lib's `ta_regtest` tables
 /// do: TA-Lib 0.8.2 (or the numpy/pandas reference for Donchian and VWAP) on data/GOOG.csv, the

@@ -1,7 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
-@testable import BacktestIO
 
 /// One output's reference values: warm-up length, first defined value, bar 1000, last bar.
 struct ReferenceRow: Sendable, CustomTestStringConvertible {

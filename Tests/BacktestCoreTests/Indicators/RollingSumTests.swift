@@ -1,8 +1,6 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
-@testable import BacktestIO
 
 @Suite("Rolling sums do not drift")
 struct RollingSumTests {

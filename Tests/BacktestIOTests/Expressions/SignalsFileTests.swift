@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
+@testable import BacktestAnalysis
 @testable import BacktestIO
 
 @Suite("External signals files")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
+@testable import BacktestAnalysis
 @testable import BacktestIO
 
 /// The Alpha Vantage daily client against the local mock exchange (never the internet).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
+@testable import BacktestAnalysis
 @testable import BacktestIO
 
 /// The Binance klines client against the local mock exchange (never the internet).

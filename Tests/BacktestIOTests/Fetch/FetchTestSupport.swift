@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
+@testable import BacktestAnalysis
 @testable import BacktestIO
 
 /// Waits recorded instead of slept, so rate-limit and backoff tests take no time.

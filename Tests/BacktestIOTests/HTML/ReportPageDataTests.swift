@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnalysisTestSupport
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
@@ -235,10 +236,10 @@ struct ReportPageDataTests {
 @Suite("sweep and screen pages")
 struct SweepScreenPageTests {
     static func sweep(_ grid: ParameterGrid, folds: Int? = nil) throws -> (SweepReport, SweepHeatmapCells, SweepEvaluator) {
-        let candles = SweepTests.candles(400)
+        let candles = SweepFixtures.candles(400)
         let combos = Array(0..<grid.count)
         let pairs = combos.map { i -> (Int, Int) in let v = grid.values(at: i); return (Int(v[0]), Int(v[1])) }
-        let evaluator = SweepTests.evaluator(pairs, counter: SweepTests.Counter(), failing: [1])
+        let evaluator = SweepFixtures.evaluator(pairs, counter: SweepFixtures.Counter(), failing: [1])
         let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: .sharpe)
         let summary = try Sweep(rankMetric: .sharpe).run(combinations: combos.count, evaluator: evaluator, candles: candles) { cells.add($0) }
         var report = SweepReport(strategy: "ma-cross", candles: candles, commandLine: ["bt", "sweep"], fixedParameters: [],
@@ -319,7 +320,7 @@ struct SweepScreenPageTests {
         let (report, cells, _) = try Self.sweep(grid)
         #expect(report.curveCombos(cells: cells, top: 3).count == 11)
         var big = report
-        big.candles = SweepTests.candles(SweepReport.curveValueLimit / 5)
+        big.candles = SweepFixtures.candles(SweepReport.curveValueLimit / 5)
         let top = big.curveCombos(cells: cells, top: 3)
         #expect(top.count == 3)
         #expect(top == Array(cells.rankedCombos.prefix(3)))
@@ -367,8 +368,8 @@ struct SweepScreenPageTests {
         // k scales the fast window, so the two combinations of a cell differ.
         let pairs = combos.map { i -> (Int, Int) in let v = grid.values(at: i); return (Int(v[0] * v[2]), Int(v[1])) }
         let summary = try Sweep(rankMetric: .sharpe).run(combinations: combos.count,
-                                                         evaluator: SweepTests.evaluator(pairs, counter: SweepTests.Counter()),
-                                                         candles: SweepTests.candles(400)) { cells.add($0) }
+                                                         evaluator: SweepFixtures.evaluator(pairs, counter: SweepFixtures.Counter()),
+                                                         candles: SweepFixtures.candles(400)) { cells.add($0) }
         for fast in 0..<2 {
             for slow in 0..<3 {
                 let both = [0, 1].map { k in (fast * 3 + slow) * 2 + k }

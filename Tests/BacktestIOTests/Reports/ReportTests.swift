@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
@@ -10,7 +11,7 @@ import Testing
 @Suite("Reports")
 struct ReportTests {
     static func sampleReport() -> Report {
-        let result = StatsTests.sample
+        let result = StatsFixtures.sample
         let stats = Stats(result, periodsPerYear: 252, bootstrap: .init(resamples: 100))
         let costs = CostSensitivity(periodsPerYear: 252, run: { _ in result }, totalReturn: { 0.01 - $0 / 10_000 })
         var config = ExecutionConfig()
@@ -36,7 +37,7 @@ struct ReportTests {
     func markdown() throws {
         let md = try Self.sampleReport().markdown()
         for needle in ["`bt run ma-cross TEST --fast 10`", "| bt version | \(btVersion) |", "| bars | 10 |",
-                       "| candles sha256 | `\(StatsTests.sample.candles.sha256)` |", "| periods per year | 252 |",
+                       "| candles sha256 | `\(StatsFixtures.sample.candles.sha256)` |", "| periods per year | 252 |",
                        "| parameter slow | 50 |", "| execution fee_bps | 1 |", "| execution sl | none |", "| total_return [%] | 21.00% |", "## Cost sensitivity",
                        "Break-even fee: 100.00 bps per fill", "![Equity and drawdown](equity.svg)", "](price.svg)", "```text\nEquity"] {
             #expect(md.contains(needle), "missing \(needle)")
@@ -113,7 +114,7 @@ struct ReportTests {
 
     @Test("SVG charts are well-formed and carry a marker at each trade's entry and exit")
     func svg() throws {
-        let r = StatsTests.sample
+        let r = StatsFixtures.sample
         let price = SVGChart.price(r.candles, trades: r.trades)
         #expect(price.hasPrefix("<svg") && price.hasSuffix("</svg>\n"))
         // Entry and exit triangles of every closed trade, plus the two of the legend.

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
@@ -7,7 +8,7 @@ import Testing
 struct RunManifestTests {
     static func sweepManifest() -> RunManifest {
         var m = RunManifest(commandLine: ["bt", "sweep", "ma-cross", "X", "--where", "fast<slow | 1"], strategy: "ma-cross",
-                            data: RunManifest.Data(StatsTests.sample.candles), periodsPerYear: 252.5,
+                            data: RunManifest.Data(StatsFixtures.sample.candles), periodsPerYear: 252.5,
                             parameters: [RunParameter("type", .string("sma"))],
                             execution: [RunParameter("sl", .none), RunParameter("fee_bps", .double(10))])
         m.rankMetric = .maxDrawdown
@@ -27,7 +28,7 @@ struct RunManifestTests {
         for row in ["| bars | 10 |", "| data range | 2024-01-01T00:00:00Z .. 2024-01-10T00:00:00Z |",
                     "| periods per year | 252.5 |", "| rank metric | max_drawdown |", "| grid fast | 5 7.5 |",
                     "| where | `fast<slow` |", "| execution sl | none |", "| execution fee_bps | 10 |",
-                    "| candles sha256 | `\(StatsTests.sample.candles.sha256)` |"] {
+                    "| candles sha256 | `\(StatsFixtures.sample.candles.sha256)` |"] {
             #expect(md.contains(row + "\n"), "missing \(row)")
         }
     }

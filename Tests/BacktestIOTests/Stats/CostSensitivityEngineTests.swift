@@ -1,7 +1,7 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 @testable import BacktestIO
+@testable import BacktestAnalysis
 
 @Suite("Cost sensitivity through the engine")
 struct CostSensitivityEngineTests {

@@ -1,14 +1,15 @@
 import Testing
+import AnalysisTestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
 @testable import BacktestIO
+@testable import BacktestAnalysis
 
 /// The metric table (`Metric`) and the readers that must agree with it.
 @Suite("Metric table")
 struct MetricTests {
-    /// A run with trades, on `SweepTests.candles`, with a fee so every sweep metric is defined.
+    /// A run with trades, on `SweepFixtures.candles`, with a fee so every sweep metric is defined.
     static func run(_ n: Int = 600, every: Int = 40) throws -> BacktestResult {
-        let c = SweepTests.candles(n)
+        let c = SweepFixtures.candles(n)
         var config = ExecutionConfig()
         config.depth = .none
         config.feeBps = 5

@@ -1,5 +1,6 @@
 import Testing
 @testable import BacktestCore
+@testable import BacktestAnalysis
 @testable import BacktestIO
 
 @Suite("JSON values: one writer, keys in order")

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import AnalysisTestSupport
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
 @testable import BacktestIO
+@testable import BacktestAnalysis
 
 @Suite("Shards: the split of symbols and combinations, partial results, merging in any order")
 struct ShardTests {
@@ -123,8 +124,8 @@ struct ShardTests {
 
     static func evaluator() -> SweepEvaluator {
         let grid = Self.grid
-        return SweepTests.evaluator((0..<grid.count).map { let v = grid.values(at: $0); return (Int(v[0]), Int(v[1])) },
-                                    counter: SweepTests.Counter(),
+        return SweepFixtures.evaluator((0..<grid.count).map { let v = grid.values(at: $0); return (Int(v[0]), Int(v[1])) },
+                                    counter: SweepFixtures.Counter(),
                                     failing: Set((0..<grid.count).filter { grid.values(at: $0)[0] >= grid.values(at: $0)[1] }))
     }
 
@@ -158,7 +159,7 @@ struct ShardTests {
     @Test("a sweep run in 1, 3 or 5 shards and merged in any order summarises bit for bit as one process",
           arguments: [1, 3, 5])
     func sweepMerge(count: Int) throws {
-        let candles = SweepTests.candles(500)
+        let candles = SweepFixtures.candles(500)
         let walkForward = try WalkForward(bars: candles.count, folds: 3)
         var csv = ""
         let single = try Self.sweep().run(combinations: Self.grid.count, evaluator: Self.evaluator(), candles: candles) { rows in

@@ -1,59 +1,21 @@
 import Foundation
 import Testing
+import AnalysisTestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
 @testable import BacktestIO
+@testable import BacktestAnalysis
 
 @Suite("Sweep runner: streaming, shared indicators, failures, screens")
 struct SweepTests {
-    /// A deterministic walk with enough swings for crossings.
-    static func candles(_ n: Int = 600) -> CandleSeries {
-        var s = CandleSeries(symbol: "T", timeframe: .day1)
-        var price = 100.0
-        for i in 0..<n {
-            let next = price * (1 + 0.02 * sin(Double(i) / 9) + 0.004 * cos(Double(i) * 1.7))
-            s.append(time: Int64(i) * 86_400, open: price, high: max(price, next) * 1.004,
-                     low: min(price, next) * 0.996, close: next, volume: 1_000_000)
-            price = next
-        }
-        return s
-    }
-
-    /// Crossing of two SMAs whose windows come from `windows[combo]`, counting indicator work.
-    final class Counter: @unchecked Sendable {
-        let lock = NSLock()
-        var computed = 0
-        func hit() { lock.lock(); computed += 1; lock.unlock() }
-    }
-
-    static func evaluator(_ windows: [(Int, Int)], counter: Counter, failing: Set<Int> = []) -> SweepEvaluator {
-        var config = ExecutionConfig()
-        config.depth = .none
-        return SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in
-            if failing.contains(combo) { throw InputError("combination \(combo) cannot run") }
-            let (f, s) = windows[combo]
-            func sma(_ n: Int) throws -> [Double] {
-                try cache.outputs(.init(IndicatorSpec(.sma, Double(n)))) { counter.hit(); return [try Indicators.sma(candles.close, period: n)] }[0]
-            }
-            let fast = try sma(f), slow = try sma(s)
-            var entries = [Bool](repeating: false, count: candles.count), exits = entries
-            for t in 1..<candles.count where !slow[t - 1].isNaN {
-                entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
-                exits[t] = fast[t] < slow[t] && fast[t - 1] >= slow[t - 1]
-            }
-            return Signals(entries: entries, exits: exits)
-        }
-    }
-
     @Test("indicators are computed once per distinct window across all combinations")
     func sharedIndicators() throws {
         let windows = [5, 10, 20, 40]
         let pairs = windows.flatMap { f in windows.filter { $0 > f }.map { (f, $0) } }
-        let counter = Counter()
+        let counter = SweepFixtures.Counter()
         var sweep = Sweep(rankMetric: .totalReturn)
         sweep.chunkSize = 2
-        _ = try sweep.run(combinations: pairs.count, evaluator: Self.evaluator(pairs, counter: counter),
-                          candles: Self.candles()) { _ in }
+        _ = try sweep.run(combinations: pairs.count, evaluator: SweepFixtures.evaluator(pairs, counter: counter),
+                          candles: SweepFixtures.candles()) { _ in }
         #expect(pairs.count == 6)
         #expect(counter.computed == windows.count)
     }
@@ -66,8 +28,8 @@ struct SweepTests {
         sweep.topCount = 5
         var chunks: [[Int]] = []
         let summary = try sweep.run(combinations: pairs.count,
-                                    evaluator: Self.evaluator(pairs, counter: Counter(), failing: [3, 41]),
-                                    candles: Self.candles()) { rows in chunks.append(rows.map(\.combo)) }
+                                    evaluator: SweepFixtures.evaluator(pairs, counter: SweepFixtures.Counter(), failing: [3, 41]),
+                                    candles: SweepFixtures.candles()) { rows in chunks.append(rows.map(\.combo)) }
         #expect(chunks.count == 8)
         #expect(chunks.allSatisfy { $0.count <= 7 })
         #expect(chunks.flatMap { $0 } == Array(0..<50))
@@ -88,7 +50,7 @@ struct SweepTests {
         config.depth = .none
         let rows = screen.run(symbols: ["A", "BROKEN", "=CMD", "FEW"]) { symbol in
             if symbol == "BROKEN" { throw InputError("bad data", file: "broken.csv", line: 7) }
-            let c = Self.candles(symbol == "A" ? 600 : 400)
+            let c = SweepFixtures.candles(symbol == "A" ? 600 : 400)
             let every = symbol == "FEW" ? 1_000 : 40
             let entries = (0..<c.count).map { $0 % every == 5 }, exits = (0..<c.count).map { $0 % every == 25 }
             let result = try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)

@@ -3,7 +3,7 @@
 
 Run by hand from this directory (needs empyrical-reloaded 0.7.1, numpy, pandas):
     python3 make_goldens.py
-Swift tests (Tests/BacktestTests/Stats/EmpyricalGoldenTests.swift) read the CSVs; CI has no Python.
+Swift tests (Tests/BacktestAnalysisTests/Stats/EmpyricalGoldenTests.swift) read the CSVs; CI has no Python.
 
 Each curve_<name>.csv has columns time (UTC seconds), equity, benchmark (a price the curve is
 compared against for alpha/beta). Returns are anchored at the initial cash, as bt does:
