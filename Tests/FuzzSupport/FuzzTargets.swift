@@ -63,8 +63,36 @@ public enum FuzzTargets {
                    "signals of the wrong length")
     }
 
+    /// The numbers `bt data fetch` reads from a server: the first line is a header's value (the
+    /// used weight, `Retry-After`, a number in ±10^9), the rest a body read as Binance's
+    /// `exchangeInfo`, as an error body and as a klines page. What is accepted lies in range.
+    public static let networkNumbers = FuzzTarget.parser("network-numbers") { bytes in
+        let all = Array(bytes)
+        let cut = all.firstIndex(of: 10) ?? all.count
+        let header = String(decoding: all[..<cut], as: UTF8.self)
+        let body = Array(all[min(cut + 1, all.count)...])
+        if let v = NetworkNumber.retryAfter(header) { Check.that(v.isFinite && v >= 0, "Retry-After \(v) accepted") }
+        if let v = try? NetworkNumber.integer(header, "a header", in: -1_000_000_000...1_000_000_000) {
+            Check.that(abs(v) <= 1_000_000_000, "header \(v) accepted")
+        }
+        let words = FetchSettings.refusalWords(body, secret: "SECRET")
+        // At most 200 characters of the body, each escaped in at most 10 (`\u{202e}`), and a count.
+        Check.that(words.unicodeScalars.count <= 2_100 && !words.contains("SECRET"), "refusal words: \(words.prefix(200))")
+        if let series = try? BinanceFetch.klinesPage(body, interval: .minute1, serverTimeMs: 1_710_506_096_789), !series.isEmpty {
+            checkCandles(series)
+        }
+        let info = try BinanceFetch.exchangeInfo(body, usedWeight: header)
+        Check.that(info.serverTimeMs >= 1 && info.serverTimeMs <= UTCTime.supportedRange.upperBound * 1000 + 999,
+                   "serverTime \(info.serverTimeMs)")
+        if let used = info.usedWeight { Check.that(used >= 0 && used <= BinanceFetch.largestWeight, "used weight \(used)") }
+        if let limit = info.weightLimit {
+            Check.that(limit.weight >= 1 && limit.weight <= BinanceFetch.largestWeight && limit.seconds >= 1 && limit.seconds.isFinite,
+                       "weight limit \(limit)")
+        }
+    }
+
     public static let all: [FuzzTarget] = [csv, binance, alphavantage, trades, book, detect, `where`, grid,
-                                           expression, strategyFile, signals]
+                                           expression, strategyFile, signals, networkNumbers]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 

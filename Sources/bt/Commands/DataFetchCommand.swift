@@ -13,6 +13,9 @@ extension Command {
             only bars after its last bar are asked for. The bar still forming is not stored.
             5xx answers, timeouts and lost connections are retried with exponential backoff;
             429 and 418 answers after their Retry-After; --attempts tries per request in all.
+            A request fails after --timeout seconds without a byte, or after 4 x --timeout
+            seconds in all (a server sending a byte a second); an answer over 16 MiB (after
+            gzip) is refused. Pages stop at the local clock even when the server's is ahead.
             Binance's request weight is watched and its window waited out before the limit.
             The Alpha Vantage key comes from --api-key or $ALPHAVANTAGE_API_KEY.
             """,
@@ -28,7 +31,8 @@ extension Command {
             .apiKey.withHelp("Alpha Vantage API key (default $ALPHAVANTAGE_API_KEY)"),
             .baseURL.withHelp("The service's address, for a mirror (default https://api.binance.com, "
                 + "https://www.alphavantage.co)"),
-            .timeout, .attempts, .maxWait,
+            .timeout.withHelp("Seconds without a byte before a request is retried, and 4 x S for a whole answer (default 30)"),
+            .attempts, .maxWait.withHelp("Longest rate-limit wait to sit out, at most 604800; a longer one fails at once (default 300)"),
         ]
     ) { args in
         let source = try FetchSource(args.required(0))
@@ -137,8 +141,14 @@ extension ParsedArguments {
             let timeout = try int(.timeout) ?? 30
             let maxWait = try double(.maxWait) ?? 300
             guard attempts >= 1 else { throw UsageError("\(Option.attempts) must be at least 1", command: command.name) }
-            guard timeout >= 1 else { throw UsageError("\(Option.timeout) must be whole seconds, at least 1", command: command.name) }
-            guard maxWait >= 0 else { throw UsageError("\(Option.maxWait) must not be negative", command: command.name) }
+            guard (1...FetchPolicy.longestTimeout).contains(timeout) else {
+                throw UsageError("\(Option.timeout) must be whole seconds from 1 to \(FetchPolicy.longestTimeout) (a day)",
+                                 command: command.name)
+            }
+            guard (0...FetchPolicy.longestMaxWait).contains(maxWait) else {
+                throw UsageError("\(Option.maxWait) must be seconds from 0 to \(Int(FetchPolicy.longestMaxWait)) (a week)",
+                                 command: command.name)
+            }
             var backoff = 1.0
             if let text = Environment.value("BT_FETCH_BACKOFF") {
                 guard let v = Double(text), v.isFinite, v >= 0, v <= 3600 else {

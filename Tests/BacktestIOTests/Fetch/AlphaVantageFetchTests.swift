@@ -79,10 +79,10 @@ struct AlphaVantageFetchTests {
 struct FetchClientDetailTests {
     @Test("Retry-After in seconds; anything else falls back to the backoff")
     func retryAfter() {
-        #expect(RetryingClient.retryAfter("3") == 3)
-        #expect(RetryingClient.retryAfter(" 0.5 ") == 0.5)
-        #expect(RetryingClient.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT") == nil)
-        #expect(RetryingClient.retryAfter("-1") == nil && RetryingClient.retryAfter(nil) == nil)
+        #expect(NetworkNumber.retryAfter("3") == 3)
+        #expect(NetworkNumber.retryAfter(" 0.5 ") == 0.5)
+        #expect(NetworkNumber.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT") == nil)
+        #expect(NetworkNumber.retryAfter("-1") == nil && NetworkNumber.retryAfter(nil) == nil)
     }
 
     @Test("the backoff doubles from its base")

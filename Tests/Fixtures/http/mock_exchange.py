@@ -50,6 +50,11 @@ Faults (--fault SPEC, repeatable, or "faults"/"add_faults" in POST /_control):
     av_information  200 {"Information": ...}  (Alpha Vantage daily limit / premium-only answer)
     av_error        200 {"Error Message": ...}
     raw             status, body (text), content_type, headers (object)
+    dribble         the normal answer, its body one byte every interval seconds (default 1)
+    huge            200 with a body of bytes spaces (default 2 GiB), streamed; length=false
+                    sends no Content-Length (the body ends when the connection closes)
+    gzip_bomb       200, Content-Encoding gzip: expanded bytes spaces (default 1 GiB) in about
+                    1 MB of gzip, whatever the client accepts
   Any kind also takes message=TEXT (where it has one).
 See docs/design/mock-exchange.md for the whole reference.
 """
@@ -68,6 +73,7 @@ import struct
 import sys
 import threading
 import time
+import zlib
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
@@ -90,7 +96,8 @@ SYMBOL_PATTERN = re.compile(r"[A-Z0-9\-_.]{1,20}")
 AV_FUNCTIONS = ("TIME_SERIES_DAILY", "TIME_SERIES_DAILY_ADJUSTED")
 
 FAULT_KINDS = ("rate_limit", "ban", "server_error", "truncate", "slow", "reset", "close", "empty",
-               "invalid_symbol", "av_note", "av_information", "av_error", "raw")
+               "invalid_symbol", "av_note", "av_information", "av_error", "raw", "dribble", "huge",
+               "gzip_bomb")
 DEFAULT_FAULT_API = {"rate_limit": "binance", "ban": "binance", "av_note": "alphavantage",
                      "av_information": "alphavantage", "av_error": "alphavantage"}
 
@@ -1045,6 +1052,9 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "close":
             self.close_connection = True
             return
+        if kind in ("huge", "gzip_bomb"):
+            self._emit_hostile(kind, fault)
+            return
         if (self.market.settings["gzip"] and status == 200
                 and "gzip" in (self.headers.get("Accept-Encoding") or "")):
             data = gzip.compress(data, mtime=0)
@@ -1068,6 +1078,13 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data[:cut])
             self._reset()
             return
+        if kind == "dribble":
+            for k in range(len(payload)):
+                if stop.wait(float(fault.get("interval", 1))):
+                    return
+                self.wfile.write(payload[k:k + 1])
+                self.wfile.flush()
+            return
         if kind == "slow" and where == "body":
             half = len(payload) // 2
             self.wfile.write(payload[:half])
@@ -1075,6 +1092,33 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(payload[half:])
             return
         self.wfile.write(payload)
+
+    def _emit_hostile(self, kind, fault):
+        """A body too large to hold: streamed spaces, or a gzip bomb (compressed once, cached)."""
+        self.close_connection = True
+        self.send_response(200)
+        self._header("Content-Type", "application/json")
+        if kind == "gzip_bomb":
+            size = int(fault.get("bytes", 1 << 30))
+            data = gzip_bomb(size)
+            self._header("Content-Encoding", "gzip")
+            self._header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        size = int(fault.get("bytes", 2 << 30))
+        if fault.get("length", True) is not False:
+            self._header("Content-Length", str(size))
+        self.end_headers()
+        chunk = b" " * (1 << 16)
+        sent = 0
+        try:
+            while sent < size and not self.market.stop_event.is_set():
+                n = min(len(chunk), size - sent)
+                self.wfile.write(chunk[:n])
+                sent += n
+        except OSError:
+            pass   # the client gave up, as it should
 
     def _reset(self):
         """Closes the connection with a TCP RST (SO_LINGER with a zero timeout)."""
@@ -1084,6 +1128,22 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.close()
         except OSError:
             pass
+
+
+_GZIP_BOMBS = {}
+
+
+def gzip_bomb(size):
+    """`size` spaces as gzip (about size / 1000 bytes), made once per size."""
+    if size not in _GZIP_BOMBS:
+        z = zlib.compressobj(9, zlib.DEFLATED, 31)
+        block, parts, left = b" " * (1 << 20), [], size
+        while left > 0:
+            parts.append(z.compress(block[:min(left, len(block))]))
+            left -= len(block)
+        parts.append(z.flush())
+        _GZIP_BOMBS[size] = b"".join(parts)
+    return _GZIP_BOMBS[size]
 
 
 class Server(ThreadingHTTPServer):

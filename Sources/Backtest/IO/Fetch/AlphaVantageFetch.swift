@@ -38,7 +38,7 @@ public enum AlphaVantageFetch {
                 ("function", adjusted ? "TIME_SERIES_DAILY_ADJUSTED" : "TIME_SERIES_DAILY"), ("symbol", symbol),
                 ("outputsize", size), ("datatype", "json"), ("apikey", apiKey),
             ])
-            let series = try read(client.get(url), url: url, symbol: symbol, adjusted: adjusted)
+            let series = try read(client.get(url), url: url, symbol: symbol, adjusted: adjusted, apiKey: apiKey)
             pages += 1
             events(.page(number: pages, estimatedPages: nil, bars: series.count))
             return series
@@ -63,10 +63,11 @@ public enum AlphaVantageFetch {
                            waitedSeconds: client.waited, resumedAfter: resumedAfter)
     }
 
-    /// One answer as validated daily candles.
-    static func read(_ reply: HTTPReply, url: URL, symbol: String, adjusted: Bool) throws -> CandleSeries {
-        guard reply.status == 200 else { throw FetchSettings.refusal(reply, url: url, service: "Alpha Vantage") }
-        func bad(_ reason: String) -> FetchError { FetchError(.badAnswer, url: url.shown, reason: reason) }
+    /// One answer as validated daily candles. Text quoted from the answer has `apiKey` masked
+    /// (a service may echo the key back in its error).
+    static func read(_ reply: HTTPReply, url: URL, symbol: String, adjusted: Bool, apiKey: String? = nil) throws -> CandleSeries {
+        guard reply.status == 200 else { throw FetchSettings.refusal(reply, url: url, service: "Alpha Vantage", secret: apiKey) }
+        func bad(_ reason: String) -> FetchError { FetchError(.badAnswer, url: url.shown, reason: reason.masking(apiKey)) }
         let root: JSONValue
         do { root = try reply.body.withUnsafeBufferPointer { try JSONParser.parse($0) } } catch let e as JSONSyntaxError {
             throw bad("invalid JSON: \(e.reason) (at byte \(e.offset) of \(reply.body.count))")
@@ -75,7 +76,7 @@ public enum AlphaVantageFetch {
         if !members.contains(where: { $0.key.hasPrefix("Time Series") }) {
             func message(_ key: String) -> String? {
                 guard let value = root[key] else { return nil }
-                if case .string(let s) = value { return Excerpt.quoted(s, limit: 300) }
+                if case .string(let s) = value { return Excerpt.quoted(s.masking(apiKey), limit: 300) }
                 return value.kindName
             }
             if let text = message("Error Message") {

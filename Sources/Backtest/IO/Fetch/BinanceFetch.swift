@@ -7,8 +7,10 @@ import Foundation
 /// Requests: `GET /api/v3/exchangeInfo?symbol=` once (the symbol, the server's clock and the
 /// request-weight limit), then `GET /api/v3/klines` pages of `BinanceKlines.pageLimit` bars from
 /// the start time on. A stored series is resumed after its last bar. The bar still forming at
-/// the server's time is never kept. When the used weight (`x-mbx-used-weight-1m`) would pass the
-/// limit with the next request, the fetch waits one whole weight window first.
+/// the server's time (or the local time, when the server's clock is ahead) is never kept, nor
+/// a bar outside the asked range; a page that adds no bar ends the fetch. When the used weight
+/// (`x-mbx-used-weight-1m`) would pass the limit with the next request, the fetch waits one
+/// whole weight window first. Every number the server sends is range-checked (`NetworkNumber`).
 public enum BinanceFetch {
     public static let defaultBaseURL = "https://api.binance.com"
 
@@ -44,11 +46,16 @@ public enum BinanceFetch {
             startMs = max(startMs, stored.last * 1000 + 1)
         }
         let endMs = to.map { $0 * 1000 + 999 }
+        // Bars the server sends outside the asked range are not kept.
+        let wantedMs = startMs...max(startMs, endMs ?? .max)
+        // The present: the server's clock, never past the local one (a server claiming a
+        // far-future clock would otherwise be paged through for ever).
+        let nowMs = min(exchange.serverTimeMs, policy.clockMs())
         var series = CandleSeries(symbol: symbol, timeframe: interval)
         var pages = 0
         var estimate: Int?
         var used = exchange.usedWeight
-        while endMs.map({ startMs <= $0 }) ?? true {
+        while startMs <= min(endMs ?? .max, nowMs) {
             pace(used: used, limit: exchange.weightLimit, client: client)
             let url = BinanceKlines.url(base: baseURL, symbol: symbol, interval: interval, startMs: startMs, endMs: endMs,
                                         limit: BinanceKlines.pageLimit)
@@ -58,8 +65,9 @@ public enum BinanceFetch {
             let page: BinanceKlines.Page
             let bars: CandleSeries
             do {
-                page = try BinanceKlines.page(reply.body, name: url.shown, interval: interval, serverTimeMs: exchange.serverTimeMs)
+                page = try BinanceKlines.page(reply.body, name: url.shown, interval: interval, serverTimeMs: nowMs, keeping: wantedMs)
                 bars = page.bars.series.isEmpty ? page.bars.series : try page.bars.validated().series
+                used = try usedWeight(usedWeightHeader(reply))
             } catch let e as InputError {
                 throw FetchError(.badAnswer, url: url.shown, page: pages, reason: e.detail)
             }
@@ -68,14 +76,15 @@ public enum BinanceFetch {
                                  reason: "its first bar \(UTCTime.iso(first)) is not after the previous page's last \(UTCTime.iso(last))")
             }
             append(bars, to: &series)
-            if estimate == nil, let first = page.bars.series.time.first {
-                let until = min(endMs ?? .max, exchange.serverTimeMs) / 1000
+            if estimate == nil, let first = bars.time.first {
+                let until = min(endMs ?? .max, nowMs) / 1000
                 estimate = max(1, Int((until - first) / interval.seconds / Int64(BinanceKlines.pageLimit)) + 1)
             }
             events(.page(number: pages, estimatedPages: estimate.map { max($0, pages) }, bars: series.count))
-            guard page.rows == BinanceKlines.pageLimit, !page.reachedPresent, let lastOpen = page.lastOpenMs else { break }
+            // A page that adds nothing ends the fetch, as does one that reaches the present.
+            guard !bars.isEmpty, page.rows == BinanceKlines.pageLimit, !page.reachedPresent, let lastOpen = page.lastOpenMs,
+                  lastOpen >= startMs else { break }
             startMs = lastOpen + 1
-            used = usedWeight(reply)
         }
         let file = series.isEmpty ? nil
             : ImportedFile(file: "binance \(symbol) \(interval.rawValue)", format: .binance, symbol: symbol, content: .candles(series))
@@ -84,33 +93,52 @@ public enum BinanceFetch {
     }
 
     /// What `exchangeInfo` tells about the symbol and the limits.
-    struct ExchangeInfo {
-        var serverTimeMs: Int64
+    package struct ExchangeInfo {
+        package var serverTimeMs: Int64
         /// Request weight allowed per window, and the window in seconds.
-        var weightLimit: (weight: Int, seconds: Double)?
+        package var weightLimit: (weight: Int, seconds: Double)?
         /// The weight used so far in the window, after this request.
-        var usedWeight: Int?
+        package var usedWeight: Int?
     }
+
+    /// The largest request weight bt believes a server allows or reports (Binance's is 6,000 a
+    /// minute): a limit or a used weight beyond it is refused, so sums of them cannot overflow.
+    package static let largestWeight: Int64 = 1_000_000_000
+    /// The most windows of one unit a `rateLimits` entry may name (`intervalNum`).
+    static let largestIntervalCount: Int64 = 1_000_000
 
     static func exchangeInfo(symbol: String, baseURL: URL, client: RetryingClient) throws -> ExchangeInfo {
         let url = baseURL.endpoint("api/v3/exchangeInfo", query: [("symbol", symbol)])
         let reply = try client.get(url)
         guard reply.status == 200 else { throw FetchSettings.refusal(reply, url: url, service: "Binance") }
-        func bad(_ reason: String) -> FetchError { FetchError(.badAnswer, url: url.shown, reason: reason) }
-        guard let root = try? reply.body.withUnsafeBufferPointer({ try JSONParser.parse($0) }) else {
-            throw bad("the answer is not JSON")
+        do {
+            return try exchangeInfo(reply.body, usedWeight: usedWeightHeader(reply))
+        } catch let e as InputError {
+            throw FetchError(.badAnswer, url: url.shown, reason: e.detail)
         }
-        guard case .number(let now)? = root["serverTime"], now > 0, now < 1e15 else { throw bad("no \"serverTime\" in the answer") }
-        var info = ExchangeInfo(serverTimeMs: Int64(now), usedWeight: usedWeight(reply))
+    }
+
+    /// Reads an `exchangeInfo` answer and its used-weight header: the server's clock (ms, within
+    /// bt's supported times) and the request-weight window that allows the least weight per
+    /// second; entries of other kinds or units are skipped, numbers out of range refused.
+    /// - Throws: `InputError` naming the field.
+    package static func exchangeInfo(_ body: [UInt8], usedWeight header: String?) throws -> ExchangeInfo {
+        guard let root = try? body.withUnsafeBufferPointer({ try JSONParser.parse($0) }) else {
+            throw InputError("the answer is not JSON")
+        }
+        guard case .number(let now)? = root["serverTime"] else { throw InputError("no \"serverTime\" in the answer") }
+        let serverTimeMs = try NetworkNumber.integer(now, "serverTime", in: 1...(UTCTime.supportedRange.upperBound * 1000 + 999))
+        var info = ExchangeInfo(serverTimeMs: serverTimeMs, usedWeight: try usedWeight(header))
         if case .array(let limits)? = root["rateLimits"] {
             for item in limits {
                 guard case .string("REQUEST_WEIGHT")? = item["rateLimitType"], case .string(let unit)? = item["interval"],
-                      case .number(let n)? = item["intervalNum"], case .number(let limit)? = item["limit"], n >= 1, limit >= 1
+                      let unitSeconds = ["SECOND": 1, "MINUTE": 60, "HOUR": 3600, "DAY": 86_400][unit],
+                      case .number(let n)? = item["intervalNum"], case .number(let limit)? = item["limit"]
                 else { continue }
-                let unitSeconds: Double? = ["SECOND": 1, "MINUTE": 60, "HOUR": 3600, "DAY": 86_400][unit]
-                guard let unitSeconds else { continue }
+                let count = try NetworkNumber.integer(n, "rateLimits intervalNum", in: 1...largestIntervalCount)
+                let weight = try NetworkNumber.integer(limit, "rateLimits limit", in: 1...largestWeight)
                 // Several windows: the one that allows the least weight per second governs.
-                let candidate = (weight: Int(limit), seconds: n * unitSeconds)
+                let candidate = (weight: Int(weight), seconds: Double(count) * Double(unitSeconds))
                 if let current = info.weightLimit,
                    Double(current.weight) / current.seconds <= Double(candidate.weight) / candidate.seconds { continue }
                 info.weightLimit = candidate
@@ -119,10 +147,26 @@ public enum BinanceFetch {
         return info
     }
 
-    /// The request weight used in the current window, from the answer's headers.
-    static func usedWeight(_ reply: HTTPReply) -> Int? {
-        guard let text = reply.header("x-mbx-used-weight-1m") ?? reply.header("x-mbx-used-weight") else { return nil }
-        return Int(text.trimmingCharacters(in: .whitespaces))
+    /// A klines page as the fetch reads it (every row checked, bars still forming at
+    /// `serverTimeMs` dropped, the rest validated): what the fuzz target feeds.
+    /// - Throws: `InputError` naming the row.
+    package static func klinesPage(_ body: [UInt8], interval: Timeframe, serverTimeMs: Int64) throws -> CandleSeries {
+        let page = try BinanceKlines.page(body, name: "klines", interval: interval, serverTimeMs: serverTimeMs)
+        var series = page.bars.series.isEmpty ? page.bars.series : try page.bars.validated().series
+        series.timeframe = interval
+        return series
+    }
+
+    /// The used-weight header of an answer (`x-mbx-used-weight-1m`, else `x-mbx-used-weight`).
+    static func usedWeightHeader(_ reply: HTTPReply) -> String? {
+        reply.header("x-mbx-used-weight-1m") ?? reply.header("x-mbx-used-weight")
+    }
+
+    /// The request weight used in the current window, from the header's text.
+    /// - Throws: `InputError` when it is not a whole number in 0...`largestWeight`.
+    package static func usedWeight(_ header: String?) throws -> Int? {
+        guard let header else { return nil }
+        return Int(try NetworkNumber.integer(header, "the used-weight header", in: 0...largestWeight))
     }
 
     /// Waits out one whole weight window when the next klines request would pass the limit.

@@ -25,16 +25,18 @@ enum BinanceKlines {
     struct Page {
         var bars: ParsedCandles
         var rows: Int
-        /// The open time in ms of the last row sent.
+        /// The latest open time in ms of the rows sent (a page may come newest first).
         var lastOpenMs: Int64?
         /// True when a bar still open at `serverTimeMs` was sent (and dropped): the present.
         var reachedPresent: Bool
     }
 
     /// Reads a page. Bars whose close time is not before `serverTimeMs` are still forming: they
-    /// are dropped, and end the fetch.
+    /// are dropped (wherever they are in the page), and end the fetch. Bars whose open time is
+    /// outside `wantedMs` are dropped too.
     /// - Throws: `InputError` naming the row and what is wrong with it.
-    static func page(_ body: [UInt8], name: String, interval: Timeframe, serverTimeMs: Int64) throws -> Page {
+    static func page(_ body: [UInt8], name: String, interval: Timeframe, serverTimeMs: Int64,
+                     keeping wantedMs: ClosedRange<Int64> = Int64.min...Int64.max) throws -> Page {
         let root: JSONValue
         do { root = try body.withUnsafeBufferPointer { try JSONParser.parse($0) } } catch let e as JSONSyntaxError {
             throw InputError("invalid JSON: \(e.reason) (at byte \(e.offset) of \(body.count))", at: name)
@@ -63,7 +65,7 @@ enum BinanceKlines {
                 return v
             }
             let openMs = try millis(0, "open time"), closeMs = try millis(6, "close time")
-            page.lastOpenMs = openMs
+            page.lastOpenMs = max(page.lastOpenMs ?? openMs, openMs)
             guard openMs % 1000 == 0, interval.bucketStart(openMs / 1000) == openMs / 1000 else {
                 throw fail("open time \(UTCTime.isoMs(openMs)) does not start a \(interval.rawValue) bar")
             }
@@ -72,8 +74,9 @@ enum BinanceKlines {
             let c = try number(4, "close"), v = try number(5, "volume")
             if closeMs >= serverTimeMs {
                 page.reachedPresent = true
-                break
+                continue
             }
+            guard wantedMs.contains(openMs) else { continue }
             bars.append(line: 0, time: openMs / 1000, open: o, high: h, low: l, close: c, volume: v)
             bars.keys.append(key)
         }

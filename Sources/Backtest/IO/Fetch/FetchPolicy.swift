@@ -6,8 +6,11 @@ public struct FetchPolicy: Sendable {
     /// Tries per request, the first included: 5xx answers, timeouts, lost connections and
     /// 429/418 answers each use one.
     public var attempts: Int
-    /// Seconds without a byte before a request fails (whole seconds, at least 1).
+    /// Seconds without a byte before a request fails (whole seconds, 1 to `longestTimeout`).
     public var timeoutSeconds: Int
+    /// Seconds a whole answer may take, however steadily its bytes come: a server sending one
+    /// byte a second never trips the idle timeout, so it trips this one.
+    public var deadlineSeconds: Int { timeoutSeconds * Self.deadlineFactor }
     /// The first backoff delay in seconds; it doubles with every further failure of a request
     /// (1, 2, 4, 8 s by default). Used for 5xx, timeouts and lost connections, and for 429/418
     /// answers without a usable `Retry-After`.
@@ -17,20 +20,35 @@ public struct FetchPolicy: Sendable {
     public var maxWaitSeconds: Double
     /// Sent as `User-Agent`.
     public var userAgent: String
+    /// The local clock in milliseconds since 1970: the present the fetch never pages past;
+    /// replaced in tests.
+    public var clockMs: @Sendable () -> Int64
     /// Waits `seconds`; replaced in tests that check what is waited for without waiting.
     public var sleep: @Sendable (Double) -> Void
 
+    /// The whole-answer deadline in timeouts (`deadlineSeconds`).
+    public static let deadlineFactor = 4
+    /// The longest idle timeout (a day).
+    public static let longestTimeout = 86_400
+    /// The longest `maxWaitSeconds` (a week): any wait a server asks for beyond it is refused.
+    public static let longestMaxWait = 604_800.0
+    /// The most bytes of one answer bt reads, after decompression (a page of 1,000 klines is
+    /// under 300 kB, Alpha Vantage's whole daily history a few MB); a larger answer is refused.
+    public static let largestAnswerBytes = 16 << 20
+
     public init(attempts: Int = 5, timeoutSeconds: Int = 30, backoffSeconds: Double = 1, maxWaitSeconds: Double = 300,
-                userAgent: String = "bt", sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
+                userAgent: String = "bt", sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
+                clockMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
         precondition(attempts >= 1, "at least one attempt")
-        precondition(timeoutSeconds >= 1, "timeouts are whole seconds of at least 1")
-        precondition(backoffSeconds >= 0 && maxWaitSeconds >= 0, "waits are not negative")
+        precondition((1...Self.longestTimeout).contains(timeoutSeconds), "timeouts are whole seconds from 1 to a day")
+        precondition(backoffSeconds >= 0 && (0...Self.longestMaxWait).contains(maxWaitSeconds), "waits are not negative, at most a week")
         self.attempts = attempts
         self.timeoutSeconds = timeoutSeconds
         self.backoffSeconds = backoffSeconds
         self.maxWaitSeconds = maxWaitSeconds
         self.userAgent = userAgent
         self.sleep = sleep
+        self.clockMs = clockMs
     }
 
     /// The backoff before try `attempt + 1` after `attempt` failed tries (1-based).

@@ -43,15 +43,25 @@ public enum FetchSettings {
     }
 
     /// A 4xx answer as the user's mistake: the service's own words (Binance's `{"code", "msg"}`,
-    /// else the start of the body).
-    static func refusal(_ reply: HTTPReply, url: URL, service: String) -> InputError {
-        var words = Excerpt.quoted(String(decoding: reply.body.prefix(400), as: UTF8.self), limit: 200)
-        if let root = try? reply.body.withUnsafeBufferPointer({ try JSONParser.parse($0) }),
-           case .string(let msg)? = root["msg"] {
-            let code: String
-            if case .number(let c)? = root["code"] { code = " (code \(Int64(c)))" } else { code = "" }
-            words = "\"\(Excerpt.shortened(msg, limit: 200))\"\(code)"
-        }
-        return InputError("\(service) refused the request with HTTP \(reply.status): \(words)", at: url.shown)
+    /// else the start of the body), with `secret` (an API key the server echoed) masked.
+    static func refusal(_ reply: HTTPReply, url: URL, service: String, secret: String? = nil) -> InputError {
+        InputError("\(service) refused the request with HTTP \(reply.status): \(refusalWords(reply.body, secret: secret))",
+                   at: url.shown)
     }
+
+    /// The words of a refusal's body: `"msg" (code N)` when it is Binance's JSON (the code only
+    /// when it is a whole number in ±`largestErrorCode`), else the body's start, quoted.
+    package static func refusalWords(_ body: [UInt8], secret: String? = nil) -> String {
+        var words = Excerpt.quoted(String(decoding: body.prefix(4096), as: UTF8.self).masking(secret), limit: 200)
+        if let root = try? body.withUnsafeBufferPointer({ try JSONParser.parse($0) }), case .string(let msg)? = root["msg"] {
+            var code = ""
+            if case .number(let c)? = root["code"],
+               let n = try? NetworkNumber.integer(c, "code", in: -largestErrorCode...largestErrorCode) { code = " (code \(n))" }
+            words = "\"\(Excerpt.shortened(msg.masking(secret), limit: 200))\"\(code)"
+        }
+        return words
+    }
+
+    /// The largest error code shown (Binance's are four or five digits, negative).
+    static let largestErrorCode: Int64 = 1_000_000_000
 }

@@ -11,6 +11,10 @@ import FoundationNetworking
 enum HTTPFailure: Error, Equatable {
     /// No byte arrived for the timeout.
     case timedOut
+    /// The whole answer did not arrive within `seconds` (bytes kept coming, too slowly).
+    case deadline(seconds: Int)
+    /// The body grew past `limit` bytes (after decompression): refused, never retried.
+    case tooLarge(limit: Int)
     /// Reset, closed without an answer, or a body shorter than announced.
     case connectionLost(String)
     /// Refused, unreachable, or a proxy that is down.
@@ -24,7 +28,7 @@ enum HTTPFailure: Error, Equatable {
     /// True when the same request may well succeed if sent again.
     var isTransient: Bool {
         switch self {
-        case .timedOut, .connectionLost: true
+        case .timedOut, .deadline, .connectionLost: true
         default: false
         }
     }
@@ -48,6 +52,8 @@ enum HTTPFailure: Error, Equatable {
     func describe(timeoutSeconds: Int) -> String {
         switch self {
         case .timedOut: "no answer within \(timeoutSeconds) s"
+        case .deadline(let s): "no whole answer within \(s) s (the bytes came too slowly)"
+        case .tooLarge(let limit): "the answer is larger than \(limit >> 20) MiB, the most bt reads of one request"
         case .connectionLost(let s): "connection lost (\(s))"
         case .cannotConnect(let s): "cannot connect (\(s))"
         case .cannotFindHost(let s): "host not found (\(s))"

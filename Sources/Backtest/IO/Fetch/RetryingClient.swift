@@ -1,3 +1,4 @@
+import BacktestCore
 import Foundation
 
 /// GETs with a bounded number of attempts: 5xx answers, timeouts and lost connections are
@@ -17,7 +18,8 @@ final class RetryingClient {
     init(policy: FetchPolicy, events: @escaping (FetchEvent) -> Void) {
         self.policy = policy
         self.events = events
-        http = HTTPClient(timeoutSeconds: policy.timeoutSeconds, userAgent: policy.userAgent)
+        http = HTTPClient(timeoutSeconds: policy.timeoutSeconds, deadlineSeconds: policy.deadlineSeconds,
+                          largestBody: FetchPolicy.largestAnswerBytes, userAgent: policy.userAgent)
     }
 
     /// Sends GET `url` until it gets an answer that is neither a 5xx nor a rate limit, or the
@@ -35,7 +37,8 @@ final class RetryingClient {
                 reply = try http.get(url)
             } catch {
                 let e = error as? HTTPFailure ?? .other(code: 0, "\(error)")
-                let failure = FetchError(.network, url: url.shown, page: page, attempts: attempt,
+                let kind: FetchError.Kind = if case .tooLarge = e { .badAnswer } else { .network }
+                let failure = FetchError(kind, url: url.shown, page: page, attempts: attempt,
                                          reason: e.describe(timeoutSeconds: policy.timeoutSeconds))
                 guard e.isTransient, attempt < policy.attempts else { throw failure }
                 pause(policy.backoff(after: attempt), reason: failure.reason)
@@ -45,7 +48,7 @@ final class RetryingClient {
             switch reply.status {
             case 429, 418:
                 let banned = reply.status == 418
-                let asked = Self.retryAfter(reply.header("Retry-After"))
+                let asked = NetworkNumber.retryAfter(reply.header("Retry-After"))
                 let what = banned ? "banned (HTTP 418)" : "rate limited (HTTP 429)"
                 failure = FetchError(banned ? .banned : .rateLimited, url: url.shown, page: page, attempts: attempt,
                                      reason: what + (asked.map { ", asked to wait \(Self.seconds($0))" } ?? ""))
@@ -76,15 +79,8 @@ final class RetryingClient {
         waited += seconds
     }
 
-    /// `Retry-After` as seconds: a non-negative number (Binance sends whole seconds). The HTTP
-    /// date form is not used by these services and is ignored (the backoff applies).
-    static func retryAfter(_ text: String?) -> Double? {
-        guard let text, let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite, v >= 0 else { return nil }
-        return v
-    }
-
     /// `3 s`, `0.25 s`.
     static func seconds(_ s: Double) -> String {
-        s == s.rounded() && s < 1e15 ? "\(Int64(s)) s" : String(format: "%.2f s", s)
+        s == s.rounded() && s < 1e15 ? "\(Int64(s)) s" : s < 1e15 ? String(format: "%.2f s", s) : "\(NumberText.shortest(s)) s"
     }
 }
