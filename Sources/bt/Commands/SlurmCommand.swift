@@ -127,7 +127,7 @@ struct SlurmSubmission {
         let own = Set(Self.options.map(\.name) + ["out"])
         let valued = Set(Self.options.filter { $0.kind != .flag }.map(\.name) + ["out"])
         let typed = Array(args.commandLine.dropFirst(3))  // bt slurm screen|sweep
-        var words = [command.path[0]] + PartialManifest.removing(own, valued: valued, from: typed)
+        var words = [command.path[0]] + ShardArguments.removing(own, valued: valued, from: typed)
         let insert = words.firstIndex(of: "--") ?? words.endIndex
         words.insert(contentsOf: ["--shard", "auto", "--shards", String(tasks), "--out", parts], at: insert)
         return words
