@@ -24,6 +24,9 @@ enum Environment {
         guard ioctl(fd, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return nil }
         return (Int(ws.ws_col), Int(ws.ws_row))
     }
+
+    /// The width text output may use: the terminal's, else `COLUMNS`, else 120.
+    static var columns: Int { terminalSize()?.columns ?? Int(value("COLUMNS") ?? "") ?? 120 }
 }
 
 /// Buffered standard output; data goes here. Flushed at exit by `main`.

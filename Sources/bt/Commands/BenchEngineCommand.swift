@@ -1,5 +1,6 @@
 import Foundation
 import Backtest
+import BacktestBenchmarks
 import Strategies
 
 extension Command {
@@ -26,23 +27,8 @@ extension Command {
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench engine") }
         try Synth.validate(symbols: 1, bars: bars, timeframe: .minute1)
         Allocator.keepFreedMemory()
-        let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
-        let parameters = try Strategy.maCross.parameters([])
-        func best(_ depth: ExecutionConfig.Depth) throws -> (seconds: Double, fills: Int) {
-            let config = BenchWorkloads.engineConfig(depth, candles: candles)
-            var best = Double.infinity, fills = 0
-            for _ in 0..<repeats {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let signals = try Strategy.maCross.signals(candles, parameters)
-                let result = try Engine.run(candles, signals: signals, config: config)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                best = min(best, seconds)
-                fills = result.fills.count
-            }
-            return (best, fills)
-        }
-        let none = try best(.none)
-        let synthetic = try best(.synthetic)
+        let r = try EngineBenchmark.run(.maCross, bars: bars, repeats: repeats)
+        let (none, synthetic) = (r.none, r.synthetic)
         if args.flag(.json) {
             let json: JSONValue = ["bars": .int(bars), "seconds": .number(none.seconds),
                                    "seconds_synthetic": .number(synthetic.seconds)]

@@ -1,4 +1,5 @@
 import Backtest
+import BacktestBenchmarks
 import Foundation
 import Strategies
 
@@ -30,43 +31,8 @@ extension Command {
         let sweepBars = try args.int(.candles) ?? 10_000
         guard sweepBars >= 201 else { throw UsageError("\(Option.candles) must be at least 201 for windows up to 200", command: "bench expr") }
         Allocator.keepFreedMemory()
-        let expr = try BenchWorkloads.expressionMACross()
-        let builtIn = Strategy.maCross
-
-        // One run on many bars.
-        let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
-        var config = ExecutionConfig()
-        config.depth = .none
-        func single(_ s: Strategy) throws -> Double {
-            let p = try s.parameters([])
-            let start = DispatchTime.now().uptimeNanoseconds
-            let signals = try s.signals(candles, p)
-            _ = try Engine.run(candles, signals: signals, config: config)
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        }
-        var best = (builtIn: Double.infinity, expr: Double.infinity)
-        for _ in 0..<repeats {
-            best.builtIn = min(best.builtIn, try single(builtIn))
-            best.expr = min(best.expr, try single(expr))
-        }
-
-        // The sweep of 'bt bench sweep'.
-        let sweepCandles = Synth.series(symbol: "BENCH", bars: sweepBars, seed: 1, timeframe: .day1)
-        let pairs = BenchWorkloads.anchorPairs
-        let sweep = BenchWorkloads.sweep
-        func sweepSeconds(_ s: Strategy) throws -> Double {
-            let evaluator = try BenchWorkloads.evaluator(s, pairs: pairs)
-            let start = DispatchTime.now().uptimeNanoseconds
-            let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: sweepCandles) { _ in }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            guard summary.failed == 0 else { throw InternalError("bench expr: \(summary.failed) combinations failed") }
-            return seconds
-        }
-        var sweepBest = (builtIn: Double.infinity, expr: Double.infinity)
-        for _ in 0..<min(3, repeats) {
-            sweepBest.builtIn = min(sweepBest.builtIn, try sweepSeconds(builtIn))
-            sweepBest.expr = min(sweepBest.expr, try sweepSeconds(expr))
-        }
+        let r = try ExpressionBenchmark.run(builtIn: .maCross, bars: bars, repeats: repeats, sweepBars: sweepBars)
+        let best = (builtIn: r.builtIn, expr: r.expression), sweepBest = (builtIn: r.sweepBuiltIn, expr: r.sweepExpression)
 
         if args.flag(.json) {
             let json: JSONValue = ["bars": .int(bars), "builtin_seconds": .number(best.builtIn), "expr_seconds": .number(best.expr),
@@ -77,7 +43,7 @@ extension Command {
             Output.line(String(format: "  one run, %d bars:        built-in %8.2f ms   expression %8.2f ms   (x%.2f)",
                                bars, best.builtIn * 1000, best.expr * 1000, best.expr / best.builtIn))
             Output.line(String(format: "  sweep, %d combinations x %d bars: built-in %8.3f s    expression %8.3f s    (x%.2f)",
-                               pairs.count, sweepBars, sweepBest.builtIn, sweepBest.expr, sweepBest.expr / sweepBest.builtIn))
+                               r.sweepCombinations, sweepBars, sweepBest.builtIn, sweepBest.expr, sweepBest.expr / sweepBest.builtIn))
         }
     }
 }

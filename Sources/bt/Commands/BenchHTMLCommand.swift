@@ -1,5 +1,6 @@
 import Foundation
 import Backtest
+import BacktestBenchmarks
 import Strategies
 
 extension Command {
@@ -31,32 +32,14 @@ extension Command {
         let out = args.value(.out) ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("bt-bench-html-\(getpid())")
         try OutputDirectory.prepare(out, force: args.flag(.force) || args.value(.out) == nil)
         var rows: [JSONValue] = []
-        for n in counts {
-            let candles = Synth.series(symbol: "BENCH", bars: n, seed: 1, timeframe: .minute1)
-            let parameters = try Strategy.maCross.parameters([])
-            let result = try Engine.run(candles, signals: try Strategy.maCross.signals(candles, parameters), config: ExecutionConfig())
-            var report = Report(strategy: "ma-cross", parameters: parameters.runParameters, execution: ExecutionConfig().parameters,
-                                commandLine: args.commandLine, result: result, stats: Stats(result), costs: nil)
-            report.indicators = Strategy.maCross.indicators(parameters)
-            let pages: [(String, () throws -> String)] = [
-                ("run", { report.html() }),
-                ("chart", { try ChartReport(candles: candles, specs: [], commandLine: args.commandLine).html() }),
-            ]
-            for (name, build) in pages {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let html = try build()
-                let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-                let directory = (out as NSString).appendingPathComponent("\(name)-\(n)")
-                try OutputDirectory.prepare(directory, force: true)
-                let path = try OutputDirectory.write(html, to: "report.html", in: directory)
-                let bytes = html.utf8.count
-                rows.append(["bars": .int(n), "page": .string(name), "path": .string(path), "bytes": .int(bytes),
-                             "build_ms": .numberLiteral(String(format: "%.1f", ms))])
-                if !args.flag(.json) {
-                    Output.line(name.padding(toLength: 6, withPad: " ", startingAt: 0)
-                                + String(format: "%9d bars  built in %8.1f ms  %8.2f MB  %5.2f MB per 100k bars  ",
-                                         n, ms, Double(bytes) / 1e6, Double(bytes) / Double(n) * 1e5 / 1e6) + path)
-                }
+        try HTMLBenchmark.run(.maCross, bars: counts, out: out, commandLine: args.commandLine) { page in
+            let (n, name, path, bytes, ms) = (page.bars, page.name, page.path, page.bytes, page.milliseconds)
+            rows.append(["bars": .int(n), "page": .string(name), "path": .string(path), "bytes": .int(bytes),
+                         "build_ms": .numberLiteral(String(format: "%.1f", ms))])
+            if !args.flag(.json) {
+                Output.line(name.padding(toLength: 6, withPad: " ", startingAt: 0)
+                            + String(format: "%9d bars  built in %8.1f ms  %8.2f MB  %5.2f MB per 100k bars  ",
+                                     n, ms, Double(bytes) / 1e6, Double(bytes) / Double(n) * 1e5 / 1e6) + path)
             }
         }
         if args.flag(.json) { Output.line(JSONValue.array(rows).serialized()) }

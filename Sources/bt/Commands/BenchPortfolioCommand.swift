@@ -1,4 +1,5 @@
 import Backtest
+import BacktestBenchmarks
 import Foundation
 import Strategies
 
@@ -29,42 +30,15 @@ extension Command {
             throw UsageError("need \(Option.symbolCount) >= 1, \(Option.bars) >= 31, \(Option.repeat) >= 1", command: "bench portfolio")
         }
         Allocator.keepFreedMemory()
-        let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
-        let strategy = Strategy.maCross
-        let parameters = try strategy.parameters([])
-        let rules = PortfolioRules(maxPositions: 20, weighting: .equal, rebalance: .monthly)
-        let config = ExecutionConfig()
-        var best = Double.infinity, parts = (signals: 0.0, loop: 0.0, stats: 0.0)
-        var result: PortfolioResult?
-        for _ in 0..<repeats {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let symbols = try Parallel.map(count: universe.count) { j -> PortfolioSymbol in
-                let candles = universe[j]
-                var liquidity = config
-                liquidity.synthetic.tick = candles.inferredTick
-                return PortfolioSymbol(candles: candles, signals: try strategy.signals(candles, parameters), liquidity: liquidity)
-            }.map { try $0.get() }
-            let signalsDone = DispatchTime.now().uptimeNanoseconds
-            let r = try Portfolio.run(symbols, rules: rules, config: config)
-            let loopDone = DispatchTime.now().uptimeNanoseconds
-            _ = Stats(r.account)
-            let end = DispatchTime.now().uptimeNanoseconds
-            let seconds = Double(end - start) / 1e9
-            if seconds < best {
-                best = seconds
-                parts = (Double(signalsDone - start) / 1e9, Double(loopDone - signalsDone) / 1e9, Double(end - loopDone) / 1e9)
-            }
-            result = r
-        }
+        let r = try PortfolioBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats)
         if args.flag(.json) {
-            Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(best)] as JSONValue).serialized())
+            Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(r.seconds)] as JSONValue).serialized())
         } else {
-            let r = result!
             Output.line("portfolio ma-cross 10/30 over \(count) symbols x \(bars) bars (K=20, equal weight, monthly rebalance, "
                         + "synthetic depth), best of \(repeats):")
             Output.line(String(format: "  %.3f s: signals and liquidity %.3f s, portfolio %.3f s, statistics %.3f s",
-                               best, parts.signals, parts.loop, parts.stats))
-            Output.line("  \(r.time.count) rows, \(r.fills.count) fills, \(r.trades.count) round trips, "
+                               r.seconds, r.signals, r.loop, r.stats))
+            Output.line("  \(r.rows) rows, \(r.fills) fills, \(r.trades) round trips, "
                         + "\(r.skippedEntries) entry signals without a slot")
         }
     }

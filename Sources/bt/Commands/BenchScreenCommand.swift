@@ -1,4 +1,5 @@
 import Backtest
+import BacktestBenchmarks
 import Foundation
 import Strategies
 
@@ -26,20 +27,9 @@ extension Command {
         guard count >= 1, bars >= 31, repeats >= 1 else {
             throw UsageError("need \(Option.symbolCount) >= 1, \(Option.bars) >= 31, \(Option.repeat) >= 1", command: "bench screen")
         }
-        let tmp = (NSTemporaryDirectory() as NSString).appendingPathComponent("bt-bench-screen-\(getpid())")
-        try? FileManager.default.removeItem(atPath: tmp)
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
-        let db = (tmp as NSString).appendingPathComponent("bench.sqlite")
-        let (run, symbols) = try BenchWorkloads.screen(symbols: count, bars: bars, db: db, commandLine: ["bt", "bench", "screen"])
-        var best = Double.infinity
-        var failed = 0
-        for k in 0..<repeats {
-            let dir = (tmp as NSString).appendingPathComponent("out\(k)")
-            let start = DispatchTime.now().uptimeNanoseconds
-            let report = try BenchWorkloads.runScreen(run, symbols: symbols, db: db, directory: dir)
-            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            failed = report.rows.filter { $0.status == .error }.count
-        }
+        let r = try ScreenBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats, commandLine: ["bt", "bench", "screen"],
+                                        reword: ErrorMessage.reworded)
+        let (best, failed) = (r.seconds, r.failed)
         if args.flag(.json) {
             Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(best)] as JSONValue).serialized())
         } else {

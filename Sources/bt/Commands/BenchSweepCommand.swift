@@ -1,4 +1,5 @@
 import Backtest
+import BacktestBenchmarks
 import Foundation
 import Strategies
 
@@ -24,23 +25,13 @@ extension Command {
         guard bars >= 201 else { throw UsageError("\(Option.bars) must be at least 201 for windows up to 200", command: "bench sweep") }
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench sweep") }
         try Synth.validate(symbols: 1, bars: bars, timeframe: .day1)
-        let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .day1)
-        let pairs = BenchWorkloads.anchorPairs
-        let evaluator = try BenchWorkloads.evaluator(.maCross, pairs: pairs)
-        let sweep = BenchWorkloads.sweep
-        var best = Double.infinity
-        var bestSharpe = Double.nan
-        for _ in 0..<repeats {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: candles) { _ in }
-            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            bestSharpe = summary.bestMetrics?[.sharpe] ?? .nan
-        }
-        let rate = Double(bars) * Double(pairs.count) / best
+        let r = try SweepBenchmark.run(.maCross, bars: bars, repeats: repeats)
+        let (best, bestSharpe, combos) = (r.seconds, r.bestSharpe, r.combinations)
+        let rate = Double(bars) * Double(combos) / best
         if args.flag(.json) {
-            Output.line((["bars": .int(bars), "combos": .int(pairs.count), "seconds": .number(best)] as JSONValue).serialized())
+            Output.line((["bars": .int(bars), "combos": .int(combos), "seconds": .number(best)] as JSONValue).serialized())
         } else {
-            Output.line("ma-cross sweep: 76 windows, \(pairs.count) combinations on \(bars) bars, best of \(repeats):")
+            Output.line("ma-cross sweep: 76 windows, \(combos) combinations on \(bars) bars, best of \(repeats):")
             Output.line(String(format: "  %.3f s, %.1f million bar-backtests per second (best sharpe %.3f)",
                                best, rate / 1e6, bestSharpe))
         }

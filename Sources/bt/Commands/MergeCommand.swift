@@ -27,8 +27,8 @@ extension Command {
         ]
     ) { args in
         guard let out = args.value(.out) else { throw UsageError("\(Option.out) DIR is required", command: "merge") }
-        let set = try PartialSet(try PartialFolder.find(in: args.positionals))
-        let arguments = set.mergedArguments(out: out)
+        let set = try PartialSet(try PartialFolder.find(in: args.positionals), commandLine: ShardArguments.commandLine)
+        let arguments = ShardArguments.merged(set.manifest.arguments, out: out)
         let command: Command
         switch set.manifest.command {
         case "screen": command = .screen

@@ -69,25 +69,16 @@ struct SlurmSubmission {
         self.tasks = tasks
         self.out = out
         parts = (out.hasSuffix("/") ? String(out.dropLast()) : out) + ".parts"
-        if let p = args.value(.partition), p.isEmpty || !p.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.,".contains($0)) }) {
+        if let p = args.value(.partition), !SlurmJob.isPartition(p) {
             throw UsageError("\(Option.partition) '\(p)': letters, digits, '-', '_', '.' and ',' only", command: args.command.name)
         }
-        if let t = args.value(.time), !Self.isTimeLimit(t) {
+        if let t = args.value(.time), !SlurmJob.isTimeLimit(t) {
             throw UsageError("\(Option.time) '\(t)': give HH:MM:SS (or Slurm's MM, MM:SS, D-HH, D-HH:MM, D-HH:MM:SS)",
                              command: args.command.name)
         }
         if let c = try args.int(.cpusPerTask), c < 1 {
             throw UsageError("\(Option.cpusPerTask) must be at least 1", command: args.command.name)
         }
-    }
-
-    /// Slurm's time-limit forms: `M`, `M:S`, `H:M:S`, `D-H`, `D-H:M`, `D-H:M:S`.
-    static func isTimeLimit(_ text: String) -> Bool {
-        let dayParts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard dayParts.count <= 2, dayParts.allSatisfy({ !$0.isEmpty }) else { return false }
-        let clock = dayParts.last!.split(separator: ":", omittingEmptySubsequences: false)
-        let fields = (dayParts.count == 2 ? [dayParts[0]] : []) + clock
-        return clock.count <= 3 && fields.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
     /// What the command would do, checked as the command checks it (symbols, strategy, grid,
@@ -127,29 +118,11 @@ struct SlurmSubmission {
         let own = Set(Self.options.map(\.name) + ["out"])
         let valued = Set(Self.options.filter { $0.kind != .flag }.map(\.name) + ["out"])
         let typed = Array(args.commandLine.dropFirst(3))  // bt slurm screen|sweep
-        var words = [command.path[0]] + PartialManifest.removing(own, valued: valued, from: typed)
+        var words = [command.path[0]] + ShardArguments.removing(own, valued: valued, from: typed)
         let insert = words.firstIndex(of: "--") ?? words.endIndex
         words.insert(contentsOf: ["--shard", "auto", "--shards", String(tasks), "--out", parts], at: insert)
         return words
     }
-
-    /// `#SBATCH` lines both jobs share.
-    private func sharedDirectives(directory: String) -> [String] {
-        var lines = ["--chdir=\(directory)", "--export=ALL"]
-        if let p = args.value(.partition) { lines.append("--partition=\(p)") }
-        if let t = args.value(.time) { lines.append("--time=\(t)") }
-        if let c = try? args.int(.cpusPerTask) { lines.append("--cpus-per-task=\(c)") }
-        return lines
-    }
-
-    static func script(comment: String, directives: [String], command: [String]) -> String {
-        "#!/bin/sh\n" + comment.split(separator: "\n").map { "# \($0)\n" }.joined()
-            + directives.map { "#SBATCH \($0)\n" }.joined()
-            + "exec " + command.map(Self.quoted).joined(separator: " ") + "\n"
-    }
-
-    /// A word for `/bin/sh`, in single quotes.
-    static func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// The running bt, by absolute path (the nodes run the same binary from a shared path).
     static var executable: String {
@@ -159,91 +132,19 @@ struct SlurmSubmission {
 
     func submit() throws {
         let what = try check()
-        let directory = FileManager.default.currentDirectoryPath
-        let logs = ((directory as NSString).appendingPathComponent(parts) as NSString).appendingPathComponent("logs")
-        let bt = Self.executable
         let name = command.path[0]
-        let arrayScript = Self.script(
-            comment: "bt slurm \(name): task K of this array runs shard K of \(tasks) and writes \(parts)/shard-K-of-\(tasks).\n"
-                + "Rerun one task with: sbatch --array=K \(parts)/array.sbatch",
-            directives: ["--job-name=bt-\(name)", "--array=0-\(tasks - 1)", "--output=\(logs)/task-%A_%a.out"]
-                + sharedDirectives(directory: directory),
-            command: [bt] + shardArguments)
-        let mergeArguments = ["merge", parts, "--out", out] + (args.flag(.force) ? ["--force"] : [])
-        let mergeScript = Self.script(
-            comment: "bt slurm \(name): merges the shards in \(parts) into \(out) once every array task succeeded.",
-            directives: ["--job-name=bt-merge", "--output=\(logs)/merge-%j.out"] + sharedDirectives(directory: directory),
-            command: [bt] + mergeArguments)
-        let arrayPath = (parts as NSString).appendingPathComponent("array.sbatch")
-        let mergePath = (parts as NSString).appendingPathComponent("merge.sbatch")
+        let job = SlurmJob(name: name, tasks: tasks, out: out, parts: parts, executable: Self.executable,
+                           directory: FileManager.default.currentDirectoryPath, shardArguments: shardArguments,
+                           mergeArguments: ["merge", parts, "--out", out] + (args.flag(.force) ? ["--force"] : []),
+                           partition: args.value(.partition), time: args.value(.time), cpusPerTask: try? args.int(.cpusPerTask),
+                           force: args.flag(.force))
         if args.flag(.dryRun) {
-            Output.write("# \(arrayPath)\n\(arrayScript)\n# \(mergePath)\n\(mergeScript)\n"
-                         + "# submitted with:\nsbatch --parsable \(arrayPath)\n"
-                         + "sbatch --parsable --dependency=afterok:ARRAY_JOB_ID \(mergePath)\n")
+            Output.write(job.dryRun)
             return
         }
-        try prepareFolders(logs: logs)
-        try OutputDirectory.write(arrayScript, to: "array.sbatch", in: parts)
-        try OutputDirectory.write(mergeScript, to: "merge.sbatch", in: parts)
-        let arrayJob = try Self.sbatch(["--parsable", arrayPath])
-        let mergeJob: String
-        do {
-            mergeJob = try Self.sbatch(["--parsable", "--dependency=afterok:\(arrayJob)", mergePath])
-        } catch {
-            throw InternalError("the array job \(arrayJob) was submitted, but the merge job was not (\(error)); submit it with "
-                                + "'sbatch --dependency=afterok:\(arrayJob) \(mergePath)' or cancel the array with 'scancel \(arrayJob)'")
-        }
+        let (arrayJob, mergeJob) = try job.submit(sbatch: Sbatch.run)
         Output.line("Submitted array job \(arrayJob): \(tasks) tasks of bt \(name) over \(what), one shard each, into \(parts)")
         Output.line("Submitted merge job \(mergeJob), after the array succeeds: bt merge \(parts) --out \(out)")
-        Output.line("Logs in \(parts)/logs; rerun a failed task with: sbatch --array=K \(arrayPath)")
-    }
-
-    /// Checks `--out` and the partial-results folder before anything is submitted: an existing
-    /// report needs `--force`, and so do partial results of an earlier submission, which
-    /// `--force` removes (only `shard-K-of-N` folders bt wrote).
-    private func prepareFolders(logs: String) throws {
-        try OutputDirectory.check(out, force: args.flag(.force), what: "output directory")
-        let fm = FileManager.default
-        let old = ((try? fm.contentsOfDirectory(atPath: parts)) ?? []).filter {
-            Shard(folderName: $0) != nil
-                && fm.fileExists(atPath: ((parts as NSString).appendingPathComponent($0) as NSString).appendingPathComponent(PartialManifest.fileName))
-        }
-        if !old.isEmpty {
-            guard args.flag(.force) else {
-                throw InputError(.outputExists, "holds partial results of an earlier run (\(old.sorted().joined(separator: ", "))); "
-                                 + "nothing was submitted", file: parts)
-            }
-            for name in old { try fm.removeItem(atPath: (parts as NSString).appendingPathComponent(name)) }
-        }
-        do {
-            try fm.createDirectory(atPath: logs, withIntermediateDirectories: true)
-        } catch {
-            throw InputError("cannot create the log folder (\(error.localizedDescription))", at: logs)
-        }
-    }
-
-    /// Runs `sbatch ARGS` and returns the job id it prints with `--parsable` (`12`, or `12;cluster`).
-    static func sbatch(_ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sbatch"] + arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        do { try p.run() } catch {
-            throw InputError("cannot run sbatch (\(error.localizedDescription)); bt slurm submits with Slurm's sbatch "
-                             + "(or prints the scripts with --dry-run)")
-        }
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            let reason = e.trimmingCharacters(in: .whitespacesAndNewlines)
-            if p.terminationStatus == 127 { throw InputError("sbatch was not found on PATH; bt slurm submits with Slurm's sbatch (or prints the scripts with --dry-run)") }
-            throw InputError("sbatch failed (exit \(p.terminationStatus)): \(reason.isEmpty ? o : reason)")
-        }
-        let id = o.split(separator: "\n").last.map { String($0.split(separator: ";")[0]) }?.trimmingCharacters(in: .whitespaces) ?? ""
-        guard !id.isEmpty, id.allSatisfy(\.isNumber) else { throw InputError("sbatch printed no job id (\(o))") }
-        return id
+        Output.line("Logs in \(parts)/logs; rerun a failed task with: sbatch --array=K \(job.arrayPath)")
     }
 }

@@ -90,7 +90,7 @@ enum SweepCommand {
             let report = try run(plan, symbol: symbols[0], index: 0, store: store, args: args, directory: staged.path,
                                  source: source)
             try staged.commit()
-            Output.write(chart: SweepSummaryText.render(report: report, directory: base, style: .automatic))
+            Output.write(chart: SweepSummaryText.render(report: report, directory: base, style: .automatic, columns: Environment.columns))
             try SweepPlan.requireSomeRan(report)
             return
         }
@@ -106,7 +106,7 @@ enum SweepCommand {
                 let report = try run(plan, symbol: symbol, index: index, store: store, args: args, directory: dir, source: source)
                 Output.write(chart: SweepSummaryText.render(
                     report: report, directory: (base as NSString).appendingPathComponent(FileName.sanitized(symbol)),
-                    style: .automatic))
+                    style: .automatic, columns: Environment.columns))
                 do {
                     try SweepPlan.requireSomeRan(report)  // its folder stays: sweep.csv says why
                     outcomes.append((symbol, .success(report)))
@@ -164,7 +164,7 @@ enum SweepCommand {
         let staged = try OutputDirectory.stage(dir, force: args.flag(.force))
         let report = try plan.runPortfolio(symbols: symbols, store: store, args: args, directory: staged.path)
         try staged.commit()
-        Output.write(chart: SweepSummaryText.render(report: report, directory: dir, style: .automatic))
+        Output.write(chart: SweepSummaryText.render(report: report, directory: dir, style: .automatic, columns: Environment.columns))
         try SweepPlan.requireSomeRan(report)
     }
 

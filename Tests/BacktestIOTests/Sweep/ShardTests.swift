@@ -176,7 +176,7 @@ struct ShardTests {
         #expect(folders.count == count)
         var rng = SplitMix64(seed: UInt64(count))
         for _ in 0..<3 {
-            let set = try PartialSet(folders.shuffled(using: &rng))
+            let set = try PartialSet(folders.shuffled(using: &rng), commandLine: Self.commandLine)
             #expect(set.parts.map(\.manifest.shard.index) == Array(0..<count))
             let key = Self.grid.shardKey
             let merger = try set.sweepRows(file: "sweep-0.rows", combinations: Self.grid.count, chunkSize: 5) {
@@ -254,7 +254,7 @@ struct ShardTests {
         }
         var rng = SplitMix64(seed: 99)
         for _ in 0..<3 {
-            let set = try PartialSet(try PartialFolder.find(in: [parent]).shuffled(using: &rng))
+            let set = try PartialSet(try PartialFolder.find(in: [parent]).shuffled(using: &rng), commandLine: Self.commandLine)
             let rows = try set.screenRows(file: "screen.rows") { Shard.index(ofSymbol: $0, count: count) }
             #expect(rows.map(\.symbol) == symbols)
             let merged = screen.ranked(rows)
@@ -307,17 +307,22 @@ struct ShardTests {
         return parent
     }
 
+    /// The command line's reading of the stored arguments, as bt supplies it: here every option
+    /// is a shard or output option (bt's own words are tested in btTests' `ShardArgumentsTests`).
+    static let commandLine = ShardCommandLine(identifying: { Array($0.prefix { !$0.hasPrefix("--") }) },
+                                              rerun: { arguments, shard in ["rerun", shard.description] + arguments })
+
     static func problem(_ paths: [String]) -> String {
-        do { _ = try PartialSet(try PartialFolder.find(in: paths)); return "" } catch { return "\(error)" }
+        do { _ = try PartialSet(try PartialFolder.find(in: paths), commandLine: commandLine); return "" } catch { return "\(error)" }
     }
 
-    @Test("a missing shard is named, with the command that reruns it")
+    @Test("a missing shard is named, with the command the command line gives for rerunning it")
     func missing() throws {
         let parent = try Self.shards(4)
         try FileManager.default.removeItem(atPath: parent + "/shard-2-of-4")
         let message = Self.problem([parent])
         #expect(message.contains("missing shard 2 of 4 (no \(parent)/shard-2-of-4)"))
-        #expect(message.contains("rerun it with: bt screen x --out \(parent) --shard 2/4"))
+        #expect(message.contains("rerun it with: bt rerun 2/4 screen x --out \(parent) --shard 0/4"))
     }
 
     @Test("a shard given twice is named with both folders")
@@ -349,26 +354,6 @@ struct ShardTests {
         if what == "arguments" {  // another command line reads other items and data: not blamed on the store
             #expect(!message.contains("store changed") && !message.contains("another list"), "\(message)")
         }
-    }
-
-    @Test("--out, --force and the shard options do not tell runs apart; the merged command line has the merge's --out")
-    func identifyingArguments() throws {
-        var m = PartialManifest(command: "sweep", arguments: ["sweep", "a", "--out=p", "--force", "--shard", "auto", "--shards=4", "--fee-bps", "5",
-                                                              "--", "--out"],
-                                shard: try Shard(index: 0, count: 4), items: 1, itemsSHA256: "", assigned: 1, dataSHA256: "")
-        #expect(m.identifyingArguments == ["sweep", "a", "--fee-bps", "5", "--", "--out"])
-        m.arguments = ["sweep", "a", "--shard=1/4", "--out", "p", "--", "--out", "q"]
-        let parent = TestSupport.scratchDirectory().path
-        let writer = try PartialWriter(parent: parent, manifest: m)
-        try writer.commit()
-        let set = try PartialSet([try PartialFolder(path: parent + "/shard-0-of-4"), ] + (1..<4).map { k -> PartialFolder in
-            var other = m
-            other.shard = try Shard(index: k, count: 4)
-            let w = try PartialWriter(parent: parent, manifest: other)
-            try w.commit()
-            return try PartialFolder(path: parent + "/" + other.shard.folderName)
-        })
-        #expect(set.mergedArguments(out: "result") == ["sweep", "a", "--out", "result", "--", "--out", "q"])
     }
 
     @Test("a payload file cut short or missing is refused before anything is merged")

@@ -4,8 +4,9 @@ import Foundation
 
 /// What one shard of a screen or sweep wrote: `partial.json` (this manifest) beside the binary
 /// row files it lists. `bt merge` reads every shard's manifest, checks that they belong to one
-/// run (same command line apart from the shard and output options, same bt version, same items
-/// and data) and that every shard is there exactly once, then reads the rows.
+/// run (same command line apart from the shard and output options, as the command line's
+/// `ShardCommandLine` tells them apart; same bt version, same items and data) and that every
+/// shard is there exactly once, then reads the rows.
 public struct PartialManifest: Sendable, Equatable {
     /// The value of `format` this bt writes and reads.
     public static let format = "bt partial result 1"
@@ -139,37 +140,6 @@ public struct PartialManifest: Sendable, Equatable {
             guard !name.contains("/"), !name.hasPrefix(".") else { throw fail("a file name with a path: \(name)") }
             files[name] = try int(name, in: root["files"])
         }
-    }
-
-    /// `arguments` without the options that differ between the shards of one run and do not
-    /// change what it computes: `--shard`, `--shards`, `--out`, `--force`.
-    public var identifyingArguments: [String] {
-        Self.removing(["shard", "shards", "out", "force"], valued: ["shard", "shards", "out"], from: arguments)
-    }
-
-    /// `arguments` without the options named in `names` (and the values of those in `valued`),
-    /// in both forms `--name value` and `--name=value`; words after `--` are kept.
-    public static func removing(_ names: Set<String>, valued: Set<String>, from arguments: [String]) -> [String] {
-        var out: [String] = []
-        var i = 0
-        var positionalOnly = false
-        while i < arguments.count {
-            let word = arguments[i]
-            i += 1
-            if positionalOnly || !word.hasPrefix("--") || word == "--" {
-                if word == "--" { positionalOnly = true }
-                out.append(word)
-                continue
-            }
-            let body = word.dropFirst(2)
-            let name = String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
-            if names.contains(name) {
-                if valued.contains(name) && !body.contains("=") { i += 1 }
-                continue
-            }
-            out.append(word)
-        }
-        return out
     }
 }
 

@@ -3,8 +3,8 @@ import BacktestCore
 import Foundation
 
 /// The partial results of one split run, checked to be complete: every shard `0..<N` exactly
-/// once, all from the same command line (apart from `--shard`, `--shards`, `--out`, `--force`),
-/// the same bt version, the same items and the same data.
+/// once, all from the same command line (as `ShardCommandLine.identifying` reads it), the same bt
+/// version, the same items and the same data.
 public struct PartialSet: Sendable {
     /// One folder per shard, by shard index.
     public let parts: [PartialFolder]
@@ -14,8 +14,8 @@ public struct PartialSet: Sendable {
 
     /// - Throws: `InputError` listing every problem: a folder written by another bt version,
     ///   shards of different runs (naming what differs), a shard found twice, missing shards
-    ///   (with the command that reruns one).
-    public init(_ folders: [PartialFolder]) throws {
+    ///   (with the command that reruns one, from `commandLine.rerun`).
+    public init(_ folders: [PartialFolder], commandLine: ShardCommandLine) throws {
         guard !folders.isEmpty else { throw InputError("no partial results to merge") }
         var problems: [String] = []
         for f in folders where f.manifest.version != btVersion {
@@ -28,10 +28,11 @@ public struct PartialSet: Sendable {
             let m = f.manifest
             var differs: [String] = []
             if m.shard.count != r.shard.count { differs.append("it is one of \(m.shard.count) shards, not \(r.shard.count)") }
-            let sameCommand = m.command == r.command && m.identifyingArguments == r.identifyingArguments
+            let identifying = (m: commandLine.identifying(m.arguments), r: commandLine.identifying(r.arguments))
+            let sameCommand = m.command == r.command && identifying.m == identifying.r
             if !sameCommand {
-                differs.append("its command line is `\(RunManifest.shellCommand(["bt"] + m.identifyingArguments))`, not `"
-                               + RunManifest.shellCommand(["bt"] + r.identifyingArguments) + "`")
+                differs.append("its command line is `\(RunManifest.shellCommand(["bt"] + identifying.m))`, not `"
+                               + RunManifest.shellCommand(["bt"] + identifying.r) + "`")
             }
             // Another command line splits other items and reads other data anyway: only name
             // those differences between shards of the same command line.
@@ -56,7 +57,7 @@ public struct PartialSet: Sendable {
         if !missing.isEmpty {
             let parent = FileName.parent(of: reference.path)
             let names = missing.map { (try! Shard(index: $0, count: r.shard.count)).folderName }
-            let rerun = Self.rerunArguments(r.arguments, shard: try Shard(index: missing[0], count: r.shard.count))
+            let rerun = commandLine.rerun(r.arguments, try Shard(index: missing[0], count: r.shard.count))
             problems.append("missing shard" + (missing.count == 1 ? " " : "s ") + missing.map(String.init).joined(separator: ", ")
                             + " of \(r.shard.count) (no " + names.map { (parent as NSString).appendingPathComponent($0) }
                                 .joined(separator: ", ") + "); rerun "
@@ -67,28 +68,6 @@ public struct PartialSet: Sendable {
             throw InputError("the partial results do not make one complete run:\n  " + problems.joined(separator: "\n  "))
         }
         parts = (0..<r.shard.count).map { byIndex[$0]![0] }
-    }
-
-    /// The shard's command line with `--shard` (and `--shards`) set to `shard`.
-    static func rerunArguments(_ arguments: [String], shard: Shard) -> [String] {
-        var args = PartialManifest.removing(["shard", "shards"], valued: ["shard", "shards"], from: arguments)
-        let insert = args.firstIndex(of: "--") ?? args.endIndex
-        args.insert(contentsOf: ["--shard", shard.description], at: insert)
-        return args
-    }
-
-    /// The shards' command line as one process would have been given it: without `--shard` and
-    /// `--shards`, and `--out` set to `out` (where it was, in the form it had).
-    public func mergedArguments(out: String) -> [String] {
-        var args = PartialManifest.removing(["shard", "shards"], valued: ["shard", "shards"], from: manifest.arguments)
-        var i = 0
-        while i < args.count {
-            if args[i] == "--" { break }
-            if args[i] == "--out", i + 1 < args.count { args[i + 1] = out; i += 2; continue }
-            if args[i].hasPrefix("--out=") { args[i] = "--out=" + out }
-            i += 1
-        }
-        return args
     }
 
     /// The rows of sweep symbol `symbol` from every shard, merged into combination order, in

@@ -1,11 +1,13 @@
-import Backtest
+import BacktestAnalysis
+import BacktestCore
 import Foundation
 
 /// The terminal summary of a sweep: best combination, honesty figures, heatmap, files written.
 /// It holds a chart with colour codes, so it is written with `Output.write(chart:)`: every other
-/// piece of text in it is escaped here.
-enum SweepSummaryText {
-    static func render(report: SweepReport, directory: String, style: ChartStyle) -> String {
+/// piece of text in it is escaped here. A heatmap wider than `columns` (the terminal's) is left
+/// out with a note.
+public enum SweepSummaryText {
+    public static func render(report: SweepReport, directory: String, style: ChartStyle, columns limit: Int) -> String {
         let directory = TerminalText.escaped(directory)
         let s = report.summary
         let grid = report.grid
@@ -41,7 +43,6 @@ enum SweepSummaryText {
         }
         if let text = try? report.heatmapText(style: style) {
             let width = text.components(separatedBy: "\n").map(\.count).max() ?? 0
-            let limit = Environment.terminalSize()?.columns ?? Int(Environment.value("COLUMNS") ?? "") ?? 120
             out += width <= limit ? "\n" + text : "(heatmap wider than \(limit) columns: see heatmap.svg and sweep.md)\n"
         }
         out += "\nWrote \(directory)/sweep.csv, sweep.md and report.html\n"

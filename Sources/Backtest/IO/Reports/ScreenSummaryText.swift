@@ -1,8 +1,9 @@
-import Backtest
+import BacktestAnalysis
+import BacktestCore
 
 /// The terminal summary of a screen: the ranked top table (percentages) and the failures.
-enum ScreenSummaryText {
-    static func render(_ report: ScreenReport, directory: String) -> String {
+public enum ScreenSummaryText {
+    public static func render(_ report: ScreenReport, directory: String) -> String {
         let rows = report.ordered
         let metric = report.rankMetric
         let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }

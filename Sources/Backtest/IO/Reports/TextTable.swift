@@ -1,11 +1,11 @@
+import BacktestCore
 import Foundation
-import Backtest
 
 /// Plain-text tables for human output: columns padded to their widest cell.
-enum TextTable {
+public enum TextTable {
     /// Renders `rows` (the first is the header); columns in `rightAligned` are right-aligned.
     /// Cells are escaped for the terminal first (`TerminalText`), so widths count what is shown.
-    static func render(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
+    public static func render(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let rows = rows.map { $0.map { TerminalText.escaped($0) } }
         guard let columns = rows.map(\.count).max() else { return "" }
         var widths = [Int](repeating: 0, count: columns)
@@ -24,20 +24,20 @@ enum TextTable {
 }
 
 /// Number formatting for human tables (percentages) and fixed-precision figures.
-enum Format {
+public enum Format {
     /// `v` with exactly `digits` decimals.
-    static func fixed(_ v: Double, _ digits: Int) -> String {
+    public static func fixed(_ v: Double, _ digits: Int) -> String {
         guard v.isFinite else { return v.isNaN ? "n/a" : (v > 0 ? "inf" : "-inf") }
         return String(format: "%.\(digits)f", v)
     }
 
     /// A fraction as a percentage: 0.1234 -> "12.34%".
-    static func percent(_ v: Double, digits: Int = 2) -> String {
+    public static func percent(_ v: Double, digits: Int = 2) -> String {
         v.isFinite ? fixed(v * 100, digits) + "%" : "n/a"
     }
 
     /// A count with thousands separators: 1000000 -> "1,000,000".
-    static func grouped(_ n: Int) -> String {
+    public static func grouped(_ n: Int) -> String {
         var digits = String(n.magnitude), out = ""
         while digits.count > 3 {
             out = "," + digits.suffix(3) + out
@@ -47,7 +47,7 @@ enum Format {
     }
 
     /// A price with up to 6 significant decimals, trailing zeros trimmed.
-    static func price(_ v: Double) -> String {
+    public static func price(_ v: Double) -> String {
         guard v.isFinite else { return "n/a" }
         var s = fixed(v, v.magnitude >= 1000 ? 2 : v.magnitude >= 1 ? 4 : 6)
         if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }

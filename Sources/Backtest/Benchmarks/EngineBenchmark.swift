@@ -1,0 +1,38 @@
+import Backtest
+import Foundation
+
+/// Signals plus one engine run of a strategy on synthetic 1m bars, at depth none and synthetic,
+/// for `bt bench engine`.
+public enum EngineBenchmark {
+    public struct Figure: Sendable {
+        /// Best of the runs, in seconds.
+        public var seconds: Double
+        public var fills: Int
+    }
+
+    public struct Result: Sendable {
+        public var none: Figure
+        public var synthetic: Figure
+    }
+
+    /// The best of `repeats` runs of `strategy`'s signals and the engine over `bars` synthetic
+    /// 1m bars (seed 1) at each depth; generating the bars is not timed.
+    public static func run(_ strategy: Strategy, bars: Int, repeats: Int) throws -> Result {
+        let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
+        let parameters = try strategy.parameters([])
+        func best(_ depth: ExecutionConfig.Depth) throws -> Figure {
+            let config = BenchWorkloads.engineConfig(depth, candles: candles)
+            var best = Double.infinity, fills = 0
+            for _ in 0..<repeats {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let signals = try strategy.signals(candles, parameters)
+                let result = try Engine.run(candles, signals: signals, config: config)
+                best = min(best, BenchWorkloads.seconds(since: start))
+                fills = result.fills.count
+            }
+            return Figure(seconds: best, fills: fills)
+        }
+        let none = try best(.none)
+        return Result(none: none, synthetic: try best(.synthetic))
+    }
+}

@@ -1,0 +1,58 @@
+import Backtest
+import Foundation
+
+/// A built-in strategy against ma-cross 10/30 written as expressions
+/// (`BenchWorkloads.expressionMACross`): one run and the anchor sweep, for `bt bench expr`.
+public enum ExpressionBenchmark {
+    public struct Result: Sendable {
+        /// Best single-run seconds of each.
+        public var builtIn: Double, expression: Double
+        /// Best sweep seconds of each.
+        public var sweepBuiltIn: Double, sweepExpression: Double
+        public var sweepCombinations: Int
+    }
+
+    /// Single runs (signals plus engine, depth none) on `bars` synthetic 1m bars, best of
+    /// `repeats`; sweeps of `BenchWorkloads.anchorPairs` on `sweepBars` daily bars, best of
+    /// min(3, `repeats`). Both strategies run on the same data in alternation.
+    public static func run(builtIn: Strategy, bars: Int, repeats: Int, sweepBars: Int) throws -> Result {
+        let expr = try BenchWorkloads.expressionMACross()
+
+        // One run on many bars.
+        let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
+        var config = ExecutionConfig()
+        config.depth = .none
+        func single(_ s: Strategy) throws -> Double {
+            let p = try s.parameters([])
+            let start = DispatchTime.now().uptimeNanoseconds
+            let signals = try s.signals(candles, p)
+            _ = try Engine.run(candles, signals: signals, config: config)
+            return BenchWorkloads.seconds(since: start)
+        }
+        var best = (builtIn: Double.infinity, expr: Double.infinity)
+        for _ in 0..<repeats {
+            best.builtIn = min(best.builtIn, try single(builtIn))
+            best.expr = min(best.expr, try single(expr))
+        }
+
+        // The sweep of 'bt bench sweep'.
+        let sweepCandles = Synth.series(symbol: "BENCH", bars: sweepBars, seed: 1, timeframe: .day1)
+        let pairs = BenchWorkloads.anchorPairs
+        let sweep = BenchWorkloads.sweep
+        func sweepSeconds(_ s: Strategy) throws -> Double {
+            let evaluator = try BenchWorkloads.evaluator(s, pairs: pairs)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: sweepCandles) { _ in }
+            let seconds = BenchWorkloads.seconds(since: start)
+            guard summary.failed == 0 else { throw InternalError("bench expr: \(summary.failed) combinations failed") }
+            return seconds
+        }
+        var sweepBest = (builtIn: Double.infinity, expr: Double.infinity)
+        for _ in 0..<min(3, repeats) {
+            sweepBest.builtIn = min(sweepBest.builtIn, try sweepSeconds(builtIn))
+            sweepBest.expr = min(sweepBest.expr, try sweepSeconds(expr))
+        }
+        return Result(builtIn: best.builtIn, expression: best.expr, sweepBuiltIn: sweepBest.builtIn,
+                      sweepExpression: sweepBest.expr, sweepCombinations: pairs.count)
+    }
+}
