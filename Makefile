@@ -21,6 +21,7 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	bash scripts/check-public-api.sh
 	$(MAKE) test-js
 	$(MAKE) test-browser
 	$(MAKE) test-l2

@@ -3,9 +3,9 @@ import BacktestCore
 import Foundation
 
 /// Candles and a sweep evaluator shared by the analysis and report tests.
-public enum SweepFixtures {
+package enum SweepFixtures {
     /// A deterministic walk with enough swings for crossings.
-    public static func candles(_ n: Int = 600) -> CandleSeries {
+    package static func candles(_ n: Int = 600) -> CandleSeries {
         var s = CandleSeries(symbol: "T", timeframe: .day1)
         var price = 100.0
         for i in 0..<n {
@@ -18,14 +18,14 @@ public enum SweepFixtures {
     }
 
     /// Crossing of two SMAs whose windows come from `windows[combo]`, counting indicator work.
-    public final class Counter: @unchecked Sendable {
+    package final class Counter: @unchecked Sendable {
         let lock = NSLock()
-        public private(set) var computed = 0
-        public init() {}
-        public func hit() { lock.lock(); computed += 1; lock.unlock() }
+        package private(set) var computed = 0
+        package init() {}
+        package func hit() { lock.lock(); computed += 1; lock.unlock() }
     }
 
-    public static func evaluator(_ windows: [(Int, Int)], counter: Counter, failing: Set<Int> = []) -> SweepEvaluator {
+    package static func evaluator(_ windows: [(Int, Int)], counter: Counter, failing: Set<Int> = []) -> SweepEvaluator {
         var config = ExecutionConfig()
         config.depth = .none
         return SweepEvaluator(config: config, periodsPerYear: 252) { candles, cache, combo in

@@ -6,13 +6,13 @@ import FoundationNetworking
 /// The local mock exchange (`Tests/Fixtures/http/mock_exchange.py`, see docs/design/mock-exchange.md)
 /// on 127.0.0.1, one per test: started with `arguments`, stopped by `stop()` or when the test
 /// process ends (its standard input closes).
-public final class MockExchange: @unchecked Sendable {
-    public let port: Int
+package final class MockExchange: @unchecked Sendable {
+    package let port: Int
     private let process = Process()
     private let stdin = Pipe()
 
     /// Starts the mock and waits for its `PORT n` line.
-    public init(_ arguments: [String] = []) throws {
+    package init(_ arguments: [String] = []) throws {
         // libcurl reads proxy variables: talk to 127.0.0.1 directly even behind a proxy.
         setenv("no_proxy", "127.0.0.1,localhost", 1)
         let stdout = Pipe()
@@ -37,10 +37,10 @@ public final class MockExchange: @unchecked Sendable {
 
     deinit { stop() }
 
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Stops the mock (its standard input closed, and SIGTERM) and waits for it.
-    public func stop() {
+    package func stop() {
         guard process.isRunning else { return }
         try? stdin.fileHandleForWriting.close()
         process.terminate()
@@ -48,22 +48,22 @@ public final class MockExchange: @unchecked Sendable {
     }
 
     /// The body of GET `path` (with its query).
-    public func get(_ path: String) throws -> Data {
+    package func get(_ path: String) throws -> Data {
         try request(path, body: nil)
     }
 
     /// POSTs `json` to `/_control`: settings, faults (docs/design/mock-exchange.md, "Control").
-    public func control(_ json: String) throws {
+    package func control(_ json: String) throws {
         _ = try request("/_control", body: Data(json.utf8))
     }
 
     /// The data requests served so far, as decoded JSON objects.
-    public func requests() throws -> [[String: Any]] {
+    package func requests() throws -> [[String: Any]] {
         (try JSONSerialization.jsonObject(with: get("/_requests")) as? [[String: Any]]) ?? []
     }
 
     /// Klines requests served so far, as their query parameters.
-    public func klinesQueries() throws -> [[String: String]] {
+    package func klinesQueries() throws -> [[String: String]] {
         try requests().filter { $0["path"] as? String == "/api/v3/klines" }.map { ($0["query"] as? [String: String]) ?? [:] }
     }
 
@@ -92,6 +92,6 @@ public final class MockExchange: @unchecked Sendable {
     }
 }
 
-public struct MockExchangeError: Error, CustomStringConvertible {
-    public var description: String
+package struct MockExchangeError: Error, CustomStringConvertible {
+    package var description: String
 }

@@ -3,9 +3,9 @@ import Foundation
 
 /// SQLite files made without bt's store code, for tests of how bt treats files it did not write
 /// (another program's database, a store from before schema versions, a damaged store).
-public enum RawDatabase {
+package enum RawDatabase {
     /// Runs `sql` (several statements allowed) on the database at `path`, creating it.
-    public static func execute(_ sql: String, at path: String) throws {
+    package static func execute(_ sql: String, at path: String) throws {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
             sqlite3_close(db)
@@ -23,7 +23,7 @@ public enum RawDatabase {
     /// Runs `sql` on the database at `path`, then `body` while that connection is still open: a
     /// WAL database's log still holds the writes then (the last connection's close copies them
     /// into the file and removes the log).
-    public static func whileOpen<T>(_ sql: String, at path: String, _ body: () throws -> T) throws -> T {
+    package static func whileOpen<T>(_ sql: String, at path: String, _ body: () throws -> T) throws -> T {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
             sqlite3_close(db)
@@ -40,7 +40,7 @@ public enum RawDatabase {
     }
 
     /// The first column of the first row of `sql`, as text.
-    public static func value(_ sql: String, at path: String) throws -> String? {
+    package static func value(_ sql: String, at path: String) throws -> String? {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
             sqlite3_close(db)
@@ -58,7 +58,7 @@ public enum RawDatabase {
 
     /// The tables of a store as bt wrote them before schema versions (no application id, user
     /// version 0, WAL), with `rows` of series (symbol, timeframe, first, last, bars) and no chunks.
-    public static let legacySchema = """
+    package static let legacySchema = """
         PRAGMA journal_mode=WAL;
         CREATE TABLE series(
           symbol TEXT NOT NULL, timeframe TEXT NOT NULL,
@@ -76,7 +76,7 @@ public enum RawDatabase {
         """
 
     /// The store file's header fields: application id and user version (big-endian at 68 and 60).
-    public static func header(_ path: String) -> (applicationID: UInt32, userVersion: UInt32)? {
+    package static func header(_ path: String) -> (applicationID: UInt32, userVersion: UInt32)? {
         guard let data = FileManager.default.contents(atPath: path), data.count >= 100 else { return nil }
         let b = [UInt8](data.prefix(100))
         func be(_ at: Int) -> UInt32 { b[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
@@ -84,7 +84,7 @@ public enum RawDatabase {
     }
 }
 
-public struct RawDatabaseError: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct RawDatabaseError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

@@ -4,14 +4,14 @@ import Foundation
 /// The shipped sample candles (`data/GOOG.csv`, `data/EURUSD.csv`), parsed here without bt's
 /// importers or store so tests of indicators, strategies and charts stand alone. The files are
 /// CSV as pandas writes them: `,Open,High,Low,Close,Volume`, times in UTC.
-public enum ShippedData {
+package enum ShippedData {
     /// `data/<name>.csv` with real bar times and the inferred timeframe.
-    public static func candles(_ name: String) throws -> CandleSeries {
+    package static func candles(_ name: String) throws -> CandleSeries {
         try candles(file: "data/\(name).csv", symbol: name)
     }
 
     /// A committed file of the same format (`relative` to the repository root) as `symbol`.
-    public static func candles(file relative: String, symbol: String) throws -> CandleSeries {
+    package static func candles(file relative: String, symbol: String) throws -> CandleSeries {
         var s = CandleSeries(symbol: symbol)
         for (i, line) in try Repository.text(relative).split(separator: "\n").enumerated() where i > 0 {
             let f = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -27,10 +27,10 @@ public enum ShippedData {
     }
 
     /// `data/GOOG.csv`: 2,148 daily bars, 2004-08-19 to 2013-03-01.
-    public static func goog() throws -> CandleSeries { try cached.value(for: "GOOG") }
+    package static func goog() throws -> CandleSeries { try cached.value(for: "GOOG") }
 
     /// `data/EURUSD.csv`: 5,000 hourly bars, 2017-04-19 to 2018-02-07.
-    public static func eurusd() throws -> CandleSeries { try cached.value(for: "EURUSD") }
+    package static func eurusd() throws -> CandleSeries { try cached.value(for: "EURUSD") }
 
     private static let cached = Cache()
 

@@ -2,10 +2,10 @@ import Foundation
 import BacktestCore
 
 /// Committed fixtures and hand-built results shared by the stats, chart and report tests.
-public enum StatsFixtures {
+package enum StatsFixtures {
 
     /// Rows of a simple CSV (no quoting) with a header, as dictionaries.
-    public static func csv(_ relative: String) throws -> [[String: String]] {
+    package static func csv(_ relative: String) throws -> [[String: String]] {
         let text = try Repository.text("Tests/Fixtures/\(relative)")
         var lines = text.split(separator: "\n").map(String.init)
         let header = lines.removeFirst().split(separator: ",").map(String.init)
@@ -15,7 +15,7 @@ public enum StatsFixtures {
     }
 
     /// A result whose equity is `curve_<name>.csv`'s equity, candles closing at its benchmark.
-    public static func result(curve name: String, initial: Double) throws -> BacktestResult {
+    package static func result(curve name: String, initial: Double) throws -> BacktestResult {
         let rows = try csv("empyrical/curve_\(name).csv")
         let time = rows.map { Int64($0["time"]!)! }
         let equity = rows.map { Double($0["equity"]!)! }
@@ -24,7 +24,7 @@ public enum StatsFixtures {
     }
 
     /// A result with the given closes and equity, flat position, no trades.
-    public static func result(time: [Int64], close: [Double], equity: [Double], initial: Double,
+    package static func result(time: [Int64], close: [Double], equity: [Double], initial: Double,
                        trades: [Trade] = [], fills: [Fill] = []) -> BacktestResult {
         let candles = CandleSeries(symbol: "TEST", timeframe: nil, time: time, open: close, high: close,
                                    low: close, close: close, volume: close.map { _ in 1 })
@@ -34,17 +34,17 @@ public enum StatsFixtures {
     }
 
     /// `n` daily bars from 2024-01-01 (weekends included).
-    public static func days(_ n: Int) -> [Int64] { (0..<n).map { 1_704_067_200 + Int64($0) * 86_400 } }
+    package static func days(_ n: Int) -> [Int64] { (0..<n).map { 1_704_067_200 + Int64($0) * 86_400 } }
 
-    public static func trade(_ entry: Int, _ exit: Int, pnl: Double, ret: Double) -> Trade {
+    package static func trade(_ entry: Int, _ exit: Int, pnl: Double, ret: Double) -> Trade {
         Trade(side: .long, entryIndex: entry, exitIndex: exit, entryTime: days(20)[entry],
               exitTime: days(20)[exit], quantity: 1, entryPrice: 100, exitPrice: 100 + pnl,
               slippageBps: 1, fees: 0.5, pnl: pnl, returnFraction: ret)
     }
 
     /// Ten bars: equity 100 -> 110 -> 99 (drawdown 10%) -> back to 110 at bar 5 -> 121.
-    public static let equity: [Double] = [100, 110, 104.5, 99, 104.5, 110, 115, 121, 121, 121]
-    public static let sample: BacktestResult = {
+    package static let equity: [Double] = [100, 110, 104.5, 99, 104.5, 110, 115, 121, 121, 121]
+    package static let sample: BacktestResult = {
         var r = result(time: days(10), close: (0..<10).map { 50 + Double($0) },
                                      equity: equity, initial: 100,
                                      trades: [trade(0, 3, pnl: -1, ret: -0.01), trade(3, 6, pnl: 3, ret: 0.03),
@@ -59,7 +59,7 @@ public enum StatsFixtures {
 }
 
 /// |a - b| <= tolerance x max(|b|, 1e-3): relative, with an absolute floor near zero.
-public func close(_ a: Double, _ b: Double, relative tolerance: Double = 1e-9) -> Bool {
+package func close(_ a: Double, _ b: Double, relative tolerance: Double = 1e-9) -> Bool {
     if a.isNaN && b.isNaN { return true }
     if a.isInfinite || b.isInfinite { return a == b }
     return abs(a - b) <= tolerance * max(abs(b), 1e-3)

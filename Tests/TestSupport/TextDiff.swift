@@ -1,8 +1,8 @@
 /// A short line diff for a failed snapshot: where the texts first differ, with a few lines of
 /// context, the differing lines of each side (`-` expected, `+` actual) and the line counts.
-public enum TextDiff {
+package enum TextDiff {
     /// Nil when the texts are equal.
-    public static func describe(expected: String, actual: String, context: Int = 3, shown: Int = 12) -> String? {
+    package static func describe(expected: String, actual: String, context: Int = 3, shown: Int = 12) -> String? {
         guard expected != actual else { return nil }
         let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let new = actual.split(separator: "\n", omittingEmptySubsequences: false)

@@ -4,10 +4,10 @@ import Foundation
 /// Set-ups shared by the timed benches (`bt bench sweep`, `expr`, `screen`) and the counted ones
 /// (`bt bench kernel`), so that a count and a time measure the same work. The strategy is given
 /// by the caller (bt passes the built-in ma-cross, which lives above this layer).
-public enum BenchWorkloads {
+package enum BenchWorkloads {
     /// Every pair fast < slow of the SMA windows {5..50} and {20, 25, ..., 200}: 76 windows,
     /// 2,850 combinations (the vectorbt anchor grid).
-    public static let anchorPairs: [(Int, Int)] = {
+    package static let anchorPairs: [(Int, Int)] = {
         let windows = Array(Set(Array(5...50) + Array(Swift.stride(from: 20, through: 200, by: 5)))).sorted()
         var pairs: [(Int, Int)] = []
         for f in windows { for s in windows where f < s { pairs.append((f, s)) } }
@@ -15,7 +15,7 @@ public enum BenchWorkloads {
     }()
 
     /// ma-cross 10/30 written as expressions (`bt bench expr` against the built-in).
-    public static func expressionMACross() throws -> Strategy {
+    package static func expressionMACross() throws -> Strategy {
         try Strategy.expressions(
             [.entry: "cross_above(sma(close, $fast), sma(close, $slow))",
              .exit: "cross_below(sma(close, $fast), sma(close, $slow))"],
@@ -24,7 +24,7 @@ public enum BenchWorkloads {
 
     /// The default execution at `depth`, with the spread floor's tick inferred from the prices as
     /// `bt run` does once per run (the engine benches do it outside the timed part).
-    public static func engineConfig(_ depth: ExecutionConfig.Depth, candles: CandleSeries) -> ExecutionConfig {
+    package static func engineConfig(_ depth: ExecutionConfig.Depth, candles: CandleSeries) -> ExecutionConfig {
         var config = ExecutionConfig()
         config.depth = depth
         config.synthetic.tick = candles.inferredTick
@@ -40,14 +40,14 @@ public enum BenchWorkloads {
     }
 
     /// A Sharpe-ranked sweep without the overfitting blocks.
-    public static var sweep: Sweep {
+    package static var sweep: Sweep {
         var sweep = Sweep(rankMetric: .sharpe)
         sweep.overfittingBlocks = 0
         return sweep
     }
 
     /// The evaluator of `strategy` (parameters `fast` and `slow`) over `pairs`, daily bars.
-    public static func evaluator(_ strategy: Strategy, pairs: [(Int, Int)]) throws -> SweepEvaluator {
+    package static func evaluator(_ strategy: Strategy, pairs: [(Int, Int)]) throws -> SweepEvaluator {
         let defaults = try strategy.parameters([])
         let parameters = try pairs.map { fast, slow in
             var p = defaults
@@ -63,7 +63,7 @@ public enum BenchWorkloads {
     /// `count` synthetic daily series of `bars` bars (seed 1) stored at `db`, and the `strategy`
     /// screen `bt bench screen` times over them (synthetic depth, every statistic, reports), its
     /// errors worded by `reword`.
-    public static func screen(_ strategy: Strategy, symbols count: Int, bars: Int, db: String, commandLine: [String],
+    package static func screen(_ strategy: Strategy, symbols count: Int, bars: Int, db: String, commandLine: [String],
                               reword: @escaping @Sendable (Error) -> Error) throws -> (run: ScreenRun, symbols: [String]) {
         try Synth.validate(symbols: count, bars: bars, timeframe: .day1)
         let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
@@ -76,7 +76,7 @@ public enum BenchWorkloads {
     }
 
     /// One screen into `directory` (prepared fresh); the report.
-    public static func runScreen(_ run: ScreenRun, symbols: [String], db: String, directory: String) throws -> ScreenReport {
+    package static func runScreen(_ run: ScreenRun, symbols: [String], db: String, directory: String) throws -> ScreenReport {
         try OutputDirectory.prepare(directory, force: true)
         return try run.run(symbols: symbols, databasePath: db, directory: directory) { symbol, store in
             (try store.load(symbol: symbol), ExecutionConfig())

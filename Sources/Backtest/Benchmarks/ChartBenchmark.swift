@@ -2,19 +2,19 @@ import Backtest
 import Foundation
 
 /// Timing of the candlestick chart, for `bt bench chart`.
-public enum ChartBenchmark {
-    public struct Result: Sendable {
-        public var candles: Int
-        public var size: ChartSize
-        public var runs: Int
+package enum ChartBenchmark {
+    package struct Result: Sendable {
+        package var candles: Int
+        package var size: ChartSize
+        package var runs: Int
         /// Milliseconds per render.
-        public var median: Double
-        public var best: Double
+        package var median: Double
+        package var best: Double
     }
 
     /// Renders `count` deterministic random-walk candles with one SMA overlay at `size`, `runs`
     /// times (after one warm-up render), colour off.
-    public static func run(count: Int = 10_000, size: ChartSize = ChartSize(width: 120, height: 40), runs: Int = 50) throws -> Result {
+    package static func run(count: Int = 10_000, size: ChartSize = ChartSize(width: 120, height: 40), runs: Int = 50) throws -> Result {
         precondition(count > 0 && runs > 0, "count and runs must be positive")
         let rng = GSL.Random(seed: 2024)
         var s = CandleSeries(symbol: "BENCH", timeframe: .minute1)

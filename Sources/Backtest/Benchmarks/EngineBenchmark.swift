@@ -3,21 +3,21 @@ import Foundation
 
 /// Signals plus one engine run of a strategy on synthetic 1m bars, at depth none and synthetic,
 /// for `bt bench engine`.
-public enum EngineBenchmark {
-    public struct Figure: Sendable {
+package enum EngineBenchmark {
+    package struct Figure: Sendable {
         /// Best of the runs, in seconds.
-        public var seconds: Double
-        public var fills: Int
+        package var seconds: Double
+        package var fills: Int
     }
 
-    public struct Result: Sendable {
-        public var none: Figure
-        public var synthetic: Figure
+    package struct Result: Sendable {
+        package var none: Figure
+        package var synthetic: Figure
     }
 
     /// The best of `repeats` runs of `strategy`'s signals and the engine over `bars` synthetic
     /// 1m bars (seed 1) at each depth; generating the bars is not timed.
-    public static func run(_ strategy: Strategy, bars: Int, repeats: Int) throws -> Result {
+    package static func run(_ strategy: Strategy, bars: Int, repeats: Int) throws -> Result {
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
         let parameters = try strategy.parameters([])
         func best(_ depth: ExecutionConfig.Depth) throws -> Figure {

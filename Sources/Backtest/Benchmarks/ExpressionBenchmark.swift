@@ -3,19 +3,19 @@ import Foundation
 
 /// A built-in strategy against ma-cross 10/30 written as expressions
 /// (`BenchWorkloads.expressionMACross`): one run and the anchor sweep, for `bt bench expr`.
-public enum ExpressionBenchmark {
-    public struct Result: Sendable {
+package enum ExpressionBenchmark {
+    package struct Result: Sendable {
         /// Best single-run seconds of each.
-        public var builtIn: Double, expression: Double
+        package var builtIn: Double, expression: Double
         /// Best sweep seconds of each.
-        public var sweepBuiltIn: Double, sweepExpression: Double
-        public var sweepCombinations: Int
+        package var sweepBuiltIn: Double, sweepExpression: Double
+        package var sweepCombinations: Int
     }
 
     /// Single runs (signals plus engine, depth none) on `bars` synthetic 1m bars, best of
     /// `repeats`; sweeps of `BenchWorkloads.anchorPairs` on `sweepBars` daily bars, best of
     /// min(3, `repeats`). Both strategies run on the same data in alternation.
-    public static func run(builtIn: Strategy, bars: Int, repeats: Int, sweepBars: Int) throws -> Result {
+    package static func run(builtIn: Strategy, bars: Int, repeats: Int, sweepBars: Int) throws -> Result {
         let expr = try BenchWorkloads.expressionMACross()
 
         // One run on many bars.

@@ -2,22 +2,22 @@ import Backtest
 import Foundation
 
 /// `report.html` pages of synthetic runs, written and timed, for `bt bench html`.
-public enum HTMLBenchmark {
+package enum HTMLBenchmark {
     /// One page written.
-    public struct Page: Sendable {
-        public var bars: Int
+    package struct Page: Sendable {
+        package var bars: Int
         /// `run` or `chart`.
-        public var name: String
-        public var path: String
-        public var bytes: Int
+        package var name: String
+        package var path: String
+        package var bytes: Int
         /// Time to build the page's text, in milliseconds.
-        public var milliseconds: Double
+        package var milliseconds: Double
     }
 
     /// For each of `counts`: synthetic 1m bars (seed 1), `strategy` with synthetic depth, and its
     /// run page and chart page, each written to `out/NAME-BARS/report.html`; `written` sees each
     /// page as soon as it is on disk.
-    public static func run(_ strategy: Strategy, bars counts: [Int], out: String, commandLine: [String],
+    package static func run(_ strategy: Strategy, bars counts: [Int], out: String, commandLine: [String],
                            written: (Page) -> Void) throws {
         for n in counts {
             let candles = Synth.series(symbol: "BENCH", bars: n, seed: 1, timeframe: .minute1)

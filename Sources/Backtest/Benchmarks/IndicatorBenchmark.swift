@@ -10,13 +10,13 @@ import Darwin
 /// Each measurement is the best of many repetitions of one kernel over a random-walk OHLC series,
 /// writing into buffers allocated once (what a parameter sweep does, and what TA-Lib's C API
 /// does with caller buffers). Best-of filters out scheduler noise on a shared machine.
-public enum IndicatorBenchmark {
+package enum IndicatorBenchmark {
     /// The measured computations, in report order, with their `bt indicators` column names.
-    public static let names = ["sma_20", "ema_20", "rsi_14", "macd_12_26_9", "bb_20_2", "atr_14"]
+    package static let names = ["sma_20", "ema_20", "rsi_14", "macd_12_26_9", "bb_20_2", "atr_14"]
 
     /// Best nanoseconds per bar for each of `names` over `bars` bars, repeating each for about
     /// `budget` seconds (at least `minimumRepetitions` times).
-    public static func nanosecondsPerBar(bars: Int, budget: Double = 0.3, minimumRepetitions: Int = 5) -> [(String, Double)] {
+    package static func nanosecondsPerBar(bars: Int, budget: Double = 0.3, minimumRepetitions: Int = 5) -> [(String, Double)] {
         let data = Workload(bars: bars)
         return names.map { name in
             let best = data.best(of: name, budget: budget, minimumRepetitions: minimumRepetitions)
@@ -25,18 +25,18 @@ public enum IndicatorBenchmark {
     }
 
     /// Best microseconds per call for each of `names` over `bars` bars.
-    public static func microsecondsPerCall(bars: Int, names selected: [String], budget: Double = 0.1) -> [(String, Double)] {
+    package static func microsecondsPerCall(bars: Int, names selected: [String], budget: Double = 0.1) -> [(String, Double)] {
         let data = Workload(bars: bars)
         return selected.map { ($0, data.best(of: $0, budget: budget, minimumRepetitions: 100) * 1e6) }
     }
 
     /// Inputs and output buffers for one series length (also `bt bench kernel`'s indicator workloads).
-    public final class Workload {
+    package final class Workload {
         let n: Int
         var high: [Double], low: [Double], close: [Double]
         let out0: UnsafeMutableBufferPointer<Double>, out1: UnsafeMutableBufferPointer<Double>, out2: UnsafeMutableBufferPointer<Double>
 
-        public init(bars: Int) {
+        package init(bars: Int) {
             n = bars
             var state: UInt64 = 0x1234_5678
             func unit() -> Double {
@@ -62,7 +62,7 @@ public enum IndicatorBenchmark {
         deinit { out0.deallocate(); out1.deallocate(); out2.deallocate() }
 
         /// One run of the named computation (one of `names`).
-        public func run(_ name: String) {
+        package func run(_ name: String) {
             close.withUnsafeBufferPointer { c in
                 switch name {
                 case "sma_20": Indicators.Kernel.sma(c, period: 20, into: out0)

@@ -3,17 +3,17 @@ import Foundation
 
 /// The workloads `make perf-check` counts (`bt bench kernel`): small enough to run under
 /// callgrind in seconds, each the hot path of one `bt bench` figure.
-public struct PerfWorkload: Sendable {
-    public let name: String
+package struct PerfWorkload: Sendable {
+    package let name: String
     /// Sets the workload up in a scratch directory (not counted) and returns the run that is counted.
-    public let prepare: @Sendable (_ directory: String) throws -> () throws -> Void
+    package let prepare: @Sendable (_ directory: String) throws -> () throws -> Void
 
     static let indicatorBars = 100_000
     static let engineBars = 200_000
 
     /// Every workload, in `--list` order; `maCross` is the built-in ma-cross strategy (from the
     /// layer above) and `reword` words a screen symbol's error as bt does.
-    public static func all(maCross: Strategy, reword: @escaping @Sendable (Error) -> Error) -> [PerfWorkload] {
+    package static func all(maCross: Strategy, reword: @escaping @Sendable (Error) -> Error) -> [PerfWorkload] {
         IndicatorBenchmark.names.map { indicator in
             PerfWorkload(name: "indicator_\(indicator)") { _ in
                 let data = IndicatorBenchmark.Workload(bars: indicatorBars)

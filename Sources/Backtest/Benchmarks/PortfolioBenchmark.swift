@@ -3,19 +3,19 @@ import Foundation
 
 /// A portfolio of synthetic symbols (K=20, equal weight, monthly rebalance, synthetic depth),
 /// for `bt bench portfolio`.
-public enum PortfolioBenchmark {
-    public struct Result: Sendable {
+package enum PortfolioBenchmark {
+    package struct Result: Sendable {
         /// Best of the runs, in seconds, and its parts.
-        public var seconds: Double
-        public var signals: Double, loop: Double, stats: Double
+        package var seconds: Double
+        package var signals: Double, loop: Double, stats: Double
         /// Of the last run.
-        public var rows: Int, fills: Int, trades: Int, skippedEntries: Int
+        package var rows: Int, fills: Int, trades: Int, skippedEntries: Int
     }
 
     /// Generates `count` synthetic daily series of `bars` bars (seed 1; not timed), then times,
     /// best of `repeats`: each symbol's signals of `strategy` and its liquidity settings on all
     /// cores, the portfolio loop and every statistic of the portfolio.
-    public static func run(_ strategy: Strategy, symbols count: Int, bars: Int, repeats: Int) throws -> Result {
+    package static func run(_ strategy: Strategy, symbols count: Int, bars: Int, repeats: Int) throws -> Result {
         let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
         let parameters = try strategy.parameters([])
         let rules = PortfolioRules(maxPositions: 20, weighting: .equal, rebalance: .monthly)

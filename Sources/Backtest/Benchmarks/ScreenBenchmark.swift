@@ -2,18 +2,18 @@ import Backtest
 import Foundation
 
 /// A screen of synthetic symbols loaded from a temporary store, for `bt bench screen`.
-public enum ScreenBenchmark {
-    public struct Result: Sendable {
+package enum ScreenBenchmark {
+    package struct Result: Sendable {
         /// Best of the runs, in seconds.
-        public var seconds: Double
+        package var seconds: Double
         /// Symbols that failed (of the last run).
-        public var failed: Int
+        package var failed: Int
     }
 
     /// Stores `count` synthetic daily series of `bars` bars in a temporary store (not timed),
     /// then times `repeats` screens of `strategy` over all of them (loading, synthetic depth,
     /// every statistic, screen.csv/screen.md written) and keeps the best.
-    public static func run(_ strategy: Strategy, symbols count: Int, bars: Int, repeats: Int, commandLine: [String],
+    package static func run(_ strategy: Strategy, symbols count: Int, bars: Int, repeats: Int, commandLine: [String],
                            reword: @escaping @Sendable (Error) -> Error) throws -> Result {
         let tmp = (NSTemporaryDirectory() as NSString).appendingPathComponent("bt-bench-screen-\(getpid())")
         try? FileManager.default.removeItem(atPath: tmp)

@@ -2,18 +2,18 @@ import Backtest
 import Foundation
 
 /// Timing of the statistics that dominate a screen, for `bt bench stats`.
-public enum StatsBenchmark {
-    public struct Result: Sendable {
-        public var returns: Int
-        public var runs: Int
+package enum StatsBenchmark {
+    package struct Result: Sendable {
+        package var returns: Int
+        package var runs: Int
         /// Milliseconds per `Uncertainty.sharpeInterval` call with the standard bootstrap.
-        public var median: Double
-        public var best: Double
+        package var median: Double
+        package var best: Double
     }
 
     /// Times `Uncertainty.sharpeInterval` (default settings: 1,000 resamples, mean block length
     /// round(n^(1/3))) on `count` seeded Gaussian daily returns, `runs` times after one warm-up call.
-    public static func run(count: Int = 5_000, runs: Int = 20) -> Result {
+    package static func run(count: Int = 5_000, runs: Int = 20) -> Result {
         precondition(count > 0 && runs > 0, "count and runs must be positive")
         let rng = GSL.Random(seed: 2024)
         let returns = (0..<count).map { _ in 0.0004 + rng.gaussian(sigma: 0.01) }

@@ -2,19 +2,19 @@ import Backtest
 import Foundation
 
 /// The store's hot paths timed on synthetic data: whole-series load and CSV parsing.
-public enum StoreBenchmark {
-    public struct Result: Sendable {
-        public var bars: Int
+package enum StoreBenchmark {
+    package struct Result: Sendable {
+        package var bars: Int
         /// Best of the runs: loading the whole series from the store, in milliseconds.
-        public var loadMilliseconds: Double
+        package var loadMilliseconds: Double
         /// Best of the runs: parsing and validating the same bars from CSV text in memory.
-        public var csvParseMilliseconds: Double
-        public var csvBytes: Int
+        package var csvParseMilliseconds: Double
+        package var csvBytes: Int
     }
 
     /// Writes `bars` synthetic 1m candles to a fresh store in `directory`, then times `runs`
     /// loads and `runs` CSV parses of the same data and keeps the best of each.
-    public static func run(bars: Int, runs: Int = 5, directory: String) throws -> Result {
+    package static func run(bars: Int, runs: Int = 5, directory: String) throws -> Result {
         precondition(bars > 1 && runs > 0, "bars > 1 and runs > 0")
         let series = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
         let path = (directory as NSString).appendingPathComponent("bench-\(getpid()).sqlite")

@@ -3,18 +3,18 @@ import Foundation
 
 /// A strategy's sweep over the 2,850 SMA window pairs of `BenchWorkloads.anchorPairs` (the
 /// vectorbt anchor workload), for `bt bench sweep`.
-public enum SweepBenchmark {
-    public struct Result: Sendable {
-        public var combinations: Int
+package enum SweepBenchmark {
+    package struct Result: Sendable {
+        package var combinations: Int
         /// Best of the runs, in seconds.
-        public var seconds: Double
+        package var seconds: Double
         /// The best combination's Sharpe ratio (of the last run).
-        public var bestSharpe: Double
+        package var bestSharpe: Double
     }
 
     /// The best of `repeats` sweeps of `strategy` over `bars` synthetic daily bars (seed 1), fees
     /// 10 bps, depth none, Sharpe ranked; generating the bars is not timed.
-    public static func run(_ strategy: Strategy, bars: Int, repeats: Int) throws -> Result {
+    package static func run(_ strategy: Strategy, bars: Int, repeats: Int) throws -> Result {
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .day1)
         let pairs = BenchWorkloads.anchorPairs
         let evaluator = try BenchWorkloads.evaluator(strategy, pairs: pairs)

@@ -40,29 +40,29 @@ import Darwin
 ///    cost walks the book as of the bar's open and the prediction walks the fitted power law
 ///    (`DepthCurve.powerLaw` with half the median spread); median and 90th percentile per size,
 ///    both sides pooled.
-public enum DepthCalibration {
+package enum DepthCalibration {
     /// Sample spacing (at least), most samples, fit grid and refill lags.
     static let sampleMs: Int64 = 1000
-    public static let maxSamples: Int64 = 50_000
+    package static let maxSamples: Int64 = 50_000
     static let fitGrid: [Double] = (0...24).map { pow(50.0, Double($0) / 24) }
     static let refillLagsMs: [Int64] = [50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000,
                                         20_000, 30_000, 60_000]
 
     /// What `bt calibrate` reports beyond the profile.
-    public struct Result: Sendable {
-        public var profile: DepthProfile
+    package struct Result: Sendable {
+        package var profile: DepthProfile
         /// t_first, t_split and t_last (UTC ms).
-        public var firstMs: Int64, splitMs: Int64, lastMs: Int64
-        public var samples: Int
+        package var firstMs: Int64, splitMs: Int64, lastMs: Int64
+        package var samples: Int
         /// Spacing of the samples (1 s unless the window is long).
-        public var sampleSpacingMs: Int64
+        package var sampleSpacingMs: Int64
         /// Bars in the window used for the volume correlation.
-        public var volumeBars: Int
-        public var sweeps: Int, sweepsUsed: Int
+        package var volumeBars: Int
+        package var sweeps: Int, sweepsUsed: Int
         /// Per holdout size: bars tested, predicted cost per side, median true cost per side (bps).
-        public var holdoutBars: Int
-        public var predictedBuyBps: [Double], predictedSellBps: [Double]
-        public var trueMedianBuyBps: [Double], trueMedianSellBps: [Double]
+        package var holdoutBars: Int
+        package var predictedBuyBps: [Double], predictedSellBps: [Double]
+        package var trueMedianBuyBps: [Double], trueMedianSellBps: [Double]
     }
 
     /// Calibrates on `events` (sorted by time) with `candles` and `trades` of the same symbol.
@@ -72,7 +72,7 @@ public enum DepthCalibration {
     ///   - sizes: held-out order sizes; nil takes the 1-3-10 ladder from the power of ten at or
     ///     below A/100 up to 10·A (A the smaller side's depth within 1 bp).
     /// - Throws: `InputError` when the range holds no usable book.
-    public static func calibrate(symbol: String, events: [BookEvent], candles: CandleSeries?, trades: [TradePrint],
+    package static func calibrate(symbol: String, events: [BookEvent], candles: CandleSeries?, trades: [TradePrint],
                                  fromMs: Int64? = nil, toMs: Int64? = nil, holdout: Double = 0.5,
                                  sizes: [Double]? = nil) throws -> Result {
         precondition(holdout >= 0 && holdout < 1, "holdout must be in [0, 1)")

@@ -14,7 +14,7 @@ extension GSL {
     /// buckets with several thresholds (the smallest `m`, the longest blocks) count them, and
     /// an `m` past a table cut at `maximumTable` takes the formula. The same draws as GSL's bit
     /// for bit (tested over millions), without a logarithm or a division for almost all.
-    public struct Geometric: Sendable {
+    package struct Geometric: Sendable {
         @usableFromInline let logQ: Double
         @usableFromInline let isOne: Bool
         /// Descending; at most `maximumTable` entries.
@@ -30,7 +30,7 @@ extension GSL {
         /// Longest table: lengths past it (probability (1 - p)^1024) take the formula.
         static let maximumTable = 1_024
 
-        public init(p: Double) {
+        package init(p: Double) {
             precondition(p > 0 && p <= 1, "geometric: p must be in (0, 1]")
             isOne = p == 1
             logQ = Foundation.log(1 - p)
@@ -120,12 +120,12 @@ extension GSL {
     /// range 2^32 - 1) with the division by `scale` done as a multiply by its reciprocal
     /// (ceil(2^64 / scale); exact for every 32-bit numerator, Lemire, Kaser and Kurz 2019,
     /// "Faster remainder by direct computation"), so the same draws without a 64-bit divide each.
-    public struct UniformInt: Sendable {
+    package struct UniformInt: Sendable {
         @usableFromInline let n: UInt64
         /// ceil(2^64 / scale); 0 when scale is 1 (n above 2^31), whose quotient is the draw itself.
         @usableFromInline let reciprocal: UInt64
 
-        public init(below n: Int) {
+        package init(below n: Int) {
             precondition(n > 0 && UInt64(n) <= UInt64(UInt32.max), "uniform int: n must be in 1...2^32 - 1")
             self.n = UInt64(n)
             let scale = UInt64(UInt32.max) / UInt64(n)

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// GSL's default error handler aborts the process; `GSL.prepare()` turns it off once, and every
 /// call that returns a status is checked and mapped to `GSLError`.
-public enum GSL {
+package enum GSL {
     /// Turns off GSL's aborting error handler. Idempotent; called by every entry point below.
     @inline(__always)
     static func prepare() { _ = handlerOff }
@@ -22,7 +22,7 @@ public enum GSL {
     // MARK: - Descriptive statistics
 
     /// Arithmetic mean (`gsl_stats_mean`); NaN for an empty sample.
-    public static func mean(_ x: [Double]) -> Double {
+    package static func mean(_ x: [Double]) -> Double {
         prepare()
         guard !x.isEmpty else { return .nan }
         return x.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
@@ -30,35 +30,35 @@ public enum GSL {
 
     /// Sample standard deviation (n-1) about a known `mean` (`gsl_stats_sd_m`): with the
     /// `mean` from `GSL.mean`, the same value as `standardDeviation(_:)`. NaN below two values.
-    public static func standardDeviation(_ x: [Double], mean: Double) -> Double {
+    package static func standardDeviation(_ x: [Double], mean: Double) -> Double {
         prepare()
         guard x.count > 1 else { return .nan }
         return x.withUnsafeBufferPointer { gsl_stats_sd_m($0.baseAddress, 1, $0.count, mean) }
     }
 
     /// Sample standard deviation with the n-1 denominator (`gsl_stats_sd`); NaN below two values.
-    public static func standardDeviation(_ x: [Double]) -> Double {
+    package static func standardDeviation(_ x: [Double]) -> Double {
         prepare()
         guard x.count > 1 else { return .nan }
         return x.withUnsafeBufferPointer { gsl_stats_sd($0.baseAddress, 1, $0.count) }
     }
 
     /// Sample skewness (`gsl_stats_skew`): mean of ((x - mean) / sd)^3 with the n-1 sd; NaN below three values.
-    public static func skew(_ x: [Double]) -> Double {
+    package static func skew(_ x: [Double]) -> Double {
         prepare()
         guard x.count > 2 else { return .nan }
         return x.withUnsafeBufferPointer { gsl_stats_skew($0.baseAddress, 1, $0.count) }
     }
 
     /// Excess kurtosis (`gsl_stats_kurtosis`): mean of ((x - mean) / sd)^4 minus 3, n-1 sd; NaN below four values.
-    public static func kurtosis(_ x: [Double]) -> Double {
+    package static func kurtosis(_ x: [Double]) -> Double {
         prepare()
         guard x.count > 3 else { return .nan }
         return x.withUnsafeBufferPointer { gsl_stats_kurtosis($0.baseAddress, 1, $0.count) }
     }
 
     /// Pearson correlation (`gsl_stats_correlation`); NaN when the lengths differ or below two values.
-    public static func correlation(_ x: [Double], _ y: [Double]) -> Double {
+    package static func correlation(_ x: [Double], _ y: [Double]) -> Double {
         prepare()
         guard x.count == y.count, x.count > 1 else { return .nan }
         return x.withUnsafeBufferPointer { xb in
@@ -67,7 +67,7 @@ public enum GSL {
     }
 
     /// A sorted copy (`gsl_sort`, ascending; NaNs are the caller's to remove).
-    public static func sorted(_ x: [Double]) -> [Double] {
+    package static func sorted(_ x: [Double]) -> [Double] {
         prepare()
         var s = x
         s.withUnsafeMutableBufferPointer { gsl_sort($0.baseAddress, 1, $0.count) }
@@ -76,7 +76,7 @@ public enum GSL {
 
     /// The `f` quantile (0...1) of already sorted data (`gsl_stats_quantile_from_sorted_data`):
     /// linear interpolation between order statistics, numpy's default. NaN when empty.
-    public static func quantile(sorted x: [Double], _ f: Double) -> Double {
+    package static func quantile(sorted x: [Double], _ f: Double) -> Double {
         prepare()
         precondition((0...1).contains(f), "quantile must be in 0...1")
         guard !x.isEmpty else { return .nan }
@@ -84,23 +84,23 @@ public enum GSL {
     }
 
     /// The `f` quantile of unsorted data (sorts a copy with `gsl_sort`).
-    public static func quantile(_ x: [Double], _ f: Double) -> Double {
+    package static func quantile(_ x: [Double], _ f: Double) -> Double {
         quantile(sorted: sorted(x), f)
     }
 
     // MARK: - Regression
 
     /// Least-squares line y = intercept + slope x (`gsl_fit_linear`).
-    public struct LinearFit: Sendable, Equatable {
-        public var intercept: Double
-        public var slope: Double
+    package struct LinearFit: Sendable, Equatable {
+        package var intercept: Double
+        package var slope: Double
         /// Residual sum of squares.
-        public var sumSquares: Double
+        package var sumSquares: Double
     }
 
     /// Fits y = c0 + c1 x by ordinary least squares; throws `GSLError` when GSL reports a failure
     /// (e.g. constant x) and when the lengths differ or there are fewer than two points.
-    public static func fitLinear(x: [Double], y: [Double]) throws -> LinearFit {
+    package static func fitLinear(x: [Double], y: [Double]) throws -> LinearFit {
         prepare()
         guard x.count == y.count, x.count > 1 else { throw GSLError(status: Int32(GSL_EBADLEN), function: "gsl_fit_linear") }
         var c0 = 0.0, c1 = 0.0, cov00 = 0.0, cov01 = 0.0, cov11 = 0.0, ss = 0.0
@@ -117,13 +117,13 @@ public enum GSL {
     // MARK: - Normal distribution
 
     /// Standard normal CDF, P(Z <= z) (`gsl_cdf_ugaussian_P`).
-    public static func normalCDF(_ z: Double) -> Double {
+    package static func normalCDF(_ z: Double) -> Double {
         prepare()
         return gsl_cdf_ugaussian_P(z)
     }
 
     /// Standard normal quantile, the z with P(Z <= z) = p (`gsl_cdf_ugaussian_Pinv`).
-    public static func normalQuantile(_ p: Double) -> Double {
+    package static func normalQuantile(_ p: Double) -> Double {
         prepare()
         return gsl_cdf_ugaussian_Pinv(p)
     }
@@ -132,7 +132,7 @@ public enum GSL {
 
     /// Counts of `x` in `bins` equal-width bins over `lower..<upper` (`gsl_histogram`); the upper
     /// edge is included in the last bin, NaNs and values outside are ignored.
-    public static func histogram(_ x: [Double], bins: Int, lower: Double, upper: Double) throws -> [Double] {
+    package static func histogram(_ x: [Double], bins: Int, lower: Double, upper: Double) throws -> [Double] {
         prepare()
         precondition(bins > 0, "bins must be positive")
         guard lower < upper, lower.isFinite, upper.isFinite else {
@@ -152,11 +152,11 @@ public enum GSL {
     // MARK: - Random numbers
 
     /// A seeded Mersenne Twister (`gsl_rng_mt19937`): the same seed gives the same numbers everywhere.
-    public final class Random {
+    package final class Random {
         /// Inlinable draws reach it from other modules: a sweep draws millions per second.
         @usableFromInline let rng: UnsafeMutablePointer<gsl_rng>
 
-        public init(seed: UInt) {
+        package init(seed: UInt) {
             GSL.prepare()
             guard let r = gsl_rng_alloc(bt_gsl_rng_mt19937()) else { fatalError("gsl_rng_alloc failed") }
             // `UniformInt` relies on the Mersenne Twister's range.
@@ -168,13 +168,13 @@ public enum GSL {
         deinit { gsl_rng_free(rng) }
 
         /// Uniform on [0, 1).
-        @inlinable public func uniform() -> Double { gsl_rng_uniform(rng) }
+        @inlinable package func uniform() -> Double { gsl_rng_uniform(rng) }
 
         /// Uniform integer in 0..<n.
-        @inlinable public func int(below n: Int) -> Int { Int(truncatingIfNeeded: gsl_rng_uniform_int(rng, UInt(n))) }
+        @inlinable package func int(below n: Int) -> Int { Int(truncatingIfNeeded: gsl_rng_uniform_int(rng, UInt(n))) }
 
         /// `gsl_rng_uniform_int` for a prepared `n` (`UniformInt`): the same draws.
-        @inlinable public func int(_ u: UniformInt) -> Int {
+        @inlinable package func int(_ u: UniformInt) -> Int {
             while true {
                 let k = u.quotient(UInt64(gsl_rng_get(rng)))
                 if k < u.n { return Int(truncatingIfNeeded: k) }
@@ -182,24 +182,24 @@ public enum GSL {
         }
 
         /// Gaussian with mean 0 and standard deviation `sigma` (Box-Muller-free ziggurat).
-        @inlinable public func gaussian(sigma: Double = 1) -> Double { gsl_ran_gaussian_ziggurat(rng, sigma) }
+        @inlinable package func gaussian(sigma: Double = 1) -> Double { gsl_ran_gaussian_ziggurat(rng, sigma) }
 
         /// Student-t with `nu` degrees of freedom: fat-tailed shocks.
-        public func studentT(nu: Double) -> Double { gsl_ran_tdist(rng, nu) }
+        package func studentT(nu: Double) -> Double { gsl_ran_tdist(rng, nu) }
 
         /// Lognormal: `exp(zeta + sigma * N(0, 1))` (`gsl_ran_lognormal`).
-        public func lognormal(zeta: Double, sigma: Double) -> Double { gsl_ran_lognormal(rng, zeta, sigma) }
+        package func lognormal(zeta: Double, sigma: Double) -> Double { gsl_ran_lognormal(rng, zeta, sigma) }
 
         /// Geometric on 1, 2, 3, ...: the number of Bernoulli(`p`) trials up to and including the
         /// first success, P(k) = p (1 - p)^(k-1), mean 1/p (`gsl_ran_geometric`). Always 1 when p = 1.
-        @inlinable public func geometric(p: Double) -> Int {
+        @inlinable package func geometric(p: Double) -> Int {
             precondition(p > 0 && p <= 1, "geometric: p must be in (0, 1]")
             return Int(gsl_ran_geometric(rng, p))
         }
 
         /// `gsl_ran_geometric` for a prepared `p` (`Geometric`): the same draws, most of them
         /// without a logarithm.
-        @inlinable public func geometric(_ g: Geometric) -> Int {
+        @inlinable package func geometric(_ g: Geometric) -> Int {
             // gsl_rng_uniform_pos: u = get / 2^32, drawn again while 0.
             var m = UInt32(truncatingIfNeeded: gsl_rng_get(rng))
             while m == 0 { m = UInt32(truncatingIfNeeded: gsl_rng_get(rng)) }
@@ -207,15 +207,15 @@ public enum GSL {
         }
 
         /// True with probability `p` (`gsl_ran_bernoulli`).
-        @inlinable public func bernoulli(_ p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
+        @inlinable package func bernoulli(_ p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
     }
 }
 
 /// A GSL call failed with a status code.
-public struct GSLError: Error, CustomStringConvertible, Sendable {
-    public var status: Int32
-    public var function: String
-    public var description: String {
+package struct GSLError: Error, CustomStringConvertible, Sendable {
+    package var status: Int32
+    package var function: String
+    package var description: String {
         let text = gsl_strerror(status).map { String(cString: $0) } ?? "status \(status)"
         return "\(function): \(text)"
     }

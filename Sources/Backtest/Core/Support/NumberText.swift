@@ -1,12 +1,12 @@
 import Foundation
 
 /// Numbers as text for manifests, JSON, CSV and option values.
-public enum NumberText {
+package enum NumberText {
     /// Whole numbers below 1e15 without a fraction (`20`, not `20.0`); any other finite value in
     /// Swift's shortest round-trip form, so reading the text back gives the same Double.
     /// Non-finite values print as Swift spells them (`nan`, `inf`); callers that need `null` or
     /// an empty cell check first.
-    public static func shortest(_ v: Double) -> String {
+    package static func shortest(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
     }
 }
@@ -14,7 +14,7 @@ public enum NumberText {
 extension NumberText {
     /// A fraction as a percentage for messages: `0.034` is `3.4%`, with two significant digits
     /// below 10% and none above.
-    public static func percent(_ fraction: Double) -> String {
+    package static func percent(_ fraction: Double) -> String {
         guard fraction.isFinite else { return "n/a" }
         let p = fraction * 100
         if abs(p) >= 10 || p == 0 { return String(Int64(p.rounded())) + "%" }
@@ -31,7 +31,7 @@ extension NumberText {
     /// 10^11 <= |m| < 10^12 is exact, and m / 10^k is the correctly rounded double of that
     /// decimal. When v x 10^k lies within 1e-6 of a rounding tie, or 10^k is not exact, the
     /// text path decides.
-    public static func twelveSignificantDigits(_ v: Double) -> Double {
+    package static func twelveSignificantDigits(_ v: Double) -> Double {
         guard v != 0, v.isFinite else { return v }
         let k = 11 - Int((log10(Swift.abs(v))).rounded(.down))
         guard (0...22).contains(k) else { return Double(String(format: "%.12g", v))! }

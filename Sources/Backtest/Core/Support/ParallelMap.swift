@@ -2,12 +2,12 @@ import Dispatch
 import Foundation
 
 /// Runs independent jobs on all cores and collects their results in input order.
-public enum Parallel {
+package enum Parallel {
     /// `transform` applied to every index in `0..<count` with `DispatchQueue.concurrentPerform`,
     /// results in index order. Each job's error is captured in its slot, so one failure never
     /// aborts the rest. `progress` (if given) is called after each job with the number done,
     /// serially (never concurrently with itself).
-    public static func map<T>(
+    package static func map<T>(
         count: Int,
         progress: ((Int) -> Void)? = nil,
         _ transform: (Int) throws -> T

@@ -6,14 +6,14 @@
 /// `BRK.B`, `BRK-B`), indices (`^GSPC`), futures (`ES=F`, `ES1!`), pairs (`EUR/USD`, `BTCUSDT`)
 /// and exchange prefixes (`BINANCE:BTCUSDT`). Spaces, quotes, commas, `|`, `<`, `>`, control
 /// and non-ASCII characters are refused.
-public enum Symbol {
-    public static let maximumLength = 32
+package enum Symbol {
+    package static let maximumLength = 32
     /// The punctuation allowed after the first character.
-    public static let punctuation: Set<Character> = [".", "-", "_", "^", "=", "/", ":", "@", "!"]
+    package static let punctuation: Set<Character> = [".", "-", "_", "^", "=", "/", ":", "@", "!"]
 
     /// `text` upper-cased when it is a valid symbol.
     /// - Throws: `InputError` (setting `.symbol`) saying which character or length is wrong.
-    public static func validated(_ text: String) throws -> String {
+    package static func validated(_ text: String) throws -> String {
         if let reason = problem(text) {
             throw InputError(reason + "; " + rule, setting: .symbol, value: text)
         }
@@ -21,10 +21,10 @@ public enum Symbol {
     }
 
     /// True when `text` is a valid symbol.
-    public static func isValid(_ text: String) -> Bool { problem(text) == nil }
+    package static func isValid(_ text: String) -> Bool { problem(text) == nil }
 
     /// The rule, in words, for messages.
-    public static let rule =
+    package static let rule =
         "a symbol is 1 to 32 characters: letters, digits and . - _ ^ = / : @ !, starting with a letter, digit or ^"
 
     /// What is wrong with `text` as a symbol, or nil.

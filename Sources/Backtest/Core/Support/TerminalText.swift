@@ -7,10 +7,10 @@
 /// backspace overwrite what is already shown; bidirectional overrides reorder it. Each such
 /// scalar is shown as a visible escape instead (`\x1b`, `\r`, `\u{202e}`), so the text prints as
 /// exactly one inert run of characters.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every control scalar escaped. Tab stays a tab; newline stays a newline when
     /// `keepNewlines` is true (multi-line messages), else it becomes `\n`.
-    public static func escaped(_ text: String, keepNewlines: Bool = false) -> String {
+    package static func escaped(_ text: String, keepNewlines: Bool = false) -> String {
         guard mayNeedEscape(text, keepNewlines: keepNewlines) else { return text }
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
@@ -39,7 +39,7 @@ public enum TerminalText {
 
     /// True for scalars a terminal may interpret: C0 controls (except tab, and newline when
     /// kept), DEL, C1 controls, and the bidirectional embedding, override and isolate controls.
-    public static func needsEscape(_ s: Unicode.Scalar, keepNewlines: Bool = false) -> Bool {
+    package static func needsEscape(_ s: Unicode.Scalar, keepNewlines: Bool = false) -> Bool {
         switch s.value {
         case 0x09: return false
         case 0x0A: return !keepNewlines
@@ -50,7 +50,7 @@ public enum TerminalText {
     }
 
     /// `\n`, `\r`, `\x1b`, `\u{9b}`, `\u{202e}`.
-    public static func visible(_ s: Unicode.Scalar) -> String {
+    package static func visible(_ s: Unicode.Scalar) -> String {
         switch s {
         case "\n": return "\\n"
         case "\r": return "\\r"

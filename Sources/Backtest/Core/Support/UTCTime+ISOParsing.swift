@@ -1,7 +1,7 @@
 extension UTCTime {
     /// Parses ISO-8601 from UTF-8 bytes: `2024-01-02`,
     /// `2024-01-02 03:04`, `2024-01-02T03:04:05.123Z`, `...+01:00`; fractions of a second dropped.
-    public static func parseISO(bytes b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func parseISO(bytes b: UnsafeBufferPointer<UInt8>) -> Int64? {
         parseISOMilliseconds(bytes: b).map { floorDiv($0, 1000) }
     }
 
@@ -9,7 +9,7 @@ extension UTCTime {
     /// the first three digits of a fraction kept (`.1234` is 123 ms). An offset is
     /// `+hh:mm`, `+hhmm` or `-...` with hours 00-23 and minutes 00-59 (RFC 3339); anything else
     /// makes the text not a time.
-    public static func parseISOMilliseconds(bytes b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func parseISOMilliseconds(bytes b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         @inline(__always) func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }

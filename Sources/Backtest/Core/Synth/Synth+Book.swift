@@ -14,7 +14,7 @@ extension Synth {
     /// level k (0 = best) holds `volume / 200 · (1 + 0.3 k) · lognormal(0, 0.3)`, rounded to
     /// 1e-4, so depth grows with the bar's volume and deeper levels hold more.
     /// - Complexity: O(bars · levels).
-    public static func book(for series: CandleSeries, seed: UInt64) -> [BookEvent] {
+    package static func book(for series: CandleSeries, seed: UInt64) -> [BookEvent] {
         guard !series.isEmpty else { return [] }
         let rng = GSL.Random(seed: UInt(truncatingIfNeeded: mix(seed ^ 0xB00C)))
         var events: [BookEvent] = []

@@ -19,19 +19,19 @@ import Foundation
 /// Times start on Monday 2018-01-01 00:00 UTC and step by the timeframe (calendar months for
 /// `1M`), every day of the week. Rounding to cents makes the bytes the same wherever GSL and
 /// libm agree to within rounding, which holds on every mainstream platform.
-public enum Synth {
+package enum Synth {
     static let start = UTCTime.epoch(year: 2018, month: 1, day: 1)
 
     /// The most bars generated in one call, over all symbols (about a gigabyte of candles).
-    public static let maximumBars = 20_000_000
+    package static let maximumBars = 20_000_000
     /// The most symbols of a universe.
-    public static let maximumSymbols = 100_000
+    package static let maximumSymbols = 100_000
 
     /// Throws unless `symbols` series of `bars` bars fit: both at least 1, `symbols` at most
     /// `maximumSymbols`, `symbols x bars` at most `maximumBars` (counted without overflow), and
     /// the last bar no later than 9999-12-31.
     /// - Throws: `InputError` with setting `.bars` or `.symbolCount`.
-    public static func validate(symbols: Int, bars: Int, timeframe: Timeframe) throws {
+    package static func validate(symbols: Int, bars: Int, timeframe: Timeframe) throws {
         guard symbols >= 1, symbols <= maximumSymbols else {
             throw InputError("the number of symbols must be between 1 and \(maximumSymbols)", setting: .symbolCount,
                              value: String(symbols))
@@ -53,7 +53,7 @@ public enum Synth {
 
     /// One synthetic series of `bars` candles.
     /// - Complexity: O(bars).
-    public static func series(symbol: String, bars: Int, seed: UInt64, timeframe: Timeframe = .day1) -> CandleSeries {
+    package static func series(symbol: String, bars: Int, seed: UInt64, timeframe: Timeframe = .day1) -> CandleSeries {
         precondition(bars >= 0 && bars <= maximumBars, "bars must be in 0...maximumBars (see validate)")
         let rng = GSL.Random(seed: UInt(truncatingIfNeeded: mix(seed)))
         var out = CandleSeries(symbol: symbol, timeframe: timeframe)
@@ -90,7 +90,7 @@ public enum Synth {
 
     /// `symbols` independent series named `SYN0001`, `SYN0002`, ...; series `k` uses a seed
     /// derived from `seed` and `k`, so adding symbols never changes the earlier ones.
-    public static func universe(symbols: Int, bars: Int, seed: UInt64, timeframe: Timeframe = .day1) -> [CandleSeries] {
+    package static func universe(symbols: Int, bars: Int, seed: UInt64, timeframe: Timeframe = .day1) -> [CandleSeries] {
         precondition(symbols >= 0, "symbols must not be negative")
         return (0..<symbols).map { k in
             series(symbol: name(k + 1), bars: bars, seed: mix(seed &+ 0x9E37_79B9 &* UInt64(k + 1)), timeframe: timeframe)
@@ -98,7 +98,7 @@ public enum Synth {
     }
 
     /// `SYN0001` for 1; wider numbers keep all digits.
-    public static func name(_ k: Int) -> String {
+    package static func name(_ k: Int) -> String {
         let digits = String(k)
         return "SYN" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

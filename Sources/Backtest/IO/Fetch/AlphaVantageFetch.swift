@@ -14,14 +14,14 @@ import Foundation
 /// Every answer is HTTP 200; errors come as `"Error Message"` (unknown symbol, bad key: an
 /// `InputError`), `"Note"` (calls per minute: `FetchError.rateLimited`) and `"Information"`
 /// (calls per day, premium-only requests: `FetchError.information`). None is retried.
-public enum AlphaVantageFetch {
-    public static let defaultBaseURL = "https://www.alphavantage.co"
+package enum AlphaVantageFetch {
+    package static let defaultBaseURL = "https://www.alphavantage.co"
     /// The environment variable read when no key is given.
-    public static let apiKeyVariable = "ALPHAVANTAGE_API_KEY"
+    package static let apiKeyVariable = "ALPHAVANTAGE_API_KEY"
 
     /// The API key: `given`, else `$ALPHAVANTAGE_API_KEY` from `environment`.
     /// - Throws: `InputError` (kind `.needsSetting`, setting `.apiKey`) when there is none.
-    public static func apiKey(_ given: String?, environment: [String: String]) throws -> String {
+    package static func apiKey(_ given: String?, environment: [String: String]) throws -> String {
         if let key = given ?? environment[apiKeyVariable], !key.isEmpty { return key }
         throw InputError(.needsSetting, "Alpha Vantage needs an API key (free at https://www.alphavantage.co/support/#api-key); "
                              + "set $\(apiKeyVariable) or pass it", setting: .apiKey)
@@ -29,7 +29,7 @@ public enum AlphaVantageFetch {
 
     /// Fetches the daily series of `symbol`, resuming what `store` holds of it.
     /// - Throws: `InputError` for an answer that blames the request, `FetchError` otherwise.
-    public static func fetch(symbol: String, adjusted: Bool, apiKey: String, store: CandleStore? = nil, baseURL: URL,
+    package static func fetch(symbol: String, adjusted: Bool, apiKey: String, store: CandleStore? = nil, baseURL: URL,
                              policy: FetchPolicy = FetchPolicy(), events: @escaping (FetchEvent) -> Void = { _ in }) throws -> FetchResult {
         let client = RetryingClient(policy: policy, events: events)
         var pages = 0

@@ -11,15 +11,15 @@ import Foundation
 /// a bar outside the asked range; a page that adds no bar ends the fetch. When the used weight
 /// (`x-mbx-used-weight-1m`) would pass the limit with the next request, the fetch waits one
 /// whole weight window first. Every number the server sends is range-checked (`NetworkNumber`).
-public enum BinanceFetch {
-    public static let defaultBaseURL = "https://api.binance.com"
+package enum BinanceFetch {
+    package static let defaultBaseURL = "https://api.binance.com"
 
     /// The timeframes bt stores that Binance serves (3m 2h 6h 8h 12h 3d are not bt timeframes).
-    public static let intervals: [Timeframe] = Timeframe.allCases
+    package static let intervals: [Timeframe] = Timeframe.allCases
 
     /// `text` as a kline interval.
     /// - Throws: `InputError` (setting `.interval`).
-    public static func interval(_ text: String) throws -> Timeframe {
+    package static func interval(_ text: String) throws -> Timeframe {
         guard let tf = Timeframe(rawValue: text), intervals.contains(tf) else {
             throw InputError("must be one of " + intervals.map(\.rawValue).joined(separator: " ")
                                  + " (Binance's 1s 3m 2h 6h 8h 12h 3d are not bt timeframes)",
@@ -34,7 +34,7 @@ public enum BinanceFetch {
     /// - Throws: `InputError` when the service refuses the request (unknown symbol, bad range),
     ///   `FetchError` when it cannot be fetched (after the policy's attempts) or a page is not
     ///   valid data.
-    public static func fetch(symbol: String, interval: Timeframe, from: Int64? = nil, to: Int64? = nil,
+    package static func fetch(symbol: String, interval: Timeframe, from: Int64? = nil, to: Int64? = nil,
                              store: CandleStore? = nil, baseURL: URL, policy: FetchPolicy = FetchPolicy(),
                              events: @escaping (FetchEvent) -> Void = { _ in }) throws -> FetchResult {
         let client = RetryingClient(policy: policy, events: events)

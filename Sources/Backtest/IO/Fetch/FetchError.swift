@@ -3,8 +3,8 @@ import BacktestCore
 /// A fetch that failed on the server's side or on the way: no answer after every attempt, an
 /// answer that is not data, a rate limit. Nothing of the fetch is stored. Input errors (an
 /// unknown symbol, a missing API key) are `InputError`s instead.
-public struct FetchError: Error, CustomStringConvertible, Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct FetchError: Error, CustomStringConvertible, Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// No HTTP answer (timeout, lost or refused connection, DNS, TLS).
         case network
         /// 5xx answers until the attempts ran out.
@@ -19,16 +19,16 @@ public struct FetchError: Error, CustomStringConvertible, Sendable, Equatable {
         case information
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The request, with any API key hidden.
-    public var url: String
+    package var url: String
     /// The 1-based page of a paged fetch, when the failure is tied to one.
-    public var page: Int?
+    package var page: Int?
     /// Tries made for this request.
-    public var attempts: Int
-    public var reason: String
+    package var attempts: Int
+    package var reason: String
 
-    public init(_ kind: Kind, url: String, page: Int? = nil, attempts: Int = 1, reason: String) {
+    package init(_ kind: Kind, url: String, page: Int? = nil, attempts: Int = 1, reason: String) {
         self.kind = kind
         self.url = url
         self.page = page
@@ -36,7 +36,7 @@ public struct FetchError: Error, CustomStringConvertible, Sendable, Equatable {
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         let tries = attempts > 1 ? " after \(attempts) attempts" : ""
         let place = page.map { "page \($0) (\(url))" } ?? url
         return "\(place): \(reason)\(tries)"

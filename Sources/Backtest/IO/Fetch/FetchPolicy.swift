@@ -2,41 +2,41 @@ import Foundation
 
 /// How patient a fetch is: attempts per request, the timeout, backoff and the longest wait a
 /// rate limit may ask for.
-public struct FetchPolicy: Sendable {
+package struct FetchPolicy: Sendable {
     /// Tries per request, the first included: 5xx answers, timeouts, lost connections and
     /// 429/418 answers each use one.
-    public var attempts: Int
+    package var attempts: Int
     /// Seconds without a byte before a request fails (whole seconds, 1 to `longestTimeout`).
-    public var timeoutSeconds: Int
+    package var timeoutSeconds: Int
     /// Seconds a whole answer may take, however steadily its bytes come: a server sending one
     /// byte a second never trips the idle timeout, so it trips this one.
-    public var deadlineSeconds: Int { timeoutSeconds * Self.deadlineFactor }
+    package var deadlineSeconds: Int { timeoutSeconds * Self.deadlineFactor }
     /// The first backoff delay in seconds; it doubles with every further failure of a request
     /// (1, 2, 4, 8 s by default). Used for 5xx, timeouts and lost connections, and for 429/418
     /// answers without a usable `Retry-After`.
-    public var backoffSeconds: Double
+    package var backoffSeconds: Double
     /// The longest single wait a server may ask for (`Retry-After`, a request-weight window);
     /// a longer one ends the fetch at once with an error instead of waiting.
-    public var maxWaitSeconds: Double
+    package var maxWaitSeconds: Double
     /// Sent as `User-Agent`.
-    public var userAgent: String
+    package var userAgent: String
     /// The local clock in milliseconds since 1970: the present the fetch never pages past;
     /// replaced in tests.
-    public var clockMs: @Sendable () -> Int64
+    package var clockMs: @Sendable () -> Int64
     /// Waits `seconds`; replaced in tests that check what is waited for without waiting.
-    public var sleep: @Sendable (Double) -> Void
+    package var sleep: @Sendable (Double) -> Void
 
     /// The whole-answer deadline in timeouts (`deadlineSeconds`).
-    public static let deadlineFactor = 4
+    package static let deadlineFactor = 4
     /// The longest idle timeout (a day).
-    public static let longestTimeout = 86_400
+    package static let longestTimeout = 86_400
     /// The longest `maxWaitSeconds` (a week): any wait a server asks for beyond it is refused.
-    public static let longestMaxWait = 604_800.0
+    package static let longestMaxWait = 604_800.0
     /// The most bytes of one answer bt reads, after decompression (a page of 1,000 klines is
     /// under 300 kB, Alpha Vantage's whole daily history a few MB); a larger answer is refused.
-    public static let largestAnswerBytes = 16 << 20
+    package static let largestAnswerBytes = 16 << 20
 
-    public init(attempts: Int = 5, timeoutSeconds: Int = 30, backoffSeconds: Double = 1, maxWaitSeconds: Double = 300,
+    package init(attempts: Int = 5, timeoutSeconds: Int = 30, backoffSeconds: Double = 1, maxWaitSeconds: Double = 300,
                 userAgent: String = "bt", sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
                 clockMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
         precondition(attempts >= 1, "at least one attempt")
@@ -58,7 +58,7 @@ public struct FetchPolicy: Sendable {
 }
 
 /// What a fetch reports while it runs, for a progress bar and notes.
-public enum FetchEvent: Sendable {
+package enum FetchEvent: Sendable {
     /// Page `number` (1-based) arrived; `estimatedPages` is the expected total when known.
     case page(number: Int, estimatedPages: Int?, bars: Int)
     /// The fetch waits `seconds` before its next request, for `reason`.

@@ -2,32 +2,32 @@ import BacktestCore
 import Foundation
 
 /// What a fetch brought back, ready to be written, and what it took.
-public struct FetchResult: Sendable {
+package struct FetchResult: Sendable {
     /// The validated bars to write (`CandleStore.write`), nil when there was nothing new.
-    public var file: ImportedFile?
+    package var file: ImportedFile?
     /// Pages (answers with data) read.
-    public var pages: Int
+    package var pages: Int
     /// Requests sent, retries included.
-    public var requests: Int
+    package var requests: Int
     /// Requests sent again after a failure or a rate limit.
-    public var retries: Int
+    package var retries: Int
     /// Seconds spent waiting (backoff, `Retry-After`, request-weight windows).
-    public var waitedSeconds: Double
+    package var waitedSeconds: Double
     /// The last stored bar the fetch continued after, when it resumed a stored series.
-    public var resumedAfter: Int64?
+    package var resumedAfter: Int64?
 
     /// Bars fetched.
-    public var bars: Int {
+    package var bars: Int {
         guard case .candles(let s)? = file?.content else { return 0 }
         return s.count
     }
 }
 
 /// Settings shared by the sources.
-public enum FetchSettings {
+package enum FetchSettings {
     /// `text` as a base URL: http or https with a host (a mirror, or a local server in tests).
     /// - Throws: `InputError` (setting `.baseURL`).
-    public static func baseURL(_ text: String) throws -> URL {
+    package static func baseURL(_ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty, url.query == nil
         else {

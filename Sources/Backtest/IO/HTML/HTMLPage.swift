@@ -2,9 +2,9 @@ import Foundation
 
 /// A self-contained interactive report page (`report.html`): the stylesheet, the scripts and
 /// the data inlined, nothing fetched. The data contract is `docs/reference/report-html-schema.md`.
-public enum HTMLPage {
+package enum HTMLPage {
     /// Which page the data describes; the same names as the data's `kind`.
-    public enum Kind: String, CaseIterable, Sendable {
+    package enum Kind: String, CaseIterable, Sendable {
         case run, sweep, screen, chart
     }
 
@@ -15,7 +15,7 @@ public enum HTMLPage {
     /// change how it is parsed; both are JSON escapes, so the data parses unchanged. A
     /// Content-Security-Policy forbids every network request.
     /// - Complexity: O(n) in the length of `json`.
-    public static func render(title: String, json: String, kind: Kind) -> String {
+    package static func render(title: String, json: String, kind: Kind) -> String {
         var page = ""
         page.reserveCapacity(json.utf8.count + 160_000)
         page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -34,7 +34,7 @@ public enum HTMLPage {
 
     /// `{"f64":"<base64>"}`: the values as little-endian IEEE-754 doubles, exact and about 10.7
     /// bytes a value; NaN (undefined) stays NaN. The page reads it wherever a numeric array goes.
-    public static func f64JSON(_ values: [Double]) -> String {
+    package static func f64JSON(_ values: [Double]) -> String {
         #"{"f64":""# + f64Base64(values) + #""}"#
     }
 
@@ -47,7 +47,7 @@ public enum HTMLPage {
 
     /// `[t0,d1,d2,...]` for `time_deltas`: the first bar's epoch seconds, then each bar's distance
     /// from the one before.
-    public static func timeDeltasJSON(_ times: [Int64]) -> String {
+    package static func timeDeltasJSON(_ times: [Int64]) -> String {
         var out = "["
         out.reserveCapacity(times.count * 6 + 2)
         var previous: Int64 = 0

@@ -309,7 +309,7 @@ enum PageData {
 extension RunManifest {
     /// `arguments` as one line that pastes back into a shell: words with characters other than
     /// letters, digits and `-_./:=,@%+` single-quoted.
-    public static func shellCommand(_ arguments: [String]) -> String {
+    package static func shellCommand(_ arguments: [String]) -> String {
         arguments.map(Markdown.shellQuoted).joined(separator: " ")
     }
 

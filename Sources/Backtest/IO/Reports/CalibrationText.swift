@@ -3,8 +3,8 @@ import BacktestCore
 import Foundation
 
 /// The human report of `bt calibrate`.
-public enum CalibrationText {
-    public static func render(_ r: DepthCalibration.Result, events: Int, candles: CandleSeries?, trades: Int) -> String {
+package enum CalibrationText {
+    package static func render(_ r: DepthCalibration.Result, events: Int, candles: CandleSeries?, trades: Int) -> String {
         let p = r.profile
         func g(_ v: Double?, _ digits: Int = 4) -> String { v.map { Format.fixed($0, digits) } ?? "n/a" }
         var s = "\(p.symbol) depth profile from \(events) book events, \(UTCTime.isoMs(r.firstMs)) .. \(UTCTime.isoMs(r.lastMs))\n"
