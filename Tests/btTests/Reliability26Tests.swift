@@ -123,4 +123,51 @@ struct Reliability26Tests {
             #expect(csv.split(separator: "\n").filter { $0.split(separator: ",").contains(Substring(symbol)) }.count == 1, "\(symbol)")
         }
     }
+
+    // MARK: - Planted links
+
+    static func isRegularFile(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+    }
+
+    @Test("bt chart --html: a link planted at the old temporary name (.NAME.partial-PID) or at the page is not written through")
+    func plantedChartLink() throws {
+        let dir = BT.scratchDirectory()
+        let db = dir.appendingPathComponent("s.sqlite").path
+        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        let victim = dir.appendingPathComponent("victim.txt").path
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        let page = dir.appendingPathComponent("page.html").path
+        // exec keeps the shell's PID, so $$ is the PID bt runs with.
+        let r = try BT.shell("ln -s \(BT.quoted(victim)) \(BT.quoted(dir.path + "/.page.html.partial-"))$$ && exec "
+                             + "\(BT.quoted(BT.binary.path)) chart GOOG --html \(BT.quoted(page)) --db \(BT.quoted(db))")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(Self.isRegularFile(page))
+        try FileManager.default.removeItem(atPath: page)
+        try FileManager.default.createSymbolicLink(atPath: page, withDestinationPath: victim)
+        #expect(try BT.run(["chart", "GOOG", "--html", page, "--force", "--db", db]).status == 0)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(Self.isRegularFile(page))
+    }
+
+    @Test("bt slurm: a link planted at DIR.parts/array.sbatch is replaced, not written through")
+    func plantedSlurmLink() throws {
+        let dir = BT.scratchDirectory()
+        let db = dir.appendingPathComponent("s.sqlite").path
+        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        let victim = dir.appendingPathComponent("victim.txt").path
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        let parts = dir.appendingPathComponent("grid.parts").path
+        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: parts + "/array.sbatch", withDestinationPath: victim)
+        let empty = dir.appendingPathComponent("empty-path").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        // No sbatch on PATH: the scripts are written, then the submission fails.
+        let r = try BT.run(["slurm", "sweep", "ma-cross", "GOOG", "--grid", "fast=5,10", "--tasks", "2", "--out", "grid", "--db", db],
+                           environment: ["PATH": empty], directory: dir)
+        #expect(r.status != 0 && r.stderr.contains("sbatch"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(Self.isRegularFile(parts + "/array.sbatch"))
+    }
 }
