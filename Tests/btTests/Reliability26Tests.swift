@@ -170,4 +170,29 @@ struct Reliability26Tests {
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
         #expect(Self.isRegularFile(parts + "/array.sbatch"))
     }
+
+    // MARK: - Sizes from the command line
+
+    /// `bt args` under 1.5 GB of address space and 60 s.
+    static func bounded(_ args: [String]) throws -> BT.Result {
+        try BT.runExecutable("/usr/bin/prlimit", ["--as=1500000000", "--", "/usr/bin/timeout", "60", BT.binary.path] + args)
+    }
+
+    @Test("windows and slot counts far beyond the data run in bounded memory and time, as the largest the data allows",
+          arguments: ["100000000", "2147483648", "9223372036854775807"])
+    func hugeSizes(_ size: String) throws {
+        let db = BT.scratchStore()
+        #expect(try BT.run(["data", "import", "data/GOOG.csv", "data/EURUSD.csv", "--db", db]).status == 0)
+        func stats(_ r: BT.Result) throws -> [String: Any] {
+            #expect(r.status == 0, "\(r.stderr.prefix(300))")
+            return try Self.object(r.stdout)["stats"] as? [String: Any] ?? [:]
+        }
+        let run = ["run", "ma-cross", "GOOG", "--json", "--no-costs", "--db", db]
+        let huge = try stats(try Self.bounded(run + ["--spread-window", size]))
+        let whole = try stats(try BT.run(run + ["--spread-window", "2148"]))
+        #expect(!huge.isEmpty && NSDictionary(dictionary: huge).isEqual(to: whole), "a window past the series is the whole series")
+        let portfolio = try Self.bounded(["portfolio", "ma-cross", "--symbols", "GOOG,EURUSD", "--max-positions", size,
+                                          "--weight", "rank", "--rank", "close", "--json", "--no-costs", "--db", db])
+        #expect(portfolio.status == 0, "\(portfolio.stderr.prefix(300))")
+    }
 }
