@@ -195,4 +195,24 @@ struct Reliability26Tests {
                                           "--weight", "rank", "--rank", "close", "--json", "--no-costs", "--db", db])
         #expect(portfolio.status == 0, "\(portfolio.stderr.prefix(300))")
     }
+
+    // MARK: - Expressions
+
+    @Test("a strategy file whose rule is a max() of 90,000 arguments, or a 10 MB identifier, exits 2 with a short message")
+    func wideExpressions() throws {
+        let dir = BT.scratchDirectory()
+        let db = dir.appendingPathComponent("s.sqlite").path
+        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        let rules = ["max(" + Array(repeating: "close", count: 90_000).joined(separator: ",") + ")",
+                     "max(" + Array(repeating: "1", count: 20_000).joined(separator: ",") + ")",
+                     String(repeating: "a", count: 10_000_000)]
+        for (k, rule) in rules.enumerated() {
+            let file = dir.appendingPathComponent("wide\(k).bt").path
+            try ("name = wide\nsummary = wide\n\n[rules]\nentry = close > " + rule + "\nexit = close < open\n")
+                .write(toFile: file, atomically: false, encoding: .utf8)
+            let r = try Self.bounded(["run", file, "GOOG", "--no-chart", "--no-costs", "--db", db])
+            #expect(r.status == 2 && r.stderr.contains("expression"), "rule \(k): \(r.status) \(r.stderr.prefix(300))")
+            #expect(r.stderr.utf8.count < 1_000, "rule \(k): \(r.stderr.utf8.count) bytes of stderr")
+        }
+    }
 }
