@@ -78,11 +78,14 @@ extension ParsedArguments {
         }
     }
 
-    /// The text every run starts with: warnings (then a blank line), the headline, the rules
-    /// as written, the gross-to-net cost split and the statistics with their notes.
+    /// The text every run starts with: that most orders were rejected when they were, warnings
+    /// (then a blank line), the headline, the rules as written, the gross-to-net cost split and
+    /// the statistics with their notes.
     static func writeSummary(_ report: Report, headline: String, rules: [RunParameter]) {
-        for line in report.warningLines { Output.line(line) }
-        if !report.warningLines.isEmpty { Output.line() }
+        let rejected = report.rejectionHeadline.map { [$0.prefix(1).uppercased() + $0.dropFirst()] } ?? []
+        let top = rejected + report.warningLines
+        for line in top { Output.line(line) }
+        if !top.isEmpty { Output.line() }
         Output.write(headline)
         for rule in rules { Output.line("\(rule.name): \(rule.text)") }
         Output.line()

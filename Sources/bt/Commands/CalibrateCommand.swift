@@ -61,9 +61,9 @@ extension Command {
         let json = result.profile.json()
         if let out {
             do {
-                try (json + "\n").write(toFile: out, atomically: true, encoding: .utf8)
+                try OutputDirectory.write(json + "\n", toFile: out)
             } catch {
-                throw InputError("cannot write the profile: \(error.localizedDescription)", at: out)
+                throw InputError("cannot write the profile: \(error)", at: out)
             }
         }
         if args.flag(.json) {

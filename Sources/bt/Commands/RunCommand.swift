@@ -20,14 +20,17 @@ extension Command {
             calibrate' stored for the symbol (--depth-profile FILE names another); --depth book
             replays a recorded L2 book, --slippage-bps N charges a fixed slippage, --depth none
             fills at the reference price.
-            Prints warnings first (no volume, heavy partial fills or rejections, a crossed
-            recorded book), the headline, gross and net PnL with fees, spread and impact, every
-            statistic (percentages; the periods per year used), the cost-sensitivity table (0x,
-            0.5x, 1x, 2x fees and depth impact, break-even fee) and the equity chart with its
-            drawdown panel. --json prints one object instead: {"strategy", "symbol",
+            Prints first that most orders were rejected, when more than half were, then warnings
+            (no volume, heavy partial fills or rejections, a crossed recorded book), the
+            headline, gross and net PnL with fees, spread and impact, every statistic
+            (percentages; the periods per year used), the cost-sensitivity table (0x, 0.5x, 1x,
+            2x fees and depth impact, break-even fee) and the equity chart with its drawdown
+            panel. --json prints one object instead: {"strategy", "symbol",
             "timeframe", "params", "execution", "bars", "first", "last", "candles_sha256",
             "bt_version", "warnings", "stats", "cost_split", "costs"} with fractions, not
-            percents; stats.json in a report is the same object.
+            percents, and "mostly_rejected" {"rejected", "orders", "message"} after "warnings"
+            when more than half of the orders were rejected; stats.json in a report is the same
+            object.
             --out DIR writes the report into DIR; --report writes it into
             notebooks-out/<strategy>-<symbol>-<UTC time>/. An existing directory is refused
             (exit 2) unless --force.

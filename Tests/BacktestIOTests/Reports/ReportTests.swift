@@ -88,13 +88,42 @@ struct ReportTests {
         #expect(CSV.number(.nan) == "")
     }
 
-    @Test("file names are sanitised", arguments: [
-        ("../../etc/passwd", "etc_passwd"), ("BTC/USDT", "BTC_USDT"), ("..", "unnamed"), ("", "unnamed"),
-        ("ma-cross", "ma-cross"), ("a b:c", "a_b_c"), (".hidden", "hidden"),
+    @Test("file names keep safe names and escape the rest", arguments: [
+        ("../../etc/passwd", "%2E.%2F..%2Fetc%2Fpasswd"), ("BTC/USDT", "BTC%2FUSDT"), ("..", "%2E."), ("", "unnamed"),
+        ("ma-cross", "ma-cross"), ("a b:c", "a%20b%3Ac"), (".hidden", "%2Ehidden"), ("EUR_USD", "EUR_USD"),
+        ("^GSPC", "%5EGSPC"), ("BRK..B", "BRK..B"), ("100%", "100%25"), ("é", "%C3%A9"),
     ])
     func sanitised(input: String, expected: String) {
         #expect(FileName.sanitized(input) == expected)
         #expect(!FileName.sanitized(input).contains("/"))
+    }
+
+    @Test("look-alike symbols get different file names: every symbol of up to three characters over a mixed alphabet")
+    func fileNamesAreInjective() throws {
+        let alphabet = ["A", "1", "_", "-", ".", "/", ":", "^", "=", "@", "!"]
+        var words = [""], symbols: [String] = []
+        for _ in 0..<3 {
+            words = words.flatMap { s in alphabet.map { s + $0 } }
+            symbols += words.filter(Symbol.isValid)
+        }
+        let names = symbols.map(FileName.sanitized)
+        #expect(Set(names).count == symbols.count && symbols.count == 3 + 3 * 11 + 3 * 11 * 11)
+        #expect(names.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") && $0.count <= FileName.maximumLength })
+        let widest = "A" + String(repeating: "/", count: Symbol.maximumLength - 1)
+        #expect(FileName.sanitized(widest).count == 1 + 3 * (Symbol.maximumLength - 1) && !FileName.sanitized(widest).contains("%%"))
+    }
+
+    @Test("long texts are cut with a digest, so they stay apart and never split an escape")
+    func longNames() {
+        let a = String(repeating: "x", count: 200), b = String(repeating: "x", count: 199) + "y"
+        let (na, nb) = (FileName.sanitized(a), FileName.sanitized(b))
+        #expect(na != nb && na.count <= FileName.maximumLength && na.contains("%%"))
+        for k in 0..<4 {
+            let n = FileName.sanitized(String(repeating: "x", count: 70 + k) + String(repeating: "/", count: 40))
+            let head = n.dropLast(18)
+            #expect(n.count <= FileName.maximumLength && n.dropFirst(head.count).hasPrefix("%%") && !head.suffix(2).contains("%"), "\(n)")
+        }
+        #expect(FileName.link("EUR/USD") == "EUR%252FUSD")
     }
 
     @Test("the folder of a path, also of one-character paths (where Foundation's own traps on Linux)", arguments: [
@@ -109,7 +138,7 @@ struct ReportTests {
     @Test("default directory uses sanitised names and a UTC stamp")
     func defaultDirectory() {
         #expect(Report.defaultDirectory(strategy: "ma-cross", symbol: "../BTC/USD", at: 1_704_067_200)
-                == "notebooks-out/ma-cross-BTC_USD-20240101T000000Z")
+                == "notebooks-out/ma-cross-%2E.%2FBTC%2FUSD-20240101T000000Z")
     }
 
     @Test("SVG charts are well-formed and carry a marker at each trade's entry and exit")

@@ -132,6 +132,11 @@ public struct BacktestResult: Sendable {
     public var finalEquity: Double { equity.last ?? initialCash }
     public var feesPaid: Double { fills.reduce(0) { $0 + $1.fee } }
     public var partialFills: Int { fills.filter(\.isPartial).count }
+    /// The orders the broker was given: every fill (partial ones included) and every rejection.
+    public var orders: Int { fills.count + rejected.count }
+    /// More than half of the orders were rejected, so the statistics describe a run that hardly
+    /// traded rather than the strategy (a tick or minimum far from the prices, cash run out).
+    public var mostlyRejected: Bool { rejected.count > orders - rejected.count }
     /// The half-spread part of all fills' slippage, in cash.
     public var spreadCost: Double { fills.reduce(0) { $0 + $1.spreadCost } }
     /// All fills' slippage beyond the half spread, in cash.

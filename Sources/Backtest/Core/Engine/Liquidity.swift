@@ -30,7 +30,9 @@ struct Liquidity {
         model = config.synthetic
         self.candles = candles
         barSeconds = SyntheticDepth.barSeconds(candles)
-        spreadWindow = SpreadWindow(window: max(1, config.synthetic.spreadWindow))
+        // A window longer than the series holds all of it: the same estimates from a ring no
+        // longer than the bars (a window of Int.max would otherwise be allocated).
+        spreadWindow = SpreadWindow(window: max(1, min(config.synthetic.spreadWindow, candles.count)))
         var events: [BookEvent] = []
         switch config.depth {
         case .none: source = .none; slippage = 0

@@ -60,17 +60,33 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         return before.distance(from: before.index(after: lastNewline), to: before.endIndex)
     }
 
-    /// Two lines: the source line the error is on, indented by two spaces, and carets under the
-    /// offending characters (at least one, at the end of the line for "expected more").
+    /// Characters of the source line `caret` shows at most; a longer line is cut to the part
+    /// around the error, with `...` where it was cut.
+    public static let shownWidth = 80
+
+    /// Two lines: the source line the error is on (at most `shownWidth` characters of it),
+    /// indented by two spaces, and carets under the offending characters (at least one, at the
+    /// end of the line for "expected more").
     public var caret: String {
         let lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let index = min(line, max(0, lines.count - 1))
-        let text = lines.isEmpty ? "" : String(lines[index])
-        let start = column
-        let width = max(1, min(range.count, text.count - start))
+        var text = lines.isEmpty ? Substring("") : lines[index]
+        var start = column
+        var width = max(1, min(range.count, text.count - start))
+        var head = "", tail = ""
+        if text.count > Self.shownWidth {
+            // Up to 20 characters before the error, then as much of it as fits.
+            let from = max(0, min(start - 20, text.count - Self.shownWidth))
+            let cut = text.dropFirst(from)
+            text = cut.prefix(Self.shownWidth)
+            if from > 0 { head = "..." }
+            if cut.count > Self.shownWidth { tail = "..." }
+            start = start - from + head.count
+            width = max(1, min(width, text.count + head.count - start))
+        }
         // Tabs stay tabs under tabs, so the caret lines up whatever the tab width.
-        let pad = String(text.prefix(start).map { $0 == "\t" ? "\t" : " " })
-        return "  " + text + "\n  " + pad + String(repeating: "^", count: width)
+        let pad = String((head + text).prefix(start).map { $0 == "\t" ? "\t" : " " })
+        return "  " + head + text + tail + "\n  " + pad + String(repeating: "^", count: width)
     }
 
     /// The reason, then the caret lines.

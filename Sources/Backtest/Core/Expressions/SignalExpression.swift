@@ -17,7 +17,9 @@
 ///     primary    = number | name | "$" name | (name | "$" name) "(" [expr ("," expr)*] ")" | "(" expr ")"
 ///
 /// `SignalExpression(parsing:)` takes untrusted text: it never traps, and throws only
-/// `ExpressionError` (nesting is limited to `maximumDepth` levels, so no input exhausts the stack).
+/// `ExpressionError` (nesting is limited to `maximumDepth` levels, so no input exhausts the stack;
+/// the text to `maximumLength` characters and the tree to `maximumNodes` nodes, so a call of
+/// 90,000 arguments is refused before it is bound into a chain too deep to free).
 public struct SignalExpression: Sendable, CustomStringConvertible {
     /// The text as written.
     public let source: String
@@ -26,10 +28,20 @@ public struct SignalExpression: Sendable, CustomStringConvertible {
     /// Deepest nesting of parentheses, calls, offsets and operators the parser accepts.
     public static let maximumDepth = 100
 
+    /// Most nodes (numbers, names, calls, operators) the parser builds: as many as a bound
+    /// expression may have operations (`ExpressionNode.maximumSize`).
+    public static let maximumNodes = ExpressionNode.maximumSize
+
+    /// Longest text the parser reads, in UTF-8 bytes; longer text is refused before it is read.
+    public static let maximumLength = 100_000
+
     /// Parses `source`.
     /// - Throws: `ExpressionError` (never anything else) with the offending range.
     public init(parsing source: String) throws {
         self.source = source
+        if source.utf8.count > Self.maximumLength {
+            throw ExpressionError(.tooLarge, "expression longer than \(Self.maximumLength) characters", at: 0..<1, in: source)
+        }
         var parser = ExpressionParser(source: source, chars: Array(source))
         root = try parser.parse()
     }
@@ -102,6 +114,7 @@ struct ExpressionParser {
     private var tokens: [ExpressionToken] = []
     private var position = 0
     private var depth = 0
+    private var nodes = 0
 
     init(source: String, chars: [Character]) {
         self.source = source
@@ -126,8 +139,14 @@ struct ExpressionParser {
 
     private var current: ExpressionToken { tokens[position] }
 
-    /// A node over `range`, refused when the tree would grow deeper than `maximumDepth`.
-    private func node(_ kind: ExpressionSyntax.Kind, _ range: Range<Int>) throws -> ExpressionSyntax {
+    /// A node over `range`, refused when the tree would grow deeper than `maximumDepth` or
+    /// larger than `maximumNodes`.
+    private mutating func node(_ kind: ExpressionSyntax.Kind, _ range: Range<Int>) throws -> ExpressionSyntax {
+        nodes += 1
+        if nodes > SignalExpression.maximumNodes {
+            throw ExpressionError(.tooLarge, "expression too large: more than \(SignalExpression.maximumNodes) numbers, names, calls "
+                                  + "and operators", at: range, in: source)
+        }
         var e = ExpressionSyntax(kind: kind, height: 1, range: range)
         e.height = 1 + (e.children.map(\.height).max() ?? 0)
         if e.height > SignalExpression.maximumDepth {

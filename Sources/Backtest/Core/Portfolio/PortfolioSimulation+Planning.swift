@@ -124,7 +124,7 @@ extension PortfolioSimulation {
 
     /// `(K - i) / (K (K + 1) / 2)`: the weight of the i-th best of K.
     static func rankWeight(_ i: Int, slots k: Int) -> Double {
-        Double(k - i) / (Double(k * (k + 1)) / 2)
+        Double(k - i) / (Double(k) * (Double(k) + 1) / 2)  // in doubles: K may be up to Int.max
     }
 
     // MARK: - Rotation

@@ -154,9 +154,11 @@ struct PortfolioSimulation {
         }
         self.entries = PortfolioEvents(rows: clock.count, symbols: entries.symbols, bars: entries.bars, eventRows: entries.rows)
         self.exits = PortfolioEvents(rows: clock.count, symbols: exits.symbols, bars: exits.bars, eventRows: exits.rows)
-        orders.reserveCapacity(max(16, min(m, 4 * slots)))
+        // K may be any size (a weight is 1/K of the equity); what is reserved is bounded by the symbols.
+        let held = min(slots, m)
+        orders.reserveCapacity(max(16, min(m, 4 * held)))
         candidates.reserveCapacity(m)
-        active.reserveCapacity(min(m, slots + 8))
+        active.reserveCapacity(min(m, held + 8))
         #if DEBUG
         ledgerCash = config.initialCash
         ledgerPosition = [Double](repeating: 0, count: m)

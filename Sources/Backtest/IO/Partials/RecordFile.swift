@@ -14,7 +14,7 @@ final class RecordWriter {
     init(path: String, magic: String) throws {
         precondition(magic.utf8.count == 8, "an 8-byte magic")
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)  // never through a link
         guard fd >= 0 else { throw InternalError("\(path): cannot create (\(String(cString: strerror(errno))))") }
         buffer.reserveCapacity(1 << 20)
         buffer.append(contentsOf: magic.utf8)

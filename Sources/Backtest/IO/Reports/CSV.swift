@@ -37,33 +37,3 @@ enum CSV {
 
     static func row(_ cells: [String]) -> String { cells.joined(separator: ",") + "\n" }
 }
-
-/// File names made from user text (symbols, strategy names).
-public enum FileName {
-    /// Keeps ASCII letters, digits, `.`, `-` and `_`, turns anything else into `_`, strips leading
-    /// dots (no hidden files, no `..`), caps the length at 80 and never returns an empty name.
-    /// `../../etc/passwd` becomes `etc_passwd`.
-    public static func sanitized(_ text: String) -> String {
-        var out = ""
-        for s in text.unicodeScalars {
-            let ok = (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_" || s == "."
-            out.unicodeScalars.append(ok ? s : "_")
-        }
-        while out.hasPrefix(".") || out.hasPrefix("_") { out.removeFirst() }
-        while out.contains("..") { out = out.replacingOccurrences(of: "..", with: ".") }
-        if out.count > 80 { out = String(out.prefix(80)) }
-        return out.isEmpty ? "unnamed" : out
-    }
-
-    /// The folder part of `path`, as `NSString.deletingLastPathComponent` gives it: "" for a
-    /// bare name, "/" for a name at the root, trailing slashes ignored. (Foundation's own traps
-    /// on one-character paths such as `--out x` on Linux.)
-    public static func parent(of path: String) -> String {
-        var p = Substring(path)
-        while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }
-        guard let slash = p.lastIndex(of: "/") else { return "" }
-        var head = p[..<slash]
-        while head.hasSuffix("/") { head = head.dropLast() }
-        return head.isEmpty ? "/" : String(head)
-    }
-}

@@ -67,14 +67,12 @@ public struct ChartReport {
                 throw InputError("cannot create the directory (\(error.localizedDescription))", at: directory)
             }
         }
-        // Written beside the target and renamed over it: a failure leaves no half-written page.
-        let name = (path as NSString).lastPathComponent
-        let partial = ".\(name).partial-\(getpid())"
-        let folder = directory.isEmpty ? "." : directory
-        let temporary = try OutputDirectory.write(html(), to: partial, in: folder)
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw InternalError("\(path): cannot move the page into place (\(String(cString: strerror(errno))))")
+        // Written into an exclusive temporary file beside the target and renamed over it: a
+        // failure leaves no half-written page, and no planted link is written through.
+        do {
+            try OutputDirectory.write(html(), toFile: path)
+        } catch let e as OutputDirectory.WriteFailure {
+            throw InternalError("\(path): cannot write the page (\(e.reason))")
         }
         return path
     }

@@ -73,13 +73,19 @@ public enum OutputDirectory {
         }
     }
 
-    /// Writes `text` to `name` inside `directory`; returns the path.
+    /// Writes `text` to `name` inside `directory` as `writeFile` does; returns the path.
     /// - Throws: `WriteFailure` (exit 1) with the system's reason (`No space left on device`).
     @discardableResult
     public static func write(_ text: String, to name: String, in directory: String) throws -> String {
         let path = (directory as NSString).appendingPathComponent(name)
         try writeFile(Array(text.utf8), to: path)
         return path
+    }
+
+    /// Writes `text` to the file `path` as `writeFile` does (`calibrate --out`, `chart --html`).
+    /// - Throws: `WriteFailure` (exit 1) with the system's reason.
+    public static func write(_ text: String, toFile path: String) throws {
+        try writeFile(Array(text.utf8), to: path)
     }
 
     /// A file that could not be created or written, with the system's reason (`errno`).
@@ -90,12 +96,48 @@ public enum OutputDirectory {
         var description: String { "\(path): cannot \(verb) (\(reason))" }
     }
 
-    /// Creates (truncating) `path` and writes `bytes`, reporting the system's reason on failure.
+    /// Writes `bytes` to `path` atomically: into a new file of `exclusiveTemporary` beside it,
+    /// renamed over `path` when complete, so a failure leaves `path` as it was, and a link
+    /// planted at `path` or at any temporary name is replaced or refused, never written through.
     static func writeFile(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw WriteFailure(path: path, verb: "create") }
-        defer { close(fd) }
-        try append(bytes, to: fd, path: path)
+        let (fd, temporary) = try exclusiveTemporary(beside: path)
+        do {
+            defer { close(fd) }
+            try append(bytes, to: fd, path: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = WriteFailure(path: path, verb: "move the written file into place")
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Creates `path` for writing only when nothing, not even a dangling link, is there
+    /// (`O_CREAT | O_EXCL | O_NOFOLLOW`); -1 with `errno` set otherwise.
+    static func openExclusive(_ path: String) -> Int32 {
+        open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    }
+
+    /// A new, empty file beside `path` (`.NAME.partial-` and 16 random hex digits), opened for
+    /// writing with `O_CREAT | O_EXCL | O_NOFOLLOW`: an existing file or link of that name,
+    /// planted or not, is never opened (another random name is tried).
+    /// - Returns: the descriptor and the file's path.
+    /// - Throws: `WriteFailure` when no file can be created there.
+    static func exclusiveTemporary(beside path: String) throws -> (fd: Int32, path: String) {
+        let parent = FileName.parent(of: path)
+        let name = ".\((path as NSString).lastPathComponent).partial-"
+        for _ in 0..<16 {
+            let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            let temporary = (parent.isEmpty ? "" : parent.hasSuffix("/") ? parent : parent + "/")
+                + name + String(repeating: "0", count: 16 - random.count) + random
+            let fd = openExclusive(temporary)
+            if fd >= 0 { return (fd, temporary) }
+            if errno != EEXIST { break }
+        }
+        throw WriteFailure(path: path, verb: "create")
     }
 
     /// Writes all of `bytes` to `fd`.
@@ -143,7 +185,7 @@ public final class StagedDirectory {
             d = FileName.parent(of: d)
         }
         path = ((parent.isEmpty ? "." : parent) as NSString)
-            .appendingPathComponent(".\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            .appendingPathComponent(".\(name).partial-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
         do {
             for m in missing.reversed() {
                 try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: false)
@@ -221,7 +263,8 @@ public final class StreamingFile {
     /// Creates (truncating) `name` inside `directory`.
     public init(_ name: String, in directory: String) throws {
         path = (directory as NSString).appendingPathComponent(name)
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // A link at `path` is refused (ELOOP), never written through.
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputDirectory.WriteFailure(path: path, verb: "create") }
         buffer.reserveCapacity(1 << 16)
     }

@@ -95,7 +95,9 @@ public struct Report {
     /// The one JSON object of a run, printed by `bt run --json` and written as `stats.json`:
     /// `{"strategy", "symbol", "timeframe", "params", "execution", "bars", "first", "last",
     /// "candles_sha256", "bt_version", "warnings", "stats", "cost_split", "costs"}`. `warnings` is
-    /// an array of `{"kind", "message"}` (empty for a run without surprises). `stats` holds every
+    /// an array of `{"kind", "message"}` (empty for a run without surprises); when more than half
+    /// of the orders were rejected, `"mostly_rejected": {"rejected", "orders", "message"}` follows
+    /// it (absent otherwise, so other runs' objects are unchanged). `stats` holds every
     /// `Stats` value by machine name (fractions, ISO-8601 times, null when undefined) plus the
     /// engine's counters `initial_cash`, `fills`, `avg_slippage` (a fraction),
     /// `rejected_by_reason` and `ambiguous_exit_bars`; `cost_split` is
@@ -131,8 +133,13 @@ public struct Report {
             "impact_share": .number(split.share(split.impact)),
         ]
         let warnings = JSONValue.array(result.warnings.map { ["kind": .string($0.kind.rawValue), "message": .string($0.message)] })
-        return .object(manifest.jsonMembers + [(key: "warnings", value: warnings), (key: "stats", value: .object(statFields)),
-                                               (key: "cost_split", value: splitJSON), (key: "costs", value: costsJSON)])
+        var mostlyRejected: [(key: String, value: JSONValue)] = []
+        if let rejectionHeadline {
+            mostlyRejected = [(key: "mostly_rejected", value: [
+                "rejected": .int(result.rejected.count), "orders": .int(result.orders), "message": .string(rejectionHeadline)])]
+        }
+        return .object(manifest.jsonMembers + [(key: "warnings", value: warnings)] + mostlyRejected
+                       + [(key: "stats", value: .object(statFields)), (key: "cost_split", value: splitJSON), (key: "costs", value: costsJSON)])
     }
 
     // MARK: - Human tables
@@ -154,9 +161,20 @@ public struct Report {
         return head + "\n" + options.joined(separator: ", ") + "\n"
     }
 
-    /// The run's warnings, one line each (`warning: ...`), for the top of the text output.
+    /// The first line of a run whose orders were mostly rejected (`BacktestResult.mostlyRejected`),
+    /// nil otherwise: the statistics after it describe a run that hardly traded.
+    public var rejectionHeadline: String? {
+        guard result.mostlyRejected else { return nil }
+        let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
+            .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+        return "most orders were rejected: \(result.rejected.count) of \(result.orders) (" + reasons.joined(separator: ", ")
+            + "), so the results below do not measure the strategy"
+    }
+
+    /// The run's warnings, one line each (`warning: ...`), for the top of the text output; the
+    /// rejections warning is left to `rejectionHeadline` when that says more.
     public var warningLines: [String] {
-        result.warnings.map { "warning: " + $0.message }
+        result.warnings.filter { !(result.mostlyRejected && $0.kind == .rejections) }.map { "warning: " + $0.message }
     }
 
     /// Gross and net return and what trading cost, for humans (header first): each cost in cash

@@ -52,7 +52,7 @@ public struct SweepSymbolsSummary {
             md += "| \(Markdown.cell(l.symbol)) | \(timeframes[l.symbol] ?? "") | \(Markdown.cell(l.best)) | \(rank.formatted(l.value)) | "
                 + "\(l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) | "
                 + "\(l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) | "
-                + (l.status == "ok" ? "[report](\(FileName.sanitized(l.symbol))/sweep.md)" : "failed: " + Markdown.cell(l.error))
+                + (l.status == "ok" ? "[report](\(FileName.link(l.symbol))/sweep.md)" : "failed: " + Markdown.cell(l.error))
                 + " |\n"
         }
         return md
