@@ -119,6 +119,16 @@ struct ExpressionCommandTests {
         let short = try BT.run(["run", "GOOG", "--entry", "close > open", "--exit", "close < open", "--short-entry", "close < open",
                                 "--short-exit", "close > open", "--db", db])
         #expect(short.status == 2 && short.stderr.contains("--short-entry/--short-exit trade only with --short"), "\(short.stderr)")
+        // The same rules in a strategy file: refused without --short too, and run with it.
+        let shortFile = TestSupport.write("[rules]\nentry = close > open\nexit = close < open\nshort_entry = close < open\n"
+                                     + "short_exit = close > open\n", named: "both.bt")
+        for command in [["run", shortFile, "GOOG"], ["screen", shortFile, "--all"], ["sweep", shortFile, "GOOG", "--grid", "x=1,2"]] {
+            let r = try BT.run(command + ["--db", db])
+            #expect(r.status == 2 && r.stderr.contains("both.bt has short rules (short_entry, short_exit): they trade only with --short"),
+                    "\(command): \(r.stderr)")
+        }
+        let withShort = try BT.run(["run", shortFile, "GOOG", "--short", "--json", "--db", db])
+        #expect(withShort.status == 0, "\(withShort.stderr)")
         let period = try BT.run(["run", "GOOG", "--entry", "close > sma(close, $n)", "--exit", "close < 1", "--param", "n=2.5", "--db", db])
         #expect(period.status == 2 && period.stderr.contains("n of sma must be a whole number from 1 to 10000000, got 2.5"), "\(period.stderr)")
     }

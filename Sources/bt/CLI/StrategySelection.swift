@@ -55,6 +55,13 @@ extension ParsedArguments {
             throw UsageError("give a STRATEGY (see 'bt strategies') or rules with \(Option.entry) and \(Option.exit)",
                              command: command.name)
         }
-        return (try strategyLibrary.strategy(named: name), Array(positionals.dropFirst()))
+        let strategy = try strategyLibrary.strategy(named: name)
+        // A file's short rules, like --short-entry/--short-exit, trade only with --short.
+        let short = strategy.expressions.map(\.role).filter { $0 == SignalRules.Role.shortEntry.rawValue || $0 == SignalRules.Role.shortExit.rawValue }
+        if command.accepts(.short), !short.isEmpty, !flag(.short) {
+            throw UsageError("\(name) has short rules (\(short.joined(separator: ", "))): they trade only with \(Option.short)",
+                             command: command.name)
+        }
+        return (strategy, Array(positionals.dropFirst()))
     }
 }
