@@ -17,6 +17,21 @@ struct CommandLineTests {
         #expect(r.stdout.hasSuffix("See 'bt help <command>' for details.\n"))
     }
 
+    @Test("bt help lists its topics; bt help expressions documents every function of the rule language")
+    func expressionsTopic() throws {
+        let overview = try BT.run(["help"])
+        #expect(overview.status == 0 && overview.stdout.contains("TOPICS:\n  expressions "))
+        let r = try BT.run(["help", "expressions"])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        for call in ["sma(x, n = 20) -> number", "macd(x, fast = 12, slow = 26, signal = 9) -> number: .macd, .signal, .hist",
+                     "cross_above(a, b) -> condition", "bars_since(cond) -> number", "min(a, b, ...) -> number",
+                     "e.g. rsi(close, 14) < 30   (warm-up 14)"] {
+            #expect(r.stdout.contains(call), "missing: \(call)")
+        }
+        let bad = try BT.run(["help", "expresions"])
+        #expect(bad.status == 2 && bad.stderr.contains("did you mean 'expressions'?"), "\(bad.stderr)")
+    }
+
     @Test("bt help data import and bt data import --help show the same options")
     func commandHelp() throws {
         let a = try BT.run(["help", "data", "import"])

@@ -23,6 +23,14 @@ enum Dispatcher {
                 Output.write(Help.markdown(commands))
                 return
             }
+            if rest == ["expressions"] {
+                Output.write(try ExpressionReference.text())
+                return
+            }
+            if rest.count == 1, !commands.contains(where: { $0.name.split(separator: " ").first.map(String.init) == rest[0] }),
+               Suggest.closest(to: rest[0], among: ["expressions"]) != nil {
+                throw UsageError("unknown help topic '\(rest[0])'; did you mean 'expressions'?")
+            }
             let (command, _) = try resolve(rest, in: commands)
             Output.write(Help.command(command))
             return

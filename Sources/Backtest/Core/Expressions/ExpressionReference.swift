@@ -1,0 +1,61 @@
+/// `bt help expressions`: the language's series, operators and every function with its
+/// arguments and defaults, result, a one-line summary, an example rule and that rule's warm-up,
+/// all read from `ExpressionFunction` (the table the checker and the binder use) and computed by
+/// the checker and binder themselves, so the text cannot drift from the language.
+package enum ExpressionReference {
+    /// One function's entry.
+    package struct Entry: Sendable {
+        package var signature: String
+        package var result: String
+        package var summary: String
+        package var example: String
+        /// Leading bars of the example that are undefined (`ExpressionNode.warmUp`).
+        package var warmUp: Int
+    }
+
+    /// Every function, in the table's order.
+    /// - Throws: `ExpressionError` if an example does not parse or check (a bug the tests catch).
+    package static func entries() throws -> [Entry] {
+        try ExpressionFunction.allCases.map { f in
+            let located = try LocatedExpression(f.example, origin: .setting(.entry))
+            _ = try located.check(parameters: [])
+            let result: String
+            switch f.result {
+            case .number: result = "number"
+            case .condition: result = "condition"
+            case .outputs(let names, _): result = "number: ." + names.joined(separator: ", .")
+            }
+            return Entry(signature: f.signature, result: result, summary: f.summary, example: f.example,
+                         warmUp: try located.bind([:]).warmUp)
+        }
+    }
+
+    /// The help text.
+    package static func text() throws -> String {
+        var s = """
+            The expression language of --entry/--exit/--short-entry/--short-exit, --where/--show and
+            strategy files' [rules]. An expression describes whole series, one value per bar, using
+            data up to that bar's close; rules must be conditions.
+
+            SERIES:
+              \(ExpressionSeries.allCases.map(\.rawValue).joined(separator: " "))   (hl2 = (high + low) / 2, hlc3 = (high + low + close) / 3,
+              ohlc4 = (open + high + low + close) / 4); numbers: 12, 2.5, 1e-3; $name: a parameter
+
+            OPERATORS (lowest precedence first):
+              or, and, not             three-valued: an undefined bar is unknown, never true
+              < <= > >= == !=          comparisons (do not chain)
+              + - * /                  arithmetic; NaN propagates; division by zero is NaN
+              -x, x[n], f(...).name    negation, x n bars ago, picking an output
+
+            FUNCTIONS (arguments with = have defaults; warm-up: bars of NaN the example starts with):
+
+            """
+        let entries = try entries()
+        for e in entries {
+            s += "  \(e.signature) -> \(e.result)\n      \(e.summary)\n      e.g. \(e.example)   (warm-up \(e.warmUp))\n"
+        }
+        s += "\nPeriods and widths (n, k, fast, ...) are fixed: literals, $name or arithmetic of them. "
+        s += "See docs/guide/strategies.md.\n"
+        return s
+    }
+}
