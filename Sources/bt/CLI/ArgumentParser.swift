@@ -152,6 +152,10 @@ enum ArgumentParser {
                 name = String(name[..<eq])
             }
             guard let option = table[name] else {
+                if let foreign = ForeignOptions.hint(name, value: inline ?? (i < args.count ? args[i] : nil)),
+                   table[foreign.option.name] != nil {
+                    throw UsageError("unknown option '--\(name)'; \(foreign.text)", command: command.name)
+                }
                 let suggestion = Suggest.closest(to: name, among: table.keys.sorted())
                 throw UsageError(
                     "unknown option '--\(name)'" + (suggestion.map { "; did you mean '--\($0)'?" } ?? ""),

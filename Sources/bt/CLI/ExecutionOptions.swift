@@ -32,8 +32,8 @@ extension ParsedArguments {
         if let v = value(.size) { c.sizing = try ExecutionConfig.Sizing.parse(v) }
         if let v = try double(.feeBps) { c.feeBps = v }
         if let v = try double(.feeMin) { c.feeMin = v }
-        if let v = value(.stopLoss) { c.stopLoss = try ExecutionConfig.parseFraction(v, setting: .stopLoss) }
-        if let v = value(.takeProfit) { c.takeProfit = try ExecutionConfig.parseFraction(v, setting: .takeProfit) }
+        if let v = value(.stopLoss) { c.stopLoss = try ExecutionConfig.parseDistance(v, setting: .stopLoss) }
+        if let v = value(.takeProfit) { c.takeProfit = try ExecutionConfig.parseDistance(v, setting: .takeProfit) }
         c.tick = try double(.tick)
         c.lot = try double(.lot)
         c.minNotional = try double(.minNotional)

@@ -27,6 +27,13 @@ public struct ExecutionConfig: Sendable {
             case ("u", let v?) where v > 0 && v.isFinite: return .units(v)
             case ("$", let v?) where v > 0 && v.isFinite: return .cash(v)
             default:
+                // A bare number has no unit: backtesting.py reads 0.5 as half the equity and 10
+                // as ten units; bt asks which is meant.
+                if let v = Double(text), v > 0, v.isFinite {
+                    let share = v <= 1 ? "\(NumberText.shortest(v * 100))% (that share of the equity), " : ""
+                    throw InputError("a size needs a unit: write \(share)\(text)u (units) or \(text)$ (cash)",
+                                     setting: .size, value: text)
+                }
                 throw InputError("not one of N% (0 < N <= 100), Nu (units) or N$ (cash)", setting: .size, value: text)
             }
         }
@@ -124,6 +131,18 @@ public struct ExecutionConfig: Sendable {
     }
 
     /// Parses `5%` or `0.05` into a fraction; a bad text is an `InputError` naming `setting`.
+    /// A stop or target distance: `5%`, or a fraction of the entry price below 1 (`0.05`). A
+    /// bare number of 1 or more is refused with the percentage it would be (`5` is 500%), the
+    /// mistake of a user who means five percent.
+    public static func parseDistance(_ text: String, setting: Setting) throws -> Double {
+        let v = try parseFraction(text, setting: setting)
+        if !text.hasSuffix("%"), v >= 1 {
+            throw InputError("a bare number is a fraction of the entry price (\(text) is \(NumberText.shortest(v * 100))%): "
+                             + "write \(text)% for \(text) percent", setting: setting, value: text)
+        }
+        return v
+    }
+
     public static func parseFraction(_ text: String, setting: Setting) throws -> Double {
         let percent = text.hasSuffix("%")
         guard let v = Double(percent ? String(text.dropLast()) : text), v.isFinite else {

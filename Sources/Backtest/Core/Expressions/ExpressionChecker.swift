@@ -109,7 +109,8 @@ struct ExpressionChecker {
             case .function(let name):
                 guard let f = ExpressionFunction.named(name) else {
                     let names = ExpressionFunction.allCases.map(\.rawValue)
-                    let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                    let hint = ExpressionFunction.foreignName(name).map { "; bt calls it '\($0.rawValue)'" }
+                        ?? Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
                     let extra = ExpressionSeries(rawValue: name) != nil ? "; '\(name)' is a series: write it without parentheses" : ""
                     throw fail(.unknownFunction, "unknown function '\(name)'\(hint)\(extra)", calleeRange)
                 }

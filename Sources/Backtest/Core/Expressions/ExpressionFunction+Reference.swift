@@ -1,4 +1,18 @@
 extension ExpressionFunction {
+    /// bt's function for a name other tools use (Pine Script, backtesting.py, TA-Lib's upper
+    /// case): `crossover` is `cross_above`, `SMA` is `sma`; nil for other names.
+    static func foreignName(_ name: String) -> ExpressionFunction? {
+        switch name.lowercased() {
+        case "crossover", "cross_over", "crosses_above", "crossed_above": .crossAbove
+        case "crossunder", "cross_under", "crosses_below", "crossed_below": .crossBelow
+        case "stdev", "std": .stddev
+        case "barssince": .barsSince
+        case "bbands", "bollinger": .bb
+        case "williams_r", "wpr": .willr
+        default: named(name.lowercased()).flatMap { $0.rawValue == name ? nil : $0 }
+        }
+    }
+
     /// One line on what the function gives (the guide's table has the full definitions).
     var summary: String {
         switch self {

@@ -289,6 +289,11 @@ struct ExpressionParser {
                 }
                 let nameRange = current.range
                 position += 1
+                // `ta.sma(close, 20)`: Pine Script's (and pandas-ta's) namespace before a function.
+                if isSymbol("("), case .name(let namespace) = e.kind, let f = ExpressionFunction.named(name.lowercased()) {
+                    throw error("'\(namespace).\(name)' is another tool's spelling: bt's function is '\(f.rawValue)', "
+                                + "written without a namespace (\(f.rawValue)(...))", at: e.range.lowerBound..<nameRange.upperBound)
+                }
                 e = try node(.member(e, name, nameRange: nameRange), e.range.lowerBound..<nameRange.upperBound)
             } else {
                 return e
