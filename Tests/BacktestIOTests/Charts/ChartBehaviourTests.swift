@@ -94,6 +94,24 @@ struct ChartBehaviourTests {
         } catch { Issue.record("wrong error \(error)") }
     }
 
+    @Test("without colour, a second and third line get their own glyphs and the legend shows them; with colour, braille")
+    func linesApartWithoutColour() throws {
+        let candles = Self.walk(80)
+        let slow = candles.close.map { $0 * 0.97 }, slower = candles.close.map { $0 * 0.94 }
+        let overlays: [CandleChart.Overlay] = [.init(name: "fast", values: candles.close), .init(name: "slow", values: slow),
+                                                 .init(name: "slower", values: slower)]
+        let size = ChartSize(width: 70, height: 20)
+        let plain = try CandleChart.render(candles, overlays: overlays, size: size)
+        let header = try #require(plain.split(separator: "\n").first)
+        #expect(header.contains("fast ⠒  slow •  slower ×"), "\(header)")
+        #expect(plain.dropFirst(header.count).contains("•") && plain.dropFirst(header.count).contains("×"))
+        let colored = try CandleChart.render(candles, overlays: overlays, size: size, style: ChartStyle(color: true))
+        #expect(!colored.contains("•") && !colored.contains("×"))
+        // One line alone keeps its plain legend and braille.
+        let one = try CandleChart.render(candles, overlays: [overlays[0]], size: size)
+        #expect(!one.contains("•") && one.split(separator: "\n").first?.hasSuffix("fast") == true)
+    }
+
     @Test("colour adds ANSI escapes only when enabled")
     func colour() throws {
         let candles = Self.walk(50)

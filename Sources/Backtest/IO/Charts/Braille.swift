@@ -28,10 +28,16 @@ struct BrailleGrid {
     }
 
     /// Copies the dots into `canvas` with the top-left cell at (x, y).
-    func draw(into canvas: inout Canvas, x: Int, y: Int, color: ChartColor, layer: Canvas.Layer) {
+    /// Draws the dots; with `marker`, each cell that has a dot shows `marker` instead (how a
+    /// second line stays apart from the first without colour).
+    func draw(into canvas: inout Canvas, x: Int, y: Int, color: ChartColor, layer: Canvas.Layer, marker: Unicode.Scalar? = nil) {
         for r in 0..<rows {
             for c in 0..<columns where bits[r * columns + c] != 0 {
-                canvas.braille(x + c, y + r, bits[r * columns + c], color, layer: layer)
+                if let marker {
+                    canvas.set(x + c, y + r, marker, color, layer: layer)
+                } else {
+                    canvas.braille(x + c, y + r, bits[r * columns + c], color, layer: layer)
+                }
             }
         }
     }

@@ -71,11 +71,14 @@ public enum CandleChart {
         func title(_ s: String, _ c: ChartColor = .none) { canvas.text(x, 0, s, c); x += s.count + 2 }
         title(candles.symbol + (candles.timeframe.map { " " + $0.rawValue } ?? ""))
         if let last = candles.close.last { title("close " + String(format: "%.6g", last)) }
-        for (k, o) in overlays.enumerated() { title(o.name, ChartColor.series[k % ChartColor.series.count]) }
+        for (k, o) in overlays.enumerated() {
+            title(o.name + Self.legendSample(k, of: overlays.count, style: style), ChartColor.series[k % ChartColor.series.count])
+        }
 
         price.drawAxis(priceScale, into: &canvas)
         for (k, o) in overlays.enumerated() {
-            price.line(o.values, scale: priceScale, color: ChartColor.series[k % ChartColor.series.count], into: &canvas)
+            price.line(o.values, scale: priceScale, color: ChartColor.series[k % ChartColor.series.count],
+                       marker: Self.marker(k, style: style), into: &canvas)
         }
         let map = ColumnMap(count: candles.count, slots: columns)
         drawCandles(candles, map: map, panel: price, scale: priceScale, into: &canvas)
@@ -88,13 +91,15 @@ public enum CandleChart {
             canvas.text(px, top, p.name)
             px += p.name.count + 2
             for (j, l) in p.lines.enumerated() where l.name != p.name {
-                canvas.text(px, top, l.name, ChartColor.series[j % ChartColor.series.count]); px += l.name.count + 2
+                let label = l.name + Self.legendSample(j, of: p.lines.count, style: style)
+                canvas.text(px, top, label, ChartColor.series[j % ChartColor.series.count]); px += label.count + 2
             }
             let panel = PlotPanel(x: 0, y: top + 1, gutter: gutter, columns: columns, rows: panelRows - 1)
             panel.drawAxis(panelScales[k], into: &canvas)
             for g in p.guides { panel.gridLine(at: g, scale: panelScales[k], into: &canvas) }
             for (j, l) in p.lines.enumerated() {
-                panel.line(l.values, scale: panelScales[k], color: ChartColor.series[j % ChartColor.series.count], into: &canvas)
+                panel.line(l.values, scale: panelScales[k], color: ChartColor.series[j % ChartColor.series.count],
+                           marker: Self.marker(j, style: style), into: &canvas)
             }
         }
         TimeAxis.draw(into: &canvas, time: candles.time, x: price.plotX, y: size.height - 1, columns: columns, dotsPerColumn: 1)
@@ -157,4 +162,20 @@ public enum CandleChart {
             }
         }
     }
+
+    /// Without colour, lines after the first are drawn as these glyphs (in turn), so two
+    /// overlays (`sma(10)`, `sma(30)`) or a panel's lines can be told apart.
+    static let markers: [Unicode.Scalar] = ["•", "×", "+", "∘"]
+
+    /// The glyph line `k` is drawn with: nil (braille) for the first line or with colour.
+    static func marker(_ k: Int, style: ChartStyle) -> Unicode.Scalar? {
+        style.color || k == 0 ? nil : markers[(k - 1) % markers.count]
+    }
+
+    /// What the legend shows after line `k`'s name without colour when there are several lines.
+    static func legendSample(_ k: Int, of count: Int, style: ChartStyle) -> String {
+        guard !style.color, count > 1 else { return "" }
+        return " " + (marker(k, style: style).map { String(Character($0)) } ?? "⠒")
+    }
+
 }

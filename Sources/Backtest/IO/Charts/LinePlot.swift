@@ -82,11 +82,12 @@ struct PlotPanel {
         }
     }
 
-    /// Draws `values` as a braille line on `scale`.
-    func line(_ values: [Double], scale: YScale, color: ChartColor, layer: Canvas.Layer = .overlay, into canvas: inout Canvas) {
+    /// Draws `values` as a braille line on `scale` (as `marker` glyphs, when given).
+    func line(_ values: [Double], scale: YScale, color: ChartColor, marker: Unicode.Scalar? = nil, layer: Canvas.Layer = .overlay,
+              into canvas: inout Canvas) {
         var grid = BrailleGrid(columns: columns, rows: rows)
         LinePlot.plot(values, scale: scale, into: &grid)
-        grid.draw(into: &canvas, x: plotX, y: y, color: color, layer: layer)
+        grid.draw(into: &canvas, x: plotX, y: y, color: color, layer: layer, marker: marker)
     }
 
     /// A dotted horizontal grid line at `value`.
