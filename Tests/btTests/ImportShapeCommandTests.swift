@@ -82,6 +82,22 @@ struct ImportShapeCommandTests {
         #expect(daily.status == 0 && daily.stdout.contains("\"timeframe\":\"1d\""), "\(daily.stdout)\(daily.stderr)")
     }
 
+    @Test("data summary --timeframe skips, with a warning, the series it cannot resample; none left is exit 2")
+    func summarySkipsWhatCannotResample() throws {
+        let db = try RunCommandTests.store()   // GOOG daily, EURUSD hourly
+        let hourly = try BT.run(["data", "summary", "--timeframe", "1h", "--db", db])
+        #expect(hourly.status == 0, "\(hourly.stderr)")
+        #expect(hourly.stdout.contains("EURUSD  1h") && !hourly.stdout.contains("GOOG"), "\(hourly.stdout)")
+        #expect(hourly.stderr == "warning: skipped GOOG: cannot make 1h candles for 'GOOG' from its stored 1d series\n", "\(hourly.stderr)")
+        let json = try BT.run(["data", "summary", "--timeframe", "1h", "--json", "--db", db])
+        #expect(json.status == 0 && json.stdout.hasPrefix("[{\"symbol\":\"EURUSD\"") && json.stderr.contains("skipped GOOG"))
+        let none = try BT.run(["data", "summary", "--timeframe", "1m", "--db", db])
+        #expect(none.status == 2 && none.stderr.contains("no stored series can be shown at 1m:") && none.stderr.contains("EURUSD")
+                && none.stderr.contains("GOOG"), "\(none.stderr)")
+        let named = try BT.run(["data", "summary", "GOOG", "--timeframe", "1h", "--db", db])
+        #expect(named.status == 2 && named.stderr.contains("cannot make 1h candles for 'GOOG'"), "\(named.stderr)")
+    }
+
     @Test("close-only: atr, the synthetic book and expressions reading high, low or volume refuse instead of inventing them")
     func closeOnly() throws {
         let dir = BT.scratchDirectory(), db = dir.appendingPathComponent("s.sqlite").path

@@ -6,7 +6,9 @@ extension Command {
         summary: "Summarise stored series: bars, range, first/last close, min/max, mean return",
         discussion: """
             Without SYMBOL, every stored series (a symbol stored at several timeframes has a row
-            for each); SYMBOL alone shows all its series, SYMBOL@TF or --timeframe one. Mean return is the mean
+            for each); SYMBOL alone shows all its series, SYMBOL@TF or --timeframe one. A series
+            that cannot be shown at --timeframe (finer than it is stored) is skipped with a warning
+            on stderr; none left is an error (exit 2). Mean return is the mean
             of bar-to-bar close returns at the shown timeframe. --json prints an array of objects
             with fractions (total_return, mean_return, return_sd) and ISO-8601 UTC times.
             """,
@@ -29,7 +31,20 @@ extension Command {
             }
         }
         guard !symbols.isEmpty else { throw InputError("the store holds no candles; import data with 'bt data import'", at: store.path) }
-        let summaries = try symbols.map { SeriesSummary(try args.loadCandles(symbol: $0, store: store)) }
+        // A series that cannot be shown at --timeframe (a daily series asked for hours) is
+        // reported and the others summarised; only when none can be is it an error.
+        var summaries: [SeriesSummary] = [], skipped: [String] = []
+        for symbol in symbols {
+            do {
+                summaries.append(SeriesSummary(try args.loadCandles(symbol: symbol, store: store)))
+            } catch let error as InputError where timeframe != nil && symbols.count > 1 {
+                skipped.append("\(symbol): \(ErrorMessage.text(error))")
+            }
+        }
+        if summaries.isEmpty, !skipped.isEmpty {
+            throw InputError("no stored series can be shown at \(timeframe!.rawValue):\n  " + skipped.joined(separator: "\n  "))
+        }
+        for s in skipped { Diagnostics.line("warning: skipped \(s)") }
         if args.flag(.json) {
             let items = summaries.map { s -> JSONValue in
                 ["symbol": .string(s.symbol), "timeframe": s.timeframe.map { .string($0.rawValue) } ?? .null,
