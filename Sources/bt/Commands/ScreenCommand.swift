@@ -144,10 +144,7 @@ enum ScreenCommand {
         }
         let report = run.report(rows: rows)
         if let directory {
-            let staged = try OutputDirectory.stage(directory, force: force)
-            try staged.write(report.csv(), to: "screen.csv")
-            try staged.write(report.markdown(), to: "screen.md")
-            try staged.commit()
+            try report.write(to: OutputDirectory.stage(directory, force: force))
         }
         Output.write(json ? report.json.serialized() + "\n" : ConditionScreenText.render(report, directory: directory))
     }

@@ -17,3 +17,12 @@ package enum ConditionScreenText {
         return out
     }
 }
+
+extension ConditionScreenReport {
+    /// Writes `screen.csv` and `screen.md` into `staged`, then puts it in place.
+    package func write(to staged: StagedDirectory) throws {
+        try staged.write(csv(), to: "screen.csv")
+        try staged.write(markdown(), to: "screen.md")
+        try staged.commit()
+    }
+}
