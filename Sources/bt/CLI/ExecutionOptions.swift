@@ -91,18 +91,9 @@ extension ParsedArguments {
         if let v = try int(.impactWindow) { model.impactWindow = v }
         if let v = try double(.impact) { model.impact = v }
         if let v = try double(.touchSeconds) { model.touchSeconds = v }
-        if let v = value(.bidDepth) { model.bidDepth = try Self.powerLaw(v, setting: .bidDepth) }
-        if let v = value(.askDepth) { model.askDepth = try Self.powerLaw(v, setting: .askDepth) }
+        if let v = value(.bidDepth) { model.bidDepth = try DepthProfile.PowerLaw(parsing: v, setting: .bidDepth) }
+        if let v = value(.askDepth) { model.askDepth = try DepthProfile.PowerLaw(parsing: v, setting: .askDepth) }
         if model.bidDepth != nil || model.askDepth != nil, model.profileSource == nil { model.profileSource = "given" }
         return model
-    }
-
-    /// `A,B` as a power law Q(x) = A x^B.
-    static func powerLaw(_ text: String, setting: Setting) throws -> DepthProfile.PowerLaw {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a > 0, b > 0, a.isFinite, b.isFinite else {
-            throw InputError("not A,B with A > 0 and B > 0 (Q(x) = A x^B units within x bps)", setting: setting, value: text)
-        }
-        return DepthProfile.PowerLaw(a: a, b: b)
     }
 }

@@ -62,28 +62,3 @@ extension ParsedArguments {
         }
     }
 }
-
-extension StrategyParameters {
-    /// The numbers and words of the parameters, for expressions that read them as `$name`.
-    var expressionValues: [String: ExpressionValue] {
-        Dictionary(uniqueKeysWithValues: values.map { item in
-            switch item.value {
-            case .int(let v): (item.name, ExpressionValue.number(Double(v)))
-            case .double(let v): (item.name, .number(v))
-            case .string(let v): (item.name, .word(v))
-            }
-        })
-    }
-}
-
-extension Dictionary where Key == String, Value == ExpressionValue {
-    /// The names and kinds an expression may read.
-    var expressionParameters: [ExpressionParameter] {
-        map { name, value in
-            switch value {
-            case .number: ExpressionParameter(name, .number)
-            case .word(let w): ExpressionParameter(name, .word([w]))
-            }
-        }
-    }
-}

@@ -18,34 +18,20 @@ extension ParsedArguments {
         if let directory { try Report.checkDestination(directory, force: flag(.force)) }
         let json = flag(.json)
         let chart = json || flag(.noChart) ? nil : (size: try chartSize(), style: try chartStyle())
-        let account = result.account
-        let stats = Stats(account, periodsPerYear: try periodsPerYear)
-        let sensitivity = flag(.noCosts) ? nil : try costs(stats.periodsPerYear)
-        let requested = try timeframe
-        var run = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
-                         timeframe: account.candles.timeframe?.rawValue ?? requested?.rawValue,
-                         commandLine: commandLine, result: account, stats: stats, costs: sensitivity)
-        run.rules = rules
-        let report = PortfolioReport(run: run, portfolio: result,
-                                     figures: PortfolioFigures(result, slots: slots, periodsPerYear: stats.periodsPerYear),
-                                     rules: portfolio)
+        let noCosts = flag(.noCosts)
+        let job = RunJob(strategy: strategy, parameters: parameters, rules: rules, config: config, commandLine: commandLine)
+        let report = try job.report(result, slots: slots, portfolio: portfolio, periodsPerYear: try periodsPerYear,
+                                    costs: { noCosts ? nil : try costs($0) }, requested: { try timeframe })
+        let run = report.run
         if json {
             Output.line(report.json.serialized())
         } else {
-            Self.writeSummary(run, headline: report.headline, rules: rules)
-            Output.line()
-            Output.write(TextTable.render(report.figureRows, rightAligned: [1]))
-            Output.line()
-            Output.write(TextTable.render(report.symbolRows, rightAligned: Set(1..<7)))
+            Output.write(RunSummaryText.summary(run, headline: report.headline, rules: rules) + RunSummaryText.portfolio(report))
             if result.symbols.count > 2 * report.symbolsShown {
                 Output.line("The \(report.symbolsShown) largest and smallest contributions of \(result.symbols.count) symbols "
                             + "(all in --json and the report's symbols.csv).")
             }
-            if let rows = run.costRows, let breakEven = run.breakEvenText {
-                Output.line()
-                Output.write(TextTable.render(rows, rightAligned: [0, 1, 2, 3, 4, 5]))
-                Output.line(breakEven)
-            }
+            Output.write(RunSummaryText.costs(run))
             if let chart {
                 Output.line()
                 Output.write(chart: try EquityChart.render(time: result.time, equity: result.equity, initial: result.initialCash,

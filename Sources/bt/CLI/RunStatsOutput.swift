@@ -48,23 +48,15 @@ extension ParsedArguments {
         // Size and colour are read only when the chart is drawn, so that they are reported as
         // having no effect with --json or --no-chart.
         let chart = json || flag(.noChart) ? nil : (size: try chartSize(), style: try chartStyle())
-        let stats = Stats(result, periodsPerYear: try periodsPerYear)
-        let sensitivity = flag(.noCosts) ? nil : try costs(stats.periodsPerYear)
-        let requested = try timeframe
-        var report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
-                            timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
-                            commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
-        report.rules = rules
-        report.indicators = indicators
+        let job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
+                         commandLine: commandLine)
+        let noCosts = flag(.noCosts)
+        let report = try job.report(result, periodsPerYear: try periodsPerYear, costs: { noCosts ? nil : try costs($0) },
+                                    requested: { try timeframe })
         if json {
             Output.line(report.json.serialized())
         } else {
-            Self.writeSummary(report, headline: report.headline, rules: rules)
-            if let rows = report.costRows, let breakEven = report.breakEvenText {
-                Output.line()
-                Output.write(TextTable.render(rows, rightAligned: [0, 1, 2, 3, 4, 5]))
-                Output.line(breakEven)
-            }
+            Output.write(RunSummaryText.summary(report, headline: report.headline, rules: rules) + RunSummaryText.costs(report))
             if let chart {
                 Output.line()
                 Output.write(chart: try EquityChart.render(time: result.candles.time, equity: result.equity, initial: result.initialCash,
@@ -76,22 +68,5 @@ extension ParsedArguments {
             Output.flush()  // keep the note after the tables in a combined log
             Diagnostics.line("report written to \(directory)/report.md and report.html")
         }
-    }
-
-    /// The text every run starts with: that most orders were rejected when they were, warnings
-    /// (then a blank line), the headline, the rules as written, the gross-to-net cost split and
-    /// the statistics with their notes.
-    static func writeSummary(_ report: Report, headline: String, rules: [RunParameter]) {
-        let rejected = report.rejectionHeadline.map { [$0.prefix(1).uppercased() + $0.dropFirst()] } ?? []
-        let top = rejected + report.warningLines
-        for line in top { Output.line(line) }
-        if !top.isEmpty { Output.line() }
-        Output.write(headline)
-        for rule in rules { Output.line("\(rule.name): \(rule.text)") }
-        Output.line()
-        Output.write(TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3]))
-        Output.line()
-        Output.write(TextTable.render(report.statRows, rightAligned: [1]))
-        for note in report.notes { Output.line(note) }
     }
 }

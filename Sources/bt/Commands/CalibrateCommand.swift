@@ -33,21 +33,8 @@ extension Command {
         let store = try args.openStoreForWriting()
         let events = try store.bookEvents(symbol: symbol)
         let range = try args.dateRange
-        var holdout = 0.5
-        if let text = args.value(.holdout) {
-            holdout = try ExecutionConfig.parseFraction(text, setting: .holdout)
-            guard holdout >= 0 && holdout < 1 else {
-                throw InputError("the held-out share must be in [0, 1)", setting: .holdout, value: text)
-            }
-        }
-        var sizes: [Double]?
-        if let text = args.value(.sizes) {
-            let parsed = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil && $0! > 0 && $0!.isFinite }) else {
-                throw InputError("not a list of positive order sizes like 0.01,0.1,1", setting: .sizes, value: text)
-            }
-            sizes = parsed.map { $0! }
-        }
+        let holdout = try args.value(.holdout).map(DepthCalibration.holdout(parsing:)) ?? 0.5
+        let sizes = try args.value(.sizes).map(DepthCalibration.sizes(parsing:))
         let out = args.value(.out)
         if let out, FileManager.default.fileExists(atPath: out), !args.flag(.force) {
             throw InputError(.outputExists, "the profile file exists", file: out)

@@ -67,7 +67,7 @@ extension Command {
             throw error
         }
         progress.finish(completed: true)
-        let tally = FetchFailure.tally(result)
+        let tally = result.tally
         guard let file = result.file else {
             let since = result.resumedAfter.map { " after \(UTCTime.iso($0))" } ?? ""
             Output.line("\(symbol): no new bars\(since) (\(source.rawValue), \(tally))")
@@ -117,18 +117,6 @@ struct FetchFailure: Error, CustomStringConvertible {
             advice = ""
         }
         description = "\(e)\(advice); nothing was stored"
-    }
-
-    /// `3 pages, 4 requests, 1 retry, waited 2 s`.
-    static func tally(_ r: FetchResult) -> String {
-        var parts = ["\(r.pages) page\(r.pages == 1 ? "" : "s")", "\(r.requests) request\(r.requests == 1 ? "" : "s")",
-                     "\(r.retries) retr\(r.retries == 1 ? "y" : "ies")"]
-        if r.waitedSeconds > 0 { parts.append("waited " + seconds(r.waitedSeconds)) }
-        return parts.joined(separator: ", ")
-    }
-
-    static func seconds(_ s: Double) -> String {
-        s == s.rounded() ? "\(Int64(s)) s" : String(format: "%.2f s", s)
     }
 }
 
@@ -185,7 +173,7 @@ final class FetchProgress {
             if done < total { bar?.update(done) }
         case .waiting(let seconds, let reason):
             if bar != nil { FileHandle.standardError.write(Data("\n".utf8)) }
-            Diagnostics.line("note: \(reason); waiting \(FetchFailure.seconds(seconds)) before the next request")
+            Diagnostics.line("note: \(reason); waiting \(FetchResult.seconds(seconds)) before the next request")
         }
     }
 

@@ -52,29 +52,16 @@ extension Command {
             options.session = try TradingSession(hours, zone: zone)
         }
         options.symbolColumn = args.value(.symbolColumn)
-        if let layout = args.value(.layout) {
-            guard let l = ImportOptions.Layout(rawValue: layout.lowercased()) else {
-                throw InputError("is not a layout (valid: long wide)", setting: .layout, value: layout)
-            }
-            options.layout = l
-        }
+        if let layout = args.value(.layout) { options.layout = try ImportOptions.Layout(parsing: layout) }
         options.skipBadRows = args.flag(.skipBadRows)
         let files = try Importer.read(paths: args.positionals, options: options)
         var warned = Set<String>()
         for r in try args.updatingStore({ try $0.write(files, updates: args.flag(.update)) }) {
-            let unit = r.timeframe == "book" ? "events" : "bars"
-            let prints = r.prints > 0 ? "; \(r.prints) trade prints kept for 'bt calibrate'" : ""
-            let change = r.largestChange.map { "; largest change \($0.field) at \(UTCTime.iso($0.time)) \(CandleStore.percent($0.relative))" } ?? ""
-            Output.line("\(r.symbol) \(r.timeframe): \(r.added) \(unit) added, \(r.updated) updated\(change), \(r.unchanged) unchanged"
-                + "\(prints) (\(r.file))")
+            Output.line(ImportSummaryText.line(r))
             if r.skipped.count > 0, warned.insert(r.file).inserted {
                 Diagnostics.line("warning: \(r.file): \(TerminalText.escaped(r.skipped.summary))")
             }
-            if let check = r.bookCheck, check.crossedUpdates > 0 || check.staleLevels > 0 {
-                Diagnostics.line("warning: \(r.file): \(check.crossedUpdates) of \(check.updates) book updates leave the book "
-                    + "crossed or locked (best bid >= best ask); replay drops \(check.staleLevels) stale "
-                    + "level\(check.staleLevels == 1 ? "" : "s") (at a crossed touch, the side set by the older event)")
-            }
+            if let warning = ImportSummaryText.bookWarning(r) { Diagnostics.line(warning) }
         }
     }
 }

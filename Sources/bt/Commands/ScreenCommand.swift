@@ -144,25 +144,8 @@ enum ScreenCommand {
         }
         let report = run.report(rows: rows)
         if let directory {
-            let staged = try OutputDirectory.stage(directory, force: force)
-            try staged.write(report.csv(), to: "screen.csv")
-            try staged.write(report.markdown(), to: "screen.md")
-            try staged.commit()
+            try report.write(to: OutputDirectory.stage(directory, force: force))
         }
-        if json {
-            Output.line(report.json.serialized())
-        } else {
-            Output.line(report.headline)
-            let table = report.matchTable
-            if table.count > 1 {
-                Output.line()
-                Output.write(TextTable.render(table, rightAligned: Set(3..<table[0].count)))
-            }
-            if !report.errors.isEmpty {
-                Output.line("\nCould not be checked:")
-                for row in report.errors { Output.line("  \(row.symbol): \(row.error ?? "")") }
-            }
-            if let directory { Output.line("\nWrote \(directory)/screen.csv and screen.md") }
-        }
+        Output.write(json ? report.json.serialized() + "\n" : ConditionScreenText.render(report, directory: directory))
     }
 }

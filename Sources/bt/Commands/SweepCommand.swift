@@ -55,8 +55,7 @@ enum SweepCommand {
     /// The strategy, the symbols and the plan of the command line, checked.
     static func plan(_ args: ParsedArguments) throws -> (plan: SweepPlan, symbols: [String]) {
         // Rule strategies declare the swept names as parameters (a bad --grid is reported by SweepPlan).
-        let swept = (try? ParameterGrid(parsing: args.values(.grid)))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
-        let (strategy, rest) = try args.strategy(swept: swept)
+        let (strategy, rest) = try args.strategy(swept: ParameterGrid.firstValues(parsing: args.values(.grid)))
         if args.flag(.portfolio) {
             throw UsageError("\(Option.portfolio) sweeps run in one process: they are not split into shards (\(Option.shard), "
                              + "bt slurm)", command: "sweep")
@@ -95,47 +94,23 @@ enum SweepCommand {
             return
         }
         // Several symbols: one sub-folder each; a symbol that fails is reported, never stops the rest.
-        var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)] = []
-        for (index, symbol) in symbols.enumerated() {
-            let dir = (staged.path as NSString).appendingPathComponent(FileName.sanitized(symbol))
-            func failed(_ error: Error) {
-                Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
-                outcomes.append((symbol, .failure(ErrorMessage.reworded(error))))
-            }
-            do {
-                let report = try run(plan, symbol: symbol, index: index, store: store, args: args, directory: dir, source: source)
-                Output.write(chart: SweepSummaryText.render(
-                    report: report, directory: (base as NSString).appendingPathComponent(FileName.sanitized(symbol)),
-                    style: .automatic, columns: Environment.columns))
-                do {
-                    try SweepPlan.requireSomeRan(report)  // its folder stays: sweep.csv says why
-                    outcomes.append((symbol, .success(report)))
-                } catch {
-                    failed(error)
-                }
-            } catch let error as UsageError {
-                throw error
-            } catch {
-                try? FileManager.default.removeItem(atPath: dir)  // no partial sub-folder
-                failed(error)
-            }
-            Output.line()
-        }
+        let outcomes = try plan.runSymbols(symbols, directory: staged.path, run: { symbol, index, dir in
+            try run(plan, symbol: symbol, index: index, store: store, args: args, directory: dir, source: source)
+        }, swept: { symbol, report in
+            Output.write(chart: SweepSummaryText.render(
+                report: report, directory: (base as NSString).appendingPathComponent(FileName.sanitized(symbol)),
+                style: .automatic, columns: Environment.columns))
+        }, stops: { $0 is UsageError }, failed: { symbol, error in
+            Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
+            return ErrorMessage.reworded(error)
+        }, done: { Output.line() })
         var summary = SweepSymbolsSummary(rank: plan.rank, outcomes: outcomes)
         let stored = (try? store.list()) ?? []
-        let timeframe = try args.timeframe
-        for symbol in symbols {
-            let (name, named) = (try? SeriesName.resolve(symbol, timeframe: timeframe, stored: stored)) ?? (symbol, nil)
-            let series = stored.filter { $0.symbol == name }
-            if let tf = named?.rawValue ?? (series.count == 1 ? series[0].timeframe : nil) { summary.timeframes[symbol] = tf }
-        }
-        try OutputDirectory.write(summary.markdown(), to: "summary.md", in: staged.path)
-        try OutputDirectory.write(summary.csv(), to: "summary.csv", in: staged.path)
+        summary.recordTimeframes(of: symbols, requested: try args.timeframe, stored: stored)
+        try summary.write(into: staged.path)
         try staged.commit()
         Output.write(summary.text() + "\nWrote \(base)/summary.md and summary.csv\n")
-        if outcomes.allSatisfy({ if case .failure = $0.outcome { return true } else { return false } }) {
-            throw InputError("no symbol could be swept")
-        }
+        if summary.allFailed { throw InputError("no symbol could be swept") }
     }
 
     /// Sweeps symbol number `index` into `directory` (its rows computed here, or read back from
@@ -151,8 +126,7 @@ enum SweepCommand {
     /// `bt sweep --portfolio`: every combination a portfolio run of the symbols.
     static func runPortfolio(_ args: ParsedArguments) throws {
         // Rule strategies declare the swept names as parameters (a bad --grid is reported by SweepPlan).
-        let swept = (try? ParameterGrid(parsing: args.values(.grid)))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
-        let (strategy, rest) = try args.strategy(swept: swept)
+        let (strategy, rest) = try args.strategy(swept: ParameterGrid.firstValues(parsing: args.values(.grid)))
         if let extra = rest.first {
             throw UsageError("unexpected argument '\(extra)' (a portfolio's symbols go in \(Option.symbols) A,B,C)", command: "sweep")
         }

@@ -1,0 +1,49 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// A run's report from its result, as `bt run` and `bt portfolio` build it: the statistics,
+/// the cost table when asked for, and the manifest's fields.
+package struct RunJob {
+    package var strategy: String
+    /// Every strategy parameter, defaults included.
+    package var parameters: [RunParameter]
+    /// An expression strategy's rules as written, for the manifest.
+    package var rules: [RunParameter] = []
+    /// The indicators the strategy reads, drawn in the report's charts.
+    package var indicators: [IndicatorSpec] = []
+    package var config: ExecutionConfig
+    /// The command line as typed.
+    package var commandLine: [String]
+
+    package init(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
+                 config: ExecutionConfig, commandLine: [String]) {
+        self.strategy = strategy; self.parameters = parameters; self.rules = rules; self.indicators = indicators
+        self.config = config; self.commandLine = commandLine
+    }
+
+    /// The report of `result`: its statistics at `periodsPerYear` (nil: inferred), then the cost
+    /// table `costs` computes at the periods per year used (nil for none), then the timeframe (the
+    /// candles', else `requested()`, read after the costs).
+    package func report(_ result: BacktestResult, periodsPerYear: Double?, costs: (Double) throws -> CostSensitivity?,
+                        requested: () throws -> Timeframe?) throws -> Report {
+        let stats = Stats(result, periodsPerYear: periodsPerYear)
+        let sensitivity = try costs(stats.periodsPerYear)
+        let requested = try requested()
+        var report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
+                            timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,
+                            commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
+        report.rules = rules
+        report.indicators = indicators
+        return report
+    }
+
+    /// The report of a portfolio run: the account's as `report` builds it, with the portfolio's
+    /// figures for `slots` positions and its rules as the manifest records them.
+    package func report(_ result: PortfolioResult, slots: Int, portfolio: [RunParameter], periodsPerYear: Double?,
+                        costs: (Double) throws -> CostSensitivity?, requested: () throws -> Timeframe?) throws -> PortfolioReport {
+        let run = try report(result.account, periodsPerYear: periodsPerYear, costs: costs, requested: requested)
+        return PortfolioReport(run: run, portfolio: result,
+                               figures: PortfolioFigures(result, slots: slots, periodsPerYear: run.stats.periodsPerYear),
+                               rules: portfolio)
+    }
+}

@@ -1,0 +1,31 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// The terminal text of a run (`bt run`, and the account of `bt portfolio`) without its chart.
+package enum RunSummaryText {
+    /// That most orders were rejected when they were, warnings (then a blank line), `headline`,
+    /// the rules as written, the gross-to-net cost split and the statistics with their notes.
+    package static func summary(_ report: Report, headline: String, rules: [RunParameter]) -> String {
+        let rejected = report.rejectionHeadline.map { [$0.prefix(1).uppercased() + $0.dropFirst()] } ?? []
+        let top = rejected + report.warningLines
+        var out = top.map { $0 + "\n" }.joined() + (top.isEmpty ? "" : "\n") + headline
+        for rule in rules { out += "\(rule.name): \(rule.text)\n" }
+        out += "\n" + TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3])
+        out += "\n" + TextTable.render(report.statRows, rightAligned: [1])
+        for note in report.notes { out += note + "\n" }
+        return out
+    }
+
+    /// A blank line, the cost table and the break-even fee; empty without a cost table.
+    package static func costs(_ report: Report) -> String {
+        guard let rows = report.costRows, let breakEven = report.breakEvenText else { return "" }
+        return "\n" + TextTable.render(rows, rightAligned: [0, 1, 2, 3, 4, 5]) + breakEven + "\n"
+    }
+
+    /// The portfolio's figures and each symbol's contribution (the largest and smallest
+    /// `symbolsShown`), each after a blank line.
+    package static func portfolio(_ report: PortfolioReport) -> String {
+        "\n" + TextTable.render(report.figureRows, rightAligned: [1])
+            + "\n" + TextTable.render(report.symbolRows, rightAligned: Set(1..<7))
+    }
+}
