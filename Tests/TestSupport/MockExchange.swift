@@ -39,11 +39,15 @@ package final class MockExchange: @unchecked Sendable {
 
     package var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Stops the mock (its standard input closed, and SIGTERM) and waits for it.
+    /// Stops the mock (its standard input closed, and SIGTERM) and waits for it; one that has
+    /// not exited after 10 s (a wedged server) gets SIGKILL, so no test waits on it forever.
     package func stop() {
         guard process.isRunning else { return }
         try? stdin.fileHandleForWriting.close()
         process.terminate()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
@@ -87,7 +91,10 @@ package final class MockExchange: @unchecked Sendable {
             }
             done.signal()
         }.resume()
-        done.wait()
+        // A control request answers in milliseconds; a wedged mock must fail the test, not hang it.
+        if done.wait(timeout: .now() + 60) == .timedOut {
+            throw MockExchangeError(description: "\(path): the mock exchange did not answer in 60 s")
+        }
         return try slot.result!.get()
     }
 }

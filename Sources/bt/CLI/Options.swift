@@ -134,7 +134,7 @@ extension Option {
     static let rank = Option("rank", kind: .value, valueName: "STAT", help: "Statistic to rank by (default sharpe)")
     static let top = Option("top", kind: .value, valueName: "N", help: "Rows in the ranked table (default 20)")
     static let minTrades = Option("min-trades", kind: .value, valueName: "N",
-                                  help: "Rank only symbols with at least N trades (default 0)")
+                                  help: "Rank only symbols with at least N trades (default 10); thinner rows follow, marked")
     static let grid = Option("grid", kind: .repeated, valueName: "NAME=RANGE",
                              help: "Swept parameter: start:stop:step, a,b,c or a value")
     static let `where` = Option("where", kind: .value, valueName: "EXPR",

@@ -50,7 +50,7 @@ enum ScreenCommand {
         if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", command: "screen") }
         let parameters = try strategy.parameters(args.values(.param))
         let screen = Screen(rankMetric: try args.value(.rank).map(Metric.statistic(named:)) ?? .sharpe,
-                            minTrades: try args.int(.minTrades) ?? 0)
+                            minTrades: try args.int(.minTrades) ?? Screen.defaultMinTrades)
         let top = try args.int(.top) ?? 20
         guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "screen") }
         let ppy = try args.double(.periodsPerYear)

@@ -38,6 +38,9 @@ public struct Screen {
     /// Any statistic; ranks in its direction (`Metric.direction`).
     public var rankMetric: Metric
     public var minTrades: Int
+    /// `bt screen`'s default: a Sharpe ratio of two or three trades says nothing, so such rows
+    /// follow the ranked ones, marked `few_trades`, instead of topping the screen.
+    public static let defaultMinTrades = 10
     /// Points kept of each equity curve.
     public var shapePoints = 24
 

@@ -1,17 +1,20 @@
 import BacktestAnalysis
 import BacktestCore
 
-/// The terminal summary of a screen: the ranked top table (percentages) and the failures.
+/// The terminal summary of a screen: the ranked top table (percentages), then, while the table
+/// has room, the rows with too few trades to rank (marked `few`, their trade count shown), and
+/// the failures.
 public enum ScreenSummaryText {
     public static func render(_ report: ScreenReport, directory: String) -> String {
         let rows = report.ordered
         let metric = report.rankMetric
         let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
         var table = [["#", "symbol", "tf", "equity"] + columns.map(\.name)]
-        for row in rows.prefix(while: { $0.rank != nil }).prefix(report.top) {
+        let shown = rows.filter { $0.status != .error }.prefix(report.top)
+        for row in shown {
             guard let s = row.stats else { continue }
-            table.append(["\(row.rank!)", row.symbol, row.timeframe?.rawValue ?? "", ScreenReport.sparkline(row.equityShape)]
-                         + columns.map { s.stat($0).formatted })
+            table.append([row.rank.map(String.init) ?? "few", row.symbol, row.timeframe?.rawValue ?? "",
+                          ScreenReport.sparkline(row.equityShape)] + columns.map { s.stat($0).formatted })
         }
         let ranked = rows.filter { $0.rank != nil }.count
         let few = rows.filter { $0.status == .fewTrades }.count
@@ -20,6 +23,9 @@ public enum ScreenSummaryText {
             + (report.minTrades > 0 ? "\(few) with fewer than \(report.minTrades) trades, " : "")
             + "\(failed.count) failed\n\n"
         out += TextTable.render(table, rightAligned: Set([0] + Array(4..<(4 + columns.count))))
+        if shown.contains(where: { $0.rank == nil }) {
+            out += "few: fewer than \(report.minTrades) trades, not ranked (--min-trades N changes the bar)\n"
+        }
         if !failed.isEmpty {
             out += "\nFailed:\n"
             for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }
