@@ -127,6 +127,7 @@ public final class CandleStore {
             throw InputError("was written by a newer bt (store schema \(version); this bt reads up to \(StoreSchema.version))",
                              setting: .store, value: path)
         }
+        try Self.checkLength(probe, path: path)
         self.tables = tables
         if writable {
             probe.close()
@@ -201,6 +202,25 @@ public final class CandleStore {
             let db = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
             _ = try db.integer("SELECT count(*) FROM sqlite_master")
             return db
+        }
+    }
+
+    /// Refuses a file shorter than the pages it holds: SQLite reads past the end of a file cut
+    /// short (an interrupted copy) as zeros, and its integrity check passes. Without a
+    /// write-ahead log the pages are SQLite's page count; with one (which may hold pages past the
+    /// file's end until they are written back), the count in the file's own header.
+    private static func checkLength(_ db: SQLiteDatabase, path: String) throws {
+        func size(_ file: String) -> Int64? {
+            (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value
+        }
+        guard let bytes = size(path) else { return }
+        let logged = (size(path + "-wal") ?? 0) > 32
+        let pageSize = try db.integer("PRAGMA page_size")
+        guard let pages = logged ? StoreSchema.headerPages(of: path) : try db.integer("PRAGMA page_count"),
+              pageSize > 0, pages > 0, pages <= Int64.max / pageSize else { return }
+        if bytes < pages * pageSize {
+            throw StoreError(.damaged, path: path, reason: "the file is \(bytes) bytes but holds \(pages) pages of \(pageSize) bytes "
+                             + "(\(pages * pageSize) bytes): it was cut short, as by an interrupted copy; copy it again from its source")
         }
     }
 
@@ -387,6 +407,14 @@ public final class CandleStore {
                 }
             }
             return
+        }
+        // What the importer refuses never comes back: its own check of every bar (a page of
+        // zeros or of other bytes reads as bars no import would have stored).
+        for i in 0..<s.count {
+            if let problem = ParsedCandles.problem(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i],
+                                                   close: s.close[i], volume: s.volume[i]) {
+                throw damaged("bar \(i) (\(UTCTime.describe(s.time[i]))): \(problem)")
+            }
         }
     }
 
