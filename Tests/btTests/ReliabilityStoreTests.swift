@@ -60,4 +60,40 @@ struct ReliabilityStoreTests {
         #expect(try Self.bounded(["run", "ma-cross", "EURUSD", "--no-chart", "--db", db]).status == 0)
         #expect(try Self.bounded(["data", "list", "--db", db]).status == 0)
     }
+
+    @Test("a FIFO given as --db is refused at once (exit 2), never read from")
+    func fifoStore() throws {
+        let dir = BT.scratchDirectory()
+        let fifo = dir.appendingPathComponent("store.sqlite").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for args in [["data", "list"], ["run", "ma-cross", "GOOG"], ["data", "import", "data/GOOG.csv"]] {
+            let r = try BT.runExecutable("/usr/bin/timeout", ["-s", "KILL", "20", BT.binary.path] + args + ["--db", fifo])
+            #expect(r.status == 2, "\(args): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("not a regular file"), "\(r.stderr)")
+        }
+    }
+
+    @Test("--db naming a directory that does not exist yet (newdir/) is a usage error (exit 2), creating nothing")
+    func directoryStorePath() throws {
+        let dir = BT.scratchDirectory()
+        let path = dir.appendingPathComponent("newdir").path + "/"
+        let r = try BT.run(["data", "import", "data/GOOG.csv", "--db", path])
+        #expect(r.status == 2, "\(r.status) \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("newdir").path))
+    }
+
+    @Test("a screen in which every symbol fails exits 2 with each symbol's reason and writes no report")
+    func screenNothingRan() throws {
+        let dir = BT.scratchDirectory()
+        let db = dir.appendingPathComponent("s.sqlite").path
+        let csv = dir.appendingPathComponent("TINY.csv").path
+        try Data("time,open,high,low,close,volume\n1700000000,1,2,0.5,1.5,10\n1700086400,1.5,2,1,1.2,10\n1700172800,1.2,1.4,1,1.1,10\n".utf8)
+            .write(to: URL(fileURLWithPath: csv))
+        #expect(try BT.run(["data", "import", csv, "--db", db]).status == 0)
+        let out = dir.appendingPathComponent("screen").path
+        let r = try BT.run(["screen", "ma-cross", "--symbols", "TINY,NOPE", "--out", out, "--db", db])
+        #expect(r.status == 2, "\(r.status) \(r.stdout.prefix(300)) \(r.stderr)")
+        #expect(r.stderr.contains("TINY: ") && r.stderr.contains("NOPE: "), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

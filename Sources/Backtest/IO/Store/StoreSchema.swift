@@ -102,6 +102,17 @@ enum StorePath {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError("is a directory, not a store file", setting: .store, value: path)
         }
+        if path.hasSuffix("/") {
+            throw InputError("names a directory, not a store file; give a file such as \(path)bt.sqlite",
+                             setting: .store, value: path)
+        }
+        // A FIFO, socket or device would block the first read (or be written to): only a
+        // regular file (or a link to one) is a store.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw InputError("is not a regular file (a FIFO, socket or device), not a store file; bt leaves it as it is",
+                             setting: .store, value: path)
+        }
     }
 
     /// The directory holding `path` ("." for a bare file name).
