@@ -96,4 +96,20 @@ struct ReliabilityStoreTests {
         #expect(r.stderr.contains("TINY: ") && r.stderr.contains("NOPE: "), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    @Test("read commands leave no -wal or -shm file beside the store, and change no byte of it")
+    func readsLeaveNoLog() throws {
+        let db = try Self.googStore()
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let out = BT.scratchDirectory().appendingPathComponent("screen").path
+        for args in [["data", "list"], ["data", "export", "GOOG"], ["run", "ma-cross", "GOOG", "--no-chart"],
+                     ["screen", "ma-cross", "--all", "--out", out], ["data", "summary", "GOOG"]] {
+            let r = try Self.bounded(args + ["--db", db])
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            for suffix in ["-wal", "-shm"] {
+                #expect(!FileManager.default.fileExists(atPath: db + suffix), "\(args) left \(db)\(suffix)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
 }

@@ -19,7 +19,8 @@ public final class CandleStore {
     let db: SQLiteDatabase
     public var path: String { db.path }
     /// True when opened for reading only.
-    public var isReadOnly: Bool { if case .readOnly = db.mode { true } else { false } }
+    public var isReadOnly: Bool { readOnly }
+    private let readOnly: Bool
     /// The tables present when the store was opened (a version-0 store may lack some).
     private(set) var tables: Set<String>
 
@@ -129,6 +130,7 @@ public final class CandleStore {
         }
         try Self.checkLength(probe, path: path)
         self.tables = tables
+        readOnly = !writable
         if writable {
             probe.close()
             db = try SQLiteDatabase(path: path, mode: .readWrite)
@@ -136,6 +138,9 @@ public final class CandleStore {
                 try db.execute("PRAGMA journal_mode=WAL")
             }
             try db.execute("PRAGMA synchronous=NORMAL")
+        } else if header == .bt, let reader = Self.openQueryOnly(path) {
+            probe.close()
+            db = reader
         } else if foreignSafe {
             probe.close()
             db = try Self.openReadOnly(path)
@@ -151,6 +156,7 @@ public final class CandleStore {
     private init(creating path: String) throws {
         db = try SQLiteDatabase(path: path, mode: .create)
         tables = []
+        readOnly = false
         // Big pages: chunk blobs span fewer overflow pages (applies only to a new, empty file).
         try db.execute("PRAGMA page_size=65536")
         try db.transaction {
@@ -182,6 +188,22 @@ public final class CandleStore {
         guard version < StoreSchema.version else { return }
         // Version 0 -> 1: the same tables, stamped with the id and version.
         try db.execute("PRAGMA application_id=\(StoreSchema.applicationID); PRAGMA user_version=\(StoreSchema.version)")
+    }
+
+    /// A connection for reading a bt store that leaves no `-wal` and `-shm` files behind: a
+    /// read-only connection cannot remove the ones it makes, the last read-write one does when it
+    /// closes. Only when the file and its directory can be written and no log is there (so its
+    /// close has nothing of its own to write back), with `query_only` set so it can change nothing;
+    /// nil otherwise (read-only media, a log left by a writer), and the store is read read-only.
+    private static func openQueryOnly(_ path: String) -> SQLiteDatabase? {
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue
+        guard wal == nil || wal == 0, access(path, W_OK) == 0, access(StorePath.directory(of: path), W_OK) == 0,
+              let db = try? SQLiteDatabase(path: path, mode: .readWrite) else { return nil }
+        guard (try? db.execute("PRAGMA query_only=1")) != nil, (try? db.integer("SELECT count(*) FROM sqlite_master")) != nil else {
+            db.close()
+            return nil
+        }
+        return db
     }
 
     /// A read-only connection that has read the schema: plain read-only first; when that cannot
