@@ -95,6 +95,10 @@ struct ReliabilityStoreTests {
         #expect(r.status == 2, "\(r.status) \(r.stdout.prefix(300)) \(r.stderr)")
         #expect(r.stderr.contains("TINY: ") && r.stderr.contains("NOPE: "), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+        // A condition screen in which no symbol can be checked, likewise.
+        let c = try BT.run(["screen", "--symbols", "NOPE,NOPE2", "--where", "close > 1", "--out", out, "--db", db])
+        #expect(c.status == 2 && c.stderr.contains("NOPE: ") && c.stderr.contains("NOPE2: "), "\(c.status) \(c.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test("read commands leave no -wal or -shm file beside the store, and change no byte of it")

@@ -142,7 +142,7 @@ enum ScreenCommand {
             }
             return
         }
-        let report = run.report(rows: rows)
+        let report = try run.report(rows: rows)
         if let directory {
             let staged = try OutputDirectory.stage(directory, force: force)
             try staged.write(report.csv(), to: "screen.csv")
