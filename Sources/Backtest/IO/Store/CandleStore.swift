@@ -10,11 +10,15 @@ import Foundation
 /// and copies memory, instead of stepping a million rows. WAL mode keeps readers working
 /// while an import writes.
 ///
-/// Opening never changes a file that is not a bt store (see `StoreSchema`). Readers open the
-/// file read-only (and immutable when its directory cannot be written, so a store on read-only
-/// media stays readable); only writers switch a store to WAL or stamp an older schema, and only
-/// inside their write transaction. Every series is checked as it is loaded: a damaged chunk is
-/// a `StoreError` naming the series, never read past.
+/// Opening never changes a file that is not a bt store (see `StoreSchema`). Readers of a bt store
+/// that can be written open it read-write with `PRAGMA query_only`, so that their close removes
+/// the `-wal` and `-shm` files SQLite makes (the last connection's close does; a read-only one
+/// cannot); any other file, or one that cannot be written, is opened read-only (and immutable
+/// when its directory cannot be written, so a store on read-only media stays readable); only
+/// writers switch a store to WAL or stamp an older schema, and only inside their write
+/// transaction. A file shorter than its pages is refused on open, and every series is checked
+/// as it is loaded (the chunks' shapes and the importer's check of every bar): a damaged chunk
+/// is a `StoreError` naming the series, never read past.
 public final class CandleStore {
     let db: SQLiteDatabase
     public var path: String { db.path }
