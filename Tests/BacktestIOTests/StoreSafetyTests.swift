@@ -167,7 +167,36 @@ struct StoreSafetyTests {
         ("times out of order", "UPDATE chunks SET time = CAST(substr(time, 1, 8) || substr(time, 1, length(time) - 8) AS BLOB)", "does not come after"),
         ("a chunk without its index row", "DELETE FROM series", "no index row"),
         ("NaN values", "UPDATE chunks SET volume = CAST(x'000000000000F87F' || substr(volume, 9) AS BLOB)", "volume of nan"),
+        ("a page of zeros in the highs", "UPDATE chunks SET high = zeroblob(length(high))", "high 0.0 is below max(open, close)"),
+        ("a negative volume", "UPDATE chunks SET volume = CAST(x'000000000000F0BF' || substr(volume, 9) AS BLOB)", "negative volume -1.0"),
+        ("a price beyond 1e250", "UPDATE chunks SET low = CAST(x'FFFFFFFFFFFFEF7F' || substr(low, 9) AS BLOB)", "is beyond ±1e250"),
     ]
+
+    @Test("a store file shorter than its pages (an interrupted copy) is damaged on every open, with or without a log")
+    func truncatedFile() throws {
+        let (path, _) = try Self.googStore()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(truncate(path, off_t(size - 16_384)) == 0)
+        for open in [{ _ = try CandleStore(existingAt: path) }, { _ = try CandleStore(writableAt: path) }] {
+            let e = try #require(Self.error(StoreError.self) { try open() })
+            #expect(e.kind == .damaged && e.reason.contains("cut short") && e.reason.contains("\(size - 16_384) bytes"), "\(e)")
+        }
+        // A log beside it does not hide the shortfall: the file's header still counts its pages.
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data(repeating: 1, count: 4096)))
+        #expect(StoreSchema.headerPages(of: path).map { $0 * 65_536 > Int64(size - 16_384) } == true)
+    }
+
+    @Test("a whole store, with its log full or checkpointed, opens")
+    func wholeFileOpens() throws {
+        let (path, _) = try Self.googStore()
+        let writer = try CandleStore(writableAt: path)
+        try writer.remove(symbol: "GOOG")
+        try writer.write(try Self.goog())
+        // The log now holds the rewrite; a reader opened beside the writer checks the header.
+        #expect(try CandleStore(existingAt: path).load(symbol: "GOOG").count == 2148)
+        try writer.checkpoint()
+        #expect(try CandleStore(existingAt: path).load(symbol: "GOOG").count == 2148)
+    }
 
     @Test("a damaged series is an error naming it: never read past, never rewritten; removing it works",
           arguments: damage.indices)

@@ -91,8 +91,68 @@ public enum FuzzTargets {
         }
     }
 
+    /// The files of a shard's partial result, which `bt merge` reads: the bytes as a screen's,
+    /// a condition screen's, a sweep's rows or walk-forward choices (by their magic; any other
+    /// bytes as each in turn), or as `partial.json` when they start with `{`. What is accepted
+    /// lies in the ranges a shard writes.
+    public static let shardFiles = FuzzTarget.parser("shard-files") { bytes in
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bt-fuzz-shard-\(getpid())-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let all = Array(bytes)
+        let name = all.first == UInt8(ascii: "{") ? "partial.json" : "rows"
+        let path = dir.appendingPathComponent(name).path
+        guard FileManager.default.createFile(atPath: path, contents: Data(all)) else { return }
+        if name == "partial.json" {
+            guard let folder = try? PartialFolder(path: dir.path) else { return }
+            let m = folder.manifest
+            Check.that(m.items >= 0 && m.assigned >= 0 && m.assigned <= m.items, "manifest items \(m.assigned)/\(m.items)")
+            Check.that(m.files.keys.allSatisfy { m.checksums[$0]?.count == 64 }, "a file without a checksum")
+            return
+        }
+        func inRange(_ v: Double, _ metric: Metric) {
+            switch metric.unit {
+            case .time: Check.that(v.isNaN || (v >= 0 && v <= Double(UTCTime.supportedRange.upperBound)), "\(metric.name) \(v)")
+            case .bars, .count, .days: Check.that(v.isNaN || v >= 0, "\(metric.name) \(v)")
+            default: break
+            }
+        }
+        let magic = String(decoding: all.prefix(8), as: UTF8.self)
+        var last: Error?
+        for kind in ["btSCREEN", "btCONDIT", "btSWEEP1", "btFOLDS1"] where magic == kind || !magic.hasPrefix("bt") {
+            do {
+                switch kind {
+                case "btSCREEN":
+                    for (_, row) in try ScreenRowsFile.read(path) {
+                        Check.that(row.bars >= 0 && row.bars <= 1 << 30, "bars \(row.bars)")
+                        Check.that(row.equityShape.allSatisfy { $0.isNaN || abs($0) <= 1e250 }, "equity \(row.equityShape.prefix(4))")
+                        if let stats = row.stats {
+                            Check.that(stats.periodsPerYear > 0 && stats.periodsPerYear.isFinite, "ppy \(stats.periodsPerYear)")
+                            for (metric, stat) in zip(Metric.allCases, stats.all) { inRange(stat.value, metric) }
+                        }
+                    }
+                case "btCONDIT":
+                    for (_, row) in try ConditionRowsFile.read(path) {
+                        Check.that(row.time.map { UTCTime.supportedRange.contains($0) } ?? true, "time \(row.time ?? 0)")
+                    }
+                case "btSWEEP1":
+                    let reader = try SweepRowsReader(path: path)
+                    while let combo = try reader.peek() {
+                        Check.that(combo >= 0, "combination \(combo)")
+                        if let m = try reader.next().metrics { for (metric, v) in zip(RunMetrics.metrics, m.values) { inRange(v, metric) } }
+                    }
+                default:
+                    for choice in try WalkForwardChoicesFile.read(path) { Check.that((choice.combo ?? 0) >= 0, "choice \(choice)") }
+                }
+            } catch {
+                last = error
+            }
+        }
+        if let last { throw last }
+    }
+
     public static let all: [FuzzTarget] = [csv, binance, alphavantage, trades, book, detect, `where`, grid,
-                                           expression, strategyFile, signals, networkNumbers]
+                                           expression, strategyFile, signals, networkNumbers, shardFiles]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 

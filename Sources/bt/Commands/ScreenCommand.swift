@@ -142,7 +142,7 @@ enum ScreenCommand {
             }
             return
         }
-        let report = run.report(rows: rows)
+        let report = try run.report(rows: rows)
         if let directory {
             try report.write(to: OutputDirectory.stage(directory, force: force))
         }

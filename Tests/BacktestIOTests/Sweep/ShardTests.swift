@@ -276,7 +276,7 @@ struct ShardTests {
         let rows: [(position: Int, row: ConditionScreen.Row)] = [
             (0, .init(symbol: "A", status: .match, timeframe: "1d", time: 1_700_000_000, values: [1.5, .nan, -0.0, 1])),
             (1, .init(symbol: "B", status: .error, error: "too short: the condition needs 201 bars")),
-            (2, .init(symbol: "C", status: .noMatch, timeframe: nil, time: -86_400, values: [.infinity])),
+            (2, .init(symbol: "C", status: .noMatch, timeframe: nil, time: 86_400, values: [.infinity])),
         ]
         let writer = try PartialWriter(parent: parent, manifest: PartialManifest(
             command: "screen", arguments: [], shard: shard, items: 3, itemsSHA256: "", assigned: 3, dataSHA256: ""))
@@ -288,6 +288,79 @@ struct ShardTests {
             #expect(a.symbol == b.symbol && a.status == b.status && a.timeframe == b.timeframe && a.time == b.time && a.error == b.error)
             #expect(Self.bits(a.values) == Self.bits(b.values))
         }
+    }
+
+    // MARK: - Shard files are input
+
+    /// One screen row, written into a fresh shard folder, then read back.
+    static func readBack(_ row: Screen.Row, position: Int = 0) throws -> [(position: Int, row: Screen.Row)] {
+        let parent = TestSupport.scratchDirectory().path
+        let writer = try PartialWriter(parent: parent, manifest: PartialManifest(
+            command: "screen", arguments: [], shard: try Shard(index: 0, count: 1), items: 1, itemsSHA256: "", assigned: 1,
+            dataSHA256: ""))
+        try ScreenRowsFile.write([(position, row)], name: "screen.rows", in: writer)
+        try writer.commit()
+        let folder = try PartialFolder(path: parent + "/shard-0-of-1")
+        #expect(folder.manifest.checksums["screen.rows"]?.count == 64)
+        return try ScreenRowsFile.read(folder.file("screen.rows"))
+    }
+
+    @Test("a shard file's values are read into their ranges: statistics by unit, bar counts, equity, times")
+    func shardValueRanges() throws {
+        let good = try #require(Self.screenRows(["S1"]).first)
+        #expect(try Self.readBack(good).count == 1)
+        func with(_ metric: Metric, _ v: Double) -> Screen.Row {
+            var row = good
+            var values = row.stats!.all.map(\.value)
+            values[Metric.allCases.firstIndex(of: metric)!] = v
+            row.stats = Stats(values: values, periodsPerYear: row.stats!.periodsPerYear)
+            return row
+        }
+        var hostile: [(Screen.Row, String)] = [
+            (with(.start, .nan), ""), (with(.start, 1e300), "a statistic start of 1e+300"), (with(.end, -1), "a statistic end of -1.0"),
+            (with(.trades, 1e300), "a statistic trades of 1e+300"), (with(.bars, -5), "a statistic bars of -5.0"),
+            (with(.sharpe, .nan), ""), (with(.cagr, .infinity), ""),
+        ]
+        var row = good
+        row.bars = Int.max
+        hostile.append((row, "a bar count of \(Int.max)"))
+        row = good
+        row.equityShape = [1, 1e308, -1e308]
+        hostile.append((row, "an equity value of 1e+308"))
+        row = good
+        row.stats = Stats(values: good.stats!.all.map(\.value), periodsPerYear: -1)
+        hostile.append((row, "-1.0 periods per year"))
+        for (row, reason) in hostile {
+            do {
+                _ = try Self.readBack(row)
+                #expect(reason.isEmpty, "accepted: \(reason)")
+            } catch let e as InputError {
+                #expect(!reason.isEmpty && e.description.contains(reason) && e.description.contains("screen.rows"), "\(e)")
+            }
+        }
+        let conditionParent = TestSupport.scratchDirectory().path
+        let writer = try PartialWriter(parent: conditionParent, manifest: PartialManifest(
+            command: "screen", arguments: [], shard: try Shard(index: 0, count: 1), items: 1, itemsSHA256: "", assigned: 1,
+            dataSHA256: ""))
+        try ConditionRowsFile.write([(0, .init(symbol: "A", status: .match, timeframe: "1d", time: Int64.min, values: []))],
+                                    name: "condition.rows", in: writer)
+        try writer.commit()
+        #expect(throws: InputError.self) { try ConditionRowsFile.read(conditionParent + "/shard-0-of-1/condition.rows") }
+    }
+
+    @Test("a shard file changed after it was written is refused naming it; a manifest without checksums asks for a rerun")
+    func shardChecksum() throws {
+        let parent = try Self.shards(1)
+        let file = parent + "/shard-0-of-1/screen.rows"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        bytes[bytes.count - 1] ^= 1
+        try bytes.write(to: URL(fileURLWithPath: file))
+        #expect(Self.problem([parent]).contains("\(file): does not match the checksum its shard recorded"), "\(Self.problem([parent]))")
+        let manifest = parent + "/shard-0-of-1/partial.json"
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        let old = try #require(text.range(of: ", \"files_sha256\""))
+        try (String(text[..<old.lowerBound]) + "}\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+        #expect(Self.problem([parent]).contains("lists no checksums of its files"), "\(Self.problem([parent]))")
     }
 
     // MARK: - Incomplete or mixed partial results

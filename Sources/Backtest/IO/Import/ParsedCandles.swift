@@ -45,6 +45,30 @@ struct ParsedCandles {
     /// clamped to it; anything larger is refused.
     static let ohlcTolerance = 1e-9
 
+    /// What is wrong with one bar, or nil when bt accepts it: the time within
+    /// `UTCTime.supportedRange`, values at most `largestMagnitude` in magnitude (so finite), a
+    /// volume only missing (NaN) on a close-only bar, high >= max(open, close) and low <=
+    /// min(open, close) up to `ohlcTolerance`, volume >= 0. The importer refuses (or skips) a bar
+    /// with a problem; the store refuses to load one (`CandleStore.loadStored`), so what an
+    /// import refuses never comes back from a store.
+    static func problem(time t: Int64, open o: Double, high h: Double, low l: Double, close c: Double, volume v: Double) -> String? {
+        let top = Swift.max(o, c), bottom = Swift.min(o, c)
+        let largest = Swift.max(Swift.max(Swift.abs(o), Swift.abs(h)), Swift.max(Swift.abs(l), Swift.abs(c)))
+        if !UTCTime.supportedRange.contains(t) {
+            return "time \(UTCTime.describe(t)) is outside the supported range 1970-01-01 to 9999-12-31"
+        } else if !(largest <= largestMagnitude) || Swift.abs(v) > largestMagnitude {
+            let (name, value) = [("open", o), ("high", h), ("low", l), ("close", c), ("volume", v)]
+                .first { Swift.abs($0.1) > largestMagnitude || $0.1.isInfinite || ($0.0 != "volume" && $0.1.isNaN) }!
+            return "\(name) \(value) is beyond ±1e250 (sums of it could overflow)"
+        } else if v.isNaN && !(o == h && h == l && l == c) {
+            return "missing volume"
+        }
+        if h < top && top - h > ohlcTolerance * Swift.abs(top) { return "high \(h) is below max(open, close) \(top)" }
+        if l > bottom && l - bottom > ohlcTolerance * Swift.abs(bottom) { return "low \(l) is above min(open, close) \(bottom)" }
+        if v < 0 { return "negative volume \(v)" }
+        return nil
+    }
+
     /// Checks every row (time within `UTCTime.supportedRange`, values at most
     /// `largestMagnitude` in magnitude, high >= max(open, close) and low <= min(open, close)
     /// up to `ohlcTolerance`, volume >= 0 or NaN for a close-only bar), sorts by time (stable),
@@ -70,25 +94,12 @@ struct ParsedCandles {
         for i in 0..<ts.count {
             let t = ts[i], o = os[i], c = cs[i], v = vs[i]
             var h = hs[i], l = ls[i]
-            var problem: String?
-            let top = Swift.max(o, c), bottom = Swift.min(o, c)
-            let largest = Swift.max(Swift.max(Swift.abs(o), Swift.abs(h)), Swift.max(Swift.abs(l), Swift.abs(c)))
-            if !UTCTime.supportedRange.contains(t) {
-                problem = "time \(UTCTime.describe(t)) is outside the supported range 1970-01-01 to 9999-12-31"
-            } else if !(largest <= Self.largestMagnitude) || Swift.abs(v) > Self.largestMagnitude {
-                let (name, value) = [("open", o), ("high", h), ("low", l), ("close", c), ("volume", v)]
-                    .first { Swift.abs($0.1) > Self.largestMagnitude || $0.1.isInfinite }!
-                problem = "\(name) \(value) is beyond ±1e250 (sums of it could overflow)"
-            } else if v.isNaN && !(o == h && h == l && l == c) {
-                problem = "missing volume"
+            var problem = Self.problem(time: t, open: o, high: h, low: l, close: c, volume: v)
+            if problem == nil {
+                // Within the tolerance: floating-point noise, clamped.
+                h = Swift.max(h, Swift.max(o, c))
+                l = Swift.min(l, Swift.min(o, c))
             }
-            if problem == nil, h < top {
-                if top - h <= Self.ohlcTolerance * Swift.abs(top) { h = top } else { problem = "high \(h) is below max(open, close) \(top)" }
-            }
-            if problem == nil, l > bottom {
-                if l - bottom <= Self.ohlcTolerance * Swift.abs(bottom) { l = bottom } else { problem = "low \(l) is above min(open, close) \(bottom)" }
-            }
-            if problem == nil, v < 0 { problem = "negative volume \(v)" }
             if let problem {
                 guard skipBadRows else { throw error(problem, row: i) }
                 bad.append(i)

@@ -50,8 +50,15 @@ public struct ConditionScreenRun {
     }
 
     /// The report of every symbol's `rows` (`screen.csv`, `screen.md`, JSON and the match table).
-    public func report(rows: [ConditionScreen.Row]) -> ConditionScreenReport {
-        ConditionScreenReport(screen: screen, rows: rows, commandLine: commandLine,
+    /// - Throws: `InputError` when no symbol could be checked (exit 2, as a strategy screen or a
+    ///   sweep where nothing ran), listing each symbol's reason (the first ten).
+    public func report(rows: [ConditionScreen.Row]) throws -> ConditionScreenReport {
+        if !rows.isEmpty, rows.allSatisfy({ $0.status == .error }) {
+            let reasons = rows.prefix(10).map { "\($0.symbol): \($0.error ?? "failed")" }
+            throw InputError("no symbol could be checked: all \(rows.count) failed (" + reasons.joined(separator: "; ")
+                             + (rows.count > 10 ? "; ..." : "") + ")")
+        }
+        return ConditionScreenReport(screen: screen, rows: rows, commandLine: commandLine,
                               parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
     }
 }

@@ -63,6 +63,15 @@ public struct ScreenRun {
         }
     }
 
+    /// A screen in which no symbol ran is a failure (exit 2), as a sweep in which no combination
+    /// ran is, and writes no report: the error lists each symbol's reason (the first ten).
+    public static func requireSomeRan(_ rows: [Screen.Row]) throws {
+        guard !rows.isEmpty, rows.allSatisfy({ $0.status == .error }) else { return }
+        let reasons = rows.prefix(10).map { "\($0.symbol): \($0.error ?? "failed")" }
+        throw InputError("no symbol could run: all \(rows.count) failed (" + reasons.joined(separator: "; ")
+                         + (rows.count > 10 ? "; ..." : "") + ")")
+    }
+
     /// Ranks `rows` (every symbol's, in the screen's symbol order) and writes `screen.csv`,
     /// `screen.md` and `report.html` into `directory`. Ranking depends only on the rows'
     /// contents, so rows merged from shards give what one process gives.
@@ -70,6 +79,7 @@ public struct ScreenRun {
     ///   symbols are run again here (a merge keeps none), and give the same page.
     public func write(rows: [Screen.Row], databasePath: String, directory: String, kept: [String: ChartedRun] = [:],
                       load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
+        try Self.requireSomeRan(rows)
         var report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,
             execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,

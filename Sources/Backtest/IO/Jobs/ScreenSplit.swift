@@ -81,16 +81,17 @@ public struct ScreenSplit {
             try writer.commit()
             return .shard(shard, assigned: positions.count, target: writer.target)
         case .merge(let set, _):
-            return .rows(try set.rows(Format.self))
+            return .rows(try set.rows(Format.self, symbols: symbols))
         }
     }
 }
 
 extension PartialSet {
     /// The screen rows of every shard, in the order of the screen's symbol list.
-    public func rows<Format: ScreenRowsFormat>(_ format: Format.Type) throws -> [Format.Row] {
+    /// With `symbols`, each row must be of the symbol at its position in it.
+    public func rows<Format: ScreenRowsFormat>(_ format: Format.Type, symbols: [String]? = nil) throws -> [Format.Row] {
         let count = manifest.shard.count
-        return try ordered(parts.map { part in (part, try Format.read(part.file(Format.fileName))) }) {
+        return try ordered(parts.map { part in (part, try Format.read(part.file(Format.fileName))) }, symbols: symbols) {
             Shard.index(ofSymbol: $0, count: count)
         }
     }

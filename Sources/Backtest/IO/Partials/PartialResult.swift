@@ -47,6 +47,8 @@ public struct PartialManifest: Sendable, Equatable {
     public var symbols: [SweptSymbol] = []
     /// The payload files and their sizes in bytes.
     public var files: [String: Int] = [:]
+    /// The payload files' SHA-256 (lowercase hex), checked by the merge before it reads them.
+    public var checksums: [String: String] = [:]
 
     public init(command: String, arguments: [String], shard: Shard, items: Int, itemsSHA256: String,
                 assigned: Int, dataSHA256: String) {
@@ -76,6 +78,7 @@ public struct PartialManifest: Sendable, Equatable {
             })))
         }
         members.append((key: "files", value: .object(files.keys.sorted().map { (key: $0, value: .int(files[$0]!)) })))
+        members.append((key: "files_sha256", value: .object(checksums.keys.sorted().map { (key: $0, value: .string(checksums[$0]!)) })))
         return .object(members)
     }
 
@@ -122,6 +125,9 @@ public struct PartialManifest: Sendable, Equatable {
         items = try int("items")
         itemsSHA256 = try string("items_sha256")
         assigned = try int("assigned")
+        guard items >= 0, items <= Int(Int32.max), assigned >= 0, assigned <= items else {
+            throw fail("\(assigned) of \(items) items assigned")
+        }
         dataSHA256 = try string("data_sha256")
         if case .array(let list)? = root["symbols"] {
             symbols = try list.map { s in
@@ -131,7 +137,9 @@ public struct PartialManifest: Sendable, Equatable {
                 }
                 var error: String?
                 if case .string(let e)? = s["error"] { error = e }
-                return SweptSymbol(symbol: symbol, bars: try int("bars", in: s), candlesSHA256: sha, executionSHA256: execution,
+                let bars = try int("bars", in: s)
+                guard bars >= 0, bars <= CandleStore.maximumBars else { throw fail("\(symbol) has \(bars) bars") }
+                return SweptSymbol(symbol: symbol, bars: bars, candlesSHA256: sha, executionSHA256: execution,
                                    error: error)
             }
         }
@@ -139,7 +147,20 @@ public struct PartialManifest: Sendable, Equatable {
         for (name, _) in list {
             guard !name.contains("/"), !name.hasPrefix(".") else { throw fail("a file name with a path: \(name)") }
             files[name] = try int(name, in: root["files"])
+            guard files[name]! >= 0 else { throw fail("\(name) of \(files[name]!) bytes") }
         }
+        guard case .object(let sums)? = root["files_sha256"] else {
+            throw InputError("lists no checksums of its files (no \"files_sha256\"): it was written by an older bt; "
+                             + "rerun the shard with this bt", at: path)
+        }
+        for (name, value) in sums {
+            guard files[name] != nil, case .string(let hex) = value, hex.utf8.count == 64,
+                  hex.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+                throw fail("a bad checksum for \(name)")
+            }
+            checksums[name] = hex
+        }
+        if let unlisted = files.keys.sorted().first(where: { checksums[$0] == nil }) { throw fail("no checksum for \(unlisted)") }
     }
 }
 
@@ -160,6 +181,13 @@ public struct PartialFolder: Sendable {
             let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? nil
             guard let size else { throw InputError("lacks \(name), which its manifest lists", at: path) }
             guard size == bytes else { throw InputError("\(name) holds \(size) bytes, its manifest says \(bytes)", at: path) }
+            let recorded = manifest.checksums[name] ?? ""
+            guard let actual = fileSHA256(full) else { throw InputError("cannot read \(name)", at: path) }
+            guard actual == recorded else {
+                throw InputError("does not match the checksum its shard recorded in \(PartialManifest.fileName) (sha256 "
+                                 + "\(actual.prefix(16))..., recorded \(recorded.prefix(16))...): it changed after the shard "
+                                 + "wrote it; rerun the shard", at: full)
+            }
         }
     }
 
@@ -222,8 +250,11 @@ public final class PartialWriter {
     /// The path of payload file `name` in the folder being written.
     func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
-    /// Records a payload file written into `path` with its size.
-    func add(file name: String, bytes: Int) { manifest.files[name] = bytes }
+    /// Closes `writer`, a payload file written into `path`, and records its size and checksum.
+    func add(_ writer: RecordWriter, as name: String) throws {
+        manifest.files[name] = try writer.close()
+        manifest.checksums[name] = writer.sha256
+    }
 
     /// Updates the manifest before it is written (per-symbol facts learnt while running).
     public func update(_ change: (inout PartialManifest) -> Void) { change(&manifest) }

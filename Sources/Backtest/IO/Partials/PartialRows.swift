@@ -45,7 +45,7 @@ public final class SweepRowsWriter {
     }
 
     public func close() throws {
-        partial.add(file: name, bytes: try writer.close())
+        try partial.add(writer, as: name)
     }
 }
 
@@ -78,17 +78,22 @@ public final class SweepRowsReader {
     }
 
     private func read() throws -> Sweep.Row {
-        let combo = try reader.int()
+        let combo = try reader.int(in: 0...Int(Int32.max), "a combination number")
         let flags = try reader.u8()
+        try reader.require([0, 1, 3].contains(flags), "a row kind of \(flags)")
         guard flags & 1 == 1 else { return Sweep.Row(combo: combo, error: try reader.string()) }
         var values = [Double]()
         values.reserveCapacity(metrics)
-        for _ in 0..<metrics { values.append(try reader.double()) }
-        var row = Sweep.Row(combo: combo, metrics: RunMetrics(values: values, periodSharpe: try reader.double()))
+        for metric in RunMetrics.metrics {
+            let v = try reader.double()
+            try reader.statistic(metric, v)
+            values.append(v)
+        }
+        var row = Sweep.Row(combo: combo, metrics: RunMetrics(values: values, periodSharpe: try reader.double("a per-period Sharpe ratio")))
         if flags & 2 != 0 {
-            let sums = try reader.doubles(limit: 1 << 16)
+            let sums = try reader.doubles("a block sum", limit: 1 << 16)
             row.blockSums = sums
-            row.blockSquares = try sums.map { _ in try reader.double() }
+            row.blockSquares = try sums.map { _ in try reader.double("a block sum of squares") }
         }
         return row
     }
@@ -106,14 +111,14 @@ public enum WalkForwardChoicesFile {
             w.int(c.combo ?? -1)
             w.double(c.value)
         }
-        partial.add(file: name, bytes: try w.close())
+        try partial.add(w, as: name)
     }
 
     public static func read(_ path: String) throws -> [WalkForward.Choice] {
         let r = try RecordReader(path: path, magic: magic)
         return try (0..<r.count(limit: 1 << 20)).map { _ in
-            let combo = try r.int()
-            return WalkForward.Choice(combo: combo < 0 ? nil : combo, value: try r.double())
+            let combo = try r.int(in: -1...Int(Int32.max), "a combination number")
+            return WalkForward.Choice(combo: combo < 0 ? nil : combo, value: try r.double("a walk-forward rank value"))
         }
     }
 }
@@ -144,7 +149,7 @@ public enum ScreenRowsFile {
             w.doubles(row.equityShape)
             try w.flush(threshold: 1 << 20)
         }
-        partial.add(file: name, bytes: try w.close())
+        try partial.add(w, as: name)
     }
 
     public static func read(_ path: String) throws -> [(position: Int, row: Screen.Row)] {
@@ -157,17 +162,24 @@ public enum ScreenRowsFile {
             let position = try r.int()
             let symbol = try r.string()
             let statusText = try r.string()
-            guard let status = Screen.Row.Status(rawValue: statusText) else { throw InputError("holds an unknown status '\(statusText)'", at: path) }
+            guard let status = Screen.Row.Status(rawValue: statusText) else {
+                throw InputError("holds an unknown status \(Excerpt.quoted(statusText))", at: path)
+            }
             let name = SeriesName.split(symbol)
             var row = Screen.Row(symbol: name?.0 ?? symbol, timeframe: name?.1, status: status, error: try r.optionalString(),
-                                 bars: try r.int())
-            if try r.u8() == 1 {
+                                 bars: try r.int(in: 0...CandleStore.maximumBars, "a bar count"))
+            let hasStats = try r.u8()
+            try r.require(hasStats <= 1, "a statistics flag of \(hasStats)")
+            if hasStats == 1 {
                 let ppy = try r.double()
-                let values = try r.doubles()
+                try r.require(RecordReader.isPlausible(ppy, .perYear), "\(ppy) periods per year")
+                let values = try r.doubles(limit: 1 << 16)
                 guard values.count == metrics else { throw InputError("holds a row with \(values.count) statistics", at: path) }
+                for (metric, v) in zip(Metric.allCases, values) { try r.statistic(metric, v) }
                 row.stats = Stats(values: values, periodsPerYear: ppy)
             }
-            row.equityShape = try r.doubles()
+            // Equity values are money: within the magnitude the store accepts for prices.
+            row.equityShape = try r.doubles("an equity value", limit: 1 << 16, largest: ParsedCandles.largestMagnitude)
             return (position, row)
         }
     }
@@ -192,7 +204,7 @@ public enum ConditionRowsFile {
             w.optionalString(row.error)
             try w.flush(threshold: 1 << 20)
         }
-        partial.add(file: name, bytes: try w.close())
+        try partial.add(w, as: name)
     }
 
     public static func read(_ path: String) throws -> [(position: Int, row: ConditionScreen.Row)] {
@@ -202,11 +214,14 @@ public enum ConditionRowsFile {
             let symbol = try r.string()
             let statusText = try r.string()
             guard let status = ConditionScreen.Row.Status(rawValue: statusText) else {
-                throw InputError("holds an unknown status '\(statusText)'", at: path)
+                throw InputError("holds an unknown status \(Excerpt.quoted(statusText))", at: path)
             }
             let timeframe = try r.optionalString()
-            let time: Int64? = try r.u8() == 1 ? Int64(try r.int()) : nil
-            let values = try r.doubles()
+            if let timeframe { try r.require(Timeframe(rawValue: timeframe) != nil, "a timeframe \(Excerpt.quoted(timeframe))") }
+            let hasTime = try r.u8()
+            try r.require(hasTime <= 1, "a time flag of \(hasTime)")
+            let time: Int64? = hasTime == 1 ? Int64(try r.int(in: Int(UTCTime.supportedRange.lowerBound)...Int(UTCTime.supportedRange.upperBound), "a time")) : nil
+            let values = try r.doubles(limit: 1 << 16)  // any value: an expression may give infinities
             return (position, ConditionScreen.Row(symbol: symbol, status: status, timeframe: timeframe, time: time,
                                                   values: values, error: try r.optionalString()))
         }

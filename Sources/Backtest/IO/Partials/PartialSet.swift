@@ -99,9 +99,13 @@ public struct PartialSet: Sendable {
         try ordered(parts.map { part in (part, try ConditionRowsFile.read(part.file(file))) }, shardOf: shardOf)
     }
 
-    func ordered<Row>(_ lists: [(PartialFolder, [(position: Int, row: Row)])], shardOf: (String) -> Int) throws -> [Row]
+    /// `lists` in position order; with `symbols` (the screen's list), each row must be of the
+    /// symbol at its position.
+    func ordered<Row>(_ lists: [(PartialFolder, [(position: Int, row: Row)])], symbols: [String]? = nil,
+                      shardOf: (String) -> Int) throws -> [Row]
     where Row: SymbolRow {
         let n = manifest.items
+        if let symbols, symbols.count != n { throw InputError("the partial results are of \(n) symbols, not \(symbols.count)") }
         var rows = [Row?](repeating: nil, count: n)
         for (part, list) in lists {
             guard list.count == part.manifest.assigned else {
@@ -109,6 +113,13 @@ public struct PartialSet: Sendable {
             }
             for (position, row) in list {
                 guard position >= 0, position < n else { throw InputError("holds a row at position \(position) of \(n)", at: part.path) }
+                if let symbols {
+                    let base = { (s: String) in SeriesName.split(s)?.0 ?? s }
+                    guard base(row.symbol) == base(symbols[position]) else {
+                        throw InputError("holds \(Excerpt.quoted(row.symbol)) where symbol number \(position + 1), "
+                                         + "\(Excerpt.quoted(symbols[position])), belongs", at: part.path)
+                    }
+                }
                 guard shardOf(row.symbol) == part.manifest.shard.index else {
                     throw InputError("holds \(row.symbol), which belongs to shard \(shardOf(row.symbol))", at: part.path)
                 }

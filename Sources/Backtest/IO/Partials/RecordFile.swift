@@ -10,6 +10,9 @@ final class RecordWriter {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private(set) var bytesWritten = 0
+    private var hash = SHA256()
+    /// SHA-256 of everything written, once `close` returned (the manifest records it).
+    private(set) var sha256 = ""
 
     init(path: String, magic: String) throws {
         precondition(magic.utf8.count == 8, "an 8-byte magic")
@@ -52,6 +55,7 @@ final class RecordWriter {
     /// Writes the buffer out when it holds more than `threshold` bytes.
     func flush(threshold: Int = 0) throws {
         guard buffer.count > threshold else { return }
+        hash.update(buffer)
         var done = 0
         while done < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, buffer.count - done) }
@@ -67,6 +71,7 @@ final class RecordWriter {
     func close() throws -> Int {
         try flush()
         guard fsync(fd) == 0 else { throw InternalError("\(path): cannot sync (\(String(cString: strerror(errno))))") }
+        sha256 = hash.hexDigest()
         return bytesWritten
     }
 }
@@ -160,4 +165,63 @@ final class RecordReader {
     func optionalString() throws -> String? {
         try u8() == 0 ? nil : try string()
     }
+
+    /// Refuses the file unless `ok`: a value out of its range (`what`, as "a bars count of -1").
+    func require(_ ok: Bool, _ what: @autoclosure () -> String) throws {
+        if !ok { throw InputError("holds \(what()): not what a shard writes (edited or damaged?); rerun the shard", at: path) }
+    }
+
+    /// A whole number in `range`.
+    func int(in range: ClosedRange<Int>, _ what: String) throws -> Int {
+        let v = try int()
+        try require(range.contains(v), "\(what) of \(v)")
+        return v
+    }
+
+    /// A double that is NaN (undefined) or finite, within ±`largest`.
+    func double(_ what: String, largest: Double = .greatestFiniteMagnitude) throws -> Double {
+        let v = try double()
+        try require(v.isNaN || abs(v) <= largest, "\(what) of \(v)")
+        return v
+    }
+
+    /// `count` doubles, each NaN or finite within ±`largest`.
+    func doubles(_ what: String, limit: Int = 1 << 24, largest: Double = .greatestFiniteMagnitude) throws -> [Double] {
+        let values = try doubles(limit: limit)
+        if let bad = values.first(where: { !($0.isNaN || abs($0) <= largest) }) { try require(false, "\(what) of \(bad)") }
+        return values
+    }
+
+    /// The statistic `metric` as a run computes it: NaN (undefined) or a value in its unit's range.
+    func statistic(_ metric: Metric, _ v: Double) throws {
+        try require(Self.isPlausible(v, metric.unit), "a statistic \(metric.name) of \(v)")
+    }
+
+    /// NaN, or within the range of `unit`: a time a whole second within the supported dates,
+    /// counts and durations non-negative up to 2^53, periods per year positive and finite; returns,
+    /// ratios and money as a run computes them (a CAGR of a short run may overflow to infinity).
+    static func isPlausible(_ v: Double, _ unit: Stat.Unit) -> Bool {
+        if v.isNaN { return true }
+        switch unit {
+        case .time: return v == v.rounded() && Double(UTCTime.supportedRange.lowerBound) <= v
+            && v <= Double(UTCTime.supportedRange.upperBound)
+        case .bars, .count, .days: return v >= 0 && v <= 9_007_199_254_740_992
+        case .perYear: return v > 0 && v.isFinite
+        case .fraction, .ratio, .cash, .bps: return true
+        }
+    }
+}
+
+/// SHA-256 of the file at `path`, read in 1 MiB pieces; nil when it cannot be read.
+func fileSHA256(_ path: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    var hash = SHA256()
+    while true {
+        let chunk: Data?
+        do { chunk = try handle.read(upToCount: 1 << 20) } catch { return nil }
+        guard let chunk, !chunk.isEmpty else { break }  // nil or empty at the end
+        hash.update(chunk)
+    }
+    return hash.hexDigest()
 }

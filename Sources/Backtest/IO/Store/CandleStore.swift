@@ -10,16 +10,21 @@ import Foundation
 /// and copies memory, instead of stepping a million rows. WAL mode keeps readers working
 /// while an import writes.
 ///
-/// Opening never changes a file that is not a bt store (see `StoreSchema`). Readers open the
-/// file read-only (and immutable when its directory cannot be written, so a store on read-only
-/// media stays readable); only writers switch a store to WAL or stamp an older schema, and only
-/// inside their write transaction. Every series is checked as it is loaded: a damaged chunk is
-/// a `StoreError` naming the series, never read past.
+/// Opening never changes a file that is not a bt store (see `StoreSchema`). Readers of a bt store
+/// that can be written open it read-write with `PRAGMA query_only`, so that their close removes
+/// the `-wal` and `-shm` files SQLite makes (the last connection's close does; a read-only one
+/// cannot); any other file, or one that cannot be written, is opened read-only (and immutable
+/// when its directory cannot be written, so a store on read-only media stays readable); only
+/// writers switch a store to WAL or stamp an older schema, and only inside their write
+/// transaction. A file shorter than its pages is refused on open, and every series is checked
+/// as it is loaded (the chunks' shapes and the importer's check of every bar): a damaged chunk
+/// is a `StoreError` naming the series, never read past.
 public final class CandleStore {
     let db: SQLiteDatabase
     public var path: String { db.path }
     /// True when opened for reading only.
-    public var isReadOnly: Bool { if case .readOnly = db.mode { true } else { false } }
+    public var isReadOnly: Bool { readOnly }
+    private let readOnly: Bool
     /// The tables present when the store was opened (a version-0 store may lack some).
     private(set) var tables: Set<String>
 
@@ -127,7 +132,9 @@ public final class CandleStore {
             throw InputError("was written by a newer bt (store schema \(version); this bt reads up to \(StoreSchema.version))",
                              setting: .store, value: path)
         }
+        try Self.checkLength(probe, path: path)
         self.tables = tables
+        readOnly = !writable
         if writable {
             probe.close()
             db = try SQLiteDatabase(path: path, mode: .readWrite)
@@ -135,6 +142,9 @@ public final class CandleStore {
                 try db.execute("PRAGMA journal_mode=WAL")
             }
             try db.execute("PRAGMA synchronous=NORMAL")
+        } else if header == .bt, let reader = Self.openQueryOnly(path) {
+            probe.close()
+            db = reader
         } else if foreignSafe {
             probe.close()
             db = try Self.openReadOnly(path)
@@ -150,6 +160,7 @@ public final class CandleStore {
     private init(creating path: String) throws {
         db = try SQLiteDatabase(path: path, mode: .create)
         tables = []
+        readOnly = false
         // Big pages: chunk blobs span fewer overflow pages (applies only to a new, empty file).
         try db.execute("PRAGMA page_size=65536")
         try db.transaction {
@@ -183,6 +194,22 @@ public final class CandleStore {
         try db.execute("PRAGMA application_id=\(StoreSchema.applicationID); PRAGMA user_version=\(StoreSchema.version)")
     }
 
+    /// A connection for reading a bt store that leaves no `-wal` and `-shm` files behind: a
+    /// read-only connection cannot remove the ones it makes, the last read-write one does when it
+    /// closes. Only when the file and its directory can be written and no log is there (so its
+    /// close has nothing of its own to write back), with `query_only` set so it can change nothing;
+    /// nil otherwise (read-only media, a log left by a writer), and the store is read read-only.
+    private static func openQueryOnly(_ path: String) -> SQLiteDatabase? {
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue
+        guard wal == nil || wal == 0, access(path, W_OK) == 0, access(StorePath.directory(of: path), W_OK) == 0,
+              let db = try? SQLiteDatabase(path: path, mode: .readWrite) else { return nil }
+        guard (try? db.execute("PRAGMA query_only=1")) != nil, (try? db.integer("SELECT count(*) FROM sqlite_master")) != nil else {
+            db.close()
+            return nil
+        }
+        return db
+    }
+
     /// A read-only connection that has read the schema: plain read-only first; when that cannot
     /// work (a WAL store whose directory cannot take the shared-memory file), immutable.
     static func openReadOnly(_ path: String) throws -> SQLiteDatabase {
@@ -201,6 +228,25 @@ public final class CandleStore {
             let db = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
             _ = try db.integer("SELECT count(*) FROM sqlite_master")
             return db
+        }
+    }
+
+    /// Refuses a file shorter than the pages it holds: SQLite reads past the end of a file cut
+    /// short (an interrupted copy) as zeros, and its integrity check passes. Without a
+    /// write-ahead log the pages are SQLite's page count; with one (which may hold pages past the
+    /// file's end until they are written back), the count in the file's own header.
+    private static func checkLength(_ db: SQLiteDatabase, path: String) throws {
+        func size(_ file: String) -> Int64? {
+            (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value
+        }
+        guard let bytes = size(path) else { return }
+        let logged = (size(path + "-wal") ?? 0) > 32
+        let pageSize = try db.integer("PRAGMA page_size")
+        guard let pages = logged ? StoreSchema.headerPages(of: path) : try db.integer("PRAGMA page_count"),
+              pageSize > 0, pages > 0, pages <= Int64.max / pageSize else { return }
+        if bytes < pages * pageSize {
+            throw StoreError(.damaged, path: path, reason: "the file is \(bytes) bytes but holds \(pages) pages of \(pageSize) bytes "
+                             + "(\(pages * pageSize) bytes): it was cut short, as by an interrupted copy; copy it again from its source")
         }
     }
 
@@ -387,6 +433,14 @@ public final class CandleStore {
                 }
             }
             return
+        }
+        // What the importer refuses never comes back: its own check of every bar (a page of
+        // zeros or of other bytes reads as bars no import would have stored).
+        for i in 0..<s.count {
+            if let problem = ParsedCandles.problem(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i],
+                                                   close: s.close[i], volume: s.volume[i]) {
+                throw damaged("bar \(i) (\(UTCTime.describe(s.time[i]))): \(problem)")
+            }
         }
     }
 

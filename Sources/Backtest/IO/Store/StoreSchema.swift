@@ -74,6 +74,20 @@ enum StoreSchema {
     }
 }
 
+extension StoreSchema {
+    /// The database size in pages that `path`'s header records, when the header says it is
+    /// current (its change counter equals its version-valid-for number); nil otherwise.
+    static func headerPages(of path: String) -> Int64? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let b = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        guard b.count == 100 else { return nil }
+        func word(_ at: Int) -> UInt32 { b[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+        guard word(24) == word(92), word(28) > 0 else { return nil }
+        return Int64(word(28))
+    }
+}
+
 /// Checks on store paths, before any file is opened.
 enum StorePath {
     /// Refuses paths that are not plain files: empty, SQLite's `:memory:` or a `file:` URI
@@ -87,6 +101,17 @@ enum StorePath {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError("is a directory, not a store file", setting: .store, value: path)
+        }
+        if path.hasSuffix("/") {
+            throw InputError("names a directory, not a store file; give a file such as \(path)bt.sqlite",
+                             setting: .store, value: path)
+        }
+        // A FIFO, socket or device would block the first read (or be written to): only a
+        // regular file (or a link to one) is a store.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw InputError("is not a regular file (a FIFO, socket or device), not a store file; bt leaves it as it is",
+                             setting: .store, value: path)
         }
     }
 
