@@ -144,9 +144,13 @@ struct SweepScreenCommandTests {
         #expect(rows.filter { $0["chart"] is [String: Any] }.count == 3 && rows.last?["chart"] is NSNull)
         #expect(rows.last?["status"] as? String == "error")
 
-        let all = try BT.run(["screen", "rsi", "--all", "--db", db, "--out", out + "2", "--param", "period=700"])
+        let all = try BT.run(["screen", "rsi", "--all", "--db", db, "--out", out + "2", "--param", "period=700", "--min-trades", "0"])
         #expect(all.status == 0)
         #expect(all.stdout.contains("4 symbols, 1 ranked"))   // 600-bar synthetics cannot warm up RSI 700
+        // By default a row needs 10 trades to rank: GOOG's none follow, marked.
+        let thin = try BT.run(["screen", "rsi", "--all", "--db", db, "--out", out + "3", "--param", "period=700"])
+        #expect(thin.status == 0 && thin.stdout.contains("4 symbols, 0 ranked by sharpe, 1 with fewer than 10 trades, 3 failed"))
+        #expect(thin.stdout.contains("\nfew  GOOG ") && thin.stdout.contains("few: fewer than 10 trades, not ranked"), "\(thin.stdout)")
     }
 
     @Test("screen usage errors exit 2", arguments: [
