@@ -392,56 +392,58 @@ public final class CandleStore {
         return s
     }
 
-    /// Times strictly increasing and equal to the index at both ends; every value finite (a
-    /// volume may be NaN on a bar with open = high = low = close: a close-only bar).
-    /// - Complexity: one branch-free pass (`v - v` is 0 for finite `v`, NaN otherwise), and a
-    ///   second pass only to name the first problem.
+    /// Times strictly increasing and equal to the index at both ends, and every bar one the
+    /// importer would store (`ParsedCandles.problem`: time in range, values finite and at most
+    /// 1e250, high and low around open and close, volume >= 0, or NaN on a close-only bar).
+    /// - Complexity: one branch-free pass over the columns that only says whether a bar fails;
+    ///   the slower passes that name the first failure run only then.
     private static func checkContent(_ s: CandleSeries, index: (first: Int64, last: Int64),
                                      damaged: (String) -> StoreError) throws {
-        var outOfOrder = 0
-        var nonFinite = 0.0
+        let n = s.count
+        let m = ParsedCandles.largestMagnitude, tolerance = ParsedCandles.ohlcTolerance
+        let earliest = UTCTime.supportedRange.lowerBound, latest = UTCTime.supportedRange.upperBound
+        var bad: UInt8 = 0
         s.time.withUnsafeBufferPointer { t in
-            s.open.withUnsafeBufferPointer { o in
-                s.high.withUnsafeBufferPointer { h in
-                    s.low.withUnsafeBufferPointer { l in
-                        s.close.withUnsafeBufferPointer { c in
-                            s.volume.withUnsafeBufferPointer { v in
-                                for i in 0..<t.count {
-                                    // A NaN volume marks a close-only bar (no volume known); infinities never.
-                                    let volume = v[i].isNaN && o[i] == h[i] && h[i] == l[i] && l[i] == c[i] ? 0 : v[i]
-                                    nonFinite += (o[i] - o[i]) + (h[i] - h[i]) + (l[i] - l[i]) + (c[i] - c[i]) + (volume - volume)
-                                }
-                                for i in 1..<max(1, t.count) { outOfOrder |= t[i] <= t[i - 1] ? 1 : 0 }
-                            }
-                        }
-                    }
-                }
+        s.open.withUnsafeBufferPointer { o in
+        s.high.withUnsafeBufferPointer { h in
+        s.low.withUnsafeBufferPointer { l in
+        s.close.withUnsafeBufferPointer { c in
+        s.volume.withUnsafeBufferPointer { v in
+            for i in 0..<n {
+                let oi = o[i], hi = h[i], li = l[i], ci = c[i], vi = v[i], ti = t[i]
+                // Comparisons are false for NaN, so a NaN or infinite price fails `<= m`.
+                var ok: UInt8 = (abs(oi) <= m ? 1 : 0) & (abs(hi) <= m ? 1 : 0) & (abs(li) <= m ? 1 : 0) & (abs(ci) <= m ? 1 : 0)
+                let flat: UInt8 = (oi == hi ? 1 : 0) & (hi == li ? 1 : 0) & (li == ci ? 1 : 0)
+                ok &= (vi >= 0 && vi <= m ? 1 : 0) | ((vi != vi ? 1 : 0) & flat)
+                let top = oi > ci ? oi : ci, bottom = oi < ci ? oi : ci
+                ok &= (top - hi <= tolerance * abs(top) ? 1 : 0) & (li - bottom <= tolerance * abs(bottom) ? 1 : 0)
+                ok &= (ti >= earliest ? 1 : 0) & (ti <= latest ? 1 : 0) & (i == 0 || ti > t[i &- 1] ? 1 : 0)
+                bad |= ok ^ 1
             }
-        }
-        if outOfOrder != 0, let i = (1..<s.count).first(where: { s.time[$0] <= s.time[$0 - 1] }) {
+        }}}}}}
+        if bad != 0, let i = (1..<max(1, n)).first(where: { s.time[$0] <= s.time[$0 - 1] }) {
             throw damaged("bar \(i) at time \(s.time[i]) does not come after bar \(i - 1) at \(s.time[i - 1])")
         }
         guard s.time.first == index.first, s.time.last == index.last else {
             throw damaged("its index says \(index.first)...\(index.last) but its bars run "
-                              + "\(s.time.first ?? 0)...\(s.time.last ?? 0)")
+                          + "\(s.time.first ?? 0)...\(s.time.last ?? 0)")
         }
-        guard nonFinite == 0 else {
-            for (name, column) in [("open", s.open), ("high", s.high), ("low", s.low), ("close", s.close), ("volume", s.volume)] {
-                let flat = { (i: Int) in s.open[i] == s.high[i] && s.high[i] == s.low[i] && s.low[i] == s.close[i] }
-                if let bad = column.indices.first(where: { !column[$0].isFinite && !(name == "volume" && column[$0].isNaN && flat($0)) }) {
-                    throw damaged("bar \(bad) has a \(name) of \(column[bad])")
-                }
+        guard bad != 0 else { return }
+        for (name, column) in [("open", s.open), ("high", s.high), ("low", s.low), ("close", s.close), ("volume", s.volume)] {
+            let flat = { (i: Int) in s.open[i] == s.high[i] && s.high[i] == s.low[i] && s.low[i] == s.close[i] }
+            if let bad = column.indices.first(where: { !column[$0].isFinite && !(name == "volume" && column[$0].isNaN && flat($0)) }) {
+                throw damaged("bar \(bad) has a \(name) of \(column[bad])")
             }
-            return
         }
-        // What the importer refuses never comes back: its own check of every bar (a page of
+        // What the importer refuses never comes back: its own check names the bar (a page of
         // zeros or of other bytes reads as bars no import would have stored).
-        for i in 0..<s.count {
+        for i in 0..<n {
             if let problem = ParsedCandles.problem(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i],
                                                    close: s.close[i], volume: s.volume[i]) {
                 throw damaged("bar \(i) (\(UTCTime.describe(s.time[i]))): \(problem)")
             }
         }
+        throw damaged("a bar fails the store's check")
     }
 
     /// Replaces the stored series `symbol`/`timeframeKey` with `series` (sorted, unique times).
