@@ -45,6 +45,22 @@ struct ParsedCandles {
     /// clamped to it; anything larger is refused.
     static let ohlcTolerance = 1e-9
 
+    /// `problem`'s verdict without its words, branch-free for the store's pass over every loaded
+    /// bar (`CandleStore.checkContent`): 1 when the bar is one bt accepts, else 0. For finite
+    /// prices it is 1 exactly when `problem` is nil (a test holds the two equal); a NaN or
+    /// infinite price is 0.
+    @inline(__always)
+    static func accepts(time t: Int64, open o: Double, high h: Double, low l: Double, close c: Double, volume v: Double) -> UInt8 {
+        let m = largestMagnitude
+        // Comparisons are false for NaN, so a NaN or infinite price fails `<= m`.
+        var ok: UInt8 = (Swift.abs(o) <= m ? 1 : 0) & (Swift.abs(h) <= m ? 1 : 0) & (Swift.abs(l) <= m ? 1 : 0) & (Swift.abs(c) <= m ? 1 : 0)
+        let flat: UInt8 = (o == h ? 1 : 0) & (h == l ? 1 : 0) & (l == c ? 1 : 0)
+        ok &= (v >= 0 && v <= m ? 1 : 0) | ((v != v ? 1 : 0) & flat)
+        let top = o > c ? o : c, bottom = o < c ? o : c
+        ok &= (top - h <= ohlcTolerance * Swift.abs(top) ? 1 : 0) & (l - bottom <= ohlcTolerance * Swift.abs(bottom) ? 1 : 0)
+        return ok & (t >= UTCTime.supportedRange.lowerBound ? 1 : 0) & (t <= UTCTime.supportedRange.upperBound ? 1 : 0)
+    }
+
     /// What is wrong with one bar, or nil when bt accepts it: the time within
     /// `UTCTime.supportedRange`, values at most `largestMagnitude` in magnitude (so finite), a
     /// volume only missing (NaN) on a close-only bar, high >= max(open, close) and low <=

@@ -393,15 +393,12 @@ public final class CandleStore {
     }
 
     /// Times strictly increasing and equal to the index at both ends, and every bar one the
-    /// importer would store (`ParsedCandles.problem`: time in range, values finite and at most
-    /// 1e250, high and low around open and close, volume >= 0, or NaN on a close-only bar).
+    /// importer would store (`ParsedCandles.accepts`, the branch-free twin of its `problem`).
     /// - Complexity: one branch-free pass over the columns that only says whether a bar fails;
     ///   the slower passes that name the first failure run only then.
     private static func checkContent(_ s: CandleSeries, index: (first: Int64, last: Int64),
                                      damaged: (String) -> StoreError) throws {
         let n = s.count
-        let m = ParsedCandles.largestMagnitude, tolerance = ParsedCandles.ohlcTolerance
-        let earliest = UTCTime.supportedRange.lowerBound, latest = UTCTime.supportedRange.upperBound
         var bad: UInt8 = 0
         s.time.withUnsafeBufferPointer { t in
         s.open.withUnsafeBufferPointer { o in
@@ -410,14 +407,8 @@ public final class CandleStore {
         s.close.withUnsafeBufferPointer { c in
         s.volume.withUnsafeBufferPointer { v in
             for i in 0..<n {
-                let oi = o[i], hi = h[i], li = l[i], ci = c[i], vi = v[i], ti = t[i]
-                // Comparisons are false for NaN, so a NaN or infinite price fails `<= m`.
-                var ok: UInt8 = (abs(oi) <= m ? 1 : 0) & (abs(hi) <= m ? 1 : 0) & (abs(li) <= m ? 1 : 0) & (abs(ci) <= m ? 1 : 0)
-                let flat: UInt8 = (oi == hi ? 1 : 0) & (hi == li ? 1 : 0) & (li == ci ? 1 : 0)
-                ok &= (vi >= 0 && vi <= m ? 1 : 0) | ((vi != vi ? 1 : 0) & flat)
-                let top = oi > ci ? oi : ci, bottom = oi < ci ? oi : ci
-                ok &= (top - hi <= tolerance * abs(top) ? 1 : 0) & (li - bottom <= tolerance * abs(bottom) ? 1 : 0)
-                ok &= (ti >= earliest ? 1 : 0) & (ti <= latest ? 1 : 0) & (i == 0 || ti > t[i &- 1] ? 1 : 0)
+                let ok = ParsedCandles.accepts(time: t[i], open: o[i], high: h[i], low: l[i], close: c[i], volume: v[i])
+                    & (i == 0 || t[i] > t[i &- 1] ? 1 : 0)
                 bad |= ok ^ 1
             }
         }}}}}}
