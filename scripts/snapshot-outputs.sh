@@ -29,6 +29,21 @@ for s in $("$BT" strategies --json | python3 -c 'import json,sys; print(" ".join
   run "run-$s" run "$s" GOOG --json --db s.db
 done
 run strategies strategies
+# Execution options the simulators share (stops, shorts, close fills, sizes, instrument rules,
+# depth models), run by both drivers: every exit path of the one execution core.
+for s in $("$BT" strategies --json | python3 -c 'import json,sys; print(" ".join(x["name"] for x in json.load(sys.stdin)))'); do
+  run "x-stops-$s" run "$s" GOOG --sl 3% --tp 6% --tick 0.01 --json --db s.db
+  run "x-short-$s" run "$s" EURUSD --short --sl 0.5% --tp 1% --json --db s.db
+done
+run x-close run ma-cross GOOG --fill close --sl 4% --json --db s.db
+run x-units run rsi GOOG --size 20u --depth none --lot 1 --min-notional 500 --fee-min 5 --json --db s.db
+run x-cash run macd GOOG --size 5000$ --slippage-bps 5 --json --db s.db
+run x-cap run ma-cross EURUSD --max-participation 0.0000001 --json --db s.db
+run x-shortout run rsi EURUSD --short --sl 1% --tp 2% --out xshortout --db s.db
+run x-pstops portfolio ma-cross --symbols GOOG,EURUSD --sl 3% --tp 6% --json --db s.db
+run x-pclose portfolio ma-cross --symbols GOOG,EURUSD --fill close --sl 2% --rebalance 1M --json --db s.db
+run x-prot portfolio --symbols GOOG,EURUSD --rotate --rank "roc(close, 20)" --sl 5% --max-positions 1 --json --db s.db
+run x-pout portfolio ma-cross --symbols GOOG,EURUSD --sl 3% --tp 6% --out xpout --db s.db
 run screen screen ma-cross --all --json --out screen --db s.db
 SW=(sweep ma-cross GOOG --grid fast=5:50:5 --grid slow=20:200:10 --where "fast<slow" --walk-forward 4 --db s.db)
 run sweep "${SW[@]}" --out sweep

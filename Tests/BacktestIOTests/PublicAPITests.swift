@@ -13,7 +13,7 @@ struct PublicAPITests {
     /// portfolios; statistics, costs, sweeps, screens, overfitting and shards; the store,
     /// importers, charts, reports, jobs and partial results; the errors, times and JSON they use.
     static let api = [
-        "Core/Candles/", "Core/Indicators/", "Core/Engine/", "Core/Strategy/", "Core/Expressions/", "Core/Portfolio/",
+        "Core/Candles/", "Core/Indicators/", "Core/Engine/", "Core/Execution/", "Core/Strategy/", "Core/Expressions/", "Core/Portfolio/",
         "Core/Book/", "Core/Support/BTError.swift", "Core/Support/Setting.swift", "Core/Support/UTCTime.swift",
         "Core/Support/Version.swift", "Core/Support/JSONValue.swift", "Core/Support/JSONValue+Writing.swift",
         "Core/Support/Suggest.swift",

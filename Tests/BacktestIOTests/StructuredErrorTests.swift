@@ -39,7 +39,7 @@ struct StructuredErrorTests {
         Case(.stopLoss, nil, "sl: stop-loss must be between 0% and 100%") {
             var c = ExecutionConfig(); c.stopLoss = 1.5; try c.validate()
         },
-        Case(.size, "150%", "size '150%': not one of N% (0 < N <= 100), Nu (units) or N$ (cash)") {
+        Case(.size, "150%", "size '150%': not one of N% (0 < N <= 100), Nu (units), N$ (cash), risk:N% or vol:N%") {
             _ = try ExecutionConfig.Sizing.parse("150%")
         },
         Case(.takeProfit, "abc", "tp 'abc': not a percentage like 5%") {

@@ -29,12 +29,12 @@ struct LedgerInvariantTests {
         let last = candles.close[candles.count - 1]
         #expect(broker.fills.count > 10)
         #expect(broker.ledgerViolations(lastClose: last).isEmpty)
-        broker.ledgerCash += 0.01
+        broker.log.ledgerCash += 0.01
         #expect(broker.ledgerViolations(lastClose: last).contains { $0.hasPrefix("cash") })
-        broker.ledgerCash -= 0.01
-        broker.ledgerPosition += 1
+        broker.log.ledgerCash -= 0.01
+        broker.ledger.ledgerQuantity += 1
         #expect(broker.ledgerViolations(lastClose: last).contains { $0.hasPrefix("position") })
-        broker.ledgerPosition -= 1
+        broker.ledger.ledgerQuantity -= 1
         // Marked to another close, an open position's equity no longer equals the trades' PnL.
         #expect(broker.ledgerViolations(lastClose: last * 2).isEmpty == (broker.position == 0))
         #endif

@@ -215,12 +215,12 @@ struct PortfolioPropertyTests {
         let r = simulation.run()
         #expect(r.fills.count > 10)
         #expect(simulation.ledgerViolations().isEmpty)
-        simulation.ledgerCash += 0.01
+        simulation.log.ledgerCash += 0.01
         #expect(simulation.ledgerViolations().contains { $0.hasPrefix("cash") })
-        simulation.ledgerCash -= 0.01
-        simulation.ledgerPosition[0] += 1
+        simulation.log.ledgerCash -= 0.01
+        simulation.ledgers[0].ledgerQuantity += 1
         #expect(simulation.ledgerViolations().contains { $0.contains("position") })
-        simulation.ledgerPosition[0] -= 1
+        simulation.ledgers[0].ledgerQuantity -= 1
         simulation.outCash[5] = -1
         #expect(simulation.ledgerViolations().contains { $0.contains("below 0") })
         #endif

@@ -68,14 +68,18 @@ public struct Trade: Sendable, Equatable {
     public var barsHeld: Int { exitIndex - entryIndex }
     /// True when the position was still open at the end and is marked to the last close.
     public var isOpen: Bool
+    /// How the trade ended: the kind of the fill that closed it (`end` when still open).
+    public var exitKind: ExitKind
 
+    /// - Parameter exitKind: nil: `end` for an open trade, else `signal`.
     public init(side: PositionSide, entryIndex: Int, exitIndex: Int, entryTime: Int64, exitTime: Int64,
                 quantity: Double, entryPrice: Double, exitPrice: Double, slippageBps: Double,
-                fees: Double, pnl: Double, returnFraction: Double, isOpen: Bool = false) {
+                fees: Double, pnl: Double, returnFraction: Double, isOpen: Bool = false, exitKind: ExitKind? = nil) {
         self.side = side; self.entryIndex = entryIndex; self.exitIndex = exitIndex
         self.entryTime = entryTime; self.exitTime = exitTime; self.quantity = quantity
         self.entryPrice = entryPrice; self.exitPrice = exitPrice; self.slippageBps = slippageBps
         self.fees = fees; self.pnl = pnl; self.returnFraction = returnFraction; self.isOpen = isOpen
+        self.exitKind = exitKind ?? (isOpen ? .end : .signal)
     }
 }
 

@@ -6,7 +6,8 @@ enum OrderAction: Equatable {
     case close(reverse: Bool)
 }
 
-/// The simulated broker: cash, position, the open trade, and every fill, trade and rejection.
+/// The single-symbol driver's account: its cash and the execution core's position on the one
+/// symbol, every fill, trade and rejection, and the sizing of opening orders.
 ///
 /// Accounting: a buy pays notional + fee, a sell receives notional − fee; equity at a price is
 /// cash + position × price. Every fill belongs to exactly one trade, so final equity equals
@@ -15,83 +16,78 @@ struct Broker {
     let config: ExecutionConfig
     let candles: CandleSeries
     private let feeRate: Double
-    var liquidity: Liquidity
+    var ledger: PositionLedger
+    var log: RunLog
 
     private(set) var cash: Double
-    private(set) var position = 0.0
-    /// True while an exit's unfilled remainder waits for the next fill bar.
-    private(set) var closing = false
+    /// `--size vol:`: the standard deviation of the last 20 one-bar returns at each bar.
+    private let volatility: [Double]?
+    /// Entries not placed because their size or price was undefined at the signal bar (a
+    /// volatility, stop distance, limit or stop price that is not a positive number).
+    var skippedEntries = 0
 
-    private(set) var fills: [Fill] = []
-    private(set) var trades: [Trade] = []
-    private(set) var rejected: [RejectedOrder] = []
-    private(set) var ambiguousExitBars = 0
-    /// Fill bars without volume where the participation cap was skipped.
-    private(set) var barsWithoutVolume = 0
-    private var lastUncappedBar = -1
+    /// The limit and stop prices of entries at each bar (nil: market entries).
+    let entryPrices: EntryPrices?
+    /// The limit or stop entry working now, if any.
+    var working: WorkingEntry?
 
-    /// The open trade: entry fill facts plus exits so far.
-    private struct OpenTrade {
-        var side: PositionSide
-        var index: Int
-        var time: Int64
-        var quantity: Double
-        var notional: Double
-        var fee: Double
-        var slippageBps: Double
-        var exitQuantity = 0.0
-        var exitNotional = 0.0
-        var exitFees = 0.0
-        var exitSlippageWeighted = 0.0
-    }
-    private var open: OpenTrade?
-
-    #if DEBUG
-    /// The ledger rebuilt from the fills alone, for `ledgerViolations`.
-    var ledgerCash: Double
-    var ledgerPosition = 0.0
-    #endif
-
-    init(config: ExecutionConfig, candles: CandleSeries) {
+    init(config: ExecutionConfig, candles: CandleSeries, distances: ExitLevels.Distances = .init(),
+         entryPrices: EntryPrices? = nil) {
         self.config = config
+        self.entryPrices = entryPrices
         self.candles = candles
         feeRate = config.feeRate
         cash = config.initialCash
-        liquidity = Liquidity(config: config, candles: candles)
-        #if DEBUG
-        ledgerCash = config.initialCash
-        #endif
-        fills.reserveCapacity(64)
-        trades.reserveCapacity(32)
+        ledger = PositionLedger(symbol: 0, candles: candles, config: config, distances: distances)
+        log = RunLog(initialCash: config.initialCash)
+        if case .volatility = config.sizing {
+            volatility = PortfolioRules.volatility(candles.close).map { $0 / 100 }
+        } else {
+            volatility = nil
+        }
     }
 
-    var entryPrice: Double? { open.map { $0.notional / $0.quantity } }
-    var entryIndex: Int? { open?.index }
+    var position: Double { ledger.quantity }
+    /// True while an exit's unfilled remainder waits for the next fill bar.
+    var closing: Bool { ledger.closing }
+    var fills: [Fill] { log.fills }
+    var trades: [Trade] { log.trades }
+    var rejected: [RejectedOrder] { log.rejected }
+    var ambiguousExitBars: Int { ledger.ambiguousExitBars }
+    var barsWithoutVolume: Int { ledger.barsWithoutVolume }
+    var liquidity: Liquidity { ledger.liquidity }
+    var entryPrice: Double? { ledger.entryPrice }
+    var entryIndex: Int? { ledger.trip?.entryBar }
 
     // MARK: - Orders
 
     /// Carries out `action` on bar `bar` at `reference`, taking the book as of `timeMs` (UTC ms).
-    mutating func execute(_ action: OrderAction, bar: Int, reference: Double, timeMs: Int64) {
+    /// `signalBar` is the bar the order was decided at.
+    mutating func execute(_ action: OrderAction, bar: Int, reference: Double, timeMs: Int64, signalBar: Int? = nil) {
+        let point = FillPoint(bar: bar, row: bar, reference: reference, timeMs: timeMs)
+        let decided = signalBar ?? (config.fill == .nextOpen ? bar - 1 : bar)
         switch action {
         case .none: break
-        case .open(let side): openPosition(side, bar: bar, reference: reference, timeMs: timeMs)
+        case .open(let side): openPosition(side, at: point, signalBar: decided, atOpen: config.fill == .nextOpen)
         case .close(let reverse):
             let side: PositionSide = position > 0 ? .long : .short
-            closePosition(bar: bar, reference: reference, timeMs: timeMs)
+            ledger.decrease(full: true, at: point, kind: ledger.closing ? nil : .signal, cash: &cash, recorder: &log)
             if reverse && position == 0 {
-                openPosition(side == .long ? .short : .long, bar: bar, reference: reference, timeMs: timeMs)
+                openPosition(side == .long ? .short : .long, at: point, signalBar: decided, atOpen: config.fill == .nextOpen)
             }
         }
     }
 
-    private func fee(_ notional: Double) -> Double { max(notional * feeRate, config.feeMin) }
+    /// Closes the whole position at `reference` on `bar` (a time exit), the book as of `timeMs`.
+    mutating func exitAll(bar: Int, reference: Double, timeMs: Int64, kind: ExitKind) {
+        ledger.decrease(full: true, at: FillPoint(bar: bar, row: bar, reference: reference, timeMs: timeMs), kind: kind,
+                        cash: &cash, recorder: &log)
+    }
 
-    /// Opens a position sized by `config.sizing`, after lot, minimum-notional and participation rules.
-    private mutating func openPosition(_ side: PositionSide, bar: Int, reference p: Double, timeMs: Int64) {
-        let orderSide: OrderSide = side == .long ? .buy : .sell
-        func reject(_ reason: RejectionReason) {
-            rejected.append(RejectedOrder(index: bar, time: candles.time[bar], side: orderSide, reason: reason))
-        }
+    /// Opens a position (or adds to one) sized by `config.sizing`, after lot, minimum-notional
+    /// and participation rules; `atOpen`: the fill is at the bar's open.
+    mutating func openPosition(_ side: PositionSide, at point: FillPoint, signalBar: Int, atOpen: Bool) {
+        let p = point.reference
         let equity = cash + position * p
         // Cash a buy may spend on notional so that notional + fee <= cash.
         let affordable = max(0, min(cash / (1 + feeRate), cash - config.feeMin))
@@ -108,135 +104,41 @@ struct Broker {
         case .cash(let amount):
             quantity = amount / p
             limit = amount
+        case .risk(let share):
+            // Units whose loss at the initial stop is `share` of the equity.
+            let distance = stopDistance(at: p, signalBar: signalBar)
+            guard distance > 0, distance.isFinite else { skippedEntries += 1; return }
+            quantity = share * equity / distance
+            limit = .infinity
+        case .volatility(let target):
+            let sigma = signalBar >= 0 && signalBar < candles.count ? volatility![signalBar] : .nan
+            guard sigma >= 0, sigma.isFinite else { skippedEntries += 1; return }
+            let annual = sigma * config.periodsPerYear!.squareRoot()
+            let share = annual > 0 ? min(1, target / annual) : 1
+            let budget = share * equity
+            limit = max(0, min(budget / (1 + feeRate), budget - config.feeMin))
+            quantity = limit / p
         }
         if side == .long { limit = min(limit, affordable) }
-        if !(limit > 0) || !(equity > 0) { return reject(.insufficientCash) }
-        quantity = min(quantity, limit / p)
-        if let lot = config.lot { quantity = (quantity / lot).rounded(.down) * lot }
-        if !(quantity > 0) { return reject(.zeroQuantity) }
-        if let minimum = config.minNotional, quantity * p < minimum { return reject(.belowMinNotional) }
-        let asked = quantity
-        if let cap = participationCap(bar), quantity > cap {
-            quantity = config.lot.map { (cap / $0).rounded(.down) * $0 } ?? cap
-            if !(quantity > 0) { return reject(.noLiquidity) }
-        }
-        var book = liquidity.execute(orderSide, quantity: quantity, notionalLimit: limit, reference: p,
-                                     bar: bar, timeMs: timeMs, lot: config.lot)
-        // A budget-limited order that spent its budget is complete, not partial: the quantity
-        // asked was only the budget at the reference price.
-        let spent = book.notional >= limit * (1 - 1e-9)
-            || config.lot.map { book.notional + $0 * book.worstPrice > limit } ?? false
-        book.quantityAsked = spent && quantity == asked ? book.quantityFilled : asked
-        guard book.quantityFilled > 0 else { return reject(.noLiquidity) }
-        var paid = fee(book.notional)
-        if side == .long {
-            // All-in: never let rounding push cash below zero.
-            if book.notional + paid > cash { paid = max(0, cash - book.notional) }
-            cash = max(0, cash - (book.notional + paid))
-            position = book.quantityFilled
-        } else {
-            cash += book.notional - paid
-            position = -book.quantityFilled
-        }
-        let fill = record(orderSide, bar: bar, reference: p, book: book, fee: paid)
-        open = OpenTrade(side: side, index: bar, time: candles.time[bar], quantity: book.quantityFilled,
-                         notional: book.notional, fee: paid, slippageBps: fill.slippageBps)
+        ledger.increase(side, wanted: quantity, limit: limit, valuePositive: equity > 0, at: point, signalBar: signalBar,
+                        atOpen: atOpen, cash: &cash, recorder: &log)
     }
 
-    /// Sends an order for the whole position; an unfilled remainder stays open and `closing`.
-    private mutating func closePosition(bar: Int, reference p: Double, timeMs: Int64) {
-        guard position != 0, var trade = open else { closing = false; return }
-        let orderSide: OrderSide = position > 0 ? .sell : .buy
-        var quantity = abs(position)
-        if let cap = participationCap(bar), quantity > cap { quantity = cap }
-        var fillBook = BookFill(quantityAsked: 0, quantityFilled: 0, notional: 0, levelsWalked: 0,
-                                worstPrice: .nan, depthAvailable: 0)
-        if quantity > 0 {
-            fillBook = liquidity.execute(orderSide, quantity: quantity, notionalLimit: .infinity,
-                                         reference: p, bar: bar, timeMs: timeMs, lot: nil)
+    /// The distance from `price` to the initial stop-loss of an entry decided at `signalBar`
+    /// (NaN when the stop's expression is undefined there).
+    private func stopDistance(at price: Double, signalBar: Int) -> Double {
+        switch config.exits.stopLoss {
+        case .fraction(let f)?: return price * f
+        case .price?:
+            let values = ledger.exits.distances.stopLoss
+            return values.map { signalBar >= 0 && signalBar < $0.count ? $0[signalBar] : .nan } ?? .nan
+        case nil: return .nan
         }
-        fillBook.quantityAsked = abs(position)
-        guard fillBook.quantityFilled > 0 else {
-            rejected.append(RejectedOrder(index: bar, time: candles.time[bar], side: orderSide, reason: .noLiquidity))
-            closing = true
-            return
-        }
-        let paid = fee(fillBook.notional)
-        if orderSide == .sell {
-            cash += fillBook.notional - paid
-            position -= fillBook.quantityFilled
-        } else {
-            cash -= fillBook.notional + paid
-            position += fillBook.quantityFilled
-        }
-        if abs(position) <= trade.quantity * 1e-12 { position = 0 }
-        let fill = record(orderSide, bar: bar, reference: p, book: fillBook, fee: paid)
-        trade.exitQuantity += fillBook.quantityFilled
-        trade.exitNotional += fillBook.notional
-        trade.exitFees += paid
-        trade.exitSlippageWeighted += fill.slippageBps * fillBook.quantityFilled
-        open = trade
-        if position == 0 {
-            finish(trade, bar: bar, isOpen: false)
-            closing = false
-        } else {
-            closing = true
-        }
-    }
-
-    /// The participation cap on `bar`, when one is set. A bar without volume (0 or not finite)
-    /// has no cap: missing volume turns the volume-based parts off instead of rejecting orders.
-    private mutating func participationCap(_ bar: Int) -> Double? {
-        guard let share = config.maxParticipation, share > 0 else { return nil }
-        let v = candles.volume[bar]
-        guard v > 0, v.isFinite else {
-            if lastUncappedBar != bar { barsWithoutVolume += 1; lastUncappedBar = bar }
-            return nil
-        }
-        return share * v
-    }
-
-    private mutating func record(_ side: OrderSide, bar: Int, reference p: Double, book: BookFill, fee: Double) -> Fill {
-        let vwap = book.vwap
-        let slippage = (side == .buy ? vwap / p - 1 : 1 - vwap / p) * 10_000
-        let fill = Fill(index: bar, time: candles.time[bar], side: side, referencePrice: p, vwap: vwap,
-                        slippageBps: slippage, quantityAsked: book.quantityAsked,
-                        quantityFilled: book.quantityFilled, fee: fee, depthAvailable: book.depthAvailable,
-                        spreadCost: book.spreadCost)
-        fills.append(fill)
-        #if DEBUG
-        let signed = side == .buy ? book.quantityFilled : -book.quantityFilled
-        ledgerCash -= signed * vwap + fee
-        ledgerPosition += signed
-        #endif
-        return fill
-    }
-
-    /// Closes the books on `trade` at bar `bar`; an open trade is marked to that bar's close.
-    private mutating func finish(_ trade: OpenTrade, bar: Int, isOpen: Bool) {
-        var exitQuantity = trade.exitQuantity, exitNotional = trade.exitNotional
-        if isOpen {
-            let rest = trade.quantity - trade.exitQuantity
-            exitQuantity += rest
-            exitNotional += rest * candles.close[bar]
-        }
-        let exitPrice = exitQuantity > 0 ? exitNotional / exitQuantity : .nan
-        let fees = trade.fee + trade.exitFees
-        let gross = trade.side == .long ? exitNotional - trade.notional : trade.notional - exitNotional
-        let pnl = gross - fees
-        let exitSlippage = trade.exitQuantity > 0 ? trade.exitSlippageWeighted / trade.exitQuantity : 0
-        let slippage = trade.exitQuantity > 0 ? (trade.slippageBps + exitSlippage) / 2 : trade.slippageBps
-        trades.append(Trade(
-            side: trade.side, entryIndex: trade.index, exitIndex: bar, entryTime: trade.time,
-            exitTime: candles.time[bar], quantity: trade.quantity, entryPrice: trade.notional / trade.quantity,
-            exitPrice: exitPrice, slippageBps: slippage, fees: fees, pnl: pnl,
-            returnFraction: pnl / trade.notional, isOpen: isOpen))
-        open = nil
     }
 
     /// Marks a still-open trade to the last close, at the end of the data.
     mutating func finishOpenTrade(lastBar: Int) {
-        if let trade = open { finish(trade, bar: lastBar, isOpen: true) }
+        ledger.finishOpen(row: lastBar, lastBar: lastBar, time: candles.time[lastBar], recorder: &log)
         _checkInvariants(lastClose: candles.close[lastBar])
     }
 
@@ -257,11 +159,11 @@ struct Broker {
         var found: [String] = []
         #if DEBUG
         func near(_ a: Double, _ b: Double, scale: Double) -> Bool { abs(a - b) <= 1e-9 * max(scale, 1e-300) }
-        let cashScale = max(abs(config.initialCash), abs(ledgerCash), abs(cash))
+        let cashScale = max(abs(config.initialCash), abs(log.ledgerCash), abs(cash))
         let quantityScale = fills.reduce(0) { max($0, $1.quantityFilled) }
-        if !near(cash, ledgerCash, scale: cashScale) { found.append("cash \(cash) != fills' \(ledgerCash)") }
-        if !near(position, ledgerPosition, scale: quantityScale) {
-            found.append("position \(position) != fills' \(ledgerPosition)")
+        if !near(cash, log.ledgerCash, scale: cashScale) { found.append("cash \(cash) != fills' \(log.ledgerCash)") }
+        if !near(position, ledger.ledgerQuantity, scale: quantityScale) {
+            found.append("position \(position) != fills' \(ledger.ledgerQuantity)")
         }
         for f in fills where f.quantityFilled > f.quantityAsked * (1 + 1e-12) || f.quantityFilled > f.depthAvailable * (1 + 1e-12) {
             found.append("fill at bar \(f.index) took \(f.quantityFilled) (asked \(f.quantityAsked), depth \(f.depthAvailable))")
@@ -277,37 +179,43 @@ struct Broker {
 
     // MARK: - Stops
 
-    /// Checks stop-loss and take-profit against bar `bar`'s range and exits at the level hit.
-    /// When both levels lie inside the range the order of touches is unknown: the worse (the
-    /// stop) is taken and the bar counted in `ambiguousExitBars`. When the bar opens beyond a
-    /// level on a position held from an earlier bar, the exit is at the open.
-    mutating func checkStops(bar: Int, heldBeforeBar: Bool) {
-        guard position != 0, let entry = entryPrice else { return }
-        let long = position > 0
-        let o = candles.open[bar], h = candles.high[bar], l = candles.low[bar]
-        let sl = config.stopLoss.map { roundAdverse(long ? entry * (1 - $0) : entry * (1 + $0), long: long) }
-        let tp = config.takeProfit.map { roundAdverse(long ? entry * (1 + $0) : entry * (1 - $0), long: long) }
-        let slHit = sl.map { long ? l <= $0 : h >= $0 } ?? false
-        let tpHit = tp.map { long ? h >= $0 : l <= $0 } ?? false
-        guard slHit || tpHit else { return }
-        var price: Double
-        if heldBeforeBar, let s = sl, long ? o <= s : o >= s {
-            price = o
-        } else if heldBeforeBar, let t = tp, long ? o >= t : o <= t {
-            price = o
-        } else if slHit {
-            price = sl!
-            if tpHit { ambiguousExitBars += 1 }
-        } else {
-            price = tp!
-        }
-        if !(price > 0) { price = o }
-        closePosition(bar: bar, reference: price, timeMs: candles.time[bar] * 1000)
+    /// Checks the position's attached exits against bar `bar`'s range (`PositionLedger.checkLevels`).
+    mutating func checkStops(bar: Int) {
+        ledger.checkLevels(bar: bar, row: bar, cash: &cash, recorder: &log)
+    }
+}
+
+/// The single-symbol run's record of fills, trades and rejections.
+struct RunLog: ExecutionRecorder {
+    var fills: [Fill] = []
+    var trades: [Trade] = []
+    var rejected: [RejectedOrder] = []
+    #if DEBUG
+    /// The cash rebuilt from the fills alone.
+    var ledgerCash: Double
+    #endif
+
+    init(initialCash: Double) {
+        fills.reserveCapacity(64)
+        trades.reserveCapacity(32)
+        #if DEBUG
+        ledgerCash = initialCash
+        #endif
     }
 
-    /// Rounds a stop price to the tick against the position (down for longs, up for shorts).
-    private func roundAdverse(_ price: Double, long: Bool) -> Double {
-        guard let tick = config.tick else { return price }
-        return (price / tick).rounded(long ? .down : .up) * tick
+    mutating func record(fill: Fill, symbol: Int, bar: Int) {
+        fills.append(fill)
+        #if DEBUG
+        let signed = fill.side == .buy ? fill.quantityFilled : -fill.quantityFilled
+        ledgerCash -= signed * fill.vwap + fill.fee
+        #endif
+    }
+
+    mutating func record(trade: Trade, symbol: Int, entryBar: Int, exitBar: Int, entries: Int, exits: Int) {
+        trades.append(trade)
+    }
+
+    mutating func record(rejection: RejectedOrder, symbol: Int, bar: Int) {
+        rejected.append(rejection)
     }
 }

@@ -1,30 +1,37 @@
 /// The vectorized backtest engine: signal vectors in, a per-bar ledger with fills and trades out.
 public enum Engine {
-    /// Simulates `signals` on `candles` under `config`.
+    /// Simulates `signals` on `candles` under `config` (docs/design/orders.md).
     ///
     /// Semantics, per bar t (signals at t use data up to t's close):
     /// - `.nextOpen`: an order decided at t executes at bar t+1's open (reference price
     ///   `open[t+1]`); a signal on the last bar never fills. `.close`: it executes at `close[t]`.
     /// - Flat: an entry opens a long (or, with `allowShort`, a short entry opens a short). In a
-    ///   position, entries of the same side are ignored; an exit closes the whole position and,
-    ///   with `allowShort`, reverses it. An entry and exit on the same bar cancel (as vectorbt).
+    ///   position, entries of the same side are ignored (or, with `pyramid` N, add to it up to N
+    ///   entries); an exit closes the whole position and, with `allowShort`, reverses it. An
+    ///   entry and exit on the same bar cancel (as vectorbt).
+    /// - Limit and stop entries (`config.entries`) are placed at the signal bar with prices read
+    ///   there and work on the next `orderBars` bars; see `WorkingEntry`.
     /// - An exit that fills only partly (book or participation cap) keeps working: the remainder
     ///   is re-sent at each following fill bar until flat.
-    /// - Stops are checked on every bar's high and low once the position exists (from the fill
-    ///   bar itself for next-open fills, from the next bar for close fills); see
-    ///   `Broker.checkStops`.
+    /// - The exits attached to the position (`config.exits`) are checked on every bar of it, the
+    ///   open first, then the range (`PositionLedger.checkLevels`); the peak, the trailing stop
+    ///   and the break-even move follow each completed bar.
     /// - The ledger records cash, position and equity = cash + position × close at each close.
     ///
+    /// - Parameter cache: indicators of the order and exit expressions (it must belong to `candles`).
     /// - Complexity: O(n) with no allocation per bar; each fill costs O(book levels).
-    /// - Throws: `InputError` when `config` has an out-of-range value.
-    public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig) throws -> BacktestResult {
+    /// - Throws: `InputError` when `config` has an out-of-range value, or from an expression's
+    ///   indicator.
+    public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
+                           cache: IndicatorCache = IndicatorCache()) throws -> BacktestResult {
         try config.validate()
         precondition(signals.count == candles.count, "signals must have one element per bar")
         let n = candles.count
-        var broker = Broker(config: config, candles: candles)
+        let inputs = try OrderInputs(config, candles: candles, cache: cache)
+        var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
-        let hasStops = config.stopLoss != nil || config.takeProfit != nil
+        let hasStops = !config.exits.isEmpty
         let shortEntries = signals.shortEntries ?? signals.exits
         let shortExits = signals.shortExits ?? signals.entries
         let barSeconds = candles.timeframe?.seconds ?? 1
@@ -33,6 +40,9 @@ public enum Engine {
         var position = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var equity = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
 
+        if config.exits.exitAfterBars != nil || broker.ledger.exits.tracksPeak || !config.entries.isMarket || config.entries.pyramid > 1 {
+            simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
+        } else {
         candles.open.withUnsafeBufferPointer { open in
         candles.close.withUnsafeBufferPointer { close in
         candles.time.withUnsafeBufferPointer { time in
@@ -72,8 +82,8 @@ public enum Engine {
                     hasPending = false
                     c = broker.cash; p = broker.position; closing = broker.closing
                 }
-                if hasStops && p != 0, let entry = broker.entryIndex, nextOpen || entry < t {
-                    broker.checkStops(bar: t, heldBeforeBar: entry < t)
+                if hasStops && p != 0, broker.ledger.watches(t) {
+                    broker.checkStops(bar: t)
                     c = broker.cash; p = broker.position; closing = broker.closing
                 }
                 let e = entries[t], x = exits[t]
@@ -98,11 +108,142 @@ public enum Engine {
                 t &+= 1
             }
         }}}}}}}}}}
+        }
         if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
         return BacktestResult(
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
             ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config))
+    }
+
+    /// The bar loop of `run` for orders beyond the classic ones (time exits, the peak and
+    /// trailing stop, break-even, limit and stop entries, pyramiding): fills `cash`, `position`
+    /// and `equity` at each close. The classic loop in `run` is this one without those branches,
+    /// kept apart so market orders with stop and target levels pay nothing for them;
+    /// `EngineLoopTests` holds the two equal bit for bit where both apply.
+    @inline(never)
+    static func simulateWithOrders(
+        _ broker: inout Broker, _ candles: CandleSeries, _ signals: Signals,
+        _ shortEntries: [Bool], _ shortExits: [Bool], _ cash: inout [Double], _ position: inout [Double], _ equity: inout [Double]
+    ) {
+        let config = broker.config
+        let n = candles.count
+        let allowShort = config.allowShort
+        let nextOpen = config.fill == .nextOpen
+        let hasStops = !config.exits.isEmpty
+        let timeExits = config.exits.exitAfterBars != nil
+        let tracksPeak = broker.ledger.exits.tracksPeak
+        let marketEntries = config.entries.isMarket
+        let pyramid = config.entries.pyramid
+        let barSeconds = candles.timeframe?.seconds ?? 1
+        candles.open.withUnsafeBufferPointer { open in
+        candles.close.withUnsafeBufferPointer { close in
+        candles.time.withUnsafeBufferPointer { time in
+        signals.entries.withUnsafeBufferPointer { entries in
+        signals.exits.withUnsafeBufferPointer { exits in
+        shortEntries.withUnsafeBufferPointer { shortIn in
+        shortExits.withUnsafeBufferPointer { shortOut in
+        cash.withUnsafeMutableBufferPointer { cashOut in
+        position.withUnsafeMutableBufferPointer { positionOut in
+        equity.withUnsafeMutableBufferPointer { equityOut in
+            // The broker's state mirrored in locals: bars without an event touch only these.
+            var pending = OrderAction.none
+            var hasPending = false
+            var c = broker.cash, p = broker.position, closing = false, working = false
+            let entryBits = entries.baseAddress, exitBits = exits.baseAddress
+            let shortInBits = shortIn.baseAddress, shortOutBits = shortOut.baseAddress
+            var t = 0
+            while t < n {
+                // Quiet bars (nothing pending or working, no exit to watch, no signal) only record
+                // the ledger: find the next signal eight bars per load, then write the run in flat loops.
+                if !hasPending && !closing && !working && !(hasStops && p != 0), let entryBits, let exitBits {
+                    let end = allowShort
+                        ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
+                        : nextSignal(from: t, to: n, entryBits, exitBits, entryBits, exitBits)
+                    if end > t {
+                        let c = c, p = p
+                        for i in t..<end {
+                            cashOut[i] = c
+                            positionOut[i] = p
+                            equityOut[i] = c + p * close[i]
+                        }
+                        t = end
+                        if t == n { break }
+                    }
+                }
+                // The open: the order decided at the last close (an added entry is dropped when
+                // the position leaves at this open), then a time exit due now.
+                if hasPending {
+                    if case .open = pending, p != 0, timeExits, broker.ledger.timeExitDue(t) {} else {
+                        broker.execute(pending, bar: t, reference: open[t], timeMs: time[t] &* 1000)
+                    }
+                    hasPending = false
+                    c = broker.cash; p = broker.position; closing = broker.closing
+                }
+                do {
+                    if timeExits && nextOpen && p != 0 && broker.ledger.timeExitDue(t) {
+                        broker.exitAll(bar: t, reference: open[t], timeMs: time[t] &* 1000, kind: .time)
+                    }
+                    if working {
+                        broker.work(t)
+                        working = broker.working != nil
+                    }
+                    c = broker.cash; p = broker.position; closing = broker.closing
+                }
+                // The range: the exits attached to the position.
+                if hasStops && p != 0, broker.ledger.watches(t) {
+                    broker.checkStops(bar: t)
+                    c = broker.cash; p = broker.position; closing = broker.closing
+                }
+                // The close: a time exit due (close fills), the peak and trailing stop, then the signals.
+                // A fill at the close takes the book as of the bar's last millisecond.
+                @inline(__always) func closeMs() -> Int64 {
+                    max(time[t] &* 1000, (t + 1 < n ? time[t + 1] : time[t] + barSeconds) &* 1000 - 1)
+                }
+                do {
+                    if timeExits && !nextOpen && p != 0 && broker.ledger.timeExitDue(t) {
+                        broker.exitAll(bar: t, reference: close[t], timeMs: closeMs(), kind: .time)
+                        c = broker.cash; p = broker.position; closing = broker.closing
+                    }
+                    if tracksPeak && p != 0 { broker.ledger.closeBar(t) }
+                }
+                let e = entries[t], x = exits[t]
+                let se = allowShort && shortIn[t], sx = allowShort && shortOut[t]
+                if e || x || se || sx || closing {
+                    let adds = pyramid > 1 && p != 0 && (broker.ledger.trip?.entries ?? 0) < pyramid
+                    var action = decide(position: p, closing: closing, entry: e && !x, exit: x && !e,
+                                        shortEntry: se && !sx, shortExit: sx && !se, adds: adds)
+                    if !marketEntries {
+                        // Limit and stop entries work from the next bar; an exit while flat cancels one.
+                        switch action {
+                        case .open(let side):
+                            broker.place(side, signalBar: t)
+                            action = .none
+                        case .close(reverse: true):
+                            broker.place(p > 0 ? .short : .long, signalBar: t)
+                            action = .close(reverse: false)
+                        case .close(reverse: false):
+                            if !closing { broker.working = nil }
+                        case .none:
+                            if p == 0, let w = broker.working, w.side == .long ? (x && !e) : (sx && !se) { broker.working = nil }
+                        }
+                        working = broker.working != nil
+                    }
+                    if action != .none {
+                        if nextOpen {
+                            if t + 1 < n { pending = action; hasPending = true }
+                        } else {
+                            broker.execute(action, bar: t, reference: close[t], timeMs: closeMs())
+                            c = broker.cash; p = broker.position; closing = broker.closing
+                        }
+                    }
+                }
+                cashOut[t] = c
+                positionOut[t] = p
+                equityOut[t] = c + p * close[t]
+                t &+= 1
+            }
+        }}}}}}}}}}
     }
 
     /// Orders partly filled or rejected at or above this share of all orders get a warning.
@@ -180,13 +321,14 @@ public enum Engine {
         return n
     }
 
-    /// The order a bar's (de-conflicted) signals ask for, given the current position.
+    /// The order a bar's (de-conflicted) signals ask for, given the current position; `adds`:
+    /// an entry on the position's side adds to it (`--pyramid`).
     @inline(__always)
     static func decide(position: Double, closing: Bool, entry: Bool, exit: Bool,
-                       shortEntry: Bool, shortExit: Bool) -> OrderAction {
+                       shortEntry: Bool, shortExit: Bool, adds: Bool = false) -> OrderAction {
         if closing { return .close(reverse: false) }
-        if position > 0 { return exit || shortEntry ? .close(reverse: shortEntry) : .none }
-        if position < 0 { return shortExit || entry ? .close(reverse: entry) : .none }
+        if position > 0 { return exit || shortEntry ? .close(reverse: shortEntry) : adds && entry ? .open(.long) : .none }
+        if position < 0 { return shortExit || entry ? .close(reverse: entry) : adds && shortEntry ? .open(.short) : .none }
         if entry && !shortEntry { return .open(.long) }
         if shortEntry && !entry { return .open(.short) }
         return .none

@@ -12,12 +12,7 @@ extension ExecutionConfig {
         func law(_ p: DepthProfile.PowerLaw?) -> RunParameter.Value {
             p.map { .string(NumberText.shortest($0.a) + "," + NumberText.shortest($0.b)) } ?? .none
         }
-        let size: String
-        switch sizing {
-        case .equityFraction(let f): size = RunParameter("", .double(f * 100)).text + "%"
-        case .units(let u): size = RunParameter("", .double(u)).text + "u"
-        case .cash(let c): size = RunParameter("", .double(c)).text + "$"
-        }
+        let size = sizing.text
         var slippage: Double?
         if case .fixedSlippage(let bps) = depth { slippage = bps }
         return [

@@ -9,7 +9,7 @@ public struct ExecutionConfig: Sendable {
         case close
     }
 
-    /// How large an opening order is.
+    /// How large an opening order is (docs/design/orders.md, "Sizing").
     public enum Sizing: Sendable, Equatable {
         /// A share of equity in (0, 1]; 1 means all in. The budget includes the fee.
         case equityFraction(Double)
@@ -17,9 +17,23 @@ public struct ExecutionConfig: Sendable {
         case units(Double)
         /// A fixed notional in cash (the fee comes on top).
         case cash(Double)
+        /// Risk this share of equity between the entry and the initial stop (needs a stop-loss):
+        /// units = share × equity / stop distance, capped by the cash.
+        case risk(Double)
+        /// Target this annualised volatility: min(1, target / (σ × √periods per year)) of equity,
+        /// σ the standard deviation of the last 20 one-bar returns at the signal bar.
+        case volatility(Double)
 
-        /// Parses `100%`, `25%`, `10u`, `5000$`.
+        /// Parses `100%`, `25%`, `10u`, `5000$`, `risk:1%`, `vol:15%`.
         public static func parse(_ text: String) throws -> Sizing {
+            for (prefix, make, bound) in [("risk:", Sizing.risk, 100.0), ("vol:", Sizing.volatility, 1_000.0)] where text.hasPrefix(prefix) {
+                let rest = String(text.dropFirst(prefix.count))
+                guard rest.hasSuffix("%"), let v = Double(rest.dropLast()), v > 0, v <= bound else {
+                    throw InputError("\(prefix) takes a percentage above 0% and at most \(NumberText.shortest(bound))%, e.g. \(prefix)\(prefix == "risk:" ? "1" : "15")%",
+                                     setting: .size, value: text)
+                }
+                return make(v / 100)
+            }
             let body = String(text.dropLast())
             let value = Double(body)
             switch (text.last, value) {
@@ -34,7 +48,19 @@ public struct ExecutionConfig: Sendable {
                     throw InputError("a size needs a unit: write \(share)\(text)u (units) or \(text)$ (cash)",
                                      setting: .size, value: text)
                 }
-                throw InputError("not one of N% (0 < N <= 100), Nu (units) or N$ (cash)", setting: .size, value: text)
+                throw InputError("not one of N% (0 < N <= 100), Nu (units), N$ (cash), risk:N% or vol:N%", setting: .size, value: text)
+            }
+        }
+
+        /// As the command line writes it: `100%`, `10u`, `5000$`, `risk:1%`, `vol:15%`.
+        public var text: String {
+            func number(_ v: Double) -> String { RunParameter("", .double(v)).text }
+            switch self {
+            case .equityFraction(let f): return number(f * 100) + "%"
+            case .units(let u): return number(u) + "u"
+            case .cash(let c): return number(c) + "$"
+            case .risk(let r): return "risk:" + number(r * 100) + "%"
+            case .volatility(let v): return "vol:" + number(v * 100) + "%"
             }
         }
     }
@@ -74,9 +100,31 @@ public struct ExecutionConfig: Sendable {
     public var feeBps: Double = 10
     /// Minimum fee per order, in cash.
     public var feeMin: Double = 0
-    /// Stop-loss and take-profit distances from the entry price, as fractions (0.05 = 5%).
-    public var stopLoss: Double?
-    public var takeProfit: Double?
+    /// How entry signals become orders: market (the default), limit, stop or stop-limit, how long
+    /// they work, and how many entries a position takes.
+    public var entries = EntryRules()
+    /// The exits attached to every position: stop-loss, take-profits, trailing stop, break-even,
+    /// time exit.
+    public var exits = ExitRules()
+    /// Bars per year, for `--size vol:` (nil: that sizing cannot be used).
+    public var periodsPerYear: Double?
+
+    /// The stop-loss distance as a fraction of the entry price (0.05 = 5%), when it is one.
+    public var stopLoss: Double? {
+        get { if case .fraction(let f)? = exits.stopLoss { return f } else { return nil } }
+        set { exits.stopLoss = newValue.map { .fraction($0) } }
+    }
+
+    /// The take-profit distance as a fraction of the entry price, when there is exactly one
+    /// target, selling everything, at a fraction.
+    public var takeProfit: Double? {
+        get {
+            guard exits.takeProfits.count == 1, exits.takeProfits[0].share == nil,
+                  case .fraction(let f) = exits.takeProfits[0].distance else { return nil }
+            return f
+        }
+        set { exits.takeProfits = newValue.map { [TakeProfit(.fraction($0))] } ?? [] }
+    }
     /// Price increment; spaces synthetic levels and rounds stop prices.
     public var tick: Double?
     /// Quantity increment: opening quantities round down to a multiple.
@@ -115,11 +163,19 @@ public struct ExecutionConfig: Sendable {
                 throw InputError("an order size must be at most 1e15", setting: .size, value: NumberText.shortest(v))
             }
         case .equityFraction: break
+        case .risk:
+            guard exits.stopLoss != nil else {
+                throw InputError(.needsSetting, "sizing by risk needs a stop-loss: the risk is the distance to it", setting: .stopLoss)
+            }
+        case .volatility:
+            guard let p = periodsPerYear, p > 0, p.isFinite else {
+                throw InputError(.needsSetting, "sizing by volatility needs the bars per year", setting: .periodsPerYear)
+            }
         }
         try check(feeBps, { $0 >= 0 && $0 < 10_000 }, .feeBps, "fee must be in [0, 10000) basis points")
         try check(feeMin, { $0 >= 0 }, .feeMin, "minimum fee must be >= 0")
-        try check(stopLoss, { $0 > 0 && $0 < 1 }, .stopLoss, "stop-loss must be between 0% and 100%", showsValue: false)
-        try check(takeProfit, { $0 > 0 }, .takeProfit, "take-profit must be above 0%", showsValue: false)
+        try exits.validate()
+        try entries.validate(allowShort: allowShort)
         try check(tick, { $0 > 0 }, .tick, "tick must be positive")
         try check(lot, { $0 > 0 }, .lot, "lot must be positive")
         try check(minNotional, { $0 >= 0 }, .minNotional, "minimum notional must be >= 0")

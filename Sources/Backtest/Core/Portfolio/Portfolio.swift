@@ -35,7 +35,7 @@ public enum Portfolio {
             }
         }
         var simulation = PortfolioSimulation(sorted, rules: rules, config: config,
-                                             mode: rules.rotate ? .rotation : .signals)
+                                             mode: rules.rotate ? .rotation : .signals, distances: try distances(sorted, config))
         return simulation.run()
     }
 
@@ -50,10 +50,31 @@ public enum Portfolio {
         return simulation.run()
     }
 
+    /// The exit distance expressions' values on each symbol's candles (nil when every distance
+    /// is a fraction).
+    private static func distances(_ symbols: [PortfolioSymbol], _ config: ExecutionConfig) throws -> [ExitLevels.Distances]? {
+        guard !config.exits.expressions.isEmpty else { return nil }
+        return try symbols.map { try OrderInputs(config, candles: $0.candles, cache: IndicatorCache()).distances }
+    }
+
     /// The symbols sorted by name, after checking the inputs.
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
         if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
+        switch config.sizing {
+        case .risk, .volatility:
+            throw InputError("a portfolio sizes its positions by weight: N%, Nu or N$ of a slot", setting: .size,
+                             value: config.sizing.text)
+        case .equityFraction, .units, .cash: break
+        }
+        if !config.entries.isMarket {
+            throw InputError("a portfolio enters with market orders: its planner gives each entry a slot at the bar it fills",
+                             setting: config.entries.limit != nil ? .entryLimit : .entryStop)
+        }
+        if config.entries.pyramid > 1 {
+            throw InputError("a portfolio holds one entry per position and restores its weight on rebalance dates",
+                             setting: .pyramid, value: String(config.entries.pyramid))
+        }
         guard !symbols.isEmpty else { throw InputError("a portfolio needs at least one symbol") }
         let sorted = symbols.sorted { $0.symbol < $1.symbol }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.symbol == b.symbol {

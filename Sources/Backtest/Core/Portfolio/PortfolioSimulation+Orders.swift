@@ -8,23 +8,22 @@ extension PortfolioSimulation {
         guard !orders.isEmpty else { return }
         let t = clock.time[r]
         var value = cash
-        for j in active where state[j].position != 0 {
+        for j in active where ledgers[j].quantity != 0 {
             let c = state[j].cursor
-            value += state[j].position * (hasBar(j, t) ? reference(j, c) : candles[j].close[c - 1])
+            value += ledgers[j].quantity * (hasBar(j, t) ? reference(j, c) : candles[j].close[c - 1])
         }
         for i in orders.indices {
             let j = orders[i].symbol
             let p = reference(j, orders[i].bar)
             orders[i].price = p
-            orders[i].key = targetValue(orders[i].weight, value: value, price: p) - state[j].position * p
+            orders[i].key = targetValue(orders[i].weight, value: value, price: p) - ledgers[j].quantity * p
         }
         sortByKey()
         for o in orders {
-            let j = o.symbol, p = o.price, position = state[j].position
+            let j = o.symbol, p = o.price, position = ledgers[j].quantity
+            let point = FillPoint(bar: o.bar, row: r, reference: p, timeMs: fillTimeMs(j, o.bar))
             if o.weight == 0 {
-                if position > 0 {
-                    sell(j, bar: o.bar, row: r, quantity: position, reference: p, full: true, timeMs: fillTimeMs(j, o.bar))
-                }
+                if position > 0 { sell(j, full: true, at: point, kind: exitKind(o.reason)) }
                 continue
             }
             let delta: Double, budget: Double?
@@ -39,18 +38,29 @@ extension PortfolioSimulation {
                 let notional = amount * Double(slots) * o.weight
                 delta = notional / p - position
                 budget = notional - position * p
+            case .risk, .volatility:
+                preconditionFailure("a portfolio sizes by weights: Portfolio.run refuses risk and volatility sizing")
             }
             // vectorbt's SizeZero: a change within 1e-12 units is no order.
             guard abs(delta) > 1e-12 else { continue }
             if delta > 0 {
-                buy(j, bar: o.bar, row: r, quantity: delta, reference: p, value: value, budget: budget)
+                buy(j, quantity: delta, at: point, value: value, budget: budget)
             } else {
-                sell(j, bar: o.bar, row: r, quantity: -delta, reference: p, full: false, timeMs: fillTimeMs(j, o.bar))
+                sell(j, full: false, wanted: -delta, at: point, kind: .rebalance)
             }
         }
         for o in orders {
-            if o.reason == .entry && state[o.symbol].position == 0 { release(o.symbol) }
+            if o.reason == .entry && ledgers[o.symbol].quantity == 0 { release(o.symbol) }
             updateActive(o.symbol)
+        }
+    }
+
+    /// How a trade that an order of `reason` closes ended.
+    private func exitKind(_ reason: PortfolioOrder.Reason) -> ExitKind? {
+        switch reason {
+        case .remainder: nil
+        case .exit: mode.isRotation ? .rebalance : .signal
+        case .entry, .rebalance: .rebalance
         }
     }
 
@@ -61,6 +71,7 @@ extension PortfolioSimulation {
         case .equityFraction(let share): return weight * share * value
         case .units(let units): return units * Double(slots) * weight * price
         case .cash(let amount): return amount * Double(slots) * weight
+        case .risk, .volatility: preconditionFailure("a portfolio sizes by weights: Portfolio.run refuses risk and volatility sizing")
         }
     }
 
@@ -79,207 +90,65 @@ extension PortfolioSimulation {
         }
     }
 
-    private func fee(_ notional: Double) -> Double { max(notional * feeRate, config.feeMin) }
-
-    /// The participation cap on symbol `j`'s bar `bar`, as `Broker` applies it.
-    private mutating func participationCap(_ j: Int, _ bar: Int) -> Double? {
-        guard let share = config.maxParticipation, share > 0 else { return nil }
-        let v = candles[j].volume[bar]
-        guard v > 0, v.isFinite else {
-            if state[j].lastUncappedBar != bar { state[j].barsWithoutVolume += 1; state[j].lastUncappedBar = bar }
-            return nil
-        }
-        return share * v
-    }
-
-    private mutating func reject(_ j: Int, bar: Int, row: Int, side: OrderSide, _ reason: RejectionReason) {
-        rejected.append(PortfolioRejection(symbol: j, bar: bar, order: RejectedOrder(index: row, time: candles[j].time[bar],
-                                                                                      side: side, reason: reason)))
-    }
-
-    /// Buys up to `wanted` units, as `Broker` opens a position: capped by the cash (fee on top,
-    /// all-in at most) and `budget`, rounded to the lot, checked against the minimum notional and
-    /// the participation cap, then filled through the symbol's liquidity.
-    private mutating func buy(_ j: Int, bar: Int, row: Int, quantity wanted: Double, reference p: Double,
-                              value: Double, budget: Double?) {
+    /// Buys up to `wanted` units of symbol `j`, as `Engine.run` opens a position: capped by the
+    /// cash (fee on top, all-in at most) and `budget`, through the execution core.
+    private mutating func buy(_ j: Int, quantity wanted: Double, at point: FillPoint, value: Double, budget: Double?) {
         // Cash a buy may spend on notional so that notional + fee <= cash.
         var limit = max(0, min(cash / (1 + feeRate), cash - config.feeMin))
         if let budget { limit = min(limit, budget) }
-        if !(limit > 0) || !(value > 0) { return reject(j, bar: bar, row: row, side: .buy, .insufficientCash) }
-        var quantity = min(wanted, limit / p)
-        if let lot = config.lot { quantity = (quantity / lot).rounded(.down) * lot }
-        if !(quantity > 0) { return reject(j, bar: bar, row: row, side: .buy, .zeroQuantity) }
-        if let minimum = config.minNotional, quantity * p < minimum {
-            return reject(j, bar: bar, row: row, side: .buy, .belowMinNotional)
-        }
-        let asked = quantity
-        if let cap = participationCap(j, bar), quantity > cap {
-            quantity = config.lot.map { (cap / $0).rounded(.down) * $0 } ?? cap
-            if !(quantity > 0) { return reject(j, bar: bar, row: row, side: .buy, .noLiquidity) }
-        }
-        var book = liquidity[j].execute(.buy, quantity: quantity, notionalLimit: limit, reference: p,
-                                        bar: bar, timeMs: fillTimeMs(j, bar), lot: config.lot)
-        // A buy that spent its cash is complete, not partial (as `Broker` counts it).
-        let spent = book.notional >= limit * (1 - 1e-9)
-            || config.lot.map { book.notional + $0 * book.worstPrice > limit } ?? false
-        book.quantityAsked = spent && quantity == asked ? book.quantityFilled : asked
-        guard book.quantityFilled > 0 else { return reject(j, bar: bar, row: row, side: .buy, .noLiquidity) }
-        var paid = fee(book.notional)
-        if book.notional + paid > cash { paid = max(0, cash - book.notional) }
-        cash = max(0, cash - (book.notional + paid))
-        state[j].position += book.quantityFilled
-        record(j, .buy, bar: bar, row: row, reference: p, book: book, fee: paid)
+        ledgers[j].increase(.long, wanted: wanted, limit: limit, valuePositive: value > 0, at: point,
+                            signalBar: nextOpen ? point.bar - 1 : point.bar, atOpen: nextOpen, cash: &cash, recorder: &log)
     }
 
-    /// Sells `wanted` units (`full`: the whole position, as `Broker` closes one; a remainder the
-    /// book or the cap leaves stays to be sent again). Partial sells (rebalance trims) round
-    /// down to the lot and respect the minimum notional.
-    mutating func sell(_ j: Int, bar: Int, row: Int, quantity wanted: Double, reference p: Double, full: Bool, timeMs: Int64) {
-        let position = state[j].position
-        guard position > 0 else { return }
-        let asked = full ? position : min(wanted, position)
-        var quantity = asked
-        if !full {
-            if let lot = config.lot { quantity = (quantity / lot).rounded(.down) * lot }
-            if !(quantity > 0) { return reject(j, bar: bar, row: row, side: .sell, .zeroQuantity) }
-            if let minimum = config.minNotional, quantity * p < minimum {
-                return reject(j, bar: bar, row: row, side: .sell, .belowMinNotional)
-            }
-        }
-        if let cap = participationCap(j, bar), quantity > cap { quantity = cap }
-        var book = BookFill(quantityAsked: 0, quantityFilled: 0, notional: 0, levelsWalked: 0, worstPrice: .nan, depthAvailable: 0)
-        if quantity > 0 {
-            book = liquidity[j].execute(.sell, quantity: quantity, notionalLimit: .infinity, reference: p,
-                                        bar: bar, timeMs: timeMs, lot: nil)
-        }
-        book.quantityAsked = asked
-        guard book.quantityFilled > 0 else {
-            reject(j, bar: bar, row: row, side: .sell, .noLiquidity)
-            if full { state[j].closing = true }
-            return
-        }
-        // A fee larger than the cash and the proceeds (a high minimum fee) takes what there is.
-        let paid = min(fee(book.notional), cash + book.notional)
-        cash += book.notional - paid
-        state[j].position -= book.quantityFilled
-        if let trip = rounds[j], abs(state[j].position) <= trip.quantity * 1e-12 { state[j].position = 0 }
-        record(j, .sell, bar: bar, row: row, reference: p, book: book, fee: paid)
-        if state[j].position == 0 {
-            finishRound(j, row: row, exitBar: bar, isOpen: false)
-            state[j].closing = false
-        } else if full {
-            state[j].closing = true
-        }
+    /// Sells symbol `j`: all of it (`full`, as `Engine.run` closes a position: a remainder the
+    /// book or the cap leaves stays to be sent again), or `wanted` units (a rebalance trim).
+    mutating func sell(_ j: Int, full: Bool, wanted: Double = 0, at point: FillPoint, kind: ExitKind?) {
+        guard ledgers[j].quantity > 0 else { return }
+        ledgers[j].decrease(full: full, wanted: wanted, at: point, kind: kind, cash: &cash, recorder: &log)
     }
 
-    /// Records a fill and adds it to the symbol's round trip.
-    private mutating func record(_ j: Int, _ side: OrderSide, bar: Int, row: Int, reference p: Double, book: BookFill, fee: Double) {
-        let vwap = book.vwap
-        let slippage = (side == .buy ? vwap / p - 1 : 1 - vwap / p) * 10_000
-        let time = candles[j].time[bar]
-        let fill = Fill(index: row, time: time, side: side, referencePrice: p, vwap: vwap, slippageBps: slippage,
-                        quantityAsked: book.quantityAsked, quantityFilled: book.quantityFilled, fee: fee,
-                        depthAvailable: book.depthAvailable, spreadCost: book.spreadCost)
-        fills.append(PortfolioFill(symbol: j, bar: bar, fill: fill))
-        #if DEBUG
-        let signed = side == .buy ? book.quantityFilled : -book.quantityFilled
-        ledgerCash -= signed * vwap + fee
-        ledgerPosition[j] += signed
-        #endif
-        let q = book.quantityFilled
-        if side == .buy {
-            var trip = rounds[j] ?? RoundTrip(entryRow: row, entryBar: bar, entryTime: time)
-            if rounds[j] == nil { state[j].entryRow = row }
-            trip.entrySlippage = trip.buys == 0 ? slippage : (trip.entrySlippage * trip.quantity + slippage * q) / (trip.quantity + q)
-            trip.quantity += q
-            trip.notional += book.notional
-            trip.fees += fee
-            trip.buys += 1
-            rounds[j] = trip
-        } else if var trip = rounds[j] {
-            trip.exitQuantity += q
-            trip.exitNotional += book.notional
-            trip.exitFees += fee
-            trip.exitSlippageWeighted += slippage * q
-            trip.sells += 1
-            rounds[j] = trip
-        }
-    }
-
-    /// Closes the books on symbol `j`'s round trip at `row`; an open one is marked to the
-    /// symbol's last close (as `Broker.finish`).
-    mutating func finishRound(_ j: Int, row: Int, exitBar: Int, isOpen: Bool) {
-        guard let trip = rounds[j] else { return }
-        var exitQuantity = trip.exitQuantity, exitNotional = trip.exitNotional
-        if isOpen {
-            let rest = trip.quantity - trip.exitQuantity
-            exitQuantity += rest
-            exitNotional += rest * candles[j].close[exitBar]
-        }
-        let exitPrice = exitQuantity > 0 ? exitNotional / exitQuantity : .nan
-        let fees = trip.fees + trip.exitFees
-        let pnl = (exitNotional - trip.notional) - fees
-        let exitSlippage = trip.exitQuantity > 0 ? trip.exitSlippageWeighted / trip.exitQuantity : 0
-        let slippage = trip.exitQuantity > 0 ? (trip.entrySlippage + exitSlippage) / 2 : trip.entrySlippage
-        let trade = Trade(side: .long, entryIndex: trip.entryRow, exitIndex: row, entryTime: trip.entryTime,
-                          exitTime: isOpen ? clock.time[row] : candles[j].time[exitBar], quantity: trip.quantity,
-                          entryPrice: trip.notional / trip.quantity, exitPrice: exitPrice, slippageBps: slippage,
-                          fees: fees, pnl: pnl, returnFraction: pnl / trip.notional, isOpen: isOpen)
-        trades.append(PortfolioTrade(symbol: j, entryBar: trip.entryBar, exitBar: exitBar, trade: trade,
-                                     buys: trip.buys, sells: trip.sells))
-        rounds[j] = nil
+    /// Marks symbol `j`'s still-open round trip to its last close at the end (row `row`).
+    mutating func finishOpen(_ j: Int, row: Int) {
+        ledgers[j].finishOpen(row: row, lastBar: candles[j].count - 1, time: clock.time[row], recorder: &log)
     }
 
     // MARK: - Stops
 
-    /// Stop-loss and take-profit on every held symbol with a bar, as `Broker.checkStops`: from
-    /// the entry bar itself with next-open fills, from the next bar with close fills; a bar that
-    /// opens beyond a level exits at the open; both levels inside one bar take the stop.
+    /// The attached exits of every held symbol with a bar, through the execution core (as
+    /// `Engine.run` checks them): a time exit due at the open (at the close with close fills,
+    /// after the range), then the levels, from the entry bar itself with next-open fills, from
+    /// the next bar with close fills. A position an exit closes (or starts to close) frees its slot.
     mutating func checkStops(_ r: Int, _ t: Int64) {
-        guard config.stopLoss != nil || config.takeProfit != nil, !active.isEmpty else { return }
+        guard hasExits, !active.isEmpty else { return }
         var stopped = false
         for j in active {
-            guard state[j].position > 0, hasBar(j, t), let trip = rounds[j] else { continue }
-            let entryRow = trip.entryRow
-            guard nextOpen || entryRow < r else { continue }
+            guard hasBar(j, t) else { continue }
             let bar = state[j].cursor
-            let heldBeforeBar = entryRow < r
-            let entry = trip.notional / trip.quantity
-            let c = candles[j]
-            let o = c.open[bar], h = c.high[bar], l = c.low[bar]
-            let sl = config.stopLoss.map { roundDown(entry * (1 - $0)) }
-            let tp = config.takeProfit.map { roundDown(entry * (1 + $0)) }
-            let slHit = sl.map { l <= $0 } ?? false
-            let tpHit = tp.map { h >= $0 } ?? false
-            guard slHit || tpHit else { continue }
-            var price: Double
-            if heldBeforeBar, let s = sl, o <= s {
-                price = o
-            } else if heldBeforeBar, let target = tp, o >= target {
-                price = o
-            } else if slHit {
-                price = sl!
-                if tpHit { ambiguousExitBars += 1 }
-            } else {
-                price = tp!
+            guard ledgers[j].quantity > 0 else { continue }
+            let fillsBefore = log.fills.count, closingBefore = ledgers[j].closing
+            if nextOpen && ledgers[j].timeExitDue(bar) {
+                sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].open[bar], timeMs: candles[j].time[bar] &* 1000),
+                     kind: .time)
             }
-            if !(price > 0) { price = o }
-            release(j)
-            sell(j, bar: bar, row: r, quantity: state[j].position, reference: price, full: true, timeMs: c.time[bar] &* 1000)
-            stopped = true
+            if ledgers[j].quantity > 0 && ledgers[j].watches(bar) {
+                ledgers[j].checkLevels(bar: bar, row: r, cash: &cash, recorder: &log)
+            }
+            if !nextOpen && ledgers[j].quantity > 0 && ledgers[j].timeExitDue(bar) {
+                sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].close[bar], timeMs: fillTimeMs(j, bar)),
+                     kind: .time)
+            }
+            if ledgers[j].quantity == 0 || (ledgers[j].closing && !closingBefore)
+                || (closingBefore && log.fills.count > fillsBefore) {
+                release(j)
+                stopped = true
+            }
         }
         if stopped {
             var k = 0
             while k < active.count {
                 let j = active[k]
-                if state[j].position == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
+                if ledgers[j].quantity == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
             }
         }
-    }
-
-    /// A long's stop price rounded down to the tick (against the position).
-    private func roundDown(_ price: Double) -> Double {
-        guard let tick = config.tick else { return price }
-        return (price / tick).rounded(.down) * tick
     }
 }

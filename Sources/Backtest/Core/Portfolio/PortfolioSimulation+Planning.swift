@@ -30,7 +30,7 @@ extension PortfolioSimulation {
 
     /// Exits that filled only partly are sent again at their symbol's next bar.
     private mutating func sendRemainders(_ t: Int64) {
-        for j in active where state[j].closing && hasBar(j, t) {
+        for j in active where ledgers[j].closing && hasBar(j, t) {
             orders.append(PendingOrder(symbol: j, bar: state[j].cursor, weight: 0, reason: .remainder))
         }
     }
@@ -42,7 +42,7 @@ extension PortfolioSimulation {
     private mutating func planSignals(_ r: Int, _ t: Int64) {
         for e in exits.range(r) {
             let j = Int(exits.symbol[e])
-            guard state[j].held, !state[j].closing else { continue }
+            guard state[j].held, !ledgers[j].closing else { continue }
             release(j)
             orders.append(PendingOrder(symbol: j, bar: Int(exits.bar[e]) + (nextOpen ? 1 : 0), weight: 0, reason: .exit))
         }
@@ -51,7 +51,7 @@ extension PortfolioSimulation {
             candidates.removeAll(keepingCapacity: true)
             for e in range {
                 let j = Int(entries.symbol[e]), k = Int(entries.bar[e])
-                guard !state[j].held, state[j].position == 0 else { continue }  // held, or still closing
+                guard !state[j].held, ledgers[j].quantity == 0 else { continue }  // held, or still closing
                 var c = Candidate(symbol: j, bar: k + (nextOpen ? 1 : 0), rank: ranks[j]?[k] ?? .nan, sigma: .nan)
                 if let volatility {
                     c.sigma = volatility[j][k]
@@ -136,7 +136,7 @@ extension PortfolioSimulation {
         var stuck = 0
         for j in active where state[j].held && !hasBar(j, t) { stuck += 1 }
         candidates.removeAll(keepingCapacity: true)
-        for j in 0..<candles.count where !state[j].closing {
+        for j in 0..<candles.count where !ledgers[j].closing {
             advance(j, to: t)
             guard hasBar(j, t) else { continue }
             let d = decisionBar(j, hasBar: true)

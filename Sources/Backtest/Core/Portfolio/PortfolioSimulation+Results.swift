@@ -3,9 +3,7 @@
 extension PortfolioSimulation {
     mutating func finish() -> PortfolioResult {
         let n = clock.count
-        for j in candles.indices where rounds[j] != nil {
-            finishRound(j, row: n - 1, exitBar: candles[j].count - 1, isOpen: true)
-        }
+        for j in candles.indices where ledgers[j].trip != nil { finishOpen(j, row: n - 1) }
         _checkInvariants()
         let symbols = candles.map(\.symbol)
         var contributions = symbols.indices.map { j in
@@ -106,8 +104,8 @@ extension PortfolioSimulation {
                     + off + " for them"))
             }
         }
-        let capped = state.reduce(0) { $0 + $1.barsWithoutVolume }
-        let unpriced = liquidity.reduce(0) { $0 + $1.fillsWithoutVolume }
+        let capped = ledgers.reduce(0) { $0 + $1.barsWithoutVolume }
+        let unpriced = ledgers.reduce(0) { $0 + $1.liquidity.fillsWithoutVolume }
         var parts: [String] = []
         if capped > 0 { parts.append("\(capped) fill bar\(capped == 1 ? "" : "s") had no volume (no participation cap there)") }
         if unpriced > 0 { parts.append("\(unpriced) fill\(unpriced == 1 ? "" : "s") had no volume in the bars before (no market impact)") }
@@ -130,7 +128,7 @@ extension PortfolioSimulation {
                 .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
             out.append(RunWarning(.rejections, "\(rejected.count) of \(orders) orders were rejected (" + reasons.joined(separator: ", ") + ")"))
         }
-        let stale = liquidity.reduce(0) { $0 + $1.staleLevelsDropped }
+        let stale = ledgers.reduce(0) { $0 + $1.liquidity.staleLevelsDropped }
         if stale > 0 {
             out.append(RunWarning(.staleBook, "recorded books crossed themselves: \(stale) stale level\(stale == 1 ? " was" : "s were") "
                 + "dropped (at a crossed or locked touch, the side set by the older event)"))
@@ -157,11 +155,11 @@ extension PortfolioSimulation {
         var found: [String] = []
         #if DEBUG
         func near(_ a: Double, _ b: Double, scale: Double) -> Bool { abs(a - b) <= 1e-9 * max(scale, 1e-300) }
-        let cashScale = max(abs(config.initialCash), abs(ledgerCash), abs(cash), outEquity.max() ?? 0)
-        if !near(cash, ledgerCash, scale: cashScale) { found.append("cash \(cash) != fills' \(ledgerCash)") }
+        let cashScale = max(abs(config.initialCash), abs(log.ledgerCash), abs(cash), outEquity.max() ?? 0)
+        if !near(cash, log.ledgerCash, scale: cashScale) { found.append("cash \(cash) != fills' \(log.ledgerCash)") }
         let quantityScale = fills.reduce(0) { max($0, $1.fill.quantityFilled) }
-        for j in candles.indices where !near(state[j].position, ledgerPosition[j], scale: quantityScale) {
-            found.append("\(candles[j].symbol) position \(state[j].position) != fills' \(ledgerPosition[j])")
+        for j in candles.indices where !near(ledgers[j].quantity, ledgers[j].ledgerQuantity, scale: quantityScale) {
+            found.append("\(candles[j].symbol) position \(ledgers[j].quantity) != fills' \(ledgers[j].ledgerQuantity)")
         }
         for f in fills where f.fill.quantityFilled > f.fill.quantityAsked * (1 + 1e-12) || f.fill.quantityFilled > f.fill.depthAvailable * (1 + 1e-12) {
             found.append("fill at row \(f.fill.index) took \(f.fill.quantityFilled) (asked \(f.fill.quantityAsked), depth \(f.fill.depthAvailable))")
@@ -169,7 +167,7 @@ extension PortfolioSimulation {
         if let r = outCash.firstIndex(where: { $0 < 0 }) { found.append("cash \(outCash[r]) below 0 at row \(r)") }
         if let last = outEquity.last {
             var equity = cash
-            for j in candles.indices where state[j].position != 0 { equity += state[j].position * (candles[j].close.last ?? .nan) }
+            for j in candles.indices where ledgers[j].quantity != 0 { equity += ledgers[j].quantity * (candles[j].close.last ?? .nan) }
             if !near(equity, last, scale: cashScale) { found.append("final equity \(last) != cash + positions at the last close \(equity)") }
             let expected = config.initialCash + trades.reduce(0) { $0 + $1.trade.pnl }
             if !near(last, expected, scale: cashScale) { found.append("final equity \(last) != initial cash + trade PnL \(expected)") }

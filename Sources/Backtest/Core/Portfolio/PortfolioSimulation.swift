@@ -6,41 +6,19 @@ struct PortfolioSimulation {
         case rotation
         /// Given target orders, sorted by row then symbol (the executor alone).
         case table([PortfolioOrder])
+
+        var isRotation: Bool { if case .rotation = self { return true } else { return false } }
     }
 
-    /// What the simulation keeps per symbol.
+    /// What the planner keeps per symbol (the position itself is the symbol's `PositionLedger`).
     struct SymbolState {
-        var position = 0.0
         /// The first own bar whose time is at or after the current row's (advanced on demand).
         var cursor = 0
         /// Holds a slot (a filled entry, until its exit is sent or a stop hits).
         var held = false
-        /// An exit's unfilled remainder waits for the next bar.
-        var closing = false
         var inActive = false
-        var entryRow = -1
         var rowsHeld = 0
         var skipped = 0
-        var lastUncappedBar = -1
-        var barsWithoutVolume = 0
-    }
-
-    /// The round trip of a position: every buy and sell since it was flat.
-    struct RoundTrip {
-        var entryRow: Int
-        var entryBar: Int
-        var entryTime: Int64
-        var quantity = 0.0
-        var notional = 0.0
-        var fees = 0.0
-        /// Quantity-weighted mean slippage of the buys, in bps.
-        var entrySlippage = 0.0
-        var exitQuantity = 0.0
-        var exitNotional = 0.0
-        var exitFees = 0.0
-        var exitSlippageWeighted = 0.0
-        var buys = 0
-        var sells = 0
     }
 
     /// An order of the current row.
@@ -73,14 +51,17 @@ struct PortfolioSimulation {
     let mode: Mode
     /// Where each symbol's fills get their liquidity (`PortfolioSymbol.liquidity`, else `config`).
     let liquidityConfigs: [ExecutionConfig]
+    /// Whether positions have exits attached (`config.exits`).
+    let hasExits: Bool
     let entries: PortfolioEvents
     let exits: PortfolioEvents
     let rebalanceRow: [Bool]
 
-    var liquidity: [Liquidity]
+    /// Each symbol's position in the execution core, with its liquidity model.
+    var ledgers: [PositionLedger]
     var state: [SymbolState]
-    var rounds: [RoundTrip?]
     var cash: Double
+    var log: PortfolioLog
     /// Symbols with a position, ascending (the order every sum over positions runs in).
     var active: [Int] = []
     var heldCount = 0
@@ -99,19 +80,14 @@ struct PortfolioSimulation {
     var outValue: [Double] = []
     var outCount: [Int] = []
     var plannedOrders: [PortfolioOrder] = []
-    var fills: [PortfolioFill] = []
-    var trades: [PortfolioTrade] = []
-    var rejected: [PortfolioRejection] = []
-    var ambiguousExitBars = 0
     var skippedEntries = 0
+    var fills: [PortfolioFill] { log.fills }
+    var trades: [PortfolioTrade] { log.trades }
+    var rejected: [PortfolioRejection] { log.rejected }
+    var ambiguousExitBars: Int { ledgers.reduce(0) { $0 + $1.ambiguousExitBars } }
 
-    #if DEBUG
-    /// The ledger rebuilt from the fills alone (`PortfolioSimulation.ledgerViolations`).
-    var ledgerCash: Double
-    var ledgerPosition: [Double]
-    #endif
-
-    init(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig, mode: Mode) {
+    init(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig, mode: Mode,
+         distances: [ExitLevels.Distances]? = nil) {
         candles = symbols.map(\.candles)
         ranks = symbols.map(\.rank)
         self.config = config
@@ -124,9 +100,13 @@ struct PortfolioSimulation {
         cash = config.initialCash
         let m = symbols.count
         state = [SymbolState](repeating: SymbolState(), count: m)
-        rounds = [RoundTrip?](repeating: nil, count: m)
         liquidityConfigs = symbols.map { $0.liquidity ?? config }
-        liquidity = symbols.map { Liquidity(config: $0.liquidity ?? config, candles: $0.candles) }
+        ledgers = symbols.indices.map { j in
+            PositionLedger(symbol: j, candles: symbols[j].candles, config: config, liquidity: symbols[j].liquidity,
+                           distances: distances?[j] ?? .init())
+        }
+        hasExits = !config.exits.isEmpty
+        log = PortfolioLog(initialCash: config.initialCash)
         weightOf = [Double](repeating: .nan, count: m)
         chosen = [Bool](repeating: false, count: m)
         volatility = rules.weighting == .inverseVolatility ? symbols.map { $0.volatility ?? PortfolioRules.volatility($0.candles.close) } : nil
@@ -159,10 +139,6 @@ struct PortfolioSimulation {
         orders.reserveCapacity(max(16, min(m, 4 * held)))
         candidates.reserveCapacity(m)
         active.reserveCapacity(min(m, held + 8))
-        #if DEBUG
-        ledgerCash = config.initialCash
-        ledgerPosition = [Double](repeating: 0, count: m)
-        #endif
     }
 
     // MARK: - The loop
@@ -238,11 +214,13 @@ struct PortfolioSimulation {
         for j in active {
             let c = state[j].cursor
             let close = candles[j].close
-            let price = hasBar(j, t) ? close[c] : close[c - 1]
-            let v = state[j].position * price
+            let has = hasBar(j, t)
+            let price = has ? close[c] : close[c - 1]
+            if has && ledgers[j].exits.tracksPeak { ledgers[j].closeBar(c) }
+            let v = ledgers[j].quantity * price
             equity += v
             value += abs(v)
-            if state[j].position != 0 {
+            if ledgers[j].quantity != 0 {
                 count += 1
                 state[j].rowsHeld += 1
             }
@@ -256,7 +234,7 @@ struct PortfolioSimulation {
     /// Adds symbols that hold a position to `active` and removes those that no longer do,
     /// keeping it in ascending order.
     mutating func updateActive(_ j: Int) {
-        let holds = state[j].position != 0
+        let holds = ledgers[j].quantity != 0
         if holds && !state[j].inActive {
             var i = active.count
             while i > 0 && active[i - 1] > j { i -= 1 }
@@ -266,5 +244,38 @@ struct PortfolioSimulation {
             if let i = active.firstIndex(of: j) { active.remove(at: i) }
             state[j].inActive = false
         }
+    }
+}
+
+/// A portfolio's record of fills, round trips and rejections, by symbol.
+struct PortfolioLog: ExecutionRecorder {
+    var fills: [PortfolioFill] = []
+    var trades: [PortfolioTrade] = []
+    var rejected: [PortfolioRejection] = []
+    #if DEBUG
+    /// The cash rebuilt from the fills alone (`PortfolioSimulation.ledgerViolations`).
+    var ledgerCash: Double
+    #endif
+
+    init(initialCash: Double) {
+        #if DEBUG
+        ledgerCash = initialCash
+        #endif
+    }
+
+    mutating func record(fill: Fill, symbol: Int, bar: Int) {
+        fills.append(PortfolioFill(symbol: symbol, bar: bar, fill: fill))
+        #if DEBUG
+        let signed = fill.side == .buy ? fill.quantityFilled : -fill.quantityFilled
+        ledgerCash -= signed * fill.vwap + fill.fee
+        #endif
+    }
+
+    mutating func record(trade: Trade, symbol: Int, entryBar: Int, exitBar: Int, entries: Int, exits: Int) {
+        trades.append(PortfolioTrade(symbol: symbol, entryBar: entryBar, exitBar: exitBar, trade: trade, buys: entries, sells: exits))
+    }
+
+    mutating func record(rejection: RejectedOrder, symbol: Int, bar: Int) {
+        rejected.append(PortfolioRejection(symbol: symbol, bar: bar, order: rejection))
     }
 }

@@ -35,6 +35,21 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case feeMin = "fee_min"
     case stopLoss = "sl"
     case takeProfit = "tp"
+    /// The trailing stop's distance.
+    case trail
+    /// The gain that moves the stop to the entry price.
+    case breakeven
+    /// Bars after the entry bar at which a position leaves.
+    case exitAfter = "exit_after"
+    /// A limit or stop entry's price (long entries; short entries have their own).
+    case entryLimit = "entry_limit"
+    case entryStop = "entry_stop"
+    case shortEntryLimit = "short_entry_limit"
+    case shortEntryStop = "short_entry_stop"
+    /// Bars a limit or stop entry works before it expires.
+    case orderBars = "order_bars"
+    /// Entries a position may take.
+    case pyramid
     case tick
     case lot
     case minNotional = "min_notional"
@@ -72,6 +87,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case `where`
     /// The metric results are ranked by.
     case rank
+    /// Bars per year, for annualised figures and volatility sizing.
+    case periodsPerYear = "periods_per_year"
     /// The number of walk-forward folds.
     case walkForward = "walk_forward"
     /// Which part of a split screen or sweep a process runs (`Shard`).

@@ -1,0 +1,53 @@
+/// The limit and stop prices of entries at each bar: `EntryRules`' expressions evaluated on the
+/// candles (nil: that price is not used).
+struct EntryPrices {
+    var limit: [Double]?
+    var stop: [Double]?
+    var shortLimit: [Double]?
+    var shortStop: [Double]?
+
+    /// The prices of an entry on `side` decided at `bar`, NaN where the order has none.
+    func prices(_ side: PositionSide, at bar: Int) -> (limit: Double, stop: Double) {
+        func at(_ v: [Double]?) -> Double { v.map { $0[bar] } ?? .nan }
+        return side == .long ? (at(limit), at(stop)) : (at(shortLimit), at(shortStop))
+    }
+}
+
+extension Broker {
+    /// Places a limit or stop entry on `side` decided at `signalBar`, replacing any working one;
+    /// it works on the next `config.entries.orderBars` bars. A price that is not a positive
+    /// number places no order (counted in `skippedEntries`).
+    mutating func place(_ side: PositionSide, signalBar: Int) {
+        guard let entryPrices else { return }
+        let (limit, stop) = entryPrices.prices(side, at: signalBar)
+        let hasLimit = (side == .long ? entryPrices.limit : entryPrices.shortLimit) != nil
+        let hasStop = (side == .long ? entryPrices.stop : entryPrices.shortStop) != nil
+        if (hasLimit && !(limit > 0 && limit.isFinite)) || (hasStop && !(stop > 0 && stop.isFinite)) {
+            working = nil
+            skippedEntries += 1
+            return
+        }
+        working = WorkingEntry(side: side, limit: hasLimit ? limit : .nan, stop: hasStop ? stop : .nan,
+                               signalBar: signalBar, bars: config.entries.orderBars)
+        working!.isAdd = position != 0
+    }
+
+    /// Works the entry order on `bar`: an add to a position that is gone (or an entry into a
+    /// position that appeared) is cancelled, an expired order dropped; a fill opens (or adds to)
+    /// the position at the order's price, sized there.
+    mutating func work(_ bar: Int) {
+        guard var order = working else { return }
+        if bar > order.lastBar { working = nil; return }
+        if (position == 0 && order.isAdd) || (position != 0 && ((position > 0) != (order.side == .long) || !order.isAdd)) {
+            working = nil
+            return
+        }
+        guard let (price, atOpen) = order.fill(open: candles.open[bar], high: candles.high[bar], low: candles.low[bar]) else {
+            working = order.lastBar == bar ? nil : order
+            return
+        }
+        working = nil
+        openPosition(order.side, at: FillPoint(bar: bar, row: bar, reference: price, timeMs: candles.time[bar] &* 1000),
+                     signalBar: order.signalBar, atOpen: atOpen)
+    }
+}

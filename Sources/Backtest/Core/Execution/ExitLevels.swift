@@ -1,0 +1,171 @@
+/// The levels of the exits attached to one open position (docs/design/orders.md): stop-loss,
+/// targets, trailing stop, break-even, time exit, and the peak and trough they follow.
+///
+/// Levels are prices rounded to the tick against the position (a long's down). NaN: no level.
+struct ExitLevels {
+    /// The expression distances' values on the symbol's candles (nil: a fraction, or none).
+    struct Distances {
+        var stopLoss: [Double]?
+        var takeProfits: [[Double]?] = []
+        var trail: [Double]?
+        init(stopLoss: [Double]? = nil, takeProfits: [[Double]?] = [], trail: [Double]? = nil) {
+            self.stopLoss = stopLoss; self.takeProfits = takeProfits; self.trail = trail
+        }
+    }
+
+    let rules: ExitRules
+    let distances: Distances
+    /// Whether anything is watched inside bars (a level, or the time exit).
+    let isActive: Bool
+    /// Whether the peak and trough are kept (trailing stop, break-even, position-aware rules).
+    var tracksPeak: Bool {
+        didSet { armsLevels = isActive || tracksPeak }
+    }
+    /// Whether an entry sets anything here (else `arm` is skipped at the call).
+    private(set) var armsLevels: Bool
+
+    var long = true
+    var stop = Double.nan
+    var trail = Double.nan
+    var peak = Double.nan
+    var trough = Double.nan
+    /// The first bar whose range is checked: the fill bar for a fill at its open, else the next.
+    var firstCheckBar = Int.max
+    /// The bar at whose open the time exit is due.
+    var timeExitBar = Int.max
+    var breakevenDone = false
+    /// Target levels in the order of `rules.takeProfits` (NaN: undefined at the entry).
+    var targets: [Double]
+    /// Whether each target has fired (each fires once per trade).
+    var fired: [Bool]
+    /// Indexes into `targets`, nearest first (sorted when armed).
+    var targetOrder: [Int]
+
+    init(_ rules: ExitRules, distances: Distances) {
+        self.rules = rules
+        self.distances = distances
+        isActive = !rules.isEmpty
+        tracksPeak = rules.trail != nil || rules.breakeven != nil
+        armsLevels = isActive || tracksPeak
+        targets = [Double](repeating: .nan, count: rules.takeProfits.count)
+        fired = [Bool](repeating: false, count: rules.takeProfits.count)
+        targetOrder = Array(rules.takeProfits.indices)
+    }
+
+    /// A level `distance` from `price`, below it (`below`) or above, rounded against a long
+    /// (`long`) or a short: a fraction f gives price × (1 ∓ f), a price distance D gives price ∓ D
+    /// with D read at `bar` (a D that is not a positive number gives no level).
+    static func level(_ distance: ExitDistance, values: [Double]?, from price: Double, below: Bool, bar: Int,
+                      long: Bool, tick: Double?) -> Double {
+        let raw: Double
+        switch distance {
+        case .fraction(let f): raw = below ? price * (1 - f) : price * (1 + f)
+        case .price:
+            let d = values.map { bar >= 0 && bar < $0.count ? $0[bar] : .nan } ?? .nan
+            guard d > 0, d.isFinite else { return .nan }
+            raw = below ? price - d : price + d
+        }
+        return rounded(raw, long: long, tick: tick)
+    }
+
+    /// `price` rounded to the tick against the position (down for longs, up for shorts).
+    static func rounded(_ price: Double, long: Bool, tick: Double?) -> Double {
+        guard let tick else { return price }
+        return (price / tick).rounded(long ? .down : .up) * tick
+    }
+
+    /// Sets the levels from the (new) average entry price after an entry fill on `bar`. The first
+    /// entry starts the peak, the checks and the time exit; an added entry moves the stop and the
+    /// targets still to fire to the new average and keeps the rest.
+    mutating func arm(entry: Double, long: Bool, first: Bool, bar: Int, atOpen: Bool, signalBar: Int, tick: Double?) {
+        self.long = long
+        if first {
+            peak = entry
+            trough = entry
+            trail = .nan
+            breakevenDone = false
+            firstCheckBar = atOpen ? bar : bar + 1
+            timeExitBar = rules.exitAfterBars.map { bar + $0 } ?? .max
+            for i in fired.indices { fired[i] = false }
+        } else {
+            peak = long ? Swift.max(peak, entry) : peak
+            trough = long ? trough : Swift.min(trough, entry)
+        }
+        stop = rules.stopLoss.map {
+            Self.level($0, values: distances.stopLoss, from: entry, below: long, bar: signalBar, long: long, tick: tick)
+        } ?? .nan
+        if breakevenDone { stop = tighter(stop, Self.rounded(entry, long: long, tick: tick)) }
+        for (i, t) in rules.takeProfits.enumerated() where !fired[i] {
+            let values = i < distances.takeProfits.count ? distances.takeProfits[i] : nil
+            targets[i] = Self.level(t.distance, values: values, from: entry, below: !long, bar: signalBar, long: long, tick: tick)
+        }
+        sortTargets()
+        if let d = rules.trail {
+            trail = tighter(trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
+                                              bar: signalBar, long: long, tick: tick))
+        }
+    }
+
+    /// Forgets the levels (the position is flat).
+    mutating func disarm() {
+        stop = .nan; trail = .nan; peak = .nan; trough = .nan
+        firstCheckBar = .max; timeExitBar = .max
+    }
+
+    /// The tighter of two stop levels for the position (a long's higher); NaN counts as none.
+    func tighter(_ a: Double, _ b: Double) -> Double {
+        if a.isNaN { return b }
+        if b.isNaN { return a }
+        return long ? Swift.max(a, b) : Swift.min(a, b)
+    }
+
+    /// The stop in force: the tighter of the stop-loss and the trailing stop.
+    var effectiveStop: Double { tighter(stop, trail) }
+
+    /// Whether the trailing stop is the one in force (strictly tighter than the stop-loss).
+    var trailBinds: Bool {
+        guard !trail.isNaN else { return false }
+        return stop.isNaN || (long ? trail > stop : trail < stop)
+    }
+
+    /// The nearest target still to fire (an index into `targets`), or nil.
+    var nearestTarget: Int? {
+        for i in targetOrder where !fired[i] && !targets[i].isNaN { return i }
+        return nil
+    }
+
+    /// Orders `targetOrder` nearest first (insertion sort: a handful of targets).
+    private mutating func sortTargets() {
+        guard targetOrder.count > 1 else { return }
+        let levels = targets, long = self.long
+        func key(_ i: Int) -> Double {
+            let v = levels[i]
+            if v.isNaN { return .infinity }
+            return long ? v : -v
+        }
+        for i in 1..<targetOrder.count {
+            let x = targetOrder[i]
+            var k = i
+            while k > 0 && key(x) < key(targetOrder[k - 1]) { targetOrder[k] = targetOrder[k - 1]; k -= 1 }
+            targetOrder[k] = x
+        }
+    }
+
+    /// The bar `bar` is complete: the peak and trough take its high and low (when it is one of
+    /// the position's bars), then the trailing stop and the break-even move follow them.
+    mutating func close(bar: Int, high: Double, low: Double, entry: Double, tick: Double?) {
+        guard tracksPeak, !peak.isNaN else { return }
+        if bar >= firstCheckBar {
+            peak = Swift.max(peak, high)
+            trough = Swift.min(trough, low)
+        }
+        if let d = rules.trail {
+            trail = tighter(trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
+                                              bar: bar, long: long, tick: tick))
+        }
+        if let b = rules.breakeven, !breakevenDone, long ? peak >= entry * (1 + b) : trough <= entry * (1 - b) {
+            breakevenDone = true
+            stop = tighter(stop, Self.rounded(entry, long: long, tick: tick))
+        }
+    }
+}

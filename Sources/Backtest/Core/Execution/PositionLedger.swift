@@ -1,0 +1,222 @@
+/// One symbol's position in the one execution core that `Engine.run` and `Portfolio.run` share:
+/// the units held, the round trip, the exits attached to it, and the fill path every order
+/// takes (lot, minimum notional, participation cap, the symbol's liquidity model, fees).
+///
+/// Accounting: a buy pays notional + fee, a sell receives notional − fee, on the cash the
+/// driver passes (one account for a portfolio's symbols). Every fill belongs to exactly one round
+/// trip, so the account's final equity is its initial cash plus the trades' PnL.
+struct PositionLedger {
+    /// The driver's index of the symbol (0 for one symbol).
+    let symbol: Int
+    let candles: CandleSeries
+    /// Fees, sizing rules, instrument rules, the participation cap and the attached exits
+    /// (a portfolio's symbols share one; their liquidity models may differ).
+    let config: ExecutionConfig
+    let feeRate: Double
+    var liquidity: Liquidity
+
+    /// Units held: positive long, negative short.
+    private(set) var quantity = 0.0
+    /// True while a full exit's unfilled remainder waits for the next fill bar.
+    var closing = false
+    /// The kind of the full exit in progress (what a remainder's fill closes the trade as).
+    private(set) var closingKind = ExitKind.signal
+    private(set) var trip: RoundTrip?
+    /// The attached exits' levels for the open position.
+    var exits: ExitLevels
+    /// Bars where a stop and a target were both inside the range (the stop was taken).
+    var ambiguousExitBars = 0
+    /// Fill bars without volume where the participation cap was skipped.
+    private(set) var barsWithoutVolume = 0
+    private var lastUncappedBar = -1
+
+    #if DEBUG
+    /// The position rebuilt from the fills alone (`ledgerViolations`).
+    var ledgerQuantity = 0.0
+    #endif
+
+    /// - Parameters:
+    ///   - liquidity: the configuration whose liquidity model the symbol's fills use (nil: `config`).
+    ///   - distances: the exit distance expressions' values on `candles` (`ExitLevels`).
+    init(symbol: Int, candles: CandleSeries, config: ExecutionConfig, liquidity: ExecutionConfig? = nil,
+         distances: ExitLevels.Distances = .init()) {
+        self.symbol = symbol
+        self.candles = candles
+        self.config = config
+        feeRate = config.feeRate
+        self.liquidity = Liquidity(config: liquidity ?? config, candles: candles)
+        exits = ExitLevels(config.exits, distances: distances)
+    }
+
+    var isFlat: Bool { quantity == 0 }
+    /// The average entry fill price of the open position.
+    var entryPrice: Double? { trip.map { $0.entryPrice } }
+
+    func fee(_ notional: Double) -> Double { max(notional * feeRate, config.feeMin) }
+
+    /// The participation cap on `bar`, when one is set. A bar without volume (0 or not finite)
+    /// has no cap: missing volume turns the volume-based parts off instead of rejecting orders.
+    private mutating func participationCap(_ bar: Int) -> Double? {
+        guard let share = config.maxParticipation, share > 0 else { return nil }
+        let v = candles.volume[bar]
+        guard v > 0, v.isFinite else {
+            if lastUncappedBar != bar { barsWithoutVolume += 1; lastUncappedBar = bar }
+            return nil
+        }
+        return share * v
+    }
+
+    private func reject<R: ExecutionRecorder>(_ side: OrderSide, _ reason: RejectionReason, at point: FillPoint, _ recorder: inout R) {
+        recorder.record(rejection: RejectedOrder(index: point.row, time: candles.time[point.bar], side: side, reason: reason),
+                        symbol: symbol, bar: point.bar)
+    }
+
+    // MARK: - Orders
+
+    /// Opens or adds to a position on `side`: up to `wanted` units and at most `limit` of
+    /// notional (a buy's caller caps it by what the cash allows, the fee on top), rounded down to
+    /// the lot, checked against the minimum notional and the participation cap, then filled
+    /// through the symbol's liquidity. Nothing is bought while the account is not worth more than
+    /// 0 (`valuePositive`). The attached exits are (re)armed from the new average entry price,
+    /// with expression distances read at `signalBar`; `atOpen`: the fill was at the bar's open,
+    /// so the bar's own range is checked.
+    /// - Returns: the units filled (0 when the order was rejected).
+    @discardableResult
+    mutating func increase<R: ExecutionRecorder>(
+        _ side: PositionSide, wanted: Double, limit: Double, valuePositive: Bool, at point: FillPoint,
+        signalBar: Int, atOpen: Bool, cash: inout Double, recorder: inout R
+    ) -> Double {
+        let orderSide: OrderSide = side == .long ? .buy : .sell
+        let p = point.reference
+        if !(limit > 0) || !valuePositive { reject(orderSide, .insufficientCash, at: point, &recorder); return 0 }
+        var q = min(wanted, limit / p)
+        if let lot = config.lot { q = (q / lot).rounded(.down) * lot }
+        if !(q > 0) { reject(orderSide, .zeroQuantity, at: point, &recorder); return 0 }
+        if let minimum = config.minNotional, q * p < minimum { reject(orderSide, .belowMinNotional, at: point, &recorder); return 0 }
+        let asked = q
+        if let cap = participationCap(point.bar), q > cap {
+            q = config.lot.map { (cap / $0).rounded(.down) * $0 } ?? cap
+            if !(q > 0) { reject(orderSide, .noLiquidity, at: point, &recorder); return 0 }
+        }
+        var book = liquidity.execute(orderSide, quantity: q, notionalLimit: limit, reference: p,
+                                     bar: point.bar, timeMs: point.timeMs, lot: config.lot)
+        // A budget-limited order that spent its budget is complete, not partial: the quantity
+        // asked was only the budget at the reference price.
+        let spent = book.notional >= limit * (1 - 1e-9)
+            || config.lot.map { book.notional + $0 * book.worstPrice > limit } ?? false
+        book.quantityAsked = spent && q == asked ? book.quantityFilled : asked
+        guard book.quantityFilled > 0 else { reject(orderSide, .noLiquidity, at: point, &recorder); return 0 }
+        var paid = fee(book.notional)
+        if side == .long {
+            // All-in: never let rounding push cash below zero.
+            if book.notional + paid > cash { paid = max(0, cash - book.notional) }
+            cash = max(0, cash - (book.notional + paid))
+            quantity += book.quantityFilled
+        } else {
+            cash += book.notional - paid
+            quantity -= book.quantityFilled
+        }
+        let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
+        let first = trip == nil
+        var round = trip ?? RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar])
+        round.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)
+        trip = round
+        if exits.armsLevels {
+            exits.arm(entry: round.entryPrice, long: side == .long, first: first, bar: point.bar, atOpen: atOpen,
+                      signalBar: signalBar, tick: config.tick)
+        }
+        return book.quantityFilled
+    }
+
+    /// Reduces the position: all of it (`full`; an unfilled remainder leaves it `closing`, to
+    /// be sent again) or `wanted` units, which round down to the lot and respect the minimum
+    /// notional. The exit is capped by the participation cap and filled through the symbol's
+    /// liquidity. A trade closed by it ends as `kind` (nil: the kind of the full exit in
+    /// progress, for a remainder).
+    /// - Returns: the units filled.
+    @discardableResult
+    mutating func decrease<R: ExecutionRecorder>(
+        full: Bool, wanted: Double = 0, at point: FillPoint, kind: ExitKind?, cash: inout Double, recorder: inout R
+    ) -> Double {
+        guard quantity != 0, var round = trip else { closing = false; return 0 }
+        let long = quantity > 0
+        let orderSide: OrderSide = long ? .sell : .buy
+        let held = abs(quantity)
+        let asked = full ? held : min(wanted, held)
+        var q = asked
+        if !full {
+            if let lot = config.lot { q = (q / lot).rounded(.down) * lot }
+            if !(q > 0) { reject(orderSide, .zeroQuantity, at: point, &recorder); return 0 }
+            if let minimum = config.minNotional, q * point.reference < minimum {
+                reject(orderSide, .belowMinNotional, at: point, &recorder); return 0
+            }
+        }
+        if full, let kind { closingKind = kind }
+        if let cap = participationCap(point.bar), q > cap { q = cap }
+        var book = BookFill(quantityAsked: 0, quantityFilled: 0, notional: 0, levelsWalked: 0, worstPrice: .nan, depthAvailable: 0)
+        if q > 0 {
+            book = liquidity.execute(orderSide, quantity: q, notionalLimit: .infinity, reference: point.reference,
+                                     bar: point.bar, timeMs: point.timeMs, lot: nil)
+        }
+        book.quantityAsked = asked
+        guard book.quantityFilled > 0 else {
+            reject(orderSide, .noLiquidity, at: point, &recorder)
+            if full { closing = true }
+            return 0
+        }
+        let paid: Double
+        if long {
+            // A fee larger than the cash and the proceeds (a high minimum fee) takes what there is.
+            paid = min(fee(book.notional), cash + book.notional)
+            cash += book.notional - paid
+            quantity -= book.quantityFilled
+        } else {
+            paid = fee(book.notional)
+            cash -= book.notional + paid
+            quantity += book.quantityFilled
+        }
+        if abs(quantity) <= round.quantity * 1e-12 { quantity = 0 }
+        let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
+        round.addExit(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)
+        trip = round
+        if quantity == 0 {
+            finish(row: point.row, exitBar: point.bar, exitTime: candles.time[point.bar], markPrice: nil,
+                   kind: full ? closingKind : kind ?? closingKind, &recorder)
+            closing = false
+        } else if full {
+            closing = true
+        }
+        return book.quantityFilled
+    }
+
+    private mutating func record<R: ExecutionRecorder>(_ side: OrderSide, book: BookFill, fee: Double, at point: FillPoint,
+                                                      _ recorder: inout R) -> Fill {
+        let vwap = book.vwap, p = point.reference
+        let slippage = (side == .buy ? vwap / p - 1 : 1 - vwap / p) * 10_000
+        let fill = Fill(index: point.row, time: candles.time[point.bar], side: side, referencePrice: p, vwap: vwap,
+                        slippageBps: slippage, quantityAsked: book.quantityAsked, quantityFilled: book.quantityFilled,
+                        fee: fee, depthAvailable: book.depthAvailable, spreadCost: book.spreadCost)
+        recorder.record(fill: fill, symbol: symbol, bar: point.bar)
+        #if DEBUG
+        ledgerQuantity += side == .buy ? book.quantityFilled : -book.quantityFilled
+        #endif
+        return fill
+    }
+
+    /// Closes the books on the round trip at `row` (the symbol's bar `exitBar`); a still-open
+    /// one is marked to `markPrice`.
+    private mutating func finish<R: ExecutionRecorder>(row: Int, exitBar: Int, exitTime: Int64, markPrice: Double?,
+                                                      kind: ExitKind, _ recorder: inout R) {
+        guard let trip else { return }
+        recorder.record(trade: trip.trade(exitRow: row, exitTime: exitTime, markPrice: markPrice, kind: kind),
+                        symbol: symbol, entryBar: trip.entryBar, exitBar: exitBar, entries: trip.entries, exits: trip.exits)
+        self.trip = nil
+        exits.disarm()
+    }
+
+    /// At the end of the data: a still-open round trip marked to the close of `lastBar`,
+    /// recorded at `row` and `time`.
+    mutating func finishOpen<R: ExecutionRecorder>(row: Int, lastBar: Int, time: Int64, recorder: inout R) {
+        finish(row: row, exitBar: lastBar, exitTime: time, markPrice: candles.close[lastBar], kind: .end, &recorder)
+    }
+}

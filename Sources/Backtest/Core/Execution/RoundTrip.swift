@@ -1,0 +1,81 @@
+/// Where an order executes: the symbol's own bar, the row it is recorded under (the bar itself
+/// for one symbol, the portfolio clock's row for many), the reference price before depth, and
+/// the millisecond whose book it takes.
+struct FillPoint {
+    var bar: Int
+    var row: Int
+    var reference: Double
+    var timeMs: Int64
+}
+
+/// What the execution core hands to its driver: every fill, finished round trip and rejection,
+/// with the symbol (an index into the driver's symbols) and its own bar.
+protocol ExecutionRecorder {
+    mutating func record(fill: Fill, symbol: Int, bar: Int)
+    mutating func record(trade: Trade, symbol: Int, entryBar: Int, exitBar: Int, entries: Int, exits: Int)
+    mutating func record(rejection: RejectedOrder, symbol: Int, bar: Int)
+}
+
+/// A position's round trip: every fill that opened or added to it (the entries) and every fill
+/// that reduced it (the exits), from flat to flat.
+struct RoundTrip {
+    var side: PositionSide
+    var entryRow: Int
+    var entryBar: Int
+    var entryTime: Int64
+    /// Units entered, their notional and the entry fees.
+    var quantity = 0.0
+    var notional = 0.0
+    var fees = 0.0
+    /// Quantity-weighted mean slippage of the entries, in bps.
+    var entrySlippage = 0.0
+    var exitQuantity = 0.0
+    var exitNotional = 0.0
+    var exitFees = 0.0
+    var exitSlippageWeighted = 0.0
+    var entries = 0
+    var exits = 0
+
+    init(side: PositionSide, entryRow: Int, entryBar: Int, entryTime: Int64) {
+        self.side = side; self.entryRow = entryRow; self.entryBar = entryBar; self.entryTime = entryTime
+    }
+
+    /// The average entry fill price.
+    var entryPrice: Double { notional / quantity }
+
+    mutating func addEntry(quantity q: Double, notional: Double, fee: Double, slippage: Double) {
+        entrySlippage = entries == 0 ? slippage : (entrySlippage * quantity + slippage * q) / (quantity + q)
+        quantity += q
+        self.notional += notional
+        fees += fee
+        entries += 1
+    }
+
+    mutating func addExit(quantity q: Double, notional: Double, fee: Double, slippage: Double) {
+        exitQuantity += q
+        exitNotional += notional
+        exitFees += fee
+        exitSlippageWeighted += slippage * q
+        exits += 1
+    }
+
+    /// The trade, exited at `exitRow`; a still-open one (`markPrice` given) has its rest marked
+    /// at that price.
+    func trade(exitRow: Int, exitTime: Int64, markPrice: Double?, kind: ExitKind) -> Trade {
+        var exitQuantity = self.exitQuantity, exitNotional = self.exitNotional
+        if let markPrice {
+            let rest = quantity - self.exitQuantity
+            exitQuantity += rest
+            exitNotional += rest * markPrice
+        }
+        let exitPrice = exitQuantity > 0 ? exitNotional / exitQuantity : .nan
+        let fees = self.fees + exitFees
+        let gross = side == .long ? exitNotional - notional : notional - exitNotional
+        let pnl = gross - fees
+        let exitSlippage = self.exitQuantity > 0 ? exitSlippageWeighted / self.exitQuantity : 0
+        let slippage = self.exitQuantity > 0 ? (entrySlippage + exitSlippage) / 2 : entrySlippage
+        return Trade(side: side, entryIndex: entryRow, exitIndex: exitRow, entryTime: entryTime, exitTime: exitTime,
+                     quantity: quantity, entryPrice: notional / quantity, exitPrice: exitPrice, slippageBps: slippage,
+                     fees: fees, pnl: pnl, returnFraction: pnl / notional, isOpen: markPrice != nil, exitKind: kind)
+    }
+}
