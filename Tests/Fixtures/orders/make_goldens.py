@@ -552,9 +552,66 @@ def cases_exits(goog):
     return out
 
 
+def without_open_triggers(d, entries, exits, **kw):
+    """B3: drops the entry signals whose stop-limit order would trigger at an open (where
+    backtesting.py's fill price differs from orders.md's), one at a time, latest signal first."""
+    entries = entries.copy()
+    while True:
+        cfg = Config(**kw)
+        r = simulate(d.o, d.h, d.l, d.c, entries, exits, cfg)
+        bad = [e[1] for e in r.events if e[0] in ("stop_triggered_at_open", "stop_limit_at_stop_price")]
+        if not bad:
+            return entries
+        k = max(j for j in idx(entries) if j < bad[0])
+        entries[k] = False
+
+
+def cases_entries(goog):
+    en, ex = ma_cross(goog)
+    # Extra hand-placed signals: a second entry the bar after every 4th crossing (replaces a
+    # working order, or is ignored in a position) and an exit the bar after every 7th from the
+    # 3rd (cancels a working order while flat, or closes the position).
+    en2, ex2 = en.copy(), ex.copy()
+    for k in idx(en)[::4]:
+        en2[k + 1] = True
+    for k in idx(en)[2::7]:
+        ex2[k + 1] = True
+    hand = MA + "; plus an entry the bar after every 4th entry and an exit the bar after every 7th entry from the 3rd"
+    out = [
+        build("goog_limit", "limit entries at close x 0.98 working 3 bars: fills at the open and at the limit, expiry, replacement by a new signal, cancellation by an exit while flat",
+              goog, hand, en2, ex2, ["backtesting.py"], size="10u",
+              entry_limit=Expr("close * 0.98", goog.c * 0.98), order_bars=3, sl="5%", tp=[("10%", None)],
+              equity_full=True,
+              expect=["event:entry_at_open", "event:entry_inside_bar", "event:working_expired",
+                      "event:working_replaced", "event:working_cancelled_by_exit", "stop", "target"]),
+        build("goog_stop_entry", "stop entries at the signal bar's high working 2 bars: fills at the open (gap above the stop) and at the stop",
+              goog, MA, en, ex, ["backtesting.py"], size="10u",
+              entry_stop=Expr("high", goog.h.copy()), order_bars=2, sl="4%",
+              expect=["event:entry_at_open", "event:entry_inside_bar", "event:working_expired", "stop", "signal"]),
+    ]
+    kw = dict(size="10u", fee=0.0, entry_stop=goog.h.copy(), order_bars=3, sl=0.04)
+    en_a = without_open_triggers(goog, en, ex, entry_limit=goog.h * 1.01, **kw)
+    kw.pop("sl")
+    en_b = without_open_triggers(goog, en, ex, entry_limit=goog.c.copy(), **kw)
+    note = MA + "; the entries whose order would trigger at an open removed (B3)"
+    out += [
+        build("goog_stop_limit_above", "stop-limit, stop at the signal bar's high, limit 1% above it: triggered inside the bar, fills at the stop",
+              goog, note, en_a, ex, ["backtesting.py"], size="10u", fee_bps=0,
+              entry_stop=Expr("high", goog.h.copy()), entry_limit=Expr("high * 1.01", goog.h * 1.01),
+              order_bars=3, sl="4%", expect=["event:entry_inside_bar", "stop"]),
+        build("goog_stop_limit_below", "stop-limit, stop at the signal bar's high, limit at its close: no fill on the trigger bar, a limit from the next bar",
+              goog, note, en_b, ex, ["backtesting.py"], size="10u", fee_bps=0,
+              entry_stop=Expr("high", goog.h.copy()), entry_limit=Expr("close", goog.c.copy()),
+              order_bars=3,
+              expect=["event:stop_limit_no_fill_on_trigger", "event:entry_at_open", "event:entry_inside_bar",
+                      "event:working_expired"]),
+    ]
+    return out
+
+
 def main():
     goog = Data("GOOG")
-    cases = cases_exits(goog)
+    cases = cases_entries(goog) + cases_exits(goog)
     for c in cases:
         del c["_py"]
     import vectorbt as vbt
