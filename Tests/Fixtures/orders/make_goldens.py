@@ -83,14 +83,24 @@ B4. Stop-loss and take-profit of a limit/stop entry: set in `next()` of the fill
     "not ambiguous" special case). HANDLED: asserted that no level lies inside any limit/stop
     entry's fill bar, so neither convention exits there.
 B5. backtesting.py processes a trade's stop-loss order first, its take-profit next and a
-    `position.close()` order last on the bar, so a signal exit's bar whose range reaches a level
-    exits at the level; orders.md exits at the open. HANDLED: asserted not to arise (a gap
-    through the stop gives the open in both).
+    `position.close()` order last on the bar, so a bar whose open fills a signal exit (or a
+    time or rule exit) but whose range reaches a level would exit at the level; orders.md exits
+    at the open. HANDLED: the strategy removes the trade's stop-loss and take-profit
+    (`trade.sl = trade.tp = None`) when it sends `position.close()`, which is orders.md's order
+    of step 1 (a level the open is already through would fill at that same open).
 B6. Whole units only (`Nu` sizing); the order is cancelled without cash: asserted not to happen
     (every warning is an error).
 B7. Market entries with stops (the exits-only cases sized in units) are `self.buy(size=N,
     sl=, tp=)` with the levels computed from the next open (the known fill price); for market
     orders backtesting.py checks them on the fill bar, as orders.md does.
+B8. Trailing stops (fraction or distance array), break-even, time exits and position-aware
+    rules have no backtesting.py equivalent: the strategy computes them in `next()` at each
+    close (the peak from the fill price and the highs of the bars from the fill bar, the level
+    ratcheting, the break-even move, `trade.sl = max(levels)`; `position.close()` on the bar
+    before the time exit or when the rule holds) and backtesting.py fills them: so these cases
+    confirm the fills (gaps at the open, the stop's priority, the timing of a level set at a
+    close), not the arithmetic of the levels, which this script then restates a second time.
+    The time exit and a rule exit are a `position.close()` order, handled as in B5.
 
 Cases
 =====
@@ -300,13 +310,12 @@ def vbt_fraction(cfg, d):
 # ---------------------------------------------------------------------------------------------
 
 def check_backtesting(case, d, res):
-    from backtesting import Backtest, Strategy
+    from backtesting import Strategy
     opt = case["_py"]
     cfg = opt["cfg"]
     name = case["name"]
     assert cfg.size.endswith("u") and not cfg.short and cfg.fill == "next-open" and cfg.pyramid == 1
-    assert cfg.tick is None and cfg.trail is None and cfg.breakeven is None and cfg.exit_after is None
-    assert cfg.exit_rule is None and len(cfg.tp) <= 1
+    assert cfg.tick is None and len(cfg.tp) <= 1
     units = float(cfg.size[:-1])
     assert units == int(units)
     en, ex = opt["entries"], opt["exits"]
@@ -314,6 +323,9 @@ def check_backtesting(case, d, res):
     tpf = float(cfg.tp[0].distance) if cfg.tp else None
     lim_arr, stp_arr = cfg.entry_limit, cfg.entry_stop
     has_order_prices = lim_arr is not None or stp_arr is not None
+    trail, be, after, rule = cfg.trail, cfg.breakeven, cfg.exit_after, cfg.exit_rule
+    managed = trail is not None or be is not None or after is not None or rule is not None
+    assert not (managed and has_order_prices)
     # B3, B4, B5: the differences must not arise in this run.
     no_event(name, res, "target_gap_with_stop_in_range")
     if lim_arr is not None and stp_arr is not None:
@@ -325,15 +337,43 @@ def check_backtesting(case, d, res):
         k = t.entry_index
         if has_order_prices:
             assert not (d.l[k] <= lv_sl or d.h[k] >= lv_tp), f"{name}: a level inside the fill bar {k} (B4)"
-        if t.kind == "signal":
-            x = t.exit_index
-            assert d.o[x] <= lv_sl or not (d.l[x] <= lv_sl or d.h[x] >= lv_tp), f"{name}: B5 at bar {x}"
     o_next = np.append(d.o[1:], np.nan)
+
+    def trail_dist(peak, bar):
+        return float(trail[bar]) if isinstance(trail, np.ndarray) else peak * float(trail)
 
     class Orders(Strategy):
         def init(self):
             self.working = None
             self.last = -1
+            self.book = {}      # entry bar -> dict(signal, sl level, trail level, peak, trough)
+
+        def manage(self, i):
+            """B8: trailing, break-even, time exit and position-aware rules of a market entry,
+            computed here at each close from the trade's fill price and the bars since its fill
+            bar (a market fill at the open: its own bar counts); backtesting.py fills them."""
+            if not self.trades:
+                return False
+            tr = self.trades[0]
+            b = self.book[tr.entry_bar]
+            e = tr.entry_price
+            b["peak"] = max(b["peak"], float(d.h[i]))
+            b["trough"] = min(b["trough"], float(d.l[i]))
+            if trail is not None:
+                b["trail"] = max(b["trail"], b["peak"] - trail_dist(b["peak"], i))
+            if be is not None and b["peak"] >= e * (1 + be):
+                b["sl"] = e if b["sl"] is None else max(b["sl"], e)
+            levels = [x for x in (b["sl"], b.get("trail")) if x is not None]
+            if levels:
+                tr.sl = max(levels)
+            if after is not None and i == tr.entry_bar + after - 1:
+                return True
+            if rule is not None:
+                from reference_sim import State
+                st = State(1, e, i - tr.entry_bar, d.c[i] / e - 1, b["peak"], b["trough"])
+                if rule(i, st):
+                    return True
+            return False
 
         def next(self):
             i = len(self.data) - 1
@@ -344,15 +384,19 @@ def check_backtesting(case, d, res):
                         tr.sl = tr.entry_price * (1 - sl)
                     if tpf is not None:
                         tr.tp = tr.entry_price * (1 + tpf)
+            rule_exit = self.manage(i) if managed else False
             if self.working is not None and (self.working not in self.orders or i >= self.last):
                 if self.working in self.orders:
                     self.working.cancel()            # worked its N bars
                 self.working = None
-            want_entry, want_exit = bool(en[i]), bool(ex[i])
+            want_entry, want_exit = bool(en[i]), bool(ex[i]) or rule_exit
             if want_entry and want_exit:
                 return
             if self.position:
                 if want_exit:
+                    for tr in self.trades:      # B5: the signal exit at the open comes first
+                        tr.sl = None
+                        tr.tp = None
                     self.position.close()
                 return
             if want_exit and self.working is not None:
@@ -370,10 +414,15 @@ def check_backtesting(case, d, res):
                 self.last = i + cfg.order_bars
             elif i + 1 < len(en):
                 # B7: a market order; its levels from the known next open (its fill price)
-                p = o_next[i]
-                self.buy(size=int(units), sl=p * (1 - sl) if sl is not None else None,
+                p = float(o_next[i])
+                lv = p * (1 - sl) if sl is not None else None
+                tl = None if trail is None else p - (float(trail[i]) if isinstance(trail, np.ndarray) else p * float(trail))
+                self.book[i + 1] = dict(sl=lv, trail=tl, peak=p, trough=p)
+                stops = [x for x in (lv, tl) if x is not None]
+                self.buy(size=int(units), sl=max(stops) if stops else None,
                          tp=p * (1 + tpf) if tpf is not None else None)
 
+    from backtesting import Backtest
     df = d.df.copy()
     df.index = pd.to_datetime(df.index)
     with warnings.catch_warnings():
@@ -609,9 +658,82 @@ def cases_entries(goog):
     return out
 
 
+def cases_more(goog):
+    en, ex = ma_cross(goog)
+    none = np.zeros(goog.n, dtype=bool)
+    atr14, atr22 = atr(goog, 14), atr(goog, 22)
+    c = goog.c
+    # Pyramid: the crossing plus two more entries 3 and 6 bars later (ignored once 3 are in)
+    en_p = en.copy()
+    for k in idx(en):
+        for j in (3, 6, 9):
+            if k + j < goog.n:
+                en_p[k + j] = True
+    out = [
+        build("goog_trail_atr", "trailing stop 3 x atr(22) (a chandelier exit): the distance re-read at each close, the level ratcheting",
+              goog, MA, en, ex, ["backtesting.py"], size="10u",
+              trail=Expr("3 * atr(22)", 3 * atr22), equity_full=True, expect=["trail", "signal"]),
+        build("goog_breakeven", "stop-loss 5% moved to the entry price once the peak reached entry x 1.04",
+              goog, MA, en, ex, ["backtesting.py"], size="10u", sl="5%", breakeven="4%",
+              expect=["event:breakeven", "stop", "signal"]),
+        build("goog_exit_after", "time exit 10 bars after the entry fill bar, at that bar's open",
+              goog, MA, en, ex, ["backtesting.py"], size="10u", exit_after=10, expect=["time"]),
+        build("goog_scale_out", "two take-profits: 5% sells 50% of the quantity bought, 10% the rest; stop-loss 5%",
+              goog, MA, en, ex, [], sl="5%", tp=[("5%", "50%"), ("10%", None)],
+              expect=["target", "stop", "signal"]),
+        build("goog_pyramid", "--pyramid 3 with --size 30%: up to three entries per position (the crossing, then entries 3, 6 and 9 bars later), stop-loss 8% from the average entry price",
+              goog, MA + "; plus hand-placed entries 3, 6 and 9 bars after each crossing", en_p, ex, [],
+              size="30%", pyramid=3, sl="8%", expect=["signal", "event:entry_ignored_in_position"]),
+        build("goog_short_sl_tp_trail", "short-only with stop-loss 4%, trailing 7% and take-profit 10%: the tighter of stop and trailing level exits",
+              goog, MA + " (short entries = cross_below, short exits = cross_above)", ex, en, [],
+              short=True, sl="4%", trail="7%", tp=[("10%", None)], expect=["stop", "trail", "target"]),
+        build("goog_sl_tp_tick", "stop-loss 3% and take-profit 6% rounded down to --tick 0.01 (a long's levels)",
+              goog, MA, en, ex, [], sl="3%", tp=[("6%", None)], tick=0.01, expect=["stop", "target"]),
+        build("goog_sl_atr_risk", "risk:1% sizing with an expression stop-loss 2 x atr(14) (the distance at the signal bar)",
+              goog, MA, en, ex, [], size="risk:1%", sl=Expr("2 * atr(14)", 2 * atr14), expect=["stop", "signal"]),
+        build("goog_tp_atr_short_fill_close", "short-only, --fill close, take-profit 4 x atr(14) and trailing 5%",
+              goog, MA + " (short entries = cross_below, short exits = cross_above)", ex, en, [],
+              short=True, fill="close", tp=[(Expr("4 * atr(14)", 4 * atr14), None)], trail="5%",
+              expect=["target", "trail"]),
+    ]
+    # Position-aware exit rules, entries at the 10/30 crossings; the rule is the whole exit rule
+    # (the exits list, when given, is OR-ed with it).
+    rules = [
+        ("goog_rule_return_or_bars", "trade_return > 0.04 or bars_in_trade >= 7",
+         lambda i, st: st.trade_return > 0.04 or st.bars_in_trade >= 7, none),
+        ("goog_rule_off_high", "close < highest_since_entry * 0.95",
+         lambda i, st: c[i] < st.highest_since_entry * 0.95, ex),
+        ("goog_rule_atr_stop", "close < entry_price - 2 * atr(14)",
+         lambda i, st: c[i] < st.entry_price - 2 * atr14[i], ex),
+        ("goog_rule_dip_recovered", "lowest_since_entry < entry_price * 0.97 and trade_return > 0.01",
+         lambda i, st: st.lowest_since_entry < st.entry_price * 0.97 and st.trade_return > 0.01, none),
+    ]
+    for name, text, fn, exits in rules:
+        out.append(build(name, f"position-aware exit rule: {text}" + (" (or the 10/30 down-crossing)" if exits is ex else ""),
+                         goog, MA + ("" if exits is ex else " (entries only; exits come from the rule)"),
+                         en, exits, ["backtesting.py"], size="10u", exit_rule=text, exit_rule_fn=fn,
+                         expect=["signal"]))
+    return out
+
+
+def cases_eurusd():
+    eur = Data("EURUSD")
+    en, ex = ma_cross(eur)
+    part = Data("EURUSD", 0, 2500)
+    pen, pex = ma_cross(part)
+    return [
+        build("eurusd_sl_tp", "EURUSD hourly: stop-loss 0.3%, take-profit 0.6%",
+              eur, MA, en, ex, ["vectorbt"], sl="0.3%", tp=[("0.6%", None)],
+              expect=["stop", "target", "signal"]),
+        build("eurusd_trail_fill_close_range", "EURUSD rows [0, 2500): --fill close, trailing 0.4%",
+              part, MA + " (computed on the rows of the range)", pen, pex, ["vectorbt"], fill="close",
+              trail="0.4%", equity_full=True, expect=["trail"]),
+    ]
+
+
 def main():
     goog = Data("GOOG")
-    cases = cases_entries(goog) + cases_exits(goog)
+    cases = cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd()
     for c in cases:
         del c["_py"]
     import vectorbt as vbt

@@ -451,9 +451,15 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     for i in range(n):
         # ---- 1. the open [Bar 1] ----------------------------------------------------------
         if pos is not None and pos.checks_from <= i and pos.entry_bar < i:
+            time_due = cfg.fill == "next-open" and cfg.exit_after is not None and i == pos.entry_bar + cfg.exit_after
+            if pending_exit or time_due:
+                lvl, _ = stop_level()
+                if (lvl is not None and bar_reaches_stop(i, lvl) and not through_stop(o[i], lvl)) or \
+                        any(not t[2] and bar_reaches_target(i, t[0]) for t in pos.targets):
+                    events.append(("exit_at_open_with_level_in_range", i))
             if pending_exit:
                 exit_all(i, o[i], "signal")                      # a signal exit due now
-            elif cfg.fill == "next-open" and cfg.exit_after is not None and i == pos.entry_bar + cfg.exit_after:
+            elif time_due:
                 exit_all(i, o[i], "time")                        # a time exit due now
             else:
                 lvl, kind = stop_level()
