@@ -271,9 +271,12 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                          for k, (lv, sh) in enumerate(levels)]
             if any(sh is None for _, sh, _ in p.targets[:-1]):
                 raise Unsupported("a target without a share before the last one")
-        if cfg.trail is not None and p.trail is None:
-            # Initial trailing level: peak (= entry fill price) minus D at the signal bar.
-            p.trail = rnd(away(p.peak, -dist(cfg.trail, p.peak, signal_bar)))
+        if cfg.trail is not None and p.trail is None and p.entries == 1:
+            # READING: the initial trailing level, before any completed bar: peak (= entry fill
+            # price) minus D at the signal bar; none while D is NaN (set at the first close
+            # where it is defined).
+            lv = rnd(away(p.peak, -dist(cfg.trail, p.peak, signal_bar)))
+            p.trail = lv if math.isfinite(lv) else None
 
     def open_fill(bar, price, signal_bar, checks_from):
         """An entry fill: a new position or a pyramid add-on [Sizing]."""
@@ -520,7 +523,10 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                 d = dist(cfg.trail, fav, i)
                 new = rnd(away(fav, -d))
                 if math.isfinite(new):
-                    pos.trail = max(pos.trail, new) if side > 0 else min(pos.trail, new)
+                    if pos.trail is None:
+                        pos.trail = new
+                    else:
+                        pos.trail = max(pos.trail, new) if side > 0 else min(pos.trail, new)
             if cfg.breakeven is not None and not pos.be_done:
                 e = pos.avg_entry
                 if (fav >= e * (1 + cfg.breakeven)) if side > 0 else (fav <= e * (1 - cfg.breakeven)):
