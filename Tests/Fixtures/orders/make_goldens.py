@@ -1,0 +1,770 @@
+#!/usr/bin/env python3
+"""Dev-only: writes the goldens of issue 20 (entry orders, attached exits, position-aware rules,
+risk and volatility sizing) to `Tests/Fixtures/orders/goldens.json`.
+
+Not run by CI or the test suite; the Swift tests read the committed `goldens.json`. Run by hand
+from the repository root (a few minutes, most of it numba compiling vectorbt):
+
+    python3 -m venv .venv-goldens && echo '*' > .venv-goldens/.gitignore
+    .venv-goldens/bin/pip install vectorbt==1.2.0 backtesting==0.6.6 TA-Lib==0.8.2 numpy pandas
+    .venv-goldens/bin/python Tests/Fixtures/orders/make_goldens.py
+
+(versions used for the committed file: vectorbt 1.2.0, backtesting 0.6.6, TA-Lib 0.8.2,
+numpy 2.4.6, pandas 3.1.1, numba 0.68.1, Python 3.11.)
+
+Every case is simulated by `reference_sim.py` (beside this file: orders.md restated as Python),
+and, where the conventions coincide, also by vectorbt and/or backtesting.py; the script stops
+(AssertionError) when a reference disagrees by more than 1e-9 relative on any trade (entry and
+exit bar, quantity, entry and exit price, fees, PnL), on the final equity or on the equity of
+any bar. `checked_by` in each case lists who agreed.
+
+How the references are driven, and where their conventions differ from orders.md
+=================================================================================
+
+vectorbt 1.2.0, `Portfolio.from_signals(close, entries, exits, price=, open=, high=, low=,
+sl_stop=, sl_trail=, tp_stop=, stop_entry_price="fillprice", size=, size_type="percent",
+fees=0.001, init_cash=10000)` (read in vectorbt/portfolio/nb.py, simulate_from_signal_func_nb):
+
+V1. vectorbt checks stops only from the bar after the entry order's bar (the stop is set after
+    the fill, the check of that bar already ran), and its trailing peak never takes the entry
+    bar's high. orders.md checks a next-open fill's own bar and lets its high raise the peak.
+    HANDLED (next-open runs): each bar k that follows a signal bar is given to vectorbt as two
+    rows: an "open row" (open = close = open_k, the signal's order fills there at price open_k)
+    and then the bar itself. The open row has no range for the stops (high 0 for a long run,
+    low 1e300 for a short: vectorbt only tests its open against the levels, the gap rule, and
+    its trailing peak cannot move), so on it vectorbt does what orders.md's step 1 does (a
+    signal exit at the open, a stop or target the open is through); the full row that follows
+    is checked from its open as orders.md checks the fill bar and every later bar. Results are
+    mapped back to bars.
+    `fill close` runs need nothing: vectorbt's own convention (fill at the close, stops from the
+    next bar, the peak from the fill price) is orders.md's.
+V2. vectorbt tests the stop-loss before the take-profit on the whole bar, so a bar that opens
+    beyond the target and later falls through the stop exits at the stop; orders.md takes the
+    target at the open (step 1 before step 2). HANDLED: asserted not to arise in the cases
+    checked by vectorbt (the simulator reports `target_gap_with_stop_in_range`); on an open row
+    (V1) both conventions agree.
+V3. A stop exit takes the bar's only order in vectorbt, so an entry signal at the close of a
+    bar whose position stopped out inside it is dropped; orders.md enters (at the next open, or
+    at that close with `fill close`). HANDLED: with the open rows of V1 the next-open entry has
+    a row of its own; for `fill close` runs the script asserts the case does not arise
+    (`entry_after_exit_same_bar`).
+V4. Both take the stop when the stop and a target lie inside one bar (the ambiguous bar): same.
+V5. vectorbt has one stop-loss, trailing or not, measured as a fraction; no tick rounding, no
+    expression distances, no several targets, no break-even, no time exit, no stop or limit
+    entries, no position-aware rules. HANDLED: such cases are checked by the simulator (and
+    backtesting.py where it can), not vectorbt.
+V6. Sizing: vectorbt's `percent` size is a share of cash, bt's `N%` a share of equity; they are
+    the same while flat (no pyramiding), so `100%` is percent 1.0, `risk:R%` with `--sl PCT`
+    is percent R (1 + fee) / PCT (capped at 1) and `vol:V%` is percent min(1, V / (sigma sqrt P))
+    at the signal bar (sigma: pandas rolling std(ddof=0) of pct_change, computed here, not by the
+    simulator). Pyramiding (N% of equity on a held position) is not checked by vectorbt.
+V7. Short-only runs: `short_entries`/`short_exits`, percent 1.0: vectorbt sells
+    free cash / (price (1 + fee)), as bt's 100% short does.
+
+backtesting.py 0.6.6, `Backtest(df, Strategy, cash=10000, commission=fee, trade_on_close=False,
+exclusive_orders=False, hedging=False)` (read in backtesting/backtesting.py, _Broker):
+
+B1. Stop, limit and stop-limit entries are `self.buy(size=N, limit=, stop=)` placed in `next()`
+    at the signal bar; the strategy cancels its order after N bars (`order_bars`), cancels and
+    replaces it on a new entry signal, and cancels it on an exit signal while flat; an exit
+    signal in a position is `position.close()` (fills at the next open). Same as orders.md.
+B2. backtesting.py fills a limit at min(open, limit) once the low reaches it and a stop at
+    max(open, stop) once the high reaches it: orders.md's rule.
+B3. Stop-limit: backtesting.py fills a stop-limit triggered at the open at min(stop, limit)
+    (a price that may lie outside the bar) and, when the limit is at or below the stop, never on
+    the trigger bar; orders.md fills one triggered at the open at the open (or the limit), and
+    one triggered inside the bar at the stop when limit >= stop. They agree when the trigger is
+    inside the bar and limit != stop. HANDLED: asserted for the stop-limit case
+    (`stop_triggered_at_open`, `stop_limit_at_stop_price` never reported).
+B4. Stop-loss and take-profit of a limit/stop entry: set in `next()` of the fill bar from
+    `trade.entry_price` (the fill price) as absolute prices, so backtesting.py checks them from
+    the next bar. orders.md checks the fill bar when the fill was at the open; backtesting.py
+    also re-checks a stop entry's take-profit on its fill bar when the high reaches it (the
+    "not ambiguous" special case). HANDLED: asserted that no level lies inside any limit/stop
+    entry's fill bar, so neither convention exits there.
+B5. backtesting.py processes a trade's stop-loss order first, its take-profit next and a
+    `position.close()` order last on the bar, so a bar whose open fills a signal exit (or a
+    time or rule exit) but whose range reaches a level would exit at the level; orders.md exits
+    at the open. HANDLED: the strategy removes the trade's stop-loss and take-profit
+    (`trade.sl = trade.tp = None`) when it sends `position.close()`, which is orders.md's order
+    of step 1 (a level the open is already through would fill at that same open).
+B6. Whole units only (`Nu` sizing); the order is cancelled without cash: asserted not to happen
+    (every warning is an error).
+B7. Market entries with stops (the exits-only cases sized in units) are `self.buy(size=N,
+    sl=, tp=)` with the levels computed from the next open (the known fill price); for market
+    orders backtesting.py checks them on the fill bar, as orders.md does.
+B8. Trailing stops (fraction or distance array), break-even, time exits and position-aware
+    rules have no backtesting.py equivalent: the strategy computes them in `next()` at each
+    close (the peak from the fill price and the highs of the bars from the fill bar, the level
+    ratcheting, the break-even move, `trade.sl = max(levels)`; `position.close()` on the bar
+    before the time exit or when the rule holds) and backtesting.py fills them: so these cases
+    confirm the fills (gaps at the open, the stop's priority, the timing of a level set at a
+    close), not the arithmetic of the levels, which this script then restates a second time.
+    The time exit and a rule exit are a `position.close()` order, handled as in B5.
+
+Cases
+=====
+
+GOOG for most (ma-cross 10/30 signals with TA-Lib SMA as the other generators, RSI 14
+crossings of 30/70, and a few hand-placed signals for edge cases), EURUSD for two. A case that
+names a bar range uses rows [start, end) of the file: every index and array in it counts from
+`start`, and every indicator is computed on those rows only.
+"""
+import json
+import math
+import os
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import talib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+OUT = os.path.join(HERE, "goldens.json")
+sys.path.insert(0, HERE)
+
+from reference_sim import Config, Target, simulate  # noqa: E402
+
+REL = 1e-9
+CASH = 10_000.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Data and signals
+# ---------------------------------------------------------------------------------------------
+
+class Data:
+    def __init__(self, name, start=None, end=None):
+        df = pd.read_csv(os.path.join(ROOT, "data", f"{name}.csv"), index_col=0)
+        n = len(df)
+        self.name = name
+        self.range = None if start is None else [start, end if end is not None else n]
+        if start is not None:
+            df = df.iloc[start:end]
+        self.df = df
+        self.o, self.h, self.l, self.c = (df[k].to_numpy(dtype=float) for k in ["Open", "High", "Low", "Close"])
+        self.n = len(df)
+
+
+def cross_above(a, b):
+    a, b = pd.Series(a), pd.Series(b)
+    return ((a > b) & (a.shift(1) <= b.shift(1))).fillna(False).to_numpy(dtype=bool)
+
+
+def cross_below(a, b):
+    a, b = pd.Series(a), pd.Series(b)
+    return ((a < b) & (a.shift(1) >= b.shift(1))).fillna(False).to_numpy(dtype=bool)
+
+
+def ma_cross(d, fast=10, slow=30):
+    f, s = talib.SMA(d.c, fast), talib.SMA(d.c, slow)
+    return cross_above(f, s), cross_below(f, s)
+
+
+def rsi_signals(d, lower=30, upper=70):
+    r = talib.RSI(d.c, 14)
+    return cross_below(r, np.full(d.n, float(lower))), cross_above(r, np.full(d.n, float(upper)))
+
+
+def atr(d, p):
+    return talib.ATR(d.h, d.l, d.c, p)
+
+
+def mask(n, idx):
+    m = np.zeros(n, dtype=bool)
+    m[list(idx)] = True
+    return m
+
+
+def idx(m):
+    return [int(i) for i in np.flatnonzero(m)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparison
+# ---------------------------------------------------------------------------------------------
+
+def close(a, b, what):
+    if a == b:
+        return
+    if not (math.isfinite(a) and math.isfinite(b)) or abs(a - b) > REL * max(abs(a), abs(b), 1e-300):
+        raise AssertionError(f"{what}: {a!r} != {b!r}")
+
+
+def same_trades(name, ref, sim_trades, fields=("quantity", "entry_price", "exit_price", "fees", "pnl")):
+    """ref: list of dicts with entry_index, exit_index and the fields."""
+    if len(ref) != len(sim_trades):
+        for k in range(max(len(ref), len(sim_trades))):
+            a = ref[k] if k < len(ref) else None
+            b = sim_trades[k] if k < len(sim_trades) else None
+            print("  ref", a and {x: a[x] for x in ("entry_index", "exit_index", "exit_price")},
+                  "sim", b and (b.entry_index, b.exit_index, b.exit_price, b.kind))
+        raise AssertionError(f"{name}: {len(ref)} trades against the simulator's {len(sim_trades)}")
+    for k, (a, b) in enumerate(zip(ref, sim_trades)):
+        if (a["entry_index"], a["exit_index"]) != (b.entry_index, b.exit_index):
+            raise AssertionError(f"{name} trade {k}: bars {a['entry_index']}-{a['exit_index']} "
+                                 f"against the simulator's {b.entry_index}-{b.exit_index} ({b.kind})")
+        for f in fields:
+            close(a[f], getattr(b, f), f"{name} trade {k} {f}")
+
+
+def no_event(name, res, *kinds):
+    found = [e for e in res.events if e[0] in kinds]
+    assert not found, f"{name}: {found[:5]} (a convention difference with the reference would show)"
+
+
+# ---------------------------------------------------------------------------------------------
+# vectorbt
+# ---------------------------------------------------------------------------------------------
+
+def check_vectorbt(case, d, res):
+    import vectorbt as vbt
+    opt = case["_py"]
+    cfg = opt["cfg"]
+    assert cfg.tick is None and cfg.breakeven is None and cfg.exit_after is None and cfg.exit_rule is None
+    assert cfg.entry_limit is None and cfg.entry_stop is None and cfg.pyramid == 1
+    assert not (cfg.sl is not None and cfg.trail is not None), "vectorbt has one stop-loss"
+    assert len(cfg.tp) <= 1 and all(t.share is None for t in cfg.tp)
+    assert all(not isinstance(x, np.ndarray) for x in (cfg.sl, cfg.trail) + tuple(t.distance for t in cfg.tp))
+    no_event(case["name"], res, "target_gap_with_stop_in_range")
+    en, ex = opt["entries"], opt["exits"]
+    short = cfg.short
+    n = d.n
+    frac = vbt_fraction(cfg, d)          # per signal bar
+    if cfg.fill == "close":
+        no_event(case["name"], res, "entry_after_exit_same_bar")
+        rows = list(range(n))
+        O, H, L, C = d.o.copy(), d.h.copy(), d.l.copy(), d.c.copy()
+        E, X, S = en.copy(), ex.copy(), frac.copy()
+        P = C.copy()
+        bar_of_row = np.arange(n)
+        full_row = np.arange(n)
+    else:
+        # V1: an open row before every bar that follows a signal bar.
+        sig = en | ex
+        O, H, L, C, E, X, S, bar_of_row = [], [], [], [], [], [], [], []
+        full_row = np.empty(n, dtype=int)
+        for k in range(n):
+            if k > 0 and sig[k - 1]:
+                O.append(d.o[k]); C.append(d.o[k])
+                H.append(0.0 if not short else d.o[k]); L.append(d.o[k] if not short else 1e300)
+                E.append(en[k - 1]); X.append(ex[k - 1]); S.append(frac[k - 1]); bar_of_row.append(k)
+            O.append(d.o[k]); H.append(d.h[k]); L.append(d.l[k]); C.append(d.c[k])
+            E.append(False); X.append(False); S.append(np.nan); bar_of_row.append(k)
+            full_row[k] = len(C) - 1
+        O, H, L, C, S = (np.array(a, dtype=float) for a in (O, H, L, C, S))
+        E, X = np.array(E, dtype=bool), np.array(X, dtype=bool)
+        P = C.copy()
+        bar_of_row = np.array(bar_of_row)
+    kw = dict(price=P, open=O, high=H, low=L, size=S, size_type="percent", fees=cfg.fee,
+              init_cash=cfg.cash, stop_entry_price="fillprice", freq="1D")
+    if cfg.sl is not None:
+        kw.update(sl_stop=float(cfg.sl))
+    if cfg.trail is not None:
+        kw.update(sl_stop=float(cfg.trail), sl_trail=True)
+    if cfg.tp:
+        kw.update(tp_stop=float(cfg.tp[0].distance))
+    if short:
+        pf = vbt.Portfolio.from_signals(C, entries=np.zeros_like(E), exits=np.zeros_like(X),
+                                        short_entries=E, short_exits=X, **kw)
+    else:
+        pf = vbt.Portfolio.from_signals(C, entries=E, exits=X, direction="longonly", **kw)
+    rec = pf.trades.values
+    ref = []
+    for r in rec:
+        ref.append(dict(entry_index=int(bar_of_row[r["entry_idx"]]),
+                        exit_index=int(bar_of_row[r["exit_idx"]]),
+                        quantity=float(r["size"]), entry_price=float(r["entry_price"]),
+                        exit_price=float(r["exit_price"]),
+                        fees=float(r["entry_fees"] + r["exit_fees"]), pnl=float(r["pnl"])))
+    same_trades(case["name"] + " (vectorbt)", ref, res.trades)
+    value = pf.value().to_numpy()
+    for k in range(n):
+        close(float(value[full_row[k]]), float(res.equity[k]), f"{case['name']} (vectorbt) equity at bar {k}")
+    close(float(pf.final_value()), res.final_equity, f"{case['name']} (vectorbt) final equity")
+    return "vectorbt"
+
+
+def vbt_fraction(cfg, d):
+    """V6: the percent of cash vectorbt spends, per signal bar."""
+    n = d.n
+    s = cfg.size.strip()
+    if s.endswith("%") and ":" not in s:
+        return np.full(n, float(s[:-1]) / 100)
+    if s.startswith("risk:"):
+        r = float(s[5:-1]) / 100
+        return np.full(n, min(1.0, r * (1 + cfg.fee) / float(cfg.sl)))
+    if s.startswith("vol:"):
+        v = float(s[4:-1]) / 100
+        sigma = pd.Series(d.c).pct_change().rolling(20).std(ddof=0).to_numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = np.minimum(1.0, v / (sigma * math.sqrt(cfg.periods_per_year)))
+        return f              # NaN while sigma is undefined: vectorbt ignores the order
+    raise AssertionError(f"vectorbt sizing for {cfg.size}")
+
+
+# ---------------------------------------------------------------------------------------------
+# backtesting.py
+# ---------------------------------------------------------------------------------------------
+
+def check_backtesting(case, d, res):
+    from backtesting import Strategy
+    opt = case["_py"]
+    cfg = opt["cfg"]
+    name = case["name"]
+    assert cfg.size.endswith("u") and not cfg.short and cfg.fill == "next-open" and cfg.pyramid == 1
+    assert cfg.tick is None and len(cfg.tp) <= 1
+    units = float(cfg.size[:-1])
+    assert units == int(units)
+    en, ex = opt["entries"], opt["exits"]
+    sl = None if cfg.sl is None else float(cfg.sl)
+    tpf = float(cfg.tp[0].distance) if cfg.tp else None
+    lim_arr, stp_arr = cfg.entry_limit, cfg.entry_stop
+    has_order_prices = lim_arr is not None or stp_arr is not None
+    trail, be, after, rule = cfg.trail, cfg.breakeven, cfg.exit_after, cfg.exit_rule
+    managed = trail is not None or be is not None or after is not None or rule is not None
+    assert not (managed and has_order_prices)
+    # B3, B4, B5: the differences must not arise in this run.
+    no_event(name, res, "target_gap_with_stop_in_range")
+    if lim_arr is not None and stp_arr is not None:
+        no_event(name, res, "stop_triggered_at_open", "stop_limit_at_stop_price")
+    for t in res.trades:
+        e = t.entry_price
+        lv_sl = e * (1 - sl) if sl is not None else -math.inf
+        lv_tp = e * (1 + tpf) if tpf is not None else math.inf
+        k = t.entry_index
+        if has_order_prices:
+            assert not (d.l[k] <= lv_sl or d.h[k] >= lv_tp), f"{name}: a level inside the fill bar {k} (B4)"
+    o_next = np.append(d.o[1:], np.nan)
+
+    def trail_dist(peak, bar):
+        return float(trail[bar]) if isinstance(trail, np.ndarray) else peak * float(trail)
+
+    class Orders(Strategy):
+        def init(self):
+            self.working = None
+            self.last = -1
+            self.book = {}      # entry bar -> dict(signal, sl level, trail level, peak, trough)
+
+        def manage(self, i):
+            """B8: trailing, break-even, time exit and position-aware rules of a market entry,
+            computed here at each close from the trade's fill price and the bars since its fill
+            bar (a market fill at the open: its own bar counts); backtesting.py fills them."""
+            if not self.trades:
+                return False
+            tr = self.trades[0]
+            b = self.book[tr.entry_bar]
+            e = tr.entry_price
+            b["peak"] = max(b["peak"], float(d.h[i]))
+            b["trough"] = min(b["trough"], float(d.l[i]))
+            if trail is not None:
+                b["trail"] = max(b["trail"], b["peak"] - trail_dist(b["peak"], i))
+            if be is not None and b["peak"] >= e * (1 + be):
+                b["sl"] = e if b["sl"] is None else max(b["sl"], e)
+            levels = [x for x in (b["sl"], b.get("trail")) if x is not None]
+            if levels:
+                tr.sl = max(levels)
+            if after is not None and i == tr.entry_bar + after - 1:
+                return True
+            if rule is not None:
+                from reference_sim import State
+                st = State(1, e, i - tr.entry_bar, d.c[i] / e - 1, b["peak"], b["trough"])
+                if rule(i, st):
+                    return True
+            return False
+
+        def next(self):
+            i = len(self.data) - 1
+            # B4: levels of a limit/stop entry from its fill price, from the next bar on
+            for tr in self.trades:
+                if has_order_prices and tr.sl is None and tr.tp is None and (sl or tpf):
+                    if sl is not None:
+                        tr.sl = tr.entry_price * (1 - sl)
+                    if tpf is not None:
+                        tr.tp = tr.entry_price * (1 + tpf)
+            rule_exit = self.manage(i) if managed else False
+            if self.working is not None and (self.working not in self.orders or i >= self.last):
+                if self.working in self.orders:
+                    self.working.cancel()            # worked its N bars
+                self.working = None
+            want_entry, want_exit = bool(en[i]), bool(ex[i]) or rule_exit
+            if want_entry and want_exit:
+                return
+            if self.position:
+                if want_exit:
+                    for tr in self.trades:      # B5: the signal exit at the open comes first
+                        tr.sl = None
+                        tr.tp = None
+                    self.position.close()
+                return
+            if want_exit and self.working is not None:
+                self.working.cancel()
+                self.working = None
+            if not want_entry:
+                return
+            if self.working is not None:
+                self.working.cancel()
+                self.working = None
+            if has_order_prices:
+                lim = None if lim_arr is None else float(lim_arr[i])
+                stp = None if stp_arr is None else float(stp_arr[i])
+                self.working = self.buy(size=int(units), limit=lim, stop=stp)
+                self.last = i + cfg.order_bars
+            elif i + 1 < len(en):
+                # B7: a market order; its levels from the known next open (its fill price)
+                p = float(o_next[i])
+                lv = p * (1 - sl) if sl is not None else None
+                tl = None if trail is None else p - (float(trail[i]) if isinstance(trail, np.ndarray) else p * float(trail))
+                self.book[i + 1] = dict(sl=lv, trail=tl, peak=p, trough=p)
+                stops = [x for x in (lv, tl) if x is not None]
+                self.buy(size=int(units), sl=max(stops) if stops else None,
+                         tp=p * (1 + tpf) if tpf is not None else None)
+
+    from backtesting import Backtest
+    df = d.df.copy()
+    df.index = pd.to_datetime(df.index)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", category=FutureWarning)
+        warnings.filterwarnings("ignore", message=".*still open.*")
+        warnings.filterwarnings("ignore", message=".*some trades remain open.*")
+        bt = Backtest(df, Orders, cash=cfg.cash, commission=cfg.fee, trade_on_close=False,
+                      exclusive_orders=False, hedging=False, finalize_trades=False)
+        st = bt.run()
+    tr = st._trades
+    ref = [dict(entry_index=int(r.EntryBar), exit_index=int(r.ExitBar), quantity=float(r.Size),
+                entry_price=float(r.EntryPrice), exit_price=float(r.ExitPrice),
+                fees=float(r.Commission), pnl=float(r.PnL)) for r in tr.itertuples()]
+    closed = [t for t in res.trades if t.kind != "end"]
+    same_trades(name + " (backtesting.py)", ref, closed)
+    eq = st._equity_curve["Equity"].to_numpy()
+    for k in range(d.n):
+        close(float(eq[k]), float(res.equity[k]), f"{name} (backtesting.py) equity at bar {k}")
+    return "backtesting.py"
+
+
+# ---------------------------------------------------------------------------------------------
+# Cases: options in bt's terms, turned into the simulator's Config
+# ---------------------------------------------------------------------------------------------
+
+def pct(text):
+    assert text.endswith("%")
+    return float(text[:-1]) / 100
+
+
+def none_nan(a):
+    return [None if not math.isfinite(float(x)) else float(x) for x in a]
+
+
+class Expr:
+    """An expression option: bt's text and its values per bar (computed here)."""
+
+    def __init__(self, text, values):
+        self.text = text
+        self.values = np.asarray(values, dtype=float)
+
+
+def distance(spec):
+    """bt's "5%" -> 0.05 (a fraction of the entry price); an Expr -> its values (a price distance)."""
+    return spec.values if isinstance(spec, Expr) else pct(spec)
+
+
+def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size="100%", fee_bps=10,
+          short=False, sl=None, tp=(), trail=None, breakeven=None, exit_after=None, order_bars=1,
+          pyramid=1, tick=None, entry_limit=None, entry_stop=None, exit_rule=None, exit_rule_fn=None,
+          periods_per_year=None, equity_full=False, expect=()):
+    cfg = Config(fill=fill, size=size, fee=fee_bps / 10_000, cash=CASH, short=short,
+                 sl=None if sl is None else distance(sl),
+                 tp=[Target(distance(dd), None if sh is None else pct(sh)) for dd, sh in tp],
+                 trail=None if trail is None else distance(trail),
+                 breakeven=None if breakeven is None else pct(breakeven), exit_after=exit_after,
+                 entry_limit=None if entry_limit is None else entry_limit.values,
+                 entry_stop=None if entry_stop is None else entry_stop.values,
+                 order_bars=order_bars, pyramid=pyramid, tick=tick,
+                 periods_per_year=periods_per_year, exit_rule=exit_rule_fn)
+    entries, exits = np.asarray(entries, dtype=bool), np.asarray(exits, dtype=bool)
+    res = simulate(d.o, d.h, d.l, d.c, entries, exits, cfg)
+    case = dict(name=name, covers=covers)
+    case["_py"] = dict(cfg=cfg, entries=entries, exits=exits, expect=expect)
+    checked = ["reference_sim"]
+    for ref in refs:
+        checked.append({"vectorbt": check_vectorbt, "backtesting.py": check_backtesting}[ref](case, d, res))
+
+    def opt_text(spec):
+        return None if spec is None else (spec.text if isinstance(spec, Expr) else spec)
+
+    options = dict(fill=fill, size=size, fee_bps=fee_bps, cash=CASH, short=short,
+                   sl=opt_text(sl), tp=[], trail=opt_text(trail), breakeven=breakeven,
+                   exit_after=exit_after, order_bars=order_bars, pyramid=pyramid, tick=tick,
+                   entry_limit=opt_text(entry_limit), entry_stop=opt_text(entry_stop),
+                   exit_rule=exit_rule, periods_per_year=periods_per_year)
+    for dd, sh in tp:
+        t = dict(distance=opt_text(dd), share=sh)
+        if isinstance(dd, Expr):
+            t["values"] = none_nan(dd.values)
+        options["tp"].append(t)
+    for key, spec in (("sl", sl), ("trail", trail), ("entry_limit", entry_limit), ("entry_stop", entry_stop)):
+        if isinstance(spec, Expr):
+            options[key + "_values"] = none_nan(spec.values)
+    sig = dict(entries=[], exits=[], short_entries=[], short_exits=[])
+    if short:
+        sig["short_entries"], sig["short_exits"] = idx(entries), idx(exits)
+    else:
+        sig["entries"], sig["exits"] = idx(entries), idx(exits)
+    n = d.n
+    marks = sorted(set([0, n - 1] + [int(round(k * (n - 1) / 10)) for k in range(1, 10)]))
+    expected = dict(
+        trades=[dict(entry_index=t.entry_index, exit_index=t.exit_index, side=t.side, quantity=t.quantity,
+                     entry_price=t.entry_price, exit_price=t.exit_price, fees=t.fees, pnl=t.pnl, kind=t.kind)
+                for t in res.trades],
+        fills=[dict(index=f[0], side=f[1], quantity=f[2], price=f[3], fee=f[4], kind=f[5]) for f in res.fills],
+        final_equity=res.final_equity,
+        equity_at=[[k, float(res.equity[k])] for k in marks],
+        ambiguous_exit_bars=res.ambiguous_exit_bars,
+        skipped_orders=res.skipped_orders,
+    )
+    if equity_full:
+        expected["equity"] = [float(x) for x in res.equity]
+    case.update(data=dict(file=d.name, range=d.range, bars=n), signals=signals, **sig,
+                options=options, expected=expected, checked_by=checked)
+    # What the case is meant to show must be in it.
+    kinds = {t.kind for t in res.trades}
+    events = {e[0] for e in res.events}
+    for want in expect:
+        if want == "ambiguous":
+            ok = res.ambiguous_exit_bars > 0
+        elif want.startswith("event:"):
+            ok = want[6:] in events
+        elif want.startswith("skipped"):
+            ok = res.skipped_orders > 0
+        else:
+            ok = want in kinds
+        assert ok, f"{name}: expected {want!r} in the run (kinds {sorted(kinds)}, events {sorted(events)})"
+    print(f"case {name:34s} trades {len(res.trades):3d} final {res.final_equity:14.6f} "
+          f"ambiguous {res.ambiguous_exit_bars} kinds {sorted(kinds)} checked by {checked[1:]}")
+    return case
+
+
+# ---------------------------------------------------------------------------------------------
+# The cases
+# ---------------------------------------------------------------------------------------------
+
+MA = "ma-cross 10/30: cross_above / cross_below of TA-Lib SMA(close, 10) and SMA(close, 30)"
+MA5 = "ma-cross 5/20: cross_above / cross_below of TA-Lib SMA(close, 5) and SMA(close, 20)"
+RSI = "rsi: TA-Lib RSI(close, 14) crosses below 30 (entry) / above 70 (exit)"
+
+
+def cases_exits(goog):
+    en, ex = ma_cross(goog)
+    en5, ex5 = ma_cross(goog, 5, 20)
+    none = np.zeros(goog.n, dtype=bool)
+    out = [
+        build("goog_sl", "stop-loss 5% from the entry fill price; stop and stop-gap exits",
+              goog, MA, en, ex, ["vectorbt"], sl="5%", expect=["stop", "signal"]),
+        build("goog_tp", "take-profit 10%; target and target-gap exits",
+              goog, MA, en, ex, ["vectorbt"], tp=[("10%", None)], expect=["target", "target-gap"]),
+        build("goog_sl_tp_ambiguous", "stop-loss and take-profit 1.5%: bars where both lie inside the range take the stop",
+              goog, MA5, en5, ex5, ["vectorbt"], sl="1.5%", tp=[("1.5%", None)],
+              expect=["ambiguous", "stop", "target", "stop-gap", "target-gap"]),
+        build("goog_sl_tp_ma", "stop-loss 2%, take-profit 2% on the 10/30 signals: one ambiguous bar, gaps both ways",
+              goog, MA, en, ex, ["vectorbt"], sl="2%", tp=[("2%", None)], equity_full=True,
+              expect=["ambiguous", "stop-gap", "target-gap"]),
+    ]
+    # Gaps: hand-placed entries a few bars before GOOG's largest overnight gaps, no signal exits.
+    gap_entries = mask(goog.n, [362, 730, 858, 981, 1050, 1865, 41, 111, 293, 918, 1547, 1735])
+    out.append(build("goog_gaps", "hand-placed entries before GOOG's largest gaps: stop-gap (down) and target-gap (up) at the open",
+                     goog, "hand-placed entries (bars before large overnight gaps), no exit signals",
+                     gap_entries, none, ["vectorbt"], sl="4%", tp=[("6%", None)],
+                     expect=["stop-gap", "target-gap"]))
+    out += [
+        build("goog_trail", "trailing stop 8% of the peak (entry fill price, then the highs of the position's bars)",
+              goog, MA, en, ex, ["vectorbt"], trail="8%", equity_full=True, expect=["trail", "signal"]),
+        build("goog_trail_fill_close", "trailing stop 8% with --fill close (checks from the bar after the fill)",
+              goog, MA, en, ex, ["vectorbt"], fill="close", trail="8%", expect=["trail"]),
+        build("goog_sl_tp_fill_close", "--fill close with stop-loss 4% and take-profit 8%",
+              goog, MA, en, ex, ["vectorbt"], fill="close", sl="4%", tp=[("8%", None)],
+              expect=["stop", "target", "signal"]),
+        build("goog_risk", "risk:1% sizing with a 5% stop-loss: quantity = 1% of equity / (price x 5%)",
+              goog, MA, en, ex, ["vectorbt"], size="risk:1%", sl="5%", expect=["stop"]),
+        build("goog_vol", "vol:15% sizing: min(1, 15% / (sigma20 sqrt 252)) of equity",
+              goog, MA, en, ex, ["vectorbt"], size="vol:15%", periods_per_year=252, expect=["signal"]),
+        build("goog_short_trail_tp", "short-only: short entries at the 10/30 down-crossings, trailing 6% and target 10%",
+              goog, MA + " (short entries = cross_below, short exits = cross_above)", ex, en, ["vectorbt"],
+              short=True, trail="6%", tp=[("10%", None)], expect=["trail", "target"]),
+        build("goog_short_sl_tp", "short-only with stop-loss 5% and take-profit 8%",
+              goog, MA + " (short entries = cross_below, short exits = cross_above)", ex, en, ["vectorbt"],
+              short=True, sl="5%", tp=[("8%", None)], expect=["stop", "target"]),
+    ]
+    return out
+
+
+def without_open_triggers(d, entries, exits, **kw):
+    """B3: drops the entry signals whose stop-limit order would trigger at an open (where
+    backtesting.py's fill price differs from orders.md's), one at a time, latest signal first."""
+    entries = entries.copy()
+    while True:
+        cfg = Config(**kw)
+        r = simulate(d.o, d.h, d.l, d.c, entries, exits, cfg)
+        bad = [e[1] for e in r.events if e[0] in ("stop_triggered_at_open", "stop_limit_at_stop_price")]
+        if not bad:
+            return entries
+        k = max(j for j in idx(entries) if j < bad[0])
+        entries[k] = False
+
+
+def cases_entries(goog):
+    en, ex = ma_cross(goog)
+    # Extra hand-placed signals: a second entry the bar after every 4th crossing (replaces a
+    # working order, or is ignored in a position) and an exit the bar after every 7th from the
+    # 3rd (cancels a working order while flat, or closes the position).
+    en2, ex2 = en.copy(), ex.copy()
+    for k in idx(en)[::4]:
+        en2[k + 1] = True
+    for k in idx(en)[2::7]:
+        ex2[k + 1] = True
+    hand = MA + "; plus an entry the bar after every 4th entry and an exit the bar after every 7th entry from the 3rd"
+    out = [
+        build("goog_limit", "limit entries at close x 0.98 working 3 bars: fills at the open and at the limit, expiry, replacement by a new signal, cancellation by an exit while flat",
+              goog, hand, en2, ex2, ["backtesting.py"], size="10u",
+              entry_limit=Expr("close * 0.98", goog.c * 0.98), order_bars=3, sl="5%", tp=[("10%", None)],
+              equity_full=True,
+              expect=["event:entry_at_open", "event:entry_inside_bar", "event:working_expired",
+                      "event:working_replaced", "event:working_cancelled_by_exit", "stop", "target"]),
+        build("goog_stop_entry", "stop entries at the signal bar's high working 2 bars: fills at the open (gap above the stop) and at the stop",
+              goog, MA, en, ex, ["backtesting.py"], size="10u",
+              entry_stop=Expr("high", goog.h.copy()), order_bars=2, sl="4%",
+              expect=["event:entry_at_open", "event:entry_inside_bar", "event:working_expired", "stop", "signal"]),
+    ]
+    kw = dict(size="10u", fee=0.0, entry_stop=goog.h.copy(), order_bars=3, sl=0.04)
+    en_a = without_open_triggers(goog, en, ex, entry_limit=goog.h * 1.01, **kw)
+    kw.pop("sl")
+    en_b = without_open_triggers(goog, en, ex, entry_limit=goog.c.copy(), **kw)
+    note = MA + "; the entries whose order would trigger at an open removed (B3)"
+    out += [
+        build("goog_stop_limit_above", "stop-limit, stop at the signal bar's high, limit 1% above it: triggered inside the bar, fills at the stop",
+              goog, note, en_a, ex, ["backtesting.py"], size="10u", fee_bps=0,
+              entry_stop=Expr("high", goog.h.copy()), entry_limit=Expr("high * 1.01", goog.h * 1.01),
+              order_bars=3, sl="4%", expect=["event:entry_inside_bar", "stop"]),
+        build("goog_stop_limit_below", "stop-limit, stop at the signal bar's high, limit at its close: no fill on the trigger bar, a limit from the next bar",
+              goog, note, en_b, ex, ["backtesting.py"], size="10u", fee_bps=0,
+              entry_stop=Expr("high", goog.h.copy()), entry_limit=Expr("close", goog.c.copy()),
+              order_bars=3,
+              expect=["event:stop_limit_no_fill_on_trigger", "event:entry_at_open", "event:entry_inside_bar",
+                      "event:working_expired"]),
+    ]
+    return out
+
+
+def cases_more(goog):
+    en, ex = ma_cross(goog)
+    none = np.zeros(goog.n, dtype=bool)
+    atr14, atr22 = atr(goog, 14), atr(goog, 22)
+    c = goog.c
+    # Pyramid: the crossing plus two more entries 3 and 6 bars later (ignored once 3 are in)
+    en_p = en.copy()
+    for k in idx(en):
+        for j in (3, 6, 9):
+            if k + j < goog.n:
+                en_p[k + j] = True
+    out = [
+        build("goog_trail_atr", "trailing stop 3 x atr(22) (a chandelier exit): the distance re-read at each close, the level ratcheting",
+              goog, MA, en, ex, ["backtesting.py"], size="10u",
+              trail=Expr("3 * atr(22)", 3 * atr22), equity_full=True, expect=["trail", "signal"]),
+        build("goog_breakeven", "stop-loss 5% moved to the entry price once the peak reached entry x 1.04",
+              goog, MA, en, ex, ["backtesting.py"], size="10u", sl="5%", breakeven="4%",
+              expect=["event:breakeven", "stop", "signal"]),
+        build("goog_exit_after", "time exit 10 bars after the entry fill bar, at that bar's open",
+              goog, MA, en, ex, ["backtesting.py"], size="10u", exit_after=10, expect=["time"]),
+        build("goog_scale_out", "two take-profits: 5% sells 50% of the quantity bought, 10% the rest; stop-loss 5%",
+              goog, MA, en, ex, [], sl="5%", tp=[("5%", "50%"), ("10%", None)],
+              expect=["target", "stop", "signal"]),
+        build("goog_pyramid", "--pyramid 3 with --size 30%: up to three entries per position (the crossing, then entries 3, 6 and 9 bars later), stop-loss 8% from the average entry price",
+              goog, MA + "; plus hand-placed entries 3, 6 and 9 bars after each crossing", en_p, ex, [],
+              size="30%", pyramid=3, sl="8%", expect=["signal", "event:entry_ignored_in_position"]),
+        build("goog_short_sl_tp_trail", "short-only with stop-loss 4%, trailing 7% and take-profit 10%: the tighter of stop and trailing level exits",
+              goog, MA + " (short entries = cross_below, short exits = cross_above)", ex, en, [],
+              short=True, sl="4%", trail="7%", tp=[("10%", None)], expect=["stop", "trail", "target"]),
+        build("goog_sl_tp_tick", "stop-loss 3% and take-profit 6% rounded down to --tick 0.01 (a long's levels)",
+              goog, MA, en, ex, [], sl="3%", tp=[("6%", None)], tick=0.01, expect=["stop", "target"]),
+        build("goog_sl_atr_risk", "risk:1% sizing with an expression stop-loss 2 x atr(14) (the distance at the signal bar)",
+              goog, MA, en, ex, [], size="risk:1%", sl=Expr("2 * atr(14)", 2 * atr14), expect=["stop", "signal"]),
+        build("goog_tp_atr_short_fill_close", "short-only, --fill close, take-profit 4 x atr(14) and trailing 5%",
+              goog, MA + " (short entries = cross_below, short exits = cross_above)", ex, en, [],
+              short=True, fill="close", tp=[(Expr("4 * atr(14)", 4 * atr14), None)], trail="5%",
+              expect=["target", "trail"]),
+    ]
+    # Position-aware exit rules, entries at the 10/30 crossings; the rule is the whole exit rule
+    # (the exits list, when given, is OR-ed with it).
+    rules = [
+        ("goog_rule_return_or_bars", "trade_return > 0.04 or bars_in_trade >= 7",
+         lambda i, st: st.trade_return > 0.04 or st.bars_in_trade >= 7, none),
+        ("goog_rule_off_high", "close < highest_since_entry * 0.95",
+         lambda i, st: c[i] < st.highest_since_entry * 0.95, ex),
+        ("goog_rule_atr_stop", "close < entry_price - 2 * atr(14)",
+         lambda i, st: c[i] < st.entry_price - 2 * atr14[i], ex),
+        ("goog_rule_dip_recovered", "lowest_since_entry < entry_price * 0.97 and trade_return > 0.01",
+         lambda i, st: st.lowest_since_entry < st.entry_price * 0.97 and st.trade_return > 0.01, none),
+    ]
+    for name, text, fn, exits in rules:
+        out.append(build(name, f"position-aware exit rule: {text}" + (" (or the 10/30 down-crossing)" if exits is ex else ""),
+                         goog, MA + ("" if exits is ex else " (entries only; exits come from the rule)"),
+                         en, exits, ["backtesting.py"], size="10u", exit_rule=text, exit_rule_fn=fn,
+                         expect=["signal"]))
+    return out
+
+
+def cases_eurusd():
+    eur = Data("EURUSD")
+    en, ex = ma_cross(eur)
+    part = Data("EURUSD", 0, 2500)
+    pen, pex = ma_cross(part)
+    return [
+        build("eurusd_sl_tp", "EURUSD hourly: stop-loss 0.3%, take-profit 0.6%",
+              eur, MA, en, ex, ["vectorbt"], sl="0.3%", tp=[("0.6%", None)],
+              expect=["stop", "target", "signal"]),
+        build("eurusd_trail_fill_close_range", "EURUSD rows [0, 2500): --fill close, trailing 0.4%",
+              part, MA + " (computed on the rows of the range)", pen, pex, ["vectorbt"], fill="close",
+              trail="0.4%", equity_full=True, expect=["trail"]),
+    ]
+
+
+def main():
+    goog = Data("GOOG")
+    cases = cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd()
+    for c in cases:
+        del c["_py"]
+    import vectorbt as vbt
+    import backtesting
+    goldens = dict(
+        about="goldens of issue 20 (docs/design/orders.md); see Tests/Fixtures/orders/README.md",
+        versions=dict(vectorbt=vbt.__version__, backtesting=backtesting.__version__,
+                      talib=talib.__version__, numpy=np.__version__, pandas=pd.__version__),
+        cases=cases)
+    with open(OUT, "w") as fh:
+        fh.write(dumps(goldens) + "\n")
+    print(f"wrote {os.path.relpath(OUT, ROOT)} ({os.path.getsize(OUT)} bytes, {len(cases)} cases)")
+
+
+def dumps(x, indent=0):
+    """JSON with objects indented and lists of numbers (or short objects) on one line each."""
+    pad = " " * indent
+    if isinstance(x, dict):
+        if not x:
+            return "{}"
+        if indent >= 4 and all(not isinstance(v, (dict, list)) for v in x.values()):
+            return json.dumps(x, separators=(",", ":"), allow_nan=False)
+        items = [f'{pad} {json.dumps(k)}: {dumps(v, indent + 1)}' for k, v in x.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(x, list):
+        if all(not isinstance(v, (dict, list)) for v in x):
+            return json.dumps(x, separators=(",", ":"), allow_nan=False)
+        items = [pad + " " + dumps(v, indent + 1) for v in x]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return json.dumps(x, allow_nan=False)
+
+
+if __name__ == "__main__":
+    main()

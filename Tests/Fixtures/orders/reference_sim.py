@@ -1,0 +1,595 @@
+#!/usr/bin/env python3
+"""Reference simulator of bt's order conventions (docs/design/orders.md), one symbol.
+
+Dev-only, used by `make_goldens.py` in this folder; needs numpy only. It is the executable form
+of orders.md and is written from that note alone (not from bt's Swift code and not from
+vectorbt or backtesting.py): every rule below cites the section of orders.md it implements,
+as `[Timing]`, `[Entries]`, `[Exits]`, `[Bar 1 open]`, `[Bar 2 range]`, `[Bar 3 close]`,
+`[Series]`, `[Sizing]`.
+
+Scope (what bt's `--depth none --max-participation 0`, no `--lot`, `--fee-min 0` does):
+
+- fills at the next open (`fill="next-open"`) or at the signal bar's close (`fill="close"`);
+- a long-only run (`entries`/`exits`) or a short-only run (`short=True`: the same arrays are
+  the short entries and short exits; no reversal);
+- market, limit, stop and stop-limit entries, `order_bars` time in force, replacement and
+  cancellation;
+- stop-loss, take-profit targets with shares (scale-outs), trailing stop, break-even, time exit,
+  each distance a fraction of the entry price or a per-bar distance array;
+- a position-aware exit rule: a Python callable `rule(bar, state)` called at each close while in
+  a position, `state` holding the series of orders.md's table;
+- sizing `N%`, `Nu`, `risk:R%`, `vol:V%`; `pyramid`; fees as a fraction of notional, no slippage.
+
+Conventions this file has to pick where orders.md leaves a choice are marked `READING:`.
+Anything outside the scope raises `Unsupported` rather than guessing.
+"""
+import math
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Sequence
+
+import numpy as np
+
+NAN = float("nan")
+
+
+class Unsupported(Exception):
+    """A combination orders.md does not settle (or this simulator does not cover)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs and outputs
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Target:
+    """One take-profit: `distance` a fraction of the entry price (float) or a per-bar array of
+    price distances (read at the entry's signal bar); `share` of the quantity bought, or None for
+    "the rest" [Exits: Take-profit]."""
+    distance: object
+    share: Optional[float] = None
+
+
+@dataclass
+class Config:
+    fill: str = "next-open"              # "next-open" | "close"            [Timing]
+    size: str = "100%"                   # "N%" | "Nu" | "risk:R%" | "vol:V%" [Sizing]
+    fee: float = 0.001                   # fraction of notional (bt --fee-bps 10)
+    cash: float = 10_000.0
+    short: bool = False                  # short-only run
+    sl: object = None                    # fraction or per-bar distance array [Exits: Stop-loss]
+    tp: Sequence[Target] = ()            # targets, nearest first or not: sorted here
+    trail: object = None                 # fraction or per-bar distance array [Exits: Trailing]
+    breakeven: Optional[float] = None    # fraction                          [Exits: Break-even]
+    exit_after: Optional[int] = None     # bars                              [Exits: Time exit]
+    entry_limit: Optional[np.ndarray] = None   # per-bar price                [Entries]
+    entry_stop: Optional[np.ndarray] = None    # per-bar price                [Entries]
+    order_bars: int = 1                  # time in force of limit/stop orders [Entries]
+    pyramid: int = 1                     # entries per position              [Sizing]
+    tick: Optional[float] = None         # stop/target rounding              [Exits]
+    periods_per_year: Optional[float] = None   # for vol sizing
+    exit_rule: Optional[Callable] = None       # rule(bar, State) -> bool     [Series]
+
+
+@dataclass
+class State:
+    """The position-aware series at a bar's close [Series]; NaN (and position 0) when flat."""
+    position: int
+    entry_price: float
+    bars_in_trade: float
+    trade_return: float
+    highest_since_entry: float
+    lowest_since_entry: float
+
+
+@dataclass
+class Trade:
+    entry_index: int
+    exit_index: int
+    side: str
+    quantity: float
+    entry_price: float
+    exit_price: float
+    fees: float
+    pnl: float
+    kind: str
+
+
+@dataclass
+class Result:
+    trades: List[Trade]
+    equity: np.ndarray
+    final_equity: float
+    ambiguous_exit_bars: int
+    fills: list                     # (bar, "buy"/"sell", quantity, price, fee, kind)
+    skipped_orders: int             # entry signals that placed no order (NaN/<=0 price, no sigma)
+    events: list = field(default_factory=list)   # diagnostics for the cross-checks
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+def _is_array(x):
+    return isinstance(x, (np.ndarray, list, tuple))
+
+
+def parse_size(size):
+    """`N%` -> ("pct", N/100); `Nu` -> ("units", N); `risk:R%`; `vol:V%` [Sizing]."""
+    s = size.strip()
+    if s.startswith("risk:") and s.endswith("%"):
+        return "risk", float(s[5:-1]) / 100
+    if s.startswith("vol:") and s.endswith("%"):
+        return "vol", float(s[4:-1]) / 100
+    if s.endswith("%"):
+        return "pct", float(s[:-1]) / 100
+    if s.endswith("u"):
+        return "units", float(s[:-1])
+    raise Unsupported(f"size {size!r}")
+
+
+def sigma20(close, t):
+    """[Sizing] vol: population standard deviation of the last 20 one-bar simple returns at the
+    signal bar t (returns close[k] / close[k-1] - 1 for k = t-19 ... t); NaN before that."""
+    if t < 20:
+        return NAN
+    r = close[t - 19:t + 1] / close[t - 20:t] - 1.0
+    if not np.all(np.isfinite(r)):
+        return NAN
+    return float(np.std(r))          # ddof=0: population
+
+
+# ---------------------------------------------------------------------------------------------
+# The simulator
+# ---------------------------------------------------------------------------------------------
+
+class _Position:
+    """The open position and its round trip."""
+
+    def __init__(self, side, entry_bar, checks_from, fill_price):
+        self.side = side                  # +1 long, -1 short
+        self.entry_bar = entry_bar        # first entry fill bar (time exit, bars_in_trade)
+        self.checks_from = checks_from    # first bar whose open/range is checked [Bar]
+        self.qty = 0.0                    # quantity held now
+        self.bought = 0.0                 # quantity bought in the trade (target shares)
+        self.entry_notional = 0.0
+        self.entry_fees = 0.0
+        self.exit_qty = 0.0
+        self.exit_notional = 0.0
+        self.exit_fees = 0.0
+        self.entries = 0
+        self.peak = fill_price            # highest: fill price, then highs of the position's bars
+        self.trough = fill_price          # lowest, likewise with lows
+        self.sl = None                    # stop-loss level (after break-even)
+        self.trail = None                 # trailing level
+        self.targets = []                 # [level, quantity or None (= the rest), filled?]
+        self.be_done = False
+        self.kind = None
+
+    @property
+    def avg_entry(self):
+        return self.entry_notional / self.bought
+
+
+def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
+    o, h, l, c = (np.asarray(a, dtype=float) for a in (o, h, l, c))
+    n = len(c)
+    entries = np.asarray(entries, dtype=bool)
+    exits = np.asarray(exits, dtype=bool)
+    side = -1 if cfg.short else 1
+    fee = cfg.fee
+    size_kind, size_val = parse_size(cfg.size)
+    if size_kind == "risk" and cfg.sl is None:
+        raise Unsupported("risk sizing needs --sl")                  # [Sizing]
+    if size_kind == "vol" and not cfg.periods_per_year:
+        raise Unsupported("vol sizing needs the periods per year")
+    if cfg.pyramid > 1 and (cfg.tp or cfg.trail is not None or cfg.breakeven is not None):
+        # READING: orders.md says levels are measured from the new average entry price, but not
+        # how target shares count added quantity, nor whether the trailing peak restarts.
+        raise Unsupported("pyramid with targets, trailing or break-even")
+    if cfg.pyramid > 1 and (cfg.entry_limit is not None or cfg.entry_stop is not None):
+        raise Unsupported("pyramid with limit/stop entries")
+    if cfg.fill == "close" and (cfg.entry_limit is not None or cfg.entry_stop is not None):
+        raise Unsupported("limit/stop entries with fill close")
+    if cfg.fill == "close" and cfg.exit_rule is not None:
+        raise Unsupported("position-aware rules with fill close")
+    for t in cfg.tp:
+        if t.share is not None and not 0 < t.share <= 1:
+            raise Unsupported("target share")
+    if sum(t.share or 0 for t in cfg.tp) > 1 + 1e-12:
+        raise Unsupported("target shares add up to more than 100%")    # [Exits: Take-profit]
+
+    cash = cfg.cash
+    pos: Optional[_Position] = None
+    trades: List[Trade] = []
+    fills = []
+    events = []
+    equity = np.empty(n)
+    ambiguous = 0
+    skipped = 0
+    pending_entry = None     # market order: (signal bar) fills at next open        [Timing]
+    pending_exit = False     # signal exit due at the next open                      [Timing]
+    working = None           # limit/stop order: dict(signal, limit, stop, triggered, last)
+    pyramid_pending = False  # the pending market entry is an add-on to the open position
+
+    # -- prices -----------------------------------------------------------------------------
+
+    def rnd(price):
+        """[Exits] Stop and target prices are rounded to --tick against the position (a long's
+        down, a short's up): (price / tick) rounded, times tick.
+        READING: applied to every stop-like level (stop-loss, trailing, break-even) and target."""
+        if cfg.tick is None:
+            return price
+        q = price / cfg.tick
+        return (math.floor(q) if side > 0 else math.ceil(q)) * cfg.tick
+
+    def dist(spec, entry, t):
+        """A distance in price: a fraction of the entry price, or the array's value at bar t."""
+        if _is_array(spec):
+            return float(spec[t])
+        return entry * spec
+
+    def away(entry, d):
+        """entry moved by d in the position's favour (a long's target side)."""
+        return entry + side * d
+
+    # -- fills --------------------------------------------------------------------------------
+
+    def entry_quantity(price, signal_bar):
+        """[Sizing] quantity for an entry filling at `price` (the order's reference price)."""
+        held = pos.qty * pos.side if pos is not None else 0.0
+        eq = cash + held * price
+        cap = cash / (1 + fee) / price if side > 0 else math.inf   # longs: cash, fee on top
+        if size_kind == "pct":
+            q = size_val * eq / (1 + fee) / price
+        elif size_kind == "units":
+            q = size_val                                         # shrinks to what cash affords
+        elif size_kind == "risk":
+            d = dist(cfg.sl, price, signal_bar)                  # reference price x sl, or D
+            q = size_val * eq / d
+        else:  # vol: min(1, V / (sigma sqrt P)) of equity, as N% does
+            s = sigma20(c, signal_bar)
+            share = min(1.0, size_val / (s * math.sqrt(cfg.periods_per_year))) if s > 0 else 1.0
+            q = share * eq / (1 + fee) / price
+        return min(q, cap)
+
+    def set_levels(p, signal_bar):
+        """[Exits] levels from the (average) entry fill price; expression distances at the
+        entry's signal bar."""
+        e = p.avg_entry
+        if cfg.sl is not None:
+            p.sl = rnd(away(e, -dist(cfg.sl, e, signal_bar)))
+            if p.be_done:
+                p.sl = max(p.sl, rnd(e)) if side > 0 else min(p.sl, rnd(e))
+        if cfg.tp and not p.targets:
+            levels = []
+            for t in cfg.tp:
+                levels.append([rnd(away(e, dist(t.distance, e, signal_bar))), t.share])
+            levels.sort(key=lambda x: side * x[0])               # nearest first
+            # READING: "a target without @ (or the last one) sells the rest": the farthest
+            # target always sells the rest; shares are of the quantity bought.
+            p.targets = [[lv, None if k == len(levels) - 1 else sh, False]
+                         for k, (lv, sh) in enumerate(levels)]
+            if any(sh is None for _, sh, _ in p.targets[:-1]):
+                raise Unsupported("a target without a share before the last one")
+        if cfg.trail is not None and p.trail is None and p.entries == 1:
+            # READING: the initial trailing level, before any completed bar: peak (= entry fill
+            # price) minus D at the signal bar; none while D is NaN (set at the first close
+            # where it is defined).
+            lv = rnd(away(p.peak, -dist(cfg.trail, p.peak, signal_bar)))
+            p.trail = lv if math.isfinite(lv) else None
+
+    def open_fill(bar, price, signal_bar, checks_from):
+        """An entry fill: a new position or a pyramid add-on [Sizing]."""
+        nonlocal cash, pos
+        q = entry_quantity(price, signal_bar)
+        if not q > 0:
+            events.append(("rejected", bar))
+            return
+        notional = q * price
+        paid = notional * fee
+        if side > 0:
+            cash -= notional + paid
+        else:
+            cash += notional - paid
+        if pos is None:
+            pos = _Position(side, bar, checks_from, price)
+        pos.qty += q
+        pos.bought += q
+        pos.entry_notional += notional
+        pos.entry_fees += paid
+        pos.entries += 1
+        fills.append((bar, "buy" if side > 0 else "sell", q, price, paid, "entry"))
+        set_levels(pos, signal_bar)
+
+    def exit_fill(bar, qty, price, kind):
+        """A sell of a long (buy of a short): notional - fee received (paid)."""
+        nonlocal cash, pos
+        qty = min(qty, pos.qty)
+        notional = qty * price
+        paid = notional * fee
+        if side > 0:
+            cash += notional - paid
+        else:
+            cash -= notional + paid
+        pos.qty -= qty
+        pos.exit_qty += qty
+        pos.exit_notional += notional
+        pos.exit_fees += paid
+        fills.append((bar, "sell" if side > 0 else "buy", qty, price, paid, kind))
+        if pos.qty <= pos.bought * 1e-12:
+            finish(bar, kind, None)
+
+    def finish(bar, kind, mark):
+        """Closes the round trip; `mark` = the last close for a trade still open at the end."""
+        nonlocal pos
+        p = pos
+        xq, xn = p.exit_qty, p.exit_notional
+        if mark is not None:
+            xq += p.qty
+            xn += p.qty * mark
+        fees = p.entry_fees + p.exit_fees
+        gross = (xn - p.entry_notional) if side > 0 else (p.entry_notional - xn)
+        trades.append(Trade(p.entry_bar, bar, "long" if side > 0 else "short", p.bought,
+                            p.entry_notional / p.bought, xn / xq, fees, gross - fees, kind))
+        pos = None
+
+    def exit_all(bar, price, kind):
+        exit_fill(bar, pos.qty, price, kind)
+
+    def target_qty(t):
+        return pos.qty if t[1] is None else min(pos.qty, t[1] * pos.bought)
+
+    def stop_level():
+        """[Bar 2] the effective stop: max(stop-loss, trailing) for a long (min for a short),
+        and its kind: `trail` when the trailing level is the strictly tighter one."""
+        s, tr = pos.sl, pos.trail
+        if s is None and tr is None:
+            return None, None
+        if tr is None:
+            return s, "stop"
+        if s is None:
+            return tr, "trail"
+        tighter = tr > s if side > 0 else tr < s
+        return (tr, "trail") if tighter else (s, "stop")
+
+    def through_stop(price, level):      # price at or beyond the stop, against the position
+        return price <= level if side > 0 else price >= level
+
+    def through_target(price, level):    # price at or beyond the target, in favour
+        return price >= level if side > 0 else price <= level
+
+    def bar_reaches_stop(bar, level):
+        return l[bar] <= level if side > 0 else h[bar] >= level
+
+    def bar_reaches_target(bar, level):
+        return h[bar] >= level if side > 0 else l[bar] <= level
+
+    # -- entry orders ---------------------------------------------------------------------------
+
+    def place_order(t):
+        """[Entries] an entry decided at bar t's close. Returns nothing; sets the order."""
+        nonlocal pending_entry, working, skipped
+        if size_kind == "vol" and not math.isfinite(sigma20(c, t)):
+            skipped += 1                                         # [Sizing] no sigma, no order
+            return
+        lim = stp = None
+        if cfg.entry_limit is not None:
+            lim = float(cfg.entry_limit[t])
+        if cfg.entry_stop is not None:
+            stp = float(cfg.entry_stop[t])
+        if any(x is not None and not (x > 0) for x in (lim, stp)):
+            skipped += 1                                         # NaN or <= 0: no order
+            if working is not None:
+                # READING: orders.md does not say whether such a signal still cancels the
+                # working order; not covered.
+                raise Unsupported(f"bar {t}: a signal without a valid price while an order works")
+            return
+        if lim is None and stp is None:
+            if cfg.fill == "close":
+                open_fill(t, c[t], t, t + 1)                     # [Timing] at this close
+            else:
+                pending_entry = t                                # [Timing] at the next open
+            return
+        # [Entries] a new signal replaces the working order; it works on t+1 ... t+N.
+        if working is not None:
+            events.append(("working_replaced", t))
+        working = dict(signal=t, limit=lim, stop=stp, triggered=False, last=t + cfg.order_bars)
+
+    def try_working_open(i):
+        """[Entries] the working order at bar i's open. True when it filled there."""
+        nonlocal working
+        w = working
+        lim, stp = w["limit"], w["stop"]
+        px = o[i]
+        fill = None
+        if stp is not None and not w["triggered"]:
+            if px >= stp if side > 0 else px <= stp:         # the open is at or beyond the stop
+                w["triggered"] = True
+                events.append(("stop_triggered_at_open", i))
+                if lim is None:
+                    fill = px                                    # stop: at the open
+        if fill is None and lim is not None and (stp is None or w["triggered"]):
+            if px <= lim if side > 0 else px >= lim:         # limit: the open is within it
+                fill = px
+        if fill is not None:
+            working = None
+            open_fill(i, fill, w["signal"], i)                   # at the open: checks from i
+            events.append(("entry_at_open", i))
+            events.append(("limit_or_stop_fill", i))
+            return True
+        return False
+
+    def try_working_range(i):
+        """[Entries] the working order inside bar i's range. True when it filled there."""
+        nonlocal working
+        w = working
+        lim, stp = w["limit"], w["stop"]
+        fill = None
+        if stp is not None and not w["triggered"]:
+            if h[i] >= stp if side > 0 else l[i] <= stp:     # the high reaches the stop
+                w["triggered"] = True
+                if lim is not None and lim == stp:
+                    events.append(("stop_limit_at_stop_price", i))
+                if lim is None or (lim >= stp if side > 0 else lim <= stp):
+                    fill = stp                                   # stop, or stop-limit: at the stop
+                else:
+                    # stop-limit with the limit beyond the stop: the path inside the bar is
+                    # unknown, no fill on the trigger bar; a limit from the next bar on
+                    events.append(("stop_limit_no_fill_on_trigger", i))
+                    return False
+        elif lim is not None and (stp is None or w["triggered"]):
+            # a limit (or a stop-limit triggered at this open or earlier): the low reaches it
+            if l[i] <= lim if side > 0 else h[i] >= lim:
+                fill = lim
+        if fill is not None:
+            working = None
+            open_fill(i, fill, w["signal"], i + 1)               # inside the bar: checks from i+1
+            events.append(("entry_inside_bar", i))
+            events.append(("limit_or_stop_fill", i))
+            return True
+        return False
+
+    # -- the bars ------------------------------------------------------------------------------
+
+    for i in range(n):
+        # ---- 1. the open [Bar 1] ----------------------------------------------------------
+        if pos is not None and pos.checks_from <= i and pos.entry_bar < i:
+            time_due = cfg.fill == "next-open" and cfg.exit_after is not None and i == pos.entry_bar + cfg.exit_after
+            if pending_exit or time_due:
+                lvl, _ = stop_level()
+                if (lvl is not None and bar_reaches_stop(i, lvl) and not through_stop(o[i], lvl)) or \
+                        any(not t[2] and bar_reaches_target(i, t[0]) for t in pos.targets):
+                    events.append(("exit_at_open_with_level_in_range", i))
+            if pending_exit:
+                exit_all(i, o[i], "signal")                      # a signal exit due now
+            elif time_due:
+                exit_all(i, o[i], "time")                        # a time exit due now
+            else:
+                lvl, kind = stop_level()
+                if lvl is not None and through_stop(o[i], lvl):
+                    exit_all(i, o[i], "stop-gap" if kind == "stop" else "trail")
+                else:
+                    if any(not t[2] and through_target(o[i], t[0]) for t in pos.targets) \
+                            and lvl is not None and bar_reaches_stop(i, lvl):
+                        events.append(("target_gap_with_stop_in_range", i))
+                    for t in pos.targets:
+                        if not t[2] and through_target(o[i], t[0]):
+                            t[2] = True
+                            exit_fill(i, target_qty(t), o[i], "target-gap")
+                            if pos is None:
+                                break
+                            events.append(("target_gap_partial", i))
+        pending_exit = False
+
+        if pending_entry is not None:
+            t = pending_entry
+            pending_entry = None
+            if pos is None and pyramid_pending:
+                # READING: an add-on whose position closed at this open (stop-gap, ...) before
+                # it filled: orders.md does not say; not covered.
+                raise Unsupported(f"bar {i}: pyramid add-on after the position closed at the open")
+            open_fill(i, o[i], t, i)                             # market: at the open
+        pyramid_pending = False
+        if working is not None and pos is None:
+            try_working_open(i)
+
+        # ---- 2. the range [Bar 2] ---------------------------------------------------------
+        if pos is not None and pos.checks_from <= i:
+            lvl, kind = stop_level()
+            if lvl is not None and bar_reaches_stop(i, lvl):
+                if not (l[i] <= lvl <= h[i]):
+                    raise Unsupported(f"bar {i}: stop level {lvl} outside the bar")
+                if any(not t[2] and bar_reaches_target(i, t[0]) for t in pos.targets):
+                    ambiguous += 1                               # order of touches unknown
+                    events.append(("ambiguous", i))
+                exit_all(i, lvl, kind)
+            else:
+                for t in pos.targets:                            # nearest first
+                    if not t[2] and bar_reaches_target(i, t[0]):
+                        t[2] = True
+                        exit_fill(i, target_qty(t), t[0], "target")
+                        if pos is None:
+                            break
+        if working is not None and pos is None and i <= working["last"]:
+            try_working_range(i)
+
+        # ---- 3. the close [Bar 3] ---------------------------------------------------------
+        if pos is not None and pos.checks_from <= i:
+            pos.peak = max(pos.peak, h[i])
+            pos.trough = min(pos.trough, l[i])
+            fav = pos.peak if side > 0 else pos.trough
+            if cfg.trail is not None:
+                # the level only moves in the position's favour; an array D is re-read here
+                d = dist(cfg.trail, fav, i)
+                new = rnd(away(fav, -d))
+                if math.isfinite(new):
+                    if pos.trail is None:
+                        pos.trail = new
+                    else:
+                        pos.trail = max(pos.trail, new) if side > 0 else min(pos.trail, new)
+            if cfg.breakeven is not None and not pos.be_done:
+                e = pos.avg_entry
+                if (fav >= e * (1 + cfg.breakeven)) if side > 0 else (fav <= e * (1 - cfg.breakeven)):
+                    pos.be_done = True
+                    be = rnd(e)
+                    pos.sl = be if pos.sl is None else (max(pos.sl, be) if side > 0 else min(pos.sl, be))
+                    events.append(("breakeven", i))
+
+        # [Series] the position-aware series after this bar's fills
+        if pos is not None:
+            e = pos.avg_entry
+            st = State(side, e, i - pos.entry_bar,
+                       c[i] / e - 1 if side > 0 else 1 - c[i] / e, pos.peak, pos.trough)
+        else:
+            st = State(0, NAN, NAN, NAN, NAN, NAN)
+
+        want_exit = bool(exits[i]) or (pos is not None and cfg.exit_rule is not None
+                                       and bool(cfg.exit_rule(i, st)))
+        want_entry = bool(entries[i])
+        if want_exit and want_entry:
+            want_exit = want_entry = False                       # [Timing] they cancel
+            events.append(("cancelled_pair", i))
+
+        if cfg.fill == "close":
+            # [Timing] fill close: decisions fill at this close
+            if pos is not None and pos.entry_bar < i:
+                if want_exit:
+                    exit_all(i, c[i], "signal")
+                elif cfg.exit_after is not None and i == pos.entry_bar + cfg.exit_after:
+                    exit_all(i, c[i], "time")
+            if want_entry:
+                if pos is None:
+                    if trades and trades[-1].exit_index == i:
+                        events.append(("entry_after_exit_same_bar", i))
+                    place_order(i)
+                elif pos.entries < cfg.pyramid:
+                    place_order(i)
+                else:
+                    events.append(("entry_ignored_in_position", i))
+        else:
+            if pos is not None:
+                if want_exit:
+                    pending_exit = True
+                elif want_entry and pos.entries < cfg.pyramid:
+                    place_order(i)
+                    pyramid_pending = pending_entry is not None
+                elif want_entry:
+                    events.append(("entry_ignored_in_position", i))
+            else:
+                if want_exit and working is not None:
+                    working = None                               # exit while flat: cancel
+                    events.append(("working_cancelled_by_exit", i))
+                if want_entry:
+                    if trades and trades[-1].exit_index == i:
+                        events.append(("entry_after_exit_same_bar", i))
+                    place_order(i)
+        if working is not None and i >= working["last"]:
+            working = None                                       # worked its N bars: expired
+            events.append(("working_expired", i))
+
+        held = pos.qty * pos.side if pos is not None else 0.0
+        equity[i] = cash + held * c[i]
+
+    if pos is not None:
+        finish(n - 1, "end", c[n - 1])                           # marked to the last close
+    return Result(trades, equity, float(equity[-1]), ambiguous, fills, skipped, events)
