@@ -16,7 +16,7 @@ do {
     Diagnostics.line("error: \(e)")
     status = 2
 } catch let e as InputError {
-    Diagnostics.line("error: \(ErrorMessage.text(e))")
+    Diagnostics.line("error: \(ErrorMessage.text(e, commandLine: ["bt"] + arguments))")
     status = 2
 } catch let e as StoreError {
     Diagnostics.line("error: \(ErrorMessage.text(e))")

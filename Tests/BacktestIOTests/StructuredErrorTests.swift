@@ -82,6 +82,16 @@ struct StructuredErrorTests {
         #expect(k.location == "\(json): key \(k.key!)")
     }
 
+    @Test("a refused file carries the settings that read it, named as settings, not flags")
+    func fixes() throws {
+        var text = "Ticker,Date,Close\n"
+        for ticker in ["AAA", "BBB"] { for d in 2...5 { text += "\(ticker),2024-01-0\(d),\(ticker == "AAA" ? 1 : 2)\n" } }
+        let e = try Self.error { _ = try Importer.read(paths: [TestSupport.write(text, named: "rows.csv")]) }
+        #expect(e.fixes == [InputError.Fix(.symbolColumn, "Ticker", purpose: "to read one series per symbol")], "\(e)")
+        #expect(e.reason.hasSuffix("; the file holds 2 symbols in its column 'Ticker' (AAA, BBB)"), "\(e)")
+        #expect(e.description.hasSuffix("(to read one series per symbol: set symbol_column Ticker)") && !e.description.contains("--"))
+    }
+
     @Test("situations with their own advice have their own kind; the library adds no command")
     func kinds() throws {
         let dir = TestSupport.scratchDirectory()

@@ -55,7 +55,7 @@ struct ImportShapeCommandTests {
         let r = try BT.run(["data", "import", other, "--symbol", "A", "--db", db])
         #expect(r.status == 2, "\(r.stdout)")
         #expect(r.stderr.contains("A 1d: the file changes 1 stored bar; the largest change is close at 2024-01-05T00:00:00Z from 10.5 to 10.8")
-                    && r.stderr.contains("(use --update)"), "\(r.stderr)")
+                    && r.stderr.contains("(to replace the stored bars with the file's, use --update: bt data import"), "\(r.stderr)")
         #expect(try BT.run(["data", "export", "A", "--db", db]).stdout == before)
         let u = try BT.run(["data", "import", other, "--symbol", "A", "--update", "--db", db])
         #expect(u.status == 0 && u.stdout.contains("1 updated; largest change close"), "\(u.stdout)\(u.stderr)")

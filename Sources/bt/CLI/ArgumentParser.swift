@@ -37,6 +37,9 @@ struct ParsedArguments: Sendable {
         return values[option.name] ?? []
     }
 
+    /// The values given for `option`, without counting it as read (checks across options).
+    func peek(_ option: Option) -> [String] { values[option.name] ?? [] }
+
     func int(_ option: Option) throws -> Int? {
         guard let text = value(option) else { return nil }
         guard let v = Int(text.replacingOccurrences(of: "_", with: "")) else {

@@ -19,6 +19,11 @@ extension Option {
         case .symbolColumn: [.symbolColumn]
         case .layout: [.layout]
         case .update: [.update]
+        case .skipBadRows: [.skipBadRows]
+        case .stamp: [.stamp]
+        case .symbolPrefix: [.symbolPrefix]
+        case .symbolSuffix: [.symbolSuffix]
+        case .rename: [.rename]
         case .output: [.out]
         case .cash: [.cash]
         case .size: [.size]
@@ -87,11 +92,13 @@ enum ErrorMessage {
         Option.options(for: setting).map(\.description).joined(separator: "/")
     }
 
-    /// The text after `error: ` for `error`.
-    static func text(_ error: Error) -> String {
+    /// The text after `error: ` for `error`; the fixes an `InputError` offers as the options to
+    /// add and, given the `commandLine` typed, the command line that would work.
+    static func text(_ error: Error, commandLine: [String]? = nil) -> String {
         if let e = error as? StoreError { return text(e) }
         guard let e = error as? InputError else { return "\(error)" }
         let message = e.message(naming: flags)
+        if !e.fixes.isEmpty { return message + e.fixText(naming: flags, commandLine: commandLine) }
         switch e.kind {
         case .invalid:
             return message

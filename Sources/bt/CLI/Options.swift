@@ -17,26 +17,10 @@ extension Option {
     static let from = Option("from", kind: .value, valueName: "DATE", help: "First bar time, inclusive (YYYY-MM-DD or ISO-8601)")
     static let to = Option("to", kind: .value, valueName: "DATE", help: "Last bar time, inclusive")
 
-    // MARK: - Import and synthetic data
+    // MARK: - Import and synthetic data (the import's own options: Options+Import.swift)
 
     static let symbol = Option("symbol", kind: .value, valueName: "S",
                                help: "Symbol for every file (default: file name stem, upper case)")
-    static let format = Option("format", kind: .value, valueName: "F",
-                               help: "csv, binance, alphavantage, trades or book (default: detected)")
-    static let adjusted = Option("adjusted", kind: .flag, help: "Use the adjusted close and scale open, high and low with it")
-    static let dateFormat = Option("date-format", kind: .value, valueName: "FMT",
-                                   help: "How the file writes dates, strftime-style, e.g. %d/%m/%Y %H:%M (default: detected)")
-    static let tz = Option("tz", kind: .value, valueName: "ZONE",
-                           help: "IANA time zone of the file's local times, e.g. America/New_York (default: UTC)")
-    static let session = Option("session", kind: .value, valueName: "HH:MM-HH:MM",
-                                help: "Trading session in --tz local time, kept with the series for resampling")
-    static let symbolColumn = Option("symbol-column", kind: .value, valueName: "NAME",
-                                     help: "Column naming each row's symbol: one series per symbol")
-    static let layout = Option("layout", kind: .value, valueName: "L",
-                               help: "long (default) or wide: a date column and one close column per symbol")
-    static let skipBadRows = Option("skip-bad-rows", kind: .flag,
-                                    help: "Import the valid rows and report the skipped ones (default: refuse the file)")
-    static let update = Option("update", kind: .flag, help: "Let the file change bars already stored")
     /// `--symbols N`: how many symbols to generate (not to be confused with the list `symbols`).
     static let symbolCount = Option("symbols", kind: .value, valueName: "N", help: "Number of symbols")
     static let bars = Option("bars", kind: .value, valueName: "N", help: "Number of bars")

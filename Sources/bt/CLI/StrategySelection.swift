@@ -49,7 +49,9 @@ extension ParsedArguments {
             if command.accepts(.short), rules[.shortEntry] != nil || rules[.shortExit] != nil, !flag(.short) {
                 throw UsageError("\(Option.shortEntry)/\(Option.shortExit) trade only with \(Option.short)", command: command.name)
             }
-            return (try Strategy.expressions(rules, parameters: values(.param), swept: swept), positionals)
+            let strategy = try Strategy.expressions(rules, parameters: values(.param), swept: swept)
+            warnAboutUnusedParameters(reading: Array(rules.values), swept: swept.map(\.name))
+            return (strategy, positionals)
         }
         guard let name = positional(0) else {
             throw UsageError("give a STRATEGY (see 'bt strategies') or rules with \(Option.entry) and \(Option.exit)",
@@ -63,5 +65,16 @@ extension ParsedArguments {
                              command: command.name)
         }
         return (strategy, Array(positionals.dropFirst()))
+    }
+
+    /// Warns about each `--param` (or swept `--grid` name) that none of `expressions`, the
+    /// command's `--rank`/`--portfolio-rank` and its `--where` reads: it would change nothing.
+    func warnAboutUnusedParameters(reading expressions: [String], swept: [String] = []) {
+        let set = values(.param).map { String($0.prefix { $0 != "=" }) }
+        let others = [Option.rankExpression, .portfolioRank].filter(command.accepts).flatMap(peek)
+        let filters = command.accepts(.where) ? peek(.where) : []
+        for name in Strategy.unusedParameters(set + swept, expressions: expressions + others, filters: filters) {
+            Diagnostics.line("warning: \(set.contains(name) ? Option.param : .grid) \(name): no expression reads $\(name), so it changes nothing")
+        }
     }
 }

@@ -14,6 +14,13 @@ extension Command {
             (with a time); day or month first is decided from the whole column, and a column that
             fits both needs --date-format. --tz reads local times in an IANA zone (stored as UTC);
             --session keeps the trading hours with the series, and resampling follows them.
+            Bars stamped at their end (09:31 ... 16:00) need --stamp end: each moves back one bar
+            (the file's spacing) to its start, as bt stores bars. The import warns, without
+            refusing, about intraday times without an offset read as UTC (with a --tz hint when
+            they look like an exchange's local session), times that look like bar ends, bars
+            outside --session, and gaps longer than 14 days and 10 bars beside the added bars.
+            --symbol-prefix, --symbol-suffix and --rename FROM=TO store the file's symbols under
+            other names: a second source of a stored ticker beside the first (AAPL_2).
             A file without open, high and low columns (or --layout wide) is close-only: open =
             high = low = close, volume missing; commands that need a range or volume refuse it.
             The format is detected from the content unless --format is given. The symbol defaults
@@ -35,6 +42,10 @@ extension Command {
             .symbolColumn,
             .layout,
             .skipBadRows,
+            .stamp,
+            .symbolPrefix,
+            .symbolSuffix,
+            .rename,
             .update,
         ]
     ) { args in
@@ -54,14 +65,19 @@ extension Command {
         options.symbolColumn = args.value(.symbolColumn)
         if let layout = args.value(.layout) { options.layout = try ImportOptions.Layout(parsing: layout) }
         options.skipBadRows = args.flag(.skipBadRows)
+        options.stamp = try args.value(.stamp).map(BarStamp.init(parsing:))
+        (options.symbolPrefix, options.symbolSuffix) = (args.value(.symbolPrefix) ?? "", args.value(.symbolSuffix) ?? "")
+        options.renames = try ImportOptions.renames(parsing: args.values(.rename))
         let files = try Importer.read(paths: args.positionals, options: options)
         var warned = Set<String>()
-        for r in try args.updatingStore({ try $0.write(files, updates: args.flag(.update)) }) {
+        let reports = try args.updatingStore { try $0.write(files, updates: args.flag(.update)) }
+        for r in reports {
             Output.line(ImportSummaryText.line(r))
             if r.skipped.count > 0, warned.insert(r.file).inserted {
                 Diagnostics.line("warning: \(r.file): \(TerminalText.escaped(r.skipped.summary))")
             }
             if let warning = ImportSummaryText.bookWarning(r) { Diagnostics.line(warning) }
         }
+        for warning in ImportSummaryText.warnings(reports, naming: ErrorMessage.flags) { Diagnostics.line(TerminalText.escaped(warning)) }
     }
 }

@@ -109,6 +109,7 @@ enum ScreenCommand {
                              command: "screen")
         }
         let parameters = try args.values(.param).map(ExpressionAssignment.parse)
+        args.warnAboutUnusedParameters(reading: [condition] + args.values(.show))
         let screen = try ConditionScreen(
             condition: LocatedExpression(condition, origin: .setting(.where)),
             shows: args.values(.show).map { try LocatedExpression($0, origin: .setting(.show)) },

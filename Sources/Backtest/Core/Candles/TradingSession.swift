@@ -61,10 +61,13 @@ extension CandleSeries {
     /// hours are left out; intraday buckets start at the session's open in local time (so a 1h
     /// series of a 09:30-16:00 session has bars at 09:30, 10:30, ..., 15:30, the last one 30
     /// minutes long) and are stamped with their UTC start; daily and coarser bars hold one
-    /// session each and are stamped 00:00 UTC of the local date, like daily files.
+    /// session each and are stamped 00:00 UTC of the local date, like daily files. A daily or
+    /// coarser series (its `timeframe`) already holds one session a bar, dated at 00:00 UTC: it
+    /// is bucketed by those dates, as without a session (the session would leave every bar out).
     /// - Precondition: `time` is sorted ascending.
     /// - Complexity: O(n).
     public func resampled(to timeframe: Timeframe, session: TradingSession) throws -> CandleSeries {
+        if let own = self.timeframe, own >= .day1 { return resampled(to: timeframe) }
         let zone = try TradingSession.timeZone(session.zone)
         var out = CandleSeries(symbol: symbol, timeframe: timeframe)
         var current: Int64?

@@ -34,6 +34,23 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
     public var key: String?
     /// What is wrong, in words a user can act on.
     public var reason: String
+    /// Settings that would get past the problem, checked where they can be (an import file read
+    /// again with them), in the order to offer them; empty when none is known.
+    public var fixes: [Fix] = []
+
+    /// A setting, with its value (nil for a switch), that gets past a problem, and what it does.
+    public struct Fix: Sendable, Equatable {
+        public var setting: Setting
+        public var value: String?
+        /// What the fix does, in the library's words (`read one series per symbol`).
+        public var purpose: String
+
+        public init(_ setting: Setting, _ value: String? = nil, purpose: String) {
+            self.setting = setting
+            self.value = value
+            self.purpose = purpose
+        }
+    }
 
     /// A problem in general, or at a file or directory `path`.
     public init(_ reason: String, at path: String? = nil) {
@@ -88,6 +105,10 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var description: String {
         let text = message(naming: \.name)
+        if !fixes.isEmpty {
+            return text + " (" + fixes.map { "\($0.purpose): set \($0.setting.name)" + ($0.value.map { " \($0)" } ?? "") }
+                .joined(separator: "; ") + ")"
+        }
         if kind == .needsSetting, let setting { return "\(text) (set \(setting.name))" }
         return text
     }

@@ -27,6 +27,16 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case layout
     /// Permission for an import to change bars already stored.
     case update
+    /// Leaving out an import file's bad rows instead of refusing the file.
+    case skipBadRows = "skip_bad_rows"
+    /// Whether an import file stamps each bar at its start or its end.
+    case stamp
+    /// Text put before every imported symbol.
+    case symbolPrefix = "symbol_prefix"
+    /// Text put after every imported symbol.
+    case symbolSuffix = "symbol_suffix"
+    /// An imported symbol stored under another name (`FROM=TO`).
+    case rename
 
     // Execution
     case cash

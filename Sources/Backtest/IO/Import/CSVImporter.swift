@@ -15,6 +15,8 @@ enum CSVImporter {
     struct Output {
         var series: [(symbol: String?, candles: ParsedCandles)] = []
         var skipped = SkippedRows()
+        /// The first row's time is a time of day without an offset (`TimeReader.isWallClock`).
+        var wallClock = false
     }
 
     static func read(_ text: InputText, format: ImportFormat, options: ImportOptions = ImportOptions()) throws -> Output {
@@ -79,6 +81,7 @@ enum CSVImporter {
                     reader = try TimeReader.decide(first: timeField, format: dateFormat, zone: zone, file: text.file) {
                         try timeColumn(text, layout: l, after: lineNumber)
                     }
+                    out.wallClock = reader!.isWallClock(timeField)
                 }
                 let t: Int64
                 switch reader!.read(timeField) {

@@ -1,45 +1,6 @@
 import BacktestAnalysis
 import BacktestCore
 
-/// What `bt data import` was asked to do, beyond the file paths.
-public struct ImportOptions: Sendable {
-    /// How a CSV file lays out its symbols.
-    public enum Layout: String, Sendable, CaseIterable {
-        /// One row per bar (one symbol, or a symbol column).
-        case long
-        /// A time column and one close column per symbol.
-        case wide
-    }
-    /// Symbol for every file; default: each file's name stem in upper case.
-    public var symbol: String?
-    /// Timeframe to store; default: inferred from the bars' spacing (1m for trades).
-    /// Bars finer than it are aggregated into it.
-    public var timeframe: Timeframe?
-    /// Forced format; default: detected from the content.
-    public var format: ImportFormat?
-    /// Use the adjusted close (CSV `adj close`, Alpha Vantage `5. adjusted close`).
-    public var adjusted: Bool
-    /// strftime-style pattern of the CSV time column; default: detected (`TimeReader`).
-    public var dateFormat: String?
-    /// IANA zone of local times in the file; default UTC.
-    public var timeZone: String?
-    /// Trading session stored with every imported series; aggregation into `timeframe` at import
-    /// follows it too.
-    public var session: TradingSession?
-    /// CSV column naming each row's symbol.
-    public var symbolColumn: String?
-    public var layout: Layout = .long
-    /// Leave out rows that fail to parse or validate, and report them, instead of refusing.
-    public var skipBadRows = false
-
-    public init(symbol: String? = nil, timeframe: Timeframe? = nil, format: ImportFormat? = nil, adjusted: Bool = false) {
-        self.symbol = symbol
-        self.timeframe = timeframe
-        self.format = format
-        self.adjusted = adjusted
-    }
-}
-
 /// One input file read and validated in memory, ready to be written.
 public struct ImportedFile: Sendable {
     public enum Content: Sendable {
@@ -61,6 +22,8 @@ public struct ImportedFile: Sendable {
     public var session: TradingSession?
     /// Rows left out with `ImportOptions.skipBadRows`.
     public var skipped = SkippedRows()
+    /// What the import saw in the file's times that the user should hear about.
+    public var notices: [ImportNotice] = []
 
     public init(file: String, format: ImportFormat?, symbol: String, content: Content, prints: [TradePrint] = []) {
         self.file = file
@@ -84,11 +47,13 @@ public struct ImportedFile: Sendable {
 /// Reads input files into validated candles or book events, touching no store.
 public enum Importer {
     /// Reads and validates every file in `paths` completely, in order (`-`: standard input,
-    /// read once). A file with a symbol column or a wide layout gives one entry per symbol.
-    /// - Throws: `InputError` naming the file, line (or JSON key) and reason of the first problem.
+    /// read once). A file with a symbol column or a wide layout gives one entry per symbol, each
+    /// named as `options` say (`SymbolNaming`).
+    /// - Throws: `InputError` naming the file, line (or JSON key) and reason of the first problem,
+    ///   with the settings that would read the file when one is known (`ImportFixes`).
     public static func read(paths: [String], options: ImportOptions = ImportOptions()) throws -> [ImportedFile] {
         if paths.filter({ $0 == "-" }).count > 1 { throw InputError("standard input ('-') can be read only once") }
-        return try paths.flatMap { try readAll(text: InputText(path: $0), options: options) }
+        return try SymbolNaming(options).named(try paths.flatMap { try readAll(text: InputText(path: $0), options: options) })
     }
 
     /// Reads and validates in-memory `bytes` (gzip or not) as if they were the file `name`;
@@ -99,10 +64,21 @@ public enum Importer {
 
     /// Every series of in-memory `bytes` read as the file `name`.
     public static func readAll(bytes: [UInt8], name: String, options: ImportOptions = ImportOptions()) throws -> [ImportedFile] {
-        try readAll(text: InputText(file: name, compressed: bytes), options: options)
+        try SymbolNaming(options).named(try readAll(text: InputText(file: name, compressed: bytes), options: options))
     }
 
-    static func readAll(text: InputText, options: ImportOptions) throws -> [ImportedFile] {
+    /// The file's series, or its refusal with the settings that would read it (`ImportFixes`,
+    /// which reads the file again with each, `suggesting` false).
+    static func readAll(text: InputText, options: ImportOptions, suggesting: Bool = true) throws -> [ImportedFile] {
+        do {
+            return try readSeries(text: text, options: options)
+        } catch var e as InputError where suggesting && e.fixes.isEmpty {
+            ImportFixes.add(to: &e, text: text, options: options)
+            throw e
+        }
+    }
+
+    private static func readSeries(text: InputText, options: ImportOptions) throws -> [ImportedFile] {
         let format = try options.format ?? ImportFormat.detect(text)
         let splits = options.symbolColumn != nil || options.layout == .wide
         if splits && options.symbol != nil {
@@ -114,6 +90,9 @@ public enum Importer {
                              setting: options.dateFormat != nil ? .dateFormat : options.timeZone != nil ? .timeZone
                                  : options.layout == .wide ? .layout : .symbolColumn)
         }
+        if options.stamp == .end && (format == .trades || format == .book) {
+            throw InputError("trade prints and book events have their own times: only candle files take a bar stamp", setting: .stamp)
+        }
         let fileSymbol = { try options.symbol.map(Symbol.validated) ?? defaultSymbol(for: text.file) }
         switch format {
         case .book:
@@ -123,6 +102,7 @@ public enum Importer {
             var prints: [TradePrint] = []
             var parsed: [(symbol: String?, candles: ParsedCandles)]
             var skipped = SkippedRows()
+            var wallClock = false
             switch format {
             case .alphavantage: parsed = [(nil, try AlphaVantageImporter.read(text, adjusted: options.adjusted))]
             case .trades:
@@ -130,11 +110,12 @@ public enum Importer {
                 (parsed, prints) = ([(nil, p)], t)
             default:
                 let out = try CSVImporter.read(text, format: format, options: options)
-                (parsed, skipped) = (out.series, out.skipped)
+                (parsed, skipped, wallClock) = (out.series, out.skipped, out.wallClock)
             }
             var files: [ImportedFile] = []
             for (symbol, candles) in parsed where !candles.series.isEmpty {
-                var file = try finish(candles, symbol: try symbol ?? fileSymbol(), format: format, text: text, options: options)
+                var file = try finish(candles, symbol: try symbol ?? fileSymbol(), format: format, text: text, options: options,
+                                      wallClock: wallClock)
                 skipped.add(file.skipped)
                 file.prints = prints
                 file.session = options.session
@@ -145,14 +126,24 @@ public enum Importer {
         }
     }
 
-    /// Validates one symbol's rows and settles its timeframe.
+    /// Validates one symbol's rows, moves end stamps to starts, settles its timeframe and notes
+    /// what the user should hear about its times (`ImportNotice`).
+    /// - Parameter wallClock: the file writes times of day without an offset (not epochs).
     static func finish(_ parsed: ParsedCandles, symbol: String, format: ImportFormat, text: InputText,
-                       options: ImportOptions) throws -> ImportedFile {
+                       options: ImportOptions, wallClock: Bool = false) throws -> ImportedFile {
+        var parsed = parsed
         var (series, skipped) = try parsed.validated(skipBadRows: options.skipBadRows)
         series.symbol = symbol
         let inferred = series.timeframe ?? Timeframe.infer(from: series.time)
+        if options.stamp == .end { try BarStamp.moveEndsToStarts(&series, &parsed, interval: inferred ?? options.timeframe) }
+        let aggregates = options.timeframe.map { wanted in
+            (inferred.map { $0 < wanted } ?? false) || hasSharedBuckets(series.time, wanted)
+        } ?? false
+        let notices = try ImportNotice.notices(series, interval: inferred ?? options.timeframe, options: options,
+                                               wallClock: wallClock, aggregated: aggregates)
         if let wanted = options.timeframe {
-            if (inferred.map { $0 < wanted } ?? false) || hasSharedBuckets(series.time, wanted) {
+            if aggregates {
+                series.timeframe = inferred
                 // With a session, its buckets (09:30-anchored hours), leaving out bars outside it.
                 series = try options.session.map { try series.resampled(to: wanted, session: $0) } ?? series.resampled(to: wanted)
                 try checkAggregates(series, parsed: parsed)
@@ -186,6 +177,7 @@ public enum Importer {
         }
         var file = ImportedFile(file: text.file, format: format, symbol: symbol, content: .candles(series))
         file.skipped = skipped
+        file.notices = notices
         return file
     }
 

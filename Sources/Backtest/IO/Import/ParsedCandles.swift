@@ -152,6 +152,10 @@ struct ParsedCandles {
         return (try ordered(s, sorted: sorted), skipped)
     }
 
+    /// How the refusal of two rows with one time and different values begins (`ImportFixes`
+    /// recognises it).
+    static let duplicateReason = "duplicate time "
+
     /// `s` sorted by time with identical duplicates merged.
     private func ordered(_ s: CandleSeries, sorted: Bool) throws -> CandleSeries {
         if sorted { return s }
@@ -166,7 +170,7 @@ struct ParsedCandles {
                     && s.volume[i].bitPattern == s.volume[previous].bitPattern
                 if same { continue }
                 let first = Swift.min(i, previous), second = Swift.max(i, previous)
-                throw error("duplicate time \(UTCTime.iso(s.time[i])) with values different from \(location(first))",
+                throw error(Self.duplicateReason + "\(UTCTime.iso(s.time[i])) with values different from \(location(first))",
                             row: second)
             }
             out.append(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i], close: s.close[i], volume: s.volume[i])

@@ -72,6 +72,16 @@ struct TimeReader {
         return local + (first - seconds) * 1000
     }
 
+    /// Whether `field` is a time of day written without an offset: a local time in `zone`, or
+    /// UTC without one. Dates alone, epochs and values with an offset (`Z`, `-05:00`) are not.
+    func isWallClock(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch kind {
+        case .standard: DecimalParsing.parsedTime(field).map { $0.unit == nil } == true && Self.isLocalDateTime(field)
+        case .layout(let layout): layout.parse(field)?.hasTime == true
+        case .format(let format): format.hasTime && format.parse(field)?.hasOffset == false
+        }
+    }
+
     /// An ISO value with a time of day and no offset (`2024-03-10 09:30`, not `...Z` or a date).
     static func isLocalDateTime(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0, n = field.count

@@ -22,6 +22,10 @@ public struct ImportReport: Equatable, Sendable {
     public var skipped = SkippedRows()
     /// For a book file: how its stream replays (crossed or locked updates, stale levels).
     public var bookCheck: BookStreamCheck?
+    /// What the import saw in the file's times (`ImportedFile.notices`).
+    public var notices: [ImportNotice] = []
+    /// Long gaps beside the bars this file added (`ImportGap`).
+    public var gaps: [ImportGap] = []
 }
 
 /// The largest change an import makes to a stored bar: |new - old| / |old| of one value.
@@ -65,12 +69,19 @@ extension CandleStore {
         return try transaction {
             let reports = try merge(files)
             if !updates, let r = reports.first(where: { $0.updated > 0 }), let change = r.largestChange {
-                throw InputError(
+                var e = InputError(
                     .needsSetting,
                     "\(r.symbol) \(r.timeframe): the file changes \(r.updated) stored bar\(r.updated == 1 ? "" : "s"); the largest "
                         + "change is \(change.field) at \(UTCTime.iso(change.time)) from \(change.old) to \(change.new) ("
-                        + Self.percent(change.relative) + "); nothing was written. Allow it to replace stored bars",
+                        + Self.percent(change.relative) + "); nothing was written",
                     setting: .update, file: r.file)
+                e.fixes = [InputError.Fix(.update, purpose: "to replace the stored bars with the file's")]
+                // Another source of the same ticker: kept beside the first under another symbol.
+                let suffix = "_2"
+                if Symbol.isValid(r.symbol + suffix) {
+                    e.fixes.append(InputError.Fix(.symbolSuffix, suffix, purpose: "to keep both, the file's as \(r.symbol)\(suffix)"))
+                }
+                throw e
             }
             return reports
         }
@@ -121,7 +132,9 @@ extension CandleStore {
                 reports.append(ImportReport(
                     file: file.file, symbol: file.symbol, timeframe: key,
                     added: counts.added, updated: counts.updated, unchanged: counts.unchanged,
-                    prints: file.prints.count, largestChange: counts.largest, skipped: file.skipped))
+                    prints: file.prints.count, largestChange: counts.largest, skipped: file.skipped, notices: file.notices,
+                    gaps: counts.added == 0 ? [] : ImportGap.find(merged: merged.time, base: base.time, incoming: incoming.time,
+                                                                  timeframe: Timeframe(rawValue: key) ?? .day1)))
                 if !file.prints.isEmpty {
                     let stored = try prints[file.symbol] ?? trades(symbol: file.symbol)
                     let merged = Self.merge(stored, file.prints)
