@@ -67,4 +67,33 @@ struct ReliabilityRound3Tests {
         let show = try BT.run(["screen", "--all", "--where", "close > 0", "--show", text, "--db", db])
         #expect(show.status == 2 && show.stderr.hasPrefix("error: --show: expression too large"), "\(show.stderr.prefix(300))")
     }
+
+    // MARK: - Windows longer than the series
+
+    @Test("--spread-window and --impact-window longer than the series are clamped and said so on stderr, once; shorter or default ones are not")
+    func clampedWindows() throws {
+        let dir = BT.scratchDirectory()
+        let db = try Self.googStore(in: dir)
+        let run = ["run", "ma-cross", "GOOG", "--no-chart", "--no-costs", "--db", db]
+        let long = try BT.run(run + ["--spread-window", "100000000", "--impact-window", "2149"])
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(long.stderr.contains("warning: --spread-window 100000000 is longer than the series (GOOG: 2148 bars): it is clamped to the series"),
+                "\(long.stderr)")
+        #expect(long.stderr.contains("warning: --impact-window 2149 is longer than the series (GOOG: 2148 bars)"), "\(long.stderr)")
+        let fits = try BT.run(run + ["--spread-window", "2148", "--impact-window", "100"])
+        #expect(fits.status == 0 && !fits.stderr.contains("warning"), "\(fits.stderr)")
+        // A screen reads the options once per symbol: one warning, not one per symbol.
+        #expect(try BT.run(["data", "import", "data/EURUSD.csv", "--db", db]).status == 0)
+        let screen = try BT.run(["screen", "ma-cross", "--all", "--spread-window", "1000000", "--out",
+                                 dir.appendingPathComponent("screen").path, "--db", db])
+        #expect(screen.status == 0, "\(screen.stderr)")
+        #expect(screen.stderr.components(separatedBy: "warning: --spread-window").count == 2, "\(screen.stderr)")
+        // The default window (250 bars) on a shorter series is no one's choice: nothing to say.
+        let short = dir.appendingPathComponent("SHORT.csv").path
+        let rows = (0..<100).map { "\(1_700_000_000 + 86_400 * $0),10,11,9,\(10 + Double($0 % 7) / 10),1000" }
+        try ("time,open,high,low,close,volume\n" + rows.joined(separator: "\n") + "\n").write(toFile: short, atomically: false, encoding: .utf8)
+        #expect(try BT.run(["data", "import", short, "--db", db]).status == 0)
+        let quiet = try BT.run(["run", "ma-cross", "SHORT", "--param", "slow=20", "--no-chart", "--no-costs", "--db", db])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("--spread-window"), "\(quiet.stderr)")
+    }
 }
