@@ -167,9 +167,13 @@ struct StoreSafetyTests {
         ("times out of order", "UPDATE chunks SET time = CAST(substr(time, 1, 8) || substr(time, 1, length(time) - 8) AS BLOB)", "does not come after"),
         ("a chunk without its index row", "DELETE FROM series", "no index row"),
         ("NaN values", "UPDATE chunks SET volume = CAST(x'000000000000F87F' || substr(volume, 9) AS BLOB)", "volume of nan"),
-        ("a page of zeros in the highs", "UPDATE chunks SET high = zeroblob(length(high))", "high 0.0 is below max(open, close)"),
+        ("a page of zeros in the highs", "UPDATE chunks SET high = zeroblob(length(high))", "high 0 is not a price bt supports"),
         ("a negative volume", "UPDATE chunks SET volume = CAST(x'000000000000F0BF' || substr(volume, 9) AS BLOB)", "negative volume -1.0"),
-        ("a price beyond 1e250", "UPDATE chunks SET low = CAST(x'FFFFFFFFFFFFEF7F' || substr(low, 9) AS BLOB)", "is beyond ±1e250"),
+        ("a price beyond 1e250", "UPDATE chunks SET low = CAST(x'FFFFFFFFFFFFEF7F' || substr(low, 9) AS BLOB)", "is outside the supported price range, 1e-12 to 1e12"),
+        // What a bt before the price range stored: consistent bars, a price below 1e-12.
+        ("a bar of 1e-300 prices", "UPDATE chunks SET open = CAST(x'59F3F8C21F6EA501' || substr(open, 9) AS BLOB), "
+            + "low = CAST(x'59F3F8C21F6EA501' || substr(low, 9) AS BLOB)",
+         "open 1e-300 is outside the supported price range, 1e-12 to 1e12 (a bt before the supported price range may have stored it)"),
     ]
 
     @Test("a store file shorter than its pages (an interrupted copy) is damaged on every open, with or without a log")

@@ -34,12 +34,12 @@ struct ReliabilityStoreTests {
 
     /// Chunk values no import would store, written behind bt's back, and the damage bt must name.
     static let badValues: [(sql: String, reason: String)] = [
-        ("UPDATE chunks SET high = zeroblob(length(high))", "high 0.0 is below max(open, close)"),
+        ("UPDATE chunks SET high = zeroblob(length(high))", "high 0 is not a price bt supports"),
         ("UPDATE chunks SET low = CAST(substr(high, 1, 16) || substr(low, 17) AS BLOB), "
             + "high = CAST(substr(low, 1, 16) || substr(high, 17) AS BLOB)", "is below max(open, close)"),
         ("UPDATE chunks SET volume = CAST(x'000000000000F0BF' || substr(volume, 9) AS BLOB)", "negative volume -1.0"),
         ("UPDATE chunks SET close = CAST(x'0000000000000000' || substr(close, 9) AS BLOB)", "bar 0 "),
-        ("UPDATE chunks SET open = CAST(x'FFFFFFFFFFFFEF7F' || substr(open, 9) AS BLOB)", "is beyond ±1e250"),
+        ("UPDATE chunks SET open = CAST(x'FFFFFFFFFFFFEF7F' || substr(open, 9) AS BLOB)", "is outside the supported price range"),
     ]
 
     @Test("chunk values the importer refuses are damage on load: exit 1 naming the series and the bar", arguments: badValues.indices)

@@ -431,7 +431,13 @@ public final class CandleStore {
         for i in 0..<n {
             if let problem = ParsedCandles.problem(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i],
                                                    close: s.close[i], volume: s.volume[i]) {
-                throw damaged("bar \(i) (\(UTCTime.describe(s.time[i]))): \(problem)")
+                // A consistent bar of finite prices outside the range is what a bt before the
+                // range stored; other bars are damage.
+                let (o, h, l, c) = (s.open[i], s.high[i], s.low[i], s.close[i])
+                let earlier = [o, h, l, c].allSatisfy(\.isFinite) && h >= Swift.max(o, c) && l <= Swift.min(o, c)
+                    && ParsedCandles.pricesOutOfRange(open: o, high: h, low: l, close: c) != nil
+                throw damaged("bar \(i) (\(UTCTime.describe(s.time[i]))): \(problem)"
+                              + (earlier ? " (a bt before the supported price range may have stored it)" : ""))
             }
         }
         throw damaged("a bar fails the store's check")
