@@ -190,6 +190,43 @@ struct StoreSafetyTests {
         #expect(StoreSchema.headerPages(of: path).map { $0 * 65_536 > Int64(size - 16_384) } == true)
     }
 
+    @Test("every store names an identity of its own on page 1, where each transaction of its log carries it")
+    func identity() throws {
+        let (a, _) = try Self.googStore()
+        let (b, _) = try Self.googStore()
+        func named(_ path: String) throws -> String? {
+            let page = [UInt8](try #require(FileManager.default.contents(atPath: path)).prefix(65_536))
+            return StoreLog.identity(in: page[...])
+        }
+        let ida = try #require(try named(a)), idb = try #require(try named(b))
+        #expect(ida.count == 32 && ida != idb)
+    }
+
+    @Test("a log is refused beside another store, and opens beside its own, as a live writer leaves them")
+    func logOwnership() throws {
+        let (a, _) = try Self.googStore()
+        let (b, dir) = try Self.googStore()
+        let own = dir.appendingPathComponent("own.sqlite").path
+        let writer = try CandleStore(writableAt: b)
+        try writer.write(try Importer.read(paths: [TestSupport.repoFile("data/EURUSD.csv")]))
+        // The writer is still open, so its log holds the write: what a kill leaves.
+        #expect(FileManager.default.fileExists(atPath: b + "-wal"))
+        for (from, to) in [(b + "-wal", a + "-wal"), (b, own), (b + "-wal", own + "-wal")] {
+            try FileManager.default.copyItem(atPath: from, toPath: to)
+        }
+        let before = FileManager.default.contents(atPath: a)
+        let opens: [() throws -> Void] = [{ _ = try CandleStore(existingAt: a) }, { _ = try CandleStore(writableAt: a) },
+                                          { _ = try CandleStore.updating(at: a) { try $0.write(try Self.goog()) } }]
+        for open in opens {
+            let e = try #require(Self.error(StoreError.self) { try open() })
+            #expect(e.kind == .failed && e.reason.contains("\(a)-wal, is not this store's"), "\(e)")
+        }
+        #expect(FileManager.default.contents(atPath: a) == before)
+        #expect(!FileManager.default.fileExists(atPath: a + "-shm"))
+        #expect(try CandleStore(existingAt: own).list().map(\.symbol) == ["EURUSD", "GOOG"])
+        withExtendedLifetime(writer) {}
+    }
+
     @Test("a whole store, with its log full or checkpointed, opens")
     func wholeFileOpens() throws {
         let (path, _) = try Self.googStore()
