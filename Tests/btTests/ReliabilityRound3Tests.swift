@@ -97,6 +97,31 @@ struct ReliabilityRound3Tests {
         #expect(quiet.status == 0 && !quiet.stderr.contains("--spread-window"), "\(quiet.stderr)")
     }
 
+    // MARK: - calibrate --out and planted links
+
+    @Test("bt calibrate --out: a link planted at the old temporary name (.NAME.partial-PID) or at the file is not written through")
+    func plantedCalibrateLink() throws {
+        let dir = BT.scratchDirectory()
+        let db = dir.appendingPathComponent("s.sqlite").path
+        #expect(try BT.run(["data", "synth", "--symbols", "1", "--bars", "300", "--book", "--db", db]).status == 0)
+        let victim = dir.appendingPathComponent("victim.txt").path
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        let profile = dir.appendingPathComponent("profile.json").path
+        // exec keeps the shell's PID, so $$ is the PID bt runs with.
+        let r = try BT.shell("ln -s \(BT.quoted(victim)) \(BT.quoted(dir.path + "/.profile.json.partial-"))$$ && exec "
+                             + "\(BT.quoted(BT.binary.path)) calibrate SYN0001 --out \(BT.quoted(profile)) --db \(BT.quoted(db))")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(Reliability26Tests.isRegularFile(profile))
+        try FileManager.default.removeItem(atPath: profile)
+        try FileManager.default.createSymbolicLink(atPath: profile, withDestinationPath: victim)
+        let forced = try BT.run(["calibrate", "SYN0001", "--out", profile, "--force", "--db", db])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(Reliability26Tests.isRegularFile(profile))
+        #expect((try String(contentsOfFile: profile, encoding: .utf8)).contains("\"spread_bps\""))
+    }
+
     // MARK: - Degenerate prices
 
     static func write(_ name: String, closes: [Double], in dir: URL, spike: (bar: Int, high: Double)? = nil) throws -> String {
@@ -169,5 +194,164 @@ struct ReliabilityRound3Tests {
                 #expect(!md.isEmpty && numbersOnly(md), "\(symbol) \(extra): report.md\n\(md.prefix(2_000))")
             }
         }
+    }
+
+    // MARK: - Leftovers of killed runs
+
+    static func hidden(in dir: URL, prefix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    static func launch(_ args: [String]) throws -> Process {
+        let p = Process()
+        p.executableURL = BT.binary
+        p.arguments = args
+        p.currentDirectoryURL = BT.root
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Starts `args`, waits until a hidden `prefix` folder other than `except` is in `dir`, and
+    /// returns the process.
+    static func launchUntilStaged(_ args: [String], in dir: URL, prefix: String, except: [String] = []) throws -> Process {
+        let p = try launch(args)
+        let deadline = Date().addingTimeInterval(30)
+        func staged() -> Bool { hidden(in: dir, prefix: prefix).contains { !except.contains($0) } }
+        while !staged() && Date() < deadline && p.isRunning { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(staged(), "no \(prefix) folder appeared")
+        return p
+    }
+
+    @Test("a folder a killed sweep left is removed by the next run of this machine; one a live run is writing, or of another machine, is kept and noted")
+    func killedRunLeftovers() throws {
+        let dir = BT.scratchDirectory()
+        let db = try Self.googStore(in: dir)
+        let out = dir.appendingPathComponent("grid").path
+        let long = ["sweep", "ma-cross", "GOOG", "--grid", "fast=2:60:1", "--grid", "slow=20:300:2", "--db", db, "--out", out]
+        let quick = ["sweep", "ma-cross", "GOOG", "--grid", "fast=5,10", "--db", db, "--out", out]
+        // A run killed while writing leaves its hidden folder.
+        let killed = try Self.launchUntilStaged(long, in: dir, prefix: ".grid.partial-")
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        let left = Self.hidden(in: dir, prefix: ".grid.partial-")
+        #expect(left.count == 1)
+        // The next run removes it as it starts; while it runs (alive, holding its lock), its own
+        // folder is left alone by a third, which says so.
+        let live = try Self.launchUntilStaged(long, in: dir, prefix: ".grid.partial-", except: left)
+        defer { if live.isRunning { kill(live.processIdentifier, SIGKILL); live.waitUntilExit() } }
+        // One of another machine (another kernel's tag) and one of a bt before these names.
+        let foreign = dir.appendingPathComponent(".grid.partial-000000000000-1-0123456789abcdef").path
+        let older = dir.appendingPathComponent(".grid.partial-12345-6789abcd").path
+        for folder in [foreign, older] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) }
+        let r = try BT.run(quick)
+        #expect(r.status == 0, "\(r.stderr)")
+        let now = Self.hidden(in: dir, prefix: ".grid.partial-")
+        #expect(!now.contains(left[0]), "the killed run's folder is still there: \(now)")
+        #expect(now.contains(".grid.partial-000000000000-1-0123456789abcdef") && now.contains(".grid.partial-12345-6789abcd"), "\(now)")
+        #expect(now.count == 3, "the live run's folder was removed: \(now)")
+        #expect(r.stderr.contains("note: ") && r.stderr.contains("process \(live.processIdentifier) is running"), "\(r.stderr)")
+        #expect(r.stderr.contains("written on another machine") && r.stderr.contains("written by a bt before these names"), "\(r.stderr)")
+        kill(live.processIdentifier, SIGKILL)
+        live.waitUntilExit()
+        // Once that run is dead too, the next run removes its folder.
+        #expect(try BT.run(quick + ["--force"]).status == 0)
+        #expect(Self.hidden(in: dir, prefix: ".grid.partial-").count == 2)
+    }
+
+    @Test("a shard killed while writing leaves a folder the rerun of that shard removes")
+    func killedShardLeftover() throws {
+        let dir = BT.scratchDirectory()
+        let db = try Self.googStore(in: dir)
+        let out = dir.appendingPathComponent("parts")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        func args(_ grid: [String]) -> [String] {
+            ["sweep", "ma-cross", "GOOG"] + grid + ["--shard", "1/2", "--db", db, "--out", out.path]
+        }
+        let killed = try Self.launchUntilStaged(args(["--grid", "fast=2:60:1", "--grid", "slow=20:300:2"]), in: out,
+                                                prefix: ".shard-1-of-2.partial-")
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        #expect(Self.hidden(in: out, prefix: ".shard-1-of-2.partial-").count == 1)
+        let r = try BT.run(args(["--grid", "fast=5,10,15,20"]))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Self.hidden(in: out, prefix: ".shard-1-of-2.partial-").isEmpty)
+        #expect(FileManager.default.fileExists(atPath: out.path + "/shard-1-of-2/partial.json"))
+    }
+
+    // MARK: - Hidden paths in messages
+
+    @Test("a write that fails inside a staging folder names the path the user gave, never .NAME.partial-...")
+    func messagesNameTheTarget() throws {
+        let dir = BT.scratchDirectory()
+        let db = try Self.googStore(in: dir)
+        let parts = dir.appendingPathComponent("parts").path
+        let cases: [(args: [String], names: String)] = [
+            (["sweep", "ma-cross", "GOOG", "--grid", "fast=2:50:1", "--grid", "slow=20:200:5", "--out", "grid"], "grid/sweep.csv"),
+            (["screen", "ma-cross", "--all", "--out", "screen"], "screen/"),
+            (["sweep", "ma-cross", "GOOG", "--grid", "fast=2:50:1", "--grid", "slow=20:200:5", "--shard", "1/2", "--out", parts],
+             parts + "/shard-1-of-2/"),
+            (["run", "ma-cross", "GOOG", "--out", "report", "--no-chart"], "report"),
+        ]
+        for c in cases {
+            // 100 KB per file: the report's pages and the sweep's rows do not fit.
+            let r = try BT.shell("cd \(BT.quoted(dir.path)) && ulimit -f 100; trap '' XFSZ; exec "
+                                 + ([BT.binary.path] + c.args + ["--db", db]).map(BT.quoted).joined(separator: " "))
+            #expect(r.status == 1 && r.stderr.contains("File too large"), "\(c.args[0]): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains(c.names) && !r.stderr.contains(".partial-"), "\(c.args[0]): \(r.stderr)")
+        }
+    }
+
+    // MARK: - The command line in the manifest
+
+    @Test("the manifest's command keeps a backtick and every other character, and pastes back into a shell that reruns it")
+    func manifestCommandIsExact() throws {
+        let dir = BT.scratchDirectory()
+        let db = try Self.googStore(in: dir)
+        let out = dir.appendingPathComponent("r`x $(y) 'q' |z").path
+        let r = try BT.run(["run", "ma-cross", "GOOG", "--db", db, "--out", out, "--no-chart"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let md = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
+        let line = try #require(md.split(separator: "\n").first { $0.hasPrefix("| command |") })
+        let spans = CodeSpans.codeSpans(in: String(line))
+        let command = try #require(spans.first)
+        #expect(command.contains("r`x $(y) '\\''q'\\'' |z"), "\(command)")
+        // The command as recorded, run by a shell with `bt` this binary: it writes the report again.
+        let rerun = try BT.shell("bt() { \(BT.quoted(BT.binary.path)) \"$@\"; }; " + command + " --force")
+        #expect(rerun.status == 0, "\(command): \(rerun.stderr)")
+        let again = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
+        #expect(again.contains("--force"))
+    }
+}
+
+/// CommonMark inline code spans, for reading a command back from a markdown table cell.
+enum CodeSpans {
+    /// The contents of `md`'s code spans, one leading and trailing space stripped when both are
+    /// there, `\|` read as `|` (a GitHub table cell).
+    static func codeSpans(in md: String) -> [String] {
+        let chars = Array(md)
+        func run(at i: Int) -> Int { var j = i; while j < chars.count && chars[j] == "`" { j += 1 }; return j - i }
+        var spans: [String] = [], i = 0
+        while i < chars.count {
+            guard chars[i] == "`" else { i += 1; continue }
+            let n = run(at: i)
+            var j = i + n, close: Int?
+            while j < chars.count {
+                if chars[j] == "`" {
+                    let m = run(at: j)
+                    if m == n { close = j; break }
+                    j += m
+                } else {
+                    j += 1
+                }
+            }
+            guard let close else { i += n; continue }
+            var s = String(chars[(i + n)..<close]).replacingOccurrences(of: "\\|", with: "|")
+            if s.count >= 2, s.hasPrefix(" "), s.hasSuffix(" "), s.contains(where: { $0 != " " }) { s = String(s.dropFirst().dropLast()) }
+            spans.append(s)
+            i = close + n
+        }
+        return spans
     }
 }

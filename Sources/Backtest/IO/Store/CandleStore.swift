@@ -69,18 +69,19 @@ public final class CandleStore {
     }
 
     /// Runs `body` with the store at `path` opened for writing. A missing store is made in a
-    /// hidden file beside `path` and moved into place only when `body` succeeds; when `body`
-    /// throws, neither the file nor any directory made for it is left behind. If another process
-    /// creates the store meanwhile, `body` runs again on that one, so its writes are merged, not
-    /// replaced.
+    /// hidden file beside `path` (`StagingArea`: one a killed run of this machine left is removed
+    /// first) and moved into place only when `body` succeeds; when `body` throws, neither the file
+    /// nor any directory made for it is left behind, and its errors name `path`. If another
+    /// process creates the store meanwhile, `body` runs again on that one, so its writes are
+    /// merged, not replaced.
     public static func updating<T>(at path: String, _ body: (CandleStore) throws -> T) throws -> T {
         try StorePath.check(path)
         if FileManager.default.fileExists(atPath: path) { return try body(CandleStore(writableAt: path)) }
         let directory = StorePath.directory(of: path)
         let created = try StorePath.createDirectories(directory)
-        let name = (path as NSString).lastPathComponent
-        let temp = (directory as NSString).appendingPathComponent(
-            ".\(name).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let target = (directory as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+        if created.isEmpty { StagingArea.clean(beside: target, kind: "new", store: true) }
+        let temp = StagingArea.name(for: target, kind: "new")
         var moved = false
         defer {
             StorePath.removeDatabase(temp)
@@ -90,14 +91,14 @@ public final class CandleStore {
         let store: CandleStore
         do {
             store = try CandleStore(creating: temp)
-        } catch var e as StoreError {
+            result = try body(store)
+            try store.checkpoint()
+        } catch var e as StoreError where e.path == temp {
             // Name the store asked for, not the hidden file it was being made in.
             e.path = path
             e.reason = "cannot create the store: " + e.reason
             throw e
         }
-        result = try body(store)
-        try store.checkpoint()
         store.db.close()
         if link(temp, path) == 0 {
             moved = true
