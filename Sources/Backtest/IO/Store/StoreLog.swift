@@ -16,8 +16,10 @@ import Foundation
 /// The check reads page 1 of the file and then the log's frames as SQLite's recovery counts
 /// them: from a header whose magic, version, page size and checksum are right, each frame whose
 /// salts equal the header's and whose checksum continues the chain, up to the last commit
-/// frame. The log belongs to the store when no page-1 image in those frames names another
-/// store, and at least one names this store or none is there at all. A store that names no
+/// frame. The log belongs to the store when the first page-1 image in those frames that names
+/// a store names this one (a log is written for one database, so the rest say the same), or
+/// when no page 1 is there at all; pages 1 that name no store (another program's, or a
+/// store's before it was named) are not its own. A store that names no
 /// identity (made before it, or by a bt before versions) cannot be told from another and is
 /// opened as before; a log SQLite would ignore (a bad header, no frame) is harmless.
 enum StoreLog {
@@ -116,6 +118,9 @@ enum StoreLog {
             if word(frame, 4) != 0 {
                 committed += pending
                 pending = []
+                // A log is written for one database: its first page 1 that names a store decides
+                // (a live writer's log may be gigabytes long).
+                if committed.contains(where: { $0 != nil }) { break }
             }
         }
         return (pageSize, committed)
