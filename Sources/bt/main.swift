@@ -26,4 +26,6 @@ do {
     status = 1
 }
 Output.flush()
+// Hidden folders of interrupted runs that were left alone (`StagingArea`), after everything else.
+for note in StagingArea.notes() { Diagnostics.line("note: \(note)") }
 exit(status)

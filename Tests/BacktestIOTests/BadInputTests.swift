@@ -81,7 +81,12 @@ struct BadInputTests {
         Case(name: "epochs in two units", file: "a.csv", text: header + "1704067200,10,11,9,10,100\n1704153600000,10,11,9,10,100\n", location: ":3", reason: "is an epoch in milliseconds but line 2 has one in seconds"),
         Case(name: "epoch milliseconds below 1e11", file: "a.csv", text: header + "86400000,10,11,9,10,100\n172800000,10,11,9,10,100\n259200000,10,11,9,10,100\n", location: "", reason: "the times look like epoch milliseconds before 1973"),
         Case(name: "a volume that would overflow when summed", file: "a.csv", text: header + "2024-01-03,10,11,9,10,1e300\n", location: ":2", reason: "volume 1e+300 is beyond ±1e250"),
-        Case(name: "a price that would overflow when summed", file: "a.csv", text: header + "2024-01-03,-1e260,11,-1e260,10,1\n", location: ":2", reason: "is beyond ±1e250"),
+        Case(name: "a price that would overflow when summed", file: "a.csv", text: header + "2024-01-03,-1e260,11,-1e260,10,1\n", location: ":2", reason: "open -1e+260 is not a price bt supports: prices are positive, from 1e-12 to 1e12"),
+        // The supported price range (issue 26): positive, 1e-12 to 1e12.
+        Case(name: "a close of 0 (a delisted stock's last bar)", file: "a.csv", text: header + good + "2024-01-03,0,0,0,0,100\n", location: ":3", reason: "open 0 is not a price bt supports: prices are positive, from 1e-12 to 1e12 (a delisted symbol's series ends at its last traded bar)"),
+        Case(name: "a negative close", file: "a.csv", text: header + "2024-01-03,10,11,-37.63,-37.63,100\n", location: ":2", reason: "low -37.63 is not a price bt supports"),
+        Case(name: "a price below 1e-12", file: "a.csv", text: header + "2024-01-03,1e-300,1e-300,1e-300,1e-300,100\n", location: ":2", reason: "open 1e-300 is outside the supported price range, 1e-12 to 1e12"),
+        Case(name: "a spike past 1e12", file: "a.csv", text: header + good + "2024-01-03,10,1e200,9,10,100\n", location: ":3", reason: "high 1e+200 is outside the supported price range, 1e-12 to 1e12"),
         Case(name: "trade quantities that would overflow", file: "t.jsonl", text: "{\"time\": 1704067200, \"price\": 1, \"qty\": 1.7e308}\n", location: ":1", reason: "qty 1.7e+308 is beyond 1e250", format: .trades),
         Case(name: "trade times in two units", file: "t.jsonl", text: "{\"time\": 1704067200, \"price\": 1, \"qty\": 1}\n{\"time\": 1704067260000, \"price\": 1, \"qty\": 1}\n", location: ":2", reason: "a file must use one unit", format: .trades),
         Case(name: "a trade before 1970", file: "t.jsonl", text: "{\"time\": \"1969-07-20T20:17:00Z\", \"price\": 1, \"qty\": 1}\n", location: ":1", reason: "outside the supported range", format: .trades),

@@ -167,9 +167,13 @@ struct StoreSafetyTests {
         ("times out of order", "UPDATE chunks SET time = CAST(substr(time, 1, 8) || substr(time, 1, length(time) - 8) AS BLOB)", "does not come after"),
         ("a chunk without its index row", "DELETE FROM series", "no index row"),
         ("NaN values", "UPDATE chunks SET volume = CAST(x'000000000000F87F' || substr(volume, 9) AS BLOB)", "volume of nan"),
-        ("a page of zeros in the highs", "UPDATE chunks SET high = zeroblob(length(high))", "high 0.0 is below max(open, close)"),
+        ("a page of zeros in the highs", "UPDATE chunks SET high = zeroblob(length(high))", "high 0 is not a price bt supports"),
         ("a negative volume", "UPDATE chunks SET volume = CAST(x'000000000000F0BF' || substr(volume, 9) AS BLOB)", "negative volume -1.0"),
-        ("a price beyond 1e250", "UPDATE chunks SET low = CAST(x'FFFFFFFFFFFFEF7F' || substr(low, 9) AS BLOB)", "is beyond ±1e250"),
+        ("a price beyond 1e250", "UPDATE chunks SET low = CAST(x'FFFFFFFFFFFFEF7F' || substr(low, 9) AS BLOB)", "is outside the supported price range, 1e-12 to 1e12"),
+        // What a bt before the price range stored: consistent bars, a price below 1e-12.
+        ("a bar of 1e-300 prices", "UPDATE chunks SET open = CAST(x'59F3F8C21F6EA501' || substr(open, 9) AS BLOB), "
+            + "low = CAST(x'59F3F8C21F6EA501' || substr(low, 9) AS BLOB)",
+         "open 1e-300 is outside the supported price range, 1e-12 to 1e12 (a bt before the supported price range may have stored it)"),
     ]
 
     @Test("a store file shorter than its pages (an interrupted copy) is damaged on every open, with or without a log")
@@ -184,6 +188,43 @@ struct StoreSafetyTests {
         // A log beside it does not hide the shortfall: the file's header still counts its pages.
         #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data(repeating: 1, count: 4096)))
         #expect(StoreSchema.headerPages(of: path).map { $0 * 65_536 > Int64(size - 16_384) } == true)
+    }
+
+    @Test("every store names an identity of its own on page 1, where each transaction of its log carries it")
+    func identity() throws {
+        let (a, _) = try Self.googStore()
+        let (b, _) = try Self.googStore()
+        func named(_ path: String) throws -> String? {
+            let page = [UInt8](try #require(FileManager.default.contents(atPath: path)).prefix(65_536))
+            return StoreLog.identity(in: page[...])
+        }
+        let ida = try #require(try named(a)), idb = try #require(try named(b))
+        #expect(ida.count == 32 && ida != idb)
+    }
+
+    @Test("a log is refused beside another store, and opens beside its own, as a live writer leaves them")
+    func logOwnership() throws {
+        let (a, _) = try Self.googStore()
+        let (b, dir) = try Self.googStore()
+        let own = dir.appendingPathComponent("own.sqlite").path
+        let writer = try CandleStore(writableAt: b)
+        try writer.write(try Importer.read(paths: [TestSupport.repoFile("data/EURUSD.csv")]))
+        // The writer is still open, so its log holds the write: what a kill leaves.
+        #expect(FileManager.default.fileExists(atPath: b + "-wal"))
+        for (from, to) in [(b + "-wal", a + "-wal"), (b, own), (b + "-wal", own + "-wal")] {
+            try FileManager.default.copyItem(atPath: from, toPath: to)
+        }
+        let before = FileManager.default.contents(atPath: a)
+        let opens: [() throws -> Void] = [{ _ = try CandleStore(existingAt: a) }, { _ = try CandleStore(writableAt: a) },
+                                          { _ = try CandleStore.updating(at: a) { try $0.write(try Self.goog()) } }]
+        for open in opens {
+            let e = try #require(Self.error(StoreError.self) { try open() })
+            #expect(e.kind == .failed && e.reason.contains("\(a)-wal, is not this store's"), "\(e)")
+        }
+        #expect(FileManager.default.contents(atPath: a) == before)
+        #expect(!FileManager.default.fileExists(atPath: a + "-shm"))
+        #expect(try CandleStore(existingAt: own).list().map(\.symbol) == ["EURUSD", "GOOG"])
+        withExtendedLifetime(writer) {}
     }
 
     @Test("a whole store, with its log full or checkpointed, opens")

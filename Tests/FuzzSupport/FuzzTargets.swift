@@ -174,7 +174,8 @@ public enum FuzzTargets {
     }
 
     /// What a validated series promises: at least one bar, times strictly increasing within
-    /// 1970..9999, finite values within ±1e250, high >= max(open, close), low <= min(open,
+    /// 1970..9999, prices within 1e-12...1e12 (the supported range), volumes within 1e250,
+    /// high >= max(open, close), low <= min(open,
     /// close), volume >= 0 (or missing, NaN, on a close-only bar), and a timeframe unless there is
     /// a single bar.
     public static func checkCandles(_ s: CandleSeries) {
@@ -184,7 +185,7 @@ public enum FuzzTargets {
             Check.that(UTCTime.supportedRange.contains(s.time[i]), "time \(s.time[i]) out of range")
             if i > 0 { Check.that(s.time[i] > s.time[i - 1], "times not increasing at \(i)") }
             for v in [s.open[i], s.high[i], s.low[i], s.close[i]] {
-                Check.that(v.isFinite && abs(v) <= 1e250, "value \(v) at bar \(i)")
+                Check.that(v >= 1e-12 && v <= 1e12, "price \(v) at bar \(i)")
             }
             // A missing (NaN) volume only on a close-only bar: open = high = low = close.
             let flat = s.open[i] == s.high[i] && s.high[i] == s.low[i] && s.low[i] == s.close[i]

@@ -34,12 +34,12 @@ struct ReliabilityStoreTests {
 
     /// Chunk values no import would store, written behind bt's back, and the damage bt must name.
     static let badValues: [(sql: String, reason: String)] = [
-        ("UPDATE chunks SET high = zeroblob(length(high))", "high 0.0 is below max(open, close)"),
+        ("UPDATE chunks SET high = zeroblob(length(high))", "high 0 is not a price bt supports"),
         ("UPDATE chunks SET low = CAST(substr(high, 1, 16) || substr(low, 17) AS BLOB), "
             + "high = CAST(substr(low, 1, 16) || substr(high, 17) AS BLOB)", "is below max(open, close)"),
         ("UPDATE chunks SET volume = CAST(x'000000000000F0BF' || substr(volume, 9) AS BLOB)", "negative volume -1.0"),
         ("UPDATE chunks SET close = CAST(x'0000000000000000' || substr(close, 9) AS BLOB)", "bar 0 "),
-        ("UPDATE chunks SET open = CAST(x'FFFFFFFFFFFFEF7F' || substr(open, 9) AS BLOB)", "is beyond ±1e250"),
+        ("UPDATE chunks SET open = CAST(x'FFFFFFFFFFFFEF7F' || substr(open, 9) AS BLOB)", "is outside the supported price range"),
     ]
 
     @Test("chunk values the importer refuses are damage on load: exit 1 naming the series and the bar", arguments: badValues.indices)
@@ -115,5 +115,75 @@ struct ReliabilityStoreTests {
             }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
+    // MARK: - Logs and files without bt's id
+
+    static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test("a -wal of another store beside a store is refused before anything is read or written (exit 1, naming both files); the store's own log still opens")
+    func foreignLog() throws {
+        let a = try Self.googStore(), b = try Self.googStore()
+        let c = BT.scratchStore()
+        // B's log after a committed write its connection has not checkpointed: what a killed
+        // writer leaves. It goes beside A (another store), and with B's file as C (its own).
+        try RawDatabase.whileOpen("PRAGMA wal_autocheckpoint=0; BEGIN IMMEDIATE; DELETE FROM chunks; DELETE FROM series; COMMIT",
+                                  at: b) {
+            for (from, to) in [(b + "-wal", a + "-wal"), (b, c), (b + "-wal", c + "-wal")] {
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+        }
+        let store = Self.bytes(a), log = Self.bytes(a + "-wal")
+        for args in [["data", "import", "data/EURUSD.csv"], ["data", "list"], ["run", "ma-cross", "GOOG", "--no-chart"]] {
+            let r = try Self.bounded(args + ["--db", a])
+            #expect(r.status == 1, "\(args): \(r.status) \(r.stdout.prefix(200)) \(r.stderr)")
+            #expect(r.stderr.contains("\(a): the write-ahead log beside it, \(a)-wal, is not this store's")
+                    && r.stderr.contains("changed nothing"), "\(r.stderr)")
+        }
+        #expect(Self.bytes(a) == store && Self.bytes(a + "-wal") == log, "the store or its log changed")
+        #expect(!FileManager.default.fileExists(atPath: a + "-shm"))
+        // Without the stray log, A is as it was.
+        try FileManager.default.removeItem(atPath: a + "-wal")
+        #expect(try Self.bounded(["data", "export", "GOOG", "--db", a]).stdout.split(separator: "\n").count == 2149)
+        // C's log is its own: it opens, and the write it holds (every series removed) is there.
+        let list = try Self.bounded(["data", "list", "--db", c])
+        #expect(list.status == 0 && list.stderr.contains("the store is empty"), "\(list.status) \(list.stdout) \(list.stderr)")
+        #expect(try Self.bounded(["data", "import", "data/EURUSD.csv", "--db", c]).status == 0)
+        #expect(try Self.bounded(["data", "list", "--db", c]).stdout.contains("EURUSD"))
+    }
+
+    @Test("a store from before bt's id is read without leaving -wal or -shm; another program's database with a log is refused leaving nothing beside it")
+    func unmarkedFiles() throws {
+        let dir = BT.scratchDirectory()
+        let modern = try Self.googStore()
+        let legacy = dir.appendingPathComponent("old.sqlite").path
+        try RawDatabase.execute(RawDatabase.legacySchema + """
+            ATTACH '\(modern)' AS m;
+            INSERT INTO series SELECT * FROM m.series; INSERT INTO chunks SELECT * FROM m.chunks;
+            DETACH m; PRAGMA wal_checkpoint(TRUNCATE);
+            """, at: legacy)
+        let before = Self.bytes(legacy)
+        for args in [["data", "list"], ["run", "ma-cross", "GOOG", "--no-chart"], ["data", "export", "GOOG"]] {
+            let r = try Self.bounded(args + ["--db", legacy])
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            for suffix in ["-wal", "-shm"] {
+                #expect(!FileManager.default.fileExists(atPath: legacy + suffix), "\(args) left \(legacy)\(suffix)")
+            }
+        }
+        #expect(Self.bytes(legacy) == before)
+        // Another program's WAL database whose log still holds its writes (its writer was killed).
+        let other = dir.appendingPathComponent("other.db").path, copy = dir.appendingPathComponent("copy.db").path
+        try RawDatabase.execute("PRAGMA journal_mode=WAL; CREATE TABLE t(x);", at: other)
+        try RawDatabase.whileOpen("PRAGMA wal_autocheckpoint=0; INSERT INTO t VALUES (1);", at: other) {
+            try FileManager.default.copyItem(atPath: other, toPath: copy)
+            try FileManager.default.copyItem(atPath: other + "-wal", toPath: copy + "-wal")
+        }
+        let file = Self.bytes(copy), log = Self.bytes(copy + "-wal")
+        for args in [["data", "list"], ["data", "import", "data/GOOG.csv"]] {
+            let r = try Self.bounded(args + ["--db", copy])
+            #expect(r.status == 2 && r.stderr.contains("not a bt store"), "\(args): \(r.status) \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: copy + "-shm"), "\(args) made \(copy)-shm")
+        }
+        #expect(Self.bytes(copy) == file && Self.bytes(copy + "-wal") == log)
     }
 }

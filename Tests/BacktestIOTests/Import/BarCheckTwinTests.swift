@@ -9,7 +9,8 @@ import Testing
 struct BarCheckTwinTests {
     @Test("accepts is 1 exactly when problem is nil, on edge and random bars with finite prices")
     func twinsAgree() {
-        let edges: [Double] = [0, -0, 1, 100, 1e-300, 1e250, -1e250, 1e251, -5, 100 * (1 - 1e-10), 100 * (1 - 1e-8), 99, 101]
+        let edges: [Double] = [0, -0, 1, 100, 1e-300, 1e250, -1e250, 1e251, -5, 100 * (1 - 1e-10), 100 * (1 - 1e-8), 99, 101,
+                               1e-12, 1e-12.nextDown, 1e12, 1e12.nextUp, 2e-12, 5e11, 100, 100, 101, 99]
         let volumes: [Double] = [0, 1, -1, .nan, .infinity, 1e250, 1e251]
         let times: [Int64] = [0, -1, 1_700_000_000, UTCTime.supportedRange.upperBound, UTCTime.supportedRange.upperBound + 1]
         var rng = SplitMix64(seed: 26)

@@ -37,9 +37,13 @@ public struct ConditionScreen: Sendable {
     public let shows: [LocatedExpression]
     /// Whether each shown expression is a number or a condition.
     public let showTypes: [ExpressionType]
-    private let values: [String: ExpressionValue]
+    /// The condition and the shown expressions bound to the parameters, the condition first.
+    private let nodes: [ExpressionNode]
 
-    /// Checks the condition (it must be one) and the shown expressions against `parameters`.
+    /// Checks the condition (it must be one) and the shown expressions against `parameters`,
+    /// and binds them, so what the rules refuse (an expression too large once written out, a
+    /// period a function cannot take) is refused here, once, as `--entry` refuses it, rather
+    /// than as every symbol's error.
     /// - Throws: `InputError` with a caret at the expression's setting.
     public init(condition: LocatedExpression, shows: [LocatedExpression] = [],
                 parameters: [(name: String, value: ExpressionValue)] = []) throws {
@@ -53,14 +57,14 @@ public struct ConditionScreen: Sendable {
         self.condition = condition
         self.shows = shows
         showTypes = try shows.map { try $0.check(parameters: declared) }
-        values = Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        let values = Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        nodes = try [condition.bind(values)] + shows.map { try $0.bind(values) }
     }
 
     /// The row of one symbol, whose candles end at the bar to look at.
     /// - Throws: `InputError` when the candles are shorter than the condition's warm-up, or an
     ///   indicator cannot be computed on them.
     public func evaluate(_ candles: CandleSeries) throws -> Row {
-        let nodes = try [condition.bind(values)] + shows.map { try $0.bind(values) }
         let needed = nodes[0].warmUp + 1
         guard candles.count >= needed else {
             throw InputError("too short: the condition needs at least \(needed) bars, \(candles.symbol) has \(candles.count)")

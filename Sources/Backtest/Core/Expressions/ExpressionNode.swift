@@ -55,14 +55,17 @@ public indirect enum ExpressionNode: Hashable, Sendable {
     }
 
     /// Whether the tree has more than `limit` nodes, a subtree that appears twice counting twice
-    /// (how hashing and comparing walk it). Visits at most `limit + 1` nodes.
+    /// (how hashing and comparing walk it). Visits at most `limit + 1` nodes, with a stack of its
+    /// own rather than the thread's.
     func isLarger(than limit: Int) -> Bool {
         var budget = limit
-        func fits(_ n: ExpressionNode) -> Bool {
+        var pending = [self]
+        while let n = pending.popLast() {
             budget -= 1
-            return budget >= 0 && n.children.allSatisfy(fits)
+            if budget < 0 { return true }
+            pending += n.children
         }
-        return !fits(self)
+        return false
     }
 
     /// Most operations a bound expression may have (see `isLarger(than:)`).
@@ -197,6 +200,16 @@ struct ExpressionBinder {
         return .binary(op, a, b)
     }
 
+    /// `op` (min or max) over `xs` as a balanced tree, ⌈log₂ k⌉ levels deep rather than a chain of
+    /// k: every walk of a bound tree (freeing, hashing, comparing, planning) recurses once per
+    /// level, and a chain of thousands overflowed a 2 MB thread stack. The values are those of
+    /// the chain: both pick the leftmost extreme (NaN if any is NaN) whatever the grouping.
+    static func balanced(_ op: ExpressionNode.BinaryOperation, _ xs: ArraySlice<ExpressionNode>) -> ExpressionNode {
+        guard xs.count > 1 else { return xs[xs.startIndex] }
+        let middle = xs.startIndex + xs.count / 2
+        return binary(op, balanced(op, xs[..<middle]), balanced(op, xs[middle...]))
+    }
+
     /// The function a call calls (a word parameter resolved to its value).
     private func function(of call: ExpressionSyntax) throws -> ExpressionFunction {
         guard case .call(let callee, let calleeRange, _) = call.kind else {
@@ -261,8 +274,7 @@ struct ExpressionBinder {
         }
         if f.isVariadic {
             guard case .binary(let op)? = f.pointwise else { throw fail(.unknownFunction, "\(f.rawValue) is not variadic", e.range) }
-            let bound = try arguments.map(bind)
-            return bound.dropFirst().reduce(bound[0]) { Self.binary(op, $0, $1) }
+            return Self.balanced(op, try arguments.map(bind)[...])
         }
         let n = numbers.first.map { Int($0) } ?? 0
         switch f {

@@ -19,7 +19,9 @@
 /// `SignalExpression(parsing:)` takes untrusted text: it never traps, and throws only
 /// `ExpressionError` (nesting is limited to `maximumDepth` levels, so no input exhausts the stack;
 /// the text to `maximumLength` characters and the tree to `maximumNodes` nodes, so a call of
-/// 90,000 arguments is refused before it is bound into a chain too deep to free).
+/// 90,000 arguments is refused before it is bound; a bound `min` or `max` is a balanced tree,
+/// so every bound tree is at most about `maximumDepth` x 14 levels deep and every recursive walk
+/// of one, freeing included, stays shallow).
 public struct SignalExpression: Sendable, CustomStringConvertible {
     /// The text as written.
     public let source: String

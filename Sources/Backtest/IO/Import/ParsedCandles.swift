@@ -35,9 +35,21 @@ struct ParsedCandles {
         error("", row: i).location!
     }
 
-    /// Values bt accepts are at most this large in magnitude, so that sums of them (volumes
-    /// aggregated into coarser bars, however many) stay finite.
+    /// Volumes bt accepts are at most this large, so that sums of them (volumes aggregated into
+    /// coarser bars, however many) stay finite.
     static let largestMagnitude = 1e250
+
+    /// The prices bt supports (open, high, low and close, in any currency or unit): positive,
+    /// from 1e-12 (a token quoted in another, as SHIB/BTC near 2.5e-10, with room to spare) to
+    /// 1e12 (BRK.A near 7e5, BTC in dong or rupiah near 2.5e9). Within it, ratios of two prices,
+    /// the synthetic book's spread floor (tick / price), quantities (cash / price) and the y-axis
+    /// labels of charts stay ordinary numbers; beyond it a spread of 1e-300 prices overflowed
+    /// and a 1e200 spike made the report's chart too wide to draw. A price of 0 or below (a
+    /// delisted stock's last bar, a spread that goes negative) is not a price bt can trade at.
+    package static let priceRange: ClosedRange<Double> = 1e-12...1e12
+
+    /// The supported price range as the messages write it.
+    static let priceRangeText = "1e-12 to 1e12"
 
     /// Relative tolerance of the OHLC consistency check: a high below max(open, close), or a
     /// low above min(open, close), by at most this fraction of the price is floating-point
@@ -51,9 +63,10 @@ struct ParsedCandles {
     /// infinite price is 0.
     @inline(__always)
     static func accepts(time t: Int64, open o: Double, high h: Double, low l: Double, close c: Double, volume v: Double) -> UInt8 {
-        let m = largestMagnitude
-        // Comparisons are false for NaN, so a NaN or infinite price fails `<= m`.
-        var ok: UInt8 = (Swift.abs(o) <= m ? 1 : 0) & (Swift.abs(h) <= m ? 1 : 0) & (Swift.abs(l) <= m ? 1 : 0) & (Swift.abs(c) <= m ? 1 : 0)
+        let m = largestMagnitude, lo = priceRange.lowerBound, hi = priceRange.upperBound
+        // Comparisons are false for NaN, so a NaN price fails `>= lo`, and an infinite one a bound.
+        var ok: UInt8 = (o >= lo ? 1 : 0) & (o <= hi ? 1 : 0) & (h >= lo ? 1 : 0) & (h <= hi ? 1 : 0)
+            & (l >= lo ? 1 : 0) & (l <= hi ? 1 : 0) & (c >= lo ? 1 : 0) & (c <= hi ? 1 : 0)
         let flat: UInt8 = (o == h ? 1 : 0) & (h == l ? 1 : 0) & (l == c ? 1 : 0)
         ok &= (v >= 0 && v <= m ? 1 : 0) | ((v != v ? 1 : 0) & flat)
         let top = o > c ? o : c, bottom = o < c ? o : c
@@ -62,20 +75,19 @@ struct ParsedCandles {
     }
 
     /// What is wrong with one bar, or nil when bt accepts it: the time within
-    /// `UTCTime.supportedRange`, values at most `largestMagnitude` in magnitude (so finite), a
-    /// volume only missing (NaN) on a close-only bar, high >= max(open, close) and low <=
+    /// `UTCTime.supportedRange`, prices within `priceRange`, a volume at most `largestMagnitude`
+    /// and only missing (NaN) on a close-only bar, high >= max(open, close) and low <=
     /// min(open, close) up to `ohlcTolerance`, volume >= 0. The importer refuses (or skips) a bar
     /// with a problem; the store refuses to load one (`CandleStore.loadStored`), so what an
     /// import refuses never comes back from a store.
     static func problem(time t: Int64, open o: Double, high h: Double, low l: Double, close c: Double, volume v: Double) -> String? {
         let top = Swift.max(o, c), bottom = Swift.min(o, c)
-        let largest = Swift.max(Swift.max(Swift.abs(o), Swift.abs(h)), Swift.max(Swift.abs(l), Swift.abs(c)))
         if !UTCTime.supportedRange.contains(t) {
             return "time \(UTCTime.describe(t)) is outside the supported range 1970-01-01 to 9999-12-31"
-        } else if !(largest <= largestMagnitude) || Swift.abs(v) > largestMagnitude {
-            let (name, value) = [("open", o), ("high", h), ("low", l), ("close", c), ("volume", v)]
-                .first { Swift.abs($0.1) > largestMagnitude || $0.1.isInfinite || ($0.0 != "volume" && $0.1.isNaN) }!
-            return "\(name) \(value) is beyond ±1e250 (sums of it could overflow)"
+        } else if let price = pricesOutOfRange(open: o, high: h, low: l, close: c) {
+            return price
+        } else if Swift.abs(v) > largestMagnitude || v.isInfinite {
+            return "volume \(v) is beyond ±1e250 (sums of it could overflow)"
         } else if v.isNaN && !(o == h && h == l && l == c) {
             return "missing volume"
         }
@@ -85,8 +97,23 @@ struct ParsedCandles {
         return nil
     }
 
-    /// Checks every row (time within `UTCTime.supportedRange`, values at most
-    /// `largestMagnitude` in magnitude, high >= max(open, close) and low <= min(open, close)
+    /// The first price of a bar outside `priceRange`, worded with the range; nil when all four
+    /// are within it.
+    static func pricesOutOfRange(open o: Double, high h: Double, low l: Double, close c: Double) -> String? {
+        for (name, value) in [("open", o), ("high", h), ("low", l), ("close", c)] where !priceRange.contains(value) {
+            let shown = NumberText.shortest(value)
+            if value.isNaN || value.isInfinite { return "\(name) \(shown) is not a price" }
+            if value <= 0 {
+                return "\(name) \(shown) is not a price bt supports: prices are positive, from \(priceRangeText) "
+                    + "(a delisted symbol's series ends at its last traded bar)"
+            }
+            return "\(name) \(shown) is outside the supported price range, \(priceRangeText)"
+        }
+        return nil
+    }
+
+    /// Checks every row (time within `UTCTime.supportedRange`, prices within `priceRange`,
+    /// volumes at most `largestMagnitude`, high >= max(open, close) and low <= min(open, close)
     /// up to `ohlcTolerance`, volume >= 0 or NaN for a close-only bar), sorts by time (stable),
     /// merges identical duplicate rows and refuses duplicates that differ. Prices are already
     /// known to be finite. With `skipBadRows`, rows failing a check are left out and listed

@@ -230,19 +230,26 @@ public final class PartialWriter {
     public let path: String
     public private(set) var manifest: PartialManifest
     private var finished = false
+    /// The writer's lock on `path` (`StagingArea.hold`), -1 without one.
+    private var lock: Int32 = -1
 
-    /// Starts `parent/shard-K-of-N` (creating `parent` when missing).
+    /// Starts `parent/shard-K-of-N` (creating `parent` when missing), after removing the folders
+    /// a killed run of the same shard left on this machine (`StagingArea.clean`: a shard on
+    /// another node of a shared file system may still be writing its own, which is kept).
     public init(parent: String, manifest: PartialManifest) throws {
         self.manifest = manifest
         let name = manifest.shard.folderName
         target = (parent as NSString).appendingPathComponent(name)
-        path = (parent as NSString).appendingPathComponent(".\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        StagingArea.clean(beside: target, kind: "partial")
+        path = StagingArea.name(for: target, kind: "partial")
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         } catch {
             throw InputError("cannot create the partial-result folder (\(error.localizedDescription))", at: parent)
         }
+        lock = StagingArea.hold(path)
+        StagingArea.register(path, as: target)
     }
 
     deinit { if !finished { discard() } }
@@ -278,10 +285,18 @@ public final class PartialWriter {
                 guard rename(path, target) == 0 else { throw renameError() }
             }
             finished = true
+            release()
         } catch {
             discard()
             throw error
         }
+    }
+
+    /// Drops the writer's lock and the folder's name for messages.
+    private func release() {
+        StagingArea.forget(path)
+        if lock >= 0 { close(lock) }
+        lock = -1
     }
 
     private func renameError() -> Error {
@@ -292,5 +307,6 @@ public final class PartialWriter {
     public func discard() {
         finished = true
         try? FileManager.default.removeItem(atPath: path)
+        release()
     }
 }

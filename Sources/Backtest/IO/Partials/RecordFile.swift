@@ -18,7 +18,7 @@ final class RecordWriter {
         precondition(magic.utf8.count == 8, "an 8-byte magic")
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)  // never through a link
-        guard fd >= 0 else { throw InternalError("\(path): cannot create (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else { throw InternalError("\(StagingArea.shown(path)): cannot create (\(String(cString: strerror(errno))))") }
         buffer.reserveCapacity(1 << 20)
         buffer.append(contentsOf: magic.utf8)
     }
@@ -60,7 +60,7 @@ final class RecordWriter {
         while done < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, buffer.count - done) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw InternalError("\(path): cannot write (\(String(cString: strerror(errno))))") }
+            guard n > 0 else { throw InternalError("\(StagingArea.shown(path)): cannot write (\(String(cString: strerror(errno))))") }
             done += n
         }
         bytesWritten += buffer.count
@@ -70,7 +70,7 @@ final class RecordWriter {
     /// Flushes and syncs the file to disk; returns its size.
     func close() throws -> Int {
         try flush()
-        guard fsync(fd) == 0 else { throw InternalError("\(path): cannot sync (\(String(cString: strerror(errno))))") }
+        guard fsync(fd) == 0 else { throw InternalError("\(StagingArea.shown(path)): cannot sync (\(String(cString: strerror(errno))))") }
         sha256 = hash.hexDigest()
         return bytesWritten
     }

@@ -28,12 +28,18 @@ enum Markdown {
         return out
     }
 
-    /// `s` as an inline code span that is safe in a table: backticks become `'`, `|` is escaped
-    /// (GitHub's tables split on it even inside code), line breaks and control characters are
-    /// made visible.
+    /// `s` as an inline code span that is safe in a table and shows `s` exactly: delimited by one
+    /// backtick more than the longest run inside (CommonMark), with a space inside each end when
+    /// `s` holds a backtick or starts and ends with a space (a renderer strips one from each
+    /// end); `|` is escaped (GitHub's tables split on it even inside code, and show `\|` there
+    /// as `|`), line breaks and control characters are made visible.
     static func code(_ s: String) -> String {
-        "`" + folded(s, visibleNewlines: true).replacingOccurrences(of: "`", with: "'")
-            .replacingOccurrences(of: "|", with: "\\|") + "`"
+        let text = folded(s, visibleNewlines: true).replacingOccurrences(of: "|", with: "\\|")
+        var longest = 0, run = 0
+        for ch in text { if ch == "`" { run += 1; longest = max(longest, run) } else { run = 0 } }
+        let fence = String(repeating: "`", count: longest + 1)
+        let padded = longest > 0 || (text.hasPrefix(" ") && text.hasSuffix(" ") && text.contains { $0 != " " })
+        return padded ? fence + " " + text + " " + fence : fence + text + fence
     }
 
     /// A fenced code block holding `text` (a text chart): the fence is longer than any run of

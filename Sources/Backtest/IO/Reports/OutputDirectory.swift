@@ -88,11 +88,20 @@ public enum OutputDirectory {
         try writeFile(Array(text.utf8), to: path)
     }
 
-    /// A file that could not be created or written, with the system's reason (`errno`).
+    /// A file that could not be created or written, with the system's reason (`errno`). The
+    /// path is the one the user gave: a file inside a staging folder is named where it would have
+    /// been (`StagingArea.shown`).
     struct WriteFailure: Error, CustomStringConvertible {
         var path: String
         var verb: String
-        var reason = String(cString: strerror(errno))
+        var reason: String
+
+        init(path: String, verb: String) {
+            reason = String(cString: strerror(errno))
+            self.path = StagingArea.shown(path)
+            self.verb = verb
+        }
+
         var description: String { "\(path): cannot \(verb) (\(reason))" }
     }
 
@@ -171,21 +180,22 @@ public final class StagedDirectory {
     private let what: String
     private var createdParents: [String] = []
     private var finished = false
+    /// The writer's lock on `path` (`StagingArea.hold`), -1 without one.
+    private var lock: Int32 = -1
 
     init(target: String, force: Bool, what: String) throws {
         self.target = target
         self.force = force
         self.what = what
         let parent = FileName.parent(of: target)
-        let name = (target as NSString).lastPathComponent
         var missing: [String] = []
         var d = parent
         while !d.isEmpty, d != "/", !FileManager.default.fileExists(atPath: d) {
             missing.append(d)
             d = FileName.parent(of: d)
         }
-        path = ((parent.isEmpty ? "." : parent) as NSString)
-            .appendingPathComponent(".\(name).partial-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
+        if missing.isEmpty { StagingArea.clean(beside: target, kind: "partial") }
+        path = StagingArea.name(for: target, kind: "partial")
         do {
             for m in missing.reversed() {
                 try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: false)
@@ -196,6 +206,8 @@ public final class StagedDirectory {
             discard()
             throw InputError("cannot create the \(what) (\(error.localizedDescription))", at: target)
         }
+        lock = StagingArea.hold(path)
+        StagingArea.register(path, as: target)
     }
 
     deinit { if !finished { discard() } }
@@ -232,16 +244,25 @@ public final class StagedDirectory {
                 guard rename(path, target) == 0 else { throw renameError(path, target) }
             }
             finished = true
+            release()
         } catch {
             discard()
             throw error
         }
     }
 
+    /// Drops the writer's lock and the staging folder's name for messages.
+    private func release() {
+        StagingArea.forget(path)
+        if lock >= 0 { close(lock) }
+        lock = -1
+    }
+
     /// Removes the staging folder and the parents made for it (when empty).
     public func discard() {
         finished = true
         try? FileManager.default.removeItem(atPath: path)
+        release()
         for d in createdParents.reversed() {
             if let items = try? FileManager.default.contentsOfDirectory(atPath: d), items.isEmpty {
                 try? FileManager.default.removeItem(atPath: d)

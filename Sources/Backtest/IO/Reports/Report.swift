@@ -314,7 +314,7 @@ public struct Report {
                 if k == tradesShown && trades.count > 2 * tradesShown { md += "| ... | | | | | | | | |\n" }
                 let t = trades[i]
                 md += "| \(i + 1) | \(t.side.rawValue) | \(UTCTime.iso(t.entryTime)) | \(UTCTime.iso(t.exitTime))\(t.isOpen ? " (open)" : "") | \(t.barsHeld) | "
-                    + String(format: "%.4f | %.4f | %.2f | %.2f%% |\n", t.entryPrice, t.exitPrice, t.pnl, t.returnFraction * 100)
+                    + "\(Format.fixed(t.entryPrice, 4)) | \(Format.fixed(t.exitPrice, 4)) | \(Format.fixed(t.pnl, 2)) | \(Format.percent(t.returnFraction)) |\n"
             }
             md += "\n\(trades.count) trades in all; every one is in `trades.csv`.\n"
         }

@@ -4,10 +4,11 @@ import Foundation
 
 extension Stat {
     /// For human tables: fractions as percentages with two decimals, ratios with three, times as
-    /// ISO-8601 dates, NaN as "n/a".
+    /// ISO-8601 dates, NaN as "n/a", an infinity as what made it one (`infiniteText`): never
+    /// `inf` or `nan`.
     public var formatted: String {
         guard !value.isNaN else { return "n/a" }
-        if value.isInfinite { return value > 0 ? "inf" : "-inf" }
+        if value.isInfinite { return infiniteText }
         switch unit {
         case .fraction: return String(format: "%.2f%%", value * 100)
         case .ratio: return String(format: "%.3f", value)
@@ -17,6 +18,17 @@ extension Stat {
         case .bps: return String(format: "%.2f", value)
         case .perYear: return value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.2f", value)
         case .time: return UTCTime.iso(Int64(value))
+        }
+    }
+
+    /// An infinite value in words: a ratio over nothing where the statistic allows one (profit
+    /// factor without a losing trade, Sortino without a return below zero), else "overflow" (a
+    /// figure past the largest number, as equity compounded beyond 1e308).
+    var infiniteText: String {
+        switch (Metric(rawValue: name), value > 0) {
+        case (.profitFactor?, true): return "no losses"
+        case (.sortino?, true): return "no downside"
+        default: return "overflow"
         }
     }
 

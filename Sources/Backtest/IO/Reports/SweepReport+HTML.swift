@@ -148,15 +148,15 @@ extension SweepReport {
             summaryRows.append(["best", "no combination produced a defined \(rankMetric)"])
         }
         if let d = deflation {
-            summaryRows += [["deflated Sharpe ratio", String(format: "%.2f%%", d.value * 100)],
+            summaryRows += [["deflated Sharpe ratio", Format.percent(d.value)],
                             ["trials", PageData.grouped(d.trials)],
-                            ["expected best per-bar Sharpe of unskilled trials", String(format: "%.5f", d.expectedMaximum)]]
+                            ["expected best per-bar Sharpe of unskilled trials", Format.fixed(d.expectedMaximum, 5)]]
             notes.append("Deflated Sharpe ratio: the probability that the best combination's true Sharpe ratio is above zero, "
                          + "given \(d.trials) trials and the returns' skew and kurtosis (Bailey and Lopez de Prado, 2014). "
                          + "Below 95%, the best is not distinguishable from the best of as many lucky draws.")
         }
         if let o = summary.overfitting {
-            summaryRows.append(["probability of backtest overfitting", String(format: "%.1f%%", o.pbo * 100)])
+            summaryRows.append(["probability of backtest overfitting", Format.percent(o.pbo, digits: 1)])
             notes.append("PBO (CSCV, \(o.splits) splits over \(summary.overfittingTrials) trials): the share of splits where "
                          + "the in-sample winner ranked at or below the out-of-sample median; near 50% or above, the "
                          + "selection is no better than chance.")

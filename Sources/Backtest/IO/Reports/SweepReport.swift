@@ -146,12 +146,12 @@ public struct SweepReport {
         if let d = deflation {
             md += "| | |\n|---|---:|\n"
             md += "| trials (combinations that ran) | \(d.trials) |\n"
-            md += "| best Sharpe (annualised) | \(String(format: "%.3f", d.sharpe)) |\n"
-            md += "| best Sharpe (per bar) | \(String(format: "%.5f", d.periodSharpe)) |\n"
-            md += "| variance of per-bar Sharpe across trials | \(String(format: "%.3g", d.sharpeVariance)) |\n"
-            md += "| expected best per-bar Sharpe of \(d.trials) unskilled trials | \(String(format: "%.5f", d.expectedMaximum)) |\n"
-            md += "| skew, kurtosis of the best's returns | \(String(format: "%.3f, %.3f", d.skew, d.kurtosis)) |\n"
-            md += "| **deflated Sharpe ratio** | **\(String(format: "%.2f%%", d.value * 100))** |\n\n"
+            md += "| best Sharpe (annualised) | \(Format.fixed(d.sharpe, 3)) |\n"
+            md += "| best Sharpe (per bar) | \(Format.fixed(d.periodSharpe, 5)) |\n"
+            md += "| variance of per-bar Sharpe across trials | \(d.sharpeVariance.isFinite ? String(format: "%.3g", d.sharpeVariance) : Format.fixed(d.sharpeVariance, 3)) |\n"
+            md += "| expected best per-bar Sharpe of \(d.trials) unskilled trials | \(Format.fixed(d.expectedMaximum, 5)) |\n"
+            md += "| skew, kurtosis of the best's returns | \(Format.fixed(d.skew, 3)), \(Format.fixed(d.kurtosis, 3)) |\n"
+            md += "| **deflated Sharpe ratio** | **\(Format.percent(d.value))** |\n\n"
             md += "The deflated Sharpe ratio (Bailey and Lopez de Prado, 2014) is the probability that the best "
                 + "combination's true Sharpe ratio is above zero once the number of trials and the returns' skew "
                 + "and kurtosis are accounted for. Below 95%, the best result is not distinguishable from the best of "
@@ -161,7 +161,7 @@ public struct SweepReport {
         }
         if let o = summary.overfitting {
             md += "Probability of backtest overfitting (CSCV, \(o.splits) splits over \(summary.overfittingTrials) trials): "
-                + "**\(String(format: "%.1f%%", o.pbo * 100))**. "
+                + "**\(Format.percent(o.pbo, digits: 1))**. "
                 + "It is the share of in-sample/out-of-sample splits where the in-sample winner ranked at or below the "
                 + "out-of-sample median (Bailey, Borwein, Lopez de Prado and Zhu, 2015); near 50% or above means the "
                 + "selection is no better than chance.\n"

@@ -50,8 +50,8 @@ public struct SweepSymbolsSummary {
         md += "| symbol | tf | best | \(rank) | deflated Sharpe | PBO | |\n|---|---|---|---:|---:|---:|---|\n"
         for l in lines {
             md += "| \(Markdown.cell(l.symbol)) | \(timeframes[l.symbol] ?? "") | \(Markdown.cell(l.best)) | \(rank.formatted(l.value)) | "
-                + "\(l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) | "
-                + "\(l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) | "
+                + "\(Format.percent(l.dsr)) | "
+                + "\(Format.percent(l.pbo, digits: 1)) | "
                 + (l.status == "ok" ? "[report](\(FileName.link(l.symbol))/sweep.md)" : "failed: " + Markdown.cell(l.error))
                 + " |\n"
         }
@@ -64,8 +64,8 @@ public struct SweepSymbolsSummary {
         for l in lines {
             if l.status == "ok" {
                 out += "  \(l.symbol)\(timeframes[l.symbol].map { " \($0)" } ?? ""): best \(l.best), \(rank) \(rank.formatted(l.value)), deflated Sharpe "
-                    + (l.dsr.isNaN ? "n/a" : String(format: "%.2f%%", l.dsr * 100)) + ", PBO "
-                    + (l.pbo.isNaN ? "n/a" : String(format: "%.1f%%", l.pbo * 100)) + "\n"
+                    + Format.percent(l.dsr) + ", PBO "
+                    + Format.percent(l.pbo, digits: 1) + "\n"
             } else {
                 out += "  \(l.symbol): failed: \(l.error)\n"
             }

@@ -25,9 +25,9 @@ public enum TextTable {
 
 /// Number formatting for human tables (percentages) and fixed-precision figures.
 public enum Format {
-    /// `v` with exactly `digits` decimals.
+    /// `v` with exactly `digits` decimals; NaN as "n/a", an infinity as "overflow" (never `inf`).
     public static func fixed(_ v: Double, _ digits: Int) -> String {
-        guard v.isFinite else { return v.isNaN ? "n/a" : (v > 0 ? "inf" : "-inf") }
+        guard v.isFinite else { return v.isNaN ? "n/a" : "overflow" }
         return String(format: "%.\(digits)f", v)
     }
 

@@ -10,7 +10,10 @@ import Foundation
 /// and copies memory, instead of stepping a million rows. WAL mode keeps readers working
 /// while an import writes.
 ///
-/// Opening never changes a file that is not a bt store (see `StoreSchema`). Readers of a bt store
+/// Opening never changes a file that is not a bt store (see `StoreSchema`): a file without bt's
+/// id is judged on its own pages, opened immutable, so nothing beside it is read or made. A log
+/// beside a store that is another database's is refused before SQLite opens either
+/// (`StoreLog`). Readers of a bt store (or one of before versions)
 /// that can be written open it read-write with `PRAGMA query_only`, so that their close removes
 /// the `-wal` and `-shm` files SQLite makes (the last connection's close does; a read-only one
 /// cannot); any other file, or one that cannot be written, is opened read-only (and immutable
@@ -66,18 +69,19 @@ public final class CandleStore {
     }
 
     /// Runs `body` with the store at `path` opened for writing. A missing store is made in a
-    /// hidden file beside `path` and moved into place only when `body` succeeds; when `body`
-    /// throws, neither the file nor any directory made for it is left behind. If another process
-    /// creates the store meanwhile, `body` runs again on that one, so its writes are merged, not
-    /// replaced.
+    /// hidden file beside `path` (`StagingArea`: one a killed run of this machine left is removed
+    /// first) and moved into place only when `body` succeeds; when `body` throws, neither the file
+    /// nor any directory made for it is left behind, and its errors name `path`. If another
+    /// process creates the store meanwhile, `body` runs again on that one, so its writes are
+    /// merged, not replaced.
     public static func updating<T>(at path: String, _ body: (CandleStore) throws -> T) throws -> T {
         try StorePath.check(path)
         if FileManager.default.fileExists(atPath: path) { return try body(CandleStore(writableAt: path)) }
         let directory = StorePath.directory(of: path)
         let created = try StorePath.createDirectories(directory)
-        let name = (path as NSString).lastPathComponent
-        let temp = (directory as NSString).appendingPathComponent(
-            ".\(name).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let target = (directory as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+        if created.isEmpty { StagingArea.clean(beside: target, kind: "new", store: true) }
+        let temp = StagingArea.name(for: target, kind: "new")
         var moved = false
         defer {
             StorePath.removeDatabase(temp)
@@ -87,14 +91,14 @@ public final class CandleStore {
         let store: CandleStore
         do {
             store = try CandleStore(creating: temp)
-        } catch var e as StoreError {
+            result = try body(store)
+            try store.checkpoint()
+        } catch var e as StoreError where e.path == temp {
             // Name the store asked for, not the hidden file it was being made in.
             e.path = path
             e.reason = "cannot create the store: " + e.reason
             throw e
         }
-        result = try body(store)
-        try store.checkpoint()
         store.db.close()
         if link(temp, path) == 0 {
             moved = true
@@ -113,20 +117,30 @@ public final class CandleStore {
     /// Opens an existing file after checking it is a bt store this bt can read.
     private init(existing path: String, writable: Bool) throws {
         let header = try StoreSchema.header(of: path)
-        // A file without bt's id may be another program's: look at it without leaving anything
-        // beside it (immutable, when it has no write-ahead log to read).
-        let foreignSafe = header == .unmarked && !FileManager.default.fileExists(atPath: path + "-wal")
-        let probe = foreignSafe ? try SQLiteDatabase(path: path, mode: .readOnly(immutable: true)) : try Self.openReadOnly(path)
-        let version = try probe.integer("PRAGMA user_version")
-        let tables = Set(try probe.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
         if header == .unmarked {
-            // No id: a store written before versions, or another program's database.
-            guard version == 0, try Self.isLegacyStore(probe, tables: tables) else {
+            // No id: a store written before versions, or another program's database. Decided on
+            // the file alone, opened immutable, so that nothing is read from a log beside it or
+            // made beside it (a read-only opening of a file with a log makes its -shm).
+            let main = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
+            let tables = Set(try main.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+            guard try main.integer("PRAGMA user_version") == 0, try Self.isLegacyStore(main, tables: tables) else {
                 let shown = tables.filter { !$0.hasPrefix("sqlite_") }.sorted()
                 throw InputError("is an SQLite database but not a bt store (tables: "
                                      + (shown.isEmpty ? "none" : shown.prefix(8).joined(separator: ", ")) + "); bt leaves it as it is",
                                  setting: .store, value: path)
             }
+            main.close()
+        }
+        // A log of another database beside the store is refused before SQLite would merge it.
+        try StoreLog.check(store: path)
+        // Without a log, the file is all there is: look at it without leaving anything beside it.
+        let unlogged = !FileManager.default.fileExists(atPath: path + "-wal")
+        let probe = unlogged ? try SQLiteDatabase(path: path, mode: .readOnly(immutable: true)) : try Self.openReadOnly(path)
+        let version = try probe.integer("PRAGMA user_version")
+        let tables = Set(try probe.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        if header == .unmarked, try version != 0 || !Self.isLegacyStore(probe, tables: tables) {
+            throw InputError("is an SQLite database but not a bt store (its write-ahead log changes its tables); "
+                                 + "bt leaves it as it is", setting: .store, value: path)
         }
         if version > StoreSchema.version {
             throw InputError("was written by a newer bt (store schema \(version); this bt reads up to \(StoreSchema.version))",
@@ -142,10 +156,11 @@ public final class CandleStore {
                 try db.execute("PRAGMA journal_mode=WAL")
             }
             try db.execute("PRAGMA synchronous=NORMAL")
-        } else if header == .bt, let reader = Self.openQueryOnly(path) {
+        } else if let reader = Self.openQueryOnly(path) {
+            // A bt store, or one of before versions: read so that its close removes -wal and -shm.
             probe.close()
             db = reader
-        } else if foreignSafe {
+        } else if unlogged {
             probe.close()
             db = try Self.openReadOnly(path)
         } else {
@@ -173,9 +188,10 @@ public final class CandleStore {
         try db.execute("PRAGMA mmap_size=1073741824")
     }
 
-    /// Every table of the current schema (idempotent).
+    /// Every table of the current schema and the store's identity (idempotent).
     func createTables() throws {
         try db.execute(StoreSchema.tables)
+        try db.execute(StoreLog.identityView())
         try createBookTable()
         try createTradeTable()
         try createDepthProfileTable()
@@ -431,7 +447,13 @@ public final class CandleStore {
         for i in 0..<n {
             if let problem = ParsedCandles.problem(time: s.time[i], open: s.open[i], high: s.high[i], low: s.low[i],
                                                    close: s.close[i], volume: s.volume[i]) {
-                throw damaged("bar \(i) (\(UTCTime.describe(s.time[i]))): \(problem)")
+                // A consistent bar of finite prices outside the range is what a bt before the
+                // range stored; other bars are damage.
+                let (o, h, l, c) = (s.open[i], s.high[i], s.low[i], s.close[i])
+                let earlier = [o, h, l, c].allSatisfy(\.isFinite) && h >= Swift.max(o, c) && l <= Swift.min(o, c)
+                    && ParsedCandles.pricesOutOfRange(open: o, high: h, low: l, close: c) != nil
+                throw damaged("bar \(i) (\(UTCTime.describe(s.time[i]))): \(problem)"
+                              + (earlier ? " (a bt before the supported price range may have stored it)" : ""))
             }
         }
         throw damaged("a bar fails the store's check")
@@ -525,7 +547,10 @@ public final class CandleStore {
         if isReadOnly { throw StoreError(.access, path: path, reason: "opened read-only, cannot write") }
         return try db.transaction {
             try migrate()
-            return try body()
+            let result = try body()
+            // Page 1 in every transaction of the log, where the store's identity is (`StoreLog`).
+            try db.execute("PRAGMA user_version=\(StoreSchema.version)")
+            return result
         }
     }
 }

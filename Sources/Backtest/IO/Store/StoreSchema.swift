@@ -9,7 +9,9 @@ import Foundation
 /// it switches to WAL, so they sit in the file's header from the first commit on; bt reads
 /// them from the raw header before SQLite ever opens a file, and refuses any other file
 /// without touching it. Version 0 is a store written before versions existed: the same
-/// tables, no id; bt reads it as is and stamps it on the first write.
+/// tables, no id; bt reads it as is and stamps it on the first write. A store also names itself
+/// (`StoreLog.identityView`, made with its tables), so that a log beside it can be told to be
+/// its own.
 enum StoreSchema {
     static let applicationID: Int32 = 0x6274_5354
     /// The schema version this bt writes.
