@@ -40,7 +40,8 @@ public struct ConditionScreen: Sendable {
     private let values: [String: ExpressionValue]
 
     /// Checks the condition (it must be one) and the shown expressions against `parameters`.
-    /// - Throws: `InputError` with a caret at the expression's setting.
+    /// - Throws: `InputError` with a caret at the expression's setting, also for a position
+    ///   series (`trade_return`, ...): a screen has no run, so no position.
     public init(condition: LocatedExpression, shows: [LocatedExpression] = [],
                 parameters: [(name: String, value: ExpressionValue)] = []) throws {
         let declared = parameters.map { p -> ExpressionParameter in
@@ -50,9 +51,11 @@ public struct ConditionScreen: Sendable {
             }
         }
         try condition.check(.condition, parameters: declared, for: "a screen condition")
+        try condition.requireNoPositionSeries(for: "a screen condition")
         self.condition = condition
         self.shows = shows
         showTypes = try shows.map { try $0.check(parameters: declared) }
+        for show in shows { try show.requireNoPositionSeries(for: "a shown value") }
         values = Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
