@@ -45,6 +45,7 @@ extension ParsedArguments {
         guard let text = value(option) else { return nil }
         let rank = try LocatedExpression(text, origin: .setting(setting))
         try rank.check(.number, parameters: parameters, for: "a rank")
+        try rank.requireNoPositionSeries(for: "a rank")
         return rank
     }
 

@@ -10,7 +10,9 @@ extension Command {
             [--param name=value], or bt signals STRATEGY SYMBOL for a built-in or file strategy.
             Prints time,entry,exit (plus short_entry,short_exit when given) with ISO-8601 UTC
             times and 0/1, one row per bar: the signal at a bar's close, as 'bt run' trades it.
-            'bt run SYMBOL --signals FILE.csv' reads this format back.
+            'bt run SYMBOL --signals FILE.csv' reads this format back. Rules that read the
+            position (trade_return, bars_in_trade, ...) have values only inside a run: for those,
+            run 'bt run' and read its trades.
             """,
         positionals: [
             PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
@@ -26,6 +28,13 @@ extension Command {
         let parameters = try strategy.parameters(args.values(.param))
         let candles = try args.loadCandles(symbol: rest[0])
         let signals = try strategy.signals(candles, parameters)
+        if let rules = signals.positionRules {
+            let roles = SignalRules.Role.allCases.filter { rules[$0] != nil }.map(\.rawValue)
+            throw UsageError("the \(roles.joined(separator: " and ")) rule\(roles.count == 1 ? " reads" : "s read") the open position "
+                             + "(position series such as trade_return): such rules have values only inside a run, at each bar "
+                             + "of a position, so there are no signals to print; use 'bt run' and read its trades",
+                             command: "signals")
+        }
         Output.write(SignalsFile.csv(times: candles.time, signals: signals))
     }
 }

@@ -87,6 +87,9 @@ struct ExpressionErrorTests {
             ("sma(close, $fast / 4) > 1", .value, 11, "got 2.5"),
             ("bb(close, 20, -1).upper > 1", .value, 14, "k of bb must be a number >= 0, got -1"),
             ("macd(close, $slow, $fast) > 0", .value, 0, "fast period (30) must be shorter than slow period (10)"),
+            // Position series where their past is needed (PositionSeriesRefusalTests has every context).
+            ("sma(trade_return, $fast) > 0", .positionSeries, 4, "'trade_return' is a position series, known only bar by bar during a run: it cannot feed sma(...)"),
+            ("close > entry_price[1]", .positionSeries, 8, "it has no value n bars ago for [n]"),
     ]
 
     @Test("each error kind points at the offending column and says why", arguments: cases)

@@ -38,4 +38,17 @@ struct ExpressionReferenceTests {
             #expect(text.contains("e.g. \(e.example)   (warm-up \(e.warmUp))"))
         }
     }
+
+    @Test("the text lists each position series with its summary, where they may be used, and an example rule that is one")
+    func positionSeries() throws {
+        let text = try ExpressionReference.text()
+        #expect(text.contains("POSITION SERIES"))
+        for s in PositionSeries.allCases {
+            #expect(text.contains("  \(s.rawValue)  ") && text.contains(s.summary), "\(s.rawValue)")
+        }
+        #expect(text.contains("in entry/exit/short_entry/short_exit rules only, not in --where/--show or a rank"))
+        let example = try #require(text.split(separator: "\n").first { $0.contains("e.g. exit: ") })
+        let rule = try LocatedExpression(String(example.split(separator: ":", maxSplits: 1)[1]), origin: .setting(.exit))
+        #expect(try rule.check(parameters: []) == .condition && rule.readsPositionSeries)
+    }
 }

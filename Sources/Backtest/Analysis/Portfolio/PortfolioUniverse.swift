@@ -87,7 +87,8 @@ public struct PortfolioUniverse: Sendable {
             let part = start..<s.candles.count
             var out = PortfolioSymbol(candles: start == 0 ? s.candles : s.candles.slice(part), liquidity: s.liquidity)
             if let signals = s.signals {
-                out.signals = start == 0 ? signals : Signals(entries: Array(signals.entries[part]), exits: Array(signals.exits[part]))
+                out.signals = start == 0 ? signals : Signals(entries: Array(signals.entries[part]), exits: Array(signals.exits[part]),
+                                                             positionRules: signals.positionRules?.slice(part))
             }
             if let rank = s.rank { out.rank = start == 0 ? rank : Array(rank[part]) }
             if rules.weighting == .inverseVolatility {

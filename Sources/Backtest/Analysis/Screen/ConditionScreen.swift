@@ -42,8 +42,9 @@ public struct ConditionScreen: Sendable {
 
     /// Checks the condition (it must be one) and the shown expressions against `parameters`,
     /// and binds them, so what the rules refuse (an expression too large once written out, a
-    /// period a function cannot take) is refused here, once, as `--entry` refuses it, rather
-    /// than as every symbol's error.
+    /// period a function cannot take, a position series such as `trade_return`: a screen has no
+    /// run, so no position) is refused here, once, as `--entry` refuses it, rather than as every
+    /// symbol's error.
     /// - Throws: `InputError` with a caret at the expression's setting.
     public init(condition: LocatedExpression, shows: [LocatedExpression] = [],
                 parameters: [(name: String, value: ExpressionValue)] = []) throws {
@@ -54,9 +55,11 @@ public struct ConditionScreen: Sendable {
             }
         }
         try condition.check(.condition, parameters: declared, for: "a screen condition")
+        try condition.requireNoPositionSeries(for: "a screen condition")
         self.condition = condition
         self.shows = shows
         showTypes = try shows.map { try $0.check(parameters: declared) }
+        for show in shows { try show.requireNoPositionSeries(for: "a shown value") }
         let values = Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         nodes = try [condition.bind(values)] + shows.map { try $0.bind(values) }
     }

@@ -52,10 +52,7 @@ public struct SweepEvaluator: Sendable {
         precondition(range.upperBound == prefix.count, "prefix must end where the range ends")
         if let backtest { return try backtest(combo, prefix, range, cache, initialCash) }
         let all = try signals!(prefix, cache, combo)
-        let part = Signals(
-            entries: Array(all.entries[range]), exits: Array(all.exits[range]),
-            shortEntries: all.shortEntries.map { Array($0[range]) },
-            shortExits: all.shortExits.map { Array($0[range]) })
+        let part = all.slice(range)
         var config = self.config
         if let initialCash { config.initialCash = initialCash }
         return try Engine.run(prefix.slice(range), signals: part, config: config)

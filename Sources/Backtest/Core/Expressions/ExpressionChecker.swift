@@ -43,6 +43,14 @@ struct ExpressionChecker {
         var shape: Shape
         /// True when the value is fixed before any data is seen (literals, parameters, arithmetic of those).
         var constant: Bool
+        /// The first position series the value reads, if any (`trade_return`, ...).
+        var position: PositionUse? = nil
+    }
+
+    /// A position series as written: its name and characters.
+    struct PositionUse: Equatable {
+        var name: String
+        var range: Range<Int>
     }
 
     let source: String
@@ -90,14 +98,18 @@ struct ExpressionChecker {
             return Checked(shape: .number, constant: true)
         case .name(let name):
             if ExpressionSeries(rawValue: name) != nil { return Checked(shape: .number, constant: false) }
+            if PositionSeries(rawValue: name) != nil {
+                return Checked(shape: .number, constant: false, position: PositionUse(name: name, range: e.range))
+            }
             if let f = ExpressionFunction.named(name) {
                 throw fail(.unknownSeries, "'\(name)' is a function: call it, as in \(f.signature)", e.range)
             }
             let hint = Suggest.closest(to: name, among: ExpressionSeries.allCases.map(\.rawValue)
-                                       + ExpressionFunction.allCases.map(\.rawValue))
+                                       + PositionSeries.allCases.map(\.rawValue) + ExpressionFunction.allCases.map(\.rawValue))
                 .map { "; did you mean '\($0)'?" } ?? ""
             let series = ExpressionSeries.allCases.map(\.rawValue).joined(separator: ", ")
-            throw fail(.unknownSeries, "unknown series '\(name)'\(hint) (series: \(series))", e.range)
+            let position = PositionSeries.allCases.map(\.rawValue).joined(separator: ", ")
+            throw fail(.unknownSeries, "unknown series '\(name)'\(hint) (series: \(series); in rules also \(position))", e.range)
         case .parameter(let name):
             let p = try parameter(name, e.range)
             if case .word(let choices) = p.kind {
@@ -147,6 +159,7 @@ struct ExpressionChecker {
             return Checked(shape: .number, constant: false)
         case .offset(let x, let n):
             let v = try value(x)
+            if let p = v.position { throw refuse(p, "it has no value n bars ago for [n]") }
             let count = try require(n, .number, for: "an offset")
             guard count.constant else {
                 throw fail(.notConstant, "an offset must be a fixed whole number (a literal or $parameter), not a series", n.range)
@@ -155,16 +168,16 @@ struct ExpressionChecker {
             return Checked(shape: v.shape, constant: false)
         case .negate(let x):
             let c = try require(x, .number, for: "'-'")
-            return Checked(shape: .number, constant: c.constant)
+            return Checked(shape: .number, constant: c.constant, position: c.position)
         case .not(let x):
             let c = try require(x, .condition, for: "'not'")
-            return Checked(shape: .condition, constant: c.constant)
+            return Checked(shape: .condition, constant: c.constant, position: c.position)
         case .binary(let op, let a, let b, _):
             let operand: ExpressionType = op.isLogical ? .condition : .number
             let l = try require(a, operand, for: "'\(op.rawValue)'")
             let r = try require(b, operand, for: "'\(op.rawValue)'")
             let shape: Shape = op.isLogical || op.isComparison ? .condition : .number
-            return Checked(shape: shape, constant: l.constant && r.constant)
+            return Checked(shape: shape, constant: l.constant && r.constant, position: l.position ?? r.position)
         }
     }
 
@@ -189,10 +202,15 @@ struct ExpressionChecker {
         }
         let parameters = f.parameters
         var allConstant = true
+        var position: PositionUse?
         for (i, argument) in arguments.enumerated() {
             let p = parameters[min(i, parameters.count - 1)]
             let what = "argument \(p.name) of \(f.rawValue)"
             let c = try checked?[i] ?? value(argument)
+            if let use = c.position {
+                guard f.pointwise != nil else { throw refuse(use, "it cannot feed \(f.rawValue)(...)") }
+                position = position ?? use
+            }
             switch p.kind {
             case .series:
                 allConstant = try expect(c, .number, for: what, at: argument.range).constant && allConstant
@@ -212,10 +230,28 @@ struct ExpressionChecker {
         case .number:
             // Pointwise functions of constants are constants (min(2, $n) folds); windows are not.
             let pointwise: Set<ExpressionFunction> = [.abs, .min, .max, .log, .exp, .sqrt, .floor, .ceil]
-            return Checked(shape: .number, constant: pointwise.contains(f) && allConstant)
+            return Checked(shape: .number, constant: pointwise.contains(f) && allConstant, position: position)
         case .condition: return Checked(shape: .condition, constant: false)
         case .outputs: return Checked(shape: .outputs(f), constant: false)
         }
+    }
+
+    /// The error for a position series that feeds something needing its past.
+    private func refuse(_ use: PositionUse, _ what: String) -> ExpressionError {
+        fail(.positionSeries, "'\(use.name)' is a position series, known only bar by bar during a run: \(what); position series "
+             + "cannot be the input of an indicator, a window, an offset, a crossing or bars_since (those need the past); "
+             + "compare or combine them directly", use.range)
+    }
+
+    /// The first position series `e` reads as written (the leftmost), if any.
+    static func firstPositionSeries(in e: ExpressionSyntax) -> PositionUse? {
+        if case .name(let name) = e.kind, PositionSeries(rawValue: name) != nil {
+            return PositionUse(name: name, range: e.range)
+        }
+        for child in e.children {
+            if let use = firstPositionSeries(in: child) { return use }
+        }
+        return nil
     }
 
     /// Throws unless `v` can be the offset of `x[n]`.

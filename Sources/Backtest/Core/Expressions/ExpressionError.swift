@@ -31,6 +31,10 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         /// More operations than a plan accepts once the helpers that repeat their argument
         /// (`change`, `rising`, `falling`, `zscore`) are written out.
         case tooLarge
+        /// A position series (`trade_return`, ...) where its past is needed (the input of an
+        /// indicator, a window, an offset, a crossing, `bars_since`) or where there is no run
+        /// (a screen, a rank, a price).
+        case positionSeries
     }
 
     public var kind: Kind

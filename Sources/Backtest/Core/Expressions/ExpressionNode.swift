@@ -35,6 +35,9 @@ public indirect enum ExpressionNode: Hashable, Sendable {
     /// `cross_above` (above) or `cross_below`.
     case cross(above: Bool, ExpressionNode, ExpressionNode)
     case barsSince(ExpressionNode)
+    /// A series of the run's open position, read bar by bar during the run (`PositionRule`); a
+    /// whole-array plan refuses it.
+    case position(PositionSeries)
 
     static func constant(_ v: Double) -> ExpressionNode { .constant(bits: v.bitPattern) }
 
@@ -47,7 +50,7 @@ public indirect enum ExpressionNode: Hashable, Sendable {
     /// The nodes directly below this one.
     var children: [ExpressionNode] {
         switch self {
-        case .column, .constant: return []
+        case .column, .constant, .position: return []
         case .unary(_, let x), .shift(let x, _), .window(_, let x, _), .barsSince(let x): return [x]
         case .binary(_, let a, let b), .cross(_, let a, let b): return [a, b]
         case .indicator(_, let input, _): return input.map { [$0] } ?? []
@@ -75,7 +78,7 @@ public indirect enum ExpressionNode: Hashable, Sendable {
     /// a derived series starts after its input's warm-up, so warm-ups add up.
     public var warmUp: Int {
         switch self {
-        case .column, .constant: return 0
+        case .column, .constant, .position: return 0
         case .unary(_, let x), .barsSince(let x): return x.warmUp
         case .binary(_, let a, let b): return Swift.max(a.warmUp, b.warmUp)
         case .shift(let x, let n): return x.warmUp + n
@@ -143,6 +146,7 @@ struct ExpressionBinder {
         case .number(let v):
             return .constant(v)
         case .name(let name):
+            if let series = PositionSeries(rawValue: name) { return .position(series) }
             guard let series = ExpressionSeries(rawValue: name) else {
                 throw fail(.unknownSeries, "unknown series '\(name)'", e.range)
             }

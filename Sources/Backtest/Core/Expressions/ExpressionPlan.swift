@@ -39,6 +39,8 @@ public struct ExpressionPlan: Sendable {
     let slotCount: Int
     /// The bound roots, for warm-ups.
     public let nodes: [ExpressionNode]
+    /// A position series the roots read (`PositionRule` evaluates those; a plan refuses to run).
+    let position: PositionSeries?
 
     /// Compiles `roots` (bound expressions) into one plan.
     public init(_ roots: [ExpressionNode]) {
@@ -47,6 +49,7 @@ public struct ExpressionPlan: Sendable {
         // (which stops at the first difference) is cheaper than hashing whole subtrees, which
         // matters when a sweep plans every combination.
         var seen: [ExpressionNode] = []
+        var position: PositionSeries?
         func add(_ node: ExpressionNode) -> Int {
             if let i = seen.firstIndex(of: node) { return i }
             let step: Step
@@ -59,6 +62,9 @@ public struct ExpressionPlan: Sendable {
             case .window(let op, let x, let n): step = .window(op, add(x), period: n)
             case .cross(let above, let a, let b): step = .cross(above: above, add(a), add(b))
             case .barsSince(let c): step = .barsSince(add(c))
+            case .position(let s):
+                position = position ?? s
+                step = .constant(.nan)
             case .indicator(let spec, let input, let output):
                 switch input {
                 case nil:
@@ -109,6 +115,7 @@ public struct ExpressionPlan: Sendable {
         self.slots = slots
         self.slotCount = owner.count
         self.nodes = roots
+        self.position = position
     }
 
     /// Number of passes (steps that are not plain column reads or constants).
@@ -118,10 +125,12 @@ public struct ExpressionPlan: Sendable {
 
     /// The roots' values on `candles`, handed to `body` as buffers of `candles.count` values
     /// (valid only inside `body`). Indicators come from `cache`, which must belong to `candles`.
-    /// - Throws: `InputError` from an indicator (a period longer than the series).
+    /// - Throws: `InputError` from an indicator (a period longer than the series), or when a
+    ///   root reads a position series (`PositionRule` evaluates those, bar by bar in a run).
     public func evaluate<R>(on candles: CandleSeries, cache: IndicatorCache, workspace: ExpressionWorkspace,
                             _ body: ([UnsafeBufferPointer<Double>]) throws -> R) throws -> R {
         let n = candles.count
+        try refusePosition()
         guard n > 0 else { return try body(roots.map { _ in UnsafeBufferPointer(start: nil, count: 0) }) }
         return try execute(on: candles, cache: cache, workspace: workspace, truths: [:]) { values in
             func collect(_ k: Int, _ acc: [UnsafeBufferPointer<Double>]) throws -> R {
@@ -135,12 +144,25 @@ public struct ExpressionPlan: Sendable {
     /// The roots as signals: true where a root's value is 1 (not 0, not unknown). A root that is a
     /// comparison, logical operator, `not` or crossing writes its booleans directly.
     public func truths(on candles: CandleSeries, cache: IndicatorCache, workspace: ExpressionWorkspace) throws -> [[Bool]] {
+        try outputs(on: candles, cache: cache, workspace: workspace, truths: roots.count).truths
+    }
+
+    /// The first `count` roots as signals (as `truths(on:cache:workspace:)` gives them), the
+    /// others as arrays of values: columns and indicators share their arrays' storage, the rest
+    /// are copied out of the workspace.
+    func outputs(on candles: CandleSeries, cache: IndicatorCache, workspace: ExpressionWorkspace,
+                 truths count: Int) throws -> (truths: [[Bool]], values: [[Double]]) {
+        precondition(count <= roots.count, "more signal roots than roots")
         let n = candles.count
-        guard n > 0 else { return roots.map { _ in [] } }
-        var readers = Set<Int>()
+        let signalRoots = roots[..<count], valueRoots = roots[count...]
+        guard n > 0 else {
+            try refusePosition()
+            return (signalRoots.map { _ in [] }, valueRoots.map { _ in [] })
+        }
+        var readers = Set<Int>(valueRoots)
         for step in steps { readers.formUnion(step.inputs) }
         var direct: [Int: UnsafeMutablePointer<Bool>] = [:]
-        for r in roots where direct[r] == nil && !readers.contains(r) {
+        for r in signalRoots where direct[r] == nil && !readers.contains(r) {
             switch steps[r] {
             case .binary(let op, _, _) where Self.isCondition(op): break
             case .cross, .unary(.not, _): break
@@ -150,7 +172,7 @@ public struct ExpressionPlan: Sendable {
         }
         defer { for p in direct.values { p.deallocate() } }
         return try execute(on: candles, cache: cache, workspace: workspace, truths: direct) { values in
-            roots.map { r -> [Bool] in
+            let truths = signalRoots.map { r -> [Bool] in
                 if let p = direct[r] { return Array(UnsafeBufferPointer(start: p, count: n)) }
                 return values(r) { x in
                     [Bool](unsafeUninitializedCapacity: n) { out, count in
@@ -159,7 +181,15 @@ public struct ExpressionPlan: Sendable {
                     }
                 }
             }
+            return (truths, valueRoots.map(values.array))
         }
+    }
+
+    /// Throws when the plan reads a position series, which has no values outside a run.
+    private func refusePosition() throws {
+        guard let position else { return }
+        throw InputError("'\(position.rawValue)' is a position series: it has values only bar by bar during a run, "
+                         + "so it cannot be evaluated over whole series")
     }
 
     static func isCondition(_ op: ExpressionNode.BinaryOperation) -> Bool {
@@ -178,6 +208,12 @@ public struct ExpressionPlan: Sendable {
         func callAsFunction<T>(_ j: Int, _ f: (UnsafeBufferPointer<Double>) throws -> T) rethrows -> T {
             if slots[j] >= 0 { return try f(UnsafeBufferPointer(workspace.buffer(slots[j]))) }
             return try arrays[j]!.withUnsafeBufferPointer(f)
+        }
+
+        /// The values of step `j` as an array: a copy of its buffer, or the array it read.
+        func array(_ j: Int) -> [Double] {
+            if slots[j] >= 0 { return Array(UnsafeBufferPointer(workspace.buffer(slots[j]))) }
+            return arrays[j]!
         }
     }
 
@@ -203,6 +239,7 @@ public struct ExpressionPlan: Sendable {
     private func execute<R>(on candles: CandleSeries, cache: IndicatorCache, workspace: ExpressionWorkspace,
                             truths: [Int: UnsafeMutablePointer<Bool>], _ finish: (Reader) throws -> R) throws -> R {
         let n = candles.count
+        try refusePosition()
         try requireColumns(of: candles)
         workspace.prepare(slots: slotCount, count: n)
         var arrays = [[Double]?](repeating: nil, count: steps.count)

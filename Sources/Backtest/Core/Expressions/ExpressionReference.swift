@@ -30,6 +30,14 @@ package enum ExpressionReference {
         }
     }
 
+    /// One line per position series: name, what it is, units, value when flat.
+    private static func positionSeries() -> String {
+        let width = PositionSeries.allCases.map(\.rawValue.count).max()! + 2
+        return PositionSeries.allCases.map { s in
+            "  " + s.rawValue + String(repeating: " ", count: width - s.rawValue.count) + s.summary
+        }.joined(separator: "\n")
+    }
+
     /// The help text.
     package static func text() throws -> String {
         var s = """
@@ -40,6 +48,15 @@ package enum ExpressionReference {
             SERIES:
               \(ExpressionSeries.allCases.map(\.rawValue).joined(separator: " "))   (hl2 = (high + low) / 2, hlc3 = (high + low + close) / 3,
               ohlc4 = (open + high + low + close) / 4); numbers: 12, 2.5, 1e-3; $name: a parameter
+
+            POSITION SERIES (the run's open position at each bar's close, after that bar's fills;
+            in entry/exit/short_entry/short_exit rules only, not in --where/--show or a rank):
+            \(positionSeries())
+              They combine with arithmetic, comparisons, and/or/not and abs, min, max, log, exp, sqrt,
+              floor, ceil; they cannot feed an indicator, a window function, x[n], a crossing or
+              bars_since (those need the past, which depends on the run). Rules that read them are
+              evaluated bar by bar in the run; the rest of the rule is computed over whole series.
+              e.g. exit: trade_return > 0.05 or bars_in_trade >= 10 or close < highest_since_entry * 0.95
 
             OPERATORS (lowest precedence first):
               or, and, not             three-valued: an undefined bar is unknown, never true

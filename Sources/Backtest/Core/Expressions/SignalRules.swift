@@ -62,7 +62,8 @@ public struct LocatedExpression: Sendable {
 
     /// The expression's values on `candles`, one per bar (conditions as 1, 0 or NaN for
     /// unknown), with `parameters` as its `$names`.
-    /// - Throws: `InputError` (with a caret) for names, types or values, or from an indicator.
+    /// - Throws: `InputError` (with a caret) for names, types or values, a position series (it
+    ///   has values only inside a run), or from an indicator.
     public func values(on candles: CandleSeries, parameters: [String: ExpressionValue] = [:],
                        cache: IndicatorCache = IndicatorCache()) throws -> [Double] {
         try check(parameters: parameters.map { name, value in
@@ -71,6 +72,7 @@ public struct LocatedExpression: Sendable {
             case .word(let w): ExpressionParameter(name, .word([w]))
             }
         })
+        try requireNoPositionSeries(for: "an expression evaluated over whole series")
         let plan = ExpressionPlan([try bind(parameters)])
         return try plan.evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
     }
@@ -104,7 +106,9 @@ public struct LocatedExpression: Sendable {
 ///
 /// Checked once when made; `signals(on:values:cache:)` binds the parameter values, compiles one
 /// plan for all rules (shared subexpressions computed once) and runs it. Workspaces are pooled,
-/// so a sweep's combinations reuse their buffers.
+/// so a sweep's combinations reuse their buffers. A rule that reads position series
+/// (`trade_return > 0.05`) becomes a `PositionRule`: its parts that do not read the position are
+/// roots of the same plan, and the rest is evaluated bar by bar during the run.
 public struct SignalRules: Sendable {
     public enum Role: String, Sendable, CaseIterable {
         case entry, exit
@@ -160,10 +164,16 @@ public struct SignalRules: Sendable {
         rules.first { $0.role == role }?.expression
     }
 
-    /// The rules bound to `values` and compiled into one plan, roots in `rules` order.
+    /// The rules bound to `values` and compiled into one plan, roots in `rules` order. A plan of
+    /// rules that read position series refuses to run (`signals` splits them off).
     /// - Throws: `InputError` for a requirement that does not hold (setting `.parameter`) or a
     ///   value a function cannot take (with a caret).
     public func plan(_ values: [String: ExpressionValue]) throws -> ExpressionPlan {
+        ExpressionPlan(try bound(values))
+    }
+
+    /// The rules bound to `values`, in `rules` order, once the requirements hold.
+    private func bound(_ values: [String: ExpressionValue]) throws -> [ExpressionNode] {
         for r in requirements where r.constantValue(values) != 1 {
             let shown = parameters.compactMap { p -> String? in
                 switch values[p.name] {
@@ -174,18 +184,45 @@ public struct SignalRules: Sendable {
             }
             throw InputError("requirement '\(r.text)' does not hold (\(shown.joined(separator: ", ")))", setting: .parameter)
         }
-        return ExpressionPlan(try rules.map { try $0.expression.bind(values) })
+        return try rules.map { try $0.expression.bind(values) }
     }
 
     /// The signals on `candles` with `values` for the parameters; indicators from `cache`
     /// (which must belong to `candles`). A rule fires where its condition is true (1); unknown
-    /// (NaN) is not true.
+    /// (NaN) is not true. A rule that reads position series is in `positionRules`, and its
+    /// vector is all false.
     public func signals(on candles: CandleSeries, values: [String: ExpressionValue],
                         cache: IndicatorCache = IndicatorCache()) throws -> Signals {
-        let plan = try plan(values)
-        let truth = try pool.withWorkspace { try plan.truths(on: candles, cache: cache, workspace: $0) }
+        let nodes = try bound(values)
+        let programs = nodes.map(PositionProgram.init)
+        var truth: [[Bool]]
+        var positionRules = PositionRules()
+        if programs.allSatisfy({ $0 == nil }) {
+            let plan = ExpressionPlan(nodes)
+            truth = try pool.withWorkspace { try plan.truths(on: candles, cache: cache, workspace: $0) }
+        } else {
+            // One plan: the rules that do not read the position as signals, then the parts of
+            // those that do, as arrays.
+            let plain = nodes.indices.filter { programs[$0] == nil }
+            let parts = programs.compactMap { $0?.subtrees }
+            let plan = ExpressionPlan(plain.map { nodes[$0] } + parts.joined())
+            let (truths, arrays) = try pool.withWorkspace {
+                try plan.outputs(on: candles, cache: cache, workspace: $0, truths: plain.count)
+            }
+            let none = [Bool](repeating: false, count: candles.count)
+            truth = Array(repeating: none, count: nodes.count)
+            for (k, i) in plain.enumerated() { truth[i] = truths[k] }
+            var next = 0
+            for (i, program) in programs.enumerated() {
+                guard let program else { continue }
+                let columns = Array(arrays[next..<next + program.subtrees.count])
+                next += program.subtrees.count
+                positionRules[rules[i].role] = program.rule(columns: columns, count: candles.count)
+            }
+        }
         return Signals(entries: truth[0], exits: truth[1],
                        shortEntries: truth.count > 2 ? truth[2] : nil,
-                       shortExits: truth.count > 3 ? truth[3] : nil)
+                       shortExits: truth.count > 3 ? truth[3] : nil,
+                       positionRules: positionRules.isEmpty ? nil : positionRules)
     }
 }

@@ -21,7 +21,8 @@
 /// `a|b|c` (each a function name, so `$type(close, 10)` calls it), bounds `>= x`, `> x`,
 /// `<= x`, `< x`. `[rules]`: `entry`, `exit` (required), `short_entry`, `short_exit`, and any
 /// number of `require` lines (conditions on parameters only). A rule continues on following
-/// lines that start with whitespace.
+/// lines that start with whitespace. Rules may read position series (`trade_return`, ...),
+/// which `SignalRules` compiles into `PositionRule`s.
 ///
 /// `StrategyFile(parsing:path:)` takes untrusted text: it never traps and throws only
 /// `InputError` with `path` and the 1-based line.

@@ -84,7 +84,7 @@ extension Strategy {
             var specs: [IndicatorSpec] = []
             func visit(_ node: ExpressionNode) {
                 switch node {
-                case .column, .constant: break
+                case .column, .constant, .position: break
                 case .unary(_, let x), .shift(let x, _), .window(_, let x, _), .barsSince(let x): visit(x)
                 case .binary(_, let a, let b), .cross(_, let a, let b): visit(a); visit(b)
                 case .indicator(let spec, let input, _):
