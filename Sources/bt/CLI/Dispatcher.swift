@@ -23,13 +23,16 @@ enum Dispatcher {
                 Output.write(Help.markdown(commands))
                 return
             }
-            if rest == ["expressions"] {
-                Output.write(try ExpressionReference.text())
-                return
+            switch rest {
+            case ["expressions"]: Output.write(try ExpressionReference.text()); return
+            case ["exits"]: Output.write(try OrderReference.exitsText()); return
+            case ["strategy-file"]: Output.write(OrderReference.strategyFileText()); return
+            default: break
             }
+            let topics = ["expressions", "exits", "strategy-file"]
             if rest.count == 1, !commands.contains(where: { $0.name.split(separator: " ").first.map(String.init) == rest[0] }),
-               Suggest.closest(to: rest[0], among: ["expressions"]) != nil {
-                throw UsageError("unknown help topic '\(rest[0])'; did you mean 'expressions'?")
+               let near = Suggest.closest(to: rest[0], among: topics) {
+                throw UsageError("unknown help topic '\(rest[0])'; did you mean '\(near)'?")
             }
             let (command, _) = try resolve(rest, in: commands)
             Output.write(Help.command(command))

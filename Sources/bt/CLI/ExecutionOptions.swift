@@ -5,9 +5,17 @@ import Foundation
 /// (`bt screen`, `bt sweep`): one table, one place that turns them into an `ExecutionConfig`.
 enum ExecutionOptions {
     static let table: [Option] = [
-        .cash, .fill, .short, .size, .feeBps, .feeMin, .stopLoss, .takeProfit, .tick, .lot, .minNotional,
+        .cash, .fill, .short, .size, .feeBps, .feeMin, .stopLoss, .takeProfit, .trail, .breakeven, .exitAfter,
+        .entryLimit, .entryStop, .shortEntryLimit, .shortEntryStop, .orderBars, .pyramid, .tick, .lot, .minNotional,
         .maxParticipation, .depth, .slippageBps, .spreadBps, .depthProfile, .bidDepth, .askDepth, .refillSeconds,
         .spreadWindow, .impact, .touchSeconds, .impactWindow,
+    ]
+
+    /// The options that give order and exit settings, with the settings they give.
+    static let orders: [(option: Option, setting: Setting)] = [
+        (.stopLoss, .stopLoss), (.takeProfit, .takeProfit), (.trail, .trail), (.breakeven, .breakeven), (.exitAfter, .exitAfter),
+        (.entryLimit, .entryLimit), (.entryStop, .entryStop), (.shortEntryLimit, .shortEntryLimit),
+        (.shortEntryStop, .shortEntryStop), (.orderBars, .orderBars), (.pyramid, .pyramid),
     ]
 }
 
@@ -19,8 +27,12 @@ extension ParsedArguments {
     /// stored for `symbol`, else the candle-only book; each model option given on the command
     /// line overrides the profile's value. The spread floor's tick is `--tick`, else the
     /// profile's, else inferred from `candles` (`CandleSeries.inferredTick`). `--slippage-bps`
-    /// selects fixed slippage (`--depth fixed`).
-    func executionConfig(symbol: String, candles: CandleSeries, store: @autoclosure () throws -> CandleStore) throws -> ExecutionConfig {
+    /// selects fixed slippage (`--depth fixed`). Entry orders and exits are `strategy`'s (a
+    /// strategy file's `[orders]`, `[exits]`), each overridden by its option; their expressions
+    /// read `parameters` as `$names`. Bars per year (`--size vol:`) are `--periods-per-year`,
+    /// else inferred from the candles' times.
+    func executionConfig(symbol: String, candles: CandleSeries, store: @autoclosure () throws -> CandleStore,
+                         strategy: Strategy? = nil, parameters: StrategyParameters? = nil) throws -> ExecutionConfig {
         var c = ExecutionConfig()
         if let v = try double(.cash) { c.initialCash = v }
         if let v = value(.fill) {
@@ -33,8 +45,11 @@ extension ParsedArguments {
         if let v = value(.size) { c.sizing = try ExecutionConfig.Sizing.parse(v) }
         if let v = try double(.feeBps) { c.feeBps = v }
         if let v = try double(.feeMin) { c.feeMin = v }
-        if let v = value(.stopLoss) { c.stopLoss = try ExecutionConfig.parseDistance(v, setting: .stopLoss) }
-        if let v = value(.takeProfit) { c.takeProfit = try ExecutionConfig.parseDistance(v, setting: .takeProfit) }
+        let orders = (strategy?.orders ?? OrderSettings()).overridden(by: orderSettings)
+        try orders.apply(to: &c, values: parameters?.expressionValues ?? [:])
+        if case .volatility = c.sizing {
+            c.periodsPerYear = try periodsPerYear ?? PeriodsPerYear.infer(from: candles.time)
+        }
         c.tick = try double(.tick)
         c.lot = try double(.lot)
         c.minNotional = try double(.minNotional)
@@ -122,5 +137,16 @@ final class WindowWarnings: @unchecked Sendable {
         guard first else { return }
         Diagnostics.line("warning: \(option) \(window) is longer than the series (\(candles.symbol): \(candles.count) bars): "
                          + "it is clamped to the series, so each fill \(uses)")
+    }
+}
+
+extension ParsedArguments {
+    /// The order and exit options given, as the library's settings (in the order of
+    /// `ExecutionOptions.orders`; `--tp` may be repeated).
+    var orderSettings: OrderSettings {
+        OrderSettings(ExecutionOptions.orders.flatMap { option, setting in
+            (option.kind == .repeated ? values(option) : value(option).map { [$0] } ?? [])
+                .map { OrderSettings.Item(setting, $0, origin: .setting(setting)) }
+        })
     }
 }

@@ -13,6 +13,8 @@ enum Help {
         s += "\nGLOBAL OPTIONS:\n  --db PATH      SQLite store (default $BT_DB or data/bt.sqlite)\n"
         s += "  --help         Show help\n  --version      Show the version\n"
         s += "\nTOPICS:\n  expressions    The rule language: series, operators, every function with its defaults and an example\n"
+            + "  exits          Entry orders and exits: --sl, --tp, --trail, --entry-limit, ... and their strategy-file keys\n"
+            + "  strategy-file  The strategy file format: sections, keys, an example\n"
         s += "\n'bt help --markdown' prints every command's help as markdown (docs/reference/commands.md).\n"
         s += "\nSee 'bt help <command>' for details.\n"
         return s

@@ -52,8 +52,10 @@ extension Option {
                              help: "Order size: 100% (default) or N% of equity, Nu units, N$ cash")
     static let feeBps = Option("fee-bps", kind: .value, valueName: "BPS", help: "Fee in basis points of notional (default 10)")
     static let feeMin = Option("fee-min", kind: .value, valueName: "AMOUNT", help: "Minimum fee per order (default 0)")
-    static let stopLoss = Option("sl", kind: .value, valueName: "PCT", help: "Stop-loss distance from the entry price, e.g. 5%")
-    static let takeProfit = Option("tp", kind: .value, valueName: "PCT", help: "Take-profit distance from the entry price, e.g. 10%")
+    static let stopLoss = Option("sl", kind: .value, valueName: "PCT|EXPR",
+                                 help: "Stop-loss distance from the entry price: 5%, or a price distance like '2 * atr(14)'")
+    static let takeProfit = Option("tp", kind: .repeated, valueName: "PCT[@SHARE]",
+                                   help: "Take-profit distance from the entry price (10%, or an expression); repeat with @SHARE to scale out: 5%@50%")
     static let tick = Option("tick", kind: .value, valueName: "PRICE", help: "Price increment (synthetic book levels, stop prices)")
     static let lot = Option("lot", kind: .value, valueName: "QTY", help: "Quantity increment; order sizes round down to it")
     static let minNotional = Option("min-notional", kind: .value, valueName: "AMOUNT",

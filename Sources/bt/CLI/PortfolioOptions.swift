@@ -52,14 +52,15 @@ extension ParsedArguments {
     /// Each symbol's candles (honouring `--timeframe`, `--from`, `--to`) and its execution
     /// configuration (its own synthetic book, profile or recorded book).
     /// - Throws: the store's error for a symbol it does not hold (with a suggestion).
-    func portfolioCandles(_ symbols: [String], store: CandleStore) throws -> [(candles: CandleSeries, config: ExecutionConfig)] {
+    func portfolioCandles(_ symbols: [String], store: CandleStore, strategy: Strategy?,
+                          parameters: StrategyParameters?) throws -> [(candles: CandleSeries, config: ExecutionConfig)] {
         var seen = Set<String>()
         return try symbols.map { symbol in
             guard seen.insert(symbol).inserted else {
                 throw InputError("symbol \(symbol) is given twice", setting: .symbol, value: symbol)
             }
             let candles = try loadCandles(symbol: symbol, store: store)
-            return (candles, try executionConfig(symbol: symbol, candles: candles, store: store))
+            return (candles, try executionConfig(symbol: symbol, candles: candles, store: store, strategy: strategy, parameters: parameters))
         }
     }
 }

@@ -43,16 +43,17 @@ extension SweepPlan {
 
     /// Loads `symbol` as the options say and checks everything that can fail for its data.
     func prepare(symbol: String, store: CandleStore, args: ParsedArguments) throws -> Job {
-        try prepare(symbol: symbol, load: args.sweepLoader(store: store))
+        try prepare(symbol: symbol, load: args.sweepLoader(store: store, strategy: strategy, parameters: base))
     }
 }
 
 extension ParsedArguments {
     /// A symbol's candles and execution as the options give them, and `--periods-per-year`.
-    func sweepLoader(store: CandleStore) -> (String) throws -> (CandleSeries, ExecutionConfig, periodsPerYear: Double?) {
+    func sweepLoader(store: CandleStore, strategy: Strategy, parameters: StrategyParameters)
+    -> (String) throws -> (CandleSeries, ExecutionConfig, periodsPerYear: Double?) {
         { symbol in
             let candles = try loadCandles(symbol: symbol, store: store)
-            let config = try executionConfig(symbol: symbol, candles: candles, store: store)
+            let config = try executionConfig(symbol: symbol, candles: candles, store: store, strategy: strategy, parameters: parameters)
             let ppy = try double(.periodsPerYear)
             if let ppy, ppy <= 0 { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
             return (candles, config, ppy)

@@ -51,7 +51,8 @@ extension Command {
         let rules = try args.portfolioRules(ranked: rank != nil)
         if args.flag(.short) { throw InputError("a portfolio is long only", setting: .short) }
         let store = try args.openStore()
-        let loaded = try args.portfolioCandles(try args.portfolioSymbols(store: store), store: store)
+        let loaded = try args.portfolioCandles(try args.portfolioSymbols(store: store), store: store, strategy: strategy,
+                                               parameters: parameters)
         let config = loaded[0].config
         let universe = PortfolioUniverse(candles: loaded.map(\.candles), liquidity: loaded.map(\.config))
         let symbols = try universe.symbols({ candles, cache in

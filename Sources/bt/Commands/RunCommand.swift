@@ -68,7 +68,8 @@ extension Command {
             candles = try args.loadCandles(symbol: chosen.rest[0], store: store)
         }
         let parameters = try strategy.parameters(args.values(.param))
-        let config = try args.executionConfig(symbol: candles.symbol, candles: candles, store: store)
+        let config = try args.executionConfig(symbol: candles.symbol, candles: candles, store: store, strategy: strategy,
+                                              parameters: parameters)
         let signals = try strategy.signals(candles, parameters)
         let result = try Engine.run(candles, signals: signals, config: config)
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,

@@ -57,7 +57,8 @@ enum ScreenCommand {
         if let ppy, ppy <= 0 { throw UsageError("\(Option.periodsPerYear) must be positive", command: "screen") }
         // Validate the execution options once, before any symbol runs (book depth loads per symbol).
         let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
-        let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
+        let sample = try args.executionConfig(symbol: symbols[0], candles: first, store: store, strategy: strategy,
+                                              parameters: parameters)
         var run = ScreenRun(strategy: strategy, parameters: parameters, screen: screen, periodsPerYear: ppy, top: top,
                             commandLine: args.commandLine, execution: sample.parameters)
         run.reword = ErrorMessage.reworded  // screen.csv records a symbol's error as bt words it
@@ -77,7 +78,8 @@ enum ScreenCommand {
         let path = args.databasePath
         let load = { (symbol: String, store: CandleStore) -> (CandleSeries, ExecutionConfig) in
             let candles = try args.loadCandles(symbol: symbol, store: store)
-            return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store))
+            return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store, strategy: run.strategy,
+                                                      parameters: run.parameters))
         }
         // One process or a merge stages the report's folder first; a shard always replaces its own folder.
         let force = source.force(args.flag(.force))

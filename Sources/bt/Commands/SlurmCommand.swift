@@ -92,7 +92,8 @@ struct SlurmSubmission {
             } else {
                 _ = (try args.timeframe, try args.dateRange, try args.double(.periodsPerYear))
                 let first = (try? args.loadCandles(symbol: symbols[0], store: store)) ?? CandleSeries(symbol: symbols[0])
-                _ = try args.executionConfig(symbol: symbols[0], candles: first, store: store)
+                _ = try args.executionConfig(symbol: symbols[0], candles: first, store: store, strategy: plan.strategy,
+                                             parameters: plan.base)
             }
             _ = args.flag(.force)
             return "\(Format.grouped(plan.combos.count)) combinations" + (symbols.count > 1 ? " of \(symbols.count) symbols" : "")

@@ -8,9 +8,11 @@ extension Command {
         discussion: """
             Built-in strategies first, then the strategy files (*.bt) of the strategies directory
             (--strategies DIR, else $BT_STRATEGIES, else strategies/ in the working directory),
-            with their rules. A file that does not parse is reported on stderr and skipped.
+            with their rules and the entry orders and exits of their [orders] and [exits]
+            sections. A file that does not parse is reported on stderr and skipped.
             --json prints [{"name", "summary", "source", "params": [{"name", "type", "default",
-            "help"}], "rules": [{"role", "text"}]}] with source "built-in" or the file's path.
+            "help"}], "rules": [{"role", "text"}], "orders": [{"setting", "text"}]}] with source
+            "built-in" or the file's path.
             """,
         options: [.strategies, .json]
     ) { args in
@@ -29,8 +31,9 @@ extension Command {
                      "help": .string(p.help)]
                 }
                 let rules = s.expressions.map { r -> JSONValue in ["role": .string(r.role), "text": .string(r.text)] }
+                let orders = s.orders.items.map { o -> JSONValue in ["setting": .string(o.setting.name), "text": .string(o.text)] }
                 return ["name": .string(s.name), "summary": .string(s.summary), "source": .string(source),
-                        "params": .array(params), "rules": .array(rules)]
+                        "params": .array(params), "rules": .array(rules), "orders": .array(orders)]
             }
             Output.line(JSONValue.array(items).serialized())
             return
@@ -47,6 +50,7 @@ extension Command {
                 Output.write(TextTable.render(rows))
             }
             for rule in s.expressions { Output.line("  \(rule.role) = \(rule.text)") }
+            for order in s.orders.items { Output.line("  \(order.setting.name) = \(order.text)") }
         }
         Output.line()
         Output.line("Run one with 'bt run STRATEGY SYMBOL --param name=value'; a file strategy also by its path.")

@@ -120,7 +120,7 @@ enum SweepCommand {
         try plan.run(symbol: symbol, index: index, directory: directory, merged: source.merged,
                      rerun: plan.rerunCommand(symbol: symbol, args: args),
                      progress: { ProgressBar(total: $0, label: "sweep \(symbol)").update },
-                     load: args.sweepLoader(store: store))
+                     load: args.sweepLoader(store: store, strategy: plan.strategy, parameters: plan.base))
     }
 
     /// `bt sweep --portfolio`: every combination a portfolio run of the symbols.
@@ -155,7 +155,7 @@ enum SweepCommand {
                 Diagnostics.line("error: \(symbol): \(ErrorMessage.text(error))")
                 return ErrorMessage.reworded(error)
             },
-            load: args.sweepLoader(store: store))
+            load: args.sweepLoader(store: store, strategy: plan.strategy, parameters: plan.base))
         Output.line("Shard \(shard) of the sweep: \(Format.grouped(assigned)) of \(Format.grouped(plan.combos.count)) combinations"
                     + (symbols.count > 1 ? " of each of \(symbols.count) symbols" : "") + "; wrote \(target)")
     }

@@ -30,7 +30,8 @@ struct PortfolioUniverseTests {
     func evaluatorIsRun() throws {
         let u = Self.universe()
         let evaluator = u.evaluator(config: ExecutionConfig(), periodsPerYear: 252) { combo in
-            (PortfolioRules(maxPositions: combo + 1, weighting: .inverseVolatility, rebalance: .bars(15)), Self.inputs(fast: 10))
+            (PortfolioRules(maxPositions: combo + 1, weighting: .inverseVolatility, rebalance: .bars(15)), Self.inputs(fast: 10),
+             ExecutionConfig())
         }
         for combo in 0..<3 {
             let swept = try evaluator.run(combo, on: u.clock, cache: IndicatorCache())

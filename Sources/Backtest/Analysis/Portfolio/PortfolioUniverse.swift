@@ -103,10 +103,11 @@ public struct PortfolioUniverse: Sendable {
     /// A sweep evaluator over the portfolio's clock (`clock`): combination `combo` runs with
     /// the rules and inputs `combination(combo)` gives.
     public func evaluator(config: ExecutionConfig, periodsPerYear: Double,
-                          combination: @escaping @Sendable (Int) throws -> (rules: PortfolioRules, inputs: Inputs)) -> SweepEvaluator {
+                          combination: @escaping @Sendable (Int) throws -> (rules: PortfolioRules, inputs: Inputs, config: ExecutionConfig))
+    -> SweepEvaluator {
         let universe = self
         return SweepEvaluator(config: config, periodsPerYear: periodsPerYear) { combo, prefix, range, cache, initialCash in
-            let (rules, inputs) = try combination(combo)
+            let (rules, inputs, config) = try combination(combo)
             if range == 0..<universe.clock.count && initialCash == nil {
                 return try universe.run(rules: rules, config: config, inputs: inputs, cache: cache, parallel: false).account
             }

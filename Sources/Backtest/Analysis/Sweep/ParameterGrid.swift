@@ -24,7 +24,8 @@ public struct ParameterGrid: Sendable, Equatable {
 
     public init(axes: [Axis]) { self.axes = axes }
 
-    /// Parses grid specs: `name=start:stop:step` (stop inclusive), `name=a,b,c`, or `name=v`.
+    /// Parses grid specs: `name=start:stop:step` (stop inclusive), `name=a,b,c`, or `name=v`;
+    /// values in percent (`sl=2%:10%:2%`) are fractions (0.02, ..., 0.1).
     /// Sizes are counted before anything is allocated, without overflow: an axis of more than
     /// `maximumValuesPerAxis` values or a grid of more than `maximumCombinations` is refused.
     /// - Throws: `InputError` for malformed specs, a non-positive step, an empty or huge axis, a
@@ -61,8 +62,20 @@ public struct ParameterGrid: Sendable, Equatable {
         }
         let name = String(spec[..<eq]).trimmingSpaces
         let body = String(spec[spec.index(after: eq)...])
+        // Percentages (`sl=2%:10%:2%`): every number of the axis carries '%', and the values are
+        // fractions (0.02 ... 0.1), stepped in percent so they do not drift.
+        let percent = body.contains("%")
+        let scale = percent ? 100.0 : 1
         func number(_ s: Substring) throws -> Double {
-            guard let v = Double(String(s).trimmingSpaces), v.isFinite else {
+            var text = String(s).trimmingSpaces
+            if percent {
+                guard text.hasSuffix("%") else {
+                    throw InputError("\(Excerpt.quoted(text)): give every value of an axis in percent, or none",
+                                     setting: .grid, value: spec)
+                }
+                text.removeLast()
+            }
+            guard let v = Double(text), v.isFinite else {
                 throw InputError("\(Excerpt.quoted(String(s))) is not a number", setting: .grid, value: spec)
             }
             return v
@@ -81,7 +94,7 @@ public struct ParameterGrid: Sendable, Equatable {
             // start + k*step, not repeated addition, so values do not drift; then 12 significant
             // digits, so 0.1:0.3:0.1 gives 0.3, not 0.30000000000000004.
             return ParsedAxis(name: name, count: n) {
-                (0..<n).map { NumberText.twelveSignificantDigits(start + Double($0) * step) }
+                (0..<n).map { NumberText.twelveSignificantDigits((start + Double($0) * step) / scale) }
             }
         } else if parts.count == 1 {
             let values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
@@ -89,7 +102,7 @@ public struct ParameterGrid: Sendable, Equatable {
             guard values.count <= Self.maximumValuesPerAxis else {
                 throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: spec)
             }
-            return ParsedAxis(name: name, count: values.count) { values }
+            return ParsedAxis(name: name, count: values.count) { values.map { percent ? NumberText.twelveSignificantDigits($0 / scale) : $0 } }
         } else {
             throw InputError("expected start:stop:step", setting: .grid, value: spec)
         }

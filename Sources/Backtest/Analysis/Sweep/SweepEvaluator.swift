@@ -18,17 +18,23 @@ public struct SweepEvaluator: Sendable {
     public typealias Backtest = @Sendable (_ combo: Int, _ prefix: CandleSeries, _ range: Range<Int>,
                                            _ cache: IndicatorCache, _ initialCash: Double?) throws -> BacktestResult
 
+    /// The execution of combination `combo` (a grid that sweeps exits: `sl`, `trail`, ...).
+    public typealias Configure = @Sendable (_ combo: Int) throws -> ExecutionConfig
+
     public let config: ExecutionConfig
     public let periodsPerYear: Double
     /// The strategy's signals; nil for an evaluator with its own backtest.
     public let signals: SignalSource?
     private let backtest: Backtest?
+    private let configure: Configure?
 
-    public init(config: ExecutionConfig, periodsPerYear: Double, signals: @escaping SignalSource) {
+    /// - Parameter configure: each combination's execution, when the grid sweeps it (nil: `config`).
+    public init(config: ExecutionConfig, periodsPerYear: Double, signals: @escaping SignalSource, configure: Configure? = nil) {
         self.config = config
         self.periodsPerYear = periodsPerYear
         self.signals = signals
         self.backtest = nil
+        self.configure = configure
     }
 
     /// An evaluator whose combinations run through `backtest` (a portfolio of many symbols).
@@ -37,12 +43,16 @@ public struct SweepEvaluator: Sendable {
         self.periodsPerYear = periodsPerYear
         self.signals = nil
         self.backtest = backtest
+        self.configure = nil
     }
+
+    /// The execution of combination `combo`.
+    public func config(of combo: Int) throws -> ExecutionConfig { try configure?(combo) ?? config }
 
     /// The backtest of `combo` over all of `candles`.
     public func run(_ combo: Int, on candles: CandleSeries, cache: IndicatorCache) throws -> BacktestResult {
         if let backtest { return try backtest(combo, candles, 0..<candles.count, cache, nil) }
-        return try Engine.run(candles, signals: try signals!(candles, cache, combo), config: config)
+        return try Engine.run(candles, signals: try signals!(candles, cache, combo), config: try config(of: combo), cache: cache)
     }
 
     /// The backtest of `combo` over `range` of `candles`; `prefix` must be `candles` cut at
@@ -53,8 +63,8 @@ public struct SweepEvaluator: Sendable {
         if let backtest { return try backtest(combo, prefix, range, cache, initialCash) }
         let all = try signals!(prefix, cache, combo)
         let part = all.slice(range)
-        var config = self.config
+        var config = try config(of: combo)
         if let initialCash { config.initialCash = initialCash }
-        return try Engine.run(prefix.slice(range), signals: part, config: config)
+        return try Engine.run(prefix.slice(range), signals: part, config: config, endOf: prefix, cache: cache)
     }
 }

@@ -184,6 +184,9 @@ public struct RunWarning: Sendable, Equatable {
         case rejections = "rejected_orders"
         /// The recorded book crossed itself; stale levels were dropped.
         case staleBook = "stale_book"
+        /// Entry signals that placed no order: a limit or stop price, a stop distance or a
+        /// volatility that was not a positive number at the signal bar.
+        case skippedEntries = "skipped_entries"
     }
     public var kind: Kind
     public var message: String

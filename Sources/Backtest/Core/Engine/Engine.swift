@@ -25,9 +25,24 @@ public enum Engine {
     public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
                            cache: IndicatorCache = IndicatorCache()) throws -> BacktestResult {
         try config.validate()
+        return try run(candles, signals: signals, config: config, inputs: try OrderInputs(config, candles: candles, cache: cache))
+    }
+
+    /// `run` over the last `candles.count` bars of `prefix` (a walk-forward fold): the order and
+    /// exit expressions are computed on `prefix`, whose indicators `cache` holds, so they keep
+    /// the warm-up of the bars before the fold.
+    package static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig, endOf prefix: CandleSeries,
+                            cache: IndicatorCache) throws -> BacktestResult {
+        precondition(candles.count <= prefix.count, "the candles must be the end of the prefix")
+        try config.validate()
+        let inputs = try OrderInputs(config, candles: prefix, cache: cache).suffix(candles.count)
+        return try run(candles, signals: signals, config: config, inputs: inputs)
+    }
+
+    private static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
+                            inputs: OrderInputs) throws -> BacktestResult {
         precondition(signals.count == candles.count, "signals must have one element per bar")
         let n = candles.count
-        let inputs = try OrderInputs(config, candles: candles, cache: cache)
         var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
@@ -40,6 +55,7 @@ public enum Engine {
         var position = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var equity = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
 
+        if signals.positionRules != nil { broker.ledger.exits.tracksPeak = true }
         if config.exits.exitAfterBars != nil || broker.ledger.exits.tracksPeak || !config.entries.isMarket || config.entries.pyramid > 1 {
             simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
         } else {
@@ -136,6 +152,15 @@ public enum Engine {
         let marketEntries = config.entries.isMarket
         let pyramid = config.entries.pyramid
         let barSeconds = candles.timeframe?.seconds ?? 1
+        // Rules that read the position, by role; the short roles default to the long ones as the
+        // vectors do (an exit reverses into a short, an entry back).
+        let rules = signals.positionRules
+        let entryRule = rules?.entry, exitRule = rules?.exit
+        let shortEntryRule = rules?.shortEntry ?? (signals.shortEntries == nil ? exitRule : nil)
+        let shortExitRule = rules?.shortExit ?? (signals.shortExits == nil ? entryRule : nil)
+        let readsState = rules != nil
+        // An entry rule that reads the state may fire on any bar; exit rules only in a position.
+        let watchesFlat = entryRule != nil || (allowShort && shortEntryRule != nil)
         candles.open.withUnsafeBufferPointer { open in
         candles.close.withUnsafeBufferPointer { close in
         candles.time.withUnsafeBufferPointer { time in
@@ -156,7 +181,8 @@ public enum Engine {
             while t < n {
                 // Quiet bars (nothing pending or working, no exit to watch, no signal) only record
                 // the ledger: find the next signal eight bars per load, then write the run in flat loops.
-                if !hasPending && !closing && !working && !(hasStops && p != 0), let entryBits, let exitBits {
+                if !hasPending && !closing && !working && !((hasStops || readsState) && p != 0) && !watchesFlat,
+                   let entryBits, let exitBits {
                     let end = allowShort
                         ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
                         : nextSignal(from: t, to: n, entryBits, exitBits, entryBits, exitBits)
@@ -181,7 +207,7 @@ public enum Engine {
                     c = broker.cash; p = broker.position; closing = broker.closing
                 }
                 do {
-                    if timeExits && nextOpen && p != 0 && broker.ledger.timeExitDue(t) {
+                    if timeExits && nextOpen && p != 0 && !broker.closing && broker.ledger.timeExitDue(t) {
                         broker.exitAll(bar: t, reference: open[t], timeMs: time[t] &* 1000, kind: .time)
                     }
                     if working {
@@ -195,20 +221,24 @@ public enum Engine {
                     broker.checkStops(bar: t)
                     c = broker.cash; p = broker.position; closing = broker.closing
                 }
-                // The close: a time exit due (close fills), the peak and trailing stop, then the signals.
+                // The close: the peak and trailing stop, then the signals.
                 // A fill at the close takes the book as of the bar's last millisecond.
                 @inline(__always) func closeMs() -> Int64 {
                     max(time[t] &* 1000, (t + 1 < n ? time[t + 1] : time[t] + barSeconds) &* 1000 - 1)
                 }
-                do {
-                    if timeExits && !nextOpen && p != 0 && broker.ledger.timeExitDue(t) {
-                        broker.exitAll(bar: t, reference: close[t], timeMs: closeMs(), kind: .time)
-                        c = broker.cash; p = broker.position; closing = broker.closing
+                if tracksPeak && p != 0 { broker.ledger.closeBar(t) }
+                var e = entries[t], x = exits[t]
+                var se = allowShort && shortIn[t], sx = allowShort && shortOut[t]
+                if readsState {
+                    // The position-aware series at this close, after the bar's fills.
+                    let state = broker.ledger.positionState(at: t)
+                    if let r = entryRule, r.isTrue(at: t, state) { e = true }
+                    if let r = exitRule, r.isTrue(at: t, state) { x = true }
+                    if allowShort {
+                        if let r = shortEntryRule, r.isTrue(at: t, state) { se = true }
+                        if let r = shortExitRule, r.isTrue(at: t, state) { sx = true }
                     }
-                    if tracksPeak && p != 0 { broker.ledger.closeBar(t) }
                 }
-                let e = entries[t], x = exits[t]
-                let se = allowShort && shortIn[t], sx = allowShort && shortOut[t]
                 if e || x || se || sx || closing {
                     let adds = pyramid > 1 && p != 0 && (broker.ledger.trip?.entries ?? 0) < pyramid
                     var action = decide(position: p, closing: closing, entry: e && !x, exit: x && !e,
@@ -237,6 +267,11 @@ public enum Engine {
                             c = broker.cash; p = broker.position; closing = broker.closing
                         }
                     }
+                }
+                // A time exit due at this close (close fills), after a signal exit, which has priority.
+                if timeExits && !nextOpen && p != 0 && !closing && broker.ledger.timeExitDue(t) {
+                    broker.exitAll(bar: t, reference: close[t], timeMs: closeMs(), kind: .time)
+                    c = broker.cash; p = broker.position; closing = broker.closing
                 }
                 cashOut[t] = c
                 positionOut[t] = p
@@ -290,6 +325,11 @@ public enum Engine {
                 .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
             out.append(RunWarning(.rejections, "\(broker.rejected.count) of \(orders) orders were rejected ("
                 + reasons.joined(separator: ", ") + ")"))
+        }
+        if broker.skippedEntries > 0 {
+            let k = broker.skippedEntries
+            out.append(RunWarning(.skippedEntries, "\(k) entry signal\(k == 1 ? "" : "s") placed no order: the order's price, "
+                + "stop distance or volatility was not a positive number at the signal bar (an expression still in its warm-up?)"))
         }
         let stale = broker.liquidity.staleLevelsDropped
         if stale > 0 {

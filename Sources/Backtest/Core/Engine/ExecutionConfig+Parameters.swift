@@ -1,14 +1,38 @@
 extension ExecutionConfig {
     /// Every execution option with its value, defaults included, named as the `bt run` options
-    /// (snake_case): cash, fill, short, size, fee_bps, fee_min, sl, tp, tick, lot, min_notional,
+    /// (snake_case): cash, fill, short, size, fee_bps, fee_min, sl, tp, trail, breakeven,
+    /// exit_after, entry_limit, entry_stop, short_entry_limit, short_entry_stop, order_bars,
+    /// pyramid, tick, lot, min_notional,
     /// max_participation (0 = off), depth, then the cost model: cost_model (`none`, `fixed`,
     /// `square-root`, `profile`, `recorded`), slippage_bps (fixed slippage), spread_bps (none =
     /// estimated from the bars), profile (where a calibrated book came from), model_tick and
     /// model_tick_source (`given`, `profile`, `inferred`: the spread floor), spread_window,
     /// impact, touch_seconds, impact_window, bid_depth and ask_depth (`A,b`), refill_seconds.
-    /// sl and tp are fractions.
+    /// sl, tp, trail and breakeven are fractions, or the expression's text for a price distance.
     public var parameters: [RunParameter] {
         func optional(_ v: Double?) -> RunParameter.Value { v.map { .double($0) } ?? .none }
+        /// A fraction as a number, an expression as its text.
+        func distance(_ d: ExitDistance?) -> RunParameter.Value {
+            switch d {
+            case .fraction(let f)?: return .double(f)
+            case .price(let e)?: return .string(e.text)
+            case nil: return .none
+            }
+        }
+        /// One target selling everything at a fraction: the fraction; several, a share or an
+        /// expression: the targets as the command line writes them (`5%@50%, 12%`).
+        var targets: RunParameter.Value {
+            if exits.takeProfits.isEmpty { return .none }
+            if let f = takeProfit { return .double(f) }
+            return .string(exits.takeProfits.map { t in
+                let d: String
+                switch t.distance {
+                case .fraction(let f): d = NumberText.shortest(f * 100) + "%"
+                case .price(let e): d = e.text
+                }
+                return d + (t.share.map { "@" + NumberText.shortest($0 * 100) + "%" } ?? "")
+            }.joined(separator: ", "))
+        }
         func law(_ p: DepthProfile.PowerLaw?) -> RunParameter.Value {
             p.map { .string(NumberText.shortest($0.a) + "," + NumberText.shortest($0.b)) } ?? .none
         }
@@ -22,8 +46,17 @@ extension ExecutionConfig {
             RunParameter("size", .string(size)),
             RunParameter("fee_bps", .double(feeBps)),
             RunParameter("fee_min", .double(feeMin)),
-            RunParameter("sl", optional(stopLoss)),
-            RunParameter("tp", optional(takeProfit)),
+            RunParameter("sl", distance(exits.stopLoss)),
+            RunParameter("tp", targets),
+            RunParameter("trail", distance(exits.trail)),
+            RunParameter("breakeven", optional(exits.breakeven)),
+            RunParameter("exit_after", exits.exitAfterBars.map { .int($0) } ?? .none),
+            RunParameter("entry_limit", entries.limit.map { .string($0.text) } ?? .none),
+            RunParameter("entry_stop", entries.stop.map { .string($0.text) } ?? .none),
+            RunParameter("short_entry_limit", entries.shortLimit.map { .string($0.text) } ?? .none),
+            RunParameter("short_entry_stop", entries.shortStop.map { .string($0.text) } ?? .none),
+            RunParameter("order_bars", .int(entries.orderBars)),
+            RunParameter("pyramid", .int(entries.pyramid)),
             RunParameter("tick", optional(tick)),
             RunParameter("lot", optional(lot)),
             RunParameter("min_notional", optional(minNotional)),

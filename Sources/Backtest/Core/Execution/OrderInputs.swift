@@ -24,4 +24,17 @@ struct OrderInputs {
                                       shortLimit: series(entries.shortLimit), shortStop: series(entries.shortStop))
         }
     }
+
+    /// The inputs of the last `count` bars (a run over the end of the candles they were
+    /// computed on, so expressions keep the warm-up of the bars before).
+    func suffix(_ count: Int) -> OrderInputs {
+        func cut(_ v: [Double]?) -> [Double]? { v.map { Array($0.suffix(count)) } }
+        var out = self
+        out.distances = ExitLevels.Distances(stopLoss: cut(distances.stopLoss), takeProfits: distances.takeProfits.map(cut),
+                                             trail: cut(distances.trail))
+        out.entryPrices = entryPrices.map {
+            EntryPrices(limit: cut($0.limit), stop: cut($0.stop), shortLimit: cut($0.shortLimit), shortStop: cut($0.shortStop))
+        }
+        return out
+    }
 }

@@ -73,4 +73,15 @@ extension PositionLedger {
         guard quantity != 0, exits.tracksPeak, let trip else { return }
         exits.close(bar: bar, high: candles.high[bar], low: candles.low[bar], entry: trip.entryPrice, tick: config.tick)
     }
+
+    /// The position as the position-aware series read it at `bar`'s close (docs/design/orders.md,
+    /// "Position-aware series"): side, average entry price, bars since the entry bar, the
+    /// unrealised return at the close, and the peak and trough (kept when `exits.tracksPeak`).
+    func positionState(at bar: Int) -> PositionState {
+        guard quantity != 0, let trip else { return .flat }
+        let entry = trip.entryPrice, close = candles.close[bar], long = quantity > 0
+        return PositionState(position: long ? 1 : -1, entryPrice: entry, barsInTrade: Double(bar - trip.entryBar),
+                             tradeReturn: long ? close / entry - 1 : 1 - close / entry,
+                             highestSinceEntry: exits.peak, lowestSinceEntry: exits.trough)
+    }
 }

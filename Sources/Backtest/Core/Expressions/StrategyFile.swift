@@ -22,7 +22,19 @@
 /// `<= x`, `< x`. `[rules]`: `entry`, `exit` (required), `short_entry`, `short_exit`, and any
 /// number of `require` lines (conditions on parameters only). A rule continues on following
 /// lines that start with whitespace. Rules may read position series (`trade_return`, ...),
-/// which `SignalRules` compiles into `PositionRule`s.
+/// which `SignalRules` compiles into `PositionRule`s. `[exits]`: `sl`, `tp` (several targets
+/// separated by commas: `5%@50%, 10%`), `trail`, `breakeven`, `exit_after`; `[orders]`:
+/// `entry_limit`, `entry_stop`, `short_entry_limit`, `short_entry_stop`, `order_bars`,
+/// `pyramid`: the forms of the command line's options (`OrderSettings`), which override them.
+///
+///     [exits]
+///     sl = 2 * atr(14)
+///     tp = 5%@50%, 10%
+///     trail = 8%
+///
+///     [orders]
+///     entry_limit = close * 0.99
+///     order_bars = 3
 ///
 /// `StrategyFile(parsing:path:)` takes untrusted text: it never traps and throws only
 /// `InputError` with `path` and the 1-based line.
@@ -59,6 +71,11 @@ public struct StrategyFile: Sendable {
     public var summary: String
     public var parameters: [Parameter]
     public var rules: SignalRules
+    /// The `[exits]` and `[orders]` sections, checked against the parameters' defaults.
+    public var orders: OrderSettings
+
+    /// The sections a file may have, in the order they are documented.
+    public static let sections = ["params", "rules", "exits", "orders"]
 
     /// File extension of strategy files.
     public static let fileExtension = "bt"
@@ -74,6 +91,7 @@ public struct StrategyFile: Sendable {
         var parameters: [Parameter] = []
         var rules: [SignalRules.Role: (text: String, line: Int)] = [:]
         var requirements: [(text: String, line: Int)] = []
+        var orderItems: [OrderSettings.Item] = []
         var section = ""
         var seenSections: Set<String> = []
         var seenKeys: Set<String> = []
@@ -103,10 +121,10 @@ public struct StrategyFile: Sendable {
             if trimmed.hasPrefix("[") {
                 guard trimmed.hasSuffix("]") else { throw fail("a section header is '[name]', got '\(trimmed)'", number) }
                 let s = String(trimmed.dropFirst().dropLast()).trimmingWhitespace()
-                let known = ["params", "rules"]
+                let known = Self.sections
                 guard known.contains(s) else {
                     let hint = Suggest.closest(to: s, among: known).map { "; did you mean '[\($0)]'?" } ?? ""
-                    throw fail("unknown section '[\(s)]'\(hint) (sections: [params], [rules])", number)
+                    throw fail("unknown section '[\(s)]'\(hint) (sections: [params], [rules], [exits], [orders])", number)
                 }
                 guard seenSections.insert(s).inserted else { throw fail("section '[\(s)]' appears twice", number) }
                 section = s
@@ -137,6 +155,13 @@ public struct StrategyFile: Sendable {
                 }
                 guard !parameters.contains(where: { $0.name == key }) else { throw fail("parameter '\(key)' is declared twice", number) }
                 parameters.append(try Self.parameter(key, value, line: number, fail: fail))
+            case "exits", "orders":
+                let settings = section == "exits" ? OrderSettings.exitSettings : OrderSettings.orderSettings
+                guard let setting = settings.first(where: { $0.name == key }) else {
+                    throw fail(Self.unknownKey(key, settings.map(\.name), where: "in [\(section)]"), number)
+                }
+                guard !orderItems.contains(where: { $0.setting == setting }) else { throw fail("'\(key)' is given twice", number) }
+                orderItems.append(OrderSettings.Item(setting, value, origin: .file(path: path, line: number)))
             default:  // rules
                 if key == "require" {
                     requirements.append((value, number))
@@ -177,6 +202,11 @@ public struct StrategyFile: Sendable {
             e.setting = nil
             throw e
         }
+        // Checked now against the parameters' defaults, so a bad line is refused when the file is read.
+        orders = OrderSettings(orderItems)
+        let shorts = rules[.shortEntry] != nil || orderItems.contains { $0.setting == .shortEntryLimit || $0.setting == .shortEntryStop }
+        try orders.check(values: Dictionary(parameters.map { ($0.name, $0.defaultValue) }, uniquingKeysWith: { a, _ in a }),
+                         allowShort: shorts)
     }
 
     /// `ma-cross` for `strategies/ma-cross.bt`.

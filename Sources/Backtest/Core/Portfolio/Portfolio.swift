@@ -71,6 +71,13 @@ public enum Portfolio {
             throw InputError("a portfolio enters with market orders: its planner gives each entry a slot at the bar it fills",
                              setting: config.entries.limit != nil ? .entryLimit : .entryStop)
         }
+        for s in symbols {
+            guard let rules = s.signals?.positionRules else { continue }
+            if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil {
+                throw InputError("a portfolio's entry rules decide which flat symbols compete for a slot: they cannot read "
+                                 + "the position (its exit rules can)", setting: .entry)
+            }
+        }
         if config.entries.pyramid > 1 {
             throw InputError("a portfolio holds one entry per position and restores its weight on rebalance dates",
                              setting: .pyramid, value: String(config.entries.pyramid))

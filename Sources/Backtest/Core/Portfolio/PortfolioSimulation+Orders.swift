@@ -115,8 +115,8 @@ extension PortfolioSimulation {
     // MARK: - Stops
 
     /// The attached exits of every held symbol with a bar, through the execution core (as
-    /// `Engine.run` checks them): a time exit due at the open (at the close with close fills,
-    /// after the range), then the levels, from the entry bar itself with next-open fills, from
+    /// `Engine.run` checks them): a time exit due at the open (with close fills, at the close:
+    /// `timeExitsAtClose`), then the levels, from the entry bar itself with next-open fills, from
     /// the next bar with close fills. A position an exit closes (or starts to close) frees its slot.
     mutating func checkStops(_ r: Int, _ t: Int64) {
         guard hasExits, !active.isEmpty else { return }
@@ -126,16 +126,12 @@ extension PortfolioSimulation {
             let bar = state[j].cursor
             guard ledgers[j].quantity > 0 else { continue }
             let fillsBefore = log.fills.count, closingBefore = ledgers[j].closing
-            if nextOpen && ledgers[j].timeExitDue(bar) {
+            if nextOpen && !ledgers[j].closing && ledgers[j].timeExitDue(bar) {
                 sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].open[bar], timeMs: candles[j].time[bar] &* 1000),
                      kind: .time)
             }
             if ledgers[j].quantity > 0 && ledgers[j].watches(bar) {
                 ledgers[j].checkLevels(bar: bar, row: r, cash: &cash, recorder: &log)
-            }
-            if !nextOpen && ledgers[j].quantity > 0 && ledgers[j].timeExitDue(bar) {
-                sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].close[bar], timeMs: fillTimeMs(j, bar)),
-                     kind: .time)
             }
             if ledgers[j].quantity == 0 || (ledgers[j].closing && !closingBefore)
                 || (closingBefore && log.fills.count > fillsBefore) {
@@ -144,6 +140,27 @@ extension PortfolioSimulation {
             }
         }
         if stopped {
+            var k = 0
+            while k < active.count {
+                let j = active[k]
+                if ledgers[j].quantity == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
+            }
+        }
+    }
+
+    /// With close fills: the time exits due at this close, after the row's signal exits (which
+    /// have priority), as `Engine.run` orders them.
+    mutating func timeExitsAtClose(_ r: Int, _ t: Int64) {
+        guard config.exits.exitAfterBars != nil, !active.isEmpty else { return }
+        var closed = false
+        for j in active where hasBar(j, t) && ledgers[j].quantity > 0 && !ledgers[j].closing {
+            let bar = state[j].cursor
+            guard ledgers[j].timeExitDue(bar) else { continue }
+            sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].close[bar], timeMs: fillTimeMs(j, bar)), kind: .time)
+            release(j)
+            closed = true
+        }
+        if closed {
             var k = 0
             while k < active.count {
                 let j = active[k]

@@ -46,6 +46,15 @@ extension PortfolioSimulation {
             release(j)
             orders.append(PendingOrder(symbol: j, bar: Int(exits.bar[e]) + (nextOpen ? 1 : 0), weight: 0, reason: .exit))
         }
+        if exitRules != nil {
+            // Exit rules that read the position fired at the symbol's last close (or this one).
+            for j in active where ruleExits[j] && hasBar(j, t) {
+                ruleExits[j] = false
+                guard state[j].held, !ledgers[j].closing else { continue }
+                release(j)
+                orders.append(PendingOrder(symbol: j, bar: state[j].cursor, weight: 0, reason: .exit))
+            }
+        }
         let range = entries.range(r)
         if !range.isEmpty {
             candidates.removeAll(keepingCapacity: true)

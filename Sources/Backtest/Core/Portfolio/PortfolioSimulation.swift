@@ -53,6 +53,11 @@ struct PortfolioSimulation {
     let liquidityConfigs: [ExecutionConfig]
     /// Whether positions have exits attached (`config.exits`).
     let hasExits: Bool
+    /// Each symbol's exit rule that reads its position (`trade_return > 0.05`), with its entry
+    /// vector (an entry on the same bar cancels it, as `Engine.run` has it); nil when none has one.
+    let exitRules: [(rule: PositionRule, entries: [Bool])?]?
+    /// Symbols whose exit rule fired at their last close: they exit at their next fill.
+    var ruleExits: [Bool]
     let entries: PortfolioEvents
     let exits: PortfolioEvents
     let rebalanceRow: [Bool]
@@ -107,6 +112,10 @@ struct PortfolioSimulation {
         }
         hasExits = !config.exits.isEmpty
         log = PortfolioLog(initialCash: config.initialCash)
+        let exitRules = symbols.map { s in s.signals.flatMap { signals in signals.positionRules?.exit.map { (rule: $0, entries: signals.entries) } } }
+        self.exitRules = exitRules.contains { $0 != nil } ? exitRules : nil
+        ruleExits = [Bool](repeating: false, count: self.exitRules == nil ? 0 : m)
+        for j in ledgers.indices where exitRules[j] != nil { ledgers[j].exits.tracksPeak = true }
         weightOf = [Double](repeating: .nan, count: m)
         chosen = [Bool](repeating: false, count: m)
         volatility = rules.weighting == .inverseVolatility ? symbols.map { $0.volatility ?? PortfolioRules.volatility($0.candles.close) } : nil
@@ -156,10 +165,15 @@ struct PortfolioSimulation {
                 plan(r, t)
                 executeOrders(r)
                 checkStops(r, t)
+                closeBars(t)
+                readExitRules(t)
             } else {
                 checkStops(r, t)
+                closeBars(t)
+                readExitRules(t)
                 plan(r, t)
                 executeOrders(r)
+                timeExitsAtClose(r, t)
             }
             mark(r, t)
         }
@@ -214,9 +228,7 @@ struct PortfolioSimulation {
         for j in active {
             let c = state[j].cursor
             let close = candles[j].close
-            let has = hasBar(j, t)
-            let price = has ? close[c] : close[c - 1]
-            if has && ledgers[j].exits.tracksPeak { ledgers[j].closeBar(c) }
+            let price = hasBar(j, t) ? close[c] : close[c - 1]
             let v = ledgers[j].quantity * price
             equity += v
             value += abs(v)
@@ -229,6 +241,23 @@ struct PortfolioSimulation {
         outEquity[r] = equity
         outValue[r] = value
         outCount[r] = count
+    }
+
+    /// The close of every held symbol with a bar at `t`: its peak, trailing stop and break-even
+    /// move follow the bar (`PositionLedger.closeBar`).
+    private mutating func closeBars(_ t: Int64) {
+        for j in active where ledgers[j].exits.tracksPeak && hasBar(j, t) { ledgers[j].closeBar(state[j].cursor) }
+    }
+
+    /// Reads each held symbol's exit rule at its bar's close (after the bar's fills; with close
+    /// fills, before this close's orders): one that fires exits at the symbol's next fill.
+    private mutating func readExitRules(_ t: Int64) {
+        guard let exitRules else { return }
+        for j in active where state[j].held && !ledgers[j].closing && hasBar(j, t) {
+            guard let (rule, entries) = exitRules[j] else { continue }
+            let bar = state[j].cursor
+            if !entries[bar] && rule.isTrue(at: bar, ledgers[j].positionState(at: bar)) { ruleExits[j] = true }
+        }
     }
 
     /// Adds symbols that hold a position to `active` and removes those that no longer do,

@@ -8,7 +8,7 @@ extension Strategy {
         self.init(
             name: file.name, summary: file.summary,
             parameters: file.parameters.map(StrategyParameter.init(declared:)),
-            expressions: Self.expressionList(rules), file: file.path, indicators: Self.indicatorCalls(rules)
+            expressions: Self.expressionList(rules), file: file.path, orders: file.orders, indicators: Self.indicatorCalls(rules)
         ) { candles, parameters, cache in
             try rules.signals(on: candles, values: parameters.expressionValues, cache: cache)
         }

@@ -14,13 +14,16 @@ public struct Strategy: Sendable {
     public let expressions: [(role: String, text: String)]
     /// The strategy file it was read from, if any.
     public let file: String?
+    /// Entry orders and exits the strategy asks for (a strategy file's `[orders]` and `[exits]`);
+    /// the command line's own settings override them.
+    public let orders: OrderSettings
     private let compute: @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals
     private let declaredIndicators: @Sendable (StrategyParameters) -> [IndicatorSpec]
 
     /// - Parameter indicators: the indicators the signals read for given parameters, in the
     ///   order to draw them (reports draw them over the candles).
     public init(name: String, summary: String, parameters: [StrategyParameter],
-                expressions: [(role: String, text: String)] = [], file: String? = nil,
+                expressions: [(role: String, text: String)] = [], file: String? = nil, orders: OrderSettings = OrderSettings(),
                 indicators: @escaping @Sendable (StrategyParameters) -> [IndicatorSpec] = { _ in [] },
                 signals: @escaping @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals) {
         self.name = name
@@ -28,6 +31,7 @@ public struct Strategy: Sendable {
         self.parameters = parameters
         self.expressions = expressions
         self.file = file
+        self.orders = orders
         self.declaredIndicators = indicators
         self.compute = signals
     }

@@ -137,7 +137,7 @@ struct ParsedCandles {
         for i in 0..<ts.count {
             let t = ts[i], o = os[i], c = cs[i], v = vs[i]
             var h = hs[i], l = ls[i]
-            var problem = Self.problem(time: t, open: o, high: h, low: l, close: c, volume: v)
+            let problem = Self.problem(time: t, open: o, high: h, low: l, close: c, volume: v)
             if problem == nil {
                 // Within the tolerance: floating-point noise, clamped.
                 h = Swift.max(h, Swift.max(o, c))

@@ -20,13 +20,17 @@ extension SweepPlan {
                              progress: (Int) -> ((Int) -> Void)? = { _ in nil }) throws -> SweepReport {
         let clock = universe.clock
         let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base, reword = self.reword
+        let swept = executionAxes
         let evaluator = universe.evaluator(config: config, periodsPerYear: ppy) { combo in
             do {
                 var parameters = base
                 var rules = probe
+                var execution = config
                 rules.maxPositions = fixedK
-                for (axis, value) in zip(grid.axes, grid.values(at: combos[combo])) {
-                    if axis.name == Self.slotsAxis {
+                for (k, (axis, value)) in zip(grid.axes, grid.values(at: combos[combo])).enumerated() {
+                    if let setting = swept[k] {
+                        try execution.set(setting, to: value)
+                    } else if axis.name == Self.slotsAxis {
                         guard value >= 1, value == value.rounded(), value <= Double(Int32.max) else {
                             throw InputError("needs a whole number of positions >= 1", setting: .maxPositions, value: Self.text(value))
                         }
@@ -36,11 +40,12 @@ extension SweepPlan {
                     }
                 }
                 try rules.validate(ranked: rank != nil)
+                try execution.validate()
                 let values = parameters.expressionValues, bound = parameters
                 return (rules, { candles, cache in
                     (try strategy.signals(candles, bound, cache: cache),
                      try rank.map { try $0.values(on: candles, parameters: values, cache: cache) })
-                })
+                }, execution)
             } catch {
                 throw reword(error)
             }

@@ -68,6 +68,7 @@ extension ParameterGrid {
     /// The swept names of `specs` with their first values, for a rule strategy to declare as
     /// parameters; none when `specs` do not parse (`SweepPlan` reports why).
     package static func firstValues(parsing specs: [String]) -> [(name: String, first: Double)] {
-        (try? ParameterGrid(parsing: specs))?.axes.map { ($0.name, $0.values.first ?? 0) } ?? []
+        (try? ParameterGrid(parsing: specs))?.axes.filter { ExecutionConfig.sweptSettings[$0.name] == nil }
+            .map { ($0.name, $0.values.first ?? 0) } ?? []
     }
 }

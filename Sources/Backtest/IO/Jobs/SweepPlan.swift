@@ -57,18 +57,35 @@ public struct SweepPlan {
                 portfolio: Bool = false) throws {
         self.strategy = strategy
         self.grid = grid
-        let names = strategy.parameters.map(\.name) + (portfolio ? [Self.slotsAxis] : [])
+        let parameterNames = strategy.parameters.map(\.name)
+        let names = parameterNames + (portfolio ? [Self.slotsAxis] : [])
+            + ExecutionConfig.sweptSettings.keys.sorted().filter { !parameterNames.contains($0) }
         for axis in grid.axes where !names.contains(axis.name) {
             let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",
                              setting: .grid)
+        }
+        // An exit axis's values are checked now, each alone, so a bad one is refused before anything runs.
+        for axis in grid.axes where !parameterNames.contains(axis.name) {
+            guard let setting = ExecutionConfig.sweptSettings[axis.name] else { continue }
+            for v in axis.values {
+                do {
+                    var c = ExecutionConfig()
+                    try c.set(setting, to: v)
+                    try c.validate()
+                } catch let e as InputError {
+                    throw InputError("\(axis.name)=\(Self.text(v)): \(e.reason)", setting: .grid)
+                }
+            }
         }
         let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
         if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
             throw Problem.sweptAndFixed(clash.name)
         }
         base = try strategy.parameters(fixed)
-        filter = try whereText.map { try WhereClause($0, names: Set(names)) }
+        // The filter reads the strategy's parameters and the swept axes (an exit not swept has no value there).
+        let filterNames = parameterNames + (portfolio ? [Self.slotsAxis] : []) + grid.axes.map(\.name)
+        filter = try whereText.map { try WhereClause($0, names: Set(filterNames)) }
         combos = try Self.combinations(grid: grid, filter: filter, base: base)
     }
 
@@ -102,6 +119,13 @@ public struct SweepPlan {
             let first = s.firstError.map { "; the first: \($0)" } ?? ""
             throw InputError("no combination could run: all \(s.evaluated) failed (see sweep.csv)\(first)")
         }
+    }
+
+    /// For each grid axis, the execution setting it sweeps (`sl`, `trail`, ...), or nil for a
+    /// strategy parameter (a strategy's own parameter of the same name wins).
+    public var executionAxes: [Setting?] {
+        let parameters = Set(strategy.parameters.map(\.name))
+        return grid.axes.map { parameters.contains($0.name) ? nil : ExecutionConfig.sweptSettings[$0.name] }
     }
 
     /// The configured sweep.
@@ -154,15 +178,32 @@ public struct SweepPlan {
         let (candles, config, given) = try load(symbol)
         let ppy = given ?? PeriodsPerYear.infer(from: candles.time)
         let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base, reword = self.reword
-        let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy) { candles, cache, combo in
+        let swept = executionAxes
+        let signals: SweepEvaluator.SignalSource = { candles, cache, combo in
             do {
                 var parameters = base
-                for (axis, value) in zip(grid.axes, grid.values(at: combos[combo])) { try parameters.set(axis.name, to: value) }
+                for (k, (axis, value)) in zip(grid.axes, grid.values(at: combos[combo])).enumerated() where swept[k] == nil {
+                    try parameters.set(axis.name, to: value)
+                }
                 return try strategy.signals(candles, parameters, cache: cache)
             } catch {
                 throw reword(error)
             }
         }
+        let configure: SweepEvaluator.Configure = { combo in
+            do {
+                var c = config
+                for (k, value) in grid.values(at: combos[combo]).enumerated() {
+                    if let setting = swept[k] { try c.set(setting, to: value) }
+                }
+                try c.validate()
+                return c
+            } catch {
+                throw reword(error)
+            }
+        }
+        let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy, signals: signals,
+                                       configure: swept.allSatisfy { $0 == nil } ? nil : configure)
         let walkForward = try folds.map { try WalkForward(bars: candles.count, folds: $0) }
         return Job(candles: candles, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward)
     }

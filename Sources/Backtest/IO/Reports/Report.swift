@@ -155,8 +155,19 @@ public struct Report {
         if let first = c.time.first, let last = c.time.last {
             head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(c.count) bars)"
         }
-        let shown = ["fill", "depth", "cost_model", "profile", "slippage_bps", "size", "fee_bps", "cash", "short", "sl", "tp"]
-        let options = execution.filter { shown.contains($0.name) && $0.value != .none && $0.value != .bool(false) }
+        let shown = ["fill", "depth", "cost_model", "profile", "slippage_bps", "size", "fee_bps", "cash", "short", "sl", "tp",
+                     "trail", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit", "short_entry_stop",
+                     "order_bars", "pyramid"]
+        let limitOrStop = execution.contains { ["entry_limit", "entry_stop"].contains($0.name) && $0.value != .none }
+        // One entry per position says nothing; order bars only matter to limit and stop entries.
+        func isDefault(_ p: RunParameter) -> Bool {
+            switch p.name {
+            case "pyramid": return p.value == .int(1)
+            case "order_bars": return !limitOrStop
+            default: return false
+            }
+        }
+        let options = execution.filter { shown.contains($0.name) && $0.value != .none && $0.value != .bool(false) && !isDefault($0) }
             .map { $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
         return head + "\n" + options.joined(separator: ", ") + "\n"
     }

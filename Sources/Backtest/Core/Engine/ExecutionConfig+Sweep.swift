@@ -1,0 +1,31 @@
+/// Exit and order settings a sweep's grid may vary (`--grid sl=2%:10%:2%`), by name.
+extension ExecutionConfig {
+    /// The grid names of the settings `set(_:to:)` takes, and the settings they give.
+    public static let sweptSettings: [String: Setting] = [
+        Setting.stopLoss.name: .stopLoss, Setting.takeProfit.name: .takeProfit, Setting.trail.name: .trail,
+        Setting.breakeven.name: .breakeven, Setting.exitAfter.name: .exitAfter, Setting.orderBars.name: .orderBars,
+    ]
+
+    /// Sets a swept setting: `sl`, `trail` a fraction of the entry price; `tp` one target selling
+    /// everything at that fraction; `breakeven` a fraction; `exit_after`, `order_bars` a whole
+    /// number of bars.
+    /// - Throws: `InputError` naming the setting for a value it cannot take (checked again by
+    ///   `validate`).
+    public mutating func set(_ setting: Setting, to value: Double) throws {
+        func bars() throws -> Int {
+            guard value >= 1, value <= 1e9, value == value.rounded() else {
+                throw InputError("not a whole number of bars >= 1", setting: setting, value: NumberText.shortest(value))
+            }
+            return Int(value)
+        }
+        switch setting {
+        case .stopLoss: exits.stopLoss = .fraction(value)
+        case .takeProfit: exits.takeProfits = [TakeProfit(.fraction(value))]
+        case .trail: exits.trail = .fraction(value)
+        case .breakeven: exits.breakeven = value
+        case .exitAfter: exits.exitAfterBars = try bars()
+        case .orderBars: entries.orderBars = try bars()
+        default: preconditionFailure("\(setting.name) is not a swept execution setting")
+        }
+    }
+}
