@@ -37,4 +37,25 @@ struct OrdersEngineTests {
         #expect(r.position == [0, 10, 10, -10, -10])
         #expect(r.trades.map(\.exitKind) == [.signal, .end])
     }
+
+    /// "An expression distance is re-read at each completed bar" of the position; a limit entry
+    /// filled inside its bar starts the position's bars at the next one, so the fill bar's
+    /// distance does not move the level (entry − D at the signal bar until then). The engine
+    /// re-read D on the fill bar as well.
+    @Test("a trailing distance is not re-read on the bar a limit entry filled inside")
+    func trailNotReadOnAnInsideFillBar() throws {
+        let candles = EngineTest.candles([
+            (100, 101, 99, 100, 1e6),       // 0: signal: buy limit at 99; D = high - low = 2
+            (100, 100.2, 98.9, 99.5, 1e6),  // 1: filled at 99 inside the bar; level 99 - 2 = 97 (D here 1.3: not read)
+            (99.5, 99.8, 97.5, 99, 1e6),    // 2: low 97.5 stays above 97; at the close peak 99.8, D 2.3: level 97.5
+            (99, 99.5, 98.8, 99.2, 1e6),    // 3: not reached
+        ])
+        var config = Self.config()
+        config.entries = EntryRules(limit: OrdersTest.expression("close * 0.99", .entryLimit))
+        config.exits = ExitRules(trail: .price(OrdersTest.expression("high - low", .trail)))
+        let signals = Signals(entries: [true, false, false, false], exits: [false, false, false, false])
+        let r = try EngineTest.run(candles, signals, config)
+        #expect(r.fills.map(\.index) == [1])
+        #expect(r.trades.map(\.exitKind) == [.end])
+    }
 }
