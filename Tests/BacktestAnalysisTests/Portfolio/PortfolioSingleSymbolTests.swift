@@ -13,6 +13,8 @@ struct PortfolioSingleSymbolTests {
         var name: String
         var data: String
         var random: Bool = false
+        /// Exit kinds the run must show (so the setup exercises what it names).
+        var expects: Set<ExitKind> = []
         var configure: @Sendable (inout ExecutionConfig) -> Void
         var testDescription: String { name }
     }
@@ -40,7 +42,41 @@ struct PortfolioSingleSymbolTests {
             $0.synthetic.spreadBps = 3
             $0.stopLoss = 0.01; $0.takeProfit = 0.02
         },
-    ]
+    ] + exitSetups
+
+    /// `--trail "3 * atr(22)"`, a chandelier exit.
+    static let chandelier = try! PriceExpression(LocatedExpression("3 * atr(22)", origin: .setting(.trail)))
+    static let atrStop = try! PriceExpression(LocatedExpression("2 * atr(14)", origin: .setting(.stopLoss)))
+
+    /// Every exit kind the portfolio takes (stop, targets with scale-outs, trailing stop as a
+    /// fraction and as an expression, break-even, time exit), under both fill timings.
+    static let exitSetups: [Setup] = ExecutionConfig.FillTiming.allCases.flatMap { fill -> [Setup] in
+        let f = fill.rawValue
+        return [
+            Setup(name: "GOOG, \(f), stop 4% and targets 3%@50%, 8%", data: "GOOG", expects: [.stop, .target]) {
+                $0.fill = fill; $0.depth = .none; $0.maxParticipation = nil
+                $0.exits = ExitRules(stopLoss: .fraction(0.04), takeProfits: [TakeProfit(.fraction(0.03), share: 0.5), TakeProfit(.fraction(0.08))])
+            },
+            Setup(name: "GOOG, \(f), trailing 5%", data: "GOOG", expects: [.trail]) {
+                $0.fill = fill; $0.exits = ExitRules(trail: .fraction(0.05))
+            },
+            Setup(name: "GOOG, \(f), trailing 3 x atr(22), stop 2 x atr(14)", data: "GOOG", expects: [.trail]) {
+                $0.fill = fill; $0.exits = ExitRules(stopLoss: .price(atrStop), trail: .price(chandelier))
+            },
+            Setup(name: "GOOG, \(f), stop 5% and break-even at 3%", data: "GOOG", expects: [.stop]) {
+                $0.fill = fill; $0.exits = ExitRules(stopLoss: .fraction(0.05), breakeven: 0.03)
+            },
+            Setup(name: "GOOG, \(f), time exit after 8 bars", data: "GOOG", expects: [.time]) {
+                $0.fill = fill; $0.exits = ExitRules(exitAfterBars: 8)
+            },
+            Setup(name: "random, \(f), every exit, a tight cap (remainders of exits)", data: "", random: true,
+                  expects: [.stop, .target, .trail, .time]) {
+                $0.fill = fill; $0.maxParticipation = 0.003; $0.initialCash = 300_000; $0.tick = 0.01
+                $0.exits = ExitRules(stopLoss: .fraction(0.03), takeProfits: [TakeProfit(.fraction(0.02), share: 0.4), TakeProfit(.fraction(0.05))],
+                                     trail: .fraction(0.025), breakeven: 0.01, exitAfterBars: 4)
+            },
+        ]
+    }
 
     static func equal(_ a: Double, _ b: Double) -> Bool { a == b || (a.isNaN && b.isNaN) }
 
@@ -63,6 +99,8 @@ struct PortfolioSingleSymbolTests {
                                   rules: PortfolioRules(maxPositions: 1), config: config)
         PortfolioInvariants.check(p)
         #expect(run.fills.count > 4)
+        let kinds = Set(run.trades.map(\.exitKind))
+        #expect(setup.expects.isSubset(of: kinds), "exit kinds \(kinds.map(\.rawValue).sorted()), expected \(setup.expects.map(\.rawValue).sorted())")
         #expect(p.time == candles.time)
         #expect(p.cash == run.cash)
         #expect(p.equity == run.equity)

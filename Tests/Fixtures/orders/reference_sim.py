@@ -232,6 +232,16 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         """entry moved by d in the position's favour (a long's target side)."""
         return entry + side * d
 
+    def level(spec, base, t, direction):
+        """[Exits] a level from `base`, in the position's favour (`direction` +1: a target) or
+        against it (-1: a stop): base x (1 + PCT) / base x (1 - PCT) for a fraction, as orders.md
+        writes it, or base + D / base - D for a distance array read at bar t. (base + base x PCT
+        can differ from base x (1 + PCT) in the last bit, and rounding to the tick turns that
+        bit into a whole tick at a level that lies on the tick grid.)"""
+        if _is_array(spec):
+            return away(base, direction * float(spec[t]))
+        return base * (1 + direction * side * spec)
+
     # -- fills --------------------------------------------------------------------------------
 
     def entry_quantity(price, signal_bar):
@@ -257,13 +267,13 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         entry's signal bar."""
         e = p.avg_entry
         if cfg.sl is not None:
-            p.sl = rnd(away(e, -dist(cfg.sl, e, signal_bar)))
+            p.sl = rnd(level(cfg.sl, e, signal_bar, -1))
             if p.be_done:
                 p.sl = max(p.sl, rnd(e)) if side > 0 else min(p.sl, rnd(e))
         if cfg.tp and not p.targets:
             levels = []
             for t in cfg.tp:
-                levels.append([rnd(away(e, dist(t.distance, e, signal_bar))), t.share])
+                levels.append([rnd(level(t.distance, e, signal_bar, +1)), t.share])
             levels.sort(key=lambda x: side * x[0])               # nearest first
             # READING: "a target without @ (or the last one) sells the rest": the farthest
             # target always sells the rest; shares are of the quantity bought.
@@ -275,7 +285,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             # READING: the initial trailing level, before any completed bar: peak (= entry fill
             # price) minus D at the signal bar; none while D is NaN (set at the first close
             # where it is defined).
-            lv = rnd(away(p.peak, -dist(cfg.trail, p.peak, signal_bar)))
+            lv = rnd(level(cfg.trail, p.peak, signal_bar, -1))
             p.trail = lv if math.isfinite(lv) else None
 
     def open_fill(bar, price, signal_bar, checks_from):
@@ -520,8 +530,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             fav = pos.peak if side > 0 else pos.trough
             if cfg.trail is not None:
                 # the level only moves in the position's favour; an array D is re-read here
-                d = dist(cfg.trail, fav, i)
-                new = rnd(away(fav, -d))
+                new = rnd(level(cfg.trail, fav, i, -1))
                 if math.isfinite(new):
                     if pos.trail is None:
                         pos.trail = new

@@ -29,7 +29,9 @@ extension Broker {
         }
         working = WorkingEntry(side: side, limit: hasLimit ? limit : .nan, stop: hasStop ? stop : .nan,
                                signalBar: signalBar, bars: config.entries.orderBars)
-        working!.isAdd = position != 0
+        // An add is on the position's side; an order placed on the other side is a reversal's
+        // entry, which works once the exit at the next fill bar has made the position flat.
+        working!.isAdd = position != 0 && (position > 0) == (side == .long)
     }
 
     /// Works the entry order on `bar`: an add to a position that is gone (or an entry into a

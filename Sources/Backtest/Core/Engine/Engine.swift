@@ -136,7 +136,7 @@ public enum Engine {
     /// trailing stop, break-even, limit and stop entries, pyramiding): fills `cash`, `position`
     /// and `equity` at each close. The classic loop in `run` is this one without those branches,
     /// kept apart so market orders with stop and target levels pay nothing for them;
-    /// `EngineLoopTests` holds the two equal bit for bit where both apply.
+    /// `OrdersPropertyTests.loopsAgree` holds the two equal bit for bit where both apply.
     @inline(never)
     static func simulateWithOrders(
         _ broker: inout Broker, _ candles: CandleSeries, _ signals: Signals,

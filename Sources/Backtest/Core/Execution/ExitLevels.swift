@@ -151,14 +151,14 @@ struct ExitLevels {
         }
     }
 
-    /// The bar `bar` is complete: the peak and trough take its high and low (when it is one of
-    /// the position's bars), then the trailing stop and the break-even move follow them.
+    /// The bar `bar` is complete: when it is one of the position's bars, the peak and trough take
+    /// its high and low, then the trailing stop (an expression distance read at this bar) and the
+    /// break-even move follow them. A fill bar whose range is not the position's (a fill at the
+    /// close or inside the bar) moves nothing: the level stays the entry's until the next bar.
     mutating func close(bar: Int, high: Double, low: Double, entry: Double, tick: Double?) {
-        guard tracksPeak, !peak.isNaN else { return }
-        if bar >= firstCheckBar {
-            peak = Swift.max(peak, high)
-            trough = Swift.min(trough, low)
-        }
+        guard tracksPeak, !peak.isNaN, bar >= firstCheckBar else { return }
+        peak = Swift.max(peak, high)
+        trough = Swift.min(trough, low)
         if let d = rules.trail {
             trail = tighter(trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
                                               bar: bar, long: long, tick: tick))
