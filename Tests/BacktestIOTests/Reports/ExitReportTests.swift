@@ -89,4 +89,28 @@ struct ExitReportTests {
         flat.stats = Stats(flat.result, periodsPerYear: 252, bootstrap: .init(resamples: 20))
         #expect(!RunSummaryText.summary(flat, headline: "", rules: []).contains("exits:") && flat.exitRows == nil)
     }
+
+    @Test("the page: each trade's exit_kind and an exits table beside the statistics")
+    func page() throws {
+        let report = try Self.report()
+        let d = try ReportPageDataTests.data(report.html())
+        let trades = try #require((d["chart"] as? [String: Any])?["trades"] as? [String: Any])
+        #expect(trades["exit_kind"] as? [String] == report.result.trades.map(\.exitKind.rawValue))
+        let tables = try #require(d["tables"] as? [[String: Any]])
+        #expect(tables.map { $0["id"] as? String }.prefix(2) == ["stats", "exits"])
+        let exits = try #require(tables.first { $0["id"] as? String == "exits" })
+        #expect(exits["columns"] as? [String] == ["exit kind", "trades", "share", "avg return"])
+        #expect((exits["rows"] as? [[String]])?.map { $0[0] } == report.exits.present.map(\.kind.rawValue))
+    }
+
+    @Test("a sweep curve's trades carry exit_kind only when a trade did not end as its default")
+    func curveTrades() throws {
+        var trades = [StatsFixtures.trade(0, 2, pnl: 1, ret: 0.01), StatsFixtures.trade(3, 5, pnl: 1, ret: 0.01)]
+        trades[1].isOpen = true; trades[1].exitKind = .end
+        guard case .object(let plain) = PageData.curveTrades(trades) else { Issue.record("not an object"); return }
+        #expect(!plain.contains { $0.key == "exit_kind" })
+        trades[0].exitKind = .stopGap
+        guard case .object(let kinds) = PageData.curveTrades(trades) else { Issue.record("not an object"); return }
+        #expect(kinds.first { $0.key == "exit_kind" }?.value == .array([.string("stop-gap"), .string("end")]))
+    }
 }
