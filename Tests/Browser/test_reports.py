@@ -11,8 +11,11 @@ kind (run, chart, sweep, screen): no console errors, no request other than file:
 the tooltip of a hovered bar reads back the bar's exact OHLCV (at the stored timeframe and after
 aggregation), wheel zoom, drag pan, box zoom and reset change the visible range, a click on a trade
 row shows that trade, timeframe buttons give the candle counts of calendar-aligned UTC buckets, log
-toggles, heatmap hover and selection, screen sorting and row opening. When a `stats.json` (bt run's)
-sits beside a run page, the page's maximum drawdown and its duration must equal bt's statistics.
+toggles, heatmap hover and selection, screen sorting and row opening; every trade's exit kind in the
+trades table, the legends and the tooltip; the peak, final and trough labels cover no line of their
+pane (whole view, zoomed, log scale); a portfolio's page (no candles) draws its equity on top with its
+trades. When a `stats.json` (bt run's) sits beside a run page, the page's maximum drawdown and its
+duration must equal bt's statistics.
 Screenshots go to DIR (default .build/test-artifacts/browser). Exit status 1 when any check fails.
 """
 import argparse
@@ -397,6 +400,125 @@ def check_chart(page, chart_id, cd, shots=True, trades_table=True, stats=None):
         check(abs(a["maxDrawdownDays"] - stats["max_drawdown_duration_days"]) < 1e-9, "drawdown days differ from bt")
 
 
+def trade_kinds(trades):
+    """Each trade's exit kind as the page reads it: `exit_kind`, else `end` when open and `signal`."""
+    n = len(trades["entry_index"])
+    opens = trades.get("is_open") or [False] * n
+    return trades.get("exit_kind") or ["end" if o else "signal" for o in opens]
+
+
+def trade_rows_at(page, chart_id, bar, pane):
+    """The tooltip's trade rows (label, value) after hovering base bar `bar` in `pane`."""
+    api = f"btCharts['{chart_id}']"
+    page.scroll_into_view(chart_id)
+    page.js(f"window.{api}.zoomTo(Math.max(0, arguments[0] - 20), arguments[0] + 20)", bar)
+    pt = page.js(f"return window.{api}.clientPoint(arguments[0], arguments[1])", bar, pane)
+    page.move(pt["x"], pt["y"])
+    time.sleep(0.05)
+    return page.js("""
+      const tip = document.getElementById(arguments[0]);
+      return [...tip.querySelectorAll('tr[data-k=trade]')].map(tr => [tr.querySelector('th').textContent, tr.querySelector('td').textContent]);""",
+                   chart_id + "-tooltip")
+
+
+def check_exits(page, chart_id, cd, table=True, pane="price"):
+    """Every trade's exit kind: in the trades table (a column and data-exit-kind), in a pane's
+    legend, and in the tooltip of the exit bar of a trade that did not end on a signal."""
+    trades = cd.get("trades")
+    if not trades or not trades.get("entry_index"):
+        return
+    api = f"btCharts['{chart_id}']"
+    kinds = trade_kinds(trades)
+    page.js(f"window.{api}.reset()")
+    if table:
+        shown = page.js("return [...document.querySelectorAll('#bt-trades tr[data-trade]')].map(tr => tr.dataset.exitKind)")
+        check(shown == kinds[:len(shown)] and shown, f"trades table kinds {shown[:5]} != {kinds[:5]}")
+        col = page.js("return [...document.querySelectorAll('#bt-trades thead th')].map(th => th.textContent).indexOf('exit kind')")
+        check(col >= 0, "the trades table has no 'exit kind' column")
+        cells = page.js("return [...document.querySelectorAll('#bt-trades tr[data-trade]')].slice(0, 60).map(tr => tr.children[arguments[0]].textContent)", col)
+        check(cells == kinds[:len(cells)], f"exit kind cells {cells[:5]} != {kinds[:5]}")
+    legend = set()
+    for p in page.state(api)["panes"]:
+        legend |= set(page.js(f"return window.{api}.legend(arguments[0])", p) or [])
+    missing = set(kinds) - legend
+    check(not missing, f"exit kinds missing from the chart's legends: {missing} (legends: {sorted(legend)})")
+    k = next((j for j, x in enumerate(kinds) if x != "signal"), 0)
+    rows = trade_rows_at(page, chart_id, trades["exit_index"][k], pane)
+    check(any(th.startswith(f"Trade #{k + 1}") and td.endswith(" · " + kinds[k]) for th, td in rows),
+          f"the tooltip at trade {k + 1}'s exit bar does not say it ended by {kinds[k]}: {rows}")
+    page.js(f"window.{api}.reset()")
+
+
+def segment_meets_box(p, q, box):
+    """Whether segment p-q meets the rectangle (left, top, right, bottom) (Liang-Barsky)."""
+    (x1, y1), (x2, y2) = p, q
+    left, top, right, bottom = box
+    t0, t1, dx, dy = 0.0, 1.0, x2 - x1, y2 - y1
+    for pk, qk in ((-dx, x1 - left), (dx, right - x1), (-dy, y1 - top), (dy, bottom - y1)):
+        if pk == 0:
+            if qk < 0:
+                return False
+        else:
+            t = qk / pk
+            if pk < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+            if t0 > t1:
+                return False
+    return True
+
+
+LINES = {"equity": ["equity", "bench", "compare"], "drawdown": ["dd"]}
+
+
+def check_labels(page, chart_id, when):
+    """The peak, final and trough labels cover no line of their pane (the page's own paths of the
+    drawn series, read back and intersected here), or sit in the pane's header."""
+    api = f"btCharts['{chart_id}']"
+    labels = [lab for lab in page.js(f"return window.{api}.labels()") if lab["point"]]
+    check(labels, f"{when}: no peak or final label drawn")
+    for lab in labels:
+        area = page.js(f"return window.{api}.plotArea(arguments[0])", lab["pane"])
+        if lab["beside"]:
+            check(area["top"] - 20 - 1 <= lab["top"] and lab["bottom"] <= area["top"] + 1, f"{when}: {lab['text']} is not in its pane's header: {lab}")
+            continue
+        check(area["left"] <= lab["left"] and lab["right"] <= area["right"] and area["top"] <= lab["top"] and lab["bottom"] <= area["bottom"],
+              f"{when}: {lab['text']} leaves its pane: {lab} {area}")
+        box = (lab["left"] + 0.5, lab["top"] + 0.5, lab["right"] - 0.5, lab["bottom"] - 0.5)
+        for key in LINES.get(lab["pane"], []):
+            path = page.js(f"return window.{api}.path(arguments[0], arguments[1])", key, lab["pane"]) or []
+            for p, q in zip(path, path[1:]):
+                check(not segment_meets_box(p, q, box), f"{when}: the label '{lab['text']}' covers the {key} line near x={p[0]:.0f}")
+
+
+def check_equity_pane(page, chart_id, when):
+    """The equity pane's log toggle sits in its header and switches the pane to log scale; the
+    labels stay off the curve in both scales and when zoomed in."""
+    api = f"btCharts['{chart_id}']"
+    page.js(f"window.{api}.reset()")
+    page.scroll_into_view(chart_id)
+    check_labels(page, chart_id, when)
+    st = page.state(api)
+    n, peak = st["baseCandles"], st["analysis"]["peakIndex"]
+    page.js(f"window.{api}.zoomTo(arguments[0], arguments[1])", max(0, peak - n // 6), min(n - 1, peak + n // 6))
+    check_labels(page, chart_id, when + " zoomed around the peak")
+    page.js(f"window.{api}.reset()")
+    button = page.d.find_element(By.ID, f"{chart_id}-log-equity")
+    r = page.js("const b = arguments[0].getBoundingClientRect(), h = document.getElementById(arguments[1]).getBoundingClientRect();"
+                "return [b.left - h.left, b.top - h.top, b.right - h.left, b.bottom - h.top]", button, chart_id)
+    area = page.js(f"return window.{api}.plotArea('equity')")
+    check(area["top"] - 21 <= r[1] and r[3] <= area["top"] + 1 and r[2] <= area["right"] + 1,
+          f"{when}: the equity pane's log toggle {r} is not in its header (plot {area})")
+    button.click()
+    time.sleep(0.1)
+    check(page.state(api)["log"]["equity"], f"{when}: the equity pane's toggle did not switch it to log")
+    page.shot("log-equity")
+    check_labels(page, chart_id, when + " in log scale")
+    button.click()
+    check(not page.state(api)["log"]["equity"], f"{when}: the toggle did not switch the equity pane back")
+
+
 def check_resize(page, chart_id):
     api = f"btCharts['{chart_id}']"
     before = page.state(api)["drawCount"]
@@ -422,10 +544,78 @@ def test_run(page):
     sj = os.path.join(os.path.dirname(page.path), "stats.json")
     if os.path.exists(sj):
         stats = json.load(open(sj))["stats"]
-    check_chart(page, "bt-chart", page.data["chart"], stats=stats)
+    cd = page.data["chart"]
+    if not any(k in cd["series"] for k in ("close", "open")):
+        return test_portfolio(page, stats)
+    check_chart(page, "bt-chart", cd, stats=stats)
+    check_exits(page, "bt-chart", cd)
+    check_equity_pane(page, "bt-chart", "run page")
     check_resize(page, "bt-chart")
     check_clean(page)
     check_dark(page)
+
+
+def test_portfolio(page, stats):
+    """A portfolio of several symbols: no candles; the equity on top with its benchmark's values,
+    every round trip marked on it, listed with its symbol and exit kind, and a click zooming to it."""
+    api = "btCharts['bt-chart']"
+    cd = page.data["chart"]
+    st = page.state(api)
+    check(st["panes"][0] == "equity" and "price" not in st["panes"], f"the top pane is not the equity: {st['panes']}")
+    t = decode_series(cd["series"])["t"]
+    check(st["baseCandles"] == len(t), "the chart's bars are not the portfolio clock")
+    eq = values_of(cd["equity"]["values"])
+    check(st["analysis"]["final"] == eq[-1], f"the equity ends at {st['analysis']['final']}, the data at {eq[-1]}")
+    # No candles to read back against the store: the drawn curve is read back against equity.csv beside the page.
+    page.no_candles = True
+    import csv
+    with open(os.path.join(os.path.dirname(page.path), "equity.csv"), newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    check([int(dt.datetime.fromisoformat(r["time"].replace("Z", "+00:00")).timestamp()) for r in rows] == t, "the clock differs from equity.csv's")
+    drawn = page.js(f"return window.{api}.baseValues('equity', 0, arguments[0])", len(t))
+    check(all(abs(a - float(r["equity"])) <= 1e-9 * abs(a) for a, r in zip(drawn, rows)), "the drawn equity differs from equity.csv's")
+    bench = page.js(f"return window.{api}.baseValues('bench', 0, arguments[0])", len(t))
+    check(all(abs(a - float(r["benchmark"])) <= 1e-9 * abs(a) for a, r in zip(bench, rows)), "the drawn benchmark differs from equity.csv's")
+    page.js(f"window.{api}.reset()")
+    page.scroll_into_view("bt-chart")
+    page.shot("initial")
+    trades = cd["trades"]
+    m = len(trades["entry_index"])
+    rows = page.d.find_elements(By.CSS_SELECTOR, "#bt-trades tr[data-trade]")
+    check(len(rows) == min(m, 500), f"the trades table has {len(rows)} rows for {m} trades")
+    heads = page.js("return [...document.querySelectorAll('#bt-trades thead th')].map(th => th.textContent)")
+    check(heads[:2] == ["#", "symbol"], f"no symbol column: {heads}")
+    symbols = page.js("return [...document.querySelectorAll('#bt-trades tr[data-trade]')].slice(0, 50).map(tr => tr.children[1].textContent)")
+    check(symbols == trades["symbol"][:len(symbols)], "the table's symbols are not the trades'")
+    check_exits(page, "bt-chart", cd, pane="equity")
+    # hover a bar: the equity and the positions held
+    k = len(t) // 2
+    page.js(f"window.{api}.zoomTo(arguments[0] - 40, arguments[0] + 40)", k)
+    pt = page.js(f"return window.{api}.clientPoint(arguments[0], 'equity')", k)
+    page.move(pt["x"], pt["y"])
+    time.sleep(0.05)
+    tip = tooltip_values(page, "bt-chart-tooltip")
+    check(tip is not None and tip["index"] == k, f"no tooltip at bar {k}: {tip}")
+    check(abs(float(tip["equity"].replace(",", "")) - eq[k]) <= 0.005 + 1e-12 * abs(eq[k]), f"equity shows {tip['equity']}, is {eq[k]}")
+    held = values_of(cd["equity"]["position"])[k]
+    check(float(tip["position"]) == held, f"positions held show {tip['position']}, are {held}")
+    page.shot("hover")
+    # a click on a trade row shows that trade
+    j = len(rows) // 2
+    page.js("arguments[0].scrollIntoView({block: 'center'})", rows[j])
+    rows[j].click()
+    time.sleep(0.1)
+    vb = page.state(api)["visibleBase"]
+    e0, e1 = trades["entry_index"][j], trades["exit_index"][j]
+    check(vb["from"] <= e0 and vb["to"] >= e1 and vb["to"] - vb["from"] < len(t) / 2, f"trade {j} ({e0}..{e1}) not shown: {vb}")
+    page.scroll_into_view("bt-chart")
+    page.shot("trade")
+    check_equity_pane(page, "bt-chart", "portfolio page")
+    if stats:
+        a = page.state(api)["analysis"]
+        check(abs(a["maxDrawdown"] - stats["max_drawdown"]) <= 1e-12 * max(1, abs(stats["max_drawdown"])), "max drawdown differs from bt's")
+        check(a["maxDrawdownBars"] == stats["max_drawdown_duration"], "drawdown duration differs from bt's")
+    check_clean(page)
 
 
 def test_chart(page):
@@ -498,7 +688,9 @@ def test_sweep(page):
         check("equity" not in page.state("btCharts['bt-chart']")["panes"], "an equity pane is drawn without a curve")
     page.js("btSweep.select(arguments[0], arguments[1])", *page.js("return btSweep.state().best"))
     # the combination chart: candles, trades of the selection, timeframes
-    check_chart(page, "bt-chart", dict(page.data["chart"], trades=next((c.get("trades") for c in combos if best and (c["x"], c.get("y")) == (best["x"], best.get("y"))), None)), shots=False)
+    best_cd = dict(page.data["chart"], trades=next((c.get("trades") for c in combos if best and (c["x"], c.get("y")) == (best["x"], best.get("y"))), None))
+    check_chart(page, "bt-chart", best_cd, shots=False)
+    check_exits(page, "bt-chart", best_cd)
     if sw.get("walk_forward"):
         wf = page.state("btCharts['bt-wf']")
         check("equity" in wf["panes"], "walk-forward chart has no equity pane")
@@ -535,6 +727,7 @@ def test_screen(page):
     sparks = page.js("return [...document.querySelectorAll('#bt-screen canvas.bt-spark')].filter(c => c.width > 0).length")
     check(sparks == len(rows), f"{sparks} sparklines for {len(rows)} rows")
     check_chart(page, "bt-chart", target["chart"], trades_table=False)
+    check_exits(page, "bt-chart", target["chart"], table=False)
     page.scroll_into_view("bt-chart")
     page.shot("opened")
     check_clean(page)
@@ -639,10 +832,10 @@ def main():
                 kind = page.js("return window.btPage.kind")
                 TESTS[kind](page)
                 shots += page.shots
-                if EXPORTS:
+                if EXPORTS and not getattr(page, "no_candles", False):
                     check(getattr(page, "verified_against_store", False), "no chart of this page was read back against bt data export")
                 print(f"ok    {name:14s} {kind:6s} {time.time() - t0:5.1f}s  first paint {page.js('return window.btPage.firstPaintMs') or 0:.0f} ms"
-                      + ("  (tooltips = bt data export)" if EXPORTS else ""))
+                      + ("  (equity = equity.csv)" if getattr(page, "no_candles", False) else "  (tooltips = bt data export)" if EXPORTS else ""))
             except Exception as e:  # report and go on with the next page
                 failures.append((name, e))
                 print(f"FAIL  {name:14s} {e}")

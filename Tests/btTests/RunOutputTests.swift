@@ -47,7 +47,8 @@ struct RunOutputTests {
         }
         let stats = try #require(j["stats"] as? [String: Any])
         for name in Metric.names { #expect(stats.keys.contains(name), "missing stat \(name)") }
-        #expect(stats.count == Metric.allCases.count + 5)   // and the engine's counters
+        #expect(stats.count == Metric.allCases.count + 6)   // and the engine's counters, and exits by kind
+        #expect((stats["exits"] as? [String: Int])?.values.reduce(0, +) == stats["trades"] as? Int)
         let total = try #require(stats["total_return"] as? Double)
         let final = try #require(stats["final_equity"] as? Double)
         #expect(abs(total - (final / 10_000 - 1)) < 1e-12)

@@ -70,6 +70,7 @@ public struct Screen {
             let (result, stats) = try job(symbols[i])
             var values = stats
             values.drawdowns = nil
+            values.exits = nil
             var row = Row(symbol: SeriesName.split(symbols[i])?.0 ?? symbols[i], timeframe: result.candles.timeframe, status: .ok,
                           stats: values, equityShape: Self.shape(result.equity, points: points), bars: result.candles.count)
             if stats[.trades] < minTrades { row.status = .fewTrades }

@@ -15,6 +15,9 @@ public struct Stats: Sendable {
     /// draw; nil for statistics read back from partial results, and dropped from a screen's
     /// rows (which keep only the values).
     public internal(set) var drawdowns: DrawdownEpisodes?
+    /// How the trades ended, by `ExitKind`, for the reports; nil for statistics read back from
+    /// partial results, and dropped from a screen's rows, as `drawdowns`.
+    public internal(set) var exits: ExitSummary?
 
     /// Computes every statistic.
     /// - Parameters:
@@ -68,6 +71,7 @@ public struct Stats: Sendable {
         drawdowns = dd
 
         for (metric, value) in TradeStats(result.trades).values { add(metric, value) }
+        exits = ExitSummary(result.trades)
         add(.feesPaid, result.feesPaid)
         add(.spreadCost, split.spread)
         add(.impactCost, split.impact)
@@ -98,6 +102,7 @@ public struct Stats: Sendable {
         precondition(values.count == Metric.allCases.count, "one value per metric")
         self.periodsPerYear = periodsPerYear
         drawdowns = nil
+        exits = nil
         all = zip(Metric.allCases, values).map { Stat($0, $1) }
     }
 

@@ -68,20 +68,27 @@ enum PageData {
         return ["deepest": json(episodes.deepest), "longest": json(episodes.longest)]
     }
 
-    /// The `trades` columns, in entry order.
-    static func trades(_ trades: [Trade]) -> JSONValue {
-        [
-            "side": .array(trades.map { .string($0.side.rawValue) }),
-            "entry_index": .array(trades.map { .int($0.entryIndex) }),
-            "exit_index": .array(trades.map { .int($0.exitIndex) }),
-            "entry_price": numbers(trades.map(\.entryPrice)),
-            "exit_price": numbers(trades.map(\.exitPrice)),
-            "quantity": numbers(trades.map(\.quantity)),
-            "pnl": numbers(trades.map(\.pnl)),
-            "return": numbers(trades.map(\.returnFraction)),
-            "fees": numbers(trades.map(\.fees)),
-            "is_open": .array(trades.map { .bool($0.isOpen) }),
-        ]
+    /// The `trades` columns, in entry order (a portfolio's in the order they closed), with
+    /// `exit_kind` (how each ended) and, given `symbols` (one per trade), a `symbol` column.
+    static func trades(_ trades: [Trade], symbols: [String]? = nil) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        if let symbols {
+            precondition(symbols.count == trades.count, "one symbol per trade")
+            members.append((key: "symbol", value: .array(symbols.map { .string($0) })))
+        }
+        return .object(members + [
+            (key: "side", value: .array(trades.map { .string($0.side.rawValue) })),
+            (key: "entry_index", value: .array(trades.map { .int($0.entryIndex) })),
+            (key: "exit_index", value: .array(trades.map { .int($0.exitIndex) })),
+            (key: "entry_price", value: numbers(trades.map(\.entryPrice))),
+            (key: "exit_price", value: numbers(trades.map(\.exitPrice))),
+            (key: "quantity", value: numbers(trades.map(\.quantity))),
+            (key: "pnl", value: numbers(trades.map(\.pnl))),
+            (key: "return", value: numbers(trades.map(\.returnFraction))),
+            (key: "fees", value: numbers(trades.map(\.fees))),
+            (key: "is_open", value: .array(trades.map { .bool($0.isOpen) })),
+            (key: "exit_kind", value: .array(trades.map { .string($0.exitKind.rawValue) })),
+        ])
     }
 
     /// The `fills` columns (VWAP and filled quantity), in time order.
@@ -96,7 +103,8 @@ enum PageData {
 
     /// A sweep curve's `trades`: what the page shows, with defaults left out: numbers as `f64`,
     /// no `fees` (the page does not show them; sweep.csv and `bt run` have them), no `side` when
-    /// every trade is long, no `is_open` when none is open.
+    /// every trade is long, no `is_open` when none is open, no `exit_kind` when every trade ended
+    /// as its default (`end` when open, else `signal`).
     static func curveTrades(_ trades: [Trade]) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
         if trades.contains(where: { $0.side != .long }) {
@@ -112,6 +120,9 @@ enum PageData {
             (key: "return", value: f64(trades.map(\.returnFraction))),
         ]
         if trades.contains(where: \.isOpen) { members.append((key: "is_open", value: .array(trades.map { .bool($0.isOpen) }))) }
+        if trades.contains(where: { $0.exitKind != ($0.isOpen ? .end : .signal) }) {
+            members.append((key: "exit_kind", value: .array(trades.map { .string($0.exitKind.rawValue) })))
+        }
         return .object(members)
     }
 

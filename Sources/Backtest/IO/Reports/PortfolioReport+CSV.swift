@@ -64,18 +64,19 @@ extension PortfolioReport {
     }
 
     /// Every round trip with its symbol, in the order they closed (open ones last): rows of the
-    /// clock and the symbol's own bars, then `bt run`'s columns and the buys and sells in it.
+    /// clock and the symbol's own bars, then `bt run`'s columns, the buys and sells in it and how
+    /// it ended (`exit_kind`: `rebalance` when the planner rotated it out).
     func tradesCSV() -> String {
         var s = CSV.row(["symbol", "side", "entry_time", "exit_time", "entry_index", "exit_index", "entry_bar", "exit_bar",
                          "bars_held", "quantity", "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "buys",
-                         "sells", "is_open"])
+                         "sells", "is_open", "exit_kind"])
         for pt in portfolio.trades {
             let t = pt.trade
             s += CSV.row([CSV.text(portfolio.symbols[pt.symbol]), CSV.text(t.side.rawValue), UTCTime.iso(t.entryTime),
                           UTCTime.iso(t.exitTime), String(t.entryIndex), String(t.exitIndex), String(pt.entryBar), String(pt.exitBar),
                           String(t.barsHeld), CSV.number(t.quantity), CSV.number(t.entryPrice), CSV.number(t.exitPrice),
                           CSV.number(t.slippageBps), CSV.number(t.fees), CSV.number(t.pnl), CSV.number(t.returnFraction),
-                          String(pt.buys), String(pt.sells), t.isOpen ? "true" : "false"])
+                          String(pt.buys), String(pt.sells), t.isOpen ? "true" : "false", t.exitKind.rawValue])
         }
         return s
     }

@@ -18,6 +18,7 @@ extension PortfolioReport {
         md += "\n## Statistics\n\nOf the account as one run; buy and hold is the equal-weight one of the symbols.\n\n"
         md += table(run.statRows, align: "|---|---:|")
         for note in run.notes { md += "\n" + Markdown.cell(note) + "\n" }
+        md += run.exitsMarkdown
         md += "\n## Portfolio\n\n" + table(figureRows, align: "|---|---:|")
         md += "\nExposure: the value of the positions over equity at each bar's close. Turnover: notional traded one way "
             + "(half of all buys and sells) over the mean equity.\n"
@@ -56,15 +57,15 @@ extension PortfolioReport {
         let trades = portfolio.trades
         guard !trades.isEmpty else { return "No trades.\n" }
         let shown = run.tradesShown
-        var md = "| # | symbol | entry | exit | bars | entry price | exit price | pnl | return |\n"
-            + "|---:|---|---|---|---:|---:|---:|---:|---:|\n"
+        var md = "| # | symbol | entry | exit | exit kind | bars | entry price | exit price | pnl | return |\n"
+            + "|---:|---|---|---|---|---:|---:|---:|---:|---:|\n"
         let indices: [Int] = trades.count <= 2 * shown ? Array(trades.indices)
             : Array(0..<shown) + Array((trades.count - shown)..<trades.count)
         for (k, i) in indices.enumerated() {
-            if k == shown && trades.count > 2 * shown { md += "| ... | | | | | | | | |\n" }
+            if k == shown && trades.count > 2 * shown { md += "| ... | | | | | | | | | |\n" }
             let pt = trades[i], t = pt.trade
             md += "| \(i + 1) | \(Markdown.cell(portfolio.symbols[pt.symbol])) | \(UTCTime.iso(t.entryTime)) | "
-                + "\(UTCTime.iso(t.exitTime))\(t.isOpen ? " (open)" : "") | \(t.barsHeld) | "
+                + "\(UTCTime.iso(t.exitTime))\(t.isOpen ? " (open)" : "") | \(t.exitKind.rawValue) | \(t.barsHeld) | "
                 + String(format: "%.4f | %.4f | %.2f | %.2f%% |\n", t.entryPrice, t.exitPrice, t.pnl, t.returnFraction * 100)
         }
         return md + "\n\(trades.count) round trips in all; every one is in `trades.csv`.\n"

@@ -21,7 +21,9 @@ extension Report {
     var title: String { "\(strategy) on \(result.candles.symbol)" }
 
     /// The page's data object (docs/reference/report-html-schema.md, kind `run`).
-    func pageData(_ manifest: RunManifest, indicators: [ChartIndicator]) -> JSONValue {
+    /// - Parameter chart: the chart object; nil draws the result's candles, indicators, equity,
+    ///   trades and fills (`PageData.chart`).
+    func pageData(_ manifest: RunManifest, indicators: [ChartIndicator], chart: JSONValue? = nil) -> JSONValue {
         var subtitle = PageData.subtitle(result.candles, timeframe: timeframe)
         if !parameters.isEmpty { subtitle.append(parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ")) }
         var tables: [JSONValue] = []
@@ -32,6 +34,11 @@ extension Report {
         }
         tables.append(PageData.table(id: "stats", title: "Statistics", columns: ["statistic", "value"],
                                      rows: stats.all.map(PageData.statRow), align: ["left", "right"], notes: notes))
+        if let rows = exitRows {
+            tables.append(PageData.table(id: "exits", title: "Exits by kind", columns: rows[0], rows: Array(rows.dropFirst()),
+                                         align: ["left", "right", "right", "right"],
+                                         notes: ["How the trades ended (open trades as end); the average is of trade returns."]))
+        }
         if let costs {
             // Short headings: the table sits in the narrow column beside the chart.
             let rows = costs.rows.map { r in
@@ -42,7 +49,7 @@ extension Report {
                                          rows: rows, align: ["left", "right", "right", "right", "right", "right"],
                                          notes: ["The same run with fees and depth impact scaled."] + (breakEvenText.map { [$0] } ?? [])))
         }
-        let chart = PageData.chart(result.candles, timeframe: timeframe, indicators: indicators, run: (result, drawdowns))
+        let chart = chart ?? PageData.chart(result.candles, timeframe: timeframe, indicators: indicators, run: (result, drawdowns))
         return PageData.page(.run, title: title, subtitle: subtitle, manifest: manifest.plainRows, tables: tables,
                              members: [(key: "chart", value: chart)])
     }

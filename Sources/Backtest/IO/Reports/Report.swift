@@ -22,6 +22,10 @@ public struct Report {
     public var drawdowns: DrawdownEpisodes {
         stats.drawdowns ?? DrawdownEpisodes(result)
     }
+    /// How the result's trades ended, as the statistics counted them.
+    public var exits: ExitSummary {
+        stats.exits ?? ExitSummary(result.trades)
+    }
     public var costs: CostSensitivity?
     /// Size of the text charts in `report.md`.
     public var chartSize = ChartSize(width: 100, height: 28)
@@ -100,7 +104,9 @@ public struct Report {
     /// it (absent otherwise, so other runs' objects are unchanged). `stats` holds every
     /// `Stats` value by machine name (fractions, ISO-8601 times, null when undefined) plus the
     /// engine's counters `initial_cash`, `fills`, `avg_slippage` (a fraction),
-    /// `rejected_by_reason` and `ambiguous_exit_bars`; `cost_split` is
+    /// `rejected_by_reason`, `ambiguous_exit_bars` and `exits` (the trades by how they ended:
+    /// every `ExitKind` by its name, in `ExitKind` order, 0 for the kinds that did not happen,
+    /// so `.stats.exits.stop` is always a count); `cost_split` is
     /// `{"gross_pnl", "net_pnl", "gross_return", "net_return", "fees", "spread", "impact",
     /// "fees_share", "spread_share", "impact_share"}` (cash, fractions; shares of gross PnL, null
     /// when gross PnL is 0); `costs` is the cost-sensitivity table or null when skipped.
@@ -115,6 +121,7 @@ public struct Report {
             (key: "avg_slippage", value: .number(stats[.avgSlippageBps] / 10_000)),
             (key: "rejected_by_reason", value: .object(reasons)),
             (key: "ambiguous_exit_bars", value: .int(result.ambiguousExitBars)),
+            (key: "exits", value: .object(exits.rows.map { (key: $0.kind.rawValue, value: .int($0.trades)) })),
         ]
         var costsJSON = JSONValue.null
         if let costs {
@@ -221,6 +228,21 @@ public struct Report {
         return out
     }
 
+    /// `exits: 12 signal, 3 stop, 1 end`: how the trades ended, for the text summary; nil
+    /// without trades.
+    public var exitsLine: String? {
+        exits.total == 0 ? nil : "exits: " + exits.text
+    }
+
+    /// The trades by how they ended, for humans (header first): the kinds that happened, with
+    /// their trades, share of all trades and average return (percentages); nil without trades.
+    public var exitRows: [[String]]? {
+        guard exits.total > 0 else { return nil }
+        return [["exit kind", "trades", "share", "avg return"]] + exits.present.map { row in
+            [row.kind.rawValue, String(row.trades), Format.percent(row.share), Format.percent(row.averageReturn)]
+        }
+    }
+
     /// The statistics table for humans (header first): label with unit, formatted value
     /// (percentages for fractions).
     public var statRows: [[String]] {
@@ -264,12 +286,12 @@ public struct Report {
 
     func tradesCSV() -> String {
         var s = CSV.row(["side", "entry_time", "exit_time", "entry_index", "exit_index", "bars_held", "quantity",
-                         "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "is_open"])
+                         "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "is_open", "exit_kind"])
         for t in result.trades {
             s += CSV.row([CSV.text(t.side.rawValue), UTCTime.iso(t.entryTime), UTCTime.iso(t.exitTime), String(t.entryIndex),
                           String(t.exitIndex), String(t.barsHeld), CSV.number(t.quantity), CSV.number(t.entryPrice),
                           CSV.number(t.exitPrice), CSV.number(t.slippageBps), CSV.number(t.fees), CSV.number(t.pnl),
-                          CSV.number(t.returnFraction), t.isOpen ? "true" : "false"])
+                          CSV.number(t.returnFraction), t.isOpen ? "true" : "false", t.exitKind.rawValue])
         }
         return s
     }
@@ -289,6 +311,15 @@ public struct Report {
 
     func markdown() throws -> String { try markdown(manifest) }
 
+    /// `### Exits by kind` and its table (`exitRows`), for the statistics section; empty
+    /// without trades.
+    var exitsMarkdown: String {
+        guard let rows = exitRows else { return "" }
+        return "\n### Exits by kind\n\nHow the trades ended (open trades as `end`); the average is of trade returns.\n\n"
+            + "| " + rows[0].joined(separator: " | ") + " |\n|---|---:|---:|---:|\n"
+            + rows.dropFirst().map { "| " + $0.joined(separator: " | ") + " |\n" }.joined()
+    }
+
     func markdown(_ manifest: RunManifest) throws -> String {
         let c = result.candles
         var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
@@ -305,6 +336,7 @@ public struct Report {
 
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
         for s in stats.all { md += "| \(s.label) | \(s.formatted) |\n" }
+        md += exitsMarkdown
 
         if let rows = costRows, let breakEven = breakEvenText {
             md += "\n## Cost sensitivity\n\nThe same run with fees and depth impact scaled.\n\n"
@@ -318,13 +350,14 @@ public struct Report {
         if trades.isEmpty {
             md += "No trades.\n"
         } else {
-            md += "| # | side | entry | exit | bars | entry price | exit price | pnl | return |\n|---:|---|---|---|---:|---:|---:|---:|---:|\n"
+            md += "| # | side | entry | exit | exit kind | bars | entry price | exit price | pnl | return |\n"
+                + "|---:|---|---|---|---|---:|---:|---:|---:|---:|\n"
             let shown: [Int] = trades.count <= 2 * tradesShown ? Array(trades.indices)
                 : Array(0..<tradesShown) + Array((trades.count - tradesShown)..<trades.count)
             for (k, i) in shown.enumerated() {
-                if k == tradesShown && trades.count > 2 * tradesShown { md += "| ... | | | | | | | | |\n" }
+                if k == tradesShown && trades.count > 2 * tradesShown { md += "| ... | | | | | | | | | |\n" }
                 let t = trades[i]
-                md += "| \(i + 1) | \(t.side.rawValue) | \(UTCTime.iso(t.entryTime)) | \(UTCTime.iso(t.exitTime))\(t.isOpen ? " (open)" : "") | \(t.barsHeld) | "
+                md += "| \(i + 1) | \(t.side.rawValue) | \(UTCTime.iso(t.entryTime)) | \(UTCTime.iso(t.exitTime))\(t.isOpen ? " (open)" : "") | \(t.exitKind.rawValue) | \(t.barsHeld) | "
                     + "\(Format.fixed(t.entryPrice, 4)) | \(Format.fixed(t.exitPrice, 4)) | \(Format.fixed(t.pnl, 2)) | \(Format.percent(t.returnFraction)) |\n"
             }
             md += "\n\(trades.count) trades in all; every one is in `trades.csv`.\n"

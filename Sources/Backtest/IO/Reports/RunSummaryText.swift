@@ -4,7 +4,8 @@ import BacktestCore
 /// The terminal text of a run (`bt run`, and the account of `bt portfolio`) without its chart.
 package enum RunSummaryText {
     /// That most orders were rejected when they were, warnings (then a blank line), `headline`,
-    /// the rules as written, the gross-to-net cost split and the statistics with their notes.
+    /// the rules as written, the gross-to-net cost split and the statistics with their notes and
+    /// the trades counted by how they ended.
     package static func summary(_ report: Report, headline: String, rules: [RunParameter]) -> String {
         let rejected = report.rejectionHeadline.map { [$0.prefix(1).uppercased() + $0.dropFirst()] } ?? []
         let top = rejected + report.warningLines
@@ -13,6 +14,7 @@ package enum RunSummaryText {
         out += "\n" + TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3])
         out += "\n" + TextTable.render(report.statRows, rightAligned: [1])
         for note in report.notes { out += note + "\n" }
+        if let exits = report.exitsLine { out += exits + "\n" }
         return out
     }
 

@@ -126,7 +126,7 @@ class VolumeLayer {
   tooltip(ch, i) { return [{ k: "volume", label: "Volume", value: fmtExact(ch.d.s.v[i]) }]; }
 }
 class LineLayer {
-  constructor(key, label, color, opts) { this.key = key; this.label = label; this.color = color; this.opts = opts || {}; }
+  constructor(key, label, color, opts) { this.key = key; this.label = label; this.color = color; this.opts = opts || {}; this.band = true; }
   extent(ch, a, b) { return seriesExtent(ch, this.key, a, b); }
   draw(ch, ctx, pane) { strokeSeries(ch, ctx, pane, this.key, ch.color(this.color), this.opts.width || 1.4, this.opts.dash); }
   tooltip(ch, i) {
@@ -197,7 +197,7 @@ class HistogramLayer {
 }
 /** A filled area from zero to the series (drawdown). */
 class AreaLayer {
-  constructor(key, label, opts) { this.key = key; this.label = label; this.opts = opts || {}; }
+  constructor(key, label, opts) { this.key = key; this.label = label; this.opts = opts || {}; this.band = "zero"; }
   extent(ch, a, b) { const e = seriesExtent(ch, this.key, a, b); return e ? [Math.min(0, e[0]), Math.max(0, e[1])] : null; }
   draw(ch, ctx, pane) {
     const vals = ch.d.get(this.key), y0 = pane.y(0);
@@ -211,7 +211,75 @@ class AreaLayer {
   tooltip(ch, i) { return [{ k: this.key, label: this.label, value: fmtPct(ch.d.get(this.key)[i], 2) }]; }
   legend(ch) { return [{ label: this.label, color: ch.colors["dd-line"], box: true }]; }
 }
-/** Trades from entry to exit, blue for a profit, orange for a loss; open trades dashed. */
+// ---- exit kinds ------------------------------------------------------------------------------
+/**
+ * How a trade ended (bt's ExitKind), in legend order, with the glyph of its exit marker: a shape
+ * per kind, hollow, and filled for the gap variants (the bar opened through the level), so the
+ * kinds read without colour; the colour says whether the trade won (blue) or lost (orange).
+ * `open` glyphs are strokes only.
+ */
+const EXIT_GLYPHS = {
+  signal: { shape: "circle" }, stop: { shape: "square" }, "stop-gap": { shape: "square", filled: true },
+  target: { shape: "diamond" }, "target-gap": { shape: "diamond", filled: true }, trail: { shape: "cross", open: true },
+  time: { shape: "hourglass" }, end: { shape: "triangle" }, rebalance: { shape: "asterisk", open: true },
+};
+const EXIT_KINDS = Object.keys(EXIT_GLYPHS);
+/** A trade's exit kind: the data's `exit_kind`, else `end` for an open trade and `signal` for a closed one. */
+function exitKindOf(v, open) { return typeof v === "string" && v ? v : open ? "end" : "signal"; }
+/** The glyph of a kind; a kind this page does not know gets the signal's circle. */
+function exitGlyph(kind) { return EXIT_GLYPHS[kind] || EXIT_GLYPHS.signal; }
+/** Adds the kind's glyph centred at (x, y), about 2r across, to a path (a Path2D, or anything with its methods). */
+function traceExitGlyph(p, kind, x, y, r) {
+  switch (exitGlyph(kind).shape) {
+    case "square": { const s = r * 0.85; p.moveTo(x - s, y - s); p.lineTo(x + s, y - s); p.lineTo(x + s, y + s); p.lineTo(x - s, y + s); p.closePath(); break; }
+    case "diamond": { const s = r * 1.2; p.moveTo(x, y - s); p.lineTo(x + s, y); p.lineTo(x, y + s); p.lineTo(x - s, y); p.closePath(); break; }
+    case "cross": p.moveTo(x - r, y - r); p.lineTo(x + r, y + r); p.moveTo(x + r, y - r); p.lineTo(x - r, y + r); break;
+    case "hourglass": p.moveTo(x - r, y - r); p.lineTo(x + r, y - r); p.lineTo(x - r, y + r); p.lineTo(x + r, y + r); p.closePath(); break;
+    case "triangle": p.moveTo(x - r * 0.8, y - r); p.lineTo(x + r, y); p.lineTo(x - r * 0.8, y + r); p.closePath(); break;
+    case "asterisk":
+      for (let j = 0; j < 3; j++) { const a = Math.PI / 2 + j * Math.PI / 3, dx = Math.cos(a) * r, dy = Math.sin(a) * r; p.moveTo(x - dx, y - dy); p.lineTo(x + dx, y + dy); }
+      break;
+    default: p.moveTo(x + r, y); p.arc(x, y, r, 0, 2 * Math.PI); p.closePath();
+  }
+}
+/** Strokes (and fills) a glyph path of one kind in one colour. */
+function paintGlyphs(ctx, ch, kind, path, color) {
+  const g = exitGlyph(kind);
+  ctx.strokeStyle = color;
+  if (!g.open) { ctx.fillStyle = g.filled ? color : ch.colors.bg; ctx.fill(path); }
+  ctx.stroke(path);
+}
+/** Exit markers: marks are { x, y, kind, win }; one path per kind and colour. */
+function drawExitMarks(ctx, ch, marks, r) {
+  const groups = new Map();
+  for (const m of marks) {
+    const key = m.kind + (m.win ? "+" : "-");
+    let g = groups.get(key);
+    if (!g) groups.set(key, g = { kind: m.kind, win: m.win, path: new Path2D() });
+    traceExitGlyph(g.path, m.kind, m.x, m.y, r);
+  }
+  ctx.lineWidth = r < 3 ? 1.2 : 1.6; ctx.setLineDash([]); ctx.lineJoin = "miter";
+  for (const g of groups.values()) paintGlyphs(ctx, ch, g.kind, g.path, g.win ? ch.colors.profit : ch.colors.loss);
+}
+/** Legend items of the exit kinds the trades hold (glyphs in the text colour). */
+function exitLegend(ch, T) {
+  return T && T.kinds ? T.kinds.map(kind => ({ label: kind, color: ch.colors.muted, glyph: kind })) : [];
+}
+/** Tooltip rows of the trades open on bar i (at most three): side, return, how it ended; the symbol when trades carry one. */
+function tradeTooltip(ch, i) {
+  const T = ch.d.trades;
+  if (!T || !T.n) return [];
+  const out = [];
+  for (let k = T.exitSorted ? lowerBoundInt(T.exit, i) : 0; k < T.n && out.length < 3; k++) {
+    if (T.entry[k] > i) { if (T.sorted && T.exitSorted) break; continue; }
+    if (T.exit[k] < i) continue;
+    out.push({ k: "trade", label: "Trade #" + (k + 1) + (T.symbol ? " " + T.symbol[k] : ""),
+      value: T.side[k] + " " + (T.ret[k] >= 0 ? "+" : "") + fmtPct(T.ret[k], 2) + (T.isOpen[k] ? " (open)" : "") + " · " + T.kind[k],
+      cls: T.pnl[k] >= 0 ? "bt-pos" : "bt-neg" });
+  }
+  return out;
+}
+/** Trades from entry to exit, blue for a profit, orange for a loss; the exit marked by its kind. */
 class TradeLayer {
   extent(ch, a, b) {
     const T = ch.d.trades;
@@ -228,14 +296,14 @@ class TradeLayer {
   draw(ch, ctx, pane) {
     const T = ch.d.trades;
     if (!T || !T.n) return;
-    const a = Math.floor(ch.x0) - 1, b = Math.ceil(ch.x1) + 1, win = new Path2D(), loss = new Path2D(), dots = [];
+    const a = Math.floor(ch.x0) - 1, b = Math.ceil(ch.x1) + 1, win = new Path2D(), loss = new Path2D(), ends = [];
     let shown = 0;
     for (let k = 0; k < T.n; k++) {
       if (T.exit[k] < a || T.entry[k] > b) continue;
       const x1 = ch.xOf(T.entry[k]), y1 = pane.y(T.entryPrice[k]), x2 = ch.xOf(T.exit[k]), y2 = pane.y(T.exitPrice[k]);
       const p = T.pnl[k] >= 0 ? win : loss;
       p.moveTo(x1, y1); p.lineTo(x2, y2);
-      if (++shown < 600) dots.push(x1, y1, x2, y2, T.pnl[k] >= 0);
+      if (++shown < 600) ends.push({ x1, y1, x: x2, y: y2, kind: T.kind[k], win: T.pnl[k] >= 0 });
     }
     ctx.lineCap = "butt";
     ctx.lineWidth = shown > 2000 ? 1.2 : 2.6;
@@ -243,29 +311,48 @@ class TradeLayer {
     ctx.strokeStyle = ch.colors.profit; ctx.stroke(win);
     ctx.strokeStyle = ch.colors.loss; ctx.stroke(loss);
     ctx.setLineDash([]);
-    if (ch.ppb >= 2 && dots.length) {
-      ctx.lineWidth = 1.5;
-      for (let j = 0; j < dots.length; j += 5) {
-        ctx.strokeStyle = dots[j + 4] ? ch.colors.profit : ch.colors.loss; ctx.fillStyle = ch.colors.bg;
-        for (const [x, y] of [[dots[j], dots[j + 1]], [dots[j + 2], dots[j + 3]]]) {
-          ctx.beginPath(); ctx.arc(x, y, 3, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
-        }
-      }
+    // Markers when bars are wide or trades few: a dot at the entry, the exit kind's glyph at the exit.
+    if (ends.length && shown < 600 && (ch.ppb >= 2 || shown * 10 <= ch.plot.width)) {
+      const r = ch.ppb >= 6 ? 4.5 : 3.5, dotsWin = new Path2D(), dotsLoss = new Path2D();
+      for (const e of ends) { const d = e.win ? dotsWin : dotsLoss; d.moveTo(e.x1 + 2.2, e.y1); d.arc(e.x1, e.y1, 2.2, 0, 2 * Math.PI); }
+      ctx.fillStyle = ch.colors.profit; ctx.fill(dotsWin);
+      ctx.fillStyle = ch.colors.loss; ctx.fill(dotsLoss);
+      drawExitMarks(ctx, ch, ends, r);
     }
   }
-  tooltip(ch, i) {
+  tooltip(ch, i) { return tradeTooltip(ch, i); }
+  legend(ch) {
     const T = ch.d.trades;
-    if (!T || !T.n) return [];
-    const out = [];
-    for (let k = lowerBoundInt(T.exit, i); k < T.n && T.entry[k] <= i; k++) {
-      if (T.exit[k] < i) continue;
-      out.push({ k: "trade", label: "Trade #" + (k + 1), value: T.side[k] + " " + (T.ret[k] >= 0 ? "+" : "") + fmtPct(T.ret[k], 2) + (T.isOpen[k] ? " (open)" : ""),
-        cls: T.pnl[k] >= 0 ? "bt-pos" : "bt-neg" });
-      if (out.length >= 3) break;
-    }
-    return out;
+    return T && T.n ? [{ label: "Trade won", color: ch.colors.profit, dash: [5, 3] }, { label: "Trade lost", color: ch.colors.loss, dash: [5, 3] }, ...exitLegend(ch, T)] : [];
   }
-  legend(ch) { return ch.d.trades && ch.d.trades.n ? [{ label: "Trade won", color: ch.colors.profit, dash: [5, 3] }, { label: "Trade lost", color: ch.colors.loss, dash: [5, 3] }] : []; }
+}
+/**
+ * Trades marked on an equity curve (a portfolio's chart, whose symbols' prices share no scale):
+ * each exit at the curve's value on its bar, its glyph the exit kind, blue won, orange lost;
+ * each entry a small dot on the curve while the marks are few.
+ */
+class EquityTradeLayer {
+  constructor(key) { this.key = key; }
+  extent() { return null; }
+  draw(ch, ctx, pane) {
+    const T = ch.d.trades, eq = ch.d.get(this.key);
+    if (!T || !T.n || !eq) return;
+    const a = Math.floor(ch.x0) - 1, b = Math.ceil(ch.x1) + 1, marks = [], entries = new Path2D();
+    let entryCount = 0;
+    for (let k = 0; k < T.n; k++) {
+      const x = T.exit[k], e = T.entry[k];
+      if (x >= a && x <= b && eq[x] === eq[x]) marks.push({ x: ch.xOf(x), y: pane.y(eq[x]), kind: T.kind[k], win: T.pnl[k] >= 0 });
+      if (e >= a && e <= b && eq[e] === eq[e]) { const px = ch.xOf(e), py = pane.y(eq[e]); entries.moveTo(px + 2, py); entries.arc(px, py, 2, 0, 2 * Math.PI); entryCount++; }
+    }
+    const dense = marks.length * 6 > ch.plot.width;
+    if (!dense && entryCount) { ctx.fillStyle = ch.colors.fg; ctx.fill(entries); }
+    drawExitMarks(ctx, ch, marks, dense ? 2.5 : 4);
+  }
+  tooltip(ch, i) { return tradeTooltip(ch, i); }
+  legend(ch) {
+    const T = ch.d.trades;
+    return T && T.n ? [{ label: "Exit won", color: ch.colors.profit, box: true }, { label: "lost", color: ch.colors.loss, box: true }, ...exitLegend(ch, T)] : [];
+  }
 }
 function lowerBoundInt(a, x) { let lo = 0, hi = a.length; while (lo < hi) { const m = (lo + hi) >>> 1; if (a[m] < x) lo = m + 1; else hi = m; } return lo; }
 /** Fill markers at their price: a triangle pointing up for buys, down for sells. */
@@ -299,51 +386,60 @@ class FillLayer {
   }
   legend(ch) { return ch.d.fills && ch.d.fills.n ? [{ label: "Fills ▲ buy ▼ sell", color: ch.colors["fill-mark"], tri: true }] : []; }
 }
-/** One marker per trade at its exit bar: the trade's return. */
+/** One marker per trade at its exit bar: the trade's return, its glyph the exit kind. */
 class TradePnlLayer {
+  /** The trades (indices) whose exit is in [a, b). */
+  range(T, a, b) {
+    if (T.exitSorted) return [lowerBoundInt(T.exit, a), lowerBoundInt(T.exit, b)];
+    return [0, T.n];
+  }
   extent(ch, a, b) {
     const T = ch.d.trades;
     if (!T || !T.n) return [-0.01, 0.01];
     let lo = 0, hi = 0;
-    for (let k = lowerBoundInt(T.exit, a); k < T.n && T.exit[k] < b; k++) { const r = T.ret[k]; if (r < lo) lo = r; if (r > hi) hi = r; }
+    const [k0, k1] = this.range(T, a, b);
+    for (let k = k0; k < k1; k++) { if (T.exit[k] < a || T.exit[k] >= b) continue; const r = T.ret[k]; if (r < lo) lo = r; if (r > hi) hi = r; }
     return [lo, hi];
   }
   draw(ch, ctx, pane) {
     const T = ch.d.trades;
     if (!T || !T.n) return;
-    const a = Math.floor(ch.x0) - 1, b = Math.ceil(ch.x1) + 1, pos = new Path2D(), neg = new Path2D();
-    const k0 = lowerBoundInt(T.exit, a), k1 = lowerBoundInt(T.exit, b + 1), count = k1 - k0;
-    const r = count > 400 ? 2.5 : 4.5;
-    const mark = (x, v) => {
-      const y = pane.y(v);
-      if (v >= 0) { pos.moveTo(x, y - r); pos.lineTo(x + r, y + r * 0.8); pos.lineTo(x - r, y + r * 0.8); pos.closePath(); }
-      else { neg.moveTo(x, y + r); neg.lineTo(x + r, y - r * 0.8); neg.lineTo(x - r, y - r * 0.8); neg.closePath(); }
-    };
+    const a = Math.floor(ch.x0) - 1, b = Math.ceil(ch.x1) + 1;
+    const [k0, k1] = this.range(T, a, b + 1);
+    let count = 0;
+    for (let k = k0; k < k1; k++) if (T.exit[k] >= a && T.exit[k] <= b) count++;
     if (count <= ch.plot.width / 3) {
-      for (let k = k0; k < k1; k++) mark(ch.xOf(T.exit[k]), T.ret[k]);
-    } else {
-      // Markers would overlap: each pixel column shows its best and its worst trade as a bar from zero.
-      const W = ch.plot.width, hi = new Float64Array(W).fill(NaN), lo = new Float64Array(W).fill(NaN);
+      const marks = [];
       for (let k = k0; k < k1; k++) {
-        const c = Math.floor(ch.xOf(T.exit[k]) - ch.plot.left);
-        if (c < 0 || c >= W) continue;
-        const v = T.ret[k];
-        if (!(hi[c] >= v)) hi[c] = v;
-        if (!(lo[c] <= v)) lo[c] = v;
+        if (T.exit[k] < a || T.exit[k] > b || T.ret[k] !== T.ret[k]) continue;
+        marks.push({ x: ch.xOf(T.exit[k]), y: pane.y(T.ret[k]), kind: T.kind[k], win: T.ret[k] >= 0 });
       }
-      const y0 = Math.round(pane.y(0));
-      for (let c = 0; c < W; c++) {
-        if (hi[c] !== hi[c]) continue;
-        const x = ch.plot.left + c;
-        if (hi[c] > 0) { const y = Math.round(pane.y(hi[c])); pos.rect(x, y, 1, Math.max(1, y0 - y)); }
-        if (lo[c] < 0) { const y = Math.round(pane.y(lo[c])); neg.rect(x, y0, 1, Math.max(1, y - y0)); }
-      }
+      drawExitMarks(ctx, ch, marks, count > 400 ? 2.5 : 4);
+      return;
+    }
+    // Markers would overlap: each pixel column shows its best and its worst trade as a bar from zero.
+    const pos = new Path2D(), neg = new Path2D();
+    const W = ch.plot.width, hi = new Float64Array(W).fill(NaN), lo = new Float64Array(W).fill(NaN);
+    for (let k = k0; k < k1; k++) {
+      if (T.exit[k] < a || T.exit[k] > b) continue;
+      const c = Math.floor(ch.xOf(T.exit[k]) - ch.plot.left);
+      if (c < 0 || c >= W) continue;
+      const v = T.ret[k];
+      if (!(hi[c] >= v)) hi[c] = v;
+      if (!(lo[c] <= v)) lo[c] = v;
+    }
+    const y0 = Math.round(pane.y(0));
+    for (let c = 0; c < W; c++) {
+      if (hi[c] !== hi[c]) continue;
+      const x = ch.plot.left + c;
+      if (hi[c] > 0) { const y = Math.round(pane.y(hi[c])); pos.rect(x, y, 1, Math.max(1, y0 - y)); }
+      if (lo[c] < 0) { const y = Math.round(pane.y(lo[c])); neg.rect(x, y0, 1, Math.max(1, y - y0)); }
     }
     ctx.fillStyle = ch.colors.profit; ctx.fill(pos);
     ctx.fillStyle = ch.colors.loss; ctx.fill(neg);
   }
   tooltip() { return []; }
-  legend(ch) { return [{ label: "Trade return at exit", color: ch.colors.profit, tri: true }]; }
+  legend(ch) { return [{ label: "Trade return at exit", color: ch.colors.profit, box: true }, ...exitLegend(ch, ch.d.trades)]; }
 }
 /** Horizontal guide lines at fixed values (RSI 30/70, zero). */
 class GuideLayer {
@@ -383,7 +479,9 @@ class RegionLayer {
         let row = r.row || 0;
         while (placed.some(q => q[2] === row && tx < q[1] + 8 && q[0] < tx + w + 8) && row < 6) row++;
         placed.push([tx, tx + w, row]);
-        labelBox(ctx, ch, r.label, tx, pane.plotTop + 4 + row * 16, ch.color(r.labelColor || "muted"));
+        const ty = pane.plotTop + 4 + row * 16;
+        labelBox(ctx, ch, r.label, tx, ty, ch.color(r.labelColor || "muted"));
+        if (pane.labelBoxes) pane.labelBoxes.push({ x: tx - 3, y: ty - 1, w: w + 6, h: 14, text: r.label });
       }
     }
   }
@@ -394,34 +492,127 @@ function labelBox(ctx, ch, text, x, y, color) {
   ctx.globalAlpha = 0.82; ctx.fillStyle = ch.colors.bg; ctx.fillRect(x - 3, y - 1, w + 6, 14); ctx.globalAlpha = 1;
   ctx.fillStyle = color; ctx.textBaseline = "top"; ctx.textAlign = "left"; ctx.fillText(text, x, y + 1);
 }
-/** Points with labels (equity peak, final value, deepest drawdown). */
+/**
+ * Where a point's label goes so that it covers no line of its pane and no other label: the top
+ * left of the first candidate box, w x h, inside `bounds` ({left, right, top, bottom}) that meets
+ * neither a line (`band(x1, x2)`: the [top, bottom] pixel extent of each of the pane's lines over
+ * those columns) nor a box of `taken` ([{x, y, w, h}]). Candidates: right of the point, then left
+ * of it; at each, level with the point above it and below it (below first when `below`), then
+ * just above and just below each line over the box (between two lines when there is room); never
+ * farther than four label heights from the point, where it would no longer read as its label.
+ * Null when none fits: the label then goes beside the pane (its header).
+ */
+function placeLabel(px, py, w, h, band, taken, bounds, below) {
+  const gap = 8, pad = 3;
+  for (const x of [px + gap, px - gap - w]) {
+    if (x < bounds.left || x + w > bounds.right) continue;
+    const lines = band(x - pad, x + w + pad) || [];
+    const level = below ? [py + 7, py - h - 7] : [py - h - 7, py + 7];  // clear of the point's dot (taken: 5 px around it)
+    const ys = level.concat(...lines.map(l => below ? [l[1] + pad, l[0] - pad - h] : [l[0] - pad - h, l[1] + pad]));
+    for (const y of ys) {
+      if (!(y >= bounds.top && y + h <= bounds.bottom) || Math.abs(y + h / 2 - py) > 4 * h) continue;
+      if (lines.some(l => y < l[1] + pad && y + h > l[0] - pad)) continue;
+      if (taken.some(t => x < t.x + t.w + 4 && t.x < x + w + 4 && y < t.y + t.h + 2 && t.y < y + h + 2)) continue;
+      return { x, y };
+    }
+  }
+  return null;
+}
+/**
+ * The [top, bottom] pixel extent of each of a pane's lines (layers with a `key` and `band`; an
+ * area's reaches zero) over the pixel columns x1..x2, the bars beside them included (a line's
+ * segment to them crosses the columns).
+ */
+function lineBand(ch, pane, x1, x2) {
+  const out = [];
+  const toIndex = (x) => (x - ch.plot.left) / ch.ppb + ch.x0 - 0.5;
+  const a = Math.max(0, Math.ceil(toIndex(x1)) - 1), b = Math.min(ch.d.n, Math.floor(toIndex(x2)) + 2);
+  if (b <= a) return out;
+  for (const layer of pane.layers) {
+    if (!layer.band || !layer.key) continue;
+    const P = ch.d.pyramid(layer.key);
+    if (!P) continue;
+    let lo = P.min(a, b), hi = P.max(a, b);
+    if (lo !== lo) continue;
+    if (layer.band === "zero") { lo = Math.min(lo, 0); hi = Math.max(hi, 0); }
+    const yHi = pane.log && !(hi > 0) ? pane.plotTop : pane.y(hi), yLo = pane.log && !(lo > 0) ? pane.plotBottom : pane.y(lo);
+    out.push([yHi - 1.5, yLo + 1.5]);
+  }
+  return out;
+}
+/**
+ * Points with labels (equity peak, final value, deepest drawdown). A label goes where no line
+ * of the pane and no other label is (`placeLabel`), or, when there is no such room, into the
+ * pane's header beside the legend: it never covers the curve.
+ */
 class PointLayer {
   constructor(points) { this.points = points; }
   extent() { return null; }
   draw(ch, ctx, pane) {
     ctx.font = "600 " + CHART_FONT_PX + "px " + ch.colors.font;
-    const placed = [];
+    const shown = [], taken = (pane.labelBoxes || []).slice();
     for (const p of this.points) {
-      const i = ch.d.mapIndex(p.index), x = ch.xOf(i);
-      if (x < ch.plot.left - 2 || x > ch.plot.right + 2) continue;
-      const y = pane.y(p.value), color = ch.color(p.color);
+      const x = ch.xOf(ch.d.mapIndex(p.index)), y = pane.y(p.value);
+      if (x < ch.plot.left - 2 || x > ch.plot.right + 2 || y !== y) continue;
+      shown.push({ p, x, y });
+      taken.push({ x: x - 5, y: y - 5, w: 10, h: 10 });
+    }
+    const bounds = { left: ch.plot.left + 2, right: ch.plot.right - 2, top: pane.plotTop + 1, bottom: pane.plotBottom - 1 };
+    const band = (x1, x2) => lineBand(ch, pane, x1, x2);
+    for (const { p, x, y } of shown) {
+      const color = ch.color(p.color);
       ctx.beginPath(); ctx.arc(x, y, 3.5, 0, 2 * Math.PI); ctx.fillStyle = color; ctx.fill();
       ctx.lineWidth = 1.5; ctx.strokeStyle = ch.colors.bg; ctx.stroke();
-      const w = ctx.measureText(p.label).width;
-      let tx = x + 8;
-      if (tx + w > ch.plot.right - 4) tx = x - 8 - w;
-      if (tx < ch.plot.left + 2) tx = ch.plot.left + 2;
-      let ty = p.below ? y + 6 : y - 17;
-      if (ty < pane.plotTop + 2) ty = y + 6;
-      if (ty > pane.plotBottom - 15) ty = y - 17;
-      for (const q of placed) if (Math.abs(q[1] - ty) < 15 && tx < q[0] + q[2] && q[0] < tx + w) ty = q[1] + (ty < q[1] ? -15 : 15);
-      placed.push([tx, ty, w]);
-      labelBox(ctx, ch, p.label, tx, ty, color);
+      const w = ctx.measureText(p.label).width + 6, h = 14, at = placeLabel(x, y, w, h, band, taken, bounds, p.below);
+      if (at) {
+        taken.push({ x: at.x, y: at.y, w, h });
+        labelBox(ctx, ch, p.label, at.x + 3, at.y + 1, color);
+        if (pane.labelBoxes) pane.labelBoxes.push({ x: at.x, y: at.y, w, h, text: p.label, point: true });
+      } else if (pane.headerNotes) pane.headerNotes.push({ text: p.label, color });
     }
   }
 }
 
 // ---- panes -----------------------------------------------------------------------------------
+/**
+ * A pane's y scale for the values [lo, hi] its layers show, over h pixels. o: { logWanted,
+ * logAllowed, fixed ([min, max] always shown), includeZero, padPx (room in pixels for markers at
+ * both edges), padTopPx, padBottomPx (at one edge: labels), guides (levels labelled on the axis) }.
+ * Log (natural) when wanted, allowed and every value is positive, else linear; padded by 6% of
+ * the range (3% with a fixed range) plus the pixel room. Returns { log, lmin (log) or vmin
+ * (linear): the value at the bottom, k: pixels per unit, ticks }; y(v) = bottom - (v - vmin) * k,
+ * or bottom - (ln v - lmin) * k.
+ */
+function paneScale(lo, hi, h, o) {
+  if (o.fixed) { lo = Math.min(lo, o.fixed[0]); hi = Math.max(hi, o.fixed[1]); }
+  if (o.includeZero) { lo = Math.min(lo, 0); hi = Math.max(hi, 0); }
+  if (!(lo <= hi)) { lo = 0; hi = 1; }
+  const count = Math.max(2, Math.floor(h / 34));
+  const padTop = o.padTopPx !== undefined ? o.padTopPx : (o.padPx || 0), padBottom = o.padBottomPx !== undefined ? o.padBottomPx : (o.padPx || 0);
+  const usable = Math.max(20, h - padTop - padBottom);
+  if (o.logWanted && o.logAllowed && lo > 0) {
+    let l0 = Math.log(lo), l1 = Math.log(hi);
+    if (l1 - l0 < 1e-9) { l0 -= 0.01; l1 += 0.01; }
+    const span = l1 - l0, pad = span * 0.06;
+    l0 -= pad + padBottom / usable * span; l1 += pad + padTop / usable * span;
+    return { log: true, lmin: l0, vmin: NaN, k: h / (l1 - l0), ticks: logTicks(Math.exp(l0), Math.exp(l1), count) };
+  }
+  if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { const d = Math.abs(hi) * 0.01 || 1; lo -= d; hi += d; }
+  // padding: a share of the range, plus room for markers and labels so none is cut at an edge
+  const range = hi - lo, share = range * (o.fixed ? 0.03 : 0.06);
+  const extraBottom = padBottom / usable * range, extraTop = padTop / usable * range;
+  const vlo = o.fixed && lo >= o.fixed[0] ? lo - share - extraBottom : (o.includeZero && lo === 0 && !extraBottom ? 0 : lo - share - extraBottom);
+  const vhi = o.includeZero && hi === 0 ? (share + extraTop) * 0.3 + extraTop : hi + share + extraTop;
+  const k = h / (vhi - vlo);
+  let ticks = linearTicks(vlo, vhi, count);
+  // Guide levels (RSI 30/70) are labelled too; round ticks too close to one give way.
+  if (o.guides) {
+    const guides = o.guides.filter(g => g >= vlo && g <= vhi);
+    const kept = ticks.ticks.filter(t => guides.every(g => Math.abs(t - g) * k >= 14));
+    ticks = Object.assign({}, ticks, { ticks: kept.concat(guides).sort((a, b) => a - b) });
+  }
+  return { log: false, lmin: NaN, vmin: vlo, k, ticks };
+}
 /** A horizontal band of the chart with its own y scale; `format` prints its axis. */
 class Pane {
   constructor(id, title, weight, opts) {
@@ -515,6 +706,7 @@ class Chart {
     this.views = {};
     this.d = this.viewFor(this.tf);
     this.buildToolbar(toolbarHost);
+    this.buildPaneButtons();
     this.resetView();
     this.measure();
     mark("layout");
@@ -593,11 +785,13 @@ class Chart {
     ctx.stroke();
     for (const p of this.panes) {
       ctx.save(); ctx.beginPath(); ctx.rect(this.plot.left, p.plotTop, this.plot.width, p.plotBottom - p.plotTop); ctx.clip();
+      p.labelBoxes = []; p.headerNotes = [];
       for (const layer of p.layers) layer.draw(this, ctx, p);
       ctx.restore();
       this.drawAxis(p);
       this.drawHeader(p);
     }
+    this.placePaneButtons();
     // pane separators and the time axis
     ctx.strokeStyle = C.axis; ctx.lineWidth = 1; ctx.beginPath();
     for (const p of this.panes.slice(1)) { ctx.moveTo(0, p.top + 0.5); ctx.lineTo(this.W, p.top + 0.5); }
@@ -623,33 +817,7 @@ class Chart {
       if (e[0] < lo) lo = e[0];
       if (e[1] > hi) hi = e[1];
     }
-    if (p.fixed) { lo = Math.min(lo, p.fixed[0]); hi = Math.max(hi, p.fixed[1]); }
-    if (p.includeZero) { lo = Math.min(lo, 0); hi = Math.max(hi, 0); }
-    if (!(lo <= hi)) { lo = 0; hi = 1; }
-    p.log = p.logWanted && p.logAllowed && lo > 0;
-    const h = Math.max(10, p.plotBottom - p.plotTop), count = Math.max(2, Math.floor(h / 34));
-    if (p.log) {
-      let l0 = Math.log(lo), l1 = Math.log(hi);
-      if (l1 - l0 < 1e-9) { l0 -= 0.01; l1 += 0.01; }
-      const pad = (l1 - l0) * 0.06; l0 -= pad; l1 += pad;
-      p.lmin = l0; p.k = h / (l1 - l0);
-      p.ticks = logTicks(Math.exp(l0), Math.exp(l1), count);
-      return;
-    }
-    if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { const d = Math.abs(hi) * 0.01 || 1; lo -= d; hi += d; }
-    // padding: a share of the range, plus room for markers (padPx) so none is cut at an edge
-    const extra = (p.padPx || 0) / Math.max(20, h - 2 * (p.padPx || 0)) * (hi - lo);
-    const pad = (hi - lo) * (p.fixed ? 0.03 : 0.06) + extra;
-    const vlo = p.fixed && lo >= p.fixed[0] ? lo - pad : (p.includeZero && lo === 0 && !extra ? 0 : lo - pad);
-    const vhi = p.includeZero && hi === 0 ? pad * 0.3 + extra : hi + pad;
-    p.vmin = vlo; p.k = h / (vhi - vlo);
-    p.ticks = linearTicks(vlo, vhi, count);
-    // Guide levels (RSI 30/70) are labelled too; round ticks too close to one give way.
-    if (p.guides) {
-      const guides = p.guides.filter(g => g >= vlo && g <= vhi);
-      const kept = p.ticks.ticks.filter(t => guides.every(g => Math.abs(t - g) * p.k >= 14));
-      p.ticks = Object.assign({}, p.ticks, { ticks: kept.concat(guides).sort((a, b) => a - b) });
-    }
+    Object.assign(p, paneScale(lo, hi, Math.max(10, p.plotBottom - p.plotTop), p));
   }
   drawAxis(p) {
     const ctx = this.ctx, C = this.colors;
@@ -670,17 +838,31 @@ class Chart {
     ctx.font = "600 " + CHART_FONT_PX + "px " + C.font; ctx.fillStyle = C.fg;
     const title = p.title + (p.log ? " (log)" : "");
     ctx.fillText(title, x, y); x += ctx.measureText(title).width + 14;
-    ctx.font = CHART_FONT_PX + "px " + C.font;
+    // Right of the legend: the pane's log toggle, then labels that found no room in the plot.
+    let right = this.plot.right - 4 - (p.logButton ? this.logButtonW + 8 : 0);
+    ctx.font = "600 " + CHART_FONT_PX + "px " + C.font; ctx.textAlign = "right";
+    p.headerPlaced = [];
+    for (const note of (p.headerNotes || []).slice().reverse()) {
+      const w = ctx.measureText(note.text).width;
+      if (right - w < x + 40) break;
+      ctx.fillStyle = note.color; ctx.fillText(note.text, right, y);
+      p.headerPlaced.push({ x: right - w, y: p.top, w, h: HEADER_H, text: note.text });
+      right -= w + 14;
+    }
+    ctx.textAlign = "left"; ctx.font = CHART_FONT_PX + "px " + C.font;
     const items = [];
     for (const layer of p.layers) if (layer.legend) items.push(...layer.legend(this));
+    p.legendShown = [];
     for (const it of items) {
-      const w = ctx.measureText(it.label).width + 22;
-      if (x + w > this.plot.right - 4) break;
+      const w = ctx.measureText(it.label).width + (it.glyph ? 18 : 22);
+      if (x + w > right - 4) break;
+      p.legendShown.push(it.label);
       ctx.strokeStyle = it.color; ctx.fillStyle = it.color; ctx.lineWidth = 2;
       if (it.box) ctx.fillRect(x, y - 4, 12, 8);
       else if (it.tri) { ctx.beginPath(); ctx.moveTo(x + 6, y - 5); ctx.lineTo(x + 11, y + 4); ctx.lineTo(x + 1, y + 4); ctx.closePath(); ctx.fill(); }
+      else if (it.glyph) { const g = new Path2D(); traceExitGlyph(g, it.glyph, x + 5, y, 4); ctx.lineWidth = 1.4; paintGlyphs(ctx, this, it.glyph, g, it.color); }
       else { ctx.setLineDash(it.dash || []); ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 13, y); ctx.stroke(); ctx.setLineDash([]); }
-      ctx.fillStyle = C.muted; ctx.fillText(it.label, x + 17, y);
+      ctx.fillStyle = C.muted; ctx.fillText(it.label, x + (it.glyph ? 13 : 17), y);
       x += w;
     }
   }
@@ -881,6 +1063,27 @@ class Chart {
     if (!bt) return [];
     return TIMEFRAMES.filter(tf => tf.seconds >= bt.seconds).map(tf => tf.name);
   }
+  /** A log-scale toggle at the right of each pane that allows one (price, equity), beside its header. */
+  buildPaneButtons() {
+    for (const p of this.panes) {
+      if (!p.logAllowed) continue;
+      const name = p.logLabel || p.title.toLowerCase();
+      p.logButton = el("button", { cls: "bt-pane-log", id: this.id + "-log-" + p.id, "aria-pressed": String(!!p.logWanted),
+        "aria-label": "Log scale of the " + name + " pane", title: "Log scale of the " + name + " pane (while every value in view is positive)",
+        text: "log", onclick: () => this.setLog(p.id, !p.logWanted) });
+      this.host.append(p.logButton);
+      this.logButtonW = Math.max(this.logButtonW || 0, p.logButton.offsetWidth || 30);
+    }
+  }
+  /** Keeps each pane's log toggle at the right end of its header, and says when log scale cannot apply. */
+  placePaneButtons() {
+    for (const p of this.panes) {
+      const b = p.logButton;
+      if (!b) continue;
+      b.style.top = (p.top + 2) + "px"; b.style.right = Math.round(this.W - this.plot.right + 4) + "px";
+      b.classList.toggle("bt-unavailable", !!p.logWanted && !p.log);
+    }
+  }
   setLog(paneId, on) {
     const p = this.panes.find(q => q.id === paneId);
     if (!p) return;
@@ -898,13 +1101,6 @@ class Chart {
       this.tfButtons = tfs.map(name => el("button", { id: this.id + "-tf-" + name, "data-tf": name, "aria-pressed": String(this.tf && this.tf.name === name),
         title: "Aggregate candles to " + name + " (UTC buckets)", onclick: () => this.setTimeframe(name), text: name }));
       g.append(...this.tfButtons);
-      bar.append(g);
-    }
-    const logs = this.panes.filter(p => p.logAllowed);
-    if (logs.length) {
-      const g = el("div", { cls: "bt-group", role: "group", "aria-label": "Log scale" });
-      for (const p of logs) g.append(el("button", { id: this.id + "-log-" + p.id, "aria-pressed": String(!!p.logWanted),
-        onclick: () => this.setLog(p.id, !p.logWanted), text: "Log " + (p.logLabel || p.title.toLowerCase()) }));
       bar.append(g);
     }
     const z = el("div", { cls: "bt-group", role: "group", "aria-label": "Zoom" });
@@ -934,6 +1130,26 @@ class Chart {
       },
       /** Base-bar values [from, to) of a drawn series (`equity`, `position`, `dd`, ...); null when absent. */
       baseValues(key, from, to) { const a = self.baseArrays[key]; return a ? Array.from(a.subarray(from, to)) : null; },
+      /** Labels of the chart (chart-local CSS pixels): placed in a pane's plot, or in its header (`beside`). */
+      labels() {
+        const out = [];
+        for (const p of self.panes) {
+          for (const b of p.labelBoxes || []) out.push({ pane: p.id, text: b.text, left: b.x, top: b.y, right: b.x + b.w, bottom: b.y + b.h, beside: false, point: !!b.point });
+          for (const b of p.headerPlaced || []) out.push({ pane: p.id, text: b.text, left: b.x, top: b.y, right: b.x + b.w, bottom: b.y + b.h, beside: true, point: true });
+        }
+        return out;
+      },
+      /** The points [x, y] (chart-local CSS pixels) of a drawn series at the visible bars of the current timeframe. */
+      path(key, paneId) {
+        const p = self.panes.find(q => q.id === paneId), vals = self.d.get(key), v = self.visible(), out = [];
+        if (!p || !vals) return null;
+        for (let i = Math.max(0, v.from - 1); i <= Math.min(self.d.n - 1, v.to + 1); i++) if (vals[i] === vals[i]) out.push([self.xOf(i), p.y(vals[i])]);
+        return out;
+      },
+      /** The legend items drawn in a pane's header (their labels). */
+      legend(paneId) { const p = self.panes.find(q => q.id === paneId); return p ? (p.legendShown || []).slice() : null; },
+      /** The pane's plot area (chart-local CSS pixels). */
+      plotArea(paneId) { const p = self.panes.find(q => q.id === paneId); return p ? { left: self.plot.left, right: self.plot.right, top: p.plotTop, bottom: p.plotBottom } : null; },
       bar(i) { const s = self.d.s; return { time: s.t[i], open: s.o[i], high: s.h[i], low: s.l[i], close: s.c[i], volume: s.v[i] }; },
       /** Viewport coordinates of bar i's centre in a pane (at its close in the price pane). */
       clientPoint(i, paneId) {

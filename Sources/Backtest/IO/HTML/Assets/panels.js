@@ -1,12 +1,23 @@
 // ---- chart object -> panes -------------------------------------------------------------------
-/** Trades in columns with base-bar indices (see the schema: `trades`). */
+/**
+ * Trades in columns with base-bar indices (see the schema: `trades`): `kind` how each ended
+ * (`exit_kind`, else `end` when open and `signal`), `kinds` the kinds present in EXIT_KINDS
+ * order (then any other), `symbol` when the trades carry one (a portfolio's); `sorted` and
+ * `exitSorted` when entries and exits ascend (a run's trades; a portfolio's ascend by exit).
+ */
 function decodeTrades(t, n) {
   if (!t || !t.entry_index || !t.entry_index.length) return null;
   const m = t.entry_index.length, I = (a) => Int32Array.from(a || [], v => clamp(v | 0, 0, Math.max(0, n - 1)));
+  const isOpen = Array.from({ length: m }, (_, k) => !!(t.is_open && t.is_open[k]));
+  const kind = Array.from({ length: m }, (_, k) => exitKindOf(t.exit_kind ? t.exit_kind[k] : null, isOpen[k]));
+  const present = new Set(kind), kinds = EXIT_KINDS.filter(x => present.has(x)).concat([...present].filter(x => !EXIT_KINDS.includes(x)));
+  const entry = I(t.entry_index), exit = I(t.exit_index);
+  const ascending = (a) => { for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false; return true; };
   return {
-    n: m, entry: I(t.entry_index), exit: I(t.exit_index), entryPrice: f64(t.entry_price, m), exitPrice: f64(t.exit_price, m),
+    n: m, entry, exit, entryPrice: f64(t.entry_price, m), exitPrice: f64(t.exit_price, m),
     pnl: f64(t.pnl, m), ret: f64(t["return"], m), qty: f64(t.quantity, m), fees: f64(t.fees, m),
-    side: t.side ? t.side.map(String) : new Array(m).fill("long"), isOpen: (t.is_open || []).map(Boolean),
+    side: t.side ? t.side.map(String) : new Array(m).fill("long"), isOpen, kind, kinds,
+    symbol: t.symbol ? t.symbol.map(String) : null, sorted: ascending(entry), exitSorted: ascending(exit),
   };
 }
 /** Fills in columns; without `side`, the quantities are signed (buys positive). */
@@ -131,7 +142,8 @@ function buildChart(host, cd, opts) {
     chart.analysis = { maxDrawdown: A.maxDrawdown, maxDrawdownBars: A.maxDrawdownBars, maxDrawdownDays: A.maxDrawdownDays,
       deepest: A.deepest, longest: A.longest, peak: A.peak, peakIndex: A.peakIndex, final: A.final };
     arrays.dd = A.dd;
-    const eq = chart.addPane(new Pane("equity", "Equity", 2.7, { logAllowed: true, logLabel: "equity", logWanted: !!opts.logEquity }));
+    // Room above the curve for the peak's label; without a price pane the equity is the top pane.
+    const eq = chart.addPane(new Pane("equity", "Equity", hasPrice ? 2.7 : 4, { logAllowed: true, logLabel: "equity", logWanted: !!opts.logEquity, padTopPx: 18 }));
     // Extra spans (walk-forward folds) take the first label row; the drawdowns go below them.
     const regions = [...(opts.regions || [])], row0 = regions.length ? 1 : 0;
     if (A.deepest && A.deepest.depth < 0) {
@@ -146,30 +158,39 @@ function buildChart(host, cd, opts) {
         label: "Longest drawdown " + fmtSpan(e.bars, e.seconds) + " · " + fmtPct(e.depth, 2) });
     }
     if (regions.length) eq.add(new RegionLayer(regions));
-    if (eqd.benchmark !== null && eqd.benchmark !== false && series.hasClose && series.c[0] > 0) {
-      const bench = new Float64Array(n), c0 = series.c[0];
-      for (let i = 0; i < n; i++) bench[i] = initial * series.c[i] / c0;
+    // The benchmark: its values when the data gives them (a portfolio's equal-weight buy and
+    // hold), else buy and hold of the series.
+    const benchValues = eqd.benchmark && typeof eqd.benchmark === "object" && numLength(eqd.benchmark) === n;
+    if (benchValues || (eqd.benchmark !== null && eqd.benchmark !== false && series.hasClose && series.c[0] > 0)) {
+      let bench;
+      if (benchValues) bench = f64(eqd.benchmark, n);
+      else { bench = new Float64Array(n); const c0 = series.c[0]; for (let i = 0; i < n; i++) bench[i] = initial * series.c[i] / c0; }
       arrays.bench = bench;
-      eq.add(new LineLayer("bench", "Buy & hold", "bench", { width: 1.2, dash: [5, 3], format: v => fmtFixed(v, 2) }));
+      eq.add(new LineLayer("bench", eqd.benchmark_label || "Buy & hold", "bench", { width: 1.2, dash: [5, 3], format: v => fmtFixed(v, 2) }));
     }
     if (opts.compare && opts.compare.values && numLength(opts.compare.values) === n) {
       arrays.compare = f64(opts.compare.values, n);
       eq.add(new LineLayer("compare", opts.compare.label, "ind2", { width: 1.2, dash: [2, 3], format: v => fmtFixed(v, 2) }));
     }
     eq.add(new LineLayer("equity", eqd.label || "Equity", "equity", { width: 1.7, format: v => fmtFixed(v, 2) }));
+    if (!hasPrice && trades) eq.add(new EquityTradeLayer("equity"));
     const points = [{ index: A.peakIndex, value: A.peak, label: "Peak " + fmtFixed(A.peak, 2), color: "equity" },
       { index: n - 1, value: A.final, label: "Final " + fmtFixed(A.final, 2) + " (" + (A.final >= initial ? "+" : "") + fmtPct(A.final / initial - 1, 2) + ")", color: A.final >= initial ? "profit" : "loss", below: A.final < A.peak * 0.98 }];
     eq.add(new PointLayer(points));
     if ((eqd.position && numLength(eqd.position) === n) || fills) {
       arrays.position = eqd.position && numLength(eqd.position) === n ? f64(eqd.position, n) : positionFromFills(fills, n);
-      eq.add({ extent: () => null, draw() {}, tooltip: (ch, i) => [{ k: "position", label: "Position", value: fmtSig(ch.d.get("position")[i], 6) }] });
+      const positionLabel = eqd.position_label || "Position";
+      eq.add({ extent: () => null, draw() {}, tooltip: (ch, i) => {
+        const v = ch.d.get("position")[i];
+        return [{ k: "position", label: positionLabel, value: Number.isInteger(v) ? fmtInt(v) : fmtSig(v, 6) }];
+      } });
     }
     const ddp = chart.addPane(new Pane("drawdown", "Drawdown", 1.25, { format: "pct", includeZero: true }));
     if (A.deepest && A.deepest.depth < 0) {
       ddp.add(new RegionLayer([{ from: A.deepest.peak, to: A.deepest.end, fill: "region" }]));
     }
     ddp.add(new AreaLayer("dd", "Drawdown"));
-    ddp.padPx = 5;
+    ddp.padTopPx = 5; ddp.padBottomPx = 24;  // room below the trough for its label
     if (A.deepest && A.deepest.depth < 0) ddp.add(new PointLayer([{ index: A.deepest.trough, value: A.deepest.depth, label: fmtPct(A.deepest.depth, 2), color: "dd-line", below: true }]));
     if (trades) {
       const pl = chart.addPane(new Pane("pnl", "Trade P/L", 1.25, { format: "pct", includeZero: true, padPx: 7 }));
@@ -203,14 +224,28 @@ function renderManifest(data) {
   return el("details", { cls: "bt-manifest", id: "bt-manifest" }, [el("summary", { text: "Run manifest (command, version, data, options)" }),
     el("table", { cls: "bt-table" }, [el("tbody", null, rows)])]);
 }
-/** Trades table; a click on a row zooms the chart to that trade. Long lists render in pages. */
+/**
+ * Trades table (with a symbol column for a portfolio's trades, and how each trade ended); a click
+ * on a row zooms the chart to that trade. Long lists render in pages.
+ */
 function renderTrades(cd, chart, n) {
   const T = decodeTrades(cd.trades, n);
   if (!T) return el("p", { cls: "bt-note", text: "No trades." });
   const t = chart.base.t;
-  const cols = ["#", "side", "entry", "exit", "bars", "entry price", "exit price", "quantity", "P/L", "return"];
+  const columns = [
+    ["#", true, k => String(k + 1)],
+    T.symbol ? ["symbol", false, k => T.symbol[k]] : null,
+    ["side", false, k => T.side[k] || ""],
+    ["entry", false, k => fmtTime(t[T.entry[k]])],
+    ["exit", false, k => fmtTime(t[T.exit[k]]) + (T.isOpen[k] ? " (open)" : "")],
+    ["exit kind", false, k => T.kind[k]],
+    ["bars", true, k => fmtInt(T.exit[k] - T.entry[k])],
+    ["entry price", true, k => fmtSig(T.entryPrice[k], 8)], ["exit price", true, k => fmtSig(T.exitPrice[k], 8)],
+    ["quantity", true, k => fmtSig(T.qty[k], 6)],
+    ["P/L", true, k => fmtFixed(T.pnl[k], 2), true], ["return", true, k => fmtPct(T.ret[k], 2), true],
+  ].filter(Boolean);
   const table = el("table", { cls: "bt-table", id: "bt-trades" });
-  table.append(el("thead", null, [el("tr", null, cols.map((c, j) => el("th", { cls: j === 0 || j >= 4 ? "bt-num" : null, text: c })))]));
+  table.append(el("thead", null, [el("tr", null, columns.map(([c, num]) => el("th", { cls: num ? "bt-num" : null, text: c })))]));
   const body = el("tbody");
   table.append(body);
   let shown = 0, selected = null;
@@ -218,14 +253,10 @@ function renderTrades(cd, chart, n) {
   const page = (count) => {
     const end = Math.min(T.n, shown + count), frag = document.createDocumentFragment();
     for (let k = shown; k < end; k++) {
-      const cls = T.pnl[k] >= 0 ? "bt-pos" : "bt-neg";
-      const tr = el("tr", { cls: "bt-click", "data-trade": String(k), "data-entry": String(T.entry[k]), "data-exit": String(T.exit[k]), tabindex: "0" }, [
-        el("td", { cls: "bt-num", text: String(k + 1) }), el("td", { text: T.side[k] || "" }),
-        el("td", { text: fmtTime(t[T.entry[k]]) }), el("td", { text: fmtTime(t[T.exit[k]]) + (T.isOpen[k] ? " (open)" : "") }),
-        el("td", { cls: "bt-num", text: fmtInt(T.exit[k] - T.entry[k]) }),
-        el("td", { cls: "bt-num", text: fmtSig(T.entryPrice[k], 8) }), el("td", { cls: "bt-num", text: fmtSig(T.exitPrice[k], 8) }),
-        el("td", { cls: "bt-num", text: fmtSig(T.qty[k], 6) }),
-        el("td", { cls: "bt-num " + cls, text: fmtFixed(T.pnl[k], 2) }), el("td", { cls: "bt-num " + cls, text: fmtPct(T.ret[k], 2) })]);
+      const sign = T.pnl[k] >= 0 ? "bt-pos" : "bt-neg";
+      const tr = el("tr", { cls: "bt-click", "data-trade": String(k), "data-entry": String(T.entry[k]), "data-exit": String(T.exit[k]),
+        "data-exit-kind": T.kind[k], tabindex: "0" },
+        columns.map(([, num, text, signed]) => el("td", { cls: (num ? "bt-num" : "") + (signed ? " " + sign : "") || null, text: text(k) })));
       frag.append(tr);
     }
     body.append(frag);
