@@ -211,6 +211,22 @@ public enum CandleEstimators {
         }
     }
 
+    /// `meanVolume` and `meanDollarVolume` in one pass over the window.
+    static func meanVolumes(_ c: UnsafeBufferPointer<Double>, _ v: UnsafeBufferPointer<Double>,
+                            before t: Int, window: Int) -> (volume: Double?, dollars: Double?) {
+        let lo = max(0, t - window)
+        guard t > lo else { return (nil, nil) }
+        var volume = 0.0, dollars = 0.0
+        for k in lo..<t {
+            volume += v[k]
+            let d = c[k] * v[k]
+            if d.isFinite { dollars += d }
+        }
+        let n = Double(t - lo)
+        guard volume.isFinite else { return (meanVolume(v, before: t, window: window), dollars / n) }
+        return (volume / n, dollars / n)
+    }
+
     static func meanDollarVolume(_ c: UnsafeBufferPointer<Double>, _ v: UnsafeBufferPointer<Double>,
                                  before t: Int, window: Int) -> Double? {
         let lo = max(0, t - window)

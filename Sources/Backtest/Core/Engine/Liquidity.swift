@@ -139,7 +139,8 @@ struct Liquidity {
             }
         }
         let estimate = model.spreadEstimate(e, reference: p)
-        let curve = model.curve(side, estimates: e, reference: p, barSeconds: barSeconds)
+        let half = model.spreadBps.map { $0 / 20_000 } ?? (estimate?.spread ?? 0) / 2
+        let curve = model.curve(side, estimates: e, halfSpread: half, barSeconds: barSeconds)
         let sign = side == .buy ? 1.0 : -1.0
         // A sell stops where its price would reach 0.
         let available = side == .buy ? Double.infinity : max(0, curve.quantity(belowDistance: 0.999) - taken)
@@ -186,19 +187,18 @@ struct Liquidity {
         return c.close.withUnsafeBufferPointer { close in
             c.volume.withUnsafeBufferPointer { volume in
                 var bars: CandleEstimators.SpreadSample?
-                var dollars: Double?
+                var means: (volume: Double?, dollars: Double?)
                 if model.spreadBps == nil {
                     bars = c.high.withUnsafeBufferPointer { h in
                         c.low.withUnsafeBufferPointer { l in spreadWindow.sample(h, l, close, before: bar) }
                     }
-                    if model.volumeRelation {
-                        dollars = CandleEstimators.meanDollarVolume(close, volume, before: bar, window: model.impactWindow)
-                    }
                 }
-                return SyntheticDepth.Estimates(
-                    bars: bars, sigma: nil,
-                    volume: CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow),
-                    dollarVolume: dollars)
+                if model.spreadBps == nil && model.volumeRelation {
+                    means = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
+                } else {
+                    means = (CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow), nil)
+                }
+                return SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: means.volume, dollarVolume: means.dollars)
             }
         }
     }

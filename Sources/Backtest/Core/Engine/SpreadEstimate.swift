@@ -88,6 +88,8 @@ public struct SpreadEstimate: Sendable, Equatable {
 }
 
 /// Where a run's spread came from and how sure it is, over its fills (`BacktestResult.spreadEstimate`).
+/// An estimated spread keeps each fill's `SpreadEstimate`; the medians are computed when read
+/// (reports), so a run, a sweep or a cost table pays only for recording them.
 public struct SpreadSummary: Sendable, Equatable {
     /// How the spread was set.
     public enum Method: String, Sendable {
@@ -108,44 +110,53 @@ public struct SpreadSummary: Sendable, Equatable {
     public var method: Method
     /// Fills the summary covers (estimated: the model fills that read an estimate).
     public var fills: Int
-    /// The spread in basis points: the given or profile's one, the fixed slippage times two, or
-    /// for `estimated` the median over the fills; nil for `recorded` and `none`.
-    public var spreadBps: Double?
-    /// `estimated` only: the median standard error of the fills' estimates (bps), how many fills
-    /// each source decided, the medians of the bars' Corwin-Schultz mean and standard error, of
-    /// the relation and of the bars' weight (nil where no fill had one).
-    public var standardErrorBps: Double?
-    public var bySource: [SpreadEstimate.Source: Int] = [:]
-    public var barsBps: Double?
-    public var barsStandardErrorBps: Double?
-    public var relationBps: Double?
-    public var barsWeight: Double?
+    /// `estimated`: each fill's estimate, in order of the fills.
+    public var estimates: [SpreadEstimate]
+    /// The spread of the other methods in bps (the fixed slippage's twice the slippage).
+    private var setBps: Double?
 
     public init(method: Method, fills: Int, spreadBps: Double?) {
-        self.method = method; self.fills = fills; self.spreadBps = spreadBps
+        self.method = method; self.fills = fills; setBps = spreadBps; estimates = []
     }
 
     /// The summary of the fills' estimates (method `estimated`).
-    /// - Complexity: O(n log n).
     public init(estimates: [SpreadEstimate]) {
         method = .estimated
         fills = estimates.count
-        func median(_ values: [Double]) -> Double? {
-            let v = values.filter(\.isFinite).sorted()
-            guard !v.isEmpty else { return nil }
-            return v.count % 2 == 1 ? v[v.count / 2] : (v[v.count / 2 - 1] + v[v.count / 2]) / 2
-        }
-        spreadBps = median(estimates.map { $0.spread * 10_000 })
-        standardErrorBps = median(estimates.map { $0.standardError * 10_000 })
-        for e in estimates { bySource[e.source, default: 0] += 1 }
-        barsBps = median(estimates.compactMap { $0.bars.map { $0.mean * 10_000 } })
-        barsStandardErrorBps = median(estimates.compactMap { $0.bars.map { $0.standardError * 10_000 } })
-        relationBps = median(estimates.compactMap { $0.relation.map { $0 * 10_000 } })
-        barsWeight = median(estimates.map(\.barsWeight))
+        self.estimates = estimates
     }
 
-    /// The source that decided most fills (ties in `Source` order); nil without fills.
+    /// The spread in basis points: for `estimated` the median over the fills, else the given or
+    /// profile's one, twice the fixed slippage; nil for `recorded` and `none`.
+    /// - Complexity: O(n log n) in the fills for `estimated`.
+    public var spreadBps: Double? { method == .estimated ? Self.median(estimates.map { $0.spread * 10_000 }) : setBps }
+
+    /// `estimated` only (nil otherwise or where no fill had one): the median standard error of the
+    /// fills' estimates, the medians of the bars' Corwin-Schultz mean and its standard error, of
+    /// the relation and of the bars' weight, all in bps but the weight.
+    public var standardErrorBps: Double? { Self.median(estimates.map { $0.standardError * 10_000 }) }
+    public var barsBps: Double? { Self.median(estimates.compactMap { $0.bars.map { $0.mean * 10_000 } }) }
+    public var barsStandardErrorBps: Double? { Self.median(estimates.compactMap { $0.bars.map { $0.standardError * 10_000 } }) }
+    public var relationBps: Double? { Self.median(estimates.compactMap { $0.relation.map { $0 * 10_000 } }) }
+    public var barsWeight: Double? { Self.median(estimates.map(\.barsWeight)) }
+
+    /// How many fills each source decided (`estimated`; empty otherwise).
+    public var bySource: [SpreadEstimate.Source: Int] {
+        var out: [SpreadEstimate.Source: Int] = [:]
+        for e in estimates { out[e.source, default: 0] += 1 }
+        return out
+    }
+
+    /// The source that decided most fills (ties in `Source` order); nil without estimates.
     public var mainSource: SpreadEstimate.Source? {
-        SpreadEstimate.Source.allCases.max { (bySource[$0] ?? 0) < (bySource[$1] ?? 0) }.flatMap { bySource[$0] ?? 0 > 0 ? $0 : nil }
+        let counts = bySource
+        return SpreadEstimate.Source.allCases.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }.flatMap { counts[$0] ?? 0 > 0 ? $0 : nil }
+    }
+
+    /// The median of the finite values; nil without one.
+    static func median(_ values: [Double]) -> Double? {
+        let v = values.filter(\.isFinite).sorted()
+        guard !v.isEmpty else { return nil }
+        return v.count % 2 == 1 ? v[v.count / 2] : (v[v.count / 2 - 1] + v[v.count / 2]) / 2
     }
 }

@@ -158,7 +158,12 @@ public struct SyntheticDepth: Sendable, Equatable {
     /// The side of the model book a market order on `side` walks (asks for a buy).
     /// - Parameter barSeconds: the bar length, for the touch's share of average volume.
     public func curve(_ side: OrderSide, estimates e: Estimates, reference p: Double, barSeconds: Double) -> DepthCurve {
-        let h = halfSpread(e, reference: p)
+        curve(side, estimates: e, halfSpread: halfSpread(e, reference: p), barSeconds: barSeconds)
+    }
+
+    /// The same side around a half spread `h` already computed (the engine's, from its
+    /// `spreadEstimate`).
+    func curve(_ side: OrderSide, estimates e: Estimates, halfSpread h: Double, barSeconds: Double) -> DepthCurve {
         if let bid = bidDepth, let ask = askDepth {
             let law = side == .buy ? ask : bid
             return .powerLaw(a: law.a, b: law.b, halfSpread: h, scale: costScale)

@@ -25,8 +25,9 @@ enum SpreadSummaryText {
         case .profile: return "spread: \(bps(s.spreadBps)) bps, the calibrated profile's"
         case .estimated:
             guard s.fills > 0 else { return "spread estimate: no fills" }
+            let bySource = s.bySource
             let counts = [(SpreadEstimate.Source.relation, "volume relation"), (.bars, "bars"), (.tick, "tick floor")]
-                .map { "\($0.1) \(s.bySource[$0.0] ?? 0)" }.joined(separator: ", ")
+                .map { "\($0.1) \(bySource[$0.0] ?? 0)" }.joined(separator: ", ")
             var out = "spread estimate: \(bps(s.spreadBps)) bps ± \(bps(s.standardErrorBps)) (median of \(s.fills) fill"
                 + (s.fills == 1 ? "" : "s") + "); decided by " + counts
             if let bars = s.barsBps {
@@ -41,8 +42,9 @@ enum SpreadSummaryText {
     static func json(_ s: SpreadSummary) -> JSONValue {
         func number(_ v: Double?) -> JSONValue { v.map { $0.isFinite ? .number($0) : .null } ?? .null }
         let estimated = s.method == .estimated
+        let bySource = s.bySource
         let counts: JSONValue = estimated
-            ? .object(SpreadEstimate.Source.allCases.map { (key: $0.rawValue, value: .int(s.bySource[$0] ?? 0)) }) : .null
+            ? .object(SpreadEstimate.Source.allCases.map { (key: $0.rawValue, value: .int(bySource[$0] ?? 0)) }) : .null
         return .object([
             (key: "method", value: .string(s.method.rawValue)),
             (key: "fills", value: .int(s.fills)),
