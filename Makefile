@@ -6,7 +6,7 @@ DEMO_DB := notebooks-out/demo.sqlite
 FUZZ_SECONDS ?= 300
 FUZZ_CI_SECONDS ?= 15
 
-.PHONY: deps build demo test test-js test-browser test-l2 test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
+.PHONY: deps build demo test test-js test-browser test-l2 test-largecaps test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -25,6 +25,7 @@ test: deps
 	$(MAKE) test-js
 	$(MAKE) test-browser
 	$(MAKE) test-l2
+	$(MAKE) test-largecaps
 	$(MAKE) test-slurm
 	$(MAKE) perf-check
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
@@ -45,6 +46,11 @@ test-browser:
 # The real L2 sample (issue 10): fetched from PyPI at test time into .cache/, never committed.
 test-l2: deps
 	@SWIFT=$(SWIFT) bash scripts/test-l2.sh
+
+# Real daily bars of four US large caps (issue 25): fetched from PyPI at test time into .cache/,
+# never committed; the default ma-cross pays at most 5 bps a fill on each.
+test-largecaps: deps
+	@SWIFT=$(SWIFT) bash scripts/test-largecaps.sh
 
 # bt slurm on a single-node Slurm cluster started for the test (installs slurmctld, slurmd,
 # slurm-client and munge; needs root): merged screen and sweep equal single-process runs byte for

@@ -72,51 +72,90 @@ struct SyntheticDepthTests {
 
     // MARK: Candle-only model on GOOG
 
-    /// (t, spread bps, σ, V, $10k with tick 0.01, $10k without a tick, $1M with tick 0.01), from
-    /// candle_model_prototype.py on data/GOOG.csv.
-    static let anchors: [(Int, Double, Double, Double, Double, Double, Double)] = [
-        (3, 0, 0.046965793864859606, 14_305_900, 0.4494786048184107, 0, 0.4494786048184107),
-        (20, 0, 0.027079420621958124, 5_637_200, 0.4369865408145429, 0, 1.7491199137352962),
-        (250, 0.30797017885688954, 0.017736339844845787, 9_028_275, 0.17551249648975006, 0.15398508942844477, 0.17551249648975006),
-        (1000, 0, 0.03162790541495138, 4_502_915, 0.10413412475268145, 0, 0.10413412475268145),
-        (2147, 0.9104755545802681, 0.011166683061845319, 2_398_725, 0.45523777729013404, 0.45523777729013404, 0.45523777729013404),
+    /// (t, bars' spread bps (Corwin-Schultz clipped at 0), σ, V), from
+    /// Tests/Fixtures/l2/candle_model_prototype.py on data/GOOG.csv.
+    static let anchors: [(Int, Double, Double, Double)] = [
+        (3, 0, 0.046965793864859606, 14_305_900),
+        (20, 0, 0.027079420621958124, 5_637_200),
+        (250, 0.30797017885688954, 0.017736339844845787, 9_028_275),
+        (1000, 0, 0.03162790541495138, 4_502_915),
+        (2147, 0.9104755545802681, 0.011166683061845319, 2_398_725),
     ]
 
-    @Test("GOOG anchors: spread, sigma, volume and costs match the prototype", arguments: 0..<5)
+    /// (t, bars' signed mean bps, its standard error bps, volume relation bps, spread bps, $10k
+    /// and $1M with tick 0.01, mean dollar volume), from
+    /// Tests/Fixtures/costs/spread_relation_prototype.py on data/GOOG.csv: the relation decides
+    /// every one (the bars' weight is 0.004-0.26).
+    static let relationAnchors: [(Int, Double, Double, Double, Double, Double, Double, Double)] = [
+        (3, -423.39158174759314, 149.1259724920948, 9.110692350972116, 9.076813428084154, 4.538406714042077, 4.538406714042077,
+         1493410330.6666667),
+        (20, -16.49080005997493, 49.12384127656087, 8.587378552238507, 8.332739856688782, 4.166369928344391, 5.478503301265143,
+         592880099.45),
+        (250, 0.3079701788568882, 12.5449763663626, 3.9091162416764624, 3.5903941611239976, 1.7951970805619988, 1.7951970805619988,
+         2696262737.9),
+        (1000, -1.5848922426590188, 10.406287931481272, 6.125546206364417, 4.549250168856431, 2.2746250844282154, 2.2746250844282154,
+         2228313867.75),
+        (2147, 0.9104755545802661, 6.310098518521006, 3.236771205817361, 2.7521834167612345, 1.3760917083806172, 1.3760917083806172,
+         1882705255.65),
+    ]
+
+    @Test("GOOG anchors: the bars' spread, sigma and volume match the prototype", arguments: 0..<5)
     func googAnchors(row: Int) throws {
-        let (t, spreadBps, sigma, volume, tenK, tenKNoTick, oneM) = Self.anchors[row]
+        let (t, spreadBps, sigma, volume) = Self.anchors[row]
         let goog = try ShippedData.goog()
-        var model = SyntheticDepth()
-        let e = model.estimates(goog, at: t)
+        let e = SyntheticDepth().estimates(goog, at: t)
         #expect(abs((e.spread ?? 0) * 10_000 - spreadBps) <= 1e-9)
         #expect(close(e.sigma!, sigma, 1e-12) && close(e.volume!, volume, 1e-12))
+    }
+
+    @Test("GOOG anchors: the volume relation, the shrunk spread and the costs match the prototype", arguments: 0..<5)
+    func googRelationAnchors(row: Int) throws {
+        let (t, barsBps, errorBps, relationBps, spreadBps, tenK, oneM, dollars) = Self.relationAnchors[row]
+        let goog = try ShippedData.goog()
+        var model = SyntheticDepth()
+        model.tick = 0.01
+        let e = model.estimates(goog, at: t)
         let p = goog.open[t]
+        #expect(close(e.bars!.mean * 10_000, barsBps, 1e-9) && close(e.bars!.standardError * 10_000, errorBps, 1e-9))
+        #expect(close(e.dollarVolume!, dollars, 1e-12))
+        let estimate = try #require(model.spreadEstimate(e, reference: p))
+        #expect(close(estimate.relation! * 10_000, relationBps, 1e-9))
+        #expect(close(estimate.spread * 10_000, spreadBps, 1e-9) && estimate.source == .relation)
         func cost(_ notional: Double) -> Double {
             model.curve(.buy, estimates: e, reference: p, barSeconds: 86_400).cost(notional / p) * 10_000
         }
-        #expect(abs(cost(10_000) - tenKNoTick) <= 1e-9)
-        model.tick = 0.01
-        #expect(abs(cost(10_000) - tenK) <= 1e-9)
-        #expect(abs(cost(1_000_000) - oneM) <= 1e-9)
+        #expect(close(cost(10_000), tenK, 1e-9) && close(cost(1_000_000), oneM, 1e-9))
         // Sells walk the same model book on the other side.
         #expect(model.curve(.sell, estimates: e, reference: p, barSeconds: 86_400).cost(1_000_000 / p) * 10_000 == cost(1_000_000))
+        // Without the relation the spread is the bars' alone, floored at the tick (bt before it).
+        model.volumeRelation = false
+        #expect(model.spreadEstimate(e, reference: p)!.spread == max(e.spread!, 0.01 / p))
     }
 
-    @Test("GOOG: a $10,000 order pays 2.04 bps on average (prototype: mean 2.038, median 1.133)")
+    @Test("GOOG: a $10,000 order pays 1.98 bps on average (prototype: mean 1.982, median 1.784; 2.04 before the relation)")
     func googAverage() throws {
         let goog = try ShippedData.goog()
         var model = SyntheticDepth()
         model.tick = goog.inferredTick
         #expect(model.tick == 0.01)
-        let costs = (1..<goog.count).map { t in
-            model.curve(.buy, candles: goog, at: t, reference: goog.open[t]).cost(10_000 / goog.open[t]) * 10_000
+        func costs() -> [Double] {
+            (1..<goog.count).map { t in
+                model.curve(.buy, candles: goog, at: t, reference: goog.open[t]).cost(10_000 / goog.open[t]) * 10_000
+            }
         }
-        #expect(abs(costs.reduce(0, +) / Double(costs.count) - 2.03800556438458) <= 1e-9)
-        #expect(abs(Quantiles.type7(costs, 0.5) - 1.1332752898624041) <= 1e-9)
-        #expect(abs(Quantiles.type7(costs, 0.9) - 5.451398717104596) <= 1e-9)
+        let after = costs()
+        #expect(abs(after.reduce(0, +) / Double(after.count) - 1.981658593362686) <= 1e-9)
+        #expect(abs(Quantiles.type7(after, 0.5) - 1.7839226671396402) <= 1e-9)
+        #expect(abs(Quantiles.type7(after, 0.9) - 2.8961163428365704) <= 1e-9)
+        // The Corwin-Schultz estimate alone (the default before the relation).
+        model.volumeRelation = false
+        let before = costs()
+        #expect(abs(before.reduce(0, +) / Double(before.count) - 2.03800556438458) <= 1e-9)
+        #expect(abs(Quantiles.type7(before, 0.5) - 1.1332752898624041) <= 1e-9)
+        #expect(abs(Quantiles.type7(before, 0.9) - 5.451398717104596) <= 1e-9)
     }
 
-    @Test("GOOG through the engine: the default slippage of a $10,000 order is at most 5 bps each way")
+    @Test("GOOG through the engine: the default slippage of a $10,000 order is at most 5 bps each way, as the model says")
     func googEngine() throws {
         let goog = try ShippedData.goog()
         var c = ExecutionConfig()
@@ -134,8 +173,15 @@ struct SyntheticDepthTests {
             let mean = fills.reduce(0) { $0 + $1.slippageBps } / Double(fills.count)
             #expect(mean > 0.5 && mean <= 5, "\(side) mean slippage \(mean) bps")
         }
-        // Each fill's cost is the model's: the half spread plus impact, never below the half tick.
+        // Each fill's cost is the model's: the half spread plus impact, never below the half tick,
+        // and what the reference estimates at its bar give (the engine's running sums and lazy σ
+        // agree with them).
         #expect(r.fills.allSatisfy { $0.slippageBps >= 0.01 / $0.referencePrice / 2 * 10_000 * (1 - 1e-9) })
+        for f in r.fills {
+            let curve = c.synthetic.curve(f.side, candles: goog, at: f.index, reference: f.referencePrice)
+            #expect(abs(f.slippageBps - curve.cost(f.quantityFilled) * 10_000) <= 1e-9, "fill at \(f.index)")
+        }
+        #expect(r.spreadEstimate?.fills == r.fills.count && r.spreadEstimate?.mainSource == .relation)
     }
 
     // MARK: Depth curves

@@ -123,14 +123,18 @@ public struct BacktestResult: Sendable {
     /// The market value of what is held at each close, when it is not `position` x close: a
     /// portfolio's `position` counts the symbols held and this is the sum of their |values|.
     public var positionValue: [Double]?
+    /// Where the fills' spread came from and how sure the estimate is; nil when the engine did
+    /// not say (results built by hand).
+    public var spreadEstimate: SpreadSummary?
 
     public init(candles: CandleSeries, initialCash: Double, cash: [Double], position: [Double],
                 equity: [Double], trades: [Trade], fills: [Fill], rejected: [RejectedOrder],
-                ambiguousExitBars: Int, warnings: [RunWarning] = [], positionValue: [Double]? = nil) {
+                ambiguousExitBars: Int, warnings: [RunWarning] = [], positionValue: [Double]? = nil,
+                spreadEstimate: SpreadSummary? = nil) {
         self.candles = candles; self.initialCash = initialCash; self.cash = cash
         self.position = position; self.equity = equity; self.trades = trades; self.fills = fills
         self.rejected = rejected; self.ambiguousExitBars = ambiguousExitBars; self.warnings = warnings
-        self.positionValue = positionValue
+        self.positionValue = positionValue; self.spreadEstimate = spreadEstimate
     }
 
     public var finalEquity: Double { equity.last ?? initialCash }

@@ -136,6 +136,37 @@ public enum CandleEstimators {
     /// nil with fewer than two bars before `t`.
     /// - Complexity: O(window).
     public static func spread(_ candles: CandleSeries, before t: Int, window: Int) -> Double? {
+        spreadSample(candles, before: t, window: window).map { max(0, $0.mean) }
+    }
+
+    /// The Corwin-Schultz pairs of a window summed up: their signed mean and the standard error
+    /// of that mean.
+    public struct SpreadSample: Sendable, Equatable {
+        /// Signed mean of the pairs (a fraction; negative when volatility outweighs the spread).
+        public var mean: Double
+        /// Standard deviation (n − 1) of the pairs over √n; infinity with one pair.
+        public var standardError: Double
+        /// Pairs averaged.
+        public var pairs: Int
+        public init(mean: Double, standardError: Double, pairs: Int) {
+            self.mean = mean; self.standardError = standardError; self.pairs = pairs
+        }
+
+        /// From the pairs' sum and sum of squares (the squares about `mean`'s neighbourhood are
+        /// large against the mean's square, so the difference loses little).
+        init(sum: Double, squares: Double, pairs n: Int) {
+            mean = sum / Double(n)
+            guard n >= 2 else { standardError = .infinity; pairs = n; return }
+            let variance = max(0, (squares - sum * mean) / Double(n - 1))
+            standardError = (variance / Double(n)).squareRoot()
+            pairs = n
+        }
+    }
+
+    /// The pairs of bars t−window ... t−1 for a fill on bar `t`: their signed mean and its
+    /// standard error; nil with fewer than two bars before `t`.
+    /// - Complexity: O(window).
+    public static func spreadSample(_ candles: CandleSeries, before t: Int, window: Int) -> SpreadSample? {
         let lo = max(0, t - window)
         guard t - lo >= 2 else { return nil }
         return candles.high.withUnsafeBufferPointer { h in
@@ -143,10 +174,69 @@ public enum CandleEstimators {
                 candles.close.withUnsafeBufferPointer { c in
                     var sum = 0.0
                     for k in (lo + 1)..<t { sum += pair(h, l, c, k) }
-                    return max(0, sum / Double(t - lo - 1))
+                    let n = t - lo - 1, mean = sum / Double(n)
+                    guard n >= 2 else { return SpreadSample(mean: mean, standardError: .infinity, pairs: n) }
+                    var squares = 0.0
+                    for k in (lo + 1)..<t { squares += (pair(h, l, c, k) - mean) * (pair(h, l, c, k) - mean) }
+                    return SpreadSample(mean: mean, standardError: (squares / Double(n - 1) / Double(n)).squareRoot(), pairs: n)
                 }
             }
         }
+    }
+
+    /// The full spread (a fraction) the volume relation gives a series with per-bar volatility
+    /// `sigma` and mean dollar volume per bar `dollarVolume`: c (σ² / D)^{1/3}, c =
+    /// `volumeRelationCoefficient`. Kyle and Obizhaeva's (2016) market microstructure invariance
+    /// makes the spread proportional to (σ² / (P V))^{1/3}; Fong, Holden and Tobek (2018) fit
+    /// c = 8.0 for the percent effective spread on daily returns and daily dollar volume (year-2000
+    /// dollars). σ² and D both grow in proportion to the bar's length, so their ratio, and the
+    /// spread, do not depend on it. nil when the dollar volume is not positive or either input is
+    /// not finite.
+    public static func volumeRelationSpread(sigma: Double, dollarVolume: Double) -> Double? {
+        guard dollarVolume > 0, dollarVolume.isFinite, sigma >= 0, sigma.isFinite else { return nil }
+        return volumeRelationCoefficient * cbrt(sigma * sigma / dollarVolume)
+    }
+
+    /// c of `volumeRelationSpread` (Fong, Holden and Tobek 2018; used by Chen and Velikov 2023 as
+    /// one of four low-frequency effective-spread measures).
+    public static let volumeRelationCoefficient = 8.0
+
+    /// The mean dollar volume (close × volume) per bar for a fill on bar `t`, from the `window`
+    /// bars before it; bars whose product is not finite count as 0. nil when there is no bar
+    /// before `t`.
+    /// - Complexity: O(window).
+    public static func meanDollarVolume(_ candles: CandleSeries, before t: Int, window: Int) -> Double? {
+        candles.close.withUnsafeBufferPointer { c in
+            candles.volume.withUnsafeBufferPointer { v in meanDollarVolume(c, v, before: t, window: window) }
+        }
+    }
+
+    /// `meanVolume` and `meanDollarVolume` in one pass over the window.
+    static func meanVolumes(_ c: UnsafeBufferPointer<Double>, _ v: UnsafeBufferPointer<Double>,
+                            before t: Int, window: Int) -> (volume: Double?, dollars: Double?) {
+        let lo = max(0, t - window)
+        guard t > lo else { return (nil, nil) }
+        var volume = 0.0, dollars = 0.0
+        for k in lo..<t {
+            volume += v[k]
+            let d = c[k] * v[k]
+            if d.isFinite { dollars += d }
+        }
+        let n = Double(t - lo)
+        guard volume.isFinite else { return (meanVolume(v, before: t, window: window), dollars / n) }
+        return (volume / n, dollars / n)
+    }
+
+    static func meanDollarVolume(_ c: UnsafeBufferPointer<Double>, _ v: UnsafeBufferPointer<Double>,
+                                 before t: Int, window: Int) -> Double? {
+        let lo = max(0, t - window)
+        guard t > lo else { return nil }
+        var sum = 0.0
+        for k in lo..<t {
+            let d = c[k] * v[k]
+            if d.isFinite { sum += d }
+        }
+        return sum / Double(t - lo)
     }
 
     /// The volatility (per bar, a fraction) for a fill on bar `t`; nil with fewer than two returns.
@@ -264,9 +354,10 @@ public enum CandleEstimators {
 }
 
 /// The spread estimate kept incrementally as fills move forward through the bars: the pairs of
-/// the window live in a ring, each pair is computed once, and the window sum is re-summed from
-/// the ring after every 8 `window` additions so rounding never accumulates (the sum then
-/// carries at most a few thousand roundings of values near the spread).
+/// the window live in a ring, each pair is computed once, and the window's sum and sum of
+/// squares are re-summed from the ring after every 8 `window` additions so rounding never
+/// accumulates (the sums then carry at most a few thousand roundings of values near the
+/// spread).
 /// - Complexity: O(1) amortized per bar the window passes; O(min(gap, window)) per fill.
 struct SpreadWindow {
     let window: Int
@@ -275,7 +366,7 @@ struct SpreadWindow {
     private var own: [Double]
     /// The pairs in the window are those ending at bars start..<end.
     private var start = 1, end = 1
-    private var sum = 0.0
+    private var sum = 0.0, squares = 0.0
     private var added = 0
 
     init(window: Int) {
@@ -290,11 +381,19 @@ struct SpreadWindow {
     /// `CandleEstimators.spread`.
     mutating func spread(_ h: UnsafeBufferPointer<Double>, _ l: UnsafeBufferPointer<Double>,
                          _ c: UnsafeBufferPointer<Double>, before t: Int) -> Double? {
+        sample(h, l, c, before: t).map { max(0, $0.mean) }
+    }
+
+    /// The pairs' mean and its standard error for a fill on bar `t` (t never decreases between
+    /// calls), as `CandleEstimators.spreadSample` (the mean to the bit; the standard error from
+    /// the running sum of squares, to rounding).
+    mutating func sample(_ h: UnsafeBufferPointer<Double>, _ l: UnsafeBufferPointer<Double>,
+                         _ c: UnsafeBufferPointer<Double>, before t: Int) -> CandleEstimators.SpreadSample? {
         let lo = max(0, t - window)
         guard t - lo >= 2 else { return nil }
         let first = lo + 1  // pairs first..<t
         if first >= end || t < end {
-            start = first; end = first; sum = 0; added = 0
+            start = first; end = first; sum = 0; squares = 0; added = 0
         }
         let w = window
         ring.withUnsafeMutableBufferPointer { r in
@@ -303,6 +402,7 @@ struct SpreadWindow {
             while start < first {
                 let count = min(first - start, w - slot)
                 sum -= Self.total(r.baseAddress! + slot, count)
+                squares -= Self.totalSquares(r.baseAddress! + slot, count)
                 start += count
                 slot += count
                 if slot == w { slot = 0 }
@@ -318,6 +418,7 @@ struct SpreadWindow {
                         CandleEstimators.pairs(h.baseAddress!, l.baseAddress!, c.baseAddress!, from: k, count: count,
                                                into: r.baseAddress! + slot, own: o.baseAddress!, flags: f.baseAddress!)
                         sum += Self.total(r.baseAddress! + slot, count)
+                        squares += Self.totalSquares(r.baseAddress! + slot, count)
                         k += count
                         slot += count
                         if slot == w { slot = 0 }
@@ -332,10 +433,11 @@ struct SpreadWindow {
                 let slot = start % w, count = end - start
                 let head = min(count, w - slot)
                 sum = Self.total(r.baseAddress! + slot, head) + Self.total(r.baseAddress!, count - head)
+                squares = Self.totalSquares(r.baseAddress! + slot, head) + Self.totalSquares(r.baseAddress!, count - head)
             }
             added = 0
         }
-        return max(0, sum / Double(end - start))
+        return CandleEstimators.SpreadSample(sum: sum, squares: squares, pairs: end - start)
     }
 
     /// The sum of `count` values with four accumulators (no serial chain of additions).
@@ -348,6 +450,19 @@ struct SpreadWindow {
             i &+= 4
         }
         while i < count { s0 += p[i]; i &+= 1 }
+        return (s0 + s1) + (s2 + s3)
+    }
+
+    /// The sum of the squares of `count` values, as `total`.
+    @inline(__always)
+    private static func totalSquares(_ p: UnsafePointer<Double>, _ count: Int) -> Double {
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+        var i = 0
+        while i &+ 4 <= count {
+            s0 += p[i] * p[i]; s1 += p[i &+ 1] * p[i &+ 1]; s2 += p[i &+ 2] * p[i &+ 2]; s3 += p[i &+ 3] * p[i &+ 3]
+            i &+= 4
+        }
+        while i < count { s0 += p[i] * p[i]; i &+= 1 }
         return (s0 + s1) + (s2 + s3)
     }
 }

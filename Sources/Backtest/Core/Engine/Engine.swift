@@ -129,7 +129,8 @@ public enum Engine {
         return BacktestResult(
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
-            ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config))
+            ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config),
+            spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count))
     }
 
     /// The bar loop of `run` for orders beyond the classic ones (time exits, the peak and

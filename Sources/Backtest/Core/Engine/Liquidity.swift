@@ -25,6 +25,9 @@ struct Liquidity {
 
     /// Model fills whose trailing volume was zero or missing (impact off for them).
     private(set) var fillsWithoutVolume = 0
+    /// The estimated spread of each model fill that filled, in order (empty when the spread is
+    /// given or the source is not the model book).
+    private(set) var spreadEstimates: [SpreadEstimate] = []
 
     init(config: ExecutionConfig, candles: CandleSeries) {
         model = config.synthetic
@@ -45,6 +48,21 @@ struct Liquidity {
 
     /// Levels the recorded book's stale-level rule dropped so far.
     var staleLevelsDropped: Int { replay.staleLevelsDropped }
+
+    /// Where the run's spread came from, over its `fills` fills.
+    func spreadSummary(fills: Int) -> SpreadSummary {
+        switch source {
+        case .none: return SpreadSummary(method: .none, fills: fills, spreadBps: nil)
+        case .fixed: return SpreadSummary(method: .fixed, fills: fills, spreadBps: slippage * 20_000)
+        case .book: return SpreadSummary(method: .recorded, fills: fills, spreadBps: nil)
+        case .synthetic:
+            if let given = model.spreadBps {
+                return SpreadSummary(method: model.usesProfile ? .profile : .given,
+                                     fills: fills, spreadBps: given)
+            }
+            return SpreadSummary(estimates: spreadEstimates)
+        }
+    }
 
     /// Executes a market order of up to `quantity` units spending at most `notionalLimit`
     /// (before fees) on bar `bar`, referencing `reference`; a recorded book is taken as of
@@ -108,16 +126,21 @@ struct Liquidity {
         } else {
             takenBids = decayed(takenBids, since: bidTimeMs); bidTimeMs = timeMs; taken = takenBids
         }
-        // σ only matters beyond the touch: it is computed when the order may reach past it.
+        // σ matters beyond the touch and to the volume relation of an estimated spread: it is
+        // computed when the order may reach past the touch or the relation is read.
         var e = estimates(at: bar)
         if !model.usesProfile, !((e.volume ?? 0) > 0) { fillsWithoutVolume += 1 }
-        if !model.usesProfile, model.impact > 0, let v = e.volume, v > 0,
-           taken + quantity > v * model.touchSeconds / max(barSeconds, 1e-9) {
+        let pastTouch = !model.usesProfile && model.impact > 0 && (e.volume ?? 0) > 0
+            && taken + quantity > (e.volume ?? 0) * model.touchSeconds / max(barSeconds, 1e-9)
+        let relation = model.spreadBps == nil && model.volumeRelation && (e.dollarVolume ?? 0) > 0
+        if pastTouch || relation {
             e.sigma = candles.close.withUnsafeBufferPointer {
                 CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
             }
         }
-        let curve = model.curve(side, estimates: e, reference: p, barSeconds: barSeconds)
+        let estimate = model.spreadEstimate(e, reference: p)
+        let half = model.spreadBps.map { $0 / 20_000 } ?? (estimate?.spread ?? 0) / 2
+        let curve = model.curve(side, estimates: e, halfSpread: half, barSeconds: barSeconds)
         let sign = side == .buy ? 1.0 : -1.0
         // A sell stops where its price would reach 0.
         let available = side == .buy ? Double.infinity : max(0, curve.quantity(belowDistance: 0.999) - taken)
@@ -130,6 +153,7 @@ struct Liquidity {
         if let lot, q < quantity { q = (q / lot).rounded(.down) * lot }
         q = max(0, q)
         if side == .buy { takenAsks += q } else { takenBids += q }
+        if q > 0, let estimate { spreadEstimates.append(estimate) }
         var fill = BookFill(quantityAsked: quantity, quantityFilled: q, notional: q > 0 ? notional(q) : 0,
                             levelsWalked: q > 0 ? 1 : 0,
                             worstPrice: q > 0 ? p * (1 + sign * curve.marginal(taken + q)) : .nan,
@@ -156,20 +180,25 @@ struct Liquidity {
     }
 
     /// The candle estimates for a fill on `bar`, with the spread from the running window; σ is
-    /// left to the caller (it matters only beyond the touch).
+    /// left to the caller (it matters beyond the touch and to the volume relation), and the
+    /// dollar volume is read only for an estimated spread.
     private mutating func estimates(at bar: Int) -> SyntheticDepth.Estimates {
         let c = candles
         return c.close.withUnsafeBufferPointer { close in
             c.volume.withUnsafeBufferPointer { volume in
-                var spread: Double?
+                var bars: CandleEstimators.SpreadSample?
+                var means: (volume: Double?, dollars: Double?)
                 if model.spreadBps == nil {
-                    spread = c.high.withUnsafeBufferPointer { h in
-                        c.low.withUnsafeBufferPointer { l in spreadWindow.spread(h, l, close, before: bar) }
+                    bars = c.high.withUnsafeBufferPointer { h in
+                        c.low.withUnsafeBufferPointer { l in spreadWindow.sample(h, l, close, before: bar) }
                     }
                 }
-                return SyntheticDepth.Estimates(
-                    spread: spread, sigma: nil,
-                    volume: CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow))
+                if model.spreadBps == nil && model.volumeRelation {
+                    means = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
+                } else {
+                    means = (CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow), nil)
+                }
+                return SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: means.volume, dollarVolume: means.dollars)
             }
         }
     }

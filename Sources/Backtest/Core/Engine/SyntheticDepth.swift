@@ -5,8 +5,10 @@
 ///
 /// **Candle-only (the default).** Spread s: `spreadBps` when set, else the Corwin-Schultz (2012)
 /// estimate with the overnight adjustment, averaged signed over the `spreadWindow` (250) bars
-/// before t and clipped at 0 once (`CandleEstimators.spread`), floored at one tick (tick / P)
-/// when `tick` is known. Impact: the square-root law beyond a touch (Almgren et al. 2005; Tóth et
+/// before t (`CandleEstimators.spreadSample`), bounded by the volume relation 8 (σ² / D)^{1/3}
+/// of the `impactWindow` bars and shrunk toward it by its standard error (`SpreadEstimate`;
+/// `volumeRelation` false: clipped at 0 alone), floored at one tick (tick / P) when `tick` is
+/// known. Impact: the square-root law beyond a touch (Almgren et al. 2005; Tóth et
 /// al. 2011; Bouchaud et al. 2018; the linear-to-square-root crossover of Bucci et al. 2019): with
 /// σ the volatility and V the mean volume of the `impactWindow` (20) bars before t, the touch at
 /// P(1 ± s/2) holds q_touch = V · `touchSeconds` / bar seconds (a minute's worth of average
@@ -28,6 +30,9 @@ public struct SyntheticDepth: Sendable, Equatable {
     public var spreadBps: Double?
     /// Bars before the fill for the Corwin-Schultz average.
     public var spreadWindow = 250
+    /// Bound the bars' spread by the volume relation and shrink it toward it (`SpreadEstimate`);
+    /// false takes the Corwin-Schultz mean clipped at 0 alone.
+    public var volumeRelation = true
     /// Price increment for the spread floor (one tick); nil: no floor.
     public var tick: Double?
     /// Where `tick` came from (`given`, `profile`, `inferred`), for manifests.
@@ -104,38 +109,61 @@ public struct SyntheticDepth: Sendable, Equatable {
 
     /// The candle estimates for a fill on bar t, from bars before t.
     public struct Estimates: Sendable, Equatable {
-        /// Spread fraction before the tick floor; nil with fewer than two bars before t.
-        public var spread: Double?
+        /// The Corwin-Schultz pairs of the spread window (signed mean, standard error); nil with
+        /// fewer than two bars before t, or when the spread is given.
+        public var bars: CandleEstimators.SpreadSample?
         /// Per-bar volatility; nil with fewer than two returns.
         public var sigma: Double?
         /// Mean volume; nil with no bar before t.
         public var volume: Double?
-        public init(spread: Double?, sigma: Double?, volume: Double?) {
-            self.spread = spread; self.sigma = sigma; self.volume = volume
+        /// Mean dollar volume (close × volume) of the impact window; nil with no bar before t.
+        public var dollarVolume: Double?
+        public init(bars: CandleEstimators.SpreadSample?, sigma: Double?, volume: Double?, dollarVolume: Double? = nil) {
+            self.bars = bars; self.sigma = sigma; self.volume = volume; self.dollarVolume = dollarVolume
         }
+
+        /// The bars' spread alone: their signed mean clipped at 0 (before the relation and the tick).
+        public var spread: Double? { bars.map { max(0, $0.mean) } }
     }
 
     /// The estimates for a fill on bar `t`, computed directly (the reference for the engine's
     /// incremental sums).
     /// - Complexity: O(spreadWindow + impactWindow).
     public func estimates(_ candles: CandleSeries, at t: Int) -> Estimates {
-        Estimates(spread: spreadBps == nil ? CandleEstimators.spread(candles, before: t, window: spreadWindow) : nil,
+        Estimates(bars: spreadBps == nil ? CandleEstimators.spreadSample(candles, before: t, window: spreadWindow) : nil,
                   sigma: CandleEstimators.volatility(candles.close, before: t, window: impactWindow),
-                  volume: CandleEstimators.meanVolume(candles.volume, before: t, window: impactWindow))
+                  volume: CandleEstimators.meanVolume(candles.volume, before: t, window: impactWindow),
+                  dollarVolume: CandleEstimators.meanDollarVolume(candles, before: t, window: impactWindow))
+    }
+
+    /// The estimated spread of a fill with these estimates at `reference` and where it came from
+    /// (`SpreadEstimate`); nil when the spread is given (`spreadBps`). The relation needs σ and
+    /// the dollar volume.
+    public func spreadEstimate(_ e: Estimates, reference p: Double) -> SpreadEstimate? {
+        guard spreadBps == nil else { return nil }
+        var relation: Double?
+        if volumeRelation, let sigma = e.sigma, let d = e.dollarVolume {
+            relation = CandleEstimators.volumeRelationSpread(sigma: sigma, dollarVolume: d)
+        }
+        let floor = tick.map { p > 0 ? $0 / p : 0 } ?? 0
+        return SpreadEstimate(bars: e.bars, relation: relation, floor: floor.isFinite ? floor : 0)
     }
 
     /// The half spread (a fraction of `reference`) for a fill with these estimates.
     public func halfSpread(_ e: Estimates, reference p: Double) -> Double {
         if let spreadBps { return spreadBps / 20_000 }
-        var s = e.spread ?? 0
-        if let tick, p > 0 { s = max(s, tick / p) }
-        return s / 2
+        return (spreadEstimate(e, reference: p)?.spread ?? 0) / 2
     }
 
     /// The side of the model book a market order on `side` walks (asks for a buy).
     /// - Parameter barSeconds: the bar length, for the touch's share of average volume.
     public func curve(_ side: OrderSide, estimates e: Estimates, reference p: Double, barSeconds: Double) -> DepthCurve {
-        let h = halfSpread(e, reference: p)
+        curve(side, estimates: e, halfSpread: halfSpread(e, reference: p), barSeconds: barSeconds)
+    }
+
+    /// The same side around a half spread `h` already computed (the engine's, from its
+    /// `spreadEstimate`).
+    func curve(_ side: OrderSide, estimates e: Estimates, halfSpread h: Double, barSeconds: Double) -> DepthCurve {
         if let bid = bidDepth, let ask = askDepth {
             let law = side == .buy ? ask : bid
             return .powerLaw(a: law.a, b: law.b, halfSpread: h, scale: costScale)

@@ -34,10 +34,13 @@ extension PortfolioSimulation {
                                           open: benchmark, high: benchmark, low: benchmark, close: benchmark, volume: zeros)
         }
         let warnings = self.warnings()
+        // The symbols' estimated spreads pooled; else the first symbol's source says it.
+        let estimates = ledgers.flatMap(\.liquidity.spreadEstimates)
+        let spread = estimates.isEmpty ? ledgers.first?.liquidity.spreadSummary(fills: fills.count) : SpreadSummary(estimates: estimates)
         let account = BacktestResult(
             candles: accountCandles, initialCash: config.initialCash, cash: outCash, position: outCount.map(Double.init),
             equity: outEquity, trades: trades.map(\.trade), fills: fills.map(\.fill), rejected: rejected.map(\.order),
-            ambiguousExitBars: ambiguousExitBars, warnings: warnings, positionValue: outValue)
+            ambiguousExitBars: ambiguousExitBars, warnings: warnings, positionValue: outValue, spreadEstimate: spread)
         return PortfolioResult(
             symbols: symbols, candles: candles, time: clock.time, initialCash: config.initialCash, cash: outCash,
             equity: outEquity, positionValue: outValue, positions: outCount, benchmark: benchmark, orders: plannedOrders,

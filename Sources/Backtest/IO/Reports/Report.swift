@@ -98,7 +98,8 @@ public struct Report {
 
     /// The one JSON object of a run, printed by `bt run --json` and written as `stats.json`:
     /// `{"strategy", "symbol", "timeframe", "params", "execution", "bars", "first", "last",
-    /// "candles_sha256", "bt_version", "warnings", "stats", "cost_split", "costs"}`. `warnings` is
+    /// "candles_sha256", "bt_version", "warnings", "stats", "cost_split", "spread_estimate", "costs"}`
+    /// (`spread_estimate`: `spreadJSON`). `warnings` is
     /// an array of `{"kind", "message"}` (empty for a run without surprises); when more than half
     /// of the orders were rejected, `"mostly_rejected": {"rejected", "orders", "message"}` follows
     /// it (absent otherwise, so other runs' objects are unchanged). `stats` holds every
@@ -146,7 +147,8 @@ public struct Report {
                 "rejected": .int(result.rejected.count), "orders": .int(result.orders), "message": .string(rejectionHeadline)])]
         }
         return .object(manifest.jsonMembers + [(key: "warnings", value: warnings)] + mostlyRejected
-                       + [(key: "stats", value: .object(statFields)), (key: "cost_split", value: splitJSON), (key: "costs", value: costsJSON)])
+                       + [(key: "stats", value: .object(statFields)), (key: "cost_split", value: splitJSON),
+                          (key: "spread_estimate", value: spreadJSON), (key: "costs", value: costsJSON)])
     }
 
     // MARK: - Human tables

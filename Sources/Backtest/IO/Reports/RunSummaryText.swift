@@ -4,13 +4,14 @@ import BacktestCore
 /// The terminal text of a run (`bt run`, and the account of `bt portfolio`) without its chart.
 package enum RunSummaryText {
     /// That most orders were rejected when they were, warnings (then a blank line), `headline`,
-    /// the rules as written, the gross-to-net cost split and the statistics with their notes and
-    /// the trades counted by how they ended.
+    /// the rules as written, where the spread came from, the gross-to-net cost split and the
+    /// statistics with their notes and the trades counted by how they ended.
     package static func summary(_ report: Report, headline: String, rules: [RunParameter]) -> String {
         let rejected = report.rejectionHeadline.map { [$0.prefix(1).uppercased() + $0.dropFirst()] } ?? []
         let top = rejected + report.warningLines
         var out = top.map { $0 + "\n" }.joined() + (top.isEmpty ? "" : "\n") + headline
         for rule in rules { out += "\(rule.name): \(rule.text)\n" }
+        if let line = report.spreadLine { out += line + "\n" }
         out += "\n" + TextTable.render(report.costSplitRows, rightAligned: [1, 2, 3])
         out += "\n" + TextTable.render(report.statRows, rightAligned: [1])
         for note in report.notes { out += note + "\n" }
