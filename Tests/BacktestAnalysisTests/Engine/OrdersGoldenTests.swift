@@ -311,10 +311,7 @@ struct OrdersGoldenTests {
         return Signals(entries: base.entries, exits: base.exits, positionRules: PositionRules(exit: position))
     }
 
-    @Test("position-aware exit rules: the goldens", .disabled("""
-        Engine.run does not evaluate Signals.positionRules on main yet (416c677: the language compiles the \
-        rules, the engine loop ignores them; the wiring is in progress). Remove this trait when it lands
-        """), arguments: try ruleCases())
+    @Test("position-aware exit rules: the goldens", arguments: try ruleCases())
     func ruleAgrees(_ c: Case) throws {
         let candles = try Self.candles(c)
         let r = try EngineTest.run(candles, try Self.ruleSignals(c, candles), try Self.config(c))
