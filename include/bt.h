@@ -176,9 +176,8 @@ typedef struct bt_bars {
     const double *high;
     const double *low;
     const double *close;
-    /* May be NULL: no volume (zeros for expressions; a backtest needs it for the synthetic
-       book and the participation cap, so it refuses NULL unless depth is "none" or "fixed" and
-       max_participation is 0). */
+    /* May be NULL: no volume, read as zeros (a backtest then warns "no_volume": the
+       participation cap and the synthetic book's impact are off). */
     const double *volume;
     /* The series' symbol, for results and messages; NULL for "". */
     const char *symbol;

@@ -16,7 +16,7 @@ final class CompiledExpression: @unchecked Sendable {
         do {
             let located = try LocatedExpression(text, origin: .setting(.show))
             isCondition = try located.check(parameters: declared) == .condition
-            try located.requireNoPositionSeries(for: "an expression evaluated over arrays")
+            try located.requireNoPositionSeries(for: "an expression on its own (bt_expr)")
             plan = ExpressionPlan([try located.bind(values)])
         } catch let e as InputError {
             // The expression is not a setting here: name it as what it is.
