@@ -2,6 +2,7 @@
 anything else converted once, wrong shapes and dtypes refused with InputError."""
 from __future__ import annotations
 
+import weakref
 from typing import Any, Dict, List, Optional
 
 import numpy as np
@@ -50,17 +51,31 @@ def flags(x: Any, name: str, length: int) -> np.ndarray:
         return np.ascontiguousarray(np.nan_to_num(array.astype(np.float64), nan=0.0) != 0).view(np.uint8)
 
 
+_SECONDS: Dict[int, Any] = {}
+
+
 def seconds(index: pd.Index) -> Optional[np.ndarray]:
     """A DatetimeIndex as UTC seconds since 1970 (naive times are taken as UTC); None for any
-    other index."""
+    other index. Made once per index (indexes are immutable) and kept while the index lives,
+    so a notebook's repeated calls on one frame convert its times once."""
     if not isinstance(index, pd.DatetimeIndex):
         return None
-    if index.tz is not None:
-        index = index.tz_convert("UTC").tz_localize(None)
-    nanoseconds = index.as_unit("ns").asi8
-    if np.any(nanoseconds % 1_000_000_000):
+    key = id(index)
+    cached = _SECONDS.get(key)
+    if cached is not None and cached[0]() is index:
+        return cached[1]
+    utc = index.tz_convert("UTC").tz_localize(None) if index.tz is not None else index
+    nanoseconds = utc.as_unit("ns").asi8
+    out = nanoseconds // 1_000_000_000
+    if not np.array_equal(out * 1_000_000_000, nanoseconds):
         raise InputError("the index has times that are not whole seconds: bt's bars start on a second")
-    return np.ascontiguousarray(nanoseconds // 1_000_000_000, dtype=np.int64)
+    out = np.ascontiguousarray(out, dtype=np.int64)
+    try:
+        _SECONDS[key] = (weakref.ref(index), out)
+        weakref.finalize(index, _SECONDS.pop, key, None)
+    except TypeError:  # an index that cannot be weakly referenced is converted every time
+        pass
+    return out
 
 
 def _column(df: pd.DataFrame, name: str) -> Optional[Any]:
