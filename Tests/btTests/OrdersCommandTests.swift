@@ -123,6 +123,11 @@ struct OrdersCommandTests {
         let scaled = try Self.run(["run", "GOOG"] + Self.cross + ["--depth", "none", "--tp", "3%@50%", "--tp", "50%"], db: db)
         let s = try Self.stats(scaled)
         #expect((s["fills"] as? Int ?? 0) > 2 * (s["trades"] as? Int ?? 0), "a half sold at +3% adds a fill to some trades")
+        // A lone target with a share sells that share and lets the rest ride: no trade ends at it.
+        let half = try Self.stats(try Self.run(["run", "GOOG"] + Self.cross + ["--depth", "none", "--tp", "3%@50%"], db: db))
+        let halfExits = try #require(half["exits"] as? [String: Int])
+        #expect(halfExits["target"] == 0 && halfExits["target-gap"] == 0 && (halfExits["signal"] ?? 0) > 0)
+        #expect((half["fills"] as? Int ?? 0) > 2 * (half["trades"] as? Int ?? 0))
         // A position rule exits: at most 7 bars in any trade.
         let rule = try Self.stats(try Self.run(["run", "GOOG", "--entry", "cross_above(sma(close, 10), sma(close, 30))",
                                                 "--exit", "bars_in_trade >= 7", "--depth", "none"], db: db))
