@@ -152,15 +152,19 @@ struct OrdersCommandTests {
                 "\(badAxis.stderr)")
     }
 
-    @Test("screens and portfolios take the exits; a portfolio refuses limit entries and pyramiding, and reads exit rules")
+    @Test("screens and portfolios take the exits; a portfolio takes limit entries (not under rotation), refuses pyramiding, and reads exit rules")
     func screenAndPortfolio() throws {
         let db = try RunCommandTests.store()
         let screen = try BT.run(["screen", "ma-cross", "--all", "--trail", "5%", "--json", "--db", db])
         #expect(screen.status == 0, "\(screen.stderr)")
         let portfolio = try BT.run(["portfolio", "ma-cross", "--all", "--trail", "5%", "--exit-after", "20", "--json", "--no-costs", "--db", db])
         #expect(portfolio.status == 0, "\(portfolio.stderr)")
-        let limit = try BT.run(["portfolio", "ma-cross", "--all", "--entry-limit", "close * 0.99", "--json", "--db", db])
-        #expect(limit.status == 2 && limit.stderr.contains("a portfolio enters with market orders"), "\(limit.stderr)")
+        let limit = try BT.run(["portfolio", "ma-cross", "--all", "--entry-limit", "close * 0.99", "--order-bars", "3",
+                                "--json", "--no-costs", "--db", db])
+        #expect(limit.status == 0, "\(limit.stderr)")
+        let rotation = try BT.run(["portfolio", "--all", "--rotate", "--rank", "roc(close, 20)", "--entry-limit", "close * 0.99",
+                                   "--json", "--db", db])
+        #expect(rotation.status == 2 && rotation.stderr.contains("limit and stop entries need entry signals"), "\(rotation.stderr)")
         let pyramid = try BT.run(["portfolio", "ma-cross", "--all", "--pyramid", "2", "--json", "--db", db])
         #expect(pyramid.status == 2 && pyramid.stderr.contains("--pyramid"), "\(pyramid.stderr)")
         let rule = try BT.run(["portfolio", "--all", "--entry", "cross_above(sma(close, 10), sma(close, 30))",

@@ -22,25 +22,16 @@ extension PortfolioSimulation {
         for o in orders {
             let j = o.symbol, p = o.price, position = ledgers[j].quantity
             let point = FillPoint(bar: o.bar, row: r, reference: p, timeMs: fillTimeMs(j, o.bar))
+            if o.reason == .entry, entryPrices != nil {
+                // A limit or stop entry: it works from the next bar (this one with next-open fills).
+                place(j, signalBar: nextOpen ? o.bar - 1 : o.bar, weight: o.weight)
+                continue
+            }
             if o.weight == 0 {
                 if position > 0 { sell(j, full: true, at: point, kind: exitKind(o.reason)) }
                 continue
             }
-            let delta: Double, budget: Double?
-            switch config.sizing {
-            case .equityFraction(let share):
-                delta = o.weight * share * value / p - position
-                budget = nil
-            case .units(let units):
-                delta = units * Double(slots) * o.weight - position
-                budget = nil
-            case .cash(let amount):
-                let notional = amount * Double(slots) * o.weight
-                delta = notional / p - position
-                budget = notional - position * p
-            case .risk, .volatility:
-                preconditionFailure("a portfolio sizes by weights: Portfolio.run refuses risk and volatility sizing")
-            }
+            let (delta, budget) = buyDelta(o.weight, value: value, price: p, position: position)
             // vectorbt's SizeZero: a change within 1e-12 units is no order.
             guard abs(delta) > 1e-12 else { continue }
             if delta > 0 {
@@ -50,7 +41,7 @@ extension PortfolioSimulation {
             }
         }
         for o in orders {
-            if o.reason == .entry && ledgers[o.symbol].quantity == 0 { release(o.symbol) }
+            if o.reason == .entry && ledgers[o.symbol].quantity == 0 && (entryPrices == nil || working[o.symbol] == nil) { release(o.symbol) }
             updateActive(o.symbol)
         }
     }
@@ -61,6 +52,20 @@ extension PortfolioSimulation {
         case .remainder: nil
         case .exit: mode.isRotation ? .rebalance : .signal
         case .entry, .rebalance: .rebalance
+        }
+    }
+
+    /// The units a buy of target `weight` asks for at `p` (`N%`: a share of `value`; `Nu`, `N$`
+    /// per slot scaled by K × weight), and the cash budget of `N$` sizing.
+    func buyDelta(_ weight: Double, value: Double, price p: Double, position: Double) -> (delta: Double, budget: Double?) {
+        switch config.sizing {
+        case .equityFraction(let share): return (weight * share * value / p - position, nil)
+        case .units(let units): return (units * Double(slots) * weight - position, nil)
+        case .cash(let amount):
+            let notional = amount * Double(slots) * weight
+            return (notional / p - position, notional - position * p)
+        case .risk, .volatility:
+            preconditionFailure("a portfolio sizes by weights: Portfolio.run refuses risk and volatility sizing")
         }
     }
 

@@ -58,6 +58,12 @@ struct PortfolioSimulation {
     let exitRules: [(rule: PositionRule, entries: [Bool])?]?
     /// Symbols whose exit rule fired at their last close: they exit at their next fill.
     var ruleExits: [Bool]
+    /// Each symbol's limit and stop prices (nil: market entries).
+    let entryPrices: [EntryPrices]?
+    /// Each symbol's working limit or stop entry and the weight it was given (its slot is booked).
+    var working: [(order: WorkingEntry, weight: Double)?]
+    /// Entries whose limit or stop price was not a positive number at the signal bar.
+    var unpricedEntries = 0
     let entries: PortfolioEvents
     let exits: PortfolioEvents
     let rebalanceRow: [Bool]
@@ -92,7 +98,7 @@ struct PortfolioSimulation {
     var ambiguousExitBars: Int { ledgers.reduce(0) { $0 + $1.ambiguousExitBars } }
 
     init(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig, mode: Mode,
-         distances: [ExitLevels.Distances]? = nil) {
+         inputs: [OrderInputs]? = nil) {
         candles = symbols.map(\.candles)
         ranks = symbols.map(\.rank)
         self.config = config
@@ -108,9 +114,11 @@ struct PortfolioSimulation {
         liquidityConfigs = symbols.map { $0.liquidity ?? config }
         ledgers = symbols.indices.map { j in
             PositionLedger(symbol: j, candles: symbols[j].candles, config: config, liquidity: symbols[j].liquidity,
-                           distances: distances?[j] ?? .init())
+                           distances: inputs?[j].distances ?? .init())
         }
         hasExits = !config.exits.isEmpty
+        entryPrices = config.entries.isMarket ? nil : inputs?.map { $0.entryPrices! }
+        working = [(order: WorkingEntry, weight: Double)?](repeating: nil, count: entryPrices == nil ? 0 : m)
         log = PortfolioLog(initialCash: config.initialCash)
         let exitRules = symbols.map { s in s.signals.flatMap { signals in signals.positionRules?.exit.map { (rule: $0, entries: signals.entries) } } }
         self.exitRules = exitRules.contains { $0 != nil } ? exitRules : nil
@@ -164,10 +172,12 @@ struct PortfolioSimulation {
             if nextOpen {
                 plan(r, t)
                 executeOrders(r)
+                if entryPrices != nil { workEntries(r, t) }
                 checkStops(r, t)
                 closeBars(t)
                 readExitRules(t)
             } else {
+                if entryPrices != nil { workEntries(r, t) }
                 checkStops(r, t)
                 closeBars(t)
                 readExitRules(t)
