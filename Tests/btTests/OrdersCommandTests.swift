@@ -152,7 +152,7 @@ struct OrdersCommandTests {
                 "\(badAxis.stderr)")
     }
 
-    @Test("screens and portfolios take the exits; a portfolio takes limit entries (not under rotation), refuses pyramiding, and reads exit rules")
+    @Test("screens and portfolios take the exits; a portfolio takes limit entries (not under rotation), pyramiding and risk sizing, and reads exit rules")
     func screenAndPortfolio() throws {
         let db = try RunCommandTests.store()
         let screen = try BT.run(["screen", "ma-cross", "--all", "--trail", "5%", "--json", "--db", db])
@@ -165,8 +165,10 @@ struct OrdersCommandTests {
         let rotation = try BT.run(["portfolio", "--all", "--rotate", "--rank", "roc(close, 20)", "--entry-limit", "close * 0.99",
                                    "--json", "--db", db])
         #expect(rotation.status == 2 && rotation.stderr.contains("limit and stop entries need entry signals"), "\(rotation.stderr)")
-        let pyramid = try BT.run(["portfolio", "ma-cross", "--all", "--pyramid", "2", "--json", "--db", db])
-        #expect(pyramid.status == 2 && pyramid.stderr.contains("--pyramid"), "\(pyramid.stderr)")
+        let pyramid = try BT.run(["portfolio", "ma-cross", "--all", "--pyramid", "3", "--size", "30%", "--json", "--no-costs", "--db", db])
+        #expect(pyramid.status == 0, "\(pyramid.stderr)")
+        let risk = try BT.run(["portfolio", "ma-cross", "--all", "--size", "risk:1%", "--sl", "2 * atr(14)", "--json", "--no-costs", "--db", db])
+        #expect(risk.status == 0, "\(risk.stderr)")
         let rule = try BT.run(["portfolio", "--all", "--entry", "cross_above(sma(close, 10), sma(close, 30))",
                                "--exit", "bars_in_trade >= 7", "--max-participation", "0", "--json", "--no-costs", "--db", db])
         #expect(rule.status == 0, "\(rule.stderr)")

@@ -85,6 +85,13 @@ struct PortfolioPropertyTests {
             $0.fill = .close; $0.entries = EntryRules(limit: limitAbove, stop: breakout, orderBars: 4)
             $0.exits = ExitRules(takeProfits: [TakeProfit(.fraction(0.02), share: 0.5)], exitAfterBars: 6)
         },
+        Setup(name: "K=3, vol:20% sizing, pyramid 3, monthly rebalance",
+              rules: PortfolioRules(maxPositions: 3, rebalance: .monthly)) {
+            $0.sizing = .volatility(0.2); $0.periodsPerYear = 252; $0.entries = EntryRules(pyramid: 3)
+        },
+        Setup(name: "K=4, risk 0.5% to a 3% stop, inverse-vol weights", rules: PortfolioRules(maxPositions: 4, weighting: .inverseVolatility)) {
+            $0.sizing = .risk(0.005); $0.stopLoss = 0.03
+        },
     ]
     static let limit = try! PriceExpression(LocatedExpression("close * 0.995", origin: .setting(.entryLimit)))
     static let limitAbove = try! PriceExpression(LocatedExpression("close * 1.01", origin: .setting(.entryLimit)))

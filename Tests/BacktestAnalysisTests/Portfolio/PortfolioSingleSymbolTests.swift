@@ -80,6 +80,9 @@ struct PortfolioSingleSymbolTests {
                 $0.fill = fill; $0.exits = ExitRules(trail: .fraction(0.06))
                 $0.entries = EntryRules(stop: high5, orderBars: 2)
             },
+            Setup(name: "GOOG, \(f), risk 1% to a 2 x atr(14) stop", data: "GOOG", expects: [.stop]) {
+                $0.fill = fill; $0.sizing = .risk(0.01); $0.exits = ExitRules(stopLoss: .price(atrStop))
+            },
             Setup(name: "random, \(f), stop-limit entries, a tight cap", data: "", random: true, expects: [.signal]) {
                 $0.fill = fill; $0.maxParticipation = 0.003; $0.initialCash = 300_000
                 $0.entries = EntryRules(limit: limit101, stop: high5, orderBars: 4)

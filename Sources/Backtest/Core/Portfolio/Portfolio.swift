@@ -65,22 +65,12 @@ public enum Portfolio {
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
         if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
-        switch config.sizing {
-        case .risk, .volatility:
-            throw InputError("a portfolio sizes its positions by weight: N%, Nu or N$ of a slot", setting: .size,
-                             value: config.sizing.text)
-        case .equityFraction, .units, .cash: break
-        }
         for s in symbols {
             guard let rules = s.signals?.positionRules else { continue }
             if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil {
                 throw InputError("a portfolio's entry rules decide which flat symbols compete for a slot: they cannot read "
                                  + "the position (its exit rules can)", setting: .entry)
             }
-        }
-        if config.entries.pyramid > 1 {
-            throw InputError("a portfolio holds one entry per position and restores its weight on rebalance dates",
-                             setting: .pyramid, value: String(config.entries.pyramid))
         }
         guard !symbols.isEmpty else { throw InputError("a portfolio needs at least one symbol") }
         let sorted = symbols.sorted { $0.symbol < $1.symbol }

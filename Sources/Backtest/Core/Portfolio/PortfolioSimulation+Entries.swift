@@ -45,13 +45,14 @@ extension PortfolioSimulation {
                 let ck = state[k].cursor
                 value += ledgers[k].quantity * (hasBar(k, t) ? candles[k].open[ck] : candles[k].close[ck - 1])
             }
-            let (delta, budget) = buyDelta(weight, value: value, price: price, position: 0)
+            let (delta, budget) = buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: order.signalBar)
+            guard !delta.isNaN else { unpricedEntries += 1; release(j); continue }
             var limit = max(0, min(cash / (1 + feeRate), cash - config.feeMin))
             if let budget { limit = min(limit, budget) }
             let point = FillPoint(bar: bar, row: r, reference: price, timeMs: c.time[bar] &* 1000)
             ledgers[j].increase(.long, wanted: delta, limit: limit, valuePositive: value > 0, at: point,
                                 signalBar: order.signalBar, atOpen: atOpen, cash: &cash, recorder: &log)
-            if ledgers[j].quantity == 0 { release(j) }
+            if ledgers[j].quantity == 0 { release(j) } else if !stack.isEmpty { stack[j] = 1 }
             updateActive(j)
         }
     }

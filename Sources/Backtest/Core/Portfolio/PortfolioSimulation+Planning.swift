@@ -71,6 +71,13 @@ extension PortfolioSimulation {
                     place(j, signalBar: k, weight: w.weight)
                     continue
                 }
+                if !stack.isEmpty, state[j].held, ledgers[j].quantity > 0, !ledgers[j].closing, stack[j] < config.entries.pyramid {
+                    // `--pyramid`: an entry signal on a held position adds a weight to its target.
+                    stack[j] += 1
+                    advance(j, to: t)
+                    orders.append(PendingOrder(symbol: j, bar: k + (nextOpen ? 1 : 0), weight: 0, reason: .rebalance))
+                    continue
+                }
                 guard !state[j].held, ledgers[j].quantity == 0 else { continue }  // held, or still closing
                 var c = Candidate(symbol: j, bar: k + (nextOpen ? 1 : 0), rank: ranks[j]?[k] ?? .nan, sigma: .nan)
                 if let volatility {
