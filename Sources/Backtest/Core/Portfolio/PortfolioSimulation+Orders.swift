@@ -184,13 +184,7 @@ extension PortfolioSimulation {
                 stopped = true
             }
         }
-        if stopped {
-            var k = 0
-            while k < active.count {
-                let j = active[k]
-                if ledgers[j].quantity == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
-            }
-        }
+        if stopped { removeFlatFromActive() }
     }
 
     /// With close fills: the time exits due at this close, after the row's signal exits (which
@@ -205,12 +199,15 @@ extension PortfolioSimulation {
             release(j)
             closed = true
         }
-        if closed {
-            var k = 0
-            while k < active.count {
-                let j = active[k]
-                if ledgers[j].quantity == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
-            }
+        if closed { removeFlatFromActive() }
+    }
+
+    /// Drops the symbols an exit left flat from `active` (in order).
+    private mutating func removeFlatFromActive() {
+        var k = 0
+        while k < active.count {
+            let j = active[k]
+            if ledgers[j].quantity == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
         }
     }
 }
