@@ -52,7 +52,7 @@ enum LastError {
 
     /// The key, made once (Swift's global initialisation is thread-safe). Its destructor releases
     /// the thread's slot when the thread exits.
-    nonisolated(unsafe) static let key: pthread_key_t = {
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         let made = pthread_key_create(&key) { pointer in
             if let pointer { Unmanaged<Slot>.fromOpaque(pointer).release() }

@@ -156,3 +156,43 @@ def test_nan_splits_into_runs_like_bt_indicators():
 def test_series_shorter_than_the_warmup_is_all_nan():
     assert np.isnan(ta.sma(np.array([1.0, 2.0]), 5)).all()
     assert len(ta.rsi(np.array([]), 14)) == 0
+
+
+def test_out_buffers_are_written_in_place_and_equal_new_arrays():
+    d = load("goog")
+    c, h, l = d["close"], d["high"], d["low"]
+    n = len(c)
+    buffer = np.full(n, 123.0)
+    got = ta.rsi(c, 14, out=buffer)
+    assert got is buffer
+    assert np.array_equal(buffer, ta.rsi(c, 14), equal_nan=True)
+    three = (np.empty(n), np.empty(n), np.empty(n))
+    upper, middle, lower = ta.bbands(c, 20, 2.0, 2.0, out=three)
+    assert upper is three[0] and middle is three[1] and lower is three[2]
+    for mine, fresh in zip(three, ta.bbands(c, 20, 2.0, 2.0)):
+        assert np.array_equal(mine, fresh, equal_nan=True)
+    atr = np.empty(n)
+    assert np.array_equal(ta.atr(h, l, c, 14, out=atr), ta.atr(h, l, c, 14), equal_nan=True)
+
+
+@pytest.mark.parametrize("bad", [
+    lambda n: np.empty(n - 1),                       # wrong length
+    lambda n: np.empty(n, dtype=np.float32),         # wrong dtype
+    lambda n: np.empty(2 * n)[::2],                  # not contiguous
+    lambda n: (np.empty(n), np.empty(n)),            # two arrays for one output
+    lambda n: [1.0] * n,                             # not an array
+])
+def test_out_buffers_refused_with_a_message(bad):
+    c = load("goog")["close"]
+    with pytest.raises(btcore.InputError, match="out"):
+        ta.sma(c, 20, out=bad(len(c)))
+
+
+def test_out_buffers_refused_when_read_only():
+    c = load("goog")["close"]
+    frozen = np.empty(len(c))
+    frozen.setflags(write=False)
+    with pytest.raises(btcore.InputError, match="writable"):
+        ta.sma(c, 20, out=frozen)
+    with pytest.raises(btcore.InputError, match="expected 3 arrays"):
+        ta.macd(c, out=np.empty(len(c)))
