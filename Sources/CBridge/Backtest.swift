@@ -224,13 +224,7 @@ public func bt_result_trade_count(_ handle: OpaquePointer?) -> Int {
 @_cdecl("bt_result_trades")
 public func bt_result_trades(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<bt_trade>?, _ capacity: Int) -> Int32 {
     guarded {
-        let trades = try run(handle).result.trades
-        guard capacity >= trades.count else {
-            throw BridgeError.length("bt_result_trades: capacity \(capacity) is below the \(trades.count) trades")
-        }
-        if trades.isEmpty { return }
-        guard let out else { throw BridgeError.argument("out is NULL") }
-        for (i, t) in trades.enumerated() {
+        try copyOut(try run(handle).result.trades, into: out, capacity: capacity, "bt_result_trades", "trades") { t in
             var c = bt_trade()
             c.side = t.side == .long ? 1 : -1
             c.exit_kind = Int32(ExitKind.allCases.firstIndex(of: t.exitKind)!)
@@ -246,7 +240,7 @@ public func bt_result_trades(_ handle: OpaquePointer?, _ out: UnsafeMutablePoint
             c.pnl = t.pnl
             c.return_fraction = t.returnFraction
             c.is_open = t.isOpen ? 1 : 0
-            out[i] = c
+            return c
         }
     }
 }
@@ -261,13 +255,7 @@ public func bt_result_fill_count(_ handle: OpaquePointer?) -> Int {
 @_cdecl("bt_result_fills")
 public func bt_result_fills(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<bt_fill>?, _ capacity: Int) -> Int32 {
     guarded {
-        let fills = try run(handle).result.fills
-        guard capacity >= fills.count else {
-            throw BridgeError.length("bt_result_fills: capacity \(capacity) is below the \(fills.count) fills")
-        }
-        if fills.isEmpty { return }
-        guard let out else { throw BridgeError.argument("out is NULL") }
-        for (i, f) in fills.enumerated() {
+        try copyOut(try run(handle).result.fills, into: out, capacity: capacity, "bt_result_fills", "fills") { f in
             var c = bt_fill()
             c.index = Int64(f.index)
             c.time = f.time
@@ -282,9 +270,22 @@ public func bt_result_fills(_ handle: OpaquePointer?, _ out: UnsafeMutablePointe
             c.spread_cost = f.spreadCost
             c.impact_cost = f.impactCost
             c.depth_available = f.depthAvailable
-            out[i] = c
+            return c
         }
     }
+}
+
+/// Writes `records`, each as `convert` makes it, into the caller's array of `capacity`
+/// elements (`out` may be NULL when there is nothing to write).
+/// - Throws: `BridgeError.length` when `capacity` is too small, `.argument` for a NULL `out`.
+private func copyOut<Record, C>(_ records: [Record], into out: UnsafeMutablePointer<C>?, capacity: Int,
+                                _ function: String, _ what: String, _ convert: (Record) -> C) throws {
+    guard capacity >= records.count else {
+        throw BridgeError.length("\(function): capacity \(capacity) is below the \(records.count) \(what)")
+    }
+    if records.isEmpty { return }
+    guard let out else { throw BridgeError.argument("out is NULL") }
+    for (i, record) in records.enumerated() { out[i] = convert(record) }
 }
 
 @_cdecl("bt_result_stat")

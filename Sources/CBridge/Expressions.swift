@@ -82,27 +82,26 @@ public func bt_expr_is_condition(_ handle: OpaquePointer?) -> Int32 {
 
 @_cdecl("bt_expr_eval")
 public func bt_expr_eval(_ handle: OpaquePointer?, _ bars: UnsafePointer<bt_bars>?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
-    guarded {
-        let e = try Handles.shared.get(handle, as: CompiledExpression.self, "expr")
-        let candles = try Bars.candles(bars, for: .expression)
-        if candles.isEmpty { return }
-        guard let out else { throw BridgeError.argument("out is NULL") }
-        try e.evaluate(candles) { values in
-            out.update(from: values.baseAddress!, count: candles.count)
-        }
-    }
+    evaluate(handle, bars, out) { values, out in out.update(from: values.baseAddress!, count: values.count) }
 }
 
 @_cdecl("bt_expr_signal")
 public func bt_expr_signal(_ handle: OpaquePointer?, _ bars: UnsafePointer<bt_bars>?, _ out: UnsafeMutablePointer<UInt8>?) -> Int32 {
+    evaluate(handle, bars, out) { values, out in
+        for i in 0..<values.count { out[i] = values[i] == 1 ? 1 : 0 }
+    }
+}
+
+/// The compiled expression `handle` over `bars`, its values (exactly one per bar) given to `write` with
+/// the caller's `out` (checked non-NULL when there are bars).
+private func evaluate<T>(_ handle: OpaquePointer?, _ bars: UnsafePointer<bt_bars>?, _ out: UnsafeMutablePointer<T>?,
+                         _ write: (UnsafeBufferPointer<Double>, UnsafeMutablePointer<T>) -> Void) -> Int32 {
     guarded {
         let e = try Handles.shared.get(handle, as: CompiledExpression.self, "expr")
         let candles = try Bars.candles(bars, for: .expression)
         if candles.isEmpty { return }
         guard let out else { throw BridgeError.argument("out is NULL") }
-        try e.evaluate(candles) { values in
-            for i in 0..<candles.count { out[i] = values[i] == 1 ? 1 : 0 }
-        }
+        try e.evaluate(candles) { values in write(UnsafeBufferPointer(rebasing: values[..<candles.count]), out) }
     }
 }
 
