@@ -22,7 +22,8 @@ let package = Package(
         .target(name: "Backtest", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestIO"],
                 path: "Sources/Backtest/Exports"),
         .target(name: "Strategies", dependencies: ["Backtest"]),
-        .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies", "CCallgrind"]),
+        .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies", "CCallgrind"],
+                          exclude: ["Help"], plugins: ["EmbedAssets"]),
 
         // MARK: - Implementation details
         .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
@@ -30,7 +31,8 @@ let package = Package(
         .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib", "CCrypto"],
                 path: "Sources/Backtest/IO", exclude: ["HTML/Assets"], plugins: ["EmbedAssets"]),
         .target(name: "BacktestBenchmarks", dependencies: ["Backtest"], path: "Sources/Backtest/Benchmarks"),
-        // The report page's .js/.css files (IO/HTML/Assets) as string constants, at build time.
+        // The report page's .js/.css files (IO/HTML/Assets) and the commands' help texts (bt's Help/*.txt)
+        // as string constants, at build time.
         .plugin(name: "EmbedAssets", capability: .buildTool()),
         // Callgrind's client requests for `bt bench kernel` (no-ops without valgrind's headers).
         .target(name: "CCallgrind", path: "Sources/CCallgrind"),

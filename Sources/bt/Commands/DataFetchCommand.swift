@@ -4,21 +4,7 @@ import Foundation
 extension Command {
     static let dataFetch = Command(
         path: ["data", "fetch"],
-        summary: "Fetch candles from Binance (klines) or Alpha Vantage (daily series) into the store",
-        discussion: """
-            bt data fetch binance SYMBOL --interval TF [--from DATE] [--to DATE]
-            bt data fetch alphavantage SYMBOL [--adjusted] [--api-key KEY]
-            Pages are read and validated like imported files, then the whole fetch is written in
-            one transaction: when anything fails, nothing is stored. A stored series is resumed:
-            only bars after its last bar are asked for. The bar still forming is not stored.
-            5xx answers, timeouts and lost connections are retried with exponential backoff;
-            429 and 418 answers after their Retry-After; --attempts tries per request in all.
-            A request fails after --timeout seconds without a byte, or after 4 x --timeout
-            seconds in all (a server sending a byte a second); an answer over 16 MiB (after
-            gzip) is refused. Pages stop at the local clock even when the server's is ahead.
-            Binance's request weight is watched and its window waited out before the limit.
-            The Alpha Vantage key comes from --api-key or $ALPHAVANTAGE_API_KEY.
-            """,
+        help: EmbeddedAssets.dataFetchTXT,
         positionals: [
             PositionalSpec(name: "SOURCE", help: "binance or alphavantage"),
             PositionalSpec(name: "SYMBOL", help: "The service's symbol (BTCUSDT, IBM); stored under that name"),

@@ -3,11 +3,7 @@ import Backtest
 extension Command {
     static let dataList = Command(
         path: ["data", "list"],
-        summary: "List stored series (symbol, timeframe, first, last, bars) and recorded books",
-        discussion: """
-            --json prints {"series": [{"symbol", "timeframe", "first", "last", "bars"}],
-            "books": [{"symbol", "first", "last", "events"}]} with ISO-8601 UTC times.
-            """,
+        help: EmbeddedAssets.dataListTXT,
         options: [.json]
     ) { args in
         let store = try args.openStore()

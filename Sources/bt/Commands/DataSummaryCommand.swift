@@ -3,15 +3,7 @@ import Backtest
 extension Command {
     static let dataSummary = Command(
         path: ["data", "summary"],
-        summary: "Summarise stored series: bars, range, first/last close, min/max, mean return",
-        discussion: """
-            Without SYMBOL, every stored series (a symbol stored at several timeframes has a row
-            for each); SYMBOL alone shows all its series, SYMBOL@TF or --timeframe one. A series
-            that cannot be shown at --timeframe (finer than it is stored) is skipped with a warning
-            on stderr; none left is an error (exit 2). Mean return is the mean
-            of bar-to-bar close returns at the shown timeframe. --json prints an array of objects
-            with fractions (total_return, mean_return, return_sd) and ISO-8601 UTC times.
-            """,
+        help: EmbeddedAssets.dataSummaryTXT,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbols or SYMBOL@TF series (default: all)", optional: true,
                                      variadic: true)],
         options: CommonOptions.range + [.json]

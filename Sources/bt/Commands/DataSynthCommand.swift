@@ -3,13 +3,7 @@ import Backtest
 extension Command {
     static let dataSynth = Command(
         path: ["data", "synth"],
-        summary: "Store a deterministic synthetic universe SYN0001... (and recorded-style books)",
-        discussion: """
-            Regime-switching drift, GARCH(1,1) volatility clustering, Student-t shocks, volume
-            rising with volatility, valid OHLC rounded to cents. The same seed gives the same
-            candles on every machine. --book also stores a recorded-style L2 stream per symbol
-            (snapshot, then updates at each bar's open and halfway to the next bar).
-            """,
+        help: EmbeddedAssets.dataSynthTXT,
         options: [
             .symbolCount.withHelp("Number of symbols (default 10)"),
             .bars.withHelp("Bars per symbol (default 2520)"),

@@ -3,14 +3,7 @@ import Backtest
 extension Command {
     static let indicators = Command(
         path: ["indicators"],
-        summary: "Print candles with indicator columns as CSV",
-        discussion: """
-            Specs: sma:20 ema:20 wma:20 rsi:14 macd:12,26,9 bb:20,2 atr:14 stoch:14,3,3 roc:10 obv
-            willr:14 cci:20 adx:14 stddev:20 donchian:20 vwap:20 (parameters left out take these
-            defaults). Columns: time,open,high,low,close,volume then one per output, named from the
-            spec (sma_20, macd_signal_12_26_9, bb_upper_20_2, stoch_k_14_3_3, ...). Warm-up values
-            are empty cells; numbers print in the shortest form that reads back exactly.
-            """,
+        help: EmbeddedAssets.indicatorsTXT,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
         options: [.ind.withHelp("Indicator spec, e.g. sma:20 or macd:12,26,9 (repeatable)")] + CommonOptions.range
     ) { args in

@@ -5,21 +5,7 @@ import Strategies
 extension Command {
     static let screen = Command(
         path: ["screen"],
-        summary: "Rank a strategy over many symbols, or list the symbols where a condition holds",
-        discussion: """
-            Strategy screen: every symbol runs with the same parameters and execution options as
-            'bt run', on all cores. A symbol that cannot run (missing, too little or bad data) is
-            reported with status error and why; it never stops the others. Writes screen.csv
-            (every statistic, fractions) and screen.md (ranked table with equity sparklines,
-            failures) to --out DIR (default notebooks-out/screen-<strategy>-<time>/). --rank
-            takes any statistic name of 'bt run --json' (default sharpe). The strategy is a
-            built-in or file strategy (see 'bt run') or rules given with --entry/--exit.
-            Condition screen: --where EXPR lists the symbols where EXPR is true on their last bar
-            (or the last bar at or before --at DATE), with each --show EXPR's value there. A
-            symbol with too few bars for EXPR is reported, not dropped. --json prints
-            {"checked", "matches": [{"symbol", "timeframe", "time", "values"}], "errors":
-            [{"symbol", "error"}]}; --out DIR writes screen.csv and screen.md.
-            """,
+        help: EmbeddedAssets.screenTXT,
         positionals: [PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true)],
         options: [
             .symbols,

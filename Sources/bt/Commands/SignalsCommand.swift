@@ -4,16 +4,7 @@ import Strategies
 extension Command {
     static let signals = Command(
         path: ["signals"],
-        summary: "Print a strategy's signals as CSV (time,entry,exit), to check them in pandas",
-        discussion: """
-            bt signals SYMBOL --entry EXPR --exit EXPR [--short-entry EXPR --short-exit EXPR]
-            [--param name=value], or bt signals STRATEGY SYMBOL for a built-in or file strategy.
-            Prints time,entry,exit (plus short_entry,short_exit when given) with ISO-8601 UTC
-            times and 0/1, one row per bar: the signal at a bar's close, as 'bt run' trades it.
-            'bt run SYMBOL --signals FILE.csv' reads this format back. Rules that read the
-            position (trade_return, bars_in_trade, ...) have values only inside a run: for those,
-            run 'bt run' and read its trades.
-            """,
+        help: EmbeddedAssets.signalsTXT,
         positionals: [
             PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (case-insensitive)"),

@@ -4,16 +4,7 @@ import Strategies
 extension Command {
     static let strategies = Command(
         path: ["strategies"],
-        summary: "List the built-in and file strategies with their parameters, defaults and rules",
-        discussion: """
-            Built-in strategies first, then the strategy files (*.bt) of the strategies directory
-            (--strategies DIR, else $BT_STRATEGIES, else strategies/ in the working directory),
-            with their rules and the entry orders and exits of their [orders] and [exits]
-            sections. A file that does not parse is reported on stderr and skipped.
-            --json prints [{"name", "summary", "source", "params": [{"name", "type", "default",
-            "help"}], "rules": [{"role", "text"}], "orders": [{"setting", "text"}]}] with source
-            "built-in" or the file's path.
-            """,
+        help: EmbeddedAssets.strategiesTXT,
         options: [.strategies, .json]
     ) { args in
         let library = args.strategyLibrary
