@@ -35,13 +35,11 @@ extension ParsedArguments {
             .map(SeriesName.normalized)
     }
 
-    /// Loads `symbol` (case-insensitively: the store upper-cases symbols on import) honouring `--timeframe`, `--from` and `--to`; an empty result is an error.
+    /// Loads `symbol` (case-insensitively: the store upper-cases symbols on import) honouring
+    /// `--timeframe`, `--from` and `--to`; an empty result is an error.
     func loadCandles(symbol: String, store: CandleStore? = nil) throws -> CandleSeries {
         let store = try store ?? openStore()
         let range = try dateRange
-        let symbol = try SeriesName.normalized(symbol)
-        let series = try store.load(symbol: symbol, timeframe: try timeframe, from: range.from, to: range.to)
-        if series.isEmpty { throw InputError("no candles for '\(symbol)' in the requested range") }
-        return series
+        return try store.loadRange(symbol: try SeriesName.normalized(symbol), timeframe: try timeframe, from: range.from, to: range.to)
     }
 }

@@ -22,10 +22,8 @@ extension ParsedArguments {
     /// `--from`/`--to` as epoch seconds; `--to` with a bare date includes that whole day.
     var dateRange: (from: Int64?, to: Int64?) {
         get throws {
-            let from = try value(.from).map { try UTCTime.parseUserDate($0, setting: .from) }
-            var to = try value(.to).map { try UTCTime.parseUserDate($0, setting: .to) }
-            if let text = value(.to), text.count == 10, let t = to { to = t + 86_399 }
-            return (from, to)
+            (try value(.from).map { try UTCTime.parseUserDate($0, setting: .from) },
+             try value(.to).map { try UTCTime.parseUserEnd($0, setting: .to) })
         }
     }
 }

@@ -124,17 +124,12 @@ extension ParsedArguments {
 /// to it (the engine's window is then the whole series: each fill uses every bar before it, as a
 /// window of the series' length would). Said once per option on standard error, naming the first
 /// series it was longer than; screens and sweeps read the options from parallel jobs.
-final class WindowWarnings: @unchecked Sendable {
+final class WindowWarnings: Sendable {
     static let shared = WindowWarnings()
-    private let lock = NSLock()
-    private var said: Set<String> = []
+    private let said = Locked(Set<String>())
 
     func check(_ option: Option, _ window: Int, _ candles: CandleSeries, uses: String) {
-        guard !candles.isEmpty, window > candles.count else { return }
-        lock.lock()
-        let first = said.insert(option.name).inserted
-        lock.unlock()
-        guard first else { return }
+        guard !candles.isEmpty, window > candles.count, said.withLock({ $0.insert(option.name).inserted }) else { return }
         Diagnostics.line("warning: \(option) \(window) is longer than the series (\(candles.symbol): \(candles.count) bars): "
                          + "it is clamped to the series, so each fill \(uses)")
     }

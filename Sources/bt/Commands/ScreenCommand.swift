@@ -106,10 +106,8 @@ enum ScreenCommand {
         var at: Int64?
         if let text = args.value(.at) {
             guard args.value(.to) == nil else { throw UsageError("give \(Option.at) or \(Option.to), not both", command: "screen") }
-            var t = try UTCTime.parseUserDate(text, setting: .at)
-            if text.count == 10 { t += 86_399 }  // a bare date includes that whole day
-            at = t
-            range.to = t
+            at = try UTCTime.parseUserEnd(text, setting: .at)
+            range.to = at
         }
         let timeframe = try args.timeframe
         let directory = args.value(.out)
