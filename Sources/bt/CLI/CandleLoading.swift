@@ -42,4 +42,11 @@ extension ParsedArguments {
         let range = try dateRange
         return try store.loadRange(symbol: try SeriesName.normalized(symbol), timeframe: try timeframe, from: range.from, to: range.to)
     }
+
+    /// `symbol`'s bars for a run over `--from`...`--to`: the window, with every bar before it
+    /// as the warm-up of the indicators (`CandleStore.loadWindow`).
+    func loadWindow(symbol: String, store: CandleStore) throws -> CandleWindow {
+        let range = try dateRange
+        return try store.loadWindow(symbol: try SeriesName.normalized(symbol), timeframe: try timeframe, from: range.from, to: range.to)
+    }
 }

@@ -23,14 +23,12 @@ extension Command {
         let rules = try args.portfolioRules(ranked: rank != nil)
         if args.flag(.short) { throw InputError("a portfolio is long only", setting: .short) }
         let store = try args.openStore()
-        let loaded = try args.portfolioCandles(try args.portfolioSymbols(store: store), store: store, strategy: strategy,
-                                               parameters: parameters)
-        let config = loaded[0].config
-        let universe = PortfolioUniverse(candles: loaded.map(\.candles), liquidity: loaded.map(\.config))
-        let symbols = try universe.symbols({ candles, cache in
+        let (universe, config) = try args.portfolioUniverse(try args.portfolioSymbols(store: store), store: store, strategy: strategy,
+                                                            parameters: parameters)
+        let symbols = try universe.tradedSymbols({ candles, cache in
             (try strategy.map { try $0.signals(candles, parameters!, cache: cache) },
              try rank.map { try $0.values(on: candles, parameters: values, cache: cache) })
-        }, cache: IndicatorCache(), parallel: true)
+        }, rules: rules, cache: IndicatorCache(), parallel: true)
         let result = try Portfolio.run(symbols, rules: rules, config: config)
         let name = strategy?.name ?? "rotation"
         try args.presentPortfolio(

@@ -14,7 +14,7 @@ extension Command {
             + CommonOptions.range + ExecutionOptions.table + RunStatsOptions.all + [.json]
     ) { args in
         let store: CandleStore
-        let candles: CandleSeries
+        let window: CandleWindow
         let strategy: Strategy
         if let path = args.value(.signals) {
             guard args.ruleOptions.isEmpty else {
@@ -24,10 +24,8 @@ extension Command {
                 throw UsageError("with \(Option.signals), give only SYMBOL", command: "run")
             }
             store = try args.openStore()
-            candles = try args.loadCandles(symbol: try args.symbol(at: 0), store: store)
-            guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read the signals file", at: path) }
-            let signals = try SignalsFile.parse(String(decoding: data, as: UTF8.self), path: path, times: candles.time)
-            strategy = Strategy.fixed(signals, name: "signals", source: path)
+            window = try args.loadWindow(symbol: try args.symbol(at: 0), store: store)
+            strategy = Strategy.fixed(try SignalsFile.read(path: path, times: window.series.time), name: "signals", source: path)
         } else {
             let chosen = try args.strategy()
             guard chosen.rest.count == 1 else {
@@ -36,16 +34,16 @@ extension Command {
             }
             strategy = chosen.strategy
             store = try args.openStore()
-            candles = try args.loadCandles(symbol: chosen.rest[0], store: store)
+            window = try args.loadWindow(symbol: chosen.rest[0], store: store)
         }
         let parameters = try strategy.parameters(args.values(.param))
-        let config = try args.executionConfig(symbol: candles.symbol, candles: candles, store: store, strategy: strategy,
+        let config = try args.executionConfig(symbol: window.candles.symbol, candles: window.candles, store: store, strategy: strategy,
                                               parameters: parameters)
-        let signals = try strategy.signals(candles, parameters)
-        let result = try Engine.run(candles, signals: signals, config: config)
+        let signals = try strategy.signals(window.series, parameters)
+        let result = try Engine.run(window, signals: signals, config: config)
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,
-                            indicators: strategy.indicators(parameters), config: config, result: result) {
-            try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: $0)
+                            indicators: strategy.indicators(parameters), config: config, result: result, warmUp: window) {
+            try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: $0)
         }
     }
 }

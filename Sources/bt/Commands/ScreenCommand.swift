@@ -62,10 +62,10 @@ enum ScreenCommand {
         }
         let run = try plan(args, symbols: symbols, store: store)
         let path = args.databasePath
-        let load = { (symbol: String, store: CandleStore) -> (CandleSeries, ExecutionConfig) in
-            let candles = try args.loadCandles(symbol: symbol, store: store)
-            return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store, strategy: run.strategy,
-                                                      parameters: run.parameters))
+        let load = { (symbol: String, store: CandleStore) -> (CandleWindow, ExecutionConfig) in
+            let window = try args.loadWindow(symbol: symbol, store: store)
+            return (window, try args.executionConfig(symbol: symbol, candles: window.candles, store: store, strategy: run.strategy,
+                                                     parameters: run.parameters))
         }
         // One process or a merge stages the report's folder first; a shard always replaces its own folder.
         let force = source.force(args.flag(.force))

@@ -17,8 +17,8 @@ extension Command {
                              : "with \(Option.entry)/\(Option.exit), give only SYMBOL", command: "signals")
         }
         let parameters = try strategy.parameters(args.values(.param))
-        let candles = try args.loadCandles(symbol: rest[0])
-        let signals = try strategy.signals(candles, parameters)
+        let window = try args.loadWindow(symbol: rest[0], store: try args.openStore())
+        let signals = try strategy.signals(window.series, parameters)  // from the series' start, as bt run computes them
         if let rules = signals.positionRules {
             let roles = SignalRules.Role.allCases.filter { rules[$0] != nil }.map(\.rawValue)
             throw UsageError("the \(roles.joined(separator: " and ")) rule\(roles.count == 1 ? " reads" : "s read") the open position "
@@ -26,6 +26,6 @@ extension Command {
                              + "of a position, so there are no signals to print; use 'bt run' and read its trades",
                              command: "signals")
         }
-        Output.write(SignalsFile.csv(times: candles.time, signals: signals))
+        Output.write(SignalsFile.csv(times: window.candles.time, signals: signals.slice(window.range)))
     }
 }

@@ -50,11 +50,14 @@ public enum Portfolio {
         return simulation.run()
     }
 
-    /// The exit distance expressions' values on each symbol's candles (nil when every distance
-    /// is a fraction).
+    /// The exit distance expressions' values on each symbol's candles, computed on its history
+    /// when it has one (nil when every distance is a fraction).
     private static func distances(_ symbols: [PortfolioSymbol], _ config: ExecutionConfig) throws -> [ExitLevels.Distances]? {
         guard !config.exits.expressions.isEmpty else { return nil }
-        return try symbols.map { try OrderInputs(config, candles: $0.candles, cache: IndicatorCache()).distances }
+        return try symbols.map { s in
+            guard let history = s.history else { return try OrderInputs(config, candles: s.candles, cache: IndicatorCache()).distances }
+            return try OrderInputs(config, candles: history, cache: IndicatorCache()).suffix(s.candles.count).distances
+        }
     }
 
     /// The symbols sorted by name, after checking the inputs.

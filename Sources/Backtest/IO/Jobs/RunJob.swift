@@ -14,6 +14,8 @@ package struct RunJob {
     package var config: ExecutionConfig
     /// The command line as typed.
     package var commandLine: [String]
+    /// Every bar read when the run traded a window (`CandleWindow.series`); nil: none before.
+    package var history: CandleSeries?
 
     package init(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
                  config: ExecutionConfig, commandLine: [String]) {
@@ -34,6 +36,7 @@ package struct RunJob {
                             commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
         report.rules = rules
         report.indicators = indicators
+        report.history = history
         return report
     }
 

@@ -34,11 +34,12 @@ public struct ScreenRun {
     }
 
     /// Runs every symbol, then writes `screen.csv`, `screen.md` and `report.html` into `directory`.
-    /// - Parameter load: a symbol's candles and execution, from a store connection of its own.
+    /// - Parameter load: a symbol's bars (the window traded, with the warm-up before it) and
+    ///   execution, from a store connection of its own.
     /// The runs the page may embed are kept as the symbols finish (`EmbeddedRunKeeper`), so
     /// the page draws them without running them again.
     public func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
-                    load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
+                    load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) throws -> ScreenReport {
         let keeper = EmbeddedRunKeeper(screen: screen)
         let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, keep: keeper.offer, load: load)
         return try write(rows: rows, databasePath: databasePath, directory: directory, kept: keeper.runs, load: load)
@@ -50,12 +51,12 @@ public struct ScreenRun {
     /// - Parameter keep: given each row that ran with its run and statistics (`Screen.evaluate`).
     public func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil,
                      keep: (@Sendable (Screen.Row, BacktestResult, Stats) -> Void)? = nil,
-                     load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) -> [Screen.Row] {
+                     load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) -> [Screen.Row] {
         let reword = self.reword
         return screen.evaluate(symbols: symbols, progress: progress, keep: keep) { symbol in
             do {
-                let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
-                let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+                let (window, config) = try load(symbol, try CandleStore(existingAt: databasePath))
+                let result = try Engine.run(window, signals: try strategy.signals(window.series, parameters), config: config)
                 return (result, Stats(result, periodsPerYear: periodsPerYear))
             } catch {
                 throw reword(error)
@@ -78,7 +79,7 @@ public struct ScreenRun {
     /// - Parameter kept: runs kept while the rows were computed, by series; the page's other
     ///   symbols are run again here (a merge keeps none), and give the same page.
     public func write(rows: [Screen.Row], databasePath: String, directory: String, kept: [String: ChartedRun] = [:],
-                      load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
+                      load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) throws -> ScreenReport {
         try Self.requireSomeRan(rows)
         var report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,
@@ -91,8 +92,8 @@ public struct ScreenRun {
         let embedded = report.embeddedSymbols
         let missing = embedded.filter { kept[$0] == nil }
         let reruns = Parallel.map(count: missing.count) { k -> ChartedRun in
-            let (candles, config) = try load(missing[k], try CandleStore(existingAt: databasePath))
-            return ChartedRun(try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config))
+            let (window, config) = try load(missing[k], try CandleStore(existingAt: databasePath))
+            return ChartedRun(try Engine.run(window, signals: try strategy.signals(window.series, parameters), config: config))
         }
         var runs: [String: ChartedRun] = [:]
         for symbol in embedded { if let run = kept[symbol] { runs[symbol] = run } }
