@@ -123,6 +123,11 @@ struct OrdersCommandTests {
         let scaled = try Self.run(["run", "GOOG"] + Self.cross + ["--depth", "none", "--tp", "3%@50%", "--tp", "50%"], db: db)
         let s = try Self.stats(scaled)
         #expect((s["fills"] as? Int ?? 0) > 2 * (s["trades"] as? Int ?? 0), "a half sold at +3% adds a fill to some trades")
+        // A lone target with a share sells that share and lets the rest ride: no trade ends at it.
+        let half = try Self.stats(try Self.run(["run", "GOOG"] + Self.cross + ["--depth", "none", "--tp", "3%@50%"], db: db))
+        let halfExits = try #require(half["exits"] as? [String: Int])
+        #expect(halfExits["target"] == 0 && halfExits["target-gap"] == 0 && (halfExits["signal"] ?? 0) > 0)
+        #expect((half["fills"] as? Int ?? 0) > 2 * (half["trades"] as? Int ?? 0))
         // A position rule exits: at most 7 bars in any trade.
         let rule = try Self.stats(try Self.run(["run", "GOOG", "--entry", "cross_above(sma(close, 10), sma(close, 30))",
                                                 "--exit", "bars_in_trade >= 7", "--depth", "none"], db: db))
@@ -147,17 +152,23 @@ struct OrdersCommandTests {
                 "\(badAxis.stderr)")
     }
 
-    @Test("screens and portfolios take the exits; a portfolio refuses limit entries and pyramiding, and reads exit rules")
+    @Test("screens and portfolios take the exits; a portfolio takes limit entries (not under rotation), pyramiding and risk sizing, and reads exit rules")
     func screenAndPortfolio() throws {
         let db = try RunCommandTests.store()
         let screen = try BT.run(["screen", "ma-cross", "--all", "--trail", "5%", "--json", "--db", db])
         #expect(screen.status == 0, "\(screen.stderr)")
         let portfolio = try BT.run(["portfolio", "ma-cross", "--all", "--trail", "5%", "--exit-after", "20", "--json", "--no-costs", "--db", db])
         #expect(portfolio.status == 0, "\(portfolio.stderr)")
-        let limit = try BT.run(["portfolio", "ma-cross", "--all", "--entry-limit", "close * 0.99", "--json", "--db", db])
-        #expect(limit.status == 2 && limit.stderr.contains("a portfolio enters with market orders"), "\(limit.stderr)")
-        let pyramid = try BT.run(["portfolio", "ma-cross", "--all", "--pyramid", "2", "--json", "--db", db])
-        #expect(pyramid.status == 2 && pyramid.stderr.contains("--pyramid"), "\(pyramid.stderr)")
+        let limit = try BT.run(["portfolio", "ma-cross", "--all", "--entry-limit", "close * 0.99", "--order-bars", "3",
+                                "--json", "--no-costs", "--db", db])
+        #expect(limit.status == 0, "\(limit.stderr)")
+        let rotation = try BT.run(["portfolio", "--all", "--rotate", "--rank", "roc(close, 20)", "--entry-limit", "close * 0.99",
+                                   "--json", "--db", db])
+        #expect(rotation.status == 2 && rotation.stderr.contains("limit and stop entries need entry signals"), "\(rotation.stderr)")
+        let pyramid = try BT.run(["portfolio", "ma-cross", "--all", "--pyramid", "3", "--size", "30%", "--json", "--no-costs", "--db", db])
+        #expect(pyramid.status == 0, "\(pyramid.stderr)")
+        let risk = try BT.run(["portfolio", "ma-cross", "--all", "--size", "risk:1%", "--sl", "2 * atr(14)", "--json", "--no-costs", "--db", db])
+        #expect(risk.status == 0, "\(risk.stderr)")
         let rule = try BT.run(["portfolio", "--all", "--entry", "cross_above(sma(close, 10), sma(close, 30))",
                                "--exit", "bars_in_trade >= 7", "--max-participation", "0", "--json", "--no-costs", "--db", db])
         #expect(rule.status == 0, "\(rule.stderr)")

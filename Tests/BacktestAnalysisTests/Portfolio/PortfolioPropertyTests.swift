@@ -76,7 +76,26 @@ struct PortfolioPropertyTests {
         Setup(name: "K=3, 40 units per slot", rules: PortfolioRules(maxPositions: 3, rebalance: .monthly)) { $0.sizing = .units(40) },
         Setup(name: "K=3, 2000$ per slot, synthetic", rules: PortfolioRules(maxPositions: 3, rebalance: .weekly)) { $0.sizing = .cash(2_000) },
         Setup(name: "K=3, 50% of equity", rules: PortfolioRules(maxPositions: 3, rebalance: .monthly)) { $0.sizing = .equityFraction(0.5) },
+        Setup(name: "K=3, limit entries for 3 bars, weekly rebalance, trailing 4%",
+              rules: PortfolioRules(maxPositions: 3, rebalance: .weekly)) {
+            $0.entries = EntryRules(limit: limit, orderBars: 3); $0.exits = ExitRules(trail: .fraction(0.04))
+        },
+        Setup(name: "K=2 rank weights, stop-limit entries, close fills, time exit and targets",
+              rules: PortfolioRules(maxPositions: 2, weighting: .rank, rebalance: .monthly)) {
+            $0.fill = .close; $0.entries = EntryRules(limit: limitAbove, stop: breakout, orderBars: 4)
+            $0.exits = ExitRules(takeProfits: [TakeProfit(.fraction(0.02), share: 0.5)], exitAfterBars: 6)
+        },
+        Setup(name: "K=3, vol:20% sizing, pyramid 3, monthly rebalance",
+              rules: PortfolioRules(maxPositions: 3, rebalance: .monthly)) {
+            $0.sizing = .volatility(0.2); $0.periodsPerYear = 252; $0.entries = EntryRules(pyramid: 3)
+        },
+        Setup(name: "K=4, risk 0.5% to a 3% stop, inverse-vol weights", rules: PortfolioRules(maxPositions: 4, weighting: .inverseVolatility)) {
+            $0.sizing = .risk(0.005); $0.stopLoss = 0.03
+        },
     ]
+    static let limit = try! PriceExpression(LocatedExpression("close * 0.995", origin: .setting(.entryLimit)))
+    static let limitAbove = try! PriceExpression(LocatedExpression("close * 1.01", origin: .setting(.entryLimit)))
+    static let breakout = try! PriceExpression(LocatedExpression("highest(high, 3)", origin: .setting(.entryStop)))
 
     static func config(_ setup: Setup) -> ExecutionConfig {
         var c = ExecutionConfig()

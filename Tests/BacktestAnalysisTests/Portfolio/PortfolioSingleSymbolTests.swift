@@ -47,6 +47,9 @@ struct PortfolioSingleSymbolTests {
     /// `--trail "3 * atr(22)"`, a chandelier exit.
     static let chandelier = try! PriceExpression(LocatedExpression("3 * atr(22)", origin: .setting(.trail)))
     static let atrStop = try! PriceExpression(LocatedExpression("2 * atr(14)", origin: .setting(.stopLoss)))
+    static let limit99 = try! PriceExpression(LocatedExpression("close * 0.99", origin: .setting(.entryLimit)))
+    static let limit101 = try! PriceExpression(LocatedExpression("close * 1.01", origin: .setting(.entryLimit)))
+    static let high5 = try! PriceExpression(LocatedExpression("highest(high, 5)", origin: .setting(.entryStop)))
 
     /// Every exit kind the portfolio takes (stop, targets with scale-outs, trailing stop as a
     /// fraction and as an expression, break-even, time exit), under both fill timings.
@@ -68,6 +71,21 @@ struct PortfolioSingleSymbolTests {
             },
             Setup(name: "GOOG, \(f), time exit after 8 bars", data: "GOOG", expects: [.time]) {
                 $0.fill = fill; $0.exits = ExitRules(exitAfterBars: 8)
+            },
+            Setup(name: "GOOG, \(f), limit entries at 99% of the close for 3 bars, stop 4%", data: "GOOG", expects: [.stop]) {
+                $0.fill = fill; $0.depth = .none; $0.maxParticipation = nil; $0.stopLoss = 0.04
+                $0.entries = EntryRules(limit: limit99, orderBars: 3)
+            },
+            Setup(name: "GOOG, \(f), stop entries at the 5-bar high, trailing 6%, synthetic", data: "GOOG", expects: [.trail]) {
+                $0.fill = fill; $0.exits = ExitRules(trail: .fraction(0.06))
+                $0.entries = EntryRules(stop: high5, orderBars: 2)
+            },
+            Setup(name: "GOOG, \(f), risk 1% to a 2 x atr(14) stop", data: "GOOG", expects: [.stop]) {
+                $0.fill = fill; $0.sizing = .risk(0.01); $0.exits = ExitRules(stopLoss: .price(atrStop))
+            },
+            Setup(name: "random, \(f), stop-limit entries, a tight cap", data: "", random: true, expects: [.signal]) {
+                $0.fill = fill; $0.maxParticipation = 0.003; $0.initialCash = 300_000
+                $0.entries = EntryRules(limit: limit101, stop: high5, orderBars: 4)
             },
             Setup(name: "random, \(f), every exit, a tight cap (remainders of exits)", data: "", random: true,
                   expects: [.stop, .target, .trail, .time]) {

@@ -275,10 +275,10 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             for t in cfg.tp:
                 levels.append([rnd(level(t.distance, e, signal_bar, +1)), t.share])
             levels.sort(key=lambda x: side * x[0])               # nearest first
-            # READING: "a target without @ (or the last one) sells the rest": the farthest
-            # target always sells the rest; shares are of the quantity bought.
-            p.targets = [[lv, None if k == len(levels) - 1 else sh, False]
-                         for k, (lv, sh) in enumerate(levels)]
+            # [Exits] "a target without @SHARE sells what is left": a target with a share sells
+            # that share of the quantity bought, once, whether or not it is the last; what the
+            # shares leave stays in the position until another exit.
+            p.targets = [[lv, sh, False] for lv, sh in levels]
             if any(sh is None for _, sh, _ in p.targets[:-1]):
                 raise Unsupported("a target without a share before the last one")
         if cfg.trail is not None and p.trail is None and p.entries == 1:

@@ -195,4 +195,10 @@ public struct RunWarning: Sendable, Equatable {
     public var kind: Kind
     public var message: String
     public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    /// `k` entry signals that placed no order (the same words for a run and a portfolio).
+    static func skippedEntries(_ k: Int) -> RunWarning {
+        RunWarning(.skippedEntries, "\(k) entry signal\(k == 1 ? "" : "s") placed no order: the order's price, stop distance "
+            + "or volatility was not a positive number at the signal bar (an expression still in its warm-up?)")
+    }
 }

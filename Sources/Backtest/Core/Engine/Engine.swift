@@ -328,9 +328,7 @@ public enum Engine {
                 + reasons.joined(separator: ", ") + ")"))
         }
         if broker.skippedEntries > 0 {
-            let k = broker.skippedEntries
-            out.append(RunWarning(.skippedEntries, "\(k) entry signal\(k == 1 ? "" : "s") placed no order: the order's price, "
-                + "stop distance or volatility was not a positive number at the signal bar (an expression still in its warm-up?)"))
+            out.append(.skippedEntries(broker.skippedEntries))
         }
         let stale = broker.liquidity.staleLevelsDropped
         if stale > 0 {

@@ -17,7 +17,7 @@ package enum OrderReference {
               summary: "stop-loss below a long's entry price (above a short's): a percentage, or a distance in price read at the entry's signal bar",
               example: "2 * atr(14)"),
         Entry(setting: .takeProfit, forms: "PCT[@SHARE] | EXPR[@SHARE], ...",
-              summary: "take-profit targets; @SHARE sells that share of the trade's quantity once, the last target the rest",
+              summary: "take-profit targets; @SHARE sells that share of the trade's quantity once, a target without @ what is left",
               example: "5%@50%, 12%"),
         Entry(setting: .trail, forms: "PCT | EXPR",
               summary: "trailing stop below the peak since entry (fill price, then the highs of completed bars); an expression is re-read each bar; it only rises",

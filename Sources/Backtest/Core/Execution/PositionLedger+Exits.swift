@@ -26,12 +26,12 @@ extension PositionLedger {
             decrease(full: full, wanted: wanted, at: FillPoint(bar: bar, row: row, reference: price > 0 ? price : o, timeMs: timeMs),
                      kind: kind, cash: &cash, recorder: &recorder)
         }
-        /// Fires target `i` at `price`: its share of the quantity entered, once, or the rest when
-        /// it has no share or is the last target still to fire (a full exit, which, like the
-        /// stop, stays armed for a remainder the book or the cap left).
+        /// Fires target `i` at `price`: its share of the quantity entered, once, or all that is
+        /// left when it has no share (a full exit, which, like the stop, stays armed for a
+        /// remainder the book or the cap left).
         func fire(_ i: Int, at price: Double, _ kind: ExitKind) {
             exits.fired[i] = true
-            if let share = exits.rules.takeProfits[i].share, exits.nearestTarget != nil {
+            if let share = exits.rules.takeProfits[i].share {
                 exit(full: false, wanted: share * self.trip!.quantity, at: price, kind)
             } else {
                 exits.fired[i] = false

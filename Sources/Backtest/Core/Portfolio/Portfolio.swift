@@ -29,13 +29,17 @@ public enum Portfolio {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
         try rules.validate(ranked: ranked)
+        if rules.rotate && !config.entries.isMarket {
+            throw InputError("a rotation holds the top symbols at each rebalance with market orders: limit and stop entries "
+                             + "need entry signals", setting: config.entries.limit != nil ? .entryLimit : .entryStop)
+        }
         if !rules.rotate {
             for s in sorted {
                 precondition(s.signals != nil, "a portfolio that follows signals needs each symbol's signals")
             }
         }
         var simulation = PortfolioSimulation(sorted, rules: rules, config: config,
-                                             mode: rules.rotate ? .rotation : .signals, distances: try distances(sorted, config))
+                                             mode: rules.rotate ? .rotation : .signals, inputs: try inputs(sorted, config))
         return simulation.run()
     }
 
@@ -50,13 +54,13 @@ public enum Portfolio {
         return simulation.run()
     }
 
-    /// The exit distance expressions' values on each symbol's candles, computed on its history
-    /// when it has one (nil when every distance is a fraction).
-    private static func distances(_ symbols: [PortfolioSymbol], _ config: ExecutionConfig) throws -> [ExitLevels.Distances]? {
-        guard !config.exits.expressions.isEmpty else { return nil }
+    /// The order and exit expressions' values on each symbol's candles, computed on its history
+    /// when it has one (nil when there are none: market entries, exit distances all fractions).
+    private static func inputs(_ symbols: [PortfolioSymbol], _ config: ExecutionConfig) throws -> [OrderInputs]? {
+        guard !config.exits.expressions.isEmpty || !config.entries.isMarket else { return nil }
         return try symbols.map { s in
-            guard let history = s.history else { return try OrderInputs(config, candles: s.candles, cache: IndicatorCache()).distances }
-            return try OrderInputs(config, candles: history, cache: IndicatorCache()).suffix(s.candles.count).distances
+            guard let history = s.history else { return try OrderInputs(config, candles: s.candles, cache: IndicatorCache()) }
+            return try OrderInputs(config, candles: history, cache: IndicatorCache()).suffix(s.candles.count)
         }
     }
 
@@ -64,26 +68,12 @@ public enum Portfolio {
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
         if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
-        switch config.sizing {
-        case .risk, .volatility:
-            throw InputError("a portfolio sizes its positions by weight: N%, Nu or N$ of a slot", setting: .size,
-                             value: config.sizing.text)
-        case .equityFraction, .units, .cash: break
-        }
-        if !config.entries.isMarket {
-            throw InputError("a portfolio enters with market orders: its planner gives each entry a slot at the bar it fills",
-                             setting: config.entries.limit != nil ? .entryLimit : .entryStop)
-        }
         for s in symbols {
             guard let rules = s.signals?.positionRules else { continue }
             if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil {
                 throw InputError("a portfolio's entry rules decide which flat symbols compete for a slot: they cannot read "
                                  + "the position (its exit rules can)", setting: .entry)
             }
-        }
-        if config.entries.pyramid > 1 {
-            throw InputError("a portfolio holds one entry per position and restores its weight on rebalance dates",
-                             setting: .pyramid, value: String(config.entries.pyramid))
         }
         guard !symbols.isEmpty else { throw InputError("a portfolio needs at least one symbol") }
         let sorted = symbols.sorted { $0.symbol < $1.symbol }

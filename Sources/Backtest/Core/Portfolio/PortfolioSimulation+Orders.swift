@@ -16,31 +16,24 @@ extension PortfolioSimulation {
             let j = orders[i].symbol
             let p = reference(j, orders[i].bar)
             orders[i].price = p
-            orders[i].key = targetValue(orders[i].weight, value: value, price: p) - ledgers[j].quantity * p
+            orders[i].key = targetValue(j, orders[i].weight, value: value, price: p, decisionBar: decision(orders[i].bar))
+                - ledgers[j].quantity * p
         }
         sortByKey()
         for o in orders {
             let j = o.symbol, p = o.price, position = ledgers[j].quantity
             let point = FillPoint(bar: o.bar, row: r, reference: p, timeMs: fillTimeMs(j, o.bar))
+            if o.reason == .entry, entryPrices != nil {
+                // A limit or stop entry: it works from the next bar (this one with next-open fills).
+                place(j, signalBar: nextOpen ? o.bar - 1 : o.bar, weight: o.weight)
+                continue
+            }
             if o.weight == 0 {
                 if position > 0 { sell(j, full: true, at: point, kind: exitKind(o.reason)) }
                 continue
             }
-            let delta: Double, budget: Double?
-            switch config.sizing {
-            case .equityFraction(let share):
-                delta = o.weight * share * value / p - position
-                budget = nil
-            case .units(let units):
-                delta = units * Double(slots) * o.weight - position
-                budget = nil
-            case .cash(let amount):
-                let notional = amount * Double(slots) * o.weight
-                delta = notional / p - position
-                budget = notional - position * p
-            case .risk, .volatility:
-                preconditionFailure("a portfolio sizes by weights: Portfolio.run refuses risk and volatility sizing")
-            }
+            let (delta, budget) = buyDelta(j, o.weight, value: value, price: p, position: position, decisionBar: decision(o.bar))
+            guard !delta.isNaN else { unpricedEntries += o.reason == .entry ? 1 : 0; continue }
             // vectorbt's SizeZero: a change within 1e-12 units is no order.
             guard abs(delta) > 1e-12 else { continue }
             if delta > 0 {
@@ -50,10 +43,14 @@ extension PortfolioSimulation {
             }
         }
         for o in orders {
-            if o.reason == .entry && ledgers[o.symbol].quantity == 0 { release(o.symbol) }
+            if o.reason == .entry && ledgers[o.symbol].quantity == 0 && (entryPrices == nil || working[o.symbol] == nil) { release(o.symbol) }
+            if o.reason == .entry && !stack.isEmpty && ledgers[o.symbol].quantity > 0 { stack[o.symbol] = 1 }
             updateActive(o.symbol)
         }
     }
+
+    /// The bar an order filled at symbol bar `bar` was decided at.
+    private func decision(_ bar: Int) -> Int { nextOpen ? bar - 1 : bar }
 
     /// How a trade that an order of `reason` closes ended.
     private func exitKind(_ reason: PortfolioOrder.Reason) -> ExitKind? {
@@ -64,14 +61,62 @@ extension PortfolioSimulation {
         }
     }
 
-    /// The value a target weight asks for: a share of `value` (`N%` sizing scales it), or
-    /// `Nu` / `N$` per slot scaled by K x weight.
-    private func targetValue(_ weight: Double, value: Double, price: Double) -> Double {
+    /// The units a buy of target `weight` (times the position's entries, `--pyramid`) asks for
+    /// on symbol `j` at `p`, decided at its bar `decisionBar`, and the cash budget of `N$`
+    /// sizing: `N%` a share of `value`; `Nu`, `N$` per slot scaled by K × weight; `vol:` the
+    /// share of `value` that targets the volatility; `risk:` the units that lose that share of
+    /// `value` at the initial stop, at most the weight's value. NaN: the size is undefined there.
+    func buyDelta(_ j: Int, _ weight: Double, value: Double, price p: Double, position: Double,
+                  decisionBar: Int) -> (delta: Double, budget: Double?) {
+        let weight = weight * stacked(j)
         switch config.sizing {
-        case .equityFraction(let share): return weight * share * value
-        case .units(let units): return units * Double(slots) * weight * price
-        case .cash(let amount): return amount * Double(slots) * weight
-        case .risk, .volatility: preconditionFailure("a portfolio sizes by weights: Portfolio.run refuses risk and volatility sizing")
+        case .equityFraction(let share): return (weight * share * value / p - position, nil)
+        case .units(let units): return (units * Double(slots) * weight - position, nil)
+        case .cash(let amount):
+            let notional = amount * Double(slots) * weight
+            return (notional / p - position, notional - position * p)
+        case .volatility:
+            return (weight * volatilityShare(j, decisionBar) * value / p - position, nil)
+        case .risk(let share):
+            let d = stopDistance(j, at: p, decisionBar)
+            guard d > 0, d.isFinite else { return (.nan, nil) }
+            return (min(share * value / d, weight * value / p) - position, nil)
+        }
+    }
+
+    /// The value a target asks for (`buyDelta`'s units at `price`), to order a row's orders.
+    private func targetValue(_ j: Int, _ weight: Double, value: Double, price: Double, decisionBar: Int) -> Double {
+        let stackedWeight = weight * stacked(j)
+        switch config.sizing {
+        case .equityFraction(let share): return stackedWeight * share * value
+        case .units(let units): return units * Double(slots) * stackedWeight * price
+        case .cash(let amount): return amount * Double(slots) * stackedWeight
+        case .volatility, .risk: return (buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: decisionBar).delta) * price
+        }
+    }
+
+    /// The entries symbol `j`'s position holds (`--pyramid`), at least 1.
+    private func stacked(_ j: Int) -> Double { stack.isEmpty ? 1 : Double(max(1, stack[j])) }
+
+    /// `vol:V%`: min(1, V / (σ √P)) with σ the standard deviation of the last 20 one-bar returns
+    /// at `bar` (NaN while undefined; 1 when σ is 0), as `bt run` sizes.
+    private func volatilityShare(_ j: Int, _ bar: Int) -> Double {
+        guard case .volatility(let target) = config.sizing, let sigmas = sizingVolatility else { return .nan }
+        let sigma = bar >= 0 && bar < sigmas[j].count ? sigmas[j][bar] : .nan
+        guard sigma >= 0, sigma.isFinite else { return .nan }
+        let annual = sigma * config.periodsPerYear!.squareRoot()
+        return annual > 0 ? min(1, target / annual) : 1
+    }
+
+    /// The distance from `price` to symbol `j`'s initial stop-loss decided at `bar` (NaN when
+    /// its expression is undefined there).
+    private func stopDistance(_ j: Int, at price: Double, _ bar: Int) -> Double {
+        switch config.exits.stopLoss {
+        case .fraction(let f)?: return price * f
+        case .price?:
+            let values = ledgers[j].exits.distances.stopLoss
+            return values.map { bar >= 0 && bar < $0.count ? $0[bar] : .nan } ?? .nan
+        case nil: return .nan
         }
     }
 
@@ -139,13 +184,7 @@ extension PortfolioSimulation {
                 stopped = true
             }
         }
-        if stopped {
-            var k = 0
-            while k < active.count {
-                let j = active[k]
-                if ledgers[j].quantity == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
-            }
-        }
+        if stopped { removeFlatFromActive() }
     }
 
     /// With close fills: the time exits due at this close, after the row's signal exits (which
@@ -160,12 +199,15 @@ extension PortfolioSimulation {
             release(j)
             closed = true
         }
-        if closed {
-            var k = 0
-            while k < active.count {
-                let j = active[k]
-                if ledgers[j].quantity == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
-            }
+        if closed { removeFlatFromActive() }
+    }
+
+    /// Drops the symbols an exit left flat from `active` (in order).
+    private mutating func removeFlatFromActive() {
+        var k = 0
+        while k < active.count {
+            let j = active[k]
+            if ledgers[j].quantity == 0 { state[j].inActive = false; active.remove(at: k) } else { k += 1 }
         }
     }
 }

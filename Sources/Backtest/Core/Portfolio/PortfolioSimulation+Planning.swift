@@ -42,6 +42,12 @@ extension PortfolioSimulation {
     private mutating func planSignals(_ r: Int, _ t: Int64) {
         for e in exits.range(r) {
             let j = Int(exits.symbol[e])
+            if entryPrices != nil, working[j] != nil, ledgers[j].quantity == 0 {
+                // An exit signal while flat cancels the working entry (and frees its slot).
+                working[j] = nil
+                release(j)
+                continue
+            }
             guard state[j].held, !ledgers[j].closing else { continue }
             release(j)
             orders.append(PendingOrder(symbol: j, bar: Int(exits.bar[e]) + (nextOpen ? 1 : 0), weight: 0, reason: .exit))
@@ -60,6 +66,18 @@ extension PortfolioSimulation {
             candidates.removeAll(keepingCapacity: true)
             for e in range {
                 let j = Int(entries.symbol[e]), k = Int(entries.bar[e])
+                if entryPrices != nil, let w = working[j], ledgers[j].quantity == 0 {
+                    // A new entry signal replaces the working entry: its prices, from its own bar.
+                    place(j, signalBar: k, weight: w.weight)
+                    continue
+                }
+                if !stack.isEmpty, state[j].held, ledgers[j].quantity > 0, !ledgers[j].closing, stack[j] < config.entries.pyramid {
+                    // `--pyramid`: an entry signal on a held position adds a weight to its target.
+                    stack[j] += 1
+                    advance(j, to: t)
+                    orders.append(PendingOrder(symbol: j, bar: k + (nextOpen ? 1 : 0), weight: 0, reason: .rebalance))
+                    continue
+                }
                 guard !state[j].held, ledgers[j].quantity == 0 else { continue }  // held, or still closing
                 var c = Candidate(symbol: j, bar: k + (nextOpen ? 1 : 0), rank: ranks[j]?[k] ?? .nan, sigma: .nan)
                 if let volatility {

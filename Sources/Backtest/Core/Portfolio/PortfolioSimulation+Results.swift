@@ -131,6 +131,9 @@ extension PortfolioSimulation {
                 .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
             out.append(RunWarning(.rejections, "\(rejected.count) of \(orders) orders were rejected (" + reasons.joined(separator: ", ") + ")"))
         }
+        if unpricedEntries > 0 {
+            out.append(.skippedEntries(unpricedEntries))
+        }
         let stale = ledgers.reduce(0) { $0 + $1.liquidity.staleLevelsDropped }
         if stale > 0 {
             out.append(RunWarning(.staleBook, "recorded books crossed themselves: \(stale) stale level\(stale == 1 ? " was" : "s were") "

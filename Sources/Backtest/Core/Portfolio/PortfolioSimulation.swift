@@ -58,6 +58,18 @@ struct PortfolioSimulation {
     let exitRules: [(rule: PositionRule, entries: [Bool])?]?
     /// Symbols whose exit rule fired at their last close: they exit at their next fill.
     var ruleExits: [Bool]
+    /// Each symbol's limit and stop prices (nil: market entries).
+    let entryPrices: [EntryPrices]?
+    /// Each symbol's working limit or stop entry and the weight it was given (its slot is booked).
+    var working: [(order: WorkingEntry, weight: Double)?]
+    /// Entries whose limit or stop price, stop distance or volatility was not a positive number
+    /// at the signal bar.
+    var unpricedEntries = 0
+    /// Entries each held position took (`--pyramid`; empty when 1): its target is that many
+    /// weights.
+    var stack: [Int]
+    /// `--size vol:`: each symbol's standard deviation of the last 20 one-bar returns.
+    let sizingVolatility: [[Double]]?
     let entries: PortfolioEvents
     let exits: PortfolioEvents
     let rebalanceRow: [Bool]
@@ -92,7 +104,7 @@ struct PortfolioSimulation {
     var ambiguousExitBars: Int { ledgers.reduce(0) { $0 + $1.ambiguousExitBars } }
 
     init(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig, mode: Mode,
-         distances: [ExitLevels.Distances]? = nil) {
+         inputs: [OrderInputs]? = nil) {
         candles = symbols.map(\.candles)
         ranks = symbols.map(\.rank)
         self.config = config
@@ -108,9 +120,19 @@ struct PortfolioSimulation {
         liquidityConfigs = symbols.map { $0.liquidity ?? config }
         ledgers = symbols.indices.map { j in
             PositionLedger(symbol: j, candles: symbols[j].candles, config: config, liquidity: symbols[j].liquidity,
-                           distances: distances?[j] ?? .init())
+                           distances: inputs?[j].distances ?? .init())
         }
         hasExits = !config.exits.isEmpty
+        entryPrices = config.entries.isMarket ? nil : inputs?.map { $0.entryPrices! }
+        working = [(order: WorkingEntry, weight: Double)?](repeating: nil, count: entryPrices == nil ? 0 : m)
+        stack = [Int](repeating: 0, count: config.entries.pyramid > 1 ? m : 0)
+        if case .volatility = config.sizing {
+            sizingVolatility = symbols.map { s in  // from the history's bars when the candles are its end (warm-up)
+                Array(PortfolioRules.volatility((s.history ?? s.candles).close).suffix(s.candles.count)).map { $0 / 100 }
+            }
+        } else {
+            sizingVolatility = nil
+        }
         log = PortfolioLog(initialCash: config.initialCash)
         let exitRules = symbols.map { s in s.signals.flatMap { signals in signals.positionRules?.exit.map { (rule: $0, entries: signals.entries) } } }
         self.exitRules = exitRules.contains { $0 != nil } ? exitRules : nil
@@ -118,7 +140,9 @@ struct PortfolioSimulation {
         for j in ledgers.indices where exitRules[j] != nil { ledgers[j].exits.tracksPeak = true }
         weightOf = [Double](repeating: .nan, count: m)
         chosen = [Bool](repeating: false, count: m)
-        volatility = rules.weighting == .inverseVolatility ? symbols.map { $0.volatility ?? PortfolioRules.volatility($0.candles.close) } : nil
+        volatility = rules.weighting == .inverseVolatility ? symbols.map { s in
+            s.volatility ?? Array(PortfolioRules.volatility((s.history ?? s.candles).close).suffix(s.candles.count))
+        } : nil
         rebalanceRow = clock.rebalanceRows(rules.rebalance)
         var entries = (symbols: [Int32](), bars: [Int32](), rows: [Int32]())
         var exits = entries
@@ -164,10 +188,12 @@ struct PortfolioSimulation {
             if nextOpen {
                 plan(r, t)
                 executeOrders(r)
+                if entryPrices != nil { workEntries(r, t) }
                 checkStops(r, t)
                 closeBars(t)
                 readExitRules(t)
             } else {
+                if entryPrices != nil { workEntries(r, t) }
                 checkStops(r, t)
                 closeBars(t)
                 readExitRules(t)
@@ -272,6 +298,7 @@ struct PortfolioSimulation {
         } else if !holds && state[j].inActive {
             if let i = active.firstIndex(of: j) { active.remove(at: i) }
             state[j].inActive = false
+            if !stack.isEmpty { stack[j] = 0 }
         }
     }
 }

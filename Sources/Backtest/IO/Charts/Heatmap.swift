@@ -53,12 +53,14 @@ public enum Heatmap {
                 }
             }
         }
-        var legend = "legend (blank: no value):"
+        var thresholds = ""
         for k in 0..<5 {
             let a = lo + (hi - lo) * Double(k) / 5
-            legend += " " + String(Self.shades[k]) + "≥" + String(format: "%.3g", a)
+            thresholds += " " + String(Self.shades[k]) + "≥" + String(format: "%.3g", a)
         }
-        canvas.text(0, 3 + values.count, String(legend.prefix(size.width)))
+        // The thresholds matter more than the note on blanks: a narrow chart keeps them whole.
+        let legend = "legend (blank: no value):" + thresholds
+        canvas.text(0, 3 + values.count, legend.count <= size.width ? legend : String(("legend:" + thresholds).prefix(size.width)))
         if let (br, bc) = best {
             let line = "* best: \(rowName)=\(rowLabels[br]) \(columnName)=\(columnLabels[bc]) value="
                 + String(format: "%.4g", values[br][bc])
