@@ -5,7 +5,7 @@ import BacktestBenchmarks
 extension Command {
     static let benchChart = Command(
         path: ["bench", "chart"],
-        summary: "Time drawing 10,000 candles at 120x40 (target: under 5 ms in release)",
+        help: EmbeddedAssets.benchChartTXT,
         options: [
             .candles,
             .runs.withHelp("Timed renders (default 50)"),

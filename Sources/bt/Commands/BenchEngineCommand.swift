@@ -6,15 +6,7 @@ import Strategies
 extension Command {
     static let benchEngine = Command(
         path: ["bench", "engine"],
-        summary: "Time ma-cross 10/30 signals + portfolio on synthetic bars, depth none and synthetic",
-        discussion: """
-            Bars come from 'Synth.series' (seed 1, 1m). Depth synthetic is the default candle-only
-            model (spread over 250 bars, square-root impact, tick inferred from the prices as
-            'bt run' does). Each figure is the best of --repeat runs
-            of signals plus portfolio (the first run, which page-faults fresh memory, rarely
-            wins: malloc keeps freed memory as a sweep would); generating data is not timed.
-            Build with -c release. --json prints {"bars", "seconds", "seconds_synthetic"}.
-            """,
+        help: EmbeddedAssets.benchEngineTXT,
         options: [
             .bars.withHelp("Number of bars (default 1000000)"),
             .repeat.withHelp("Runs per figure; the best counts (default 7)"),

@@ -6,17 +6,7 @@ import Strategies
 extension Command {
     static let benchExpr = Command(
         path: ["bench", "expr"],
-        summary: "Time ma-cross 10/30 written as an expression against the built-in: one run and a sweep",
-        discussion: """
-            The expression strategy is entry cross_above(sma(close, $fast), sma(close, $slow)),
-            exit cross_below(...). Single run: signals plus portfolio (depth none) on --bars
-            synthetic 1m bars (default 1,000,000), best of --repeat (default 7). Sweep: the
-            2,850-combination workload of 'bt bench sweep' on --candles daily bars (default
-            10,000), best of 3 (or of --repeat when smaller). Both
-            strategies run on the same data in alternation; generating data is not timed. Build
-            with -c release. --json prints {"bars", "builtin_seconds", "expr_seconds",
-            "sweep_builtin_seconds", "sweep_expr_seconds"}.
-            """,
+        help: EmbeddedAssets.benchExprTXT,
         options: [
             .bars.withHelp("Bars of the single run (default 1000000)"),
             .repeat.withHelp("Single runs per figure; the best counts (default 7)"),

@@ -6,16 +6,7 @@ import Strategies
 extension Command {
     static let benchHTML = Command(
         path: ["bench", "html"],
-        summary: "Write report.html pages of 10k, 100k and 1M bars and time writing them",
-        discussion: """
-            For each bar count: synthetic 1m bars ('Synth.series', seed 1), ma-cross 10/30 with
-            synthetic depth, and two pages as bt writes them: a run page (candles, volume, SMA 10
-            and 30, equity, trades, fills, statistics) and a chart page (candles and volume, as
-            'bt chart --html' writes). Prints the time to build each page and its size per
-            100,000 bars. First paint in a browser: Tests/Browser/bench_first_paint.py opens
-            these pages in headless Chromium (make bench-html). --json prints
-            [{"bars", "page", "path", "bytes", "build_ms"}].
-            """,
+        help: EmbeddedAssets.benchHtmlTXT,
         options: [
             .bars.withHelp("Bar counts, comma-separated (default 10000,100000,1000000)", valueName: "N,..."),
             .out.withHelp("Directory for the pages (default: a temporary directory)"),

@@ -5,14 +5,7 @@ import BacktestBenchmarks
 extension Command {
     static let benchIndicators = Command(
         path: ["bench", "indicators"],
-        summary: "Time the indicator kernels in ns per bar",
-        discussion: """
-            Times sma_20, ema_20, rsi_14, macd_12_26_9, bb_20_2 and atr_14 over a random-walk
-            series (best of many repetitions, writing into preallocated buffers) and prints
-            nanoseconds per bar; text mode also prints microseconds per call at 1,000 bars for
-            SMA, EMA, RSI and MACD. Build with 'swift build -c release' for meaningful figures.
-            With --json: {"bars": N, "results": {"sma_20": ns_per_bar, ...}}.
-            """,
+        help: EmbeddedAssets.benchIndicatorsTXT,
         options: [
             .bars.withHelp("Bars in the series (default 1000000)"),
             .json,

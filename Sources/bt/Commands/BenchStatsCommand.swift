@@ -5,13 +5,7 @@ import BacktestBenchmarks
 extension Command {
     static let benchStats = Command(
         path: ["bench", "stats"],
-        summary: "Time the Sharpe bootstrap interval on 5,000 returns in ms per call",
-        discussion: """
-            Times Uncertainty.sharpeInterval (1,000 resamples, stationary block bootstrap) on
-            seeded Gaussian returns and prints the median and best milliseconds per call. Build
-            with 'swift build -c release' for meaningful figures.
-            With --json: {"returns": N, "runs": R, "median_ms": x, "best_ms": y}.
-            """,
+        help: EmbeddedAssets.benchStatsTXT,
         options: [
             .returns,
             .runs.withHelp("Timed calls (default 20)"),

@@ -5,13 +5,7 @@ import BacktestBenchmarks
 extension Command {
     static let benchStore = Command(
         path: ["bench", "store"],
-        summary: "Time loading N candles from the store and parsing them from CSV",
-        discussion: """
-            Writes N synthetic 1m candles to a temporary store, then reports the best of 5 whole-
-            series loads and the best of 5 in-memory CSV parses (with validation) of the same bars.
-            Measure release builds ('swift build -c release'). --json prints
-            {"bars", "load_ms", "csv_parse_ms", "csv_bytes"}.
-            """,
+        help: EmbeddedAssets.benchStoreTXT,
         options: [.bars.withHelp("Candles (default 1000000)"), .json]
     ) { args in
         let bars = try args.int(.bars) ?? 1_000_000

@@ -6,14 +6,7 @@ import Strategies
 extension Command {
     static let benchSweep = Command(
         path: ["bench", "sweep"],
-        summary: "Time a ma-cross sweep over 2,850 SMA window pairs (the vectorbt anchor workload)",
-        discussion: """
-            ma-cross on --bars synthetic daily bars (Synth seed 1) over every pair fast<slow of the
-            SMA windows {5..50} and {20, 25, ..., 200} (76 windows, 2,850 combinations), fees 10 bps,
-            depth none, Sharpe for each: indicators once per window, combinations on all cores.
-            Generating the bars is not timed. Best of --repeat runs. Build with -c release.
-            --json prints {"bars", "combos", "seconds"}.
-            """,
+        help: EmbeddedAssets.benchSweepTXT,
         options: [
             .bars.withHelp("Number of bars (default 10000)"),
             .repeat,
