@@ -20,19 +20,6 @@ extension Command {
         try Synth.validate(symbols: 1, bars: bars, timeframe: .minute1)
         Allocator.keepFreedMemory()
         let r = try EngineBenchmark.run(.maCross, bars: bars, repeats: repeats)
-        let (none, synthetic) = (r.none, r.synthetic)
-        if args.flag(.json) {
-            let json: JSONValue = ["bars": .int(bars), "seconds": .number(none.seconds),
-                                   "seconds_synthetic": .number(synthetic.seconds)]
-            Output.line(json.serialized())
-        } else {
-            Output.line("ma-cross 10/30 on \(bars) bars, signals + portfolio, best of \(repeats):")
-            Output.line("  depth none       \(ms(none.seconds)) ms  (\(none.fills) fills)")
-            Output.line("  depth synthetic  \(ms(synthetic.seconds)) ms  (\(synthetic.fills) fills)")
-        }
-    }
-
-    private static func ms(_ seconds: Double) -> String {
-        String(format: "%8.2f", seconds * 1000)
+        Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n" : r.text(bars: bars, repeats: repeats))
     }
 }

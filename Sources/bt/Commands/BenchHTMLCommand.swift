@@ -24,14 +24,8 @@ extension Command {
         try OutputDirectory.prepare(out, force: args.flag(.force) || args.value(.out) == nil)
         var rows: [JSONValue] = []
         try HTMLBenchmark.run(.maCross, bars: counts, out: out, commandLine: args.commandLine) { page in
-            let (n, name, path, bytes, ms) = (page.bars, page.name, page.path, page.bytes, page.milliseconds)
-            rows.append(["bars": .int(n), "page": .string(name), "path": .string(path), "bytes": .int(bytes),
-                         "build_ms": .numberLiteral(String(format: "%.1f", ms))])
-            if !args.flag(.json) {
-                Output.line(name.padding(toLength: 6, withPad: " ", startingAt: 0)
-                            + String(format: "%9d bars  built in %8.1f ms  %8.2f MB  %5.2f MB per 100k bars  ",
-                                     n, ms, Double(bytes) / 1e6, Double(bytes) / Double(n) * 1e5 / 1e6) + path)
-            }
+            rows.append(page.json)
+            if !args.flag(.json) { Output.write(page.text) }
         }
         if args.flag(.json) { Output.line(JSONValue.array(rows).serialized()) }
     }

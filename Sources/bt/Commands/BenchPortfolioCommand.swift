@@ -22,15 +22,7 @@ extension Command {
         }
         Allocator.keepFreedMemory()
         let r = try PortfolioBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats)
-        if args.flag(.json) {
-            Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(r.seconds)] as JSONValue).serialized())
-        } else {
-            Output.line("portfolio ma-cross 10/30 over \(count) symbols x \(bars) bars (K=20, equal weight, monthly rebalance, "
-                        + "synthetic depth), best of \(repeats):")
-            Output.line(String(format: "  %.3f s: signals and liquidity %.3f s, portfolio %.3f s, statistics %.3f s",
-                               r.seconds, r.signals, r.loop, r.stats))
-            Output.line("  \(r.rows) rows, \(r.fills) fills, \(r.trades) round trips, "
-                        + "\(r.skippedEntries) entry signals without a slot")
-        }
+        Output.write(args.flag(.json) ? r.json(symbols: count, bars: bars).serialized() + "\n"
+                     : r.text(symbols: count, bars: bars, repeats: repeats))
     }
 }

@@ -22,12 +22,7 @@ extension Command {
         }
         let r = try ScreenBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats, commandLine: ["bt", "bench", "screen"],
                                         reword: ErrorMessage.reworded)
-        let (best, failed) = (r.seconds, r.failed)
-        if args.flag(.json) {
-            Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(best)] as JSONValue).serialized())
-        } else {
-            Output.line("screen ma-cross over \(count) symbols x \(bars) bars (synthetic depth, stats, reports), best of \(repeats):")
-            Output.line(String(format: "  %.3f s (%d failed)", best, failed))
-        }
+        Output.write(args.flag(.json) ? r.json(symbols: count, bars: bars).serialized() + "\n"
+                     : r.text(symbols: count, bars: bars, repeats: repeats))
     }
 }

@@ -13,14 +13,6 @@ extension Command {
         try Synth.validate(symbols: 1, bars: bars, timeframe: .minute1)
         Diagnostics.line("bench store: \(bars) candles...")
         let r = try StoreBenchmark.run(bars: bars, directory: NSTemporaryDirectory())
-        if args.flag(.json) {
-            let json: JSONValue = ["bars": .int(r.bars), "load_ms": .numberLiteral(Format.fixed(r.loadMilliseconds, 3)),
-                                   "csv_parse_ms": .numberLiteral(Format.fixed(r.csvParseMilliseconds, 3)),
-                                   "csv_bytes": .int(r.csvBytes)]
-            Output.line(json.serialized())
-        } else {
-            Output.line("load \(r.bars) candles from the store: \(Format.fixed(r.loadMilliseconds, 1)) ms")
-            Output.line("parse the same candles from CSV (\(Format.fixed(Double(r.csvBytes) / 1e6, 1)) MB): \(Format.fixed(r.csvParseMilliseconds, 1)) ms")
-        }
+        Output.write(args.flag(.json) ? r.json.serialized() + "\n" : r.text)
     }
 }

@@ -19,14 +19,6 @@ extension Command {
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench sweep") }
         try Synth.validate(symbols: 1, bars: bars, timeframe: .day1)
         let r = try SweepBenchmark.run(.maCross, bars: bars, repeats: repeats)
-        let (best, bestSharpe, combos) = (r.seconds, r.bestSharpe, r.combinations)
-        let rate = Double(bars) * Double(combos) / best
-        if args.flag(.json) {
-            Output.line((["bars": .int(bars), "combos": .int(combos), "seconds": .number(best)] as JSONValue).serialized())
-        } else {
-            Output.line("ma-cross sweep: 76 windows, \(combos) combinations on \(bars) bars, best of \(repeats):")
-            Output.line(String(format: "  %.3f s, %.1f million bar-backtests per second (best sharpe %.3f)",
-                               best, rate / 1e6, bestSharpe))
-        }
+        Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n" : r.text(bars: bars, repeats: repeats))
     }
 }
