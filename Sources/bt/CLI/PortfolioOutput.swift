@@ -26,12 +26,7 @@ extension ParsedArguments {
         if json {
             Output.line(report.json.serialized())
         } else {
-            Output.write(RunSummaryText.summary(run, headline: report.headline, rules: rules) + RunSummaryText.portfolio(report))
-            if result.symbols.count > 2 * report.symbolsShown {
-                Output.line("The \(report.symbolsShown) largest and smallest contributions of \(result.symbols.count) symbols "
-                            + "(all in --json and the report's symbols.csv).")
-            }
-            Output.write(RunSummaryText.costs(run))
+            Output.write(RunSummaryText.text(report, rules: rules))
             if let chart {
                 Output.line()
                 Output.write(chart: try EquityChart.render(time: result.time, equity: result.equity, initial: result.initialCash,

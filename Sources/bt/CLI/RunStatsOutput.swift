@@ -58,7 +58,7 @@ extension ParsedArguments {
         if json {
             Output.line(report.json.serialized())
         } else {
-            Output.write(RunSummaryText.summary(report, headline: report.headline, rules: rules) + RunSummaryText.costs(report))
+            Output.write(RunSummaryText.text(report, rules: rules))
             if let chart {
                 Output.line()
                 Output.write(chart: try EquityChart.render(time: result.candles.time, equity: result.equity, initial: result.initialCash,

@@ -18,4 +18,10 @@ extension ParsedArguments {
         guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
         return symbols
     }
+
+    /// The condition screen of `--where` (`condition`) and `--show`, reading `parameters` as `$names`.
+    func conditionScreen(_ condition: String, parameters: [(name: String, value: ExpressionValue)]) throws -> ConditionScreen {
+        try ConditionScreen(condition: LocatedExpression(condition, origin: .setting(.where)),
+                            shows: values(.show).map { try LocatedExpression($0, origin: .setting(.show)) }, parameters: parameters)
+    }
 }

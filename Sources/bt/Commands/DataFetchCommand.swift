@@ -21,31 +21,23 @@ extension Command {
             .attempts, .maxWait.withHelp("Longest rate-limit wait to sit out, at most 604800; a longer one fails at once (default 300)"),
         ]
     ) { args in
-        let source = try FetchSource(args.required(0))
-        let symbol = try args.symbol(at: 1)
-        let policy = try args.fetchPolicy
-        let progress = FetchProgress(label: "\(symbol) pages")
+        let source = try FetchSource(parsing: args.required(0))
+        var request = FetchRequest(source: source, symbol: try args.symbol(at: 1), policy: try args.fetchPolicy)
+        let progress = FetchProgress(label: "\(request.symbol) pages")
         let result: FetchResult
         do {
             result = try withStoredSeries(args) { store in
                 switch source {
                 case .binance:
-                    let interval = try args.value(.interval).map(BinanceFetch.interval)
-                    guard let interval else {
-                        throw InputError(.needsSetting, "Binance klines need a bar interval", setting: .interval)
-                    }
-                    let range = try args.dateRange
-                    return try BinanceFetch.fetch(
-                        symbol: symbol, interval: interval, from: range.from, to: range.to, store: store,
-                        baseURL: FetchSettings.baseURL(args.value(.baseURL) ?? BinanceFetch.defaultBaseURL),
-                        policy: policy, events: progress.handle)
+                    request.interval = args.value(.interval)
+                    _ = try request.binanceInterval()  // checked before the range, as it always was
+                    (request.from, request.to) = try args.dateRange
                 case .alphavantage:
-                    let key = try AlphaVantageFetch.apiKey(args.value(.apiKey), environment: ProcessInfo.processInfo.environment)
-                    return try AlphaVantageFetch.fetch(
-                        symbol: symbol, adjusted: args.flag(.adjusted), apiKey: key, store: store,
-                        baseURL: FetchSettings.baseURL(args.value(.baseURL) ?? AlphaVantageFetch.defaultBaseURL),
-                        policy: policy, events: progress.handle)
+                    request.apiKey = args.value(.apiKey)
+                    request.adjusted = args.flag(.adjusted)
                 }
+                request.baseURL = args.value(.baseURL)
+                return try request.fetch(store: store, environment: ProcessInfo.processInfo.environment, events: progress.handle)
             }
         } catch {
             progress.finish(completed: false)
@@ -53,17 +45,8 @@ extension Command {
             throw error
         }
         progress.finish(completed: true)
-        let tally = result.tally
-        guard let file = result.file else {
-            let since = result.resumedAfter.map { " after \(UTCTime.iso($0))" } ?? ""
-            Output.line("\(symbol): no new bars\(since) (\(source.rawValue), \(tally))")
-            return
-        }
-        for r in try args.updatingStore({ try $0.write([file]) }) {
-            let resumed = result.resumedAfter.map { "; resumed after \(UTCTime.iso($0))" } ?? ""
-            Output.line("\(r.symbol) \(r.timeframe): \(r.added) bars added, \(r.updated) updated, \(r.unchanged) unchanged "
-                + "(\(source.rawValue), \(tally)\(resumed))")
-        }
+        guard let file = result.file else { return Output.line(request.nothingNew(result)) }
+        for r in try args.updatingStore({ try $0.write([file]) }) { Output.line(request.written(r, result)) }
     }
 
     /// Runs `body` with the existing store opened read-only (nil when there is none yet), so a
@@ -74,11 +57,8 @@ extension Command {
     }
 }
 
-/// The services `bt data fetch` knows.
-enum FetchSource: String, CaseIterable {
-    case binance, alphavantage
-
-    init(_ text: String) throws {
+extension FetchSource {
+    init(parsing text: String) throws {
         guard let source = FetchSource(rawValue: text.lowercased()) else {
             throw UsageError("unknown source '\(text)' (one of: \(Self.allCases.map(\.rawValue).joined(separator: ", ")))",
                              command: "data fetch")

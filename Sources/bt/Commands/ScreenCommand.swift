@@ -98,10 +98,7 @@ enum ScreenCommand {
         }
         let parameters = try args.values(.param).map(ExpressionAssignment.parse)
         args.warnAboutUnusedParameters(reading: [condition] + args.values(.show))
-        let screen = try ConditionScreen(
-            condition: LocatedExpression(condition, origin: .setting(.where)),
-            shows: args.values(.show).map { try LocatedExpression($0, origin: .setting(.show)) },
-            parameters: parameters)
+        let screen = try args.conditionScreen(condition, parameters: parameters)
         var range = try args.dateRange
         var at: Int64?
         if let text = args.value(.at) {

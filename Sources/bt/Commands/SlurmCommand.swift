@@ -89,9 +89,7 @@ struct SlurmSubmission {
         let symbols = try args.screenSymbols(store: store)
         _ = args.flag(.force)
         if let condition = args.value(.where) {
-            _ = try ConditionScreen(condition: LocatedExpression(condition, origin: .setting(.where)),
-                                    shows: args.values(.show).map { try LocatedExpression($0, origin: .setting(.show)) },
-                                    parameters: try args.values(.param).map(ExpressionAssignment.parse))
+            _ = try args.conditionScreen(condition, parameters: try args.values(.param).map(ExpressionAssignment.parse))
             _ = (args.value(.at), args.flag(.json), try args.timeframe, try args.dateRange)
         } else {
             _ = try ScreenCommand.plan(args, symbols: symbols, store: store)
