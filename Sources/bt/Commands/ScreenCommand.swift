@@ -55,12 +55,15 @@ enum ScreenCommand {
         let store = try args.openStore()
         let symbols = try args.screenSymbols(store: store)
         let split = ScreenSplit(symbols: symbols, store: store)
+        // What the screen leaves out or resamples; a bad --timeframe is each symbol's error, as it always was.
+        let notes = (try? store.seriesNotes(screening: symbols, timeframe: try args.timeframe, all: args.flag(.all))) ?? []
         if let set = source.merged { try split.check(set) }
         if let condition = args.value(.where) {
-            try runConditionScreen(args, condition: condition, split: split, source: source)
+            try runConditionScreen(args, condition: condition, split: split, notes: notes, source: source)
             return
         }
-        let run = try plan(args, symbols: symbols, store: store)
+        var run = try plan(args, symbols: symbols, store: store)
+        run.seriesNotes = notes
         let path = args.databasePath
         let load = { (symbol: String, store: CandleStore) -> (CandleWindow, ExecutionConfig) in
             let window = try args.loadWindow(symbol: symbol, store: store)
@@ -90,7 +93,7 @@ enum ScreenCommand {
 
     /// `bt screen --where EXPR [--show EXPR]...`: evaluate on each symbol's last bar (at or
     /// before `--at`) and list the matches.
-    private static func runConditionScreen(_ args: ParsedArguments, condition: String, split: ScreenSplit,
+    private static func runConditionScreen(_ args: ParsedArguments, condition: String, split: ScreenSplit, notes: [SeriesNote],
                                            source: RowSource) throws {
         if args.positional(0) != nil || !args.ruleOptions.isEmpty {
             throw UsageError("\(Option.where) is a condition screen: leave out the strategy (and \(Option.entry)/\(Option.exit))",
@@ -113,6 +116,7 @@ enum ScreenCommand {
         var run = ConditionScreenRun(screen: screen, parameters: parameters, timeframe: timeframe, from: range.from, to: range.to,
                                      at: at, commandLine: args.commandLine)
         run.reword = ErrorMessage.reworded  // a symbol's load error as bt words it
+        run.seriesNotes = notes
         let force = source.force(args.flag(.force))
         if source.shard == nil, let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
         let outcome = try split.rows(ConditionRowsFile.self, source: source, parent: directory, arguments: args.arguments) { symbols in

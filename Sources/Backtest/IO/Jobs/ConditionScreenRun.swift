@@ -20,6 +20,9 @@ public struct ConditionScreenRun {
     /// How a symbol's load error is worded in its row (the command line names settings by
     /// their flags); as thrown by default.
     public var reword: @Sendable (Error) -> Error = { $0 }
+    /// Stored symbols the screen left out and series it reads resampled, with why
+    /// (`CandleStore.seriesNotes`), listed by its report.
+    public var seriesNotes: [SeriesNote] = []
 
     public init(screen: ConditionScreen, parameters: [(name: String, value: ExpressionValue)], timeframe: Timeframe?,
                 from: Int64?, to: Int64?, at: Int64?, commandLine: [String]) {
@@ -58,8 +61,10 @@ public struct ConditionScreenRun {
             throw InputError("no symbol could be checked: all \(rows.count) failed (" + reasons.joined(separator: "; ")
                              + (rows.count > 10 ? "; ..." : "") + ")")
         }
-        return ConditionScreenReport(screen: screen, rows: rows, commandLine: commandLine,
+        var report = ConditionScreenReport(screen: screen, rows: rows, commandLine: commandLine,
                               parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
+        report.seriesNotes = seriesNotes
+        return report
     }
 }
 

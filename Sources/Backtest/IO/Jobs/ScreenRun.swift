@@ -21,6 +21,9 @@ public struct ScreenRun {
     /// How a symbol's error is worded in its row (the command line names settings by their
     /// flags); as thrown by default.
     public var reword: @Sendable (Error) -> Error = { $0 }
+    /// Stored symbols the screen left out and series it reads resampled, with why
+    /// (`CandleStore.seriesNotes`), listed by its report.
+    public var seriesNotes: [SeriesNote] = []
 
     public init(strategy: Strategy, parameters: StrategyParameters, screen: Screen, periodsPerYear: Double?, top: Int,
                 commandLine: [String], execution: [RunParameter]) {
@@ -86,6 +89,7 @@ public struct ScreenRun {
             execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
             minTrades: screen.minTrades, top: top, rows: screen.ranked(rows))
         report.rules = strategy.ruleParameters
+        report.seriesNotes = seriesNotes
         try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
         try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
         // The page embeds charts of the symbols it shows: those not kept are run again.
