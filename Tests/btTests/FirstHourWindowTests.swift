@@ -99,6 +99,20 @@ struct FirstHourWindowTests {
                 "the window holds a signal, so the comparison says something")
     }
 
+    @Test("a condition screen over --from/--to reads the bars before --from as warm-up: the values of the whole series")
+    func conditionScreenKeepsWarmUp() throws {
+        let (_, db) = try Self.mixedStore()
+        let screen = ["screen", "--symbols", "DAY", "--where", "close > 0", "--show", "sma(close, 50)", "--show", "rsi(close, 14)",
+                      "--json", "--db", db]
+        let window = try BT.run(screen + ["--from", "2020-06-01", "--to", "2020-06-10"])
+        let whole = try BT.run(screen + ["--at", "2020-06-10"])
+        #expect(window.status == 0 && whole.status == 0, "\(window.stderr)\(whole.stderr)")
+        #expect(window.stdout == whole.stdout && window.stdout.contains("\"sma(close, 50)\":1"), "\(window.stdout)")
+        // A range without bars is still an error row.
+        let empty = try BT.run(screen + ["--from", "2021-06-01"])
+        #expect(empty.status == 2 && empty.stderr.contains("DAY: no bars in the requested range"), "\(empty.stderr)")
+    }
+
     @Test("a window shorter than the indicators runs on their warm-up and says so; the run trades the window only")
     func runKeepsWarmUp() throws {
         let (_, db) = try Self.mixedStore()

@@ -10,7 +10,9 @@ public struct ConditionScreenRun {
     public let parameters: [(name: String, value: ExpressionValue)]
     /// The timeframe to read (nil: each symbol's only one).
     public let timeframe: Timeframe?
-    /// The bars read, in epoch seconds (nil: open on that side).
+    /// The date range, in epoch seconds (nil: open on that side): the bar looked at is the last
+    /// at or before `to`, and must be at or after `from`; the bars before `from` are read too, as
+    /// the expressions' warm-up, so a value is the one the whole series gives on that bar.
     public let from: Int64?
     public let to: Int64?
     /// The time the screen looks at, when one is given (`to` is then that time).
@@ -41,8 +43,8 @@ public struct ConditionScreenRun {
         let timeframe = self.timeframe, from = self.from, to = self.to, at = self.at, reword = self.reword
         return screen.run(symbols: symbols, progress: progress) { symbol in
             do {
-                let candles = try CandleStore(existingAt: databasePath).load(symbol: symbol, timeframe: timeframe, from: from, to: to)
-                guard !candles.isEmpty else {
+                let candles = try CandleStore(existingAt: databasePath).load(symbol: symbol, timeframe: timeframe, to: to)
+                guard let last = candles.time.last, last >= from ?? .min else {
                     throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
                 }
                 return candles
