@@ -7,6 +7,14 @@ enum CommonOptions {
 
     /// For every command that reads candles.
     static let range: [Option] = [.timeframe, .from, .to]
+
+    /// For the commands that trade, sweep or screen a window of time: the bars before `--from`
+    /// are read as the warm-up of the indicators, rules and order expressions.
+    static let window: [Option] = [
+        .timeframe,
+        .from.withHelp("First bar traded and measured, inclusive (YYYY-MM-DD or ISO-8601); the bars before it warm up the indicators"),
+        .to.withHelp("Last bar, inclusive; nothing after it is read"),
+    ]
 }
 
 extension ParsedArguments {

@@ -12,7 +12,7 @@ extension Command {
             .all.withHelp("Every stored symbol"),
             .param,
             .rankExpression,
-        ] + PortfolioOptions.rules + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
+        ] + PortfolioOptions.rules + StrategyOptions.all + CommonOptions.window + ExecutionOptions.table
             + RunStatsOptions.all + [.json]
     ) { args in
         let strategy = try portfolioStrategy(args)

@@ -11,7 +11,7 @@ extension Command {
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (case-insensitive)"),
         ],
         options: [.param] + StrategyOptions.all + [.signals]
-            + CommonOptions.range + ExecutionOptions.table + RunStatsOptions.all + [.json]
+            + CommonOptions.window + ExecutionOptions.table + RunStatsOptions.all + [.json]
     ) { args in
         let store: CandleStore
         let window: CandleWindow

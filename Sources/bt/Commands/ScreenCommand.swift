@@ -21,7 +21,7 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred per symbol)"),
             .out,
             .force,
-        ] + ShardOptions.all + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
+        ] + ShardOptions.all + StrategyOptions.all + CommonOptions.window + ExecutionOptions.table
     ) { args in
         try ScreenCommand.execute(args, source: try args.rowSource())
     }
