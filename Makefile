@@ -6,7 +6,7 @@ DEMO_DB := notebooks-out/demo.sqlite
 FUZZ_SECONDS ?= 300
 FUZZ_CI_SECONDS ?= 15
 
-.PHONY: deps build demo test test-js test-browser test-l2 test-largecaps test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
+.PHONY: deps build lib demo test test-python test-js test-browser test-l2 test-largecaps test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -15,6 +15,11 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
+# The C library: .build/release/libbt.so (the BacktestC product) and include/bt.h.
+lib: deps
+	$(SWIFT) build -c release --product BacktestC
+	ln -sf libBacktestC.so .build/release/libbt.so
+
 demo: build
 	@bash scripts/demo.sh $(BT) $(DEMO_DB)
 
@@ -22,6 +27,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	bash scripts/check-public-api.sh
+	$(MAKE) test-python
 	$(MAKE) test-js
 	$(MAKE) test-browser
 	$(MAKE) test-l2
@@ -29,6 +35,14 @@ test: deps
 	$(MAKE) test-slurm
 	$(MAKE) perf-check
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
+
+# The C library and btcore (issue 22): the debug libbt.so and bt, then python/tests in a venv
+# (.build/python-venv: numpy, pandas, pytest from PyPI) with ./python installed by pip.
+test-python: deps
+	$(SWIFT) build --product bt
+	$(SWIFT) build --product BacktestC
+	ln -sf libBacktestC.so .build/debug/libbt.so
+	bash scripts/test-python.sh
 
 # The report page's JavaScript (Sources/Backtest/IO/HTML/Assets): each file checked by
 # `node --check`, the pure functions unit-tested with Node's test runner (Tests/JS).

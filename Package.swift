@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "Backtest", targets: ["Backtest"]),
         .library(name: "Strategies", targets: ["Strategies"]),
         .executable(name: "bt", targets: ["bt"]),
+        // The C library: libBacktestC.so, which `make lib` links as .build/<config>/libbt.so (a product
+        // cannot share the executable's name), with the hand-written header include/bt.h.
+        .library(name: "BacktestC", type: .dynamic, targets: ["CBridge"]),
         // The fuzz targets, for the libFuzzer package in Fuzz/ (not part of bt).
         .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
     ],
@@ -24,6 +27,8 @@ let package = Package(
         .target(name: "Strategies", dependencies: ["Backtest"]),
         .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies", "CCallgrind"],
                           exclude: ["Help"], plugins: ["EmbedAssets"]),
+        // bt.h's functions as @_cdecl functions over Backtest and Strategies; bt.h's types come from CBTABI.
+        .target(name: "CBridge", dependencies: ["Backtest", "Strategies", "CBTABI"]),
 
         // MARK: - Implementation details
         .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
@@ -34,6 +39,8 @@ let package = Package(
         // The report page's .js/.css files (IO/HTML/Assets) and the commands' help texts (bt's Help/*.txt)
         // as string constants, at build time.
         .plugin(name: "EmbedAssets", capability: .buildTool()),
+        // include/bt.h imported into Swift, so the bridge's structs are the header's own.
+        .systemLibrary(name: "CBTABI", path: "Sources/CBTABI"),
         // Callgrind's client requests for `bt bench kernel` (no-ops without valgrind's headers).
         .target(name: "CCallgrind", path: "Sources/CCallgrind"),
         .systemLibrary(

@@ -2,13 +2,13 @@
 # Installs bt's system dependencies from Debian's packages: pkg-config, GSL, SQLite, zlib and
 # libcrypto (libssl-dev: SHA-256) headers, the time-zone database (tzdata) that --tz reads,
 # libcurl4 (FoundationNetworking's HTTP client, loaded by bt at start), python3 (the local mock
-# exchange the fetch tests run), valgrind with binutils (make perf-check's callgrind counts;
+# exchange the fetch tests run) with python3-venv (make test-python's venv for btcore), valgrind with binutils (make perf-check's callgrind counts;
 # valgrind's header must be present when bt is built, so it is installed with the other
 # headers) and nodejs (make test-js: the report page's JavaScript checked and unit-tested).
 # Runs apt-get update first. Uses sudo when not root; when neither works and the packages are
 # already present, carries on.
 set -euo pipefail
-packages=(pkg-config libgsl-dev libsqlite3-dev zlib1g-dev libssl-dev tzdata libcurl4 python3 valgrind binutils nodejs)
+packages=(pkg-config libgsl-dev libsqlite3-dev zlib1g-dev libssl-dev tzdata libcurl4 python3 python3-venv valgrind binutils nodejs)
 if [ "$(id -u)" -eq 0 ]; then
   sudo=""
 elif command -v sudo >/dev/null 2>&1; then

@@ -15,9 +15,10 @@ struct LayerTests {
         ("Backtest", "Sources/Backtest/Exports", ["BacktestCore", "BacktestAnalysis", "BacktestIO"]),
         ("Strategies", "Sources/Strategies", ["Backtest"]),
         ("BacktestBenchmarks", "Sources/Backtest/Benchmarks", ["Backtest"]),
+        ("CBridge", "Sources/CBridge", ["Backtest", "Strategies"]),
     ]
     static let btModules: Set<String> = ["BacktestCore", "BacktestAnalysis", "BacktestIO", "Backtest", "Strategies",
-                                         "BacktestBenchmarks", "bt"]
+                                         "BacktestBenchmarks", "CBridge", "bt"]
 
     @Test("no source file imports a higher layer", arguments: layers.map(\.module))
     func imports(module: String) throws {

@@ -7,7 +7,8 @@ import Foundation
 
 extension EngineBenchmark.Result {
     package func json(bars: Int) -> JSONValue {
-        ["bars": .int(bars), "seconds": .number(none.seconds), "seconds_synthetic": .number(synthetic.seconds)]
+        ["bars": .int(bars), "seconds": .number(none.seconds), "seconds_synthetic": .number(synthetic.seconds),
+         "seconds_orders": .number(orders.seconds)]
     }
 
     package func text(bars: Int, repeats: Int) -> String {
@@ -15,6 +16,7 @@ extension EngineBenchmark.Result {
         return "ma-cross 10/30 on \(bars) bars, signals + portfolio, best of \(repeats):\n"
             + "  depth none       \(ms(none.seconds)) ms  (\(none.fills) fills)\n"
             + "  depth synthetic  \(ms(synthetic.seconds)) ms  (\(synthetic.fills) fills)\n"
+            + "  orders and exits \(ms(orders.seconds)) ms  (\(orders.fills) fills)\n"
     }
 }
 

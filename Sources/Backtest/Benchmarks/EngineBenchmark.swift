@@ -2,7 +2,8 @@ import Backtest
 import Foundation
 
 /// Signals plus one engine run of a strategy on synthetic 1m bars, at depth none and synthetic,
-/// for `bt bench engine`.
+/// and with the orders benches' exits and limit entries (`BenchWorkloads.ordersConfig`), for
+/// `bt bench engine`.
 package enum EngineBenchmark {
     package struct Figure: Sendable {
         /// Best of the runs, in seconds.
@@ -13,6 +14,8 @@ package enum EngineBenchmark {
     package struct Result: Sendable {
         package var none: Figure
         package var synthetic: Figure
+        /// Depth none with limit entries and every exit kind.
+        package var orders: Figure
     }
 
     /// The best of `repeats` runs of `strategy`'s signals and the engine over `bars` synthetic
@@ -20,8 +23,7 @@ package enum EngineBenchmark {
     package static func run(_ strategy: Strategy, bars: Int, repeats: Int) throws -> Result {
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
         let parameters = try strategy.parameters([])
-        func best(_ depth: ExecutionConfig.Depth) throws -> Figure {
-            let config = BenchWorkloads.engineConfig(depth, candles: candles)
+        func best(_ config: ExecutionConfig) throws -> Figure {
             var best = Double.infinity, fills = 0
             for _ in 0..<repeats {
                 let start = DispatchTime.now().uptimeNanoseconds
@@ -32,7 +34,8 @@ package enum EngineBenchmark {
             }
             return Figure(seconds: best, fills: fills)
         }
-        let none = try best(.none)
-        return Result(none: none, synthetic: try best(.synthetic))
+        let none = try best(BenchWorkloads.engineConfig(.none, candles: candles))
+        let synthetic = try best(BenchWorkloads.engineConfig(.synthetic, candles: candles))
+        return Result(none: none, synthetic: synthetic, orders: try best(BenchWorkloads.ordersConfig(candles: candles)))
     }
 }

@@ -22,6 +22,7 @@ package struct PerfWorkload: Sendable {
         } + [
             PerfWorkload(name: "engine_none") { _ in try engine(.none, strategy: maCross) },
             PerfWorkload(name: "engine_synthetic") { _ in try engine(.synthetic, strategy: maCross) },
+            PerfWorkload(name: "engine_orders") { _ in try engine(.none, strategy: maCross, orders: true) },
             PerfWorkload(name: "expression_run") { _ in
                 try engine(.none, strategy: BenchWorkloads.expressionMACross())
             },
@@ -32,10 +33,11 @@ package struct PerfWorkload: Sendable {
     }
 
     /// Signals plus one engine run over `engineBars` synthetic 1m bars, as `bt bench engine`.
-    private static func engine(_ depth: ExecutionConfig.Depth, strategy: Strategy) throws -> () throws -> Void {
+    /// With `orders`, the exits and limit entries of `BenchWorkloads.ordersConfig`.
+    private static func engine(_ depth: ExecutionConfig.Depth, strategy: Strategy, orders: Bool = false) throws -> () throws -> Void {
         let candles = Synth.series(symbol: "BENCH", bars: engineBars, seed: 1, timeframe: .minute1)
         let parameters = try strategy.parameters([])
-        let config = BenchWorkloads.engineConfig(depth, candles: candles)
+        let config = orders ? try BenchWorkloads.ordersConfig(candles: candles) : BenchWorkloads.engineConfig(depth, candles: candles)
         return {
             let signals = try strategy.signals(candles, parameters)
             _ = try Engine.run(candles, signals: signals, config: config)

@@ -24,7 +24,8 @@ extension Indicators {
 
     /// Calls `body` once per maximal run of bars where every input is finite, and writes NaN into
     /// `outputs` at the bars outside those runs. With clean input this is one call over `0..<n`.
-    static func forEachFiniteRun(
+    /// Package: the C library (`Sources/CBridge`) runs the kernels over caller buffers with it.
+    package static func forEachFiniteRun(
         _ inputs: [UnsafeBufferPointer<Double>], outputs: [UnsafeMutableBufferPointer<Double>],
         _ body: (Range<Int>) -> Void
     ) {

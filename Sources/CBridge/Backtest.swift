@@ -1,0 +1,357 @@
+import Backtest
+import Strategies
+import CBTABI
+import Foundation
+
+/// A run (`bt_result`): the engine's result with what `bt run --json` needs to describe it (the
+/// strategy, its parameters and rules, the configuration, the signals for the cost table). The
+/// statistics are computed on first use, under a lock.
+final class RunHandle: @unchecked Sendable {
+    let result: BacktestResult
+    let signals: Signals
+    let config: ExecutionConfig
+    let periodsPerYear: Double?
+    let strategy: String
+    let parameters: [RunParameter]
+    let rules: [RunParameter]
+    let indicators: [IndicatorSpec]
+    private let lock = NSLock()
+    private var computed: Stats?
+    /// The last JSON text made, with and without the cost table: a caller asks for its length,
+    /// then for the text.
+    private var texts: [Bool: String] = [:]
+
+    init(result: BacktestResult, signals: Signals, config: ExecutionConfig, periodsPerYear: Double?, strategy: String,
+         parameters: [RunParameter] = [], rules: [RunParameter] = [], indicators: [IndicatorSpec] = []) {
+        self.result = result; self.signals = signals; self.config = config; self.periodsPerYear = periodsPerYear
+        self.strategy = strategy; self.parameters = parameters; self.rules = rules; self.indicators = indicators
+    }
+
+    var stats: Stats {
+        lock.lock()
+        defer { lock.unlock() }
+        if let computed { return computed }
+        let s = Stats(result, periodsPerYear: periodsPerYear)
+        computed = s
+        return s
+    }
+
+    /// The object `bt run --json` prints for this run (`--no-costs` unless `withCosts`).
+    func json(withCosts: Bool) throws -> String {
+        lock.lock()
+        let made = texts[withCosts]
+        lock.unlock()
+        if let made { return made }
+        let job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
+                         commandLine: [])
+        let candles = result.candles, signals = signals, config = config
+        let report = try job.report(result, periodsPerYear: periodsPerYear, costs: { ppy in
+            withCosts ? try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: ppy) : nil
+        }, requested: { nil })
+        let text = report.json.serialized()
+        lock.lock()
+        texts[withCosts] = text
+        lock.unlock()
+        return text
+    }
+}
+
+/// A strategy (`bt_strategy`): read-only once made.
+final class StrategyHandle: Sendable {
+    let strategy: Strategy
+    init(_ strategy: Strategy) { self.strategy = strategy }
+}
+
+/// C strings that live as long as the library: statistic and exit-kind names.
+enum StaticNames {
+    nonisolated(unsafe) static let stats: [UnsafeMutablePointer<CChar>] = Metric.allCases.map { strdup($0.rawValue)! }
+    nonisolated(unsafe) static let exitKinds: [UnsafeMutablePointer<CChar>] = ExitKind.allCases.map { strdup($0.rawValue)! }
+    nonisolated(unsafe) static let version: UnsafeMutablePointer<CChar> = strdup(btVersion)!
+}
+
+// MARK: - Strategies
+
+@_cdecl("bt_strategy_named")
+public func bt_strategy_named(_ name: UnsafePointer<CChar>?, _ directory: UnsafePointer<CChar>?,
+                              _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        let library = StrategyLibrary(directory: optionalString(directory) ?? "strategies")
+        let strategy = try library.strategy(named: try requiredString(name, "name"))
+        out.pointee = Handles.shared.add(StrategyHandle(strategy))
+    }
+}
+
+@_cdecl("bt_strategy_rules")
+public func bt_strategy_rules(_ entry: UnsafePointer<CChar>?, _ exit: UnsafePointer<CChar>?, _ shortEntry: UnsafePointer<CChar>?,
+                              _ shortExit: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int,
+                              _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        var texts: [SignalRules.Role: String] = [.entry: try requiredString(entry, "entry"), .exit: try requiredString(exit, "exit")]
+        texts[.shortEntry] = optionalString(shortEntry)
+        texts[.shortExit] = optionalString(shortExit)
+        let strategy = try Strategy.expressions(texts, parameters: try stringList(params, nparams, "params"))
+        out.pointee = Handles.shared.add(StrategyHandle(strategy))
+    }
+}
+
+@_cdecl("bt_strategy_signals")
+public func bt_strategy_signals(_ handle: OpaquePointer?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int,
+                                _ bars: UnsafePointer<bt_bars>?, _ entries: UnsafeMutablePointer<UInt8>?,
+                                _ exits: UnsafeMutablePointer<UInt8>?, _ shortEntries: UnsafeMutablePointer<UInt8>?,
+                                _ shortExits: UnsafeMutablePointer<UInt8>?, _ hasShort: UnsafeMutablePointer<Int32>?) -> Int32 {
+    guarded {
+        let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
+        let candles = try Bars.candles(bars, for: .expression)
+        let n = candles.count
+        guard n == 0 || (entries != nil && exits != nil) else { throw BridgeError.argument("entries or exits is NULL") }
+        let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
+        let signals = try strategy.signals(candles, parameters)
+        if let rules = signals.positionRules {
+            let roles = SignalRules.Role.allCases.filter { rules[$0] != nil }.map(\.rawValue)
+            throw BridgeError.input("the \(roles.joined(separator: " and ")) rule\(roles.count == 1 ? " reads" : "s read") the open position "
+                                    + "(position series such as trade_return): such rules have values only inside a run, so there are "
+                                    + "no signals to give; backtest the strategy (bt_backtest_strategy) and read its trades")
+        }
+        hasShort?.pointee = signals.shortEntries != nil ? 1 : 0
+        func copy(_ flags: [Bool]?, _ out: UnsafeMutablePointer<UInt8>?) {
+            guard let out else { return }
+            for i in 0..<n { out[i] = flags?[i] == true ? 1 : 0 }
+        }
+        copy(signals.entries, entries)
+        copy(signals.exits, exits)
+        copy(signals.shortEntries, shortEntries)
+        copy(signals.shortExits, shortExits)
+    }
+}
+
+@_cdecl("bt_strategy_free")
+public func bt_strategy_free(_ handle: OpaquePointer?) {
+    freeHandle(handle, as: StrategyHandle.self, "bt_strategy_free")
+}
+
+// MARK: - Backtests
+
+@_cdecl("bt_backtest")
+public func bt_backtest(_ bars: UnsafePointer<bt_bars>?, _ signals: UnsafePointer<bt_signals>?, _ config: UnsafePointer<bt_config>?,
+                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        let candles = try Bars.candles(bars, for: .backtest)
+        guard let s = signals?.pointee else { throw BridgeError.argument("signals is NULL") }
+        let n = candles.count
+        let shortEntries = try Bars.flags(s.short_entries, n, "signals.short_entries", optional: true)
+        let shortExits = try Bars.flags(s.short_exits, n, "signals.short_exits", optional: true)
+        guard (shortEntries == nil) == (shortExits == nil) else {
+            throw BridgeError.argument("signals: short_entries and short_exits come as a pair (one is NULL)")
+        }
+        let vectors = Signals(entries: try Bars.flags(s.entries, n, "signals.entries")!, exits: try Bars.flags(s.exits, n, "signals.exits")!,
+                              shortEntries: shortEntries, shortExits: shortExits)
+        let cfg = try Config.read(config)
+        let execution = try Config.execution(cfg, candles: candles)
+        let result = try Engine.run(candles, signals: vectors, config: execution)
+        out.pointee = Handles.shared.add(RunHandle(result: result, signals: vectors, config: execution,
+                                                   periodsPerYear: try Config.periodsPerYear(cfg), strategy: "signals"))
+    }
+}
+
+@_cdecl("bt_backtest_strategy")
+public func bt_backtest_strategy(_ bars: UnsafePointer<bt_bars>?, _ handle: OpaquePointer?, _ params: UnsafePointer<UnsafePointer<CChar>?>?,
+                                 _ nparams: Int, _ config: UnsafePointer<bt_config>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
+        let candles = try Bars.candles(bars, for: .backtest)
+        let cfg = try Config.read(config)
+        // As bt run: short rules trade only with shorts allowed.
+        let short = strategy.expressions.map(\.role).filter { $0 == SignalRules.Role.shortEntry.rawValue || $0 == SignalRules.Role.shortExit.rawValue }
+        if !short.isEmpty && cfg.allow_short == 0 {
+            throw BridgeError.input("\(strategy.name) has short rules (\(short.joined(separator: ", "))): they trade only with allow_short")
+        }
+        let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
+        let execution = try Config.execution(cfg, candles: candles, strategy: strategy, parameters: parameters)
+        let signals = try strategy.signals(candles, parameters)
+        let result = try Engine.run(candles, signals: signals, config: execution)
+        out.pointee = Handles.shared.add(RunHandle(
+            result: result, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
+            parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters)))
+    }
+}
+
+// MARK: - Results
+
+private func run(_ handle: OpaquePointer?) throws -> RunHandle {
+    try Handles.shared.get(handle, as: RunHandle.self, "result")
+}
+
+@_cdecl("bt_result_bars")
+public func bt_result_bars(_ handle: OpaquePointer?) -> Int {
+    var n = 0
+    _ = guarded { n = try run(handle).result.equity.count }
+    return n
+}
+
+@_cdecl("bt_result_equity")
+public func bt_result_equity(_ handle: OpaquePointer?, _ equity: UnsafeMutablePointer<Double>?, _ cash: UnsafeMutablePointer<Double>?,
+                             _ position: UnsafeMutablePointer<Double>?) -> Int32 {
+    guarded {
+        let r = try run(handle).result
+        for (values, out) in [(r.equity, equity), (r.cash, cash), (r.position, position)] {
+            guard let out, !values.isEmpty else { continue }
+            values.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: values.count) }
+        }
+    }
+}
+
+@_cdecl("bt_exit_kind_name")
+public func bt_exit_kind_name(_ kind: Int32) -> UnsafePointer<CChar>? {
+    guard kind >= 0, Int(kind) < StaticNames.exitKinds.count else { return nil }
+    return UnsafePointer(StaticNames.exitKinds[Int(kind)])
+}
+
+@_cdecl("bt_result_trade_count")
+public func bt_result_trade_count(_ handle: OpaquePointer?) -> Int {
+    var n = 0
+    _ = guarded { n = try run(handle).result.trades.count }
+    return n
+}
+
+@_cdecl("bt_result_trades")
+public func bt_result_trades(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<bt_trade>?, _ capacity: Int) -> Int32 {
+    guarded {
+        try copyOut(try run(handle).result.trades, into: out, capacity: capacity, "bt_result_trades", "trades") { t in
+            var c = bt_trade()
+            c.side = t.side == .long ? 1 : -1
+            c.exit_kind = Int32(ExitKind.allCases.firstIndex(of: t.exitKind)!)
+            c.entry_index = Int64(t.entryIndex)
+            c.exit_index = Int64(t.exitIndex)
+            c.entry_time = t.entryTime
+            c.exit_time = t.exitTime
+            c.quantity = t.quantity
+            c.entry_price = t.entryPrice
+            c.exit_price = t.exitPrice
+            c.slippage_bps = t.slippageBps
+            c.fees = t.fees
+            c.pnl = t.pnl
+            c.return_fraction = t.returnFraction
+            c.is_open = t.isOpen ? 1 : 0
+            return c
+        }
+    }
+}
+
+@_cdecl("bt_result_fill_count")
+public func bt_result_fill_count(_ handle: OpaquePointer?) -> Int {
+    var n = 0
+    _ = guarded { n = try run(handle).result.fills.count }
+    return n
+}
+
+@_cdecl("bt_result_fills")
+public func bt_result_fills(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<bt_fill>?, _ capacity: Int) -> Int32 {
+    guarded {
+        try copyOut(try run(handle).result.fills, into: out, capacity: capacity, "bt_result_fills", "fills") { f in
+            var c = bt_fill()
+            c.index = Int64(f.index)
+            c.time = f.time
+            c.side = f.side == .buy ? 1 : -1
+            c.is_partial = f.isPartial ? 1 : 0
+            c.reference_price = f.referencePrice
+            c.vwap = f.vwap
+            c.slippage_bps = f.slippageBps
+            c.quantity_asked = f.quantityAsked
+            c.quantity_filled = f.quantityFilled
+            c.fee = f.fee
+            c.spread_cost = f.spreadCost
+            c.impact_cost = f.impactCost
+            c.depth_available = f.depthAvailable
+            return c
+        }
+    }
+}
+
+/// Writes `records`, each as `convert` makes it, into the caller's array of `capacity`
+/// elements (`out` may be NULL when there is nothing to write).
+/// - Throws: `BridgeError.length` when `capacity` is too small, `.argument` for a NULL `out`.
+private func copyOut<Record, C>(_ records: [Record], into out: UnsafeMutablePointer<C>?, capacity: Int,
+                                _ function: String, _ what: String, _ convert: (Record) -> C) throws {
+    guard capacity >= records.count else {
+        throw BridgeError.length("\(function): capacity \(capacity) is below the \(records.count) \(what)")
+    }
+    if records.isEmpty { return }
+    guard let out else { throw BridgeError.argument("out is NULL") }
+    for (i, record) in records.enumerated() { out[i] = convert(record) }
+}
+
+@_cdecl("bt_result_stat")
+public func bt_result_stat(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafeMutablePointer<Double>?) -> Int32 {
+    guarded {
+        let r = try run(handle)
+        let text = try requiredString(name, "name")
+        guard let value else { throw BridgeError.argument("value is NULL") }
+        guard let metric = Metric(rawValue: text) else {
+            let names = Metric.allCases.map(\.rawValue)
+            let hint = Suggest.closest(to: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw BridgeError.input("unknown statistic '\(text)'\(hint) (bt_stat_name lists the \(names.count) names)")
+        }
+        value.pointee = r.stats[metric]
+    }
+}
+
+@_cdecl("bt_stat_count")
+public func bt_stat_count() -> Int { StaticNames.stats.count }
+
+@_cdecl("bt_stat_name")
+public func bt_stat_name(_ i: Int) -> UnsafePointer<CChar>? {
+    guard i >= 0, i < StaticNames.stats.count else { return nil }
+    return UnsafePointer(StaticNames.stats[i])
+}
+
+@_cdecl("bt_result_json")
+public func bt_result_json(_ handle: OpaquePointer?, _ withCosts: Int32, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+                           _ length: UnsafeMutablePointer<Int>?) -> Int32 {
+    guarded {
+        let text = try run(handle).json(withCosts: withCosts != 0)
+        let bytes = Array(text.utf8)
+        length?.pointee = bytes.count
+        if buffer == nil && capacity == 0 { return }
+        guard capacity > bytes.count else {
+            throw BridgeError.length("bt_result_json: the text needs \(bytes.count + 1) bytes with its NUL, the buffer has \(capacity)")
+        }
+        guard let buffer else { throw BridgeError.argument("buffer is NULL") }
+        bytes.withUnsafeBufferPointer { b in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: b.baseAddress!, byteCount: b.count)
+        }
+        buffer[bytes.count] = 0
+    }
+}
+
+@_cdecl("bt_result_free")
+public func bt_result_free(_ handle: OpaquePointer?) {
+    freeHandle(handle, as: RunHandle.self, "bt_result_free")
+}
+
+// MARK: - Errors and versions
+
+@_cdecl("bt_last_error")
+public func bt_last_error() -> UnsafePointer<CChar> {
+    UnsafePointer(LastError.slot.text)
+}
+
+@_cdecl("bt_last_status")
+public func bt_last_status() -> Int32 {
+    LastError.slot.status.rawValue
+}
+
+@_cdecl("bt_version")
+public func bt_version() -> UnsafePointer<CChar> {
+    UnsafePointer(StaticNames.version)
+}
+
+@_cdecl("bt_abi_version")
+public func bt_abi_version() -> Int32 { 1 }

@@ -1,0 +1,75 @@
+import Backtest
+import CBTABI
+
+/// `bt_bars` as candles: the caller's columns copied into a `CandleSeries` (the library's
+/// expressions and engine take Swift arrays), after the pointers are checked.
+enum Bars {
+    /// How strictly the bars are checked.
+    enum Use {
+        /// Expressions: any values (NaN splits indicators into runs, as in the library); times
+        /// may be missing (the bars are numbered) but must increase when given.
+        case expression
+        /// Backtests and strategies: bars bt could store (`CandleSeries.firstUnstorableBar`),
+        /// times required.
+        case backtest
+    }
+
+    static func candles(_ pointer: UnsafePointer<bt_bars>?, for use: Use, _ what: String = "bars") throws -> CandleSeries {
+        guard let pointer else { throw BridgeError.argument("\(what) is NULL") }
+        let b = pointer.pointee
+        let n = b.n
+        try IndicatorCall.checkCount(n, what)
+        let symbol = optionalString(b.symbol) ?? ""
+        var timeframe: Timeframe?
+        if let text = optionalString(b.timeframe) {
+            guard let tf = Timeframe(rawValue: text) else {
+                throw BridgeError.input("\(what).timeframe '\(text)' is not one of \(Timeframe.allCases.map(\.rawValue).joined(separator: " "))")
+            }
+            timeframe = tf
+        }
+        func column(_ p: UnsafePointer<Double>?, _ name: String) throws -> [Double] {
+            if n == 0 { return [] }
+            guard let p else { throw BridgeError.argument("\(what).\(name) is NULL") }
+            return Array(UnsafeBufferPointer(start: p, count: n))
+        }
+        let time: [Int64]
+        if let t = b.time {
+            time = n == 0 ? [] : Array(UnsafeBufferPointer(start: t, count: n))
+        } else if use == .expression {
+            time = (0..<n).map(Int64.init)
+        } else {
+            throw BridgeError.argument("\(what).time is NULL (a backtest needs the bars' times)")
+        }
+        let volume: [Double]
+        if b.volume == nil && n > 0 {
+            volume = [Double](repeating: 0, count: n)
+        } else {
+            volume = try column(b.volume, "volume")
+        }
+        let candles = CandleSeries(symbol: symbol, timeframe: timeframe, time: time, open: try column(b.open, "open"),
+                                   high: try column(b.high, "high"), low: try column(b.low, "low"),
+                                   close: try column(b.close, "close"), volume: volume)
+        switch use {
+        case .expression:
+            for i in 1..<max(1, n) where time[i] <= time[i - 1] {
+                throw BridgeError.input("\(what).time[\(i)] = \(time[i]) does not follow time[\(i - 1)] = \(time[i - 1]): times must increase")
+            }
+        case .backtest:
+            if n == 0 { throw BridgeError.input("\(what): no bars") }
+            if let bad = candles.firstUnstorableBar {
+                throw BridgeError.input("\(what)[\(bad.index)] (\(symbol.isEmpty ? "" : symbol + " ")\(UTCTime.describe(candles.time[bad.index]))): \(bad.reason)")
+            }
+        }
+        return candles
+    }
+
+    /// `n` signal bytes as booleans; nil for a NULL pointer when `optional`.
+    static func flags(_ p: UnsafePointer<UInt8>?, _ n: Int, _ what: String, optional: Bool = false) throws -> [Bool]? {
+        if n == 0 { return [] }
+        guard let p else {
+            if optional { return nil }
+            throw BridgeError.argument("\(what) is NULL")
+        }
+        return UnsafeBufferPointer(start: p, count: n).map { $0 != 0 }
+    }
+}

@@ -1,0 +1,446 @@
+/*
+ * bt.h: bt's core as a C library (libbt.so).
+ *
+ * The model is TA-Lib's C API: the caller owns every input and output array, each indicator has
+ * a lookback function, every call returns a status code, and the indicator calls allocate
+ * nothing for their outputs. What the library must own (a compiled expression, a backtest's
+ * result, an open store, a strategy, a loaded series) is an opaque handle with its own _free.
+ *
+ * Errors. Every function that can fail returns a bt_status; on failure bt_last_error() gives a
+ * message that reads like bt's command line (what, where, why: "sma: period must be at least 1
+ * (got 0)", "fee_bps '-3': fee must be in [0, 10000) basis points", "entry: unknown function
+ * 'smaa' ... did you mean 'sma'?"). The message is thread-local: a failure on one thread never
+ * overwrites another thread's message. Nothing in the library aborts the host process on bad
+ * input: NULL pointers, NaN-filled arrays, periods of 0, lengths that do not match, unknown
+ * names, handles already freed and damaged stores all return a status.
+ *
+ * Threads. Calls on separate handles may run in parallel from any threads; the indicator
+ * functions and bt_backtest keep no state between calls. One handle must not be used by two
+ * threads at the same time (a bt_store or bt_result is like a FILE *), except bt_expr and
+ * bt_strategy handles, which are read-only after they are made and may be shared.
+ *
+ * Arrays. Lengths are counts of elements (not bytes). Outputs of indicators have the input's
+ * length; the first lookback values are NaN (the warm-up, as TA-Lib's Python wrapper shows it),
+ * and so are all values when the series is shorter than the warm-up. A NaN or infinite input
+ * splits the series into runs, each computed on its own (the warm-up restarts after a gap), as
+ * `bt indicators` does; TA-Lib instead lets one NaN poison the rest of the series.
+ *
+ * Versioning. BT_ABI_VERSION changes when a function or struct changes incompatibly;
+ * bt_abi_version() says which one the loaded library implements. Structs that may grow
+ * (bt_config) start with their size, set by their _init function.
+ */
+#ifndef BT_H
+#define BT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BT_ABI_VERSION 1
+
+/* ---------------------------------------------------------------------------------------------
+ * Status codes and errors
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum bt_status {
+    BT_OK = 0,
+    /* A value is wrong: a period, a setting, an expression, a name, a bar (the message says
+       which and why). */
+    BT_E_INPUT = 1,
+    /* A required pointer was NULL, or a handle is not a live handle of the right kind (freed,
+       or another kind of handle). */
+    BT_E_ARGUMENT = 2,
+    /* Lengths do not fit: arrays of different lengths, or an output buffer too small. */
+    BT_E_LENGTH = 3,
+    /* The candle store failed: damaged, locked, unreadable (bt exits 1 for these). */
+    BT_E_STORE = 4,
+    /* A failure inside bt that is not the caller's (please report it). */
+    BT_E_INTERNAL = 5
+} bt_status;
+
+/* The message of the last failed call on this thread ("" when none has failed). The pointer
+   stays valid until the next failing call on the same thread. */
+const char *bt_last_error(void);
+
+/* The status of the last failed call on this thread (BT_OK when none has failed). */
+bt_status bt_last_status(void);
+
+/* bt's version ("0.9.0"); a static string. */
+const char *bt_version(void);
+
+/* The BT_ABI_VERSION this library was built with. */
+int bt_abi_version(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Indicators: caller-owned arrays, TA-Lib's lookbacks
+ *
+ * Each bt_NAME writes outputs of length n computed the way TA-Lib 0.6 computes NAME (within
+ * 1e-9 relative of its values after the warm-up); bt_NAME_lookback gives the number of leading
+ * NaN outputs (TA-Lib's TA_NAME_Lookback with unstable periods 0), or -1 for parameters the
+ * indicator refuses. Periods are at least 1. Inputs may alias each other; outputs must not alias
+ * inputs or each other. n may be 0 (nothing is written).
+ *
+ * Errors: BT_E_ARGUMENT for a NULL array when n > 0, BT_E_INPUT for a parameter out of range
+ * (period < 1 or > 10,000,000; macd's fast >= slow; bbands' k negative or not finite).
+ * ------------------------------------------------------------------------------------------- */
+
+/* Simple moving average over `period` values (TA-Lib SMA). Lookback period - 1. */
+int bt_sma_lookback(int period);
+bt_status bt_sma(size_t n, const double *in, int period, double *out);
+
+/* Exponential moving average, k = 2 / (period + 1), seeded with the SMA of the first period
+   values (TA-Lib EMA). Lookback period - 1. */
+int bt_ema_lookback(int period);
+bt_status bt_ema(size_t n, const double *in, int period, double *out);
+
+/* Linearly weighted moving average, weights 1..period (TA-Lib WMA). Lookback period - 1. */
+int bt_wma_lookback(int period);
+bt_status bt_wma(size_t n, const double *in, int period, double *out);
+
+/* Relative strength index, Wilder's smoothing (TA-Lib RSI). Lookback period. Range 0..100. */
+int bt_rsi_lookback(int period);
+bt_status bt_rsi(size_t n, const double *in, int period, double *out);
+
+/* Rate of change in percent: (x[i] / x[i - period] - 1) * 100 (TA-Lib ROC). Lookback period. */
+int bt_roc_lookback(int period);
+bt_status bt_roc(size_t n, const double *in, int period, double *out);
+
+/* Rolling population standard deviation (TA-Lib STDDEV with nbdev 1). Lookback period - 1. */
+int bt_stddev_lookback(int period);
+bt_status bt_stddev(size_t n, const double *in, int period, double *out);
+
+/* MACD line, signal line and histogram (TA-Lib MACD). Needs 1 <= fast < slow. Lookback
+   slow + signal - 2 (33 for 12/26/9) for all three outputs. */
+int bt_macd_lookback(int fast, int slow, int signal);
+bt_status bt_macd(size_t n, const double *in, int fast, int slow, int signal,
+                  double *out_macd, double *out_signal, double *out_hist);
+
+/* Bollinger Bands: SMA(period) +/- k population standard deviations (TA-Lib BBANDS with
+   nbdevup = nbdevdn = k, matype SMA). Lookback period - 1. */
+int bt_bbands_lookback(int period);
+bt_status bt_bbands(size_t n, const double *in, int period, double k,
+                    double *out_upper, double *out_middle, double *out_lower);
+
+/* Average true range, Wilder's smoothing (TA-Lib ATR). Lookback period. */
+int bt_atr_lookback(int period);
+bt_status bt_atr(size_t n, const double *high, const double *low, const double *close, int period, double *out);
+
+/* Williams %R, -100..0 (TA-Lib WILLR). Lookback period - 1. */
+int bt_willr_lookback(int period);
+bt_status bt_willr(size_t n, const double *high, const double *low, const double *close, int period, double *out);
+
+/* Commodity channel index (TA-Lib CCI). Lookback period - 1. */
+int bt_cci_lookback(int period);
+bt_status bt_cci(size_t n, const double *high, const double *low, const double *close, int period, double *out);
+
+/* Average directional index (TA-Lib ADX). Lookback 2 * period - 1. */
+int bt_adx_lookback(int period);
+bt_status bt_adx(size_t n, const double *high, const double *low, const double *close, int period, double *out);
+
+/* Slow stochastic with SMA smoothing (TA-Lib STOCH, slowk_matype = slowd_matype = 0). Lookback
+   (fastk - 1) + (slowk - 1) + (slowd - 1) for both outputs. */
+int bt_stoch_lookback(int fastk, int slowk, int slowd);
+bt_status bt_stoch(size_t n, const double *high, const double *low, const double *close,
+                   int fastk, int slowk, int slowd, double *out_k, double *out_d);
+
+/* On-balance volume (TA-Lib OBV). Lookback 0. */
+int bt_obv_lookback(void);
+bt_status bt_obv(size_t n, const double *close, const double *volume, double *out);
+
+/* Donchian channels: highest high, lowest low over period bars and their mean (no TA-Lib
+   function). Lookback period - 1. */
+int bt_donchian_lookback(int period);
+bt_status bt_donchian(size_t n, const double *high, const double *low, int period,
+                      double *out_upper, double *out_middle, double *out_lower);
+
+/* Rolling volume-weighted average price of the typical price (no TA-Lib function); NaN where
+   the window's volume is 0. Lookback period - 1. */
+int bt_vwap_lookback(int period);
+bt_status bt_vwap(size_t n, const double *high, const double *low, const double *close,
+                  const double *volume, int period, double *out);
+
+/* ---------------------------------------------------------------------------------------------
+ * Candles
+ * ------------------------------------------------------------------------------------------- */
+
+/* OHLCV bars as caller-owned columns of n elements each. Nothing is kept after a call returns. */
+typedef struct bt_bars {
+    size_t n;
+    /* Bar open times in UTC seconds since 1970, strictly increasing. Required by bt_backtest;
+       may be NULL for expressions (the bars are then numbered 0, 1, 2, ... seconds). */
+    const int64_t *time;
+    const double *open;
+    const double *high;
+    const double *low;
+    const double *close;
+    /* May be NULL: no volume, read as zeros (a backtest then warns "no_volume": the
+       participation cap and the synthetic book's impact are off). */
+    const double *volume;
+    /* The series' symbol, for results and messages; NULL for "". */
+    const char *symbol;
+    /* Its timeframe as bt writes it ("1m", "5m", "15m", "30m", "1h", "4h", "1d", "1w", "1M");
+       NULL when unknown. */
+    const char *timeframe;
+} bt_bars;
+
+/* ---------------------------------------------------------------------------------------------
+ * Expressions: the rule language of `bt run --entry` (see `bt help expressions`)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct bt_expr bt_expr;
+
+/* Compiles `text` once. `params` holds nparams "name=value" strings giving $name (a number, or
+   a word naming a function), as `bt run --param` does; params may be NULL when nparams is 0.
+   Expressions that read position series (trade_return, ...) are refused: they have values only
+   inside a run (give them to bt_strategy_rules instead). */
+bt_status bt_expr_compile(const char *text, const char *const *params, size_t nparams, bt_expr **out);
+
+/* 1 when the expression is a condition (its values are 1, 0 or NaN for unknown), 0 when it is a
+   number, -1 for an invalid handle. */
+int bt_expr_is_condition(const bt_expr *expr);
+
+/* The expression's value at every bar, into out[bars->n]. */
+bt_status bt_expr_eval(const bt_expr *expr, const bt_bars *bars, double *out);
+
+/* The expression as a signal into out[bars->n]: 1 where its value is 1 (true), else 0 (false or
+   unknown), as a strategy's rule fires. */
+bt_status bt_expr_signal(const bt_expr *expr, const bt_bars *bars, uint8_t *out);
+
+void bt_expr_free(bt_expr *expr);
+
+/* ---------------------------------------------------------------------------------------------
+ * Strategies: the built-ins, strategy files and rules
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct bt_strategy bt_strategy;
+
+/* A built-in strategy by name ("ma-cross", "rsi", "macd", "bollinger", "donchian"), a strategy
+   file's path, or the name of a file in `directory` (NULL: "strategies"), as `bt run STRATEGY`
+   finds it. A file's [orders] and [exits] apply to its backtests unless bt_config overrides
+   them. */
+bt_status bt_strategy_named(const char *name, const char *directory, bt_strategy **out);
+
+/* A strategy from rules, as `bt run --entry ... --exit ...`: entry and exit are required;
+   short_entry and short_exit come as a pair or not at all (NULL). `params` holds "name=value"
+   declarations of the $names the rules read (as --param). Rules may read position series. */
+bt_status bt_strategy_rules(const char *entry, const char *exit, const char *short_entry, const char *short_exit,
+                            const char *const *params, size_t nparams, bt_strategy **out);
+
+/* The strategy's signals on `bars` with "name=value" parameter assignments over its defaults,
+   into arrays of bars->n bytes (1 fires, 0 not). short_entries and short_exits may be NULL; the
+   int *has_short (may be NULL) is set to 1 when the strategy has short rules. Refused when a
+   rule reads the position (it has values only inside a run: use bt_backtest_strategy). */
+bt_status bt_strategy_signals(const bt_strategy *strategy, const char *const *params, size_t nparams,
+                              const bt_bars *bars, uint8_t *entries, uint8_t *exits,
+                              uint8_t *short_entries, uint8_t *short_exits, int *has_short);
+
+void bt_strategy_free(bt_strategy *strategy);
+
+/* ---------------------------------------------------------------------------------------------
+ * Backtests
+ * ------------------------------------------------------------------------------------------- */
+
+/* Every `bt run` execution option. Call bt_config_init first: it sets struct_size and the
+   defaults bt run uses; then change what you need. Text fields are the option's text exactly as
+   on bt's command line (NULL: not given); number fields use NaN (or 0 where said) for "not
+   given". Order and exit settings are text because each takes either a fraction ("5%", "0.05")
+   or a price-distance expression ("2 * atr(14)"), take-profits repeat with @SHARE scale-outs
+   ("5%@50%, 12%"), and entry prices are expressions: the text goes through bt's own parser
+   (OrderSettings), so it accepts and refuses exactly what bt run does, with its messages. */
+typedef struct bt_config {
+    size_t struct_size;          /* sizeof(bt_config), set by bt_config_init */
+    double cash;                 /* --cash: initial cash (10000) */
+    const char *fill;            /* --fill: "next-open" (NULL, the default) or "close" */
+    int allow_short;             /* --short: 1 lets exits reverse into shorts (0) */
+    const char *size;            /* --size: "100%" (NULL), "10u", "5000$", "risk:1%", "vol:15%" */
+    double fee_bps;              /* --fee-bps (10) */
+    double fee_min;              /* --fee-min, cash per order (0) */
+    const char *sl;              /* --sl: "5%", "0.05" or "2 * atr(14)" */
+    const char *tp;              /* --tp: one or more targets, "5%@50%, 12%" */
+    const char *trail;           /* --trail */
+    const char *breakeven;       /* --breakeven: "2%" */
+    const char *exit_after;      /* --exit-after: bars, "10" */
+    const char *entry_limit;     /* --entry-limit: a price expression, "close * 0.99" */
+    const char *entry_stop;      /* --entry-stop */
+    const char *short_entry_limit; /* --short-entry-limit */
+    const char *short_entry_stop;  /* --short-entry-stop */
+    const char *order_bars;      /* --order-bars: "3" */
+    const char *pyramid;         /* --pyramid: "2" */
+    double tick;                 /* --tick (NaN) */
+    double lot;                  /* --lot (NaN) */
+    double min_notional;         /* --min-notional (NaN) */
+    double max_participation;    /* --max-participation: share of the bar's volume, 0 = off (0.1) */
+    const char *depth;           /* --depth: "synthetic" (NULL, the default; "fixed" when
+                                    slippage_bps is given), "none", "fixed", "book" */
+    double slippage_bps;         /* --slippage-bps: fixed slippage (NaN) */
+    double spread_bps;           /* --spread-bps: the model book's spread (NaN: estimated) */
+    const char *depth_profile;   /* --depth-profile: a profile file from bt calibrate (NULL) */
+    const char *bid_depth;       /* --bid-depth "A,b" (NULL) */
+    const char *ask_depth;       /* --ask-depth "A,b" (NULL) */
+    double refill_seconds;       /* --refill-seconds (NaN) */
+    int spread_window;           /* --spread-window, bars (0: the default) */
+    double impact;               /* --impact (NaN) */
+    double touch_seconds;        /* --touch-seconds (NaN) */
+    int impact_window;           /* --impact-window, bars (0: the default) */
+    double periods_per_year;     /* --periods-per-year (NaN: inferred from the times) */
+    const char *db;              /* the store holding the symbol's recorded book (depth "book") and
+                                    its calibrated profile, as bt run --db reads them (NULL: none) */
+} bt_config;
+
+/* Sets *config to bt run's defaults. */
+void bt_config_init(bt_config *config);
+
+/* Signals as arrays of n bytes (nonzero fires) matching the bars. short_entries and short_exits
+   may be NULL: with allow_short, exits then open shorts and entries close them. */
+typedef struct bt_signals {
+    const uint8_t *entries;
+    const uint8_t *exits;
+    const uint8_t *short_entries;
+    const uint8_t *short_exits;
+} bt_signals;
+
+typedef struct bt_result bt_result;
+
+/* Backtests the signals on the bars (which must be bars bt can store: positive finite prices,
+   high >= max(open, close), low <= min(open, close), volume >= 0, times strictly increasing)
+   as `bt run SYMBOL --signals FILE` does. *out receives a result to free with bt_result_free. */
+bt_status bt_backtest(const bt_bars *bars, const bt_signals *signals, const bt_config *config, bt_result **out);
+
+/* Backtests a strategy with "name=value" parameter assignments, as `bt run STRATEGY SYMBOL
+   --param ...` does (rules reading position series included). */
+bt_status bt_backtest_strategy(const bt_bars *bars, const bt_strategy *strategy, const char *const *params,
+                               size_t nparams, const bt_config *config, bt_result **out);
+
+/* Bars of the result (the equity curve's length). 0 for an invalid handle. */
+size_t bt_result_bars(const bt_result *result);
+
+/* Copies the per-bar ledger at each close into arrays of bt_result_bars() elements; any of
+   the three may be NULL. position is signed units (negative when short). */
+bt_status bt_result_equity(const bt_result *result, double *equity, double *cash, double *position);
+
+/* How a trade ended. */
+typedef enum bt_exit_kind {
+    BT_EXIT_SIGNAL = 0, BT_EXIT_STOP = 1, BT_EXIT_STOP_GAP = 2, BT_EXIT_TARGET = 3,
+    BT_EXIT_TARGET_GAP = 4, BT_EXIT_TRAIL = 5, BT_EXIT_TIME = 6, BT_EXIT_END = 7, BT_EXIT_REBALANCE = 8
+} bt_exit_kind;
+
+/* bt's name of an exit kind ("signal", "stop", "stop-gap", ...); NULL when out of range. */
+const char *bt_exit_kind_name(int kind);
+
+/* One round trip, as trades.csv of a bt report has it. */
+typedef struct bt_trade {
+    int32_t side;                /* 1 long, -1 short */
+    int32_t exit_kind;           /* a bt_exit_kind */
+    int64_t entry_index;         /* bar of the entry fill */
+    int64_t exit_index;          /* bar of the exit fill (the last bar for an open trade) */
+    int64_t entry_time;          /* UTC seconds */
+    int64_t exit_time;
+    double quantity;             /* units */
+    double entry_price;          /* average fill prices */
+    double exit_price;
+    double slippage_bps;         /* average of the entry and exit fills' slippage */
+    double fees;                 /* cash */
+    double pnl;                  /* cash, fees included */
+    double return_fraction;      /* pnl / entry notional */
+    int32_t is_open;             /* 1: still open at the end, marked to the last close */
+    int32_t reserved;
+} bt_trade;
+
+size_t bt_result_trade_count(const bt_result *result);
+/* Copies the trades into out[capacity]; BT_E_LENGTH when capacity < bt_result_trade_count(). */
+bt_status bt_result_trades(const bt_result *result, bt_trade *out, size_t capacity);
+
+/* One executed order (possibly partial), as fills.csv has it. */
+typedef struct bt_fill {
+    int64_t index;               /* fill bar */
+    int64_t time;                /* UTC seconds of the fill bar */
+    int32_t side;                /* 1 buy, -1 sell */
+    int32_t is_partial;          /* 1 when less than asked was filled */
+    double reference_price;      /* next open or this close, before depth */
+    double vwap;                 /* average price paid or received */
+    double slippage_bps;         /* cost of depth against the reference, positive when it hurt */
+    double quantity_asked;
+    double quantity_filled;
+    double fee;                  /* cash */
+    double spread_cost;          /* the half-spread part of the slippage, cash */
+    double impact_cost;          /* the slippage beyond the half spread, cash */
+    double depth_available;      /* quantity resting on the side walked (inf without a book) */
+} bt_fill;
+
+size_t bt_result_fill_count(const bt_result *result);
+/* Copies the fills into out[capacity]; BT_E_LENGTH when capacity < bt_result_fill_count(). */
+bt_status bt_result_fills(const bt_result *result, bt_fill *out, size_t capacity);
+
+/* The statistic `name` (bt's machine names: "total_return", "sharpe", "max_drawdown", ...;
+   bt_stat_name lists them) into *value: fractions, not percents; times as UTC seconds; NaN when
+   undefined (a Sharpe ratio of a flat curve). BT_E_INPUT for an unknown name. */
+bt_status bt_result_stat(const bt_result *result, const char *name, double *value);
+
+/* The number of statistics, and the name of the i-th in bt's output order (NULL past the end). */
+size_t bt_stat_count(void);
+const char *bt_stat_name(size_t i);
+
+/* The run as `bt run --json` prints it (one JSON object, UTF-8, NUL-terminated) into
+   buffer[capacity]. *length (may be NULL) receives the text's length without the NUL. With
+   buffer NULL and capacity 0 only the length is given (BT_OK): call once so, allocate length + 1
+   bytes, call again (the text is made once per result). A buffer too small for the text and
+   its NUL is BT_E_LENGTH, with nothing written. with_costs 1 adds the cost-sensitivity table (four more runs),
+   0 writes "costs": null as `bt run --json --no-costs` does. */
+bt_status bt_result_json(const bt_result *result, int with_costs, char *buffer, size_t capacity, size_t *length);
+
+void bt_result_free(bt_result *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * The candle store (read-only)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct bt_store bt_store;
+
+/* Opens the bt store at `path` read-only (the file is never changed). BT_E_INPUT when there is
+   no store there or the file is not a bt store, BT_E_STORE when it is damaged. */
+bt_status bt_store_open(const char *path, bt_store **out);
+
+/* One stored series. The strings belong to the store handle and stay valid until the next
+   bt_store_list or bt_store_close. */
+typedef struct bt_series_info {
+    const char *symbol;
+    const char *timeframe;
+    int64_t first;               /* first and last bar times, UTC seconds */
+    int64_t last;
+    int64_t bars;
+} bt_series_info;
+
+/* Reads the list of stored series into the handle; *count receives how many there are. */
+bt_status bt_store_list(bt_store *store, size_t *count);
+/* The i-th series of the last bt_store_list (ordered by symbol, then timeframe). */
+bt_status bt_store_series(const bt_store *store, size_t i, bt_series_info *out);
+
+typedef struct bt_series bt_series;
+
+/* Loads `symbol` as `bt run` does: "AAPL" (its only series), "AAPL@1h", or with `timeframe`
+   (NULL: none) the series stored at it or resampled from a finer one; `from` and `to` (NULL:
+   unbounded) trim it to bar times within [*from, *to] (UTC seconds). An empty result is
+   BT_E_INPUT. */
+bt_status bt_store_read(bt_store *store, const char *symbol, const char *timeframe, const int64_t *from,
+                        const int64_t *to, bt_series **out);
+
+/* The loaded series' length, symbol and timeframe (NULL when unknown; strings owned by it). */
+size_t bt_series_count(const bt_series *series);
+const char *bt_series_symbol(const bt_series *series);
+const char *bt_series_timeframe(const bt_series *series);
+
+/* Copies the columns into caller arrays of bt_series_count() elements; any may be NULL. */
+bt_status bt_series_copy(const bt_series *series, int64_t *time, double *open, double *high, double *low,
+                         double *close, double *volume);
+
+void bt_series_free(bt_series *series);
+void bt_store_close(bt_store *store);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BT_H */

@@ -1,0 +1,466 @@
+"""bt's core from Python: the candle store, TA-Lib-exact indicators, the rule language and the
+backtest engine of bt, through libbt (bt.h) with ctypes.
+
+    import btcore
+    df = btcore.read("GOOG", db="data/bt.sqlite")          # DataFrame, UTC DatetimeIndex
+    df["rsi"] = btcore.ta.rsi(df.close, 14)               # TA-Lib's names and argument order
+    sig = btcore.signals(df, entry="cross_above(sma(close, 10), sma(close, 30))",
+                         exit="cross_below(sma(close, 10), sma(close, 30))")
+    run = btcore.backtest(df, sig.entry, sig.exit, fee_bps=5, depth="none", sl="5%")
+    run.stats["sharpe"], run.trades, run.fills, run.equity
+
+`btcore.backtest(df, strategy="ma-cross")` runs a built-in (or a strategy file) and equals
+`bt run ma-cross SYMBOL --json` on the same bars. Errors raise `btcore.InputError` (bad values,
+with bt's message), `btcore.StoreError` (the store) or `btcore.InternalError`; nothing crashes
+the interpreter. The library is found at $BT_LIB, else inside the package.
+"""
+from __future__ import annotations
+
+import ctypes
+import json as _json
+import math
+import os
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from . import _lib, ta
+from ._arrays import BarsArgument, doubles, flags, parameters, seconds, times
+from ._lib import Error, InputError, InternalError, StoreError, check, lib
+
+__all__ = ["read", "series", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names", "ta",
+           "Error", "InputError", "StoreError", "InternalError", "version", "library_path"]
+
+#: bt's version (the library's).
+version: str = lib.bt_version().decode()
+#: Where libbt.so was loaded from.
+library_path: str = str(_lib.path)
+
+if lib.bt_abi_version() != 1:  # pragma: no cover - a library of another bt.h
+    raise ImportError(f"btcore: {library_path} implements bt.h ABI {lib.bt_abi_version()}, this package needs 1")
+
+Bool = Union[np.ndarray, pd.Series, Sequence[bool]]
+
+
+def _default_db(db: Optional[str]) -> str:
+    return db if db is not None else os.environ.get("BT_DB", "data/bt.sqlite")
+
+
+def _open(db: Optional[str]) -> _lib.Handle:
+    path = _default_db(db)
+    return _lib.new_handle(lambda out: lib.bt_store_open(_lib.text(path), out), lib.bt_store_close)
+
+
+def _seconds(t: Any, name: str) -> Optional[ctypes.c_int64]:
+    if t is None:
+        return None
+    stamp = pd.Timestamp(t)
+    stamp = stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp.tz_convert("UTC")
+    return ctypes.c_int64(int(stamp.timestamp()))
+
+
+def read(symbol: str, db: Optional[str] = None, timeframe: Optional[str] = None,
+         start: Any = None, end: Any = None) -> pd.DataFrame:
+    """The stored candles of `symbol` as a DataFrame.
+
+    Args:
+        symbol: the symbol ("GOOG", case-insensitive) or a series ("EURUSD@1h").
+        db: the store (default $BT_DB, else data/bt.sqlite); opened read-only, never changed.
+        timeframe: "1m", "5m", "15m", "30m", "1h", "4h", "1d", "1w" or "1M": the series stored at
+            it, or resampled from a finer one, as `bt run --timeframe` loads it.
+        start, end: keep bars whose time is within [start, end] (anything pd.Timestamp reads;
+            naive times are UTC).
+
+    Returns:
+        A DataFrame indexed by bar open time (DatetimeIndex, UTC, named "time") with float
+        columns open, high, low, close, volume. `df.attrs` holds "symbol", "timeframe" and
+        "db", which `backtest` and `signals` pass on to bt.
+
+    Raises:
+        InputError: no store there, no such symbol, an empty range. StoreError: a damaged store.
+    """
+    store = _open(db)
+    try:
+        out = ctypes.c_void_p()
+        first, last = _seconds(start, "start"), _seconds(end, "end")
+        check(lib.bt_store_read(store.value, _lib.text(symbol), _lib.text(timeframe),
+                                ctypes.byref(first) if first is not None else None,
+                                ctypes.byref(last) if last is not None else None, ctypes.byref(out)))
+        loaded = _lib.Handle(out.value, lib.bt_series_free)
+        n = lib.bt_series_count(loaded.value)
+        t = np.empty(n, dtype=np.int64)
+        columns = {name: np.empty(n) for name in ("open", "high", "low", "close", "volume")}
+        check(lib.bt_series_copy(loaded.value, _lib.address(t), *[_lib.address(columns[c]) for c in columns]))
+        frame = pd.DataFrame(columns, index=times(t).rename("time"))
+        frame.attrs["symbol"] = lib.bt_series_symbol(loaded.value).decode()
+        tf = lib.bt_series_timeframe(loaded.value)
+        frame.attrs["timeframe"] = tf.decode() if tf else None
+        frame.attrs["db"] = _default_db(db)
+        loaded.close()
+        return frame
+    finally:
+        store.close()
+
+
+def series(db: Optional[str] = None) -> pd.DataFrame:
+    """Every stored series, as `bt data list` shows them: symbol, timeframe, first and last bar
+    times (UTC) and bars, ordered by symbol then timeframe."""
+    store = _open(db)
+    try:
+        count = ctypes.c_size_t()
+        check(lib.bt_store_list(store.value, ctypes.byref(count)))
+        rows = []
+        for i in range(count.value):
+            info = _lib.SeriesInfo()
+            check(lib.bt_store_series(store.value, i, ctypes.byref(info)))
+            rows.append((info.symbol.decode(), info.timeframe.decode(), info.first, info.last, info.bars))
+        frame = pd.DataFrame(rows, columns=["symbol", "timeframe", "first", "last", "bars"])
+        for column in ("first", "last"):
+            frame[column] = pd.to_datetime(frame[column], unit="s", utc=True)
+        return frame
+    finally:
+        store.close()
+
+
+class Expression:
+    """An expression of bt's rule language (`bt help expressions`), compiled once.
+
+    `params` gives `$name` values ({"fast": 10} or {"ma": "ema"}). Expressions that read position
+    series (trade_return, ...) have values only inside a run: give them to `backtest(entry=...)`.
+    An Expression may be shared by threads."""
+
+    def __init__(self, text: str, params: Optional[Dict[str, Any]] = None) -> None:
+        self.text = text
+        assignments, count = _lib.strings(parameters(params))
+        self._handle = _lib.new_handle(lambda out: lib.bt_expr_compile(_lib.text(text), assignments, count, out),
+                                       lib.bt_expr_free)
+        self.is_condition: bool = lib.bt_expr_is_condition(self._handle.value) == 1
+
+    def values(self, df: pd.DataFrame) -> pd.Series:
+        """The value at every bar of `df` (conditions as 1.0, 0.0 or NaN for unknown)."""
+        bars = BarsArgument(df, need_time=False)
+        out = np.empty(bars.n)
+        check(lib.bt_expr_eval(self._handle.value, ctypes.byref(bars.struct), _lib.address(out)))
+        return pd.Series(out, index=df.index, name=self.text)
+
+    def signal(self, df: pd.DataFrame) -> pd.Series:
+        """True where the condition is true (false where false or unknown), as a rule fires."""
+        bars = BarsArgument(df, need_time=False)
+        out = np.empty(bars.n, dtype=np.uint8)
+        check(lib.bt_expr_signal(self._handle.value, ctypes.byref(bars.struct), _lib.address(out)))
+        return pd.Series(out.view(np.bool_), index=df.index, name=self.text)
+
+    def __repr__(self) -> str:
+        return f"Expression({self.text!r}, {'condition' if self.is_condition else 'number'})"
+
+
+def compile(text: str, params: Optional[Dict[str, Any]] = None) -> Expression:  # noqa: A001 - as re.compile
+    """`Expression(text, params)`: compile once, evaluate on many frames."""
+    return Expression(text, params)
+
+
+def evaluate(df: pd.DataFrame, text: str, params: Optional[Dict[str, Any]] = None) -> pd.Series:
+    """The expression's value at every bar of `df`: `btcore.evaluate(df, "sma(close, 20) / close")`."""
+    return Expression(text, params).values(df)
+
+
+def _strategy(strategy: Optional[str], entry: Optional[str], exit: Optional[str], short_entry: Optional[str],
+              short_exit: Optional[str], params: Optional[Dict[str, Any]], strategies: Optional[str]) -> _lib.Handle:
+    if strategy is not None:
+        if any(r is not None for r in (entry, exit, short_entry, short_exit)):
+            raise InputError("strategy is the rules: leave out entry/exit, or leave out strategy")
+        return _lib.new_handle(lambda out: lib.bt_strategy_named(_lib.text(strategy), _lib.text(strategies), out),
+                               lib.bt_strategy_free)
+    if entry is None or exit is None:
+        raise InputError("give a strategy (a built-in name or a strategy file) or both entry and exit rules")
+    declared, count = _lib.strings(parameters(params))
+    return _lib.new_handle(lambda out: lib.bt_strategy_rules(_lib.text(entry), _lib.text(exit), _lib.text(short_entry),
+                                                             _lib.text(short_exit), declared, count, out),
+                           lib.bt_strategy_free)
+
+
+def signals(df: pd.DataFrame, entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002 - bt's name
+            short_entry: Optional[str] = None, short_exit: Optional[str] = None, *,
+            strategy: Optional[str] = None, params: Optional[Dict[str, Any]] = None,
+            strategies: Optional[str] = None) -> pd.DataFrame:
+    """A strategy's signals on `df`, as `bt signals` prints them.
+
+    Give rules (`entry` and `exit`, optionally `short_entry` and `short_exit`, in bt's rule
+    language) or `strategy`: a built-in ("ma-cross", "rsi", "macd", "bollinger", "donchian"), a
+    strategy file's path, or a file's name in `strategies` (default "strategies"). `params`
+    sets parameters ({"fast": 10, "slow": 30}) or defines `$names` for rules.
+
+    Returns a DataFrame on `df`'s index with bool columns entry and exit (and short_entry,
+    short_exit when the strategy has short rules)."""
+    handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
+    assignments, count = _lib.strings(parameters(params))
+    bars = BarsArgument(df, need_time=False)
+    columns = {name: np.zeros(bars.n, dtype=np.uint8) for name in ("entry", "exit", "short_entry", "short_exit")}
+    has_short = ctypes.c_int()
+    check(lib.bt_strategy_signals(handle.value, assignments, count, ctypes.byref(bars.struct),
+                                  *[_lib.address(columns[c]) for c in columns], ctypes.byref(has_short)))
+    names = ["entry", "exit"] + (["short_entry", "short_exit"] if has_short.value else [])
+    return pd.DataFrame({name: columns[name].view(np.bool_) for name in names}, index=df.index)
+
+
+_EXIT_KINDS = [lib.bt_exit_kind_name(i).decode() for i in range(9)]
+
+
+class Result:
+    """A backtest: `.stats` (dict), `.trades` and `.fills` (DataFrames), `.equity` (Series), as
+    `bt run --json` and the report's trades.csv, fills.csv and equity.csv have them."""
+
+    def __init__(self, handle: _lib.Handle, index: pd.Index) -> None:
+        self._handle = handle
+        self._index = index
+        self._json: Dict[bool, Dict[str, Any]] = {}
+
+    def json(self, costs: bool = False) -> Dict[str, Any]:
+        """The object `bt run --json` prints for this run (with `costs=False`, as with
+        `--no-costs`: "costs" is null; True adds the cost-sensitivity table, four more runs)."""
+        if costs not in self._json:
+            length = ctypes.c_size_t()
+            check(lib.bt_result_json(self._handle.value, int(costs), None, 0, ctypes.byref(length)))
+            buffer = ctypes.create_string_buffer(length.value + 1)
+            check(lib.bt_result_json(self._handle.value, int(costs), buffer, length.value + 1, ctypes.byref(length)))
+            self._json[costs] = _json.loads(buffer.raw[:length.value].decode("utf-8"))
+        return self._json[costs]
+
+    @property
+    def stats(self) -> Dict[str, Any]:
+        """Every statistic by bt's machine name (fractions, not percents; start and end as ISO
+        times; None where undefined) plus the engine's counters: the "stats" of `bt run --json`."""
+        return self.json()["stats"]
+
+    def stat(self, name: str) -> float:
+        """One statistic as a float (times as UTC seconds, NaN where undefined)."""
+        value = ctypes.c_double()
+        check(lib.bt_result_stat(self._handle.value, _lib.text(name), ctypes.byref(value)))
+        return value.value
+
+    @property
+    def warnings(self) -> List[Dict[str, str]]:
+        """What the reader must know about the run ({"kind", "message"}), as `bt run` warns."""
+        return self.json()["warnings"]
+
+    @property
+    def ledger(self) -> pd.DataFrame:
+        """Cash, signed position (units) and equity at each close."""
+        n = lib.bt_result_bars(self._handle.value)
+        equity, cash, position = np.empty(n), np.empty(n), np.empty(n)
+        check(lib.bt_result_equity(self._handle.value, _lib.address(equity), _lib.address(cash), _lib.address(position)))
+        return pd.DataFrame({"cash": cash, "position": position, "equity": equity}, index=self._index)
+
+    @property
+    def equity(self) -> pd.Series:
+        """Equity (cash + position x close) at each close."""
+        n = lib.bt_result_bars(self._handle.value)
+        equity = np.empty(n)
+        check(lib.bt_result_equity(self._handle.value, _lib.address(equity), None, None))
+        return pd.Series(equity, index=self._index, name="equity")
+
+    @property
+    def trades(self) -> pd.DataFrame:
+        """Round trips, as a report's trades.csv: side, entry_time, exit_time, entry_index,
+        exit_index, bars_held, quantity, entry_price, exit_price, slippage_bps, fees, pnl,
+        return, is_open, exit_kind."""
+        n = lib.bt_result_trade_count(self._handle.value)
+        records = np.zeros(n, dtype=_lib.TRADE_DTYPE)
+        check(lib.bt_result_trades(self._handle.value, _lib.address(records), n))
+        return pd.DataFrame({
+            "side": np.where(records["side"] > 0, "long", "short"),
+            "entry_time": times(records["entry_time"]), "exit_time": times(records["exit_time"]),
+            "entry_index": records["entry_index"], "exit_index": records["exit_index"],
+            "bars_held": records["exit_index"] - records["entry_index"],
+            "quantity": records["quantity"], "entry_price": records["entry_price"], "exit_price": records["exit_price"],
+            "slippage_bps": records["slippage_bps"], "fees": records["fees"], "pnl": records["pnl"],
+            "return": records["return"], "is_open": records["is_open"].astype(bool),
+            "exit_kind": [_EXIT_KINDS[k] for k in records["exit_kind"]],
+        })
+
+    @property
+    def fills(self) -> pd.DataFrame:
+        """Executed orders, as a report's fills.csv (plus spread_cost, impact_cost and
+        depth_available): time, index, side, reference_price, vwap, slippage_bps,
+        quantity_asked, quantity_filled, fee, partial, ..."""
+        n = lib.bt_result_fill_count(self._handle.value)
+        records = np.zeros(n, dtype=_lib.FILL_DTYPE)
+        check(lib.bt_result_fills(self._handle.value, _lib.address(records), n))
+        return pd.DataFrame({
+            "time": times(records["time"]), "index": records["index"],
+            "side": np.where(records["side"] > 0, "buy", "sell"),
+            "reference_price": records["reference_price"], "vwap": records["vwap"], "slippage_bps": records["slippage_bps"],
+            "quantity_asked": records["quantity_asked"], "quantity_filled": records["quantity_filled"], "fee": records["fee"],
+            "partial": records["is_partial"].astype(bool), "spread_cost": records["spread_cost"],
+            "impact_cost": records["impact_cost"], "depth_available": records["depth_available"],
+        })
+
+    def __repr__(self) -> str:
+        s = self.json()
+        stats = s["stats"]
+        return (f"<btcore.Result {s['strategy']} on {s.get('symbol') or '?'}: {s['bars']} bars, {stats['trades']:.0f} trades, "
+                f"total_return {stats['total_return']:.4f}, sharpe {stats['sharpe'] if stats['sharpe'] is not None else 'n/a'}>")
+
+
+def _number(value: Optional[float], name: str, default: float = math.nan) -> float:
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        raise InputError(f"{name}: {value!r} is not a number")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} {value!r}: not a number") from None
+
+
+def _order_text(value: Any, name: str) -> Optional[str]:
+    """An order or exit setting as bt's text: "5%" or a float fraction (0.05) or an expression;
+    several take-profits as a list."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise InputError(f"{name}: {value!r} is not a setting")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_order_text(v, name) or "" for v in value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return repr(float(value)) if isinstance(value, (float, np.floating)) else str(int(value))
+    return str(value)
+
+
+def _config(cash: float, fill: Optional[str], short: bool, size: Optional[str], fee_bps: float, fee_min: float,
+            orders: Dict[str, Any], tick: Optional[float], lot: Optional[float], min_notional: Optional[float],
+            max_participation: Optional[float], depth: Optional[str], slippage_bps: Optional[float],
+            spread_bps: Optional[float], depth_profile: Optional[str], bid_depth: Optional[str], ask_depth: Optional[str],
+            refill_seconds: Optional[float], spread_window: Optional[int], impact: Optional[float],
+            touch_seconds: Optional[float], impact_window: Optional[int], periods_per_year: Optional[float],
+            db: Optional[str]):
+    c = _lib.Config()
+    lib.bt_config_init(ctypes.byref(c))
+    keep: List[Any] = []
+
+    def text(value: Any) -> Optional[bytes]:
+        encoded = _lib.text(value)
+        keep.append(encoded)
+        return encoded
+
+    c.cash = _number(cash, "cash")
+    c.fill = text(fill)
+    c.allow_short = 1 if short else 0
+    c.size = text(size)
+    c.fee_bps = _number(fee_bps, "fee_bps")
+    c.fee_min = _number(fee_min, "fee_min")
+    for name, value in orders.items():
+        setattr(c, name, text(_order_text(value, name)))
+    c.tick = _number(tick, "tick")
+    c.lot = _number(lot, "lot")
+    c.min_notional = _number(min_notional, "min_notional")
+    c.max_participation = _number(max_participation, "max_participation", 0.0)
+    c.depth = text(depth)
+    c.slippage_bps = _number(slippage_bps, "slippage_bps")
+    c.spread_bps = _number(spread_bps, "spread_bps")
+    c.depth_profile = text(depth_profile)
+    c.bid_depth = text(bid_depth)
+    c.ask_depth = text(ask_depth)
+    c.refill_seconds = _number(refill_seconds, "refill_seconds")
+    for name, value in (("spread_window", spread_window), ("impact_window", impact_window)):
+        if value is not None:
+            if isinstance(value, bool) or not float(value).is_integer() or not 1 <= int(value) < 2**31:
+                raise InputError(f"{name} {value!r}: not a whole number of bars >= 1")
+            setattr(c, name, int(value))
+    c.impact = _number(impact, "impact")
+    c.touch_seconds = _number(touch_seconds, "touch_seconds")
+    c.periods_per_year = _number(periods_per_year, "periods_per_year")
+    c.db = text(db)
+    return c, keep
+
+
+def backtest(df: pd.DataFrame, entries: Optional[Bool] = None, exits: Optional[Bool] = None,
+             short_entries: Optional[Bool] = None, short_exits: Optional[Bool] = None, *,
+             strategy: Optional[str] = None, entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002
+             short_entry: Optional[str] = None, short_exit: Optional[str] = None,
+             params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
+             cash: float = 10_000, fill: str = "next-open", short: bool = False, size: Optional[str] = None,
+             fee_bps: float = 10, fee_min: float = 0,
+             sl: Any = None, tp: Any = None, trail: Any = None, breakeven: Any = None, exit_after: Optional[int] = None,
+             entry_limit: Optional[str] = None, entry_stop: Optional[str] = None,
+             short_entry_limit: Optional[str] = None, short_entry_stop: Optional[str] = None,
+             order_bars: Optional[int] = None, pyramid: Optional[int] = None,
+             tick: Optional[float] = None, lot: Optional[float] = None, min_notional: Optional[float] = None,
+             max_participation: Optional[float] = 0.1, depth: Optional[str] = None, slippage_bps: Optional[float] = None,
+             spread_bps: Optional[float] = None, depth_profile: Optional[str] = None,
+             bid_depth: Optional[str] = None, ask_depth: Optional[str] = None, refill_seconds: Optional[float] = None,
+             spread_window: Optional[int] = None, impact: Optional[float] = None, touch_seconds: Optional[float] = None,
+             impact_window: Optional[int] = None, periods_per_year: Optional[float] = None,
+             db: Optional[str] = None) -> Result:
+    """Backtests signals (or a strategy, or rules) on `df` with bt's engine, as `bt run` does.
+
+    What trades, one of:
+        entries, exits (and short_entries, short_exits): bool Series or arrays of df's length,
+            each signal at a bar's close (as `bt run --signals FILE`).
+        strategy: a built-in ("ma-cross", "rsi", "macd", "bollinger", "donchian"), a strategy
+            file's path or a file's name in `strategies`, with `params` ({"fast": 10}).
+        entry, exit (and short_entry, short_exit): rules in bt's language (as `bt run --entry`),
+            `params` defining their `$names`; rules may read position series (trade_return).
+
+    Execution: every `bt run` option as a keyword, named as bt names the setting (`--fee-bps` is
+    fee_bps) with bt run's defaults:
+        cash (10000), fill ("next-open" or "close"), short (False), size ("100%", "10u",
+        "5000$", "risk:1%", "vol:15%"), fee_bps (10), fee_min (0);
+        sl, trail ("5%", a fraction 0.05, or a price distance "2 * atr(14)"), tp (the same, or
+        "5%@50%" scale-outs, several as a list), breakeven ("2%"), exit_after (bars);
+        entry_limit, entry_stop, short_entry_limit, short_entry_stop (price expressions),
+        order_bars, pyramid;
+        tick, lot, min_notional, max_participation (share of the bar's volume, 0 = off; 0.1);
+        depth ("synthetic", the default; "none", "fixed" with slippage_bps, "book" with db),
+        spread_bps, depth_profile (a `bt calibrate` profile file), bid_depth and ask_depth
+        ("A,b"), refill_seconds, spread_window, impact, touch_seconds, impact_window;
+        periods_per_year (inferred from the times when None);
+        db: the store with the symbol's recorded book and calibrated profile (default
+        df.attrs["db"], set by `btcore.read`).
+
+    `df` needs a DatetimeIndex and open, high, low, close (and volume for the synthetic book
+    and the participation cap) of bars bt could store; `df.attrs` "symbol" and "timeframe"
+    (set by `btcore.read`) name the run.
+
+    Returns:
+        A Result: `.stats`, `.trades`, `.fills`, `.equity`, `.ledger`, `.json()`.
+
+    Raises:
+        InputError: bad signals, bars or settings, with bt's message ("fee_bps '-3': fee must be
+        in [0, 10000) basis points"). StoreError: the store named by db failed.
+    """
+    bars = BarsArgument(df, need_time=True)
+    orders = {"sl": sl, "tp": tp, "trail": trail, "breakeven": breakeven, "exit_after": exit_after,
+              "entry_limit": entry_limit, "entry_stop": entry_stop, "short_entry_limit": short_entry_limit,
+              "short_entry_stop": short_entry_stop, "order_bars": order_bars, "pyramid": pyramid}
+    config, keep = _config(cash, fill, short, size, fee_bps, fee_min, orders, tick, lot, min_notional, max_participation,
+                           depth, slippage_bps, spread_bps, depth_profile, bid_depth, ask_depth, refill_seconds,
+                           spread_window, impact, touch_seconds, impact_window, periods_per_year,
+                           db if db is not None else df.attrs.get("db"))
+    out = ctypes.c_void_p()
+    given = entries is not None or exits is not None
+    if given:
+        if strategy is not None or entry is not None or exit is not None:
+            raise InputError("entries/exits are the signals: leave out strategy and entry/exit rules")
+        if entries is None or exits is None:
+            raise InputError("give both entries and exits")
+        if (short_entries is None) != (short_exits is None):
+            raise InputError("short_entries and short_exits come as a pair")
+        arrays = [flags(entries, "entries", bars.n), flags(exits, "exits", bars.n)]
+        arrays += [None, None] if short_entries is None else [flags(short_entries, "short_entries", bars.n),
+                                                             flags(short_exits, "short_exits", bars.n)]
+        vectors = _lib.Signals(*[0 if a is None else _lib.address(a) for a in arrays])
+        check(lib.bt_backtest(ctypes.byref(bars.struct), ctypes.byref(vectors), ctypes.byref(config), ctypes.byref(out)))
+    else:
+        handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
+        assignments, count = _lib.strings(parameters(params))
+        check(lib.bt_backtest_strategy(ctypes.byref(bars.struct), handle.value, assignments, count, ctypes.byref(config),
+                                       ctypes.byref(out)))
+    del keep
+    return Result(_lib.Handle(out.value, lib.bt_result_free), df.index)
+
+
+def stat_names() -> List[str]:
+    """Every statistic's machine name, in bt's output order."""
+    return [lib.bt_stat_name(i).decode() for i in range(lib.bt_stat_count())]

@@ -1,0 +1,167 @@
+"""Speed of the boundary, in `bt bench` style: `python -m btcore.bench`.
+
+    make lib && BT_LIB=.build/release/libbt.so python -m btcore.bench [--bars N] [--bt PATH]
+
+Prints, for each indicator of `bt bench indicators` on N bars (default 1,000,000), in ns per bar:
+  - out=: `btcore.ta.NAME(array, ..., out=buffers)` into preallocated buffers, against bt: `bt
+    bench indicators --json` (the kernel over preallocated buffers, run by the same machine at
+    the same moment), and their ratio: what the boundary costs;
+  - new: `btcore.ta.NAME(array, ...)` allocating its outputs, against TA-Lib's Python wrapper on
+    the same arrays (which allocates too) when `talib` is importable, and their ratio;
+then a backtest of ma-cross 10/30 (signals + engine, depth none) on N synthetic 1m bars written by
+`bt data synth`, through btcore.backtest(strategy="ma-cross"), against `bt bench engine --json`;
+and the cost of one call on 100 bars (the boundary itself). Best of several runs each; build
+with `make lib` (release): a debug library measures the debug build. Like `bt bench engine`,
+the process asks glibc's malloc to keep freed memory (mallopt), so repeated runs reuse mapped
+pages instead of page-faulting fresh ones.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Dict, Optional
+
+import numpy as np
+
+import btcore
+from btcore import ta
+
+
+def best(call: Callable[[], object], budget: float = 0.5, minimum: int = 5) -> float:
+    """The best of repeated calls, in seconds: at least `minimum`, for about `budget` seconds."""
+    times = []
+    start = time.perf_counter()
+    while len(times) < minimum or time.perf_counter() - start < budget:
+        t = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t)
+        if len(times) > 10_000:
+            break
+    return min(times)
+
+
+def walk(n: int, seed: int = 0x12345678):
+    """A random-walk OHLC series like `bt bench indicators`' (not the same numbers)."""
+    rng = np.random.default_rng(seed)
+    close = 100 * np.cumprod(1 + (rng.random(n) - 0.5) * 0.02)
+    high = close * (1 + rng.random(n) * 0.01)
+    low = close * (1 - rng.random(n) * 0.01)
+    return high, low, close
+
+
+def keep_freed_memory() -> None:
+    """mallopt(M_TRIM_THRESHOLD and M_MMAP_THRESHOLD, 1 GiB), as `bt bench engine` does."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-1, 1 << 30)
+        libc.mallopt(-3, 1 << 30)
+    except (OSError, AttributeError):
+        pass
+
+
+def find_bt(given: Optional[str]) -> Optional[str]:
+    if given:
+        return given
+    if os.environ.get("BT_BIN"):
+        return os.environ["BT_BIN"]
+    here = Path(btcore.library_path).resolve().parent
+    for candidate in (here / "bt", Path.cwd() / ".build" / "release" / "bt"):
+        if candidate.exists():
+            return str(candidate)
+    return shutil.which("bt")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m btcore.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bars", type=int, default=1_000_000)
+    parser.add_argument("--bt", help="the bt binary for the reference figures (default $BT_BIN, else beside libbt, else ./.build/release/bt)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    args = parser.parse_args(argv)
+    n = args.bars
+    bt = find_bt(args.bt)
+    keep_freed_memory()
+    high, low, close = walk(n)
+    o1, o2, o3 = np.empty(n), np.empty(n), np.empty(n)
+    into: Dict[str, Callable[[], object]] = {
+        "sma_20": lambda: ta.sma(close, 20, out=o1),
+        "ema_20": lambda: ta.ema(close, 20, out=o1),
+        "rsi_14": lambda: ta.rsi(close, 14, out=o1),
+        "macd_12_26_9": lambda: ta.macd(close, 12, 26, 9, out=(o1, o2, o3)),
+        "bb_20_2": lambda: ta.bbands(close, 20, 2, 2, out=(o1, o2, o3)),
+        "atr_14": lambda: ta.atr(high, low, close, 14, out=o1),
+    }
+    calls: Dict[str, Callable[[], object]] = {
+        "sma_20": lambda: ta.sma(close, 20),
+        "ema_20": lambda: ta.ema(close, 20),
+        "rsi_14": lambda: ta.rsi(close, 14),
+        "macd_12_26_9": lambda: ta.macd(close, 12, 26, 9),
+        "bb_20_2": lambda: ta.bbands(close, 20, 2, 2),
+        "atr_14": lambda: ta.atr(high, low, close, 14),
+    }
+    try:
+        import talib  # type: ignore
+        reference = {
+            "sma_20": lambda: talib.SMA(close, 20), "ema_20": lambda: talib.EMA(close, 20),
+            "rsi_14": lambda: talib.RSI(close, 14), "macd_12_26_9": lambda: talib.MACD(close, 12, 26, 9),
+            "bb_20_2": lambda: talib.BBANDS(close, 20, 2, 2, 0), "atr_14": lambda: talib.ATR(high, low, close, 14),
+        }
+    except ImportError:
+        reference = {}
+    boundary = {name: best(call) * 1e9 / n for name, call in into.items()}
+    ours = {name: best(call) * 1e9 / n for name, call in calls.items()}
+    theirs = {name: best(call) * 1e9 / n for name, call in reference.items()}
+    cli: Dict[str, float] = {}
+    if bt:
+        out = subprocess.run([bt, "bench", "indicators", "--bars", str(n), "--json"], capture_output=True, text=True)
+        if out.returncode == 0:
+            cli = json.loads(out.stdout)["results"]
+    small = np.ascontiguousarray(close[:100])
+    call_us = best(lambda: ta.sma(small, 20), budget=0.3, minimum=1000) * 1e6
+
+    engine: Dict[str, float] = {}
+    if bt:
+        with tempfile.TemporaryDirectory() as folder:
+            db = os.path.join(folder, "bench.sqlite")
+            made = subprocess.run([bt, "data", "synth", "--symbols", "1", "--bars", str(n), "--timeframe", "1m", "--seed", "1",
+                                   "--db", db], capture_output=True, text=True)
+            if made.returncode == 0:
+                symbol = btcore.series(db=db).symbol[0]
+                df = btcore.read(symbol, db=db)
+                engine["btcore"] = best(lambda: btcore.backtest(df, strategy="ma-cross", depth="none"), budget=2.0, minimum=5)
+            out = subprocess.run([bt, "bench", "engine", "--bars", str(n), "--json"], capture_output=True, text=True)
+            if out.returncode == 0:
+                engine["bt"] = json.loads(out.stdout)["seconds"]
+
+    if args.json:
+        print(json.dumps({"bars": n, "library": btcore.library_path, "btcore_out_ns_per_bar": boundary,
+                          "btcore_ns_per_bar": ours, "bt_ns_per_bar": cli,
+                          "talib_ns_per_bar": theirs, "call_us_100_bars": call_us, "backtest_seconds": engine}))
+        return 0
+    print(f"btcore {btcore.version} ({btcore.library_path}), {n} bars, best of several runs")
+    print(f"{'ns/bar':<14}{'btcore out=':>12}{'bt kernel':>11}{'x bt':>7}{'btcore new':>12}{'TA-Lib':>15}{'x TA-Lib':>10}")
+    for name in calls:
+        c = cli.get(name)
+        t = theirs.get(name)
+        print(f"{name:<14}{boundary[name]:>12.2f}{(f'{c:.2f}' if c else '-'):>11}{(f'{boundary[name] / c:.2f}' if c else '-'):>7}"
+              f"{ours[name]:>12.2f}{(f'{t:.2f}' if t else 'not installed'):>15}{(f'{ours[name] / t:.2f}' if t else '-'):>10}")
+    print(f"one call on 100 bars (sma 20): {call_us:.2f} us")
+    if engine:
+        b, c = engine.get("btcore"), engine.get("bt")
+        line = "backtest ma-cross 10/30, depth none:"
+        line += f" btcore {b * 1e3:.1f} ms" if b else ""
+        line += f", bt bench engine {c * 1e3:.1f} ms" if c else ""
+        line += f" ({b / c:.2f}x)" if b and c else ""
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

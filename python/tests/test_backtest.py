@@ -1,0 +1,134 @@
+"""btcore.backtest equals `bt run --json` on the shipped data: the five built-ins, expression
+strategies (one reading position series), signals given as arrays, and execution options set
+as keywords against the same options on bt's command line; its trades, fills and equity equal
+the report's CSV files."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import btcore
+from conftest import bt_json, run_bt
+
+BUILT_INS = ["ma-cross", "rsi", "macd", "bollinger", "donchian"]
+
+
+@pytest.mark.parametrize("strategy", BUILT_INS)
+def test_built_in_equals_bt_run_json(strategy, store, goog):
+    expected = bt_json("run", strategy, "GOOG", "--json", "--db", store)
+    assert btcore.backtest(goog, strategy=strategy).json(costs=True) == expected
+
+
+def test_built_in_with_parameters_on_hourly_bars(store, eurusd):
+    expected = bt_json("run", "ma-cross", "EURUSD", "--param", "fast=5", "--param", "slow=40", "--json", "--no-costs", "--db", store)
+    assert btcore.backtest(eurusd, strategy="ma-cross", params={"fast": 5, "slow": 40}).json() == expected
+
+
+ENTRY = "cross_above(sma(close, $fast), sma(close, 50)) and rsi(close) < 70"
+EXIT = "cross_below(sma(close, $fast), sma(close, 50))"
+
+
+def test_expression_strategy_equals_bt_run_json(store, goog):
+    expected = bt_json("run", "GOOG", "--entry", ENTRY, "--exit", EXIT, "--param", "fast=20", "--json", "--db", store)
+    got = btcore.backtest(goog, entry=ENTRY, exit=EXIT, params={"fast": 20}).json(costs=True)
+    assert got == expected
+    assert got["rules"] == [{"role": "entry", "text": ENTRY}, {"role": "exit", "text": EXIT}]
+
+
+def test_rules_reading_the_position_equal_bt_run_json(store, goog):
+    exit_rule = "trade_return > 0.08 or bars_in_trade > 30"
+    expected = bt_json("run", "GOOG", "--entry", "cross_above(close, sma(close, 20))", "--exit", exit_rule, "--json",
+                       "--no-costs", "--db", store)
+    got = btcore.backtest(goog, entry="cross_above(close, sma(close, 20))", exit=exit_rule)
+    assert got.json() == expected
+    assert expected["stats"]["trades"] > 5
+
+
+def test_signal_arrays_equal_the_strategy_run(store, goog):
+    sig = btcore.signals(goog, strategy="macd")
+    by_arrays = btcore.backtest(goog, sig.entry, sig.exit).json()
+    by_strategy = bt_json("run", "macd", "GOOG", "--json", "--no-costs", "--db", store)
+    for key in ("stats", "cost_split", "warnings", "execution", "bars", "candles_sha256"):
+        assert by_arrays[key] == by_strategy[key], key
+    assert by_arrays["strategy"] == "signals"
+
+
+def test_signals_equal_bt_signals_csv(store, goog):
+    text = run_bt("signals", "rsi", "GOOG", "--db", store)
+    csv = pd.read_csv(pd.io.common.StringIO(text))
+    sig = btcore.signals(goog, strategy="rsi")
+    assert list(sig.columns) == ["entry", "exit"]
+    np.testing.assert_array_equal(sig.entry.to_numpy(), csv.entry.to_numpy().astype(bool))
+    np.testing.assert_array_equal(sig.exit.to_numpy(), csv.exit.to_numpy().astype(bool))
+
+
+# Execution options as keywords, each against the same options on bt's command line.
+OPTIONS = [
+    ({"cash": 25_000, "fee_bps": 5, "fee_min": 1}, ["--cash", "25000", "--fee-bps", "5", "--fee-min", "1"]),
+    ({"fill": "close", "size": "50%"}, ["--fill", "close", "--size", "50%"]),
+    ({"depth": "none", "max_participation": 0}, ["--depth", "none", "--max-participation", "0"]),
+    ({"slippage_bps": 3}, ["--slippage-bps", "3"]),
+    ({"sl": "5%", "tp": ["8%@50%", "15%"], "breakeven": "3%"}, ["--sl", "5%", "--tp", "8%@50%", "--tp", "15%", "--breakeven", "3%"]),
+    ({"sl": "2 * atr(14)", "trail": 0.07, "exit_after": 20}, ["--sl", "2 * atr(14)", "--trail", "0.07", "--exit-after", "20"]),
+    ({"entry_limit": "close * 0.99", "order_bars": 3, "pyramid": 2}, ["--entry-limit", "close * 0.99", "--order-bars", "3", "--pyramid", "2"]),
+    ({"size": "risk:1%", "sl": "4%"}, ["--size", "risk:1%", "--sl", "4%"]),
+    ({"size": "vol:15%"}, ["--size", "vol:15%"]),
+    ({"short": True, "depth": "none"}, ["--short", "--depth", "none"]),
+    ({"tick": 0.05, "lot": 5, "min_notional": 500}, ["--tick", "0.05", "--lot", "5", "--min-notional", "500"]),
+    ({"spread_bps": 4, "impact": 0.5, "touch_seconds": 30, "spread_window": 100, "impact_window": 10, "refill_seconds": 90},
+     ["--spread-bps", "4", "--impact", "0.5", "--touch-seconds", "30", "--spread-window", "100", "--impact-window", "10",
+      "--refill-seconds", "90"]),
+    ({"bid_depth": "50000,0.6", "ask_depth": "40000,0.5"}, ["--bid-depth", "50000,0.6", "--ask-depth", "40000,0.5"]),
+    ({"periods_per_year": 250}, ["--periods-per-year", "250"]),
+]
+
+
+@pytest.mark.parametrize("keywords,flags", OPTIONS, ids=[",".join(k) for k, _ in OPTIONS])
+def test_execution_keywords_equal_bt_run_options(keywords, flags, store, goog):
+    expected = bt_json("run", "ma-cross", "GOOG", *flags, "--json", "--no-costs", "--db", store)
+    assert btcore.backtest(goog, strategy="ma-cross", **keywords).json() == expected
+
+
+def test_trades_fills_and_equity_equal_the_report_files(store, goog, tmp_path):
+    out = tmp_path / "report"
+    run_bt("run", "rsi", "GOOG", "--sl", "5%", "--out", str(out), "--no-chart", "--db", store)
+    run = btcore.backtest(goog, strategy="rsi", sl="5%")
+    trades = pd.read_csv(out / "trades.csv")
+    got = run.trades
+    assert list(trades.columns) == list(got.columns)
+    assert len(trades) == len(got) > 0
+    for column in trades.columns:
+        if column.endswith("_time"):
+            assert list(pd.to_datetime(trades[column], utc=True)) == list(got[column]), column
+        elif trades[column].dtype.kind == "f":
+            np.testing.assert_allclose(got[column], trades[column], rtol=1e-12, err_msg=column)
+        else:
+            assert list(got[column]) == list(trades[column]), column
+    fills = pd.read_csv(out / "fills.csv")
+    for column in fills.columns:
+        if column == "time":
+            assert list(pd.to_datetime(fills[column], utc=True)) == list(run.fills[column])
+        elif fills[column].dtype.kind == "f":
+            np.testing.assert_allclose(run.fills[column], fills[column], rtol=1e-12, err_msg=column)
+        else:
+            assert list(run.fills[column]) == list(fills[column]), column
+    equity = pd.read_csv(out / "equity.csv")
+    np.testing.assert_allclose(run.equity.to_numpy(), equity.equity.to_numpy(), rtol=1e-12)
+    np.testing.assert_allclose(run.ledger.cash.to_numpy(), equity.cash.to_numpy(), rtol=1e-12)
+    assert run.equity.index.equals(goog.index)
+
+
+def test_stat_by_name_and_the_names(goog):
+    run = btcore.backtest(goog, strategy="ma-cross", depth="none")
+    names = btcore.stat_names()
+    assert names[:3] == ["start", "end", "bars"] and "sharpe" in names
+    for name in names:
+        value = run.stat(name)
+        expected = run.stats[name]
+        if name in ("start", "end"):
+            assert pd.Timestamp(value, unit="s", tz="UTC") == pd.Timestamp(expected)
+        elif expected is None:
+            assert math.isnan(value)
+        else:
+            assert value == expected, name
