@@ -136,5 +136,7 @@ struct FirstHourWindowTests {
         let portfolio = try BT.run(["portfolio", "ma-cross", "--symbols", "DAY,HOUR", "--timeframe", "1d", "--json",
                                     "--from", "2020-03-01", "--to", "2020-03-20", "--db", db])
         #expect(portfolio.status == 0, "\(portfolio.stderr)")
+        let p = try #require(try JSONSerialization.jsonObject(with: Data(portfolio.stdout.utf8)) as? [String: Any])
+        #expect(p["bars"] as? Int == 20 && p["warm_up_bars"] as? Int == 60, "\(portfolio.stdout.prefix(600))")
     }
 }

@@ -34,7 +34,8 @@ extension Command {
         try args.presentPortfolio(
             strategy: name, parameters: parameters?.runParameters ?? values.sorted { $0.key < $1.key }.map { RunParameter($0.key, $0.value.runValue) },
             rules: strategy?.ruleParameters ?? [], portfolio: rules.parameters(symbols: symbols.count, rank: rank?.text),
-            slots: rules.slots(symbols: symbols.count), config: config, result: result) {
+            slots: rules.slots(symbols: symbols.count), config: config, result: result,
+            warmUp: universe.warmUp) {
             try CostSensitivity.run(portfolio: symbols, rules: rules, config: config, periodsPerYear: $0)
         }
     }

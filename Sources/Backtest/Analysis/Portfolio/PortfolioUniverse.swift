@@ -18,7 +18,10 @@ public struct PortfolioUniverse: Sendable {
     /// Whether bars before the clock's first row are warm-up (`init(windows:liquidity:)`): runs
     /// then compute signals, ranks and exit expressions from each symbol's first bar and trade
     /// only the clock's rows.
-    public let hasWarmUp: Bool
+    public var hasWarmUp: Bool { warmUp != nil }
+    /// The clock's rows before its first (the union of the symbols' bar times before the
+    /// window) and the first of them; nil without warm-up.
+    public let warmUp: (bars: Int, first: Int64)?
 
     /// - Parameter liquidity: one per symbol, in the order of `candles` (nil: the portfolio's).
     public init(candles: [CandleSeries], liquidity: [ExecutionConfig?]? = nil) {
@@ -41,8 +44,8 @@ public struct PortfolioUniverse: Sendable {
         var times = self.candles.first?.time ?? []
         for c in self.candles.dropFirst() where c.time != times { times = Self.union(times, c.time) }
         let first = from.map { t in times.firstIndex { $0 >= t } ?? times.count } ?? 0
-        hasWarmUp = first > 0
-        if hasWarmUp { times = Array(times[first...]) }
+        warmUp = first > 0 ? (first, times[0]) : nil
+        if first > 0 { times = Array(times[first...]) }
         let zeros = [Double](repeating: 0, count: times.count)
         clock = CandleSeries(symbol: "portfolio", timeframe: Timeframe.infer(from: times), time: times,
                              open: zeros, high: zeros, low: zeros, close: zeros, volume: zeros)
