@@ -26,19 +26,19 @@ extension Command {
         let progress = FetchProgress(label: "\(request.symbol) pages")
         let result: FetchResult
         do {
-            result = try withStoredSeries(args) { store in
-                switch source {
-                case .binance:
-                    request.interval = args.value(.interval)
-                    _ = try request.binanceInterval()  // checked before the range, as it always was
-                    (request.from, request.to) = try args.dateRange
-                case .alphavantage:
-                    request.apiKey = args.value(.apiKey)
-                    request.adjusted = args.flag(.adjusted)
-                }
-                request.baseURL = args.value(.baseURL)
-                return try request.fetch(store: store, environment: ProcessInfo.processInfo.environment, events: progress.handle)
+            // The stored series, read-only, for the fetch to resume; closed before anything is written.
+            let store = try CandleStore.ifPresent(at: args.databasePath)
+            switch source {
+            case .binance:
+                request.interval = args.value(.interval)
+                _ = try request.binanceInterval()  // checked before the range, as it always was
+                (request.from, request.to) = try args.dateRange
+            case .alphavantage:
+                request.apiKey = args.value(.apiKey)
+                request.adjusted = args.flag(.adjusted)
             }
+            request.baseURL = args.value(.baseURL)
+            result = try request.fetch(store: store, environment: ProcessInfo.processInfo.environment, events: progress.handle)
         } catch {
             progress.finish(completed: false)
             if let e = error as? FetchError { throw FetchFailure(e) }
@@ -47,13 +47,6 @@ extension Command {
         progress.finish(completed: true)
         guard let file = result.file else { return Output.line(request.nothingNew(result)) }
         for r in try args.updatingStore({ try $0.write([file]) }) { Output.line(request.written(r, result)) }
-    }
-
-    /// Runs `body` with the existing store opened read-only (nil when there is none yet), so a
-    /// fetch can resume what is stored; the store is closed before anything is written.
-    private static func withStoredSeries(_ args: ParsedArguments, _ body: (CandleStore?) throws -> FetchResult) throws -> FetchResult {
-        let store = FileManager.default.fileExists(atPath: args.databasePath) ? try args.openStore() : nil
-        return try body(store)
     }
 }
 
