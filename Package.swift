@@ -25,7 +25,8 @@ let package = Package(
         .target(name: "Backtest", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestIO"],
                 path: "Sources/Backtest/Exports"),
         .target(name: "Strategies", dependencies: ["Backtest"]),
-        .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies", "CCallgrind"]),
+        .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies", "CCallgrind"],
+                          exclude: ["Help"], plugins: ["EmbedAssets"]),
         // bt.h's functions as @_cdecl functions over Backtest and Strategies; bt.h's types come from CBTABI.
         .target(name: "CBridge", dependencies: ["Backtest", "Strategies", "CBTABI"]),
 
@@ -35,7 +36,8 @@ let package = Package(
         .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib", "CCrypto"],
                 path: "Sources/Backtest/IO", exclude: ["HTML/Assets"], plugins: ["EmbedAssets"]),
         .target(name: "BacktestBenchmarks", dependencies: ["Backtest"], path: "Sources/Backtest/Benchmarks"),
-        // The report page's .js/.css files (IO/HTML/Assets) as string constants, at build time.
+        // The report page's .js/.css files (IO/HTML/Assets) and the commands' help texts (bt's Help/*.txt)
+        // as string constants, at build time.
         .plugin(name: "EmbedAssets", capability: .buildTool()),
         // include/bt.h imported into Swift, so the bridge's structs are the header's own.
         .systemLibrary(name: "CBTABI", path: "Sources/CBTABI"),

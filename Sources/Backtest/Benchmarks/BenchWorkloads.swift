@@ -93,7 +93,7 @@ package enum BenchWorkloads {
     package static func runScreen(_ run: ScreenRun, symbols: [String], db: String, directory: String) throws -> ScreenReport {
         try OutputDirectory.prepare(directory, force: true)
         return try run.run(symbols: symbols, databasePath: db, directory: directory) { symbol, store in
-            (try store.load(symbol: symbol), ExecutionConfig())
+            (CandleWindow(try store.load(symbol: symbol)), ExecutionConfig())
         }
     }
 

@@ -17,8 +17,9 @@ struct ParsedArguments: Sendable {
     /// The store to read instead of the one the options name (`bt merge --db` over the shards'
     /// command line).
     var databaseOverride: String?
-    /// Shared by every copy: commands hand `args` to helpers and to parallel jobs.
-    private let reads = ReadLog()
+    /// The names of the options read so far, shared by every copy: commands hand `args` to
+    /// helpers and to parallel jobs.
+    private let reads = Locked(Set<String>())
 
     init(command: Command) { self.command = command }
 
@@ -70,7 +71,7 @@ struct ParsedArguments: Sendable {
 
     /// The options the user gave that nothing has read so far, in the order given.
     var unread: [Option] {
-        let read = reads.names
+        let read = reads.withLock { $0 }
         return given.filter { !read.contains($0.name) }
     }
 
@@ -78,7 +79,7 @@ struct ParsedArguments: Sendable {
     private func record(_ option: Option, as kind: Option.Kind) {
         assert(command.accepts(option), "bt \(command.name) reads \(option) but does not declare it")
         assert(option.kind == kind, "\(option) is read as \(kind) but declared as \(option.kind)")
-        reads.insert(option.name)
+        reads.withLock { _ = $0.insert(option.name) }
     }
 
     func positional(_ i: Int) -> String? { i < positionals.count ? positionals[i] : nil }
@@ -90,24 +91,6 @@ struct ParsedArguments: Sendable {
             throw UsageError("missing \(name)", command: command.name)
         }
         return v
-    }
-}
-
-/// The names of the options read so far; thread-safe (screens read options from parallel jobs).
-private final class ReadLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var read: Set<String> = []
-
-    func insert(_ name: String) {
-        lock.lock()
-        read.insert(name)
-        lock.unlock()
-    }
-
-    var names: Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        return read
     }
 }
 

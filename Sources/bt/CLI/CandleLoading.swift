@@ -35,13 +35,18 @@ extension ParsedArguments {
             .map(SeriesName.normalized)
     }
 
-    /// Loads `symbol` (case-insensitively: the store upper-cases symbols on import) honouring `--timeframe`, `--from` and `--to`; an empty result is an error.
+    /// Loads `symbol` (case-insensitively: the store upper-cases symbols on import) honouring
+    /// `--timeframe`, `--from` and `--to`; an empty result is an error.
     func loadCandles(symbol: String, store: CandleStore? = nil) throws -> CandleSeries {
         let store = try store ?? openStore()
         let range = try dateRange
-        let symbol = try SeriesName.normalized(symbol)
-        let series = try store.load(symbol: symbol, timeframe: try timeframe, from: range.from, to: range.to)
-        if series.isEmpty { throw InputError("no candles for '\(symbol)' in the requested range") }
-        return series
+        return try store.loadRange(symbol: try SeriesName.normalized(symbol), timeframe: try timeframe, from: range.from, to: range.to)
+    }
+
+    /// `symbol`'s bars for a run over `--from`...`--to`: the window, with every bar before it
+    /// as the warm-up of the indicators (`CandleStore.loadWindow`).
+    func loadWindow(symbol: String, store: CandleStore) throws -> CandleWindow {
+        let range = try dateRange
+        return try store.loadWindow(symbol: try SeriesName.normalized(symbol), timeframe: try timeframe, from: range.from, to: range.to)
     }
 }

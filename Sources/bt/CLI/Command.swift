@@ -25,3 +25,18 @@ struct Command: Sendable {
 
     func accepts(_ option: Option) -> Bool { allOptions.contains(option) }
 }
+
+extension Command {
+    /// A command whose summary and discussion come from its help file (`Sources/bt/Help/NAME.txt`,
+    /// embedded at build time as `EmbeddedAssets.nameTXT`): the first line is the summary, the
+    /// text after the blank line below it the discussion.
+    init(path: [String], help: String, positionals: [PositionalSpec] = [], options: [Option] = [],
+         run: @escaping @Sendable (ParsedArguments) throws -> Void) {
+        let text = help.hasSuffix("\n") ? String(help.dropLast()) : help
+        let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        precondition(parts.count != 2 && (parts.count < 3 || parts[1].isEmpty), "bt \(path.joined(separator: " ")): a help file is a summary line, "
+                     + "then a blank line and the discussion")
+        self.init(path: path, summary: String(parts[0]), discussion: parts.count == 3 ? String(parts[2]) : "",
+                  positionals: positionals, options: options, run: run)
+    }
+}

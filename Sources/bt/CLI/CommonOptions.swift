@@ -7,6 +7,14 @@ enum CommonOptions {
 
     /// For every command that reads candles.
     static let range: [Option] = [.timeframe, .from, .to]
+
+    /// For the commands that trade, sweep or screen a window of time: the bars before `--from`
+    /// are read as the warm-up of the indicators, rules and order expressions.
+    static let window: [Option] = [
+        .timeframe,
+        .from.withHelp("First bar traded and measured, inclusive (YYYY-MM-DD or ISO-8601); the bars before it warm up the indicators"),
+        .to.withHelp("Last bar, inclusive; nothing after it is read"),
+    ]
 }
 
 extension ParsedArguments {
@@ -22,10 +30,8 @@ extension ParsedArguments {
     /// `--from`/`--to` as epoch seconds; `--to` with a bare date includes that whole day.
     var dateRange: (from: Int64?, to: Int64?) {
         get throws {
-            let from = try value(.from).map { try UTCTime.parseUserDate($0, setting: .from) }
-            var to = try value(.to).map { try UTCTime.parseUserDate($0, setting: .to) }
-            if let text = value(.to), text.count == 10, let t = to { to = t + 86_399 }
-            return (from, to)
+            (try value(.from).map { try UTCTime.parseUserDate($0, setting: .from) },
+             try value(.to).map { try UTCTime.parseUserEnd($0, setting: .to) })
         }
     }
 }

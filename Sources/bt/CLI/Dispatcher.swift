@@ -23,15 +23,12 @@ enum Dispatcher {
                 Output.write(Help.markdown(commands))
                 return
             }
-            switch rest {
-            case ["expressions"]: Output.write(try ExpressionReference.text()); return
-            case ["exits"]: Output.write(try OrderReference.exitsText()); return
-            case ["strategy-file"]: Output.write(OrderReference.strategyFileText()); return
-            default: break
+            if rest.count == 1, let topic = Help.topics.first(where: { $0.name == rest[0] }) {
+                Output.write(try topic.text())
+                return
             }
-            let topics = ["expressions", "exits", "strategy-file"]
             if rest.count == 1, !commands.contains(where: { $0.name.split(separator: " ").first.map(String.init) == rest[0] }),
-               let near = Suggest.closest(to: rest[0], among: topics) {
+               let near = Suggest.closest(to: rest[0], among: Help.topics.map(\.name)) {
                 throw UsageError("unknown help topic '\(rest[0])'; did you mean '\(near)'?")
             }
             let (command, _) = try resolve(rest, in: commands)

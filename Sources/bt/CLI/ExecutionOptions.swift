@@ -105,11 +105,11 @@ extension ParsedArguments {
         if let v = try double(.refillSeconds) { model.refillHalfLifeSeconds = v }
         if let v = try int(.spreadWindow) {
             model.spreadWindow = v
-            WindowWarnings.shared.check(.spreadWindow, v, candles, uses: "averages the spread over all the bars before it")
+            SyntheticDepth.longWindowWarning(.spread, name: "\(Option.spreadWindow)", window: v, candles: candles).map(Diagnostics.line)
         }
         if let v = try int(.impactWindow) {
             model.impactWindow = v
-            WindowWarnings.shared.check(.impactWindow, v, candles, uses: "takes volatility and volume from all the bars before it")
+            SyntheticDepth.longWindowWarning(.impact, name: "\(Option.impactWindow)", window: v, candles: candles).map(Diagnostics.line)
         }
         if let v = try double(.impact) { model.impact = v }
         if let v = try double(.touchSeconds) { model.touchSeconds = v }
@@ -117,26 +117,6 @@ extension ParsedArguments {
         if let v = value(.askDepth) { model.askDepth = try DepthProfile.PowerLaw(parsing: v, setting: .askDepth) }
         if model.bidDepth != nil || model.askDepth != nil, model.profileSource == nil { model.profileSource = "given" }
         return model
-    }
-}
-
-/// The warning that a window option is longer than the series it applies to, and so is clamped
-/// to it (the engine's window is then the whole series: each fill uses every bar before it, as a
-/// window of the series' length would). Said once per option on standard error, naming the first
-/// series it was longer than; screens and sweeps read the options from parallel jobs.
-final class WindowWarnings: @unchecked Sendable {
-    static let shared = WindowWarnings()
-    private let lock = NSLock()
-    private var said: Set<String> = []
-
-    func check(_ option: Option, _ window: Int, _ candles: CandleSeries, uses: String) {
-        guard !candles.isEmpty, window > candles.count else { return }
-        lock.lock()
-        let first = said.insert(option.name).inserted
-        lock.unlock()
-        guard first else { return }
-        Diagnostics.line("warning: \(option) \(window) is longer than the series (\(candles.symbol): \(candles.count) bars): "
-                         + "it is clamped to the series, so each fill \(uses)")
     }
 }
 

@@ -3,6 +3,15 @@ import Backtest
 
 /// Help text rendered from the command table.
 enum Help {
+    /// The topics of `bt help TOPIC`, generated from the tables the checkers use.
+    static let topics: [(name: String, summary: String, text: @Sendable () throws -> String)] = [
+        ("expressions", "The rule language: series, operators, every function with its defaults and an example",
+         { try ExpressionReference.text() }),
+        ("exits", "Entry orders and exits: --sl, --tp, --trail, --entry-limit, ... and their strategy-file keys",
+         { try OrderReference.exitsText() }),
+        ("strategy-file", "The strategy file format: sections, keys, an example", { OrderReference.strategyFileText() }),
+    ]
+
     static func overview(_ commands: [Command]) -> String {
         var s = "bt \(btVersion): backtesting and screening research tool\n\n"
         s += "USAGE: bt <command> [options]\n\nCOMMANDS:\n"
@@ -12,9 +21,7 @@ enum Help {
         }
         s += "\nGLOBAL OPTIONS:\n  --db PATH      SQLite store (default $BT_DB or data/bt.sqlite)\n"
         s += "  --help         Show help\n  --version      Show the version\n"
-        s += "\nTOPICS:\n  expressions    The rule language: series, operators, every function with its defaults and an example\n"
-            + "  exits          Entry orders and exits: --sl, --tp, --trail, --entry-limit, ... and their strategy-file keys\n"
-            + "  strategy-file  The strategy file format: sections, keys, an example\n"
+        s += "\nTOPICS:\n" + topics.map { "  " + $0.name.padding(toLength: 15, withPad: " ", startingAt: 0) + $0.summary + "\n" }.joined()
         s += "\n'bt help --markdown' prints every command's help as markdown (docs/reference/commands.md).\n"
         s += "\nSee 'bt help <command>' for details.\n"
         return s
@@ -53,18 +60,18 @@ enum Help {
         s += "Every command also takes `--db PATH` and `--help`; `bt --version` prints the version.\n\n"
         s += "| command | what it does |\n|---|---|\n"
         for c in commands {
-            s += "| [`bt \(c.name)`](#\(anchor(c))) | \(cell(c.summary)) |\n"
+            s += "| [`bt \(c.name)`](#\(anchor(c))) | \(Markdown.cell(c.summary)) |\n"
         }
         for c in commands {
-            s += "\n## bt \(c.name)\n\n\(cell(c.summary))\n\n"
-            s += fenced(usage(c))
-            if !c.discussion.isEmpty { s += "\n" + fenced(c.discussion) }
+            s += "\n## bt \(c.name)\n\n\(Markdown.cell(c.summary))\n\n"
+            s += Markdown.fenced(usage(c))
+            if !c.discussion.isEmpty { s += "\n" + Markdown.fenced(c.discussion) }
             if !c.positionals.isEmpty {
                 s += "\n| argument | meaning |\n|---|---|\n"
                 for p in c.positionals {
                     var name = p.variadic ? "\(p.name)..." : p.name
                     if p.optional { name = "[\(name)]" }
-                    s += "| `\(name)` | \(cell(p.help)) |\n"
+                    s += "| `\(name)` | \(Markdown.cell(p.help)) |\n"
                 }
             }
             s += "\n| option | meaning |\n|---|---|\n"
@@ -72,7 +79,7 @@ enum Help {
                 var left = "--\(o.name)"
                 if o.kind != .flag { left += " \(o.valueName)" }
                 if o.kind == .repeated { left += " ..." }
-                s += "| `\(left.replacingOccurrences(of: "|", with: "\\|"))` | \(cell(o.helpText)) |\n"
+                s += "| `\(left.replacingOccurrences(of: "|", with: "\\|"))` | \(Markdown.cell(o.helpText)) |\n"
             }
         }
         return s
@@ -92,30 +99,5 @@ enum Help {
     /// GitHub's anchor of the heading `## bt NAME`: lower case, spaces as hyphens.
     private static func anchor(_ c: Command) -> String {
         ("bt " + c.name).lowercased().replacingOccurrences(of: " ", with: "-")
-    }
-
-    /// Help text as a table cell: `\\ | ` * [ ]` backslash-escaped, `& < >` as entities (so
-    /// `<command>` is not read as a tag).
-    private static func cell(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "\\", "|", "`", "*", "[", "]": out.append("\\"); out.append(ch)
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\n": out += " "
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
-
-    /// `text` in a fenced block longer than any run of backticks inside it.
-    private static func fenced(_ text: String) -> String {
-        var longest = 0, run = 0
-        for ch in text { if ch == "`" { run += 1; longest = max(longest, run) } else { run = 0 } }
-        let fence = String(repeating: "`", count: max(3, longest + 1))
-        return fence + "text\n" + text + (text.hasSuffix("\n") ? "" : "\n") + fence + "\n"
     }
 }

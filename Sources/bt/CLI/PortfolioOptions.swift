@@ -49,18 +49,21 @@ extension ParsedArguments {
         return rank
     }
 
-    /// Each symbol's candles (honouring `--timeframe`, `--from`, `--to`) and its execution
-    /// configuration (its own synthetic book, profile or recorded book).
+    /// The portfolio of the symbols' windows (`--timeframe`, `--from`, `--to`; the bars before
+    /// the window are warm-up) and each symbol's execution configuration (its own synthetic book,
+    /// profile or recorded book); the first symbol's is the portfolio's.
     /// - Throws: the store's error for a symbol it does not hold (with a suggestion).
-    func portfolioCandles(_ symbols: [String], store: CandleStore, strategy: Strategy?,
-                          parameters: StrategyParameters?) throws -> [(candles: CandleSeries, config: ExecutionConfig)] {
+    func portfolioUniverse(_ symbols: [String], store: CandleStore, strategy: Strategy?,
+                           parameters: StrategyParameters?) throws -> (universe: PortfolioUniverse, config: ExecutionConfig) {
         var seen = Set<String>()
-        return try symbols.map { symbol in
+        let loaded = try symbols.map { symbol in
             guard seen.insert(symbol).inserted else {
                 throw InputError("symbol \(symbol) is given twice", setting: .symbol, value: symbol)
             }
-            let candles = try loadCandles(symbol: symbol, store: store)
-            return (candles, try executionConfig(symbol: symbol, candles: candles, store: store, strategy: strategy, parameters: parameters))
+            let window = try loadWindow(symbol: symbol, store: store)
+            return (window, try executionConfig(symbol: symbol, candles: window.candles, store: store, strategy: strategy,
+                                                parameters: parameters))
         }
+        return (PortfolioUniverse(windows: loaded.map(\.0), liquidity: loaded.map(\.1)), loaded[0].1)
     }
 }

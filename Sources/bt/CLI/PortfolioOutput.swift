@@ -12,26 +12,22 @@ extension ParsedArguments {
     ///   - slots: K.
     ///   - costs: re-runs the portfolio for the cost table, given the periods per year.
     func presentPortfolio(strategy: String, parameters: [RunParameter], rules: [RunParameter], portfolio: [RunParameter],
-                          slots: Int, config: ExecutionConfig, result: PortfolioResult,
+                          slots: Int, config: ExecutionConfig, result: PortfolioResult, warmUp: (bars: Int, first: Int64)?,
                           costs: (Double) throws -> CostSensitivity) throws {
         let directory = reportDirectory(strategy: strategy, symbol: "portfolio")
         if let directory { try Report.checkDestination(directory, force: flag(.force)) }
         let json = flag(.json)
         let chart = json || flag(.noChart) ? nil : (size: try chartSize(), style: try chartStyle())
         let noCosts = flag(.noCosts)
-        let job = RunJob(strategy: strategy, parameters: parameters, rules: rules, config: config, commandLine: commandLine)
+        var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, config: config, commandLine: commandLine)
+        job.portfolioWarmUp = warmUp
         let report = try job.report(result, slots: slots, portfolio: portfolio, periodsPerYear: try periodsPerYear,
                                     costs: { noCosts ? nil : try costs($0) }, requested: { try timeframe })
         let run = report.run
         if json {
             Output.line(report.json.serialized())
         } else {
-            Output.write(RunSummaryText.summary(run, headline: report.headline, rules: rules) + RunSummaryText.portfolio(report))
-            if result.symbols.count > 2 * report.symbolsShown {
-                Output.line("The \(report.symbolsShown) largest and smallest contributions of \(result.symbols.count) symbols "
-                            + "(all in --json and the report's symbols.csv).")
-            }
-            Output.write(RunSummaryText.costs(run))
+            Output.write(RunSummaryText.text(report, rules: rules))
             if let chart {
                 Output.line()
                 Output.write(chart: try EquityChart.render(time: result.time, equity: result.equity, initial: result.initialCash,

@@ -38,25 +38,27 @@ extension ParsedArguments {
     /// - Parameters:
     ///   - rules: an expression strategy's rules as written, for the manifest.
     ///   - indicators: the indicators the strategy reads, drawn in the report's charts.
+    ///   - warmUp: the window run, whose bars before it the report names and draws indicators from.
     ///   - costs: re-runs the engine for the cost table, given the periods per year.
     func presentRun(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
-                    config: ExecutionConfig,
-                    result: BacktestResult, costs: (Double) throws -> CostSensitivity) throws {
+                    config: ExecutionConfig, result: BacktestResult, warmUp window: CandleWindow,
+                    costs: (Double) throws -> CostSensitivity) throws {
         let directory = reportDirectory(strategy: strategy, symbol: result.candles.symbol)
         if let directory { try Report.checkDestination(directory, force: flag(.force)) }
         let json = flag(.json)
         // Size and colour are read only when the chart is drawn, so that they are reported as
         // having no effect with --json or --no-chart.
         let chart = json || flag(.noChart) ? nil : (size: try chartSize(), style: try chartStyle())
-        let job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
+        var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
                          commandLine: commandLine)
+        job.history = window.start > 0 ? window.series : nil
         let noCosts = flag(.noCosts)
         let report = try job.report(result, periodsPerYear: try periodsPerYear, costs: { noCosts ? nil : try costs($0) },
                                     requested: { try timeframe })
         if json {
             Output.line(report.json.serialized())
         } else {
-            Output.write(RunSummaryText.summary(report, headline: report.headline, rules: rules) + RunSummaryText.costs(report))
+            Output.write(RunSummaryText.text(report, rules: rules))
             if let chart {
                 Output.line()
                 Output.write(chart: try EquityChart.render(time: result.candles.time, equity: result.equity, initial: result.initialCash,

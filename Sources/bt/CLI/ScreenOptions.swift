@@ -18,17 +18,10 @@ extension ParsedArguments {
         guard !symbols.isEmpty else { throw InputError("no symbols to screen") }
         return symbols
     }
-}
 
-/// `--param name=value` for expressions that are not a strategy (condition screens): a number
-/// defines a number `$name`, anything else a word.
-enum ExpressionAssignment {
-    static func parse(_ text: String) throws -> (name: String, value: ExpressionValue) {
-        guard let eq = text.firstIndex(of: "="), StrategyFile.isIdentifier(String(text[..<eq])) else {
-            throw InputError("'\(text)' is not name=value with a name of letters, digits and '_'", setting: .parameter)
-        }
-        let value = String(text[text.index(after: eq)...])
-        if let v = Double(value), v.isFinite { return (String(text[..<eq]), .number(v)) }
-        return (String(text[..<eq]), .word(value))
+    /// The condition screen of `--where` (`condition`) and `--show`, reading `parameters` as `$names`.
+    func conditionScreen(_ condition: String, parameters: [(name: String, value: ExpressionValue)]) throws -> ConditionScreen {
+        try ConditionScreen(condition: LocatedExpression(condition, origin: .setting(.where)),
+                            shows: values(.show).map { try LocatedExpression($0, origin: .setting(.show)) }, parameters: parameters)
     }
 }

@@ -48,15 +48,17 @@ extension SweepPlan {
 }
 
 extension ParsedArguments {
-    /// A symbol's candles and execution as the options give them, and `--periods-per-year`.
+    /// A symbol's window (with its warm-up) and execution as the options give them, and
+    /// `--periods-per-year`.
     func sweepLoader(store: CandleStore, strategy: Strategy, parameters: StrategyParameters)
-    -> (String) throws -> (CandleSeries, ExecutionConfig, periodsPerYear: Double?) {
+    -> (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?) {
         { symbol in
-            let candles = try loadCandles(symbol: symbol, store: store)
-            let config = try executionConfig(symbol: symbol, candles: candles, store: store, strategy: strategy, parameters: parameters)
+            let window = try loadWindow(symbol: symbol, store: store)
+            let config = try executionConfig(symbol: symbol, candles: window.candles, store: store, strategy: strategy,
+                                             parameters: parameters)
             let ppy = try double(.periodsPerYear)
             if let ppy, ppy <= 0 { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
-            return (candles, config, ppy)
+            return (window, config, ppy)
         }
     }
 }

@@ -29,7 +29,8 @@ enum Environment {
     static var columns: Int { terminalSize()?.columns ?? Int(value("COLUMNS") ?? "") ?? 120 }
 }
 
-/// Buffered standard output; data goes here. Flushed at exit by `main`.
+/// Buffered standard output; data goes here. Flushed at exit by `main`. (Nothing in bt uses C's
+/// buffered `stdout`/`stderr`, whose globals Swift 6 cannot prove safe.)
 ///
 /// Everything written is passed through `TerminalText.escaped` (newlines kept), so no text from
 /// a file, a store or an argument can send a terminal control sequence; only charts bt drew
@@ -59,7 +60,7 @@ enum Output {
 
     static func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { StandardStream.write(STDOUT_FILENO, $0) }
+        buffer.withUnsafeBytes { FileDescriptor.write(STDOUT_FILENO, $0) }
         buffer.removeAll(keepingCapacity: true)
     }
 }
@@ -68,25 +69,6 @@ enum Output {
 enum Diagnostics {
     static func line(_ s: String) {
         var text = TerminalText.escaped(s, keepNewlines: true) + "\n"
-        text.withUTF8 { StandardStream.write(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
-    }
-}
-
-/// Whole writes to standard output or error by file descriptor (nothing in bt uses C's
-/// buffered `stdout`/`stderr`, whose globals Swift 6 cannot prove safe), retried on EINTR.
-enum StandardStream {
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-        guard var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            #if canImport(Glibc)
-            let n = Glibc.write(fd, p, left)
-            #else
-            let n = Darwin.write(fd, p, left)
-            #endif
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            p += n; left -= n
-        }
+        text.withUTF8 { FileDescriptor.write(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }

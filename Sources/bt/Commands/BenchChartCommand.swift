@@ -5,7 +5,7 @@ import BacktestBenchmarks
 extension Command {
     static let benchChart = Command(
         path: ["bench", "chart"],
-        summary: "Time drawing 10,000 candles at 120x40 (target: under 5 ms in release)",
+        help: EmbeddedAssets.benchChartTXT,
         options: [
             .candles,
             .runs.withHelp("Timed renders (default 50)"),
@@ -22,7 +22,6 @@ extension Command {
         let r = try ChartBenchmark.run(count: candles,
                                        size: size,
                                        runs: max(1, try args.int(.runs) ?? 50))
-        Output.line("chart: \(r.candles) candles at \(r.size.width)x\(r.size.height): median "
-                    + String(format: "%.3f ms, best %.3f ms over %d runs", r.median, r.best, r.runs))
+        Output.write(r.text)
     }
 }

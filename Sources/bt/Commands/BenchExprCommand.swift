@@ -6,17 +6,7 @@ import Strategies
 extension Command {
     static let benchExpr = Command(
         path: ["bench", "expr"],
-        summary: "Time ma-cross 10/30 written as an expression against the built-in: one run and a sweep",
-        discussion: """
-            The expression strategy is entry cross_above(sma(close, $fast), sma(close, $slow)),
-            exit cross_below(...). Single run: signals plus portfolio (depth none) on --bars
-            synthetic 1m bars (default 1,000,000), best of --repeat (default 7). Sweep: the
-            2,850-combination workload of 'bt bench sweep' on --candles daily bars (default
-            10,000), best of 3 (or of --repeat when smaller). Both
-            strategies run on the same data in alternation; generating data is not timed. Build
-            with -c release. --json prints {"bars", "builtin_seconds", "expr_seconds",
-            "sweep_builtin_seconds", "sweep_expr_seconds"}.
-            """,
+        help: EmbeddedAssets.benchExprTXT,
         options: [
             .bars.withHelp("Bars of the single run (default 1000000)"),
             .repeat.withHelp("Single runs per figure; the best counts (default 7)"),
@@ -32,18 +22,7 @@ extension Command {
         guard sweepBars >= 201 else { throw UsageError("\(Option.candles) must be at least 201 for windows up to 200", command: "bench expr") }
         Allocator.keepFreedMemory()
         let r = try ExpressionBenchmark.run(builtIn: .maCross, bars: bars, repeats: repeats, sweepBars: sweepBars)
-        let best = (builtIn: r.builtIn, expr: r.expression), sweepBest = (builtIn: r.sweepBuiltIn, expr: r.sweepExpression)
-
-        if args.flag(.json) {
-            let json: JSONValue = ["bars": .int(bars), "builtin_seconds": .number(best.builtIn), "expr_seconds": .number(best.expr),
-                                   "sweep_builtin_seconds": .number(sweepBest.builtIn), "sweep_expr_seconds": .number(sweepBest.expr)]
-            Output.line(json.serialized())
-        } else {
-            Output.line("ma-cross 10/30, built-in vs expression (best of \(repeats) and \(min(3, repeats)); build with -c release):")
-            Output.line(String(format: "  one run, %d bars:        built-in %8.2f ms   expression %8.2f ms   (x%.2f)",
-                               bars, best.builtIn * 1000, best.expr * 1000, best.expr / best.builtIn))
-            Output.line(String(format: "  sweep, %d combinations x %d bars: built-in %8.3f s    expression %8.3f s    (x%.2f)",
-                               r.sweepCombinations, sweepBars, sweepBest.builtIn, sweepBest.expr, sweepBest.expr / sweepBest.builtIn))
-        }
+        Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n"
+                     : r.text(bars: bars, repeats: repeats, sweepBars: sweepBars))
     }
 }

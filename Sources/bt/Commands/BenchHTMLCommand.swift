@@ -6,16 +6,7 @@ import Strategies
 extension Command {
     static let benchHTML = Command(
         path: ["bench", "html"],
-        summary: "Write report.html pages of 10k, 100k and 1M bars and time writing them",
-        discussion: """
-            For each bar count: synthetic 1m bars ('Synth.series', seed 1), ma-cross 10/30 with
-            synthetic depth, and two pages as bt writes them: a run page (candles, volume, SMA 10
-            and 30, equity, trades, fills, statistics) and a chart page (candles and volume, as
-            'bt chart --html' writes). Prints the time to build each page and its size per
-            100,000 bars. First paint in a browser: Tests/Browser/bench_first_paint.py opens
-            these pages in headless Chromium (make bench-html). --json prints
-            [{"bars", "page", "path", "bytes", "build_ms"}].
-            """,
+        help: EmbeddedAssets.benchHtmlTXT,
         options: [
             .bars.withHelp("Bar counts, comma-separated (default 10000,100000,1000000)", valueName: "N,..."),
             .out.withHelp("Directory for the pages (default: a temporary directory)"),
@@ -33,14 +24,8 @@ extension Command {
         try OutputDirectory.prepare(out, force: args.flag(.force) || args.value(.out) == nil)
         var rows: [JSONValue] = []
         try HTMLBenchmark.run(.maCross, bars: counts, out: out, commandLine: args.commandLine) { page in
-            let (n, name, path, bytes, ms) = (page.bars, page.name, page.path, page.bytes, page.milliseconds)
-            rows.append(["bars": .int(n), "page": .string(name), "path": .string(path), "bytes": .int(bytes),
-                         "build_ms": .numberLiteral(String(format: "%.1f", ms))])
-            if !args.flag(.json) {
-                Output.line(name.padding(toLength: 6, withPad: " ", startingAt: 0)
-                            + String(format: "%9d bars  built in %8.1f ms  %8.2f MB  %5.2f MB per 100k bars  ",
-                                     n, ms, Double(bytes) / 1e6, Double(bytes) / Double(n) * 1e5 / 1e6) + path)
-            }
+            rows.append(page.json)
+            if !args.flag(.json) { Output.write(page.text) }
         }
         if args.flag(.json) { Output.line(JSONValue.array(rows).serialized()) }
     }

@@ -5,14 +5,7 @@ import BacktestBenchmarks
 extension Command {
     static let benchIndicators = Command(
         path: ["bench", "indicators"],
-        summary: "Time the indicator kernels in ns per bar",
-        discussion: """
-            Times sma_20, ema_20, rsi_14, macd_12_26_9, bb_20_2 and atr_14 over a random-walk
-            series (best of many repetitions, writing into preallocated buffers) and prints
-            nanoseconds per bar; text mode also prints microseconds per call at 1,000 bars for
-            SMA, EMA, RSI and MACD. Build with 'swift build -c release' for meaningful figures.
-            With --json: {"bars": N, "results": {"sma_20": ns_per_bar, ...}}.
-            """,
+        help: EmbeddedAssets.benchIndicatorsTXT,
         options: [
             .bars.withHelp("Bars in the series (default 1000000)"),
             .json,
@@ -25,19 +18,10 @@ extension Command {
         guard bars >= 100 else { throw UsageError("\(Option.bars) must be at least 100 (got \(bars))", command: "bench indicators") }
         let results = IndicatorBenchmark.nanosecondsPerBar(bars: bars)
         if args.flag(.json) {
-            let fields = results.map { (key: $0.0, value: JSONValue.numberLiteral("\(($0.1 * 1000).rounded() / 1000)")) }
-            Output.line((["bars": .int(bars), "results": .object(fields)] as JSONValue).serialized(.spaced))
+            Output.line(IndicatorBenchmark.json(bars: bars, results: results).serialized(.spaced))
             return
         }
-        Output.line("bars: \(bars)")
-        Output.line("indicator        ns/bar")
-        for (name, ns) in results {
-            Output.line(name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: "%8.3f", ns))
-        }
-        Output.line("")
-        Output.line("at 1000 bars     us/call")
-        for (name, us) in IndicatorBenchmark.microsecondsPerCall(bars: 1000, names: ["sma_20", "ema_20", "rsi_14", "macd_12_26_9"]) {
-            Output.line(name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: "%8.3f", us))
-        }
+        let perCall = IndicatorBenchmark.microsecondsPerCall(bars: 1000, names: ["sma_20", "ema_20", "rsi_14", "macd_12_26_9"])
+        Output.write(IndicatorBenchmark.text(bars: bars, results: results, perCall: perCall))
     }
 }

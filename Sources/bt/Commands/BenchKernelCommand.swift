@@ -7,17 +7,7 @@ import Strategies
 extension Command {
     static let benchKernel = Command(
         path: ["bench", "kernel"],
-        summary: "Run one workload of 'make perf-check' once, counted by callgrind (instructions, not time)",
-        discussion: """
-            For 'make perf-check' (scripts/perf-check.sh), which runs each workload under
-            'valgrind --tool=callgrind --instr-atstart=no' on the release build and compares the
-            instruction count with Benchmarks/baseline.json. The workload is set up and run once
-            uninstrumented (data generation, lazy initialisation, page faults), then run again
-            between CALLGRIND_START_INSTRUMENTATION and CALLGRIND_STOP_INSTRUMENTATION, so only
-            that second run is counted, on every thread. Outside valgrind it just runs them.
-            --list prints the workload names, one per line. Needs valgrind's headers at build
-            time (Debian 'valgrind'); a build without them refuses.
-            """,
+        help: EmbeddedAssets.benchKernelTXT,
         positionals: [PositionalSpec(name: "WORKLOAD", help: "A name from --list", optional: true)],
         options: [.list.withHelp("Print the workload names and exit")]
     ) { args in

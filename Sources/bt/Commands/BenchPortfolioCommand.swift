@@ -6,16 +6,7 @@ import Strategies
 extension Command {
     static let benchPortfolio = Command(
         path: ["bench", "portfolio"],
-        summary: "Time a portfolio of synthetic symbols: ma-cross, K=20, equal weight, monthly rebalance, synthetic depth",
-        discussion: """
-            Generates --symbols synthetic daily series of --bars bars (Synth seed 1; not timed),
-            then times what 'bt portfolio ma-cross --max-positions 20 --rebalance 1M' computes
-            after loading: each symbol's signals and its liquidity settings (the tick inferred
-            from its prices) on all cores, the portfolio loop (one cash account, slots, monthly
-            rebalance, every fill through the candle-only synthetic book with the participation
-            cap) and every statistic of the portfolio. Best of --repeat runs. Build with -c
-            release. --json prints {"symbols", "bars", "seconds"}.
-            """,
+        help: EmbeddedAssets.benchPortfolioTXT,
         options: [
             .symbolCount.withHelp("Number of symbols (default 500)"),
             .bars.withHelp("Bars per symbol (default 5000)"),
@@ -31,15 +22,7 @@ extension Command {
         }
         Allocator.keepFreedMemory()
         let r = try PortfolioBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats)
-        if args.flag(.json) {
-            Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(r.seconds)] as JSONValue).serialized())
-        } else {
-            Output.line("portfolio ma-cross 10/30 over \(count) symbols x \(bars) bars (K=20, equal weight, monthly rebalance, "
-                        + "synthetic depth), best of \(repeats):")
-            Output.line(String(format: "  %.3f s: signals and liquidity %.3f s, portfolio %.3f s, statistics %.3f s",
-                               r.seconds, r.signals, r.loop, r.stats))
-            Output.line("  \(r.rows) rows, \(r.fills) fills, \(r.trades) round trips, "
-                        + "\(r.skippedEntries) entry signals without a slot")
-        }
+        Output.write(args.flag(.json) ? r.json(symbols: count, bars: bars).serialized() + "\n"
+                     : r.text(symbols: count, bars: bars, repeats: repeats))
     }
 }

@@ -6,14 +6,7 @@ import Strategies
 extension Command {
     static let benchScreen = Command(
         path: ["bench", "screen"],
-        summary: "Time a screen of synthetic symbols loaded from the store, with depth fills, stats and reports",
-        discussion: """
-            Stores --symbols synthetic daily series of --bars bars (Synth seed 1) in a temporary
-            store (not timed), then times 'bt screen ma-cross' over all of them: loading from the
-            store, synthetic depth fills, every statistic (Sharpe bootstrap included) and
-            screen.csv/screen.md written. Best of --repeat runs. Build with -c release.
-            --json prints {"symbols", "bars", "seconds"}.
-            """,
+        help: EmbeddedAssets.benchScreenTXT,
         options: [
             .symbolCount.withHelp("Number of symbols (default 500)"),
             .bars.withHelp("Bars per symbol (default 5000)"),
@@ -29,12 +22,7 @@ extension Command {
         }
         let r = try ScreenBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats, commandLine: ["bt", "bench", "screen"],
                                         reword: ErrorMessage.reworded)
-        let (best, failed) = (r.seconds, r.failed)
-        if args.flag(.json) {
-            Output.line((["symbols": .int(count), "bars": .int(bars), "seconds": .number(best)] as JSONValue).serialized())
-        } else {
-            Output.line("screen ma-cross over \(count) symbols x \(bars) bars (synthetic depth, stats, reports), best of \(repeats):")
-            Output.line(String(format: "  %.3f s (%d failed)", best, failed))
-        }
+        Output.write(args.flag(.json) ? r.json(symbols: count, bars: bars).serialized() + "\n"
+                     : r.text(symbols: count, bars: bars, repeats: repeats))
     }
 }

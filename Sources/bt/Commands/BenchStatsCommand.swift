@@ -5,13 +5,7 @@ import BacktestBenchmarks
 extension Command {
     static let benchStats = Command(
         path: ["bench", "stats"],
-        summary: "Time the Sharpe bootstrap interval on 5,000 returns in ms per call",
-        discussion: """
-            Times Uncertainty.sharpeInterval (1,000 resamples, stationary block bootstrap) on
-            seeded Gaussian returns and prints the median and best milliseconds per call. Build
-            with 'swift build -c release' for meaningful figures.
-            With --json: {"returns": N, "runs": R, "median_ms": x, "best_ms": y}.
-            """,
+        help: EmbeddedAssets.benchStatsTXT,
         options: [
             .returns,
             .runs.withHelp("Timed calls (default 20)"),
@@ -26,14 +20,6 @@ extension Command {
         let runs = try args.int(.runs) ?? 20
         guard runs >= 1 else { throw UsageError("\(Option.runs) must be at least 1 (got \(runs))", command: "bench stats") }
         let r = StatsBenchmark.run(count: count, runs: runs)
-        if args.flag(.json) {
-            func ms(_ x: Double) -> JSONValue { .numberLiteral("\((x * 1000).rounded() / 1000)") }
-            let json: JSONValue = ["returns": .int(r.returns), "runs": .int(r.runs), "median_ms": ms(r.median),
-                                   "best_ms": ms(r.best)]
-            Output.line(json.serialized(.spaced))
-            return
-        }
-        Output.line("sharpe interval: \(r.returns) returns, 1000 resamples: median "
-                    + String(format: "%.3f ms, best %.3f ms per call over %d runs", r.median, r.best, r.runs))
+        Output.write(args.flag(.json) ? r.json.serialized(.spaced) + "\n" : r.text)
     }
 }

@@ -6,14 +6,7 @@ import Strategies
 extension Command {
     static let benchSweep = Command(
         path: ["bench", "sweep"],
-        summary: "Time a ma-cross sweep over 2,850 SMA window pairs (the vectorbt anchor workload)",
-        discussion: """
-            ma-cross on --bars synthetic daily bars (Synth seed 1) over every pair fast<slow of the
-            SMA windows {5..50} and {20, 25, ..., 200} (76 windows, 2,850 combinations), fees 10 bps,
-            depth none, Sharpe for each: indicators once per window, combinations on all cores.
-            Generating the bars is not timed. Best of --repeat runs. Build with -c release.
-            --json prints {"bars", "combos", "seconds"}.
-            """,
+        help: EmbeddedAssets.benchSweepTXT,
         options: [
             .bars.withHelp("Number of bars (default 10000)"),
             .repeat,
@@ -26,14 +19,6 @@ extension Command {
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench sweep") }
         try Synth.validate(symbols: 1, bars: bars, timeframe: .day1)
         let r = try SweepBenchmark.run(.maCross, bars: bars, repeats: repeats)
-        let (best, bestSharpe, combos) = (r.seconds, r.bestSharpe, r.combinations)
-        let rate = Double(bars) * Double(combos) / best
-        if args.flag(.json) {
-            Output.line((["bars": .int(bars), "combos": .int(combos), "seconds": .number(best)] as JSONValue).serialized())
-        } else {
-            Output.line("ma-cross sweep: 76 windows, \(combos) combinations on \(bars) bars, best of \(repeats):")
-            Output.line(String(format: "  %.3f s, %.1f million bar-backtests per second (best sharpe %.3f)",
-                               best, rate / 1e6, bestSharpe))
-        }
+        Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n" : r.text(bars: bars, repeats: repeats))
     }
 }

@@ -4,23 +4,7 @@ import Backtest
 extension Command {
     static let calibrate = Command(
         path: ["calibrate"],
-        summary: "Fit a depth profile from a symbol's recorded L2 book, test it on held-out bars, store it",
-        discussion: """
-            Replays the stored book at millisecond precision and fits, on the first part of its
-            time range: the tick (most common level gap near the mid), the spread (time-weighted
-            median and p90), per side the power law Q(x) = A x^b of the depth within x bps of the
-            mid (on the median book of one-second samples), the rank correlation of depth with
-            bar volume, and the refill half-life in seconds after taker orders (from the stored
-            trade prints of a 'trades' import; null without them). The last --holdout share of
-            the range (default 0.5) tests the profile: at each held-out bar's open, the cost of
-            market orders of --sizes against the true book, median and p90 absolute error in bps
-            (buy and sell pooled).
-            The profile is stored with the symbol; 'bt run ... --depth synthetic' then uses it.
-            --json prints it as {"symbol", "tick", "spread_bps", "spread_p90_bps", "bid": {"a",
-            "b"}, "ask": {"a", "b"}, "volume_rank_correlation", "refill_half_life_seconds",
-            "holdout": {"sizes", "median_abs_error_bps", "p90_abs_error_bps"}}; --out FILE
-            writes the same JSON to FILE (for --depth-profile FILE).
-            """,
+        help: EmbeddedAssets.calibrateTXT,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Symbol with a stored book (case-insensitive)")],
         options: CommonOptions.range + [
             .holdout, .sizes,

@@ -4,16 +4,7 @@ import Foundation
 extension Command {
     static let chart = Command(
         path: ["chart"],
-        summary: "Draw candlesticks with volume and indicators in the terminal",
-        discussion: """
-            Price indicators (sma, ema, wma, bb, donchian, vwap) are drawn over the candles; the
-            others (rsi, macd, stoch, ...) get a panel each. Indicators are computed on the whole
-            loaded range before --last cuts it, so their warm-up is complete. Each column shows
-            the bars it covers merged (first open, highest high, lowest low, last close).
-            --html FILE writes the same chart as one self-contained page instead (report.html's
-            chart: zoom, pan, crosshair, timeframe switches; opens from disk, fetches nothing).
-            An existing FILE is refused (exit 2) unless --force.
-            """,
+        help: EmbeddedAssets.chartTXT,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
         options: [
             .ind,

@@ -3,11 +3,7 @@ import Backtest
 extension Command {
     static let dataExport = Command(
         path: ["data", "export"],
-        summary: "Print a stored series as CSV (time,open,high,low,close,volume)",
-        discussion: """
-            Times are ISO-8601 UTC; values are printed in their shortest form that reads back
-            to exactly the stored Double, so export then import round-trips bit for bit.
-            """,
+        help: EmbeddedAssets.dataExportTXT,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
         options: CommonOptions.range
     ) { args in

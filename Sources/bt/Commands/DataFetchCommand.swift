@@ -4,21 +4,7 @@ import Foundation
 extension Command {
     static let dataFetch = Command(
         path: ["data", "fetch"],
-        summary: "Fetch candles from Binance (klines) or Alpha Vantage (daily series) into the store",
-        discussion: """
-            bt data fetch binance SYMBOL --interval TF [--from DATE] [--to DATE]
-            bt data fetch alphavantage SYMBOL [--adjusted] [--api-key KEY]
-            Pages are read and validated like imported files, then the whole fetch is written in
-            one transaction: when anything fails, nothing is stored. A stored series is resumed:
-            only bars after its last bar are asked for. The bar still forming is not stored.
-            5xx answers, timeouts and lost connections are retried with exponential backoff;
-            429 and 418 answers after their Retry-After; --attempts tries per request in all.
-            A request fails after --timeout seconds without a byte, or after 4 x --timeout
-            seconds in all (a server sending a byte a second); an answer over 16 MiB (after
-            gzip) is refused. Pages stop at the local clock even when the server's is ahead.
-            Binance's request weight is watched and its window waited out before the limit.
-            The Alpha Vantage key comes from --api-key or $ALPHAVANTAGE_API_KEY.
-            """,
+        help: EmbeddedAssets.dataFetchTXT,
         positionals: [
             PositionalSpec(name: "SOURCE", help: "binance or alphavantage"),
             PositionalSpec(name: "SYMBOL", help: "The service's symbol (BTCUSDT, IBM); stored under that name"),
@@ -35,64 +21,37 @@ extension Command {
             .attempts, .maxWait.withHelp("Longest rate-limit wait to sit out, at most 604800; a longer one fails at once (default 300)"),
         ]
     ) { args in
-        let source = try FetchSource(args.required(0))
-        let symbol = try args.symbol(at: 1)
-        let policy = try args.fetchPolicy
-        let progress = FetchProgress(label: "\(symbol) pages")
+        let source = try FetchSource(parsing: args.required(0))
+        var request = FetchRequest(source: source, symbol: try args.symbol(at: 1), policy: try args.fetchPolicy)
+        let progress = FetchProgress(label: "\(request.symbol) pages")
         let result: FetchResult
         do {
-            result = try withStoredSeries(args) { store in
-                switch source {
-                case .binance:
-                    let interval = try args.value(.interval).map(BinanceFetch.interval)
-                    guard let interval else {
-                        throw InputError(.needsSetting, "Binance klines need a bar interval", setting: .interval)
-                    }
-                    let range = try args.dateRange
-                    return try BinanceFetch.fetch(
-                        symbol: symbol, interval: interval, from: range.from, to: range.to, store: store,
-                        baseURL: FetchSettings.baseURL(args.value(.baseURL) ?? BinanceFetch.defaultBaseURL),
-                        policy: policy, events: progress.handle)
-                case .alphavantage:
-                    let key = try AlphaVantageFetch.apiKey(args.value(.apiKey), environment: ProcessInfo.processInfo.environment)
-                    return try AlphaVantageFetch.fetch(
-                        symbol: symbol, adjusted: args.flag(.adjusted), apiKey: key, store: store,
-                        baseURL: FetchSettings.baseURL(args.value(.baseURL) ?? AlphaVantageFetch.defaultBaseURL),
-                        policy: policy, events: progress.handle)
-                }
+            // The stored series, read-only, for the fetch to resume; closed before anything is written.
+            let store = try CandleStore.ifPresent(at: args.databasePath)
+            switch source {
+            case .binance:
+                request.interval = args.value(.interval)
+                _ = try request.binanceInterval()  // checked before the range, as it always was
+                (request.from, request.to) = try args.dateRange
+            case .alphavantage:
+                request.apiKey = args.value(.apiKey)
+                request.adjusted = args.flag(.adjusted)
             }
+            request.baseURL = args.value(.baseURL)
+            result = try request.fetch(store: store, environment: ProcessInfo.processInfo.environment, events: progress.handle)
         } catch {
             progress.finish(completed: false)
             if let e = error as? FetchError { throw FetchFailure(e) }
             throw error
         }
         progress.finish(completed: true)
-        let tally = result.tally
-        guard let file = result.file else {
-            let since = result.resumedAfter.map { " after \(UTCTime.iso($0))" } ?? ""
-            Output.line("\(symbol): no new bars\(since) (\(source.rawValue), \(tally))")
-            return
-        }
-        for r in try args.updatingStore({ try $0.write([file]) }) {
-            let resumed = result.resumedAfter.map { "; resumed after \(UTCTime.iso($0))" } ?? ""
-            Output.line("\(r.symbol) \(r.timeframe): \(r.added) bars added, \(r.updated) updated, \(r.unchanged) unchanged "
-                + "(\(source.rawValue), \(tally)\(resumed))")
-        }
-    }
-
-    /// Runs `body` with the existing store opened read-only (nil when there is none yet), so a
-    /// fetch can resume what is stored; the store is closed before anything is written.
-    private static func withStoredSeries(_ args: ParsedArguments, _ body: (CandleStore?) throws -> FetchResult) throws -> FetchResult {
-        let store = FileManager.default.fileExists(atPath: args.databasePath) ? try args.openStore() : nil
-        return try body(store)
+        guard let file = result.file else { return Output.line(request.nothingNew(result)) }
+        for r in try args.updatingStore({ try $0.write([file]) }) { Output.line(request.written(r, result)) }
     }
 }
 
-/// The services `bt data fetch` knows.
-enum FetchSource: String, CaseIterable {
-    case binance, alphavantage
-
-    init(_ text: String) throws {
+extension FetchSource {
+    init(parsing text: String) throws {
         guard let source = FetchSource(rawValue: text.lowercased()) else {
             throw UsageError("unknown source '\(text)' (one of: \(Self.allCases.map(\.rawValue).joined(separator: ", ")))",
                              command: "data fetch")

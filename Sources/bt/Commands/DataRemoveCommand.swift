@@ -3,7 +3,7 @@ import Backtest
 extension Command {
     static let dataRemove = Command(
         path: ["data", "remove"],
-        summary: "Remove a symbol (every timeframe and its book) or one of its timeframes",
+        help: EmbeddedAssets.dataRemoveTXT,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol, or one series as SYMBOL@TF")],
         options: [.timeframe.withHelp("Remove only this stored timeframe")]
     ) { args in

@@ -3,13 +3,7 @@ import Backtest
 extension Command {
     static let dataSynth = Command(
         path: ["data", "synth"],
-        summary: "Store a deterministic synthetic universe SYN0001... (and recorded-style books)",
-        discussion: """
-            Regime-switching drift, GARCH(1,1) volatility clustering, Student-t shocks, volume
-            rising with volatility, valid OHLC rounded to cents. The same seed gives the same
-            candles on every machine. --book also stores a recorded-style L2 stream per symbol
-            (snapshot, then updates at each bar's open and halfway to the next bar).
-            """,
+        help: EmbeddedAssets.dataSynthTXT,
         options: [
             .symbolCount.withHelp("Number of symbols (default 10)"),
             .bars.withHelp("Bars per symbol (default 2520)"),
@@ -28,13 +22,7 @@ extension Command {
         }
         let timeframe = try args.timeframe ?? .day1
         try Synth.validate(symbols: symbols, bars: bars, timeframe: timeframe)
-        let universe = Synth.universe(symbols: symbols, bars: bars, seed: seed, timeframe: timeframe)
-        var files = universe.map { ImportedFile.generated($0, source: "synth seed \(seed)") }
-        if args.flag(.book) {
-            for (k, s) in universe.enumerated() {
-                files.append(.generated(book: Synth.book(for: s, seed: seed &+ UInt64(k)), symbol: s.symbol, source: "synth seed \(seed)"))
-            }
-        }
+        let files = ImportedFile.synthetic(symbols: symbols, bars: bars, seed: seed, timeframe: timeframe, books: args.flag(.book))
         for r in try args.updatingStore({ try $0.write(files) }) {
             let unit = r.timeframe == "book" ? "events" : "bars"
             Output.line("\(r.symbol) \(r.timeframe): \(r.added) \(unit) added, \(r.updated) updated, \(r.unchanged) unchanged")

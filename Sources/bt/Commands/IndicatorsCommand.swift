@@ -3,14 +3,7 @@ import Backtest
 extension Command {
     static let indicators = Command(
         path: ["indicators"],
-        summary: "Print candles with indicator columns as CSV",
-        discussion: """
-            Specs: sma:20 ema:20 wma:20 rsi:14 macd:12,26,9 bb:20,2 atr:14 stoch:14,3,3 roc:10 obv
-            willr:14 cci:20 adx:14 stddev:20 donchian:20 vwap:20 (parameters left out take these
-            defaults). Columns: time,open,high,low,close,volume then one per output, named from the
-            spec (sma_20, macd_signal_12_26_9, bb_upper_20_2, stoch_k_14_3_3, ...). Warm-up values
-            are empty cells; numbers print in the shortest form that reads back exactly.
-            """,
+        help: EmbeddedAssets.indicatorsTXT,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
         options: [.ind.withHelp("Indicator spec, e.g. sma:20 or macd:12,26,9 (repeatable)")] + CommonOptions.range
     ) { args in
@@ -18,22 +11,6 @@ extension Command {
         let texts = args.values(.ind)
         guard !texts.isEmpty else { throw UsageError("give at least one \(Option.ind) SPEC (e.g. \(Option.ind) sma:20)", command: "indicators") }
         let specs = try texts.map { try IndicatorSpec(parsing: $0) }
-        let candles = try args.loadCandles(symbol: symbol)
-        var names: [String] = []
-        var columns: [[Double]] = []
-        for spec in specs {
-            names += spec.columns
-            columns += try spec.compute(on: candles)
-        }
-        Output.line((["time", "open", "high", "low", "close", "volume"] + names).joined(separator: ","))
-        for i in 0..<candles.count {
-            var line = "\(UTCTime.iso(candles.time[i])),\(candles.open[i]),\(candles.high[i]),\(candles.low[i]),\(candles.close[i]),\(candles.volume[i])"
-            for column in columns {
-                line += ","
-                let v = column[i]
-                if !v.isNaN { line += v.description }
-            }
-            Output.line(line)
-        }
+        Output.write(try args.loadCandles(symbol: symbol).csvText(indicators: specs))
     }
 }

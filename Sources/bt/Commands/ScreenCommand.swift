@@ -5,21 +5,7 @@ import Strategies
 extension Command {
     static let screen = Command(
         path: ["screen"],
-        summary: "Rank a strategy over many symbols, or list the symbols where a condition holds",
-        discussion: """
-            Strategy screen: every symbol runs with the same parameters and execution options as
-            'bt run', on all cores. A symbol that cannot run (missing, too little or bad data) is
-            reported with status error and why; it never stops the others. Writes screen.csv
-            (every statistic, fractions) and screen.md (ranked table with equity sparklines,
-            failures) to --out DIR (default notebooks-out/screen-<strategy>-<time>/). --rank
-            takes any statistic name of 'bt run --json' (default sharpe). The strategy is a
-            built-in or file strategy (see 'bt run') or rules given with --entry/--exit.
-            Condition screen: --where EXPR lists the symbols where EXPR is true on their last bar
-            (or the last bar at or before --at DATE), with each --show EXPR's value there. A
-            symbol with too few bars for EXPR is reported, not dropped. --json prints
-            {"checked", "matches": [{"symbol", "timeframe", "time", "values"}], "errors":
-            [{"symbol", "error"}]}; --out DIR writes screen.csv and screen.md.
-            """,
+        help: EmbeddedAssets.screenTXT,
         positionals: [PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true)],
         options: [
             .symbols,
@@ -35,7 +21,7 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred per symbol)"),
             .out,
             .force,
-        ] + ShardOptions.all + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
+        ] + ShardOptions.all + StrategyOptions.all + CommonOptions.window + ExecutionOptions.table
     ) { args in
         try ScreenCommand.execute(args, source: try args.rowSource())
     }
@@ -69,17 +55,20 @@ enum ScreenCommand {
         let store = try args.openStore()
         let symbols = try args.screenSymbols(store: store)
         let split = ScreenSplit(symbols: symbols, store: store)
+        // What the screen leaves out or resamples; a bad --timeframe is each symbol's error, as it always was.
+        let notes = (try? store.seriesNotes(screening: symbols, timeframe: try args.timeframe, all: args.flag(.all))) ?? []
         if let set = source.merged { try split.check(set) }
         if let condition = args.value(.where) {
-            try runConditionScreen(args, condition: condition, split: split, source: source)
+            try runConditionScreen(args, condition: condition, split: split, notes: notes, source: source)
             return
         }
-        let run = try plan(args, symbols: symbols, store: store)
+        var run = try plan(args, symbols: symbols, store: store)
+        run.seriesNotes = notes
         let path = args.databasePath
-        let load = { (symbol: String, store: CandleStore) -> (CandleSeries, ExecutionConfig) in
-            let candles = try args.loadCandles(symbol: symbol, store: store)
-            return (candles, try args.executionConfig(symbol: symbol, candles: candles, store: store, strategy: run.strategy,
-                                                      parameters: run.parameters))
+        let load = { (symbol: String, store: CandleStore) -> (CandleWindow, ExecutionConfig) in
+            let window = try args.loadWindow(symbol: symbol, store: store)
+            return (window, try args.executionConfig(symbol: symbol, candles: window.candles, store: store, strategy: run.strategy,
+                                                     parameters: run.parameters))
         }
         // One process or a merge stages the report's folder first; a shard always replaces its own folder.
         let force = source.force(args.flag(.force))
@@ -104,7 +93,7 @@ enum ScreenCommand {
 
     /// `bt screen --where EXPR [--show EXPR]...`: evaluate on each symbol's last bar (at or
     /// before `--at`) and list the matches.
-    private static func runConditionScreen(_ args: ParsedArguments, condition: String, split: ScreenSplit,
+    private static func runConditionScreen(_ args: ParsedArguments, condition: String, split: ScreenSplit, notes: [SeriesNote],
                                            source: RowSource) throws {
         if args.positional(0) != nil || !args.ruleOptions.isEmpty {
             throw UsageError("\(Option.where) is a condition screen: leave out the strategy (and \(Option.entry)/\(Option.exit))",
@@ -112,18 +101,13 @@ enum ScreenCommand {
         }
         let parameters = try args.values(.param).map(ExpressionAssignment.parse)
         args.warnAboutUnusedParameters(reading: [condition] + args.values(.show))
-        let screen = try ConditionScreen(
-            condition: LocatedExpression(condition, origin: .setting(.where)),
-            shows: args.values(.show).map { try LocatedExpression($0, origin: .setting(.show)) },
-            parameters: parameters)
+        let screen = try args.conditionScreen(condition, parameters: parameters)
         var range = try args.dateRange
         var at: Int64?
         if let text = args.value(.at) {
             guard args.value(.to) == nil else { throw UsageError("give \(Option.at) or \(Option.to), not both", command: "screen") }
-            var t = try UTCTime.parseUserDate(text, setting: .at)
-            if text.count == 10 { t += 86_399 }  // a bare date includes that whole day
-            at = t
-            range.to = t
+            at = try UTCTime.parseUserEnd(text, setting: .at)
+            range.to = at
         }
         let timeframe = try args.timeframe
         let directory = args.value(.out)
@@ -132,6 +116,7 @@ enum ScreenCommand {
         var run = ConditionScreenRun(screen: screen, parameters: parameters, timeframe: timeframe, from: range.from, to: range.to,
                                      at: at, commandLine: args.commandLine)
         run.reword = ErrorMessage.reworded  // a symbol's load error as bt words it
+        run.seriesNotes = notes
         let force = source.force(args.flag(.force))
         if source.shard == nil, let directory { try OutputDirectory.check(directory, force: force, what: "output directory") }
         let outcome = try split.rows(ConditionRowsFile.self, source: source, parent: directory, arguments: args.arguments) { symbols in

@@ -4,21 +4,12 @@ import Strategies
 extension Command {
     static let signals = Command(
         path: ["signals"],
-        summary: "Print a strategy's signals as CSV (time,entry,exit), to check them in pandas",
-        discussion: """
-            bt signals SYMBOL --entry EXPR --exit EXPR [--short-entry EXPR --short-exit EXPR]
-            [--param name=value], or bt signals STRATEGY SYMBOL for a built-in or file strategy.
-            Prints time,entry,exit (plus short_entry,short_exit when given) with ISO-8601 UTC
-            times and 0/1, one row per bar: the signal at a bar's close, as 'bt run' trades it.
-            'bt run SYMBOL --signals FILE.csv' reads this format back. Rules that read the
-            position (trade_return, bars_in_trade, ...) have values only inside a run: for those,
-            run 'bt run' and read its trades.
-            """,
+        help: EmbeddedAssets.signalsTXT,
         positionals: [
             PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (case-insensitive)"),
         ],
-        options: [.param] + StrategyOptions.all + CommonOptions.range
+        options: [.param] + StrategyOptions.all + CommonOptions.window
     ) { args in
         let (strategy, rest) = try args.strategy()
         guard rest.count == 1 else {
@@ -26,8 +17,8 @@ extension Command {
                              : "with \(Option.entry)/\(Option.exit), give only SYMBOL", command: "signals")
         }
         let parameters = try strategy.parameters(args.values(.param))
-        let candles = try args.loadCandles(symbol: rest[0])
-        let signals = try strategy.signals(candles, parameters)
+        let window = try args.loadWindow(symbol: rest[0], store: try args.openStore())
+        let signals = try strategy.signals(window.series, parameters)  // from the series' start, as bt run computes them
         if let rules = signals.positionRules {
             let roles = SignalRules.Role.allCases.filter { rules[$0] != nil }.map(\.rawValue)
             throw UsageError("the \(roles.joined(separator: " and ")) rule\(roles.count == 1 ? " reads" : "s read") the open position "
@@ -35,6 +26,6 @@ extension Command {
                              + "of a position, so there are no signals to print; use 'bt run' and read its trades",
                              command: "signals")
         }
-        Output.write(SignalsFile.csv(times: candles.time, signals: signals))
+        Output.write(SignalsFile.csv(times: window.candles.time, signals: signals.slice(window.range)))
     }
 }

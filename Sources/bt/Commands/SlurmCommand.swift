@@ -4,8 +4,7 @@ import Foundation
 extension Command {
     static let slurmScreen = Command(
         path: ["slurm", "screen"],
-        summary: "Run a screen as a Slurm job array, one shard per task, and merge it in a dependent job",
-        discussion: SlurmSubmission.discussion("screen"),
+        help: SlurmSubmission.help("screen"),
         positionals: Command.screen.positionals,
         options: Command.screen.options.filter { !ShardOptions.all.contains($0) } + SlurmSubmission.options
     ) { args in
@@ -14,8 +13,7 @@ extension Command {
 
     static let slurmSweep = Command(
         path: ["slurm", "sweep"],
-        summary: "Run a sweep as a Slurm job array, one shard per task, and merge it in a dependent job",
-        discussion: SlurmSubmission.discussion("sweep"),
+        help: SlurmSubmission.help("sweep"),
         positionals: Command.sweep.positionals,
         options: Command.sweep.options.filter { !ShardOptions.all.contains($0) } + SlurmSubmission.options
     ) { args in
@@ -33,20 +31,9 @@ struct SlurmSubmission {
         .partition, .time, .cpusPerTask, .dryRun,
     ]
 
-    static func discussion(_ command: String) -> String {
-        """
-        Takes every option of 'bt \(command)' and checks them before anything is submitted.
-        Writes DIR.parts/array.sbatch (an array of --tasks tasks; task K runs 'bt \(command) ARGS
-        --shard auto --shards N --out DIR.parts' and writes DIR.parts/shard-K-of-N) and
-        DIR.parts/merge.sbatch ('bt merge DIR.parts --out DIR'), submits the array with sbatch,
-        then the merge with --dependency=afterok:ARRAY, and prints both job ids. Logs go to
-        DIR.parts/logs. --partition, --time and --cpus-per-task apply to both jobs. --dry-run
-        prints the scripts and the sbatch commands instead. A task that failed is rerun with
-        'sbatch --array=K DIR.parts/array.sbatch', then 'bt merge DIR.parts --out DIR'.
-        The store is opened read-only by every task (see docs/guide/shards-and-slurm.md on
-        shared file systems); the bt binary, the store and DIR must be on a file system the
-        nodes share.
-        """
+    /// The help of `bt slurm COMMAND` (`Help/slurm.txt`, `{command}` standing for the command).
+    static func help(_ command: String) -> String {
+        EmbeddedAssets.slurmTXT.replacingOccurrences(of: "{command}", with: command)
     }
 
     let args: ParsedArguments
@@ -102,9 +89,7 @@ struct SlurmSubmission {
         let symbols = try args.screenSymbols(store: store)
         _ = args.flag(.force)
         if let condition = args.value(.where) {
-            _ = try ConditionScreen(condition: LocatedExpression(condition, origin: .setting(.where)),
-                                    shows: args.values(.show).map { try LocatedExpression($0, origin: .setting(.show)) },
-                                    parameters: try args.values(.param).map(ExpressionAssignment.parse))
+            _ = try args.conditionScreen(condition, parameters: try args.values(.param).map(ExpressionAssignment.parse))
             _ = (args.value(.at), args.flag(.json), try args.timeframe, try args.dateRange)
         } else {
             _ = try ScreenCommand.plan(args, symbols: symbols, store: store)

@@ -23,9 +23,7 @@ extension SweepPlan {
         let rank = try args.portfolioRank(.portfolioRank, setting: .portfolioRank, parameters: base.expressionValues.expressionParameters)
         let fixedK = try args.int(.maxPositions)
         try PortfolioRules(maxPositions: fixedK, weighting: probe.weighting).validate(ranked: rank != nil)
-        let loaded = try args.portfolioCandles(names, store: store, strategy: strategy, parameters: base)
-        let config = loaded[0].config
-        let universe = PortfolioUniverse(candles: loaded.map(\.candles), liquidity: loaded.map(\.config))
+        let (universe, config) = try args.portfolioUniverse(names, store: store, strategy: strategy, parameters: base)
         let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: universe.clock.time)
         guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
         return try runPortfolio(universe, rules: probe, maxPositions: fixedK, rankExpression: rank, config: config, periodsPerYear: ppy,

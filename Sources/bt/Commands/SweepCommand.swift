@@ -5,23 +5,7 @@ import Strategies
 extension Command {
     static let sweep = Command(
         path: ["sweep"],
-        summary: "Evaluate every parameter combination of a strategy, with overfitting diagnostics",
-        discussion: """
-            --grid name=start:stop:step (stop inclusive), name=a,b,c or name=v; repeat per parameter.
-            --where filters combinations, e.g. "fast<slow" or "fast*2<=slow and k>=1".
-            Combinations run in parallel; indicators are computed once per distinct window.
-            Results stream to sweep.csv; sweep.md reports the best and top combinations, the
-            deflated Sharpe ratio of the best over all trials, the probability of backtest
-            overfitting (CSCV), a heatmap for two-parameter grids, and --walk-forward K folds.
-            Output goes to --out DIR (default notebooks-out/sweep-<strategy>-<symbol>-<time>/).
-            The strategy is a built-in or file strategy (see 'bt run'), or rules given with
-            --entry/--exit, whose $names --grid sweeps: bt sweep GOOG --entry ... --grid n=5:50:5.
-            --portfolio sweeps one portfolio of --symbols A,B,... (or --all) as 'bt portfolio'
-            runs it (--max-positions, --weight, --rebalance; --portfolio-rank EXPR is its
-            --rank, and may read the swept $names); --grid max_positions=... sweeps K. Folds and
-            overfitting diagnostics then run over the portfolio's clock (the union of the
-            symbols' bar times).
-            """,
+        help: EmbeddedAssets.sweepTXT,
         positionals: [
             PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (or use --symbols)", optional: true),
@@ -44,7 +28,7 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred)"),
             .out,
             .force,
-        ] + ShardOptions.all + StrategyOptions.all + CommonOptions.range + ExecutionOptions.table
+        ] + ShardOptions.all + StrategyOptions.all + CommonOptions.window + ExecutionOptions.table
     ) { args in
         try SweepCommand.execute(args, source: try args.rowSource())
     }

@@ -96,11 +96,11 @@ struct ResultsOnceTests {
         let job = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]), screen: Screen(rankMetric: .sharpe),
                             periodsPerYear: 252, top: 10, commandLine: ["bt", "screen"], execution: [])
         let loads = Counter()
-        let load = { (symbol: String, store: CandleStore) throws -> (CandleSeries, ExecutionConfig) in
+        let load = { (symbol: String, store: CandleStore) throws -> (CandleWindow, ExecutionConfig) in
             loads.add()
             var config = ExecutionConfig()
             config.depth = .none
-            return (try store.load(symbol: symbol), config)
+            return (CandleWindow(try store.load(symbol: symbol)), config)
         }
         let once = directory.appendingPathComponent("once").path, again = directory.appendingPathComponent("again").path
         for d in [once, again] { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }

@@ -27,12 +27,19 @@ extension CostSensitivity {
     /// and depth impact as configured.
     public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
                            periodsPerYear: Double? = nil) throws -> CostSensitivity {
+        try run(CandleWindow(candles), signals: signals, config: config, periodsPerYear: periodsPerYear)
+    }
+
+    /// The cost table of a run over `window` (`Engine.run(_:signals:config:cache:)`), `signals`
+    /// computed on all of `window.series`.
+    public static func run(_ window: CandleWindow, signals: Signals, config: ExecutionConfig,
+                           periodsPerYear: Double? = nil) throws -> CostSensitivity {
         try CostSensitivity(periodsPerYear: periodsPerYear,
-                            run: { try Engine.run(candles, signals: signals, config: config.scalingCosts(by: $0)) },
+                            run: { try Engine.run(window, signals: signals, config: config.scalingCosts(by: $0)) },
                             totalReturn: { fee in
                                 var c = config
                                 c.feeBps = min(fee, 9_999)
-                                let r = try Engine.run(candles, signals: signals, config: c)
+                                let r = try Engine.run(window, signals: signals, config: c)
                                 return r.finalEquity / r.initialCash - 1
                             })
     }

@@ -54,11 +54,14 @@ public enum Portfolio {
         return simulation.run()
     }
 
-    /// The order and exit expressions' values on each symbol's candles (nil when there are none:
-    /// market entries, exit distances all fractions).
+    /// The order and exit expressions' values on each symbol's candles, computed on its history
+    /// when it has one (nil when there are none: market entries, exit distances all fractions).
     private static func inputs(_ symbols: [PortfolioSymbol], _ config: ExecutionConfig) throws -> [OrderInputs]? {
         guard !config.exits.expressions.isEmpty || !config.entries.isMarket else { return nil }
-        return try symbols.map { try OrderInputs(config, candles: $0.candles, cache: IndicatorCache()) }
+        return try symbols.map { s in
+            guard let history = s.history else { return try OrderInputs(config, candles: s.candles, cache: IndicatorCache()) }
+            return try OrderInputs(config, candles: history, cache: IndicatorCache()).suffix(s.candles.count)
+        }
     }
 
     /// The symbols sorted by name, after checking the inputs.

@@ -14,11 +14,17 @@ public struct PortfolioSymbol: Sendable {
     /// The volatility of inverse-volatility weights on each bar; nil computes it from the
     /// candles (`PortfolioRules.volatility`). A walk-forward fold passes the one of its prefix.
     public var volatility: [Double]?
+    /// The symbol's bars from its first through its last here, when `candles` is their end (a
+    /// window, a walk-forward fold): the exit expressions are computed on them, so they keep the
+    /// warm-up of the bars before. nil: `candles` is all there is.
+    public var history: CandleSeries?
 
     public init(candles: CandleSeries, signals: Signals? = nil, rank: [Double]? = nil, liquidity: ExecutionConfig? = nil,
-                volatility: [Double]? = nil) {
+                volatility: [Double]? = nil, history: CandleSeries? = nil) {
+        precondition(history.map { $0.count >= candles.count && $0.time.last == candles.time.last } ?? true,
+                     "the history must end where the candles end")
         self.candles = candles; self.signals = signals; self.rank = rank; self.liquidity = liquidity
-        self.volatility = volatility
+        self.volatility = volatility; self.history = history
     }
 
     public var symbol: String { candles.symbol }

@@ -127,7 +127,9 @@ struct PortfolioSimulation {
         working = [(order: WorkingEntry, weight: Double)?](repeating: nil, count: entryPrices == nil ? 0 : m)
         stack = [Int](repeating: 0, count: config.entries.pyramid > 1 ? m : 0)
         if case .volatility = config.sizing {
-            sizingVolatility = symbols.map { PortfolioRules.volatility($0.candles.close).map { $0 / 100 } }
+            sizingVolatility = symbols.map { s in  // from the history's bars when the candles are its end (warm-up)
+                Array(PortfolioRules.volatility((s.history ?? s.candles).close).suffix(s.candles.count)).map { $0 / 100 }
+            }
         } else {
             sizingVolatility = nil
         }
@@ -138,7 +140,9 @@ struct PortfolioSimulation {
         for j in ledgers.indices where exitRules[j] != nil { ledgers[j].exits.tracksPeak = true }
         weightOf = [Double](repeating: .nan, count: m)
         chosen = [Bool](repeating: false, count: m)
-        volatility = rules.weighting == .inverseVolatility ? symbols.map { $0.volatility ?? PortfolioRules.volatility($0.candles.close) } : nil
+        volatility = rules.weighting == .inverseVolatility ? symbols.map { s in
+            s.volatility ?? Array(PortfolioRules.volatility((s.history ?? s.candles).close).suffix(s.candles.count))
+        } : nil
         rebalanceRow = clock.rebalanceRows(rules.rebalance)
         var entries = (symbols: [Int32](), bars: [Int32](), rows: [Int32]())
         var exits = entries

@@ -82,6 +82,14 @@ public enum UTCTime {
         throw InputError("not a date (use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)", setting: setting, value: text)
     }
 
+    /// The last time `text` names, as an inclusive end (`--to`, `--at`): a bare date (ten
+    /// characters, `YYYY-MM-DD`) includes that whole day (its 23:59:59), any other is
+    /// `parseUserDate`'s.
+    public static func parseUserEnd(_ text: String, setting: Setting) throws -> Int64 {
+        let t = try parseUserDate(text, setting: setting)
+        return text.count == 10 ? t + 86_399 : t
+    }
+
     public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

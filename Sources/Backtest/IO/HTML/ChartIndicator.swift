@@ -41,6 +41,14 @@ public struct ChartIndicator: Sendable {
         self.spec = spec; self.label = label; self.pane = pane; self.lines = lines; self.band = band
     }
 
+    /// The indicator on the last `count` bars only (computed over a longer series, drawn over
+    /// its end).
+    public func suffix(_ count: Int) -> ChartIndicator {
+        var out = self
+        out.lines = lines.map { var l = $0; l.values = Array(l.values.suffix(count)); return l }
+        return out
+    }
+
     /// `spec` computed over `candles` (`IndicatorSpec.compute(on:)`), columns named as
     /// `bt indicators` names them. Price-scale indicators (moving averages, bands, channels,
     /// VWAP) go over the candles, the others into their own pane.

@@ -42,6 +42,17 @@ public struct ImportedFile: Sendable {
     public static func generated(book: [BookEvent], symbol: String, source: String) -> ImportedFile {
         ImportedFile(file: source, format: nil, symbol: symbol, content: .book(book))
     }
+
+    /// `bt data synth`'s files: the synthetic universe (`Synth.universe`), and with `books` each
+    /// symbol's synthetic order book (seeded `seed + k` for the k-th symbol), named after the seed.
+    package static func synthetic(symbols: Int, bars: Int, seed: UInt64, timeframe: Timeframe, books: Bool) -> [ImportedFile] {
+        let universe = Synth.universe(symbols: symbols, bars: bars, seed: seed, timeframe: timeframe)
+        let source = "synth seed \(seed)"
+        return universe.map { generated($0, source: source) }
+            + (books ? universe.enumerated().map { k, s in
+                generated(book: Synth.book(for: s, seed: seed &+ UInt64(k)), symbol: s.symbol, source: source)
+            } : [])
+    }
 }
 
 /// Reads input files into validated candles or book events, touching no store.

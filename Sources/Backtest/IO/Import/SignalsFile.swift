@@ -1,3 +1,4 @@
+import Foundation
 import BacktestCore
 
 /// Signals made by another tool, as CSV: a header naming `time`, `entry`, `exit` and optionally
@@ -14,6 +15,13 @@ import BacktestCore
 public enum SignalsFile {
     /// The columns, in the order `bt signals` writes them.
     public static let columns = ["time", "entry", "exit", "short_entry", "short_exit"]
+
+    /// The signals of the file at `path` on bars at `times` (`parse`).
+    /// - Throws: `InputError` for a file that cannot be read, and `parse`'s.
+    public static func read(path: String, times: [Int64]) throws -> Signals {
+        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read the signals file", at: path) }
+        return try parse(String(decoding: data, as: UTF8.self), path: path, times: times)
+    }
 
     /// The signals of `text` on bars at `times` (strictly increasing).
     /// - Throws: `InputError` at `path:line`: a missing or unknown column, a row with the wrong

@@ -10,7 +10,9 @@ public struct ConditionScreenRun {
     public let parameters: [(name: String, value: ExpressionValue)]
     /// The timeframe to read (nil: each symbol's only one).
     public let timeframe: Timeframe?
-    /// The bars read, in epoch seconds (nil: open on that side).
+    /// The date range, in epoch seconds (nil: open on that side): the bar looked at is the last
+    /// at or before `to`, and must be at or after `from`; the bars before `from` are read too, as
+    /// the expressions' warm-up, so a value is the one the whole series gives on that bar.
     public let from: Int64?
     public let to: Int64?
     /// The time the screen looks at, when one is given (`to` is then that time).
@@ -20,6 +22,9 @@ public struct ConditionScreenRun {
     /// How a symbol's load error is worded in its row (the command line names settings by
     /// their flags); as thrown by default.
     public var reword: @Sendable (Error) -> Error = { $0 }
+    /// Stored symbols the screen left out and series it reads resampled, with why
+    /// (`CandleStore.seriesNotes`), listed by its report.
+    public var seriesNotes: [SeriesNote] = []
 
     public init(screen: ConditionScreen, parameters: [(name: String, value: ExpressionValue)], timeframe: Timeframe?,
                 from: Int64?, to: Int64?, at: Int64?, commandLine: [String]) {
@@ -38,8 +43,8 @@ public struct ConditionScreenRun {
         let timeframe = self.timeframe, from = self.from, to = self.to, at = self.at, reword = self.reword
         return screen.run(symbols: symbols, progress: progress) { symbol in
             do {
-                let candles = try CandleStore(existingAt: databasePath).load(symbol: symbol, timeframe: timeframe, from: from, to: to)
-                guard !candles.isEmpty else {
+                let candles = try CandleStore(existingAt: databasePath).load(symbol: symbol, timeframe: timeframe, to: to)
+                guard let last = candles.time.last, last >= from ?? .min else {
                     throw InputError(at.map { "no bars at or before \(UTCTime.iso($0))" } ?? "no bars in the requested range")
                 }
                 return candles
@@ -58,8 +63,10 @@ public struct ConditionScreenRun {
             throw InputError("no symbol could be checked: all \(rows.count) failed (" + reasons.joined(separator: "; ")
                              + (rows.count > 10 ? "; ..." : "") + ")")
         }
-        return ConditionScreenReport(screen: screen, rows: rows, commandLine: commandLine,
+        var report = ConditionScreenReport(screen: screen, rows: rows, commandLine: commandLine,
                               parameters: parameters.map { RunParameter($0.name, $0.value.runValue) }, at: at)
+        report.seriesNotes = seriesNotes
+        return report
     }
 }
 

@@ -14,6 +14,10 @@ package struct RunJob {
     package var config: ExecutionConfig
     /// The command line as typed.
     package var commandLine: [String]
+    /// Every bar read when the run traded a window (`CandleWindow.series`); nil: none before.
+    package var history: CandleSeries?
+    /// A portfolio's warm-up before its window (`PortfolioUniverse.warmUp`); nil: none.
+    package var portfolioWarmUp: (bars: Int, first: Int64)?
 
     package init(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
                  config: ExecutionConfig, commandLine: [String]) {
@@ -34,6 +38,7 @@ package struct RunJob {
                             commandLine: commandLine, result: result, stats: stats, costs: sensitivity)
         report.rules = rules
         report.indicators = indicators
+        report.history = history
         return report
     }
 
@@ -42,8 +47,10 @@ package struct RunJob {
     package func report(_ result: PortfolioResult, slots: Int, portfolio: [RunParameter], periodsPerYear: Double?,
                         costs: (Double) throws -> CostSensitivity?, requested: () throws -> Timeframe?) throws -> PortfolioReport {
         let run = try report(result.account, periodsPerYear: periodsPerYear, costs: costs, requested: requested)
-        return PortfolioReport(run: run, portfolio: result,
-                               figures: PortfolioFigures(result, slots: slots, periodsPerYear: run.stats.periodsPerYear),
-                               rules: portfolio)
+        var report = PortfolioReport(run: run, portfolio: result,
+                                     figures: PortfolioFigures(result, slots: slots, periodsPerYear: run.stats.periodsPerYear),
+                                     rules: portfolio)
+        report.warmUp = portfolioWarmUp
+        return report
     }
 }

@@ -21,6 +21,9 @@ public struct ScreenRun {
     /// How a symbol's error is worded in its row (the command line names settings by their
     /// flags); as thrown by default.
     public var reword: @Sendable (Error) -> Error = { $0 }
+    /// Stored symbols the screen left out and series it reads resampled, with why
+    /// (`CandleStore.seriesNotes`), listed by its report.
+    public var seriesNotes: [SeriesNote] = []
 
     public init(strategy: Strategy, parameters: StrategyParameters, screen: Screen, periodsPerYear: Double?, top: Int,
                 commandLine: [String], execution: [RunParameter]) {
@@ -34,11 +37,12 @@ public struct ScreenRun {
     }
 
     /// Runs every symbol, then writes `screen.csv`, `screen.md` and `report.html` into `directory`.
-    /// - Parameter load: a symbol's candles and execution, from a store connection of its own.
+    /// - Parameter load: a symbol's bars (the window traded, with the warm-up before it) and
+    ///   execution, from a store connection of its own.
     /// The runs the page may embed are kept as the symbols finish (`EmbeddedRunKeeper`), so
     /// the page draws them without running them again.
     public func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
-                    load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
+                    load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) throws -> ScreenReport {
         let keeper = EmbeddedRunKeeper(screen: screen)
         let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, keep: keeper.offer, load: load)
         return try write(rows: rows, databasePath: databasePath, directory: directory, kept: keeper.runs, load: load)
@@ -50,12 +54,12 @@ public struct ScreenRun {
     /// - Parameter keep: given each row that ran with its run and statistics (`Screen.evaluate`).
     public func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil,
                      keep: (@Sendable (Screen.Row, BacktestResult, Stats) -> Void)? = nil,
-                     load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) -> [Screen.Row] {
+                     load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) -> [Screen.Row] {
         let reword = self.reword
         return screen.evaluate(symbols: symbols, progress: progress, keep: keep) { symbol in
             do {
-                let (candles, config) = try load(symbol, try CandleStore(existingAt: databasePath))
-                let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config)
+                let (window, config) = try load(symbol, try CandleStore(existingAt: databasePath))
+                let result = try Engine.run(window, signals: try strategy.signals(window.series, parameters), config: config)
                 return (result, Stats(result, periodsPerYear: periodsPerYear))
             } catch {
                 throw reword(error)
@@ -78,21 +82,22 @@ public struct ScreenRun {
     /// - Parameter kept: runs kept while the rows were computed, by series; the page's other
     ///   symbols are run again here (a merge keeps none), and give the same page.
     public func write(rows: [Screen.Row], databasePath: String, directory: String, kept: [String: ChartedRun] = [:],
-                      load: (String, CandleStore) throws -> (CandleSeries, ExecutionConfig)) throws -> ScreenReport {
+                      load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) throws -> ScreenReport {
         try Self.requireSomeRan(rows)
         var report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,
             execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
             minTrades: screen.minTrades, top: top, rows: screen.ranked(rows))
         report.rules = strategy.ruleParameters
+        report.seriesNotes = seriesNotes
         try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
         try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
         // The page embeds charts of the symbols it shows: those not kept are run again.
         let embedded = report.embeddedSymbols
         let missing = embedded.filter { kept[$0] == nil }
         let reruns = Parallel.map(count: missing.count) { k -> ChartedRun in
-            let (candles, config) = try load(missing[k], try CandleStore(existingAt: databasePath))
-            return ChartedRun(try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: config))
+            let (window, config) = try load(missing[k], try CandleStore(existingAt: databasePath))
+            return ChartedRun(try Engine.run(window, signals: try strategy.signals(window.series, parameters), config: config))
         }
         var runs: [String: ChartedRun] = [:]
         for symbol in embedded { if let run = kept[symbol] { runs[symbol] = run } }

@@ -163,7 +163,10 @@ public struct SweepPlan {
 
     /// What one symbol's sweep runs on.
     public struct Job {
-        public var candles: CandleSeries
+        /// The bars read: the window swept, with the warm-up before it.
+        public var window: CandleWindow
+        /// The window's bars: what every combination trades and is measured on.
+        public var candles: CandleSeries { window.candles }
         public var config: ExecutionConfig
         public var periodsPerYear: Double
         public var evaluator: SweepEvaluator
@@ -171,11 +174,12 @@ public struct SweepPlan {
     }
 
     /// Loads `symbol` and checks everything that can fail for its data before anything runs.
-    /// - Parameter load: the symbol's candles, execution and bars per year (nil: inferred from
-    ///   the candles' times).
+    /// - Parameter load: the symbol's bars (the window swept, with the warm-up before it),
+    ///   execution and bars per year (nil: inferred from the window's times).
     public func prepare(symbol: String,
-                        load: (String) throws -> (CandleSeries, ExecutionConfig, periodsPerYear: Double?)) throws -> Job {
-        let (candles, config, given) = try load(symbol)
+                        load: (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?)) throws -> Job {
+        let (window, config, given) = try load(symbol)
+        let candles = window.candles
         let ppy = given ?? PeriodsPerYear.infer(from: candles.time)
         let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base, reword = self.reword
         let swept = executionAxes
@@ -203,9 +207,9 @@ public struct SweepPlan {
             }
         }
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy, signals: signals,
-                                       configure: swept.allSatisfy { $0 == nil } ? nil : configure)
+                                       configure: swept.allSatisfy { $0 == nil } ? nil : configure, window: window)
         let walkForward = try folds.map { try WalkForward(bars: candles.count, folds: $0) }
-        return Job(candles: candles, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward)
+        return Job(window: window, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward)
     }
 
     /// One shard of the sweep: this shard's combinations of every symbol, written as a partial
@@ -221,7 +225,7 @@ public struct SweepPlan {
     public func writeShard(_ shard: Shard, symbols: [String], parent: String, arguments: [String],
                            progress: (String, Int) -> ((Int) -> Void)? = { _, _ in nil },
                            failed: (String, Error) throws -> Error = { _, error in throw error },
-                           load: (String) throws -> (CandleSeries, ExecutionConfig, periodsPerYear: Double?))
+                           load: (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?))
     throws -> (assigned: Int, target: String) {
         let numbers = self.numbers(in: shard)
         let manifest = PartialManifest(command: "sweep", arguments: arguments, shard: shard, items: combos.count,
@@ -240,7 +244,7 @@ public struct SweepPlan {
                                             candles: job.candles, rankMetric: rank)
                     try WalkForwardChoicesFile.write(choices, name: Self.foldsFile(index), in: writer)
                 }
-                parts.append(.init(symbol: symbol, bars: job.candles.count, candlesSHA256: job.candles.sha256,
+                parts.append(.init(symbol: symbol, bars: job.window.series.count, candlesSHA256: job.window.series.sha256,
                                    executionSHA256: Fingerprint.execution(job.config)))
             } catch {
                 guard symbols.count > 1 else { throw error }
@@ -267,7 +271,7 @@ public struct SweepPlan {
     ///     how many are done.
     public func run(symbol: String, index: Int, directory: String, merged: PartialSet? = nil, rerun: String,
                     progress: (Int) -> ((Int) -> Void)? = { _ in nil },
-                    load: (String) throws -> (CandleSeries, ExecutionConfig, periodsPerYear: Double?)) throws -> SweepReport {
+                    load: (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?)) throws -> SweepReport {
         if let set = merged, let error = set.manifest.symbols[index].error {
             throw InputError(error)  // every shard failed on this symbol, as one process would have
         }
@@ -287,9 +291,10 @@ public struct SweepPlan {
         let choices: [WalkForward.Choice]?
         if let set = merged {
             let seen = set.manifest.symbols[index]
-            guard seen.candlesSHA256 == candles.sha256 else {
-                throw InputError("the store changed since the shards ran: \(symbol)'s candles hash to \(candles.sha256.prefix(12)) "
-                                 + "(\(candles.count) bars), the shards swept \(seen.candlesSHA256.prefix(12)) (\(seen.bars) bars); "
+            let read = job.window.series  // every bar read, the warm-up included
+            guard seen.candlesSHA256 == read.sha256 else {
+                throw InputError("the store changed since the shards ran: \(symbol)'s candles hash to \(read.sha256.prefix(12)) "
+                                 + "(\(read.count) bars), the shards swept \(seen.candlesSHA256.prefix(12)) (\(seen.bars) bars); "
                                  + "rerun the shards")
             }
             guard seen.executionSHA256 == Fingerprint.execution(job.config) else {

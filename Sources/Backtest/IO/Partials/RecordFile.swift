@@ -56,12 +56,8 @@ final class RecordWriter {
     func flush(threshold: Int = 0) throws {
         guard buffer.count > threshold else { return }
         hash.update(buffer)
-        var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, buffer.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw InternalError("\(StagingArea.shown(path)): cannot write (\(String(cString: strerror(errno))))") }
-            done += n
+        guard buffer.withUnsafeBytes({ FileDescriptor.write(fd, $0) }) else {
+            throw InternalError("\(StagingArea.shown(path)): cannot write (\(String(cString: strerror(errno))))")
         }
         bytesWritten += buffer.count
         buffer.removeAll(keepingCapacity: true)

@@ -11,6 +11,8 @@ public struct ConditionScreenReport {
     public var parameters: [RunParameter]
     /// The time looked at (`--at`), nil for each symbol's last bar.
     public var at: Int64?
+    /// Stored symbols left out and series read resampled, with why (`CandleStore.seriesNotes`).
+    public var seriesNotes: [SeriesNote] = []
 
     public init(screen: ConditionScreen, rows: [ConditionScreen.Row], commandLine: [String],
                 parameters: [RunParameter] = [], at: Int64? = nil) {
@@ -26,7 +28,8 @@ public struct ConditionScreenReport {
 
     /// `{"checked": N, "matches": [{"symbol", "timeframe", "time", "values": {"<show>": v}}],
     /// "errors": [{"symbol", "error"}]}`: numbers as numbers, conditions as booleans,
-    /// undefined values as null. `checked` counts every symbol, errors included.
+    /// undefined values as null. `checked` counts every symbol, errors included. Then `skipped`
+    /// and `resampled` (`[{"series", "reason"}]`), each only when the screen has such series.
     public var json: JSONValue {
         let matches = self.matches.map { row -> JSONValue in
             .object([
@@ -40,7 +43,7 @@ public struct ConditionScreenReport {
             .object([(key: "symbol", value: .string(row.symbol)), (key: "error", value: .string(row.error ?? ""))])
         }
         return .object([(key: "checked", value: .int(rows.count)), (key: "matches", value: .array(matches)),
-                        (key: "errors", value: .array(errors))])
+                        (key: "errors", value: .array(errors))] + SeriesNote.json(seriesNotes))
     }
 
     /// A row's shown values as JSON: numbers, booleans for conditions, null when undefined.
@@ -109,6 +112,7 @@ public struct ConditionScreenReport {
             md += "\n## Could not be checked\n\n| symbol | why |\n|---|---|\n"
             for row in errors { md += "| \(Markdown.cell(row.symbol)) | \(Markdown.cell(row.error ?? "")) |\n" }
         }
+        md += SeriesNote.markdown(seriesNotes)
         md += "\nEvery symbol checked, with its status and shown values, is in `screen.csv`.\n"
         return md
     }

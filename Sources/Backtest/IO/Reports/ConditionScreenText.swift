@@ -13,6 +13,7 @@ package enum ConditionScreenText {
             out += "\nCould not be checked:\n"
             for row in report.errors { out += "  \(row.symbol): \(row.error ?? "")\n" }
         }
+        out += SeriesNote.text(report.seriesNotes)
         if let directory { out += "\nWrote \(directory)/screen.csv and screen.md\n" }
         return out
     }

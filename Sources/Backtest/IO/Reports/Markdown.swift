@@ -7,13 +7,13 @@ import Foundation
 /// Every string that did not come from bt itself (symbols, file names, strategy and parameter
 /// names and values, error text) goes through one of these before it is written into markdown:
 /// `cell` for table cells, headings and list items, `code` for inline code, `fenced` around
-/// text charts. GitHub and other renderers then show the text as it is: no extra table column
+/// text charts (and bt's command reference, `bt help --markdown`). GitHub and other renderers then show the text as it is: no extra table column
 /// from a `|`, no broken row from a newline, no link, emphasis or raw HTML (`<img onerror=...>`).
-enum Markdown {
+package enum Markdown {
     /// `s` as plain text inside a table cell or a line: line breaks folded to spaces, other
     /// control characters made visible, `\ | ` * [ ]` backslash-escaped, and `& < >` as HTML
     /// entities so no tag or entity reaches the renderer.
-    static func cell(_ s: String) -> String {
+    package static func cell(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for ch in folded(s) {
@@ -44,7 +44,7 @@ enum Markdown {
 
     /// A fenced code block holding `text` (a text chart): the fence is longer than any run of
     /// backticks inside, so nothing in the text can close it.
-    static func fenced(_ text: String, info: String = "text") -> String {
+    package static func fenced(_ text: String, info: String = "text") -> String {
         var longest = 0, run = 0
         for ch in text { if ch == "`" { run += 1; longest = max(longest, run) } else { run = 0 } }
         let fence = String(repeating: "`", count: max(3, longest + 1))

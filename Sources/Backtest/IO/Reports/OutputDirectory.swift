@@ -151,13 +151,7 @@ public enum OutputDirectory {
 
     /// Writes all of `bytes` to `fd`.
     static func append(_ bytes: [UInt8], to fd: Int32, path: String) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw WriteFailure(path: path, verb: "write") }
-            done += n
-        }
+        guard bytes.withUnsafeBytes({ FileDescriptor.write(fd, $0) }) else { throw WriteFailure(path: path, verb: "write") }
     }
 
     /// `notebooks-out/<kind>-<names...>-<YYYYMMDDTHHMMSSZ>` with every name sanitised.

@@ -15,6 +15,9 @@ public struct PortfolioReport {
     public var rules: [RunParameter]
     /// Symbols shown in the text and markdown tables (largest contribution first, then the
     /// smallest); every symbol is in `symbols.csv` and the JSON.
+    /// The clock's rows read before the window as warm-up and the first of them
+    /// (`PortfolioUniverse.warmUp`); nil: none.
+    public var warmUp: (bars: Int, first: Int64)?
     public var symbolsShown = 10
 
     public init(run: Report, portfolio: PortfolioResult, figures: PortfolioFigures, rules: [RunParameter]) {
@@ -29,7 +32,8 @@ public struct PortfolioReport {
     /// rows, the portfolio's rules, the strategy's parameters and the execution options.
     /// - Complexity: O(bars of all symbols) (it hashes them); build it once per output.
     public var manifest: RunManifest {
-        let data = RunManifest.Data(portfolio: portfolio.candles, clock: portfolio.time, timeframe: run.timeframe)
+        var data = RunManifest.Data(portfolio: portfolio.candles, clock: portfolio.time, timeframe: run.timeframe)
+        if let warmUp { (data.warmUpBars, data.warmUpFirst) = (warmUp.bars, warmUp.first) }
         var m = RunManifest(commandLine: run.commandLine, strategy: run.strategy, data: data,
                             periodsPerYear: run.stats.periodsPerYear, parameters: run.parameters, execution: run.execution)
         m.rules = run.rules
@@ -92,7 +96,8 @@ public struct PortfolioReport {
         head += " portfolio of " + (names.count <= 8 ? names.joined(separator: ",") : "\(names.count) symbols")
         if let timeframe = run.timeframe { head += " \(timeframe)" }
         if let first = portfolio.time.first, let last = portfolio.time.last {
-            head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(portfolio.time.count) bars)"
+            head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(portfolio.time.count) bars"
+                + (warmUp.map { "; indicators warmed up on the \($0.bars) bars from \(UTCTime.iso($0.first)))" } ?? ")")
         }
         let ruleText = rules.filter { $0.value != .none && $0.value != .bool(false) }
             .map { $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }

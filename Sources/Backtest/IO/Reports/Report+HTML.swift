@@ -6,7 +6,11 @@ extension Report {
     /// The strategy's indicators computed over the run's candles; a spec the candles are too
     /// short for is left out (the run itself could not have read it either).
     var chartIndicators: [ChartIndicator] {
-        indicators.compactMap { try? ChartIndicator($0, on: result.candles) }
+        let bars = result.candles.count
+        return indicators.compactMap { spec in
+            guard let history, history.count > bars else { return try? ChartIndicator(spec, on: result.candles) }
+            return (try? ChartIndicator(spec, on: history))?.suffix(bars)
+        }
     }
 
     /// `report.html`: the interactive page of the run (candles, volume, indicators, trades and

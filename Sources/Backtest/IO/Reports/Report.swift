@@ -32,8 +32,11 @@ public struct Report {
     /// Trades shown at each end of the trade table.
     public var tradesShown = 5
     /// Indicators drawn over the candles in `report.html` and `price.svg` (the strategy's own,
-    /// `Strategy.indicators`), computed over the run's candles.
+    /// `Strategy.indicators`), computed over the run's candles (over `history` when it has one).
     public var indicators: [IndicatorSpec] = []
+    /// Every bar the run read when it ran on a window (`CandleWindow.series`): the result's
+    /// candles are its end, the bars before them the indicators' warm-up. nil: none.
+    public var history: CandleSeries?
 
     /// - Parameter timeframe: nil takes the candles' own.
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], timeframe: String? = nil,
@@ -62,7 +65,11 @@ public struct Report {
     /// The run's manifest: strategy, data, periods per year, parameters, execution options.
     /// - Complexity: O(n) in the bars (it hashes them); build it once per output.
     public var manifest: RunManifest {
-        var m = RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(result.candles, timeframe: timeframe),
+        var data = RunManifest.Data(result.candles, timeframe: timeframe)
+        if let history, history.count > result.candles.count {
+            (data.warmUpBars, data.warmUpFirst) = (history.count - result.candles.count, history.time[0])
+        }
+        var m = RunManifest(commandLine: commandLine, strategy: strategy, data: data,
                             periodsPerYear: stats.periodsPerYear, parameters: parameters, execution: execution)
         m.rules = rules
         return m
@@ -162,7 +169,9 @@ public struct Report {
         head += " on \(c.symbol)"
         if let timeframe { head += " \(timeframe)" }
         if let first = c.time.first, let last = c.time.last {
-            head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(c.count) bars)"
+            let warmUp = (history?.count ?? 0) - c.count
+            head += ", \(UTCTime.iso(first)) to \(UTCTime.iso(last)) (\(c.count) bars"
+                + (warmUp > 0 ? "; indicators warmed up on the \(warmUp) bars from \(UTCTime.iso(history!.time[0])))" : ")")
         }
         let shown = ["fill", "depth", "cost_model", "profile", "slippage_bps", "size", "fee_bps", "cash", "short", "sl", "tp",
                      "trail", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit", "short_entry_stop",

@@ -16,6 +16,9 @@ public struct RunManifest: Sendable {
         public var bars: Int
         /// `CandleSeries.sha256`: identifies the exact bars.
         public var sha256: String
+        /// Bars read before the first one (a window's warm-up, `CandleWindow`), and the first's time.
+        public var warmUpBars = 0
+        public var warmUpFirst: Int64?
 
         /// The facts of `candles`; `timeframe` nil takes the candles' own.
         /// - Complexity: O(n) for the hash.
@@ -93,6 +96,11 @@ public struct RunManifest: Sendable {
             rows += [
                 ("timeframe", data.timeframe ?? "unknown"),
                 ("data range", range ?? "no bars"),
+            ]
+            if data.warmUpBars > 0, let first = data.warmUpFirst {
+                rows.append(("warm-up", "\(data.warmUpBars) bars from \(UTCTime.iso(first)), read by the indicators only"))
+            }
+            rows += [
                 ("bars", String(data.bars)),
                 ("candles sha256", data.sha256),
             ]
@@ -126,7 +134,8 @@ public struct RunManifest: Sendable {
     /// The manifest as JSON object members: `strategy`, then `symbols` (portfolios), with data
     /// `symbol` (not for portfolios), `timeframe`; `rules` (`[{"role", "text"}]`, only for
     /// expression strategies), `params`, `portfolio` (portfolios), `execution`; with data
-    /// `bars`, `first`, `last`, `candles_sha256`; `bt_version`;
+    /// `bars`, `first`, `last`, `candles_sha256` (and `warm_up_bars`, `warm_up_first` when bars
+    /// before the first were read as warm-up); `bt_version`;
     /// then whichever of `symbols`, `rank_metric`, `min_trades`, `grid`, `where` are set.
     /// The command line is left out, so `bt run --json` prints what `--out` writes to
     /// `stats.json`; so are the periods per year, which `stats` carries.
@@ -149,6 +158,9 @@ public struct RunManifest: Sendable {
                         (key: "first", value: data.first.map { .string(UTCTime.iso($0)) } ?? .null),
                         (key: "last", value: data.last.map { .string(UTCTime.iso($0)) } ?? .null),
                         (key: "candles_sha256", value: .string(data.sha256))]
+            if data.warmUpBars > 0, let first = data.warmUpFirst {
+                members += [(key: "warm_up_bars", value: .int(data.warmUpBars)), (key: "warm_up_first", value: .string(UTCTime.iso(first)))]
+            }
         }
         members.append((key: "bt_version", value: .string(version)))
         if let symbols { members.append((key: "symbols", value: .int(symbols))) }

@@ -31,4 +31,19 @@ package enum RunSummaryText {
         "\n" + TextTable.render(report.figureRows, rightAligned: [1])
             + "\n" + TextTable.render(report.symbolRows, rightAligned: Set(1..<7))
     }
+
+    /// What `bt run` prints above its equity chart: `summary` under the report's headline, then `costs`.
+    package static func text(_ report: Report, rules: [RunParameter]) -> String {
+        summary(report, headline: report.headline, rules: rules) + costs(report)
+    }
+
+    /// What `bt portfolio` prints above its equity chart: the account's `summary` under the
+    /// portfolio's headline, `portfolio`, where to find every symbol when not all are shown, `costs`.
+    package static func text(_ report: PortfolioReport, rules: [RunParameter]) -> String {
+        let count = report.portfolio.symbols.count
+        return summary(report.run, headline: report.headline, rules: rules) + portfolio(report)
+            + (count > 2 * report.symbolsShown ? "The \(report.symbolsShown) largest and smallest contributions of \(count) symbols "
+                + "(all in --json and the report's symbols.csv).\n" : "")
+            + costs(report.run)
+    }
 }

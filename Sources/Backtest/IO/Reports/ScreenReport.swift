@@ -16,6 +16,8 @@ public struct ScreenReport {
     public var minTrades: Int
     public var top: Int
     public var rows: [Screen.Row]
+    /// Stored symbols left out and series read resampled, with why (`CandleStore.seriesNotes`).
+    public var seriesNotes: [SeriesNote] = []
 
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], commandLine: [String],
                 rankMetric: Metric, minTrades: Int, top: Int, rows: [Screen.Row]) {
@@ -100,6 +102,7 @@ public struct ScreenReport {
                     + Markdown.cell(row.error ?? "") + " |\n"
             }
         }
+        md += SeriesNote.markdown(seriesNotes)
         md += "\nEvery symbol's statistics are in `screen.csv` (fractions, not percentages).\n"
         return md
     }

@@ -31,6 +31,7 @@ public enum ScreenSummaryText {
             for row in failed.prefix(10) { out += "  \(row.symbol): \(row.error ?? "")\n" }
             if failed.count > 10 { out += "  ... \(failed.count - 10) more in screen.md\n" }
         }
+        out += SeriesNote.text(report.seriesNotes)
         out += "\nWrote \(directory)/screen.csv, screen.md and report.html\n"
         return out
     }

@@ -41,6 +41,57 @@ extension CandleStore {
         return series
     }
 
+    /// `load`, with `symbol` checked and upper-cased as the store keeps symbols (`goog` is
+    /// `GOOG`, `aapl@1m` is `AAPL@1m`); an empty result (nothing in the range) is an error.
+    public func loadRange(symbol: String, timeframe: Timeframe? = nil, from: Int64? = nil, to: Int64? = nil) throws -> CandleSeries {
+        let symbol = try SeriesName.normalized(symbol)
+        let series = try load(symbol: symbol, timeframe: timeframe, from: from, to: to)
+        if series.isEmpty { throw InputError("no candles for '\(symbol)' in the requested range") }
+        return series
+    }
+
+    /// `symbol`'s bars for a run over the window `from`...`to` (inclusive, epoch seconds; nil:
+    /// open): read from the series' first bar through `to` and nothing after, the window from
+    /// the first bar at or after `from`; the bars before it are the warm-up of its indicators
+    /// (`CandleWindow`). `symbol` as `loadRange` takes it.
+    /// - Throws: `loadRange`'s errors; an empty window is one ("no candles ... in the requested range").
+    public func loadWindow(symbol: String, timeframe: Timeframe? = nil, from: Int64? = nil, to: Int64? = nil) throws -> CandleWindow {
+        let symbol = try SeriesName.normalized(symbol)
+        let series = try load(symbol: symbol, timeframe: timeframe, to: to)
+        let start = from.map(series.lowerBound(of:)) ?? 0
+        guard start < series.count else { throw InputError("no candles for '\(symbol)' in the requested range") }
+        return CandleWindow(series, start: start)
+    }
+
+    /// What `bt data summary` shows for `names` (symbols or `SYMBOL@TF` series; empty: every
+    /// stored symbol): a symbol stored at several timeframes once per series unless `timeframe`
+    /// picks one. With `timeframe` and several series, one that cannot be shown at it (stored
+    /// only coarser) is skipped with its error rather than failing the others. Both lists are
+    /// empty when the store holds no candles.
+    package func summaries(of names: [String], timeframe: Timeframe?, from: Int64?, to: Int64?) throws
+    -> (summaries: [SeriesSummary], skipped: [(series: String, error: InputError)]) {
+        let stored = try list()
+        let storedSymbols = stored.map(\.symbol).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        var series: [String] = []
+        for name in names.isEmpty ? storedSymbols : names {
+            let infos = stored.filter { $0.symbol == name }
+            if timeframe == nil, infos.count > 1 {
+                series += infos.map { "\($0.symbol)@\($0.timeframe)" }
+            } else {
+                series.append(name)
+            }
+        }
+        var summaries: [SeriesSummary] = [], skipped: [(series: String, error: InputError)] = []
+        for name in series {
+            do {
+                summaries.append(SeriesSummary(try loadRange(symbol: name, timeframe: timeframe, from: from, to: to)))
+            } catch let error as InputError where timeframe != nil && series.count > 1 {
+                skipped.append((name, error))
+            }
+        }
+        return (summaries, skipped)
+    }
+
     /// The series `bt screen --all` and `bt sweep --all` use: every stored symbol at `timeframe`
     /// (stored at it or finer), else each symbol's only series, as `SYMBOL@TF` names.
     /// - Throws: `InputError` (setting `.timeframe`) naming the symbols stored at several

@@ -48,6 +48,12 @@ public final class CandleStore {
         }
     }
 
+    /// The store at `path` opened read-only (`init(existingAt:)`), or nil when there is no file
+    /// yet: what a fetch resumes from before it writes.
+    public static func ifPresent(at path: String) throws -> CandleStore? {
+        FileManager.default.fileExists(atPath: path) ? try CandleStore(existingAt: path) : nil
+    }
+
     /// Opens the store at `path` for commands that only read: read-only, so the file is never
     /// changed (and no store is created). A missing file is an `InputError` of kind
     /// `.missingStore`; a file that is not a bt store is an `InputError` of setting `.store`.

@@ -1,0 +1,74 @@
+import BacktestCore
+import Foundation
+
+/// The services bars are fetched from.
+package enum FetchSource: String, CaseIterable, Sendable {
+    case binance, alphavantage
+}
+
+/// One fetch as a job (`bt data fetch`): the service, the symbol and what the service needs,
+/// run against the stored series it may resume, and what it reports.
+package struct FetchRequest: Sendable {
+    package var source: FetchSource
+    /// The service's symbol; the bars are stored under it.
+    package var symbol: String
+    /// Binance: the bar interval, as given (required).
+    package var interval: String?
+    /// Binance: the first and last bar times, inclusive (epoch seconds; nil: open).
+    package var from: Int64?
+    package var to: Int64?
+    /// Alpha Vantage: the adjusted daily series.
+    package var adjusted = false
+    /// Alpha Vantage: the API key given (nil: `$ALPHAVANTAGE_API_KEY`).
+    package var apiKey: String?
+    /// The service's address (nil: its own).
+    package var baseURL: String?
+    package var policy: FetchPolicy
+
+    package init(source: FetchSource, symbol: String, policy: FetchPolicy) {
+        self.source = source
+        self.symbol = symbol
+        self.policy = policy
+    }
+
+    /// Fetches the bars, resuming what `store` (nil: no store yet) holds of the series.
+    /// - Throws: `InputError` for a missing or bad interval, key or address and for a refused
+    ///   request; `FetchError` for a fetch that failed.
+    package func fetch(store: CandleStore?, environment: [String: String],
+                       events: @escaping (FetchEvent) -> Void) throws -> FetchResult {
+        switch source {
+        case .binance:
+            let interval = try binanceInterval()
+            return try BinanceFetch.fetch(symbol: symbol, interval: interval, from: from, to: to, store: store,
+                                          baseURL: FetchSettings.baseURL(baseURL ?? BinanceFetch.defaultBaseURL),
+                                          policy: policy, events: events)
+        case .alphavantage:
+            let key = try AlphaVantageFetch.apiKey(apiKey, environment: environment)
+            return try AlphaVantageFetch.fetch(symbol: symbol, adjusted: adjusted, apiKey: key, store: store,
+                                               baseURL: FetchSettings.baseURL(baseURL ?? AlphaVantageFetch.defaultBaseURL),
+                                               policy: policy, events: events)
+        }
+    }
+
+    /// The Binance interval, checked.
+    /// - Throws: `InputError` when it is missing (kind `.needsSetting`) or not a bt timeframe Binance serves.
+    package func binanceInterval() throws -> Timeframe {
+        guard let interval = try interval.map(BinanceFetch.interval) else {
+            throw InputError(.needsSetting, "Binance klines need a bar interval", setting: .interval)
+        }
+        return interval
+    }
+
+    /// The line of a fetch that brought nothing new.
+    package func nothingNew(_ result: FetchResult) -> String {
+        let since = result.resumedAfter.map { " after \(UTCTime.iso($0))" } ?? ""
+        return "\(symbol): no new bars\(since) (\(source.rawValue), \(result.tally))"
+    }
+
+    /// The line of a series the fetched bars were written into.
+    package func written(_ report: ImportReport, _ result: FetchResult) -> String {
+        let resumed = result.resumedAfter.map { "; resumed after \(UTCTime.iso($0))" } ?? ""
+        return "\(report.symbol) \(report.timeframe): \(report.added) bars added, \(report.updated) updated, "
+            + "\(report.unchanged) unchanged (\(source.rawValue), \(result.tally)\(resumed))"
+    }
+}
