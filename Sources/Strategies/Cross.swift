@@ -66,9 +66,11 @@ enum Cross {
         while t &+ 8 <= n {
             let x = ra.loadUnaligned(fromByteOffset: t &* 8, as: V.self)
             let y = rb.loadUnaligned(fromByteOffset: t &* 8, as: V.self)
+            // Two comparisons: a > b is a >= b and not a <= b, a < b is a <= b and not a >= b
+            // (NaN makes both false, and so the strict ones).
             let le = bytes(x .<= y), ge = bytes(x .>= y)
-            up.storeBytes(of: bytes(x .> y) & ((le << 8) | lastLE) & ones, toByteOffset: t, as: UInt64.self)
-            down.storeBytes(of: bytes(x .< y) & ((ge << 8) | lastGE) & ones, toByteOffset: t, as: UInt64.self)
+            up.storeBytes(of: ge & ~le & ((le << 8) | lastLE) & ones, toByteOffset: t, as: UInt64.self)
+            down.storeBytes(of: le & ~ge & ((ge << 8) | lastGE) & ones, toByteOffset: t, as: UInt64.self)
             lastLE = (le >> 56) & 1
             lastGE = (ge >> 56) & 1
             t &+= 8
