@@ -17,6 +17,22 @@ struct StrategyTests {
         #expect(Cross.compare([1, .nan, 3], [2, 2, .nan], <) == [true, false, false])
     }
 
+    @Test("both crossings eight bars at a time equal the scalar ones: NaN, infinities and ties, every length")
+    func crossingsEightAtATime() {
+        // Few distinct values, so ties are common; NaN and both infinities among them.
+        let values: [Double] = [0, 1, 2, 1, .nan, .infinity, -.infinity, 1, 2, -0.0]
+        var seed: UInt64 = 7
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return values[Int(seed >> 33) % values.count]
+        }
+        for n in 0...70 {
+            let a = (0..<n).map { _ in next() }, b = (0..<n).map { _ in next() }
+            let both = Cross.both(a, b)
+            #expect(both.above == Cross.above(a, b) && both.below == Cross.below(a, b), "n \(n)")
+        }
+    }
+
     @Test("registry: names are unique and every parameter default parses back")
     func registry() throws {
         #expect(Set(Strategy.all.map(\.name)).count == Strategy.all.count)

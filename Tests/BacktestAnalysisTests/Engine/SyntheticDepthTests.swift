@@ -59,6 +59,87 @@ struct SyntheticDepthTests {
         }
     }
 
+    @Test("one pass over the impact window gives the direct functions' sigma and volumes to the bit")
+    func impactWindowOnePass() {
+        // Awkward values among ordinary bars: gaps past the series' range, prices that are 0,
+        // negative, NaN or infinite, volumes NaN, infinite or 0, and products that overflow.
+        let s = EngineTest.random(bars: 1500, seed: 5)
+        var close = s.close, volume = s.volume
+        let rng = GSL.Random(seed: 9)
+        for k in 0..<close.count where rng.uniform() < 0.03 {
+            close[k] = [0, -3, .nan, .infinity, close[k] * 1.5, close[k] * 0.6, 1e300][Int(rng.uniform() * 7)]
+        }
+        for k in 0..<volume.count where rng.uniform() < 0.03 {
+            volume[k] = [.nan, .infinity, 0, -.infinity, 1e300][Int(rng.uniform() * 5)]
+        }
+        func bits(_ x: Double?) -> UInt64? { x.map(\.bitPattern) }
+        for window in [2, 3, 20, 21, 250] {
+            for t in 0...close.count {
+                close.withUnsafeBufferPointer { c in
+                    volume.withUnsafeBufferPointer { v in
+                        guard let one = CandleEstimators.impactWindow(c, v, before: t, window: window) else {
+                            #expect(t <= window, "t \(t) window \(window)")
+                            return
+                        }
+                        let sigma = CandleEstimators.volatility(c, before: t, window: window)
+                        let means = CandleEstimators.meanVolumes(c, v, before: t, window: window)
+                        #expect(bits(one.sigma) == bits(sigma), "sigma at t \(t) window \(window)")
+                        #expect(bits(one.volume) == bits(means.volume), "volume at t \(t) window \(window)")
+                        #expect(bits(one.volume) == bits(CandleEstimators.meanVolume(v, before: t, window: window)))
+                        #expect(bits(one.dollars) == bits(means.dollars), "dollars at t \(t) window \(window)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("the pairs kernel gives corwinSchultz's pairs to the bit for every run length and start")
+    func pairsKernel() {
+        // Ordinary bars with overnight gaps, prices that are 0 or NaN, and wide ranges among them.
+        let s = EngineTest.random(bars: 400, seed: 3)
+        var h = s.high, l = s.low, c = s.close
+        let rng = GSL.Random(seed: 17)
+        for k in 1..<h.count where rng.uniform() < 0.04 {
+            switch Int(rng.uniform() * 5) {
+            case 0: l[k] = c[k - 1] * 1.01; h[k] = max(h[k], l[k] * 1.002)       // gap up
+            case 1: h[k] = c[k - 1] * 0.99; l[k] = min(l[k], h[k] * 0.998)       // gap down
+            case 2: l[k] = 0
+            case 3: h[k] = .nan
+            default: h[k] = l[k] * 1.2                                           // past the series' range
+            }
+        }
+        var out = [Double](repeating: 0, count: 64), own = [Double](repeating: 0, count: 65)
+        var flags = [Double](repeating: 0, count: 64)
+        for from in [1, 2, 7, 50, 101, 333] {
+            for count in 1...min(64, h.count - from) {
+                CandleEstimators.pairs(h, l, c, from: from, count: count, into: &out, own: &own, flags: &flags)
+                for i in 0..<count {
+                    let k = from + i
+                    let direct = CandleEstimators.corwinSchultz(high0: h[k - 1], low0: l[k - 1], close0: c[k - 1],
+                                                                high1: h[k], low1: l[k])
+                    #expect(out[i].bitPattern == direct.bitPattern || (out[i].isNaN && direct.isNaN),
+                            "from \(from) count \(count) pair \(i)")
+                }
+            }
+        }
+    }
+
+    @Test("the running window's sums are four scalar accumulators' to the bit")
+    func windowTotals() {
+        let rng = GSL.Random(seed: 23)
+        let values = (0..<67).map { _ in (rng.uniform() - 0.3) * 1e-3 }
+        for count in 0...values.count {
+            var s = [0.0, 0.0, 0.0, 0.0], q = [0.0, 0.0, 0.0, 0.0]
+            for i in 0..<count {
+                let j = count - count % 4 <= i ? 0 : i % 4
+                s[j] += values[i]; q[j] += values[i] * values[i]
+            }
+            let t = values.withUnsafeBufferPointer { SpreadWindow.totals($0.baseAddress!, count) }
+            #expect(t.sum.bitPattern == ((s[0] + s[1]) + (s[2] + s[3])).bitPattern, "count \(count)")
+            #expect(t.squares.bitPattern == ((q[0] + q[1]) + (q[2] + q[3])).bitPattern, "count \(count)")
+        }
+    }
+
     @Test("elementary functions near 1 agree with the library ones")
     func elementary() {
         for x in [1.0000001, 1.001, 1.0199, 1.03, 0.97, 0.99999] {

@@ -70,8 +70,15 @@ public enum CandleEstimators {
         let one = V(repeating: 1), two = V(repeating: 2), four = V(repeating: 4)
         let minusThird = V(repeating: -1.0 / 3), limit = V(repeating: 1e-4)
         let t2 = V(repeating: 2.0 / 15), t3 = V(repeating: -17.0 / 315), factor = V(repeating: alphaFactor)
+        let zero = V(repeating: 0)
         var lowest = V(repeating: .infinity)
-        let load = Lanes.load, store = Lanes.store, series = Lanes.lnSeries, vmax = Lanes.max, vmin = Lanes.min
+        // Local functions, not closures stored in constants: a stored `Lanes.lnSeries` was
+        // called out of line (its registers spilled around each call), 23 instructions a call.
+        @inline(__always) func load(_ p: UnsafePointer<Double>) -> V { Lanes.load(p) }
+        @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Double>) { Lanes.store(v, p) }
+        @inline(__always) func series(_ x: V, _ y: V) -> (value: V, z2: V) { Lanes.lnSeries(x, y) }
+        @inline(__always) func vmax(_ a: V, _ b: V) -> V { Lanes.max(a, b) }
+        @inline(__always) func vmin(_ a: V, _ b: V) -> V { Lanes.min(a, b) }
         // Each bar's log range, bars from - 1 ..< from + count.
         var j = 0
         while j &+ 2 <= count &+ 1 {
@@ -87,11 +94,7 @@ public enum CandleEstimators {
         }
         // The pairs, two lanes at a time, two steps per iteration (more independent divisions
         // and square roots in flight).
-        @inline(__always) func step(_ i: Int) {
-            let k = from &+ i
-            let h0 = load(h + (k &- 1)), l0 = load(l + (k &- 1)), c0 = load(c + (k &- 1))
-            let h1 = load(h + k), l1 = load(l + k)
-            let a = load(own + i), b = load(own + (i &+ 1))
+        @inline(__always) func pair(_ h0: V, _ l0: V, _ c0: V, _ h1: V, _ l1: V, _ a: V, _ b: V) -> (value: V, flag: V) {
             let g = series(vmax(h0, h1), vmin(l0, l1))
             let root: V = (a * a + b * b).squareRoot()
             let alpha: V = factor * (root - g.value)
@@ -100,11 +103,20 @@ public enum CandleEstimators {
             let p0: V = u2 * minusThird + one
             let p1: V = u2 * t3 + t2
             let t: V = (u2 * u2) * p1 + p0
-            store(two * u * t, out + i)
             // > 0 or NaN (kept by the first term) sends a pair to `corwinSchultz`: a term past
             // its series' range (a and b are at most g), or an overnight adjustment (a gap > 0).
             // The series is exact enough at its range's edge.
-            store(vmax(g.z2 + four * u2 - limit, vmax(l1 - c0, c0 - h1)), flags + i)
+            return (two * u * t, vmax(g.z2 + four * u2 - limit, vmax(l1 - c0, c0 - h1)))
+        }
+        // Lanes whose flag is not <= 0 (NaN included): the pairs `corwinSchultz` takes again.
+        var flagged = SIMD2<Int64>(repeating: 0)
+        @inline(__always) func step(_ i: Int) {
+            let k = from &+ i
+            let p = pair(load(h + (k &- 1)), load(l + (k &- 1)), load(c + (k &- 1)), load(h + k), load(l + k),
+                         load(own + i), load(own + (i &+ 1)))
+            store(p.value, out + i)
+            store(p.flag, flags + i)
+            flagged |= unsafeBitCast(.!(p.flag .<= zero), to: SIMD2<Int64>.self)
         }
         var i = 0
         while i &+ 4 <= count {
@@ -116,9 +128,21 @@ public enum CandleEstimators {
             step(i)
             i &+= 2
         }
-        if i < count { flags[i] = 1 }  // the odd last pair: through `corwinSchultz`
+        if i < count {
+            // The odd last pair in both lanes: lane 0 is what a step computes for it.
+            let k = from &+ i
+            let p = pair(V(repeating: h[k &- 1]), V(repeating: l[k &- 1]), V(repeating: c[k &- 1]),
+                         V(repeating: h[k]), V(repeating: l[k]), V(repeating: own[i]), V(repeating: own[i &+ 1]))
+            out[i] = p.value[0]
+            flags[i] = p.flag[0]
+            flagged |= unsafeBitCast(.!(p.flag .<= zero), to: SIMD2<Int64>.self)
+        }
         // A price that is not positive (or NaN): every pair of the run through `corwinSchultz`.
-        if !(lowest.min() > 0) { for i in 0..<count { flags[i] = 1 } }
+        if !(lowest.min() > 0) {
+            for i in 0..<count { flags[i] = 1 }
+        } else if flagged == SIMD2(repeating: 0) {
+            return
+        }
         for i in 0..<count where !(flags[i] <= 0) {
             let k = from + i
             out[i] = corwinSchultz(high0: h[k - 1], low0: l[k - 1], close0: c[k - 1], high1: h[k], low1: l[k])
@@ -192,6 +216,7 @@ public enum CandleEstimators {
     /// dollars). σ² and D both grow in proportion to the bar's length, so their ratio, and the
     /// spread, do not depend on it. nil when the dollar volume is not positive or either input is
     /// not finite.
+    @inline(__always)
     public static func volumeRelationSpread(sigma: Double, dollarVolume: Double) -> Double? {
         guard dollarVolume > 0, dollarVolume.isFinite, sigma >= 0, sigma.isFinite else { return nil }
         return volumeRelationCoefficient * cbrt(sigma * sigma / dollarVolume)
@@ -288,6 +313,72 @@ public enum CandleEstimators {
         }
     }
 
+    /// `volatility`, `meanVolume` and `meanDollarVolume` of a fill on bar `t` from one window of
+    /// the bars before it, each to the bit: every sum takes the same terms in the same order as
+    /// the function it stands for. Three short passes: the returns and the finite dollar volumes
+    /// two lanes at a time (a product that is not finite stored as 0: added to a sum that starts
+    /// at +0 it leaves the sum as skipping it does), the three sums in order, then the squared
+    /// deviations. nil when `t <= window` (the returns' window then starts a bar later than the
+    /// volumes'): the caller takes the functions one by one.
+    /// - Complexity: O(window).
+    static func impactWindow(_ c: UnsafeBufferPointer<Double>, _ v: UnsafeBufferPointer<Double>,
+                             before t: Int, window: Int) -> (sigma: Double?, volume: Double?, dollars: Double?)? {
+        guard window >= 2, t > window, t <= c.count, t <= v.count else { return nil }
+        let lo = t &- window, n = window
+        let p = c.baseAddress! + lo, q = v.baseAddress! + lo
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 &* n) { buffer in
+            typealias V = Lanes.V
+            let r = buffer.baseAddress!, d = r + n
+            let zero = V(repeating: 0)
+            // The returns as `volatility` takes them (any outside the series' range, or a price
+            // that is not positive, sends them all through `lnRatio`).
+            var worst = zero, lowest = V(repeating: .infinity)
+            var i = 0
+            while i &+ 2 <= n {
+                let x = Lanes.load(p + i), y = Lanes.load(p + (i &- 1))
+                let s = Lanes.lnSeries(x, y)
+                Lanes.store(s.value, r + i)
+                worst = Lanes.max(worst, s.z2)
+                lowest = Lanes.min(lowest, Lanes.min(x, y))
+                let product = x * Lanes.load(q + i)
+                // The product where it is finite (x - x is 0 only then), else +0.
+                let finite = unsafeBitCast(product - product .== zero, to: SIMD2<UInt64>.self)
+                Lanes.store(unsafeBitCast(unsafeBitCast(product, to: SIMD2<UInt64>.self) & finite, to: V.self), d + i)
+                i &+= 2
+            }
+            var ok = worst.max() < 1e-4 && lowest.min() > 0
+            if i < n {
+                let x = p[i], y = p[i &- 1]
+                let s = lnSeries(x, y)
+                r[i] = s.value
+                ok = ok && s.z2 < 1e-4 && x > 0 && y > 0
+                let product = x * q[i]
+                d[i] = product.isFinite ? product : 0
+            }
+            var defined = true
+            if !ok {
+                for i in 0..<n {
+                    let x = p[i], y = p[i &- 1]
+                    guard x > 0, y > 0 else { defined = false; break }
+                    r[i] = lnRatio(x, y)
+                }
+            }
+            var sum = 0.0, volume = 0.0, dollars = 0.0
+            for i in 0..<n {
+                sum += r[i]
+                volume += q[i]
+                dollars += d[i]
+            }
+            let count = Double(n)
+            let volumeMean = volume.isFinite ? volume / count : meanVolume(v, before: t, window: window)
+            guard defined else { return (nil, volumeMean, dollars / count) }
+            let mean = sum / count
+            var squares = 0.0
+            for i in 0..<n { squares += (r[i] - mean) * (r[i] - mean) }
+            return ((squares / Double(n &- 1)).squareRoot(), volumeMean, dollars / count)
+        }
+    }
+
     /// The mean volume for a fill on bar `t`; nil when there is no bar before `t`.
     /// - Complexity: O(window).
     public static func meanVolume(_ volume: [Double], before t: Int, window: Int) -> Double? {
@@ -361,9 +452,9 @@ public enum CandleEstimators {
 /// - Complexity: O(1) amortized per bar the window passes; O(min(gap, window)) per fill.
 struct SpreadWindow {
     let window: Int
-    private var ring: [Double]
-    private var flags: [Double]
-    private var own: [Double]
+    /// One array for the ring (`window` pairs), the pass's flags (`window`) and the bars' own log
+    /// ranges (`window + 1`): one uniqueness check per fill instead of three.
+    private var storage: [Double]
     /// The pairs in the window are those ending at bars start..<end.
     private var start = 1, end = 1
     private var sum = 0.0, squares = 0.0
@@ -372,9 +463,7 @@ struct SpreadWindow {
     init(window: Int) {
         precondition(window >= 1, "spread window must be at least one bar")
         self.window = window
-        ring = [Double](repeating: 0, count: window)
-        flags = [Double](repeating: 0, count: window)
-        own = [Double](repeating: 0, count: window + 1)
+        storage = [Double](repeating: 0, count: 3 * window + 1)
     }
 
     /// The estimate for a fill on bar `t` (t never decreases between calls), as
@@ -396,13 +485,17 @@ struct SpreadWindow {
             start = first; end = first; sum = 0; squares = 0; added = 0
         }
         let w = window
-        ring.withUnsafeMutableBufferPointer { r in
+        var sum = self.sum, squares = self.squares, start = self.start, added = self.added
+        let end = self.end
+        storage.withUnsafeMutableBufferPointer { buffer in
+            let r = buffer.baseAddress!, f = r + w, o = r + 2 * w
             // Pairs leaving the window, in at most two contiguous runs.
             var slot = start % w
             while start < first {
                 let count = min(first - start, w - slot)
-                sum -= Self.total(r.baseAddress! + slot, count)
-                squares -= Self.totalSquares(r.baseAddress! + slot, count)
+                let run = Self.totals(r + slot, count)
+                sum -= run.sum
+                squares -= run.squares
                 start += count
                 slot += count
                 if slot == w { slot = 0 }
@@ -411,59 +504,50 @@ struct SpreadWindow {
             // New pairs end..<t into the ring, in at most two contiguous runs.
             slot = end % w
             var k = end
-            flags.withUnsafeMutableBufferPointer { f in
-                own.withUnsafeMutableBufferPointer { o in
-                    while k < t {
-                        let count = min(t - k, w - slot)
-                        CandleEstimators.pairs(h.baseAddress!, l.baseAddress!, c.baseAddress!, from: k, count: count,
-                                               into: r.baseAddress! + slot, own: o.baseAddress!, flags: f.baseAddress!)
-                        sum += Self.total(r.baseAddress! + slot, count)
-                        squares += Self.totalSquares(r.baseAddress! + slot, count)
-                        k += count
-                        slot += count
-                        if slot == w { slot = 0 }
-                    }
-                }
+            while k < t {
+                let count = min(t - k, w - slot)
+                CandleEstimators.pairs(h.baseAddress!, l.baseAddress!, c.baseAddress!, from: k, count: count,
+                                       into: r + slot, own: o, flags: f)
+                let run = Self.totals(r + slot, count)
+                sum += run.sum
+                squares += run.squares
+                k += count
+                slot += count
+                if slot == w { slot = 0 }
             }
-        }
-        added += t - end
-        end = t
-        if added >= 8 * window {
-            ring.withUnsafeBufferPointer { r in
-                let slot = start % w, count = end - start
+            added += t - end
+            if added >= 8 * w {
+                let slot = start % w, count = t - start
                 let head = min(count, w - slot)
-                sum = Self.total(r.baseAddress! + slot, head) + Self.total(r.baseAddress!, count - head)
-                squares = Self.totalSquares(r.baseAddress! + slot, head) + Self.totalSquares(r.baseAddress!, count - head)
+                let a = Self.totals(r + slot, head), b = Self.totals(r, count - head)
+                sum = a.sum + b.sum
+                squares = a.squares + b.squares
+                added = 0
             }
-            added = 0
         }
-        return CandleEstimators.SpreadSample(sum: sum, squares: squares, pairs: end - start)
+        self.sum = sum; self.squares = squares; self.start = start; self.added = added
+        self.end = max(end, t)
+        return CandleEstimators.SpreadSample(sum: sum, squares: squares, pairs: self.end - start)
     }
 
-    /// The sum of `count` values with four accumulators (no serial chain of additions).
+    /// The sum of `count` values and the sum of their squares, each with four accumulators (no
+    /// serial chain of additions) in one pass: accumulator j takes the values i ≡ j (mod 4) in
+    /// order, then the sum is (s0 + s1) + (s2 + s3); the accumulators are the lanes of two
+    /// vectors, so each adds the same terms in the same order as four scalars would.
     @inline(__always)
-    private static func total(_ p: UnsafePointer<Double>, _ count: Int) -> Double {
-        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+    static func totals(_ p: UnsafePointer<Double>, _ count: Int) -> (sum: Double, squares: Double) {
+        typealias V = Lanes.V
+        var s01 = V(repeating: 0), s23 = V(repeating: 0), q01 = V(repeating: 0), q23 = V(repeating: 0)
         var i = 0
         while i &+ 4 <= count {
-            s0 += p[i]; s1 += p[i &+ 1]; s2 += p[i &+ 2]; s3 += p[i &+ 3]
+            let a = Lanes.load(p + i), b = Lanes.load(p + (i &+ 2))
+            s01 += a; s23 += b
+            q01 += a * a; q23 += b * b
             i &+= 4
         }
-        while i < count { s0 += p[i]; i &+= 1 }
-        return (s0 + s1) + (s2 + s3)
-    }
-
-    /// The sum of the squares of `count` values, as `total`.
-    @inline(__always)
-    private static func totalSquares(_ p: UnsafePointer<Double>, _ count: Int) -> Double {
-        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
-        var i = 0
-        while i &+ 4 <= count {
-            s0 += p[i] * p[i]; s1 += p[i &+ 1] * p[i &+ 1]; s2 += p[i &+ 2] * p[i &+ 2]; s3 += p[i &+ 3] * p[i &+ 3]
-            i &+= 4
-        }
-        while i < count { s0 += p[i] * p[i]; i &+= 1 }
-        return (s0 + s1) + (s2 + s3)
+        var s0 = s01[0], q0 = q01[0]
+        while i < count { let a = p[i]; s0 += a; q0 += a * a; i &+= 1 }
+        return ((s0 + s01[1]) + (s23[0] + s23[1]), (q0 + q01[1]) + (q23[0] + q23[1]))
     }
 }
 

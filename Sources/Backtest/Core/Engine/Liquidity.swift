@@ -44,6 +44,8 @@ struct Liquidity {
         case .book(let recorded): source = .book; slippage = 0; events = recorded
         }
         replay = BookReplay(events)
+        // One estimate per model fill: room for a fill every 16 bars, as the run's ledger.
+        if source == .synthetic && model.spreadBps == nil { spreadEstimates.reserveCapacity(max(16, candles.count / 16)) }
     }
 
     /// Levels the recorded book's stale-level rule dropped so far.
@@ -127,14 +129,16 @@ struct Liquidity {
             takenBids = decayed(takenBids, since: bidTimeMs); bidTimeMs = timeMs; taken = takenBids
         }
         // σ matters beyond the touch and to the volume relation of an estimated spread: it is
-        // computed when the order may reach past the touch or the relation is read.
-        var e = estimates(at: bar)
+        // read when the order may reach past the touch or the relation is read (computed then,
+        // unless it came with the volumes).
+        let window = estimates(at: bar)
+        var e = window.0
         if !model.usesProfile, !((e.volume ?? 0) > 0) { fillsWithoutVolume += 1 }
         let pastTouch = !model.usesProfile && model.impact > 0 && (e.volume ?? 0) > 0
             && taken + quantity > (e.volume ?? 0) * model.touchSeconds / max(barSeconds, 1e-9)
         let relation = model.spreadBps == nil && model.volumeRelation && (e.dollarVolume ?? 0) > 0
         if pastTouch || relation {
-            e.sigma = candles.close.withUnsafeBufferPointer {
+            e.sigma = window.sigma ?? candles.close.withUnsafeBufferPointer {
                 CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
             }
         }
@@ -179,26 +183,36 @@ struct Liquidity {
         return q
     }
 
-    /// The candle estimates for a fill on `bar`, with the spread from the running window; σ is
-    /// left to the caller (it matters beyond the touch and to the volume relation), and the
-    /// dollar volume is read only for an estimated spread.
-    private mutating func estimates(at bar: Int) -> SyntheticDepth.Estimates {
+    /// The candle estimates for a fill on `bar`, with the spread from the running window, and σ
+    /// when it came with the volumes (`CandleEstimators.impactWindow`, for an estimated spread
+    /// bounded by the volume relation): `.some` holds the computed σ, itself nil when undefined.
+    /// σ is not put in the estimates: it matters only beyond the touch and to the volume
+    /// relation, which the caller decides. The dollar volume is read only for an estimated
+    /// spread.
+    private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??) {
         let c = candles
         return c.close.withUnsafeBufferPointer { close in
             c.volume.withUnsafeBufferPointer { volume in
                 var bars: CandleEstimators.SpreadSample?
                 var means: (volume: Double?, dollars: Double?)
+                var sigma: Double??
                 if model.spreadBps == nil {
                     bars = c.high.withUnsafeBufferPointer { h in
                         c.low.withUnsafeBufferPointer { l in spreadWindow.sample(h, l, close, before: bar) }
                     }
                 }
                 if model.spreadBps == nil && model.volumeRelation {
-                    means = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
+                    if let w = CandleEstimators.impactWindow(close, volume, before: bar, window: model.impactWindow) {
+                        means = (w.volume, w.dollars)
+                        sigma = .some(w.sigma)
+                    } else {
+                        means = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
+                    }
                 } else {
                     means = (CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow), nil)
                 }
-                return SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: means.volume, dollarVolume: means.dollars)
+                return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: means.volume, dollarVolume: means.dollars),
+                        sigma)
             }
         }
     }

@@ -55,6 +55,7 @@ public struct SpreadEstimate: Sendable, Equatable {
     }
 
     /// The estimate from the bars' sample and the relation, floored at `floor` (tick / P, or 0).
+    @inline(__always)
     public init(bars: CandleEstimators.SpreadSample?, relation: Double?, floor: Double) {
         self.bars = bars
         self.relation = relation

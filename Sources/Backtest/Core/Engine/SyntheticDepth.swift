@@ -139,6 +139,7 @@ public struct SyntheticDepth: Sendable, Equatable {
     /// The estimated spread of a fill with these estimates at `reference` and where it came from
     /// (`SpreadEstimate`); nil when the spread is given (`spreadBps`). The relation needs σ and
     /// the dollar volume.
+    @inline(__always)
     public func spreadEstimate(_ e: Estimates, reference p: Double) -> SpreadEstimate? {
         guard spreadBps == nil else { return nil }
         var relation: Double?
