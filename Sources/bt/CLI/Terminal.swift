@@ -60,7 +60,7 @@ enum Output {
 
     static func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { FileDescriptor.write(STDOUT_FILENO, $0) }
+        _ = buffer.withUnsafeBytes { FileDescriptor.write(STDOUT_FILENO, $0) }
         buffer.removeAll(keepingCapacity: true)
     }
 }
@@ -69,6 +69,6 @@ enum Output {
 enum Diagnostics {
     static func line(_ s: String) {
         var text = TerminalText.escaped(s, keepNewlines: true) + "\n"
-        text.withUTF8 { FileDescriptor.write(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+        _ = text.withUTF8 { FileDescriptor.write(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }
