@@ -41,7 +41,7 @@ struct FirstHourWindowTests {
     static let skipped = "Skipped (not screened):\n  MONTH: stored only at 1M, coarser than 1d; bars cannot be split\n"
     static let resampled = "Resampled (screened from finer bars):\n  HOUR@1d: 1d bars made from its 1h bars, in UTC days\n"
 
-    @Test("a screen at --timeframe lists the series it left out and the ones it resampled, with why: terminal, screen.md, --json")
+    @Test("a screen at --timeframe lists the series it left out and the ones it resampled, with why: terminal, screen.md, report.html, --json")
     func screenNotes() throws {
         let (dir, db) = try Self.mixedStore()
         let out = dir.appendingPathComponent("scr").path
@@ -53,6 +53,12 @@ struct FirstHourWindowTests {
         #expect(md.contains("## Skipped (not screened)\n\n| series | why |\n|---|---|\n"
                             + "| MONTH | stored only at 1M, coarser than 1d; bars cannot be split |\n"), "\(md)")
         #expect(md.contains("| HOUR@1d | 1d bars made from its 1h bars, in UTC days |"), "\(md)")
+        // report.html: a table each, the texts as screen.md has them (escaped as JSON in the page).
+        let page = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+        #expect(page.contains(#""id":"skipped","title":"Skipped (not screened)","columns":["series","why"]"#), "skipped table")
+        #expect(page.contains(#"["MONTH","stored only at 1M, coarser than 1d; bars cannot be split"]"#), "skipped row")
+        #expect(page.contains(#""id":"resampled","title":"Resampled (screened from finer bars)""#), "resampled table")
+        #expect(page.contains(#"["HOUR@1d","1d bars made from its 1h bars, in UTC days"]"#), "resampled row")
 
         let c = try BT.run(["screen", "--all", "--timeframe", "1d", "--where", "close > sma(close, 20)", "--db", db])
         #expect(c.status == 0 && c.stdout.contains(Self.skipped + "\n" + Self.resampled), "\(c.stdout)\(c.stderr)")

@@ -25,7 +25,8 @@ extension ScreenReport {
     }
 
     /// `report.html` of the screen: a sortable table with an equity sparkline per symbol; a
-    /// click on a row opens that symbol's chart (candles, trades, fills, equity, drawdown).
+    /// click on a row opens that symbol's chart (candles, trades, fills, equity, drawdown); the
+    /// series left out or resampled, with why, in a table each.
     /// - Parameter runs: the runs whose charts to embed, by symbol (`embeddedSymbols`).
     public func html(runs: [String: ChartedRun]) -> String {
         PageData.render(pageData(runs: runs), title: "Screen: \(strategy)", kind: .screen)
@@ -67,6 +68,13 @@ extension ScreenReport {
         summary.append(["failed", PageData.grouped(failed)])
         let table = PageData.table(id: "summary", title: "Screen", columns: ["", ""], rows: summary, align: ["left", "right"],
                                    notes: notes, placement: .main)
+        // The series left out and the ones read resampled, with why, as screen.md lists them.
+        let noteTables: [JSONValue] = [SeriesNote.Kind.skipped, .resampled].compactMap { kind in
+            let some = seriesNotes.filter { $0.kind == kind }
+            guard !some.isEmpty else { return nil }
+            return PageData.table(id: kind.rawValue, title: SeriesNote.heading(kind), columns: ["series", "why"],
+                                  rows: some.map { [$0.series, $0.reason] }, align: ["left", "left"], placement: .main)
+        }
         var subtitle = ["\(PageData.grouped(rows.count)) symbols", "ranked by \(rankMetric)"]
         if !parameters.isEmpty { subtitle.append(parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ")) }
         let screen: JSONValue = [
@@ -78,7 +86,7 @@ extension ScreenReport {
             "rows": .array(rows),
         ]
         return PageData.page(.screen, title: "Screen: \(strategy)", subtitle: subtitle, manifest: manifest.plainRows,
-                             tables: [table], members: [(key: "screen", value: screen)])
+                             tables: [table] + noteTables, members: [(key: "screen", value: screen)])
     }
 
     /// At most 120 points of an equity curve: the last value of each of 120 equal buckets.

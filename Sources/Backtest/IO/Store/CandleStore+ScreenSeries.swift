@@ -53,7 +53,7 @@ public struct SeriesNote: Sendable, Equatable {
         }
     }
 
-    private static func heading(_ kind: Kind) -> String {
+    static func heading(_ kind: Kind) -> String {
         kind == .skipped ? "Skipped (not screened)" : "Resampled (screened from finer bars)"
     }
 }
