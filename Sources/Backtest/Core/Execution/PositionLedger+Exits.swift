@@ -16,10 +16,11 @@ extension PositionLedger {
     /// first. A level that is not a positive price fills at the open. Fills take the book at the
     /// bar's open.
     mutating func checkLevels<R: ExecutionRecorder>(bar: Int, row: Int, cash: inout Double, recorder: inout R) {
-        guard quantity != 0, bar >= exits.firstCheckBar, let trip else { return }
+        // The trip's entry bar only: binding the whole trip copied it (120 bytes) on every bar.
+        guard quantity != 0, bar >= exits.firstCheckBar, let entryBar = trip?.entryBar else { return }
         let long = quantity > 0
         let o = candles.open[bar], h = candles.high[bar], l = candles.low[bar]
-        let held = trip.entryBar < bar
+        let held = entryBar < bar
         let timeMs = candles.time[bar] &* 1000
         func through(_ level: Double, below: Bool, _ price: Double) -> Bool { below ? price <= level : price >= level }
         func exit(full: Bool, wanted: Double = 0, at price: Double, _ kind: ExitKind) {
@@ -70,8 +71,8 @@ extension PositionLedger {
     /// The bar `bar` is complete: the peak and trough, the trailing stop and the break-even move
     /// follow it (so the bar that makes a new high cannot also stop out on it).
     mutating func closeBar(_ bar: Int) {
-        guard quantity != 0, exits.tracksPeak, let trip else { return }
-        exits.close(bar: bar, high: candles.high[bar], low: candles.low[bar], entry: trip.entryPrice, tick: config.tick)
+        guard quantity != 0, exits.tracksPeak, let entry = trip?.entryPrice else { return }
+        exits.close(bar: bar, high: candles.high[bar], low: candles.low[bar], entry: entry, tick: config.tick)
     }
 
     /// The position as the position-aware series read it at `bar`'s close (docs/design/orders.md,
