@@ -172,6 +172,24 @@ struct EngineTests {
         #expect(r4.warnings.map(\.kind) == [.noVolume])
     }
 
+    @Test("a stop that the participation cap fills in part sells the remainder at the next bar's open and ends the trade as a stop")
+    func stopRemainder() throws {
+        var c = EngineTest.plain()
+        c.maxParticipation = 0.1
+        c.feeBps = 0
+        c.stopLoss = 0.05
+        // The entry fills 40 units (0.1 x 400). The stop bar trades 200: 20 go at the stop
+        // (95), the other 20 at bar 4's open, still as the stop's exit.
+        let s = EngineTest.candles([(100, 101, 99, 100, 400), (100, 101, 99, 100, 400), (100, 101, 99, 100, 400),
+                                    (99, 99, 90, 92, 200), (93, 94, 92, 93, 400), (93, 94, 92, 93, 400)])
+        let r = try EngineTest.run(s, Signals(entries: bits([0], 6), exits: bits([], 6)), c)
+        #expect(r.fills.map(\.index) == [1, 3, 4])
+        #expect(r.fills.map(\.quantityFilled) == [40, 20, 20])
+        #expect(r.fills.map(\.referencePrice) == [100, 95, 93])
+        #expect(r.trades.count == 1 && r.trades[0].exitKind == .stop && r.trades[0].exitIndex == 4)
+        #expect(r.position[3] == 20 && r.position[4] == 0)
+    }
+
     @Test("bad configuration throws an input error naming the setting and its value")
     func validation() {
         var c = ExecutionConfig()
