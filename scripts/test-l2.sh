@@ -9,13 +9,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 SWIFT="${SWIFT:-swift}"
 
-if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq python3 python3-pip >/dev/null
-fi
+. scripts/lib/pypi.sh
+ensure_python_pip
 
 cache="${BT_L2_CACHE:-$root/.cache/ob-analytics}"
 wheel="$(Tests/Fixtures/l2/fetch_ob_analytics.sh "$cache")"

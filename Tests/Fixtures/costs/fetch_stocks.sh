@@ -22,35 +22,10 @@ SHA256="f40331a40ca30c64a1c1471835aad9006b61b0d9731a3f649ee8cbbf48d3822f"
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
+. "$root/scripts/lib/pypi.sh"
 cache="${1:-${BT_STOCKS_CACHE:-$root/.cache/stocks}}"
-mkdir -p "$cache"
-wheel="$cache/$WHEEL"
 python="${PYTHON:-python3}"
-
-sha_of() { sha256sum "$1" | cut -d' ' -f1; }
-
-if [[ ! -f "$wheel" || "$(sha_of "$wheel")" != "$SHA256" ]]; then
-    rm -f "$wheel"
-    tmp="$(mktemp -d "$cache/download.XXXXXX")"
-    trap 'rm -rf "$tmp"' EXIT
-    if ! "$python" -m pip download --no-deps --only-binary=:all: --disable-pip-version-check \
-            --no-cache-dir --timeout 30 --retries 1 -d "$tmp" "bokeh-sampledata==${VERSION}" >"$tmp/pip.log" 2>&1; then
-        echo "error: could not download bokeh-sampledata==${VERSION} from PyPI (offline, or the registry is unreachable)." >&2
-        echo "       pip said:" >&2
-        tail -n 5 "$tmp/pip.log" | sed 's/^/       /' >&2
-        exit 3
-    fi
-    if [[ ! -f "$tmp/$WHEEL" ]]; then
-        echo "error: pip did not produce $WHEEL (got: $(ls "$tmp" | tr '\n' ' '))" >&2
-        exit 3
-    fi
-    got="$(sha_of "$tmp/$WHEEL")"
-    if [[ "$got" != "$SHA256" ]]; then
-        echo "error: $WHEEL has SHA-256 $got, expected $SHA256; refusing to use it." >&2
-        exit 4
-    fi
-    mv "$tmp/$WHEEL" "$wheel"
-fi
+wheel="$(fetch_pinned_wheel bokeh-sampledata "$VERSION" "$WHEEL" "$SHA256" "$cache")"
 
 out="$cache/csv"
 if [[ ! -f "$out/MSFT.csv" || "$out/MSFT.csv" -ot "$wheel" ]]; then

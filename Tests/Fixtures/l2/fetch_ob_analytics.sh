@@ -20,37 +20,6 @@ SHA256="0326a93aaee4ea08356d8dea59868d68592623a2434bbe4d9be379fa855c9c62"
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-cache="${1:-${BT_L2_CACHE:-$root/.cache/ob-analytics}}"
-mkdir -p "$cache"
-wheel="$cache/$WHEEL"
-
-sha_of() { sha256sum "$1" | cut -d' ' -f1; }
-
-if [[ -f "$wheel" && "$(sha_of "$wheel")" == "$SHA256" ]]; then
-    echo "$wheel"
-    exit 0
-fi
-
-rm -f "$wheel"
-tmp="$(mktemp -d "$cache/download.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-python="${PYTHON:-python3}"
-if ! "$python" -m pip download --no-deps --only-binary=:all: --disable-pip-version-check \
-        --no-cache-dir --timeout 30 --retries 1 -d "$tmp" "ob-analytics==${VERSION}" >"$tmp/pip.log" 2>&1; then
-    echo "error: could not download ob-analytics==${VERSION} from PyPI (offline, or the registry is unreachable)." >&2
-    echo "       The real L2 sample is fetched at test time and never committed (GPL-2.0-or-later)." >&2
-    echo "       pip said:" >&2
-    tail -n 5 "$tmp/pip.log" | sed 's/^/       /' >&2
-    exit 3
-fi
-if [[ ! -f "$tmp/$WHEEL" ]]; then
-    echo "error: pip did not produce $WHEEL (got: $(ls "$tmp" | tr '\n' ' '))" >&2
-    exit 3
-fi
-got="$(sha_of "$tmp/$WHEEL")"
-if [[ "$got" != "$SHA256" ]]; then
-    echo "error: $WHEEL has SHA-256 $got, expected $SHA256; refusing to use it." >&2
-    exit 4
-fi
-mv "$tmp/$WHEEL" "$wheel"
-echo "$wheel"
+. "$root/scripts/lib/pypi.sh"
+fetch_pinned_wheel ob-analytics "$VERSION" "$WHEEL" "$SHA256" "${1:-${BT_L2_CACHE:-$root/.cache/ob-analytics}}" \
+    "The real L2 sample is fetched at test time and never committed (GPL-2.0-or-later)."
