@@ -69,11 +69,9 @@ extension ScreenReport {
         let table = PageData.table(id: "summary", title: "Screen", columns: ["", ""], rows: summary, align: ["left", "right"],
                                    notes: notes, placement: .main)
         // The series left out and the ones read resampled, with why, as screen.md lists them.
-        let noteTables: [JSONValue] = [SeriesNote.Kind.skipped, .resampled].compactMap { kind in
-            let some = seriesNotes.filter { $0.kind == kind }
-            guard !some.isEmpty else { return nil }
-            return PageData.table(id: kind.rawValue, title: SeriesNote.heading(kind), columns: ["series", "why"],
-                                  rows: some.map { [$0.series, $0.reason] }, align: ["left", "left"], placement: .main)
+        let noteTables: [JSONValue] = SeriesNote.groups(seriesNotes).map { kind, some in
+            PageData.table(id: kind.rawValue, title: SeriesNote.heading(kind), columns: ["series", "why"],
+                           rows: some.map { [$0.series, $0.reason] }, align: ["left", "left"], placement: .main)
         }
         var subtitle = ["\(PageData.grouped(rows.count)) symbols", "ranked by \(rankMetric)"]
         if !parameters.isEmpty { subtitle.append(parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ")) }
