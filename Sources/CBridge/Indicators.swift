@@ -11,12 +11,18 @@ enum IndicatorCall {
     /// The most elements an array may have (far beyond memory, far below overflow of byte counts).
     static let maximumCount = 1 << 40
 
+    typealias Buffers = [UnsafeBufferPointer<Double>]
+    typealias Outputs = [UnsafeMutableBufferPointer<Double>]
+
     /// Checks `n`, the inputs and outputs and the periods of `name`, then runs `kernel` over each
-    /// finite run of the inputs (NaN written at the gaps).
+    /// finite run of the inputs (NaN written at the gaps). With `checked` (the same kernel from
+    /// `Indicators.Checked`, which tells whether it proved every input finite), clean input is
+    /// one pass of it over all bars, without the separate scan for gaps.
     static func run(
         _ name: String, _ n: Int, inputs: [(UnsafePointer<Double>?, String)],
         outputs: [(UnsafeMutablePointer<Double>?, String)], periods: [(Int32, String)],
-        _ kernel: ([UnsafeBufferPointer<Double>], [UnsafeMutableBufferPointer<Double>]) -> Void
+        checked: ((Buffers, Outputs) -> Bool)? = nil,
+        _ kernel: (Buffers, Outputs) -> Void
     ) -> Int32 {
         guarded {
             try checkCount(n, name)
@@ -30,8 +36,13 @@ enum IndicatorCall {
                 guard let pointer else { throw BridgeError.argument("\(name): \(what) is NULL") }
                 return UnsafeMutableBufferPointer(start: pointer, count: n)
             }
-            Indicators.forEachFiniteRun(ins, outputs: outs) { r in
+            let split = { (r: Range<Int>) in
                 kernel(ins.map { UnsafeBufferPointer(rebasing: $0[r]) }, outs.map { UnsafeMutableBufferPointer(rebasing: $0[r]) })
+            }
+            if let checked {
+                Indicators.forEachFiniteRun(ins, outputs: outs, trying: { checked(ins, outs) }, split)
+            } else {
+                Indicators.forEachFiniteRun(ins, outputs: outs, split)
             }
         }
     }
@@ -63,14 +74,16 @@ public typealias MutableDoubles = UnsafeMutablePointer<Double>
 
 @_cdecl("bt_sma_lookback") public func bt_sma_lookback(_ period: Int32) -> Int32 { IndicatorCall.lookback([period]) { L.sma(period: $0[0]) } }
 @_cdecl("bt_sma") public func bt_sma(_ n: Int, _ x: Doubles?, _ period: Int32, _ out: MutableDoubles?) -> Int32 {
-    IndicatorCall.run("sma", n, inputs: [(x, "in")], outputs: [(out, "out")], periods: [(period, "period")]) { i, o in
+    IndicatorCall.run("sma", n, inputs: [(x, "in")], outputs: [(out, "out")], periods: [(period, "period")],
+                      checked: { i, o in Indicators.Checked.sma(i[0], period: Int(period), into: o[0]) }) { i, o in
         K.sma(i[0], period: Int(period), into: o[0])
     }
 }
 
 @_cdecl("bt_ema_lookback") public func bt_ema_lookback(_ period: Int32) -> Int32 { IndicatorCall.lookback([period]) { L.ema(period: $0[0]) } }
 @_cdecl("bt_ema") public func bt_ema(_ n: Int, _ x: Doubles?, _ period: Int32, _ out: MutableDoubles?) -> Int32 {
-    IndicatorCall.run("ema", n, inputs: [(x, "in")], outputs: [(out, "out")], periods: [(period, "period")]) { i, o in
+    IndicatorCall.run("ema", n, inputs: [(x, "in")], outputs: [(out, "out")], periods: [(period, "period")],
+                      checked: { i, o in Indicators.Checked.ema(i[0], period: Int(period), into: o[0]) }) { i, o in
         K.ema(i[0], period: Int(period), into: o[0])
     }
 }
@@ -138,7 +151,8 @@ public typealias MutableDoubles = UnsafeMutablePointer<Double>
 @_cdecl("bt_atr_lookback") public func bt_atr_lookback(_ period: Int32) -> Int32 { IndicatorCall.lookback([period]) { L.atr(period: $0[0]) } }
 @_cdecl("bt_atr") public func bt_atr(_ n: Int, _ high: Doubles?, _ low: Doubles?, _ close: Doubles?, _ period: Int32, _ out: MutableDoubles?) -> Int32 {
     IndicatorCall.run("atr", n, inputs: [(high, "high"), (low, "low"), (close, "close")], outputs: [(out, "out")],
-                      periods: [(period, "period")]) { i, o in
+                      periods: [(period, "period")],
+                      checked: { i, o in Indicators.Checked.atr(high: i[0], low: i[1], close: i[2], period: Int(period), into: o[0]) }) { i, o in
         K.atr(high: i[0], low: i[1], close: i[2], period: Int(period), into: o[0])
     }
 }

@@ -30,12 +30,26 @@ extension Indicators.Kernel {
         high: UnsafeBufferPointer<Double>, low: UnsafeBufferPointer<Double>, close: UnsafeBufferPointer<Double>,
         period p: Int, into out: UnsafeMutableBufferPointer<Double>
     ) {
+        _ = atr(high: high, low: low, close: close, period: p, into: out, checking: false)
+    }
+
+    /// ATR into `out`; with `checking`, also returns whether every input is proved finite (else
+    /// true). See `Indicators.Checked.atr`.
+    @inline(__always)
+    static func atr(
+        high: UnsafeBufferPointer<Double>, low: UnsafeBufferPointer<Double>, close: UnsafeBufferPointer<Double>,
+        period p: Int, into out: UnsafeMutableBufferPointer<Double>, checking: Bool
+    ) -> Bool {
         let n = close.count
         precondition(p >= 1 && high.count == n && low.count == n && out.count == n, "atr: period must be positive and buffers must match")
         guard n > p, let h = high.baseAddress, let l = low.baseAddress, let c = close.baseAddress, let o = out.baseAddress else {
-            out.fillNaN(0..<n); return
+            out.fillNaN(0..<n); return !checking
         }
         out.fillNaN(0..<p)
+        // A true range takes in a NaN or an infinity of its low or previous close, and an
+        // infinity of its high, but drops a NaN high (`range` and `up` are NaN, `down` is not);
+        // so the check reads the highs itself: bars 0...p here, each block below while it is in L1.
+        var finite = !checking || Indicators.allFinite(h, count: p + 1)
         var s = 0.0
         for i in 1...p { s += Indicators.trueRange(h[i], l[i], c[i - 1]) }
         let atr = s / Double(p)
@@ -54,11 +68,17 @@ extension Indicators.Kernel {
             while start < n {
                 let end = min(n, start &+ block)
                 for j in 0..<(end &- start) { tr[j] = Indicators.trueRange(h[start &+ j], l[start &+ j], c[start &+ j &- 1]) * b }
+                if checking && finite { finite = Indicators.allFinite(h + start, count: end &- start) }
                 let base = tr - start
                 previous = Indicators.wilder8(start, end, a: a, previous: previous, into: o) { base[$0] }
                 start = end
             }
         }
+        guard checking else { return true }
+        // Every low from bar 1 and close to bar n-2 went into a true range, and every true range
+        // into the seed and then the smoothed value, which stays non-finite once it took one in:
+        // `o[n-1]` covers them all. Bar 0's high and low and the last close are not read.
+        return finite && o[n - 1].isFinite && l[0].isFinite && c[n - 1].isFinite
     }
 }
 

@@ -25,14 +25,22 @@ enum RollingSum {
     }
 
     /// `out[i] = scale * sum(x[i-p+1...i])` for `i >= p - 1`; NaN before.
+    ///
+    /// Returns false when some `x` may be NaN or infinite: every `x[i]` enters the running sum of
+    /// its re-summation block (the window summed directly, or an update `x[j] - x[j-p]`), and a
+    /// sum that took in a NaN or an infinity stays non-finite, so a finite sum at the end of every
+    /// block proves every input finite (an overflow to infinity only gives a false "may be").
+    /// `Indicators.Checked` uses it to skip a separate scan for gaps.
+    @discardableResult
     static func sums(
         _ x: UnsafeBufferPointer<Double>, period p: Int, scale: Double, into out: UnsafeMutableBufferPointer<Double>
-    ) {
+    ) -> Bool {
         let n = x.count
-        guard n >= p, let xs = x.baseAddress, let o = out.baseAddress else { out.fillNaN(0..<n); return }
+        guard n >= p, let xs = x.baseAddress, let o = out.baseAddress else { out.fillNaN(0..<n); return false }
         out.fillNaN(0..<(p - 1))
         let block = resumEvery(p)
         var i = p - 1
+        var poison = 0.0  // the sum of `s * 0` over the blocks: 0 while every block's sum is finite
         while i < n {
             var s = direct(xs + (i &- p &+ 1), p)
             o[i] = s * scale
@@ -58,7 +66,9 @@ enum RollingSum {
                 o[j] = s * scale
                 j &+= 1
             }
+            poison += s * 0
             i = end
         }
+        return poison == 0
     }
 }

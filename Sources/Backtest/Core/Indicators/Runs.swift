@@ -11,17 +11,34 @@ extension Indicators {
         var tail = 0.0
         for x in inputs {
             guard let base = x.baseAddress else { continue }
-            let raw = UnsafeRawPointer(base)
-            let steps = x.count / 8
-            var i = 0
-            while i < steps {
-                a += raw.loadUnaligned(fromByteOffset: i &* 64, as: SIMD4<Double>.self) * 0
-                b += raw.loadUnaligned(fromByteOffset: i &* 64 &+ 32, as: SIMD4<Double>.self) * 0
-                i &+= 1
-            }
-            for j in steps * 8 ..< x.count { tail += base[j] * 0 }
+            zeroSums(base, x.count, &a, &b, &tail)
         }
         return (a + b).sum() + tail == 0
+    }
+
+    /// True when each of `base[0..<count]` is finite (`allFinite` of one buffer, no array).
+    @inline(__always)
+    static func allFinite(_ base: UnsafePointer<Double>, count: Int) -> Bool {
+        var a = SIMD4<Double>(), b = SIMD4<Double>()
+        var tail = 0.0
+        zeroSums(base, count, &a, &b, &tail)
+        return (a + b).sum() + tail == 0
+    }
+
+    /// Adds `x * 0` of each of `base[0..<count]` into the two four-lane sums and `tail`.
+    @inline(__always)
+    static func zeroSums(
+        _ base: UnsafePointer<Double>, _ count: Int, _ a: inout SIMD4<Double>, _ b: inout SIMD4<Double>, _ tail: inout Double
+    ) {
+        let raw = UnsafeRawPointer(base)
+        let steps = count / 8
+        var i = 0
+        while i < steps {
+            a += raw.loadUnaligned(fromByteOffset: i &* 64, as: SIMD4<Double>.self) * 0
+            b += raw.loadUnaligned(fromByteOffset: i &* 64 &+ 32, as: SIMD4<Double>.self) * 0
+            i &+= 1
+        }
+        for j in steps * 8 ..< count { tail += base[j] * 0 }
     }
 
     /// Calls `body` once per maximal run of bars where every input is finite, and writes NaN into
@@ -47,6 +64,49 @@ extension Indicators {
             while j < n && inputs.allSatisfy({ $0[j].isFinite }) { j += 1 }
             body(i..<j)
             i = j
+        }
+    }
+
+    /// `forEachFiniteRun` for a kernel that can tell from its own work whether its inputs were
+    /// all finite: `whole` runs it over `0..<n` and returns true when it proved them finite
+    /// (`Indicators.Checked`); otherwise its outputs are discarded and the inputs are scanned and
+    /// split as `forEachFiniteRun` does, so the results are the same for every input. Clean input
+    /// costs the kernel alone, without the separate pass over every input.
+    package static func forEachFiniteRun(
+        _ inputs: [UnsafeBufferPointer<Double>], outputs: [UnsafeMutableBufferPointer<Double>],
+        trying whole: () -> Bool, _ body: (Range<Int>) -> Void
+    ) {
+        if whole() { return }
+        forEachFiniteRun(inputs, outputs: outputs, body)
+    }
+
+    /// Kernels that also report whether they proved every input finite (true) or saw, or may have
+    /// seen, a NaN or an infinity (false: an overflow to infinity from finite inputs, or input too
+    /// short to be read, also gives false). Their outputs equal `Kernel`'s. Each reads its own
+    /// running state instead of scanning the inputs again; `forEachFiniteRun(_:outputs:trying:_:)`
+    /// falls back to the scan when one returns false.
+    package enum Checked {
+        /// `Kernel.sma`: each re-summation block's running sum took in its inputs (`RollingSum.sums`).
+        package static func sma(_ x: UnsafeBufferPointer<Double>, period: Int, into out: UnsafeMutableBufferPointer<Double>) -> Bool {
+            precondition(period >= 1 && out.count == x.count, "sma: period must be positive and out must match x")
+            return RollingSum.sums(x, period: period, scale: 1 / Double(period), into: out)
+        }
+
+        /// `Kernel.ema`: the seed sums `x[0..<period]`, every later `x` enters the recurrence
+        /// (times `k > 0`), and the carried value, multiplied by `1 - k` (0 for period 1, and
+        /// `0 * NaN`, `0 * inf` are NaN), stays non-finite: the last output covers every input.
+        package static func ema(_ x: UnsafeBufferPointer<Double>, period: Int, into out: UnsafeMutableBufferPointer<Double>) -> Bool {
+            Kernel.ema(x, period: period, into: out)
+            return x.count >= period && x.count > 0 && out[x.count - 1].isFinite
+        }
+
+        /// `Kernel.atr`: the smoothed value covers the lows and closes; the highs are checked as
+        /// it goes (a true range drops a NaN high).
+        package static func atr(
+            high: UnsafeBufferPointer<Double>, low: UnsafeBufferPointer<Double>, close: UnsafeBufferPointer<Double>,
+            period: Int, into out: UnsafeMutableBufferPointer<Double>
+        ) -> Bool {
+            Kernel.atr(high: high, low: low, close: close, period: period, into: out, checking: true)
         }
     }
 

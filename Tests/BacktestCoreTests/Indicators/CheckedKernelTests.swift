@@ -1,0 +1,106 @@
+import Testing
+@testable import BacktestCore
+
+/// `Indicators.Checked` (the kernels that tell from their own running state whether every input
+/// was finite) against the scan-and-split path they let the C library skip, on random series
+/// with NaN and infinities punched in anywhere, including the first and last bars.
+@Suite("Checked kernels: the same outputs as scanning for gaps, and never miss one")
+struct CheckedKernelTests {
+    /// SplitMix64, so every run tests the same cases.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+        mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    }
+
+    typealias Kernel = ([UnsafeBufferPointer<Double>], [UnsafeMutableBufferPointer<Double>]) -> Void
+    typealias Checked = ([UnsafeBufferPointer<Double>], [UnsafeMutableBufferPointer<Double>]) -> Bool
+
+    /// name, number of inputs, kernel, checked kernel, for a period.
+    static func kernels(_ p: Int) -> [(String, Int, Kernel, Checked)] {
+        [
+            ("sma", 1, { i, o in Indicators.Kernel.sma(i[0], period: p, into: o[0]) },
+             { i, o in Indicators.Checked.sma(i[0], period: p, into: o[0]) }),
+            ("ema", 1, { i, o in Indicators.Kernel.ema(i[0], period: p, into: o[0]) },
+             { i, o in Indicators.Checked.ema(i[0], period: p, into: o[0]) }),
+            ("atr", 3, { i, o in Indicators.Kernel.atr(high: i[0], low: i[1], close: i[2], period: p, into: o[0]) },
+             { i, o in Indicators.Checked.atr(high: i[0], low: i[1], close: i[2], period: p, into: o[0]) }),
+        ]
+    }
+
+    /// Random-walk high/low/close of `n` bars with `bad` values (NaN, +inf, -inf) at random bars
+    /// of random inputs; sometimes near the largest double, where sums overflow.
+    static func series(_ n: Int, bad: Int, huge: Bool, _ rng: inout Random) -> [[Double]] {
+        var price = huge ? 1e307 : 100.0
+        var close = [Double](), high = [Double](), low = [Double]()
+        for _ in 0..<n {
+            price *= 1 + (rng.unit() - 0.5) * 0.02
+            close.append(price)
+            high.append(price * (1 + rng.unit() * 0.01))
+            low.append(price * (1 - rng.unit() * 0.01))
+        }
+        var inputs = [high, low, close]
+        let values: [Double] = [.nan, .infinity, -.infinity, -.nan]
+        for _ in 0..<bad {
+            let at: Int
+            switch rng.int(0...3) {
+            case 0: at = 0
+            case 1: at = n - 1
+            default: at = rng.int(0...(n - 1))
+            }
+            inputs[rng.int(0...2)][at] = values[rng.int(0...3)]
+        }
+        return inputs
+    }
+
+    @Test("bit-identical outputs to forEachFiniteRun's scan and split, and false whenever an input is not finite",
+          arguments: ["sma", "ema", "atr"])
+    func randomGaps(_ name: String) {
+        var rng = Random(state: 0xC0FFEE)
+        var proved = 0
+        for case_ in 0..<4000 {
+            let n = rng.int(1...260)
+            let p = rng.int(1...24)
+            let bad = case_ % 3 == 0 ? 0 : rng.int(1...4)
+            let all = Self.series(n, bad: bad, huge: case_ % 50 == 1, &rng)
+            let (_, count, kernel, checked) = Self.kernels(p).first { $0.0 == name }!
+            // One-input kernels read the close (or, a third of the time, the high, with its gaps).
+            let inputs = count == 3 ? all : [all[case_ % 3 == 1 ? 0 : 2]]
+            let finite = inputs.allSatisfy { $0.allSatisfy(\.isFinite) }
+            var old = [Double](repeating: 7, count: n), new = [Double](repeating: 7, count: n)
+            var said = false
+            Indicators.withBuffers(inputs) { ins in
+                old.withUnsafeMutableBufferPointer { o in
+                    Indicators.forEachFiniteRun(ins, outputs: [o]) { r in
+                        kernel(ins.map { UnsafeBufferPointer(rebasing: $0[r]) }, [UnsafeMutableBufferPointer(rebasing: o[r])])
+                    }
+                }
+                new.withUnsafeMutableBufferPointer { o in
+                    said = checked(ins, [o])
+                    if said { proved += 1 }
+                    #expect(!said || finite, "\(name) n \(n) period \(p): a non-finite input was missed")
+                    // The dispatching path as the C library calls it.
+                    o.initialize(repeating: 7)
+                    Indicators.forEachFiniteRun(ins, outputs: [o], trying: { checked(ins, [o]) }) { r in
+                        kernel(ins.map { UnsafeBufferPointer(rebasing: $0[r]) }, [UnsafeMutableBufferPointer(rebasing: o[r])])
+                    }
+                }
+            }
+            #expect(zip(old, new).allSatisfy { $0.bitPattern == $1.bitPattern },
+                    "\(name) n \(n) period \(p) bad \(bad): outputs differ")
+            if !said && finite && case_ % 50 != 1 {
+                // Clean, ordinary input the kernel could read in full must be proved finite.
+                let readsAll = name == "atr" ? n > p : n >= p
+                #expect(!readsAll, "\(name) n \(n) period \(p): clean input not proved finite")
+            }
+        }
+        #expect(proved > 500)
+    }
+}
