@@ -2,7 +2,8 @@ import Backtest
 import CBTABI
 
 /// `bt_bars` as candles: the caller's columns copied into a `CandleSeries` (the library's
-/// expressions and engine take Swift arrays), after the pointers are checked.
+/// expressions and engine take Swift arrays), after the pointers are checked. A backtest's bars
+/// are copied and checked in one pass (`CandleSeries.copying`).
 enum Bars {
     /// How strictly the bars are checked.
     enum Use {
@@ -26,6 +27,21 @@ enum Bars {
                 throw BridgeError.input("\(what).timeframe '\(text)' is not one of \(Timeframe.allCases.map(\.rawValue).joined(separator: " "))")
             }
             timeframe = tf
+        }
+        if use == .backtest {
+            guard let t = b.time else { throw BridgeError.argument("\(what).time is NULL (a backtest needs the bars' times)") }
+            if n == 0 { throw BridgeError.input("\(what): no bars") }
+            func pointer(_ p: UnsafePointer<Double>?, _ name: String) throws -> UnsafePointer<Double> {
+                guard let p else { throw BridgeError.argument("\(what).\(name) is NULL") }
+                return p
+            }
+            let (candles, storable) = CandleSeries.copying(
+                symbol: symbol, timeframe: timeframe, count: n, time: t, open: try pointer(b.open, "open"),
+                high: try pointer(b.high, "high"), low: try pointer(b.low, "low"), close: try pointer(b.close, "close"), volume: b.volume)
+            if !storable, let bad = candles.firstUnstorableBar {
+                throw BridgeError.input("\(what)[\(bad.index)] (\(symbol.isEmpty ? "" : symbol + " ")\(UTCTime.describe(candles.time[bad.index]))): \(bad.reason)")
+            }
+            return candles
         }
         func column(_ p: UnsafePointer<Double>?, _ name: String) throws -> [Double] {
             if n == 0 { return [] }
