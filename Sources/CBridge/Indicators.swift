@@ -97,7 +97,8 @@ public typealias MutableDoubles = UnsafeMutablePointer<Double>
 
 @_cdecl("bt_rsi_lookback") public func bt_rsi_lookback(_ period: Int32) -> Int32 { IndicatorCall.lookback([period]) { L.rsi(period: $0[0]) } }
 @_cdecl("bt_rsi") public func bt_rsi(_ n: Int, _ x: Doubles?, _ period: Int32, _ out: MutableDoubles?) -> Int32 {
-    IndicatorCall.run("rsi", n, inputs: [(x, "in")], outputs: [(out, "out")], periods: [(period, "period")]) { i, o in
+    IndicatorCall.run("rsi", n, inputs: [(x, "in")], outputs: [(out, "out")], periods: [(period, "period")],
+                      checked: { i, o in Indicators.Checked.rsi(i[0], period: Int(period), into: o[0]) }) { i, o in
         K.rsi(i[0], period: Int(period), into: o[0])
     }
 }
@@ -127,7 +128,11 @@ public typealias MutableDoubles = UnsafeMutablePointer<Double>
         return guarded { throw BridgeError.input("macd: fast period (\(fast)) must be shorter than slow period (\(slow))") }
     }
     return IndicatorCall.run("macd", n, inputs: [(x, "in")], outputs: [(macd, "out_macd"), (signalOut, "out_signal"), (hist, "out_hist")],
-                             periods: [(fast, "fast period"), (slow, "slow period"), (signal, "signal period")]) { i, o in
+                             periods: [(fast, "fast period"), (slow, "slow period"), (signal, "signal period")],
+                             checked: { i, o in
+                                 Indicators.Checked.macd(i[0], fast: Int(fast), slow: Int(slow), signal: Int(signal),
+                                                         macd: o[0], signal: o[1], histogram: o[2])
+                             }) { i, o in
         K.macd(i[0], fast: Int(fast), slow: Int(slow), signal: Int(signal), macd: o[0], signal: o[1], histogram: o[2])
     }
 }

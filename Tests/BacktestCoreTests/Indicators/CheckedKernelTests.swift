@@ -30,6 +30,10 @@ struct CheckedKernelTests {
              { i, o in Indicators.Checked.sma(i[0], period: p, into: o[0]) }),
             ("ema", 1, { i, o in Indicators.Kernel.ema(i[0], period: p, into: o[0]) },
              { i, o in Indicators.Checked.ema(i[0], period: p, into: o[0]) }),
+            ("rsi", 1, { i, o in Indicators.Kernel.rsi(i[0], period: p, into: o[0]) },
+             { i, o in Indicators.Checked.rsi(i[0], period: p, into: o[0]) }),
+            ("macd", 1, { i, o in Indicators.Kernel.macd(i[0], fast: p, slow: p + 1 + p % 7, signal: 1 + p % 5, macd: o[0], signal: o[1], histogram: o[2]) },
+             { i, o in Indicators.Checked.macd(i[0], fast: p, slow: p + 1 + p % 7, signal: 1 + p % 5, macd: o[0], signal: o[1], histogram: o[2]) }),
             ("atr", 3, { i, o in Indicators.Kernel.atr(high: i[0], low: i[1], close: i[2], period: p, into: o[0]) },
              { i, o in Indicators.Checked.atr(high: i[0], low: i[1], close: i[2], period: p, into: o[0]) }),
         ]
@@ -61,7 +65,7 @@ struct CheckedKernelTests {
     }
 
     @Test("bit-identical outputs to forEachFiniteRun's scan and split, and false whenever an input is not finite",
-          arguments: ["sma", "ema", "atr"])
+          arguments: ["sma", "ema", "rsi", "macd", "atr"])
     func randomGaps(_ name: String) {
         var rng = Random(state: 0xC0FFEE)
         var proved = 0
@@ -74,30 +78,34 @@ struct CheckedKernelTests {
             // One-input kernels read the close (or, a third of the time, the high, with its gaps).
             let inputs = count == 3 ? all : [all[case_ % 3 == 1 ? 0 : 2]]
             let finite = inputs.allSatisfy { $0.allSatisfy(\.isFinite) }
-            var old = [Double](repeating: 7, count: n), new = [Double](repeating: 7, count: n)
+            let k = name == "macd" ? 3 : 1
+            let old = (0..<k).map { _ in UnsafeMutableBufferPointer<Double>.allocate(capacity: n) }
+            let new = (0..<k).map { _ in UnsafeMutableBufferPointer<Double>.allocate(capacity: n) }
+            defer { for b in old + new { b.deallocate() } }
+            func split(_ ins: [UnsafeBufferPointer<Double>], _ outs: [UnsafeMutableBufferPointer<Double>]) -> (Range<Int>) -> Void {
+                { r in kernel(ins.map { UnsafeBufferPointer(rebasing: $0[r]) }, outs.map { UnsafeMutableBufferPointer(rebasing: $0[r]) }) }
+            }
             var said = false
             Indicators.withBuffers(inputs) { ins in
-                old.withUnsafeMutableBufferPointer { o in
-                    Indicators.forEachFiniteRun(ins, outputs: [o]) { r in
-                        kernel(ins.map { UnsafeBufferPointer(rebasing: $0[r]) }, [UnsafeMutableBufferPointer(rebasing: o[r])])
-                    }
-                }
-                new.withUnsafeMutableBufferPointer { o in
-                    said = checked(ins, [o])
-                    if said { proved += 1 }
-                    #expect(!said || finite, "\(name) n \(n) period \(p): a non-finite input was missed")
-                    // The dispatching path as the C library calls it.
-                    o.initialize(repeating: 7)
-                    Indicators.forEachFiniteRun(ins, outputs: [o], trying: { checked(ins, [o]) }) { r in
-                        kernel(ins.map { UnsafeBufferPointer(rebasing: $0[r]) }, [UnsafeMutableBufferPointer(rebasing: o[r])])
-                    }
-                }
+                for b in old + new { b.initialize(repeating: 7) }
+                Indicators.forEachFiniteRun(ins, outputs: old, split(ins, old))
+                said = checked(ins, new)
+                if said { proved += 1 }
+                #expect(!said || finite, "\(name) n \(n) period \(p): a non-finite input was missed")
+                // The dispatching path as the C library calls it.
+                for b in new { b.initialize(repeating: 7) }
+                Indicators.forEachFiniteRun(ins, outputs: new, trying: { checked(ins, new) }, split(ins, new))
             }
-            #expect(zip(old, new).allSatisfy { $0.bitPattern == $1.bitPattern },
+            #expect(zip(old, new).allSatisfy { zip($0, $1).allSatisfy { $0.bitPattern == $1.bitPattern } },
                     "\(name) n \(n) period \(p) bad \(bad): outputs differ")
             if !said && finite && case_ % 50 != 1 {
                 // Clean, ordinary input the kernel could read in full must be proved finite.
-                let readsAll = name == "atr" ? n > p : n >= p
+                let readsAll: Bool
+                switch name {
+                case "atr", "rsi": readsAll = n > p
+                case "macd": readsAll = n > Indicators.Lookback.macd(fast: p, slow: p + 1 + p % 7, signal: 1 + p % 5)
+                default: readsAll = n >= p
+                }
                 #expect(!readsAll, "\(name) n \(n) period \(p): clean input not proved finite")
             }
         }

@@ -19,9 +19,16 @@ extension Indicators {
 extension Indicators.Kernel {
     /// RSI of `x` into `out` (same length). See `Indicators.rsi`.
     public static func rsi(_ x: UnsafeBufferPointer<Double>, period p: Int, into out: UnsafeMutableBufferPointer<Double>) {
+        _ = rsiAverages(x, period: p, into: out)
+    }
+
+    /// RSI into `out`; returns whether the final average gain and loss are finite (false when
+    /// `x` is too short to be read). See `Indicators.Checked.rsi`.
+    @inline(__always)
+    static func rsiAverages(_ x: UnsafeBufferPointer<Double>, period p: Int, into out: UnsafeMutableBufferPointer<Double>) -> Bool {
         precondition(p >= 1 && out.count == x.count, "rsi: period must be positive and out must match x")
         let n = x.count
-        guard n > p, let xs = x.baseAddress, let o = out.baseAddress else { out.fillNaN(0..<n); return }
+        guard n > p, let xs = x.baseAddress, let o = out.baseAddress else { out.fillNaN(0..<n); return false }
         out.fillNaN(0..<p)
         var gain = 0.0, loss = 0.0
         for i in 1...p {
@@ -53,5 +60,6 @@ extension Indicators.Kernel {
                 start = end
             }
         }
+        return gain.isFinite && loss.isFinite
     }
 }

@@ -100,6 +100,25 @@ extension Indicators {
             return x.count >= period && x.count > 0 && out[x.count - 1].isFinite
         }
 
+        /// `Kernel.rsi`: every `x` enters a difference, and a difference that is NaN or infinite
+        /// makes the average gain or the average loss non-finite for good (`max(d, 0)` keeps a
+        /// NaN `d`; `d = -inf` gives the loss +inf); the final averages cover every input.
+        package static func rsi(_ x: UnsafeBufferPointer<Double>, period: Int, into out: UnsafeMutableBufferPointer<Double>) -> Bool {
+            Kernel.rsiAverages(x, period: period, into: out)
+        }
+
+        /// `Kernel.macd`: the slow EMA reads every `x` (seeded on `x[0..<slow]`), so its last
+        /// value, and the last MACD value (fast minus slow), is non-finite if any `x` is.
+        package static func macd(
+            _ x: UnsafeBufferPointer<Double>, fast: Int, slow: Int, signal: Int,
+            macd m: UnsafeMutableBufferPointer<Double>, signal s: UnsafeMutableBufferPointer<Double>,
+            histogram h: UnsafeMutableBufferPointer<Double>
+        ) -> Bool {
+            Kernel.macd(x, fast: fast, slow: slow, signal: signal, macd: m, signal: s, histogram: h)
+            let n = x.count
+            return n > Lookback.macd(fast: fast, slow: slow, signal: signal) && m[n - 1].isFinite
+        }
+
         /// `Kernel.atr`: the smoothed value covers the lows and closes; the highs are checked as
         /// it goes (a true range drops a NaN high).
         package static func atr(
