@@ -33,7 +33,7 @@ let package = Package(
         // MARK: - Implementation details
         .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
         .target(name: "BacktestAnalysis", dependencies: ["BacktestCore"], path: "Sources/Backtest/Analysis"),
-        .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib", "CCrypto"],
+        .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib", "CCrypto", "CWebSockets"],
                 path: "Sources/Backtest/IO", exclude: ["HTML/Assets"], plugins: ["EmbedAssets"]),
         .target(name: "BacktestBenchmarks", dependencies: ["Backtest"], path: "Sources/Backtest/Benchmarks"),
         // The report page's .js/.css files (IO/HTML/Assets) and the commands' help texts (bt's Help/*.txt)
@@ -63,6 +63,12 @@ let package = Package(
             name: "CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // The WebSocket client of `bt live` (libwebsockets, TLS through OpenSSL).
+        .systemLibrary(
+            name: "CWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
         ),
 
         // MARK: - Tests

@@ -80,6 +80,11 @@ extension Option {
         case .interval: [.interval]
         case .apiKey: [.apiKey]
         case .baseURL: [.baseURL]
+        case .wsURL: [.wsURL]
+        case .duration: [.duration]
+        case .journal: [.journal]
+        case .staleSeconds: [.staleSeconds]
+        case .maxBackoff: [.maxBackoff]
         }
     }
 }

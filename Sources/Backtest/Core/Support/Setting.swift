@@ -146,5 +146,17 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     /// The service's base URL (a mirror, a local server).
     case baseURL = "base_url"
 
+    // Live sessions
+    /// The WebSocket stream's URL (a local server in tests).
+    case wsURL = "ws_url"
+    /// How long a live session runs.
+    case duration
+    /// The name a live session is journaled under.
+    case journal
+    /// Seconds without a message after which a stream counts as lost.
+    case staleSeconds = "stale_seconds"
+    /// The longest wait between reconnection attempts.
+    case maxBackoff = "max_backoff"
+
     public var name: String { rawValue }
 }

@@ -67,24 +67,21 @@ enum TradesImporter {
         }
         var out = ParsedCandles(file: text.file)
         out.series.timeframe = timeframe
-        var k = 0
-        while k < prints.count {
-            let first = prints[k]
-            let bucket = timeframe.bucketStart(floorDiv(first.timeMs, 1000))
-            var h = first.price, l = first.price, c = first.price, v = first.quantity
-            let line = lines[k]
-            k += 1
-            while k < prints.count, timeframe.bucketStart(floorDiv(prints[k].timeMs, 1000)) == bucket {
-                let p = prints[k]
-                h = max(h, p.price); l = min(l, p.price); c = p.price; v += p.quantity
-                guard v.isFinite else {
-                    throw InputError("the \(timeframe.rawValue) bar at \(UTCTime.iso(bucket)) overflows: its quantities sum past "
-                                         + "the largest number", file: text.file, line: lines[k])
-                }
-                k += 1
-            }
-            out.append(line: line, time: bucket, open: first.price, high: h, low: l, close: c, volume: v)
+        // The aggregation `bt live` uses too (`TradeBarBuilder`); each bar carries the line of its first print.
+        var builder = TradeBarBuilder(timeframe: timeframe)
+        var barLine = 0
+        func emit(_ bar: TradeBar) {
+            out.append(line: barLine, time: bar.time, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume: bar.volume)
         }
+        for (k, p) in prints.enumerated() {
+            if let closed = builder.add(p) { emit(closed) }
+            if builder.forming?.trades == 1 { barLine = lines[k] }
+            if let v = builder.forming?.volume, !v.isFinite {
+                throw InputError("the \(timeframe.rawValue) bar at \(UTCTime.iso(builder.forming!.time)) overflows: its quantities sum past "
+                                     + "the largest number", file: text.file, line: lines[k])
+            }
+        }
+        if let last = builder.finish() { emit(last) }
         return (out, prints)
     }
 

@@ -1,0 +1,176 @@
+import BacktestCore
+
+/// A local order book kept in step with Binance's diff stream, by Binance's documented
+/// procedure ("How to manage a local order book correctly"):
+///
+/// 1. Buffer the diffs as they arrive; ask for a REST snapshot once one is buffered.
+/// 2. A snapshot older than the stream (`lastUpdateId + 1 < U` of the first buffered diff)
+///    cannot be joined to it: it is dropped and another is asked for.
+/// 3. Buffered diffs with `u <= lastUpdateId` are dropped.
+/// 4. The first diff applied must straddle `lastUpdateId + 1` (`U <= lastUpdateId + 1 <= u`).
+/// 5. Every later diff must start at the previous `u + 1`; a gap means a resync: the book is
+///    unknown from that diff on, and the procedure starts again from step 1 with it.
+///
+/// The book is the library's `OrderBook`: the diffs' quantities are absolute and 0 removes a
+/// level. What the book went through is kept as `BookEvent`s for the store and the execution
+/// core (`takeRecorded`): the snapshot, stamped with the event time of the first diff applied
+/// on it, then each diff applied; a gap or a lost connection records an empty snapshot (the book
+/// is unknown until the next sync), so a replay of the record fills nothing in that time, as the
+/// live session could not. Times never go backwards in the record.
+package struct DepthSync: Sendable {
+    package enum State: Equatable, Sendable {
+        /// Waiting for the first diff of a (re)subscription.
+        case waitingForDiff
+        /// Diffs buffered; a snapshot is wanted (or one is held waiting for the diff that joins it).
+        case needsSnapshot
+        case synced
+    }
+
+    package private(set) var state = State.waitingForDiff
+    /// The live book; meaningful when `state == .synced`.
+    package private(set) var book = OrderBook()
+    /// `u` of the last diff applied.
+    package private(set) var lastUpdateId: Int64 = 0
+    /// Event time of the last diff applied.
+    package private(set) var lastEventMs: Int64 = 0
+    private var buffer: [DepthDiff] = []
+    /// A snapshot waiting for the diff that straddles it.
+    private var held: DepthSnapshot?
+    private var recorded: [BookEvent] = []
+    private var recordedUntilMs = Int64.min
+
+    // Counters, for the summary.
+    package private(set) var syncs = 0
+    /// Gaps in the diff stream (`U != previous u + 1`), each followed by a resync.
+    package private(set) var gaps = 0
+    /// Snapshots that could not be joined to the stream (too old, or no diff straddled them).
+    package private(set) var snapshotsRefused = 0
+    /// Buffered diffs dropped as already in a snapshot (`u <= lastUpdateId`).
+    package private(set) var diffsDropped = 0
+    package private(set) var diffsApplied = 0
+    /// Diffs buffered beyond this are dropped from the front (a snapshot that never comes must
+    /// not grow memory for ever); the next snapshot then cannot join and is retried.
+    package static let bufferLimit = 100_000
+
+    package init() {}
+
+    /// Whether a REST snapshot should be fetched now.
+    package var wantsSnapshot: Bool { state == .needsSnapshot && held == nil }
+
+    /// Takes the events recorded since the last call, in time order.
+    package mutating func takeRecorded() -> [BookEvent] {
+        defer { recorded.removeAll(keepingCapacity: true) }
+        return recorded
+    }
+
+    /// Receives one diff. Returns true when it was applied to the live book.
+    @discardableResult
+    package mutating func receive(_ diff: DepthDiff) -> Bool {
+        switch state {
+        case .synced:
+            guard diff.firstId == lastUpdateId &+ 1 else {
+                gaps += 1
+                lose(atMs: diff.eventMs)
+                buffer.append(diff)
+                state = .needsSnapshot
+                return false
+            }
+            apply(diff)
+            return true
+        case .waitingForDiff, .needsSnapshot:
+            if buffer.count >= Self.bufferLimit { buffer.removeFirst(buffer.count / 2) }
+            buffer.append(diff)
+            state = .needsSnapshot
+            if held != nil { return tryJoin() }
+            return false
+        }
+    }
+
+    /// Receives a REST snapshot asked for while `wantsSnapshot`. Returns true when the book is
+    /// synced; false when the snapshot is held for a later diff or refused (then `wantsSnapshot`
+    /// is true again).
+    @discardableResult
+    package mutating func receive(_ snapshot: DepthSnapshot) -> Bool {
+        guard state == .needsSnapshot else { return state == .synced }
+        held = snapshot
+        return tryJoin()
+    }
+
+    /// The connection was lost (or the stream went stale): the book is unknown from just after
+    /// the last diff applied, and the next subscription starts the procedure again.
+    package mutating func disconnected() {
+        if state == .synced { lose(atMs: lastEventMs &+ 1) }
+        buffer.removeAll(keepingCapacity: true)
+        held = nil
+        state = .waitingForDiff
+    }
+
+    // MARK: - Steps
+
+    /// Steps 2 to 5 with the held snapshot and the buffer.
+    private mutating func tryJoin() -> Bool {
+        guard let snap = held, let first = buffer.first else { return false }
+        let next = snap.lastUpdateId &+ 1
+        if next < first.firstId {
+            // The snapshot is older than the first diff buffered: they cannot be joined.
+            refuse()
+            return false
+        }
+        var k = 0
+        while k < buffer.count, buffer[k].lastId <= snap.lastUpdateId { k += 1 }
+        diffsDropped += k
+        buffer.removeFirst(k)
+        guard let straddling = buffer.first else { return false }  // wait for a newer diff
+        guard straddling.firstId <= next && next <= straddling.lastId else {
+            refuse()
+            return false
+        }
+        book = OrderBook(bids: snap.bids, asks: snap.asks)
+        record(BookEvent(timeMs: straddling.eventMs, kind: .snapshot, bids: snap.bids, asks: snap.asks))
+        held = nil
+        syncs += 1
+        state = .synced
+        lastUpdateId = snap.lastUpdateId
+        let pending = buffer
+        buffer.removeAll(keepingCapacity: true)
+        for (k, diff) in pending.enumerated() {
+            if k > 0 && diff.firstId != lastUpdateId &+ 1 {
+                // A gap inside the buffer: resync from this diff on.
+                gaps += 1
+                lose(atMs: diff.eventMs)
+                state = .needsSnapshot
+                buffer = Array(pending[k...])
+                return false
+            }
+            apply(diff)
+        }
+        return true
+    }
+
+    private mutating func refuse() {
+        snapshotsRefused += 1
+        held = nil
+    }
+
+    private mutating func apply(_ diff: DepthDiff) {
+        let event = BookEvent(timeMs: diff.eventMs, kind: .update, bids: diff.bids, asks: diff.asks)
+        book.apply(event)
+        lastUpdateId = diff.lastId
+        lastEventMs = max(lastEventMs, diff.eventMs)
+        diffsApplied += 1
+        record(event)
+    }
+
+    /// The book is unknown from `timeMs` on.
+    private mutating func lose(atMs timeMs: Int64) {
+        record(BookEvent(timeMs: timeMs, kind: .snapshot, bids: [], asks: []))
+        book = OrderBook()
+    }
+
+    private mutating func record(_ event: BookEvent) {
+        var e = event
+        e.timeMs = max(e.timeMs, recordedUntilMs)
+        recordedUntilMs = e.timeMs
+        recorded.append(e)
+    }
+}

@@ -1,0 +1,17 @@
+import Backtest
+
+/// The options of `bt live` (the others it takes are bt run's).
+extension Option {
+    static let exchange = Option("exchange", kind: .value, valueName: "NAME", help: "The exchange whose public streams to follow: binance")
+    static let wsURL = Option("ws-url", kind: .value, valueName: "URL",
+                              help: "The WebSocket stream's address (default Binance's; tests: a local server)")
+    static let duration = Option("duration", kind: .value, valueName: "D", help: "How long to run: 90s, 10m, 2h (default: until Ctrl-C)")
+    static let journal = Option("journal", kind: .value, valueName: "NAME",
+                                help: "Journal the session under NAME in the store; the same NAME resumes it")
+    static let staleSeconds = Option("stale-seconds", kind: .value, valueName: "S",
+                                     help: "Seconds without a message before the stream counts as lost (default 30)")
+    static let maxBackoff = Option("max-backoff", kind: .value, valueName: "S",
+                                   help: "Longest wait between reconnection attempts, in seconds (default 60)")
+    static let fps = Option("fps", kind: .value, valueName: "N", help: "Dashboard redraws per second at most (default 4)")
+    static let warmupBars = Option("warmup", kind: .value, valueName: "N", help: "Bars of klines to load before the session (default 500)")
+}
