@@ -13,6 +13,7 @@ enum CommandRegistry {
         .strategies,
         .signals,
         .run,
+        .live,
         .calibrate,
         .screen,
         .portfolio,

@@ -31,8 +31,11 @@ extension ParsedArguments {
     /// strategy file's `[orders]`, `[exits]`), each overridden by its option; their expressions
     /// read `parameters` as `$names`. Bars per year (`--size vol:`) are `--periods-per-year`,
     /// else inferred from the candles' times.
+    /// - Parameter depth: the depth model when the command fixes it (`bt live`: its own book);
+    ///   nil: `--depth`.
     func executionConfig(symbol: String, candles: CandleSeries, store: @autoclosure () throws -> CandleStore,
-                         strategy: Strategy? = nil, parameters: StrategyParameters? = nil) throws -> ExecutionConfig {
+                         strategy: Strategy? = nil, parameters: StrategyParameters? = nil,
+                         depth fixedDepth: String? = nil) throws -> ExecutionConfig {
         var c = ExecutionConfig()
         if let v = try double(.cash) { c.initialCash = v }
         if let v = value(.fill) {
@@ -56,7 +59,7 @@ extension ParsedArguments {
         if let v = try double(.maxParticipation) { c.maxParticipation = v == 0 ? nil : v }
 
         let slippage = try double(.slippageBps)
-        let depth = value(.depth) ?? (slippage != nil ? "fixed" : "synthetic")
+        let depth = fixedDepth ?? value(.depth) ?? (slippage != nil ? "fixed" : "synthetic")
         if slippage != nil && depth != "fixed" {
             throw UsageError("\(Option.slippageBps) is fixed slippage: it cannot be combined with \(Option.depth) \(depth)",
                              command: command.name)

@@ -12,6 +12,6 @@ extension Option {
                                      help: "Seconds without a message before the stream counts as lost (default 30)")
     static let maxBackoff = Option("max-backoff", kind: .value, valueName: "S",
                                    help: "Longest wait between reconnection attempts, in seconds (default 60)")
-    static let fps = Option("fps", kind: .value, valueName: "N", help: "Dashboard redraws per second at most (default 4)")
-    static let warmupBars = Option("warmup", kind: .value, valueName: "N", help: "Bars of klines to load before the session (default 500)")
+    static let warmupBars = Option("warmup-bars", kind: .value, valueName: "N",
+                                   help: "Bars of klines to load before the session (default 500)")
 }

@@ -1,3 +1,4 @@
+import BacktestCore
 import CWebSockets
 import Foundation
 
@@ -79,8 +80,8 @@ package final class WebSocketClient: @unchecked Sendable {
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(protocols)
-        info.gid = gid_t(bitPattern: -1)
-        info.uid = uid_t(bitPattern: -1)
+        info.gid = -1
+        info.uid = -1
         info.options = address.secure ? UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) : 0
         info.connect_timeout_secs = UInt32(max(1, connectTimeoutSeconds))
         info.user = Unmanaged.passUnretained(self).toOpaque()

@@ -93,7 +93,7 @@ extension CandleStore {
 
     /// Reads the stored series and books `files` touch, merges, and writes what changed.
     /// Call inside `transaction`.
-    private func merge(_ files: [ImportedFile]) throws -> [ImportReport] {
+    func merge(_ files: [ImportedFile]) throws -> [ImportReport] {
         var stored = try list()
         var series: [StoreEntry: CandleSeries] = [:]
         var books: [String: [BookEvent]] = [:]

@@ -202,6 +202,7 @@ public final class CandleStore {
         try createTradeTable()
         try createDepthProfileTable()
         try createSessionTable()
+        try createLiveTables()
     }
 
     /// Brings an older store up to `StoreSchema.version`; call inside a write transaction.

@@ -1,0 +1,119 @@
+import BacktestAnalysis
+import BacktestCore
+
+/// The paper side of `bt live`: the session's bars and recorded book, and the fills the engine
+/// makes of them, found the way `bt run --depth book --from START` finds them afterwards.
+///
+/// After each closed bar the strategy's signals and the engine run again over every bar held
+/// (the stored history as the warm-up, the session's bars as the window) with the recorded
+/// book as `--depth book`; what is new at the end of the fill list is the bar's news. The
+/// engine decides at a bar's close with data up to it and fills at the next bar's open with the
+/// book as of that millisecond (`BookReplay`), so running it again with more bars never changes
+/// an earlier fill: the live fills are the replay's fills by construction, and the replay test
+/// checks it from the outside.
+///
+/// A decision made at the close of the last bar fills at the open of the next one, which is
+/// known before that bar closes: its first trade and the book at its opening millisecond. So
+/// `step(opening:)` runs over the bars plus a provisional next bar, flat at its first price,
+/// and keeps the fills on it; every such fill is at the open (a flat bar reaches no stop or
+/// target that the open did not), and the next bar's own run finds it again unchanged. With
+/// `--fill close` no provisional bar is used (fills land on the bar that decided them).
+///
+/// The cost of a step is one batch run: O(bars + book events) (the incremental kernels that
+/// would make it O(1) are not written yet).
+package struct LivePaperTrader {
+    /// Every bar held: the stored history, then the session's closed bars.
+    package private(set) var series: CandleSeries
+    /// The session's first traded bar, UTC seconds (the replay's `--from`).
+    package let startTime: Int64
+    /// The recorded book: every stored event of the symbol, then the session's.
+    package private(set) var events: [BookEvent]
+    package let config: ExecutionConfig
+    private let signals: (CandleSeries) throws -> Signals
+    /// Every fill reported so far, in order (a resumed session's journal first).
+    package private(set) var reported: [JournalFill]
+    /// Runs whose fills did not begin with those reported before (a journal resumed over bars
+    /// that changed since): their fills are reported from where they differ.
+    package private(set) var divergences = 0
+    /// The last run's result, nil before the first bar of the session.
+    package private(set) var lastResult: BacktestResult?
+
+    /// - Parameters:
+    ///   - history: the stored bars of the symbol at the session's interval (may end after
+    ///     `startTime`, on a resume).
+    ///   - events: the stored book events of the symbol.
+    ///   - config: the run's execution settings; its depth is replaced by the recorded book.
+    ///   - signals: the strategy, over a whole series.
+    ///   - journaled: the fills a resumed session reported before.
+    package init(history: CandleSeries, startTime: Int64, events: [BookEvent], config: ExecutionConfig,
+                journaled: [JournalFill] = [], signals: @escaping (CandleSeries) throws -> Signals) {
+        reported = journaled
+        series = history
+        self.startTime = startTime
+        self.events = events
+        var c = config
+        c.depth = .book([])
+        self.config = c
+        self.signals = signals
+    }
+
+    /// Index of the session's first bar in `series`, nil before it has one.
+    package var windowStart: Int? {
+        let i = series.time.partitionPoint { $0 < startTime }
+        return i < series.count ? i : nil
+    }
+
+    /// Appends a closed bar (later than the last one held).
+    package mutating func append(_ bar: TradeBar) {
+        precondition(series.time.last.map { bar.time > $0 } ?? true, "bars must come in time order")
+        series.time.append(bar.time)
+        series.open.append(bar.open); series.high.append(bar.high); series.low.append(bar.low)
+        series.close.append(bar.close); series.volume.append(bar.volume)
+    }
+
+    /// Appends recorded book events (none earlier than the last one held).
+    package mutating func append(_ recorded: [BookEvent]) {
+        events.append(contentsOf: recorded)
+    }
+
+    /// Runs the strategy and the engine over the bars held and, with a next-open fill, a
+    /// provisional bar opening at `opening` (its open time in UTC seconds and its first price);
+    /// returns the fills not reported before. Book events up to the provisional bar's opening
+    /// millisecond must have been appended.
+    /// - Throws: what the strategy or the engine throws (an expression error, a bad setting).
+    package mutating func step(opening: (time: Int64, price: Double)?) throws -> [Fill] {
+        guard windowStart != nil else { return [] }
+        var run = series
+        let provisional = config.fill == .nextOpen ? opening : nil
+        if let p = provisional {
+            precondition(series.time.last.map { p.time > $0 } ?? true, "the next bar must open after the last one")
+            run.time.append(p.time)
+            run.open.append(p.price); run.high.append(p.price); run.low.append(p.price); run.close.append(p.price)
+            run.volume.append(0)
+        }
+        let start = run.time.partitionPoint { $0 < startTime }
+        var c = config
+        c.depth = .book(events)
+        let result = try Engine.run(CandleWindow(run, start: start), signals: try signals(run), config: c)
+        lastResult = result
+        let found = result.fills.map(JournalFill.init)
+        var same = 0
+        while same < min(found.count, reported.count), found[same] == reported[same] { same += 1 }
+        if same < reported.count { divergences += 1 }
+        let new = Array(result.fills[same...])
+        reported = Array(reported.prefix(same)) + new.map(JournalFill.init)
+        return new
+    }
+}
+
+extension Array where Element == Int64 {
+    /// The first index whose element is not `belongs` (the array partitioned by it).
+    fileprivate func partitionPoint(_ belongs: (Int64) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if belongs(self[mid]) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}

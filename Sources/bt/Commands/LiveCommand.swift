@@ -1,0 +1,184 @@
+import Backtest
+import Foundation
+import Strategies
+
+extension Command {
+    static let live = Command(
+        path: ["live"],
+        help: EmbeddedAssets.liveTXT,
+        positionals: [
+            PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
+            PositionalSpec(name: "SYMBOL", help: "The exchange's symbol (BTCUSDT); bars and the book are stored under it"),
+        ],
+        options: [.exchange, .interval.withHelp("Bar interval: 1m 5m 15m 30m 1h 4h 1d (default 1m)"), .wsURL, .baseURL
+                    .withHelp("The REST address for klines and depth snapshots (default https://api.binance.com)"),
+                  .duration, .journal, .staleSeconds, .maxBackoff, .warmupBars, .param] + StrategyOptions.all
+            + LiveOptions.execution + [.json]
+    ) { args in
+        let chosen = try args.strategy()
+        guard chosen.rest.count == 1 else {
+            throw UsageError(args.ruleOptions.isEmpty ? "give STRATEGY and SYMBOL"
+                             : "with \(Option.entry)/\(Option.exit), give only SYMBOL (the rules are the strategy)", command: "live")
+        }
+        let symbol = try SeriesName.normalized(chosen.rest[0])
+        var settings = try args.liveSettings(symbol: symbol)
+        let strategy = chosen.strategy
+        let parameters = try strategy.parameters(args.values(.param))
+        let json = args.flag(.json)
+        let summary: LiveSummary = try args.updatingStore { store in
+            // The execution settings need bars (volatility sizing infers the periods per year):
+            // the stored ones, else a placeholder bar of the interval until the warm-up has run.
+            let bars = (try? store.load(symbol: symbol, timeframe: settings.interval))
+                ?? CandleSeries(symbol: symbol, timeframe: settings.interval)
+            var config = try args.executionConfig(symbol: symbol, candles: bars, store: store, strategy: strategy,
+                                                  parameters: parameters, depth: "none")
+            config.maxParticipation = nil
+            settings.settingsText = args.liveSettingsText
+            let lines = LiveLines(symbol: symbol)
+            let session = LiveSession(settings: settings, store: store, config: config,
+                                      signals: { try strategy.signals($0, parameters) }, report: lines.report)
+            LiveInterrupt.install()
+            defer { LiveInterrupt.uninstall() }
+            return try session.run(shouldStop: LiveInterrupt.requested)
+        }
+        let replay = args.replayCommand(strategy: strategy, symbol: symbol, summary: summary)
+        if json {
+            Output.line(LiveSummaryText.json(summary, replay: replay).serialized())
+        } else {
+            Output.write(LiveSummaryText.text(summary, replay: replay))
+        }
+    }
+}
+
+/// The run options `bt live` takes: every execution option but the depth model (the live book
+/// is the depth) and the synthetic book's knobs.
+enum LiveOptions {
+    static let execution: [Option] = [
+        .cash, .fill, .short, .size, .feeBps, .feeMin, .stopLoss, .takeProfit, .trail, .breakeven, .exitAfter,
+        .entryLimit, .entryStop, .shortEntryLimit, .shortEntryStop, .orderBars, .pyramid, .tick, .lot, .minNotional,
+        .maxParticipation, .depth, .slippageBps,
+    ]
+    /// Options that change only how the session runs or is shown, not its fills: left out of
+    /// the journal's settings, so a resume may change them.
+    static let notDecidingFills: Set<String> = [
+        Option.duration.name, Option.journal.name, Option.wsURL.name, Option.baseURL.name, Option.staleSeconds.name,
+        Option.maxBackoff.name, Option.warmupBars.name, Option.json.name, "db",
+    ]
+}
+
+extension ParsedArguments {
+    /// The session's settings from the options.
+    func liveSettings(symbol: String) throws -> LiveSettings {
+        if let exchange = value(.exchange), exchange.lowercased() != "binance" {
+            throw UsageError("\(Option.exchange): '\(exchange)' is not an exchange bt follows (binance)", command: "live")
+        }
+        if let depth = value(.depth), depth != "book" {
+            throw UsageError("\(Option.depth) \(depth): bt live fills against the live order book (what --depth book replays)",
+                             command: "live")
+        }
+        if value(.slippageBps) != nil {
+            throw UsageError("\(Option.slippageBps): bt live fills against the live order book, not a fixed slippage", command: "live")
+        }
+        if let v = try double(.maxParticipation), v != 0 {
+            throw UsageError("\(Option.maxParticipation): bt live fills at the next bar's open, when that bar's volume is not "
+                             + "known yet, so it caps nothing by volume (give 0 or leave it out)", command: "live")
+        }
+        let interval = try BinanceFetch.interval(value(.interval) ?? "1m")
+        let base = value(.baseURL) ?? BinanceFetch.defaultBaseURL
+        guard let baseURL = URL(string: base), let scheme = baseURL.scheme, ["http", "https"].contains(scheme.lowercased()) else {
+            throw UsageError("\(Option.baseURL): '\(base)' is not an http:// or https:// URL", command: "live")
+        }
+        var s = LiveSettings(symbol: symbol, interval: interval, webSocketURL: value(.wsURL) ?? LiveSettings.binanceWebSocketURL,
+                             baseURL: baseURL, settingsText: "")
+        _ = try WebSocketAddress(s.webSocketURL)
+        if let d = value(.duration) { s.durationSeconds = try LiveDuration.seconds(d) }
+        if let v = try double(.staleSeconds) {
+            guard v > 0, v <= 86_400 else { throw UsageError("\(Option.staleSeconds) must be in (0, 86400]", command: "live") }
+            s.staleSeconds = v
+        }
+        if let v = try double(.maxBackoff) {
+            guard v >= 0, v <= 86_400 else { throw UsageError("\(Option.maxBackoff) must be in [0, 86400]", command: "live") }
+            s.maxBackoffSeconds = v
+        }
+        if let v = try double(.warmupBars) {
+            guard v >= 0, v <= 100_000, v == v.rounded() else {
+                throw UsageError("\(Option.warmupBars) must be a whole number of bars, 0 to 100000", command: "live")
+            }
+            s.warmUpBars = Int(v)
+        }
+        if let name = value(.journal) {
+            guard !name.isEmpty, name.count <= 100, !name.contains(where: { $0.isNewline }) else {
+                throw UsageError("\(Option.journal): a name of 1 to 100 characters on one line", command: "live")
+            }
+            s.journal = name
+        }
+        return s
+    }
+
+    /// The command line without the options that do not decide fills: what a journal keeps.
+    var liveSettingsText: String {
+        liveTokens(leavingOut: LiveOptions.notDecidingFills).joined(separator: " ")
+    }
+
+    /// The words typed after `bt live`, without the options named in `names` (and their values).
+    func liveTokens(leavingOut names: Set<String>) -> [String] {
+        var kept: [String] = []
+        var skipValue = false
+        for token in commandLine.dropFirst(2) {
+            if skipValue { skipValue = false; continue }
+            if token.hasPrefix("--") {
+                let name = String(token.dropFirst(2).prefix { $0 != "=" })
+                if names.contains(name) {
+                    skipValue = !token.contains("=") && name != Option.json.name
+                    continue
+                }
+            }
+            kept.append(token)
+        }
+        return kept
+    }
+
+    /// `bt run` with the session's strategy and options over its stored bars and book: the
+    /// command whose fills equal the session's.
+    func replayCommand(strategy: Strategy, symbol: String, summary: LiveSummary) -> String {
+        let words = ["bt", "run"]
+            + liveTokens(leavingOut: LiveOptions.notDecidingFills.union([Option.exchange.name, Option.interval.name,
+                                                                         Option.depth.name, Option.maxParticipation.name]))
+            + ["--db", databasePath, "--timeframe", summary.interval.rawValue, "--depth", "book", "--max-participation", "0",
+               "--from", UTCTime.iso(summary.startTime)]
+        return words.map(Markdown.shellQuoted).joined(separator: " ")
+    }
+}
+
+/// `--duration` values: `90s`, `10m`, `2h`, `1d` or plain seconds.
+enum LiveDuration {
+    static func seconds(_ text: String) throws -> Double {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var number = Substring(text)
+        var scale = 1.0
+        if let last = text.last, let u = units[last] { number = number.dropLast(); scale = u }
+        guard let v = Double(number), v.isFinite, v > 0, v * scale <= 366 * 86_400 else {
+            throw UsageError("\(Option.duration): '\(text)' is not a duration such as 90s, 10m or 2h (at most a year)",
+                             command: "live")
+        }
+        return v * scale
+    }
+}
+
+/// Ctrl-C ends a session cleanly: the handler only sets a flag the session polls.
+enum LiveInterrupt {
+    nonisolated(unsafe) private static var flag: sig_atomic_t = 0
+
+    static func install() {
+        flag = 0
+        signal(SIGINT) { _ in LiveInterrupt.flag = 1 }
+        signal(SIGTERM) { _ in LiveInterrupt.flag = 1 }
+    }
+
+    static func uninstall() {
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+
+    static func requested() -> Bool { flag != 0 }
+}

@@ -1,0 +1,330 @@
+#!/usr/bin/python3
+"""A local stand-in for Binance's public market data, live side, for bt live's tests.
+
+Debian's python3 with python3-websockets (10.x). One loopback port serves both the REST
+endpoints and the WebSocket stream; prints `PORT <n>` (flushed) once it listens and exits 0
+on SIGTERM or SIGINT.
+
+A session is generated from --seed: --warmup-bars klines of history before a timeline of
+exchange time that starts one bar before --start and runs --bars bars after it. The timeline
+holds depth diffs every 100 ms (consecutive update ids U..u, absolute quantities, 0 removes a
+level) and trades (consecutive ids, prices at the touch). The exchange clock starts half a bar
+before --start, at the first request, and runs --speed times faster than the wall clock.
+
+REST (as Binance answers):
+  GET /api/v3/exchangeInfo?symbol=   serverTime = the exchange clock
+  GET /api/v3/time
+  GET /api/v3/klines                 history bars, then bars aggregated from the timeline's
+                                     trades up to the clock (the forming bar incomplete)
+  GET /api/v3/depth?symbol=&limit=   the book after the last diff at or before the clock
+WebSocket:
+  /stream?streams=<sym>@trade/<sym>@depth@100ms   combined-stream frames
+      {"stream": ..., "data": {...}} from the clock's position on
+For tests:
+  GET /_expected/trades.jsonl        every timeline trade, as bt data import --format trades reads
+  GET /_stats                        connections, frames sent, snapshots served, faults fired
+
+Faults (--fault KIND@SECONDS_AFTER_START[,key=value], repeatable; once each, on the first
+connection that reaches that exchange time):
+  gap       one depth diff is not sent (the next one's U skips): the client must resync
+  drop      the connection is closed (code 1001)
+  stale     nothing is sent for wall=S seconds (default 3), the connection kept open
+  junk      a malformed frame, an event of another symbol, a trade with a negative quantity
+            and one with a non-numeric price are sent
+"""
+
+import argparse
+import asyncio
+import datetime
+import http
+import json
+import random
+import signal
+import sys
+import time
+import urllib.parse
+
+import websockets
+
+DEPTH_STEP_MS = 100
+TICK = 0.01
+
+
+def iso_ms(text):
+    t = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return int(t.timestamp() * 1000)
+
+
+def price_text(ticks):
+    return "%.2f" % (ticks * TICK)
+
+
+class Session:
+    def __init__(self, args):
+        self.symbol = args.symbol.upper()
+        self.bar_ms = args.interval_seconds * 1000
+        self.start_ms = iso_ms(args.start)
+        self.begin_ms = self.start_ms - self.bar_ms
+        self.end_ms = self.start_ms + args.bars * self.bar_ms
+        rng = random.Random(args.seed)
+        # History: a random walk of closes, one bar per interval, ending where the timeline begins.
+        self.history = []
+        mid = 10000  # ticks: 100.00
+        t = self.begin_ms - args.warmup_bars * self.bar_ms
+        closes = []
+        for _ in range(args.warmup_bars):
+            o = mid
+            mid = max(2000, mid + rng.randint(-40, 40))
+            h = max(o, mid) + rng.randint(0, 15)
+            l = min(o, mid) - rng.randint(0, 15)
+            vol = round(rng.uniform(5, 50), 5)
+            self.history.append((t, price_text(o), price_text(h), price_text(l), price_text(mid), repr(vol)))
+            closes.append(mid)
+            t += self.bar_ms
+        # Timeline: the book around the mid, a diff every 100 ms, trades between them.
+        self.bids = {mid - k: round(rng.uniform(0.5, 5), 4) for k in range(1, 21)}
+        self.asks = {mid + k: round(rng.uniform(0.5, 5), 4) for k in range(1, 21)}
+        self.snapshots = []   # (time_ms, last_update_id, bids, asks) after each diff
+        self.events = []      # (time_ms, kind, payload) in time order
+        update_id = 1_000_000
+        trade_id = 500_000
+        book_bids, book_asks = dict(self.bids), dict(self.asks)
+        self.snapshots.append((self.begin_ms - 1, update_id - 1, dict(book_bids), dict(book_asks)))
+        drift = 0
+        for step in range((self.end_ms + self.bar_ms - self.begin_ms) // DEPTH_STEP_MS):
+            now = self.begin_ms + step * DEPTH_STEP_MS
+            # Trades in this step, at the touch, before the diff.
+            times = sorted(now + rng.randint(1, DEPTH_STEP_MS - 2) for _ in range(rng.choice([0, 0, 0, 1, 1, 2])))
+            for tms in times:
+                trade_id += 1
+                buy = rng.random() < 0.5
+                ticks = min(book_asks) if buy else max(book_bids)
+                qty = round(rng.uniform(0.001, 0.8), 5)
+                self.events.append((tms, "trade", {"t": trade_id, "p": price_text(ticks), "q": repr(qty), "m": not buy}))
+            # The diff: the mid drifts now and then; a few levels change, appear or vanish.
+            if rng.random() < 0.08:
+                drift = rng.choice([-1, 1])
+                mid += drift
+            changes_b, changes_a = {}, {}
+            best_b, best_a = mid - 1, mid + 1
+            for k in list(book_bids):
+                if k >= best_a or k < mid - 25:
+                    changes_b[k] = 0.0
+            for k in list(book_asks):
+                if k <= best_b or k > mid + 25:
+                    changes_a[k] = 0.0
+            for _ in range(rng.randint(1, 4)):
+                side = rng.random() < 0.5
+                k = (mid - rng.randint(1, 20)) if side else (mid + rng.randint(1, 20))
+                q = 0.0 if rng.random() < 0.2 else round(rng.uniform(0.2, 6), 4)
+                (changes_b if side else changes_a)[k] = q
+            for k, q in changes_b.items():
+                if q == 0:
+                    book_bids.pop(k, None)
+                else:
+                    book_bids[k] = q
+            for k, q in changes_a.items():
+                if q == 0:
+                    book_asks.pop(k, None)
+                else:
+                    book_asks[k] = q
+            if not book_bids:
+                book_bids[mid - 1] = 1.0
+                changes_b[mid - 1] = 1.0
+            if not book_asks:
+                book_asks[mid + 1] = 1.0
+                changes_a[mid + 1] = 1.0
+            n = len(changes_b) + len(changes_a)
+            first, last = update_id, update_id + n - 1
+            update_id = last + 1
+            ems = now + DEPTH_STEP_MS - 1
+            self.events.append((ems, "depth", {
+                "U": first, "u": last,
+                "b": [[price_text(k), repr(q)] for k, q in sorted(changes_b.items(), reverse=True)],
+                "a": [[price_text(k), repr(q)] for k, q in sorted(changes_a.items())]}))
+            self.snapshots.append((ems, last, dict(book_bids), dict(book_asks)))
+        self.events.sort(key=lambda e: e[0])
+        self.trades = [(e[0], e[2]) for e in self.events if e[1] == "trade"]
+
+    def frame(self, event):
+        tms, kind, p = event
+        if kind == "trade":
+            data = {"e": "trade", "E": tms + 2, "s": self.symbol, "t": p["t"], "p": p["p"], "q": p["q"],
+                    "T": tms, "m": p["m"], "M": True}
+            stream = self.symbol.lower() + "@trade"
+        else:
+            data = {"e": "depthUpdate", "E": tms, "s": self.symbol, "U": p["U"], "u": p["u"], "b": p["b"], "a": p["a"]}
+            stream = self.symbol.lower() + "@depth@100ms"
+        return json.dumps({"stream": stream, "data": data})
+
+    def klines(self, start, end, limit, now):
+        rows = []
+        for (t, o, h, l, c, v) in self.history:
+            if start <= t <= end:
+                rows.append([t, o, h, l, c, v, t + self.bar_ms - 1, "0", 1, "0", "0", "0"])
+        bars = {}
+        for (tms, p) in self.trades:
+            if tms > now:
+                break
+            b = (tms // self.bar_ms) * self.bar_ms
+            price = float(p["p"])
+            qty = float(p["q"])
+            if b not in bars:
+                bars[b] = [price, price, price, price, qty, 1]
+            else:
+                bar = bars[b]
+                bar[1] = max(bar[1], price)
+                bar[2] = min(bar[2], price)
+                bar[3] = price
+                bar[4] += qty
+                bar[5] += 1
+        for b in sorted(bars):
+            if start <= b <= end and b >= self.begin_ms:
+                o, h, l, c, v, n = bars[b]
+                rows.append([b, repr(o), repr(h), repr(l), repr(c), repr(v), b + self.bar_ms - 1, "0", n, "0", "0", "0"])
+        return rows[:limit]
+
+    def snapshot(self, now):
+        best = self.snapshots[0]
+        for s in self.snapshots:
+            if s[0] > now:
+                break
+            best = s
+        _, last, bids, asks = best
+        return {"lastUpdateId": last,
+                "bids": [[price_text(k), repr(q)] for k, q in sorted(bids.items(), reverse=True)],
+                "asks": [[price_text(k), repr(q)] for k, q in sorted(asks.items())]}
+
+
+class Server:
+    def __init__(self, args):
+        self.session = Session(args)
+        self.speed = args.speed
+        self.wall0 = None  # the clock starts with the first request (REST or stream)
+        self.clock0 = self.session.start_ms - self.session.bar_ms // 2
+        self.stats = {"connections": 0, "frames": 0, "snapshots": 0, "faults": []}
+        self.faults = []
+        for spec in args.fault:
+            kind, _, rest = spec.partition("@")
+            at, *opts = rest.split(",")
+            fault = {"kind": kind, "at_ms": self.session.start_ms + int(float(at) * 1000), "fired": False}
+            for o in opts:
+                k, _, v = o.partition("=")
+                fault[k] = float(v)
+            self.faults.append(fault)
+
+    def now(self):
+        if self.wall0 is None:
+            self.wall0 = time.monotonic()
+        return int(self.clock0 + (time.monotonic() - self.wall0) * 1000 * self.speed)
+
+    def due_fault(self, kind, tms):
+        for f in self.faults:
+            if f["kind"] == kind and not f["fired"] and tms >= f["at_ms"]:
+                f["fired"] = True
+                self.stats["faults"].append(kind)
+                return f
+        return None
+
+    async def process_request(self, path, headers):
+        url = urllib.parse.urlparse(path)
+        if url.path == "/stream":
+            return None
+        q = dict(urllib.parse.parse_qsl(url.query))
+        now = self.now() if not url.path.startswith("/_") else 0
+        s = self.session
+        if url.path == "/api/v3/exchangeInfo":
+            body = {"timezone": "UTC", "serverTime": now,
+                    "rateLimits": [{"rateLimitType": "REQUEST_WEIGHT", "interval": "MINUTE", "intervalNum": 1, "limit": 6000}],
+                    "exchangeFilters": [], "symbols": [{"symbol": s.symbol, "status": "TRADING"}]}
+        elif url.path == "/api/v3/time":
+            body = {"serverTime": now}
+        elif url.path == "/api/v3/klines":
+            start = int(q.get("startTime", 0))
+            end = int(q.get("endTime", 2 ** 62))
+            body = s.klines(start, end, int(q.get("limit", 500)), now)
+        elif url.path == "/api/v3/depth":
+            self.stats["snapshots"] += 1
+            body = s.snapshot(now)
+        elif url.path == "/_expected/trades.jsonl":
+            lines = "".join(json.dumps({"T": t, "p": p["p"], "q": p["q"], "m": p["m"]}) + "\n" for t, p in s.trades)
+            return http.HTTPStatus.OK, [("Content-Type", "application/x-ndjson")], lines.encode()
+        elif url.path == "/_stats":
+            body = self.stats
+        else:
+            return http.HTTPStatus.NOT_FOUND, [("Content-Type", "application/json")], b'{"code":-1,"msg":"not found"}'
+        return http.HTTPStatus.OK, [("Content-Type", "application/json")], json.dumps(body).encode()
+
+    async def stream(self, ws, path):
+        self.stats["connections"] += 1
+        s = self.session
+        q = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(path).query))
+        wanted = {s.symbol.lower() + "@trade", s.symbol.lower() + "@depth@100ms"}
+        if set(q.get("streams", "").split("/")) != wanted:
+            await ws.close(code=1008, reason="unknown streams")
+            return
+        now = self.now()
+        i = 0
+        while i < len(s.events) and s.events[i][0] <= now:
+            i += 1
+        try:
+            while True:
+                now = self.now()
+                batch = []
+                while i < len(s.events) and s.events[i][0] <= now:
+                    event = s.events[i]
+                    i += 1
+                    if self.due_fault("drop", event[0]):
+                        await ws.close(code=1001, reason="going away")
+                        return
+                    stale = self.due_fault("stale", event[0])
+                    if stale:
+                        await asyncio.sleep(stale.get("wall", 3.0))
+                        # What happened meanwhile is lost to this connection.
+                        now = self.now()
+                        while i < len(s.events) and s.events[i][0] <= now:
+                            i += 1
+                        break
+                    if event[1] == "depth" and self.due_fault("gap", event[0]):
+                        continue
+                    if self.due_fault("junk", event[0]):
+                        batch += ['{"stream": "x", "data": {"e": "trade", ', json.dumps({"stream": "ethusdt@trade", "data": {
+                            "e": "trade", "E": event[0], "s": "ETHUSDT", "t": 1, "p": "1.0", "q": "1.0", "T": event[0], "m": False}}),
+                            json.dumps({"data": {"e": "trade", "E": event[0], "s": s.symbol, "t": 2, "p": "1.0", "q": "-3",
+                                                 "T": event[0], "m": False}}),
+                            json.dumps({"data": {"e": "trade", "E": event[0], "s": s.symbol, "t": 3, "p": "abc", "q": "1",
+                                                 "T": event[0], "m": False}})]
+                    batch.append(s.frame(event))
+                for f in batch:
+                    await ws.send(f)
+                self.stats["frames"] += len(batch)
+                await asyncio.sleep(0.005)
+        except websockets.ConnectionClosed:
+            return
+
+
+async def main(args):
+    server = Server(args)
+    stop = asyncio.get_running_loop().create_future()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
+    async with websockets.serve(server.stream, "127.0.0.1", args.port, process_request=server.process_request,
+                                max_size=2 ** 20, ping_interval=5, ping_timeout=20) as ws:
+        port = ws.sockets[0].getsockname()[1]
+        print("PORT %d" % port, flush=True)
+        await stop
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--symbol", default="BTCUSDT")
+    p.add_argument("--interval-seconds", type=int, default=60)
+    p.add_argument("--start", default="2024-03-15T12:00:00Z")
+    p.add_argument("--bars", type=int, default=20)
+    p.add_argument("--warmup-bars", type=int, default=200)
+    p.add_argument("--speed", type=float, default=120.0)
+    p.add_argument("--fault", action="append", default=[])
+    asyncio.run(main(p.parse_args()))
+    sys.exit(0)
