@@ -6,7 +6,7 @@ DEMO_DB := notebooks-out/demo.sqlite
 FUZZ_SECONDS ?= 300
 FUZZ_CI_SECONDS ?= 15
 
-.PHONY: deps build lib demo test test-python test-js test-browser test-l2 test-largecaps test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
+.PHONY: deps build lib demo test test-python test-js test-browser test-l2 test-live test-largecaps test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -31,6 +31,7 @@ test: deps
 	$(MAKE) test-js
 	$(MAKE) test-browser
 	$(MAKE) test-l2
+	$(MAKE) test-live
 	$(MAKE) test-largecaps
 	$(MAKE) test-slurm
 	$(MAKE) perf-check
@@ -60,6 +61,11 @@ test-browser:
 # The real L2 sample (issue 10): fetched from PyPI at test time into .cache/, never committed.
 test-l2: deps
 	@SWIFT=$(SWIFT) bash scripts/test-l2.sh
+
+# bt live against a local exchange on 127.0.0.1 (issue 21): the replay of each session gives its
+# fills to the last digit; gaps, drops, stale streams, junk frames, SIGINT, kill -9 and resume.
+test-live: deps
+	@SWIFT=$(SWIFT) bash scripts/test-live.sh
 
 # Real daily bars of four US large caps (issue 25): fetched from PyPI at test time into .cache/,
 # never committed; the default ma-cross pays at most 5 bps a fill on each.

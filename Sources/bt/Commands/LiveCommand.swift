@@ -25,22 +25,26 @@ extension Command {
         let strategy = chosen.strategy
         let parameters = try strategy.parameters(args.values(.param))
         let json = args.flag(.json)
-        let summary: LiveSummary = try args.updatingStore { store in
-            // The execution settings need bars (volatility sizing infers the periods per year):
-            // the stored ones, else a placeholder bar of the interval until the warm-up has run.
-            let bars = (try? store.load(symbol: symbol, timeframe: settings.interval))
-                ?? CandleSeries(symbol: symbol, timeframe: settings.interval)
-            var config = try args.executionConfig(symbol: symbol, candles: bars, store: store, strategy: strategy,
-                                                  parameters: parameters, depth: "none")
-            config.maxParticipation = nil
-            settings.settingsText = args.liveSettingsText
-            let lines = LiveLines(symbol: symbol)
-            let session = LiveSession(settings: settings, store: store, config: config,
-                                      signals: { try strategy.signals($0, parameters) }, report: lines.report)
-            LiveInterrupt.install()
-            defer { LiveInterrupt.uninstall() }
-            return try session.run(shouldStop: LiveInterrupt.requested)
-        }
+        // The settings are checked before the store is touched: a refused command creates nothing.
+        // The execution settings need bars (volatility sizing infers the periods per year): the
+        // stored ones, else none until the warm-up has run.
+        let stored = try CandleStore.ifPresent(at: args.databasePath)
+        let bars = (try? stored?.load(symbol: symbol, timeframe: settings.interval))
+            ?? CandleSeries(symbol: symbol, timeframe: settings.interval)
+        var config = try args.executionConfig(symbol: symbol, candles: bars, store: try args.openStore(), strategy: strategy,
+                                              parameters: parameters, depth: "none")
+        config.maxParticipation = nil
+        settings.settingsText = args.liveSettingsText
+        // The session writes bar by bar into the store itself (not into a staged copy moved into
+        // place at the end), so a kill leaves every bar it recorded: an empty store is made first.
+        if stored == nil { try args.updatingStore { _ in } }
+        let store = try args.openStoreForWriting()
+        let lines = LiveLines(symbol: symbol)
+        let session = LiveSession(settings: settings, store: store, config: config,
+                                  signals: { try strategy.signals($0, parameters) }, report: lines.report)
+        LiveInterrupt.install()
+        defer { LiveInterrupt.uninstall() }
+        let summary = try session.run(shouldStop: LiveInterrupt.requested)
         let replay = args.replayCommand(strategy: strategy, symbol: symbol, summary: summary)
         if json {
             Output.line(LiveSummaryText.json(summary, replay: replay).serialized())

@@ -27,13 +27,15 @@ struct DepthSyncTests {
         sync.receive(Self.diff(5, 8, ms: 1000, bid: 98))
         sync.receive(Self.diff(9, 10, ms: 1100, bid: 98))     // u == lastUpdateId: dropped
         sync.receive(Self.diff(11, 12, ms: 1200, bid: 100, qty: 7))  // straddles 11
-        #expect(sync.receive(Self.snap))
+        let ok1 = sync.receive(Self.snap)
+        #expect(ok1)
         #expect(sync.state == .synced)
         #expect(sync.diffsDropped == 2)
         #expect(sync.book.quantity(.buy, at: 100) == 7)
         #expect(sync.book.quantity(.buy, at: 98) == nil)
         #expect(sync.lastUpdateId == 12)
-        #expect(sync.receive(Self.diff(13, 15, ms: 1300, bid: 99, qty: 0)))  // 0 removes the level
+        let ok2 = sync.receive(Self.diff(13, 15, ms: 1300, bid: 99, qty: 0))
+        #expect(ok2)  // 0 removes the level
         #expect(sync.book.quantity(.buy, at: 99) == nil)
         let recorded = sync.takeRecorded()
         #expect(recorded.map(\.kind) == [.snapshot, .update, .update])
@@ -46,7 +48,8 @@ struct DepthSyncTests {
     func straddleInside() {
         var sync = DepthSync()
         sync.receive(Self.diff(7, 14, ms: 1000))
-        #expect(sync.receive(Self.snap))
+        let ok3 = sync.receive(Self.snap)
+        #expect(ok3)
         #expect(sync.lastUpdateId == 14)
     }
 
@@ -54,10 +57,12 @@ struct DepthSyncTests {
     func snapshotTooOld() {
         var sync = DepthSync()
         sync.receive(Self.diff(13, 14, ms: 1000))   // lastUpdateId + 1 = 11 < U = 13
-        #expect(!sync.receive(Self.snap))
+        let ok4 = sync.receive(Self.snap)
+        #expect(!ok4)
         #expect(sync.snapshotsRefused == 1)
         #expect(sync.wantsSnapshot)
-        #expect(sync.receive(DepthSnapshot(lastUpdateId: 13, bids: [], asks: [BookLevel(price: 101, quantity: 1)])))
+        let ok5 = sync.receive(DepthSnapshot(lastUpdateId: 13, bids: [], asks: [BookLevel(price: 101, quantity: 1)]))
+        #expect(ok5)
         #expect(sync.state == .synced)
     }
 
@@ -65,10 +70,13 @@ struct DepthSyncTests {
     func snapshotHeldForLaterDiff() {
         var sync = DepthSync()
         sync.receive(Self.diff(3, 6, ms: 1000))
-        #expect(!sync.receive(Self.snap))
+        let ok6 = sync.receive(Self.snap)
+        #expect(!ok6)
         #expect(!sync.wantsSnapshot)                 // held, not refused
-        #expect(sync.receive(Self.diff(7, 10, ms: 1100)) == false)  // u <= 10: still dropped
-        #expect(sync.receive(Self.diff(11, 11, ms: 1200)))
+        let ok7 = sync.receive(Self.diff(7, 10, ms: 1100))
+        #expect(!ok7)  // u <= 10: still dropped
+        let ok8 = sync.receive(Self.diff(11, 11, ms: 1200))
+        #expect(ok8)
         #expect(sync.state == .synced)
         #expect(sync.diffsDropped == 2)
     }
@@ -77,8 +85,10 @@ struct DepthSyncTests {
     func heldThenSkipped() {
         var sync = DepthSync()
         sync.receive(Self.diff(3, 6, ms: 1000))
-        #expect(!sync.receive(Self.snap))
-        #expect(!sync.receive(Self.diff(12, 13, ms: 1100)))  // U = 12 > 11: no straddle
+        let ok9 = sync.receive(Self.snap)
+        #expect(!ok9)
+        let ok10 = sync.receive(Self.diff(12, 13, ms: 1100))
+        #expect(!ok10)  // U = 12 > 11: no straddle
         #expect(sync.snapshotsRefused == 1)
         #expect(sync.wantsSnapshot)
     }
@@ -87,15 +97,18 @@ struct DepthSyncTests {
     func gapResyncs() {
         var sync = DepthSync()
         sync.receive(Self.diff(11, 12, ms: 1000))
-        #expect(sync.receive(Self.snap))
+        let ok11 = sync.receive(Self.snap)
+        #expect(ok11)
         _ = sync.takeRecorded()
-        #expect(!sync.receive(Self.diff(14, 15, ms: 1100)))   // 13 is missing
+        let ok12 = sync.receive(Self.diff(14, 15, ms: 1100))
+        #expect(!ok12)  // 13 is missing
         #expect(sync.gaps == 1)
         #expect(sync.state == .needsSnapshot && sync.wantsSnapshot)
         #expect(sync.book.isEmpty)
         let lost = sync.takeRecorded()
         #expect(lost == [BookEvent(timeMs: 1100, kind: .snapshot, bids: [], asks: [])])
-        #expect(sync.receive(DepthSnapshot(lastUpdateId: 14, bids: [BookLevel(price: 90, quantity: 1)], asks: [])))
+        let ok13 = sync.receive(DepthSnapshot(lastUpdateId: 14, bids: [BookLevel(price: 90, quantity: 1)], asks: []))
+        #expect(ok13)
         #expect(sync.syncs == 2)
         #expect(sync.book.quantity(.buy, at: 100) == 1)   // the buffered diff 14-15 applied on the snapshot
         #expect(sync.book.quantity(.buy, at: 90) == 1)
@@ -107,13 +120,15 @@ struct DepthSyncTests {
         sync.receive(Self.diff(11, 12, ms: 1000))
         sync.receive(Self.diff(13, 14, ms: 1100))
         sync.receive(Self.diff(16, 17, ms: 1200))   // 15 missing
-        #expect(!sync.receive(Self.snap))
+        let ok14 = sync.receive(Self.snap)
+        #expect(!ok14)
         #expect(sync.gaps == 1)
         #expect(sync.wantsSnapshot)
         let events = sync.takeRecorded()
         #expect(events.map(\.kind) == [.snapshot, .update, .update, .snapshot])
         #expect(events.last!.bids.isEmpty && events.last!.timeMs == 1200)
-        #expect(sync.receive(DepthSnapshot(lastUpdateId: 16, bids: [], asks: [])))
+        let ok15 = sync.receive(DepthSnapshot(lastUpdateId: 16, bids: [], asks: []))
+        #expect(ok15)
         #expect(sync.lastUpdateId == 17)
     }
 
@@ -121,7 +136,8 @@ struct DepthSyncTests {
     func disconnect() {
         var sync = DepthSync()
         sync.receive(Self.diff(11, 12, ms: 1000))
-        #expect(sync.receive(Self.snap))
+        let ok16 = sync.receive(Self.snap)
+        #expect(ok16)
         _ = sync.takeRecorded()
         sync.disconnected()
         #expect(sync.state == .waitingForDiff && !sync.wantsSnapshot)
@@ -151,7 +167,8 @@ struct DepthSyncTests {
             sync.receive(d)
             if sync.wantsSnapshot {
                 all += sync.takeRecorded()
-                #expect(sync.receive(DepthSnapshot(lastUpdateId: id - 1, bids: [BookLevel(price: 50, quantity: 2)], asks: [])))
+                let ok17 = sync.receive(DepthSnapshot(lastUpdateId: id - 1, bids: [BookLevel(price: 50, quantity: 2)], asks: []))
+                #expect(ok17)
             }
         }
         all += sync.takeRecorded()

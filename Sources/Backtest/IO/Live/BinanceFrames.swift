@@ -197,7 +197,9 @@ private struct EventFields {
         guard let eventMs else { throw FrameRejection.malformed("no event time \"E\"") }
         if isTrade {
             guard let tradeId, let timeMs else { throw FrameRejection.malformed("a trade without \"t\" or \"T\"") }
-            guard let price, let quantity else { throw FrameRejection.malformed("a trade without \"p\" or \"q\"") }
+            guard priceText != nil, quantityText != nil else { throw FrameRejection.malformed("a trade without \"p\" or \"q\"") }
+            guard let price else { throw FrameRejection.badNumber(field: "price", text: Self.text(priceText)) }
+            guard let quantity else { throw FrameRejection.badNumber(field: "quantity", text: Self.text(quantityText)) }
             guard price > 0, price.isFinite else { throw FrameRejection.badNumber(field: "price", text: Self.text(priceText)) }
             guard quantity > 0, quantity.isFinite else { throw FrameRejection.badNumber(field: "quantity", text: Self.text(quantityText)) }
             return .trade(StreamTrade(id: tradeId, eventMs: eventMs, timeMs: timeMs, price: price, quantity: quantity,

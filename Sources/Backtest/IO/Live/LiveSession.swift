@@ -119,6 +119,8 @@ package final class LiveSession {
     private var events: [BookEvent] = []
     /// The latest depth event time seen (buffered or applied), UTC ms.
     private var depthSeenMs = Int64.min
+    /// The book events up to this time (UTC ms) are written.
+    private var writtenThroughMs = Int64.min
     /// A closed bar waiting for the depth stream to pass the next bar's opening, with the
     /// opening print and the wall time it closed.
     private var pending: (bar: TradeBar, opening: TradePrint, since: Double)?
@@ -242,7 +244,16 @@ package final class LiveSession {
         let history = try storedBars()
         report(.warmUp(bars: loaded, stored: history.count))
         summary.startTime = start
-        let recorded = (try? store.bookEvents(symbol: symbol)) ?? []
+        var recorded = (try? store.bookEvents(symbol: symbol)) ?? []
+        // The stored book ends where its recording stopped (an earlier session, a crash): from
+        // just after its last event the book is unknown until this session syncs, so a replay
+        // fills nothing against a book that was not watched.
+        if let last = recorded.last, !(last.kind == .snapshot && last.bids.isEmpty && last.asks.isEmpty) {
+            let unknown = BookEvent(timeMs: last.timeMs + 1, kind: .snapshot, bids: [], asks: [])
+            recorded.append(unknown)
+            try store.recordLiveBar(symbol: symbol, bars: CandleSeries(symbol: symbol, timeframe: settings.interval),
+                                    prints: [], events: [unknown], journal: nil)
+        }
         if journal == nil, let name = settings.journal {
             journal = LiveJournal(name: name, symbol: symbol, interval: settings.interval.rawValue, startTime: start,
                                   settings: settings.settingsText, cash: config.initialCash, position: 0, equity: config.initialCash)
@@ -289,7 +300,7 @@ package final class LiveSession {
             let gapsBefore = sync.gaps
             sync.receive(diff)
             if sync.gaps > gapsBefore { report(.gap(expectedFirstId: sync.lastUpdateId + 1)) }
-            events.append(contentsOf: sync.takeRecorded())
+            takeRecorded()
         case .trade(let trade):
             try receive(trade)
         }
@@ -328,7 +339,17 @@ package final class LiveSession {
             return
         }
         if sync.receive(snapshot) { report(.synced(lastUpdateId: snapshot.lastUpdateId)) }
-        events.append(contentsOf: sync.takeRecorded())
+        takeRecorded()
+    }
+
+    /// Moves what the book went through into `events`. A diff that arrives after the events up
+    /// to its time were written (a late frame) is stamped just after them: the fills made
+    /// before it did not see it, and neither does their replay.
+    private func takeRecorded() {
+        for var e in sync.takeRecorded() {
+            if e.timeMs <= writtenThroughMs { e.timeMs = writtenThroughMs + 1 }
+            events.append(e)
+        }
     }
 
     // MARK: - Bars
@@ -387,8 +408,15 @@ package final class LiveSession {
     /// to `eventsThroughMs`, and the journal, in one transaction.
     private func record(bars: CandleSeries?, eventsThroughMs: Int64, opening: TradePrint? = nil) throws {
         let split = events.firstIndex { $0.timeMs > eventsThroughMs } ?? events.count
-        let due = Array(events[..<split])
+        var due = Array(events[..<split])
         events.removeFirst(split)
+        // An empty update at the opening millisecond marks how far the recording reached: a
+        // resume after a crash takes the book as unknown only after it (`prepare`), so the
+        // fill at this opening replays against the book it was made on.
+        if eventsThroughMs != .max { writtenThroughMs = max(writtenThroughMs, eventsThroughMs) }
+        if eventsThroughMs != .max, sync.state == .synced, (due.last?.timeMs ?? trader.events.last?.timeMs ?? .min) < eventsThroughMs {
+            due.append(BookEvent(timeMs: eventsThroughMs, kind: .update, bids: [], asks: []))
+        }
         trader.append(due)
         let openTime = opening.map { builder.bucket(ofMs: $0.timeMs) }
         let printsDue = openTime.map { t in prints.filter { $0.timeMs < t * 1000 } } ?? prints

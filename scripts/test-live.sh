@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# bt live end to end (issue 21): Tests/Fixtures/live/test_live.py runs the debug bt against the
+# local exchange (Tests/Fixtures/live/live_exchange.py: REST and WebSocket on 127.0.0.1, a
+# generated session replayed at 120x) under Debian's /usr/bin/python3 with python3-websockets,
+# which scripts/install-deps.sh installs. Every server is stopped by its PID; each case is
+# bounded by --duration or a signal (about 1 minute in all). Fails when a case fails.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+SWIFT="${SWIFT:-swift}"
+BT="${BT:-}"
+if [[ -z "$BT" ]]; then
+  "$SWIFT" build --product bt
+  BT="$root/.build/debug/bt"
+fi
+if ! /usr/bin/python3 -c 'import websockets' 2>/dev/null; then
+  bash scripts/install-deps.sh
+fi
+BT="$BT" /usr/bin/python3 Tests/Fixtures/live/test_live.py "$@"
