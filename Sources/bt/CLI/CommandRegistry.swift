@@ -31,6 +31,7 @@ enum CommandRegistry {
         .benchChart,
         .benchHTML,
         .benchStats,
+        .benchLive,
         .benchKernel,
     ]
 }

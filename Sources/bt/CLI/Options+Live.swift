@@ -15,3 +15,10 @@ extension Option {
     static let warmupBars = Option("warmup-bars", kind: .value, valueName: "N",
                                    help: "Bars of klines to load before the session (default 500)")
 }
+
+/// The options of `bt bench live`.
+extension Option {
+    static let updates = Option("updates", kind: .value, valueName: "N", help: "Depth updates parsed and applied (default 100000)")
+    static let sessionBars = Option("session-bars", kind: .value, valueName: "N",
+                                    help: "One-minute bars of the timed session (default 60)")
+}

@@ -1,0 +1,173 @@
+import Backtest
+import Foundation
+
+/// `bt bench live`: the two figures that decide whether `bt live` keeps up with a feed.
+///
+/// 1. Depth updates a second through the frame parser and the book: `updates` Binance depth
+///    frames (five levels each near the touch of a 1,000-level book, one in five a removal),
+///    made before the clock starts, each parsed (`BinanceFrameParser`) and applied by
+///    `DepthSync` on one core. Parsing alone is timed too.
+/// 2. Signal latency: from a bar's closing trade to its orders, the work `bt live` does at each
+///    close (`LivePaperTrader.step`: the strategy's signals and the engine over every bar held
+///    and the recorded book), for each bar of a session of `sessionBars` one-minute bars after
+///    500 bars of warm-up, with a depth diff every 100 ms recorded in between (600 a bar): p50,
+///    p99 and the last bar's. The step is a batch run, so it grows with the session.
+package enum LiveBenchmark {
+    package struct Result: Sendable {
+        package var updates: Int
+        package var levelsPerUpdate: Int
+        /// Depth updates a second, parse and apply.
+        package var updatesPerSecond: Double
+        /// Depth frames a second, parse only.
+        package var parsesPerSecond: Double
+        package var sessionBars: Int
+        package var warmUpBars: Int
+        package var eventsPerBar: Int
+        /// Milliseconds from the close to the orders, per bar of the session.
+        package var latencyP50: Double
+        package var latencyP99: Double
+        package var latencyLast: Double
+    }
+
+    package static func run(updates: Int = 100_000, sessionBars: Int = 60) throws -> Result {
+        precondition(updates > 0 && sessionBars > 0, "updates and session bars must be positive")
+        let symbol = "BTCUSDT"
+        // 1. Parse and apply.
+        var rng = SplitMix(seed: 21)
+        let levels = 1_000
+        let snapshot = DepthSnapshot(
+            lastUpdateId: 1_000,
+            bids: (1...levels).map { BookLevel(price: Double(10_000 - $0) / 100, quantity: 1 + Double($0 % 7)) },
+            asks: (1...levels).map { BookLevel(price: Double(10_000 + $0) / 100, quantity: 1 + Double($0 % 5)) })
+        let perUpdate = 5
+        var frames: [[UInt8]] = []
+        frames.reserveCapacity(updates)
+        var id: Int64 = 1_001
+        for k in 0..<updates {
+            var bids: [String] = [], asks: [String] = []
+            for j in 0..<perUpdate {
+                let depth = 1 + Int(rng.next() % 20)
+                let qty = rng.next() % 5 == 0 ? "0.00000000" : String(format: "%.8f", Double(rng.next() % 10_000) / 1_000 + 0.001)
+                if j % 2 == 0 {
+                    bids.append("[\"\(String(format: "%.2f", Double(10_000 - depth) / 100))\",\"\(qty)\"]")
+                } else {
+                    asks.append("[\"\(String(format: "%.2f", Double(10_000 + depth) / 100))\",\"\(qty)\"]")
+                }
+            }
+            let text = "{\"stream\":\"btcusdt@depth@100ms\",\"data\":{\"e\":\"depthUpdate\",\"E\":\(1_710_000_000_000 + Int64(k) * 100),"
+                + "\"s\":\"BTCUSDT\",\"U\":\(id),\"u\":\(id + Int64(perUpdate) - 1),\"b\":[\(bids.joined(separator: ","))],"
+                + "\"a\":[\(asks.joined(separator: ","))]}}"
+            id += Int64(perUpdate)
+            frames.append(Array(text.utf8))
+        }
+        let parser = BinanceFrameParser(symbol: symbol)
+        var parsed = 0
+        let p0 = DispatchTime.now().uptimeNanoseconds
+        for f in frames {
+            if (try? f.withUnsafeBytes({ try parser.message($0) })) != nil { parsed += 1 }
+        }
+        let parseSeconds = Double(DispatchTime.now().uptimeNanoseconds - p0) / 1e9
+        precondition(parsed == updates, "every benchmark frame must parse")
+        var sync = DepthSync()
+        sync.receive(DepthDiff(eventMs: 1_709_999_999_900, firstId: 1_000, lastId: 1_000, bids: [], asks: []))
+        sync.receive(snapshot)
+        let a0 = DispatchTime.now().uptimeNanoseconds
+        for f in frames {
+            if case .depth(let diff)? = try? f.withUnsafeBytes({ try parser.message($0) }) {
+                sync.receive(diff)
+                if sync.diffsApplied & 4095 == 0 { _ = sync.takeRecorded() }
+            }
+        }
+        let applySeconds = Double(DispatchTime.now().uptimeNanoseconds - a0) / 1e9
+        precondition(sync.state == .synced && sync.gaps == 0, "the benchmark stream has no gaps")
+
+        // 2. Signal latency.
+        let warmUp = 500
+        let minute: Int64 = 60
+        let start: Int64 = 1_710_000_000 / minute * minute
+        var history = CandleSeries(symbol: symbol, timeframe: .minute1)
+        var price = 100.0
+        for k in 0..<warmUp {
+            let o = price
+            price *= 1 + (Double(rng.next() % 2_001) - 1_000) / 200_000
+            history.append(time: start - Int64(warmUp - k) * minute, open: o, high: max(o, price) * 1.0005, low: min(o, price) * 0.9995,
+                           close: price, volume: 100)
+        }
+        var config = ExecutionConfig()
+        config.feeBps = 10
+        config.maxParticipation = nil
+        let signals: (CandleSeries) throws -> Signals = { s in
+            let fast = try Indicators.sma(s.close, period: 5), slow = try Indicators.sma(s.close, period: 20)
+            var entries = [Bool](repeating: false, count: s.count), exits = entries
+            for t in 1..<max(1, s.count) {
+                entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
+                exits[t] = fast[t] < slow[t] && fast[t - 1] >= slow[t - 1]
+            }
+            return Signals(entries: entries, exits: exits)
+        }
+        var trader = LivePaperTrader(history: history, startTime: start, events: [
+            BookEvent(timeMs: (start - minute) * 1000, kind: .snapshot, bids: snapshot.bids, asks: snapshot.asks),
+        ], config: config, signals: signals)
+        let eventsPerBar = 600
+        var latencies: [Double] = []
+        for bar in 0..<sessionBars {
+            let t = start + Int64(bar) * minute
+            let o = price
+            for _ in 0..<4 { price *= 1 + (Double(rng.next() % 2_001) - 1_000) / 400_000 }
+            var diffs: [BookEvent] = []
+            diffs.reserveCapacity(eventsPerBar)
+            for k in 0..<eventsPerBar {
+                let mid = (o + (price - o) * Double(k) / Double(eventsPerBar)) * 100
+                let touch = mid.rounded(.down) / 100
+                diffs.append(BookEvent(timeMs: t * 1000 + Int64(k) * 100 + 99, kind: .update,
+                                       bids: [BookLevel(price: touch - Double(rng.next() % 5) / 100, quantity: Double(rng.next() % 9) + 1)],
+                                       asks: [BookLevel(price: touch + Double(1 + rng.next() % 5) / 100, quantity: Double(rng.next() % 9) + 1)]))
+            }
+            trader.append(diffs)
+            trader.append(TradeBar(time: t, open: o, high: max(o, price) * 1.0003, low: min(o, price) * 0.9997, close: price,
+                                   volume: 100, trades: 100))
+            let c0 = DispatchTime.now().uptimeNanoseconds
+            _ = try trader.step(opening: (t + minute, price))
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - c0) / 1e6)
+        }
+        return Result(updates: updates, levelsPerUpdate: perUpdate, updatesPerSecond: Double(updates) / applySeconds,
+                      parsesPerSecond: Double(updates) / parseSeconds, sessionBars: sessionBars, warmUpBars: warmUp,
+                      eventsPerBar: eventsPerBar, latencyP50: GSL.quantile(latencies, 0.5), latencyP99: GSL.quantile(latencies, 0.99),
+                      latencyLast: latencies.last ?? 0)
+    }
+
+    /// A small deterministic generator (SplitMix64) for the benchmark's data.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
+
+extension LiveBenchmark.Result {
+    package var text: String {
+        String(format: "depth updates: %d of %d levels, parse and apply %.0f/s (%.0f ns each), parse alone %.0f/s\n",
+               updates, levelsPerUpdate, updatesPerSecond, 1e9 / updatesPerSecond, parsesPerSecond)
+            + String(format: "signal latency (close to orders), %d one-minute bars after %d of warm-up, %d book events a bar: "
+                     + "p50 %.3f ms, p99 %.3f ms, last bar %.3f ms\n",
+                     sessionBars, warmUpBars, eventsPerBar, latencyP50, latencyP99, latencyLast)
+    }
+
+    package var json: JSONValue {
+        .object([
+            (key: "updates", value: .int(updates)), (key: "levels_per_update", value: .int(levelsPerUpdate)),
+            (key: "updates_per_second", value: .number(updatesPerSecond.rounded())),
+            (key: "parses_per_second", value: .number(parsesPerSecond.rounded())),
+            (key: "session_bars", value: .int(sessionBars)), (key: "warm_up_bars", value: .int(warmUpBars)),
+            (key: "events_per_bar", value: .int(eventsPerBar)),
+            (key: "latency_p50_ms", value: .number(latencyP50)), (key: "latency_p99_ms", value: .number(latencyP99)),
+            (key: "latency_last_ms", value: .number(latencyLast)),
+        ])
+    }
+}
