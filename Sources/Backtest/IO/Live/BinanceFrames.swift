@@ -189,9 +189,8 @@ private struct EventFields {
             if result { throw FrameRejection.ignored("a reply to a request") }
             throw FrameRejection.malformed("no event type \"e\"")
         }
-        let name = String(decoding: type, as: UTF8.self)
-        let isTrade = type.elementsEqual("trade".utf8), isDepth = type.elementsEqual("depthUpdate".utf8)
-        guard isTrade || isDepth else { throw FrameRejection.ignored(Excerpt.quoted(name)) }
+        let isTrade = type.elementsEqual("trade".utf8), isDepth = !isTrade && type.elementsEqual("depthUpdate".utf8)
+        guard isTrade || isDepth else { throw FrameRejection.ignored(Excerpt.quoted(String(decoding: type, as: UTF8.self))) }
         guard let symbol else { throw FrameRejection.malformed("no symbol \"s\"") }
         guard symbol.elementsEqual(expected) else { throw FrameRejection.foreignSymbol(String(decoding: symbol, as: UTF8.self)) }
         guard let eventMs else { throw FrameRejection.malformed("no event time \"E\"") }
@@ -337,6 +336,7 @@ private struct FrameScanner {
     mutating func levels(_ field: String) throws -> [BookLevel] {
         try expect(UInt8(ascii: "["))
         var out: [BookLevel] = []
+        out.reserveCapacity(8)
         space()
         if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return out }
         while true {
@@ -389,7 +389,12 @@ private struct FrameScanner {
         default:
             // A number or a literal: up to the next delimiter.
             let start = i
-            while i < b.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 32, 9, 10, 13].contains(b[i]) { i += 1 }
+            scan: while i < b.count {
+                switch b[i] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 32, 9, 10, 13: break scan
+                default: i += 1
+                }
+            }
             guard i > start else { throw fail("expected a value") }
         }
     }

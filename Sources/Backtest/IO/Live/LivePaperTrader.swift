@@ -17,7 +17,9 @@ import BacktestCore
 /// `step(opening:)` runs over the bars plus a provisional next bar, flat at its first price,
 /// and keeps the fills on it; every such fill is at the open (a flat bar reaches no stop or
 /// target that the open did not), and the next bar's own run finds it again unchanged. With
-/// `--fill close` no provisional bar is used (fills land on the bar that decided them).
+/// `--fill close` the provisional bar is used too: a fill at a bar's close is stamped at the
+/// millisecond before the next bar opens (the engine's convention), and only the fills on the
+/// closed bars are kept.
 ///
 /// The cost of a step is one batch run: O(bars + book events) (the incremental kernels that
 /// would make it O(1) are not written yet).
@@ -84,7 +86,7 @@ package struct LivePaperTrader {
     package mutating func step(opening: (time: Int64, price: Double)?) throws -> [Fill] {
         guard windowStart != nil else { return [] }
         var run = series
-        let provisional = config.fill == .nextOpen ? opening : nil
+        let provisional = opening
         if let p = provisional {
             precondition(series.time.last.map { p.time > $0 } ?? true, "the next bar must open after the last one")
             run.time.append(p.time)
@@ -96,11 +98,14 @@ package struct LivePaperTrader {
         c.depth = .book(events)
         let result = try Engine.run(CandleWindow(run, start: start), signals: try signals(run), config: c)
         lastResult = result
-        let found = result.fills.map(JournalFill.init)
+        // At the close the provisional bar's own fills are not known yet (its close is not).
+        let closedBars = series.count - start
+        let fills = provisional != nil && config.fill == .close ? result.fills.filter { $0.index < closedBars } : result.fills
+        let found = fills.map(JournalFill.init)
         var same = 0
         while same < min(found.count, reported.count), found[same] == reported[same] { same += 1 }
         if same < reported.count { divergences += 1 }
-        let new = Array(result.fills[same...])
+        let new = Array(fills[same...])
         reported = Array(reported.prefix(same)) + new.map(JournalFill.init)
         return new
     }

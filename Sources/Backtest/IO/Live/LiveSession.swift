@@ -269,10 +269,12 @@ package final class LiveSession {
             try close(p.bar, opening: p.opening)
             pending = nil
         }
-        if let bar = builder.finish(), !incompleteBuckets.contains(bar.time), trader.windowStart != nil || bar.time >= trader.startTime {
+        if let bar = builder.finish(), !incompleteBuckets.contains(bar.time) {
             try close(bar, opening: nil)
         } else {
-            try record(bars: nil, eventsThroughMs: .max)
+            // Nothing more to store (a bar that missed trades cannot be completed now): the last
+            // run is over the stored bars alone.
+            try record(bars: nil, eventsThroughMs: .max, final: true)
         }
         summary.result = trader.lastResult
         summary.divergences = trader.divergences
@@ -406,7 +408,7 @@ package final class LiveSession {
 
     /// Runs the trader over what is held and writes the bars, the prints and book events up
     /// to `eventsThroughMs`, and the journal, in one transaction.
-    private func record(bars: CandleSeries?, eventsThroughMs: Int64, opening: TradePrint? = nil) throws {
+    private func record(bars: CandleSeries?, eventsThroughMs: Int64, opening: TradePrint? = nil, final: Bool = false) throws {
         let split = events.firstIndex { $0.timeMs > eventsThroughMs } ?? events.count
         var due = Array(events[..<split])
         events.removeFirst(split)
@@ -422,7 +424,7 @@ package final class LiveSession {
         let printsDue = openTime.map { t in prints.filter { $0.timeMs < t * 1000 } } ?? prints
         prints.removeFirst(printsDue.count)
         var new: [Fill] = []
-        if bars != nil {
+        if bars != nil || final {
             new = try trader.step(opening: opening.map { (builder.bucket(ofMs: $0.timeMs), $0.price) })
         }
         if var j = journal {
