@@ -5,43 +5,48 @@ import Foundation
 /// disconnect, resync and skipped frame (the dashboard's fallback, and what a log keeps).
 /// Frames skipped for the same reason are reported once per 100 after the first 10.
 final class LiveLines {
-    let symbol: String
     private var skippedLines = 0
 
-    init(symbol: String) { self.symbol = symbol }
-
     func report(_ event: LiveEvent) {
+        if case .skipped = event {
+            skippedLines += 1
+            guard skippedLines <= 10 || skippedLines % 100 == 0 else { return }
+        }
+        guard var line = Self.text(event) else { return }
+        if case .skipped = event, skippedLines == 10 { line += " (further ones are counted in the summary)" }
+        Diagnostics.line(line)
+    }
+
+    /// The line for `event`; nil for a status (drawn by the dashboard only).
+    static func text(_ event: LiveEvent) -> String? {
         switch event {
         case .warmUp(let bars, let stored):
-            Diagnostics.line("live \(symbol): warm-up loaded \(bars) new bar\(bars == 1 ? "" : "s") (\(stored) stored)")
+            return "warm-up: loaded \(bars) new bar\(bars == 1 ? "" : "s") (\(stored) stored)"
         case .resumed(let journal, let fills):
-            Diagnostics.line("live \(symbol): resuming journal '\(journal)' (\(fills) fill\(fills == 1 ? "" : "s") so far)")
+            return "resuming journal '\(journal)' (\(fills) fill\(fills == 1 ? "" : "s") so far)"
         case .connected(let address):
-            Diagnostics.line("live \(symbol): connected to \(address)")
+            return "connected to \(address)"
         case .synced(let id):
-            Diagnostics.line("live \(symbol): book synced at update \(id)")
+            return "book synced at update \(id)"
         case .bar(let bar, let source):
             let from = source == .trades ? "\(bar.trades) trade\(bar.trades == 1 ? "" : "s")" : "the exchange's kline"
-            Diagnostics.line("bar \(UTCTime.iso(bar.time)) o=\(NumberText.shortest(bar.open)) h=\(NumberText.shortest(bar.high)) "
-                             + "l=\(NumberText.shortest(bar.low)) c=\(NumberText.shortest(bar.close)) "
-                             + "v=\(NumberText.shortest(bar.volume)) (\(from))")
+            return "bar \(UTCTime.iso(bar.time)) o=\(NumberText.shortest(bar.open)) h=\(NumberText.shortest(bar.high)) "
+                + "l=\(NumberText.shortest(bar.low)) c=\(NumberText.shortest(bar.close)) "
+                + "v=\(NumberText.shortest(bar.volume)) (\(from))"
         case .fill(let f):
-            Diagnostics.line("fill \(UTCTime.iso(f.time)) \(f.side.rawValue) \(NumberText.shortest(f.quantityFilled)) at "
-                             + "\(NumberText.shortest(f.vwap)) fee \(NumberText.shortest(f.fee))"
-                             + (f.isPartial ? " (partial of \(NumberText.shortest(f.quantityAsked)))" : ""))
+            return "fill \(UTCTime.iso(f.time)) \(f.side.rawValue) \(NumberText.shortest(f.quantityFilled)) at "
+                + "\(NumberText.shortest(f.vwap)) fee \(NumberText.shortest(f.fee))"
+                + (f.isPartial ? " (partial of \(NumberText.shortest(f.quantityAsked)))" : "")
         case .disconnected(let reason, let wait, let attempt):
-            Diagnostics.line("live \(symbol): disconnected (\(reason)); reconnecting in \(String(format: "%.1f", wait)) s "
-                             + "(attempt \(attempt))")
+            return "disconnected (\(reason)); reconnecting in \(String(format: "%.1f", wait)) s (attempt \(attempt))"
         case .gap(let expected):
-            Diagnostics.line("live \(symbol): depth stream gap (expected update \(expected)): resyncing the book")
+            return "depth stream gap (expected update \(expected)): resyncing the book"
         case .skipped(let rejection):
-            skippedLines += 1
-            if skippedLines <= 10 || skippedLines % 100 == 0 {
-                Diagnostics.line("warning: skipped a frame: \(rejection.reason)"
-                                 + (skippedLines == 10 ? " (further ones are counted in the summary)" : ""))
-            }
+            return "warning: skipped a frame: \(rejection.reason)"
         case .warning(let text):
-            Diagnostics.line("warning: " + text)
+            return "warning: " + text
+        case .status:
+            return nil
         }
     }
 }

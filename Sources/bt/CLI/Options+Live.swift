@@ -22,3 +22,7 @@ extension Option {
     static let sessionBars = Option("session-bars", kind: .value, valueName: "N",
                                     help: "One-minute bars of the timed session (default 60)")
 }
+
+extension Option {
+    static let fps = Option("fps", kind: .value, valueName: "N", help: "Dashboard redraws a second at most, 1 to 30 (default 4)")
+}

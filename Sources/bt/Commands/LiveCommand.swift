@@ -12,7 +12,7 @@ extension Command {
         ],
         options: [.exchange, .interval.withHelp("Bar interval: 1m 5m 15m 30m 1h 4h 1d (default 1m)"), .wsURL, .baseURL
                     .withHelp("The REST address for klines and depth snapshots (default https://api.binance.com)"),
-                  .duration, .journal, .staleSeconds, .maxBackoff, .warmupBars, .param] + StrategyOptions.all
+                  .duration, .journal, .staleSeconds, .maxBackoff, .warmupBars, .fps, .param] + StrategyOptions.all
             + LiveOptions.execution + [.json]
     ) { args in
         let chosen = try args.strategy()
@@ -39,12 +39,27 @@ extension Command {
         // place at the end), so a kill leaves every bar it recorded: an empty store is made first.
         if stored == nil { try args.updatingStore { _ in } }
         let store = try args.openStoreForWriting()
-        let lines = LiveLines(symbol: symbol)
+        // On a terminal, without NO_COLOR and --json: the dashboard; else a line per event.
+        let fps = try args.double(.fps) ?? 4
+        guard fps >= 1, fps <= 30 else { throw UsageError("\(Option.fps) must be 1 to 30 (got \(NumberText.shortest(fps)))", command: "live") }
+        let screen = Environment.colorAllowed(STDERR_FILENO) && !json
+            ? LiveScreen(indicators: strategy.indicators(parameters), fps: fps, color: true) : nil
+        if screen != nil { settings.statusSeconds = 1 / fps }
+        let lines = LiveLines()
         let session = LiveSession(settings: settings, store: store, config: config,
-                                  signals: { try strategy.signals($0, parameters) }, report: lines.report)
+                                  signals: { try strategy.signals($0, parameters) },
+                                  report: { screen?.report($0) ?? lines.report($0) })
         LiveInterrupt.install()
         defer { LiveInterrupt.uninstall() }
-        let summary = try session.run(shouldStop: LiveInterrupt.requested)
+        screen?.start()
+        let summary: LiveSummary
+        do {
+            summary = try session.run(shouldStop: LiveInterrupt.requested)
+            screen?.stop()
+        } catch {
+            screen?.stop()
+            throw error
+        }
         let replay = args.replayCommand(strategy: strategy, symbol: symbol, summary: summary)
         if json {
             Output.line(LiveSummaryText.json(summary, replay: replay).serialized())
@@ -66,7 +81,7 @@ enum LiveOptions {
     /// the journal's settings, so a resume may change them.
     static let notDecidingFills: Set<String> = [
         Option.duration.name, Option.journal.name, Option.wsURL.name, Option.baseURL.name, Option.staleSeconds.name,
-        Option.maxBackoff.name, Option.warmupBars.name, Option.json.name, "db",
+        Option.maxBackoff.name, Option.warmupBars.name, Option.json.name, Option.fps.name, "db",
     ]
 }
 

@@ -27,6 +27,8 @@ package struct LiveSettings: Sendable {
     /// Longest wall-clock wait, after a bar closes, for the depth stream to pass the next bar's
     /// opening millisecond before filling against the book as it stands.
     package var bookWaitSeconds: Double = 1
+    /// How often to report `.status` (seconds); nil: never (no dashboard).
+    package var statusSeconds: Double?
 
     package init(symbol: String, interval: Timeframe, webSocketURL: String, baseURL: URL, settingsText: String) {
         self.symbol = symbol; self.interval = interval; self.webSocketURL = webSocketURL; self.baseURL = baseURL
@@ -51,6 +53,8 @@ package enum LiveEvent: Sendable {
     case gap(expectedFirstId: Int64)
     case skipped(FrameRejection)
     case warning(String)
+    /// The session's state for a dashboard, at most every `LiveSettings.statusSeconds`.
+    case status(LiveStatus)
 }
 
 /// Where a session's bar came from.
@@ -188,6 +192,7 @@ package final class LiveSession {
                 }
                 try fetchSnapshotIfWanted()
                 try closePendingBar(force: false)
+                reportStatus(connected: true)
                 if Date().timeIntervalSince(lastMessage) > settings.staleSeconds {
                     reason = "no message for \(Self.number(settings.staleSeconds)) s"
                     socket.close()
@@ -205,6 +210,7 @@ package final class LiveSession {
             while Date() < until {
                 if timeUp() { break connections }
                 try closePendingBar(force: false)
+                reportStatus(connected: false)
                 usleep(20_000)
             }
         }
@@ -217,6 +223,38 @@ package final class LiveSession {
     /// capped at `cap`, times a jitter in [0.5, 1] so many clients do not come back in step.
     package static func backoff(attempt: Int, cap: Double, jitter: Double = Double.random(in: 0.5...1)) -> Double {
         min(cap, 0.5 * pow(2, Double(min(attempt - 1, 30)))) * jitter
+    }
+
+    // MARK: - Status
+
+    private var lastStatus = 0.0
+    private var messagesAtLastStatus = 0
+
+    /// Reports `.status` when `statusSeconds` passed since the last one: what a dashboard draws.
+    private func reportStatus(connected: Bool) {
+        guard let every = settings.statusSeconds, trader != nil else { return }
+        let now = Date().timeIntervalSince1970
+        guard now - lastStatus >= every else { return }
+        let elapsed = lastStatus == 0 ? every : now - lastStatus
+        lastStatus = now
+        var bars = trader.series.slice(max(0, trader.series.count - LiveStatus.barsKept)..<trader.series.count)
+        if let f = builder.forming, bars.time.last.map({ f.time > $0 }) ?? true {
+            bars.append(time: f.time, open: f.open, high: f.high, low: f.low, close: f.close, volume: f.volume)
+        }
+        var top: (bids: [BookLevel], asks: [BookLevel]) = ([], [])
+        if sync.state == .synced {
+            sync.book.visitLevels(.buy) { top.bids.append($0); return top.bids.count < LiveStatus.levelsKept }
+            sync.book.visitLevels(.sell) { top.asks.append($0); return top.asks.count < LiveStatus.levelsKept }
+        }
+        let r = trader.lastResult
+        report(.status(LiveStatus(
+            symbol: symbol, interval: settings.interval, connected: connected, synced: sync.state == .synced,
+            messagesPerSecond: Double(summary.messages - messagesAtLastStatus) / max(elapsed, 1e-3),
+            messages: summary.messages, reconnects: summary.reconnects, gaps: sync.gaps, bars: bars, sessionStart: trader.startTime,
+            bids: top.bids, asks: top.asks, initialCash: config.initialCash, cash: r?.cash.last ?? config.initialCash,
+            position: r?.position.last ?? 0, equity: r?.equity.last ?? config.initialCash,
+            fills: Array(trader.reported.suffix(5)))))
+        messagesAtLastStatus = summary.messages
     }
 
     // MARK: - Start and end
