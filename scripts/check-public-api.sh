@@ -10,7 +10,7 @@ build=${1:-$repo/.build/debug}
 [ -d "$build/Modules" ] || { echo "check-public-api: no $build/Modules (swift build first)" >&2; exit 2; }
 includes=(-I "$build/Modules")
 # The system-library modules' maps (GSL, SQLite, zlib, libcrypto) that the modules import.
-for t in CGSL CSQLite CZlib CCrypto CCallgrind; do
+for t in CGSL CSQLite CZlib CCrypto CCallgrind CWebSockets; do
   for d in "$repo/Sources/$t" "$repo/Sources/$t/include"; do [ -f "$d/module.modulemap" ] && includes+=(-I "$d"); done
 done
 # Strategies as an outside module of its own name, so bt's built Strategies module is not in the way.

@@ -151,8 +151,54 @@ public enum FuzzTargets {
         if let last { throw last }
     }
 
+    /// `bt live`'s frames: the bytes as a stream frame and as a REST depth snapshot. Either
+    /// is accepted or rejected with a `FrameRejection` whose reason is short; what is accepted
+    /// lies in range (ids and times within bt's, prices finite and > 0, quantities finite and
+    /// >= 0, a trade's > 0, U <= u), and accepted diffs and snapshots drive a `DepthSync`,
+    /// whose book then holds only positive, finite levels.
+    public static let binanceFrames = FuzzTarget(name: "binance-frames") { bytes in
+        let parser = BinanceFrameParser(symbol: "BTCUSDT")
+        let raw = UnsafeRawBufferPointer(bytes)
+        func checkLevels(_ levels: [BookLevel]) {
+            Check.that(levels.count <= BinanceFrameParser.maxLevels, "\(levels.count) levels")
+            for l in levels { Check.that(l.price > 0 && l.price.isFinite && l.quantity >= 0 && l.quantity.isFinite, "level \(l)") }
+        }
+        var sync = DepthSync()
+        do {
+            switch try parser.message(raw) {
+            case .trade(let t):
+                Check.that(t.price > 0 && t.price.isFinite && t.quantity > 0 && t.quantity.isFinite, "trade \(t)")
+                Check.that(t.id >= 0 && t.timeMs >= 0 && t.timeMs <= UTCTime.supportedRange.upperBound * 1000 + 999, "trade \(t)")
+            case .depth(let d):
+                Check.that(d.firstId <= d.lastId, "U \(d.firstId) after u \(d.lastId)")
+                checkLevels(d.bids); checkLevels(d.asks)
+                sync.receive(d)
+            }
+        } catch let r as FrameRejection {
+            Check.that(r.reason.count <= Check.longestMessage, "a rejection of \(r.reason.count) characters")
+        } catch {
+            Check.fail("binance-frames: not a FrameRejection: \(type(of: error)): \(error)")
+        }
+        do {
+            let snap = try parser.snapshot(raw)
+            checkLevels(snap.bids); checkLevels(snap.asks)
+            sync.receive(DepthDiff(eventMs: 1, firstId: snap.lastUpdateId, lastId: snap.lastUpdateId &+ 1, bids: snap.bids, asks: []))
+            sync.receive(snap)
+            for side in [OrderSide.buy, .sell] {
+                sync.book.visitLevels(side) { l in
+                    Check.that(l.quantity > 0 && l.quantity.isFinite && l.price.isFinite, "book level \(l)")
+                    return true
+                }
+            }
+        } catch let r as FrameRejection {
+            Check.that(r.reason.count <= Check.longestMessage, "a rejection of \(r.reason.count) characters")
+        } catch {
+            Check.fail("binance-frames: not a FrameRejection: \(type(of: error)): \(error)")
+        }
+    }
+
     public static let all: [FuzzTarget] = [csv, binance, alphavantage, trades, book, detect, `where`, grid,
-                                           expression, strategyFile, signals, networkNumbers, shardFiles]
+                                           expression, strategyFile, signals, networkNumbers, shardFiles, binanceFrames]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
