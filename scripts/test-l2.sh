@@ -12,21 +12,14 @@ SWIFT="${SWIFT:-swift}"
 . scripts/lib/pypi.sh
 ensure_python_pip
 
-cache="${BT_L2_CACHE:-$root/.cache/ob-analytics}"
-wheel="$(Tests/Fixtures/l2/fetch_ob_analytics.sh "$cache")"
-convert() {  # convert OUT_DIR [--keep-stale]: skipped when the output is newer than its inputs
-  local out="$1"; shift
-  if [[ -f "$out/summary.json" && "$out/summary.json" -nt "$wheel" \
-        && "$out/summary.json" -nt Tests/Fixtures/l2/convert_ob_analytics.py ]]; then return; fi
-  python3 Tests/Fixtures/l2/convert_ob_analytics.py "$@" "$wheel" "$out" >/dev/null
-}
-convert "$cache/out"
-convert "$cache/out-stale" --keep-stale
+. scripts/lib/l2-sample.sh
+data="$(l2_sample)"
+stale="$(l2_sample --keep-stale)"
 
 "$SWIFT" build --build-tests
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-BT_L2_DATA="$cache/out" BT_L2_STALE_DATA="$cache/out-stale" \
+BT_L2_DATA="$data" BT_L2_STALE_DATA="$stale" \
   "$SWIFT" test --skip-build --filter 'L2SampleTests|L2CommandTests' 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then exit "$status"; fi

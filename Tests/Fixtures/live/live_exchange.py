@@ -24,6 +24,9 @@ For tests:
   GET /_expected/trades.jsonl        every timeline trade, as bt data import --format trades reads
   GET /_stats                        connections, frames sent, snapshots served, faults fired
 
+--l2 DIR replays a recorded session instead: the converted ob-analytics L2 sample (Bitstamp
+BTC/USD, 30 minutes: its book events as depth diffs, its prints as trades; see load_l2).
+
 Faults (--fault KIND@SECONDS_AFTER_START[,key=value], repeatable; once each, on the first
 connection that reaches that exchange time):
   gap       one depth diff is not sent (the next one's U skips): the client must resync
@@ -38,6 +41,7 @@ import asyncio
 import datetime
 import http
 import json
+import os
 import random
 import signal
 import sys
@@ -63,6 +67,9 @@ class Session:
     def __init__(self, args):
         self.symbol = args.symbol.upper()
         self.bar_ms = args.interval_seconds * 1000
+        if args.l2:
+            self.load_l2(args)
+            return
         self.start_ms = iso_ms(args.start)
         self.begin_ms = self.start_ms - self.bar_ms
         self.end_ms = self.start_ms + args.bars * self.bar_ms
@@ -84,12 +91,11 @@ class Session:
         # Timeline: the book around the mid, a diff every 100 ms, trades between them.
         self.bids = {mid - k: round(rng.uniform(0.5, 5), 4) for k in range(1, 21)}
         self.asks = {mid + k: round(rng.uniform(0.5, 5), 4) for k in range(1, 21)}
-        self.snapshots = []   # (time_ms, last_update_id, bids, asks) after each diff
         self.events = []      # (time_ms, kind, payload) in time order
         update_id = 1_000_000
         trade_id = 500_000
+        self.first_update_id = update_id
         book_bids, book_asks = dict(self.bids), dict(self.asks)
-        self.snapshots.append((self.begin_ms - 1, update_id - 1, dict(book_bids), dict(book_asks)))
         drift = 0
         for step in range((self.end_ms + self.bar_ms - self.begin_ms) // DEPTH_STEP_MS):
             now = self.begin_ms + step * DEPTH_STEP_MS
@@ -142,9 +148,67 @@ class Session:
                 "U": first, "u": last,
                 "b": [[price_text(k), repr(q)] for k, q in sorted(changes_b.items(), reverse=True)],
                 "a": [[price_text(k), repr(q)] for k, q in sorted(changes_a.items())]}))
-            self.snapshots.append((ems, last, dict(book_bids), dict(book_asks)))
         self.events.sort(key=lambda e: e[0])
+        self.finish()
+
+    def load_l2(self, args):
+        """A recorded session: the L2 sample the calibration tests convert (ob-analytics'
+        Bitstamp BTC/USD, Tests/Fixtures/l2/convert_ob_analytics.py: book.jsonl and trades.jsonl),
+        as Binance would stream it. The first book event is the book at the timeline's start;
+        each later one a diff with consecutive ids (one per level it sets); each print a trade
+        with consecutive ids (`m` from the taker's side). The session starts at the first whole
+        bar after the snapshot; the klines before it are a random walk ending at the first price."""
+        rng = random.Random(args.seed)
+        with open(os.path.join(args.l2, "book.jsonl")) as f:
+            book = [json.loads(line) for line in f if line.strip()]
+        with open(os.path.join(args.l2, "trades.jsonl")) as f:
+            prints = [json.loads(line) for line in f if line.strip()]
+        first = book[0]
+        assert first["type"] == "snapshot", "the sample starts with a snapshot"
+        self.begin_ms = iso_ms(first["time"])
+        self.start_ms = (self.begin_ms // self.bar_ms + 1) * self.bar_ms
+        last_ms = max(iso_ms(book[-1]["time"]), iso_ms(prints[-1]["time"]))
+        self.end_ms = (last_ms // self.bar_ms) * self.bar_ms
+        self.bids = {round(p / TICK): float(q) for p, q in first["bids"]}
+        self.asks = {round(p / TICK): float(q) for p, q in first["asks"]}
+        self.events = []
+        update_id = self.first_update_id = 3_000_000
+        for e in book[1:]:
+            n = len(e["bids"]) + len(e["asks"])
+            if n == 0:
+                continue
+            self.events.append((iso_ms(e["time"]), "depth", {
+                "U": update_id, "u": update_id + n - 1,
+                "b": [[price_text(round(p / TICK)), repr(float(q))] for p, q in e["bids"]],
+                "a": [[price_text(round(p / TICK)), repr(float(q))] for p, q in e["asks"]]}))
+            update_id += n
+        trade_id = 9_000_000
+        for p in prints:
+            trade_id += 1
+            self.events.append((iso_ms(p["time"]), "trade", {"t": trade_id, "p": price_text(round(p["price"] / TICK)),
+                                                            "q": repr(float(p["qty"])), "m": p.get("side") == "sell"}))
+        self.events.sort(key=lambda e: e[0])
+        price = round(prints[0]["price"] / TICK)
+        self.history = []
+        t = (self.begin_ms // self.bar_ms) * self.bar_ms - args.warmup_bars * self.bar_ms
+        walk = [price]
+        for _ in range(args.warmup_bars):
+            walk.append(walk[-1] + rng.randint(-800, 800))
+        walk.reverse()
+        for k in range(args.warmup_bars):
+            o, c = walk[k], walk[k + 1]
+            h, l = max(o, c) + rng.randint(0, 300), min(o, c) - rng.randint(0, 300)
+            self.history.append((t, price_text(o), price_text(h), price_text(l), price_text(c), repr(round(rng.uniform(1, 20), 5))))
+            t += self.bar_ms
+        self.begin_ms = (self.begin_ms // self.bar_ms) * self.bar_ms
+        self.finish()
+
+    def finish(self):
+        """The trades for klines and the expected import, and the replay cursor of snapshots."""
         self.trades = [(e[0], e[2]) for e in self.events if e[1] == "trade"]
+        self.cursor = 0
+        self.book = (dict(self.bids), dict(self.asks))
+        self.book_id = self.first_update_id - 1
 
     def frame(self, event):
         tms, kind, p = event
@@ -185,12 +249,22 @@ class Session:
         return rows[:limit]
 
     def snapshot(self, now):
-        best = self.snapshots[0]
-        for s in self.snapshots:
-            if s[0] > now:
-                break
-            best = s
-        _, last, bids, asks = best
+        """The book after every diff at or before `now` (asked for at increasing times)."""
+        bids, asks = self.book
+        while self.cursor < len(self.events) and self.events[self.cursor][0] <= now:
+            tms, kind, p = self.events[self.cursor]
+            self.cursor += 1
+            if kind != "depth":
+                continue
+            for side, book in (("b", bids), ("a", asks)):
+                for price, qty in p[side]:
+                    k = round(float(price) / TICK)
+                    if float(qty) == 0:
+                        book.pop(k, None)
+                    else:
+                        book[k] = float(qty)
+            self.book_id = p["u"]
+        last = self.book_id
         return {"lastUpdateId": last,
                 "bids": [[price_text(k), repr(q)] for k, q in sorted(bids.items(), reverse=True)],
                 "asks": [[price_text(k), repr(q)] for k, q in sorted(asks.items())]}
@@ -326,5 +400,6 @@ if __name__ == "__main__":
     p.add_argument("--warmup-bars", type=int, default=200)
     p.add_argument("--speed", type=float, default=120.0)
     p.add_argument("--fault", action="append", default=[])
+    p.add_argument("--l2", help="replay the converted L2 sample in this folder (book.jsonl, trades.jsonl)")
     asyncio.run(main(p.parse_args()))
     sys.exit(0)

@@ -148,6 +148,29 @@ class LiveTests(unittest.TestCase):
         self.assertIn("bar ", log)
         self.assertIn("fill ", log)
 
+    @unittest.skipUnless(os.environ.get("BT_L2_DATA"), "needs the converted L2 sample (BT_L2_DATA; make test-live fetches it)")
+    def test_recorded_l2_session_replays_exactly(self):
+        # The real Bitstamp book and prints of the ob-analytics sample, streamed as Binance would.
+        ex = Exchange("--l2", os.environ["BT_L2_DATA"], "--speed", "150")
+        self.exchanges.append(ex)
+        summary, log = run_live(ex, self.db, "--duration", "13s")
+        self.assertGreaterEqual(summary["bars"], 15, log)
+        self.assertGreaterEqual(summary["stream"]["depth_updates"], 20_000, summary["stream"])
+        self.assertEqual(summary["stream"]["gaps"], 0)
+        self.assertGreaterEqual(len(summary["fills"]), 1, log)
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+        trades = os.path.join(self.tmp, "trades.jsonl")
+        with open(trades, "wb") as f:
+            f.write(ex.get("/_expected/trades.jsonl"))
+        imported = os.path.join(self.tmp, "import.sqlite")
+        p = subprocess.run([BT, "data", "import", trades, "--format", "trades", "--symbol", "BTCUSDT", "--timeframe", "1m",
+                            "--db", imported], capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        live_bars = {r["time"]: r for r in export(self.db, "BTCUSDT", "--from", summary["start"])}
+        import_bars = {r["time"]: r for r in export(imported)}
+        for t in sorted(live_bars)[:-1]:
+            self.assertEqual(live_bars[t], import_bars[t], t)
+
     def test_sequence_gap_resyncs_the_book_and_still_replays(self):
         ex = self.exchange("--fault", "gap@100")
         summary, log = run_live(ex, self.db, "--duration", "5s")

@@ -81,9 +81,10 @@ public struct OrderBook: Sendable, Equatable {
     }
 
     /// `set` without the debug invariant check, for bulk replays that check once per batch
-    /// (`BookReplay`): the check is O(n), and a recorded stream sets millions of levels.
+    /// (`BookReplay`, the live book of `bt live`): the check is O(n), and a recorded stream sets
+    /// millions of levels.
     @inline(__always)
-    mutating func setUnchecked(_ side: OrderSide, price: Double, quantity: Double) {
+    package mutating func setUnchecked(_ side: OrderSide, price: Double, quantity: Double) {
         precondition(price.isFinite && quantity.isFinite, "book levels need finite prices and quantities")
         switch side {
         case .buy: bidLevels.set(price, quantity: quantity)
@@ -188,7 +189,7 @@ public struct OrderBook: Sendable, Equatable {
 
     /// Traps when the ordering, quantity or tree invariants are broken. Compiled out of release builds.
     @inline(__always)
-    func checkInvariants() {
+    package func checkInvariants() {
         #if DEBUG
         precondition(bidLevels.descending && !askLevels.descending, "book sides in the wrong order")
         bidLevels.checkInvariants()

@@ -175,7 +175,10 @@ package final class LiveSession {
             var reason = "closed"
             stream: while true {
                 if timeUp() { socket.close(); break connections }
-                for event in socket.next(timeout: 0.05) {
+                for (k, event) in socket.next(timeout: 0.05).enumerated() {
+                    // A backlog (a burst, a slow machine) is worked through, but the duration and
+                    // Ctrl-C are still honoured within it.
+                    if k & 1023 == 1023, timeUp() { socket.close(); break connections }
                     switch event {
                     case .connected:
                         report(.connected(address.description))
@@ -411,12 +414,14 @@ package final class LiveSession {
         var bars = CandleSeries(symbol: symbol, timeframe: settings.interval)
         let last = trader.series.time.last ?? Int64.min
         var source = BarSource.trades
-        if bar.time > last + seconds || incompleteBuckets.contains(bar.time) {
-            // Bars missing before this one, or this one incomplete: the exchange's klines.
+        if incompleteBuckets.contains(where: { $0 <= bar.time }) {
+            // Trades were missed (a trade-id gap, a connection started): the bars they belong to,
+            // before this one or this one, are the exchange's klines. A minute without a bar and
+            // without a missed trade had no trade: there is nothing to fetch.
             let fetched = try fetchKlines(from: last == Int64.min ? bar.time : last + seconds, to: bar.time)
             for k in fetched.time.indices where fetched.time[k] > last {
-                if fetched.time[k] == bar.time { source = .kline }
-                if fetched.time[k] < bar.time || incompleteBuckets.contains(bar.time) {
+                if fetched.time[k] == bar.time && incompleteBuckets.contains(bar.time) { source = .kline }
+                if fetched.time[k] < bar.time || source == .kline {
                     bars.append(time: fetched.time[k], open: fetched.open[k], high: fetched.high[k], low: fetched.low[k],
                                 close: fetched.close[k], volume: fetched.volume[k])
                 }
