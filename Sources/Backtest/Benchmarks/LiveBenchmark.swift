@@ -20,6 +20,11 @@ package enum LiveBenchmark {
         package var updatesPerSecond: Double
         /// Depth frames a second, parse only.
         package var parsesPerSecond: Double
+        /// Depth updates a second, parse and apply, while the dashboard is drawn at `fps`.
+        package var updatesPerSecondDrawing: Double
+        package var fps: Double
+        /// Dashboard frames drawn a second meanwhile.
+        package var framesPerSecond: Double
         package var sessionBars: Int
         package var warmUpBars: Int
         package var eventsPerBar: Int
@@ -29,7 +34,7 @@ package enum LiveBenchmark {
         package var latencyLast: Double
     }
 
-    package static func run(updates: Int = 100_000, sessionBars: Int = 60) throws -> Result {
+    package static func run(updates: Int = 100_000, sessionBars: Int = 60, fps: Double = 4) throws -> Result {
         precondition(updates > 0 && sessionBars > 0, "updates and session bars must be positive")
         let symbol = "BTCUSDT"
         // 1. Parse and apply.
@@ -81,6 +86,35 @@ package enum LiveBenchmark {
         let applySeconds = Double(DispatchTime.now().uptimeNanoseconds - a0) / 1e9
         precondition(sync.state == .synced && sync.gaps == 0, "the benchmark stream has no gaps")
 
+        // The same while the dashboard is drawn, as bt live draws it: a thread of its own
+        // rendering the newest state at most `fps` times a second (here one fixed state, at
+        // 120x40; the frames are thrown away).
+        let drawing = Dashboard(status: LiveStatus(
+            symbol: symbol, interval: .minute1, connected: true, synced: true, messagesPerSecond: 1_000, messages: 0,
+            reconnects: 0, gaps: 0, bars: Synth.series(symbol: symbol, bars: 300, seed: 5, timeframe: .minute1), sessionStart: 0,
+            bids: Array(snapshot.bids.prefix(LiveStatus.levelsKept)), asks: Array(snapshot.asks.prefix(LiveStatus.levelsKept)),
+            initialCash: 10_000, cash: 10_000, position: 0, equity: 10_000, fills: []), fps: fps)
+        // At least two seconds, so the frame rate is measured over several frames: the stream is
+        // applied again from the snapshot as often as that takes.
+        drawing.start()
+        let d0 = DispatchTime.now().uptimeNanoseconds
+        var drawnUpdates = 0
+        var drawnSeconds = 0.0
+        repeat {
+            var drawnSync = DepthSync()
+            drawnSync.receive(DepthDiff(eventMs: 1_709_999_999_900, firstId: 1_000, lastId: 1_000, bids: [], asks: []))
+            drawnSync.receive(snapshot)
+            for f in frames {
+                if case .depth(let diff)? = try? f.withUnsafeBytes({ try parser.message($0) }) {
+                    drawnSync.receive(diff)
+                    if drawnSync.diffsApplied & 4095 == 0 { _ = drawnSync.takeRecorded() }
+                }
+            }
+            drawnUpdates += frames.count
+            drawnSeconds = Double(DispatchTime.now().uptimeNanoseconds - d0) / 1e9
+        } while drawnSeconds < 2
+        let frameCount = drawing.stop()
+
         // 2. Signal latency.
         let warmUp = 500
         let minute: Int64 = 60
@@ -131,9 +165,46 @@ package enum LiveBenchmark {
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - c0) / 1e6)
         }
         return Result(updates: updates, levelsPerUpdate: perUpdate, updatesPerSecond: Double(updates) / applySeconds,
-                      parsesPerSecond: Double(updates) / parseSeconds, sessionBars: sessionBars, warmUpBars: warmUp,
+                      parsesPerSecond: Double(updates) / parseSeconds, updatesPerSecondDrawing: Double(drawnUpdates) / drawnSeconds,
+                      fps: fps, framesPerSecond: Double(frameCount) / drawnSeconds, sessionBars: sessionBars, warmUpBars: warmUp,
                       eventsPerBar: eventsPerBar, latencyP50: GSL.quantile(latencies, 0.5), latencyP99: GSL.quantile(latencies, 0.99),
                       latencyLast: latencies.last ?? 0)
+    }
+
+    /// A dashboard drawing thread as `bt live`'s: renders its status at most `fps` times a second.
+    final class Dashboard: @unchecked Sendable {
+        let status: LiveStatus
+        let fps: Double
+        private let lock = NSLock()
+        private var stopped = false
+        private var frames = 0
+        private var thread: Thread?
+
+        init(status: LiveStatus, fps: Double) { self.status = status; self.fps = fps }
+
+        func start() {
+            let t = Thread { [self] in
+                while true {
+                    let began = Date()
+                    lock.lock()
+                    if stopped { lock.unlock(); return }
+                    lock.unlock()
+                    let frame = LiveDashboard.render(status, indicators: [], events: ["bench"], width: 120, height: 40, color: true)
+                    lock.lock(); frames += frame.isEmpty ? 0 : 1; lock.unlock()
+                    let rest = 1 / fps - Date().timeIntervalSince(began)
+                    if rest > 0 { usleep(UInt32(rest * 1_000_000)) }
+                }
+            }
+            thread = t
+            t.start()
+        }
+
+        /// Stops drawing; returns the frames drawn.
+        func stop() -> Int {
+            lock.lock(); stopped = true; lock.unlock()
+            while let t = thread, !t.isFinished { usleep(1_000) }
+            return frames
+        }
     }
 
     /// A small deterministic generator (SplitMix64) for the benchmark's data.
@@ -154,6 +225,8 @@ extension LiveBenchmark.Result {
     package var text: String {
         String(format: "depth updates: %d of %d levels, parse and apply %.0f/s (%.0f ns each), parse alone %.0f/s\n",
                updates, levelsPerUpdate, updatesPerSecond, 1e9 / updatesPerSecond, parsesPerSecond)
+            + String(format: "while the dashboard is drawn at %.0f fps (120x40): %.0f updates/s, %.1f frames/s\n",
+                     fps, updatesPerSecondDrawing, framesPerSecond)
             + String(format: "signal latency (close to orders), %d one-minute bars after %d of warm-up, %d book events a bar: "
                      + "p50 %.3f ms, p99 %.3f ms, last bar %.3f ms\n",
                      sessionBars, warmUpBars, eventsPerBar, latencyP50, latencyP99, latencyLast)
@@ -164,6 +237,9 @@ extension LiveBenchmark.Result {
             (key: "updates", value: .int(updates)), (key: "levels_per_update", value: .int(levelsPerUpdate)),
             (key: "updates_per_second", value: .number(updatesPerSecond.rounded())),
             (key: "parses_per_second", value: .number(parsesPerSecond.rounded())),
+            (key: "fps", value: .number(fps)),
+            (key: "updates_per_second_drawing", value: .number(updatesPerSecondDrawing.rounded())),
+            (key: "frames_per_second", value: .number(framesPerSecond)),
             (key: "session_bars", value: .int(sessionBars)), (key: "warm_up_bars", value: .int(warmUpBars)),
             (key: "events_per_bar", value: .int(eventsPerBar)),
             (key: "latency_p50_ms", value: .number(latencyP50)), (key: "latency_p99_ms", value: .number(latencyP99)),

@@ -9,6 +9,7 @@ extension Command {
         options: [
             .updates,
             .sessionBars,
+            .fps.withHelp("Dashboard redraws a second while the updates are timed again, 1 to 30 (default 4)"),
             .json,
         ]
     ) { args in
@@ -20,7 +21,9 @@ extension Command {
         guard (1...10_000).contains(bars) else {
             throw UsageError("\(Option.sessionBars) must be 1 to 10000 (got \(bars))", command: "bench live")
         }
-        let r = try LiveBenchmark.run(updates: updates, sessionBars: bars)
+        let fps = try args.double(.fps) ?? 4
+        guard fps >= 1, fps <= 30 else { throw UsageError("\(Option.fps) must be 1 to 30", command: "bench live") }
+        let r = try LiveBenchmark.run(updates: updates, sessionBars: bars, fps: fps)
         Output.write(args.flag(.json) ? r.json.serialized(.spaced) + "\n" : r.text)
     }
 }

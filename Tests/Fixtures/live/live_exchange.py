@@ -32,6 +32,8 @@ connection that reaches that exchange time):
   gap       one depth diff is not sent (the next one's U skips): the client must resync
   drop      the connection is closed (code 1001)
   stale     nothing is sent for wall=S seconds (default 3), the connection kept open
+  burst     n=N depth diffs (default 100,000, even) at once, setting and removing a level far
+            below the book: the book is unchanged, later ids move up by N
   junk      a malformed frame, an event of another symbol, a trade with a negative quantity
             and one with a non-numeric price are sent
 """
@@ -203,10 +205,23 @@ class Session:
         self.begin_ms = (self.begin_ms // self.bar_ms) * self.bar_ms
         self.finish()
 
+    def burst(self, tms, first_id, n):
+        """`n` depth diffs (n even) at `tms` that set a level far below the book and take it away
+        again, with consecutive ids: the book is the same after them, and every later id moves
+        up by `n`."""
+        low = price_text(round(min(self.bids) * 0.5))
+        first = first_id + self.id_offset
+        for k in range(n):
+            yield json.dumps({"stream": self.symbol.lower() + "@depth@100ms", "data": {
+                "e": "depthUpdate", "E": tms, "s": self.symbol, "U": first + k, "u": first + k,
+                "b": [[low, "1.5" if k % 2 == 0 else "0"]], "a": []}})
+        self.id_offset += n
+
     def finish(self):
         """The trades for klines and the expected import, and the replay cursor of snapshots."""
         self.trades = [(e[0], e[2]) for e in self.events if e[1] == "trade"]
         self.cursor = 0
+        self.id_offset = 0
         self.book = (dict(self.bids), dict(self.asks))
         self.book_id = self.first_update_id - 1
 
@@ -217,7 +232,8 @@ class Session:
                     "T": tms, "m": p["m"], "M": True}
             stream = self.symbol.lower() + "@trade"
         else:
-            data = {"e": "depthUpdate", "E": tms, "s": self.symbol, "U": p["U"], "u": p["u"], "b": p["b"], "a": p["a"]}
+            data = {"e": "depthUpdate", "E": tms, "s": self.symbol, "U": p["U"] + self.id_offset, "u": p["u"] + self.id_offset,
+                    "b": p["b"], "a": p["a"]}
             stream = self.symbol.lower() + "@depth@100ms"
         return json.dumps({"stream": stream, "data": data})
 
@@ -265,7 +281,7 @@ class Session:
                         book[k] = float(qty)
             self.book_id = p["u"]
         last = self.book_id
-        return {"lastUpdateId": last,
+        return {"lastUpdateId": last + self.id_offset,
                 "bids": [[price_text(k), repr(q)] for k, q in sorted(bids.items(), reverse=True)],
                 "asks": [[price_text(k), repr(q)] for k, q in sorted(asks.items())]}
 
@@ -361,6 +377,15 @@ class Server:
                         break
                     if event[1] == "depth" and self.due_fault("gap", event[0]):
                         continue
+                    burst = self.due_fault("burst", event[0]) if event[1] == "depth" else None
+                    if burst:
+                        # The burst goes just before this diff, taking its first id on.
+                        for f in batch:
+                            await ws.send(f)
+                        batch = []
+                        for f in s.burst(event[0] - 1, event[2]["U"], int(burst.get("n", 100_000))):
+                            await ws.send(f)
+                        self.stats["frames"] += int(burst.get("n", 100_000))
                     if self.due_fault("junk", event[0]):
                         batch += ['{"stream": "x", "data": {"e": "trade", ', json.dumps({"stream": "ethusdt@trade", "data": {
                             "e": "trade", "E": event[0], "s": "ETHUSDT", "t": 1, "p": "1.0", "q": "1.0", "T": event[0], "m": False}}),

@@ -193,6 +193,19 @@ class LiveTests(unittest.TestCase):
         self.assertGreaterEqual(n, 2)
         same_fills(self, summary["fills"][:n], clean["fills"][:n])
 
+    def test_a_burst_of_100000_depth_updates_is_kept_up_with(self):
+        ex = self.exchange("--fault", "burst@60,n=100000")
+        began = time.monotonic()
+        summary, log = run_live(ex, self.db, "--duration", "6s")
+        stream = summary["stream"]
+        self.assertGreaterEqual(stream["depth_updates"], 100_000, stream)
+        self.assertEqual(stream["gaps"], 0, log)
+        self.assertEqual(stream["syncs"], 1, log)
+        self.assertLess(time.monotonic() - began, 40, "the burst was not worked through in time")
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+        print("\nburst: %d depth updates in a %.1f s session (debug build)" % (stream["depth_updates"], summary["seconds"]),
+              file=sys.stderr)
+
     def test_stale_stream_counts_as_lost(self):
         ex = self.exchange("--fault", "stale@90,wall=2")
         summary, log = run_live(ex, self.db, "--duration", "5s", "--stale-seconds", "0.5")

@@ -29,6 +29,15 @@ package struct LiveStatus: Sendable {
     package var equity: Double
     /// The latest fills reported.
     package var fills: [JournalFill]
+
+    package init(symbol: String, interval: Timeframe, connected: Bool, synced: Bool, messagesPerSecond: Double, messages: Int,
+                 reconnects: Int, gaps: Int, bars: CandleSeries, sessionStart: Int64, bids: [BookLevel], asks: [BookLevel],
+                 initialCash: Double, cash: Double, position: Double, equity: Double, fills: [JournalFill]) {
+        self.symbol = symbol; self.interval = interval; self.connected = connected; self.synced = synced
+        self.messagesPerSecond = messagesPerSecond; self.messages = messages; self.reconnects = reconnects; self.gaps = gaps
+        self.bars = bars; self.sessionStart = sessionStart; self.bids = bids; self.asks = asks; self.initialCash = initialCash
+        self.cash = cash; self.position = position; self.equity = equity; self.fills = fills
+    }
 }
 
 /// The terminal dashboard of `bt live`: a header (connection, message rate, reconnects, gaps),
