@@ -228,6 +228,12 @@ package final class LiveSession {
         min(cap, 0.5 * pow(2, Double(min(attempt - 1, 30)))) * jitter
     }
 
+    /// Reports a warning and keeps it for the summary.
+    private func warn(_ text: String) {
+        summary.warnings.append(text)
+        report(.warning(text))
+    }
+
     // MARK: - Status
 
     private var lastStatus = 0.0
@@ -318,6 +324,11 @@ package final class LiveSession {
             try record(bars: nil, eventsThroughMs: .max, final: true)
         }
         summary.result = trader.lastResult
+        // The run's own warnings (no liquidity, rejected orders, a crossed book ...), as bt run says them.
+        for w in trader.lastResult?.warnings ?? [] where !summary.warnings.contains(w.message) { summary.warnings.append(w.message) }
+        if sync.gaps > 0 {
+            summary.warnings.append("the depth stream had \(sync.gaps) gap\(sync.gaps == 1 ? "" : "s"); the book was resynced each time")
+        }
         summary.divergences = trader.divergences
         summary.syncs = sync.syncs
         summary.gaps = sync.gaps
@@ -378,7 +389,7 @@ package final class LiveSession {
             snapshot = try reply.body.withUnsafeBytes { try parser.snapshot($0) }
         } catch let rejection as FrameRejection {
             summary.skipped["snapshot", default: 0] += 1
-            report(.warning("a depth snapshot was skipped: " + rejection.reason))
+            warn("a depth snapshot was skipped: " + rejection.reason)
             return
         }
         if sync.receive(snapshot) { report(.synced(lastUpdateId: snapshot.lastUpdateId)) }
@@ -431,8 +442,8 @@ package final class LiveSession {
             bars.append(time: bar.time, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume: bar.volume)
         } else if source != .kline {
             summary.barsDropped += 1
-            report(.warning("the \(settings.interval.rawValue) bar at \(UTCTime.iso(bar.time)) missed trades and no kline "
-                                + "could be had for it: it is left out, and nothing is decided on it"))
+            warn("the \(settings.interval.rawValue) bar at \(UTCTime.iso(bar.time)) missed trades and no kline "
+                     + "could be had for it: it is left out, and nothing is decided on it")
         }
         incompleteBuckets = incompleteBuckets.filter { $0 > bar.time }
         for k in bars.time.indices {

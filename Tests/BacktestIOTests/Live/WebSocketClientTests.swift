@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import TestSupport
+import BacktestCore
+@testable import BacktestIO
+
+/// `WebSocketClient` (libwebsockets) against a real server on 127.0.0.1
+/// (`Tests/Fixtures/live/push_server.py`, Debian's python3-websockets): plain ws:// and wss://
+/// with a self-signed certificate, fragmented and binary messages, a ping answered, the close
+/// code, the size limit, and a refused connection.
+@Suite("WebSocket client: libwebsockets against a local server", .serialized)
+struct WebSocketClientTests {
+    /// One push_server.py process, stopped by its PID.
+    final class Server {
+        let process = Process()
+        let port: Int
+        /// Closed to stop the server (a child may not see SIGTERM: Foundation can start it with
+        /// the signal blocked).
+        private let stdin = Pipe()
+
+        init(_ arguments: [String] = []) throws {
+            let stdout = Pipe()
+            process.standardInput = stdin
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [Repository.path("Tests/Fixtures/live/push_server.py")] + arguments
+            process.standardOutput = stdout
+            try process.run()
+            var line = [UInt8]()
+            while let byte = try stdout.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+            let text = String(decoding: line, as: UTF8.self)
+            guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+                process.terminate()
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "push_server.py printed '\(text)'"])
+            }
+            self.port = port
+        }
+
+        deinit { stop() }
+
+        func stop() {
+            guard process.isRunning else { return }
+            try? stdin.fileHandleForWriting.close()
+            process.terminate()
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+    }
+
+    /// Every event until the connection closes (at most `seconds`).
+    static func events(_ client: WebSocketClient, seconds: Double = 20) -> [WebSocketClient.Event] {
+        var out: [WebSocketClient.Event] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            out += client.next(timeout: 0.1)
+            if case .closed? = out.last { break }
+        }
+        return out
+    }
+
+    static func check(_ events: [WebSocketClient.Event]) {
+        #expect(events.first == .connected, "\(events.prefix(2))")
+        let messages = events.compactMap { e -> [UInt8]? in if case .message(let m) = e { m } else { nil } }
+        #expect(messages.count == 4)
+        guard messages.count == 4 else { return }
+        #expect(messages[0] == Array("hello".utf8))
+        #expect(messages[1] == Array((String(repeating: "x", count: 50_000) + String(repeating: "y", count: 50_000)
+                                      + String(repeating: "x", count: 50_000) + String(repeating: "y", count: 50_000)).utf8))
+        #expect(messages[2] == Array(0...255))
+        #expect(messages[3] == Array("pong seen".utf8), "the server saw the pong to its ping")
+        guard case .closed(let why)? = events.last else {
+            Issue.record("no close: \(events.suffix(1))")
+            return
+        }
+        #expect(why.contains("4001"), "the close code: \(why)")
+    }
+
+    @Test("ws://: fragments joined, binary kept, a ping answered, the server's close code")
+    func plain() throws {
+        let server = try Server()
+        let client = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(server.port)/stream?x=1"))
+        defer { client.close() }
+        Self.check(Self.events(client))
+    }
+
+    @Test("wss://: the same through OpenSSL, to a server with a self-signed certificate")
+    func tls() throws {
+        let dir = TestSupport.scratchDirectory()
+        let cert = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                             "-subj", "/CN=127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        #expect(openssl.terminationStatus == 0)
+        let server = try Server(["--tls", cert, key])
+        let client = try WebSocketClient(WebSocketAddress("wss://127.0.0.1:\(server.port)/"), allowSelfSigned: true)
+        defer { client.close() }
+        Self.check(Self.events(client))
+        // Without accepting a self-signed certificate the connection is refused.
+        let strict = try WebSocketClient(WebSocketAddress("wss://127.0.0.1:\(server.port)/"))
+        defer { strict.close() }
+        let refused = Self.events(strict)
+        #expect(!refused.contains(.connected), "\(refused)")
+        guard case .closed? = refused.last else { Issue.record("no close: \(refused)"); return }
+    }
+
+    @Test("a message over the size limit closes the connection, saying why")
+    func sizeLimit() throws {
+        let server = try Server()
+        let client = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(server.port)/"), largestMessage: 1_000)
+        defer { client.close() }
+        let events = Self.events(client)
+        guard case .closed(let why)? = events.last else { Issue.record("no close: \(events)"); return }
+        #expect(why.contains("longer than 1000 bytes"), "\(why)")
+        #expect(events.filter { if case .message = $0 { true } else { false } }.count == 1, "only 'hello' fits")
+    }
+
+    @Test("nothing listening: the connection fails with a reason, and no event follows the close")
+    func refused() throws {
+        // A port that was just free.
+        let server = try Server()
+        let port = server.port
+        server.stop()
+        let client = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(port)/"), connectTimeoutSeconds: 2)
+        defer { client.close() }
+        let events = Self.events(client, seconds: 10)
+        #expect(events.count == 1, "\(events)")
+        guard case .closed(let why)? = events.first else { Issue.record("\(events)"); return }
+        #expect(why.contains("connection failed"), "\(why)")
+        #expect(client.next(timeout: 0.2).isEmpty)
+    }
+
+    @Test("addresses: ws and wss, default ports, path and query kept; anything else refused")
+    func addresses() throws {
+        let a = try WebSocketAddress("wss://stream.binance.com:9443", path: "/stream?streams=btcusdt@trade")
+        #expect(a.secure && a.host == "stream.binance.com" && a.port == 9443 && a.path == "/stream?streams=btcusdt@trade")
+        let b = try WebSocketAddress("ws://127.0.0.1/x/?k=v", path: "/stream")
+        #expect(!b.secure && b.port == 80 && b.path == "/x/stream?k=v")
+        #expect(try WebSocketAddress("wss://h").port == 443)
+        for bad in ["http://h", "ws://", "h:80", "ws://h:0", "ws://h:70000"] {
+            #expect(throws: InputError.self, "\(bad)") { _ = try WebSocketAddress(bad) }
+        }
+    }
+}
