@@ -8,48 +8,28 @@ import FoundationNetworking
 /// process ends (its standard input closes).
 package final class MockExchange: @unchecked Sendable {
     package let port: Int
-    private let process = Process()
-    private let stdin = Pipe()
+    private let server: PortServer
 
     /// Starts the mock and waits for its `PORT n` line.
     package init(_ arguments: [String] = []) throws {
         // libcurl reads proxy variables: talk to 127.0.0.1 directly even behind a proxy.
         setenv("no_proxy", "127.0.0.1,localhost", 1)
-        let stdout = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.path("Tests/Fixtures/http/mock_exchange.py"), "--exit-on-stdin-eof",
-                             "--max-lifetime", "600"] + arguments
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        process.environment = environment
-        try process.run()
-        var line = [UInt8]()
-        while let byte = try stdout.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            throw MockExchangeError(description: "the mock exchange printed '\(text)' instead of 'PORT n' (is python3 installed?)")
+        do {
+            server = try PortServer("the mock exchange", executable: "/usr/bin/env",
+                                    arguments: ["python3", Repository.path("Tests/Fixtures/http/mock_exchange.py"),
+                                                "--exit-on-stdin-eof", "--max-lifetime", "600"] + arguments,
+                                    environment: ["PYTHONDONTWRITEBYTECODE": "1"])
+        } catch let e as PortServerError {
+            throw MockExchangeError(description: e.description)
         }
-        self.port = port
+        port = server.port
     }
-
-    deinit { stop() }
-
-    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Stops the mock (its standard input closed, and SIGTERM) and waits for it; one that has
     /// not exited after 10 s (a wedged server) gets SIGKILL, so no test waits on it forever.
-    package func stop() {
-        guard process.isRunning else { return }
-        try? stdin.fileHandleForWriting.close()
-        process.terminate()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    package func stop() { server.stop() }
+
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The body of GET `path` (with its query).
     package func get(_ path: String) throws -> Data {

@@ -14,4 +14,7 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// A uniform Double in [0, 1).
     package mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+
+    /// An Int in `range` (modulo the count: close enough to uniform for test cases).
+    package mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
 }

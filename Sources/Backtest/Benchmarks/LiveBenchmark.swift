@@ -38,7 +38,7 @@ package enum LiveBenchmark {
         precondition(updates > 0 && sessionBars > 0, "updates and session bars must be positive")
         let symbol = "BTCUSDT"
         // 1. Parse and apply.
-        var rng = SplitMix(seed: 21)
+        let rng = GSL.Random(seed: 21)
         let levels = 1_000
         let snapshot = DepthSnapshot(
             lastUpdateId: 1_000,
@@ -51,8 +51,8 @@ package enum LiveBenchmark {
         for k in 0..<updates {
             var bids: [String] = [], asks: [String] = []
             for j in 0..<perUpdate {
-                let depth = 1 + Int(rng.next() % 20)
-                let qty = rng.next() % 5 == 0 ? "0.00000000" : String(format: "%.8f", Double(rng.next() % 10_000) / 1_000 + 0.001)
+                let depth = 1 + rng.int(below: 20)
+                let qty = rng.int(below: 5) == 0 ? "0.00000000" : String(format: "%.8f", Double(rng.int(below: 10_000)) / 1_000 + 0.001)
                 if j % 2 == 0 {
                     bids.append("[\"\(String(format: "%.2f", Double(10_000 - depth) / 100))\",\"\(qty)\"]")
                 } else {
@@ -123,7 +123,7 @@ package enum LiveBenchmark {
         var price = 100.0
         for k in 0..<warmUp {
             let o = price
-            price *= 1 + (Double(rng.next() % 2_001) - 1_000) / 200_000
+            price *= 1 + (Double(rng.int(below: 2_001)) - 1_000) / 200_000
             history.append(time: start - Int64(warmUp - k) * minute, open: o, high: max(o, price) * 1.0005, low: min(o, price) * 0.9995,
                            close: price, volume: 100)
         }
@@ -147,15 +147,15 @@ package enum LiveBenchmark {
         for bar in 0..<sessionBars {
             let t = start + Int64(bar) * minute
             let o = price
-            for _ in 0..<4 { price *= 1 + (Double(rng.next() % 2_001) - 1_000) / 400_000 }
+            for _ in 0..<4 { price *= 1 + (Double(rng.int(below: 2_001)) - 1_000) / 400_000 }
             var diffs: [BookEvent] = []
             diffs.reserveCapacity(eventsPerBar)
             for k in 0..<eventsPerBar {
                 let mid = (o + (price - o) * Double(k) / Double(eventsPerBar)) * 100
                 let touch = mid.rounded(.down) / 100
                 diffs.append(BookEvent(timeMs: t * 1000 + Int64(k) * 100 + 99, kind: .update,
-                                       bids: [BookLevel(price: touch - Double(rng.next() % 5) / 100, quantity: Double(rng.next() % 9) + 1)],
-                                       asks: [BookLevel(price: touch + Double(1 + rng.next() % 5) / 100, quantity: Double(rng.next() % 9) + 1)]))
+                                       bids: [BookLevel(price: touch - Double(rng.int(below: 5)) / 100, quantity: Double(rng.int(below: 9)) + 1)],
+                                       asks: [BookLevel(price: touch + Double(1 + rng.int(below: 5)) / 100, quantity: Double(rng.int(below: 9)) + 1)]))
             }
             trader.append(diffs)
             trader.append(TradeBar(time: t, open: o, high: max(o, price) * 1.0003, low: min(o, price) * 0.9997, close: price,
@@ -204,19 +204,6 @@ package enum LiveBenchmark {
             lock.lock(); stopped = true; lock.unlock()
             while let t = thread, !t.isFinished { usleep(1_000) }
             return frames
-        }
-    }
-
-    /// A small deterministic generator (SplitMix64) for the benchmark's data.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BacktestCore
 
 /// `Indicators.Checked` (the kernels that tell from their own running state whether every input
@@ -6,20 +7,6 @@ import Testing
 /// with NaN and infinities punched in anywhere, including the first and last bars.
 @Suite("Checked kernels: the same outputs as scanning for gaps, and never miss one")
 struct CheckedKernelTests {
-    /// SplitMix64, so every run tests the same cases.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-        mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-    }
-
     typealias Kernel = ([UnsafeBufferPointer<Double>], [UnsafeMutableBufferPointer<Double>]) -> Void
     typealias Checked = ([UnsafeBufferPointer<Double>], [UnsafeMutableBufferPointer<Double>]) -> Bool
 
@@ -41,7 +28,7 @@ struct CheckedKernelTests {
 
     /// Random-walk high/low/close of `n` bars with `bad` values (NaN, +inf, -inf) at random bars
     /// of random inputs; sometimes near the largest double, where sums overflow.
-    static func series(_ n: Int, bad: Int, huge: Bool, _ rng: inout Random) -> [[Double]] {
+    static func series(_ n: Int, bad: Int, huge: Bool, _ rng: inout SplitMix64) -> [[Double]] {
         var price = huge ? 1e307 : 100.0
         var close = [Double](), high = [Double](), low = [Double]()
         for _ in 0..<n {
@@ -67,7 +54,7 @@ struct CheckedKernelTests {
     @Test("bit-identical outputs to forEachFiniteRun's scan and split, and false whenever an input is not finite",
           arguments: ["sma", "ema", "rsi", "macd", "atr"])
     func randomGaps(_ name: String) {
-        var rng = Random(state: 0xC0FFEE)
+        var rng = SplitMix64(seed: 0xC0FFEE)
         var proved = 0
         for case_ in 0..<4000 {
             let n = rng.int(1...260)

@@ -18,7 +18,7 @@ struct RollingSumTests {
         }
         var out = [Double](repeating: 0, count: n)
         x.withUnsafeBufferPointer { xp in
-            out.withUnsafeMutableBufferPointer { op in RollingSum.sums(xp, period: p, scale: 1, into: op) }
+            out.withUnsafeMutableBufferPointer { op in _ = RollingSum.sums(xp, period: p, scale: 1, into: op) }
         }
         var worst = 0.0
         var i = p - 1

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestIO
 
@@ -8,19 +9,6 @@ import Testing
 /// inside later bars.
 @Suite("Live paper trader: step by step equals the batch run")
 struct LivePaperTraderTests {
-    /// A deterministic generator for the random streams.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
     /// Signals that read only the bar itself (so a provisional bar's signal is its own).
     static func signals(_ s: CandleSeries) -> Signals {
         var entries = [Bool](repeating: false, count: s.count), exits = entries
@@ -41,7 +29,7 @@ struct LivePaperTraderTests {
     }
 
     static func stream(seed: UInt64, historyBars: Int = 40, sessionBars: Int = 40) -> Stream {
-        var rng = Random(state: seed)
+        var rng = SplitMix64(seed: seed)
         let minute: Int64 = 60
         let start: Int64 = 1_710_000_000 / minute * minute
         var price = 100.0

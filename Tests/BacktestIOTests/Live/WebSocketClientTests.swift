@@ -10,42 +10,10 @@ import BacktestCore
 /// code, the size limit, and a refused connection.
 @Suite("WebSocket client: libwebsockets against a local server", .serialized)
 struct WebSocketClientTests {
-    /// One push_server.py process, stopped by its PID.
-    final class Server {
-        let process = Process()
-        let port: Int
-        /// Closed to stop the server (a child may not see SIGTERM: Foundation can start it with
-        /// the signal blocked).
-        private let stdin = Pipe()
-
-        init(_ arguments: [String] = []) throws {
-            let stdout = Pipe()
-            process.standardInput = stdin
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [Repository.path("Tests/Fixtures/live/push_server.py")] + arguments
-            process.standardOutput = stdout
-            try process.run()
-            var line = [UInt8]()
-            while let byte = try stdout.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
-            let text = String(decoding: line, as: UTF8.self)
-            guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-                process.terminate()
-                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "push_server.py printed '\(text)'"])
-            }
-            self.port = port
-        }
-
-        deinit { stop() }
-
-        func stop() {
-            guard process.isRunning else { return }
-            try? stdin.fileHandleForWriting.close()
-            process.terminate()
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+    /// push_server.py with `arguments`, stopped when dropped.
+    static func server(_ arguments: [String] = []) throws -> PortServer {
+        try PortServer("push_server.py", executable: "/usr/bin/python3",
+                       arguments: [Repository.path("Tests/Fixtures/live/push_server.py")] + arguments)
     }
 
     /// Every event until the connection closes (at most `seconds`).
@@ -78,7 +46,7 @@ struct WebSocketClientTests {
 
     @Test("ws://: fragments joined, binary kept, a ping answered, the server's close code")
     func plain() throws {
-        let server = try Server()
+        let server = try Self.server()
         let client = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(server.port)/stream?x=1"))
         defer { client.close() }
         Self.check(Self.events(client))
@@ -96,7 +64,7 @@ struct WebSocketClientTests {
         try openssl.run()
         openssl.waitUntilExit()
         #expect(openssl.terminationStatus == 0)
-        let server = try Server(["--tls", cert, key])
+        let server = try Self.server(["--tls", cert, key])
         let client = try WebSocketClient(WebSocketAddress("wss://127.0.0.1:\(server.port)/"), allowSelfSigned: true)
         defer { client.close() }
         Self.check(Self.events(client))
@@ -110,7 +78,7 @@ struct WebSocketClientTests {
 
     @Test("a message over the size limit closes the connection, saying why")
     func sizeLimit() throws {
-        let server = try Server()
+        let server = try Self.server()
         let client = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(server.port)/"), largestMessage: 1_000)
         defer { client.close() }
         let events = Self.events(client)
@@ -122,7 +90,7 @@ struct WebSocketClientTests {
     @Test("nothing listening: the connection fails with a reason, and no event follows the close")
     func refused() throws {
         // A port that was just free.
-        let server = try Server()
+        let server = try Self.server()
         let port = server.port
         server.stop()
         let client = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(port)/"), connectTimeoutSeconds: 2)

@@ -106,12 +106,17 @@ extension CandleStore {
     /// Replaces the stored book of `symbol` with `events`. Call inside `transaction`.
     func replaceBook(symbol: String, events: [BookEvent]) throws {
         try deleteBook(symbol: symbol)
+        try insertBookEvents(symbol: symbol, events: events, firstSeq: 0)
+    }
+
+    /// Inserts `events` as the rows `firstSeq`, `firstSeq + 1`, ... of `symbol`'s book.
+    func insertBookEvents(symbol: String, events: [BookEvent], firstSeq: Int64) throws {
         let insert = try db.prepare("INSERT INTO books(symbol, seq, time_ms, kind, bids, asks) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         var packed: [Double] = []
-        for (seq, e) in events.enumerated() {
+        for (k, e) in events.enumerated() {
             insert.reset()
             insert.bind(1, symbol)
-            insert.bind(2, Int64(seq))
+            insert.bind(2, firstSeq + Int64(k))
             insert.bind(3, e.timeMs)
             insert.bind(4, e.kind.rawValue)
             for (index, side) in [(Int32(5), e.bids), (Int32(6), e.asks)] {

@@ -110,23 +110,7 @@ extension CandleStore {
         let next = try db.prepare("SELECT COALESCE(MAX(seq) + 1, 0) FROM books WHERE symbol = ?1")
         next.bind(1, symbol)
         _ = try next.step()
-        var seq = next.int64(0)
-        let insert = try db.prepare("INSERT INTO books(symbol, seq, time_ms, kind, bids, asks) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-        var packed: [Double] = []
-        for e in events {
-            insert.reset()
-            insert.bind(1, symbol)
-            insert.bind(2, seq)
-            insert.bind(3, e.timeMs)
-            insert.bind(4, e.kind.rawValue)
-            for (index, side) in [(Int32(5), e.bids), (Int32(6), e.asks)] {
-                packed.removeAll(keepingCapacity: true)
-                for level in side { packed.append(level.price); packed.append(level.quantity) }
-                insert.bind(index, blob: packed)
-            }
-            try insert.step()
-            seq += 1
-        }
+        try insertBookEvents(symbol: symbol, events: events, firstSeq: next.int64(0))
     }
 
     /// Appends `prints` (in time order, none before the stored ones) to the stored prints of
@@ -136,24 +120,7 @@ extension CandleStore {
         let count = try db.prepare("SELECT COALESCE(SUM(count), 0) FROM trades WHERE symbol = ?1")
         count.bind(1, symbol)
         _ = try count.step()
-        var start = Int(count.int64(0))
-        let insert = try db.prepare(
-            "INSERT INTO trades(symbol, start_ms, count, time_ms, price, qty, side) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-        var k = 0
-        while k < prints.count {
-            let chunk = prints[k..<min(k + Self.tradeChunkSize, prints.count)]
-            insert.reset()
-            insert.bind(1, symbol)
-            insert.bind(2, Int64(start))
-            insert.bind(3, Int64(chunk.count))
-            insert.bind(4, blob: chunk.map(\.timeMs))
-            insert.bind(5, blob: chunk.map(\.price))
-            insert.bind(6, blob: chunk.map(\.quantity))
-            insert.bind(7, blob: chunk.map { $0.side == .buy ? 1.0 : $0.side == .sell ? 2.0 : 0.0 })
-            try insert.step()
-            start += chunk.count
-            k += chunk.count
-        }
+        try insertTradeChunks(symbol: symbol, prints: prints, firstIndex: Int(count.int64(0)))
     }
 
     /// What one closed bar of a live session writes, all in one transaction: the bar (merged

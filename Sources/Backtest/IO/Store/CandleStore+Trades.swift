@@ -59,21 +59,27 @@ extension CandleStore {
     /// Replaces the stored prints of `symbol`. Call inside `transaction`.
     func replaceTrades(symbol: String, prints: [TradePrint]) throws {
         try deleteTrades(symbol: symbol)
+        try insertTradeChunks(symbol: symbol, prints: prints, firstIndex: 0)
+    }
+
+    /// Inserts `prints` as chunks of up to `tradeChunkSize`, the first holding print `firstIndex`
+    /// of `symbol` (a chunk's `start_ms` is its first print's index).
+    func insertTradeChunks(symbol: String, prints: [TradePrint], firstIndex: Int) throws {
         let insert = try db.prepare(
             "INSERT INTO trades(symbol, start_ms, count, time_ms, price, qty, side) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-        var start = 0
-        while start < prints.count {
-            let chunk = prints[start..<min(start + Self.tradeChunkSize, prints.count)]
+        var k = 0
+        while k < prints.count {
+            let chunk = prints[k..<min(k + Self.tradeChunkSize, prints.count)]
             insert.reset()
             insert.bind(1, symbol)
-            insert.bind(2, Int64(start))
+            insert.bind(2, Int64(firstIndex + k))
             insert.bind(3, Int64(chunk.count))
             insert.bind(4, blob: chunk.map(\.timeMs))
             insert.bind(5, blob: chunk.map(\.price))
             insert.bind(6, blob: chunk.map(\.quantity))
             insert.bind(7, blob: chunk.map { $0.side == .buy ? 1.0 : $0.side == .sell ? 2.0 : 0.0 })
             try insert.step()
-            start += chunk.count
+            k += chunk.count
         }
     }
 
