@@ -114,7 +114,8 @@ package final class LiveSession {
     private var builder: TradeBarBuilder
     private var trader: LivePaperTrader!
     private var summary: LiveSummary
-    /// The id of the last trade received, nil before the first (or after a reconnect, until one).
+    /// The id of the last trade received, nil before the first. Kept across reconnects: a trade
+    /// at or below it is a repeat, one above it plus one means trades were missed.
     private var lastTradeId: Int64?
     /// Buckets (UTC s) whose trades are known to be incomplete.
     private var incompleteBuckets: Set<Int64> = []
