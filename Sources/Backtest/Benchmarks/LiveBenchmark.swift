@@ -73,43 +73,44 @@ package enum LiveBenchmark {
         }
         let parseSeconds = Double(DispatchTime.now().uptimeNanoseconds - p0) / 1e9
         precondition(parsed == updates, "every benchmark frame must parse")
-        var sync = DepthSync()
-        sync.receive(DepthDiff(eventMs: 1_709_999_999_900, firstId: 1_000, lastId: 1_000, bids: [], asks: []))
-        sync.receive(snapshot)
-        let a0 = DispatchTime.now().uptimeNanoseconds
-        for f in frames {
-            if case .depth(let diff)? = try? f.withUnsafeBytes({ try parser.message($0) }) {
-                sync.receive(diff)
-                if sync.diffsApplied & 4095 == 0 { _ = sync.takeRecorded() }
-            }
-        }
-        let applySeconds = Double(DispatchTime.now().uptimeNanoseconds - a0) / 1e9
-        precondition(sync.state == .synced && sync.gaps == 0, "the benchmark stream has no gaps")
-
-        // The same while the dashboard is drawn, as bt live draws it: a thread of its own
-        // rendering the newest state at most `fps` times a second (here one fixed state, at
-        // 120x40; the frames are thrown away).
-        let drawing = Dashboard(status: LiveStatus(
+        // The frames parsed and applied to a book synced from the snapshot, once, as `bt live`
+        // does; the dashboard (when drawn) offered the state every 4,096 updates.
+        let status = LiveStatus(
             symbol: symbol, interval: .minute1, connected: true, synced: true, messagesPerSecond: 1_000, messages: 0,
             reconnects: 0, gaps: 0, bars: Synth.series(symbol: symbol, bars: 300, seed: 5, timeframe: .minute1), sessionStart: 0,
             bids: Array(snapshot.bids.prefix(LiveStatus.levelsKept)), asks: Array(snapshot.asks.prefix(LiveStatus.levelsKept)),
-            initialCash: 10_000, cash: 10_000, position: 0, equity: 10_000, fills: []), fps: fps)
-        // At least two seconds, so the frame rate is measured over several frames: the stream is
-        // applied again from the snapshot as often as that takes.
+            initialCash: 10_000, cash: 10_000, position: 0, equity: 10_000, fills: [])
+        func applyAll(drawing: CoalescedDrawing<LiveStatus>?) {
+            var sync = DepthSync()
+            sync.receive(DepthDiff(eventMs: 1_709_999_999_900, firstId: 1_000, lastId: 1_000, bids: [], asks: []))
+            sync.receive(snapshot)
+            for f in frames {
+                if case .depth(let diff)? = try? f.withUnsafeBytes({ try parser.message($0) }) {
+                    sync.receive(diff)
+                    if sync.diffsApplied & 4095 == 0 {
+                        _ = sync.takeRecorded()
+                        drawing?.offer(status)
+                    }
+                }
+            }
+            precondition(sync.state == .synced && sync.gaps == 0, "the benchmark stream has no gaps")
+        }
+        let a0 = DispatchTime.now().uptimeNanoseconds
+        applyAll(drawing: nil)
+        let applySeconds = Double(DispatchTime.now().uptimeNanoseconds - a0) / 1e9
+
+        // The same while the dashboard is drawn as bt live draws it (`CoalescedDrawing`, at
+        // 120x40; the frames are thrown away), for at least two seconds so the frame rate is
+        // measured over several frames: the stream is applied again as often as that takes.
+        let drawing = CoalescedDrawing<LiveStatus>(fps: fps) {
+            _ = LiveDashboard.render($0, indicators: [], events: ["bench"], width: 120, height: 40, color: true)
+        }
         drawing.start()
         let d0 = DispatchTime.now().uptimeNanoseconds
         var drawnUpdates = 0
         var drawnSeconds = 0.0
         repeat {
-            var drawnSync = DepthSync()
-            drawnSync.receive(DepthDiff(eventMs: 1_709_999_999_900, firstId: 1_000, lastId: 1_000, bids: [], asks: []))
-            drawnSync.receive(snapshot)
-            for f in frames {
-                if case .depth(let diff)? = try? f.withUnsafeBytes({ try parser.message($0) }) {
-                    drawnSync.receive(diff)
-                    if drawnSync.diffsApplied & 4095 == 0 { _ = drawnSync.takeRecorded() }
-                }
-            }
+            applyAll(drawing: drawing)
             drawnUpdates += frames.count
             drawnSeconds = Double(DispatchTime.now().uptimeNanoseconds - d0) / 1e9
         } while drawnSeconds < 2
@@ -169,42 +170,6 @@ package enum LiveBenchmark {
                       fps: fps, framesPerSecond: Double(frameCount) / drawnSeconds, sessionBars: sessionBars, warmUpBars: warmUp,
                       eventsPerBar: eventsPerBar, latencyP50: GSL.quantile(latencies, 0.5), latencyP99: GSL.quantile(latencies, 0.99),
                       latencyLast: latencies.last ?? 0)
-    }
-
-    /// A dashboard drawing thread as `bt live`'s: renders its status at most `fps` times a second.
-    final class Dashboard: @unchecked Sendable {
-        let status: LiveStatus
-        let fps: Double
-        private let lock = NSLock()
-        private var stopped = false
-        private var frames = 0
-        private var thread: Thread?
-
-        init(status: LiveStatus, fps: Double) { self.status = status; self.fps = fps }
-
-        func start() {
-            let t = Thread { [self] in
-                while true {
-                    let began = Date()
-                    lock.lock()
-                    if stopped { lock.unlock(); return }
-                    lock.unlock()
-                    let frame = LiveDashboard.render(status, indicators: [], events: ["bench"], width: 120, height: 40, color: true)
-                    lock.lock(); frames += frame.isEmpty ? 0 : 1; lock.unlock()
-                    let rest = 1 / fps - Date().timeIntervalSince(began)
-                    if rest > 0 { usleep(UInt32(rest * 1_000_000)) }
-                }
-            }
-            thread = t
-            t.start()
-        }
-
-        /// Stops drawing; returns the frames drawn.
-        func stop() -> Int {
-            lock.lock(); stopped = true; lock.unlock()
-            while let t = thread, !t.isFinished { usleep(1_000) }
-            return frames
-        }
     }
 }
 

@@ -53,8 +53,6 @@ final class LiveLines {
 
 /// The summary `bt live` prints on stdout when the session ends.
 enum LiveSummaryText {
-    static func json(_ s: LiveSummary, replay: String) -> JSONValue { s.json(replay: replay) }
-
     static func text(_ s: LiveSummary, replay: String) -> String {
         var out = "live \(s.symbol) \(s.interval.rawValue) from \(UTCTime.iso(s.startTime))"
             + (s.journal.map { " (journal '\($0)')" } ?? "") + String(format: ", %.0f s\n", s.seconds)

@@ -34,35 +34,29 @@ extension Command {
         var config = try args.executionConfig(symbol: symbol, candles: bars, store: try args.openStore(), strategy: strategy,
                                               parameters: parameters, depth: "none")
         config.maxParticipation = nil
-        settings.settingsText = args.liveSettingsText
         // The session writes bar by bar into the store itself (not into a staged copy moved into
         // place at the end), so a kill leaves every bar it recorded: an empty store is made first.
         if stored == nil { try args.updatingStore { _ in } }
         let store = try args.openStoreForWriting()
         // On a terminal, without NO_COLOR and --json: the dashboard; else a line per event.
-        let fps = try args.double(.fps) ?? 4
-        guard fps >= 1, fps <= 30 else { throw UsageError("\(Option.fps) must be 1 to 30 (got \(NumberText.shortest(fps)))", command: "live") }
         let screen = Environment.colorAllowed(STDERR_FILENO) && !json
-            ? LiveScreen(indicators: strategy.indicators(parameters), fps: fps, color: true) : nil
-        if screen != nil { settings.statusSeconds = 1 / fps }
+            ? LiveScreen(indicators: strategy.indicators(parameters), fps: settings.fps, color: true) : nil
+        settings.dashboard = screen != nil
         let lines = LiveLines()
         let session = LiveSession(settings: settings, store: store, config: config,
                                   signals: { try strategy.signals($0, parameters) },
                                   report: { screen?.report($0) ?? lines.report($0) })
         LiveInterrupt.install()
         defer { LiveInterrupt.uninstall() }
-        screen?.start()
-        let summary: LiveSummary
-        do {
-            summary = try session.run(shouldStop: LiveInterrupt.requested)
-            screen?.stop()
-        } catch {
-            screen?.stop()
-            throw error
-        }
-        let replay = args.replayCommand(strategy: strategy, symbol: symbol, summary: summary)
+        // The dashboard gives the terminal back before the summary is printed, whatever happens.
+        let summary = try { () throws -> LiveSummary in
+            screen?.start()
+            defer { screen?.stop() }
+            return try session.run(shouldStop: LiveInterrupt.requested)
+        }()
+        let replay = args.replayCommand(summary)
         if json {
-            Output.line(LiveSummaryText.json(summary, replay: replay).serialized())
+            Output.line(summary.json(replay: replay).serialized())
         } else {
             Output.write(LiveSummaryText.text(summary, replay: replay))
         }
@@ -81,7 +75,7 @@ enum LiveOptions {
     /// the journal's settings, so a resume may change them.
     static let notDecidingFills: Set<String> = [
         Option.duration.name, Option.journal.name, Option.wsURL.name, Option.baseURL.name, Option.staleSeconds.name,
-        Option.maxBackoff.name, Option.warmupBars.name, Option.json.name, Option.fps.name, "db",
+        Option.maxBackoff.name, Option.warmupBars.name, Option.json.name, Option.fps.name, Option.db.name,
     ]
 }
 
@@ -108,7 +102,7 @@ extension ParsedArguments {
             throw UsageError("\(Option.baseURL): '\(base)' is not an http:// or https:// URL", command: "live")
         }
         var s = LiveSettings(symbol: symbol, interval: interval, webSocketURL: value(.wsURL) ?? LiveSettings.binanceWebSocketURL,
-                             baseURL: baseURL, settingsText: "")
+                             baseURL: baseURL, settingsText: liveSettingsText)
         _ = try WebSocketAddress(s.webSocketURL)
         if let d = value(.duration) { s.durationSeconds = try LiveDuration.seconds(d) }
         if let v = try double(.staleSeconds) {
@@ -124,6 +118,10 @@ extension ParsedArguments {
                 throw UsageError("\(Option.warmupBars) must be a whole number of bars, 0 to 100000", command: "live")
             }
             s.warmUpBars = Int(v)
+        }
+        if let v = try double(.fps) {
+            guard v >= 1, v <= 30 else { throw UsageError("\(Option.fps) must be 1 to 30 (got \(NumberText.shortest(v)))", command: "live") }
+            s.fps = v
         }
         if let name = value(.journal) {
             guard !name.isEmpty, name.count <= 100, !name.contains(where: { $0.isNewline }) else {
@@ -159,7 +157,7 @@ extension ParsedArguments {
 
     /// `bt run` with the session's strategy and options over its stored bars and book: the
     /// command whose fills equal the session's.
-    func replayCommand(strategy: Strategy, symbol: String, summary: LiveSummary) -> String {
+    func replayCommand(_ summary: LiveSummary) -> String {
         let words = ["bt", "run"]
             + liveTokens(leavingOut: LiveOptions.notDecidingFills.union([Option.exchange.name, Option.interval.name,
                                                                          Option.depth.name, Option.maxParticipation.name]))

@@ -80,7 +80,6 @@ class Session:
         self.history = []
         mid = 10000  # ticks: 100.00
         t = self.begin_ms - args.warmup_bars * self.bar_ms
-        closes = []
         for _ in range(args.warmup_bars):
             o = mid
             mid = max(2000, mid + rng.randint(-40, 40))
@@ -88,7 +87,6 @@ class Session:
             l = min(o, mid) - rng.randint(0, 15)
             vol = round(rng.uniform(5, 50), 5)
             self.history.append((t, price_text(o), price_text(h), price_text(l), price_text(mid), repr(vol)))
-            closes.append(mid)
             t += self.bar_ms
         # Timeline: the book around the mid, a diff every 100 ms, trades between them.
         self.bids = {mid - k: round(rng.uniform(0.5, 5), 4) for k in range(1, 21)}
@@ -98,7 +96,6 @@ class Session:
         trade_id = 500_000
         self.first_update_id = update_id
         book_bids, book_asks = dict(self.bids), dict(self.asks)
-        drift = 0
         for step in range((self.end_ms + self.bar_ms - self.begin_ms) // DEPTH_STEP_MS):
             now = self.begin_ms + step * DEPTH_STEP_MS
             # Trades in this step, at the touch, before the diff.
@@ -111,8 +108,7 @@ class Session:
                 self.events.append((tms, "trade", {"t": trade_id, "p": price_text(ticks), "q": repr(qty), "m": not buy}))
             # The diff: the mid drifts now and then; a few levels change, appear or vanish.
             if rng.random() < 0.08:
-                drift = rng.choice([-1, 1])
-                mid += drift
+                mid += rng.choice([-1, 1])
             changes_b, changes_a = {}, {}
             best_b, best_a = mid - 1, mid + 1
             for k in list(book_bids):

@@ -105,11 +105,9 @@ package struct BinanceFrameParser: Sendable {
         var s = FrameScanner(bytes.assumingMemoryBound(to: UInt8.self))
         var fields = EventFields()
         try s.expect(UInt8(ascii: "{"))
-        var sawData = false
         // A combined stream wraps the event in "data"; a single stream sends it bare.
         try s.members { s, key in
             if key.equals("data") {
-                sawData = true
                 try s.expect(UInt8(ascii: "{"))
                 try s.members { s, key in try fields.read(key, &s) }
             } else if key.equals("stream") {
@@ -119,7 +117,6 @@ package struct BinanceFrameParser: Sendable {
             }
         }
         try s.end()
-        _ = sawData
         return try fields.message(symbol: symbol)
     }
 
@@ -148,7 +145,7 @@ private struct EventFields {
     var type: Bytes?
     var symbol: Bytes?
     var eventMs: Int64?, timeMs: Int64?, tradeId: Int64?, firstId: Int64?, lastId: Int64?
-    var price: Double?, quantity: Double?
+    /// A trade's price and quantity as sent, read as numbers only when the event is a trade.
     var priceText: Bytes?, quantityText: Bytes?
     var buyerIsMaker: Bool?
     var bids: [BookLevel]?, asks: [BookLevel]?
@@ -167,14 +164,8 @@ private struct EventFields {
         case UInt8(ascii: "t"): tradeId = try s.integer("t")
         case UInt8(ascii: "U"): firstId = try s.integer("U")
         case UInt8(ascii: "u"): lastId = try s.integer("u")
-        case UInt8(ascii: "p"):
-            let text = try s.rawString()
-            price = FrameScanner.decimal(text)
-            priceText = text
-        case UInt8(ascii: "q"):
-            let text = try s.rawString()
-            quantity = FrameScanner.decimal(text)
-            quantityText = text
+        case UInt8(ascii: "p"): priceText = try s.rawString()
+        case UInt8(ascii: "q"): quantityText = try s.rawString()
         case UInt8(ascii: "m"): buyerIsMaker = try s.bool()
         case UInt8(ascii: "b"): bids = try s.levels("b")
         case UInt8(ascii: "a"): asks = try s.levels("a")
@@ -196,11 +187,13 @@ private struct EventFields {
         guard let eventMs else { throw FrameRejection.malformed("no event time \"E\"") }
         if isTrade {
             guard let tradeId, let timeMs else { throw FrameRejection.malformed("a trade without \"t\" or \"T\"") }
-            guard priceText != nil, quantityText != nil else { throw FrameRejection.malformed("a trade without \"p\" or \"q\"") }
-            guard let price else { throw FrameRejection.badNumber(field: "price", text: Self.text(priceText)) }
-            guard let quantity else { throw FrameRejection.badNumber(field: "quantity", text: Self.text(quantityText)) }
-            guard price > 0, price.isFinite else { throw FrameRejection.badNumber(field: "price", text: Self.text(priceText)) }
-            guard quantity > 0, quantity.isFinite else { throw FrameRejection.badNumber(field: "quantity", text: Self.text(quantityText)) }
+            guard let priceText, let quantityText else { throw FrameRejection.malformed("a trade without \"p\" or \"q\"") }
+            guard let price = FrameScanner.decimal(priceText), price > 0, price.isFinite else {
+                throw FrameRejection.badNumber(field: "price", text: Self.text(priceText))
+            }
+            guard let quantity = FrameScanner.decimal(quantityText), quantity > 0, quantity.isFinite else {
+                throw FrameRejection.badNumber(field: "quantity", text: Self.text(quantityText))
+            }
             return .trade(StreamTrade(id: tradeId, eventMs: eventMs, timeMs: timeMs, price: price, quantity: quantity,
                                       buyerIsMaker: buyerIsMaker ?? false))
         }

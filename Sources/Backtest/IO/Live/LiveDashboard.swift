@@ -63,8 +63,10 @@ package enum LiveDashboard {
         lines.append(fit("position \(short(s.position)) · cash \(short(s.cash)) · equity \(short(s.equity)) · PnL "
                          + "\(pnl >= 0 ? "+" : "")\(short(pnl)) (" + String(format: "%+.2f%%", s.initialCash > 0 ? pnl / s.initialCash * 100 : 0)
                          + ") since \(UTCTime.iso(s.sessionStart))", width))
-        let fixed = lines.count + 1 + bookRows + 1 + 2 + min(3, events.count)
-        let chartHeight = height - fixed
+        // Under the chart: a blank row, then the book's title and rows, the fills, a blank row,
+        // the latest events and a spare row.
+        let footer = bookRows + 3 + min(3, events.count)
+        let chartHeight = height - lines.count - 1 - footer
         if chartHeight >= CandleChart.minimumHeight, s.bars.count >= 2 {
             let shown = min(s.bars.count, max(10, width - 12))
             let recent = s.bars.slice(max(0, s.bars.count - shown)..<s.bars.count)
@@ -76,7 +78,7 @@ package enum LiveDashboard {
                 lines += chart.split(separator: "\n", omittingEmptySubsequences: false).prefix(chartHeight).map(String.init)
             }
         }
-        while lines.count < height - (bookRows + 1 + 2 + min(3, events.count)) { lines.append("") }
+        while lines.count < height - footer { lines.append("") }
         lines.append(fit("book (top \(bookRows - 1)):", width))
         lines += book(s, rows: bookRows - 1, width: width)
         lines.append(fit("fills: " + (s.fills.isEmpty ? "none yet" : s.fills.suffix(3).map {

@@ -59,12 +59,6 @@ package struct LivePaperTrader {
         self.signals = signals
     }
 
-    /// Index of the session's first bar in `series`, nil before it has one.
-    package var windowStart: Int? {
-        let i = series.time.partitionPoint { $0 < startTime }
-        return i < series.count ? i : nil
-    }
-
     /// Appends a closed bar (later than the last one held).
     package mutating func append(_ bar: TradeBar) {
         precondition(series.time.last.map { bar.time > $0 } ?? true, "bars must come in time order")
@@ -84,41 +78,28 @@ package struct LivePaperTrader {
     /// millisecond must have been appended.
     /// - Throws: what the strategy or the engine throws (an expression error, a bad setting).
     package mutating func step(opening: (time: Int64, price: Double)?) throws -> [Fill] {
-        guard windowStart != nil else { return [] }
+        // The window starts where `bt run --from START` starts it (`CandleStore.loadWindow`).
+        let start = series.lowerBound(of: startTime)
+        guard start < series.count else { return [] }
         var run = series
-        let provisional = opening
-        if let p = provisional {
+        if let p = opening {
             precondition(series.time.last.map { p.time > $0 } ?? true, "the next bar must open after the last one")
             run.time.append(p.time)
             run.open.append(p.price); run.high.append(p.price); run.low.append(p.price); run.close.append(p.price)
             run.volume.append(0)
         }
-        let start = run.time.partitionPoint { $0 < startTime }
         var c = config
         c.depth = .book(events)
         let result = try Engine.run(CandleWindow(run, start: start), signals: try signals(run), config: c)
         lastResult = result
         // At the close the provisional bar's own fills are not known yet (its close is not).
         let closedBars = series.count - start
-        let fills = provisional != nil && config.fill == .close ? result.fills.filter { $0.index < closedBars } : result.fills
+        let fills = opening != nil && config.fill == .close ? result.fills.filter { $0.index < closedBars } : result.fills
         let found = fills.map(JournalFill.init)
         var same = 0
         while same < min(found.count, reported.count), found[same] == reported[same] { same += 1 }
         if same < reported.count { divergences += 1 }
-        let new = Array(fills[same...])
-        reported = Array(reported.prefix(same)) + new.map(JournalFill.init)
-        return new
-    }
-}
-
-extension Array where Element == Int64 {
-    /// The first index whose element is not `belongs` (the array partitioned by it).
-    fileprivate func partitionPoint(_ belongs: (Int64) -> Bool) -> Int {
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if belongs(self[mid]) { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        reported = found
+        return Array(fills[same...])
     }
 }

@@ -27,8 +27,10 @@ package struct LiveSettings: Sendable {
     /// Longest wall-clock wait, after a bar closes, for the depth stream to pass the next bar's
     /// opening millisecond before filling against the book as it stands.
     package var bookWaitSeconds: Double = 1
-    /// How often to report `.status` (seconds); nil: never (no dashboard).
-    package var statusSeconds: Double?
+    /// Whether a dashboard draws the session: `.status` is then reported `fps` times a second.
+    package var dashboard = false
+    /// Dashboard redraws a second at most (`--fps`).
+    package var fps: Double = 4
 
     package init(symbol: String, interval: Timeframe, webSocketURL: String, baseURL: URL, settingsText: String) {
         self.symbol = symbol; self.interval = interval; self.webSocketURL = webSocketURL; self.baseURL = baseURL
@@ -53,7 +55,7 @@ package enum LiveEvent: Sendable {
     case gap(expectedFirstId: Int64)
     case skipped(FrameRejection)
     case warning(String)
-    /// The session's state for a dashboard, at most every `LiveSettings.statusSeconds`.
+    /// The session's state for a dashboard, at most `LiveSettings.fps` times a second.
     case status(LiveStatus)
 }
 
@@ -166,12 +168,7 @@ package final class LiveSession {
             shouldStop() || settings.durationSeconds.map { Date().timeIntervalSince(began) >= $0 } ?? false
         }
         connections: while !timeUp() {
-            let socket: WebSocketClient
-            do {
-                socket = try WebSocketClient(address)
-            } catch let e as InputError {
-                throw e
-            }
+            let socket = try WebSocketClient(address)
             var lastMessage = Date()
             var reason = "closed"
             stream: while true {
@@ -198,7 +195,7 @@ package final class LiveSession {
                 try closePendingBar(force: false)
                 reportStatus(connected: true)
                 if Date().timeIntervalSince(lastMessage) > settings.staleSeconds {
-                    reason = "no message for \(Self.number(settings.staleSeconds)) s"
+                    reason = "no message for \(NumberText.shortest(settings.staleSeconds)) s"
                     socket.close()
                     break stream
                 }
@@ -240,9 +237,10 @@ package final class LiveSession {
     private var lastStatus = 0.0
     private var messagesAtLastStatus = 0
 
-    /// Reports `.status` when `statusSeconds` passed since the last one: what a dashboard draws.
+    /// Reports `.status` when 1 / `fps` seconds passed since the last one: what a dashboard draws.
     private func reportStatus(connected: Bool) {
-        guard let every = settings.statusSeconds, trader != nil else { return }
+        guard settings.dashboard, trader != nil else { return }
+        let every = 1 / settings.fps
         let now = Date().timeIntervalSince1970
         guard now - lastStatus >= every else { return }
         let elapsed = lastStatus == 0 ? every : now - lastStatus
@@ -288,7 +286,7 @@ package final class LiveSession {
         // Klines up to the last closed bar: the warm-up, or what a resumed session missed.
         let stored = try storedBars()
         let from = stored.time.last.map { $0 + seconds } ?? (start - seconds * Int64(settings.warmUpBars + 1))
-        let loaded = try backfill(from: from, to: nil)
+        let loaded = try backfill(from: from)
         let history = try storedBars()
         report(.warmUp(bars: loaded, stored: history.count))
         summary.startTime = start
@@ -448,12 +446,11 @@ package final class LiveSession {
         }
         incompleteBuckets = incompleteBuckets.filter { $0 > bar.time }
         for k in bars.time.indices {
-            trader.append(TradeBar(time: bars.time[k], open: bars.open[k], high: bars.high[k], low: bars.low[k],
-                                   close: bars.close[k], volume: bars.volume[k], trades: 0))
-            summary.bars += 1
-            let made = TradeBar(time: bars.time[k], open: bars.open[k], high: bars.high[k], low: bars.low[k], close: bars.close[k],
-                                volume: bars.volume[k], trades: bars.time[k] == bar.time && source == .trades ? bar.trades : 0)
             let from: BarSource = bars.time[k] == bar.time ? source : .kline
+            let made = TradeBar(time: bars.time[k], open: bars.open[k], high: bars.high[k], low: bars.low[k], close: bars.close[k],
+                                volume: bars.volume[k], trades: from == .trades ? bar.trades : 0)
+            trader.append(made)
+            summary.bars += 1
             if from == .kline { summary.barsFromKlines += 1 }
             report(.bar(made, source: from))
         }
@@ -514,9 +511,9 @@ package final class LiveSession {
         }
     }
 
-    /// Fetches and stores the klines from `from` (UTC s) on; returns how many were new.
-    private func backfill(from: Int64, to: Int64?) throws -> Int {
-        let result = try BinanceFetch.fetch(symbol: symbol, interval: settings.interval, from: from, to: to, store: store,
+    /// Fetches and stores the closed klines from `from` (UTC s) on; returns how many were new.
+    private func backfill(from: Int64) throws -> Int {
+        let result = try BinanceFetch.fetch(symbol: symbol, interval: settings.interval, from: from, store: store,
                                             baseURL: settings.baseURL, policy: settings.fetchPolicy)
         guard let file = result.file else { return 0 }
         return try store.write([file]).reduce(0) { $0 + $1.added }
@@ -530,10 +527,6 @@ package final class LiveSession {
             return CandleSeries(symbol: symbol, timeframe: settings.interval)
         }
         return series
-    }
-
-    static func number(_ x: Double) -> String {
-        x == x.rounded() ? String(Int(x)) : String(x)
     }
 }
 
