@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
@@ -69,6 +70,43 @@ struct TickInferenceTests {
         }
         #expect(CandleSeries.isMultiple(0, of: 10_000))
         #expect(EngineTest.candles([(0, 0, 0, 0, 1)]).inferredTick == nil)
+    }
+
+    @Test("the block test of a column answers as isMultiple does for every value")
+    func blockTestEqualsScalar() {
+        var rng = SplitMix64(seed: 7)
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        let ticks = (-8...4).map { pow(10.0, Double($0)) }
+        for round in 0..<4_000 {
+            let tick = ticks[round % ticks.count]
+            // Multiples, multiples nudged by a few ulps or a millionth of the tick, exact
+            // half-ticks (ties), huge quotients, negatives, zeros and non-finite values.
+            var values: [Double] = []
+            for _ in 0..<(1 + Int(unit() * 600)) {
+                let k = (unit() * 2e6).rounded() * (unit() < 0.1 ? -1 : 1)
+                var x = k * tick
+                switch Int(unit() * 10) {
+                case 0: x = x.nextUp.nextUp
+                case 1: x += tick * 1e-6 * (unit() < 0.5 ? 0.999 : 1.001)
+                case 2: x = (k + 0.5) * tick
+                case 3: x = unit() * 1e12 + 0.5 * tick
+                case 4: x = 0
+                case 5 where unit() < 0.05: x = [Double.nan, .infinity, -.infinity][Int(unit() * 3)]
+                default: break
+                }
+                values.append(x)
+            }
+            let expected = values.allSatisfy { CandleSeries.isMultiple($0, of: tick) }
+            #expect(CandleSeries.allMultiples(values, of: tick) == expected, "tick \(tick): \(values)")
+            let multiples = values.map { ($0 / tick).rounded() * tick }.filter(\.isFinite)
+            #expect(CandleSeries.allMultiples(multiples, of: tick) == multiples.allSatisfy { CandleSeries.isMultiple($0, of: tick) })
+        }
+        // Exact half-tick quotients near 5e13 ticks, where the tolerance (1e-14 of the price) sits
+        // between the two neighbours' distances: rounding the tie to even would answer otherwise.
+        for (x, decimals) in [(500_476.321_278_465_04, 8), (496_323_572.209_055_07, 5), (49_938_048_457.381_5, 3)] {
+            let tick = 1 / pow(10.0, Double(decimals))
+            #expect(CandleSeries.allMultiples([Double](repeating: x, count: 8), of: tick) == CandleSeries.isMultiple(x, of: tick), "\(x)")
+        }
     }
 
     @Test("the shipped data keeps its ticks")
