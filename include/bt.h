@@ -16,8 +16,8 @@
  *
  * Threads. Calls on separate handles may run in parallel from any threads; the indicator
  * functions and bt_backtest keep no state between calls. One handle must not be used by two
- * threads at the same time (a bt_store or bt_result is like a FILE *), except bt_expr and
- * bt_strategy handles, which are read-only after they are made and may be shared.
+ * threads at the same time (a bt_store or bt_result is like a FILE *), except bt_expr,
+ * bt_strategy and bt_series handles, which are read-only after they are made and may be shared.
  *
  * Arrays. Lengths are counts of elements (not bytes). Outputs of indicators have the input's
  * length; the first lookback values are NaN (the warm-up, as TA-Lib's Python wrapper shows it),
@@ -303,6 +303,8 @@ typedef struct bt_signals {
 } bt_signals;
 
 typedef struct bt_result bt_result;
+/* A series of bars owned by the library (see the candle store below). */
+typedef struct bt_series bt_series;
 
 /* Backtests the signals on the bars (which must be bars bt can store: positive finite prices,
    high >= max(open, close), low <= min(open, close), volume >= 0, times strictly increasing)
@@ -313,6 +315,16 @@ bt_status bt_backtest(const bt_bars *bars, const bt_signals *signals, const bt_c
    --param ...` does (rules reading position series included). */
 bt_status bt_backtest_strategy(const bt_bars *bars, const bt_strategy *strategy, const char *const *params,
                                size_t nparams, const bt_config *config, bt_result **out);
+
+/* The same two backtests on a bt_series: one read from the store (bt_store_read) or copied
+   from bars once (bt_series_from_bars). bt_backtest copies and checks the caller's bars on
+   every call (on a million bars that is about as long as the backtest itself); a series is
+   copied and checked when it is made, so many backtests on the same bars (a parameter search)
+   skip that work. A series is read-only: backtests on several threads may share it. */
+bt_status bt_backtest_series(const bt_series *series, const bt_signals *signals, const bt_config *config,
+                             bt_result **out);
+bt_status bt_backtest_strategy_series(const bt_series *series, const bt_strategy *strategy, const char *const *params,
+                                      size_t nparams, const bt_config *config, bt_result **out);
 
 /* Bars of the result (the equity curve's length). 0 for an invalid handle. */
 size_t bt_result_bars(const bt_result *result);
@@ -418,8 +430,6 @@ bt_status bt_store_list(bt_store *store, size_t *count);
 /* The i-th series of the last bt_store_list (ordered by symbol, then timeframe). */
 bt_status bt_store_series(const bt_store *store, size_t i, bt_series_info *out);
 
-typedef struct bt_series bt_series;
-
 /* Loads `symbol` as `bt run` does: "AAPL" (its only series), "AAPL@1h", or with `timeframe`
    (NULL: none) the series stored at it or resampled from a finer one; `from` and `to` (NULL:
    unbounded) trim it to bar times within [*from, *to] (UTC seconds). An empty result is
@@ -435,6 +445,11 @@ const char *bt_series_timeframe(const bt_series *series);
 /* Copies the columns into caller arrays of bt_series_count() elements; any may be NULL. */
 bt_status bt_series_copy(const bt_series *series, int64_t *time, double *open, double *high, double *low,
                          double *close, double *volume);
+
+/* Copies bars (checked as bt_backtest checks them) into a series the library owns, for
+   bt_backtest_series and bt_backtest_strategy_series. *out receives a series to free with
+   bt_series_free. */
+bt_status bt_series_from_bars(const bt_bars *bars, bt_series **out);
 
 void bt_series_free(bt_series *series);
 void bt_store_close(bt_store *store);

@@ -139,23 +139,19 @@ public func bt_strategy_free(_ handle: OpaquePointer?) {
 public func bt_backtest(_ bars: UnsafePointer<bt_bars>?, _ signals: UnsafePointer<bt_signals>?, _ config: UnsafePointer<bt_config>?,
                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     guarded {
-        guard let out else { throw BridgeError.argument("out is NULL") }
-        out.pointee = nil
+        out?.pointee = nil
         let candles = try Bars.candles(bars, for: .backtest)
-        guard let s = signals?.pointee else { throw BridgeError.argument("signals is NULL") }
-        let n = candles.count
-        let shortEntries = try Bars.flags(s.short_entries, n, "signals.short_entries", optional: true)
-        let shortExits = try Bars.flags(s.short_exits, n, "signals.short_exits", optional: true)
-        guard (shortEntries == nil) == (shortExits == nil) else {
-            throw BridgeError.argument("signals: short_entries and short_exits come as a pair (one is NULL)")
-        }
-        let vectors = Signals(entries: try Bars.flags(s.entries, n, "signals.entries")!, exits: try Bars.flags(s.exits, n, "signals.exits")!,
-                              shortEntries: shortEntries, shortExits: shortExits)
-        let cfg = try Config.read(config)
-        let execution = try Config.execution(cfg, candles: candles)
-        let result = try Engine.run(candles, signals: vectors, config: execution)
-        out.pointee = Handles.shared.add(RunHandle(result: result, signals: vectors, config: execution,
-                                                   periodsPerYear: try Config.periodsPerYear(cfg), strategy: "signals"))
+        try backtest(candles, inferredTick: { candles.inferredTick }, signals, config, out)
+    }
+}
+
+@_cdecl("bt_backtest_series")
+public func bt_backtest_series(_ handle: OpaquePointer?, _ signals: UnsafePointer<bt_signals>?, _ config: UnsafePointer<bt_config>?,
+                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        out?.pointee = nil
+        let s = try series(handle)
+        try backtest(s.candles, inferredTick: { s.inferredTick }, signals, config, out)
     }
 }
 
@@ -163,24 +159,64 @@ public func bt_backtest(_ bars: UnsafePointer<bt_bars>?, _ signals: UnsafePointe
 public func bt_backtest_strategy(_ bars: UnsafePointer<bt_bars>?, _ handle: OpaquePointer?, _ params: UnsafePointer<UnsafePointer<CChar>?>?,
                                  _ nparams: Int, _ config: UnsafePointer<bt_config>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     guarded {
-        guard let out else { throw BridgeError.argument("out is NULL") }
-        out.pointee = nil
-        let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
+        out?.pointee = nil
         let candles = try Bars.candles(bars, for: .backtest)
-        let cfg = try Config.read(config)
-        // As bt run: short rules trade only with shorts allowed.
-        let short = strategy.expressions.map(\.role).filter { $0 == SignalRules.Role.shortEntry.rawValue || $0 == SignalRules.Role.shortExit.rawValue }
-        if !short.isEmpty && cfg.allow_short == 0 {
-            throw BridgeError.input("\(strategy.name) has short rules (\(short.joined(separator: ", "))): they trade only with allow_short")
-        }
-        let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
-        let execution = try Config.execution(cfg, candles: candles, strategy: strategy, parameters: parameters)
-        let signals = try strategy.signals(candles, parameters)
-        let result = try Engine.run(candles, signals: signals, config: execution)
-        out.pointee = Handles.shared.add(RunHandle(
-            result: result, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
-            parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters)))
+        try backtest(candles, inferredTick: { candles.inferredTick }, strategy: handle, params, nparams, config, out)
     }
+}
+
+@_cdecl("bt_backtest_strategy_series")
+public func bt_backtest_strategy_series(_ series: OpaquePointer?, _ handle: OpaquePointer?, _ params: UnsafePointer<UnsafePointer<CChar>?>?,
+                                        _ nparams: Int, _ config: UnsafePointer<bt_config>?,
+                                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        out?.pointee = nil
+        let s = try CBridge.series(series)
+        try backtest(s.candles, inferredTick: { s.inferredTick }, strategy: handle, params, nparams, config, out)
+    }
+}
+
+/// `bt_backtest` on candles already copied and checked.
+private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, _ signals: UnsafePointer<bt_signals>?,
+                      _ config: UnsafePointer<bt_config>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) throws {
+    guard let out else { throw BridgeError.argument("out is NULL") }
+    out.pointee = nil
+    guard let s = signals?.pointee else { throw BridgeError.argument("signals is NULL") }
+    let n = candles.count
+    let shortEntries = try Bars.flags(s.short_entries, n, "signals.short_entries", optional: true)
+    let shortExits = try Bars.flags(s.short_exits, n, "signals.short_exits", optional: true)
+    guard (shortEntries == nil) == (shortExits == nil) else {
+        throw BridgeError.argument("signals: short_entries and short_exits come as a pair (one is NULL)")
+    }
+    let vectors = Signals(entries: try Bars.flags(s.entries, n, "signals.entries")!, exits: try Bars.flags(s.exits, n, "signals.exits")!,
+                          shortEntries: shortEntries, shortExits: shortExits)
+    let cfg = try Config.read(config)
+    let execution = try Config.execution(cfg, candles: candles, inferredTick: inferredTick)
+    let result = try Engine.run(candles, signals: vectors, config: execution)
+    out.pointee = Handles.shared.add(RunHandle(result: result, signals: vectors, config: execution,
+                                               periodsPerYear: try Config.periodsPerYear(cfg), strategy: "signals"))
+}
+
+/// `bt_backtest_strategy` on candles already copied and checked.
+private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, strategy handle: OpaquePointer?,
+                      _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int, _ config: UnsafePointer<bt_config>?,
+                      _ out: UnsafeMutablePointer<OpaquePointer?>?) throws {
+    guard let out else { throw BridgeError.argument("out is NULL") }
+    out.pointee = nil
+    let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
+    let cfg = try Config.read(config)
+    // As bt run: short rules trade only with shorts allowed.
+    let short = strategy.expressions.map(\.role).filter { $0 == SignalRules.Role.shortEntry.rawValue || $0 == SignalRules.Role.shortExit.rawValue }
+    if !short.isEmpty && cfg.allow_short == 0 {
+        throw BridgeError.input("\(strategy.name) has short rules (\(short.joined(separator: ", "))): they trade only with allow_short")
+    }
+    let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
+    let execution = try Config.execution(cfg, candles: candles, inferredTick: inferredTick, strategy: strategy, parameters: parameters)
+    let signals = try strategy.signals(candles, parameters)
+    let result = try Engine.run(candles, signals: signals, config: execution)
+    out.pointee = Handles.shared.add(RunHandle(
+        result: result, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
+        parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters)))
 }
 
 // MARK: - Results

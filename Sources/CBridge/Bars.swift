@@ -89,3 +89,12 @@ enum Bars {
         return UnsafeBufferPointer(start: p, count: n).map { $0 != 0 }
     }
 }
+
+@_cdecl("bt_series_from_bars")
+public func bt_series_from_bars(_ bars: UnsafePointer<bt_bars>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        out.pointee = Handles.shared.add(SeriesHandle(try Bars.candles(bars, for: .backtest)))
+    }
+}

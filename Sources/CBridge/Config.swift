@@ -74,7 +74,9 @@ enum Config {
 
     /// The execution configuration `bt run` would make from the same options for `candles`,
     /// with `strategy`'s orders and exits under the config's own.
-    static func execution(_ cfg: bt_config, candles: CandleSeries, strategy: Strategy? = nil,
+    /// - Parameter inferredTick: the candles' `inferredTick` (a prepared series keeps it: it
+    ///   scans every price).
+    static func execution(_ cfg: bt_config, candles: CandleSeries, inferredTick: () -> Double?, strategy: Strategy? = nil,
                           parameters: StrategyParameters? = nil) throws -> ExecutionConfig {
         var c = ExecutionConfig()
         c.initialCash = try finite(cfg.cash, "cash")
@@ -122,7 +124,7 @@ enum Config {
             } catch let e as InputError {
                 throw InputError(e.reason + "; or use depth fixed with slippage_bps, or depth none")
             }
-            c.synthetic = try synthetic(cfg, candles: candles, storedProfile: {
+            c.synthetic = try synthetic(cfg, candles: candles, inferredTick: inferredTick, storedProfile: {
                 db == nil ? nil : try store(for: "a stored profile").depthProfile(symbol: candles.symbol)
             })
         case "none": c.depth = .none
@@ -141,7 +143,7 @@ enum Config {
 
     /// The synthetic book's parameters: the profile file, else the store's profile of the
     /// symbol, then the config's knobs (as `bt run`'s `syntheticDepth`).
-    private static func synthetic(_ cfg: bt_config, candles: CandleSeries,
+    private static func synthetic(_ cfg: bt_config, candles: CandleSeries, inferredTick: () -> Double?,
                                   storedProfile: () throws -> DepthProfile?) throws -> SyntheticDepth {
         var model = SyntheticDepth()
         if let t = try optional(cfg.tick, "tick") {
@@ -153,7 +155,7 @@ enum Config {
         } else if let stored = try storedProfile() {
             model.use(stored, source: "stored profile of \(candles.symbol)")
         }
-        if model.tick == nil, let inferred = candles.inferredTick {
+        if model.tick == nil, let inferred = inferredTick() {
             model.tick = inferred
             model.tickSource = "inferred"
         }

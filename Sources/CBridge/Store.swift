@@ -28,16 +28,30 @@ final class StoreHandle: @unchecked Sendable {
     }
 }
 
-/// A loaded series (`bt_series`): the candles and their names as C strings.
+/// A series (`bt_series`) loaded from the store or copied from a caller's bars
+/// (`bt_series_from_bars`): candles bt could store, read-only once made, so backtests on
+/// several threads may share it. Keeps the candles' inferred tick once found.
 final class SeriesHandle: @unchecked Sendable {
     let candles: CandleSeries
     let symbol: UnsafeMutablePointer<CChar>
     let timeframe: UnsafeMutablePointer<CChar>?
+    private let lock = NSLock()
+    private var tick: Double??
 
     init(_ candles: CandleSeries) {
         self.candles = candles
         symbol = strdup(candles.symbol)!
         timeframe = candles.timeframe.map { strdup($0.rawValue)! }
+    }
+
+    /// `candles.inferredTick`, found on first use (it scans every price).
+    var inferredTick: Double? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let tick { return tick }
+        let found = candles.inferredTick
+        tick = .some(found)
+        return found
     }
 
     deinit {
@@ -92,7 +106,7 @@ public func bt_store_read(_ handle: OpaquePointer?, _ symbol: UnsafePointer<CCha
     }
 }
 
-private func series(_ handle: OpaquePointer?) throws -> SeriesHandle {
+func series(_ handle: OpaquePointer?) throws -> SeriesHandle {
     try Handles.shared.get(handle, as: SeriesHandle.self, "series")
 }
 

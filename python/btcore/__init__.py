@@ -29,7 +29,7 @@ from . import _lib, ta
 from ._arrays import BarsArgument, doubles, flags, parameters, seconds, times
 from ._lib import Error, InputError, InternalError, StoreError, check, lib
 
-__all__ = ["read", "series", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names", "ta",
+__all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names", "ta",
            "Error", "InputError", "StoreError", "InternalError", "version", "library_path"]
 
 #: bt's version (the library's).
@@ -121,6 +121,52 @@ def series(db: Optional[str] = None) -> pd.DataFrame:
         return frame
     finally:
         store.close()
+
+
+class Bars:
+    """A DataFrame's bars copied into bt and checked once, for many backtests on the same bars.
+
+    `backtest(df, ...)` copies and checks df's columns on every call: on a million bars that
+    takes about as long as the backtest itself. `Bars(df)` does it once, and `backtest(bars,
+    ...)` starts from the copy, as a parameter search wants:
+
+        bars = btcore.Bars(df)
+        runs = {fast: btcore.backtest(bars, strategy="ma-cross", params={"fast": fast})
+                for fast in range(5, 30, 5)}
+
+    The copy is a snapshot: later changes to df do not reach it. It is read-only, so threads
+    may share one. `len(bars)`, `.index`, `.symbol`, `.timeframe` and `.attrs` (df's, for the
+    store `db`) describe it.
+
+    Raises:
+        InputError: what `backtest(df)` would raise for the bars (a missing column, a bar bt
+        could not store, times that do not increase).
+    """
+
+    def __init__(self, df: pd.DataFrame) -> None:
+        bars = BarsArgument(df, need_time=True)
+        out = ctypes.c_void_p()
+        check(lib.bt_series_from_bars(ctypes.byref(bars.struct), ctypes.byref(out)))
+        self._handle = _lib.Handle(out.value, lib.bt_series_free)
+        self.index: pd.Index = df.index
+        self.attrs: Dict[str, Any] = dict(df.attrs)
+        self._n = bars.n
+
+    def __len__(self) -> int:
+        return self._n
+
+    @property
+    def symbol(self) -> str:
+        return lib.bt_series_symbol(self._handle.value).decode()
+
+    @property
+    def timeframe(self) -> Optional[str]:
+        tf = lib.bt_series_timeframe(self._handle.value)
+        return tf.decode() if tf else None
+
+    def __repr__(self) -> str:
+        span = f"{self.index[0]} to {self.index[-1]}" if self._n else "empty"
+        return f"btcore.Bars({self.symbol or 'unnamed'}, {self.timeframe or 'unknown timeframe'}, {self._n} bars, {span})"
 
 
 class Expression:
@@ -375,7 +421,7 @@ def _config(cash: float, fill: Optional[str], short: bool, size: Optional[str], 
     return c, keep
 
 
-def backtest(df: pd.DataFrame, entries: Optional[Bool] = None, exits: Optional[Bool] = None,
+def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exits: Optional[Bool] = None,
              short_entries: Optional[Bool] = None, short_exits: Optional[Bool] = None, *,
              strategy: Optional[str] = None, entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002
              short_entry: Optional[str] = None, short_exit: Optional[str] = None,
@@ -421,7 +467,8 @@ def backtest(df: pd.DataFrame, entries: Optional[Bool] = None, exits: Optional[B
 
     `df` needs a DatetimeIndex and open, high, low, close (and volume for the synthetic book
     and the participation cap) of bars bt could store; `df.attrs` "symbol" and "timeframe"
-    (set by `btcore.read`) name the run.
+    (set by `btcore.read`) name the run. `df` may also be `Bars(df)`, the bars copied and
+    checked once: many backtests on the same bars then skip that work.
 
     Returns:
         A Result: `.stats`, `.trades`, `.fills`, `.equity`, `.ledger`, `.json()`.
@@ -430,7 +477,9 @@ def backtest(df: pd.DataFrame, entries: Optional[Bool] = None, exits: Optional[B
         InputError: bad signals, bars or settings, with bt's message ("fee_bps '-3': fee must be
         in [0, 10000) basis points"). StoreError: the store named by db failed.
     """
-    bars = BarsArgument(df, need_time=True)
+    prepared = df if isinstance(df, Bars) else None
+    bars = None if prepared is not None else BarsArgument(df, need_time=True)
+    n = len(prepared) if prepared is not None else bars.n
     orders = {"sl": sl, "tp": tp, "trail": trail, "breakeven": breakeven, "exit_after": exit_after,
               "entry_limit": entry_limit, "entry_stop": entry_stop, "short_entry_limit": short_entry_limit,
               "short_entry_stop": short_entry_stop, "order_bars": order_bars, "pyramid": pyramid}
@@ -447,16 +496,23 @@ def backtest(df: pd.DataFrame, entries: Optional[Bool] = None, exits: Optional[B
             raise InputError("give both entries and exits")
         if (short_entries is None) != (short_exits is None):
             raise InputError("short_entries and short_exits come as a pair")
-        arrays = [flags(entries, "entries", bars.n), flags(exits, "exits", bars.n)]
-        arrays += [None, None] if short_entries is None else [flags(short_entries, "short_entries", bars.n),
-                                                             flags(short_exits, "short_exits", bars.n)]
+        arrays = [flags(entries, "entries", n), flags(exits, "exits", n)]
+        arrays += [None, None] if short_entries is None else [flags(short_entries, "short_entries", n),
+                                                             flags(short_exits, "short_exits", n)]
         vectors = _lib.Signals(*[0 if a is None else _lib.address(a) for a in arrays])
-        check(lib.bt_backtest(ctypes.byref(bars.struct), ctypes.byref(vectors), ctypes.byref(config), ctypes.byref(out)))
+        if prepared is not None:
+            check(lib.bt_backtest_series(prepared._handle.value, ctypes.byref(vectors), ctypes.byref(config), ctypes.byref(out)))
+        else:
+            check(lib.bt_backtest(ctypes.byref(bars.struct), ctypes.byref(vectors), ctypes.byref(config), ctypes.byref(out)))
     else:
         handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
         assignments, count = _lib.strings(parameters(params))
-        check(lib.bt_backtest_strategy(ctypes.byref(bars.struct), handle.value, assignments, count, ctypes.byref(config),
-                                       ctypes.byref(out)))
+        if prepared is not None:
+            check(lib.bt_backtest_strategy_series(prepared._handle.value, handle.value, assignments, count,
+                                                  ctypes.byref(config), ctypes.byref(out)))
+        else:
+            check(lib.bt_backtest_strategy(ctypes.byref(bars.struct), handle.value, assignments, count,
+                                           ctypes.byref(config), ctypes.byref(out)))
     del keep
     return Result(_lib.Handle(out.value, lib.bt_result_free), df.index)
 

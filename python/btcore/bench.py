@@ -9,7 +9,9 @@ Prints, for each indicator of `bt bench indicators` on N bars (default 1,000,000
   - new: `btcore.ta.NAME(array, ...)` allocating its outputs, against TA-Lib's Python wrapper on
     the same arrays (which allocates too) when `talib` is importable, and their ratio;
 then a backtest of ma-cross 10/30 (signals + engine, depth none) on N synthetic 1m bars written by
-`bt data synth`, through btcore.backtest(strategy="ma-cross"), against `bt bench engine --json`;
+`bt data synth`, through btcore.backtest(strategy="ma-cross") on the DataFrame (the bars copied
+and checked each call) and on `btcore.Bars(df)` (copied and checked once, as `bt bench engine`
+generates its bars once), against `bt bench engine --json`;
 and the cost of one call on 100 bars (the boundary itself). Best of several runs each; build
 with `make lib` (release): a debug library measures the debug build. Like `bt bench engine`,
 the process asks glibc's malloc to keep freed memory (mallopt), so repeated runs reuse mapped
@@ -136,6 +138,9 @@ def main(argv=None) -> int:
                 symbol = btcore.series(db=db).symbol[0]
                 df = btcore.read(symbol, db=db)
                 engine["btcore"] = best(lambda: btcore.backtest(df, strategy="ma-cross", depth="none"), budget=2.0, minimum=5)
+                bars = btcore.Bars(df)
+                engine["btcore_bars"] = best(lambda: btcore.backtest(bars, strategy="ma-cross", depth="none"), budget=2.0,
+                                             minimum=5)
             out = subprocess.run([bt, "bench", "engine", "--bars", str(n), "--json"], capture_output=True, text=True)
             if out.returncode == 0:
                 engine["bt"] = json.loads(out.stdout)["seconds"]
@@ -154,12 +159,12 @@ def main(argv=None) -> int:
               f"{ours[name]:>12.2f}{(f'{t:.2f}' if t else 'not installed'):>15}{(f'{ours[name] / t:.2f}' if t else '-'):>10}")
     print(f"one call on 100 bars (sma 20): {call_us:.2f} us")
     if engine:
-        b, c = engine.get("btcore"), engine.get("bt")
-        line = "backtest ma-cross 10/30, depth none:"
-        line += f" btcore {b * 1e3:.1f} ms" if b else ""
-        line += f", bt bench engine {c * 1e3:.1f} ms" if c else ""
-        line += f" ({b / c:.2f}x)" if b and c else ""
-        print(line)
+        c = engine.get("bt")
+        print("backtest ma-cross 10/30, depth none" + (f": bt bench engine {c * 1e3:.1f} ms" if c else ""))
+        for key, what in (("btcore", "backtest(df): copies and checks the bars"), ("btcore_bars", "backtest(Bars(df))")):
+            b = engine.get(key)
+            if b:
+                print(f"  {what:<42}{b * 1e3:>8.1f} ms" + (f"  ({b / c:.2f}x)" if c else ""))
     return 0
 
 

@@ -132,3 +132,35 @@ def test_stat_by_name_and_the_names(goog):
             assert math.isnan(value)
         else:
             assert value == expected, name
+
+
+# Bars: the bars copied and checked once, then backtested many times.
+@pytest.mark.parametrize("strategy", BUILT_INS)
+def test_bars_backtest_equals_the_dataframe_backtest(strategy, goog):
+    bars = btcore.Bars(goog)
+    assert len(bars) == len(goog) and bars.symbol == "GOOG" and bars.timeframe == goog.attrs["timeframe"]
+    assert bars.index.equals(goog.index)
+    for keywords in ({}, {"depth": "none", "sl": "5%"}, {"fill": "close", "size": "50%", "depth": "synthetic"}):
+        assert btcore.backtest(bars, strategy=strategy, **keywords).json(costs=True) == \
+            btcore.backtest(goog, strategy=strategy, **keywords).json(costs=True), keywords
+
+
+def test_bars_backtest_of_signals_and_rules_equals_bt_run(store, goog):
+    bars = btcore.Bars(goog)
+    sig = btcore.signals(goog, strategy="macd")
+    assert btcore.backtest(bars, sig.entry, sig.exit).json() == btcore.backtest(goog, sig.entry, sig.exit).json()
+    expected = bt_json("run", "GOOG", "--entry", ENTRY, "--exit", EXIT, "--param", "fast=20", "--json", "--no-costs",
+                       "--db", store)
+    run = btcore.backtest(bars, entry=ENTRY, exit=EXIT, params={"fast": 20})
+    assert run.json() == expected
+    assert run.equity.index.equals(goog.index)
+
+
+def test_bars_are_a_snapshot(goog):
+    df = goog.copy()
+    bars = btcore.Bars(df)
+    before = btcore.backtest(bars, strategy="ma-cross").json()
+    df["close"] = df["close"] * 1.1
+    df["high"] = df[["high", "close"]].max(axis=1)
+    assert btcore.backtest(bars, strategy="ma-cross").json() == before
+    assert btcore.backtest(df, strategy="ma-cross").json() != before

@@ -104,6 +104,10 @@ refused("missing profile file", lambda: btcore.backtest(df, sig.entry, sig.exit,
 refused("one-sided depth", lambda: btcore.backtest(df, sig.entry, sig.exit, bid_depth="5,0.5"), btcore.InputError)
 kinds = [w["kind"] for w in btcore.backtest(df.drop(columns="volume"), sig.entry, sig.exit).warnings]
 results["no volume: a warning"] = ["raised", "ok", "no_volume"] if "no_volume" in kinds else ["wrong", "", str(kinds)]
+refused("Bars of NaN close", lambda: btcore.Bars(bad), btcore.InputError)
+refused("Bars of unsorted times", lambda: btcore.Bars(unsorted), btcore.InputError)
+refused("Bars without a DatetimeIndex", lambda: btcore.Bars(df.reset_index(drop=True)), btcore.InputError)
+refused("signals too short for Bars", lambda: btcore.backtest(btcore.Bars(df), sig.entry[:-1], sig.exit), btcore.InputError)
 refused("short rules without short", lambda: btcore.backtest(df, entry="close > 1", exit="close < 1", short_entry="close < 1", short_exit="close > 1"), btcore.InputError)
 
 # The store
@@ -146,6 +150,12 @@ res = ctypes.c_void_p()
 status("config of another size", lib.bt_backtest(ctypes.byref(bars.struct), ctypes.byref(sigs), ctypes.byref(cfg), ctypes.byref(res)), 2)
 status("NULL signals", lib.bt_backtest(ctypes.byref(bars.struct), None, None, ctypes.byref(res)), 2)
 status("NULL out", lib.bt_backtest(ctypes.byref(bars.struct), ctypes.byref(sigs), None, None), 2)
+status("NULL bars for a series", lib.bt_series_from_bars(None, ctypes.byref(res)), 2)
+status("NULL series", lib.bt_backtest_series(None, ctypes.byref(sigs), None, ctypes.byref(res)), 2)
+status("series: NULL out", lib.bt_backtest_series(btcore.Bars(df)._handle.value, ctypes.byref(sigs), None, None), 2)
+status("series: wrong kind of handle", lib.bt_backtest_strategy_series(run._handle.value, None, None, 0, None, ctypes.byref(res)), 2)
+gone = btcore.Bars(df); h = gone._handle.value; gone._handle.close()
+status("freed series", lib.bt_backtest_series(h, ctypes.byref(sigs), None, ctypes.byref(res)), 2)
 status("NULL store path", lib.bt_store_open(None, ctypes.byref(res)), 2)
 lib.bt_config_init(None)
 results["config_init NULL"] = ["raised", "status", lib.bt_last_error().decode()]
@@ -194,6 +204,8 @@ def test_each_bad_input_is_refused_with_a_message(hostile):
     ("unknown statistic", "did you mean 'sharpe'?"),
     ("unknown function", "smaa"),
     ("NaN close", "bars[100]"),
+    ("Bars of NaN close", "bars[100]"),
+    ("freed series", "not a live handle"),
     ("damaged store", "the store is damaged"),
     ("freed expression eval", "not a live handle"),
     ("config of another size", "bt_config_init"),

@@ -1,7 +1,7 @@
 """Calls from several threads at once (ctypes releases the GIL, so they run in parallel in the
 library) give exactly the results of the same calls made one after another: indicators,
 expressions, signals, backtests and store reads, on separate handles, plus one compiled
-expression shared by every thread. A failing call on one thread leaves another thread's
+expression and one series of bars (btcore.Bars) shared by every thread. A failing call on one thread leaves another thread's
 last error alone."""
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +17,7 @@ THREADS = 8
 
 
 def jobs(df, store, shared):
+    bars = btcore.Bars(df)  # one series shared by every thread
     c, h, l, v = df.close.to_numpy(), df.high.to_numpy(), df.low.to_numpy(), df.volume.to_numpy()
     return [
         lambda: ta.rsi(c, 14),
@@ -33,6 +34,8 @@ def jobs(df, store, shared):
         lambda: btcore.backtest(df, strategy="rsi", sl="5%", depth="none").trades["pnl"].to_numpy(),
         lambda: np.array([btcore.backtest(df, strategy="donchian", tp=["5%@50%", "10%"]).stat("sharpe")]),
         lambda: btcore.read("EURUSD", db=store).close.to_numpy(),
+        lambda: btcore.backtest(bars, strategy="macd").equity.to_numpy(),
+        lambda: btcore.backtest(bars, strategy="ma-cross", params={"fast": 5}).trades["pnl"].to_numpy(),
     ]
 
 
