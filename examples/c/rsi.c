@@ -62,14 +62,15 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < n; i++) fired += entries[i];
     printf("entries: %zu\n", fired);
 
-    /* A backtest with bt run's defaults, but no depth model and a 2% stop. */
+    /* A backtest with bt run's defaults, but no depth model and a 2% stop, on the loaded series
+       itself (bt_backtest(&bars, ...) would copy and check the columns first). */
     bt_config config;
     bt_config_init(&config);
     config.depth = "none";
     config.sl = "2%";
     bt_signals signals = {entries, exits, NULL, NULL};
     bt_result *result = NULL;
-    if (bt_backtest(&bars, &signals, &config, &result) != BT_OK) return fail("backtest");
+    if (bt_backtest_series(series, &signals, &config, &result) != BT_OK) return fail("backtest");
     double total = NAN;
     if (bt_result_stat(result, "total_return", &total) != BT_OK) return fail("stat");
     printf("trades: %zu, total_return: %.6f\n", bt_result_trade_count(result), total);
