@@ -143,6 +143,7 @@ package enum LiveBenchmark {
         var trader = LivePaperTrader(history: history, startTime: start, events: [
             BookEvent(timeMs: (start - minute) * 1000, kind: .snapshot, bids: snapshot.bids, asks: snapshot.asks),
         ], config: config, signals: signals)
+        try trader.prepare()  // as bt live does before its first close
         let eventsPerBar = 600
         var latencies: [Double] = []
         for bar in 0..<sessionBars {

@@ -28,6 +28,43 @@ public struct BookReplay: Sendable {
         self.events = events
     }
 
+    /// Everything a replay holds besides its events: where it is and the book it made there.
+    package struct State: Sendable {
+        fileprivate var book: OrderBook
+        fileprivate var nextEvent: Int
+        fileprivate var staleLevelsDropped: Int
+        fileprivate var bidSetBy: [Double: Int]
+        fileprivate var askSetBy: [Double: Int]
+    }
+
+    /// The replay's state, to resume from later (`init(_:resuming:)`).
+    package var state: State {
+        State(book: book, nextEvent: nextEvent, staleLevelsDropped: staleLevelsDropped, bidSetBy: bidSetBy, askSetBy: askSetBy)
+    }
+
+    /// Whether a replay of `events` may resume from `state`, which applied exactly the events
+    /// at or before `throughMs` of a prefix of them: true when the first event it has not
+    /// applied is later than that (an event appended at an earlier millisecond would have been
+    /// applied by a replay of `events` advanced as far).
+    package static func canResume(_ events: [BookEvent], from state: State, throughMs: Int64) -> Bool {
+        state.nextEvent <= events.count && (state.nextEvent == events.count || events[state.nextEvent].timeMs > throughMs)
+    }
+
+    /// Index of the next event `state` applies.
+    package static func position(_ state: State) -> Int { state.nextEvent }
+
+    /// A replay of `events` resumed from `state`, which a replay of the same events up to its
+    /// position (a prefix of `events`) reached.
+    package init(_ events: [BookEvent], resuming state: State) {
+        precondition(state.nextEvent <= events.count, "a replay resumes over the events it came from")
+        self.events = events
+        book = state.book
+        nextEvent = state.nextEvent
+        staleLevelsDropped = state.staleLevelsDropped
+        bidSetBy = state.bidSetBy
+        askSetBy = state.askSetBy
+    }
+
     /// True once at least one event has been applied.
     public var hasState: Bool { nextEvent > 0 }
 

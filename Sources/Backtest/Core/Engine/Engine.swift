@@ -126,6 +126,7 @@ public enum Engine {
         }}}}}}}}}}
         }
         if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
+        broker.ledger.liquidity.rememberEnd()
         return BacktestResult(
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,

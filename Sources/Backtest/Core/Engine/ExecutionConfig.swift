@@ -136,6 +136,9 @@ public struct ExecutionConfig: Sendable {
     public var depth: Depth = .synthetic
     /// Parameters of the synthetic book (used when `depth` is `.synthetic`).
     public var synthetic = SyntheticDepth()
+    /// With `depth` `.book`: what earlier runs over the same growing recording found, shared
+    /// with the runs after this one (`bt live`); the result is the same without it.
+    package var bookCheckpoints: BookCheckpoints?
 
     public init() {}
 

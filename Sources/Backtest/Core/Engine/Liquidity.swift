@@ -22,6 +22,16 @@ struct Liquidity {
 
     /// Recorded book replay.
     private var replay: BookReplay
+    /// The last millisecond `replay` applied, nil before its first advance.
+    private var replayThroughMs: Int64?
+    /// What earlier runs over the same recording found (`BookCheckpoints`), and the fills taken
+    /// from the book so far in their terms. `replayCurrent` is false once a fill came from
+    /// the checkpoints: `replay` is then behind `bookKey`.
+    private let checkpoints: BookCheckpoints?
+    private var bookKey = BookCheckpoints.Key()
+    private var replayCurrent = true
+    /// The replay's stale-level count as of the last fill through it.
+    private var staleAtLastFill = 0
 
     /// Model fills whose trailing volume was zero or missing (impact off for them).
     private(set) var fillsWithoutVolume = 0
@@ -44,12 +54,13 @@ struct Liquidity {
         case .book(let recorded): source = .book; slippage = 0; events = recorded
         }
         replay = BookReplay(events)
+        checkpoints = source == .book ? config.bookCheckpoints : nil
         // One estimate per model fill: room for a fill every 16 bars, as the run's ledger.
         if source == .synthetic && model.spreadBps == nil { spreadEstimates.reserveCapacity(max(16, candles.count / 16)) }
     }
 
-    /// Levels the recorded book's stale-level rule dropped so far.
-    var staleLevelsDropped: Int { replay.staleLevelsDropped }
+    /// Levels the recorded book's stale-level rule dropped up to the last fill.
+    var staleLevelsDropped: Int { staleAtLastFill }
 
     /// Where the run's spread came from, over its `fills` fills.
     func spreadSummary(fills: Int) -> SpreadSummary {
@@ -86,13 +97,86 @@ struct Liquidity {
             return modelFill(side, quantity: quantity, notionalLimit: notionalLimit, reference: reference,
                              bar: bar, timeMs: timeMs, lot: lot)
         case .book:
+            let request = BookCheckpoints.Request(side: side, quantity: quantity, notionalLimit: notionalLimit, lot: lot, timeMs: timeMs)
+            if let checkpoints {
+                if let known = checkpoints.outcome(after: bookKey), known.request == request {
+                    bookKey = bookKey.after(request)
+                    replayCurrent = false
+                    staleAtLastFill = known.staleLevelsDropped
+                    return known.fill
+                }
+                resumeReplay(before: timeMs, checkpoints)
+            }
             replay.advance(through: timeMs)
+            replayThroughMs = max(replayThroughMs ?? timeMs, timeMs)
             let mid = replay.book.mid
             let touch = side == .buy ? replay.book.bestAsk : replay.book.bestBid
             var fill = Self.walk(&replay.book, side, quantity: quantity, notionalLimit: notionalLimit, lot: lot)
             if let mid, let touch { fill.spreadCost = fill.quantityFilled * abs(touch - mid) }
+            staleAtLastFill = replay.staleLevelsDropped
+            if let checkpoints {
+                // Only a fill the recording has passed is final: events appended later (at or
+                // after the last one held) could still change the book at its millisecond.
+                if let last = replay.events.last?.timeMs, last > timeMs {
+                    checkpoints.record(.init(request: request, fill: fill, staleLevelsDropped: staleAtLastFill), after: bookKey)
+                }
+                bookKey = bookKey.after(request)
+                checkpoints.remember(replay.state, throughMs: replayThroughMs!, after: bookKey)
+            }
             return fill
         }
+    }
+
+    // MARK: - Recorded book checkpoints
+
+    /// Makes `replay` the book after the fills of `bookKey`, at the furthest point known at or
+    /// before `timeMs`: an earlier run's state when one is usable and further than `replay`,
+    /// else `replay` itself, else (when fills came from the checkpoints and no state of theirs
+    /// is usable) the replay done again from the first event with those fills taken.
+    private mutating func resumeReplay(before timeMs: Int64, _ checkpoints: BookCheckpoints) {
+        if let known = checkpoints.reached(after: bookKey), known.throughMs <= timeMs,
+           BookReplay.canResume(replay.events, from: known.state, throughMs: known.throughMs),
+           !replayCurrent || BookReplay.position(known.state) > replay.nextEvent {
+            replay = BookReplay(replay.events, resuming: known.state)
+            replayThroughMs = known.throughMs
+            replayCurrent = true
+        }
+        guard !replayCurrent else { return }
+        replay = BookReplay(replay.events)
+        replayThroughMs = nil
+        var key = BookCheckpoints.Key()
+        while key != bookKey, let taken = checkpoints.outcome(after: key) {
+            let r = taken.request
+            replay.advance(through: r.timeMs)
+            replayThroughMs = r.timeMs
+            _ = Self.walk(&replay.book, r.side, quantity: r.quantity, notionalLimit: r.notionalLimit, lot: r.lot)
+            key = key.after(r)
+        }
+        precondition(key == bookKey, "the checkpoints lost a fill they gave")
+        replayCurrent = true
+    }
+
+    /// Leaves the checkpoints the book after this run's fills with every event before the last
+    /// millisecond recorded applied (a later event cannot change those), so that the next run,
+    /// over the same events and more, replays only what it has not seen. The last call of a
+    /// run: it advances the run's own replay (which reports nothing after the last fill), or
+    /// takes the checkpoints' state to advance it without a copy.
+    mutating func rememberEnd() {
+        guard let checkpoints, let last = replay.events.last?.timeMs else { return }
+        var through = replayCurrent ? replayThroughMs ?? Int64.min : Int64.min
+        if let known = checkpoints.reached(after: bookKey), known.throughMs > through,
+           BookReplay.canResume(replay.events, from: known.state, throughMs: known.throughMs),
+           !replayCurrent || BookReplay.position(known.state) > replay.nextEvent {
+            guard last &- 1 > known.throughMs else { return }
+            let taken = checkpoints.take(after: bookKey) ?? known
+            replay = BookReplay(replay.events, resuming: taken.state)
+            through = taken.throughMs
+            replayCurrent = true
+        }
+        guard replayCurrent, last &- 1 > through else { return }
+        replay.advance(through: last &- 1)
+        replayThroughMs = last &- 1
+        checkpoints.remember(replay.state, throughMs: last &- 1, after: bookKey)
     }
 
     /// Walks `book`, rounds a partial fill down to the lot, and removes what was taken.

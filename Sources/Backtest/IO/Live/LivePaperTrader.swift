@@ -21,8 +21,11 @@ import BacktestCore
 /// millisecond before the next bar opens (the engine's convention), and only the fills on the
 /// closed bars are kept.
 ///
-/// The cost of a step is one batch run: O(bars + book events) (the incremental kernels that
-/// would make it O(1) are not written yet).
+/// The runs share `BookCheckpoints`: a fill an earlier close found is taken again without
+/// replaying the book, and a new one replays only the events since the furthest state an
+/// earlier run reached. The cost of a step is O(bars + fills + new book events): the signals and
+/// the engine's bar loop still run over every bar held (the incremental kernels that would make
+/// them O(1) are not written yet).
 package struct LivePaperTrader {
     /// Every bar held: the stored history, then the session's closed bars.
     package private(set) var series: CandleSeries
@@ -55,8 +58,24 @@ package struct LivePaperTrader {
         self.events = events
         var c = config
         c.depth = .book([])
+        c.bookCheckpoints = BookCheckpoints()
         self.config = c
         self.signals = signals
+    }
+
+    /// Gets the first close ready, before the session trades: runs the strategy and the engine
+    /// once over the last warm-up bars (nothing is reported or kept; the code and data a run
+    /// touches are then warm) and replays the recorded book so far into the checkpoints, so the
+    /// first close pays only for what came after. Optional: the fills are the same without it.
+    package func prepare() throws {
+        let bars = series.lowerBound(of: startTime)
+        if bars > 1 {
+            var c = config
+            c.depth = .book(events)
+            c.bookCheckpoints = nil
+            _ = try Engine.run(CandleWindow(series, start: max(0, bars - 64)), signals: try signals(series), config: c)
+        }
+        config.bookCheckpoints?.seed(events)
     }
 
     /// Appends a closed bar (later than the last one held).

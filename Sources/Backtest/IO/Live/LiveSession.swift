@@ -306,6 +306,7 @@ package final class LiveSession {
         }
         trader = LivePaperTrader(history: history, startTime: start, events: recorded, config: config,
                                  journaled: journal?.fills ?? [], signals: signals)
+        try trader.prepare()
     }
 
     /// The end: the bar still forming is closed as it stands (its trades are all recorded), so
