@@ -123,13 +123,76 @@ extension CandleStore {
         try insertTradeChunks(symbol: symbol, prints: prints, firstIndex: Int(count.int64(0)))
     }
 
-    /// What one closed bar of a live session writes, all in one transaction: the bar (merged
-    /// into the stored series), the prints and book events recorded up to it, and the journal.
-    /// A kill at any moment leaves either all of it or none.
+    /// Bars a live session keeps in the stored series' last chunk before it starts a new one:
+    /// a close rewrites at most this many bars (48 KB), and a day of one-minute bars is two
+    /// chunks (an import later merges them into chunks of `chunkSize`).
+    static let liveChunkBars = 1_024
+
+    /// Appends `bars` to the stored series `symbol` at their timeframe when they simply follow
+    /// it (every bar later than the last stored one, in a bucket of its own): into the last
+    /// chunk while it holds fewer than `liveChunkBars` bars, else as new chunks, and the
+    /// series' index row, without reading the rest of the series. False, with nothing written,
+    /// when the series is not stored or the bars do not follow it (the caller merges them).
+    /// Call inside `transaction`.
+    /// - Complexity: O(bars + liveChunkBars), whatever the length of the stored series.
+    func appendBars(_ bars: CandleSeries) throws -> Bool {
+        guard let tf = bars.timeframe, let firstNew = bars.time.first, let lastNew = bars.time.last else { return false }
+        let key = tf.rawValue
+        let meta = try db.prepare("SELECT last, bars FROM series WHERE symbol = ?1 AND timeframe = ?2")
+        meta.bind(1, bars.symbol)
+        meta.bind(2, key)
+        guard try meta.step() else { return false }
+        let (last, stored) = (meta.int64(0), meta.int64(1))
+        guard firstNew > last, tf.bucketStart(firstNew) != tf.bucketStart(last), !Importer.hasSharedBuckets(bars.time, tf) else {
+            return false
+        }
+        if let bad = bars.firstUnstorableBar {
+            throw InputError("live bar \(UTCTime.describe(bars.time[bad.index])) of \(bars.symbol): \(bad.reason)")
+        }
+        let tail = try db.prepare("""
+            SELECT start, time, open, high, low, close, volume FROM chunks
+            WHERE symbol = ?1 AND timeframe = ?2 ORDER BY start DESC LIMIT 1
+            """)
+        tail.bind(1, bars.symbol)
+        tail.bind(2, key)
+        var chunk = CandleSeries(symbol: bars.symbol, timeframe: tf)
+        var chunkStart: Int64?
+        if try tail.step(), tail.byteCount(1) / 8 + bars.count <= Self.liveChunkBars {
+            chunkStart = tail.int64(0)
+            tail.appendBlob(1, to: &chunk.time); tail.appendBlob(2, to: &chunk.open); tail.appendBlob(3, to: &chunk.high)
+            tail.appendBlob(4, to: &chunk.low); tail.appendBlob(5, to: &chunk.close); tail.appendBlob(6, to: &chunk.volume)
+            guard chunk.time.first == chunkStart, [chunk.open, chunk.high, chunk.low, chunk.close, chunk.volume].allSatisfy({ $0.count == chunk.count }) else {
+                throw StoreError(.damaged, path: path, series: "\(bars.symbol) \(key)", reason: "chunk \(chunkStart!) does not hold whole bars")
+            }
+        }
+        for i in 0..<bars.count {
+            chunk.append(time: bars.time[i], open: bars.open[i], high: bars.high[i], low: bars.low[i], close: bars.close[i], volume: bars.volume[i])
+        }
+        if let chunkStart {
+            let delete = try db.prepare("DELETE FROM chunks WHERE symbol = ?1 AND timeframe = ?2 AND start = ?3")
+            delete.bind(1, bars.symbol)
+            delete.bind(2, key)
+            delete.bind(3, chunkStart)
+            try delete.step()
+        }
+        try insertChunks(chunk, timeframeKey: key)
+        let index = try db.prepare("UPDATE series SET last = ?3, bars = ?4 WHERE symbol = ?1 AND timeframe = ?2")
+        index.bind(1, bars.symbol)
+        index.bind(2, key)
+        index.bind(3, lastNew)
+        index.bind(4, stored + Int64(bars.count))
+        try index.step()
+        return true
+    }
+
+    /// What one closed bar of a live session writes, all in one transaction: the bar (appended
+    /// to the stored series, or merged into it when it does not simply follow), the prints and
+    /// book events recorded up to it, and the journal. A kill at any moment leaves either all
+    /// of it or none.
     public func recordLiveBar(symbol: String, bars: CandleSeries, prints: [TradePrint], events: [BookEvent],
                               journal: LiveJournal?) throws {
         try transaction {
-            if !bars.isEmpty {
+            if !bars.isEmpty, try !appendBars(bars) {
                 _ = try merge([ImportedFile(file: "live \(symbol)", format: nil, symbol: symbol, content: .candles(bars))])
             }
             try appendTrades(symbol: symbol, prints: prints)

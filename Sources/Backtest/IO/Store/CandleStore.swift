@@ -471,6 +471,19 @@ public final class CandleStore {
     func replace(_ series: CandleSeries, timeframeKey: String) throws {
         try delete(symbol: series.symbol, timeframeKey: timeframeKey)
         guard !series.isEmpty else { return }
+        try insertChunks(series, timeframeKey: timeframeKey)
+        let meta = try db.prepare("INSERT INTO series(symbol, timeframe, first, last, bars) VALUES (?1, ?2, ?3, ?4, ?5)")
+        meta.bind(1, series.symbol)
+        meta.bind(2, timeframeKey)
+        meta.bind(3, series.time[0])
+        meta.bind(4, series.time[series.count - 1])
+        meta.bind(5, Int64(series.count))
+        try meta.step()
+    }
+
+    /// Inserts `series` as chunks of up to `chunkSize` bars, each keyed by its first time (no
+    /// index row). Call inside `transaction`.
+    func insertChunks(_ series: CandleSeries, timeframeKey: String) throws {
         let insert = try db.prepare("""
             INSERT INTO chunks(symbol, timeframe, start, time, open, high, low, close, volume)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -491,13 +504,6 @@ public final class CandleStore {
             try insert.step()
             start = end
         }
-        let meta = try db.prepare("INSERT INTO series(symbol, timeframe, first, last, bars) VALUES (?1, ?2, ?3, ?4, ?5)")
-        meta.bind(1, series.symbol)
-        meta.bind(2, timeframeKey)
-        meta.bind(3, series.time[0])
-        meta.bind(4, series.time[series.count - 1])
-        meta.bind(5, Int64(series.count))
-        try meta.step()
     }
 
     /// Deletes one stored series (no-op when absent).
