@@ -123,14 +123,22 @@ struct PriceLevels: Sendable {
         return BookLevel(price: n.price, quantity: n.quantity)
     }
 
+    /// The node at `price`, or `none`. A finger search from the best level: it climbs the left
+    /// spine while the price is not before the parent (every node before a spine node's parent
+    /// is in that spine node's subtree), then descends, so a price k levels from the touch, where
+    /// a live book's updates land, costs O(log k) rather than the depth of the tree.
     private func index(of price: Double) -> Int32 {
-        var i = root
-        while i >= 0 {
-            let p = nodes[Int(i)].price
-            if price == p { return i }
-            i = before(price, p) ? nodes[Int(i)].left : nodes[Int(i)].right
+        nodes.withUnsafeBufferPointer { nodes in
+            var i = best
+            guard i >= 0, !before(price, nodes[Int(i)].price) else { return Self.none }
+            while case let up = nodes[Int(i)].parent, up >= 0, !before(price, nodes[Int(up)].price) { i = up }
+            while i >= 0 {
+                let p = nodes[Int(i)].price
+                if price == p { return i }
+                i = before(price, p) ? nodes[Int(i)].left : nodes[Int(i)].right
+            }
+            return Self.none
         }
-        return Self.none
     }
 
     /// The next node in side order, or `none`. Amortised O(1) over a full walk, O(log n) worst case.
