@@ -11,7 +11,8 @@ import Foundation
 ///    close (`LivePaperTrader.step`: the strategy's signals and the engine over every bar held
 ///    and the recorded book), for each bar of a session of `sessionBars` one-minute bars after
 ///    500 bars of warm-up, with a depth diff every 100 ms recorded in between (600 a bar): p50,
-///    p99 and the last bar's. The step is a batch run, so it grows with the session.
+///    p99 and the last bar's. The signals and the bar loop run over every bar held; the book
+///    resumes from the checkpoints earlier closes left (`BookCheckpoints`).
 package enum LiveBenchmark {
     package struct Result: Sendable {
         package var updates: Int
