@@ -99,4 +99,32 @@ struct BarCheckTwinTests {
         }
         #expect(passed > 1000 && refused > 500)
     }
+
+    @Test("a long series, copied and checked in parts on several cores, finds a bad bar at any part's edge")
+    func longSeriesInParts() {
+        let n = 600_000, blocks = (n + 2047) / 2048
+        var t = [Int64](), o = [Double](), h = [Double](), l = [Double](), c = [Double](), v = [Double]()
+        for i in 0..<n {
+            let p = 100 + Double(i % 1000) / 100
+            t.append(1_600_000_000 + 60 * Int64(i)); o.append(p); h.append(p + 0.5); l.append(p - 0.5); c.append(p); v.append(1)
+        }
+        let (whole, good) = CandleSeries.copying(symbol: "X", timeframe: .minute1, count: n, time: t, open: o, high: h, low: l,
+                                                 close: c, volume: v)
+        #expect(good && whole.time == t && whole.close == c && whole.volume == v)
+        // The first bar of each part, and the last of the part before, for two to four parts.
+        let edges = Set((2...4).flatMap { parts in (1..<parts).map { k in k * ((blocks + parts - 1) / parts) * 2048 } })
+        for edge in edges.sorted() where edge < n {
+            for (spot, spoil) in [(edge, 0), (edge - 1, 1), (edge, 2)] {
+                var (t2, h2) = (t, h)
+                switch spoil {
+                case 0: t2[spot] = t2[spot - 1]  // a time that does not follow the part before's last
+                case 1: h2[spot] = .nan
+                default: h2[spot] = l[spot] - 1
+                }
+                let (_, storable) = CandleSeries.copying(symbol: "X", timeframe: .minute1, count: n, time: t2, open: o, high: h2,
+                                                         low: l, close: c, volume: v)
+                #expect(!storable, "bar \(spot), spoiled \(spoil)")
+            }
+        }
+    }
 }
