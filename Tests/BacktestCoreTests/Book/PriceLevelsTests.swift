@@ -209,6 +209,33 @@ struct PriceLevelsTests {
         #expect(book.isEmpty && book == OrderBook())
     }
 
+    @Test("a book from levels already in side order equals one built level by level; any other input takes the slow path")
+    func sortedSnapshotsBuildInLinearTime() {
+        var rng = SplitMix64(seed: 5)
+        for round in 0..<400 {
+            let n = Int(rng.next() % 300)
+            var bids = (0..<n).map { BookLevel(price: 1000 - Double($0) * 0.5, quantity: 1 + Double(rng.next() % 100)) }
+            var asks = (0..<n).map { BookLevel(price: 1001 + Double($0) * 0.5, quantity: 1 + Double(rng.next() % 100)) }
+            // Now and then out of order, a repeated price, a zero or NaN quantity.
+            if n > 2, round % 2 == 1 {
+                let i = 1 + Int(rng.next() % UInt64(n - 1))
+                switch rng.next() % 5 {
+                case 0: bids.swapAt(i, i - 1)
+                case 1: asks[i].price = asks[i - 1].price
+                case 2: bids[i].quantity = 0
+                case 3: asks[i].quantity = .nan
+                default: asks.swapAt(i, i - 1)
+                }
+            }
+            var expected = OrderBook()
+            for l in bids where l.quantity > 0 { expected.set(.buy, price: l.price, quantity: (expected.bidLevels.quantity(at: l.price) ?? 0) + l.quantity) }
+            for l in asks where l.quantity > 0 { expected.set(.sell, price: l.price, quantity: (expected.askLevels.quantity(at: l.price) ?? 0) + l.quantity) }
+            let book = OrderBook(bids: bids, asks: asks)
+            book.checkInvariants()
+            #expect(book.bids == expected.bids && book.asks == expected.asks, "round \(round)")
+        }
+    }
+
     @Test("a copied book is independent of the original")
     func copies() {
         let original = OrderBookTests.sample()

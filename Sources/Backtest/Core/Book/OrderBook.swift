@@ -25,10 +25,28 @@ public struct OrderBook: Sendable, Equatable {
     public init() {}
 
     /// A book from unsorted levels; levels with quantity <= 0 are dropped, duplicate prices summed.
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(n) when each side comes best first with distinct prices and positive
+    ///   quantities (an exchange's snapshot), else O(n log n).
     public init(bids: [BookLevel], asks: [BookLevel]) {
-        add(bids: bids, asks: asks)
+        if Self.inSideOrder(bids, descending: true) && Self.inSideOrder(asks, descending: false) {
+            bidLevels = PriceLevels(descending: true, sorted: bids)
+            askLevels = PriceLevels(descending: false, sorted: asks)
+        } else {
+            add(bids: bids, asks: asks)
+        }
         checkInvariants()
+    }
+
+    /// Whether `levels` are best first with strictly ordered prices and positive quantities:
+    /// what `add` would make of them is then themselves, in order.
+    private static func inSideOrder(_ levels: [BookLevel], descending: Bool) -> Bool {
+        levels.withUnsafeBufferPointer { l in
+            for i in l.indices {
+                guard l[i].quantity > 0 else { return false }
+                if i > 0 && !(descending ? l[i].price < l[i - 1].price : l[i].price > l[i - 1].price) { return false }
+            }
+            return true
+        }
     }
 
     /// A book from levels already in side order with distinct prices and positive quantities.
