@@ -74,6 +74,8 @@ struct BookCheckpointsTests {
                         "\(name), seed \(seed), cut \(cut)")
                 taken += plain.fills.count
             }
+            // A book per state: they do not pile up over a long session.
+            #expect(checkpoints.keptStates <= 2 * BookCheckpoints.statesKept)
         }
         #expect(taken > 500 && sameMsCuts > 10, "the streams must fill often and cut inside milliseconds (\(taken), \(sameMsCuts))")
     }

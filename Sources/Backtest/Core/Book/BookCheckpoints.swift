@@ -48,14 +48,16 @@ package final class BookCheckpoints: Sendable {
         var staleLevelsDropped: Int
     }
 
-    /// The furthest replay state known after some fills, with the last millisecond it applied.
+    /// The furthest replay state known after some fills, with the last millisecond it applied
+    /// and when it was remembered.
     struct Reached: Sendable {
         var throughMs: Int64
         var state: BookReplay.State
+        var serial = 0
     }
 
     private let outcomes = Locked<[Key: Outcome]>([:])
-    private let states = Locked<[Key: Reached]>([:])
+    private let states = Locked<(states: [Key: Reached], serial: Int)>(([:], 0))
 
     package init() {}
 
@@ -74,17 +76,31 @@ package final class BookCheckpoints: Sendable {
     func record(_ outcome: Outcome, after key: Key) { outcomes.withLock { $0[key] = outcome } }
 
     /// The furthest state known after the fills of `key`.
-    func reached(after key: Key) -> Reached? { states.withLock { $0[key] } }
+    func reached(after key: Key) -> Reached? { states.withLock { $0.states[key] } }
 
     /// Removes and returns the state kept for `key` (to advance it without a copy and keep it
     /// again).
-    func take(after key: Key) -> Reached? { states.withLock { $0.removeValue(forKey: key) } }
+    func take(after key: Key) -> Reached? { states.withLock { $0.states.removeValue(forKey: key) } }
 
-    /// Keeps `state` for `key` unless a state further on is kept.
+    /// Keeps `state` for `key` unless a state further on is kept. Only the `statesKept` states
+    /// remembered last are kept (a book each): a run needs the state after the fills it shares
+    /// with the run before, which that run remembered last, and without one it replays from the
+    /// first event with the fills kept.
     func remember(_ state: BookReplay.State, throughMs: Int64, after key: Key) {
-        states.withLock {
-            if let known = $0[key], known.throughMs >= throughMs { return }
-            $0[key] = Reached(throughMs: throughMs, state: state)
+        states.withLock { kept in
+            if let known = kept.states[key], known.throughMs >= throughMs { return }
+            kept.serial += 1
+            kept.states[key] = Reached(throughMs: throughMs, state: state, serial: kept.serial)
+            if kept.states.count > 2 * Self.statesKept {
+                let oldest = kept.serial - Self.statesKept
+                kept.states = kept.states.filter { $0.value.serial > oldest }
+            }
         }
     }
+
+    /// How many states are kept.
+    static let statesKept = 16
+
+    /// The states kept now.
+    var keptStates: Int { states.withLock { $0.states.count } }
 }
