@@ -176,11 +176,10 @@ public func bt_backtest_strategy_series(_ series: OpaquePointer?, _ handle: Opaq
     }
 }
 
-/// `bt_backtest` on candles already copied and checked.
+/// `bt_backtest` on candles already copied and checked (the caller has set `*out` to NULL).
 private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, _ signals: UnsafePointer<bt_signals>?,
                       _ config: UnsafePointer<bt_config>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) throws {
     guard let out else { throw BridgeError.argument("out is NULL") }
-    out.pointee = nil
     guard let s = signals?.pointee else { throw BridgeError.argument("signals is NULL") }
     let n = candles.count
     let shortEntries = try Bars.flags(s.short_entries, n, "signals.short_entries", optional: true)
@@ -197,12 +196,12 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, _ si
                                                periodsPerYear: try Config.periodsPerYear(cfg), strategy: "signals"))
 }
 
-/// `bt_backtest_strategy` on candles already copied and checked.
+/// `bt_backtest_strategy` on candles already copied and checked (the caller has set `*out` to
+/// NULL).
 private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, strategy handle: OpaquePointer?,
                       _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int, _ config: UnsafePointer<bt_config>?,
                       _ out: UnsafeMutablePointer<OpaquePointer?>?) throws {
     guard let out else { throw BridgeError.argument("out is NULL") }
-    out.pointee = nil
     let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
     let cfg = try Config.read(config)
     // As bt run: short rules trade only with shorts allowed.

@@ -35,6 +35,9 @@ public struct BookReplay: Sendable {
         fileprivate var staleLevelsDropped: Int
         fileprivate var bidSetBy: [Double: Int]
         fileprivate var askSetBy: [Double: Int]
+
+        /// Index of the next event a replay resumed from it applies.
+        package var position: Int { nextEvent }
     }
 
     /// The replay's state, to resume from later (`init(_:resuming:)`).
@@ -49,9 +52,6 @@ public struct BookReplay: Sendable {
     package static func canResume(_ events: [BookEvent], from state: State, throughMs: Int64) -> Bool {
         state.nextEvent <= events.count && (state.nextEvent == events.count || events[state.nextEvent].timeMs > throughMs)
     }
-
-    /// Index of the next event `state` applies.
-    package static func position(_ state: State) -> Int { state.nextEvent }
 
     /// A replay of `events` resumed from `state`, which a replay of the same events up to its
     /// position (a prefix of `events`) reached.

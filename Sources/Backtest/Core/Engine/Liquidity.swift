@@ -134,9 +134,7 @@ struct Liquidity {
     /// else `replay` itself, else (when fills came from the checkpoints and no state of theirs
     /// is usable) the replay done again from the first event with those fills taken.
     private mutating func resumeReplay(before timeMs: Int64, _ checkpoints: BookCheckpoints) {
-        if let known = checkpoints.reached(after: bookKey), known.throughMs <= timeMs,
-           BookReplay.canResume(replay.events, from: known.state, throughMs: known.throughMs),
-           !replayCurrent || BookReplay.position(known.state) > replay.nextEvent {
+        if let known = furtherState(checkpoints), known.throughMs <= timeMs {
             replay = BookReplay(replay.events, resuming: known.state)
             replayThroughMs = known.throughMs
             replayCurrent = true
@@ -156,6 +154,16 @@ struct Liquidity {
         replayCurrent = true
     }
 
+    /// The checkpoints' state after the fills of `bookKey`, when a replay of these events may
+    /// resume from it (`BookReplay.canResume`) and it is further on than `replay`, or `replay`
+    /// is behind `bookKey`.
+    private func furtherState(_ checkpoints: BookCheckpoints) -> BookCheckpoints.Reached? {
+        guard let known = checkpoints.reached(after: bookKey),
+              BookReplay.canResume(replay.events, from: known.state, throughMs: known.throughMs),
+              !replayCurrent || known.state.position > replay.nextEvent else { return nil }
+        return known
+    }
+
     /// Leaves the checkpoints the book after this run's fills with every event before the last
     /// millisecond recorded applied (a later event cannot change those), so that the next run,
     /// over the same events and more, replays only what it has not seen. The last call of a
@@ -164,9 +172,7 @@ struct Liquidity {
     mutating func rememberEnd() {
         guard let checkpoints, let last = replay.events.last?.timeMs else { return }
         var through = replayCurrent ? replayThroughMs ?? Int64.min : Int64.min
-        if let known = checkpoints.reached(after: bookKey), known.throughMs > through,
-           BookReplay.canResume(replay.events, from: known.state, throughMs: known.throughMs),
-           !replayCurrent || BookReplay.position(known.state) > replay.nextEvent {
+        if let known = furtherState(checkpoints), known.throughMs > through {
             guard last &- 1 > known.throughMs else { return }
             let taken = checkpoints.take(after: bookKey) ?? known
             replay = BookReplay(replay.events, resuming: taken.state)
