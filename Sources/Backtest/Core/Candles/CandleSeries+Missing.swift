@@ -2,7 +2,10 @@ extension CandleSeries {
     /// The first close-only bar: a known close, open = high = low = close and a missing (NaN)
     /// volume. nil when there is none (a bar that is NaN throughout is a gap, not close-only).
     public var firstMissingVolume: Int? {
-        (0..<count).first { volume[$0].isNaN && close[$0].isFinite && open[$0] == close[$0] && high[$0] == low[$0] && high[$0] == close[$0] }
+        (0..<count).first { (i: Int) -> Bool in
+            let c: Double = close[i]
+            return volume[i].isNaN && c.isFinite && open[i] == c && high[i] == low[i] && high[i] == c
+        }
     }
 
     /// True when some bar has a range (high above low). A close-only series (imported from

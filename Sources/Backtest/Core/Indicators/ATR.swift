@@ -85,7 +85,8 @@ extension Indicators.Kernel {
 extension Indicators {
     /// `recurrence` with eight bars per step: the carried chain is one multiply and one add per
     /// eight bars, `y[t+j] = a^(j+1) y[t-1] + v_j`. Same rounding caveat as `recurrence` (a few
-    /// ulps, decaying geometrically). Used by ATR, where the shorter chain is measurably faster.
+    /// ulps, decaying geometrically), and prefix-stable as it is. Used by ATR, where the shorter
+    /// chain is measurably faster.
     @inline(__always)
     static func wilder8(
         _ start: Int, _ end: Int, a: Double, previous: Double,
@@ -114,11 +115,17 @@ extension Indicators {
             out[i &+ 7] = y
             i &+= 8
         }
-        while i < end {
-            y = a * y + u(i)
-            out[i] = y
-            i &+= 1
+        // The partial block, in the full block's formulas (prefix-stable, as `recurrence`).
+        var v = 0.0
+        var power = a
+        var j = i
+        while j < end {
+            v = j == i ? u(j) : a * v + u(j)
+            let yj = power * y + v
+            out[j] = yj
+            power = j &- i == 0 ? a2 : j &- i == 1 ? a3 : j &- i == 2 ? a4 : j &- i == 3 ? a5 : j &- i == 4 ? a6 : a7
+            j &+= 1
         }
-        return y
+        return j > i ? out[j &- 1] : y
     }
 }

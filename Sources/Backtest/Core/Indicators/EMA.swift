@@ -34,6 +34,10 @@ extension Indicators {
     /// depend on the carried value, so the loop-carried chain is one multiply and one add per four
     /// bars. Rounding differs from the one-bar recurrence by a few ulps; the difference decays
     /// geometrically (|a| < 1).
+    ///
+    /// Prefix-stable: the blocks start at `start` whatever `end` is, and the last, partial block
+    /// uses the same formulas, so `out[i]` depends only on `u(start...i)` and `previous` (bars
+    /// appended later never change it, to the bit; `StreamingRecurrence` continues it bar by bar).
     @inline(__always)
     static func recurrence(
         _ start: Int, _ end: Int, a: Double, previous: Double,
@@ -54,10 +58,20 @@ extension Indicators {
             out[i &+ 3] = y
             i &+= 4
         }
-        while i < end {
-            y = a * y + u(i)
-            out[i] = y
-            i &+= 1
+        // The partial block, in the full block's formulas.
+        if i < end {
+            let v0 = u(i)
+            let y0 = a * y + v0
+            out[i] = y0
+            guard i &+ 1 < end else { return y0 }
+            let v1 = a * v0 + u(i &+ 1)
+            let y1 = a2 * y + v1
+            out[i &+ 1] = y1
+            guard i &+ 2 < end else { return y1 }
+            let v2 = a * v1 + u(i &+ 2)
+            let y2 = a3 * y + v2
+            out[i &+ 2] = y2
+            return y2
         }
         return y
     }

@@ -61,10 +61,18 @@ enum RollingSum {
                 o[j &+ 3] = s * scale
                 j &+= 4
             }
-            while j < end {
-                s += xs[j] - xs[j &- p]
-                o[j] = s * scale
-                j &+= 1
+            // The partial block, in the full block's formulas (prefix-stable: `o[i]` never
+            // depends on how many bars follow; `StreamingSum` continues it bar by bar).
+            if j < end {
+                var e = xs[j] - xs[j &- p]
+                o[j] = (s + e) * scale
+                var k = j &+ 1
+                while k < end {
+                    e = e + (xs[k] - xs[k &- p])
+                    o[k] = (s + e) * scale
+                    k &+= 1
+                }
+                s += e
             }
             poison += s * 0
             i = end
