@@ -11,11 +11,22 @@ extension Strategy {
             .int("period", 20, minimum: 2, "Band period (SMA and standard deviation)"),
             .double("k", 2, "Band width in standard deviations"),
         ],
-        indicators: { p in [IndicatorSpec(.bb, Double(p.int("period")), p.double("k"))] }
+        indicators: { p in [IndicatorSpec(.bb, Double(p.int("period")), p.double("k"))] },
+        incremental: { p in BollingerSignals(bands: try IndicatorStream(IndicatorSpec(.bb, Double(p.int("period")), p.double("k")))) }
     ) { candles, p, cache in
         let period = p.int("period"), k = p.double("k")
         let b = try cache.outputs(IndicatorSpec(.bb, Double(period), k), on: candles)   // upper, middle, lower
         return Signals(entries: Cross.compare(candles.close, b[2], <),
                        exits: Cross.compare(candles.close, b[1], >=))
+    }
+}
+
+/// bollinger one bar at a time: the bands streamed, the close against the lower and middle band.
+struct BollingerSignals: IncrementalSignals {
+    var bands: IndicatorStream
+
+    mutating func next(_ bar: Candle) -> BarSignals {
+        let b = bands.next(bar.close)  // upper, middle, lower
+        return BarSignals(entry: bar.close < b[2], exit: bar.close >= b[1])
     }
 }

@@ -13,6 +13,11 @@ extension Strategy {
         indicators: { p in
             let period = p.int("period")
             return [IndicatorSpec(.donchian, Double(period)), IndicatorSpec(.donchian, Double(max(1, period / 2)))]
+        },
+        incremental: { p in
+            let period = p.int("period")
+            return DonchianSignals(entry: try IndicatorStream(IndicatorSpec(.donchian, Double(period))),
+                                   exit: try IndicatorStream(IndicatorSpec(.donchian, Double(max(1, period / 2)))))
         }
     ) { candles, p, cache in
         let period = p.int("period")
@@ -22,5 +27,16 @@ extension Strategy {
         let lower = try cache.outputs(IndicatorSpec(.donchian, Double(exitPeriod)), on: candles)[2]
         return Signals(entries: Cross.compare(candles.close, upper.laggedOneBar(), >),
                        exits: Cross.compare(candles.close, lower.laggedOneBar(), <))
+    }
+}
+
+/// donchian one bar at a time: both channels streamed, the close against the bar before's.
+struct DonchianSignals: IncrementalSignals {
+    var entry: IndicatorStream, exit: IndicatorStream
+    var upper = OneBarLag(), lower = OneBarLag()
+
+    mutating func next(_ bar: Candle) -> BarSignals {
+        let u = upper.next(entry.next(bar)[0]), l = lower.next(exit.next(bar)[2])
+        return BarSignals(entry: bar.close > u, exit: bar.close < l)
     }
 }

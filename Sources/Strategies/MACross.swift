@@ -14,6 +14,11 @@ extension Strategy {
         indicators: { p in
             let average: IndicatorSpec.Kind = p.string("type") == "ema" ? .ema : .sma
             return [IndicatorSpec(average, Double(p.int("fast"))), IndicatorSpec(average, Double(p.int("slow")))]
+        },
+        incremental: { p in
+            let average: IndicatorSpec.Kind = p.string("type") == "ema" ? .ema : .sma
+            return MACrossSignals(fast: try IndicatorStream(IndicatorSpec(average, Double(p.int("fast")))),
+                                  slow: try IndicatorStream(IndicatorSpec(average, Double(p.int("slow")))))
         }
     ) { candles, p, cache in
         let fast = p.int("fast"), slow = p.int("slow")
@@ -25,5 +30,16 @@ extension Strategy {
         let s = try cache.outputs(IndicatorSpec(average, Double(slow)), on: candles)[0]
         let cross = Cross.both(f, s)
         return Signals(entries: cross.above, exits: cross.below)
+    }
+}
+
+/// ma-cross one bar at a time: the two averages streamed, crossings as `Cross.both` finds them.
+struct MACrossSignals: IncrementalSignals {
+    var fast: IndicatorStream, slow: IndicatorStream
+    var cross = StreamingCross()
+
+    mutating func next(_ bar: Candle) -> BarSignals {
+        let c = cross.next(fast.next(bar.close)[0], slow.next(bar.close)[0])
+        return BarSignals(entry: c.above, exit: c.below)
     }
 }

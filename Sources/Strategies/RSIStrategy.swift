@@ -11,7 +11,10 @@ extension Strategy {
             .double("lower", 30, "Oversold level, 0-100"),
             .double("upper", 70, "Overbought level, 0-100 (> lower)"),
         ],
-        indicators: { p in [IndicatorSpec(.rsi, Double(p.int("period")))] }
+        indicators: { p in [IndicatorSpec(.rsi, Double(p.int("period")))] },
+        incremental: { p in
+            RSISignals(rsi: try IndicatorStream(IndicatorSpec(.rsi, Double(p.int("period")))), lower: p.double("lower"), upper: p.double("upper"))
+        }
     ) { candles, p, cache in
         let lower = p.double("lower"), upper = p.double("upper")
         guard lower < upper, upper < 100 else {
@@ -20,5 +23,17 @@ extension Strategy {
         let period = p.int("period")
         let r = try cache.outputs(IndicatorSpec(.rsi, Double(period)), on: candles)[0]
         return Signals(entries: Cross.below(r, level: lower), exits: Cross.above(r, level: upper))
+    }
+}
+
+/// rsi one bar at a time: RSI streamed, its crossings of the two levels.
+struct RSISignals: IncrementalSignals {
+    var rsi: IndicatorStream
+    let lower: Double, upper: Double
+    var belowLower = StreamingCross(), aboveUpper = StreamingCross()
+
+    mutating func next(_ bar: Candle) -> BarSignals {
+        let r = rsi.next(bar.close)[0]
+        return BarSignals(entry: belowLower.next(r, lower).below, exit: aboveUpper.next(r, upper).above)
     }
 }

@@ -8,7 +8,8 @@ extension Strategy {
         self.init(
             name: file.name, summary: file.summary,
             parameters: file.parameters.map(StrategyParameter.init(declared:)),
-            expressions: Self.expressionList(rules), file: file.path, orders: file.orders, indicators: Self.indicatorCalls(rules)
+            expressions: Self.expressionList(rules), file: file.path, orders: file.orders, indicators: Self.indicatorCalls(rules),
+            incremental: { try rules.incremental(values: $0.expressionValues) }
         ) { candles, parameters, cache in
             try rules.signals(on: candles, values: parameters.expressionValues, cache: cache)
         }
@@ -58,7 +59,7 @@ extension Strategy {
         let rules = try SignalRules(located, parameters: declared.map(\.expressionParameter))
         let summary = rules.rules.map { "\($0.role.rawValue): \($0.expression.text)" }.joined(separator: "; ")
         return Strategy(name: "expr", summary: summary, parameters: declared, expressions: expressionList(rules),
-                        indicators: indicatorCalls(rules)) { candles, parameters, cache in
+                        indicators: indicatorCalls(rules), incremental: { try rules.incremental(values: $0.expressionValues) }) { candles, parameters, cache in
             try rules.signals(on: candles, values: parameters.expressionValues, cache: cache)
         }
     }

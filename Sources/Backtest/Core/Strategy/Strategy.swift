@@ -19,12 +19,18 @@ public struct Strategy: Sendable {
     public let orders: OrderSettings
     private let compute: @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals
     private let declaredIndicators: @Sendable (StrategyParameters) -> [IndicatorSpec]
+    private let makeIncremental: (@Sendable (StrategyParameters) throws -> any IncrementalSignals)?
 
-    /// - Parameter indicators: the indicators the signals read for given parameters, in the
-    ///   order to draw them (reports draw them over the candles).
+    /// - Parameters:
+    ///   - indicators: the indicators the signals read for given parameters, in the order to
+    ///     draw them (reports draw them over the candles).
+    ///   - incremental: the same signals one bar at a time (`IncrementalSignals`), for a live
+    ///     session; nil when the strategy has none (a live session then recomputes `signals`
+    ///     over every bar at each close).
     public init(name: String, summary: String, parameters: [StrategyParameter],
                 expressions: [(role: String, text: String)] = [], file: String? = nil, orders: OrderSettings = OrderSettings(),
                 indicators: @escaping @Sendable (StrategyParameters) -> [IndicatorSpec] = { _ in [] },
+                incremental: (@Sendable (StrategyParameters) throws -> any IncrementalSignals)? = nil,
                 signals: @escaping @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals) {
         self.name = name
         self.summary = summary
@@ -33,7 +39,18 @@ public struct Strategy: Sendable {
         self.file = file
         self.orders = orders
         self.declaredIndicators = indicators
+        self.makeIncremental = incremental
         self.compute = signals
+    }
+
+    /// Whether the strategy computes its signals one bar at a time too (`incremental(_:)`).
+    public var isIncremental: Bool { makeIncremental != nil }
+
+    /// The strategy's signals with `parameters`, one bar at a time from the first bar; nil when
+    /// it has no incremental form. `SignalStream` keeps them.
+    /// - Throws: `InputError` for parameters the strategy refuses.
+    public func incremental(_ parameters: StrategyParameters) throws -> (any IncrementalSignals)? {
+        try makeIncremental?(parameters)
     }
 
     /// The indicators the strategy reads with `parameters` (`sma:10`, `sma:30` for ma-cross

@@ -1,11 +1,10 @@
-@testable import BacktestCore
-import TestSupport
+import BacktestCore
 
 /// Random candle streams for the streaming property tests: a random walk with flat stretches
 /// (zero ranges: the indicators' 0/0 branches), repeated closes, zero volumes, and, when asked,
 /// gaps (a bar that is NaN throughout, or one NaN column) that restart the indicators.
-enum RandomStream {
-    static func candles(count n: Int, seed: UInt64, gaps: Bool = false) -> CandleSeries {
+package enum RandomStream {
+    package static func candles(count n: Int, seed: UInt64, gaps: Bool = false) -> CandleSeries {
         var g = SplitMix64(seed: seed)
         var s = CandleSeries(symbol: "RND")
         s.reserveCapacity(n)
@@ -34,14 +33,14 @@ enum RandomStream {
     }
 
     /// The first `n` bars of `s`.
-    static func prefix(_ s: CandleSeries, _ n: Int) -> CandleSeries {
+    package static func prefix(_ s: CandleSeries, _ n: Int) -> CandleSeries {
         CandleSeries(symbol: s.symbol, timeframe: s.timeframe, time: Array(s.time[..<n]), open: Array(s.open[..<n]),
                      high: Array(s.high[..<n]), low: Array(s.low[..<n]), close: Array(s.close[..<n]), volume: Array(s.volume[..<n]))
     }
 
     /// Prefix lengths to recompute the batch at: every length up to 80, then a spread that lands
     /// on and around the re-summation and block boundaries, and the whole series.
-    static func checkpoints(count n: Int, seed: UInt64) -> [Int] {
+    package static func checkpoints(count n: Int, seed: UInt64) -> [Int] {
         var g = SplitMix64(seed: seed ^ 0xABCD)
         var lengths = Set(1...min(n, 80))
         for b in [128, 129, 256, 257, 258, 259, 260, 1025, 1026, 1027, 1028, 1029, 1100] where b <= n { lengths.insert(b) }
@@ -52,6 +51,6 @@ enum RandomStream {
 }
 
 /// Same bits (NaN payloads aside: every NaN is the same NaN here).
-func sameBits(_ a: Double, _ b: Double) -> Bool {
+package func sameBits(_ a: Double, _ b: Double) -> Bool {
     (a.isNaN && b.isNaN) || a.bitPattern == b.bitPattern
 }

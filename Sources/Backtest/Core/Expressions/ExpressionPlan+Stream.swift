@@ -1,0 +1,129 @@
+extension ExpressionPlan {
+    /// The plan evaluated one bar at a time, for a live session: `next` takes a bar and gives
+    /// the roots' values at it, equal to the bit to what `evaluate` gives at the last index of
+    /// every bar so far (the whole-array passes apply the same scalar rules, `IndicatorStream`
+    /// equals the batch indicators, and the rolling sums and extremes stream as they do).
+    ///
+    /// Each step keeps what its pass needs of the past: indicators their running state, `shift`
+    /// its last `k + 1` inputs, windows their running sum or last `period` values (restarted
+    /// after a NaN, as the batch's runs are), crossings the bar before, `bars_since` the bar it
+    /// last held. O(1) per step and bar but for the rolling extremes (O(period)).
+    struct Stream: Sendable {
+        let plan: ExpressionPlan
+        private var states: [StepState]
+        /// Each step's value at the current bar, then at the bar before (`cross`).
+        private var values: [Double]
+        private var previous: [Double]
+        /// One stream per distinct indicator, and the outputs it gave at the current bar.
+        private var indicators: [IndicatorStream]
+        private var outputs: [IndicatorValues?]
+        private var bars = 0
+
+        private enum StepState: Sendable {
+            case none
+            case indicator(Int)
+            case shift(RecentValues)
+            case sum(StreamingSum)
+            case extreme(StreamingExtreme)
+            case barsSince(last: Int)
+        }
+
+        /// - Throws: `InputError` when a root reads a position series (as `evaluate` does), or
+        ///   from an indicator's parameters.
+        init(_ plan: ExpressionPlan) throws {
+            if let position = plan.position {
+                throw InputError("'\(position.rawValue)' is a position series: it has values only bar by bar during a run, "
+                                 + "so it cannot be evaluated over whole series")
+            }
+            self.plan = plan
+            var keys: [IndicatorCache.Key] = []
+            var indicators: [IndicatorStream] = []
+            states = try plan.steps.map { step -> StepState in
+                switch step {
+                case .indicator(let key, _, _):
+                    if let i = keys.firstIndex(of: key) { return .indicator(i) }
+                    keys.append(key)
+                    indicators.append(try IndicatorStream(key.spec))
+                    return .indicator(indicators.count - 1)
+                case .shift(_, let k): return .shift(RecentValues(capacity: k + 1))
+                case .window(.sum, _, let period): return .sum(StreamingSum(period: period, scale: 1))
+                case .window(let op, _, let period): return .extreme(StreamingExtreme(period: period, maximum: op == .highest))
+                case .barsSince: return .barsSince(last: -1)
+                case .column, .constant, .fill, .unary, .binary, .cross: return .none
+                }
+            }
+            self.indicators = indicators
+            outputs = Array(repeating: nil, count: indicators.count)
+            values = Array(repeating: .nan, count: plan.steps.count)
+            previous = values
+        }
+
+        /// The number of bars taken.
+        var count: Int { bars }
+
+        /// Takes the next bar; `root(k)` then reads the roots' values at it.
+        mutating func next(_ bar: Candle) {
+            swap(&values, &previous)
+            for k in outputs.indices { outputs[k] = nil }
+            let t = bars
+            bars += 1
+            for (i, step) in plan.steps.enumerated() {
+                let v: Double
+                switch step {
+                case .column(let c): v = bar[c]
+                case .constant(let c), .fill(let c): v = c
+                case .indicator(let key, let input, let output):
+                    guard case .indicator(let s) = states[i] else { preconditionFailure("indicator step without its stream") }
+                    if outputs[s] == nil {
+                        if let input {
+                            outputs[s] = indicators[s].next(values[input])
+                        } else if case .column(let c) = key.input {
+                            outputs[s] = indicators[s].next(bar[c])
+                        } else {
+                            outputs[s] = indicators[s].next(bar)
+                        }
+                    }
+                    v = outputs[s]![output]
+                case .unary(let op, let x): v = ExpressionKernels.unary(op, values[x])
+                case .binary(let op, let a, let b): v = ExpressionKernels.binary(op, values[a], values[b])
+                case .shift(let x, let k):
+                    guard case .shift(var recent) = states[i] else { preconditionFailure("shift step without its values") }
+                    recent.push(values[x])
+                    states[i] = .shift(recent)
+                    v = t >= k ? recent.back(k) : .nan
+                case .window(_, let x, _):
+                    let input = values[x]
+                    switch states[i] {
+                    case .sum(var s):
+                        if input.isFinite { v = s.next(input) } else { s.reset(); v = .nan }
+                        states[i] = .sum(s)
+                    case .extreme(var e):
+                        if input.isFinite { v = e.next(input) } else { e.reset(); v = .nan }
+                        states[i] = .extreme(e)
+                    default: preconditionFailure("window step without its state")
+                    }
+                case .cross(let above, let a, let b):
+                    if t == 0 {
+                        v = .nan
+                    } else {
+                        let a1 = values[a], b1 = values[b], a0 = previous[a], b0 = previous[b]
+                        if a1.isNaN || b1.isNaN || a0.isNaN || b0.isNaN {
+                            v = .nan
+                        } else {
+                            v = (above ? a1 > b1 && a0 <= b0 : a1 < b1 && a0 >= b0) ? 1 : 0
+                        }
+                    }
+                case .barsSince(let c):
+                    guard case .barsSince(var last) = states[i] else { preconditionFailure("bars_since step without its state") }
+                    if values[c] == 1 { last = t }
+                    states[i] = .barsSince(last: last)
+                    v = last < 0 ? .nan : Double(t - last)
+                }
+                values[i] = v
+            }
+        }
+
+        /// Root `k`'s value at the last bar taken.
+        func root(_ k: Int) -> Double { values[plan.roots[k]] }
+    }
+}
