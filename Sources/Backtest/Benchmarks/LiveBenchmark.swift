@@ -132,18 +132,12 @@ package enum LiveBenchmark {
         var config = ExecutionConfig()
         config.feeBps = 10
         config.maxParticipation = nil
-        let signals: (CandleSeries) throws -> Signals = { s in
-            let fast = try Indicators.sma(s.close, period: 5), slow = try Indicators.sma(s.close, period: 20)
-            var entries = [Bool](repeating: false, count: s.count), exits = entries
-            for t in 1..<max(1, s.count) {
-                entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
-                exits[t] = fast[t] < slow[t] && fast[t - 1] >= slow[t - 1]
-            }
-            return Signals(entries: entries, exits: exits)
-        }
-        var trader = LivePaperTrader(history: history, startTime: start, events: [
+        // ma-cross 5/20 as rules: its signals are kept bar by bar (`SignalStream`), as bt live keeps them.
+        let strategy = try Strategy.expressions([.entry: "cross_above(sma(close, 5), sma(close, 20))",
+                                                 .exit: "cross_below(sma(close, 5), sma(close, 20))"])
+        var trader = try LivePaperTrader(history: history, startTime: start, events: [
             BookEvent(timeMs: (start - minute) * 1000, kind: .snapshot, bids: snapshot.bids, asks: snapshot.asks),
-        ], config: config, signals: signals)
+        ], config: config, strategy: strategy, parameters: try strategy.parameters([]))
         try trader.prepare()  // as bt live does before its first close
         let eventsPerBar = 600
         var latencies: [Double] = []

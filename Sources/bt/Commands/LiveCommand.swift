@@ -44,7 +44,7 @@ extension Command {
         settings.dashboard = screen != nil
         let lines = LiveLines()
         let session = LiveSession(settings: settings, store: store, config: config,
-                                  signals: { try strategy.signals($0, parameters) },
+                                  strategy: strategy, parameters: parameters,
                                   report: { screen?.report($0) ?? lines.report($0) })
         LiveInterrupt.install()
         defer { LiveInterrupt.uninstall() }

@@ -72,9 +72,13 @@ struct LivePaperTraderTests {
 
     /// What `bt live` does: at the close of each session bar, the events through the next bar's
     /// opening, the bar, then a step with the provisional next bar; at the end a last step.
-    static func live(_ s: Stream, config: ExecutionConfig) throws -> [Fill] {
-        var trader = LivePaperTrader(history: s.history, startTime: s.session.time[0], events: [s.first], config: config,
-                                     signals: Self.signals)
+    static func live(_ s: Stream, config: ExecutionConfig, strategy: (Strategy, StrategyParameters)? = nil) throws -> [Fill] {
+        var trader = try strategy.map {
+            try LivePaperTrader(history: s.history, startTime: s.session.time[0], events: [s.first], config: config,
+                                strategy: $0.0, parameters: $0.1)
+        } ?? LivePaperTrader(history: s.history, startTime: s.session.time[0], events: [s.first], config: config,
+                             signals: Self.signals)
+        #expect(trader.isIncremental == (strategy != nil))
         var all = s.events.flatMap { $0 }
         var reported: [Fill] = []
         // Events before the first session bar's opening are the warm-up's book.
@@ -96,7 +100,7 @@ struct LivePaperTraderTests {
         return reported
     }
 
-    static func batch(_ s: Stream, config: ExecutionConfig) throws -> [Fill] {
+    static func batch(_ s: Stream, config: ExecutionConfig, strategy: (Strategy, StrategyParameters)? = nil) throws -> [Fill] {
         var series = s.history
         for k in 0..<s.session.count {
             series.append(time: s.session.time[k], open: s.session.open[k], high: s.session.high[k], low: s.session.low[k],
@@ -104,7 +108,34 @@ struct LivePaperTraderTests {
         }
         var c = config
         c.depth = .book([s.first] + s.events.flatMap { $0 })
-        return try Engine.run(CandleWindow(series, start: s.history.count), signals: signals(series), config: c).fills
+        let decided = try strategy.map { try $0.0.signals(series, $0.1) } ?? signals(series)
+        return try Engine.run(CandleWindow(series, start: s.history.count), signals: decided, config: c).fills
+    }
+
+    /// A strategy of indicators, crossings and a rule that reads the position: its signals are
+    /// kept bar by bar (`SignalStream`), and the fills are still the batch run's.
+    static let incremental: Strategy = {
+        do {
+            return try Strategy.expressions([
+                .entry: "cross_above(ema(close, 3), sma(close, 6)) or rsi(close, 4) < 20",
+                .exit: "cross_below(ema(close, 3), sma(close, 6)) or trade_return > 0.004 or bars_in_trade >= 6",
+            ])
+        } catch { fatalError("\(error)") }
+    }()
+
+    @Test("an incremental strategy's fills, close by close, are the batch run's", arguments: 0..<configs.count)
+    func incrementalSignalsEqualBatch(_ which: Int) throws {
+        let (name, config) = Self.configs[which]
+        let strategy = (Self.incremental, try Self.incremental.parameters([]))
+        var total = 0
+        for seed in UInt64(1)...8 {
+            let s = Self.stream(seed: seed &* 104_729 &+ UInt64(which))
+            let live = try Self.live(s, config: config, strategy: strategy)
+            let batch = try Self.batch(s, config: config, strategy: strategy)
+            #expect(live == batch, "\(name), seed \(seed)")
+            total += batch.count
+        }
+        #expect(total >= 10, "\(name): the streams should trade (\(total) fills)")
     }
 
     static let configs: [(String, ExecutionConfig)] = {

@@ -21,11 +21,14 @@ import BacktestCore
 /// millisecond before the next bar opens (the engine's convention), and only the fills on the
 /// closed bars are kept.
 ///
-/// The runs share `BookCheckpoints`: a fill an earlier close found is taken again without
-/// replaying the book, and a new one replays only the events since the furthest state an
-/// earlier run reached. The cost of a step is O(bars + fills + new book events): the signals and
-/// the engine's bar loop still run over every bar held (the incremental kernels that would make
-/// them O(1) are not written yet).
+/// The signals are kept bar by bar (`SignalStream`) when the strategy has an incremental form
+/// (the built-ins and every expression strategy do): each close computes the new bar's
+/// decisions only, equal to the bit to the whole-series signals the replay computes. The runs
+/// share `BookCheckpoints`: a fill an earlier close found is taken again without replaying the
+/// book, and a new one replays only the events since the furthest state an earlier run reached.
+/// The cost of a step is O(bars + fills + new book events): the engine's bar loop still runs over
+/// every bar held (cheap next to the book: a few ns a bar), and so do the order price
+/// expressions it evaluates.
 package struct LivePaperTrader {
     /// Every bar held: the stored history, then the session's closed bars.
     package private(set) var series: CandleSeries
@@ -34,7 +37,10 @@ package struct LivePaperTrader {
     /// The recorded book: every stored event of the symbol, then the session's.
     package private(set) var events: [BookEvent]
     package let config: ExecutionConfig
-    private let signals: (CandleSeries) throws -> Signals
+    /// The signals kept bar by bar over `series`, when the strategy has an incremental form.
+    private var stream: SignalStream?
+    /// Else the strategy over a whole series, at every close.
+    private let batch: ((CandleSeries) throws -> Signals)?
     /// Every fill reported so far, in order (a resumed session's journal first).
     package private(set) var reported: [JournalFill]
     /// Runs whose fills did not begin with those reported before (a journal resumed over bars
@@ -52,6 +58,22 @@ package struct LivePaperTrader {
     ///   - journaled: the fills a resumed session reported before.
     package init(history: CandleSeries, startTime: Int64, events: [BookEvent], config: ExecutionConfig,
                 journaled: [JournalFill] = [], signals: @escaping (CandleSeries) throws -> Signals) {
+        self.init(history: history, startTime: startTime, events: events, config: config, journaled: journaled,
+                  stream: nil, batch: signals)
+    }
+
+    /// The trader of `strategy` with `parameters`: its signals kept bar by bar when it has an
+    /// incremental form, else recomputed over every bar at each close.
+    /// - Throws: what `strategy.signals(history, parameters)` throws.
+    package init(history: CandleSeries, startTime: Int64, events: [BookEvent], config: ExecutionConfig,
+                journaled: [JournalFill] = [], strategy: Strategy, parameters: StrategyParameters) throws {
+        let stream = try SignalStream(strategy, parameters, history: history)
+        self.init(history: history, startTime: startTime, events: events, config: config, journaled: journaled,
+                  stream: stream, batch: stream == nil ? { try strategy.signals($0, parameters) } : nil)
+    }
+
+    private init(history: CandleSeries, startTime: Int64, events: [BookEvent], config: ExecutionConfig,
+                 journaled: [JournalFill], stream: SignalStream?, batch: ((CandleSeries) throws -> Signals)?) {
         reported = journaled
         series = history
         self.startTime = startTime
@@ -60,7 +82,22 @@ package struct LivePaperTrader {
         c.depth = .book([])
         c.bookCheckpoints = BookCheckpoints()
         self.config = c
-        self.signals = signals
+        self.stream = stream
+        self.batch = batch
+    }
+
+    /// Whether the signals are kept bar by bar (else recomputed over every bar at each close).
+    package var isIncremental: Bool { stream != nil }
+
+    /// The signals over `series`, and a provisional bar after it when given.
+    private func signals(adding provisional: Candle?) throws -> Signals {
+        if let stream {
+            return provisional.map { stream.signals(adding: $0) } ?? stream.signals
+        }
+        guard let provisional else { return try batch!(series) }
+        var run = series
+        run.append(provisional)
+        return try batch!(run)
     }
 
     /// Gets the first close ready, before the session trades: runs the strategy and the engine
@@ -73,17 +110,16 @@ package struct LivePaperTrader {
             var c = config
             c.depth = .book(events)
             c.bookCheckpoints = nil
-            _ = try Engine.run(CandleWindow(series, start: max(0, bars - 64)), signals: try signals(series), config: c)
+            _ = try Engine.run(CandleWindow(series, start: max(0, bars - 64)), signals: try signals(adding: nil), config: c)
         }
         config.bookCheckpoints?.seed(events)
     }
 
     /// Appends a closed bar (later than the last one held).
     package mutating func append(_ bar: TradeBar) {
-        precondition(series.time.last.map { bar.time > $0 } ?? true, "bars must come in time order")
-        series.time.append(bar.time)
-        series.open.append(bar.open); series.high.append(bar.high); series.low.append(bar.low)
-        series.close.append(bar.close); series.volume.append(bar.volume)
+        let candle = Candle(time: bar.time, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume: bar.volume)
+        series.append(candle)
+        stream?.append(candle)
     }
 
     /// Appends recorded book events (none earlier than the last one held).
@@ -101,15 +137,15 @@ package struct LivePaperTrader {
         let start = series.lowerBound(of: startTime)
         guard start < series.count else { return [] }
         var run = series
-        if let p = opening {
-            precondition(series.time.last.map { p.time > $0 } ?? true, "the next bar must open after the last one")
-            run.time.append(p.time)
-            run.open.append(p.price); run.high.append(p.price); run.low.append(p.price); run.close.append(p.price)
-            run.volume.append(0)
+        let provisional = opening.map { Candle(time: $0.time, open: $0.price, high: $0.price, low: $0.price, close: $0.price, volume: 0) }
+        if let provisional {
+            precondition(series.time.last.map { provisional.time > $0 } ?? true, "the next bar must open after the last one")
+            run.append(provisional)
         }
+        let decided = try signals(adding: provisional)
         var c = config
         c.depth = .book(events)
-        let result = try Engine.run(CandleWindow(run, start: start), signals: try signals(run), config: c)
+        let result = try Engine.run(CandleWindow(run, start: start), signals: decided, config: c)
         lastResult = result
         // At the close the provisional bar's own fills are not known yet (its close is not).
         let closedBars = series.count - start

@@ -108,7 +108,8 @@ package final class LiveSession {
     private let settings: LiveSettings
     private let store: CandleStore
     private let config: ExecutionConfig
-    private let signals: (CandleSeries) throws -> Signals
+    private let strategy: Strategy
+    private let parameters: StrategyParameters
     private let report: (LiveEvent) -> Void
     private let parser: BinanceFrameParser
     private let client: RetryingClient
@@ -135,14 +136,15 @@ package final class LiveSession {
 
     /// - Parameters:
     ///   - config: execution settings; the depth is the live (recorded) book whatever it says.
-    ///   - signals: the strategy over a whole series.
+    ///   - strategy: what decides, with `parameters`: bar by bar when it has an incremental form.
     ///   - report: called on the session's thread for every event.
     package init(settings: LiveSettings, store: CandleStore, config: ExecutionConfig,
-                 signals: @escaping (CandleSeries) throws -> Signals, report: @escaping (LiveEvent) -> Void) {
+                 strategy: Strategy, parameters: StrategyParameters, report: @escaping (LiveEvent) -> Void) {
         self.settings = settings
         self.store = store
         self.config = config
-        self.signals = signals
+        self.strategy = strategy
+        self.parameters = parameters
         self.report = report
         parser = BinanceFrameParser(symbol: settings.symbol)
         client = RetryingClient(policy: settings.fetchPolicy, events: { _ in })
@@ -304,8 +306,8 @@ package final class LiveSession {
             journal = LiveJournal(name: name, symbol: symbol, interval: settings.interval.rawValue, startTime: start,
                                   settings: settings.settingsText, cash: config.initialCash, position: 0, equity: config.initialCash)
         }
-        trader = LivePaperTrader(history: history, startTime: start, events: recorded, config: config,
-                                 journaled: journal?.fills ?? [], signals: signals)
+        trader = try LivePaperTrader(history: history, startTime: start, events: recorded, config: config,
+                                     journaled: journal?.fills ?? [], strategy: strategy, parameters: parameters)
         try trader.prepare()
     }
 
