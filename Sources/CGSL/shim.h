@@ -2,6 +2,7 @@
 #define BT_CGSL_SHIM_H
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_statistics_double.h>
+#include <gsl/gsl_vector_double.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_cdf.h>

@@ -60,7 +60,7 @@ public enum Performance {
         ReturnProfile(returns).cagr(periodsPerYear: periodsPerYear)
     }
 
-    /// Annualised volatility: sample sd (n-1, `gsl_stats_sd`) x sqrt(periodsPerYear)
+    /// Annualised volatility: sample sd (n-1, from `gsl_stats_tss_m`; see `ReturnProfile`) x sqrt(periodsPerYear)
     /// (empyrical `annual_volatility`, alpha 2). NaN below two returns.
     public static func annualVolatility(_ returns: [Double], periodsPerYear: Double) -> Double {
         ReturnProfile(returns).annualVolatility(periodsPerYear: periodsPerYear)
@@ -101,9 +101,11 @@ public enum Performance {
 
 /// One pass over a return series keeping what every `Performance` measure needs, so a caller
 /// that wants several measures (a stats table, thousands of sweep combinations) reads the
-/// returns a few times instead of once per measure. Mean and standard deviation come from GSL
-/// (`gsl_stats_mean`, then `gsl_stats_sd_m` with that mean: the same arithmetic as
-/// `gsl_stats_sd`), so every measure equals its `Performance` function bit for bit.
+/// returns a few times instead of once per measure; every `Performance` function is one of
+/// these measures, so they agree bit for bit. Mean and standard deviation come from GSL's sums:
+/// the mean is `gsl_vector_sum / n`, the sd `sqrt(gsl_stats_tss_m / (n - 1))` (two passes, the
+/// second about the mean), not `gsl_stats_mean` and `gsl_stats_sd_m`, whose division at every
+/// element was more than half of a sweep's time; they agree to about 1e-15 relative.
 /// - Complexity: O(n), no allocation.
 public struct ReturnProfile: Sendable {
     public let count: Int
@@ -122,8 +124,12 @@ public struct ReturnProfile: Sendable {
 
     public init(_ returns: [Double]) {
         count = returns.count
-        mean = returns.isEmpty ? .nan : GSL.mean(returns)
-        standardDeviation = returns.count > 1 ? GSL.standardDeviation(returns, mean: mean) : .nan
+        let (mean, squares) = returns.withUnsafeBufferPointer { r -> (Double, Double) in
+            let m = GSL.sum(r) / Double(r.count)
+            return (m, r.count > 1 ? GSL.totalSumOfSquares(r, mean: m) : .nan)
+        }
+        self.mean = returns.isEmpty ? .nan : mean
+        standardDeviation = returns.count > 1 ? (squares / Double(returns.count - 1)).squareRoot() : .nan
         var lo = Double.infinity, hi = -Double.infinity
         var value = 1.0, peak = 1.0, worst = Double.infinity
         var down = 0.0, gains = 0.0, losses = 0.0

@@ -36,6 +36,26 @@ package enum GSL {
         return x.withUnsafeBufferPointer { gsl_stats_sd_m($0.baseAddress, 1, $0.count, mean) }
     }
 
+    /// Plain sum (`gsl_vector_sum` over a view of `x`, in order, in double); 0 when empty.
+    ///
+    /// With `totalSumOfSquares`, the mean and spread of long series where `gsl_stats_mean` and
+    /// `gsl_stats_sd_m` are too slow: both divide at every element (`m += (x - m) / (i + 1)`, in
+    /// long double), a chain of dependent divisions that was more than half of a sweep's time.
+    package static func sum(_ x: UnsafeBufferPointer<Double>) -> Double {
+        prepare()
+        guard let base = x.baseAddress, !x.isEmpty else { return 0 }
+        var view = gsl_vector_const_view_array(base, x.count)
+        return gsl_vector_sum(&view.vector)
+    }
+
+    /// Total sum of squares about `mean`, sum of (x - mean)^2 (`gsl_stats_tss_m`: accumulated in
+    /// long double, no division); 0 when empty.
+    package static func totalSumOfSquares(_ x: UnsafeBufferPointer<Double>, mean: Double) -> Double {
+        prepare()
+        guard let base = x.baseAddress, !x.isEmpty else { return 0 }
+        return gsl_stats_tss_m(base, 1, x.count, mean)
+    }
+
     /// Sample standard deviation with the n-1 denominator (`gsl_stats_sd`); NaN below two values.
     package static func standardDeviation(_ x: [Double]) -> Double {
         prepare()
