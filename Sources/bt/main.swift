@@ -7,6 +7,7 @@ import Darwin
 
 /// Entry point: dispatch to a command; `error: ...` on stderr with exit 2 for usage and bad
 /// input, 1 for internal failures.
+Allocator.keepFreedMemory()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {

@@ -18,7 +18,6 @@ extension Command {
         guard bars >= 31 else { throw UsageError("\(Option.bars) must be at least 31 for ma-cross 10/30", command: "bench engine") }
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench engine") }
         try Synth.validate(symbols: 1, bars: bars, timeframe: .minute1)
-        Allocator.keepFreedMemory()
         let r = try EngineBenchmark.run(.maCross, bars: bars, repeats: repeats)
         Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n" : r.text(bars: bars, repeats: repeats))
     }

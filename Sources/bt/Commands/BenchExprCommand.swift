@@ -20,7 +20,6 @@ extension Command {
         guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench expr") }
         let sweepBars = try args.int(.candles) ?? 10_000
         guard sweepBars >= 201 else { throw UsageError("\(Option.candles) must be at least 201 for windows up to 200", command: "bench expr") }
-        Allocator.keepFreedMemory()
         let r = try ExpressionBenchmark.run(builtIn: .maCross, bars: bars, repeats: repeats, sweepBars: sweepBars)
         Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n"
                      : r.text(bars: bars, repeats: repeats, sweepBars: sweepBars))

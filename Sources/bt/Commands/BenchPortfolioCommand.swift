@@ -20,7 +20,6 @@ extension Command {
         guard count >= 1, bars >= 31, repeats >= 1 else {
             throw UsageError("need \(Option.symbolCount) >= 1, \(Option.bars) >= 31, \(Option.repeat) >= 1", command: "bench portfolio")
         }
-        Allocator.keepFreedMemory()
         let r = try PortfolioBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats)
         Output.write(args.flag(.json) ? r.json(symbols: count, bars: bars).serialized() + "\n"
                      : r.text(symbols: count, bars: bars, repeats: repeats))

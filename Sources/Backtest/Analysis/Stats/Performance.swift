@@ -130,19 +130,20 @@ public struct ReturnProfile: Sendable {
         }
         self.mean = returns.isEmpty ? .nan : mean
         standardDeviation = returns.count > 1 ? (squares / Double(returns.count - 1)).squareRoot() : .nan
-        var lo = Double.infinity, hi = -Double.infinity
         var value = 1.0, peak = 1.0, worst = Double.infinity
+        var range = (lo: Double.infinity, hi: -Double.infinity)
         var down = 0.0, gains = 0.0, losses = 0.0
         returns.withUnsafeBufferPointer { r in
+            // Two passes: the compounded value is a chain of dependent multiplies, and keeping
+            // the range and the sums out of its loop lets them run four lanes wide.
+            (range, down, gains, losses) = Self.rangeAndSums(r)
             // The drawdown (value - peak) / peak is non-decreasing in value for a fixed peak, and
             // so is its rounded result: the worst one while a peak stands is that of the lowest
             // value, so it is divided once per peak instead of once per period (same result bit
             // for bit as the per-period minimum). A NaN value is skipped, as Swift.min/max do.
             var low = Double.infinity
             for i in 0..<r.count {
-                let x = r[i]
-                lo = Swift.min(lo, x); hi = Swift.max(hi, x)
-                value *= 1 + x
+                value *= 1 + r[i]
                 if value > peak {
                     if low < peak { worst = Swift.min(worst, (low - peak) / peak) }
                     peak = value
@@ -150,18 +151,52 @@ public struct ReturnProfile: Sendable {
                 } else {
                     low = Swift.min(low, value)
                 }
-                let negative = x < 0 ? x : 0, positive = x > 0 ? x : 0
-                down += negative * negative; losses -= negative; gains += positive
             }
             if low < peak { worst = Swift.min(worst, (low - peak) / peak) }
             if worst == .infinity { worst = 0 }
         }
+        let (lo, hi) = range
         isConstant = lo == hi
         growth = value
         maxDrawdown = returns.isEmpty ? .nan : worst
         downsideSquares = down
         self.gains = gains
         self.losses = losses
+    }
+
+    /// The smallest and largest return (NaN skipped) and the sums of squared losses, losses
+    /// (as a positive number) and gains, four lanes at a time (each sum's lanes added at the end,
+    /// so a sum differs from the one-by-one sum by rounding alone).
+    private static func rangeAndSums(_ r: UnsafeBufferPointer<Double>)
+        -> (range: (lo: Double, hi: Double), down: Double, gains: Double, losses: Double) {
+        typealias V = SIMD4<Double>
+        var lo = V(repeating: .infinity), hi = V(repeating: -.infinity)
+        var down = V(), gains = V(), losses = V()
+        let zero = V()
+        let n = r.count, wide = n / 4 * 4
+        if let base = r.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            var i = 0
+            while i < wide {
+                let x = raw.loadUnaligned(fromByteOffset: i &* 8, as: V.self)
+                lo = lo.replacing(with: x, where: x .< lo)
+                hi = hi.replacing(with: x, where: x .> hi)
+                let negative = zero.replacing(with: x, where: x .< zero), positive = zero.replacing(with: x, where: x .> zero)
+                down += negative * negative
+                losses -= negative
+                gains += positive
+                i &+= 4
+            }
+        }
+        var l = lo.min(), h = hi.max()
+        var d = down.sum(), g = gains.sum(), s = losses.sum()
+        for i in wide..<n {
+            let x = r[i]
+            l = Swift.min(l, x); h = Swift.max(h, x)
+            let negative = x < 0 ? x : 0, positive = x > 0 ? x : 0
+            d += negative * negative; s -= negative; g += positive
+        }
+        return ((l, h), d, g, s)
     }
 
     public func cagr(periodsPerYear: Double) -> Double {

@@ -33,7 +33,7 @@ public struct RunMetrics: Sendable, Equatable {
 
     /// The metrics when the caller already has `Performance.returns` of `result`.
     init(_ result: BacktestResult, returns: [Double], periodsPerYear: Double) {
-        let trades = TradeStats(result.trades)
+        let trades = TradeStats.counts(result.trades)
         let profile = ReturnProfile(returns)
         let sharpe = profile.sharpe(periodsPerYear: periodsPerYear)
         periodSharpe = sharpe / periodsPerYear.squareRoot()
@@ -47,7 +47,9 @@ public struct RunMetrics: Sendable, Equatable {
             case .omega: return profile.omega
             case .maxDrawdown: return profile.maxDrawdown
             case .volatilityAnn: return profile.annualVolatility(periodsPerYear: periodsPerYear)
-            case .trades, .winRate, .profitFactor: return trades[metric]
+            case .trades: return Double(result.trades.count)
+            case .winRate: return trades.winRate
+            case .profitFactor: return trades.profitFactor
             case .exposure:
                 return result.equity.isEmpty ? .nan : Double(Self.barsInPosition(result.position)) / Double(result.equity.count)
             case .feesPaid: return result.feesPaid
