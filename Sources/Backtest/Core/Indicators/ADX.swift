@@ -36,24 +36,14 @@ extension Indicators.Kernel {
         /// Moves to bar `i`: returns its directional movements and true range.
         @inline(__always) func step(_ i: Int) -> (plus: Double, minus: Double, tr: Double) {
             let h = high[i], l = low[i]
-            let up = h - prevHigh, down = prevLow - l
+            let m = Indicators.directionalMovement(high: h, low: l, previousHigh: prevHigh, previousLow: prevLow)
             prevHigh = h
             prevLow = l
-            var plus = 0.0, minus = 0.0
-            if down > 0 && up < down { minus = down } else if up > 0 && up > down { plus = up }
             let range = Indicators.trueRange(h, l, prevClose)
             prevClose = close[i]
-            return (plus, minus, range)
+            return (m.plus, m.minus, range)
         }
-        /// DX from the smoothed sums, or nil when TA-Lib skips the bar.
-        @inline(__always) func dx() -> Double? {
-            guard !Indicators.isZero(tr) else { return nil }
-            let minusDI = 100 * (minusDM / tr)
-            let plusDI = 100 * (plusDM / tr)
-            let sum = minusDI + plusDI
-            guard !Indicators.isZero(sum) else { return nil }
-            return 100 * (abs(minusDI - plusDI) / sum)
-        }
+        @inline(__always) func dx() -> Double? { Indicators.directionalIndex(plusDM: plusDM, minusDM: minusDM, trueRange: tr) }
 
         var i = 1
         while i < p {
@@ -81,5 +71,30 @@ extension Indicators.Kernel {
             out[i] = adx
             i += 1
         }
+    }
+}
+
+extension Indicators {
+    /// +DM and -DM of a bar: only the larger move counts, and only when positive (TA-Lib's
+    /// order of tests). Shared by `Kernel.adx` and its stream.
+    @inline(__always)
+    static func directionalMovement(high h: Double, low l: Double, previousHigh: Double, previousLow: Double)
+        -> (plus: Double, minus: Double) {
+        let up = h - previousHigh, down = previousLow - l
+        var plus = 0.0, minus = 0.0
+        if down > 0 && up < down { minus = down } else if up > 0 && up > down { plus = up }
+        return (plus, minus)
+    }
+
+    /// DX from the Wilder sums, `100 * |+DI - -DI| / (+DI + -DI)`, or nil when TA-Lib skips the
+    /// bar (a true range or DI sum below 1e-14). Shared by `Kernel.adx` and its stream.
+    @inline(__always)
+    static func directionalIndex(plusDM: Double, minusDM: Double, trueRange tr: Double) -> Double? {
+        guard !isZero(tr) else { return nil }
+        let minusDI = 100 * (minusDM / tr)
+        let plusDI = 100 * (plusDM / tr)
+        let sum = minusDI + plusDI
+        guard !isZero(sum) else { return nil }
+        return 100 * (abs(minusDI - plusDI) / sum)
     }
 }

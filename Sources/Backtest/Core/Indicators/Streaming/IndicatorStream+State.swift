@@ -354,11 +354,9 @@ extension IndicatorStream {
                 return .nan
             }
             let h = bar.high, l = bar.low
-            let up = h - previousHigh, down = previousLow - l
+            let (plus, minus) = Indicators.directionalMovement(high: h, low: l, previousHigh: previousHigh, previousLow: previousLow)
             previousHigh = h
             previousLow = l
-            var plus = 0.0, minus = 0.0
-            if down > 0 && up < down { minus = down } else if up > 0 && up > down { plus = up }
             let range = Indicators.trueRange(h, l, previousClose)
             previousClose = bar.close
             if r < p {
@@ -369,7 +367,7 @@ extension IndicatorStream {
             plusDM = plusDM - plusDM / n + plus
             minusDM = minusDM - minusDM / n + minus
             tr = tr - tr / n + range
-            let dx = directional()
+            let dx = Indicators.directionalIndex(plusDM: plusDM, minusDM: minusDM, trueRange: tr)
             if r <= lookback {
                 if let dx { sumDX += dx }
                 guard r == lookback else { return .nan }
@@ -380,14 +378,6 @@ extension IndicatorStream {
             return adx
         }
 
-        private func directional() -> Double? {
-            guard !Indicators.isZero(tr) else { return nil }
-            let minusDI = 100 * (minusDM / tr)
-            let plusDI = 100 * (plusDM / tr)
-            let sum = minusDI + plusDI
-            guard !Indicators.isZero(sum) else { return nil }
-            return 100 * (abs(minusDI - plusDI) / sum)
-        }
     }
 
     /// `Kernel.vwap`: price-volume and volume window sums, re-summed at the batch's bars.
