@@ -3,7 +3,9 @@
 ///
 /// The built-ins and the registry (`Strategy.all`, `StrategyLibrary`) are in the Strategies
 /// target: adding one there is one file (`extension Strategy { static let foo = Strategy(...) }`)
-/// and one line in `Strategy.all`.
+/// and one line in `Strategy.all`. Give it an `incremental:` form too (its signals one bar at a
+/// time from `IndicatorStream`s, for `bt live`): `IncrementalStrategyTests` requires one of every
+/// built-in and checks it against the whole-series signals bit for bit.
 public struct Strategy: Sendable {
     public let name: String
     /// One line for `bt strategies`.
