@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 @testable import BacktestCore
@@ -82,6 +83,43 @@ struct SharpeBootstrapTests {
         }
         let s = GSL.sorted(sharpes)
         return (GSL.quantile(sorted: s, 0.025), GSL.quantile(sorted: s, 0.975))
+    }
+
+    /// The block bootstrap one block at a time, as `sharpeInterval` does for short series:
+    /// the reference for its long-series path, which draws a resample's blocks before summing.
+    static func oneBlockAtATime(_ r: [Double], periodsPerYear: Double, resamples: Int, seed: UInt) -> (low: Double, high: Double) {
+        let n = r.count
+        let geometric = GSL.Geometric(p: 1 / max(1, cbrt(Double(n)).rounded())), starts = GSL.UniformInt(below: n)
+        let center = GSL.mean(r)
+        let sums = Uncertainty.ShiftedPrefixSums(r, shift: center).sums
+        let rng = GSL.Random(seed: seed)
+        var sharpes: [Double] = []
+        sums.withUnsafeBufferPointer { sums in
+            for _ in 0..<resamples {
+                var filled = 0, total = SIMD2<Double>()
+                while filled < n {
+                    let start = rng.int(starts)
+                    let k = min(max(1, rng.geometric(geometric)), n - filled)
+                    total += Uncertainty.ShiftedPrefixSums.block(sums, start: start, count: k)
+                    filled += k
+                }
+                let mean = total[0] / Double(n)
+                let deviations = total[1] - total[0] * mean
+                guard deviations > 1e-10 * total[1] else { continue }
+                sharpes.append((center + mean) / (deviations / Double(n - 1)).squareRoot() * periodsPerYear.squareRoot())
+            }
+        }
+        let sorted = GSL.sorted(sharpes)
+        return (GSL.quantile(sorted: sorted, 0.025), GSL.quantile(sorted: sorted, 0.975))
+    }
+
+    @Test("a long series' interval (its blocks drawn before they are summed) is the one-block-at-a-time interval")
+    func longSeriesEqualsOneBlockAtATime() {
+        let r = Self.gaussian(50_000, mean: 0.0003, sigma: 0.01, seed: 8)
+        let ci = Uncertainty.sharpeInterval(r, periodsPerYear: 252, bootstrap: .init(resamples: 60))
+        let reference = Self.oneBlockAtATime(r, periodsPerYear: 252, resamples: 60, seed: 42)
+        #expect(ci.low == reference.low && ci.high == reference.high, "\(ci) vs \(reference)")
+        #expect(ci.low.isFinite && ci.low < ci.high)
     }
 
     /// AR(1) returns with coefficient 0.4 around a mean of 0.05 (unit innovations).

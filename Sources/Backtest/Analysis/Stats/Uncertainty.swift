@@ -55,15 +55,32 @@ public enum Uncertainty {
         let annual = periodsPerYear.squareRoot()
         var sharpes = [Double]()
         sharpes.reserveCapacity(bootstrap.resamples)
+        // On a long series (prefix sums past what L2 holds) a resample's blocks are drawn first
+        // and summed after, so that the sums' loads (two per block, at random places in main
+        // memory) go out together instead of each waiting behind the next block's draws: a
+        // 1,000,000-return interval took 1.12 s with them one at a time, 0.70 s so. A short
+        // series' sums stay in cache, and storing the blocks would only cost instructions. Same
+        // draws and order of addition either way, so the same result.
+        let batched = n > 32_768
+        let drawn = UnsafeMutablePointer<(start: Int, count: Int)>.allocate(capacity: batched ? n : 1)
+        defer { drawn.deallocate() }
         prefix.sums.withUnsafeBufferPointer { sums in
             for _ in 0..<bootstrap.resamples {
-                var filled = 0, total = SIMD2<Double>()
+                var filled = 0, blocks = 0, total = SIMD2<Double>()
                 while filled < n {
                     let start = rng.int(starts)
                     // At least 1 guards against GSL's unsigned overflow for an absurdly long mean.
                     let k = min(max(1, rng.geometric(geometric)), n &- filled)
-                    total += ShiftedPrefixSums.block(sums, start: start, count: k)
+                    if batched {
+                        drawn[blocks] = (start, k)
+                        blocks &+= 1
+                    } else {
+                        total += ShiftedPrefixSums.block(sums, start: start, count: k)
+                    }
                     filled &+= k
+                }
+                for b in 0..<blocks {
+                    total += ShiftedPrefixSums.block(sums, start: drawn[b].start, count: drawn[b].count)
                 }
                 let mean = total[0] / count
                 let deviations = total[1] - total[0] * mean
