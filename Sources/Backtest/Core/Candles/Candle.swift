@@ -33,8 +33,6 @@ extension CandleSeries {
     /// Appends `bar` (later than the last bar).
     public mutating func append(_ bar: Candle) {
         precondition(time.last.map { bar.time > $0 } ?? true, "bars must come in time order")
-        time.append(bar.time)
-        open.append(bar.open); high.append(bar.high); low.append(bar.low); close.append(bar.close)
-        volume.append(bar.volume)
+        append(time: bar.time, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume: bar.volume)
     }
 }

@@ -155,14 +155,19 @@ enum ExpressionKernels {
         guard n > 0 else { return }
         out.set(0, .nan)
         if above {
-            crossMap(a, b, out, n) { a1, b1, a0, b0 in
-                a1.isNaN || b1.isNaN || a0.isNaN || b0.isNaN ? .nan : (a1 > b1 && a0 <= b0 ? 1 : 0)
-            }
+            crossMap(a, b, out, n) { crossing(above: true, $0, $1, $2, $3) }
         } else {
-            crossMap(a, b, out, n) { a1, b1, a0, b0 in
-                a1.isNaN || b1.isNaN || a0.isNaN || b0.isNaN ? .nan : (a1 < b1 && a0 >= b0 ? 1 : 0)
-            }
+            crossMap(a, b, out, n) { crossing(above: false, $0, $1, $2, $3) }
         }
+    }
+
+    /// The value of `cross_above(a, b)` (or `cross_below`) at a bar from both series' values
+    /// now (`a1`, `b1`) and at the bar before (`a0`, `b0`): the rule of `cross` and of the
+    /// plan's stream.
+    @inline(__always)
+    static func crossing(above: Bool, _ a1: Double, _ b1: Double, _ a0: Double, _ b0: Double) -> Double {
+        guard !(a1.isNaN || b1.isNaN || a0.isNaN || b0.isNaN) else { return .nan }
+        return (above ? a1 > b1 && a0 <= b0 : a1 < b1 && a0 >= b0) ? 1 : 0
     }
 
     /// `cross_above`/`cross_below` straight to booleans: a comparison with NaN is false, so

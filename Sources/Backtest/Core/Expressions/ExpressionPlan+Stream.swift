@@ -31,10 +31,7 @@ extension ExpressionPlan {
         /// - Throws: `InputError` when a root reads a position series (as `evaluate` does), or
         ///   from an indicator's parameters.
         init(_ plan: ExpressionPlan) throws {
-            if let position = plan.position {
-                throw InputError("'\(position.rawValue)' is a position series: it has values only bar by bar during a run, "
-                                 + "so it cannot be evaluated over whole series")
-            }
+            try plan.refusePosition()
             self.plan = plan
             var keys: [IndicatorCache.Key] = []
             var indicators: [IndicatorStream] = []
@@ -103,16 +100,7 @@ extension ExpressionPlan {
                     default: preconditionFailure("window step without its state")
                     }
                 case .cross(let above, let a, let b):
-                    if t == 0 {
-                        v = .nan
-                    } else {
-                        let a1 = values[a], b1 = values[b], a0 = previous[a], b0 = previous[b]
-                        if a1.isNaN || b1.isNaN || a0.isNaN || b0.isNaN {
-                            v = .nan
-                        } else {
-                            v = (above ? a1 > b1 && a0 <= b0 : a1 < b1 && a0 >= b0) ? 1 : 0
-                        }
-                    }
+                    v = t == 0 ? .nan : ExpressionKernels.crossing(above: above, values[a], values[b], previous[a], previous[b])
                 case .barsSince(let c):
                     guard case .barsSince(var last) = states[i] else { preconditionFailure("bars_since step without its state") }
                     if values[c] == 1 { last = t }

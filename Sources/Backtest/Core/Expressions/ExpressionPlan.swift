@@ -186,7 +186,7 @@ public struct ExpressionPlan: Sendable {
     }
 
     /// Throws when the plan reads a position series, which has no values outside a run.
-    private func refusePosition() throws {
+    func refusePosition() throws {
         guard let position else { return }
         throw InputError("'\(position.rawValue)' is a position series: it has values only bar by bar during a run, "
                          + "so it cannot be evaluated over whole series")

@@ -89,15 +89,11 @@ package struct LivePaperTrader {
     /// Whether the signals are kept bar by bar (else recomputed over every bar at each close).
     package var isIncremental: Bool { stream != nil }
 
-    /// The signals over `series`, and a provisional bar after it when given.
-    private func signals(adding provisional: Candle?) throws -> Signals {
-        if let stream {
-            return provisional.map { stream.signals(adding: $0) } ?? stream.signals
-        }
-        guard let provisional else { return try batch!(series) }
-        var run = series
-        run.append(provisional)
-        return try batch!(run)
+    /// The signals over `run`: `series`, then `provisional` when given (the stream takes the
+    /// provisional bar on a copy; the batch reads `run` itself).
+    private func signals(over run: CandleSeries, provisional: Candle?) throws -> Signals {
+        guard let stream else { return try batch!(run) }
+        return provisional.map { stream.signals(adding: $0) } ?? stream.signals
     }
 
     /// Gets the first close ready, before the session trades: runs the strategy and the engine
@@ -110,7 +106,7 @@ package struct LivePaperTrader {
             var c = config
             c.depth = .book(events)
             c.bookCheckpoints = nil
-            _ = try Engine.run(CandleWindow(series, start: max(0, bars - 64)), signals: try signals(adding: nil), config: c)
+            _ = try Engine.run(CandleWindow(series, start: max(0, bars - 64)), signals: try signals(over: series, provisional: nil), config: c)
         }
         config.bookCheckpoints?.seed(events)
     }
@@ -142,7 +138,7 @@ package struct LivePaperTrader {
             precondition(series.time.last.map { provisional.time > $0 } ?? true, "the next bar must open after the last one")
             run.append(provisional)
         }
-        let decided = try signals(adding: provisional)
+        let decided = try signals(over: run, provisional: provisional)
         var c = config
         c.depth = .book(events)
         let result = try Engine.run(CandleWindow(run, start: start), signals: decided, config: c)
