@@ -9,10 +9,17 @@ package enum StatsBenchmark {
         /// Milliseconds per `Uncertainty.sharpeInterval` call with the standard bootstrap.
         package var median: Double
         package var best: Double
+        /// Milliseconds to draw the blocks of every resample once (`Uncertainty.ResampleBlocks`).
+        package var drawBlocks: Double
+        /// Milliseconds per call summing blocks drawn before, as each symbol of a screen after
+        /// the first of its length does.
+        package var sharedMedian: Double
+        package var sharedBest: Double
     }
 
     /// Times `Uncertainty.sharpeInterval` (default settings: 1,000 resamples, mean block length
-    /// round(n^(1/3))) on `count` seeded Gaussian daily returns, `runs` times after one warm-up call.
+    /// round(n^(1/3))) on `count` seeded Gaussian daily returns, `runs` times after one warm-up call;
+    /// then drawing the blocks once and the interval from them (a screen's symbols of one length).
     package static func run(count: Int = 5_000, runs: Int = 20) -> Result {
         precondition(count > 0 && runs > 0, "count and runs must be positive")
         let rng = GSL.Random(seed: 2024)
@@ -24,6 +31,16 @@ package enum StatsBenchmark {
             _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
-        return Result(returns: count, runs: runs, median: GSL.quantile(times, 0.5), best: times.min()!)
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let blocks = Uncertainty.ResampleBlocks(seriesCount: count)
+        let drawBlocks = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        var shared = [Double]()
+        for _ in 0..<runs {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, blocks: blocks)
+            shared.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
+        return Result(returns: count, runs: runs, median: GSL.quantile(times, 0.5), best: times.min()!,
+                      drawBlocks: drawBlocks, sharedMedian: GSL.quantile(shared, 0.5), sharedBest: shared.min()!)
     }
 }

@@ -26,6 +26,20 @@ public struct Stats: Sendable {
     /// - Complexity: O(n) plus the bootstrap's O(resamples x n / L), L the mean block length.
     public init(_ result: BacktestResult, periodsPerYear: Double? = nil,
                 bootstrap: Uncertainty.Bootstrap = .standard) {
+        self.init(result, periodsPerYear: periodsPerYear) {
+            Uncertainty.sharpeInterval($0, periodsPerYear: $1, bootstrap: bootstrap)
+        }
+    }
+
+    /// Computes every statistic, the Sharpe interval from blocks shared with the job's other
+    /// runs (`Uncertainty.SharedResamples`): the same values as `init(_:periodsPerYear:bootstrap:)`
+    /// with `shared.bootstrap`.
+    public init(_ result: BacktestResult, periodsPerYear: Double? = nil, sharing shared: Uncertainty.SharedResamples) {
+        self.init(result, periodsPerYear: periodsPerYear, sharpeInterval: shared.sharpeInterval)
+    }
+
+    private init(_ result: BacktestResult, periodsPerYear: Double?,
+                 sharpeInterval: ([Double], Double) -> (low: Double, high: Double)) {
         let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time)
         precondition(ppy > 0, "periods per year must be positive")
         self.periodsPerYear = ppy
@@ -53,7 +67,7 @@ public struct Stats: Sendable {
         add(.volatilityAnn, profile.annualVolatility(periodsPerYear: ppy))
         let sharpe = profile.sharpe(periodsPerYear: ppy)
         add(.sharpe, sharpe)
-        let ci = Uncertainty.sharpeInterval(returns, periodsPerYear: ppy, bootstrap: bootstrap)
+        let ci = sharpeInterval(returns, ppy)
         add(.sharpeCILow, ci.low)
         add(.sharpeCIHigh, ci.high)
         add(.psr, Uncertainty.probabilisticSharpe(returns))

@@ -46,15 +46,8 @@ public enum Uncertainty {
                                       bootstrap: Bootstrap = .standard) -> (low: Double, high: Double) {
         let n = returns.count
         guard n > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
-        let length = bootstrap.meanBlockLength ?? max(1, cbrt(Double(n)).rounded())
-        let geometric = GSL.Geometric(p: 1 / max(1, length)), starts = GSL.UniformInt(below: n)
-        let center = GSL.mean(returns)
-        let prefix = ShiftedPrefixSums(returns, shift: center)
-        let rng = GSL.Random(seed: bootstrap.seed)
-        let count = Double(n)
-        let annual = periodsPerYear.squareRoot()
-        var sharpes = [Double]()
-        sharpes.reserveCapacity(bootstrap.resamples)
+        let resampler = Resampler(count: n, bootstrap: bootstrap)
+        var interval = IntervalBuilder(returns, periodsPerYear: periodsPerYear, resamples: bootstrap.resamples)
         // On a long series (prefix sums past what L2 holds) a resample's blocks are drawn first
         // and summed after, so that the sums' loads (two per block, at random places in main
         // memory) go out together instead of each waiting behind the next block's draws: a
@@ -64,34 +57,111 @@ public enum Uncertainty {
         let batched = n > 32_768
         let drawn = UnsafeMutablePointer<(start: Int, count: Int)>.allocate(capacity: batched ? n : 1)
         defer { drawn.deallocate() }
-        prefix.sums.withUnsafeBufferPointer { sums in
+        interval.prefix.sums.withUnsafeBufferPointer { sums in
             for _ in 0..<bootstrap.resamples {
-                var filled = 0, blocks = 0, total = SIMD2<Double>()
-                while filled < n {
-                    let start = rng.int(starts)
-                    // At least 1 guards against GSL's unsigned overflow for an absurdly long mean.
-                    let k = min(max(1, rng.geometric(geometric)), n &- filled)
+                var blocks = 0, total = SIMD2<Double>()
+                resampler.drawResample { start, k in
                     if batched {
                         drawn[blocks] = (start, k)
                         blocks &+= 1
                     } else {
                         total += ShiftedPrefixSums.block(sums, start: start, count: k)
                     }
-                    filled &+= k
                 }
                 for b in 0..<blocks {
                     total += ShiftedPrefixSums.block(sums, start: drawn[b].start, count: drawn[b].count)
                 }
-                let mean = total[0] / count
-                let deviations = total[1] - total[0] * mean
-                guard deviations > 1e-10 * total[1] else { continue }
-                sharpes.append((center + mean) / (deviations / (count - 1)).squareRoot() * annual)
+                interval.add(total)
             }
         }
-        guard !sharpes.isEmpty else { return (.nan, .nan) }
-        let sorted = GSL.sorted(sharpes)
-        let tail = (1 - bootstrap.confidence) / 2
-        return (GSL.quantile(sorted: sorted, tail), GSL.quantile(sorted: sorted, 1 - tail))
+        return interval.finish(confidence: bootstrap.confidence)
+    }
+
+    /// `sharpeInterval(_:periodsPerYear:bootstrap:)` with the resamples' blocks drawn before
+    /// (`ResampleBlocks`, for this series' length): the same interval, bit for bit, without
+    /// drawing them again for every series of that length.
+    public static func sharpeInterval(_ returns: [Double], periodsPerYear: Double,
+                                      blocks: ResampleBlocks) -> (low: Double, high: Double) {
+        let n = returns.count
+        precondition(n == blocks.seriesCount, "sharpeInterval: blocks drawn for \(blocks.seriesCount) returns, given \(n)")
+        guard n > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
+        var interval = IntervalBuilder(returns, periodsPerYear: periodsPerYear, resamples: blocks.bootstrap.resamples)
+        interval.prefix.sums.withUnsafeBufferPointer { sums in
+            blocks.blocks.withUnsafeBufferPointer { drawn in
+                var b = 0
+                for end in blocks.resampleEnds {
+                    var total = SIMD2<Double>()
+                    while b < end {
+                        total += ShiftedPrefixSums.block(sums, start: Int(drawn[b][0]), count: Int(drawn[b][1]))
+                        b &+= 1
+                    }
+                    interval.add(total)
+                }
+            }
+        }
+        return interval.finish(confidence: blocks.bootstrap.confidence)
+    }
+
+    /// The draws of the stationary block bootstrap for one series length: each resample a run
+    /// of blocks with a uniform start and a geometric length, the last cut at n.
+    struct Resampler {
+        let count: Int
+        let rng: GSL.Random
+        let starts: GSL.UniformInt
+        let geometric: GSL.Geometric
+
+        init(count n: Int, bootstrap: Bootstrap) {
+            count = n
+            let length = bootstrap.meanBlockLength ?? max(1, cbrt(Double(n)).rounded())
+            geometric = GSL.Geometric(p: 1 / max(1, length))
+            starts = GSL.UniformInt(below: n)
+            rng = GSL.Random(seed: bootstrap.seed)
+        }
+
+        /// Draws the next resample's blocks, giving each (start, length) to `block` in order.
+        @inline(__always)
+        func drawResample(_ block: (Int, Int) -> Void) {
+            var filled = 0
+            while filled < count {
+                let start = rng.int(starts)
+                // At least 1 guards against GSL's unsigned overflow for an absurdly long mean.
+                let k = min(max(1, rng.geometric(geometric)), count &- filled)
+                block(start, k)
+                filled &+= k
+            }
+        }
+    }
+
+    /// A resample's Sharpe ratio from its shifted sums, then the percentile interval of them.
+    struct IntervalBuilder {
+        let prefix: ShiftedPrefixSums
+        let center: Double, count: Double, annual: Double
+        var sharpes: [Double] = []
+
+        init(_ returns: [Double], periodsPerYear: Double, resamples: Int) {
+            center = GSL.mean(returns)
+            prefix = ShiftedPrefixSums(returns, shift: center)
+            count = Double(returns.count)
+            annual = periodsPerYear.squareRoot()
+            sharpes.reserveCapacity(resamples)
+        }
+
+        /// Adds the Sharpe of a resample whose shifted (sum, sum of squares) is `total`; drops a
+        /// constant one.
+        @inline(__always)
+        mutating func add(_ total: SIMD2<Double>) {
+            let mean = total[0] / count
+            let deviations = total[1] - total[0] * mean
+            guard deviations > 1e-10 * total[1] else { return }
+            sharpes.append((center + mean) / (deviations / (count - 1)).squareRoot() * annual)
+        }
+
+        func finish(confidence: Double) -> (low: Double, high: Double) {
+            guard !sharpes.isEmpty else { return (.nan, .nan) }
+            let sorted = GSL.sorted(sharpes)
+            let tail = (1 - confidence) / 2
+            return (GSL.quantile(sorted: sorted, tail), GSL.quantile(sorted: sorted, 1 - tail))
+        }
     }
 
     /// Prefix sums of `x - shift` and `(x - shift)^2`, for O(1) sums over circular blocks.

@@ -56,11 +56,13 @@ public struct ScreenRun {
                      keep: (@Sendable (Screen.Row, BacktestResult, Stats) -> Void)? = nil,
                      load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) -> [Screen.Row] {
         let reword = self.reword
+        // Equally long histories bootstrap with the same blocks: drawn once per length.
+        let resamples = Uncertainty.SharedResamples()
         return screen.evaluate(symbols: symbols, progress: progress, keep: keep) { symbol in
             do {
                 let (window, config) = try load(symbol, try CandleStore(existingAt: databasePath))
                 let result = try Engine.run(window, signals: try strategy.signals(window.series, parameters), config: config)
-                return (result, Stats(result, periodsPerYear: periodsPerYear))
+                return (result, Stats(result, periodsPerYear: periodsPerYear, sharing: resamples))
             } catch {
                 throw reword(error)
             }
