@@ -29,7 +29,26 @@ package struct PerfWorkload: Sendable {
             PerfWorkload(name: "sweep_200") { _ in try sweep(maCross) },
             PerfWorkload(name: "screen_40x2000") { try screen(maCross, symbols: 40, bars: 2000, directory: $0, reword: reword) },
             PerfWorkload(name: "store_load") { try storeLoad(bars: engineBars, directory: $0) },
+            PerfWorkload(name: "run_report_20000") { try runReport(maCross, bars: 20_000, directory: $0) },
         ]
+    }
+
+    /// `bt run --out`'s files for a ma-cross run of `bars` synthetic 1m bars (synthetic depth):
+    /// the page, charts, CSVs and JSON made and written; the run and its statistics are not counted.
+    private static func runReport(_ strategy: Strategy, bars: Int, directory tmp: String) throws -> () throws -> Void {
+        let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
+        let parameters = try strategy.parameters([])
+        let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: ExecutionConfig())
+        var report = Report(strategy: strategy.name, parameters: parameters.runParameters, execution: ExecutionConfig().parameters,
+                            commandLine: ["bt", "bench", "kernel", "run_report_20000"], result: result, stats: Stats(result), costs: nil)
+        report.indicators = strategy.indicators(parameters)
+        var k = 0
+        return {
+            let dir = (tmp as NSString).appendingPathComponent("report\(k)")
+            k += 1
+            let paths = try report.write(to: dir)
+            guard paths.count == 9 else { throw InternalError("bench kernel: \(paths.count) report files") }
+        }
     }
 
     /// Signals plus one engine run over `engineBars` synthetic 1m bars, as `bt bench engine`.

@@ -10,38 +10,52 @@ extension JSONValue {
     /// The value as JSON text on one line: strings with `"`, `\` and control characters
     /// (C0, DEL, C1, bidirectional controls) escaped, numbers as their case says, object keys in order.
     public func serialized(_ style: Style = .compact) -> String {
-        var out = ""
+        var out = TextBytes()
         write(to: &out, style: style)
-        return out
+        return out.string
     }
 
-    private func write(to out: inout String, style: Style) {
-        let comma = style == .compact ? "," : ", "
-        let colon = style == .compact ? ":" : ": "
+    /// `serialized(style)`'s UTF-8 bytes, without the `String`.
+    package func serializedBytes(_ style: Style = .compact) -> [UInt8] {
+        var out = TextBytes()
+        write(to: &out, style: style)
+        return out.bytes
+    }
+
+    /// Appends the value's JSON text to `out` (bytes written in one buffer: a report page's
+    /// million-number arrays took most of a second as `String` appends).
+    package func write(to out: inout TextBytes, style: Style) {
         switch self {
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (k, member) in members.enumerated() {
-                if k > 0 { out += comma }
+                if k > 0 { Self.separate(&out, style) }
                 Self.writeString(member.key, to: &out)
-                out += colon
+                out.append(UInt8(ascii: ":"))
+                if style == .spaced { out.append(UInt8(ascii: " ")) }
                 member.value.write(to: &out, style: style)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (k, item) in items.enumerated() {
-                if k > 0 { out += comma }
+                if k > 0 { Self.separate(&out, style) }
                 item.write(to: &out, style: style)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .string(let s): Self.writeString(s, to: &out)
-        case .number(let v): out += v.isFinite ? NumberText.shortest(v) : "null"
-        case .int(let v): out += String(v)
-        case .numberLiteral(let text): out += text
-        case .bool(let v): out += v ? "true" : "false"
-        case .null: out += "null"
+        case .number(let v): if v.isFinite { out.append(shortest: v) } else { out.append("null") }
+        case .int(let v): out.append(integer: Int64(v))
+        case .numberLiteral(let text): out.append(text)
+        case .bool(let v): out.append(v ? "true" : "false")
+        case .null: out.append("null")
         }
+    }
+
+    @inline(__always)
+    private static func separate(_ out: inout TextBytes, _ style: Style) {
+        out.append(UInt8(ascii: ","))
+        if style == .spaced { out.append(UInt8(ascii: " ")) }
     }
 
     /// True when no byte can start something `writeString` escapes: C0 controls, `"`, `\\`,
@@ -62,33 +76,33 @@ extension JSONValue {
         bytes.withUnsafeBufferPointer(needsNoEscape)
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
+    private static func writeString(_ s: String, to out: inout TextBytes) {
+        out.append(UInt8(ascii: "\""))
         // Most strings (names, base64 data) need no escape: append them whole.
         let plain = s.utf8.withContiguousStorageIfAvailable(Self.needsNoEscape) ?? Self.needsNoEscape(Array(s.utf8))
         if plain {
-            out += s
-            out += "\""
+            out.append(s)
+            out.append(UInt8(ascii: "\""))
             return
         }
         for u in s.unicodeScalars {
             switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+            case "\"": out.append("\\\"")
+            case "\\": out.append("\\\\")
+            case "\n": out.append("\\n")
+            case "\r": out.append("\\r")
+            case "\t": out.append("\\t")
             default:
                 // Control characters, DEL, C1 and bidirectional controls as \u escapes: valid
                 // JSON, and inert when the JSON is printed on a terminal.
                 if u.value < 0x20 || TerminalText.needsEscape(u) {
                     let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
                 } else {
-                    out.unicodeScalars.append(u)
+                    out.append(String(u))
                 }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -25,13 +25,20 @@ package struct RunJob {
         self.config = config; self.commandLine = commandLine
     }
 
-    /// The report of `result`: its statistics at `periodsPerYear` (nil: inferred), then the cost
-    /// table `costs` computes at the periods per year used (nil for none), then the timeframe (the
-    /// candles', else `requested()`, read after the costs).
+    /// The report of `result`: its statistics at `periodsPerYear` (nil: inferred) and the cost
+    /// table `costs` computes at the periods per year used (nil for none), the two at once on two
+    /// cores (a long run's bootstrap and cost re-runs each take a fraction of a second), then the
+    /// timeframe (the candles', else `requested()`, read after the costs).
     package func report(_ result: BacktestResult, periodsPerYear: Double?, costs: (Double) throws -> CostSensitivity?,
                         requested: () throws -> Timeframe?) throws -> Report {
-        let stats = Stats(result, periodsPerYear: periodsPerYear)
-        let sensitivity = try costs(stats.periodsPerYear)
+        let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time)
+        enum Part { case stats(Stats), costs(CostSensitivity?) }
+        let parts = Parallel.map(count: 2) { i -> Part in
+            i == 0 ? .stats(Stats(result, periodsPerYear: ppy)) : .costs(try costs(ppy))
+        }
+        guard case .stats(let stats) = try parts[0].get(), case .costs(let sensitivity) = try parts[1].get() else {
+            preconditionFailure("report parts out of order")
+        }
         let requested = try requested()
         var report = Report(strategy: strategy, parameters: parameters, execution: config.parameters,
                             timeframe: result.candles.timeframe?.rawValue ?? requested?.rawValue,

@@ -109,10 +109,20 @@ public enum OutputDirectory {
     /// renamed over `path` when complete, so a failure leaves `path` as it was, and a link
     /// planted at `path` or at any temporary name is replaced or refused, never written through.
     static func writeFile(_ bytes: [UInt8], to path: String) throws {
+        try bytes.withUnsafeBytes { try writeFile(raw: $0, to: path) }
+    }
+
+    /// `writeFile` of a text's UTF-8 bytes, without copying them out of the `String`.
+    static func writeFile(_ text: String, to path: String) throws {
+        var text = text
+        try text.withUTF8 { try writeFile(raw: UnsafeRawBufferPointer($0), to: path) }
+    }
+
+    private static func writeFile(raw bytes: UnsafeRawBufferPointer, to path: String) throws {
         let (fd, temporary) = try exclusiveTemporary(beside: path)
         do {
             defer { close(fd) }
-            try append(bytes, to: fd, path: path)
+            guard FileDescriptor.write(fd, bytes) else { throw WriteFailure(path: path, verb: "write") }
         } catch {
             unlink(temporary)
             throw error
@@ -210,9 +220,24 @@ public final class StagedDirectory {
     /// and the error names the target: nothing was written.
     public func write(_ text: String, to name: String) throws {
         do {
-            try OutputDirectory.write(text, to: name, in: path)
+            try writeFile(.text(text), to: name)
         } catch {
             discard()
+            throw error
+        }
+    }
+
+    /// Writes `bytes` to `name` in the staging folder, leaving the folder as it is on failure
+    /// (files written from several threads at once: the caller discards once all are done).
+    /// - Throws: `InternalError` naming the target, as `write(_:to:)` does.
+    func writeFile(_ content: ReportFiles.Content, to name: String) throws {
+        let file = (path as NSString).appendingPathComponent(name)
+        do {
+            switch content {
+            case .bytes(let bytes): try OutputDirectory.writeFile(bytes, to: file)
+            case .text(let text): try OutputDirectory.writeFile(text, to: file)
+            }
+        } catch {
             let reason = (error as? OutputDirectory.WriteFailure)?.reason ?? "\(error)"
             throw InternalError("\(target): cannot write \(name) (\(reason)); nothing was written")
         }

@@ -5,16 +5,23 @@ extension PortfolioReport {
     /// One row per bar of the portfolio clock: `time, cash, positions` (symbols held),
     /// `position_value` (Σ |quantity × close|), `exposure` (position value / equity), `equity`,
     /// `drawdown`, `benchmark` (the equal-weight buy and hold).
-    func equityCSV() -> String {
+    func equityCSV() -> String { String(decoding: equityCSVBytes(), as: UTF8.self) }
+
+    /// `equity.csv`: one row per bar of the account.
+    func equityCSVBytes() -> [UInt8] {
         let p = portfolio
         let dd = run.drawdowns.curve
-        var s = CSV.row(["time", "cash", "positions", "position_value", "exposure", "equity", "drawdown", "benchmark"])
+        var csv = CSVWriter(header: ["time", "cash", "positions", "position_value", "exposure", "equity", "drawdown", "benchmark"],
+                            reservingRows: p.time.count, bytesPerRow: 100)
         for i in p.time.indices {
             let exposure = p.equity[i] > 0 ? p.positionValue[i] / p.equity[i] : .nan
-            s += CSV.row([UTCTime.iso(p.time[i]), CSV.number(p.cash[i]), String(p.positions[i]), CSV.number(p.positionValue[i]),
-                          CSV.number(exposure), CSV.number(p.equity[i]), CSV.number(dd[i]), CSV.number(p.benchmark[i])])
+            csv.time(p.time[i])
+            csv.number(p.cash[i])
+            csv.integer(p.positions[i])
+            for v in [p.positionValue[i], exposure, p.equity[i], dd[i], p.benchmark[i]] { csv.number(v) }
+            csv.endRow()
         }
-        return s
+        return csv.bytes
     }
 
     /// Every position held at a bar's close, one row per bar and symbol held (tidy for pandas):
@@ -22,13 +29,15 @@ extension PortfolioReport {
     /// the bar (a symbol without a bar then is valued at its last close). At each bar the values
     /// plus `equity.csv`'s cash make its equity.
     /// - Complexity: O(rows x symbols held + fills + bars of all symbols).
-    func positionsCSV() -> String {
+    func positionsCSV() -> String { String(decoding: positionsCSVBytes(), as: UTF8.self) }
+
+    func positionsCSVBytes() -> [UInt8] {
         let p = portfolio
         var quantity = [Double](repeating: 0, count: p.symbols.count)
         var bar = [Int](repeating: -1, count: p.symbols.count)  // each symbol's last bar at or before the row
         var held = Set<Int>()
         var next = 0
-        var s = CSV.row(["time", "symbol", "quantity", "close", "value"])
+        var csv = CSVWriter(header: ["time", "symbol", "quantity", "close", "value"])
         let names = p.symbols.map(CSV.text)
         for row in p.time.indices {
             while next < p.fills.count && p.fills[next].fill.index <= row {
@@ -41,11 +50,15 @@ extension PortfolioReport {
                 let time = p.candles[j].time
                 while bar[j] + 1 < time.count && time[bar[j] + 1] <= p.time[row] { bar[j] += 1 }
                 let close = bar[j] >= 0 ? p.candles[j].close[bar[j]] : .nan
-                s += CSV.row([UTCTime.iso(p.time[row]), names[j], CSV.number(quantity[j]), CSV.number(close),
-                              CSV.number(quantity[j] * close)])
+                csv.time(p.time[row])
+                csv.literal(names[j])   // escaped above, once per symbol
+                csv.number(quantity[j])
+                csv.number(close)
+                csv.number(quantity[j] * close)
+                csv.endRow()
             }
         }
-        return s
+        return csv.bytes
     }
 
     /// Every fill with its symbol: `time, index` (row of the clock), `symbol, bar` (the symbol's

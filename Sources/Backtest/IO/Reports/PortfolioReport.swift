@@ -51,22 +51,21 @@ public struct PortfolioReport {
     public func write(to directory: String, force: Bool = false) throws -> [String] {
         let staged = try OutputDirectory.stage(directory, force: force, what: "report directory")
         let manifest = self.manifest
-        let contents: [(String, String)] = [
-            ("report.md", try markdown(manifest)),
-            ("report.html", html(manifest)),
-            ("equity.svg", SVGChart.equity(portfolio.account, drawdowns: run.drawdowns, title: "Equity and drawdown: \(title)")),
-            ("exposure.svg", SVGChart.exposure(portfolio, title: "Exposure and positions: \(title)", slots: figures.maxPositions)),
-            ("equity.csv", equityCSV()),
-            ("positions.csv", positionsCSV()),
-            ("fills.csv", fillsCSV()),
-            ("trades.csv", tradesCSV()),
-            ("symbols.csv", symbolsCSV()),
-            ("stats.csv", run.statsCSV()),
-            ("stats.json", json(manifest).serialized() + "\n"),
-        ]
-        for (name, text) in contents { try staged.write(text, to: name) }
+        let paths = try ReportFiles.write([
+            .init("report.md") { try markdown(manifest) },
+            .init("report.html") { html(manifest) },
+            .init("equity.svg") { SVGChart.equity(portfolio.account, drawdowns: run.drawdowns, title: "Equity and drawdown: \(title)") },
+            .init("exposure.svg") { SVGChart.exposure(portfolio, title: "Exposure and positions: \(title)", slots: figures.maxPositions) },
+            .init("equity.csv", bytes: equityCSVBytes),
+            .init("positions.csv", bytes: positionsCSVBytes),
+            .init("fills.csv", text: fillsCSV),
+            .init("trades.csv", text: tradesCSV),
+            .init("symbols.csv", text: symbolsCSV),
+            .init("stats.csv", text: run.statsCSV),
+            .init("stats.json") { json(manifest).serialized() + "\n" },
+        ], into: staged, directory: directory)
         try staged.commit()
-        return contents.map { (directory as NSString).appendingPathComponent($0.0) }
+        return paths
     }
 
     /// `ma-cross portfolio of 3 symbols`.

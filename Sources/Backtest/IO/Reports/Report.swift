@@ -85,20 +85,19 @@ public struct Report {
         let staged = try OutputDirectory.stage(directory, force: force, what: "report directory")
         let manifest = self.manifest
         let indicators = chartIndicators
-        let contents: [(String, String)] = [
-            ("report.md", try markdown(manifest)),
-            ("report.html", html(manifest, indicators: indicators)),
-            ("equity.svg", SVGChart.equity(result, drawdowns: drawdowns, title: "Equity and drawdown: \(title)")),
-            ("price.svg", SVGChart.price(result.candles, trades: result.trades, indicators: indicators, title: title)),
-            ("equity.csv", equityCSV()),
-            ("trades.csv", tradesCSV()),
-            ("fills.csv", fillsCSV()),
-            ("stats.csv", statsCSV()),
-            ("stats.json", json(manifest).serialized() + "\n"),
-        ]
-        for (name, text) in contents { try staged.write(text, to: name) }
+        let paths = try ReportFiles.write([
+            .init("report.md") { try markdown(manifest) },
+            .init("report.html") { html(manifest, indicators: indicators) },
+            .init("equity.svg") { SVGChart.equity(result, drawdowns: drawdowns, title: "Equity and drawdown: \(title)") },
+            .init("price.svg") { SVGChart.price(result.candles, trades: result.trades, indicators: indicators, title: title) },
+            .init("equity.csv", bytes: equityCSVBytes),
+            .init("trades.csv", bytes: tradesCSVBytes),
+            .init("fills.csv", bytes: fillsCSVBytes),
+            .init("stats.csv", text: statsCSV),
+            .init("stats.json") { json(manifest).serialized() + "\n" },
+        ], into: staged, directory: directory)
         try staged.commit()
-        return contents.map { (directory as NSString).appendingPathComponent($0.0) }
+        return paths
     }
 
     // MARK: - Machine files
@@ -285,37 +284,61 @@ public struct Report {
         return s
     }
 
-    func equityCSV() -> String {
+    func equityCSV() -> String { String(decoding: equityCSVBytes(), as: UTF8.self) }
+
+    /// `equity.csv`: one row per bar (time, cash, position, equity, drawdown).
+    func equityCSVBytes() -> [UInt8] {
         let dd = drawdowns.curve
-        var s = CSV.row(["time", "cash", "position", "equity", "drawdown"])
+        var csv = CSVWriter(header: ["time", "cash", "position", "equity", "drawdown"],
+                            reservingRows: result.equity.count, bytesPerRow: 64)
         for i in result.equity.indices {
-            s += CSV.row([UTCTime.iso(result.candles.time[i]), CSV.number(result.cash[i]), CSV.number(result.position[i]),
-                          CSV.number(result.equity[i]), CSV.number(dd[i])])
+            csv.time(result.candles.time[i])
+            csv.number(result.cash[i])
+            csv.number(result.position[i])
+            csv.number(result.equity[i])
+            csv.number(dd[i])
+            csv.endRow()
         }
-        return s
+        return csv.bytes
     }
 
-    func tradesCSV() -> String {
-        var s = CSV.row(["side", "entry_time", "exit_time", "entry_index", "exit_index", "bars_held", "quantity",
-                         "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "is_open", "exit_kind"])
+    func tradesCSV() -> String { String(decoding: tradesCSVBytes(), as: UTF8.self) }
+
+    /// `trades.csv`: one row per trade, open ones included.
+    func tradesCSVBytes() -> [UInt8] {
+        var csv = CSVWriter(header: ["side", "entry_time", "exit_time", "entry_index", "exit_index", "bars_held", "quantity",
+                                     "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "is_open", "exit_kind"])
         for t in result.trades {
-            s += CSV.row([CSV.text(t.side.rawValue), UTCTime.iso(t.entryTime), UTCTime.iso(t.exitTime), String(t.entryIndex),
-                          String(t.exitIndex), String(t.barsHeld), CSV.number(t.quantity), CSV.number(t.entryPrice),
-                          CSV.number(t.exitPrice), CSV.number(t.slippageBps), CSV.number(t.fees), CSV.number(t.pnl),
-                          CSV.number(t.returnFraction), t.isOpen ? "true" : "false", t.exitKind.rawValue])
+            csv.text(t.side.rawValue)
+            csv.time(t.entryTime)
+            csv.time(t.exitTime)
+            csv.integer(t.entryIndex)
+            csv.integer(t.exitIndex)
+            csv.integer(t.barsHeld)
+            for v in [t.quantity, t.entryPrice, t.exitPrice, t.slippageBps, t.fees, t.pnl, t.returnFraction] { csv.number(v) }
+            csv.bool(t.isOpen)
+            csv.literal(t.exitKind.rawValue)
+            csv.endRow()
         }
-        return s
+        return csv.bytes
     }
 
-    func fillsCSV() -> String {
-        var s = CSV.row(["time", "index", "side", "reference_price", "vwap", "slippage_bps", "quantity_asked",
-                         "quantity_filled", "fee", "partial"])
+    func fillsCSV() -> String { String(decoding: fillsCSVBytes(), as: UTF8.self) }
+
+    /// `fills.csv`: one row per fill attempt of the engine.
+    func fillsCSVBytes() -> [UInt8] {
+        var csv = CSVWriter(header: ["time", "index", "side", "reference_price", "vwap", "slippage_bps", "quantity_asked",
+                                     "quantity_filled", "fee", "partial"],
+                            reservingRows: result.fills.count, bytesPerRow: 140)
         for f in result.fills {
-            s += CSV.row([UTCTime.iso(f.time), String(f.index), CSV.text(f.side.rawValue), CSV.number(f.referencePrice),
-                          CSV.number(f.vwap), CSV.number(f.slippageBps), CSV.number(f.quantityAsked),
-                          CSV.number(f.quantityFilled), CSV.number(f.fee), f.isPartial ? "true" : "false"])
+            csv.time(f.time)
+            csv.integer(f.index)
+            csv.text(f.side.rawValue)
+            for v in [f.referencePrice, f.vwap, f.slippageBps, f.quantityAsked, f.quantityFilled, f.fee] { csv.number(v) }
+            csv.bool(f.isPartial)
+            csv.endRow()
         }
-        return s
+        return csv.bytes
     }
 
     // MARK: - Markdown

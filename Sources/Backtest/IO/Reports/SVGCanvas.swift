@@ -87,9 +87,15 @@ struct SVGCanvas {
 
     // MARK: - Shapes
 
+    /// A coordinate to one decimal, without trailing `.0`: `12`, `12.5`, `-0.3`.
     static func f(_ v: Double) -> String {
-        let r = (v * 10).rounded() / 10
-        return r == r.rounded() ? String(Int(r)) : String(format: "%.1f", r)
+        let k = (v * 10).rounded(), r = k / 10
+        if r == r.rounded() { return String(Int(r)) }
+        // r is the double nearest k / 10, which "%.1f" prints as k / 10: its digits from the
+        // integer k (String(format:) took a fifth of a million-candle chart's time).
+        guard abs(k) < 1e15 else { return String(format: "%.1f", r) }
+        let tenths = Int(abs(k))
+        return (k < 0 ? "-" : "") + String(tenths / 10) + "." + String(tenths % 10)
     }
 
     private static func attributes(_ pairs: [(String, String?)]) -> String {

@@ -1,0 +1,56 @@
+import BacktestCore
+import Foundation
+
+/// The files of a report, made on all cores: each reads the same finished run and writes
+/// nothing shared, so they are independent jobs (`Parallel.map`). A million-bar run's page,
+/// `equity.csv` and price chart take about a second each.
+enum ReportFiles {
+    /// A file's text, as made: bytes or a `String` (written from its own storage).
+    enum Content {
+        case bytes([UInt8])
+        case text(String)
+
+        var bytes: [UInt8] {
+            switch self {
+            case .bytes(let b): b
+            case .text(let t): Array(t.utf8)
+            }
+        }
+    }
+
+    /// A file's name and how to make its content.
+    struct Job {
+        var name: String
+        var make: () throws -> Content
+
+        init(_ name: String, bytes make: @escaping () throws -> [UInt8]) {
+            self.name = name
+            self.make = { .bytes(try make()) }
+        }
+
+        init(_ name: String, text make: @escaping () throws -> String) {
+            self.name = name
+            self.make = { .text(try make()) }
+        }
+    }
+
+    /// Every job's bytes, in the jobs' order; the first failure (in that order) is thrown.
+    static func make(_ jobs: [Job]) throws -> [(name: String, bytes: [UInt8])] {
+        let results = Parallel.map(count: jobs.count) { try jobs[$0].make() }
+        return try zip(jobs, results).map { job, result in (job.name, try result.get().bytes) }
+    }
+
+    /// Makes the files and writes them into `staged`, each as soon as it is made (so a file's
+    /// bytes are not held until the others are done); returns the paths they will have in
+    /// `directory` once committed. On failure the staging folder is removed once every job has
+    /// stopped, and the first failure in the jobs' order is thrown: nothing was written.
+    static func write(_ jobs: [Job], into staged: StagedDirectory, directory: String) throws -> [String] {
+        let results = Parallel.map(count: jobs.count) { i in
+            try staged.writeFile(try jobs[i].make(), to: jobs[i].name)
+        }
+        for result in results {
+            do { try result.get() } catch { staged.discard(); throw error }
+        }
+        return jobs.map { (directory as NSString).appendingPathComponent($0.name) }
+    }
+}
