@@ -6,7 +6,8 @@ struct BenchStatsCommandTests {
     @Test("prints milliseconds per call")
     func text() throws {
         let r = try BT.run(["bench", "stats", "--returns", "500", "--runs", "2"])
-        #expect(r.status == 0 && r.stdout.contains("500 returns, 1000 resamples: median") && r.stdout.contains("with the blocks drawn once"), "\(r.stdout)\(r.stderr)")
+        #expect(r.status == 0 && r.stdout.contains("500 returns, 1000 resamples: median") && r.stdout.contains("with the blocks drawn once")
+                && r.stdout.contains("read from a tape"), "\(r.stdout)\(r.stderr)")
     }
 
     @Test("--json prints one object with the timings")
@@ -19,6 +20,8 @@ struct BenchStatsCommandTests {
         #expect(best > 0 && best <= median && median.isFinite)
         let shared = try #require(object["shared_median_ms"] as? Double), sharedBest = try #require(object["shared_best_ms"] as? Double)
         #expect(sharedBest > 0 && sharedBest <= shared && (object["draw_blocks_ms"] as? Double ?? 0) > 0)
+        let tape = try #require(object["tape_median_ms"] as? Double), tapeBest = try #require(object["tape_best_ms"] as? Double)
+        #expect(tapeBest > 0 && tapeBest <= tape)
     }
 
     @Test("too few returns is a usage error")

@@ -75,7 +75,8 @@ extension StatsBenchmark.Result {
     package var json: JSONValue {
         func ms(_ x: Double) -> JSONValue { .numberLiteral("\((x * 1000).rounded() / 1000)") }
         return ["returns": .int(returns), "runs": .int(runs), "median_ms": ms(median), "best_ms": ms(best),
-                "draw_blocks_ms": ms(drawBlocks), "shared_median_ms": ms(sharedMedian), "shared_best_ms": ms(sharedBest)]
+                "draw_blocks_ms": ms(drawBlocks), "shared_median_ms": ms(sharedMedian), "shared_best_ms": ms(sharedBest),
+                "tape_median_ms": ms(tapeMedian), "tape_best_ms": ms(tapeBest)]
     }
 
     package var text: String {
@@ -83,6 +84,8 @@ extension StatsBenchmark.Result {
             + String(format: "%.3f ms, best %.3f ms per call over %d runs\n", median, best, runs)
             + String(format: "  with the blocks drawn once (%.3f ms, as a screen does per length): median %.3f ms, best %.3f ms per call\n",
                      drawBlocks, sharedMedian, sharedBest)
+            + String(format: "  with the generator's outputs read from a tape (a screen's other lengths): median %.3f ms, best %.3f ms per call\n",
+                     tapeMedian, tapeBest)
     }
 }
 

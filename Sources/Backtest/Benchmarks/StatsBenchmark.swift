@@ -15,11 +15,16 @@ package enum StatsBenchmark {
         /// the first of its length does.
         package var sharedMedian: Double
         package var sharedBest: Double
+        /// Milliseconds per call reading the generator's outputs from a tape drawn before, as a
+        /// screen's symbols of lengths whose blocks are not kept do.
+        package var tapeMedian: Double
+        package var tapeBest: Double
     }
 
     /// Times `Uncertainty.sharpeInterval` (default settings: 1,000 resamples, mean block length
     /// round(n^(1/3))) on `count` seeded Gaussian daily returns, `runs` times after one warm-up call;
-    /// then drawing the blocks once and the interval from them (a screen's symbols of one length).
+    /// then drawing the blocks once and the interval from them (a screen's symbols of one length),
+    /// and the interval from a tape of the generator's outputs drawn before (symbols of other lengths).
     package static func run(count: Int = 5_000, runs: Int = 20) -> Result {
         precondition(count > 0 && runs > 0, "count and runs must be positive")
         let rng = GSL.Random(seed: 2024)
@@ -40,7 +45,16 @@ package enum StatsBenchmark {
             _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, blocks: blocks)
             shared.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
+        let tape = GSL.DrawTape(seed: Uncertainty.Bootstrap.standard.seed)
+        _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, bootstrap: .standard, tape: tape)
+        var taped = [Double]()
+        for _ in 0..<runs {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, bootstrap: .standard, tape: tape)
+            taped.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
         return Result(returns: count, runs: runs, median: GSL.quantile(times, 0.5), best: times.min()!,
-                      drawBlocks: drawBlocks, sharedMedian: GSL.quantile(shared, 0.5), sharedBest: shared.min()!)
+                      drawBlocks: drawBlocks, sharedMedian: GSL.quantile(shared, 0.5), sharedBest: shared.min()!,
+                      tapeMedian: GSL.quantile(taped, 0.5), tapeBest: taped.min()!)
     }
 }

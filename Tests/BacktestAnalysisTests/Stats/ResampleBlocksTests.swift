@@ -76,7 +76,7 @@ struct ResampleBlocksTests {
         #expect(shared.keptLengths == 0)
     }
 
-    @Test("shared blocks are kept once per length, within the budget, and give the same intervals from parallel jobs")
+    @Test("blocks are kept for lengths asked for again, within the budget, and give the same intervals from parallel jobs")
     func sharedAcrossJobs() {
         let lengths = [400, 400, 900, 400, 900, 1_300]
         let series = lengths.enumerated().map { SharpeBootstrapTests.gaussian($1, mean: 0.0005, sigma: 0.01, seed: UInt($0 + 1)) }
@@ -89,7 +89,7 @@ struct ResampleBlocksTests {
         }
         let intervals = got.withLock { $0 }
         for i in series.indices { #expect(Self.same(intervals[i]!, expected[i]), "series \(i)") }
-        #expect(shared.keptLengths == 3)
+        #expect(shared.keptLengths == 2)   // 400 and 900, asked for again; 1,300 once
         // A budget too small for any length keeps none, with the same intervals.
         let none = Uncertainty.SharedResamples(budget: 1_000)
         for i in series.indices { #expect(Self.same(none.sharpeInterval(series[i], periodsPerYear: 252), expected[i])) }
@@ -112,5 +112,59 @@ struct ResampleBlocksTests {
             #expect(a[.sharpeCILow].isFinite)
         }
         #expect(shared.keptLengths == 1)
+    }
+
+    @Test("a tape of the generator's outputs reads as the generator, from parallel readers too")
+    func tapeIsTheGenerator() {
+        let tape = GSL.DrawTape(seed: 42)
+        let rng = GSL.Random(seed: 42)
+        let expected = (0..<200_000).map { _ in rng.next32() }
+        let got = Locked([[UInt32]](repeating: [], count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            var reader = RawDraws(tape)
+            let values = (0..<(50_000 * (i + 1))).map { _ in reader.next() }
+            got.withLock { $0[i] = values }
+        }
+        for (i, values) in got.withLock({ $0 }).enumerated() {
+            #expect(values == Array(expected.prefix(values.count)), "reader \(i)")
+        }
+        #expect(tape.count >= 200_000)
+    }
+
+    @Test("read from one tape, series of every length get the interval drawn per series", arguments: [3, 17, 999, 5_000, 40_000])
+    func tapeEqualsDrawing(n: Int) {
+        for (k, bootstrap) in Self.settings.enumerated() {
+            let tape = GSL.DrawTape(seed: bootstrap.seed)
+            let r = SharpeBootstrapTests.gaussian(n, mean: 0.0003, sigma: 0.01, seed: UInt(7 * n + k))
+            let drawn = Uncertainty.sharpeInterval(r, periodsPerYear: 252, bootstrap: bootstrap)
+            #expect(Self.same(Uncertainty.sharpeInterval(r, periodsPerYear: 252, bootstrap: bootstrap, tape: tape), drawn),
+                    "n \(n), settings \(k)")
+            // The tape read again, by blocks drawn from it and by a shorter series.
+            let blocks = Uncertainty.ResampleBlocks(seriesCount: n, bootstrap: bootstrap, tape: tape)
+            #expect(Self.same(Uncertainty.sharpeInterval(r, periodsPerYear: 252, blocks: blocks), drawn))
+            let shorter = Array(r.prefix(max(3, n / 2)))
+            #expect(Self.same(Uncertainty.sharpeInterval(shorter, periodsPerYear: 252, bootstrap: bootstrap, tape: tape),
+                              Uncertainty.sharpeInterval(shorter, periodsPerYear: 252, bootstrap: bootstrap)))
+        }
+    }
+
+    @Test("lengths whose blocks are not kept read the tape, and long series draw their own: the same intervals")
+    func sharedTape() {
+        let lengths = [400, 700, 1_000, 1_300, 400, 2_000]
+        let series = lengths.enumerated().map { SharpeBootstrapTests.gaussian($1, mean: 0.0005, sigma: 0.01, seed: UInt($0 + 50)) }
+        let expected = series.map { Uncertainty.sharpeInterval($0, periodsPerYear: 252) }
+        // No room for blocks: every series reads the tape.
+        let tapeOnly = Uncertainty.SharedResamples(budget: 0)
+        let got = Locked([(low: Double, high: Double)?](repeating: nil, count: series.count))
+        DispatchQueue.concurrentPerform(iterations: series.count) { i in
+            let ci = tapeOnly.sharpeInterval(series[i], periodsPerYear: 252)
+            got.withLock { $0[i] = ci }
+        }
+        for (i, ci) in got.withLock({ $0 }).enumerated() { #expect(Self.same(ci!, expected[i]), "series \(i)") }
+        #expect(tapeOnly.keptLengths == 0 && tapeOnly.tapeDraws > 0)
+        // Room for neither: drawn per series, nothing kept.
+        let neither = Uncertainty.SharedResamples(budget: 0, tapeBudget: 0)
+        for i in series.indices { #expect(Self.same(neither.sharpeInterval(series[i], periodsPerYear: 252), expected[i])) }
+        #expect(neither.tapeDraws == 0 && neither.keptLengths == 0)
     }
 }

@@ -23,6 +23,18 @@ extension Uncertainty {
         /// Draws the blocks of `bootstrap.resamples` resamples of a series of `seriesCount`
         /// returns (at least 3: shorter series have no interval, and need no blocks).
         public init(seriesCount n: Int, bootstrap: Bootstrap = .standard) {
+            var draws = RawDraws(GSL.Random(seed: bootstrap.seed))
+            self.init(seriesCount: n, bootstrap: bootstrap, draws: &draws)
+        }
+
+        /// The blocks drawn from `tape`'s outputs (its seed is `bootstrap.seed`): the same blocks.
+        package init(seriesCount n: Int, bootstrap: Bootstrap, tape: GSL.DrawTape) {
+            precondition(tape.seed == bootstrap.seed, "resample blocks: the tape's seed is not the bootstrap's")
+            var reader = RawDraws(tape)
+            self.init(seriesCount: n, bootstrap: bootstrap, draws: &reader)
+        }
+
+        private init(seriesCount n: Int, bootstrap: Bootstrap, draws: inout RawDraws) {
             precondition(n > 2 && UInt64(n) <= UInt64(UInt32.max), "resample blocks: the series length must be in 3...2^32 - 1")
             seriesCount = n
             self.bootstrap = bootstrap
@@ -32,7 +44,7 @@ extension Uncertainty {
             var ends: [Int] = []
             ends.reserveCapacity(bootstrap.resamples)
             for _ in 0..<bootstrap.resamples {
-                resampler.drawResample { start, k in
+                resampler.drawResample(&draws) { start, k in
                     blocks.append(SIMD2(UInt32(truncatingIfNeeded: start), UInt32(truncatingIfNeeded: k)))
                 }
                 ends.append(blocks.count)
@@ -51,40 +63,72 @@ extension Uncertainty {
         }
     }
 
-    /// Resample blocks shared by the series of one job (a screen's symbols): each length's
-    /// blocks are drawn by the first series of that length and kept for the rest, up to
-    /// `budget` bytes in all. A length whose blocks would not fit is bootstrapped as a single
-    /// series is (`sharpeInterval(_:periodsPerYear:bootstrap:)`): the same interval either way.
+    /// The bootstrap work shared by the series of one job (a screen's symbols), which all use
+    /// the same settings and so the same Mersenne Twister sequence:
+    ///
+    /// - the generator's outputs are drawn once, on a tape every series reads (`GSL.DrawTape`,
+    ///   up to `tapeBudget` bytes); a series longer than that draws its own;
+    /// - a length's blocks are drawn (from the tape) by the second series of that length and
+    ///   kept for the rest, up to `budget` bytes in all; a length seen once, or past the budget,
+    ///   reads the tape (keeping blocks no other series reads would only cost their storing).
+    ///
+    /// Every way gives the interval of `sharpeInterval(_:periodsPerYear:bootstrap:)`, bit for bit.
     /// Safe to use from parallel jobs.
     public final class SharedResamples: Sendable {
         public let bootstrap: Bootstrap
         /// Most bytes of blocks kept.
         public let budget: Int
-        private let kept = Locked<(byLength: [Int: ResampleBlocks], bytes: Int)>(([:], 0))
+        /// Most bytes of generator outputs kept on the tape (4 a draw).
+        public let tapeBudget: Int
+        private let tape: GSL.DrawTape
+        private let kept = Locked<(byLength: [Int: ResampleBlocks], bytes: Int, seen: Set<Int>)>(([:], 0, []))
 
-        /// - Parameter budget: most bytes kept, 64 MB by default (27 lengths of 5,000 returns
-        ///   at 1,000 resamples; one length of about 2 million returns).
-        public init(bootstrap: Bootstrap = .standard, budget: Int = 64 << 20) {
+        /// - Parameters:
+        ///   - budget: most bytes of blocks kept, 64 MB by default (27 lengths of 5,000 returns
+        ///     at 1,000 resamples; one length of about 2 million returns).
+        ///   - tapeBudget: most bytes of generator outputs, 16 MB by default (series up to about
+        ///     90,000 returns at 1,000 resamples).
+        public init(bootstrap: Bootstrap = .standard, budget: Int = 64 << 20, tapeBudget: Int = 16 << 20) {
             self.bootstrap = bootstrap
             self.budget = budget
+            self.tapeBudget = tapeBudget
+            tape = GSL.DrawTape(seed: bootstrap.seed)
         }
 
-        /// The Sharpe interval of `returns` (`Uncertainty.sharpeInterval`), from the kept
-        /// blocks of its length when there are some or room for them.
+        /// The Sharpe interval of `returns` (`Uncertainty.sharpeInterval`): from the kept blocks
+        /// of its length when there are some or room for them, else from the tape when it fits,
+        /// else drawn as for a single series.
         public func sharpeInterval(_ returns: [Double], periodsPerYear: Double) -> (low: Double, high: Double) {
-            guard returns.count > 2, let blocks = blocks(seriesCount: returns.count) else {
-                return Uncertainty.sharpeInterval(returns, periodsPerYear: periodsPerYear, bootstrap: bootstrap)
+            let n = returns.count
+            guard n > 2 else { return Uncertainty.sharpeInterval(returns, periodsPerYear: periodsPerYear, bootstrap: bootstrap) }
+            if let blocks = blocks(seriesCount: n) {
+                return Uncertainty.sharpeInterval(returns, periodsPerYear: periodsPerYear, blocks: blocks)
             }
-            return Uncertainty.sharpeInterval(returns, periodsPerYear: periodsPerYear, blocks: blocks)
+            if fitsTape(n) {
+                return Uncertainty.sharpeInterval(returns, periodsPerYear: periodsPerYear, bootstrap: bootstrap, tape: tape)
+            }
+            return Uncertainty.sharpeInterval(returns, periodsPerYear: periodsPerYear, bootstrap: bootstrap)
         }
 
-        /// The blocks for `n` returns: kept, or drawn and kept; nil when they would not fit.
-        /// Two jobs asking for a new length at once may both draw it (the same blocks); one is kept.
+        /// Whether the draws for `n` returns fit on the tape.
+        func fitsTape(_ n: Int) -> Bool {
+            Resampler.expectedDraws(seriesCount: n, bootstrap: bootstrap) * MemoryLayout<UInt32>.stride <= tapeBudget
+        }
+
+        /// The blocks for `n` returns: kept, or drawn and kept when `n` was asked for before;
+        /// nil the first time and when they would not fit. Two jobs asking for a length at once
+        /// may both draw it (the same blocks); one is kept.
         func blocks(seriesCount n: Int) -> ResampleBlocks? {
-            if let found = kept.withLock({ $0.byLength[n] }) { return found }
             let estimate = ResampleBlocks.expectedBlocks(seriesCount: n, bootstrap: bootstrap) * MemoryLayout<SIMD2<UInt32>>.stride
-            guard kept.withLock({ $0.bytes + estimate <= budget }) else { return nil }
-            let drawn = ResampleBlocks(seriesCount: n, bootstrap: bootstrap)
+            let (found, draw) = kept.withLock { kept -> (ResampleBlocks?, Bool) in
+                if let found = kept.byLength[n] { return (found, false) }
+                let again = !kept.seen.insert(n).inserted
+                return (nil, again && kept.bytes + estimate <= budget)
+            }
+            if let found { return found }
+            guard draw else { return nil }
+            let drawn = fitsTape(n) ? ResampleBlocks(seriesCount: n, bootstrap: bootstrap, tape: tape)
+                                    : ResampleBlocks(seriesCount: n, bootstrap: bootstrap)
             return kept.withLock { kept in
                 if let found = kept.byLength[n] { return found }
                 guard kept.bytes + drawn.byteCount <= budget else { return drawn }
@@ -96,5 +140,8 @@ extension Uncertainty {
 
         /// How many lengths are kept (for tests and diagnostics).
         public var keptLengths: Int { kept.withLock { $0.byLength.count } }
+
+        /// Generator outputs on the tape so far (for tests and diagnostics).
+        public var tapeDraws: Int { tape.count }
     }
 }

@@ -44,8 +44,27 @@ public enum Uncertainty {
     /// - Complexity: O(n + resamples x n / L) time, O(resamples + n) memory.
     public static func sharpeInterval(_ returns: [Double], periodsPerYear: Double,
                                       bootstrap: Bootstrap = .standard) -> (low: Double, high: Double) {
+        guard returns.count > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
+        var draws = RawDraws(GSL.Random(seed: bootstrap.seed))
+        return interval(returns, periodsPerYear: periodsPerYear, bootstrap: bootstrap, draws: &draws)
+    }
+
+    /// `sharpeInterval(_:periodsPerYear:bootstrap:)` with the Mersenne Twister's outputs read
+    /// from `tape` (drawn once for every series bootstrapped with the seed): the same interval,
+    /// bit for bit. `tape.seed` must be `bootstrap.seed`.
+    package static func sharpeInterval(_ returns: [Double], periodsPerYear: Double, bootstrap: Bootstrap,
+                                       tape: GSL.DrawTape) -> (low: Double, high: Double) {
+        precondition(tape.seed == bootstrap.seed, "sharpeInterval: the tape's seed is not the bootstrap's")
+        guard returns.count > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
+        var reader = RawDraws(tape)
+        return interval(returns, periodsPerYear: periodsPerYear, bootstrap: bootstrap, draws: &reader)
+    }
+
+    /// The interval with the generator's raw outputs from `draws` (n > 2, every return finite).
+    @inline(__always)
+    private static func interval(_ returns: [Double], periodsPerYear: Double, bootstrap: Bootstrap,
+                                              draws: inout RawDraws) -> (low: Double, high: Double) {
         let n = returns.count
-        guard n > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
         let resampler = Resampler(count: n, bootstrap: bootstrap)
         var interval = IntervalBuilder(returns, periodsPerYear: periodsPerYear, resamples: bootstrap.resamples)
         // On a long series (prefix sums past what L2 holds) a resample's blocks are drawn first
@@ -60,7 +79,7 @@ public enum Uncertainty {
         interval.prefix.sums.withUnsafeBufferPointer { sums in
             for _ in 0..<bootstrap.resamples {
                 var blocks = 0, total = SIMD2<Double>()
-                resampler.drawResample { start, k in
+                resampler.drawResample(&draws) { start, k in
                     if batched {
                         drawn[blocks] = (start, k)
                         blocks &+= 1
@@ -106,7 +125,6 @@ public enum Uncertainty {
     /// of blocks with a uniform start and a geometric length, the last cut at n.
     struct Resampler {
         let count: Int
-        let rng: GSL.Random
         let starts: GSL.UniformInt
         let geometric: GSL.Geometric
 
@@ -115,20 +133,27 @@ public enum Uncertainty {
             let length = bootstrap.meanBlockLength ?? max(1, cbrt(Double(n)).rounded())
             geometric = GSL.Geometric(p: 1 / max(1, length))
             starts = GSL.UniformInt(below: n)
-            rng = GSL.Random(seed: bootstrap.seed)
         }
 
-        /// Draws the next resample's blocks, giving each (start, length) to `block` in order.
+        /// Draws the next resample's blocks from the generator's raw outputs `draws`
+        /// (`gsl_rng_uniform_int`, then `gsl_ran_geometric`, per block), giving each
+        /// (start, length) to `block` in order.
         @inline(__always)
-        func drawResample(_ block: (Int, Int) -> Void) {
+        func drawResample(_ draws: inout RawDraws, _ block: (Int, Int) -> Void) {
             var filled = 0
             while filled < count {
-                let start = rng.int(starts)
+                let start = starts.draw(&draws)
                 // At least 1 guards against GSL's unsigned overflow for an absurdly long mean.
-                let k = min(max(1, rng.geometric(geometric)), count &- filled)
+                let k = min(max(1, geometric.draw(&draws)), count &- filled)
                 block(start, k)
                 filled &+= k
             }
+        }
+
+        /// About how many raw outputs `resamples` resamples take: two a block, n / L blocks
+        /// and the last, cut one, a resample (rejections are rarer than 1 in 2^19).
+        static func expectedDraws(seriesCount n: Int, bootstrap: Bootstrap) -> Int {
+            2 * ResampleBlocks.expectedBlocks(seriesCount: n, bootstrap: bootstrap)
         }
     }
 

@@ -1,6 +1,32 @@
 import CGSL
 import Foundation
 
+/// A generator's raw 32-bit outputs in order: drawn from the generator itself (`GSL.Random`)
+/// or read from a tape of them (`GSL.DrawTape`). One concrete type, so the draws that read it
+/// inline (a protocol's witness calls cost a fifth of a bootstrap).
+package struct RawDraws {
+    @usableFromInline let random: GSL.Random?
+    @usableFromInline let tape: GSL.DrawTape?
+    @usableFromInline var values: [UInt32] = []
+    @usableFromInline var position = 0
+
+    /// The generator's outputs from its current state.
+    package init(_ random: GSL.Random) { self.random = random; tape = nil }
+
+    /// The tape's outputs from its start.
+    package init(_ tape: GSL.DrawTape) { random = nil; self.tape = tape }
+
+    /// The next output, as `gsl_rng_get` gives it.
+    @inlinable @inline(__always)
+    package mutating func next() -> UInt32 {
+        if let random { return random.next32() }
+        if position >= values.count { values = tape!.draws(atLeast: position + 1) }
+        let v = values[position]
+        position &+= 1
+        return v
+    }
+}
+
 extension GSL {
     /// `gsl_ran_geometric(r, p)` prepared for many draws with one `p` (`Random.geometric(_:)`),
     /// the block lengths of the Sharpe bootstrap.
@@ -91,6 +117,15 @@ extension GSL {
             Foundation.log(Double(m) / 4_294_967_296.0) / logQ + 1
         }
 
+        /// `gsl_ran_geometric`'s draw from raw Mersenne Twister outputs: the first nonzero one
+        /// (`gsl_rng_uniform_pos` draws again on 0), mapped by `draw(_:)`.
+        @inlinable @inline(__always)
+        package func draw(_ draws: inout RawDraws) -> Int {
+            var m = draws.next()
+            while m == 0 { m = draws.next() }
+            return draw(m)
+        }
+
         /// The length for a nonzero 32-bit draw `m`.
         @inlinable func draw(_ m: UInt32) -> Int {
             if isOne { return 1 }
@@ -132,7 +167,53 @@ extension GSL {
             reciprocal = scale == 1 ? 0 : UInt64.max / scale + 1
         }
 
+        /// `gsl_rng_uniform_int`'s draw from raw Mersenne Twister outputs: the first whose
+        /// quotient is below n.
+        @inlinable @inline(__always)
+        package func draw(_ draws: inout RawDraws) -> Int {
+            while true {
+                let k = quotient(UInt64(draws.next()))
+                if k < n { return Int(truncatingIfNeeded: k) }
+            }
+        }
+
         /// `m / scale` for a 32-bit `m`.
         @inlinable func quotient(_ m: UInt64) -> UInt64 { reciprocal == 0 ? m : m.multipliedFullWidth(by: reciprocal).high }
+    }
+
+    /// The raw outputs of one seeded Mersenne Twister (`gsl_rng_get`), kept as they are drawn
+    /// and shared: every reader sees the same sequence from its start, so work that would draw
+    /// the same numbers many times (a screen's bootstraps, one per symbol, all seeded alike)
+    /// draws them once and reads them after. Grows on demand; safe to use from parallel jobs.
+    package final class DrawTape: @unchecked Sendable {
+        package let seed: UInt
+        private let lock = NSLock()
+        private let rng: Random
+        private var values: [UInt32] = []
+
+        package init(seed: UInt) {
+            self.seed = seed
+            rng = Random(seed: seed)
+        }
+
+        /// The first `count` draws or more (the tape grows by at least a quarter at a time).
+        @usableFromInline package func draws(atLeast count: Int) -> [UInt32] {
+            lock.lock()
+            defer { lock.unlock() }
+            if values.count < count {
+                let target = max(count, values.count + values.count / 4, 1 << 16)
+                // Drawn into a local array, appended once (each append to a class's stored
+                // array would check exclusive access).
+                var fresh = [UInt32]()
+                fresh.reserveCapacity(target - values.count)
+                for _ in values.count..<target { fresh.append(rng.next32()) }
+                values.append(contentsOf: fresh)
+            }
+            return values
+        }
+
+        /// Draws kept so far.
+        package var count: Int { lock.lock(); defer { lock.unlock() }; return values.count }
+
     }
 }

@@ -193,12 +193,13 @@ package enum GSL {
         /// Uniform integer in 0..<n.
         @inlinable package func int(below n: Int) -> Int { Int(truncatingIfNeeded: gsl_rng_uniform_int(rng, UInt(n))) }
 
+        /// `gsl_rng_get`: the generator's next raw output (the Mersenne Twister's 32 bits).
+        @inlinable package func next32() -> UInt32 { UInt32(truncatingIfNeeded: gsl_rng_get(rng)) }
+
         /// `gsl_rng_uniform_int` for a prepared `n` (`UniformInt`): the same draws.
         @inlinable package func int(_ u: UniformInt) -> Int {
-            while true {
-                let k = u.quotient(UInt64(gsl_rng_get(rng)))
-                if k < u.n { return Int(truncatingIfNeeded: k) }
-            }
+            var draws = RawDraws(self)
+            return u.draw(&draws)
         }
 
         /// Gaussian with mean 0 and standard deviation `sigma` (Box-Muller-free ziggurat).
@@ -220,10 +221,8 @@ package enum GSL {
         /// `gsl_ran_geometric` for a prepared `p` (`Geometric`): the same draws, most of them
         /// without a logarithm.
         @inlinable package func geometric(_ g: Geometric) -> Int {
-            // gsl_rng_uniform_pos: u = get / 2^32, drawn again while 0.
-            var m = UInt32(truncatingIfNeeded: gsl_rng_get(rng))
-            while m == 0 { m = UInt32(truncatingIfNeeded: gsl_rng_get(rng)) }
-            return g.draw(m)
+            var draws = RawDraws(self)
+            return g.draw(&draws)
         }
 
         /// True with probability `p` (`gsl_ran_bernoulli`).
