@@ -123,4 +123,24 @@ struct GSLTests {
             #expect(g.draw(UInt32.max) == 1 && g.draw(1) == Int(UInt32(GSL.Geometric.formula(1, logQ: g.logQ))))
         }
     }
+
+    @Test("every bucket's edges draw GSL's length, with a complete table and without one",
+          arguments: [1.0 / 17, 1.0 / 100, 1.0 / 215, 1e-3])
+    func geometricBucketEdges(p: Double) {
+        let g = GSL.Geometric(p: p)
+        func gsl(_ m: UInt32) -> Int { Int(UInt32(GSL.Geometric.formula(m, logQ: g.logQ))) }
+        var wrong = 0, fast = 0
+        for b in 0..<g.buckets.count {
+            let low = UInt32(b) << GSL.Geometric.bucketShift, top = low | ((1 << GSL.Geometric.bucketShift) - 1)
+            for m in [max(low, 1), low &+ 1, top / 2 + low / 2, top &- 1, top] where m > 0 {
+                if g.draw(m) != gsl(m) { wrong += 1 }
+            }
+            if g.buckets[b] & GSL.Geometric.several == 0 { fast += 1 }
+        }
+        #expect(wrong == 0)
+        // Most draws take one lookup (a draw's m is uniform over the buckets): all but the
+        // buckets of the longest blocks, where lengths change within a bucket.
+        let share = Double(fast) / Double(g.buckets.count)
+        #expect(share >= (p >= 0.01 ? 0.95 : 0.6), "\(fast) of \(g.buckets.count) buckets answer with one lookup")
+    }
 }

@@ -67,33 +67,67 @@ public enum Uncertainty {
         let n = returns.count
         let resampler = Resampler(count: n, bootstrap: bootstrap)
         var interval = IntervalBuilder(returns, periodsPerYear: periodsPerYear, resamples: bootstrap.resamples)
-        // On a long series (prefix sums past what L2 holds) a resample's blocks are drawn first
-        // and summed after, so that the sums' loads (two per block, at random places in main
-        // memory) go out together instead of each waiting behind the next block's draws: a
-        // 1,000,000-return interval took 1.12 s with them one at a time, 0.70 s so. A short
-        // series' sums stay in cache, and storing the blocks would only cost instructions. Same
-        // draws and order of addition either way, so the same result.
-        let batched = n > 32_768
-        let drawn = UnsafeMutablePointer<(start: Int, count: Int)>.allocate(capacity: batched ? n : 1)
-        defer { drawn.deallocate() }
-        interval.prefix.sums.withUnsafeBufferPointer { sums in
-            for _ in 0..<bootstrap.resamples {
-                var blocks = 0, total = SIMD2<Double>()
-                resampler.drawResample(&draws) { start, k in
-                    if batched {
-                        drawn[blocks] = (start, k)
-                        blocks &+= 1
-                    } else {
+        if n > longSeries {
+            longSeriesResamples(into: &interval, resampler: resampler, draws: &draws, resamples: bootstrap.resamples)
+        } else {
+            interval.prefix.sums.withUnsafeBufferPointer { sums in
+                for _ in 0..<bootstrap.resamples {
+                    var total = SIMD2<Double>()
+                    resampler.drawResample(&draws) { start, k in
                         total += ShiftedPrefixSums.block(sums, start: start, count: k)
                     }
+                    interval.add(total)
                 }
-                for b in 0..<blocks {
-                    total += ShiftedPrefixSums.block(sums, start: drawn[b].start, count: drawn[b].count)
-                }
-                interval.add(total)
             }
         }
         return interval.finish(confidence: bootstrap.confidence)
+    }
+
+    /// Past this many returns the prefix sums outgrow L2, and resamples are summed as
+    /// `longSeriesResamples` does.
+    static let longSeries = 32_768
+
+    /// A long series' resamples, 64 at a time: their blocks drawn in order (one generator),
+    /// then summed on all cores, each resample's blocks in order, the Sharpe ratios added in
+    /// resample order: the interval of drawing and summing one block at a time, bit for bit.
+    /// Drawing a resample's blocks before summing them lets the sums' loads (two a block, at
+    /// random places in main memory) go out together instead of each waiting behind the next
+    /// block's draws: a 1,000,000-return interval took 1.12 s one block at a time, 0.70 s with
+    /// the blocks drawn first on one core, and less on two (docs/guide/benchmarks.md).
+    private static func longSeriesResamples(into interval: inout IntervalBuilder, resampler: Resampler,
+                                            draws: inout RawDraws, resamples: Int) {
+        let chunk = 64
+        var blocks: [SIMD2<UInt32>] = [], ends: [Int] = []
+        var done = 0
+        while done < resamples {
+            let size = min(chunk, resamples - done)
+            blocks.removeAll(keepingCapacity: true)
+            ends.removeAll(keepingCapacity: true)
+            for _ in 0..<size {
+                resampler.drawResample(&draws) { start, k in
+                    blocks.append(SIMD2(UInt32(truncatingIfNeeded: start), UInt32(truncatingIfNeeded: k)))
+                }
+                ends.append(blocks.count)
+            }
+            let totals = interval.prefix.sums.withUnsafeBufferPointer { sums in
+                blocks.withUnsafeBufferPointer { drawn in
+                    Parallel.map(count: size) { r -> SIMD2<Double> in
+                        var total = SIMD2<Double>()
+                        for b in (r == 0 ? 0 : ends[r - 1])..<ends[r] {
+                            total += ShiftedPrefixSums.block(sums, start: Int(drawn[b][0]), count: Int(drawn[b][1]))
+                        }
+                        return total
+                    }
+                }
+            }
+            for total in totals {
+                switch total {
+                case .success(let t): interval.add(t)
+                case .failure: preconditionFailure("summing a resample cannot fail")
+                }
+            }
+            done += size
+        }
     }
 
     /// `sharpeInterval(_:periodsPerYear:bootstrap:)` with the resamples' blocks drawn before

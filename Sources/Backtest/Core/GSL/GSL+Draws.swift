@@ -88,11 +88,14 @@ extension GSL {
         @usableFromInline static let bucketShift: UInt32 = 20
         @usableFromInline static let several: UInt64 = 1 << 63
 
-        /// The bucket entries from the descending thresholds, without another logarithm.
+        /// The bucket entries from the descending thresholds, without another logarithm. Without
+        /// a complete table, a bucket reaching at or below the last threshold (lengths past the
+        /// table, which only the formula gives) is marked as several, so its draws take the
+        /// lookup and then the formula; every other bucket is exact as with a complete table
+        /// (a mean length of 100 has every draw above the 1,024th threshold but 1 in 30,000).
         static func buckets(_ t: [UInt32], complete: Bool) -> [UInt64] {
             let count = 1 << (32 - Int(bucketShift))
             var out = [UInt64](repeating: several, count: count)
-            guard complete else { return out }
             // Walk the buckets from the top; `above` counts thresholds at or above the bucket's top.
             var above = 0
             for b in stride(from: count - 1, through: 0, by: -1) {
@@ -101,6 +104,9 @@ extension GSL {
                 var inside = 0
                 while above + inside < t.count && t[above + inside] >= low { inside += 1 }
                 let length = UInt64(above + 1)
+                // Past the table (incomplete): m at or below the last threshold has a length the
+                // table does not hold.
+                if !complete && above + inside == t.count { continue }
                 switch inside {
                 case 0: out[b] = length << 32
                 // The one threshold inside lies in low ..< top (those at or above top are in
