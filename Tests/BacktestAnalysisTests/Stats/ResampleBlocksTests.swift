@@ -49,21 +49,21 @@ struct ResampleBlocksTests {
     func blocksCoverTheSeries() {
         let n = 997, bootstrap = Uncertainty.Bootstrap(resamples: 50, meanBlockLength: 30)
         let blocks = Uncertainty.ResampleBlocks(seriesCount: n, bootstrap: bootstrap)
-        #expect(blocks.resampleEnds.count == 50)
+        #expect(blocks.run.ends.count == 50)
         var b = 0, lengths: [Int] = []
-        for end in blocks.resampleEnds {
+        for end in blocks.run.ends {
             var filled = 0
             while b < end {
-                #expect(blocks.blocks[b][0] < UInt32(n) && blocks.blocks[b][1] >= 1)
-                filled += Int(blocks.blocks[b][1]); lengths.append(Int(blocks.blocks[b][1])); b += 1
+                #expect(blocks.run.blocks[b][0] < UInt32(n) && blocks.run.blocks[b][1] >= 1)
+                filled += Int(blocks.run.blocks[b][1]); lengths.append(Int(blocks.run.blocks[b][1])); b += 1
             }
             #expect(filled == n)
         }
-        #expect(b == blocks.blocks.count)
+        #expect(b == blocks.run.blocks.count)
         // Mean block length near 30 (blocks cut at the end are shorter).
         let mean = Double(lengths.reduce(0, +)) / Double(lengths.count)
         #expect(mean > 20 && mean < 35, "mean block \(mean)")
-        #expect(blocks.blocks.count <= Uncertainty.ResampleBlocks.expectedBlocks(seriesCount: n, bootstrap: bootstrap) * 2)
+        #expect(blocks.run.blocks.count <= Uncertainty.ResampleBlocks.expectedBlocks(seriesCount: n, bootstrap: bootstrap) * 2)
     }
 
     @Test("constant and non-finite series have no interval with shared blocks either")

@@ -15,10 +15,8 @@ extension Uncertainty {
         /// The series length the blocks were drawn for.
         public let seriesCount: Int
         public let bootstrap: Bootstrap
-        /// (start, length) of every block, resample after resample.
-        let blocks: [SIMD2<UInt32>]
-        /// `resampleEnds[r]` is the index in `blocks` past resample r's last block.
-        let resampleEnds: [Int]
+        /// Every resample's blocks, resample after resample.
+        let run: BlockRun
 
         /// Draws the blocks of `bootstrap.resamples` resamples of a series of `seriesCount`
         /// returns (at least 3: shorter series have no interval, and need no blocks).
@@ -38,28 +36,63 @@ extension Uncertainty {
             precondition(n > 2 && UInt64(n) <= UInt64(UInt32.max), "resample blocks: the series length must be in 3...2^32 - 1")
             seriesCount = n
             self.bootstrap = bootstrap
-            let resampler = Resampler(count: n, bootstrap: bootstrap)
-            var blocks: [SIMD2<UInt32>] = []
-            blocks.reserveCapacity(Self.expectedBlocks(seriesCount: n, bootstrap: bootstrap))
-            var ends: [Int] = []
-            ends.reserveCapacity(bootstrap.resamples)
-            for _ in 0..<bootstrap.resamples {
-                resampler.drawResample(&draws) { start, k in
-                    blocks.append(SIMD2(UInt32(truncatingIfNeeded: start), UInt32(truncatingIfNeeded: k)))
-                }
-                ends.append(blocks.count)
-            }
-            self.blocks = blocks
-            resampleEnds = ends
+            var run = BlockRun()
+            run.reserve(blocks: Self.expectedBlocks(seriesCount: n, bootstrap: bootstrap), resamples: bootstrap.resamples)
+            run.draw(bootstrap.resamples, Resampler(count: n, bootstrap: bootstrap), &draws)
+            self.run = run
         }
 
         /// Bytes the blocks hold.
-        public var byteCount: Int { blocks.count * MemoryLayout<SIMD2<UInt32>>.stride + resampleEnds.count * MemoryLayout<Int>.stride }
+        public var byteCount: Int { run.byteCount }
 
         /// About how many blocks `init` draws: n / L a resample, plus the last, cut one.
         public static func expectedBlocks(seriesCount n: Int, bootstrap: Bootstrap) -> Int {
             let length = max(1, bootstrap.meanBlockLength ?? max(1, cbrt(Double(n)).rounded()))
             return bootstrap.resamples * (Int((Double(n) / length).rounded(.up)) + 1)
+        }
+    }
+
+    /// The blocks of consecutive resamples: each block's (start, length) in order, and where
+    /// each resample's blocks end.
+    struct BlockRun {
+        private(set) var blocks: [SIMD2<UInt32>] = []
+        /// `ends[r]` is the index in `blocks` past resample r's last block.
+        private(set) var ends: [Int] = []
+
+        var resamples: Int { ends.count }
+        var byteCount: Int { blocks.count * MemoryLayout<SIMD2<UInt32>>.stride + ends.count * MemoryLayout<Int>.stride }
+
+        mutating func reserve(blocks: Int, resamples: Int) {
+            self.blocks.reserveCapacity(blocks)
+            ends.reserveCapacity(resamples)
+        }
+
+        mutating func removeAll() {
+            blocks.removeAll(keepingCapacity: true)
+            ends.removeAll(keepingCapacity: true)
+        }
+
+        /// Appends the blocks of the next `count` resamples `resampler` draws from `draws`.
+        mutating func draw(_ count: Int, _ resampler: Resampler, _ draws: inout RawDraws) {
+            for _ in 0..<count {
+                resampler.drawResample(&draws) { start, k in
+                    blocks.append(SIMD2(UInt32(truncatingIfNeeded: start), UInt32(truncatingIfNeeded: k)))
+                }
+                ends.append(blocks.count)
+            }
+        }
+
+        /// Resample r's (sum, sum of squares) of the shifted returns whose prefix sums are
+        /// `sums`, its blocks added in order.
+        @inline(__always)
+        func total(_ r: Int, _ sums: UnsafeBufferPointer<SIMD2<Double>>) -> SIMD2<Double> {
+            blocks.withUnsafeBufferPointer { drawn in
+                var total = SIMD2<Double>()
+                for b in (r == 0 ? 0 : ends[r &- 1])..<ends[r] {
+                    total += ShiftedPrefixSums.block(sums, start: Int(drawn[b][0]), count: Int(drawn[b][1]))
+                }
+                return total
+            }
         }
     }
 

@@ -97,28 +97,14 @@ public enum Uncertainty {
     private static func longSeriesResamples(into interval: inout IntervalBuilder, resampler: Resampler,
                                             draws: inout RawDraws, resamples: Int) {
         let chunk = 64
-        var blocks: [SIMD2<UInt32>] = [], ends: [Int] = []
+        var run = BlockRun()
         var done = 0
         while done < resamples {
             let size = min(chunk, resamples - done)
-            blocks.removeAll(keepingCapacity: true)
-            ends.removeAll(keepingCapacity: true)
-            for _ in 0..<size {
-                resampler.drawResample(&draws) { start, k in
-                    blocks.append(SIMD2(UInt32(truncatingIfNeeded: start), UInt32(truncatingIfNeeded: k)))
-                }
-                ends.append(blocks.count)
-            }
+            run.removeAll()
+            run.draw(size, resampler, &draws)
             let totals = interval.prefix.sums.withUnsafeBufferPointer { sums in
-                blocks.withUnsafeBufferPointer { drawn in
-                    Parallel.map(count: size) { r -> SIMD2<Double> in
-                        var total = SIMD2<Double>()
-                        for b in (r == 0 ? 0 : ends[r - 1])..<ends[r] {
-                            total += ShiftedPrefixSums.block(sums, start: Int(drawn[b][0]), count: Int(drawn[b][1]))
-                        }
-                        return total
-                    }
-                }
+                Parallel.map(count: size) { run.total($0, sums) }
             }
             for total in totals {
                 switch total {
@@ -140,17 +126,7 @@ public enum Uncertainty {
         guard n > 2, returns.allSatisfy(\.isFinite) else { return (.nan, .nan) }
         var interval = IntervalBuilder(returns, periodsPerYear: periodsPerYear, resamples: blocks.bootstrap.resamples)
         interval.prefix.sums.withUnsafeBufferPointer { sums in
-            blocks.blocks.withUnsafeBufferPointer { drawn in
-                var b = 0
-                for end in blocks.resampleEnds {
-                    var total = SIMD2<Double>()
-                    while b < end {
-                        total += ShiftedPrefixSums.block(sums, start: Int(drawn[b][0]), count: Int(drawn[b][1]))
-                        b &+= 1
-                    }
-                    interval.add(total)
-                }
-            }
+            for r in 0..<blocks.run.resamples { interval.add(blocks.run.total(r, sums)) }
         }
         return interval.finish(confidence: blocks.bootstrap.confidence)
     }
