@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BacktestCore
 @testable import BacktestIO
 
@@ -93,30 +94,39 @@ struct TextBytesTests {
 struct ReportFilesTests {
     struct Failure: Error, Equatable { var name: String }
 
-    @Test("files come back in the jobs' order, whatever order they finish in")
+    @Test("every file holds what its job made, whatever order the jobs finish in; the paths come in the jobs' order")
     func order() throws {
+        let target = TestSupport.scratchDirectory().appendingPathComponent("report").path
+        let staged = try OutputDirectory.stage(target, force: false)
         let jobs = (0..<12).map { i in
-            ReportFiles.Job("f\(i)", text: {
+            ReportFiles.Job("f\(i).txt", text: {
                 // Uneven work so that later jobs can finish first.
                 var x = 0.0
                 for k in 0..<((12 - i) * 20_000) { x += Double(k % 7) }
                 return "file \(i) \(x > 0)"
             })
         }
-        let files = try ReportFiles.make(jobs)
-        #expect(files.map(\.name) == (0..<12).map { "f\($0)" })
-        #expect(files.map { String(decoding: $0.bytes, as: UTF8.self) } == (0..<12).map { "file \($0) true" })
+        let paths = try ReportFiles.write(jobs, into: staged, directory: target)
+        try staged.commit()
+        #expect(paths == (0..<12).map { target + "/f\($0).txt" })
+        for i in 0..<12 {
+            #expect(try String(contentsOfFile: paths[i], encoding: .utf8) == "file \(i) true")
+        }
     }
 
-    @Test("the first failing job in order is the error, as when the files were made one by one")
-    func firstFailure() {
+    @Test("the first failing job in order is the error, and nothing is written, as when the files were made one by one")
+    func firstFailure() throws {
+        let target = TestSupport.scratchDirectory().appendingPathComponent("report").path
+        let staged = try OutputDirectory.stage(target, force: false)
         let jobs = (0..<6).map { i in
-            ReportFiles.Job("f\(i)", bytes: {
+            ReportFiles.Job("f\(i).csv", bytes: {
                 if i == 2 || i == 4 { throw Failure(name: "f\(i)") }
                 return Array("ok".utf8)
             })
         }
-        #expect(throws: Failure(name: "f2")) { try ReportFiles.make(jobs) }
+        #expect(throws: Failure(name: "f2")) { try ReportFiles.write(jobs, into: staged, directory: target) }
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(!FileManager.default.fileExists(atPath: staged.path))
     }
 }
 

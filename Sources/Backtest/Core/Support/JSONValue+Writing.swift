@@ -15,13 +15,6 @@ extension JSONValue {
         return out.string
     }
 
-    /// `serialized(style)`'s UTF-8 bytes, without the `String`.
-    package func serializedBytes(_ style: Style = .compact) -> [UInt8] {
-        var out = TextBytes()
-        write(to: &out, style: style)
-        return out.bytes
-    }
-
     /// Appends the value's JSON text to `out` (bytes written in one buffer: a report page's
     /// million-number arrays took most of a second as `String` appends).
     package func write(to out: inout TextBytes, style: Style) {

@@ -9,13 +9,6 @@ enum ReportFiles {
     enum Content {
         case bytes([UInt8])
         case text(String)
-
-        var bytes: [UInt8] {
-            switch self {
-            case .bytes(let b): b
-            case .text(let t): Array(t.utf8)
-            }
-        }
     }
 
     /// A file's name and how to make its content.
@@ -32,12 +25,6 @@ enum ReportFiles {
             self.name = name
             self.make = { .text(try make()) }
         }
-    }
-
-    /// Every job's bytes, in the jobs' order; the first failure (in that order) is thrown.
-    static func make(_ jobs: [Job]) throws -> [(name: String, bytes: [UInt8])] {
-        let results = Parallel.map(count: jobs.count) { try jobs[$0].make() }
-        return try zip(jobs, results).map { job, result in (job.name, try result.get().bytes) }
     }
 
     /// Makes the files and writes them into `staged`, each as soon as it is made (so a file's
