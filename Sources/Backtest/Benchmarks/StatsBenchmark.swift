@@ -29,30 +29,23 @@ package enum StatsBenchmark {
         precondition(count > 0 && runs > 0, "count and runs must be positive")
         let rng = GSL.Random(seed: 2024)
         let returns = (0..<count).map { _ in 0.0004 + rng.gaussian(sigma: 0.01) }
+        /// Milliseconds of each of `runs` calls of `body`.
+        func timed(_ body: () -> Void) -> [Double] {
+            (0..<runs).map { _ in
+                let start = DispatchTime.now().uptimeNanoseconds
+                body()
+                return BenchWorkloads.seconds(since: start) * 1_000
+            }
+        }
         _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252)
-        var times = [Double]()
-        for _ in 0..<runs {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-        }
-        let t0 = DispatchTime.now().uptimeNanoseconds
+        let times = timed { _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252) }
+        let start = DispatchTime.now().uptimeNanoseconds
         let blocks = Uncertainty.ResampleBlocks(seriesCount: count)
-        let drawBlocks = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-        var shared = [Double]()
-        for _ in 0..<runs {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, blocks: blocks)
-            shared.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-        }
+        let drawBlocks = BenchWorkloads.seconds(since: start) * 1_000
+        let shared = timed { _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, blocks: blocks) }
         let tape = GSL.DrawTape(seed: Uncertainty.Bootstrap.standard.seed)
         _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, bootstrap: .standard, tape: tape)
-        var taped = [Double]()
-        for _ in 0..<runs {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, bootstrap: .standard, tape: tape)
-            taped.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-        }
+        let taped = timed { _ = Uncertainty.sharpeInterval(returns, periodsPerYear: 252, bootstrap: .standard, tape: tape) }
         return Result(returns: count, runs: runs, median: GSL.quantile(times, 0.5), best: times.min()!,
                       drawBlocks: drawBlocks, sharedMedian: GSL.quantile(shared, 0.5), sharedBest: shared.min()!,
                       tapeMedian: GSL.quantile(taped, 0.5), tapeBest: taped.min()!)

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
-#endif
-#if canImport(Glibc)
+
 @_silgen_name("mallopt")
 private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 #endif

@@ -37,7 +37,7 @@ struct ExitReportTests {
     @Test("trades.csv ends each row with exit_kind, the kind's name")
     func tradesCSV() throws {
         let report = try Self.report()
-        let lines = report.tradesCSV().split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let lines = String(decoding: report.tradesCSVBytes(), as: UTF8.self).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(lines[0].last == "exit_kind" && lines[0].count == 15)
         #expect(lines.dropFirst().map { String($0.last!) } == report.result.trades.map(\.exitKind.rawValue))
     }

@@ -46,7 +46,7 @@ struct ReportTests {
 
     @Test("equity.csv has one row per bar with the ledger and drawdown")
     func equityCSV() {
-        let lines = Self.sampleReport().equityCSV().split(separator: "\n")
+        let lines = String(decoding: Self.sampleReport().equityCSVBytes(), as: UTF8.self).split(separator: "\n")
         #expect(lines.first == "time,cash,position,equity,drawdown")
         #expect(lines.count == 11)
         #expect(lines[4] == "2024-01-04T00:00:00Z,99,1,99,-0.1")

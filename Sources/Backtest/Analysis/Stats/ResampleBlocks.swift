@@ -128,9 +128,9 @@ extension Uncertainty {
             tape = GSL.DrawTape(seed: bootstrap.seed)
         }
 
-        /// The Sharpe interval of `returns` (`Uncertainty.sharpeInterval`): from the kept blocks
-        /// of its length when there are some or room for them, else from the tape when it fits,
-        /// else drawn as for a single series.
+        /// The Sharpe interval of `returns` (`Uncertainty.sharpeInterval`): from the blocks of its
+        /// length when they are kept or its length was asked for before and they fit, else from
+        /// the tape when it fits, else drawn as for a single series.
         public func sharpeInterval(_ returns: [Double], periodsPerYear: Double) -> (low: Double, high: Double) {
             let n = returns.count
             guard n > 2 else { return Uncertainty.sharpeInterval(returns, periodsPerYear: periodsPerYear, bootstrap: bootstrap) }

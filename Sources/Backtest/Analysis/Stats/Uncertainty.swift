@@ -63,7 +63,7 @@ public enum Uncertainty {
     /// The interval with the generator's raw outputs from `draws` (n > 2, every return finite).
     @inline(__always)
     private static func interval(_ returns: [Double], periodsPerYear: Double, bootstrap: Bootstrap,
-                                              draws: inout RawDraws) -> (low: Double, high: Double) {
+                                 draws: inout RawDraws) -> (low: Double, high: Double) {
         let n = returns.count
         let resampler = Resampler(count: n, bootstrap: bootstrap)
         var interval = IntervalBuilder(returns, periodsPerYear: periodsPerYear, resamples: bootstrap.resamples)

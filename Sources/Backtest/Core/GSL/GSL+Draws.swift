@@ -191,35 +191,29 @@ extension GSL {
     /// and shared: every reader sees the same sequence from its start, so work that would draw
     /// the same numbers many times (a screen's bootstraps, one per symbol, all seeded alike)
     /// draws them once and reads them after. Grows on demand; safe to use from parallel jobs.
-    package final class DrawTape: @unchecked Sendable {
+    package final class DrawTape: Sendable {
         package let seed: UInt
-        private let lock = NSLock()
-        private let rng: Random
-        private var values: [UInt32] = []
+        /// The generator, at the tape's end, and the outputs drawn so far.
+        private let drawn: Locked<(rng: Random, values: [UInt32])>
 
         package init(seed: UInt) {
             self.seed = seed
-            rng = Random(seed: seed)
+            drawn = Locked((Random(seed: seed), []))
         }
 
         /// The first `count` draws or more (the tape grows by at least a quarter at a time).
         @usableFromInline package func draws(atLeast count: Int) -> [UInt32] {
-            lock.lock()
-            defer { lock.unlock() }
-            if values.count < count {
-                let target = max(count, values.count + values.count / 4, 1 << 16)
-                // Drawn into a local array, appended once (each append to a class's stored
-                // array would check exclusive access).
-                var fresh = [UInt32]()
-                fresh.reserveCapacity(target - values.count)
-                for _ in values.count..<target { fresh.append(rng.next32()) }
-                values.append(contentsOf: fresh)
+            drawn.withLock { tape in
+                if tape.values.count < count {
+                    let target = max(count, tape.values.count + tape.values.count / 4, 1 << 16)
+                    tape.values.reserveCapacity(target)
+                    while tape.values.count < target { tape.values.append(tape.rng.next32()) }
+                }
+                return tape.values
             }
-            return values
         }
 
         /// Draws kept so far.
-        package var count: Int { lock.lock(); defer { lock.unlock() }; return values.count }
-
+        package var count: Int { drawn.withLock { $0.values.count } }
     }
 }

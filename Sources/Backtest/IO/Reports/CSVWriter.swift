@@ -56,5 +56,4 @@ struct CSVWriter {
     }
 
     var bytes: [UInt8] { text.bytes }
-    var string: String { text.string }
 }

@@ -122,7 +122,7 @@ public enum OutputDirectory {
         let (fd, temporary) = try exclusiveTemporary(beside: path)
         do {
             defer { close(fd) }
-            guard FileDescriptor.write(fd, bytes) else { throw WriteFailure(path: path, verb: "write") }
+            try append(bytes, to: fd, path: path)
         } catch {
             unlink(temporary)
             throw error
@@ -161,7 +161,11 @@ public enum OutputDirectory {
 
     /// Writes all of `bytes` to `fd`.
     static func append(_ bytes: [UInt8], to fd: Int32, path: String) throws {
-        guard bytes.withUnsafeBytes({ FileDescriptor.write(fd, $0) }) else { throw WriteFailure(path: path, verb: "write") }
+        try bytes.withUnsafeBytes { try append($0, to: fd, path: path) }
+    }
+
+    private static func append(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
+        guard FileDescriptor.write(fd, bytes) else { throw WriteFailure(path: path, verb: "write") }
     }
 
     /// `notebooks-out/<kind>-<names...>-<YYYYMMDDTHHMMSSZ>` with every name sanitised.

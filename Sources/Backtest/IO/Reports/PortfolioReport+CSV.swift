@@ -5,9 +5,6 @@ extension PortfolioReport {
     /// One row per bar of the portfolio clock: `time, cash, positions` (symbols held),
     /// `position_value` (Σ |quantity × close|), `exposure` (position value / equity), `equity`,
     /// `drawdown`, `benchmark` (the equal-weight buy and hold).
-    func equityCSV() -> String { String(decoding: equityCSVBytes(), as: UTF8.self) }
-
-    /// `equity.csv`: one row per bar of the account.
     func equityCSVBytes() -> [UInt8] {
         let p = portfolio
         let dd = run.drawdowns.curve
@@ -18,7 +15,11 @@ extension PortfolioReport {
             csv.time(p.time[i])
             csv.number(p.cash[i])
             csv.integer(p.positions[i])
-            for v in [p.positionValue[i], exposure, p.equity[i], dd[i], p.benchmark[i]] { csv.number(v) }
+            csv.number(p.positionValue[i])
+            csv.number(exposure)
+            csv.number(p.equity[i])
+            csv.number(dd[i])
+            csv.number(p.benchmark[i])
             csv.endRow()
         }
         return csv.bytes
@@ -29,8 +30,6 @@ extension PortfolioReport {
     /// the bar (a symbol without a bar then is valued at its last close). At each bar the values
     /// plus `equity.csv`'s cash make its equity.
     /// - Complexity: O(rows x symbols held + fills + bars of all symbols).
-    func positionsCSV() -> String { String(decoding: positionsCSVBytes(), as: UTF8.self) }
-
     func positionsCSVBytes() -> [UInt8] {
         let p = portfolio
         var quantity = [Double](repeating: 0, count: p.symbols.count)

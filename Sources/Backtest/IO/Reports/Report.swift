@@ -284,8 +284,6 @@ public struct Report {
         return s
     }
 
-    func equityCSV() -> String { String(decoding: equityCSVBytes(), as: UTF8.self) }
-
     /// `equity.csv`: one row per bar (time, cash, position, equity, drawdown).
     func equityCSVBytes() -> [UInt8] {
         let dd = drawdowns.curve
@@ -302,8 +300,6 @@ public struct Report {
         return csv.bytes
     }
 
-    func tradesCSV() -> String { String(decoding: tradesCSVBytes(), as: UTF8.self) }
-
     /// `trades.csv`: one row per trade, open ones included.
     func tradesCSVBytes() -> [UInt8] {
         var csv = CSVWriter(header: ["side", "entry_time", "exit_time", "entry_index", "exit_index", "bars_held", "quantity",
@@ -315,15 +311,19 @@ public struct Report {
             csv.integer(t.entryIndex)
             csv.integer(t.exitIndex)
             csv.integer(t.barsHeld)
-            for v in [t.quantity, t.entryPrice, t.exitPrice, t.slippageBps, t.fees, t.pnl, t.returnFraction] { csv.number(v) }
+            csv.number(t.quantity)
+            csv.number(t.entryPrice)
+            csv.number(t.exitPrice)
+            csv.number(t.slippageBps)
+            csv.number(t.fees)
+            csv.number(t.pnl)
+            csv.number(t.returnFraction)
             csv.bool(t.isOpen)
             csv.literal(t.exitKind.rawValue)
             csv.endRow()
         }
         return csv.bytes
     }
-
-    func fillsCSV() -> String { String(decoding: fillsCSVBytes(), as: UTF8.self) }
 
     /// `fills.csv`: one row per fill attempt of the engine.
     func fillsCSVBytes() -> [UInt8] {
@@ -334,7 +334,12 @@ public struct Report {
             csv.time(f.time)
             csv.integer(f.index)
             csv.text(f.side.rawValue)
-            for v in [f.referencePrice, f.vwap, f.slippageBps, f.quantityAsked, f.quantityFilled, f.fee] { csv.number(v) }
+            csv.number(f.referencePrice)
+            csv.number(f.vwap)
+            csv.number(f.slippageBps)
+            csv.number(f.quantityAsked)
+            csv.number(f.quantityFilled)
+            csv.number(f.fee)
             csv.bool(f.isPartial)
             csv.endRow()
         }
