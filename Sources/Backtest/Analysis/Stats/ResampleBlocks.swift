@@ -102,19 +102,26 @@ extension Uncertainty {
     /// - the generator's outputs are drawn once, on a tape every series reads (`GSL.DrawTape`,
     ///   up to `tapeBudget` bytes); a series longer than that draws its own;
     /// - a length's blocks are drawn (from the tape) by the second series of that length and
-    ///   kept for the rest, up to `budget` bytes in all; a length seen once, or past the budget,
-    ///   reads the tape (keeping blocks no other series reads would only cost their storing).
+    ///   kept for the rest (who wait while they are drawn), up to about `budget` bytes in all; a
+    ///   length seen once, or past the budget, reads the tape (keeping blocks no other series
+    ///   reads would only cost their storing).
     ///
     /// Every way gives the interval of `sharpeInterval(_:periodsPerYear:bootstrap:)`, bit for bit.
     /// Safe to use from parallel jobs.
-    public final class SharedResamples: Sendable {
+    public final class SharedResamples: @unchecked Sendable {
         public let bootstrap: Bootstrap
-        /// Most bytes of blocks kept.
+        /// Most bytes of blocks kept (checked against each length's expected size before it is drawn).
         public let budget: Int
         /// Most bytes of generator outputs kept on the tape (4 a draw).
         public let tapeBudget: Int
         private let tape: GSL.DrawTape
-        private let kept = Locked<(byLength: [Int: ResampleBlocks], bytes: Int, seen: Set<Int>)>(([:], 0, []))
+
+        /// A length's blocks: asked for once, being drawn by one job, or kept.
+        private enum Entry { case seen, drawing, kept(ResampleBlocks) }
+        /// Guards `entries` and `bytes`; jobs wait on it while a length's blocks are drawn.
+        private let condition = NSCondition()
+        private var entries: [Int: Entry] = [:]
+        private var bytes = 0
 
         /// - Parameters:
         ///   - budget: most bytes of blocks kept, 64 MB by default (27 lengths of 5,000 returns
@@ -148,31 +155,48 @@ extension Uncertainty {
             Resampler.expectedDraws(seriesCount: n, bootstrap: bootstrap) * MemoryLayout<UInt32>.stride <= tapeBudget
         }
 
-        /// The blocks for `n` returns: kept, or drawn and kept when `n` was asked for before;
-        /// nil the first time and when they would not fit. Two jobs asking for a length at once
-        /// may both draw it (the same blocks); one is kept.
+        /// The blocks for `n` returns: nil the first time `n` is asked for (that series reads the
+        /// tape) and when they would not fit; drawn and kept by the second asker; the kept ones
+        /// for every later asker, who waits while they are drawn. So the work does not depend
+        /// on how the jobs interleave: one tape read, one draw, then sums (what
+        /// `make perf-check` counts).
         func blocks(seriesCount n: Int) -> ResampleBlocks? {
             let estimate = ResampleBlocks.expectedBlocks(seriesCount: n, bootstrap: bootstrap) * MemoryLayout<SIMD2<UInt32>>.stride
-            let (found, draw) = kept.withLock { kept -> (ResampleBlocks?, Bool) in
-                if let found = kept.byLength[n] { return (found, false) }
-                let again = !kept.seen.insert(n).inserted
-                return (nil, again && kept.bytes + estimate <= budget)
-            }
-            if let found { return found }
-            guard draw else { return nil }
-            let drawn = fitsTape(n) ? ResampleBlocks(seriesCount: n, bootstrap: bootstrap, tape: tape)
-                                    : ResampleBlocks(seriesCount: n, bootstrap: bootstrap)
-            return kept.withLock { kept in
-                if let found = kept.byLength[n] { return found }
-                guard kept.bytes + drawn.byteCount <= budget else { return drawn }
-                kept.byLength[n] = drawn
-                kept.bytes += drawn.byteCount
-                return drawn
+            condition.lock()
+            while true {
+                switch entries[n] {
+                case nil:
+                    entries[n] = .seen
+                    condition.unlock()
+                    return nil
+                case .kept(let blocks):
+                    condition.unlock()
+                    return blocks
+                case .drawing:
+                    condition.wait()
+                case .seen:
+                    guard bytes + estimate <= budget else { condition.unlock(); return nil }
+                    entries[n] = .drawing
+                    bytes += estimate
+                    condition.unlock()
+                    let drawn = fitsTape(n) ? ResampleBlocks(seriesCount: n, bootstrap: bootstrap, tape: tape)
+                                            : ResampleBlocks(seriesCount: n, bootstrap: bootstrap)
+                    condition.lock()
+                    entries[n] = .kept(drawn)
+                    bytes += drawn.byteCount - estimate
+                    condition.broadcast()
+                    condition.unlock()
+                    return drawn
+                }
             }
         }
 
         /// How many lengths are kept (for tests and diagnostics).
-        public var keptLengths: Int { kept.withLock { $0.byLength.count } }
+        public var keptLengths: Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return entries.values.filter { if case .kept = $0 { true } else { false } }.count
+        }
 
         /// Generator outputs on the tape so far (for tests and diagnostics).
         public var tapeDraws: Int { tape.count }

@@ -201,11 +201,15 @@ extension GSL {
             drawn = Locked((Random(seed: seed), []))
         }
 
-        /// The first `count` draws or more (the tape grows by at least a quarter at a time).
+        /// Draws are added in chunks of this many, so the tape's length depends only on the
+        /// furthest draw read, not on the order readers asked in.
+        static let chunk = 1 << 16
+
+        /// The first `count` draws or more (`count` rounded up to whole chunks).
         @usableFromInline package func draws(atLeast count: Int) -> [UInt32] {
             drawn.withLock { tape in
                 if tape.values.count < count {
-                    let target = max(count, tape.values.count + tape.values.count / 4, 1 << 16)
+                    let target = (count + Self.chunk - 1) / Self.chunk * Self.chunk
                     tape.values.reserveCapacity(target)
                     while tape.values.count < target { tape.values.append(tape.rng.next32()) }
                 }
