@@ -478,6 +478,25 @@ struct SpreadWindow {
     /// the running sum of squares, to rounding).
     mutating func sample(_ h: UnsafeBufferPointer<Double>, _ l: UnsafeBufferPointer<Double>,
                          _ c: UnsafeBufferPointer<Double>, before t: Int) -> CandleEstimators.SpreadSample? {
+        sample(before: t, from: .bars(h.baseAddress!, l.baseAddress!, c.baseAddress!))
+    }
+
+    /// `sample` reading the pairs from `pairs` (the pair ending at bar k at `pairs[k]`, as
+    /// `CandleEstimators.pairs` computes it: `EstimateFeed`) instead of computing them: the same
+    /// sums of the same runs, so the same bits.
+    mutating func sample(pairs: UnsafePointer<Double>, before t: Int) -> CandleEstimators.SpreadSample? {
+        sample(before: t, from: .column(pairs))
+    }
+
+    /// Where the window's pairs come from: computed from the bars into the ring, or read from a
+    /// column of every pair.
+    private enum Pairs {
+        case bars(UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>)
+        case column(UnsafePointer<Double>)
+    }
+
+    @inline(__always)
+    private mutating func sample(before t: Int, from source: Pairs) -> CandleEstimators.SpreadSample? {
         let lo = max(0, t - window)
         guard t - lo >= 2 else { return nil }
         let first = lo + 1  // pairs first..<t
@@ -489,11 +508,17 @@ struct SpreadWindow {
         let end = self.end
         storage.withUnsafeMutableBufferPointer { buffer in
             let r = buffer.baseAddress!, f = r + w, o = r + 2 * w
+            // The pairs ending at bars k..<k + count, which sit at ring slot k % w (the runs
+            // below never cross the ring's end, so a column's run is the ring's run).
+            @inline(__always) func values(_ k: Int, _ slot: Int) -> UnsafePointer<Double> {
+                if case .column(let pairs) = source { return pairs + k }
+                return UnsafePointer(r + slot)
+            }
             // Pairs leaving the window, in at most two contiguous runs.
             var slot = start % w
             while start < first {
                 let count = min(first - start, w - slot)
-                let run = Self.totals(r + slot, count)
+                let run = Self.totals(values(start, slot), count)
                 sum -= run.sum
                 squares -= run.squares
                 start += count
@@ -506,9 +531,10 @@ struct SpreadWindow {
             var k = end
             while k < t {
                 let count = min(t - k, w - slot)
-                CandleEstimators.pairs(h.baseAddress!, l.baseAddress!, c.baseAddress!, from: k, count: count,
-                                       into: r + slot, own: o, flags: f)
-                let run = Self.totals(r + slot, count)
+                if case .bars(let h, let l, let c) = source {
+                    CandleEstimators.pairs(h, l, c, from: k, count: count, into: r + slot, own: o, flags: f)
+                }
+                let run = Self.totals(values(k, slot), count)
                 sum += run.sum
                 squares += run.squares
                 k += count
@@ -519,7 +545,7 @@ struct SpreadWindow {
             if added >= 8 * w {
                 let slot = start % w, count = t - start
                 let head = min(count, w - slot)
-                let a = Self.totals(r + slot, head), b = Self.totals(r, count - head)
+                let a = Self.totals(values(start, slot), head), b = Self.totals(values(start + head, 0), count - head)
                 sum = a.sum + b.sum
                 squares = a.squares + b.squares
                 added = 0

@@ -24,8 +24,23 @@ public enum Engine {
     ///   indicator.
     public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
                            cache: IndicatorCache = IndicatorCache()) throws -> BacktestResult {
-        try config.validate()
-        return try run(candles, signals: signals, config: config, inputs: try OrderInputs(config, candles: candles, cache: cache))
+        try run(candles, config: config, cache: cache, feed: .automatic, signals: { signals })
+    }
+
+    /// `run` with the signals computed by `signals` after the run has started: with a spare
+    /// core, a long series' synthetic-book estimates are computed on it meanwhile
+    /// (`EstimateFeed`). The same results as computing the signals first.
+    public static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache = IndicatorCache(),
+                           signals: () throws -> Signals) throws -> BacktestResult {
+        try run(candles, config: config, cache: cache, feed: .automatic, signals: signals)
+    }
+
+    /// `run(_:config:cache:signals:)` with the feed's policy given (tests hold the two paths
+    /// equal).
+    package static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache = IndicatorCache(),
+                            feed policy: EstimateFeed.Policy, signals: () throws -> Signals) throws -> BacktestResult {
+        try run(candles, config: config, feed: policy, signals: signals,
+                inputs: { try OrderInputs(config, candles: candles, cache: cache) })
     }
 
     /// `run` over the last `candles.count` bars of `prefix` (a walk-forward fold): the order and
@@ -33,17 +48,44 @@ public enum Engine {
     /// the warm-up of the bars before the fold.
     package static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig, endOf prefix: CandleSeries,
                             cache: IndicatorCache) throws -> BacktestResult {
+        try run(candles, config: config, cache: cache, endOf: prefix, signals: { signals })
+    }
+
+    /// The same with the fold's signals computed by `signals` after the run has started.
+    package static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache, endOf prefix: CandleSeries,
+                            feed policy: EstimateFeed.Policy = .automatic, signals: () throws -> Signals) throws -> BacktestResult {
         precondition(candles.count <= prefix.count, "the candles must be the end of the prefix")
+        return try run(candles, config: config, feed: policy, signals: signals,
+                       inputs: { try OrderInputs(config, candles: prefix, cache: cache).suffix(candles.count) })
+    }
+
+    /// Validates `config`, starts the feed (when `policy` and the run allow one), then computes
+    /// the signals and the order inputs while it works.
+    private static func run(_ candles: CandleSeries, config: ExecutionConfig, feed policy: EstimateFeed.Policy,
+                            signals makeSignals: () throws -> Signals,
+                            inputs makeInputs: () throws -> OrderInputs) throws -> BacktestResult {
         try config.validate()
-        let inputs = try OrderInputs(config, candles: prefix, cache: cache).suffix(candles.count)
-        return try run(candles, signals: signals, config: config, inputs: inputs)
+        let feed = EstimateFeed.start(candles, config: config, policy: policy)
+        defer { feed?.finish() }
+        let signals: Signals, inputs: OrderInputs
+        do {
+            signals = try makeSignals()
+            precondition(signals.count == candles.count, "signals must have one element per bar")
+            inputs = try makeInputs()
+        } catch {
+            feed?.cancel()
+            throw error
+        }
+        feed?.hand(signals)
+        return try run(candles, signals: signals, config: config, inputs: inputs, feed: feed)
     }
 
     private static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
-                            inputs: OrderInputs) throws -> BacktestResult {
+                            inputs: OrderInputs, feed: EstimateFeed?) throws -> BacktestResult {
         precondition(signals.count == candles.count, "signals must have one element per bar")
         let n = candles.count
         var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
+        if let feed { broker.ledger.liquidity.use(feed) }
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty

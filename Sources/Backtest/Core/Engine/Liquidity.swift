@@ -19,6 +19,10 @@ struct Liquidity {
     private var spreadWindow: SpreadWindow
     private var takenAsks = 0.0, takenBids = 0.0
     private var askTimeMs: Int64 = 0, bidTimeMs: Int64 = 0
+    /// The pairs and candidate bars' impact windows from a second core, when the run has them;
+    /// bars below `feedPublished` are published, `feedCursor` is the next candidate to look at.
+    private var feed: EstimateFeed?
+    private var feedPublished = 0, feedCursor = 0
 
     /// Recorded book replay.
     private var replay: BookReplay
@@ -57,6 +61,12 @@ struct Liquidity {
         checkpoints = source == .book ? config.bookCheckpoints : nil
         // One estimate per model fill: room for a fill every 16 bars, as the run's ledger.
         if source == .synthetic && model.spreadBps == nil { spreadEstimates.reserveCapacity(max(16, candles.count / 16)) }
+    }
+
+    /// Reads the model book's estimates from `feed` (made for this run's candles and model).
+    mutating func use(_ feed: EstimateFeed) {
+        precondition(source == .synthetic && feed.count == candles.count, "the feed must be this run's")
+        self.feed = feed
     }
 
     /// Levels the recorded book's stale-level rule dropped up to the last fill.
@@ -223,16 +233,23 @@ struct Liquidity {
         // unless it came with the volumes).
         let window = estimates(at: bar)
         var e = window.0
+        // The volume relation of the window's σ when the feed computed it.
+        var knownRelation: Double?? = nil
         if !model.usesProfile, !((e.volume ?? 0) > 0) { fillsWithoutVolume += 1 }
         let pastTouch = !model.usesProfile && model.impact > 0 && (e.volume ?? 0) > 0
             && taken + quantity > (e.volume ?? 0) * model.touchSeconds / max(barSeconds, 1e-9)
         let relation = model.spreadBps == nil && model.volumeRelation && (e.dollarVolume ?? 0) > 0
         if pastTouch || relation {
-            e.sigma = window.sigma ?? candles.close.withUnsafeBufferPointer {
-                CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
+            if let sigma = window.sigma {
+                e.sigma = sigma
+                knownRelation = window.relation
+            } else {
+                e.sigma = candles.close.withUnsafeBufferPointer {
+                    CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
+                }
             }
         }
-        let estimate = model.spreadEstimate(e, reference: p)
+        let estimate = model.spreadEstimate(e, reference: p, relation: knownRelation)
         let half = model.spreadBps.map { $0 / 20_000 } ?? (estimate?.spread ?? 0) / 2
         let curve = model.curve(side, estimates: e, halfSpread: half, barSeconds: barSeconds)
         let sign = side == .buy ? 1.0 : -1.0
@@ -275,34 +292,51 @@ struct Liquidity {
 
     /// The candle estimates for a fill on `bar`, with the spread from the running window, and σ
     /// when it came with the volumes (`CandleEstimators.impactWindow`, for an estimated spread
-    /// bounded by the volume relation): `.some` holds the computed σ, itself nil when undefined.
+    /// bounded by the volume relation): `.some` holds the computed σ, itself nil when undefined;
+    /// `relation` is that σ's volume-relation spread when the feed computed it (`.some`).
     /// σ is not put in the estimates: it matters only beyond the touch and to the volume
     /// relation, which the caller decides. The dollar volume is read only for an estimated
-    /// spread.
-    private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??) {
+    /// spread. With a feed, the pairs and (on a candidate bar) the window come from it.
+    private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??, relation: Double??) {
+        if let feed {
+            if bar >= feedPublished { feedPublished = feed.waitPast(bar) }
+            let bars = spreadWindow.sample(pairs: feed.pairs, before: bar)
+            if let known = feed.impact(at: bar, cursor: &feedCursor) {
+                return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: known.volume, dollarVolume: known.dollars),
+                        known.sigma, known.sigma == nil ? nil : .some(known.relation))
+            }
+            let window = impactWindow(at: bar)
+            return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: window.volume, dollarVolume: window.dollars),
+                    window.sigma, nil)
+        }
+        var bars: CandleEstimators.SpreadSample?
+        if model.spreadBps == nil {
+            let c = candles
+            bars = c.high.withUnsafeBufferPointer { h in
+                c.low.withUnsafeBufferPointer { l in
+                    c.close.withUnsafeBufferPointer { close in spreadWindow.sample(h, l, close, before: bar) }
+                }
+            }
+        }
+        let window = impactWindow(at: bar)
+        return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: window.volume, dollarVolume: window.dollars),
+                window.sigma, nil)
+    }
+
+    /// The impact window's mean volume, dollar volume (for an estimated spread bounded by the
+    /// volume relation) and σ when it came with them, as `estimates(at:)` returns them.
+    private func impactWindow(at bar: Int) -> (volume: Double?, dollars: Double?, sigma: Double??) {
         let c = candles
         return c.close.withUnsafeBufferPointer { close in
             c.volume.withUnsafeBufferPointer { volume in
-                var bars: CandleEstimators.SpreadSample?
-                var means: (volume: Double?, dollars: Double?)
-                var sigma: Double??
-                if model.spreadBps == nil {
-                    bars = c.high.withUnsafeBufferPointer { h in
-                        c.low.withUnsafeBufferPointer { l in spreadWindow.sample(h, l, close, before: bar) }
-                    }
-                }
                 if model.spreadBps == nil && model.volumeRelation {
                     if let w = CandleEstimators.impactWindow(close, volume, before: bar, window: model.impactWindow) {
-                        means = (w.volume, w.dollars)
-                        sigma = .some(w.sigma)
-                    } else {
-                        means = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
+                        return (w.volume, w.dollars, .some(w.sigma))
                     }
-                } else {
-                    means = (CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow), nil)
+                    let means = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
+                    return (means.volume, means.dollars, nil)
                 }
-                return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: means.volume, dollarVolume: means.dollars),
-                        sigma)
+                return (CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow), nil, nil)
             }
         }
     }

@@ -1,0 +1,265 @@
+import Foundation
+
+/// The synthetic book's candle estimates of one run, computed on a second core while the engine
+/// runs (and, given the chance, while the strategy's signals are computed): every
+/// Corwin-Schultz pair of the series (`CandleEstimators.pairs`, what `SpreadWindow` computes as
+/// it goes) and, at each bar a signal may fill on, the impact window's volume, dollar volume, σ
+/// and volume-relation spread (`CandleEstimators.impactWindow`, `volumeRelationSpread`). The
+/// same functions of the same bars, so a run reading the feed gives the same results, bit for
+/// bit, as one computing them itself.
+///
+/// The producer works through the bars in chunks of `chunk` and publishes each: first the pairs
+/// (they need only the candles), then, once the signals are handed over, the estimates of the
+/// candidate bars in the chunks already paired. The engine waits for the chunk holding a fill's
+/// bar and never computes a value the feed will publish, so the work done does not depend on
+/// which thread is ahead (the instruction counts of `make perf-check` repeat). A fill on a bar
+/// no signal names (a stop, an exit's remainder) computes its impact window directly.
+///
+/// Used when a second core is idle (no `Parallel.map` job is running), the series is long enough
+/// to repay a thread (`minimumBars`) and the spread is estimated from the bars.
+package final class EstimateFeed: @unchecked Sendable {
+    /// When a run uses a feed.
+    package enum Policy: Sendable {
+        /// With a spare core, on series of at least `minimumBars` bars.
+        case automatic
+        /// Whenever the synthetic book estimates its spread (tests of the concurrent path).
+        case always
+        /// Never: every estimate computed by the engine as it goes.
+        case never
+    }
+
+    /// The impact window of a candidate bar, as `Liquidity` computes it.
+    struct Impact {
+        var volume: Double?
+        var dollars: Double?
+        /// σ from the window: nil when `impactWindow` gave none (the bar is within the window of
+        /// the series' start), `.some(nil)` when it is undefined.
+        var sigma: Double??
+        /// The volume-relation spread of that σ and the dollar volume (nil when either is).
+        var relation: Double?
+    }
+
+    /// Bars per published chunk (about 50 µs of pairs).
+    static let chunk = 8192
+    /// Shorter series compute their estimates in the engine (a thread costs more than it saves).
+    static let minimumBars = 1 << 16
+
+    let count: Int
+    private let candles: CandleSeries
+    private let model: SyntheticDepth
+    private let fillsAtNextOpen: Bool
+    /// The pair ending at bar k at `pairs[k]` (k ≥ 1; `pairs[0]` is 0).
+    let pairs: UnsafeMutablePointer<Double>
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var handed: Signals?
+    private var cancelled = false
+    private var finished = false
+    /// Bars below `published` have their pairs and, once `candidates` is set, their estimates.
+    private var published = 0
+    private var candidateBars: UnsafeMutablePointer<Int>?
+    private var candidateCount = 0
+    private var impacts: UnsafeMutablePointer<Impact>?
+
+    private init(candles: CandleSeries, model: SyntheticDepth, fillsAtNextOpen: Bool) {
+        count = candles.count
+        self.candles = candles
+        self.model = model
+        self.fillsAtNextOpen = fillsAtNextOpen
+        pairs = .allocate(capacity: max(1, count))
+        pairs[0] = 0
+    }
+
+    deinit {
+        pairs.deallocate()
+        candidateBars?.deallocate()
+        impacts?.deallocate()  // `Impact` is trivial: nothing to deinitialize
+    }
+
+    /// A feed for a run of `config` over `candles`, its producer started; nil when the run
+    /// computes its estimates itself (see the type's conditions).
+    static func start(_ candles: CandleSeries, config: ExecutionConfig, policy: Policy) -> EstimateFeed? {
+        guard case .synthetic = config.depth, config.synthetic.spreadBps == nil, candles.count >= 2 else { return nil }
+        switch policy {
+        case .never: return nil
+        case .always: break
+        case .automatic:
+            guard candles.count >= minimumBars, ProcessInfo.processInfo.activeProcessorCount >= 2, Parallel.isIdle else { return nil }
+        }
+        let feed = EstimateFeed(candles: candles, model: config.synthetic, fillsAtNextOpen: config.fill == .nextOpen)
+        DispatchQueue.global(qos: .userInitiated).async { feed.produce() }
+        return feed
+    }
+
+    /// Hands over the run's signals: their bars name the candidates whose estimates are computed.
+    func hand(_ signals: Signals) {
+        condition.lock()
+        handed = signals
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops the producer at its next chunk (the run failed before it read the feed).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until the producer has stopped.
+    func finish() {
+        condition.lock()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Waits until bar `bar`'s chunk is published; returns the bars published (> `bar`).
+    func waitPast(_ bar: Int) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        while published <= bar { condition.wait() }
+        return published
+    }
+
+    /// The estimates of bar `bar` when it is a candidate, after `waitPast(bar)`; `cursor` is the
+    /// caller's position in the candidates (bars are asked for in increasing order).
+    @inline(__always)
+    func impact(at bar: Int, cursor: inout Int) -> Impact? {
+        guard let bars = candidateBars else { return nil }
+        while cursor < candidateCount && bars[cursor] < bar { cursor &+= 1 }
+        return cursor < candidateCount && bars[cursor] == bar ? impacts![cursor] : nil
+    }
+
+    // MARK: - Producer
+
+    private func produce() {
+        let n = count
+        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 2 * Self.chunk + 2)
+        defer {
+            scratch.deallocate()
+            condition.lock()
+            finished = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        var paired = 1, estimated = 0, next = 0
+        var candidates: (bars: UnsafeMutablePointer<Int>, count: Int)?
+        while estimated < n {
+            condition.lock()
+            if cancelled { condition.unlock(); return }
+            if candidates == nil, let signals = handed {
+                condition.unlock()
+                let found = Self.candidates(signals, count: n, nextOpen: fillsAtNextOpen)
+                impacts = .allocate(capacity: max(1, found.count))
+                candidates = found
+                condition.lock()
+                candidateBars = found.bars
+                candidateCount = found.count
+            }
+            if candidates == nil && paired >= n {
+                // Every pair computed: wait for the signals (or the run's failure).
+                condition.wait()
+                condition.unlock()
+                continue
+            }
+            condition.unlock()
+            if let (bars, total) = candidates, estimated < paired {
+                let end = min(paired, estimated + Self.chunk)
+                let impacts = impacts!
+                while next < total && bars[next] < end {
+                    // Two windows at a time where both take the common path.
+                    if next + 1 < total && bars[next + 1] < end, let two = twoImpacts(at: (bars[next], bars[next + 1])) {
+                        (impacts + next).initialize(to: two.0)
+                        (impacts + next + 1).initialize(to: two.1)
+                        next += 2
+                    } else {
+                        (impacts + next).initialize(to: impact(at: bars[next]))
+                        next += 1
+                    }
+                }
+                estimated = end
+                condition.lock()
+                published = end
+                condition.broadcast()
+                condition.unlock()
+            } else {
+                let end = min(n, paired + Self.chunk)
+                candles.high.withUnsafeBufferPointer { h in
+                    candles.low.withUnsafeBufferPointer { l in
+                        candles.close.withUnsafeBufferPointer { c in
+                            CandleEstimators.pairs(h.baseAddress!, l.baseAddress!, c.baseAddress!, from: paired, count: end - paired,
+                                                   into: pairs + paired, own: scratch, flags: scratch + Self.chunk + 1)
+                        }
+                    }
+                }
+                paired = end
+            }
+        }
+    }
+
+    /// The bars a signal may fill on, in order: the bar after each bar with a signal (at the
+    /// next open) or that bar itself (at the close).
+    private static func candidates(_ s: Signals, count n: Int, nextOpen: Bool) -> (bars: UnsafeMutablePointer<Int>, count: Int) {
+        let shortIn = s.shortEntries ?? s.exits, shortOut = s.shortExits ?? s.entries
+        let shift = nextOpen ? 1 : 0
+        var found = 0
+        let bars = UnsafeMutablePointer<Int>.allocate(capacity: max(1, n))
+        s.entries.withUnsafeBufferPointer { a in
+            s.exits.withUnsafeBufferPointer { b in
+                shortIn.withUnsafeBufferPointer { c in
+                    shortOut.withUnsafeBufferPointer { d in
+                        guard let a = a.baseAddress, let b = b.baseAddress, let c = c.baseAddress, let d = d.baseAddress else { return }
+                        var t = Engine.nextSignal(from: 0, to: n, a, b, c, d)
+                        while t < n {
+                            if t + shift < n { bars[found] = t + shift; found += 1 }
+                            t = Engine.nextSignal(from: t + 1, to: n, a, b, c, d)
+                        }
+                    }
+                }
+            }
+        }
+        return (bars, found)
+    }
+
+    /// `impact(at:)` of two bars from `CandleEstimators.impactWindows` (nil where it gives none).
+    private func twoImpacts(at bars: (Int, Int)) -> (Impact, Impact)? {
+        guard model.volumeRelation else { return nil }
+        guard let two = candles.close.withUnsafeBufferPointer({ close in
+            candles.volume.withUnsafeBufferPointer { volume in
+                CandleEstimators.impactWindows(close, volume, before: bars, window: model.impactWindow)
+            }
+        }) else { return nil }
+        func impact(_ w: (sigma: Double, volume: Double, dollars: Double)) -> Impact {
+            Impact(volume: w.volume, dollars: w.dollars, sigma: .some(w.sigma),
+                   relation: CandleEstimators.volumeRelationSpread(sigma: w.sigma, dollarVolume: w.dollars))
+        }
+        return (impact(two.0), impact(two.1))
+    }
+
+    /// What `Liquidity` computes for the impact window of a fill on `bar`.
+    private func impact(at bar: Int) -> Impact {
+        let model = model
+        return candles.close.withUnsafeBufferPointer { close in
+            candles.volume.withUnsafeBufferPointer { volume in
+                var result = Impact()
+                if model.volumeRelation {
+                    if let w = CandleEstimators.impactWindow(close, volume, before: bar, window: model.impactWindow) {
+                        result.volume = w.volume
+                        result.dollars = w.dollars
+                        result.sigma = .some(w.sigma)
+                        if let sigma = w.sigma, let d = w.dollars {
+                            result.relation = CandleEstimators.volumeRelationSpread(sigma: sigma, dollarVolume: d)
+                        }
+                    } else {
+                        (result.volume, result.dollars) = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
+                    }
+                } else {
+                    result.volume = CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow)
+                }
+                return result
+            }
+        }
+    }
+}
