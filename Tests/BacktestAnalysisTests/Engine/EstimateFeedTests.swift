@@ -10,12 +10,16 @@ struct EstimateFeedTests {
     /// Bars enough for several of the feed's chunks, so fills fall on both sides of a boundary.
     static let bars = 2 * EstimateFeed.chunk + 3_000
 
+    /// Compared field by field as booleans (a failure names the part, not every fill).
     static func expectSame(_ a: BacktestResult, _ b: BacktestResult, _ what: String,
                            sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(a.cash == b.cash && a.position == b.position && a.equity == b.equity, "\(what): ledger", sourceLocation: sourceLocation)
-        #expect(a.fills == b.fills && a.trades == b.trades && a.rejected == b.rejected, "\(what): fills", sourceLocation: sourceLocation)
-        #expect(a.spreadEstimate == b.spreadEstimate, "\(what): spread estimates", sourceLocation: sourceLocation)
-        #expect(a.warnings == b.warnings, "\(what): warnings", sourceLocation: sourceLocation)
+        let ledger = a.cash == b.cash && a.position == b.position && a.equity == b.equity
+        let fills = a.fills == b.fills && a.trades == b.trades && a.rejected == b.rejected
+        let spread = a.spreadEstimate == b.spreadEstimate, warnings = a.warnings == b.warnings
+        #expect(ledger, "\(what): ledger", sourceLocation: sourceLocation)
+        #expect(fills, "\(what): fills", sourceLocation: sourceLocation)
+        #expect(spread, "\(what): spread estimates", sourceLocation: sourceLocation)
+        #expect(warnings, "\(what): warnings", sourceLocation: sourceLocation)
     }
 
     static func both(_ candles: CandleSeries, _ signals: Signals, _ config: ExecutionConfig) throws -> (BacktestResult, BacktestResult) {

@@ -18,16 +18,16 @@ extension CandleEstimators {
         let q0 = v.baseAddress! + (t.0 &- n), q1 = v.baseAddress! + (t.1 &- n)
         return withUnsafeTemporaryAllocation(of: V.self, capacity: n) { buffer in
             let r = buffer.baseAddress!
-            let zero = V(repeating: 0), limit = V(repeating: 1e-4)
-            var ok = SIMDMask<SIMD2<Int64>>(repeating: true)
+            let zero = V(repeating: 0)
+            var worst = zero, lowest = V(p0[-1], p1[-1])
             var sum = zero, volume = zero, dollars = zero
-            var y = V(p0[-1], p1[-1])
+            var y = lowest
             for i in 0..<n {
                 let x = V(p0[i], p1[i])
                 let s = Lanes.lnSeries(x, y)
                 r[i] = s.value
-                // NaN fails each comparison, so it leaves the common path too.
-                ok .&= (s.z2 .< limit) .& (x .> zero) .& (x .< V(repeating: .infinity))
+                worst = Lanes.max(worst, s.z2)
+                lowest = Lanes.min(lowest, x)
                 let q = V(q0[i], q1[i])
                 let product = x * q
                 // The product where it is finite (x - x is 0 only then), else +0.
@@ -37,9 +37,11 @@ extension CandleEstimators {
                 dollars += unsafeBitCast(unsafeBitCast(product, to: SIMD2<UInt64>.self) & finite, to: V.self)
                 y = x
             }
-            let first = V(p0[-1], p1[-1])  // the price before each window
-            ok .&= (first .> zero) .& (first .< V(repeating: .infinity)) .& (volume - volume .== zero)
-            guard all(ok) else { return nil }
+            // The max and min skip NaN, which a price that is NaN or infinite puts in the sum of
+            // the returns; a price that is not positive fails `lowest` (or, with a positive
+            // neighbour, sends its return past 1e-4).
+            let finite = (sum - sum .== zero) .& (volume - volume .== zero)
+            guard all(finite .& (worst .< V(repeating: 1e-4)) .& (lowest .> zero)) else { return nil }
             let count = V(repeating: Double(n))
             let mean = sum / count
             var squares = zero

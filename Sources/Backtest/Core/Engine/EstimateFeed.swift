@@ -37,6 +37,11 @@ package final class EstimateFeed: @unchecked Sendable {
         var sigma: Double??
         /// The volume-relation spread of that σ and the dollar volume (nil when either is).
         var relation: Double?
+        /// The spread window's sample and state after it, from the feed's own window visiting
+        /// every candidate in turn: the engine's, when its window was in the state the feed's
+        /// was in before (it visited the previous candidate last, as crossing signals do).
+        var spread: CandleEstimators.SpreadSample?
+        var spreadAfter = SpreadWindow.State(start: 0, end: 0, added: 0, sum: 0, squares: 0)
     }
 
     /// Bars per published chunk (about 50 µs of pairs).
@@ -45,6 +50,8 @@ package final class EstimateFeed: @unchecked Sendable {
     static let minimumBars = 1 << 16
 
     let count: Int
+    /// The spread window's length in bars (`Liquidity`'s).
+    let spreadWindow: Int
     private let candles: CandleSeries
     private let model: SyntheticDepth
     private let fillsAtNextOpen: Bool
@@ -64,6 +71,7 @@ package final class EstimateFeed: @unchecked Sendable {
 
     private init(candles: CandleSeries, model: SyntheticDepth, fillsAtNextOpen: Bool) {
         count = candles.count
+        spreadWindow = Liquidity.spreadWindow(model, bars: candles.count)
         self.candles = candles
         self.model = model
         self.fillsAtNextOpen = fillsAtNextOpen
@@ -123,14 +131,19 @@ package final class EstimateFeed: @unchecked Sendable {
         return published
     }
 
-    /// The estimates of bar `bar` when it is a candidate, after `waitPast(bar)`; `cursor` is the
-    /// caller's position in the candidates (bars are asked for in increasing order).
+    /// The estimates of bar `bar` when it is a candidate, after `waitPast(bar)`, and the state
+    /// of the feed's spread window before it; `cursor` is the caller's position in the
+    /// candidates (bars are asked for in increasing order).
     @inline(__always)
-    func impact(at bar: Int, cursor: inout Int) -> Impact? {
+    func impact(at bar: Int, cursor: inout Int) -> (impact: Impact, spreadBefore: SpreadWindow.State)? {
         guard let bars = candidateBars else { return nil }
         while cursor < candidateCount && bars[cursor] < bar { cursor &+= 1 }
-        return cursor < candidateCount && bars[cursor] == bar ? impacts![cursor] : nil
+        guard cursor < candidateCount && bars[cursor] == bar else { return nil }
+        return (impacts![cursor], cursor == 0 ? firstSpreadState : impacts![cursor &- 1].spreadAfter)
     }
+
+    /// A new spread window's state.
+    private var firstSpreadState: SpreadWindow.State { SpreadWindow.State(start: 1, end: 1, added: 0, sum: 0, squares: 0) }
 
     // MARK: - Producer
 
@@ -145,6 +158,7 @@ package final class EstimateFeed: @unchecked Sendable {
             condition.unlock()
         }
         var paired = 1, estimated = 0, next = 0
+        var window = SpreadWindow(window: spreadWindow)
         var candidates: (bars: UnsafeMutablePointer<Int>, count: Int)?
         while estimated < n {
             condition.lock()
@@ -168,6 +182,7 @@ package final class EstimateFeed: @unchecked Sendable {
             if let (bars, total) = candidates, estimated < paired {
                 let end = min(paired, estimated + Self.chunk)
                 let impacts = impacts!
+                let from = next
                 while next < total && bars[next] < end {
                     // Two windows at a time where both take the common path.
                     if next + 1 < total && bars[next + 1] < end, let two = twoImpacts(at: (bars[next], bars[next + 1])) {
@@ -178,6 +193,10 @@ package final class EstimateFeed: @unchecked Sendable {
                         (impacts + next).initialize(to: impact(at: bars[next]))
                         next += 1
                     }
+                }
+                for i in from..<next {
+                    impacts[i].spread = window.sample(pairs: pairs, before: bars[i])
+                    impacts[i].spreadAfter = window.state
                 }
                 estimated = end
                 condition.lock()
@@ -199,8 +218,10 @@ package final class EstimateFeed: @unchecked Sendable {
         }
     }
 
-    /// The bars a signal may fill on, in order: the bar after each bar with a signal (at the
-    /// next open) or that bar itself (at the close).
+    /// The bars a signal is likely to fill on, in order: the bar after (at the next open), or
+    /// the bar of (at the close), each bar where a signal turns on. A signal held for several
+    /// bars fills at most once per turn of the position, most often on its first bar; crossing
+    /// signals are on for one bar at a time, so every bar of theirs counts.
     private static func candidates(_ s: Signals, count n: Int, nextOpen: Bool) -> (bars: UnsafeMutablePointer<Int>, count: Int) {
         let shortIn = s.shortEntries ?? s.exits, shortOut = s.shortExits ?? s.entries
         let shift = nextOpen ? 1 : 0
@@ -211,10 +232,14 @@ package final class EstimateFeed: @unchecked Sendable {
                 shortIn.withUnsafeBufferPointer { c in
                     shortOut.withUnsafeBufferPointer { d in
                         guard let a = a.baseAddress, let b = b.baseAddress, let c = c.baseAddress, let d = d.baseAddress else { return }
+                        @inline(__always) func turnsOn(_ p: UnsafePointer<Bool>, _ t: Int) -> Bool { p[t] && (t == 0 || !p[t &- 1]) }
                         var t = Engine.nextSignal(from: 0, to: n, a, b, c, d)
                         while t < n {
-                            if t + shift < n { bars[found] = t + shift; found += 1 }
-                            t = Engine.nextSignal(from: t + 1, to: n, a, b, c, d)
+                            if t &+ shift < n && (turnsOn(a, t) || turnsOn(b, t) || turnsOn(c, t) || turnsOn(d, t)) {
+                                bars[found] = t &+ shift
+                                found &+= 1
+                            }
+                            t = Engine.nextSignal(from: t &+ 1, to: n, a, b, c, d)
                         }
                     }
                 }

@@ -49,7 +49,7 @@ struct Liquidity {
         barSeconds = SyntheticDepth.barSeconds(candles)
         // A window longer than the series holds all of it: the same estimates from a ring no
         // longer than the bars (a window of Int.max would otherwise be allocated).
-        spreadWindow = SpreadWindow(window: max(1, min(config.synthetic.spreadWindow, candles.count)))
+        spreadWindow = SpreadWindow(window: Self.spreadWindow(config.synthetic, bars: candles.count))
         var events: [BookEvent] = []
         switch config.depth {
         case .none: source = .none; slippage = 0
@@ -62,6 +62,10 @@ struct Liquidity {
         // One estimate per model fill: room for a fill every 16 bars, as the run's ledger.
         if source == .synthetic && model.spreadBps == nil { spreadEstimates.reserveCapacity(max(16, candles.count / 16)) }
     }
+
+    /// The spread window's length for `bars` bars: a window longer than the series holds all of
+    /// it (the same estimates from a ring no longer than the bars).
+    static func spreadWindow(_ model: SyntheticDepth, bars: Int) -> Int { max(1, min(model.spreadWindow, bars)) }
 
     /// Reads the model book's estimates from `feed` (made for this run's candles and model).
     mutating func use(_ feed: EstimateFeed) {
@@ -300,11 +304,19 @@ struct Liquidity {
     private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??, relation: Double??) {
         if let feed {
             if bar >= feedPublished { feedPublished = feed.waitPast(bar) }
-            let bars = spreadWindow.sample(pairs: feed.pairs, before: bar)
-            if let known = feed.impact(at: bar, cursor: &feedCursor) {
+            if let (known, before) = feed.impact(at: bar, cursor: &feedCursor) {
+                let bars: CandleEstimators.SpreadSample?
+                if spreadWindow.state == before {
+                    // The feed's window took this step from this state: its sample is ours.
+                    spreadWindow.state = known.spreadAfter
+                    bars = known.spread
+                } else {
+                    bars = spreadWindow.sample(pairs: feed.pairs, before: bar)
+                }
                 return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: known.volume, dollarVolume: known.dollars),
                         known.sigma, known.sigma == nil ? nil : .some(known.relation))
             }
+            let bars = spreadWindow.sample(pairs: feed.pairs, before: bar)
             let window = impactWindow(at: bar)
             return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: window.volume, dollarVolume: window.dollars),
                     window.sigma, nil)
