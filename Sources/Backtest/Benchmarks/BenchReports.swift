@@ -15,7 +15,8 @@ extension EngineBenchmark.Result {
         func ms(_ seconds: Double) -> String { String(format: "%8.2f", seconds * 1000) }
         return "ma-cross 10/30 on \(bars) bars, signals + portfolio, best of \(repeats):\n"
             + "  depth none       \(ms(none.seconds)) ms  (\(none.fills) fills)\n"
-            + "  depth synthetic  \(ms(synthetic.seconds)) ms  (\(synthetic.fills) fills)\n"
+            + "  depth synthetic  \(ms(synthetic.seconds)) ms  (\(synthetic.fills) fills; "
+            + String(format: "%.2fx depth none)\n", synthetic.seconds / none.seconds)
             + "  orders and exits \(ms(orders.seconds)) ms  (\(orders.fills) fills)\n"
     }
 }

@@ -176,4 +176,26 @@ struct EstimateFeedTests {
             }
         }
     }
+
+    @Test("candidates: the bar after (or of) each bar where any signal vector turns on, eight bars per load",
+          arguments: [1, 7, 8, 9, 63, 64, 65, 1_001])
+    func candidates(bars n: Int) {
+        var rng = SplitMix64(seed: UInt64(n))
+        func vector(_ p: Double) -> [Bool] { (0..<n).map { _ in rng.unit() < p } }
+        for (shorts, p) in [(false, 0.1), (true, 0.3), (false, 0.9), (true, 1.0)] {
+            let signals = Signals(entries: vector(p), exits: vector(p / 2), shortEntries: shorts ? vector(p) : nil,
+                                  shortExits: shorts ? vector(0.05) : nil)
+            let vectors = [signals.entries, signals.exits] + [signals.shortEntries, signals.shortExits].compactMap { $0 }
+            for nextOpen in [true, false] {
+                let shift = nextOpen ? 1 : 0
+                let expected = (0..<n).filter { t in
+                    t + shift < n && vectors.contains { $0[t] && (t == 0 || !$0[t - 1]) }
+                }.map { $0 + shift }
+                let found = EstimateFeed.candidates(signals, count: n, nextOpen: nextOpen)
+                #expect(Array(UnsafeBufferPointer(start: found.bars, count: found.count)) == expected,
+                        "\(n) bars, shorts \(shorts), p \(p), next open \(nextOpen)")
+                found.bars.deallocate()
+            }
+        }
+    }
 }

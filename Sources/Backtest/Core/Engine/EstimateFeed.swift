@@ -96,7 +96,11 @@ package final class EstimateFeed: @unchecked Sendable {
             guard candles.count >= minimumBars, ProcessInfo.processInfo.activeProcessorCount >= 2, Parallel.isIdle else { return nil }
         }
         let feed = EstimateFeed(candles: candles, model: config.synthetic, fillsAtNextOpen: config.fill == .nextOpen)
-        DispatchQueue.global(qos: .userInitiated).async { feed.produce() }
+        // A thread of its own, not one of Dispatch's: the engine waits for it, and a pool whose
+        // threads are all taken (by callers that run engines) might never start it.
+        let thread = Thread { feed.produce() }
+        thread.qualityOfService = .userInitiated
+        thread.start()
         return feed
     }
 
@@ -183,6 +187,7 @@ package final class EstimateFeed: @unchecked Sendable {
                 let end = min(paired, estimated + Self.chunk)
                 let impacts = impacts!
                 let from = next
+                touchVolumes(from: estimated - model.impactWindow, to: end)
                 while next < total && bars[next] < end {
                     // Two windows at a time where both take the common path.
                     if next + 1 < total && bars[next + 1] < end, let two = twoImpacts(at: (bars[next], bars[next + 1])) {
@@ -222,31 +227,54 @@ package final class EstimateFeed: @unchecked Sendable {
     /// the bar of (at the close), each bar where a signal turns on. A signal held for several
     /// bars fills at most once per turn of the position, most often on its first bar; crossing
     /// signals are on for one bar at a time, so every bar of theirs counts.
-    private static func candidates(_ s: Signals, count n: Int, nextOpen: Bool) -> (bars: UnsafeMutablePointer<Int>, count: Int) {
-        let shortIn = s.shortEntries ?? s.exits, shortOut = s.shortExits ?? s.entries
+    static func candidates(_ s: Signals, count n: Int, nextOpen: Bool) -> (bars: UnsafeMutablePointer<Int>, count: Int) {
+        // Short vectors default to the long ones, whose edges are counted already.
+        let vectors = [s.entries, s.exits] + [s.shortEntries, s.shortExits].compactMap { $0 }
         let shift = nextOpen ? 1 : 0
-        var found = 0
         let bars = UnsafeMutablePointer<Int>.allocate(capacity: max(1, n))
-        s.entries.withUnsafeBufferPointer { a in
-            s.exits.withUnsafeBufferPointer { b in
-                shortIn.withUnsafeBufferPointer { c in
-                    shortOut.withUnsafeBufferPointer { d in
-                        guard let a = a.baseAddress, let b = b.baseAddress, let c = c.baseAddress, let d = d.baseAddress else { return }
-                        @inline(__always) func turnsOn(_ p: UnsafePointer<Bool>, _ t: Int) -> Bool { p[t] && (t == 0 || !p[t &- 1]) }
-                        var t = Engine.nextSignal(from: 0, to: n, a, b, c, d)
-                        while t < n {
-                            if t &+ shift < n && (turnsOn(a, t) || turnsOn(b, t) || turnsOn(c, t) || turnsOn(d, t)) {
-                                bars[found] = t &+ shift
-                                found &+= 1
-                            }
-                            t = Engine.nextSignal(from: t &+ 1, to: n, a, b, c, d)
-                        }
-                    }
+        // Eight bars per load: a byte of `on & ~before` is 1 where a signal turns on (Bool is
+        // one byte, 0 or 1; the byte before bar 0 counts as off).
+        var turns = [UInt64](repeating: 0, count: (n + 7) / 8)
+        for vector in vectors {
+            vector.withUnsafeBytes { raw in
+                var i = 0
+                while i + 8 <= n {
+                    let on = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    let before = i == 0 ? on << 8 : UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i - 1, as: UInt64.self))
+                    turns[i / 8] |= on & ~before
+                    i += 8
                 }
+                for k in i..<n where raw[k] != 0 && (k == 0 || raw[k - 1] == 0) { turns[k / 8] |= 1 << UInt64(8 * (k % 8)) }
+            }
+        }
+        var found = 0
+        for (w, word) in turns.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                let t = 8 * w + bits.trailingZeroBitCount / 8
+                if t + shift < n { bars[found] = t + shift; found += 1 }
+                bits &= bits &- 1
             }
         }
         return (bars, found)
     }
+
+    /// Reads the volumes of bars `from..<to` in order, so the impact windows that follow find
+    /// them in cache: the pairs never read volume, and windows ~26 bars apart defeat the
+    /// hardware's prefetching (a window's volumes were most of its time).
+    private func touchVolumes(from: Int, to: Int) {
+        let lo = max(0, from), hi = min(to, count)
+        guard lo < hi else { return }
+        var sum = 0.0
+        candles.volume.withUnsafeBufferPointer { v in
+            var k = lo
+            while k < hi { sum += v[k]; k &+= 8 }  // one load per cache line
+        }
+        volumeSink = sum
+    }
+
+    /// Keeps `touchVolumes`' loads from being removed.
+    private var volumeSink = 0.0
 
     /// `impact(at:)` of two bars from `CandleEstimators.impactWindows` (nil where it gives none).
     private func twoImpacts(at bars: (Int, Int)) -> (Impact, Impact)? {
