@@ -5,7 +5,7 @@ import TestSupport
 
 /// The synthetic book's estimates computed on a second core (`EstimateFeed`) give the run the
 /// engine gives computing them itself, bit for bit.
-@Suite("Estimate feed: the concurrent synthetic book equals the engine's own")
+@Suite("Estimate feed and shared pairs: the synthetic book computed elsewhere equals the engine's own")
 struct EstimateFeedTests {
     /// Bars enough for several of the feed's chunks, so fills fall on both sides of a boundary.
     static let bars = 2 * EstimateFeed.chunk + 3_000
@@ -196,6 +196,28 @@ struct EstimateFeedTests {
                         "\(n) bars, shorts \(shorts), p \(p), next open \(nextOpen)")
                 found.bars.deallocate()
             }
+        }
+    }
+
+    @Test("runs reading a cache's shared spread pairs equal runs computing their own, whole and over the end of a prefix")
+    func sharedPairs() throws {
+        let series = OrdersTest.candles(bars: 6_000, seed: 31)
+        let signals = OrdersTest.signals(bars: series.count, seed: 31)
+        let shared = IndicatorCache(keepsSpreadPairs: true)
+        for (spread, fill) in [(250, ExecutionConfig.FillTiming.nextOpen), (3, .close), (20_000, .nextOpen)] {
+            var config = ExecutionConfig()
+            config.depth = .synthetic
+            config.synthetic.spreadWindow = spread
+            config.fill = fill
+            let own = try Engine.run(series, signals: signals, config: config)
+            Self.expectSame(try Engine.run(series, signals: signals, config: config, cache: shared), own, "whole, spread \(spread)")
+            // A fold: the last 2,500 bars of a 5,000-bar prefix, its cache the prefix's.
+            let prefix = series.slice(0..<5_000), range = 2_500..<5_000
+            let foldCache = IndicatorCache(keepsSpreadPairs: true)
+            let fold = try Engine.run(prefix.slice(range), signals: signals.slice(range), config: config, endOf: prefix, cache: foldCache)
+            let foldOwn = try Engine.run(prefix.slice(range), signals: signals.slice(range), config: config, endOf: prefix,
+                                         cache: IndicatorCache())
+            Self.expectSame(fold, foldOwn, "fold, spread \(spread)")
         }
     }
 }

@@ -93,7 +93,8 @@ public struct Sweep {
             precondition(numbers.allSatisfy { $0 >= 0 && $0 < combinations }, "combination number out of range")
             precondition(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, "combination numbers must ascend")
         }
-        let cache = IndicatorCache()
+        // Every combination at synthetic depth reads the series' spread pairs from the cache.
+        let cache = IndicatorCache(keepsSpreadPairs: true)
         let cscv = overfittingBlocks > 0 && combinations >= 2 ? try? CSCV(length: candles.count, blocks: overfittingBlocks) : nil
         let stride = overfittingStride(combinations)
         let total = numbers?.count ?? combinations

@@ -40,7 +40,8 @@ public enum Engine {
     package static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache = IndicatorCache(),
                             feed policy: EstimateFeed.Policy, signals: () throws -> Signals) throws -> BacktestResult {
         try run(candles, config: config, feed: policy, signals: signals,
-                inputs: { try OrderInputs(config, candles: candles, cache: cache) })
+                inputs: { try OrderInputs(config, candles: candles, cache: cache) },
+                pairs: { cache.spreadPairs(of: candles) }, cache: cache)
     }
 
     /// `run` over the last `candles.count` bars of `prefix` (a walk-forward fold): the order and
@@ -56,14 +57,17 @@ public enum Engine {
                             feed policy: EstimateFeed.Policy = .automatic, signals: () throws -> Signals) throws -> BacktestResult {
         precondition(candles.count <= prefix.count, "the candles must be the end of the prefix")
         return try run(candles, config: config, feed: policy, signals: signals,
-                       inputs: { try OrderInputs(config, candles: prefix, cache: cache).suffix(candles.count) })
+                       inputs: { try OrderInputs(config, candles: prefix, cache: cache).suffix(candles.count) },
+                       pairs: { cache.spreadPairs(of: prefix) }, cache: cache)
     }
 
     /// Validates `config`, starts the feed (when `policy` and the run allow one), then computes
-    /// the signals and the order inputs while it works.
+    /// the signals and the order inputs while it works. Without a feed, a run at synthetic depth
+    /// whose `cache` keeps the series' pairs reads them from `pairs`.
     private static func run(_ candles: CandleSeries, config: ExecutionConfig, feed policy: EstimateFeed.Policy,
                             signals makeSignals: () throws -> Signals,
-                            inputs makeInputs: () throws -> OrderInputs) throws -> BacktestResult {
+                            inputs makeInputs: () throws -> OrderInputs,
+                            pairs: () -> SpreadPairs, cache: IndicatorCache) throws -> BacktestResult {
         try config.validate()
         let feed = EstimateFeed.start(candles, config: config, policy: policy)
         defer { feed?.finish() }
@@ -77,15 +81,19 @@ public enum Engine {
             throw error
         }
         feed?.hand(signals)
-        return try run(candles, signals: signals, config: config, inputs: inputs, feed: feed)
+        var shared: SpreadPairs?
+        if feed == nil, cache.keepsSpreadPairs, case .synthetic = config.depth, config.synthetic.spreadBps == nil, candles.count >= 2 {
+            shared = pairs()
+        }
+        return try run(candles, signals: signals, config: config, inputs: inputs, feed: feed, pairs: shared)
     }
 
     private static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
-                            inputs: OrderInputs, feed: EstimateFeed?) throws -> BacktestResult {
+                            inputs: OrderInputs, feed: EstimateFeed?, pairs: SpreadPairs?) throws -> BacktestResult {
         precondition(signals.count == candles.count, "signals must have one element per bar")
         let n = candles.count
         var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
-        if let feed { broker.ledger.liquidity.use(feed) }
+        if let feed { broker.ledger.liquidity.use(feed) } else if let pairs { broker.ledger.liquidity.use(pairs) }
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty

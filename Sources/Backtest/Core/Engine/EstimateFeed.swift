@@ -45,7 +45,7 @@ package final class EstimateFeed: @unchecked Sendable {
     }
 
     /// Bars per published chunk (about 50 µs of pairs).
-    static let chunk = 8192
+    static let chunk = SpreadPairs.chunk
     /// Shorter series compute their estimates in the engine (a thread costs more than it saves).
     static let minimumBars = 1 << 16
 
@@ -55,8 +55,10 @@ package final class EstimateFeed: @unchecked Sendable {
     private let candles: CandleSeries
     private let model: SyntheticDepth
     private let fillsAtNextOpen: Bool
+    /// The series' pairs, published chunk by chunk.
+    let column: SpreadPairs
     /// The pair ending at bar k at `pairs[k]` (k ≥ 1; `pairs[0]` is 0).
-    let pairs: UnsafeMutablePointer<Double>
+    var pairs: UnsafeMutablePointer<Double> { column.values }
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -75,12 +77,10 @@ package final class EstimateFeed: @unchecked Sendable {
         self.candles = candles
         self.model = model
         self.fillsAtNextOpen = fillsAtNextOpen
-        pairs = .allocate(capacity: max(1, count))
-        pairs[0] = 0
+        column = SpreadPairs(count: candles.count)
     }
 
     deinit {
-        pairs.deallocate()
         candidateBars?.deallocate()
         impacts?.deallocate()  // `Impact` is trivial: nothing to deinitialize
     }
@@ -153,7 +153,7 @@ package final class EstimateFeed: @unchecked Sendable {
 
     private func produce() {
         let n = count
-        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 2 * Self.chunk + 2)
+        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 2 * SpreadPairs.chunk + 2)
         defer {
             scratch.deallocate()
             condition.lock()
@@ -210,14 +210,7 @@ package final class EstimateFeed: @unchecked Sendable {
                 condition.unlock()
             } else {
                 let end = min(n, paired + Self.chunk)
-                candles.high.withUnsafeBufferPointer { h in
-                    candles.low.withUnsafeBufferPointer { l in
-                        candles.close.withUnsafeBufferPointer { c in
-                            CandleEstimators.pairs(h.baseAddress!, l.baseAddress!, c.baseAddress!, from: paired, count: end - paired,
-                                                   into: pairs + paired, own: scratch, flags: scratch + Self.chunk + 1)
-                        }
-                    }
-                }
+                column.compute(candles, from: paired, to: end, scratch: scratch)
                 paired = end
             }
         }

@@ -23,6 +23,10 @@ struct Liquidity {
     /// bars below `feedPublished` are published, `feedCursor` is the next candidate to look at.
     private var feed: EstimateFeed?
     private var feedPublished = 0, feedCursor = 0
+    /// The series' pairs when another run computed them (`IndicatorCache.keepsSpreadPairs`),
+    /// the pair ending at this run's bar k at `sharedPairs[k]`.
+    private var sharedColumn: SpreadPairs?
+    private var sharedPairs: UnsafePointer<Double>?
 
     /// Recorded book replay.
     private var replay: BookReplay
@@ -71,6 +75,14 @@ struct Liquidity {
     mutating func use(_ feed: EstimateFeed) {
         precondition(source == .synthetic && feed.count == candles.count, "the feed must be this run's")
         self.feed = feed
+    }
+
+    /// Reads the spread window's pairs from `column`, the pairs of a series whose last
+    /// `candles.count` bars are this run's.
+    mutating func use(_ column: SpreadPairs) {
+        precondition(source == .synthetic && column.count >= candles.count, "the pairs must end with this run's bars")
+        sharedColumn = column
+        sharedPairs = UnsafePointer(column.values + (column.count - candles.count))
     }
 
     /// Levels the recorded book's stale-level rule dropped up to the last fill.
@@ -322,7 +334,9 @@ struct Liquidity {
                     window.sigma, nil)
         }
         var bars: CandleEstimators.SpreadSample?
-        if model.spreadBps == nil {
+        if let sharedPairs {
+            bars = spreadWindow.sample(pairs: sharedPairs, before: bar)
+        } else if model.spreadBps == nil {
             let c = candles
             bars = c.high.withUnsafeBufferPointer { h in
                 c.low.withUnsafeBufferPointer { l in
