@@ -3,17 +3,20 @@ import Foundation
 /// The synthetic book's candle estimates of one run, computed on a second core while the engine
 /// runs (and, given the chance, while the strategy's signals are computed): every
 /// Corwin-Schultz pair of the series (`CandleEstimators.pairs`, what `SpreadWindow` computes as
-/// it goes) and, at each bar a signal may fill on, the impact window's volume, dollar volume, σ
-/// and volume-relation spread (`CandleEstimators.impactWindow`, `volumeRelationSpread`). The
-/// same functions of the same bars, so a run reading the feed gives the same results, bit for
-/// bit, as one computing them itself.
+/// it goes) and, at each bar after a signal turns on (the candidates: where fills happen), the
+/// impact window's volume, dollar volume and σ, their volume-relation spread
+/// (`CandleEstimators.impactWindow`, `volumeRelationSpread`) and the spread window's step from
+/// the previous candidate. The same functions of the same bars, so a run reading the feed gives
+/// the same results, bit for bit, as one computing them itself.
 ///
 /// The producer works through the bars in chunks of `chunk` and publishes each: first the pairs
 /// (they need only the candles), then, once the signals are handed over, the estimates of the
-/// candidate bars in the chunks already paired. The engine waits for the chunk holding a fill's
-/// bar and never computes a value the feed will publish, so the work done does not depend on
-/// which thread is ahead (the instruction counts of `make perf-check` repeat). A fill on a bar
-/// no signal names (a stop, an exit's remainder) computes its impact window directly.
+/// candidates in the chunks already paired. The engine waits for the chunk holding a fill's bar.
+/// It takes the spread step whole when its window is in the state the feed's was in before that
+/// candidate (it filled at the previous one last), and computes the step itself otherwise, and
+/// the impact window of a fill on a bar that is no candidate (a stop, an exit's remainder): what
+/// it computes depends on the bars and signals alone, never on which thread is ahead, so the
+/// instruction counts of `make perf-check` repeat.
 ///
 /// Used when a second core is idle (no `Parallel.map` job is running), the series is long enough
 /// to repay a thread (`minimumBars`) and the spread is estimated from the bars.
@@ -28,8 +31,9 @@ package final class EstimateFeed: @unchecked Sendable {
         case never
     }
 
-    /// The impact window of a candidate bar, as `Liquidity` computes it.
-    struct Impact {
+    /// What the feed computed for a candidate bar: the impact window as `Liquidity` computes it,
+    /// and the spread window's step.
+    struct CandidateEstimates {
         var volume: Double?
         var dollars: Double?
         /// σ from the window: nil when `impactWindow` gave none (the bar is within the window of
@@ -69,7 +73,7 @@ package final class EstimateFeed: @unchecked Sendable {
     private var published = 0
     private var candidateBars: UnsafeMutablePointer<Int>?
     private var candidateCount = 0
-    private var impacts: UnsafeMutablePointer<Impact>?
+    private var records: UnsafeMutablePointer<CandidateEstimates>?
 
     private init(candles: CandleSeries, model: SyntheticDepth, fillsAtNextOpen: Bool) {
         count = candles.count
@@ -82,7 +86,7 @@ package final class EstimateFeed: @unchecked Sendable {
 
     deinit {
         candidateBars?.deallocate()
-        impacts?.deallocate()  // `Impact` is trivial: nothing to deinitialize
+        records?.deallocate()  // `CandidateEstimates` is trivial: nothing to deinitialize
     }
 
     /// A feed for a run of `config` over `candles`, its producer started; nil when the run
@@ -139,11 +143,11 @@ package final class EstimateFeed: @unchecked Sendable {
     /// of the feed's spread window before it; `cursor` is the caller's position in the
     /// candidates (bars are asked for in increasing order).
     @inline(__always)
-    func impact(at bar: Int, cursor: inout Int) -> (impact: Impact, spreadBefore: SpreadWindow.State)? {
+    func estimates(at bar: Int, cursor: inout Int) -> (estimates: CandidateEstimates, spreadBefore: SpreadWindow.State)? {
         guard let bars = candidateBars else { return nil }
         while cursor < candidateCount && bars[cursor] < bar { cursor &+= 1 }
         guard cursor < candidateCount && bars[cursor] == bar else { return nil }
-        return (impacts![cursor], cursor == 0 ? firstSpreadState : impacts![cursor &- 1].spreadAfter)
+        return (records![cursor], cursor == 0 ? firstSpreadState : records![cursor &- 1].spreadAfter)
     }
 
     /// A new spread window's state.
@@ -170,7 +174,7 @@ package final class EstimateFeed: @unchecked Sendable {
             if candidates == nil, let signals = handed {
                 condition.unlock()
                 let found = Self.candidates(signals, count: n, nextOpen: fillsAtNextOpen)
-                impacts = .allocate(capacity: max(1, found.count))
+                records = .allocate(capacity: max(1, found.count))
                 candidates = found
                 condition.lock()
                 candidateBars = found.bars
@@ -185,23 +189,23 @@ package final class EstimateFeed: @unchecked Sendable {
             condition.unlock()
             if let (bars, total) = candidates, estimated < paired {
                 let end = min(paired, estimated + Self.chunk)
-                let impacts = impacts!
+                let records = records!
                 let from = next
                 touchVolumes(from: estimated - model.impactWindow, to: end)
                 while next < total && bars[next] < end {
                     // Two windows at a time where both take the common path.
                     if next + 1 < total && bars[next + 1] < end, let two = twoImpacts(at: (bars[next], bars[next + 1])) {
-                        (impacts + next).initialize(to: two.0)
-                        (impacts + next + 1).initialize(to: two.1)
+                        (records + next).initialize(to: two.0)
+                        (records + next + 1).initialize(to: two.1)
                         next += 2
                     } else {
-                        (impacts + next).initialize(to: impact(at: bars[next]))
+                        (records + next).initialize(to: impact(at: bars[next]))
                         next += 1
                     }
                 }
                 for i in from..<next {
-                    impacts[i].spread = window.sample(pairs: pairs, before: bars[i])
-                    impacts[i].spreadAfter = window.state
+                    records[i].spread = window.sample(pairs: pairs, before: bars[i])
+                    records[i].spreadAfter = window.state
                 }
                 estimated = end
                 condition.lock()
@@ -270,26 +274,26 @@ package final class EstimateFeed: @unchecked Sendable {
     private var volumeSink = 0.0
 
     /// `impact(at:)` of two bars from `CandleEstimators.impactWindows` (nil where it gives none).
-    private func twoImpacts(at bars: (Int, Int)) -> (Impact, Impact)? {
+    private func twoImpacts(at bars: (Int, Int)) -> (CandidateEstimates, CandidateEstimates)? {
         guard model.volumeRelation else { return nil }
         guard let two = candles.close.withUnsafeBufferPointer({ close in
             candles.volume.withUnsafeBufferPointer { volume in
                 CandleEstimators.impactWindows(close, volume, before: bars, window: model.impactWindow)
             }
         }) else { return nil }
-        func impact(_ w: (sigma: Double, volume: Double, dollars: Double)) -> Impact {
-            Impact(volume: w.volume, dollars: w.dollars, sigma: .some(w.sigma),
-                   relation: CandleEstimators.volumeRelationSpread(sigma: w.sigma, dollarVolume: w.dollars))
+        func impact(_ w: (sigma: Double, volume: Double, dollars: Double)) -> CandidateEstimates {
+            CandidateEstimates(volume: w.volume, dollars: w.dollars, sigma: .some(w.sigma),
+                               relation: CandleEstimators.volumeRelationSpread(sigma: w.sigma, dollarVolume: w.dollars))
         }
         return (impact(two.0), impact(two.1))
     }
 
     /// What `Liquidity` computes for the impact window of a fill on `bar`.
-    private func impact(at bar: Int) -> Impact {
+    private func impact(at bar: Int) -> CandidateEstimates {
         let model = model
         return candles.close.withUnsafeBufferPointer { close in
             candles.volume.withUnsafeBufferPointer { volume in
-                var result = Impact()
+                var result = CandidateEstimates()
                 if model.volumeRelation {
                     if let w = CandleEstimators.impactWindow(close, volume, before: bar, window: model.impactWindow) {
                         result.volume = w.volume

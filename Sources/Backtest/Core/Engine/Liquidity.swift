@@ -19,8 +19,9 @@ struct Liquidity {
     private var spreadWindow: SpreadWindow
     private var takenAsks = 0.0, takenBids = 0.0
     private var askTimeMs: Int64 = 0, bidTimeMs: Int64 = 0
-    /// The pairs and candidate bars' impact windows from a second core, when the run has them;
-    /// bars below `feedPublished` are published, `feedCursor` is the next candidate to look at.
+    /// The pairs and the candidate bars' impact windows and spread steps from a second core,
+    /// when the run has them (`EstimateFeed`); bars below `feedPublished` are published,
+    /// `feedCursor` is the next candidate to look at.
     private var feed: EstimateFeed?
     private var feedPublished = 0, feedCursor = 0
     /// The series' pairs when another run computed them (`IndicatorCache.keepsSpreadPairs`),
@@ -316,7 +317,7 @@ struct Liquidity {
     private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??, relation: Double??) {
         if let feed {
             if bar >= feedPublished { feedPublished = feed.waitPast(bar) }
-            if let (known, before) = feed.impact(at: bar, cursor: &feedCursor) {
+            if let (known, before) = feed.estimates(at: bar, cursor: &feedCursor) {
                 let bars: CandleEstimators.SpreadSample?
                 if spreadWindow.state == before {
                     // The feed's window took this step from this state: its sample is ours.
