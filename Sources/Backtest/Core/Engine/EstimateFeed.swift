@@ -133,6 +133,7 @@ package final class EstimateFeed: @unchecked Sendable {
 
     /// Waits until bar `bar`'s chunk is published; returns the bars published (> `bar`).
     func waitPast(_ bar: Int) -> Int {
+        precondition(bar >= 0 && bar < count, "a fill's bar must be one of the series'")
         condition.lock()
         defer { condition.unlock() }
         while published <= bar { condition.wait() }
