@@ -62,14 +62,15 @@ public enum Engine {
     }
 
     /// Validates `config`, starts the feed (when `policy` and the run allow one), then computes
-    /// the signals and the order inputs while it works. Without a feed, a run at synthetic depth
-    /// whose `cache` keeps the series' pairs reads them from `pairs`.
+    /// the signals and the order inputs while it works. A run at synthetic depth whose `cache`
+    /// keeps the series' pairs reads them from `pairs` instead (and starts no feed).
     private static func run(_ candles: CandleSeries, config: ExecutionConfig, feed policy: EstimateFeed.Policy,
                             signals makeSignals: () throws -> Signals,
                             inputs makeInputs: () throws -> OrderInputs,
                             pairs: () -> SpreadPairs, cache: IndicatorCache) throws -> BacktestResult {
         try config.validate()
-        let feed = EstimateFeed.start(candles, config: config, policy: policy)
+        // A cache that keeps the series' pairs serves many runs: they read those instead.
+        let feed = cache.keepsSpreadPairs ? nil : EstimateFeed.start(candles, config: config, policy: policy)
         defer { feed?.finish() }
         let signals: Signals, inputs: OrderInputs
         do {
