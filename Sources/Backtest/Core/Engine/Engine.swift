@@ -40,8 +40,7 @@ public enum Engine {
     package static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache = IndicatorCache(),
                             feed policy: EstimateFeed.Policy, signals: () throws -> Signals) throws -> BacktestResult {
         try run(candles, config: config, feed: policy, signals: signals,
-                inputs: { try OrderInputs(config, candles: candles, cache: cache) },
-                pairs: { cache.spreadPairs(of: candles) }, cache: cache)
+                inputs: { try OrderInputs(config, candles: candles, cache: cache) }, cache: cache, of: candles)
     }
 
     /// `run` over the last `candles.count` bars of `prefix` (a walk-forward fold): the order and
@@ -58,16 +57,17 @@ public enum Engine {
         precondition(candles.count <= prefix.count, "the candles must be the end of the prefix")
         return try run(candles, config: config, feed: policy, signals: signals,
                        inputs: { try OrderInputs(config, candles: prefix, cache: cache).suffix(candles.count) },
-                       pairs: { cache.spreadPairs(of: prefix) }, cache: cache)
+                       cache: cache, of: prefix)
     }
 
     /// Validates `config`, starts the feed (when `policy` and the run allow one), then computes
     /// the signals and the order inputs while it works. A run at synthetic depth whose `cache`
-    /// keeps the series' pairs reads them from `pairs` instead (and starts no feed).
+    /// (that of `series`, whose last bars `candles` are) keeps the series' pairs reads them
+    /// from there instead (and starts no feed).
     private static func run(_ candles: CandleSeries, config: ExecutionConfig, feed policy: EstimateFeed.Policy,
                             signals makeSignals: () throws -> Signals,
                             inputs makeInputs: () throws -> OrderInputs,
-                            pairs: () -> SpreadPairs, cache: IndicatorCache) throws -> BacktestResult {
+                            cache: IndicatorCache, of series: CandleSeries) throws -> BacktestResult {
         try config.validate()
         // A cache that keeps the series' pairs serves many runs: they read those instead.
         let feed = cache.keepsSpreadPairs ? nil : EstimateFeed.start(candles, config: config, policy: policy)
@@ -82,10 +82,8 @@ public enum Engine {
             throw error
         }
         feed?.hand(signals)
-        var shared: SpreadPairs?
-        if feed == nil, cache.keepsSpreadPairs, case .synthetic = config.depth, config.synthetic.spreadBps == nil, candles.count >= 2 {
-            shared = pairs()
-        }
+        let shared = cache.keepsSpreadPairs && config.estimatesSpreadFromBars && candles.count >= 2
+            ? cache.spreadPairs(of: series) : nil
         return try run(candles, signals: signals, config: config, inputs: inputs, feed: feed, pairs: shared)
     }
 

@@ -53,9 +53,11 @@ package final class EstimateFeed: @unchecked Sendable {
     /// Shorter series compute their estimates in the engine (a thread costs more than it saves).
     static let minimumBars = 1 << 16
 
-    let count: Int
-    /// The spread window's length in bars (`Liquidity`'s).
+    /// Bars of the series.
+    var count: Int { column.count }
+    /// The spread window's length in bars (`Liquidity`'s), and a new window's state.
     let spreadWindow: Int
+    private let firstSpreadState: SpreadWindow.State
     private let candles: CandleSeries
     private let model: SyntheticDepth
     private let fillsAtNextOpen: Bool
@@ -76,8 +78,8 @@ package final class EstimateFeed: @unchecked Sendable {
     private var records: UnsafeMutablePointer<CandidateEstimates>?
 
     private init(candles: CandleSeries, model: SyntheticDepth, fillsAtNextOpen: Bool) {
-        count = candles.count
         spreadWindow = Liquidity.spreadWindow(model, bars: candles.count)
+        firstSpreadState = SpreadWindow(window: spreadWindow).state
         self.candles = candles
         self.model = model
         self.fillsAtNextOpen = fillsAtNextOpen
@@ -92,7 +94,7 @@ package final class EstimateFeed: @unchecked Sendable {
     /// A feed for a run of `config` over `candles`, its producer started; nil when the run
     /// computes its estimates itself (see the type's conditions).
     static func start(_ candles: CandleSeries, config: ExecutionConfig, policy: Policy) -> EstimateFeed? {
-        guard case .synthetic = config.depth, config.synthetic.spreadBps == nil, candles.count >= 2 else { return nil }
+        guard config.estimatesSpreadFromBars, candles.count >= 2 else { return nil }
         switch policy {
         case .never: return nil
         case .always: break
@@ -150,9 +152,6 @@ package final class EstimateFeed: @unchecked Sendable {
         guard cursor < candidateCount && bars[cursor] == bar else { return nil }
         return (records![cursor], cursor == 0 ? firstSpreadState : records![cursor &- 1].spreadAfter)
     }
-
-    /// A new spread window's state.
-    private var firstSpreadState: SpreadWindow.State { SpreadWindow.State(start: 1, end: 1, added: 0, sum: 0, squares: 0) }
 
     // MARK: - Producer
 
@@ -229,6 +228,8 @@ package final class EstimateFeed: @unchecked Sendable {
         // Short vectors default to the long ones, whose edges are counted already.
         let vectors = [s.entries, s.exits] + [s.shortEntries, s.shortExits].compactMap { $0 }
         let shift = nextOpen ? 1 : 0
+        // Room for every bar: only the pages written are touched (counting the candidates first,
+        // a software popcount on the baseline x86-64 target, cost half the search again).
         let bars = UnsafeMutablePointer<Int>.allocate(capacity: max(1, n))
         // Eight bars per load: a byte of `on & ~before` is 1 where a signal turns on (Bool is
         // one byte, 0 or 1; the byte before bar 0 counts as off).
@@ -289,28 +290,13 @@ package final class EstimateFeed: @unchecked Sendable {
         return (impact(two.0), impact(two.1))
     }
 
-    /// What `Liquidity` computes for the impact window of a fill on `bar`.
+    /// What `Liquidity` computes for the impact window of a fill on `bar`, and its volume relation.
     private func impact(at bar: Int) -> CandidateEstimates {
-        let model = model
-        return candles.close.withUnsafeBufferPointer { close in
-            candles.volume.withUnsafeBufferPointer { volume in
-                var result = CandidateEstimates()
-                if model.volumeRelation {
-                    if let w = CandleEstimators.impactWindow(close, volume, before: bar, window: model.impactWindow) {
-                        result.volume = w.volume
-                        result.dollars = w.dollars
-                        result.sigma = .some(w.sigma)
-                        if let sigma = w.sigma, let d = w.dollars {
-                            result.relation = CandleEstimators.volumeRelationSpread(sigma: sigma, dollarVolume: d)
-                        }
-                    } else {
-                        (result.volume, result.dollars) = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
-                    }
-                } else {
-                    result.volume = CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow)
-                }
-                return result
-            }
+        let w = model.impactWindow(candles, before: bar)
+        var result = CandidateEstimates(volume: w.volume, dollars: w.dollars, sigma: w.sigma)
+        if case .some(.some(let sigma)) = w.sigma, let d = w.dollars {
+            result.relation = CandleEstimators.volumeRelationSpread(sigma: sigma, dollarVolume: d)
         }
+        return result
     }
 }

@@ -145,6 +145,13 @@ public struct ExecutionConfig: Sendable {
     /// Fee rate as a fraction of notional.
     public var feeRate: Double { feeBps / 10_000 }
 
+    /// True when fills meet the candle-only model book with its spread estimated from the bars
+    /// (the Corwin-Schultz pairs are read), not given.
+    var estimatesSpreadFromBars: Bool {
+        if case .synthetic = depth { return synthetic.spreadBps == nil }
+        return false
+    }
+
     /// The largest cash amount or quantity accepted (a quadrillion): far above any account, far
     /// enough below overflow that equity, fees and notionals stay finite.
     public static let largestAmount = 1e15

@@ -19,15 +19,16 @@ struct Liquidity {
     private var spreadWindow: SpreadWindow
     private var takenAsks = 0.0, takenBids = 0.0
     private var askTimeMs: Int64 = 0, bidTimeMs: Int64 = 0
-    /// The pairs and the candidate bars' impact windows and spread steps from a second core,
-    /// when the run has them (`EstimateFeed`); bars below `feedPublished` are published,
-    /// `feedCursor` is the next candidate to look at.
+    /// The candidate bars' impact windows and spread steps from a second core, when the run has
+    /// them (`EstimateFeed`); bars below `feedPublished` are published, `feedCursor` is the next
+    /// candidate to look at.
     private var feed: EstimateFeed?
     private var feedPublished = 0, feedCursor = 0
-    /// The series' pairs when another run computed them (`IndicatorCache.keepsSpreadPairs`),
-    /// the pair ending at this run's bar k at `sharedPairs[k]`.
-    private var sharedColumn: SpreadPairs?
-    private var sharedPairs: UnsafePointer<Double>?
+    /// The series' pairs when they were computed apart (by the feed, or once for many runs:
+    /// `IndicatorCache.keepsSpreadPairs`), the pair ending at this run's bar k at `pairs[k]`;
+    /// `column` keeps them alive.
+    private var column: SpreadPairs?
+    private var pairs: UnsafePointer<Double>?
 
     /// Recorded book replay.
     private var replay: BookReplay
@@ -76,14 +77,15 @@ struct Liquidity {
     mutating func use(_ feed: EstimateFeed) {
         precondition(source == .synthetic && feed.count == candles.count, "the feed must be this run's")
         self.feed = feed
+        use(feed.column)
     }
 
     /// Reads the spread window's pairs from `column`, the pairs of a series whose last
     /// `candles.count` bars are this run's.
     mutating func use(_ column: SpreadPairs) {
         precondition(source == .synthetic && column.count >= candles.count, "the pairs must end with this run's bars")
-        sharedColumn = column
-        sharedPairs = UnsafePointer(column.values + (column.count - candles.count))
+        self.column = column
+        pairs = UnsafePointer(column.values + (column.count - candles.count))
     }
 
     /// Levels the recorded book's stale-level rule dropped up to the last fill.
@@ -308,12 +310,10 @@ struct Liquidity {
     }
 
     /// The candle estimates for a fill on `bar`, with the spread from the running window, and σ
-    /// when it came with the volumes (`CandleEstimators.impactWindow`, for an estimated spread
-    /// bounded by the volume relation): `.some` holds the computed σ, itself nil when undefined;
-    /// `relation` is that σ's volume-relation spread when the feed computed it (`.some`).
-    /// σ is not put in the estimates: it matters only beyond the touch and to the volume
-    /// relation, which the caller decides. The dollar volume is read only for an estimated
-    /// spread. With a feed, the pairs and (on a candidate bar) the window come from it.
+    /// when it came with the volumes (`SyntheticDepth.impactWindow`); `relation` is that σ's
+    /// volume-relation spread when the feed computed it (`.some`). σ is not put in the
+    /// estimates: it matters only beyond the touch and to the volume relation, which the caller
+    /// decides. With a feed, a candidate bar's window and spread step come from it.
     private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??, relation: Double??) {
         if let feed {
             if bar >= feedPublished { feedPublished = feed.waitPast(bar) }
@@ -324,46 +324,27 @@ struct Liquidity {
                     spreadWindow.state = known.spreadAfter
                     bars = known.spread
                 } else {
-                    bars = spreadWindow.sample(pairs: feed.pairs, before: bar)
+                    bars = spreadSample(before: bar)
                 }
                 return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: known.volume, dollarVolume: known.dollars),
                         known.sigma, known.sigma == nil ? nil : .some(known.relation))
             }
-            let bars = spreadWindow.sample(pairs: feed.pairs, before: bar)
-            let window = impactWindow(at: bar)
-            return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: window.volume, dollarVolume: window.dollars),
-                    window.sigma, nil)
         }
-        var bars: CandleEstimators.SpreadSample?
-        if let sharedPairs {
-            bars = spreadWindow.sample(pairs: sharedPairs, before: bar)
-        } else if model.spreadBps == nil {
-            let c = candles
-            bars = c.high.withUnsafeBufferPointer { h in
-                c.low.withUnsafeBufferPointer { l in
-                    c.close.withUnsafeBufferPointer { close in spreadWindow.sample(h, l, close, before: bar) }
-                }
-            }
-        }
-        let window = impactWindow(at: bar)
+        let bars = spreadSample(before: bar)
+        let window = model.impactWindow(candles, before: bar)
         return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: window.volume, dollarVolume: window.dollars),
                 window.sigma, nil)
     }
 
-    /// The impact window's mean volume, dollar volume (for an estimated spread bounded by the
-    /// volume relation) and σ when it came with them, as `estimates(at:)` returns them.
-    private func impactWindow(at bar: Int) -> (volume: Double?, dollars: Double?, sigma: Double??) {
+    /// The running spread window's sample for a fill on `bar`, its pairs read from `pairs` or
+    /// computed from the bars; nil when the spread is given.
+    private mutating func spreadSample(before bar: Int) -> CandleEstimators.SpreadSample? {
+        if let pairs { return spreadWindow.sample(pairs: pairs, before: bar) }
+        guard model.spreadBps == nil else { return nil }
         let c = candles
-        return c.close.withUnsafeBufferPointer { close in
-            c.volume.withUnsafeBufferPointer { volume in
-                if model.spreadBps == nil && model.volumeRelation {
-                    if let w = CandleEstimators.impactWindow(close, volume, before: bar, window: model.impactWindow) {
-                        return (w.volume, w.dollars, .some(w.sigma))
-                    }
-                    let means = CandleEstimators.meanVolumes(close, volume, before: bar, window: model.impactWindow)
-                    return (means.volume, means.dollars, nil)
-                }
-                return (CandleEstimators.meanVolume(volume, before: bar, window: model.impactWindow), nil, nil)
+        return c.high.withUnsafeBufferPointer { h in
+            c.low.withUnsafeBufferPointer { l in
+                c.close.withUnsafeBufferPointer { close in spreadWindow.sample(h, l, close, before: bar) }
             }
         }
     }

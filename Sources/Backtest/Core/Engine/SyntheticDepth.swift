@@ -136,6 +136,26 @@ public struct SyntheticDepth: Sendable, Equatable {
                   dollarVolume: CandleEstimators.meanDollarVolume(candles, before: t, window: impactWindow))
     }
 
+    /// The impact window of a fill on bar `bar` as the engine reads it: the mean volume, the
+    /// mean dollar volume (for an estimated spread bounded by the volume relation) and σ when it
+    /// came with them (`CandleEstimators.impactWindow`): `.some` holds the computed σ, itself
+    /// nil when undefined; nil when the window lies within the series' start (the caller
+    /// computes σ alone if it needs it).
+    func impactWindow(_ candles: CandleSeries, before bar: Int) -> (volume: Double?, dollars: Double?, sigma: Double??) {
+        candles.close.withUnsafeBufferPointer { close in
+            candles.volume.withUnsafeBufferPointer { volume in
+                if spreadBps == nil && volumeRelation {
+                    if let w = CandleEstimators.impactWindow(close, volume, before: bar, window: impactWindow) {
+                        return (w.volume, w.dollars, .some(w.sigma))
+                    }
+                    let means = CandleEstimators.meanVolumes(close, volume, before: bar, window: impactWindow)
+                    return (means.volume, means.dollars, nil)
+                }
+                return (CandleEstimators.meanVolume(volume, before: bar, window: impactWindow), nil, nil)
+            }
+        }
+    }
+
     /// The estimated spread of a fill with these estimates at `reference` and where it came from
     /// (`SpreadEstimate`); nil when the spread is given (`spreadBps`). The relation needs σ and
     /// the dollar volume.
