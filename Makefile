@@ -6,7 +6,7 @@ DEMO_DB := notebooks-out/demo.sqlite
 FUZZ_SECONDS ?= 300
 FUZZ_CI_SECONDS ?= 15
 
-.PHONY: deps build lib demo test test-python test-js test-browser test-l2 test-live test-largecaps test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
+.PHONY: deps build lib demo test test-python test-js test-browser test-l2 test-live test-writers test-largecaps test-slurm perf-check perf-baseline bench-html fuzz fuzz-ci clean
 
 # System libraries: GSL, SQLite and pkg-config (Debian packages); apt-get update first.
 deps:
@@ -32,6 +32,7 @@ test: deps
 	$(MAKE) test-browser
 	$(MAKE) test-l2
 	$(MAKE) test-live
+	$(MAKE) test-writers
 	$(MAKE) test-largecaps
 	$(MAKE) test-slurm
 	$(MAKE) perf-check
@@ -66,6 +67,11 @@ test-l2: deps
 # fills to the last digit; gaps, drops, stale streams, junk frames, SIGINT, kill -9 and resume.
 test-live: deps
 	@SWIFT=$(SWIFT) bash scripts/test-live.sh
+
+# Several bt processes writing one store at once (issue 42): every pair and triple of bt live,
+# import, fetch and calibrate, with SQLite's integrity check after each (about 2 minutes).
+test-writers: deps
+	@SWIFT=$(SWIFT) bash scripts/test-store-writers.sh
 
 # Real daily bars of four US large caps (issue 25): fetched from PyPI at test time into .cache/,
 # never committed; the default ma-cross pays at most 5 bps a fill on each.

@@ -121,7 +121,12 @@ public final class CandleStore {
     }
 
     /// Opens an existing file after checking it is a bt store this bt can read.
+    ///
+    /// The checks beside SQLite (the log's name, the files' sizes) look at the file a link
+    /// leads to, as SQLite does: a store opened through a symbolic link keeps its log beside
+    /// the file itself, and the link's own size is not the store's.
     private init(existing path: String, writable: Bool) throws {
+        let file = StorePath.resolvingLinks(path)
         let header = try StoreSchema.header(of: path)
         if header == .unmarked {
             // No id: a store written before versions, or another program's database. Decided on
@@ -138,9 +143,9 @@ public final class CandleStore {
             main.close()
         }
         // A log of another database beside the store is refused before SQLite would merge it.
-        try StoreLog.check(store: path)
+        try StoreLog.check(store: file)
         // Without a log, the file is all there is: look at it without leaving anything beside it.
-        let unlogged = !FileManager.default.fileExists(atPath: path + "-wal")
+        let unlogged = !FileManager.default.fileExists(atPath: file + "-wal")
         let probe = unlogged ? try SQLiteDatabase(path: path, mode: .readOnly(immutable: true)) : try Self.openReadOnly(path)
         let version = try probe.integer("PRAGMA user_version")
         let tables = Set(try probe.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
@@ -152,7 +157,7 @@ public final class CandleStore {
             throw InputError("was written by a newer bt (store schema \(version); this bt reads up to \(StoreSchema.version))",
                              setting: .store, value: path)
         }
-        try Self.checkLength(probe, path: path)
+        try Self.checkLength(probe, path: path, file: file)
         self.tables = tables
         readOnly = !writable
         if writable {
@@ -223,8 +228,9 @@ public final class CandleStore {
     /// close has nothing of its own to write back), with `query_only` set so it can change nothing;
     /// nil otherwise (read-only media, a log left by a writer), and the store is read read-only.
     private static func openQueryOnly(_ path: String) -> SQLiteDatabase? {
-        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue
-        guard wal == nil || wal == 0, access(path, W_OK) == 0, access(StorePath.directory(of: path), W_OK) == 0,
+        let file = StorePath.resolvingLinks(path)
+        let wal = (try? FileManager.default.attributesOfItem(atPath: file + "-wal")[.size] as? NSNumber)?.intValue
+        guard wal == nil || wal == 0, access(file, W_OK) == 0, access(StorePath.directory(of: file), W_OK) == 0,
               let db = try? SQLiteDatabase(path: path, mode: .readWrite) else { return nil }
         guard (try? db.execute("PRAGMA query_only=1")) != nil, (try? db.integer("SELECT count(*) FROM sqlite_master")) != nil else {
             db.close()
@@ -242,9 +248,10 @@ public final class CandleStore {
             return db
         } catch let e as StoreError where e.kind == .access {
             // Immutable ignores the write-ahead log: refuse rather than read a stale store.
-            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+            let log = StorePath.resolvingLinks(path) + "-wal"
+            let wal = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? nil
             if let wal, wal > 0 {
-                throw StoreError(.access, path: path, reason: "cannot be read here: its write-ahead log (\(path)-wal, \(wal) bytes) "
+                throw StoreError(.access, path: path, reason: "cannot be read here: its write-ahead log (\(log), \(wal) bytes) "
                                  + "holds writes that a read-only opening cannot see; let the writer finish, or open the store "
                                  + "once where it can be written")
             }
@@ -257,13 +264,14 @@ public final class CandleStore {
     /// Refuses a file shorter than the pages it holds: SQLite reads past the end of a file cut
     /// short (an interrupted copy) as zeros, and its integrity check passes. Without a
     /// write-ahead log the pages are SQLite's page count; with one (which may hold pages past the
-    /// file's end until they are written back), the count in the file's own header.
-    private static func checkLength(_ db: SQLiteDatabase, path: String) throws {
+    /// file's end until they are written back), the count in the file's own header. `file` is
+    /// `path` with its links resolved (`StorePath.resolvingLinks`).
+    private static func checkLength(_ db: SQLiteDatabase, path: String, file: String) throws {
         func size(_ file: String) -> Int64? {
             (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value
         }
-        guard let bytes = size(path) else { return }
-        let logged = (size(path + "-wal") ?? 0) > 32
+        guard let bytes = size(file) else { return }
+        let logged = (size(file + "-wal") ?? 0) > 32
         let pageSize = try db.integer("PRAGMA page_size")
         guard let pages = logged ? StoreSchema.headerPages(of: path) : try db.integer("PRAGMA page_count"),
               pageSize > 0, pages > 0, pages <= Int64.max / pageSize else { return }

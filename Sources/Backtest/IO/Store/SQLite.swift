@@ -233,3 +233,72 @@ final class SQLiteStatement {
         }
     }
 }
+
+/// A database file or its write-ahead log read through SQLite's own file layer (its default
+/// VFS), for the checks bt makes on a store's raw bytes before and beside its connections.
+///
+/// A store file is never opened with a descriptor of bt's own: POSIX record locks belong to the
+/// process and the file, so closing *any* descriptor of a file drops every lock the process
+/// holds on it, those of its open SQLite connections too. A connection that has lost its
+/// shared lock still believes it holds it, and another process's last connection then takes
+/// the exclusive lock, checkpoints the log and deletes it under the first one's writes: the
+/// store is damaged (SQLite's "How To Corrupt An SQLite Database File", 2.2; a `bt live`
+/// session beside `bt data import` did exactly that). SQLite's unix VFS knows every lock it
+/// holds on a file and keeps a descriptor closed here open until the last one is released.
+final class SQLiteRawFile {
+    /// What the file is to SQLite, which decides how its VFS opens it.
+    enum Kind {
+        /// A database file: opened as a main database, so its descriptor joins SQLite's record
+        /// of the file's locks.
+        case database
+        /// A write-ahead log (`PATH-wal`; SQLite takes no locks on it).
+        case log
+    }
+
+    private let file: UnsafeMutablePointer<sqlite3_file>
+    private let name: sqlite3_filename
+    /// The file's size in bytes when it was opened.
+    let size: Int64
+
+    /// Opens `path` read-only; nil when it cannot be opened (missing, unreadable) or sized. The
+    /// name is made full first, as SQLite makes a database's (its VFS resolves links there).
+    init?(path: String, kind: Kind) {
+        guard let vfs = sqlite3_vfs_find(nil) else { return nil }
+        var full = [CChar](repeating: 0, count: Int(vfs.pointee.mxPathname) + 1)
+        guard vfs.pointee.xFullPathname(vfs, path, Int32(full.count), &full) & 0xFF == SQLITE_OK,
+              let name = sqlite3_create_filename(full, "", "", 0, nil) else { return nil }
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: Int(vfs.pointee.szOsFile), alignment: 16)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: Int(vfs.pointee.szOsFile))
+        let file = raw.bindMemory(to: sqlite3_file.self, capacity: 1)
+        let type = kind == .database ? SQLITE_OPEN_MAIN_DB : SQLITE_OPEN_WAL
+        var opened: Int32 = 0
+        var size: sqlite3_int64 = 0
+        let rc = vfs.pointee.xOpen(vfs, name, file, SQLITE_OPEN_READONLY | type, &opened)
+        guard rc == SQLITE_OK, let methods = file.pointee.pMethods,
+              methods.pointee.xFileSize(file, &size) == SQLITE_OK, size >= 0 else {
+            if let methods = file.pointee.pMethods { _ = methods.pointee.xClose(file) }
+            raw.deallocate()
+            sqlite3_free_filename(name)
+            return nil
+        }
+        self.file = file
+        self.name = name
+        self.size = size
+    }
+
+    deinit {
+        _ = file.pointee.pMethods?.pointee.xClose(file)
+        UnsafeMutableRawPointer(file).deallocate()
+        sqlite3_free_filename(name)
+    }
+
+    /// Up to `count` bytes from `offset`: fewer at the end of the file, none past it or on a
+    /// read error.
+    func read(count: Int, at offset: Int64) -> [UInt8] {
+        guard count > 0, offset >= 0, offset < size, let methods = file.pointee.pMethods else { return [] }
+        let n = Int(min(Int64(count), size - offset, Int64(Int32.max)))
+        var bytes = [UInt8](repeating: 0, count: n)
+        let rc = bytes.withUnsafeMutableBytes { methods.pointee.xRead(file, $0.baseAddress, Int32(n), offset) }
+        return rc == SQLITE_OK ? bytes : []
+    }
+}

@@ -13,7 +13,8 @@ import Foundation
 /// and every bt write transaction writes page 1 (`PRAGMA user_version`), the page that holds the
 /// schema. So each transaction in a bt store's log carries an image of page 1 naming the store.
 ///
-/// The check reads page 1 of the file and then the log's frames as SQLite's recovery counts
+/// The check reads page 1 of the file and then the log's frames (both through SQLite's file
+/// layer, `SQLiteRawFile`, never a descriptor of bt's) as SQLite's recovery counts
 /// them: from a header whose magic, version, page size and checksum are right, each frame whose
 /// salts equal the header's and whose checksum continues the chain, up to the last commit
 /// frame. The log belongs to the store when the first page-1 image in those frames that names
@@ -42,18 +43,15 @@ enum StoreLog {
         let log = path + "-wal"
         // Most opens find no log (a store is one file once its last connection closes).
         guard let logSize = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? NSNumber)?.intValue,
-              logSize > 32, let file = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? file.close() }
-        let head = [UInt8]((try? file.read(upToCount: 100)) ?? Data())
+              logSize > 32, let file = SQLiteRawFile(path: path, kind: .database) else { return }
+        let head = file.read(count: 100, at: 0)
         guard head.count == 100 else { return }
         let size = Int(head[16]) << 8 | Int(head[17])
         let pageSize = size == 1 ? 65_536 : size
         guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else { return }
-        try? file.seek(toOffset: 0)
-        let page1 = [UInt8]((try? file.read(upToCount: pageSize)) ?? Data())
+        let page1 = file.read(count: pageSize, at: 0)
         guard let own = identity(in: page1[...]) else { return }
-        guard let wal = FileHandle(forReadingAtPath: log) else { return }
-        defer { try? wal.close() }
+        guard let wal = SQLiteRawFile(path: log, kind: .log) else { return }
         guard let (logged, names) = committedPageOnes(wal).map({ ($0.pageSize, $0.names) }), !names.isEmpty else { return }
         if logged != pageSize {
             throw foreign(path, log, "its pages are of \(logged) bytes, the store's of \(pageSize)")
@@ -93,8 +91,8 @@ enum StoreLog {
     /// The log's page size and the identity named by each page-1 image among its committed
     /// frames, as SQLite's recovery finds the frames; nil for a log it ignores (too short, a
     /// wrong magic, version, page size or header checksum).
-    private static func committedPageOnes(_ wal: FileHandle) -> (pageSize: Int, names: [String?])? {
-        let header = [UInt8]((try? wal.read(upToCount: 32)) ?? Data())
+    private static func committedPageOnes(_ wal: SQLiteRawFile) -> (pageSize: Int, names: [String?])? {
+        let header = wal.read(count: 32, at: 0)
         guard header.count == 32 else { return nil }
         func word(_ b: [UInt8], _ at: Int) -> UInt32 { b[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
         let magic = word(header, 0)
@@ -108,8 +106,10 @@ enum StoreLog {
         let salts = (word(header, 16), word(header, 20))
         var committed: [String?] = []
         var pending: [String?] = []
+        var offset: Int64 = 32
         while true {
-            let frame = [UInt8]((try? wal.read(upToCount: 24 + pageSize)) ?? Data())
+            let frame = wal.read(count: 24 + pageSize, at: offset)
+            offset += Int64(24 + pageSize)
             guard frame.count == 24 + pageSize, (word(frame, 8), word(frame, 12)) == salts else { break }
             checksum(frame[0..<8], &sum, bigEndian: bigEndian)
             checksum(frame[24...], &sum, bigEndian: bigEndian)

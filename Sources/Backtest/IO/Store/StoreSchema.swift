@@ -53,15 +53,15 @@ enum StoreSchema {
         case unmarked
     }
 
-    /// Reads the first 100 bytes of `path` (never writing) and classifies them.
+    /// Reads the first 100 bytes of `path` (never writing, through SQLite's file layer: see
+    /// `SQLiteRawFile`) and classifies them.
     /// - Throws: `InputError` (setting `.store`) for an empty file, a file that is not an
     ///   SQLite database, or one marked as another application's.
     static func header(of path: String) throws -> Header {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let file = SQLiteRawFile(path: path, kind: .database) else {
             throw InputError("cannot read the store file", setting: .store, value: path)
         }
-        defer { try? handle.close() }
-        let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        let bytes = file.read(count: 100, at: 0)
         if bytes.isEmpty {
             throw InputError("is an empty file, not a bt store; bt leaves it as it is", setting: .store, value: path)
         }
@@ -80,9 +80,8 @@ extension StoreSchema {
     /// The database size in pages that `path`'s header records, when the header says it is
     /// current (its change counter equals its version-valid-for number); nil otherwise.
     static func headerPages(of path: String) -> Int64? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let b = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        guard let file = SQLiteRawFile(path: path, kind: .database) else { return nil }
+        let b = file.read(count: 100, at: 0)
         guard b.count == 100 else { return nil }
         func word(_ at: Int) -> UInt32 { b[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
         guard word(24) == word(92), word(28) > 0 else { return nil }
@@ -115,6 +114,15 @@ enum StorePath {
             throw InputError("is not a regular file (a FIFO, socket or device), not a store file; bt leaves it as it is",
                              setting: .store, value: path)
         }
+    }
+
+    /// `path` with every symbolic link in it resolved (`realpath`), as SQLite resolves a
+    /// database's name before it names the log and shared-memory files beside it; `path` itself
+    /// when it cannot be resolved (a file not made yet).
+    static func resolvingLinks(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The directory holding `path` ("." for a bare file name).
