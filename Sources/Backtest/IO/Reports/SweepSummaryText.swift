@@ -15,7 +15,7 @@ public enum SweepSummaryText {
             + "\(s.evaluated - s.failed) ran, \(s.failed) failed; ranked by \(report.rankMetric)\n"
         if let best = s.best, let m = s.bestMetrics {
             let values = grid.combination(at: report.combos[best])
-            out += "Best: " + grid.axes.map { "\($0.name)=\(SweepPlan.text(values[$0.name]!))" }.joined(separator: " ")
+            out += "Best: " + grid.axes.map { "\($0.name)=\(NumberText.shortest(values[$0.name]!))" }.joined(separator: " ")
             out += "  sharpe " + Format.fixed(m[.sharpe], 3) + "  total_return " + Format.percent(m[.totalReturn])
                 + "  max_drawdown " + Format.percent(m[.maxDrawdown]) + "  trades " + Format.fixed(m[.trades], 0) + "\n"
         } else {
