@@ -191,6 +191,9 @@ public struct RunWarning: Sendable, Equatable {
         /// Entry signals that placed no order: a limit or stop price, a stop distance or a
         /// volatility that was not a positive number at the signal bar.
         case skippedEntries = "skipped_entries"
+        /// Exit levels not set (or a trailing stop not moved): a distance in price that was not
+        /// a positive number at the bar it was read.
+        case unsetExitLevels = "unset_exit_levels"
     }
     public var kind: Kind
     public var message: String
@@ -200,5 +203,14 @@ public struct RunWarning: Sendable, Equatable {
     static func skippedEntries(_ k: Int) -> RunWarning {
         RunWarning(.skippedEntries, "\(k) entry signal\(k == 1 ? "" : "s") placed no order: the order's price, stop distance "
             + "or volatility was not a positive number at the signal bar (an expression still in its warm-up?)")
+    }
+
+    /// The readings of exits' distances in price that gave no level (the same words for a run
+    /// and a portfolio): `sl 3 times, trail 12 times`.
+    static func unsetExitLevels(_ k: UnsetLevels) -> RunWarning {
+        let counts = [(Setting.stopLoss, k.stopLoss), (.takeProfit, k.takeProfit), (.trail, k.trail)].filter { $0.1 > 0 }
+            .map { "\($0.0.name) \($0.1) time\($0.1 == 1 ? "" : "s")" }
+        return RunWarning(.unsetExitLevels, "exit levels were not set or moved: the distance in price was not a positive number "
+            + "at the bar it was read (" + counts.joined(separator: ", ") + "; an expression still in its warm-up, or negative there?)")
     }
 }

@@ -56,7 +56,7 @@ public enum Engine {
                             feed policy: EstimateFeed.Policy = .automatic, signals: () throws -> Signals) throws -> BacktestResult {
         precondition(candles.count <= prefix.count, "the candles must be the end of the prefix")
         return try run(candles, config: config, feed: policy, signals: signals,
-                       inputs: { try OrderInputs(config, candles: prefix, cache: cache).suffix(candles.count) },
+                       inputs: { try OrderInputs(config, candles: prefix, cache: cache, runBars: candles.count) },
                        cache: cache, of: prefix)
     }
 
@@ -379,6 +379,9 @@ public enum Engine {
         }
         if broker.skippedEntries > 0 {
             out.append(.skippedEntries(broker.skippedEntries))
+        }
+        if broker.ledger.exits.unsetLevels.total > 0 {
+            out.append(.unsetExitLevels(broker.ledger.exits.unsetLevels))
         }
         let stale = broker.liquidity.staleLevelsDropped
         if stale > 0 {

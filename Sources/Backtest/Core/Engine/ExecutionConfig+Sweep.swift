@@ -6,6 +6,9 @@ extension ExecutionConfig {
         Setting.breakeven.name: .breakeven, Setting.exitAfter.name: .exitAfter, Setting.orderBars.name: .orderBars,
     ]
 
+    /// The largest count of bars a grid may give `exit_after` or `order_bars`.
+    static let maximumSweptBars = 1e9
+
     /// Sets a swept setting: `sl`, `trail` a fraction of the entry price; `tp` one target selling
     /// everything at that fraction; `breakeven` a fraction; `exit_after`, `order_bars` a whole
     /// number of bars.
@@ -13,8 +16,12 @@ extension ExecutionConfig {
     ///   `validate`).
     public mutating func set(_ setting: Setting, to value: Double) throws {
         func bars() throws -> Int {
-            guard value >= 1, value <= 1e9, value == value.rounded() else {
+            guard value >= 1, value == value.rounded() else {
                 throw InputError("not a whole number of bars >= 1", setting: setting, value: NumberText.shortest(value))
+            }
+            guard value <= Self.maximumSweptBars else {
+                throw InputError("at most \(Int(Self.maximumSweptBars)) bars (a grid's values are read as numbers, exact "
+                                 + "only to 2^53; any count beyond the series is the same)", setting: setting, value: NumberText.shortest(value))
             }
             return Int(value)
         }

@@ -40,6 +40,9 @@ struct ExitLevels {
     var fired: [Bool]
     /// Indexes into `targets`, nearest first (sorted when armed).
     var targetOrder: [Int]
+    /// Times each distance in price was read and was not a positive number, so its level was
+    /// not set (or the trailing stop not moved): the run's `unsetExitLevels` warning.
+    var unsetLevels = UnsetLevels()
 
     init(_ rules: ExitRules, distances: Distances) {
         self.rules = rules
@@ -85,25 +88,32 @@ struct ExitLevels {
             trail = .nan
             breakevenDone = false
             firstCheckBar = atOpen ? bar : bar + 1
-            timeExitBar = rules.exitAfterBars.map { bar + $0 } ?? .max
+            timeExitBar = rules.exitAfterBars.map { bar.barsLater($0) } ?? .max
             for i in fired.indices { fired[i] = false }
         } else {
             peak = long ? Swift.max(peak, entry) : peak
             trough = long ? trough : Swift.min(trough, entry)
         }
         stop = rules.stopLoss.map {
-            Self.level($0, values: distances.stopLoss, from: entry, below: long, bar: signalBar, long: long, tick: tick)
+            counted($0, \.stopLoss, Self.level($0, values: distances.stopLoss, from: entry, below: long, bar: signalBar, long: long, tick: tick))
         } ?? .nan
         if breakevenDone { stop = tighter(stop, Self.rounded(entry, long: long, tick: tick)) }
         for (i, t) in rules.takeProfits.enumerated() where !fired[i] {
             let values = i < distances.takeProfits.count ? distances.takeProfits[i] : nil
-            targets[i] = Self.level(t.distance, values: values, from: entry, below: !long, bar: signalBar, long: long, tick: tick)
+            targets[i] = counted(t.distance, \.takeProfit, Self.level(t.distance, values: values, from: entry, below: !long, bar: signalBar,
+                                                        long: long, tick: tick))
         }
         sortTargets()
         if let d = rules.trail {
-            trail = tighter(trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
-                                              bar: signalBar, long: long, tick: tick))
+            trail = tighter(trail, counted(d, \.trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
+                                                         bar: signalBar, long: long, tick: tick)))
         }
+    }
+
+    /// `level`, counted in `unsetLevels` at `setting` when a distance in price gave none.
+    private mutating func counted(_ distance: ExitDistance, _ setting: WritableKeyPath<UnsetLevels, Int>, _ level: Double) -> Double {
+        if case .price = distance, level.isNaN { unsetLevels[keyPath: setting] += 1 }
+        return level
     }
 
     /// Forgets the levels (the position is flat).
@@ -160,12 +170,23 @@ struct ExitLevels {
         peak = Swift.max(peak, high)
         trough = Swift.min(trough, low)
         if let d = rules.trail {
-            trail = tighter(trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
-                                              bar: bar, long: long, tick: tick))
+            trail = tighter(trail, counted(d, \.trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
+                                                         bar: bar, long: long, tick: tick)))
         }
         if let b = rules.breakeven, !breakevenDone, long ? peak >= entry * (1 + b) : trough <= entry * (1 - b) {
             breakevenDone = true
             stop = tighter(stop, Self.rounded(entry, long: long, tick: tick))
         }
+    }
+}
+
+/// How many times each exit's distance in price was not a positive number where it was read.
+struct UnsetLevels {
+    var stopLoss = 0, takeProfit = 0, trail = 0
+
+    var total: Int { stopLoss + takeProfit + trail }
+
+    static func + (a: UnsetLevels, b: UnsetLevels) -> UnsetLevels {
+        UnsetLevels(stopLoss: a.stopLoss + b.stopLoss, takeProfit: a.takeProfit + b.takeProfit, trail: a.trail + b.trail)
     }
 }

@@ -96,10 +96,7 @@ public struct OrderSettings: Sendable {
     }
 
     private func error(_ item: Item, _ reason: String) -> InputError {
-        switch item.origin {
-        case .setting(let s): return InputError(reason, setting: s, value: item.text)
-        case .file(let path, let line): return InputError("\(item.setting.name) \(Excerpt.quoted(item.text)): \(reason)", file: path, line: line)
-        }
+        item.origin.inputError(item.setting, value: item.text, reason)
     }
 
     /// `5%`, `0.05` (a fraction of the entry price) or a price-distance expression.

@@ -6,6 +6,9 @@ public struct PriceExpression: Sendable, Hashable, CustomStringConvertible {
     /// The expression as written.
     public let text: String
     let node: ExpressionNode
+    /// Where it was written, for errors found once it is evaluated (nil: made by bt). Not part
+    /// of its identity: the same expression from a file or a flag computes the same values.
+    let origin: LocatedExpression.Origin?
 
     /// Checks that `expression` is a number series over `parameters` and binds their `values`.
     /// - Throws: `InputError` at the expression's origin (with a caret) for a name, type or value
@@ -19,11 +22,20 @@ public struct PriceExpression: Sendable, Hashable, CustomStringConvertible {
         }, for: "a price")
         text = expression.text
         node = try expression.bind(values)
+        origin = expression.origin
     }
 
     init(text: String, node: ExpressionNode) {
         self.text = text
         self.node = node
+        origin = nil
+    }
+
+    public static func == (a: PriceExpression, b: PriceExpression) -> Bool { a.text == b.text && a.node == b.node }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(node)
     }
 
     public var description: String { text }

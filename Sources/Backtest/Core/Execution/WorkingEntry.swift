@@ -17,7 +17,7 @@ struct WorkingEntry {
 
     init(side: PositionSide, limit: Double, stop: Double, signalBar: Int, bars: Int) {
         self.side = side; self.limit = limit; self.stop = stop
-        self.signalBar = signalBar; self.lastBar = signalBar + bars
+        self.signalBar = signalBar; self.lastBar = signalBar.barsLater(bars)
     }
 
     /// Where the order fills on a bar with these prices, and whether at the open; nil when it

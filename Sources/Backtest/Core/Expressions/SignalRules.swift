@@ -101,6 +101,17 @@ public struct LocatedExpression: Sendable {
     }
 }
 
+extension LocatedExpression.Origin {
+    /// `reason` about `setting`'s value `text` given here: named by the setting (`--sl '...':
+    /// reason`), or at the file's line by the setting's name (`file:3: sl '...': reason`).
+    func inputError(_ setting: Setting, value text: String, _ reason: String) -> InputError {
+        switch self {
+        case .setting(let s): return InputError(reason, setting: s, value: text)
+        case .file(let path, let line): return InputError("\(setting.name) \(Excerpt.quoted(text)): \(reason)", file: path, line: line)
+        }
+    }
+}
+
 /// A strategy written as expressions: entry and exit conditions (and short ones), the
 /// parameters they use, and requirements on the parameters (`$fast < $slow`).
 ///

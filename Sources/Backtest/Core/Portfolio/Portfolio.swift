@@ -59,8 +59,7 @@ public enum Portfolio {
     private static func inputs(_ symbols: [PortfolioSymbol], _ config: ExecutionConfig) throws -> [OrderInputs]? {
         guard !config.exits.expressions.isEmpty || !config.entries.isMarket else { return nil }
         return try symbols.map { s in
-            guard let history = s.history else { return try OrderInputs(config, candles: s.candles, cache: IndicatorCache()) }
-            return try OrderInputs(config, candles: history, cache: IndicatorCache()).suffix(s.candles.count)
+            try OrderInputs(config, candles: s.history ?? s.candles, cache: IndicatorCache(), runBars: s.candles.count)
         }
     }
 

@@ -134,6 +134,10 @@ extension PortfolioSimulation {
         if unpricedEntries > 0 {
             out.append(.skippedEntries(unpricedEntries))
         }
+        let unsetLevels = ledgers.reduce(UnsetLevels()) { $0 + $1.exits.unsetLevels }
+        if unsetLevels.total > 0 {
+            out.append(.unsetExitLevels(unsetLevels))
+        }
         let stale = ledgers.reduce(0) { $0 + $1.liquidity.staleLevelsDropped }
         if stale > 0 {
             out.append(RunWarning(.staleBook, "recorded books crossed themselves: \(stale) stale level\(stale == 1 ? " was" : "s were") "
