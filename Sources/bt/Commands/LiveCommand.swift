@@ -60,7 +60,15 @@ extension Command {
         } else {
             Output.write(LiveSummaryText.text(summary, replay: replay))
         }
+        // A session that received nothing did nothing: after its summary, exit 1 (as a fetch that
+        // got no answer does), so a wrong --ws-url is not taken for a quiet market.
+        if let silence = summary.receivedNothing { throw LiveSilence(description: silence) }
     }
+}
+
+/// The error `bt live` ends with when the stream sent nothing (exit 1).
+struct LiveSilence: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// The run options `bt live` takes: every execution option but the depth model (the live book

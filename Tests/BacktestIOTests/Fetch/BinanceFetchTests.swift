@@ -100,6 +100,29 @@ struct BinanceFetchTests {
         #expect(error.kind == .network && error.attempts == 2 && "\(error)".contains("no answer within 1 s"), "\(error)")
     }
 
+    @Test("a deadline ends the fetch: a silent or dribbling answer is given up at it, and no wait that would pass it begins")
+    func deadline() throws {
+        for fault in ["slow@2+,seconds=30", "dribble@2+,interval=1"] {
+            let mock = try MockExchange(FetchFixture.listing2500 + ["--fault", fault])
+            let waits = WaitLog()
+            var policy = waits.policy(timeout: 20)
+            policy.deadline = .now() + 1.5
+            let start = Date()
+            let error = try #require(throws: FetchError.self) { try fetch(mock, waits, policy: policy) }
+            let took = Date().timeIntervalSince(start)
+            #expect(took > 1.3 && took < 4, "\(fault): \(took) s")
+            #expect(error.kind == .network && error.attempts == 1 && waits.waits.isEmpty, "\(fault): \(error)")
+            #expect("\(error)".contains("before the time allowed ran out"), "\(error)")
+        }
+        let limited = try MockExchange(FetchFixture.listing2500 + ["--fault", "rate_limit@2,retry_after=7"])
+        let waits = WaitLog()
+        var policy = waits.policy()
+        policy.deadline = .now() + 3
+        let error = try #require(throws: FetchError.self) { try fetch(limited, waits, policy: policy) }
+        #expect(error.kind == .rateLimited && waits.waits.isEmpty, "\(error)")
+        #expect("\(error)".contains("the time allowed runs out before the next try"), "\(error)")
+    }
+
     @Test("truncated JSON and a bar that fails validation are errors naming the page and the reason")
     func badPages() throws {
         let cut = try MockExchange(FetchFixture.listing2500 + ["--fault", "truncate@3"])

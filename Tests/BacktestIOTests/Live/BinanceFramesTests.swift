@@ -67,6 +67,16 @@ struct BinanceFramesTests {
         (#"{"stream":"x","data":{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1","q":"1","T":1}"#, "malformed"),
         (String(repeating: "[", count: 100_000), "malformed"),
         (#"{"x":"# + String(repeating: "[", count: 100) + "}", "malformed"),
+        // Numbers bt could not store or trade with: beyond the price range, subnormal, huge quantities.
+        (#"{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1e300","q":"1","T":1}"#, "number"),
+        (#"{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1e-320","q":"1","T":1}"#, "number"),
+        (#"{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1e13","q":"1","T":1}"#, "number"),
+        (#"{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1","q":"1e300","T":1}"#, "number"),
+        (#"{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1","q":"1e-320","T":1}"#, "number"),
+        (#"{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1","q":"0","T":1}"#, "number"),
+        (#"{"e":"depthUpdate","E":1,"s":"BTCUSDT","U":1,"u":4,"b":[["1e300","2"]],"a":[]}"#, "number"),
+        (#"{"e":"depthUpdate","E":1,"s":"BTCUSDT","U":1,"u":4,"b":[],"a":[["1","1e-320"]]}"#, "number"),
+        (#"{"e":"depthUpdate","E":1,"s":"BTCUSDT","U":1,"u":4,"b":[],"a":[["1","1e16"]]}"#, "number"),
     ])
     func rejected(text: String, kind: String) {
         let r = rejection(text)
@@ -75,6 +85,29 @@ struct BinanceFramesTests {
         default: Issue.record("\(Excerpt.quoted(text)): \(String(describing: r)), expected \(kind)")
         }
         #expect(r?.reason.isEmpty == false)
+    }
+
+    @Test("the ranges' edges are kept: the smallest and largest price and quantity, and a level's 0")
+    func rangeEdges() throws {
+        let m = try message(#"{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1e12","q":"1e-12","T":1}"#)
+        #expect(m == .trade(StreamTrade(id: 1, eventMs: 1, timeMs: 1, price: 1e12, quantity: 1e-12, buyerIsMaker: false)))
+        let d = try message(#"{"e":"depthUpdate","E":1,"s":"BTCUSDT","U":1,"u":1,"b":[["1e-12","1e15"]],"a":[["2","0"]]}"#)
+        #expect(d == .depth(DepthDiff(eventMs: 1, firstId: 1, lastId: 1, bids: [BookLevel(price: 1e-12, quantity: 1e15)],
+                                      asks: [BookLevel(price: 2, quantity: 0)])))
+        let text = #"{"lastUpdateId":1,"bids":[["1e300","1"]],"asks":[]}"#
+        #expect(throws: FrameRejection.badNumber(field: "bids price", text: "1e300")) {
+            _ = try Array(text.utf8).withUnsafeBytes { try parser.snapshot($0) }
+        }
+    }
+
+    @Test("an out-of-range integer is quoted whole in the reason, not cut at its 17th digit")
+    func integersQuotedWhole() {
+        let long = rejection(#"{"e":"trade","E":1,"s":"BTCUSDT","t":92233720368547758070,"p":"1","q":"1","T":1}"#)
+        #expect(long == .badNumber(field: "t", text: "92233720368547758070"), "\(String(describing: long))")
+        #expect(long?.reason.contains("'92233720368547758070'") == true, "\(long?.reason ?? "")")
+        // Beyond 2^53 with 16 digits: the digits alone, not the comma after them.
+        let over = rejection(#"{"e":"trade","E":1,"s":"BTCUSDT","t":9999999999999999,"p":"1","q":"1","T":1}"#)
+        #expect(over == .badNumber(field: "t", text: "9999999999999999"), "\(String(describing: over))")
     }
 
     @Test("random mutations of valid frames parse or are rejected, never trap")

@@ -7,7 +7,7 @@ import BacktestCore
 /// `WebSocketClient` (libwebsockets) against a real server on 127.0.0.1
 /// (`Tests/Fixtures/live/push_server.py`, Debian's python3-websockets): plain ws:// and wss://
 /// with a self-signed certificate, fragmented and binary messages, a ping answered, the close
-/// code, the size limit, and a refused connection.
+/// code, the size limit, a refused connection, and nothing kept of a connection once it is gone.
 @Suite("WebSocket client: libwebsockets against a local server", .serialized)
 struct WebSocketClientTests {
     /// push_server.py with `arguments`, stopped when dropped.
@@ -112,5 +112,53 @@ struct WebSocketClientTests {
         for bad in ["http://h", "ws://", "h:80", "ws://h:0", "ws://h:70000"] {
             #expect(throws: InputError.self, "\(bad)") { _ = try WebSocketAddress(bad) }
         }
+    }
+
+    /// This process's resident memory (`/proc/self/statm`, pages) and thread count (`/proc/self/task`).
+    static func footprint() -> (bytes: Int, threads: Int) {
+        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+        return (pages * Int(sysconf(Int32(_SC_PAGESIZE))), threads)
+    }
+
+    @Test("connections the server closed, dropped without close(): memory and threads stay bounded over 300 of them")
+    func reconnectsDoNotLeak() throws {
+        // What `bt live` did on every reconnect: the server closed, the client was dropped. Each
+        // one kept its service thread and libwebsockets' context (about 340 KB at ulimit -n 20000).
+        let server = try Self.server()
+        func connectOnce() throws {
+            let client = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(server.port)/"))
+            let events = Self.events(client)
+            guard case .closed? = events.last else { Issue.record("no close: \(events.suffix(1))"); return }
+        }
+        for _ in 0..<20 { try connectOnce() }
+        usleep(200_000)
+        let before = Self.footprint()
+        let n = 300
+        for _ in 0..<n { try connectOnce() }
+        usleep(200_000)
+        let after = Self.footprint()
+        #expect(after.threads - before.threads < 10, "threads: \(before.threads) before, \(after.threads) after \(n) connections")
+        // The leak grew it by about 100 MB; the bound is 30 MB.
+        #expect(after.bytes - before.bytes < 30 << 20,
+                "resident memory grew \((after.bytes - before.bytes) >> 10) KB over \(n) connections")
+    }
+
+    @Test("a connection the server closed frees libwebsockets' context by itself, before close()")
+    func closedConnectionIsReleased() throws {
+        let server = try Self.server()
+        let client = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(server.port)/"))
+        let events = Self.events(client)
+        guard case .closed? = events.last else { Issue.record("no close: \(events.suffix(1))"); return }
+        let deadline = Date().addingTimeInterval(5)
+        while !client.isReleased && Date() < deadline { usleep(10_000) }
+        #expect(client.isReleased)
+        // Over the size limit: bt closes it, and the context goes too.
+        let limited = try WebSocketClient(WebSocketAddress("ws://127.0.0.1:\(server.port)/"), largestMessage: 1_000)
+        _ = Self.events(limited)
+        let until = Date().addingTimeInterval(5)
+        while !limited.isReleased && Date() < until { usleep(10_000) }
+        #expect(limited.isReleased)
     }
 }

@@ -36,10 +36,28 @@ connection that reaches that exchange time):
             below the book: the book is unchanged, later ids move up by N
   junk      a malformed frame, an event of another symbol, a trade with a negative quantity
             and one with a non-numeric price are sent
+  future    the next trade and the next depth diff each come first as a copy dated years=Y
+            (default 100) ahead, with the same ids: the client must skip the copies
+  huge      the next trade comes first as copies with price 1e300, price 1e-320, quantity
+            1e300 and quantity 1e-320, and the next depth diff as copies with a level priced
+            1e300 and one of quantity 1e-320 (same ids): the client must skip the copies
+
+Hostile servers (for the whole session):
+  --snapshots MODE   every depth snapshot is: behind (older than the stream), bad (cut-off
+                     JSON), negative (a negative quantity), junk (random bytes), error (HTTP 500),
+                     limited (HTTP 429 with Retry-After: 2) or silent (never answered)
+  --depth-weight-used N   depth answers say N of the minute's weight is used
+                     (X-MBX-USED-WEIGHT-1M; the limit exchangeInfo states is 6,000)
+  --close-after-frames N  every stream connection is closed (code 1001) after N frames
+  --oversized        every stream connection first sends a 17 MiB frame (over bt's 16 MiB limit)
+  --rest-fault MODE  a second port, printed as `REST <n>` after the `PORT` line, answers every
+                     REST request with: silent (nothing, the connection held open) or trickle
+                     (a 200 whose 100,000-byte body comes one byte a second)
 """
 
 import argparse
 import asyncio
+import copy
 import datetime
 import http
 import json
@@ -289,7 +307,13 @@ class Server:
         self.wall0 = None  # the clock starts with the first request (REST or stream)
         self.clock0 = self.session.start_ms - self.session.bar_ms // 2
         self.stats = {"connections": 0, "frames": 0, "snapshots": 0, "faults": []}
+        self.snapshots = args.snapshots
+        self.depth_weight_used = args.depth_weight_used
+        self.close_after_frames = args.close_after_frames
+        self.oversized = args.oversized
+        self.rng = random.Random(args.seed)
         self.faults = []
+        self.pending_copies = []  # (event, change): a changed copy to send just before the event
         for spec in args.fault:
             kind, _, rest = spec.partition("@")
             at, *opts = rest.split(",")
@@ -332,6 +356,25 @@ class Server:
         elif url.path == "/api/v3/depth":
             self.stats["snapshots"] += 1
             body = s.snapshot(now)
+            headers = [("Content-Type", "application/json")]
+            if self.depth_weight_used is not None:
+                headers.append(("X-MBX-USED-WEIGHT-1M", str(self.depth_weight_used)))
+            mode = self.snapshots
+            if mode == "silent":
+                await asyncio.sleep(3600)
+            elif mode == "error":
+                return http.HTTPStatus.INTERNAL_SERVER_ERROR, headers, b'{"code":-1000,"msg":"internal error"}'
+            elif mode == "limited":
+                return http.HTTPStatus.TOO_MANY_REQUESTS, headers + [("Retry-After", "2")], b'{"code":-1003,"msg":"too many"}'
+            elif mode == "behind":
+                body["lastUpdateId"] = 1
+            elif mode == "bad":
+                return http.HTTPStatus.OK, headers, json.dumps(body).encode()[:40]
+            elif mode == "negative":
+                body["bids"][0][1] = "-1.5"
+            elif mode == "junk":
+                return http.HTTPStatus.OK, headers, bytes(self.rng.randrange(256) for _ in range(300))
+            return http.HTTPStatus.OK, headers, json.dumps(body).encode()
         elif url.path == "/_expected/trades.jsonl":
             lines = "".join(json.dumps({"T": t, "p": p["p"], "q": p["q"], "m": p["m"]}) + "\n" for t, p in s.trades)
             return http.HTTPStatus.OK, [("Content-Type", "application/x-ndjson")], lines.encode()
@@ -344,6 +387,12 @@ class Server:
     async def stream(self, ws, path):
         self.stats["connections"] += 1
         s = self.session
+        sent = 0
+        if self.oversized:
+            try:
+                await ws.send("x" * (17 << 20))
+            except websockets.ConnectionClosed:
+                return
         q = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(path).query))
         wanted = {s.symbol.lower() + "@trade", s.symbol.lower() + "@depth@100ms"}
         if set(q.get("streams", "").split("/")) != wanted:
@@ -382,6 +431,31 @@ class Server:
                         for f in s.burst(event[0] - 1, event[2]["U"], int(burst.get("n", 100_000))):
                             await ws.send(f)
                         self.stats["frames"] += int(burst.get("n", 100_000))
+                    ahead = self.due_fault("future", event[0])
+                    if ahead:
+                        # A copy of this event and of the next of the other kind, dated years ahead.
+                        shift = int(ahead.get("years", 100) * 365.25 * 86_400_000)
+                        for e in [event] + [next((x for x in s.events[i:] if x[1] != event[1]), None)]:
+                            if e is not None:
+                                self.pending_copies.append((e, lambda d, shift=shift: d.update(
+                                    {k: d[k] + shift for k in ("E", "T") if k in d})))
+                    huge = self.due_fault("huge", event[0])
+                    if huge:
+                        for e in [event] + [next((x for x in s.events[i:] if x[1] != event[1]), None)]:
+                            if e is None:
+                                continue
+                            if e[1] == "trade":
+                                for k, v in (("p", "1e300"), ("p", "1e-320"), ("q", "1e300"), ("q", "1e-320")):
+                                    self.pending_copies.append((e, lambda d, k=k, v=v: d.update({k: v})))
+                            else:
+                                self.pending_copies.append((e, lambda d: d["b"].append(["1e300", "1.0"])))
+                                self.pending_copies.append((e, lambda d: d["a"].append([d["a"][0][0] if d["a"] else "150.00", "1e-320"])))
+                    # Copies go just before the event they copy, with its ids.
+                    for e, change in [c for c in self.pending_copies if c[0] is event]:
+                        data = json.loads(s.frame(e))
+                        change(data["data"])
+                        batch.append(json.dumps(data))
+                    self.pending_copies = [c for c in self.pending_copies if c[0] is not event]
                     if self.due_fault("junk", event[0]):
                         batch += ['{"stream": "x", "data": {"e": "trade", ', json.dumps({"stream": "ethusdt@trade", "data": {
                             "e": "trade", "E": event[0], "s": "ETHUSDT", "t": 1, "p": "1.0", "q": "1.0", "T": event[0], "m": False}}),
@@ -391,11 +465,35 @@ class Server:
                                                  "T": event[0], "m": False}})]
                     batch.append(s.frame(event))
                 for f in batch:
+                    if self.close_after_frames is not None and sent >= self.close_after_frames:
+                        await ws.close(code=1001, reason="going away")
+                        return
                     await ws.send(f)
+                    sent += 1
                 self.stats["frames"] += len(batch)
                 await asyncio.sleep(0.005)
         except websockets.ConnectionClosed:
             return
+
+
+async def faulty_rest(mode, reader, writer):
+    """One REST connection of --rest-fault: the request is read, then nothing is answered
+    (silent) or a 200 trickles its body one byte a second (trickle)."""
+    try:
+        await reader.readuntil(b"\r\n\r\n")
+        if mode == "trickle":
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+            await writer.drain()
+            for _ in range(100_000):
+                await asyncio.sleep(1)
+                writer.write(b" ")
+                await writer.drain()
+        else:
+            await asyncio.sleep(3600)
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
 
 
 async def main(args):
@@ -407,6 +505,9 @@ async def main(args):
                                 max_size=2 ** 20, ping_interval=5, ping_timeout=20) as ws:
         port = ws.sockets[0].getsockname()[1]
         print("PORT %d" % port, flush=True)
+        if args.rest_fault:
+            rest = await asyncio.start_server(lambda r, w: faulty_rest(args.rest_fault, r, w), "127.0.0.1", 0)
+            print("REST %d" % rest.sockets[0].getsockname()[1], flush=True)
         await stop
 
 
@@ -422,5 +523,10 @@ if __name__ == "__main__":
     p.add_argument("--speed", type=float, default=120.0)
     p.add_argument("--fault", action="append", default=[])
     p.add_argument("--l2", help="replay the converted L2 sample in this folder (book.jsonl, trades.jsonl)")
+    p.add_argument("--snapshots", choices=["behind", "bad", "negative", "junk", "error", "limited", "silent"])
+    p.add_argument("--depth-weight-used", type=int)
+    p.add_argument("--close-after-frames", type=int)
+    p.add_argument("--oversized", action="store_true")
+    p.add_argument("--rest-fault", choices=["silent", "trickle"])
     asyncio.run(main(p.parse_args()))
     sys.exit(0)

@@ -10,7 +10,11 @@ and checks the session from the outside:
 - the bars built from trades equal `bt data import --format trades` of the same trades;
 - faults: a depth-id gap (resync), a dropped connection (reconnect, kline backfill, and the
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
-  and kill -9 with a resume of the journal (no fill lost or repeated).
+  and kill -9 with a resume of the journal (no fill lost or repeated);
+- hostile exchanges (issue 42): a store or journal ahead of the exchange's clock, a tampered
+  journal, frames a century ahead, prices and quantities of 1e300 and 1e-320, refused
+  snapshots, a spent request weight, REST servers that never answer or trickle, streams that
+  send nothing, and memory over hundreds of reconnects.
 """
 
 import csv
@@ -41,9 +45,14 @@ class Exchange:
             self.stop()
             raise RuntimeError("the exchange did not start: " + line + self.proc.stderr.read())
         self.port = int(line.split()[1])
+        # With --rest-fault, the faulty REST port follows.
+        self.rest_port = int(self.proc.stdout.readline().split()[1]) if "--rest-fault" in args else None
 
     def url(self, scheme="http"):
         return "%s://127.0.0.1:%d" % (scheme, self.port)
+
+    def stats(self):
+        return json.loads(self.get("/_stats"))
 
     def get(self, path):
         import urllib.request
@@ -74,6 +83,23 @@ def run_live(exchange, db, *extra, timeout=60):
     return json.loads(p.stdout), p.stderr
 
 
+def import_bars(db, rows, symbol="BTCUSDT"):
+    """Stores `rows` of (ISO time, price) as one-minute bars of `symbol` with bt data import."""
+    path = db + ".import.csv"
+    with open(path, "w") as f:
+        f.write("time,open,high,low,close,volume\n")
+        for t, p in rows:
+            f.write("%s,%s,%s,%s,%s,1\n" % (t, p, p, p, p))
+    r = subprocess.run([BT, "data", "import", path, "--symbol", symbol, "--timeframe", "1m", "--db", db],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
+def trapped(p):
+    """Whether a bt process ended on a trap or a signal (a crash), not with an exit status."""
+    return p.returncode < 0 or p.returncode >= 128
+
+
 def replay_fills(summary, tmp):
     """The fills of the summary's replay command, read from the report's fills.csv."""
     words = shlex.split(summary["replay"])
@@ -87,6 +113,12 @@ def replay_fills(summary, tmp):
 
 
 FIELDS = ["reference_price", "vwap", "quantity_asked", "quantity_filled", "fee"]
+
+
+def nothing_skipped_as_ahead(test, summary):
+    """No frame of an honest exchange (one replayed at 120 times, jumping ahead after a pause)
+    was taken for one dated ahead of its clock."""
+    test.assertNotIn("future_time", summary["stream"]["skipped"], summary["stream"])
 
 
 def same_fills(test, live, replay):
@@ -147,6 +179,7 @@ class LiveTests(unittest.TestCase):
         self.assertEqual(summary["stream"]["reconnects"], 0)
         self.assertEqual(summary["stream"]["syncs"], 1)
         self.assertEqual(summary["divergences"], 0)
+        nothing_skipped_as_ahead(self, summary)
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
         self.assertGreaterEqual(self.bars_equal_the_trades_import(ex, summary), 6)
         self.assertIn("bar ", log)
@@ -162,6 +195,7 @@ class LiveTests(unittest.TestCase):
         self.assertGreaterEqual(summary["stream"]["depth_updates"], 20_000, summary["stream"])
         self.assertEqual(summary["stream"]["gaps"], 0)
         self.assertGreaterEqual(len(summary["fills"]), 1, log)
+        nothing_skipped_as_ahead(self, summary)
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
         self.assertGreaterEqual(self.bars_equal_the_trades_import(ex, summary), 10)
 
@@ -180,6 +214,7 @@ class LiveTests(unittest.TestCase):
         self.assertGreaterEqual(summary["stream"]["reconnects"], 1, log)
         self.assertGreaterEqual(summary["bars_from_klines"], 2, log)  # the first bar, and the one the drop cut
         self.assertIn("disconnected", log)
+        nothing_skipped_as_ahead(self, summary)
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
         # The backfill made the bars complete, and no bar opened while the book was unknown:
         # the fills the clean session made in the same span are the same.
@@ -205,6 +240,7 @@ class LiveTests(unittest.TestCase):
         summary, log = run_live(ex, self.db, "--duration", "5s", "--stale-seconds", "0.5")
         self.assertGreaterEqual(summary["stream"]["reconnects"], 1, log)
         self.assertIn("no message for", log)
+        nothing_skipped_as_ahead(self, summary)
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
 
     def test_malformed_and_foreign_frames_are_counted_and_skipped(self):
@@ -261,6 +297,169 @@ class LiveTests(unittest.TestCase):
             self.assertEqual(p.returncode, 2, (extra, p.stderr))
             self.assertIn(words, p.stderr)
             self.assertFalse(os.path.exists(self.db), "a refused command must not create the store")
+
+
+    # Issue 42: hostile exchange clocks, numbers, snapshots, REST servers and streams.
+
+    def run_bt(self, ex, *extra, timeout=120):
+        """bt live with --json, whatever its exit status; returns the process and its wall time."""
+        began = time.monotonic()
+        p = subprocess.run(live_args(ex, self.db, "--json", *extra), capture_output=True, text=True, timeout=timeout)
+        return p, time.monotonic() - began
+
+    def refused(self, p, *words):
+        self.assertFalse(trapped(p), "crashed (%d): %s" % (p.returncode, p.stderr[-2000:]))
+        self.assertEqual(p.returncode, 2, p.stderr[-2000:])
+        for w in words:
+            self.assertIn(w, p.stderr)
+
+    def test_a_store_ahead_of_the_exchange_clock_is_refused(self):
+        ex = self.exchange()
+        # Bars stored up to 2030-01-01T00:04: the stream's trades (2024) would open bars before them.
+        import_bars(self.db, [("2030-01-01T00:%02d:00Z" % k, 100) for k in range(5)])
+        p, _ = self.run_bt(ex, "--duration", "4s")
+        self.refused(p, "--db", "2030-01-01T00:04:00Z", "after the exchange's clock", "another store")
+        self.assertEqual(len(export(self.db)), 5, "nothing is written")
+
+    def test_a_journal_ahead_of_the_exchange_clock_is_refused(self):
+        ex = self.exchange()
+        run_live(ex, self.db, "--journal", "j", "--duration", "3s")
+        behind = self.exchange("--start", "2024-03-15T10:00:00Z")
+        p, _ = self.run_bt(behind, "--journal", "j", "--duration", "3s")
+        self.refused(p, "--journal 'j'", "after the exchange's clock")
+
+    def test_a_journal_whose_start_was_tampered_with_is_refused(self):
+        ex = self.exchange()
+        run_live(ex, self.db, "--journal", "j", "--duration", "3s")
+        for start in [-2 ** 63, 2 ** 63 - 1, 1710504030]:  # the smallest and largest integers, a time inside a bar
+            with sqlite3.connect(self.db) as db:
+                db.execute("UPDATE live_journals SET start_time = ?", (start,))
+            p, _ = self.run_bt(ex, "--journal", "j", "--duration", "3s")
+            self.refused(p, "--journal 'j'", "not the opening of a 1m bar", "another name")
+
+    def test_far_future_frames_are_skipped_and_the_store_stays_usable(self):
+        ex = self.exchange("--bars", "40", "--fault", "future@60")
+        summary, log = run_live(ex, self.db, "--duration", "6s")
+        stream = summary["stream"]
+        self.assertEqual(stream["skipped"].get("future_time"), 2, stream)  # a trade and a depth diff
+        self.assertEqual(stream["late_trades"], 0, stream)
+        self.assertEqual(stream["gaps"], 0, stream)
+        self.assertGreaterEqual(summary["bars"], 8, log)
+        self.assertIn("ahead of the exchange's clock", log)
+        self.assertTrue(any("dated ahead of the exchange's clock" in w for w in summary["warnings"]), summary["warnings"])
+        self.assertLess(export(self.db)[-1]["time"], "2025", "no bar in the future was stored")
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+        # A later session on the same store runs.
+        again, log2 = run_live(ex, self.db, "--duration", "3s")
+        self.assertGreaterEqual(again["bars"], 1, log2)
+
+    def test_out_of_range_prices_and_quantities_are_skipped(self):
+        ex = self.exchange("--fault", "huge@60", "--fault", "huge@200")
+        summary, log = run_live(ex, self.db, "--duration", "6s")
+        stream = summary["stream"]
+        # Each fault: four trade copies and two depth copies (1e300 and 1e-320 as prices and quantities).
+        self.assertEqual(stream["skipped"].get("bad_number"), 12, stream)
+        self.assertEqual(stream["gaps"], 0, stream)
+        self.assertEqual(stream["late_trades"], 0, stream)
+        self.assertIn("'1e300' is out of range", log)
+        self.assertIn("'1e-320' is out of range", log)
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+
+    def test_refused_snapshots_are_asked_for_again_with_a_backoff_and_one_warning(self):
+        for mode in ["behind", "bad", "negative", "junk", "error", "limited"]:
+            with self.subTest(mode=mode):
+                ex = self.exchange("--snapshots", mode)
+                began = time.monotonic()
+                summary, log = run_live(ex, self.db + mode, "--duration", "5s")
+                wall = time.monotonic() - began
+                asked = ex.stats()["snapshots"]
+                # At least a second between them (a 429's Retry-After: 2 s), where the loop asked 280 a second.
+                self.assertLessEqual(asked, wall / (2 if mode == "limited" else 1) + 2, (asked, wall, log[-2000:]))
+                self.assertGreaterEqual(asked, 2, log[-2000:])
+                self.assertEqual(summary["stream"]["syncs"], 0)
+                lines = [l for l in log.splitlines() if "depth snapshot was refused" in l]
+                self.assertLessEqual(len(lines), 2, lines)
+                coalesced = [w for w in summary["warnings"] if "depth snapshot was refused" in w]
+                self.assertEqual(len(coalesced), 1, summary["warnings"])
+                self.assertIn("times in all", coalesced[0])
+
+    def test_the_request_weight_of_depth_answers_is_respected(self):
+        # 5,990 of 6,000 used: a snapshot (weight 50) would pass the limit, so the next waits a minute.
+        ex = self.exchange("--snapshots", "behind", "--depth-weight-used", "5990")
+        summary, log = run_live(ex, self.db, "--duration", "5s")
+        self.assertEqual(ex.stats()["snapshots"], 1, log[-2000:])
+        self.assertTrue(any("request weight 5990 of 6000 used" in w for w in summary["warnings"]), summary["warnings"])
+
+    def test_duration_bounds_the_warm_up_and_every_rest_request(self):
+        for mode in ["silent", "trickle"]:
+            with self.subTest(rest=mode):
+                ex = self.exchange("--rest-fault", mode)
+                args = live_args(ex, self.db + mode, "--duration", "4s")
+                args[args.index("--base-url") + 1] = "http://127.0.0.1:%d" % ex.rest_port
+                began = time.monotonic()
+                p = subprocess.run(args, capture_output=True, text=True, timeout=200)
+                wall = time.monotonic() - began
+                self.assertLess(wall, 4 + 3 + 4, "a 4 s session took %.1f s" % wall)
+                self.assertEqual(p.returncode, 1, p.stderr[-2000:])
+                self.assertIn("before the time allowed ran out", p.stderr)
+        # A snapshot that is never answered holds the session no longer either.
+        ex = self.exchange("--snapshots", "silent")
+        p, wall = self.run_bt(ex, "--duration", "4s")
+        self.assertLess(wall, 4 + 3 + 4, "a 4 s session took %.1f s" % wall)
+        self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+        summary = json.loads(p.stdout)
+        self.assertTrue(any("depth snapshot was refused" in w for w in summary["warnings"]), summary["warnings"])
+
+    def test_a_session_that_receives_nothing_says_so_and_exits_1(self):
+        ex = self.exchange()
+        cases = [("a wrong address", ["--ws-url", "ws://127.0.0.1:%d/wrong" % ex.port], "connection failed"),
+                 ("nothing listening", ["--ws-url", "ws://127.0.0.1:1"], "connection failed"),
+                 ("every message over the size limit", None, "longer than 16777216 bytes")]
+        for what, extra, why in cases:
+            with self.subTest(what):
+                target = ex if extra is not None else self.exchange("--oversized")
+                args = live_args(target, self.db + what.replace(" ", "-"), "--json", "--duration", "3s")
+                for k in range(0, len(extra or []), 2):
+                    args[args.index(extra[k]) + 1] = extra[k + 1]
+                p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+                self.assertEqual(p.returncode, 1, p.stderr[-2000:])
+                self.assertIn("no message was received", p.stderr)
+                self.assertIn(why, p.stderr)
+                summary = json.loads(p.stdout)
+                self.assertEqual(summary["stream"]["messages"], 0)
+                self.assertTrue(any("no message was received" in w for w in summary["warnings"]), summary["warnings"])
+
+    def test_memory_stays_bounded_over_many_reconnects(self):
+        # Every connection closed after one frame, reconnected at once: each reconnect kept
+        # libwebsockets' context and a thread (about 340 KB) until the process ended.
+        ex = self.exchange("--close-after-frames", "1")
+        log = os.path.join(self.tmp, "reconnects.log")
+        with open(log, "w") as err:
+            args = live_args(ex, self.db, "--json", "--duration", "12s")
+            args[args.index("--max-backoff") + 1] = "0"
+            p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=err, text=True)
+
+            def resident_kb():
+                with open("/proc/%d/status" % p.pid) as f:
+                    return int(next(l for l in f if l.startswith("VmRSS:")).split()[1])
+
+            def reconnects():
+                with open(log) as f:
+                    return f.read().count("disconnected")
+
+            deadline = time.monotonic() + 20
+            while reconnects() < 200 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            first, at_first = resident_kb(), reconnects()
+            while reconnects() < at_first + 600 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            grown, made = resident_kb() - first, reconnects() - at_first
+            out, _ = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0)
+        self.assertGreaterEqual(made, 300, "too few reconnects to tell")
+        # The leak: about 340 KB a reconnect; the bound is 40 MB over at least 300 of them.
+        self.assertLess(grown, 40_000, "resident memory grew %d KB over %d reconnects" % (grown, made))
+        self.assertGreaterEqual(json.loads(out)["stream"]["reconnects"], at_first + made)
 
 
 if __name__ == "__main__":

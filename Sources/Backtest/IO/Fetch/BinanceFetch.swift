@@ -108,7 +108,15 @@ package enum BinanceFetch {
     static let largestIntervalCount: Int64 = 1_000_000
 
     static func exchangeInfo(symbol: String, baseURL: URL, client: RetryingClient) throws -> ExchangeInfo {
-        let url = baseURL.endpoint("api/v3/exchangeInfo", query: [("symbol", symbol)])
+        try info(at: baseURL.endpoint("api/v3/exchangeInfo", query: [("symbol", symbol)]), client: client)
+    }
+
+    /// The server's clock alone (`GET /api/v3/time`, weight 1), as an `ExchangeInfo` without limits.
+    static func serverTime(baseURL: URL, client: RetryingClient) throws -> ExchangeInfo {
+        try info(at: baseURL.appendingPathComponent("api/v3/time"), client: client)
+    }
+
+    private static func info(at url: URL, client: RetryingClient) throws -> ExchangeInfo {
         let reply = try client.get(url)
         guard reply.status == 200 else { throw FetchSettings.refusal(reply, url: url, service: "Binance") }
         do {
@@ -170,11 +178,20 @@ package enum BinanceFetch {
     }
 
     /// Waits out one whole weight window when the next klines request would pass the limit.
-    /// A window longer than the policy allows to wait is not waited for: a 429 then decides.
+    /// A window longer than the policy allows to wait (or than its deadline leaves) is not
+    /// waited for: a 429 then decides.
     static func pace(used: Int?, limit: (weight: Int, seconds: Double)?, client: RetryingClient) {
-        guard let used, let limit, used + BinanceKlines.weight > limit.weight else { return }
-        guard limit.seconds <= client.policy.maxWaitSeconds else { return }
-        client.pause(limit.seconds, reason: "request weight \(used) of \(limit.weight) used")
+        guard let wait = weightWait(used: used, limit: limit, weight: BinanceKlines.weight), wait <= client.policy.maxWaitSeconds,
+              client.fitsBeforeDeadline(wait) else { return }
+        client.pause(wait, reason: "request weight \(used!) of \(limit!.weight) used")
+    }
+
+    /// The wait before a request of `weight` when `used` of the window's `limit` is used (the
+    /// `x-mbx-used-weight-1m` of the last answer): one whole window when the request would pass
+    /// the limit, else nil (also when either is unknown).
+    package static func weightWait(used: Int?, limit: (weight: Int, seconds: Double)?, weight: Int) -> Double? {
+        guard let used, let limit, used + weight > limit.weight else { return nil }
+        return limit.seconds
     }
 
     private static func append(_ bars: CandleSeries, to series: inout CandleSeries) {

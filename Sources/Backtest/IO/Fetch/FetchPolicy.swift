@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// How patient a fetch is: attempts per request, the timeout, backoff and the longest wait a
@@ -25,6 +26,10 @@ package struct FetchPolicy: Sendable {
     package var clockMs: @Sendable () -> Int64
     /// Waits `seconds`; replaced in tests that check what is waited for without waiting.
     package var sleep: @Sendable (Double) -> Void
+    /// The moment every request and wait must have ended by (a live session's end), nil for
+    /// none: a request still without its whole answer then fails (`HTTPFailure.outOfTime`, not
+    /// retried), and a backoff or rate-limit wait that would pass it is not begun.
+    package var deadline: DispatchTime?
 
     /// The whole-answer deadline in timeouts (`deadlineSeconds`).
     package static let deadlineFactor = 4

@@ -52,16 +52,20 @@ final class HTTPClient {
 
     deinit { session.invalidateAndCancel() }
 
-    /// Sends one GET and waits for its answer. Call from synchronous code only: waiting on a
-    /// semaphore inside async code would block one of the cooperative pool's few threads.
+    /// Sends one GET and waits for its answer, until `deadlineSeconds` pass or `until`, whichever
+    /// comes first. Call from synchronous code only: waiting on a semaphore inside async code
+    /// would block one of the cooperative pool's few threads.
     /// - Throws: `HTTPFailure` when no whole HTTP answer arrived (`.deadline` after
-    ///   `deadlineSeconds`, `.tooLarge` past `largestBody`); statuses >= 400 are answers.
-    func get(_ url: URL) throws -> HTTPReply {
+    ///   `deadlineSeconds`, `.outOfTime` at `until`, `.tooLarge` past `largestBody`); statuses
+    ///   >= 400 are answers.
+    func get(_ url: URL, until: DispatchTime? = nil) throws -> HTTPReply {
         let task = session.dataTask(with: url)
         let transfer = transfers.begin(task, largestBody: largestBody)
         task.resume()
-        if transfer.done.wait(timeout: .now() + .seconds(deadlineSeconds)) == .timedOut {
-            transfer.fail(.deadline(seconds: deadlineSeconds))
+        let own = DispatchTime.now() + .seconds(deadlineSeconds)
+        let caller = until.map { $0 < own } ?? false
+        if transfer.done.wait(timeout: caller ? until! : own) == .timedOut {
+            transfer.fail(caller ? .outOfTime : .deadline(seconds: deadlineSeconds))
         }
         let result = transfer.result
         // Cancelled here, not in the delegate: a cancel waits for libcurl's queue, and meanwhile

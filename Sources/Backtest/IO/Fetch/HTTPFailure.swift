@@ -13,6 +13,8 @@ enum HTTPFailure: Error, Equatable {
     case timedOut
     /// The whole answer did not arrive within `seconds` (bytes kept coming, too slowly).
     case deadline(seconds: Int)
+    /// The caller's deadline (`FetchPolicy.deadline`) came before the whole answer.
+    case outOfTime
     /// The body grew past `limit` bytes (after decompression): refused, never retried.
     case tooLarge(limit: Int)
     /// Reset, closed without an answer, or a body shorter than announced.
@@ -53,6 +55,7 @@ enum HTTPFailure: Error, Equatable {
         switch self {
         case .timedOut: "no answer within \(timeoutSeconds) s"
         case .deadline(let s): "no whole answer within \(s) s (the bytes came too slowly)"
+        case .outOfTime: "no whole answer before the time allowed ran out"
         case .tooLarge(let limit): "the answer is larger than \(limit >> 20) MiB, the most bt reads of one request"
         case .connectionLost(let s): "connection lost (\(s))"
         case .cannotConnect(let s): "cannot connect (\(s))"

@@ -67,8 +67,13 @@ package enum FrameRejection: Error, Equatable, Sendable {
     case foreignSymbol(String)
     /// An event type bt does not read (`e`), or the subscription's `{"result": null, "id": 1}`.
     case ignored(String)
-    /// A field out of range: a negative or non-numeric quantity, a price that is not positive.
+    /// A field out of range: a negative or non-numeric quantity, a price outside the prices bt
+    /// supports, an id or time beyond 2^53.
     case badNumber(field: String, text: String)
+    /// A time (`field`, UTC ms) ahead of the exchange's clock (`clockMs`) by more than any
+    /// exchange's frame is: judged by the session against the clock (`ExchangeClock`), never by
+    /// the parser.
+    case futureTime(field: String, timeMs: Int64, clockMs: Int64)
 
     /// One line for warnings.
     package var reason: String {
@@ -77,6 +82,8 @@ package enum FrameRejection: Error, Equatable, Sendable {
         case .foreignSymbol(let s): "an event of another symbol (\(Excerpt.quoted(s)))"
         case .ignored(let e): "an event bt does not read (\(e))"
         case .badNumber(let field, let text): "\(field) \(Excerpt.quoted(text)) is out of range"
+        case .futureTime(let field, let t, let clock):
+            "\(field) \(UTCTime.describe(floorDiv(t, 1000))) is ahead of the exchange's clock (\(UTCTime.describe(floorDiv(clock, 1000))))"
         }
     }
 }
@@ -86,13 +93,20 @@ package enum FrameRejection: Error, Equatable, Sendable {
 /// unknown keys skipped. Any input either parses or throws a `FrameRejection`.
 ///
 /// Ranges: ids and times are whole numbers in 0...2^53 (times within bt's supported range);
-/// prices finite and > 0; quantities finite and >= 0 (a depth level's 0 removes it, a trade's
-/// must be > 0); at most `maxLevels` levels a side.
+/// prices within `ParsedCandles.priceRange`, the prices bt stores and trades at; quantities
+/// within `quantityRange` (a depth level's 0 removes it); at most `maxLevels` levels a side. A
+/// number outside them is the frame's `badNumber`, so it is skipped and counted, never made into
+/// a bar or a book level the store would then refuse.
 /// - Complexity: O(frame length).
 package struct BinanceFrameParser: Sendable {
     /// The symbol the session follows, upper case (`BTCUSDT`).
     package let symbol: [UInt8]
     package static let maxLevels = 5_000
+    /// A trade's quantity, or a book level's other than 0: from 1e-12 (below any exchange's lot
+    /// size; Binance's smallest step is 1e-8) to 1e15 (more than the whole supply of the coins
+    /// with the most units, traded at once), so a bar's summed volume and a fill's notional
+    /// (quantity times a price of at most 1e12) stay ordinary numbers the store accepts.
+    package static let quantityRange: ClosedRange<Double> = 1e-12...1e15
     /// The latest supported time, UTC ms.
     static let lastMs = UTCTime.supportedRange.upperBound * 1000 + 999
 
@@ -188,10 +202,10 @@ private struct EventFields {
         if isTrade {
             guard let tradeId, let timeMs else { throw FrameRejection.malformed("a trade without \"t\" or \"T\"") }
             guard let priceText, let quantityText else { throw FrameRejection.malformed("a trade without \"p\" or \"q\"") }
-            guard let price = FrameScanner.decimal(priceText), price > 0, price.isFinite else {
+            guard let price = FrameScanner.decimal(priceText), ParsedCandles.priceRange.contains(price) else {
                 throw FrameRejection.badNumber(field: "price", text: Self.text(priceText))
             }
-            guard let quantity = FrameScanner.decimal(quantityText), quantity > 0, quantity.isFinite else {
+            guard let quantity = FrameScanner.decimal(quantityText), BinanceFrameParser.quantityRange.contains(quantity) else {
                 throw FrameRejection.badNumber(field: "quantity", text: Self.text(quantityText))
             }
             return .trade(StreamTrade(id: tradeId, eventMs: eventMs, timeMs: timeMs, price: price, quantity: quantity,
@@ -298,10 +312,15 @@ private struct FrameScanner {
         while i < b.count, b[i] &- 48 < 10 {
             v = v &* 10 &+ Int64(b[i] &- 48)
             i += 1
-            guard i - start <= 16 else { throw FrameRejection.badNumber(field: field, text: String(decoding: b[start..<i], as: UTF8.self)) }
+            guard i - start <= 16 else {
+                // Quoted whole (the message cuts it to `Excerpt.limit`), not at its 17th digit.
+                while i < b.count, b[i] &- 48 < 10 { i += 1 }
+                throw FrameRejection.badNumber(field: field, text: String(decoding: b[start..<i], as: UTF8.self))
+            }
         }
         guard i > start, v <= (1 << 53) else {
-            throw FrameRejection.badNumber(field: field, text: String(decoding: b[start..<min(b.count, i + 1)], as: UTF8.self))
+            let end = i > start ? i : min(b.count, i + 1)
+            throw FrameRejection.badNumber(field: field, text: String(decoding: b[start..<end], as: UTF8.self))
         }
         if quoted {
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw fail("expected '\"'") }
@@ -325,7 +344,8 @@ private struct FrameScanner {
         return nil
     }
 
-    /// `[["price", "qty"], ...]`: prices finite and > 0, quantities finite and >= 0.
+    /// `[["price", "qty"], ...]`: prices within `ParsedCandles.priceRange`, quantities 0 or
+    /// within `BinanceFrameParser.quantityRange`.
     mutating func levels(_ field: String) throws -> [BookLevel] {
         try expect(UInt8(ascii: "["))
         var out: [BookLevel] = []
@@ -342,10 +362,10 @@ private struct FrameScanner {
             space()
             while i < b.count, b[i] == UInt8(ascii: ",") { i += 1; try skipValue(depth: 3) ; space() }
             try expect(UInt8(ascii: "]"))
-            guard let price = FrameScanner.decimal(p), price > 0, price.isFinite else {
+            guard let price = FrameScanner.decimal(p), ParsedCandles.priceRange.contains(price) else {
                 throw FrameRejection.badNumber(field: "\(field) price", text: String(decoding: p, as: UTF8.self))
             }
-            guard let quantity = FrameScanner.decimal(q), quantity >= 0, quantity.isFinite else {
+            guard let quantity = FrameScanner.decimal(q), quantity == 0 || BinanceFrameParser.quantityRange.contains(quantity) else {
                 throw FrameRejection.badNumber(field: "\(field) quantity", text: String(decoding: q, as: UTF8.self))
             }
             out.append(BookLevel(price: price, quantity: quantity))

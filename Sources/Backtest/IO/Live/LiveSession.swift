@@ -1,5 +1,6 @@
 import BacktestAnalysis
 import BacktestCore
+import Dispatch
 import Foundation
 
 /// What a live session is told to do, from `bt live`'s options.
@@ -10,7 +11,9 @@ package struct LiveSettings: Sendable {
     package var webSocketURL: String
     /// The REST server (klines, depth snapshots).
     package var baseURL: URL
-    /// Wall-clock seconds to run; nil: until stopped.
+    /// Wall-clock seconds to run, the warm-up included; nil: until stopped. REST requests
+    /// still waiting then get `LiveSession.graceSeconds` more, the session's end (the last bar's
+    /// kline) included, and are given up after it.
     package var durationSeconds: Double?
     /// Wall-clock seconds without a message after which the stream counts as lost.
     package var staleSeconds: Double = 30
@@ -92,6 +95,9 @@ package struct LiveSummary: Sendable {
     package var divergences = 0
     package var warnings: [String] = []
     package var seconds = 0.0
+    /// When no message at all arrived from the stream, why (also among `warnings`): the
+    /// session then did nothing, and `bt live` exits 1 after its summary.
+    package var receivedNothing: String?
 }
 
 /// A live paper session: warm-up from klines, the combined trade and depth stream of one
@@ -103,7 +109,11 @@ package struct LiveSummary: Sendable {
 /// an exponential backoff with jitter, capped at `maxBackoffSeconds`, then resubscribes and
 /// resyncs the book. Trades missed meanwhile are detected by their consecutive ids; the bars
 /// they belong to are taken from the exchange's klines when they close, and a bar that cannot
-/// be had complete is left out (no decision is made on it).
+/// be had complete is left out (no decision is made on it). Frames dated ahead of the
+/// exchange's clock (`ExchangeClock`) are skipped; a trade for a bar already held is late. A
+/// store or journal that is ahead of the exchange's clock is refused before the session starts.
+/// Refused depth snapshots are asked for again on a `SnapshotSchedule`; repeated warnings are
+/// coalesced (`LiveWarnings`).
 package final class LiveSession {
     private let settings: LiveSettings
     private let store: CandleStore
@@ -112,8 +122,20 @@ package final class LiveSession {
     private let parameters: StrategyParameters
     private let report: (LiveEvent) -> Void
     private let parser: BinanceFrameParser
-    private let client: RetryingClient
+    /// The REST client, with the session's deadline once `run` starts.
+    private var client: RetryingClient
+    /// The exchange's clock, from its server time at the start (`prepare`).
+    private var clock: ExchangeClock!
+    /// The exchange's request-weight window (`exchangeInfo`), when it says one.
+    private var weightLimit: (weight: Int, seconds: Double)?
+    private var snapshots: SnapshotSchedule
     private var sync = DepthSync()
+    /// `sync`'s refusals and syncs already seen by the snapshot schedule.
+    private var seenRefusals = 0, seenSyncs = 0
+    private var warnings = LiveWarnings()
+    /// Connections made, and why the last one ended.
+    private var connections = 0
+    private var lastClose: String?
     private var builder: TradeBarBuilder
     private var trader: LivePaperTrader!
     private var summary: LiveSummary
@@ -148,6 +170,7 @@ package final class LiveSession {
         self.report = report
         parser = BinanceFrameParser(symbol: settings.symbol)
         client = RetryingClient(policy: settings.fetchPolicy, events: { _ in })
+        snapshots = SnapshotSchedule(cap: settings.maxBackoffSeconds)
         builder = TradeBarBuilder(timeframe: settings.interval)
         summary = LiveSummary(symbol: settings.symbol, interval: settings.interval, startTime: 0, journal: settings.journal)
     }
@@ -155,13 +178,23 @@ package final class LiveSession {
     private var symbol: String { settings.symbol }
     private var seconds: Int64 { settings.interval.seconds }
 
+    /// Seconds REST requests may run past the duration (the last bar's kline at the end).
+    package static let graceSeconds = 3.0
+
+    /// Monotonic seconds, for waits and the exchange clock's estimate (never the wall clock).
+    private static func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
     /// Runs the session until `shouldStop` returns true (checked at least every 50 ms) or the
     /// duration passes; returns its summary.
-    /// - Throws: `InputError` for a journal of other settings or a refused request, `FetchError`
-    ///   when the warm-up cannot be fetched, a store error when a bar cannot be recorded, and
+    /// - Throws: `InputError` for a journal of other settings, a store or journal ahead of the
+    ///   exchange's clock, or a refused request; `FetchError` when the warm-up cannot be fetched
+    ///   (within the duration, with a grace); a store error when a bar cannot be recorded; and
     ///   what the strategy throws.
     package func run(shouldStop: () -> Bool) throws -> LiveSummary {
         let began = Date()
+        var policy = settings.fetchPolicy
+        if let d = settings.durationSeconds { policy.deadline = .now() + d + Self.graceSeconds }
+        client = RetryingClient(policy: policy, events: { _ in })
         try prepare()
         let address = try WebSocketAddress(settings.webSocketURL, path: "/stream?streams="
             + "\(symbol.lowercased())@trade/\(symbol.lowercased())@depth@100ms")
@@ -171,14 +204,17 @@ package final class LiveSession {
         }
         connections: while !timeUp() {
             let socket = try WebSocketClient(address)
+            // Closed however the connection ends: its thread and libwebsockets' context go with it.
+            defer { socket.close() }
+            connections += 1
             var lastMessage = Date()
             var reason = "closed"
             stream: while true {
-                if timeUp() { socket.close(); break connections }
+                if timeUp() { break connections }
                 for (k, event) in socket.next(timeout: 0.05).enumerated() {
                     // A backlog (a burst, a slow machine) is worked through, but the duration and
                     // Ctrl-C are still honoured within it.
-                    if k & 1023 == 1023, timeUp() { socket.close(); break connections }
+                    if k & 1023 == 1023, timeUp() { break connections }
                     switch event {
                     case .connected:
                         report(.connected(address.description))
@@ -198,10 +234,10 @@ package final class LiveSession {
                 reportStatus(connected: true)
                 if Date().timeIntervalSince(lastMessage) > settings.staleSeconds {
                     reason = "no message for \(NumberText.shortest(settings.staleSeconds)) s"
-                    socket.close()
                     break stream
                 }
             }
+            lastClose = reason
             // Disconnected: the book is unknown until the next sync; trades from here on are
             // checked against the last id for a gap.
             sync.disconnected()
@@ -219,6 +255,13 @@ package final class LiveSession {
         }
         try finish()
         summary.seconds = Date().timeIntervalSince(began)
+        if summary.messages == 0 {
+            let text = "no message was received from \(address.description) in \(String(format: "%.0f", summary.seconds)) s "
+                + "(\(connections) connection\(connections == 1 ? "" : "s")"
+                + (lastClose.map { ", the last ended: \($0)" } ?? "") + "): check the stream's address and the network"
+            summary.receivedNothing = text
+            summary.warnings.append(text)
+        }
         return summary
     }
 
@@ -228,10 +271,9 @@ package final class LiveSession {
         min(cap, 0.5 * pow(2, Double(min(attempt - 1, 30)))) * jitter
     }
 
-    /// Reports a warning and keeps it for the summary.
-    private func warn(_ text: String) {
-        summary.warnings.append(text)
-        report(.warning(text))
+    /// Reports a warning (a repeat of kind `key` only now and then) and keeps it for the summary.
+    private func warn(_ text: String, key: String? = nil) {
+        if let line = warnings.add(text, key: key) { report(.warning(line)) }
     }
 
     // MARK: - Status
@@ -270,7 +312,17 @@ package final class LiveSession {
     // MARK: - Start and end
 
     /// Loads the warm-up (or resumes the journal) and sets up the trader.
+    /// - Throws: `InputError` when the journal is of other settings or damaged, or when the
+    ///   stored bars or the journal are ahead of the exchange's clock (a session's bars must
+    ///   follow them).
     private func prepare() throws {
+        let exchange = try BinanceFetch.exchangeInfo(symbol: symbol, baseURL: settings.baseURL, client: client)
+        clock = ExchangeClock(serverMs: exchange.serverTimeMs, at: Self.monotonic())
+        weightLimit = exchange.weightLimit
+        let clockTime = floorDiv(exchange.serverTimeMs, 1000)
+        // The bar forming at the exchange's time: a session's first trades are in it (a stored bar
+        // there is one an earlier session closed early; its trades then count as late).
+        let forming = settings.interval.bucketStart(clockTime)
         let start: Int64
         if let name = settings.journal, let stored = try store.liveJournal(name) {
             guard stored.symbol == symbol, stored.interval == settings.interval.rawValue, stored.settings == settings.settingsText else {
@@ -278,15 +330,32 @@ package final class LiveSession {
                                      + "resume it with the same symbol, interval and options, or give another name",
                                  setting: .journal, value: name)
             }
+            guard UTCTime.supportedRange.contains(stored.startTime), settings.interval.bucketStart(stored.startTime) == stored.startTime else {
+                throw InputError("journal '\(name)' starts at \(UTCTime.describe(stored.startTime)), which is not the opening of a "
+                                     + "\(settings.interval.rawValue) bar: the journal was changed outside bt; give another name",
+                                 setting: .journal, value: name)
+            }
+            guard stored.startTime <= forming + seconds else {
+                throw InputError("journal '\(name)' started its session at \(UTCTime.iso(stored.startTime)), after the exchange's "
+                                     + "clock (\(UTCTime.iso(clockTime)) at \(settings.baseURL.absoluteString)): it cannot be resumed "
+                                     + "against this exchange; check its address, or give another name",
+                                 setting: .journal, value: name)
+            }
             journal = stored
             start = stored.startTime
             report(.resumed(journal: name, fills: stored.fills.count))
         } else {
-            let now = try serverTimeMs() / 1000
-            start = settings.interval.bucketStart(now) + seconds
+            start = forming + seconds
         }
         // Klines up to the last closed bar: the warm-up, or what a resumed session missed.
         let stored = try storedBars()
+        if let last = stored.time.last, last > forming {
+            throw InputError("the stored \(symbol) \(settings.interval.rawValue) bars end at \(UTCTime.iso(last)), after the "
+                                 + "exchange's clock (\(UTCTime.iso(clockTime)) at \(settings.baseURL.absoluteString)): a session's "
+                                 + "bars must follow them. Check the exchange's address, or keep the session in another store, or "
+                                 + "remove the stored series",
+                             setting: .store, value: store.path)
+        }
         let from = stored.time.last.map { $0 + seconds } ?? (start - seconds * Int64(settings.warmUpBars + 1))
         let loaded = try backfill(from: from)
         let history = try storedBars()
@@ -326,11 +395,17 @@ package final class LiveSession {
             try record(bars: nil, eventsThroughMs: .max, final: true)
         }
         summary.result = trader.lastResult
-        // The run's own warnings (no liquidity, rejected orders, a crossed book ...), as bt run says them.
-        for w in trader.lastResult?.warnings ?? [] where !summary.warnings.contains(w.message) { summary.warnings.append(w.message) }
+        // Kept for the summary, not reported: the run's own warnings (no liquidity, rejected
+        // orders, a crossed book ...), as bt run says them, and the session's counts.
+        for w in trader.lastResult?.warnings ?? [] { _ = warnings.add(w.message) }
         if sync.gaps > 0 {
-            summary.warnings.append("the depth stream had \(sync.gaps) gap\(sync.gaps == 1 ? "" : "s"); the book was resynced each time")
+            _ = warnings.add("the depth stream had \(sync.gaps) gap\(sync.gaps == 1 ? "" : "s"); the book was resynced each time")
         }
+        if let n = summary.skipped[FrameRejection.futureTimeKind] {
+            _ = warnings.add("\(n) frame\(n == 1 ? " was" : "s were") dated ahead of the exchange's clock: skipped, no bar or book "
+                                 + "event was made of \(n == 1 ? "it" : "them")")
+        }
+        summary.warnings = warnings.lines
         summary.divergences = trader.divergences
         summary.syncs = sync.syncs
         summary.gaps = sync.gaps
@@ -344,13 +419,12 @@ package final class LiveSession {
         do {
             message = try bytes.withUnsafeBytes { try parser.message($0) }
         } catch let rejection as FrameRejection {
-            summary.skipped[rejection.kind, default: 0] += 1
-            if case .ignored = rejection { return }
-            report(.skipped(rejection))
+            skip(rejection)
             return
         }
         switch message {
         case .depth(let diff):
+            guard plausible(diff.eventMs, field: "E") else { return }
             summary.depthUpdates += 1
             depthSeenMs = max(depthSeenMs, diff.eventMs)
             let gapsBefore = sync.gaps
@@ -358,15 +432,42 @@ package final class LiveSession {
             if sync.gaps > gapsBefore { report(.gap(expectedFirstId: sync.lastUpdateId + 1)) }
             takeRecorded()
         case .trade(let trade):
+            guard plausible(trade.timeMs, field: "T") else { return }
             try receive(trade)
         }
+    }
+
+    /// Counts a skipped frame and reports it (not the kinds bt only ignores).
+    private func skip(_ rejection: FrameRejection) {
+        summary.skipped[rejection.kind, default: 0] += 1
+        if case .ignored = rejection { return }
+        report(.skipped(rejection))
+    }
+
+    /// Whether a frame's time (`field`, UTC ms) is plausible against the exchange's clock
+    /// (`ExchangeClock`, which may ask the server's time); an implausible frame is skipped and counted.
+    private func plausible(_ timeMs: Int64, field: String) -> Bool {
+        let now = Self.monotonic()
+        let admitted = clock.admit(timeMs, at: now) {
+            do {
+                return try BinanceFetch.serverTime(baseURL: settings.baseURL, client: client).serverTimeMs
+            } catch {
+                warn("the exchange's time could not be had (\(error)): frames ahead of the clock are skipped meanwhile",
+                     key: "server time")
+                return nil
+            }
+        }
+        if !admitted { skip(.futureTime(field: field, timeMs: timeMs, clockMs: clock.estimateMs(at: now))) }
+        return admitted
     }
 
     private func receive(_ trade: StreamTrade) throws {
         summary.trades += 1
         if let last = lastTradeId, trade.id <= last { return }  // a repeat after a reconnect
         let bucket = builder.bucket(ofMs: trade.timeMs)
-        if let forming = builder.forming, bucket < forming.time {
+        // Late: a trade of a bar before the one forming, or (none forming) of a bar already held,
+        // stored before the session (one an earlier session closed early) or closed by it.
+        if bucket < builder.forming?.time ?? (trader.series.time.last.map { $0 + 1 } ?? .min) {
             summary.lateTrades += 1
             return
         }
@@ -381,21 +482,55 @@ package final class LiveSession {
         prints.append(print)
     }
 
+    /// Asks for the depth snapshot the book waits for, when `snapshots` allows: one try (a failed
+    /// one is tried again on the schedule, never in a loop here), the request weight the answer
+    /// reports respected.
+    /// - Throws: `InputError` when the exchange refuses the request itself (a 4xx other than 429/418).
     private func fetchSnapshotIfWanted() throws {
-        guard sync.wantsSnapshot else { return }
+        let now = Self.monotonic()
+        // Refusals since the last call: the snapshot too old for the stream, or no diff straddled it.
+        if sync.syncs > seenSyncs { snapshots.synced() }
+        if sync.snapshotsRefused > seenRefusals {
+            snapshots.refused(at: now)
+            snapshotWarning("it could not be joined to the stream: older than its first buffered update, or no update straddled it")
+        }
+        (seenSyncs, seenRefusals) = (sync.syncs, sync.snapshotsRefused)
+        guard sync.wantsSnapshot, snapshots.isDue(at: now) else { return }
         let url = settings.baseURL.endpoint("api/v3/depth", query: [("symbol", symbol), ("limit", "1000")])
-        let reply = try client.get(url)
+        let reply: HTTPReply
+        switch client.send(url, attempt: snapshots.refusals + 1) {
+        case .success(let r):
+            reply = r
+        case .failure(let failure):
+            snapshots.refused(at: now)
+            if let asked = failure.asked { snapshots.postpone(until: now + asked) }
+            snapshotWarning(failure.error.reason)
+            return
+        }
+        // A header that is not a whole number is as good as none here: the 429 it would warn of decides.
+        if let used = try? BinanceFetch.usedWeight(BinanceFetch.usedWeightHeader(reply)), let limit = weightLimit,
+           let wait = BinanceFetch.weightWait(used: used, limit: limit, weight: SnapshotSchedule.snapshotWeight) {
+            snapshots.postpone(until: now + wait)
+            warn("request weight \(used) of \(limit.weight) used: no depth snapshot is asked for until the exchange's "
+                     + "window of \(RetryingClient.seconds(wait)) has passed", key: "request weight")
+        }
         guard reply.status == 200 else { throw FetchSettings.refusal(reply, url: url, service: "Binance") }
         let snapshot: DepthSnapshot
         do {
             snapshot = try reply.body.withUnsafeBytes { try parser.snapshot($0) }
         } catch let rejection as FrameRejection {
             summary.skipped["snapshot", default: 0] += 1
-            warn("a depth snapshot was skipped: " + rejection.reason)
+            snapshots.refused(at: now)
+            snapshotWarning(rejection.reason)
             return
         }
         if sync.receive(snapshot) { report(.synced(lastUpdateId: snapshot.lastUpdateId)) }
         takeRecorded()
+    }
+
+    /// One coalesced warning for every refused depth snapshot (the first, then now and then).
+    private func snapshotWarning(_ why: String) {
+        warn("a depth snapshot was refused (\(why)); the next is asked for after a backoff", key: "snapshot")
     }
 
     /// Moves what the book went through into `events`. A diff that arrives after the events up
@@ -501,10 +636,6 @@ package final class LiveSession {
 
     // MARK: - REST
 
-    private func serverTimeMs() throws -> Int64 {
-        try BinanceFetch.exchangeInfo(symbol: symbol, baseURL: settings.baseURL, client: client).serverTimeMs
-    }
-
     /// The stored bars of the symbol at the interval (empty when none).
     private func storedBars() throws -> CandleSeries {
         do {
@@ -517,18 +648,25 @@ package final class LiveSession {
     /// Fetches and stores the closed klines from `from` (UTC s) on; returns how many were new.
     private func backfill(from: Int64) throws -> Int {
         let result = try BinanceFetch.fetch(symbol: symbol, interval: settings.interval, from: from, store: store,
-                                            baseURL: settings.baseURL, policy: settings.fetchPolicy)
+                                            baseURL: settings.baseURL, policy: client.policy)
         guard let file = result.file else { return 0 }
         return try store.write([file]).reduce(0) { $0 + $1.added }
     }
 
-    /// The exchange's closed klines with open times in [`from`, `to`] (UTC s), not stored.
+    /// The exchange's closed klines with open times in [`from`, `to`] (UTC s), not stored; none
+    /// (with a warning) when they cannot be fetched.
     private func fetchKlines(from: Int64, to: Int64) throws -> CandleSeries {
-        let result = try BinanceFetch.fetch(symbol: symbol, interval: settings.interval, from: from, to: to, store: nil,
-                                            baseURL: settings.baseURL, policy: settings.fetchPolicy)
-        guard case .candles(let series)? = result.file?.content else {
-            return CandleSeries(symbol: symbol, timeframe: settings.interval)
+        let none = CandleSeries(symbol: symbol, timeframe: settings.interval)
+        let result: FetchResult
+        do {
+            result = try BinanceFetch.fetch(symbol: symbol, interval: settings.interval, from: from, to: to, store: nil,
+                                            baseURL: settings.baseURL, policy: client.policy)
+        } catch let e as FetchError {
+            // Not the end of the session: the bars they were for are left out, as without a kline.
+            warn("the exchange's klines could not be had (\(e))", key: "klines")
+            return none
         }
+        guard case .candles(let series)? = result.file?.content else { return none }
         return series
     }
 }
@@ -541,6 +679,9 @@ extension FrameRejection {
         case .foreignSymbol: "other_symbol"
         case .ignored: "ignored"
         case .badNumber: "bad_number"
+        case .futureTime: Self.futureTimeKind
         }
     }
+
+    package static let futureTimeKind = "future_time"
 }

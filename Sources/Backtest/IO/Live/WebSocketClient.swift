@@ -36,6 +36,12 @@ package struct WebSocketAddress: Equatable, Sendable {
 /// `next(timeout:)`, so the caller never runs inside a libwebsockets callback. Pings are
 /// answered by libwebsockets itself. Messages larger than `largestMessage` close the connection.
 ///
+/// Lifetime: the service thread holds only the connection's state (`Connection`), never the
+/// client, and ends by itself once the connection is gone (closed by either side, or failed),
+/// destroying libwebsockets' context (its tables are sized by the descriptor limit: about
+/// 320 KB at `ulimit -n` 20,000). `close()`, or dropping the client, stops it sooner; either way
+/// nothing of a connection outlives it, however many a session makes.
+///
 /// The only file that calls libwebsockets.
 package final class WebSocketClient: @unchecked Sendable {
     package enum Event: Equatable, Sendable {
@@ -48,17 +54,7 @@ package final class WebSocketClient: @unchecked Sendable {
 
     package let address: WebSocketAddress
     package let largestMessage: Int
-    private let lock = NSCondition()
-    private var queue: [Event] = []
-    private var stopping = false
-    private var finished = false
-    private var partial: [UInt8] = []
-    private var context: OpaquePointer?
-    private var protocols: UnsafeMutablePointer<lws_protocols>?
-    private var strings: [UnsafeMutablePointer<CChar>] = []
-    private var thread: Thread?
-    /// Test servers with a self-signed certificate (never set by the command line).
-    private let allowSelfSigned: Bool
+    private let connection: Connection
 
     /// Starts connecting to `address` at once.
     /// - Throws: `InputError` when libwebsockets cannot create its context or start the connection.
@@ -66,7 +62,48 @@ package final class WebSocketClient: @unchecked Sendable {
                  allowSelfSigned: Bool = false) throws {
         self.address = address
         self.largestMessage = largestMessage
-        self.allowSelfSigned = allowSelfSigned
+        connection = try Connection(address, connectTimeoutSeconds: connectTimeoutSeconds, largestMessage: largestMessage,
+                                    allowSelfSigned: allowSelfSigned)
+        let connection = self.connection
+        let thread = Thread { connection.serviceLoop() }
+        thread.name = "bt-live-websocket"
+        thread.start()
+    }
+
+    deinit { close() }
+
+    /// The events that arrived, waiting up to `timeout` seconds for the first one.
+    package func next(timeout: Double) -> [Event] { connection.next(timeout: timeout) }
+
+    /// Closes the connection (if open) and waits for the service thread to release
+    /// libwebsockets' context; idempotent.
+    package func close() { connection.close() }
+
+    /// Whether the service thread has released libwebsockets' context (the connection is gone).
+    var isReleased: Bool { connection.isReleased }
+}
+
+/// One connection's state, shared by the client and its service thread (libwebsockets' context
+/// points at it as its user data).
+private final class Connection: @unchecked Sendable {
+    let largestMessage: Int
+    private let lock = NSCondition()
+    private var queue: [WebSocketClient.Event] = []
+    private var stopping = false
+    /// `.closed` was queued: no event follows.
+    private var finished = false
+    /// libwebsockets is done with the connection (closed or failed): the service loop may end.
+    private var gone = false
+    /// The context's resources are freed (`lws_context_destroy` returned).
+    private var released = false
+    private var partial: [UInt8] = []
+    /// libwebsockets' context while it is serviced; nil once the service loop stopped.
+    private var context: OpaquePointer?
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var strings: [UnsafeMutablePointer<CChar>] = []
+
+    init(_ address: WebSocketAddress, connectTimeoutSeconds: Int, largestMessage: Int, allowSelfSigned: Bool) throws {
+        self.largestMessage = largestMessage
         lws_set_log_level(0, nil)
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
@@ -84,9 +121,9 @@ package final class WebSocketClient: @unchecked Sendable {
         info.uid = -1
         info.options = address.secure ? UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) : 0
         info.connect_timeout_secs = UInt32(max(1, connectTimeoutSeconds))
+        // The service thread holds this object until after the context is destroyed.
         info.user = Unmanaged.passUnretained(self).toOpaque()
         guard let context = lws_create_context(&info) else {
-            release()
             throw InputError("libwebsockets could not create its context", setting: .wsURL, value: address.description)
         }
         self.context = context
@@ -111,29 +148,16 @@ package final class WebSocketClient: @unchecked Sendable {
         guard lws_client_connect_via_info(&connect) != nil else {
             lws_context_destroy(context)
             self.context = nil
-            release()
             throw InputError("libwebsockets could not start the connection", setting: .wsURL, value: address.description)
         }
-        let thread = Thread { [self] in serviceLoop() }
-        thread.name = "bt-live-websocket"
-        self.thread = thread
-        thread.start()
     }
 
     deinit {
-        close()
-        release()
-    }
-
-    private func release() {
         for s in strings { free(s) }
-        strings = []
         if let protocols { protocols.deallocate() }
-        protocols = nil
     }
 
-    /// The events that arrived, waiting up to `timeout` seconds for the first one.
-    package func next(timeout: Double) -> [Event] {
+    func next(timeout: Double) -> [WebSocketClient.Event] {
         lock.lock()
         defer { lock.unlock() }
         if queue.isEmpty && !finished {
@@ -143,46 +167,62 @@ package final class WebSocketClient: @unchecked Sendable {
         return queue
     }
 
-    /// Closes the connection (if open) and stops the service thread; idempotent.
-    package func close() {
+    func close() {
         lock.lock()
         stopping = true
-        let context = self.context
-        lock.unlock()
+        // Under the lock: the service thread takes the context away under it before destroying it.
         if let context { lws_cancel_service(context) }
-        while true {
-            lock.lock()
-            let done = self.context == nil
-            lock.unlock()
-            if done { break }
-            usleep(1_000)
-        }
+        lock.unlock()
+        while !isReleased { usleep(1_000) }
+    }
+
+    var isReleased: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return released
     }
 
     // MARK: - The service thread
 
-    private func serviceLoop() {
+    /// Services the connection until it is gone or `close()` asks, then destroys the context.
+    func serviceLoop() {
+        lock.lock()
+        let context = self.context
+        lock.unlock()
         guard let context else { return }
         while true {
             lock.lock()
-            let stop = stopping
+            let stop = stopping || gone
+            if stop { self.context = nil }
             lock.unlock()
-            if stop { break }
-            if lws_service(context, 0) < 0 { break }
+            if stop || lws_service(context, 0) < 0 { break }
         }
-        lws_context_destroy(context)
         lock.lock()
         self.context = nil
-        if !finished { push(.closed("closed by bt")) }
+        lock.unlock()
+        // Outside the lock: destroying the context closes the connection through the callback.
+        lws_context_destroy(context)
+        lock.lock()
+        released = true
+        push(.closed("closed by bt"))
         lock.unlock()
     }
 
     /// Queues `event` and wakes `next`; call with `lock` held.
-    private func push(_ event: Event) {
+    private func push(_ event: WebSocketClient.Event) {
         if finished { return }
         if case .closed = event { finished = true }
         queue.append(event)
         lock.broadcast()
+    }
+
+    /// The end of the connection as libwebsockets reports it: `why` is queued (unless the
+    /// connection already said why it closed) and the service loop ends.
+    private func end(_ why: String) {
+        lock.lock()
+        push(.closed(why))
+        gone = true
+        lock.unlock()
     }
 
     fileprivate func handle(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int32 {
@@ -204,10 +244,9 @@ package final class WebSocketClient: @unchecked Sendable {
                 lock.lock(); push(.message(message)); lock.unlock()
             }
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-            let why = bytes.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
-            lock.lock(); push(.closed("connection failed: \(why)")); lock.unlock()
+            end("connection failed: " + (bytes.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"))
         case LWS_CALLBACK_CLIENT_CLOSED:
-            lock.lock(); push(.closed("closed by the server")); lock.unlock()
+            end("closed by the server")
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             var code = "no code"
             if let bytes, count >= 2 {
@@ -222,9 +261,9 @@ package final class WebSocketClient: @unchecked Sendable {
     }
 }
 
-/// libwebsockets' protocol callback: hands each event to the client that owns the context.
+/// libwebsockets' protocol callback: hands each event to the connection that owns the context.
 private func webSocketCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
                                _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int32 {
     guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return 0 }
-    return Unmanaged<WebSocketClient>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, bytes, count)
+    return Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, bytes, count)
 }
