@@ -13,7 +13,7 @@ import TestSupport
 /// log under a live writer. Each case here holds a writing connection in this process, opens the
 /// store again one way, and lets another bt process write and close it: that process must see a
 /// connection still open (the log stays), and every write of both must be in the store after.
-@Suite("Reliability round 4: store locks and links", .serialized)
+@Suite("Store locks beside other openings, and stores behind links", .serialized)
 struct StoreLockTests {
     /// The ways bt opens an existing store, each of which reads its raw header (and its log,
     /// and its header's page count, when a log is there).

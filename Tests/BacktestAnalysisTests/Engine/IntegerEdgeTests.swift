@@ -8,7 +8,7 @@ import TestSupport
 /// count beyond the series is clamped: the same run as the series' length), never a trap; an
 /// exit whose distance in price is never a positive number on the run's bars is refused, and
 /// the readings where it is not are counted in the run's warnings.
-@Suite("Integer edges and exit distances (issue 42)")
+@Suite("Integer settings at their edges and exit distances")
 struct IntegerEdgeTests {
     static let bars = 300
     static let candles = OrdersTest.candles(bars: bars, seed: 42)

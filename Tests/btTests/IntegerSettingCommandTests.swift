@@ -8,8 +8,8 @@ import TestSupport
 /// (never a trap, exit 132); an exit distance never positive on the run's bars is refused
 /// naming its option or file line (a screen's symbol row, a sweep's combinations), and one
 /// not positive on some bars is counted in a warning and in --json.
-@Suite("Reliability round 4: integer edges and exit distances", .serialized)
-struct ReliabilityRound4IntegerTests {
+@Suite("Integer settings at their edges and exit distances, end to end", .serialized)
+struct IntegerSettingCommandTests {
     static let int64Max = "9223372036854775807"
     /// 0, 1, GOOG's length and Int64.max.
     static let edges = ["0", "1", "2148", int64Max]
