@@ -41,6 +41,12 @@ struct ParsedArguments: Sendable {
     /// The values given for `option`, without counting it as read (checks across options).
     func peek(_ option: Option) -> [String] { values[option.name] ?? [] }
 
+    /// Counts `options`, read but of no effect on this command line, as unread again, so the
+    /// user hears that they did nothing (the synthetic book's knobs with `--depth none`).
+    func unread(_ options: [Option]) {
+        reads.withLock { read in options.forEach { read.remove($0.name) } }
+    }
+
     func int(_ option: Option) throws -> Int? {
         guard let text = value(option) else { return nil }
         guard let v = Int(text.replacingOccurrences(of: "_", with: "")) else {

@@ -4,7 +4,8 @@ extension Option {
     /// The options that give `setting` on bt's command line. The library names settings; only
     /// the command line knows their flags.
     static func options(for setting: Setting) -> [Option] {
-        switch setting {
+        if ExecutionSetting.of(setting) != nil { return [Option(executing: setting)] }
+        return switch setting {
         case .symbol: [.symbol]
         case .timeframe: [.timeframe]
         case .from: [.from]
@@ -25,36 +26,6 @@ extension Option {
         case .symbolSuffix: [.symbolSuffix]
         case .rename: [.rename]
         case .output: [.out]
-        case .cash: [.cash]
-        case .size: [.size]
-        case .feeBps: [.feeBps]
-        case .feeMin: [.feeMin]
-        case .stopLoss: [.stopLoss]
-        case .takeProfit: [.takeProfit]
-        case .trail: [.trail]
-        case .breakeven: [.breakeven]
-        case .exitAfter: [.exitAfter]
-        case .entryLimit: [.entryLimit]
-        case .entryStop: [.entryStop]
-        case .shortEntryLimit: [.shortEntryLimit]
-        case .shortEntryStop: [.shortEntryStop]
-        case .orderBars: [.orderBars]
-        case .pyramid: [.pyramid]
-        case .periodsPerYear: [.periodsPerYear]
-        case .tick: [.tick]
-        case .lot: [.lot]
-        case .minNotional: [.minNotional]
-        case .maxParticipation: [.maxParticipation]
-        case .spreadBps: [.spreadBps]
-        case .slippageBps: [.slippageBps]
-        case .spreadWindow: [.spreadWindow]
-        case .impactWindow: [.impactWindow]
-        case .impact: [.impact]
-        case .touchSeconds: [.touchSeconds]
-        case .refillSeconds: [.refillSeconds]
-        case .bidDepth: [.bidDepth]
-        case .askDepth: [.askDepth]
-        case .depthProfile: [.depthProfile]
         case .holdout: [.holdout]
         case .sizes: [.sizes]
         case .parameter: [.param]
@@ -67,7 +38,6 @@ extension Option {
         case .weight: [.weight]
         case .rebalance: [.rebalance]
         case .portfolioRank: [.rank]
-        case .short: [.short]
         case .entry: [.entry]
         case .exit: [.exit]
         case .shortEntry: [.shortEntry]
@@ -85,6 +55,8 @@ extension Option {
         case .journal: [.journal]
         case .staleSeconds: [.staleSeconds]
         case .maxBackoff: [.maxBackoff]
+        // The execution settings (above); `ErrorMessageTests` checks every setting has a flag.
+        default: []
         }
     }
 }

@@ -44,46 +44,40 @@ extension Option {
     // MARK: - Strategy and execution
 
     static let param = Option("param", kind: .repeated, valueName: "NAME=VALUE", help: "Strategy parameter; repeat for several")
-    static let cash = Option("cash", kind: .value, valueName: "AMOUNT", help: "Initial cash (default 10000)")
-    static let fill = Option("fill", kind: .value, valueName: "WHEN",
-                             help: "next-open (default: signal at close, fill at next open) or close")
-    static let short = Option("short", kind: .flag, help: "Allow shorts: exits reverse into a short, entries reverse back")
-    static let size = Option("size", kind: .value, valueName: "SIZE",
-                             help: "Order size: 100% (default) or N% of equity, Nu units, N$ cash")
-    static let feeBps = Option("fee-bps", kind: .value, valueName: "BPS", help: "Fee in basis points of notional (default 10)")
-    static let feeMin = Option("fee-min", kind: .value, valueName: "AMOUNT", help: "Minimum fee per order (default 0)")
-    static let stopLoss = Option("sl", kind: .value, valueName: "PCT|EXPR",
-                                 help: "Stop-loss distance from the entry price: 5%, or a price distance like '2 * atr(14)'")
-    static let takeProfit = Option("tp", kind: .repeated, valueName: "PCT[@SHARE]",
-                                   help: "Take-profit distance from the entry price (10%, or an expression); repeat with @SHARE to scale out: 5%@50%")
-    static let tick = Option("tick", kind: .value, valueName: "PRICE", help: "Price increment (synthetic book levels, stop prices)")
-    static let lot = Option("lot", kind: .value, valueName: "QTY", help: "Quantity increment; order sizes round down to it")
-    static let minNotional = Option("min-notional", kind: .value, valueName: "AMOUNT",
-                                    help: "Reject opening orders below this notional")
-    static let maxParticipation = Option("max-participation", kind: .value, valueName: "SHARE",
-                                         help: "Cap an order at this share of the fill bar's volume (default 0.1; 0 = off)")
-    static let depth = Option("depth", kind: .value, valueName: "MODEL",
-                              help: "Liquidity: synthetic (default), book (recorded L2) or none")
-    static let spreadBps = Option("spread-bps", kind: .value, valueName: "BPS",
-                                  help: "Synthetic book spread (default: the profile's, else estimated from the bars)")
-    static let slippageBps = Option("slippage-bps", kind: .value, valueName: "BPS",
-                                    help: "Fixed slippage per fill instead of a book (depth fixed)")
-    static let depthProfile = Option("depth-profile", kind: .value, valueName: "FILE",
-                                     help: "Calibrated depth profile (JSON of 'bt calibrate') for --depth synthetic")
-    static let bidDepth = Option("bid-depth", kind: .value, valueName: "A,B",
-                                 help: "Bid side of a calibrated book: Q(x) = A x^B units within x bps")
-    static let askDepth = Option("ask-depth", kind: .value, valueName: "A,B",
-                                 help: "Ask side of a calibrated book: Q(x) = A x^B units within x bps")
-    static let refillSeconds = Option("refill-seconds", kind: .value, valueName: "S",
-                                      help: "Half-life of taken synthetic depth (default: the profile's, else 60)")
-    static let spreadWindow = Option("spread-window", kind: .value, valueName: "N",
-                                     help: "Bars before a fill for the spread estimate (default 250)")
-    static let impact = Option("impact", kind: .value, valueName: "Y",
-                               help: "Square-root law prefactor: cost = s/2 + Y sigma sqrt(Q/V) (default 0.3)")
-    static let touchSeconds = Option("touch-seconds", kind: .value, valueName: "S",
-                                     help: "Seconds of average volume resting at the synthetic touch (default 60)")
-    static let impactWindow = Option("impact-window", kind: .value, valueName: "N",
-                                     help: "Bars before a fill for sigma and mean volume (default 20)")
+    // The execution settings' options, made from the library's table (`ExecutionSetting.all`,
+    // `ExecutionOptions`): named here for the commands that read one themselves.
+    static let cash = Option(executing: .cash)
+    static let fill = Option(executing: .fill)
+    static let short = Option(executing: .short)
+    static let size = Option(executing: .size)
+    static let feeBps = Option(executing: .feeBps)
+    static let feeMin = Option(executing: .feeMin)
+    static let stopLoss = Option(executing: .stopLoss)
+    static let takeProfit = Option(executing: .takeProfit)
+    static let trail = Option(executing: .trail)
+    static let breakeven = Option(executing: .breakeven)
+    static let exitAfter = Option(executing: .exitAfter)
+    static let entryLimit = Option(executing: .entryLimit)
+    static let entryStop = Option(executing: .entryStop)
+    static let shortEntryLimit = Option(executing: .shortEntryLimit)
+    static let shortEntryStop = Option(executing: .shortEntryStop)
+    static let orderBars = Option(executing: .orderBars)
+    static let pyramid = Option(executing: .pyramid)
+    static let tick = Option(executing: .tick)
+    static let lot = Option(executing: .lot)
+    static let minNotional = Option(executing: .minNotional)
+    static let maxParticipation = Option(executing: .maxParticipation)
+    static let depth = Option(executing: .depth)
+    static let spreadBps = Option(executing: .spreadBps)
+    static let slippageBps = Option(executing: .slippageBps)
+    static let depthProfile = Option(executing: .depthProfile)
+    static let bidDepth = Option(executing: .bidDepth)
+    static let askDepth = Option(executing: .askDepth)
+    static let refillSeconds = Option(executing: .refillSeconds)
+    static let spreadWindow = Option(executing: .spreadWindow)
+    static let impact = Option(executing: .impact)
+    static let touchSeconds = Option(executing: .touchSeconds)
+    static let impactWindow = Option(executing: .impactWindow)
 
     // MARK: - Expression strategies and signals
 
@@ -103,8 +97,7 @@ extension Option {
 
     // MARK: - Results and reports
 
-    static let periodsPerYear = Option("periods-per-year", kind: .value, valueName: "N",
-                                       help: "Bars per year for annualising (default: inferred from bar times)")
+    static let periodsPerYear = Option(executing: .periodsPerYear)
     static let out = Option("out", kind: .value, valueName: "DIR", help: "Output directory")
     static let report = Option("report", kind: .flag,
                                help: "Write the report into notebooks-out/<strategy>-<symbol>-<UTC time>/")

@@ -83,7 +83,7 @@ public struct ExitRules: Sendable, Hashable {
             throw InputError("the targets' shares add up to \(NumberText.shortest(shares * 100))%: at most 100%", setting: .takeProfit)
         }
         if takeProfits.filter({ $0.share == nil }).count > 1 {
-            throw InputError("only one target may sell the rest (a --tp without @SHARE)", setting: .takeProfit)
+            throw InputError("only one target may sell the rest (a \(Setting.takeProfit.mention) without @SHARE)", setting: .takeProfit)
         }
         if let b = breakeven, !(b > 0 && b.isFinite) {
             throw InputError("the break-even move needs a gain above 0%", setting: .breakeven)

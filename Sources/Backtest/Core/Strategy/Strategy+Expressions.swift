@@ -44,9 +44,9 @@ extension Strategy {
             }
             let name = String(assignment[..<eq]), text = String(assignment[assignment.index(after: eq)...])
             if let v = Double(text), v.isFinite {
-                declare(StrategyParameter(name: name, kind: .double(lower: nil, upper: nil), defaultValue: .double(v), help: "from --param"))
+                declare(StrategyParameter(name: name, kind: .double(lower: nil, upper: nil), defaultValue: .double(v), help: "given as a parameter"))
             } else {
-                declare(StrategyParameter(name: name, kind: .choice([text]), defaultValue: .string(text), help: "from --param"))
+                declare(StrategyParameter(name: name, kind: .choice([text]), defaultValue: .string(text), help: "given as a parameter"))
             }
         }
         for (name, first) in swept where !declared.contains(where: { $0.name == name }) {

@@ -100,7 +100,7 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
             // The value as given, but never more than `Excerpt.limit` characters of it.
             s += name(setting) + (value.map { " " + Excerpt.quoted($0) } ?? "") + ": "
         }
-        return s + reason
+        return s + Setting.worded(reason, naming: name)
     }
 
     public var description: String {

@@ -40,6 +40,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
 
     // Execution
     case cash
+    /// When a signal decided at a bar's close fills.
+    case fill
     case size
     case feeBps = "fee_bps"
     case feeMin = "fee_min"
@@ -81,6 +83,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case askDepth = "ask_depth"
     /// A depth profile file.
     case depthProfile = "depth_profile"
+    /// Where fills get their liquidity: a model book, a recorded one, none, or fixed slippage.
+    case depth
 
     // Calibration
     /// Share of the book's time range held out for testing.
@@ -159,4 +163,31 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case maxBackoff = "max_backoff"
 
     public var name: String { rawValue }
+
+    /// The setting named inside the library's text (a reason, a help line): each front end
+    /// writes it its own way when it words the text (`worded(_:naming:)`), as the command line
+    /// does `--depth` and btcore `depth=`. The marker is a control character, which no text a
+    /// user typed keeps once escaped for a terminal.
+    public var mention: String { Self.marker + rawValue + Self.marker }
+
+    /// `text` with each setting it mentions written as `name` writes it.
+    public static func worded(_ text: String, naming name: (Setting) -> String) -> String {
+        guard text.contains(marker) else { return text }
+        let parts = text.split(separator: Character(marker), omittingEmptySubsequences: false)
+        var out = String(parts[0])
+        var k = 1
+        while k < parts.count {
+            // An odd part between two markers is a setting's name.
+            if k + 1 < parts.count, let setting = Setting(rawValue: String(parts[k])) {
+                out += name(setting) + parts[k + 1]
+                k += 2
+            } else {
+                out += marker + parts[k]
+                k += 1
+            }
+        }
+        return out
+    }
+
+    private static let marker = "\u{1F}"
 }

@@ -212,7 +212,7 @@ public struct PartialFolder: Sendable {
             }
             guard !inside.isEmpty else {
                 throw InputError("holds no partial results (no \(PartialManifest.fileName) in it or in its folders); "
-                                 + "give the --out folder of the shards, or their shard-K-of-N folders", at: path)
+                                 + "give the \(Setting.output.mention) folder of the shards, or their shard-K-of-N folders", at: path)
             }
             found += try inside.map(PartialFolder.init(path:))
         }

@@ -1,4 +1,3 @@
-import BacktestCore
 
 extension DepthProfile.PowerLaw {
     /// `A,B` as a power law Q(x) = A x^B, both positive and finite (`--bid-depth`, `--ask-depth`).

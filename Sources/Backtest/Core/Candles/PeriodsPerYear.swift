@@ -1,4 +1,3 @@
-import BacktestCore
 
 /// How many bars make a year, inferred from bar times.
 public enum PeriodsPerYear {

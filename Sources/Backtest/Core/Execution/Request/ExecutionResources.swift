@@ -1,0 +1,11 @@
+/// What an execution request reads beyond its own values, from where the front end keeps it:
+/// a symbol's recorded book and stored depth profile (the candle store), and depth profile files.
+/// The IO layer gives the store's (`StoreExecutionResources`); a run without a store gives none.
+public protocol ExecutionResources {
+    /// The recorded book of `symbol`, for `depth book`.
+    func bookEvents(symbol: String) throws -> [BookEvent]
+    /// The profile `bt calibrate` stored for `symbol`, if any.
+    func storedDepthProfile(symbol: String) throws -> DepthProfile?
+    /// The profile in the JSON file at `path` (`depth_profile`).
+    func depthProfile(file path: String) throws -> DepthProfile
+}
