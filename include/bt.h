@@ -25,6 +25,12 @@
  * splits the series into runs, each computed on its own (the warm-up restarts after a gap), as
  * `bt indicators` does; TA-Lib instead lets one NaN poison the rest of the series.
  *
+ * Strings. Every const char * the library takes (arguments, bt_bars and bt_config fields, the
+ * "name=value" lists) is NUL-terminated UTF-8: text that is not UTF-8 is refused with BT_E_INPUT
+ * naming the argument, never repaired. The string ends at its first NUL, which the library cannot
+ * see: a binding from a language whose strings may hold NUL must refuse them before encoding (as
+ * btcore does), or the rest of the text is silently lost.
+ *
  * Versioning. BT_ABI_VERSION changes when a function or struct changes incompatibly;
  * bt_abi_version() says which one the loaded library implements. Structs that may grow
  * (bt_config) start with their size, set by their _init function.
