@@ -25,6 +25,12 @@
  * splits the series into runs, each computed on its own (the warm-up restarts after a gap), as
  * `bt indicators` does; TA-Lib instead lets one NaN poison the rest of the series.
  *
+ * Strings. Every const char * the library takes (arguments, bt_bars and bt_config fields, the
+ * "name=value" lists) is NUL-terminated UTF-8: text that is not UTF-8 is refused with BT_E_INPUT
+ * naming the argument, never repaired. The string ends at its first NUL, which the library cannot
+ * see: a binding from a language whose strings may hold NUL must refuse them before encoding (as
+ * btcore does), or the rest of the text is silently lost.
+ *
  * Versioning. BT_ABI_VERSION changes when a function or struct changes incompatibly;
  * bt_abi_version() says which one the loaded library implements. Structs that may grow
  * (bt_config) start with their size, set by their _init function.
@@ -80,11 +86,15 @@ int bt_abi_version(void);
  * Each bt_NAME writes outputs of length n computed the way TA-Lib 0.6 computes NAME (within
  * 1e-9 relative of its values after the warm-up); bt_NAME_lookback gives the number of leading
  * NaN outputs (TA-Lib's TA_NAME_Lookback with unstable periods 0), or -1 for parameters the
- * indicator refuses. Periods are at least 1. Inputs may alias each other; outputs must not alias
- * inputs or each other. n may be 0 (nothing is written).
+ * indicator refuses. Periods are at least 1. n may be 0 (nothing is written).
  *
- * Errors: BT_E_ARGUMENT for a NULL array when n > 0, BT_E_INPUT for a parameter out of range
- * (period < 1 or > 10,000,000; macd's fast >= slow; bbands' k negative or not finite).
+ * In place. Inputs may alias each other, and an output may be an input's own array or overlap it
+ * (out == in, or out = in + 1): as TA-Lib allows, the call then reads a copy of that input made
+ * first, so the values are those of separate arrays. Outputs must not overlap each other.
+ *
+ * Errors: BT_E_ARGUMENT for a NULL array when n > 0 or two outputs that overlap, BT_E_INPUT for
+ * a parameter out of range (period < 1 or > 10,000,000; macd's fast >= slow; bbands' k negative
+ * or not finite).
  * ------------------------------------------------------------------------------------------- */
 
 /* Simple moving average over `period` values (TA-Lib SMA). Lookback period - 1. */

@@ -77,7 +77,7 @@ public func bt_strategy_named(_ name: UnsafePointer<CChar>?, _ directory: Unsafe
     guarded {
         guard let out else { throw BridgeError.argument("out is NULL") }
         out.pointee = nil
-        let library = StrategyLibrary(directory: optionalString(directory) ?? "strategies")
+        let library = StrategyLibrary(directory: try optionalString(directory, "directory") ?? "strategies")
         let strategy = try library.strategy(named: try requiredString(name, "name"))
         out.pointee = Handles.shared.add(StrategyHandle(strategy))
     }
@@ -91,8 +91,8 @@ public func bt_strategy_rules(_ entry: UnsafePointer<CChar>?, _ exit: UnsafePoin
         guard let out else { throw BridgeError.argument("out is NULL") }
         out.pointee = nil
         var texts: [SignalRules.Role: String] = [.entry: try requiredString(entry, "entry"), .exit: try requiredString(exit, "exit")]
-        texts[.shortEntry] = optionalString(shortEntry)
-        texts[.shortExit] = optionalString(shortExit)
+        texts[.shortEntry] = try optionalString(shortEntry, "short_entry")
+        texts[.shortExit] = try optionalString(shortExit, "short_exit")
         let strategy = try Strategy.expressions(texts, parameters: try stringList(params, nparams, "params"))
         out.pointee = Handles.shared.add(StrategyHandle(strategy))
     }

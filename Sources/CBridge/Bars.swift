@@ -20,9 +20,9 @@ enum Bars {
         let b = pointer.pointee
         let n = b.n
         try IndicatorCall.checkCount(n, what)
-        let symbol = optionalString(b.symbol) ?? ""
+        let symbol = try optionalString(b.symbol, "\(what).symbol") ?? ""
         var timeframe: Timeframe?
-        if let text = optionalString(b.timeframe) {
+        if let text = try optionalString(b.timeframe, "\(what).timeframe") {
             guard let tf = Timeframe(rawValue: text) else {
                 throw BridgeError.input("\(what).timeframe '\(text)' is not one of \(Timeframe.allCases.map(\.rawValue).joined(separator: " "))")
             }

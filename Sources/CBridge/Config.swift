@@ -61,14 +61,14 @@ enum Config {
     }
 
     /// The order and exit settings given as text, in the command line's order.
-    static func orderSettings(_ c: bt_config) -> OrderSettings {
+    static func orderSettings(_ c: bt_config) throws -> OrderSettings {
         let fields: [(UnsafePointer<CChar>?, Setting)] = [
             (c.sl, .stopLoss), (c.tp, .takeProfit), (c.trail, .trail), (c.breakeven, .breakeven), (c.exit_after, .exitAfter),
             (c.entry_limit, .entryLimit), (c.entry_stop, .entryStop), (c.short_entry_limit, .shortEntryLimit),
             (c.short_entry_stop, .shortEntryStop), (c.order_bars, .orderBars), (c.pyramid, .pyramid),
         ]
-        return OrderSettings(fields.compactMap { pointer, setting in
-            optionalString(pointer).map { OrderSettings.Item(setting, $0, origin: .setting(setting)) }
+        return OrderSettings(try fields.compactMap { pointer, setting in
+            try optionalString(pointer, setting.name).map { OrderSettings.Item(setting, $0, origin: .setting(setting)) }
         })
     }
 
@@ -80,17 +80,17 @@ enum Config {
                           parameters: StrategyParameters? = nil) throws -> ExecutionConfig {
         var c = ExecutionConfig()
         c.initialCash = try finite(cfg.cash, "cash")
-        if let v = optionalString(cfg.fill) {
+        if let v = try optionalString(cfg.fill, "fill") {
             guard let timing = ExecutionConfig.FillTiming(rawValue: v) else {
                 throw BridgeError.input("fill '\(v)': not next-open or close")
             }
             c.fill = timing
         }
         c.allowShort = cfg.allow_short != 0
-        if let v = optionalString(cfg.size) { c.sizing = try ExecutionConfig.Sizing.parse(v) }
+        if let v = try optionalString(cfg.size, "size") { c.sizing = try ExecutionConfig.Sizing.parse(v) }
         c.feeBps = try finite(cfg.fee_bps, "fee_bps")
         c.feeMin = try finite(cfg.fee_min, "fee_min")
-        let orders = (strategy?.orders ?? OrderSettings()).overridden(by: orderSettings(cfg))
+        let orders = (strategy?.orders ?? OrderSettings()).overridden(by: try orderSettings(cfg))
         try orders.apply(to: &c, values: parameters?.expressionValues ?? [:])
         let ppy = try periodsPerYear(cfg)
         if case .volatility = c.sizing {
@@ -103,11 +103,11 @@ enum Config {
         c.maxParticipation = participation == 0 ? nil : participation
 
         let slippage = try optional(cfg.slippage_bps, "slippage_bps")
-        let depth = optionalString(cfg.depth) ?? (slippage != nil ? "fixed" : "synthetic")
+        let depth = try optionalString(cfg.depth, "depth") ?? (slippage != nil ? "fixed" : "synthetic")
         if slippage != nil && depth != "fixed" {
             throw BridgeError.input("slippage_bps is fixed slippage: it cannot be combined with depth '\(depth)'")
         }
-        let db = optionalString(cfg.db)
+        let db = try optionalString(cfg.db, "db")
         var opened: CandleStore?
         func store(for what: String) throws -> CandleStore {
             if let opened { return opened }
@@ -150,7 +150,7 @@ enum Config {
             model.tick = t
             model.tickSource = "given"
         }
-        if let path = optionalString(cfg.depth_profile) {
+        if let path = try optionalString(cfg.depth_profile, "depth_profile") {
             model.use(try DepthProfileJSON.read(path: path), source: path)
         } else if let stored = try storedProfile() {
             model.use(stored, source: "stored profile of \(candles.symbol)")
@@ -165,8 +165,8 @@ enum Config {
         if cfg.impact_window != 0 { model.impactWindow = Int(cfg.impact_window) }
         if let v = try optional(cfg.impact, "impact") { model.impact = v }
         if let v = try optional(cfg.touch_seconds, "touch_seconds") { model.touchSeconds = v }
-        if let v = optionalString(cfg.bid_depth) { model.bidDepth = try DepthProfile.PowerLaw(parsing: v, setting: .bidDepth) }
-        if let v = optionalString(cfg.ask_depth) { model.askDepth = try DepthProfile.PowerLaw(parsing: v, setting: .askDepth) }
+        if let v = try optionalString(cfg.bid_depth, "bid_depth") { model.bidDepth = try DepthProfile.PowerLaw(parsing: v, setting: .bidDepth) }
+        if let v = try optionalString(cfg.ask_depth, "ask_depth") { model.askDepth = try DepthProfile.PowerLaw(parsing: v, setting: .askDepth) }
         if model.bidDepth != nil || model.askDepth != nil, model.profileSource == nil { model.profileSource = "given" }
         return model
     }

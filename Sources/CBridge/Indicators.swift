@@ -28,7 +28,7 @@ enum IndicatorCall {
             try checkCount(n, name)
             try checkPeriods(name, periods)
             if n == 0 { return }
-            let ins = try inputs.map { pointer, what -> UnsafeBufferPointer<Double> in
+            let given = try inputs.map { pointer, what -> UnsafeBufferPointer<Double> in
                 guard let pointer else { throw BridgeError.argument("\(name): \(what) is NULL") }
                 return UnsafeBufferPointer(start: pointer, count: n)
             }
@@ -36,6 +36,9 @@ enum IndicatorCall {
                 guard let pointer else { throw BridgeError.argument("\(name): \(what) is NULL") }
                 return UnsafeMutableBufferPointer(start: pointer, count: n)
             }
+            let copies = try InPlace(name, inputs: zip(given, inputs.map(\.1)), outputs: zip(outs, outputs.map(\.1)))
+            defer { copies.free() }
+            let ins = copies.inputs
             let split = { (r: Range<Int>) in
                 kernel(ins.map { UnsafeBufferPointer(rebasing: $0[r]) }, outs.map { UnsafeMutableBufferPointer(rebasing: $0[r]) })
             }

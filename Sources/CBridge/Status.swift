@@ -99,28 +99,6 @@ func guarded(_ body: () throws -> Void) -> Int32 {
     }
 }
 
-/// A C string argument that must be given.
-func requiredString(_ pointer: UnsafePointer<CChar>?, _ what: String) throws -> String {
-    guard let pointer else { throw BridgeError.argument("\(what) is NULL") }
-    return String(cString: pointer)
-}
-
-/// A C string argument that may be NULL.
-func optionalString(_ pointer: UnsafePointer<CChar>?) -> String? {
-    pointer.map { String(cString: $0) }
-}
-
-/// `nparams` C strings (`"name=value"`), NULL allowed when there are none.
-func stringList(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ what: String) throws -> [String] {
-    guard count >= 0, count <= 1 << 20 else { throw BridgeError.length("\(what): count \(count) is not a count") }
-    if count == 0 { return [] }
-    guard let list else { throw BridgeError.argument("\(what) is NULL but its count is \(count)") }
-    return try (0..<count).map { i in
-        guard let s = list[i] else { throw BridgeError.argument("\(what)[\(i)] is NULL") }
-        return String(cString: s)
-    }
-}
-
 /// Writes `value` into an out-pointer, refusing NULL.
 func store<T>(_ value: T, into pointer: UnsafeMutablePointer<T>?, _ what: String) throws {
     guard let pointer else { throw BridgeError.argument("\(what) is NULL") }

@@ -99,7 +99,7 @@ public func bt_store_read(_ handle: OpaquePointer?, _ symbol: UnsafePointer<CCha
         out.pointee = nil
         let s = try Handles.shared.get(handle, as: StoreHandle.self, "store")
         let name = try SeriesName.normalized(try requiredString(symbol, "symbol"))
-        let tf = try optionalString(timeframe).map(Timeframe.parse)
+        let tf = try optionalString(timeframe, "timeframe").map(Timeframe.parse)
         let series = try s.store.load(symbol: name, timeframe: tf, from: from?.pointee, to: to?.pointee)
         if series.isEmpty { throw InputError("no candles for '\(name)' in the requested range") }
         out.pointee = Handles.shared.add(SeriesHandle(series))

@@ -49,7 +49,7 @@ def _default_db(db: Optional[str]) -> str:
 
 def _open(db: Optional[str]) -> _lib.Handle:
     path = _default_db(db)
-    return _lib.new_handle(lambda out: lib.bt_store_open(_lib.text(path), out), lib.bt_store_close)
+    return _lib.new_handle(lambda out: lib.bt_store_open(_lib.text(path, "db"), out), lib.bt_store_close)
 
 
 def _seconds(t: Any, name: str) -> Optional[ctypes.c_int64]:
@@ -84,7 +84,7 @@ def read(symbol: str, db: Optional[str] = None, timeframe: Optional[str] = None,
     try:
         out = ctypes.c_void_p()
         first, last = _seconds(start, "start"), _seconds(end, "end")
-        check(lib.bt_store_read(store.value, _lib.text(symbol), _lib.text(timeframe),
+        check(lib.bt_store_read(store.value, _lib.text(symbol, "symbol"), _lib.text(timeframe, "timeframe"),
                                 ctypes.byref(first) if first is not None else None,
                                 ctypes.byref(last) if last is not None else None, ctypes.byref(out)))
         loaded = _lib.Handle(out.value, lib.bt_series_free)
@@ -179,7 +179,8 @@ class Expression:
     def __init__(self, text: str, params: Optional[Dict[str, Any]] = None) -> None:
         self.text = text
         assignments, count = _lib.strings(parameters(params))
-        self._handle = _lib.new_handle(lambda out: lib.bt_expr_compile(_lib.text(text), assignments, count, out),
+        encoded = _lib.text(text, "text")
+        self._handle = _lib.new_handle(lambda out: lib.bt_expr_compile(encoded, assignments, count, out),
                                        lib.bt_expr_free)
         self.is_condition: bool = lib.bt_expr_is_condition(self._handle.value) == 1
 
@@ -216,13 +217,15 @@ def _strategy(strategy: Optional[str], entry: Optional[str], exit: Optional[str]
     if strategy is not None:
         if any(r is not None for r in (entry, exit, short_entry, short_exit)):
             raise InputError("strategy is the rules: leave out entry/exit, or leave out strategy")
-        return _lib.new_handle(lambda out: lib.bt_strategy_named(_lib.text(strategy), _lib.text(strategies), out),
+        name, directory = _lib.text(strategy, "strategy"), _lib.text(strategies, "strategies")
+        return _lib.new_handle(lambda out: lib.bt_strategy_named(name, directory, out),
                                lib.bt_strategy_free)
     if entry is None or exit is None:
         raise InputError("give a strategy (a built-in name or a strategy file) or both entry and exit rules")
     declared, count = _lib.strings(parameters(params))
-    return _lib.new_handle(lambda out: lib.bt_strategy_rules(_lib.text(entry), _lib.text(exit), _lib.text(short_entry),
-                                                             _lib.text(short_exit), declared, count, out),
+    rules = [_lib.text(entry, "entry"), _lib.text(exit, "exit"), _lib.text(short_entry, "short_entry"),
+             _lib.text(short_exit, "short_exit")]
+    return _lib.new_handle(lambda out: lib.bt_strategy_rules(*rules, declared, count, out),
                            lib.bt_strategy_free)
 
 
@@ -282,7 +285,7 @@ class Result:
     def stat(self, name: str) -> float:
         """One statistic as a float (times as UTC seconds, NaN where undefined)."""
         value = ctypes.c_double()
-        check(lib.bt_result_stat(self._handle.value, _lib.text(name), ctypes.byref(value)))
+        check(lib.bt_result_stat(self._handle.value, _lib.text(name, "name"), ctypes.byref(value)))
         return value.value
 
     @property
@@ -368,10 +371,10 @@ def _order_text(value: Any, name: str) -> Optional[str]:
     if isinstance(value, bool):
         raise InputError(f"{name}: {value!r} is not a setting")
     if isinstance(value, (list, tuple)):
-        return ", ".join(_order_text(v, name) or "" for v in value)
+        return ", ".join(_order_text(v, f"{name}[{i}]") or "" for i, v in enumerate(value))
     if isinstance(value, (int, float, np.integer, np.floating)):
         return repr(float(value)) if isinstance(value, (float, np.floating)) else str(int(value))
-    return str(value)
+    return _lib.text(value, name).decode()
 
 
 def _config(cash: float, fill: Optional[str], short: bool, size: Optional[str], fee_bps: float, fee_min: float,
@@ -385,29 +388,29 @@ def _config(cash: float, fill: Optional[str], short: bool, size: Optional[str], 
     lib.bt_config_init(ctypes.byref(c))
     keep: List[Any] = []
 
-    def text(value: Any) -> Optional[bytes]:
-        encoded = _lib.text(value)
+    def text(value: Any, name: str) -> Optional[bytes]:
+        encoded = _lib.text(value, name)
         keep.append(encoded)
         return encoded
 
     c.cash = _number(cash, "cash")
-    c.fill = text(fill)
+    c.fill = text(fill, "fill")
     c.allow_short = 1 if short else 0
-    c.size = text(size)
+    c.size = text(size, "size")
     c.fee_bps = _number(fee_bps, "fee_bps")
     c.fee_min = _number(fee_min, "fee_min")
     for name, value in orders.items():
-        setattr(c, name, text(_order_text(value, name)))
+        setattr(c, name, text(_order_text(value, name), name))
     c.tick = _number(tick, "tick")
     c.lot = _number(lot, "lot")
     c.min_notional = _number(min_notional, "min_notional")
     c.max_participation = _number(max_participation, "max_participation", 0.0)
-    c.depth = text(depth)
+    c.depth = text(depth, "depth")
     c.slippage_bps = _number(slippage_bps, "slippage_bps")
     c.spread_bps = _number(spread_bps, "spread_bps")
-    c.depth_profile = text(depth_profile)
-    c.bid_depth = text(bid_depth)
-    c.ask_depth = text(ask_depth)
+    c.depth_profile = text(depth_profile, "depth_profile")
+    c.bid_depth = text(bid_depth, "bid_depth")
+    c.ask_depth = text(ask_depth, "ask_depth")
     c.refill_seconds = _number(refill_seconds, "refill_seconds")
     for name, value in (("spread_window", spread_window), ("impact_window", impact_window)):
         if value is not None:
@@ -417,7 +420,7 @@ def _config(cash: float, fill: Optional[str], short: bool, size: Optional[str], 
     c.impact = _number(impact, "impact")
     c.touch_seconds = _number(touch_seconds, "touch_seconds")
     c.periods_per_year = _number(periods_per_year, "periods_per_year")
-    c.db = text(db)
+    c.db = text(db, "db")
     return c, keep
 
 

@@ -3,7 +3,7 @@ anything else converted once, wrong shapes and dtypes refused with InputError.""
 from __future__ import annotations
 
 import weakref
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import pandas as pd
@@ -114,7 +114,7 @@ class BarsArgument:
         self.struct = _lib.Bars(
             n, 0 if self.time is None else _lib.address(self.time),
             *[0 if self.arrays[c] is None else _lib.address(self.arrays[c]) for c in COLUMNS],
-            _lib.text(self.symbol), _lib.text(self.timeframe))
+            _lib.text(self.symbol, f"{what}.attrs['symbol']"), _lib.text(self.timeframe, f"{what}.attrs['timeframe']"))
 
     @property
     def n(self) -> int:
@@ -133,15 +133,20 @@ def times(seconds_: np.ndarray) -> pd.DatetimeIndex:
     return pd.DatetimeIndex(pd.to_datetime(seconds_, unit="s", utc=True))
 
 
-def parameters(params: Optional[Dict[str, Any]]) -> List[str]:
-    """A dict of parameters as bt's `name=value` assignments."""
+def parameters(params: Optional[Dict[str, Any]]) -> List[Tuple[str, str]]:
+    """A dict of parameters as bt's `name=value` assignments, each with the argument it came
+    from (`params['fast']`) for `_lib.strings` to name in its errors."""
     if not params:
         return []
     out = []
     for name, value in params.items():
         if isinstance(value, bool) or value is None:
             raise InputError(f"parameter {name}: {value!r} is not a number or a word")
-        out.append(f"{name}={_number(value) if isinstance(value, (int, float, np.integer, np.floating)) else value}")
+        if "=" in str(name):
+            raise InputError(f"parameter {str(name)!r}: a name has no '=' (letters, digits and '_')")
+        argument = f"params[{name!r}]"
+        numeric = isinstance(value, (int, float, np.integer, np.floating))
+        out.append((argument, f"{name}={_number(value) if numeric else _lib.text(value, argument).decode()}"))
     return out
 
 

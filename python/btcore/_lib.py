@@ -11,7 +11,7 @@ import ctypes
 import os
 from ctypes import POINTER, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_uint8, c_void_p
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -201,14 +201,46 @@ def check(status: int) -> None:
         raise _ERRORS.get(status, InternalError)(message, status)
 
 
-def text(value: Optional[str]) -> Optional[bytes]:
-    """A Python string as the C string bt takes (UTF-8), None as NULL."""
-    return None if value is None else str(value).encode("utf-8")
+def text(value: Any, name: str) -> Optional[bytes]:
+    """`value` as the C string bt takes (NUL-terminated UTF-8), None as NULL: a str, a path
+    (os.PathLike), bytes holding UTF-8, or anything else as str(value).
+
+    Raises:
+        InputError naming the argument `name` for a NUL character (C would end the string there
+        and bt would silently read only the text before it) and for text that is not UTF-8 (a
+        lone surrogate in a str, invalid bytes)."""
+    if value is None:
+        return None
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            value = bytes(value).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(f"{name}: not UTF-8 at byte {e.start} (0x{value[e.start]:02X}): bt takes UTF-8 text",
+                             BT_E_INPUT) from None
+    elif not isinstance(value, str):
+        value = str(value)
+    nul = value.find("\0")
+    if nul >= 0:
+        raise InputError(f"{name} {_excerpt(value)}: a NUL character at position {nul}; bt's C library reads a string "
+                         "up to its first NUL and would silently lose the rest", BT_E_INPUT)
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InputError(f"{name} {_excerpt(value)}: {value[e.start]!r} at position {e.start} is not a Unicode "
+                         "character (a lone surrogate) and has no UTF-8", BT_E_INPUT) from None
 
 
-def strings(values: Sequence[str]):
-    """A C array of C strings (and its length), kept alive by the returned array."""
-    array = (c_char_p * len(values))(*[text(v) for v in values])
+def _excerpt(value: str, limit: int = 60) -> str:
+    """`value` quoted for a message (escapes shown), cut to about `limit` characters."""
+    return repr(value) if len(value) <= limit else repr(value[:limit]) + "..."
+
+
+def strings(values: Sequence[Tuple[str, str]]):
+    """(argument name, text) pairs as a C array of C strings (and its length), kept alive by the
+    returned array; each checked by `text`."""
+    array = (c_char_p * len(values))(*[text(v, name) for name, v in values])
     return array, len(values)
 
 

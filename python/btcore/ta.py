@@ -18,7 +18,10 @@ and `vwap` have no TA-Lib function (bt's defaults, 20 bars). `lookback(name, ...
 warm-up for the same parameters (TA-Lib's `TA_NAME_Lookback`).
 
 Every function also takes `out=`: preallocated float64 arrays (a tuple for several outputs) that
-bt writes into, so repeated calls allocate nothing (TA-Lib's C API with caller buffers).
+bt writes into, so repeated calls allocate nothing (TA-Lib's C API with caller buffers). An output
+may be the input itself or a view overlapping it (`sma(a, 3, out=a)`, `sma(a[:-1], 3, out=a[1:])`):
+the values are those of separate arrays, as numpy's `out=` and TA-Lib's in-place calls give (the
+input is copied once first). Outputs overlapping each other are refused (InputError).
 """
 from __future__ import annotations
 
@@ -66,10 +69,12 @@ def _period(value: Any, name: str) -> int:
     return v
 
 
-def _one(name: str, real: ArrayLike, timeperiod: Any, out: Any = None) -> Output:
+def _one(name: str, real: ArrayLike, timeperiod: Any, out: Any = None, scale: float = 1.0) -> Output:
     (x,) = _inputs((real, "real"))
     (o,) = _outputs(out, 1, len(x))
     check(getattr(lib, f"bt_{name}")(len(x), address(x), _period(timeperiod, "timeperiod"), address(o)))
+    if scale != 1:
+        o *= scale
     return like(real, o)
 
 
@@ -108,10 +113,7 @@ def roc(real: ArrayLike, timeperiod: int = 10, *, out: Any = None) -> Output:
 
 def stddev(real: ArrayLike, timeperiod: int = 5, nbdev: float = 1.0, *, out: Any = None) -> Output:
     """Rolling population standard deviation times nbdev (TA-Lib STDDEV). Warm-up timeperiod - 1."""
-    result = _one("stddev", real, timeperiod, out)
-    if nbdev != 1:
-        result *= float(nbdev)
-    return result
+    return _one("stddev", real, timeperiod, out, float(nbdev))
 
 
 def macd(real: ArrayLike, fastperiod: int = 12, slowperiod: int = 26, signalperiod: int = 9, *,
@@ -133,6 +135,8 @@ def bbands(real: ArrayLike, timeperiod: int = 5, nbdevup: float = 2.0, nbdevdn: 
     (x,) = _inputs((real, "real"))
     period = _period(timeperiod, "timeperiod")
     u, m, l = _outputs(out, 3, len(x))
+    if nbdevdn != nbdevup and any(np.may_share_memory(x, o) for o in (u, m, l)):
+        x = x.copy()  # the first call writes over x, and the second reads it
     check(lib.bt_bbands(len(x), address(x), period, float(nbdevup), address(u), address(m), address(l)))
     if nbdevdn != nbdevup:
         scratch = np.empty(len(x))
