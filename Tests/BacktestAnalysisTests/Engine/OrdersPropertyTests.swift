@@ -120,6 +120,48 @@ struct OrdersPropertyTests {
         #expect(moves > 0, "the level should move")
     }
 
+    @Test("targets come nearest first, ties in the order they had, NaN levels never, each once; with 3 or 80 targets and re-arms",
+          arguments: Array(UInt64(1)...24))
+    func targetOrder(_ seed: UInt64) throws {
+        var g = SplitMix64(seed: seed &* 104_729)
+        let count = seed % 2 == 0 ? 3 : 80  // the insertion sort and the sort by keys
+        let long = g.unit() < 0.5
+        // Few distinct distances (ties), some a price distance that is NaN at the signal bar.
+        let fractions = [0.01, 0.02, 0.03]
+        let priced = (0..<count).map { _ in g.unit() < 0.2 }
+        let rules = ExitRules(takeProfits: (0..<count).map { i in
+            TakeProfit(priced[i] ? .price(OrdersTest.expression("atr(14)", .takeProfit)) : .fraction(fractions[Int(g.unit() * 3)]),
+                       share: 0.001)
+        })
+        let distances = ExitLevels.Distances(takeProfits: priced.map { $0 ? [.nan, 2.0] : nil })
+        var levels = ExitLevels(rules, distances: distances)
+        var order = Array(0..<count), fired = Set<Int>()
+        /// The reference: a stable sort of the current order by distance from the entry, NaN last.
+        func arm(entry: Double, first: Bool, signalBar: Int) {
+            levels.arm(entry: entry, long: long, first: first, bar: signalBar + 1, atOpen: true, signalBar: signalBar, tick: nil)
+            if first { fired = [] }
+            func key(_ i: Int) -> Double { levels.targets[i].isNaN ? .infinity : long ? levels.targets[i] : -levels.targets[i] }
+            order = order.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
+        }
+        func fireSome() {
+            for _ in 0..<Int(g.unit() * 10) {
+                let expected = order.first { !fired.contains($0) && !levels.targets[$0].isNaN }
+                let got = levels.nearestTarget()
+                #expect(got == expected, "seed \(seed): nearest target \(String(describing: got)), expected \(String(describing: expected))")
+                guard let i = got else { return }
+                levels.markFired(i)
+                fired.insert(i)
+            }
+        }
+        arm(entry: 100, first: true, signalBar: 0)  // price distances NaN at bar 0: no level
+        fireSome()
+        arm(entry: 97 + 6 * g.unit(), first: false, signalBar: 1)  // a pyramid add: the unfired move
+        fireSome()
+        arm(entry: 100, first: true, signalBar: 1)  // a new trade: every target again
+        fireSome()
+        #expect(levels.nearestTarget() == order.first { !fired.contains($0) && !levels.targets[$0].isNaN })
+    }
+
     @Test("limit, stop and stop-limit entries fill where orders.md says, once, and only while they work",
           arguments: OrdersTest.setups.filter { $0.entryKind != .market })
     func entryOrders(_ s: OrdersTest.Setup) throws {

@@ -156,13 +156,16 @@ struct ExpressionSemanticsTests {
                           try Indicators.macd(c.close, fast: 12, slow: 26, signal: 9).histogram))
     }
 
+    /// `text` checked and bound (no parameters), as a plan's root.
+    static func bind(_ text: String) throws -> ExpressionNode {
+        let e = try LocatedExpression(text, origin: .setting(.entry))
+        try e.check(parameters: [])
+        return try e.bind([:])
+    }
+
     @Test("a plan computes shared subexpressions once and reuses buffers")
     func plan() throws {
-        func bind(_ text: String) throws -> ExpressionNode {
-            let e = try LocatedExpression(text, origin: .setting(.entry))
-            try e.check(parameters: [])
-            return try e.bind([:])
-        }
+        let bind = Self.bind
         let p = ExpressionPlan([try bind("cross_above(sma(close, 10), sma(close, 30))"),
                                 try bind("cross_below(sma(close, 10), sma(close, 30))")])
         #expect(p.passCount == 4)  // two indicators, two crosses
@@ -172,5 +175,29 @@ struct ExpressionSemanticsTests {
         let cache = IndicatorCache()
         _ = try p.evaluate(on: c, cache: cache, workspace: ExpressionWorkspace()) { $0.count }
         #expect(cache.count == 2)
+    }
+
+    @Test("a plan of thousands of roots merges what they share (one atr for 5,000 distances) and keeps each root's own values")
+    func planOfManyRoots() throws {
+        let bind = Self.bind
+        let n = 5_000
+        let roots = try (1...n).map { try bind("\($0) * atr(14)") }
+        let p = ExpressionPlan(roots + roots)  // each root twice: merged
+        #expect(p.roots.count == 2 * n && Array(p.roots[..<n]) == Array(p.roots[n...]))
+        #expect(p.passCount == n + 1)  // the atr once, a multiply per distance
+        #expect(p.slotCount == n)  // every root keeps its buffer to the end, nothing else needs one
+        let c = try ShippedData.goog()
+        let atr = try Indicators.atr(high: c.high, low: c.low, close: c.close, period: 14)
+        let values = try p.outputs(on: c, cache: IndicatorCache(), workspace: ExpressionWorkspace(), truths: 0).values
+        for k in [1, 2, 777, n] {
+            #expect(Self.same(values[k - 1], atr.map { Double(k) * $0 }), "root \(k)")
+            #expect(Self.same(values[n + k - 1], values[k - 1]))
+        }
+        // Constants are told apart by their bits: 0 and -0 are two steps, NaN is one.
+        let close = ExpressionNode.column(.close)
+        let zeros = ExpressionPlan([.binary(.multiply, close, .constant(0.0)), .binary(.multiply, close, .constant(-0.0)),
+                                    .binary(.add, close, .constant(.nan)), .binary(.add, close, .constant(.nan))])
+        #expect(zeros.roots[0] != zeros.roots[1] && zeros.roots[2] == zeros.roots[3])
+        #expect(zeros.steps.count == 7)  // close, 0, -0, NaN and three binary passes (the fourth root is merged)
     }
 }

@@ -36,10 +36,15 @@ struct ExitLevels {
     var breakevenDone = false
     /// Target levels in the order of `rules.takeProfits` (NaN: undefined at the entry).
     var targets: [Double]
-    /// Whether each target has fired (each fires once per trade).
-    var fired: [Bool]
+    /// Whether each target has fired (each fires once per trade): set by `markFired`.
+    private(set) var fired: [Bool]
     /// Indexes into `targets`, nearest first (sorted when armed).
-    var targetOrder: [Int]
+    private(set) var targetOrder: [Int]
+    /// Where `nearestTarget()` resumes in `targetOrder`: every target before it has fired or has
+    /// no level, and stays so until the next `arm` (which sorts again and starts over). Targets
+    /// fire nearest first, so a bar that fires thousands of them, or a long trade checking its
+    /// remaining ones on every bar, looks at each once instead of from the start every time.
+    private var cursor = 0
     /// Times each distance in price was read and was not a positive number, so its level was
     /// not set (or the trailing stop not moved): the run's `unsetExitLevels` warning.
     var unsetLevels = UnsetLevels()
@@ -138,20 +143,37 @@ struct ExitLevels {
         return stop.isNaN || (long ? trail > stop : trail < stop)
     }
 
-    /// The nearest target still to fire (an index into `targets`), or nil.
-    var nearestTarget: Int? {
-        for i in targetOrder where !fired[i] && !targets[i].isNaN { return i }
-        return nil
+    /// The nearest target still to fire (an index into `targets`), or nil: the first in
+    /// `targetOrder` that has not fired and has a level.
+    /// - Complexity: amortized O(1) over a trade's calls (see `cursor`).
+    mutating func nearestTarget() -> Int? {
+        while cursor < targetOrder.count, fired[targetOrder[cursor]] || targets[targetOrder[cursor]].isNaN { cursor += 1 }
+        return cursor < targetOrder.count ? targetOrder[cursor] : nil
     }
 
-    /// Orders `targetOrder` nearest first (insertion sort: a handful of targets).
+    /// Target `i` has fired: it is not checked again in this trade (until an entry starts a new
+    /// one). A target that sells what is left is not marked: it stays armed for a remainder.
+    mutating func markFired(_ i: Int) {
+        fired[i] = true
+    }
+
+    /// Orders `targetOrder` nearest first, NaN levels last; targets at the same level keep their
+    /// order (a stable sort of the current order). A few targets (the usual case, sorted on every
+    /// entry) are sorted in place by insertion; thousands, whose insertion sort is O(n²), by
+    /// their keys in O(n log n).
     private mutating func sortTargets() {
+        cursor = 0
         guard targetOrder.count > 1 else { return }
         let levels = targets, long = self.long
         func key(_ i: Int) -> Double {
             let v = levels[i]
             if v.isNaN { return .infinity }
             return long ? v : -v
+        }
+        guard targetOrder.count <= 32 else {
+            let keys = targetOrder.map(key)
+            targetOrder = targetOrder.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }.map { targetOrder[$0] }
+            return
         }
         for i in 1..<targetOrder.count {
             let x = targetOrder[i]

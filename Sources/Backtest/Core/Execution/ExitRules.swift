@@ -52,8 +52,8 @@ public struct ExitRules: Sendable, Hashable {
 
     /// The expressions the distances read, in a fixed order (stop, targets, trail).
     var expressions: [PriceExpression] {
-        var out: [PriceExpression] = []
-        func add(_ d: ExitDistance?) { if case .price(let e)? = d, !out.contains(e) { out.append(e) } }
+        var out: [PriceExpression] = [], seen: Set<PriceExpression> = []
+        func add(_ d: ExitDistance?) { if case .price(let e)? = d, seen.insert(e).inserted { out.append(e) } }
         add(stopLoss)
         for t in takeProfits { add(t.distance) }
         add(trail)

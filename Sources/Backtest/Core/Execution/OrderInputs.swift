@@ -17,7 +17,8 @@ struct OrderInputs {
         for e in entries.expressions where !all.contains(e) { all.append(e) }
         guard !all.isEmpty || !entries.isMarket else { return }
         let values = try all.values(on: candles, cache: cache)
-        func series(_ e: PriceExpression?) -> [Double]? { e.flatMap { all.firstIndex(of: $0) }.map { values[$0] } }
+        let index = Dictionary(all.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        func series(_ e: PriceExpression?) -> [Double]? { e.flatMap { index[$0] }.map { values[$0] } }
         func series(_ d: ExitDistance?) -> [Double]? {
             if case .price(let e)? = d { return series(e) }
             return nil

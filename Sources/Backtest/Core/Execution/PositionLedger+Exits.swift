@@ -31,17 +31,16 @@ extension PositionLedger {
         /// left when it has no share (a full exit, which, like the stop, stays armed for a
         /// remainder the book or the cap left).
         func fire(_ i: Int, at price: Double, _ kind: ExitKind) {
-            exits.fired[i] = true
             if let share = exits.rules.takeProfits[i].share {
+                exits.markFired(i)
                 exit(full: false, wanted: share * self.trip!.quantity, at: price, kind)
             } else {
-                exits.fired[i] = false
                 exit(full: true, at: price, kind)
             }
         }
 
         let stop = exits.effectiveStop
-        var k = exits.nearestTarget
+        var k = exits.nearestTarget()
         let stopHit = !stop.isNaN && through(stop, below: long, long ? l : h)
         let targetHit = k.map { through(exits.targets[$0], below: !long, long ? h : l) } ?? false
         guard stopHit || targetHit else { return }
@@ -53,7 +52,7 @@ extension PositionLedger {
             while let j = next, through(exits.targets[j], below: !long, o) {
                 fire(j, at: o, .targetGap)
                 if quantity == 0 || closing { return }
-                next = exits.nearestTarget
+                next = exits.nearestTarget()
             }
             k = next
         }
@@ -64,7 +63,7 @@ extension PositionLedger {
         while let j = k, through(exits.targets[j], below: !long, long ? h : l) {
             fire(j, at: exits.targets[j], .target)
             if quantity == 0 || closing { return }
-            k = exits.nearestTarget
+            k = exits.nearestTarget()
         }
     }
 

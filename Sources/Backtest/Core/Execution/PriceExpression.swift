@@ -48,9 +48,11 @@ extension Array where Element == PriceExpression {
     /// Each expression's values on `candles`, in order, computed as one plan (shared
     /// subexpressions once; indicators from `cache`, which must belong to `candles`).
     /// - Throws: `InputError` from an indicator (a period longer than the series).
+    /// - Complexity: linear in the expressions' nodes (and bars): thousands of take-profit
+    ///   distances are read out as arrays, one after another.
     func values(on candles: CandleSeries, cache: IndicatorCache) throws -> [[Double]] {
         guard !isEmpty else { return [] }
         let plan = ExpressionPlan(map(\.node))
-        return try plan.evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { buffers in buffers.map { [Double]($0) } }
+        return try plan.outputs(on: candles, cache: cache, workspace: ExpressionWorkspace(), truths: 0).values
     }
 }

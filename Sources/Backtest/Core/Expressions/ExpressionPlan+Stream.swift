@@ -68,7 +68,8 @@ extension ExpressionPlan {
                 let v: Double
                 switch step {
                 case .column(let c): v = bar[c]
-                case .constant(let c), .fill(let c): v = c
+                case .constant(let bits): v = Double(bitPattern: bits)
+                case .fill(let c): v = c
                 case .indicator(let key, let input, let output):
                     guard case .indicator(let s) = states[i] else { preconditionFailure("indicator step without its stream") }
                     if outputs[s] == nil {

@@ -8,9 +8,13 @@ import Foundation
 /// buffer of a reusable `ExpressionWorkspace`. Buffers are assigned before running: a step's
 /// buffer is reused once its last reader has run, so a plan needs few buffers however long it is.
 public struct ExpressionPlan: Sendable {
-    enum Step: Sendable {
+    /// One pass, its operands by the steps that compute them. A step is also its node's identity
+    /// in the plan: two nodes are equal exactly when their steps are (operands already merged are
+    /// one step), so equal subexpressions are found by hashing steps, in O(1) each, without
+    /// walking subtrees. Constants are their bits (NaN equal to itself, -0 apart from 0).
+    enum Step: Hashable, Sendable {
         case column(CandleSeries.Column)
-        case constant(Double)
+        case constant(bits: UInt64)
         /// A constant something reads as a series: filled into a buffer.
         case fill(Double)
         case indicator(IndicatorCache.Key, input: Int?, output: Int)
@@ -43,19 +47,17 @@ public struct ExpressionPlan: Sendable {
     let position: PositionSeries?
 
     /// Compiles `roots` (bound expressions) into one plan.
+    /// - Complexity: O(nodes): equal subexpressions are merged by their `Step`s (thousands of
+    ///   take-profit distances are one plan).
     public init(_ roots: [ExpressionNode]) {
         var steps: [Step] = []
-        // Equal subexpressions are found by comparison: plans are small, and comparing nodes
-        // (which stops at the first difference) is cheaper than hashing whole subtrees, which
-        // matters when a sweep plans every combination.
-        var seen: [ExpressionNode] = []
+        var merged: [Step: Int] = [:]
         var position: PositionSeries?
         func add(_ node: ExpressionNode) -> Int {
-            if let i = seen.firstIndex(of: node) { return i }
             let step: Step
             switch node {
             case .column(let c): step = .column(c)
-            case .constant(let bits): step = .constant(Double(bitPattern: bits))
+            case .constant(let bits): step = .constant(bits: bits)
             case .unary(let op, let x): step = .unary(op, add(x))
             case .binary(let op, let a, let b): step = .binary(op, add(a), add(b))
             case .shift(let x, let k): step = .shift(add(x), by: k)
@@ -64,7 +66,7 @@ public struct ExpressionPlan: Sendable {
             case .barsSince(let c): step = .barsSince(add(c))
             case .position(let s):
                 position = position ?? s
-                step = .constant(.nan)
+                step = .constant(bits: Double.nan.bitPattern)
             case .indicator(let spec, let input, let output):
                 switch input {
                 case nil:
@@ -75,8 +77,9 @@ public struct ExpressionPlan: Sendable {
                     step = .indicator(IndicatorCache.Key(spec, input: .expression(derived)), input: add(derived), output: output)
                 }
             }
+            if let i = merged[step] { return i }
             steps.append(step)
-            seen.append(node)
+            merged[step] = steps.count - 1
             return steps.count - 1
         }
         let rootSteps = roots.map(add)
@@ -89,31 +92,35 @@ public struct ExpressionPlan: Sendable {
             }
         }
         for (i, step) in steps.enumerated() {
-            if case .constant(let v) = step, readAsSeries.contains(i) { steps[i] = .fill(v) }
+            if case .constant(let bits) = step, readAsSeries.contains(i) { steps[i] = .fill(Double(bitPattern: bits)) }
         }
         // Buffers: a step's buffer is free again after the last step that reads it.
         var lastUse = [Int](repeating: -1, count: steps.count)
         for (i, step) in steps.enumerated() { for j in step.inputs { lastUse[j] = i } }
         for r in rootSteps { lastUse[r] = Int.max }
+        // A slot is free again once its step's last reader has run, and a step takes a free slot
+        // before a new one, so there are as many slots as buffers live at once (whichever free
+        // slot is taken: the last freed, in O(1), where a scan of every slot was quadratic in
+        // roots, which keep theirs to the end).
         var slots = [Int](repeating: -1, count: steps.count)
-        var owner: [Int] = []  // step holding each slot
+        var slotCount = 0
+        var free: [Int] = []
+        var freedAfter: [Int: [Int]] = [:]  // step -> the slots free once it has run
         for (i, step) in steps.enumerated() {
+            free += freedAfter.removeValue(forKey: i - 1) ?? []
             switch step {
             case .column, .constant, .indicator: continue
             default: break
             }
-            if let free = owner.indices.first(where: { lastUse[owner[$0]] < i }) {
-                owner[free] = i
-                slots[i] = free
-            } else {
-                owner.append(i)
-                slots[i] = owner.count - 1
-            }
+            let slot = free.popLast() ?? slotCount
+            if slot == slotCount { slotCount += 1 }
+            slots[i] = slot
+            if lastUse[i] != Int.max { freedAfter[max(lastUse[i], i), default: []].append(slot) }
         }
         self.steps = steps
         self.roots = rootSteps
         self.slots = slots
-        self.slotCount = owner.count
+        self.slotCount = slotCount
         self.nodes = roots
         self.position = position
     }
@@ -260,8 +267,8 @@ public struct ExpressionPlan: Sendable {
             switch step {
             case .column(let c):
                 arrays[i] = candles[c]
-            case .constant(let v):
-                constants[i] = v
+            case .constant(let bits):
+                constants[i] = Double(bitPattern: bits)
             case .fill(let v):
                 out.initialize(repeating: v)
             case .indicator(let key, let input, let output):
