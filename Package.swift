@@ -87,6 +87,8 @@ let package = Package(
                                    "TestSupport", "AnalysisTestSupport", "FuzzSupport"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest", "TestSupport"]),
         .testTarget(name: "btTests", dependencies: ["bt", "Backtest", "TestSupport"]),
+        // The C library's bridge: bt_config read by setting name (btcore's suite tests the rest).
+        .testTarget(name: "CBridgeTests", dependencies: ["CBridge", "Backtest", "CBTABI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -303,6 +303,14 @@ typedef struct bt_config {
 /* Sets *config to bt run's defaults. */
 void bt_config_init(bt_config *config);
 
+/* bt_config described as JSON, a static string: {"fields": [...]} in the struct's order, each
+   with "name" and "type" ("double", "int", "size_t" or "char*"), and, for a field that carries
+   an execution setting, "setting" (its name, btcore's keyword: "short" for allow_short), "kind"
+   ("number", "whole_number", "text", "repeated_text" or "flag"), "default" (the value as text,
+   or null when the setting is off or its default depends on the run) and "help". Bindings build
+   the struct and their keywords from it, so a new setting reaches them with its field. */
+const char *bt_execution_settings(void);
+
 /* Signals as arrays of n bytes (nonzero fires) matching the bars. short_entries and short_exits
    may be NULL: with allow_short, exits then open shorts and entries close them. */
 typedef struct bt_signals {

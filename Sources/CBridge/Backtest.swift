@@ -190,8 +190,9 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, _ si
     let vectors = Signals(entries: try Bars.flags(s.entries, n, "signals.entries")!, exits: try Bars.flags(s.exits, n, "signals.exits")!,
                           shortEntries: shortEntries, shortExits: shortExits)
     let cfg = try Config.read(config)
-    let execution = try Config.execution(cfg, candles: candles, inferredTick: inferredTick)
-    let result = try Engine.run(candles, signals: vectors, config: execution)
+    let plan = try Config.execution(cfg, candles: candles, inferredTick: inferredTick)
+    let execution = plan.config
+    let result = try Engine.run(candles, signals: vectors, config: execution).adding(plan.warnings)
     out.pointee = Handles.shared.add(RunHandle(result: result, signals: vectors, config: execution,
                                                periodsPerYear: try Config.periodsPerYear(cfg), strategy: "signals"))
 }
@@ -210,9 +211,10 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, stra
         throw BridgeError.input("\(strategy.name) has short rules (\(short.joined(separator: ", "))): they trade only with allow_short")
     }
     let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
-    let execution = try Config.execution(cfg, candles: candles, inferredTick: inferredTick, strategy: strategy, parameters: parameters)
+    let plan = try Config.execution(cfg, candles: candles, inferredTick: inferredTick, strategy: strategy, parameters: parameters)
+    let execution = plan.config
     let signals = try strategy.signals(candles, parameters)
-    let result = try Engine.run(candles, signals: signals, config: execution)
+    let result = try Engine.run(candles, signals: signals, config: execution).adding(plan.warnings)
     out.pointee = Handles.shared.add(RunHandle(
         result: result, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
         parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters)))

@@ -1,31 +1,76 @@
 import Backtest
 import CBTABI
+import Foundation
 
-/// `bt_config` as the library's `ExecutionConfig`, built the way `bt run` builds it from its
-/// options (`Sources/bt/CLI/ExecutionOptions.swift`, `executionConfig`): the same defaults, the
-/// same order, the same parsers (`Sizing.parse`, `OrderSettings`, `DepthProfile.PowerLaw`), the
-/// same checks (`ExecutionConfig.validate`). The Python tests hold the two equal through
-/// `bt run --json`.
+/// `bt_config` as the library's `ExecutionRequest`: each execution setting
+/// (`ExecutionSetting.all`) is read from the field of its name (`fee_bps`; `allow_short` for
+/// `short`), found by reflection, so a new setting needs only its entry in the table and its
+/// field in bt.h. The request builds the configuration as `bt run` does
+/// (`ExecutionRequest.configuration`); the Python tests hold the two equal through `bt run --json`.
 enum Config {
+    /// The setting's name in this API and in btcore: its `bt_config` field (`allow_short`),
+    /// `db` for the store, else its library name.
+    static func name(_ setting: Setting) -> String {
+        if let spec = ExecutionSetting.of(setting) { return spec.fieldName }
+        return setting == .store ? "db" : setting.name
+    }
+
+    /// bt_config's fields by name, with their values, in declaration order.
+    static func fields(_ c: bt_config) -> [(name: String, value: Any)] {
+        Mirror(reflecting: c).children.map { ($0.label ?? "", $0.value) }
+    }
+
+    /// The C type of a field, as btcore's ctypes declares it.
+    enum FieldType: String {
+        case double, int, sizeT = "size_t", string = "char*"
+
+        init?(of value: Any) {
+            switch value {
+            case is Double: self = .double
+            case is Int32: self = .int
+            case is Int: self = .sizeT
+            case is UnsafePointer<CChar>?: self = .string
+            default: return nil
+            }
+        }
+
+        var size: Int { self == .int ? 4 : 8 }
+    }
+
+    /// bt_config's fields with their types and byte offsets, laid out as C lays them (each at
+    /// the next multiple of its size, all of them here being their own alignment), read from
+    /// the struct itself; `layoutIsChecked` holds the sum against the compiler's size.
+    static let layout: [(name: String, type: FieldType, offset: Int)] = {
+        var offset = 0
+        return fields(bt_config()).map { field in
+            guard let type = FieldType(of: field.value) else { preconditionFailure("bt_config.\(field.name) has a type bt.h does not use") }
+            offset = (offset + type.size - 1) / type.size * type.size
+            defer { offset += type.size }
+            return (field.name, type, offset)
+        }
+    }()
+
+    /// True when `layout` ends where the compiler's bt_config does.
+    static var layoutIsChecked: Bool {
+        guard let last = layout.last else { return false }
+        return (last.offset + last.type.size + 7) / 8 * 8 == MemoryLayout<bt_config>.size
+    }
+
+    /// The defaults of `bt run`: every number the table gives a value (`cash` 10000), the rest
+    /// not given (NaN for a double, 0, NULL).
     static func defaults() -> bt_config {
+        precondition(layoutIsChecked, "bt_config's layout as read does not add up to its size")
         var c = bt_config()
+        let numbers: [String: Double] = Dictionary(uniqueKeysWithValues: ExecutionSetting.all.compactMap { spec in
+            guard spec.kind == .number, case .value(let text) = spec.defaultValue, let v = Double(text) else { return nil }
+            return (spec.fieldName, v)
+        })
+        withUnsafeMutableBytes(of: &c) { bytes in
+            for field in layout where field.type == .double {
+                bytes.storeBytes(of: numbers[field.name] ?? .nan, toByteOffset: field.offset, as: Double.self)
+            }
+        }
         c.struct_size = MemoryLayout<bt_config>.size
-        c.cash = 10_000
-        c.allow_short = 0
-        c.fee_bps = 10
-        c.fee_min = 0
-        c.tick = .nan
-        c.lot = .nan
-        c.min_notional = .nan
-        c.max_participation = 0.1
-        c.slippage_bps = .nan
-        c.spread_bps = .nan
-        c.refill_seconds = .nan
-        c.spread_window = 0
-        c.impact = .nan
-        c.touch_seconds = .nan
-        c.impact_window = 0
-        c.periods_per_year = .nan
         return c
     }
 
@@ -41,134 +86,52 @@ enum Config {
         return c
     }
 
-    /// A number that must be finite.
-    static func finite(_ v: Double, _ name: String) throws -> Double {
-        guard v.isFinite else { throw BridgeError.input("\(name) '\(v)': not a number (give a finite value)") }
-        return v
+    /// The request `c` gives: each setting's field read by its type (a double not given is
+    /// NaN, an int 0, a string NULL; a flag is an int, nonzero on).
+    static func request(_ c: bt_config, settings: [ExecutionSetting] = ExecutionSetting.all) throws -> ExecutionRequest {
+        let fields = Dictionary(uniqueKeysWithValues: fields(c))
+        var request = ExecutionRequest(settings: settings)
+        for spec in settings {
+            let name = spec.fieldName
+            guard let field = fields[name] else { throw BridgeError(.internal, "bt_config has no field \(name) for setting \(spec.name)") }
+            let value: ExecutionValue?
+            switch (spec.kind, field) {
+            case (.number, let v as Double):
+                if v.isNaN { value = nil } else {
+                    guard v.isFinite else { throw BridgeError.input("\(name) '\(v)': not a number (give a finite value)") }
+                    value = .number(v)
+                }
+            case (.wholeNumber, let v as Int32): value = v == 0 ? nil : .number(Double(v))
+            case (.flag, let v as Int32): value = v != 0 ? .flag(true) : nil
+            case (.text, let p as UnsafePointer<CChar>?): value = try optionalString(p, name).map(ExecutionValue.text)
+            // One field holds every target ("5%@50%, 12%"), as a strategy file's line does.
+            case (.repeatedText, let p as UnsafePointer<CChar>?): value = try optionalString(p, name).map { .texts([$0]) }
+            default: throw BridgeError(.internal, "bt_config.\(name) is a \(type(of: field)), not a field of a \(spec.kind.rawValue) setting")
+            }
+            if let value { try request.set(spec.setting, value) }
+        }
+        return request
     }
 
-    /// A number that is not given when NaN, else must be finite.
-    static func optional(_ v: Double, _ name: String) throws -> Double? {
-        if v.isNaN { return nil }
-        return try finite(v, name)
+    /// The execution configuration `bt run` would make from the same options for `candles`,
+    /// with `strategy`'s orders and exits under the config's own, and its warnings; the store
+    /// named by `db` gives a recorded book and a stored profile.
+    /// - Parameter inferredTick: the candles' `inferredTick` (a prepared series keeps it: it
+    ///   scans every price).
+    static func execution(_ cfg: bt_config, candles: CandleSeries, inferredTick: () -> Double?, strategy: Strategy? = nil,
+                          parameters: StrategyParameters? = nil) throws -> ExecutionPlan {
+        let db = try optionalString(cfg.db, "config.db")
+        let resources = StoreExecutionResources(store: { try db.map { try CandleStore(existingAt: $0) } })
+        let request = try request(cfg)
+        return try withoutActuallyEscaping(inferredTick) { tick in
+            try request.configuration(for: candles, strategy: strategy, parameters: parameters, resources: resources,
+                                      inferredTick: tick)
+        }
     }
 
     /// The periods per year asked for (nil: inferred from the times).
     static func periodsPerYear(_ c: bt_config) throws -> Double? {
-        guard let v = try optional(c.periods_per_year, "periods_per_year") else { return nil }
-        guard v > 0 else { throw BridgeError.input("periods_per_year '\(NumberText.shortest(v))': must be positive") }
-        return v
-    }
-
-    /// The order and exit settings given as text, in the command line's order.
-    static func orderSettings(_ c: bt_config) throws -> OrderSettings {
-        let fields: [(UnsafePointer<CChar>?, Setting)] = [
-            (c.sl, .stopLoss), (c.tp, .takeProfit), (c.trail, .trail), (c.breakeven, .breakeven), (c.exit_after, .exitAfter),
-            (c.entry_limit, .entryLimit), (c.entry_stop, .entryStop), (c.short_entry_limit, .shortEntryLimit),
-            (c.short_entry_stop, .shortEntryStop), (c.order_bars, .orderBars), (c.pyramid, .pyramid),
-        ]
-        return OrderSettings(try fields.compactMap { pointer, setting in
-            try optionalString(pointer, setting.name).map { OrderSettings.Item(setting, $0, origin: .setting(setting)) }
-        })
-    }
-
-    /// The execution configuration `bt run` would make from the same options for `candles`,
-    /// with `strategy`'s orders and exits under the config's own.
-    /// - Parameter inferredTick: the candles' `inferredTick` (a prepared series keeps it: it
-    ///   scans every price).
-    static func execution(_ cfg: bt_config, candles: CandleSeries, inferredTick: () -> Double?, strategy: Strategy? = nil,
-                          parameters: StrategyParameters? = nil) throws -> ExecutionConfig {
-        var c = ExecutionConfig()
-        c.initialCash = try finite(cfg.cash, "cash")
-        if let v = try optionalString(cfg.fill, "fill") {
-            guard let timing = ExecutionConfig.FillTiming(rawValue: v) else {
-                throw BridgeError.input("fill '\(v)': not next-open or close")
-            }
-            c.fill = timing
-        }
-        c.allowShort = cfg.allow_short != 0
-        if let v = try optionalString(cfg.size, "size") { c.sizing = try ExecutionConfig.Sizing.parse(v) }
-        c.feeBps = try finite(cfg.fee_bps, "fee_bps")
-        c.feeMin = try finite(cfg.fee_min, "fee_min")
-        let orders = (strategy?.orders ?? OrderSettings()).overridden(by: try orderSettings(cfg))
-        try orders.apply(to: &c, values: parameters?.expressionValues ?? [:])
-        let ppy = try periodsPerYear(cfg)
-        if case .volatility = c.sizing {
-            c.periodsPerYear = ppy ?? PeriodsPerYear.infer(from: candles.time)
-        }
-        c.tick = try optional(cfg.tick, "tick")
-        c.lot = try optional(cfg.lot, "lot")
-        c.minNotional = try optional(cfg.min_notional, "min_notional")
-        let participation = try finite(cfg.max_participation, "max_participation")
-        c.maxParticipation = participation == 0 ? nil : participation
-
-        let slippage = try optional(cfg.slippage_bps, "slippage_bps")
-        let depth = try optionalString(cfg.depth, "depth") ?? (slippage != nil ? "fixed" : "synthetic")
-        if slippage != nil && depth != "fixed" {
-            throw BridgeError.input("slippage_bps is fixed slippage: it cannot be combined with depth '\(depth)'")
-        }
-        let db = try optionalString(cfg.db, "db")
-        var opened: CandleStore?
-        func store(for what: String) throws -> CandleStore {
-            if let opened { return opened }
-            guard let db else { throw BridgeError.input("\(what) needs the store: set db to the store that holds \(candles.symbol)") }
-            let s = try CandleStore(existingAt: db)
-            opened = s
-            return s
-        }
-        switch depth {
-        case "synthetic":
-            c.depth = .synthetic
-            do {
-                try candles.require(range: true, volume: true, for: "the synthetic book (depth synthetic, the default)")
-            } catch let e as InputError {
-                throw InputError(e.reason + "; or use depth fixed with slippage_bps, or depth none")
-            }
-            c.synthetic = try synthetic(cfg, candles: candles, inferredTick: inferredTick, storedProfile: {
-                db == nil ? nil : try store(for: "a stored profile").depthProfile(symbol: candles.symbol)
-            })
-        case "none": c.depth = .none
-        case "book": c.depth = .book(try store(for: "depth book").bookEvents(symbol: candles.symbol))
-        case "fixed":
-            guard let slippage else {
-                throw InputError(.needsSetting, "fixed slippage needs its size in basis points", setting: .slippageBps)
-            }
-            c.depth = .fixedSlippage(bps: slippage)
-        case let other:
-            throw BridgeError.input("depth '\(other)': not one of none, synthetic, book, fixed")
-        }
-        try c.validate()
-        return c
-    }
-
-    /// The synthetic book's parameters: the profile file, else the store's profile of the
-    /// symbol, then the config's knobs (as `bt run`'s `syntheticDepth`).
-    private static func synthetic(_ cfg: bt_config, candles: CandleSeries, inferredTick: () -> Double?,
-                                  storedProfile: () throws -> DepthProfile?) throws -> SyntheticDepth {
-        var model = SyntheticDepth()
-        if let t = try optional(cfg.tick, "tick") {
-            model.tick = t
-            model.tickSource = "given"
-        }
-        if let path = try optionalString(cfg.depth_profile, "depth_profile") {
-            model.use(try DepthProfileJSON.read(path: path), source: path)
-        } else if let stored = try storedProfile() {
-            model.use(stored, source: "stored profile of \(candles.symbol)")
-        }
-        if model.tick == nil, let inferred = inferredTick() {
-            model.tick = inferred
-            model.tickSource = "inferred"
-        }
-        if let v = try optional(cfg.spread_bps, "spread_bps") { model.spreadBps = v }
-        if let v = try optional(cfg.refill_seconds, "refill_seconds") { model.refillHalfLifeSeconds = v }
-        if cfg.spread_window != 0 { model.spreadWindow = Int(cfg.spread_window) }
-        if cfg.impact_window != 0 { model.impactWindow = Int(cfg.impact_window) }
-        if let v = try optional(cfg.impact, "impact") { model.impact = v }
-        if let v = try optional(cfg.touch_seconds, "touch_seconds") { model.touchSeconds = v }
-        if let v = try optionalString(cfg.bid_depth, "bid_depth") { model.bidDepth = try DepthProfile.PowerLaw(parsing: v, setting: .bidDepth) }
-        if let v = try optionalString(cfg.ask_depth, "ask_depth") { model.askDepth = try DepthProfile.PowerLaw(parsing: v, setting: .askDepth) }
-        if model.bidDepth != nil || model.askDepth != nil, model.profileSource == nil { model.profileSource = "given" }
-        return model
+        try request(c).periodsPerYear()
     }
 }
 
@@ -179,4 +142,46 @@ public func bt_config_init(_ config: UnsafeMutablePointer<bt_config>?) {
         return
     }
     config.pointee = Config.defaults()
+}
+
+extension BacktestResult {
+    /// The result with the configuration's warnings (a window longer than the series) among
+    /// its own, worded with bt_config's names: a C caller has no other channel for them.
+    func adding(_ warnings: [ExecutionWarning]) -> BacktestResult {
+        var out = self
+        out.warnings += warnings.map { RunWarning(.longWindow, $0.text(naming: Config.name)) }
+        return out
+    }
+}
+
+extension Config {
+    /// bt_config described for bindings that build the struct and their keywords from the
+    /// library (btcore): each field in order with its C type and, for a field that carries an
+    /// execution setting, the setting's name (a binding's keyword), kind, default and help (the
+    /// settings it mentions named as keywords, `short=`). Static: made once.
+    nonisolated(unsafe) static let settingsJSON: UnsafeMutablePointer<CChar> = strdup(describe())!
+
+    /// `settingsJSON`'s text for `settings` (tests add one).
+    static func describe(_ all: [ExecutionSetting] = ExecutionSetting.all) -> String {
+        let settings = Dictionary(uniqueKeysWithValues: all.map { ($0.fieldName, $0) })
+        let fields: [JSONValue] = layout.map { field in
+            var members: [(key: String, value: JSONValue)] = [("name", .string(field.name)), ("type", .string(field.type.rawValue))]
+            if let spec = settings[field.name] {
+                let value: JSONValue
+                switch spec.defaultValue {
+                case .value(let text): value = .string(text)
+                case .none, .described: value = .null
+                }
+                members += [("setting", .string(spec.name)), ("kind", .string(spec.kind.rawValue)), ("default", value),
+                            ("help", .string(spec.help { $0.name + "=" }))]
+            }
+            return .object(members)
+        }
+        return JSONValue.object([("fields", .array(fields))]).serialized()
+    }
+}
+
+@_cdecl("bt_execution_settings")
+public func bt_execution_settings() -> UnsafePointer<CChar> {
+    UnsafePointer(Config.settingsJSON)
 }

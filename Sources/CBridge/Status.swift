@@ -77,8 +77,8 @@ enum LastError {
 }
 
 /// Runs `body` and turns what it throws into a status and this thread's last error: the
-/// library's `InputError` is `BT_E_INPUT` with its neutral wording (settings by their
-/// snake_case names, as bt_config's fields and Python's keywords spell them), `StoreError` is
+/// library's `InputError` is `BT_E_INPUT` with its settings named as bt_config's fields and
+/// Python's keywords spell them (`Config.name`), `StoreError` is
 /// `BT_E_STORE`, a `BridgeError` keeps its own status, anything else is `BT_E_INTERNAL`.
 func guarded(_ body: () throws -> Void) -> Int32 {
     do {
@@ -88,7 +88,7 @@ func guarded(_ body: () throws -> Void) -> Int32 {
         LastError.set(e.status, e.message)
         return e.status.rawValue
     } catch let e as InputError {
-        LastError.set(.input, e.description)
+        LastError.set(.input, e.text(naming: Config.name))
         return Status.input.rawValue
     } catch let e as StoreError {
         LastError.set(.store, e.description)

@@ -17,6 +17,8 @@ the interpreter. The library is found at $BT_LIB, else inside the package.
 from __future__ import annotations
 
 import ctypes
+import difflib
+import inspect
 import json as _json
 import math
 import os
@@ -29,7 +31,8 @@ from . import _lib, ta
 from ._arrays import BarsArgument, doubles, flags, parameters, seconds, times
 from ._lib import Error, InputError, InternalError, StoreError, check, lib
 
-__all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names", "ta",
+__all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names",
+           "execution_settings", "ta",
            "Error", "InputError", "StoreError", "InternalError", "version", "library_path"]
 
 #: bt's version (the library's).
@@ -377,15 +380,34 @@ def _order_text(value: Any, name: str) -> Optional[str]:
     return _lib.text(value, name).decode()
 
 
-def _config(cash: float, fill: Optional[str], short: bool, size: Optional[str], fee_bps: float, fee_min: float,
-            orders: Dict[str, Any], tick: Optional[float], lot: Optional[float], min_notional: Optional[float],
-            max_participation: Optional[float], depth: Optional[str], slippage_bps: Optional[float],
-            spread_bps: Optional[float], depth_profile: Optional[str], bid_depth: Optional[str], ask_depth: Optional[str],
-            refill_seconds: Optional[float], spread_window: Optional[int], impact: Optional[float],
-            touch_seconds: Optional[float], impact_window: Optional[int], periods_per_year: Optional[float],
-            db: Optional[str]):
-    c = _lib.Config()
-    lib.bt_config_init(ctypes.byref(c))
+#: The execution settings by keyword (as bt names them: `--fee-bps` is fee_bps), each with its
+#: bt_config field, kind, default and help, read from the library (bt_execution_settings).
+SETTINGS: Dict[str, Dict[str, Any]] = {f["setting"]: f for f in _lib.FIELDS if "setting" in f}
+
+
+def execution_settings() -> pd.DataFrame:
+    """Every execution keyword of `backtest`: name, kind, default (None: off, or set by the run)
+    and help, in bt's order, as the library describes them."""
+    return pd.DataFrame([{"name": k, "kind": f["kind"], "default": f["default"], "help": f["help"]}
+                         for k, f in SETTINGS.items()])
+
+
+def _keyword_default(field: Dict[str, Any]) -> Any:
+    """A setting's default as backtest's signature shows it: a number for numbers with a literal
+    default (cash=10000.0), else None (not given: bt's default applies)."""
+    if field["kind"] == "number" and field["default"] is not None:
+        return float(field["default"])
+    return None
+
+
+def _config(values: Dict[str, Any], db: Optional[str], settings: Optional[Dict[str, Dict[str, Any]]] = None,
+            config: Optional[type] = None):
+    """bt_config for `values` (keyword: value; None leaves the setting to its default), of the
+    library's `settings` laid out as `config` (SETTINGS and _lib.Config; tests add a setting)."""
+    settings = SETTINGS if settings is None else settings
+    c = (config or _lib.Config)()
+    if config is None:
+        lib.bt_config_init(ctypes.byref(c))
     keep: List[Any] = []
 
     def text(value: Any, name: str) -> Optional[bytes]:
@@ -393,33 +415,27 @@ def _config(cash: float, fill: Optional[str], short: bool, size: Optional[str], 
         keep.append(encoded)
         return encoded
 
-    c.cash = _number(cash, "cash")
-    c.fill = text(fill, "fill")
-    c.allow_short = 1 if short else 0
-    c.size = text(size, "size")
-    c.fee_bps = _number(fee_bps, "fee_bps")
-    c.fee_min = _number(fee_min, "fee_min")
-    for name, value in orders.items():
-        setattr(c, name, text(_order_text(value, name), name))
-    c.tick = _number(tick, "tick")
-    c.lot = _number(lot, "lot")
-    c.min_notional = _number(min_notional, "min_notional")
-    c.max_participation = _number(max_participation, "max_participation", 0.0)
-    c.depth = text(depth, "depth")
-    c.slippage_bps = _number(slippage_bps, "slippage_bps")
-    c.spread_bps = _number(spread_bps, "spread_bps")
-    c.depth_profile = text(depth_profile, "depth_profile")
-    c.bid_depth = text(bid_depth, "bid_depth")
-    c.ask_depth = text(ask_depth, "ask_depth")
-    c.refill_seconds = _number(refill_seconds, "refill_seconds")
-    for name, value in (("spread_window", spread_window), ("impact_window", impact_window)):
-        if value is not None:
+    for name, value in values.items():
+        if value is None:
+            continue
+        field = settings[name]
+        kind, target = field["kind"], field["name"]
+        if kind == "number":
+            number = _number(value, name)
+            if math.isnan(number):
+                # NaN is how the C struct says "not given": a NaN given here is a missing value.
+                raise InputError(f"{name} nan: not a number (give a finite value, or None for bt's default)")
+            setattr(c, target, number)
+        elif kind == "whole_number":
             if isinstance(value, bool) or not float(value).is_integer() or not 1 <= int(value) < 2**31:
                 raise InputError(f"{name} {value!r}: not a whole number of bars >= 1")
-            setattr(c, name, int(value))
-    c.impact = _number(impact, "impact")
-    c.touch_seconds = _number(touch_seconds, "touch_seconds")
-    c.periods_per_year = _number(periods_per_year, "periods_per_year")
+            setattr(c, target, int(value))
+        elif kind == "flag":
+            if not isinstance(value, (bool, np.bool_)):
+                raise InputError(f"{name} {value!r}: give True or False")
+            setattr(c, target, 1 if value else 0)
+        else:
+            setattr(c, target, text(_order_text(value, name), name))
     c.db = text(db, "db")
     return c, keep
 
@@ -429,19 +445,7 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
              strategy: Optional[str] = None, entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002
              short_entry: Optional[str] = None, short_exit: Optional[str] = None,
              params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
-             cash: float = 10_000, fill: str = "next-open", short: bool = False, size: Optional[str] = None,
-             fee_bps: float = 10, fee_min: float = 0,
-             sl: Any = None, tp: Any = None, trail: Any = None, breakeven: Any = None, exit_after: Optional[int] = None,
-             entry_limit: Optional[str] = None, entry_stop: Optional[str] = None,
-             short_entry_limit: Optional[str] = None, short_entry_stop: Optional[str] = None,
-             order_bars: Optional[int] = None, pyramid: Optional[int] = None,
-             tick: Optional[float] = None, lot: Optional[float] = None, min_notional: Optional[float] = None,
-             max_participation: Optional[float] = 0.1, depth: Optional[str] = None, slippage_bps: Optional[float] = None,
-             spread_bps: Optional[float] = None, depth_profile: Optional[str] = None,
-             bid_depth: Optional[str] = None, ask_depth: Optional[str] = None, refill_seconds: Optional[float] = None,
-             spread_window: Optional[int] = None, impact: Optional[float] = None, touch_seconds: Optional[float] = None,
-             impact_window: Optional[int] = None, periods_per_year: Optional[float] = None,
-             db: Optional[str] = None) -> Result:
+             db: Optional[str] = None, **settings: Any) -> Result:
     """Backtests signals (or a strategy, or rules) on `df` with bt's engine, as `bt run` does.
 
     What trades, one of:
@@ -452,21 +456,15 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
         entry, exit (and short_entry, short_exit): rules in bt's language (as `bt run --entry`),
             `params` defining their `$names`; rules may read position series (trade_return).
 
-    Execution: every `bt run` option as a keyword, named as bt names the setting (`--fee-bps` is
-    fee_bps) with bt run's defaults:
-        cash (10000), fill ("next-open" or "close"), short (False), size ("100%", "10u",
-        "5000$", "risk:1%", "vol:15%"), fee_bps (10), fee_min (0);
-        sl, trail ("5%", a fraction 0.05, or a price distance "2 * atr(14)"), tp (the same, or
-        "5%@50%" scale-outs, several as a list), breakeven ("2%"), exit_after (bars);
-        entry_limit, entry_stop, short_entry_limit, short_entry_stop (price expressions),
-        order_bars, pyramid;
-        tick, lot, min_notional, max_participation (share of the bar's volume, 0 = off; 0.1);
-        depth ("synthetic", the default; "none", "fixed" with slippage_bps, "book" with db),
-        spread_bps, depth_profile (a `bt calibrate` profile file), bid_depth and ask_depth
-        ("A,b"), refill_seconds, spread_window, impact, touch_seconds, impact_window;
-        periods_per_year (inferred from the times when None);
-        db: the store with the symbol's recorded book and calibrated profile (default
-        df.attrs["db"], set by `btcore.read`).
+    Execution: every `bt run` execution option as a keyword, named as bt names the setting
+    (`--fee-bps` is fee_bps), with bt run's defaults; None leaves a setting to its default.
+    Order and exit settings take bt's text ("5%", "2 * atr(14)") or a number (a fraction 0.05, a
+    count of bars); tp takes several targets as a list. The keywords, from the library:
+
+    {settings}
+
+    db: the store with the symbol's recorded book and calibrated profile (default df.attrs["db"],
+    set by `btcore.read`).
 
     `df` needs a DatetimeIndex and open, high, low, close (and volume for the synthetic book
     and the participation cap) of bars bt could store; `df.attrs` "symbol" and "timeframe"
@@ -478,18 +476,19 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
 
     Raises:
         InputError: bad signals, bars or settings, with bt's message ("fee_bps '-3': fee must be
-        in [0, 10000) basis points"). StoreError: the store named by db failed.
+        in [0, 10000) basis points"). StoreError: the store named by db failed. TypeError: a
+        keyword that is no setting.
     """
+    unknown = [k for k in settings if k not in SETTINGS]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], list(SETTINGS), n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise TypeError(f"backtest() got an unexpected keyword argument {unknown[0]!r}{hint}")
+    values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
     prepared = df if isinstance(df, Bars) else None
     bars = None if prepared is not None else BarsArgument(df, need_time=True)
     n = len(prepared) if prepared is not None else bars.n
-    orders = {"sl": sl, "tp": tp, "trail": trail, "breakeven": breakeven, "exit_after": exit_after,
-              "entry_limit": entry_limit, "entry_stop": entry_stop, "short_entry_limit": short_entry_limit,
-              "short_entry_stop": short_entry_stop, "order_bars": order_bars, "pyramid": pyramid}
-    config, keep = _config(cash, fill, short, size, fee_bps, fee_min, orders, tick, lot, min_notional, max_participation,
-                           depth, slippage_bps, spread_bps, depth_profile, bid_depth, ask_depth, refill_seconds,
-                           spread_window, impact, touch_seconds, impact_window, periods_per_year,
-                           db if db is not None else df.attrs.get("db"))
+    config, keep = _config(values, db if db is not None else df.attrs.get("db"))
     out = ctypes.c_void_p()
     given = entries is not None or exits is not None
     if given:
@@ -518,6 +517,29 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
                                            ctypes.byref(config), ctypes.byref(out)))
     del keep
     return Result(_lib.Handle(out.value, lib.bt_result_free), df.index)
+
+
+def _settings_doc() -> str:
+    lines = []
+    for name, f in SETTINGS.items():
+        lines.append(f"{name}: {f['help']}")
+    return "\n    ".join(lines)
+
+
+#: backtest's own signature, its **settings not yet spelled out.
+_BACKTEST = inspect.signature(backtest)
+
+
+def _signature(settings: Dict[str, Dict[str, Any]]) -> inspect.Signature:
+    """backtest's signature with its **settings spelled out: every setting a keyword with its
+    default, as help() and editors show them."""
+    fixed = [p for p in _BACKTEST.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
+    return _BACKTEST.replace(parameters=fixed + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=_keyword_default(f))
+                                                 for k, f in settings.items()])
+
+
+backtest.__doc__ = backtest.__doc__.replace("{settings}", _settings_doc())
+backtest.__signature__ = _signature(SETTINGS)
 
 
 def stat_names() -> List[str]:

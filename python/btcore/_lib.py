@@ -8,6 +8,7 @@ from several threads run in parallel.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 from ctypes import POINTER, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_uint8, c_void_p
 from pathlib import Path
@@ -73,18 +74,29 @@ class Signals(ctypes.Structure):
     _fields_ = [("entries", P_UINT8), ("exits", P_UINT8), ("short_entries", P_UINT8), ("short_exits", P_UINT8)]
 
 
-class Config(ctypes.Structure):
-    _fields_ = [
-        ("struct_size", c_size_t), ("cash", c_double), ("fill", c_char_p), ("allow_short", c_int), ("size", c_char_p),
-        ("fee_bps", c_double), ("fee_min", c_double), ("sl", c_char_p), ("tp", c_char_p), ("trail", c_char_p),
-        ("breakeven", c_char_p), ("exit_after", c_char_p), ("entry_limit", c_char_p), ("entry_stop", c_char_p),
-        ("short_entry_limit", c_char_p), ("short_entry_stop", c_char_p), ("order_bars", c_char_p), ("pyramid", c_char_p),
-        ("tick", c_double), ("lot", c_double), ("min_notional", c_double), ("max_participation", c_double),
-        ("depth", c_char_p), ("slippage_bps", c_double), ("spread_bps", c_double), ("depth_profile", c_char_p),
-        ("bid_depth", c_char_p), ("ask_depth", c_char_p), ("refill_seconds", c_double), ("spread_window", c_int),
-        ("impact", c_double), ("touch_seconds", c_double), ("impact_window", c_int), ("periods_per_year", c_double),
-        ("db", c_char_p),
-    ]
+def _execution_settings() -> list:
+    """bt_config's fields as the library describes them (bt_execution_settings): names, C types
+    and, for the fields that carry an execution setting, its keyword, kind, default and help."""
+    function = lib.bt_execution_settings
+    function.restype = c_char_p
+    function.argtypes = []
+    return json.loads(function().decode("utf-8"))["fields"]
+
+
+#: bt_config's fields in order; those with a "setting" are the execution settings, each a
+#: keyword of btcore.backtest.
+FIELDS = _execution_settings()
+
+_C_TYPES = {"double": c_double, "int": c_int, "size_t": c_size_t, "char*": c_char_p}
+
+
+def config_class(fields: list) -> type:
+    """bt_config as a ctypes Structure laid out from `fields` (the library's description), so a
+    setting added to the library is here with its field."""
+    return type("Config", (ctypes.Structure,), {"_fields_": [(f["name"], _C_TYPES[f["type"]]) for f in fields]})
+
+
+Config = config_class(FIELDS)
 
 
 class SeriesInfo(ctypes.Structure):

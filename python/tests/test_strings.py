@@ -191,8 +191,7 @@ def test_the_library_refuses_arguments_fields_and_lists_that_are_not_utf8(store,
     status, message = c_status(lambda: lib.bt_store_read(store_handle.value, b"GOOG\xff", None, None, None, ctypes.byref(out)))
     assert (status, message.split(":")[0]) == (_lib.BT_E_INPUT, "symbol")
     store_handle.close()
-    config, keep = btcore._config(10_000, None, False, None, 10, 0, {"sl": "5%"}, None, None, None, 0.1, "none", None, None,
-                                  None, None, None, None, None, None, None, None, None, None)
+    config, keep = btcore._config({"sl": "5%", "depth": "none"}, None)
     config.sl = b"5%\xff"
     bars = btcore._arrays.BarsArgument(goog, need_time=True)
     entries, exits = sig.entry.to_numpy().view(np.uint8), sig.exit.to_numpy().view(np.uint8)

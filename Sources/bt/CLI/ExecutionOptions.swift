@@ -7,7 +7,12 @@ import Foundation
 enum ExecutionOptions {
     /// Every execution setting's option, in the library's order, but `--periods-per-year`, which
     /// the commands list with the results' options (it also annualises the statistics).
-    static let table: [Option] = ExecutionSetting.all.filter { $0.setting != .periodsPerYear }.map(Option.init(executing:))
+    static let table: [Option] = options(ExecutionSetting.all)
+
+    /// The options of `settings`, but `--periods-per-year`.
+    static func options(_ settings: [ExecutionSetting]) -> [Option] {
+        settings.filter { $0.setting != .periodsPerYear }.map(Option.init(executing:))
+    }
 
     /// Settings whose long-window warning was printed: a screen or sweep says it once.
     private static let warned = Locked(Set<Setting>())
@@ -47,9 +52,13 @@ extension ParsedArguments {
     /// The execution settings given on the command line, each read as its kind (numbers with the
     /// command line's own checks).
     var executionRequest: ExecutionRequest {
-        get throws {
-            var request = ExecutionRequest()
-            for spec in ExecutionSetting.all {
+        get throws { try executionRequest(ExecutionSetting.all) }
+    }
+
+    /// The request of `settings` (`ExecutionSetting.all`; tests add one).
+    func executionRequest(_ settings: [ExecutionSetting]) throws -> ExecutionRequest {
+        var request = ExecutionRequest(settings: settings)
+            for spec in settings {
                 let option = Option(executing: spec)
                 guard command.accepts(option) else { continue }
                 let value: ExecutionValue?
@@ -68,7 +77,6 @@ extension ParsedArguments {
                 }
             }
             return request
-        }
     }
 
     /// The execution configuration from the execution options (`ExecutionRequest`), reading

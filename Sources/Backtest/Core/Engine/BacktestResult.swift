@@ -194,6 +194,9 @@ public struct RunWarning: Sendable, Equatable {
         /// Exit levels not set (or a trailing stop not moved): a distance in price that was not
         /// a positive number at the bar it was read.
         case unsetExitLevels = "unset_exit_levels"
+        /// A window of the synthetic book longer than the series, clamped to it
+        /// (`ExecutionWarning`; a front end without its own warning channel keeps it here).
+        case longWindow = "long_window"
     }
     public var kind: Kind
     public var message: String

@@ -103,15 +103,19 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
         return s + Setting.worded(reason, naming: name)
     }
 
-    public var description: String {
-        let text = message(naming: \.name)
+    /// The message with each setting called `name(setting)` and the neutral note of the
+    /// settings that would fix it (`set NAME`).
+    public func text(naming name: (Setting) -> String) -> String {
+        let text = message(naming: name)
         if !fixes.isEmpty {
-            return text + " (" + fixes.map { "\($0.purpose): set \($0.setting.name)" + ($0.value.map { " \($0)" } ?? "") }
+            return text + " (" + fixes.map { "\($0.purpose): set \(name($0.setting))" + ($0.value.map { " \($0)" } ?? "") }
                 .joined(separator: "; ") + ")"
         }
-        if kind == .needsSetting, let setting { return "\(text) (set \(setting.name))" }
+        if kind == .needsSetting, let setting { return "\(text) (set \(name(setting)))" }
         return text
     }
+
+    public var description: String { text(naming: \.name) }
 }
 
 /// A failure inside bt (a database or library call that should not fail). The CLI exits 1 for these.

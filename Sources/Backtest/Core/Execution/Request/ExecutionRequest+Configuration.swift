@@ -15,6 +15,12 @@ public struct ExecutionWarning: Sendable, Equatable {
     public var value: String
     public var reason: String
 
+    public init(setting: Setting, value: String, reason: String) {
+        self.setting = setting
+        self.value = value
+        self.reason = reason
+    }
+
     /// The warning with its setting written by `name`: `spread_window 1000 is longer than ...`.
     public func text(naming name: (Setting) -> String) -> String { "\(name(setting)) \(value) \(reason)" }
 }

@@ -7,15 +7,20 @@
 public struct ExecutionRequest: Sendable {
     /// The values given, by setting (absent: the setting's default).
     public private(set) var values: [Setting: ExecutionValue] = [:]
+    /// The settings this request takes: `ExecutionSetting.all` (tests add one to see it reach
+    /// every front end).
+    private let settings: [ExecutionSetting]
 
-    public init() {}
+    public init(settings: [ExecutionSetting] = ExecutionSetting.all) {
+        self.settings = settings
+    }
 
     /// Gives the setting called `name` (an `ExecutionSetting` name such as `fee_bps`).
     /// - Throws: `InputError` for a name that is no execution setting (with the closest one), or
     ///   a value of another kind than the setting's.
     public mutating func set(_ name: String, _ value: ExecutionValue) throws {
-        guard let spec = ExecutionSetting.named(name) else {
-            let hint = Suggest.closest(to: name, among: ExecutionSetting.all.map(\.name)).map { " (did you mean \($0)?)" } ?? ""
+        guard let spec = settings.first(where: { $0.name == name }) else {
+            let hint = Suggest.closest(to: name, among: settings.map(\.name)).map { " (did you mean \($0)?)" } ?? ""
             throw InputError("'\(Excerpt.shortened(name, limit: 40))' is not an execution setting\(hint)")
         }
         try set(spec, value)
@@ -23,7 +28,9 @@ public struct ExecutionRequest: Sendable {
 
     /// Gives `setting`, which must be an execution setting.
     public mutating func set(_ setting: Setting, _ value: ExecutionValue) throws {
-        guard let spec = ExecutionSetting.of(setting) else { preconditionFailure("\(setting.name) is not an execution setting") }
+        guard let spec = settings.first(where: { $0.setting == setting }) else {
+            preconditionFailure("\(setting.name) is not an execution setting")
+        }
         try set(spec, value)
     }
 

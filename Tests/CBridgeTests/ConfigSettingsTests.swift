@@ -1,0 +1,67 @@
+import Backtest
+import CBTABI
+import Foundation
+import Testing
+@testable import CBridge
+
+/// `bt_config` is read by setting name: each execution setting's field is found in the struct
+/// itself, so a new setting needs its entry in `ExecutionSetting.all` and its field in bt.h, and
+/// nothing else in the bridge; btcore builds its struct and keywords from `bt_execution_settings`.
+@Suite("bt_config read by setting name")
+struct ConfigSettingsTests {
+    @Test("every execution setting has its bt_config field, and every field but struct_size and db carries one")
+    func fieldsAndSettings() throws {
+        let names = Config.layout.map(\.name)
+        let carried = Set(ExecutionSetting.all.map(\.fieldName))
+        #expect(carried.isSubset(of: Set(names)), "settings without a field: \(carried.subtracting(names))")
+        #expect(Set(names).subtracting(carried) == ["struct_size", "db"])
+        #expect(Config.layoutIsChecked)
+        // The offsets as read equal the compiler's.
+        #expect(Config.layout.first { $0.name == "cash" }?.offset == MemoryLayout<bt_config>.offset(of: \.cash))
+        #expect(Config.layout.first { $0.name == "spread_window" }?.offset == MemoryLayout<bt_config>.offset(of: \.spread_window))
+        #expect(Config.layout.first { $0.name == "db" }?.offset == MemoryLayout<bt_config>.offset(of: \.db))
+    }
+
+    @Test("bt_config_init gives the table's defaults: its request holds the literal numbers only")
+    func defaults() throws {
+        let c = Config.defaults()
+        #expect(c.cash == 10_000 && c.fee_bps == 10 && c.fee_min == 0 && c.max_participation == 0.1)
+        #expect(c.impact == 0.3 && c.touch_seconds == 60 && c.tick.isNaN && c.periods_per_year.isNaN && c.spread_window == 0)
+        #expect(c.struct_size == MemoryLayout<bt_config>.size && c.sl == nil && c.allow_short == 0)
+        let request = try Config.request(c)
+        #expect(Set(request.values.keys) == [.cash, .feeBps, .feeMin, .maxParticipation, .impact, .touchSeconds])
+    }
+
+    @Test("a setting added to the table is read from its field by name, and described to bindings")
+    func aDummySettingReachesTheBridge() throws {
+        // Without its field in bt.h the bridge names what is missing.
+        let unfielded = ExecutionSetting(.holdout, .number, valueName: "SHARE", help: "A knob no run has yet", default: .value("1.5"))
+        #expect(throws: BridgeError.self) { try Config.request(Config.defaults(), settings: ExecutionSetting.all + [unfielded]) }
+        do {
+            _ = try Config.request(Config.defaults(), settings: ExecutionSetting.all + [unfielded])
+        } catch let e as BridgeError {
+            #expect(e.message == "bt_config has no field holdout for setting holdout")
+        }
+        // With a field (here impact's, standing for the new one) it is read, and described.
+        let fielded = ExecutionSetting(.holdout, .number, valueName: "SHARE", help: "A knob no run has yet", default: .value("1.5"),
+                                       field: "touch_seconds")
+        var c = Config.defaults()
+        c.touch_seconds = 42
+        let settings = ExecutionSetting.all.filter { $0.setting != .touchSeconds } + [fielded]
+        #expect(try Config.request(c, settings: settings).number(.holdout) == 42)
+        let json = Config.describe(settings)
+        #expect(json.contains(#"{"name":"touch_seconds","type":"double","setting":"holdout","kind":"number","default":"1.5","help":"A knob no run has yet (default 1.5)"}"#),
+                "\(json)")
+    }
+
+    @Test("the bridge's messages name settings as bt_config and btcore do")
+    func wording() throws {
+        #expect(Config.name(.short) == "allow_short" && Config.name(.store) == "db" && Config.name(.feeBps) == "fee_bps")
+        var c = Config.defaults()
+        c.fee_bps = -3
+        let e = try #require(throws: InputError.self) {
+            _ = try Config.execution(c, candles: CandleSeries(symbol: "X", timeframe: .day1), inferredTick: { nil })
+        }
+        #expect(e.text(naming: Config.name).hasPrefix("fee_bps '-3': "))
+    }
+}

@@ -1,0 +1,69 @@
+"""btcore's execution keywords come from the library (bt_execution_settings): the same settings,
+names, defaults and help as `bt run`'s options and bt_config's fields, so a setting added to the
+library's table reaches btcore with its field and nothing written here."""
+import ctypes
+import inspect
+
+import pytest
+
+import btcore
+from btcore import _lib
+
+from conftest import run_bt
+
+
+@pytest.fixture(scope="module")
+def sig(goog):
+    return btcore.signals(goog, strategy="ma-cross")
+
+
+def test_every_setting_is_a_keyword_a_field_and_a_bt_run_option():
+    settings = btcore.SETTINGS
+    signature = inspect.signature(btcore.backtest).parameters
+    fields = {f["name"] for f in _lib.FIELDS}
+    help_text = run_bt("help", "run")
+    for name, field in settings.items():
+        assert name in signature and signature[name].kind == inspect.Parameter.KEYWORD_ONLY, name
+        assert field["name"] in fields, name
+        assert "--" + name.replace("_", "-") + " " in help_text, name
+    assert {f["name"] for f in _lib.FIELDS if "setting" not in f} == {"struct_size", "db"}
+    assert signature["cash"].default == 10_000 and signature["fee_bps"].default == 10
+    assert signature["sl"].default is None and signature["short"].default is None
+    assert settings["short"]["name"] == "allow_short"
+    frame = btcore.execution_settings()
+    assert list(frame["name"]) == list(settings) and "Fee in basis points" in frame.set_index("name").loc["fee_bps", "help"]
+    assert "(with short= and entry_limit=)" in settings["short_entry_limit"]["help"]
+
+
+def test_an_unknown_keyword_is_a_type_error_with_the_closest_setting(goog, sig):
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'fee_bp' \(did you mean fee_bps\?\)"):
+        btcore.backtest(goog, sig.entry, sig.exit, fee_bp=5)
+
+
+def test_a_setting_added_to_the_library_reaches_the_struct_the_keywords_and_the_help():
+    # The library's description with one more field, as a new entry in its table would give it.
+    dummy = {"name": "dummy_knob", "type": "double", "setting": "dummy_knob", "kind": "number", "default": "1.5",
+             "help": "A knob no run has yet (default 1.5)"}
+    fields = _lib.FIELDS[:-1] + [dummy, _lib.FIELDS[-1]]
+    settings = {f["setting"]: f for f in fields if "setting" in f}
+    config = _lib.config_class(fields)
+    assert [name for name, _ in config._fields_][-2:] == ["dummy_knob", "db"]
+    c, keep = btcore._config({"dummy_knob": 2.5, "fee_bps": 5.0}, None, settings=settings, config=config)
+    assert c.dummy_knob == 2.5 and c.fee_bps == 5.0
+    signature = btcore._signature(settings).parameters
+    assert signature["dummy_knob"].default == 1.5 and signature["dummy_knob"].kind == inspect.Parameter.KEYWORD_ONLY
+
+
+def test_none_leaves_a_setting_to_its_default_and_nan_is_refused(goog, sig):
+    a = btcore.backtest(goog, sig.entry, sig.exit, depth="none").stats
+    b = btcore.backtest(goog, sig.entry, sig.exit, depth="none", cash=None, fee_bps=None, max_participation=None).stats
+    assert a["final_equity"] == b["final_equity"]
+    with pytest.raises(btcore.InputError, match="cash nan: not a number"):
+        btcore.backtest(goog, sig.entry, sig.exit, cash=float("nan"))
+
+
+def test_a_window_longer_than_the_series_is_a_warning_of_the_run(goog, sig):
+    run = btcore.backtest(goog.iloc[:300], sig.entry.iloc[:300], sig.exit.iloc[:300], spread_window=1000)
+    warnings = run.json()["warnings"]
+    assert any(w["kind"] == "long_window" and w["message"].startswith("spread_window 1000 is longer than the series")
+               for w in warnings), warnings
