@@ -19,7 +19,7 @@ struct PublicAPITests {
         "Core/Support/Suggest.swift",
         "Analysis/Stats/", "Analysis/Costs/", "Analysis/Sweep/", "Analysis/Screen/", "Analysis/Portfolio/",
         "Analysis/Overfitting/", "Analysis/Shards/",
-        "IO/Store/", "IO/Import/", "IO/Reports/", "IO/Charts/", "IO/Jobs/", "IO/Partials/", "IO/HTML/ChartIndicator.swift",
+        "IO/Data/Files/", "IO/Store/", "IO/Import/", "IO/Reports/", "IO/Charts/", "IO/Jobs/", "IO/Partials/", "IO/HTML/ChartIndicator.swift",
     ]
     /// Files inside those folders that serve bt alone.
     static let notAPI: Set<String> = ["IO/Reports/CalibrationText.swift"]
