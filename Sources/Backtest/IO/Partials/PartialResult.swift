@@ -221,38 +221,33 @@ public struct PartialFolder: Sendable {
 }
 
 /// A shard's partial-result folder being written: files go into a hidden folder beside the
-/// target, and `commit` renames it to `DIR/shard-K-of-N`, replacing the folder of an earlier run
-/// of the same shard. A shard that fails or is killed leaves no folder a merge would read.
+/// target (a `StagedDirectory`), and `commit` renames it to `DIR/shard-K-of-N`, replacing the
+/// folder of an earlier run of the same shard. A shard that fails or is killed leaves no folder
+/// a merge would read.
 public final class PartialWriter {
     /// Where the folder will be.
     public let target: String
     /// Where its files are written now.
     public let path: String
     public private(set) var manifest: PartialManifest
-    private var finished = false
-    /// The writer's lock on `path` (`StagingArea.hold`), -1 without one.
-    private var lock: Int32 = -1
+    private let staged: StagedDirectory
 
-    /// Starts `parent/shard-K-of-N` (creating `parent` when missing), after removing the folders
-    /// a killed run of the same shard left on this machine (`StagingArea.clean`: a shard on
-    /// another node of a shared file system may still be writing its own, which is kept).
+    /// Starts `parent/shard-K-of-N` (creating `parent` when missing, and keeping it: the other
+    /// shards write their folders there too), after removing the folders a killed run of the
+    /// same shard left on this machine (`StagingArea.clean`: a shard on another node of a shared
+    /// file system may still be writing its own, which is kept).
     public init(parent: String, manifest: PartialManifest) throws {
         self.manifest = manifest
-        let name = manifest.shard.folderName
-        target = (parent as NSString).appendingPathComponent(name)
-        StagingArea.clean(beside: target, kind: "partial")
-        path = StagingArea.name(for: target, kind: "partial")
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         } catch {
             throw InputError("cannot create the partial-result folder (\(error.localizedDescription))", at: parent)
         }
-        lock = StagingArea.hold(path)
-        StagingArea.register(path, as: target)
+        staged = try StagedDirectory(target: (parent as NSString).appendingPathComponent(manifest.shard.folderName),
+                                     what: "partial-result folder", replacing: .earlierRun)
+        target = staged.target
+        path = staged.path
     }
-
-    deinit { if !finished { discard() } }
 
     /// The path of payload file `name` in the folder being written.
     func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
@@ -269,44 +264,11 @@ public final class PartialWriter {
     /// Writes `partial.json` and moves the folder into place, replacing an earlier run's folder
     /// of this shard.
     public func commit() throws {
-        precondition(!finished, "committed twice")
-        do {
+        try staged.commit {
             try OutputDirectory.write(manifest.json.serialized(.spaced) + "\n", to: PartialManifest.fileName, in: path)
-            if FileManager.default.fileExists(atPath: target) {
-                let aside = path.replacingOccurrences(of: ".partial-", with: ".replaced-")
-                guard rename(target, aside) == 0 else { throw renameError() }
-                guard rename(path, target) == 0 else {
-                    let e = renameError()
-                    rename(aside, target)
-                    throw e
-                }
-                try? FileManager.default.removeItem(atPath: aside)
-            } else {
-                guard rename(path, target) == 0 else { throw renameError() }
-            }
-            finished = true
-            release()
-        } catch {
-            discard()
-            throw error
         }
     }
 
-    /// Drops the writer's lock and the folder's name for messages.
-    private func release() {
-        StagingArea.forget(path)
-        if lock >= 0 { close(lock) }
-        lock = -1
-    }
-
-    private func renameError() -> Error {
-        InternalError("\(target): cannot move the finished partial result into place (\(String(cString: strerror(errno))))")
-    }
-
     /// Removes the folder being written.
-    public func discard() {
-        finished = true
-        try? FileManager.default.removeItem(atPath: path)
-        release()
-    }
+    public func discard() { staged.discard() }
 }

@@ -33,7 +33,10 @@ enum ReportFiles {
     /// stopped, and the first failure in the jobs' order is thrown: nothing was written.
     static func write(_ jobs: [Job], into staged: StagedDirectory, directory: String) throws -> [String] {
         let results = Parallel.map(count: jobs.count) { i in
-            try staged.writeFile(try jobs[i].make(), to: jobs[i].name)
+            switch try jobs[i].make() {
+            case .bytes(let bytes): try staged.writeFile(bytes, to: jobs[i].name)
+            case .text(let text): try staged.writeFile(text, to: jobs[i].name)
+            }
         }
         for result in results {
             do { try result.get() } catch { staged.discard(); throw error }

@@ -8,22 +8,20 @@ import Foundation
 /// renamed into place when complete, so a failure (a full disk, a crash, an error) leaves no
 /// partial report behind, and a rerun is not refused because of one. `force` replaces an
 /// existing directory, but only one that holds nothing but bt's own output files: bt never
-/// deletes other files.
+/// deletes other files. Which names those are is the reports' knowledge: the functions here
+/// take them (`knownFiles`), and `OutputDirectory+KnownFiles` (IO/Presentation/Reports) gives
+/// the public `check`, `stage` and `prepare` with the names of every report.
 public enum OutputDirectory {
-    /// Every file name bt writes into an output directory (reports, sweeps, screens, sweep
-    /// summaries); a directory holding only these (and folders of them) may be replaced.
-    public static let knownFiles: Set<String> = Set(Report.files).union(PortfolioReport.files).union([
-        "sweep.csv", "sweep.md", "heatmap.svg", "walk_forward.csv", "walk_forward_equity.svg",
-        "screen.csv", "screen.md", "summary.md", "summary.csv",
-    ])
-
     /// Throws unless `path` can take output: it does not exist, or it is a directory of bt
     /// output and `force` is true. Call it before a long run so a refusal costs nothing.
-    /// - Parameter what: the noun in the message ("report directory", "output directory").
+    /// - Parameters:
+    ///   - what: the noun in the message ("report directory", "output directory").
+    ///   - knownFiles: the names of bt's output files; a directory holding only these (and
+    ///     folders of them) may be replaced.
     /// - Throws: `InputError` naming the directory: of kind `.outputExists` when it exists and
     ///   `force` is false; of setting `.output` for an empty path, a file, or a directory holding
     ///   files bt did not write.
-    public static func check(_ path: String, force: Bool, what: String = "output directory") throws {
+    package static func check(_ path: String, force: Bool, what: String, knownFiles: Set<String>) throws {
         guard !path.isEmpty else { throw InputError("the \(what) path is empty", setting: .output, value: path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
@@ -31,14 +29,14 @@ public enum OutputDirectory {
         guard force else {
             throw InputError(.outputExists, "\(what) already exists; nothing was written", file: path)
         }
-        if let foreign = foreignEntry(in: path, depth: 0) {
+        if let foreign = foreignEntry(in: path, depth: 0, knownFiles: knownFiles) {
             throw InputError("\(what) holds \(Excerpt.quoted(foreign)), which bt did not write; bt replaces only folders "
                                  + "of its own output, so nothing was written", at: path)
         }
     }
 
     /// The first entry of `directory` that is neither a known output file nor a folder of them.
-    static func foreignEntry(in directory: String, depth: Int) -> String? {
+    static func foreignEntry(in directory: String, depth: Int, knownFiles: Set<String>) -> String? {
         guard let items = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return directory }
         for item in items.sorted() {
             let full = (directory as NSString).appendingPathComponent(item)
@@ -46,7 +44,7 @@ public enum OutputDirectory {
             _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
             if isDirectory.boolValue {
                 if depth >= 2 { return full }
-                if let inner = foreignEntry(in: full, depth: depth + 1) { return inner }
+                if let inner = foreignEntry(in: full, depth: depth + 1, knownFiles: knownFiles) { return inner }
             } else if !knownFiles.contains(item) {
                 return full
             }
@@ -55,17 +53,17 @@ public enum OutputDirectory {
     }
 
     /// Checks `path` as `check` does, then starts writing it: the returned staging folder takes
-    /// the files, and `commit()` puts it in place.
-    public static func stage(_ path: String, force: Bool, what: String = "output directory") throws -> StagedDirectory {
-        try check(path, force: force, what: what)
-        return try StagedDirectory(target: path, force: force, what: what)
+    /// the files, and `commit()` puts it in place (checking the target again).
+    package static func stage(_ path: String, force: Bool, what: String, knownFiles: Set<String>) throws -> StagedDirectory {
+        try check(path, force: force, what: what, knownFiles: knownFiles)
+        return try StagedDirectory(target: path, what: what, replacing: .output(force: force, knownFiles: knownFiles))
     }
 
     /// Checks `path` as `check` does, then creates it (and its parents), for outputs written in
     /// place (temporary benchmark folders, folders inside a staging folder).
     /// - Throws: `InputError` when it is refused or cannot be created.
-    public static func prepare(_ path: String, force: Bool, what: String = "output directory") throws {
-        try check(path, force: force, what: what)
+    package static func prepare(_ path: String, force: Bool, what: String, knownFiles: Set<String>) throws {
+        try check(path, force: force, what: what, knownFiles: knownFiles)
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
@@ -172,129 +170,6 @@ public enum OutputDirectory {
     public static func timestamped(_ names: [String], at time: Int64) -> String {
         let stamp = UTCTime.iso(time).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
         return "notebooks-out/" + (names.map(FileName.sanitized) + [stamp]).joined(separator: "-")
-    }
-}
-
-/// An output directory being written: files go into `path`, a hidden folder beside `target`;
-/// `commit()` renames it to `target` (replacing an existing target, which `check` allowed).
-/// Until then nothing is visible at `target`; when the object goes away uncommitted, the
-/// staging folder and any parent folders made for it are removed.
-public final class StagedDirectory {
-    /// Where the output will be.
-    public let target: String
-    /// Where to write it now.
-    public let path: String
-    private let force: Bool
-    private let what: String
-    private var createdParents: [String] = []
-    private var finished = false
-    /// The writer's lock on `path` (`StagingArea.hold`), -1 without one.
-    private var lock: Int32 = -1
-
-    init(target: String, force: Bool, what: String) throws {
-        self.target = target
-        self.force = force
-        self.what = what
-        let parent = FileName.parent(of: target)
-        var missing: [String] = []
-        var d = parent
-        while !d.isEmpty, d != "/", !FileManager.default.fileExists(atPath: d) {
-            missing.append(d)
-            d = FileName.parent(of: d)
-        }
-        if missing.isEmpty { StagingArea.clean(beside: target, kind: "partial") }
-        path = StagingArea.name(for: target, kind: "partial")
-        do {
-            for m in missing.reversed() {
-                try FileManager.default.createDirectory(atPath: m, withIntermediateDirectories: false)
-                createdParents.append(m)
-            }
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        } catch {
-            discard()
-            throw InputError("cannot create the \(what) (\(error.localizedDescription))", at: target)
-        }
-        lock = StagingArea.hold(path)
-        StagingArea.register(path, as: target)
-    }
-
-    deinit { if !finished { discard() } }
-
-    /// Writes `text` to `name` in the staging folder; on failure the staging folder is removed
-    /// and the error names the target: nothing was written.
-    public func write(_ text: String, to name: String) throws {
-        do {
-            try writeFile(.text(text), to: name)
-        } catch {
-            discard()
-            throw error
-        }
-    }
-
-    /// Writes `bytes` to `name` in the staging folder, leaving the folder as it is on failure
-    /// (files written from several threads at once: the caller discards once all are done).
-    /// - Throws: `InternalError` naming the target, as `write(_:to:)` does.
-    func writeFile(_ content: ReportFiles.Content, to name: String) throws {
-        let file = (path as NSString).appendingPathComponent(name)
-        do {
-            switch content {
-            case .bytes(let bytes): try OutputDirectory.writeFile(bytes, to: file)
-            case .text(let text): try OutputDirectory.writeFile(text, to: file)
-            }
-        } catch {
-            let reason = (error as? OutputDirectory.WriteFailure)?.reason ?? "\(error)"
-            throw InternalError("\(target): cannot write \(name) (\(reason)); nothing was written")
-        }
-    }
-
-    /// Puts the written folder at `target`, replacing what `check` allowed to be replaced.
-    /// - Throws: `InputError` when the target appeared meanwhile (without `force`) or holds
-    ///   foreign files; `InternalError` when a rename fails. The staging folder is then removed.
-    public func commit() throws {
-        precondition(!finished, "committed or discarded twice")
-        do {
-            if FileManager.default.fileExists(atPath: target) {
-                try OutputDirectory.check(target, force: force, what: what)
-                let aside = path.replacingOccurrences(of: ".partial-", with: ".replaced-")
-                guard rename(target, aside) == 0 else { throw renameError(target, aside) }
-                guard rename(path, target) == 0 else {
-                    let e = renameError(path, target)
-                    rename(aside, target)
-                    throw e
-                }
-                try? FileManager.default.removeItem(atPath: aside)
-            } else {
-                guard rename(path, target) == 0 else { throw renameError(path, target) }
-            }
-            finished = true
-            release()
-        } catch {
-            discard()
-            throw error
-        }
-    }
-
-    /// Drops the writer's lock and the staging folder's name for messages.
-    private func release() {
-        StagingArea.forget(path)
-        if lock >= 0 { close(lock) }
-        lock = -1
-    }
-
-    /// Removes the staging folder and the parents made for it (when empty).
-    public func discard() {
-        finished = true
-        try? FileManager.default.removeItem(atPath: path)
-        release()
-        for d in createdParents.reversed() {
-            if let items = try? FileManager.default.contentsOfDirectory(atPath: d), items.isEmpty {
-                try? FileManager.default.removeItem(atPath: d)
-            }
-        }
-    }
-
-    private func renameError(_ from: String, _ to: String) -> Error {
-        InternalError("\(target): cannot move the finished \(what) into place (\(String(cString: strerror(errno))))")
     }
 }
 
