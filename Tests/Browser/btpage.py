@@ -1,6 +1,6 @@
 """Assemble report.html pages in Python exactly as HTMLPage.render does in Swift (dev/test only).
 
-The stylesheet and scripts are the files in Sources/Backtest/IO/HTML/Assets, which the
+The stylesheet and scripts are the files in Sources/Backtest/IO/Presentation/HTML/Assets, which the
 EmbedAssets build-tool plugin compiles into bt, so the pages built here carry the same assets.
 """
 import json

@@ -3,7 +3,8 @@ import Testing
 import AnalysisTestSupport
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestPresentation
+@testable import BacktestJobs
 @testable import BacktestAnalysis
 
 @Suite("Shards: the split of symbols and combinations, partial results, merging in any order")

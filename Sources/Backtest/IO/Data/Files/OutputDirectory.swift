@@ -89,10 +89,10 @@ public enum OutputDirectory {
     /// A file that could not be created or written, with the system's reason (`errno`). The
     /// path is the one the user gave: a file inside a staging folder is named where it would have
     /// been (`StagingArea.shown`).
-    struct WriteFailure: Error, CustomStringConvertible {
-        var path: String
-        var verb: String
-        var reason: String
+    package struct WriteFailure: Error, CustomStringConvertible {
+        package var path: String
+        package var verb: String
+        package var reason: String
 
         init(path: String, verb: String) {
             reason = String(cString: strerror(errno))
@@ -100,7 +100,7 @@ public enum OutputDirectory {
             self.verb = verb
         }
 
-        var description: String { "\(path): cannot \(verb) (\(reason))" }
+        package var description: String { "\(path): cannot \(verb) (\(reason))" }
     }
 
     /// Writes `bytes` to `path` atomically: into a new file of `exclusiveTemporary` beside it,
