@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
         .target(name: "BacktestAnalysis", dependencies: ["BacktestCore"], path: "Sources/Backtest/Analysis"),
 
-        // MARK: - The IO layer's rooms (Sources/Backtest/IO), lowest first: each sees only the ones before it
+        // MARK: - The IO layer's rooms (Sources/Backtest/IO), lowest first: each may depend only on those before it
         .target(name: "BacktestData", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib", "CCrypto"],
                 path: "Sources/Backtest/IO/Data"),
         .target(name: "BacktestPresentation", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestData"],
