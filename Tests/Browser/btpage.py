@@ -8,7 +8,7 @@ import math
 import os
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-ASSET_DIR = os.path.join(ROOT, "Sources", "Backtest", "IO", "HTML", "Assets")
+ASSET_DIR = os.path.join(ROOT, "Sources", "Backtest", "IO", "Presentation", "HTML", "Assets")
 SCRIPTS = ["core.js", "chart.js", "panels.js", "pages.js"]  # HTMLAssets.scripts, in page order
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
        "base-uri 'none'; form-action 'none'")
