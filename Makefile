@@ -46,11 +46,11 @@ test-python: deps
 	ln -sf libBacktestC.so .build/debug/libbt.so
 	bash scripts/test-python.sh
 
-# The report page's JavaScript (Sources/Backtest/IO/HTML/Assets): each file checked by
+# The report page's JavaScript (Sources/Backtest/IO/Presentation/HTML/Assets): each file checked by
 # `node --check`, the pure functions unit-tested with Node's test runner (Tests/JS).
 test-js:
 	@command -v node >/dev/null || bash scripts/install-deps.sh
-	@for f in Sources/Backtest/IO/HTML/Assets/*.js; do node --check "$$f" || exit 1; done
+	@for f in Sources/Backtest/IO/Presentation/HTML/Assets/*.js; do node --check "$$f" || exit 1; done
 	node --test Tests/JS/
 
 # report.html in headless Chromium (installs chromium, chromium-driver, python3-selenium), on

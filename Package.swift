@@ -2,10 +2,14 @@
 import PackageDescription
 
 // Layers, lowest first; a target may import only the ones above it in this list:
-//   BacktestCore      support, GSL, candles, indicators, order book, engine, strategies, synthetic data
-//   BacktestAnalysis  statistics, cost sensitivity, overfitting, sweeps, screens
-//   BacktestIO        store, importers, text and SVG charts, reports
-//   Backtest          the public library: re-exports the three layers
+//   BacktestCore          support, GSL, candles, indicators, order book, engine, strategies, synthetic data
+//   BacktestAnalysis      statistics, cost sensitivity, overfitting, sweeps, screens
+//   The IO layer (Sources/Backtest/IO), in four rooms:
+//     BacktestData          data in and files: store, importers, fetch, staged folders and file names
+//     BacktestPresentation  what results look like: text and SVG charts, reports, the report page
+//     BacktestJobs          whole runs that write reports: run, sweep and screen jobs, shards' partial results
+//     BacktestLive          the live runtime: exchange streams, paper trading, the dashboard
+//   Backtest              the public library: re-exports the layers
 //   BacktestBenchmarks, Strategies (the built-ins and the registry), bt (the command line) on top.
 let package = Package(
     name: "bt",
@@ -22,7 +26,8 @@ let package = Package(
     ],
     targets: [
         // MARK: - Public API
-        .target(name: "Backtest", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestIO"],
+        .target(name: "Backtest", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestData", "BacktestPresentation",
+                                                 "BacktestJobs", "BacktestLive"],
                 path: "Sources/Backtest/Exports"),
         .target(name: "Strategies", dependencies: ["Backtest"]),
         .executableTarget(name: "bt", dependencies: ["Backtest", "BacktestBenchmarks", "Strategies", "CCallgrind"],
@@ -33,10 +38,21 @@ let package = Package(
         // MARK: - Implementation details
         .target(name: "BacktestCore", dependencies: ["CGSL"], path: "Sources/Backtest/Core"),
         .target(name: "BacktestAnalysis", dependencies: ["BacktestCore"], path: "Sources/Backtest/Analysis"),
-        .target(name: "BacktestIO", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib", "CCrypto", "CWebSockets"],
-                path: "Sources/Backtest/IO", exclude: ["HTML/Assets"], plugins: ["EmbedAssets"]),
+
+        // MARK: - The IO layer's rooms (Sources/Backtest/IO), lowest first: each may depend only on those before it
+        .target(name: "BacktestData", dependencies: ["BacktestCore", "BacktestAnalysis", "CSQLite", "CZlib", "CCrypto"],
+                path: "Sources/Backtest/IO/Data"),
+        .target(name: "BacktestPresentation", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestData"],
+                path: "Sources/Backtest/IO/Presentation", exclude: ["HTML/Assets"], plugins: ["EmbedAssets"]),
+        .target(name: "BacktestJobs", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestData", "BacktestPresentation"],
+                path: "Sources/Backtest/IO/Jobs"),
+        .target(name: "BacktestLive", dependencies: ["BacktestCore", "BacktestAnalysis", "BacktestData", "BacktestPresentation",
+                                                     "CWebSockets"],
+                path: "Sources/Backtest/IO/Live"),
+
+        // MARK: - Benchmarks, the asset plugin, C libraries
         .target(name: "BacktestBenchmarks", dependencies: ["Backtest"], path: "Sources/Backtest/Benchmarks"),
-        // The report page's .js/.css files (IO/HTML/Assets) and the commands' help texts (bt's Help/*.txt)
+        // The report page's .js/.css files (IO/Presentation/HTML/Assets) and the commands' help texts (bt's Help/*.txt)
         // as string constants, at build time.
         .plugin(name: "EmbedAssets", capability: .buildTool()),
         // include/bt.h imported into Swift, so the bridge's structs are the header's own.
@@ -83,7 +99,8 @@ let package = Package(
         .testTarget(name: "BacktestAnalysisTests",
                     dependencies: ["BacktestCore", "BacktestAnalysis", "TestSupport", "AnalysisTestSupport"]),
         .testTarget(name: "BacktestIOTests",
-                    dependencies: ["Backtest", "BacktestCore", "BacktestAnalysis", "BacktestIO", "BacktestBenchmarks",
+                    dependencies: ["Backtest", "BacktestCore", "BacktestAnalysis", "BacktestData", "BacktestPresentation",
+                                   "BacktestJobs", "BacktestLive", "BacktestBenchmarks",
                                    "TestSupport", "AnalysisTestSupport", "FuzzSupport"]),
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest", "TestSupport"]),
         .testTarget(name: "btTests", dependencies: ["bt", "Backtest", "TestSupport"]),

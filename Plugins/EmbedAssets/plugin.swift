@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Embeds a target's text assets as string constants (`enum EmbeddedAssets`), so they are edited
 /// (and the scripts linted and unit-tested) as files and the binary still carries them:
-/// `HTML/Assets/*.js` and `*.css` (the report page's scripts and stylesheet, in BacktestIO) and
+/// `HTML/Assets/*.js` and `*.css` (the report page's scripts and stylesheet, in BacktestPresentation) and
 /// `Help/*.txt` (the commands' help texts, in bt).
 ///
 /// Each file becomes `static let <name>: String` (`core.js` -> `coreJS`, `style.css` ->

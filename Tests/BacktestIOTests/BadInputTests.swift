@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 /// Every bad-input case: the error names the file and line (or JSON key) and the reason, and a
 /// store holding GOOG is byte-for-byte unchanged afterwards.

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestPresentation
 
 @Suite("CSV import")
 struct CSVImportTests {

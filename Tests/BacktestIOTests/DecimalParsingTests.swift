@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 @Suite("Decimal parsing")
 struct DecimalParsingTests {

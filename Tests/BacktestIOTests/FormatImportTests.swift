@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 @Suite("Binance, Alpha Vantage, trades and book import")
 struct FormatImportTests {

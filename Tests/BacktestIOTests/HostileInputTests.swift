@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestPresentation
 
 /// Inputs that used to crash, hang or inject (issue 15): each is refused with a clear error or
 /// handled exactly.

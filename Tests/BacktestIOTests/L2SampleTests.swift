@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 /// The real L2 sample (Bitstamp BTC/USD, 30 minutes, from the PyPI package ob-analytics 0.1.0,
 /// GPL-2.0-or-later, never committed). `make test-l2` fetches and converts it

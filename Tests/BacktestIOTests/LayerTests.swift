@@ -7,18 +7,33 @@ import TestSupport
 /// layer, so the arrows keep pointing one way.
 @Suite("Layers point one way")
 struct LayerTests {
-    /// Each library layer, its folder, and the bt modules it may import (lower layers only).
+    /// Each library layer, its folder, and the bt modules it may import (lower layers only). The IO
+    /// layer is four rooms, each a target: data in and files, then presentation (which may read
+    /// data), then jobs (which use both, never the reverse), then the live runtime on top.
     static let layers: [(module: String, folder: String, allowed: Set<String>)] = [
         ("BacktestCore", "Sources/Backtest/Core", []),
         ("BacktestAnalysis", "Sources/Backtest/Analysis", ["BacktestCore"]),
-        ("BacktestIO", "Sources/Backtest/IO", ["BacktestCore", "BacktestAnalysis"]),
-        ("Backtest", "Sources/Backtest/Exports", ["BacktestCore", "BacktestAnalysis", "BacktestIO"]),
+        ("BacktestData", "Sources/Backtest/IO/Data", ["BacktestCore", "BacktestAnalysis"]),
+        ("BacktestPresentation", "Sources/Backtest/IO/Presentation", ["BacktestCore", "BacktestAnalysis", "BacktestData"]),
+        ("BacktestJobs", "Sources/Backtest/IO/Jobs", ["BacktestCore", "BacktestAnalysis", "BacktestData", "BacktestPresentation"]),
+        ("BacktestLive", "Sources/Backtest/IO/Live",
+         ["BacktestCore", "BacktestAnalysis", "BacktestData", "BacktestPresentation", "BacktestJobs"]),
+        ("Backtest", "Sources/Backtest/Exports",
+         ["BacktestCore", "BacktestAnalysis", "BacktestData", "BacktestPresentation", "BacktestJobs", "BacktestLive"]),
         ("Strategies", "Sources/Strategies", ["Backtest"]),
         ("BacktestBenchmarks", "Sources/Backtest/Benchmarks", ["Backtest"]),
         ("CBridge", "Sources/CBridge", ["Backtest", "Strategies"]),
     ]
-    static let btModules: Set<String> = ["BacktestCore", "BacktestAnalysis", "BacktestIO", "Backtest", "Strategies",
-                                         "BacktestBenchmarks", "CBridge", "bt"]
+    static let btModules: Set<String> = ["BacktestCore", "BacktestAnalysis", "BacktestData", "BacktestPresentation",
+                                         "BacktestJobs", "BacktestLive", "Backtest", "Strategies", "BacktestBenchmarks",
+                                         "CBridge", "bt"]
+
+    @Test("every folder of Sources/Backtest/IO is one of the layers above")
+    func ioRooms() throws {
+        let rooms = try FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources/Backtest/IO"))
+            .filter { !$0.hasPrefix(".") }.map { "Sources/Backtest/IO/\($0)" }
+        #expect(Set(rooms) == Set(Self.layers.map(\.folder).filter { $0.hasPrefix("Sources/Backtest/IO/") }))
+    }
 
     @Test("no source file imports a higher layer", arguments: layers.map(\.module))
     func imports(module: String) throws {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 @Suite("Store merge semantics")
 struct StoreMergeTests {

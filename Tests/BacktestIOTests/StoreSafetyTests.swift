@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 /// The store changes only when it should (issue 15): bt recognises its own files, refuses and
 /// leaves alone every other file, creates stores atomically, reads without writing, and refuses

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestPresentation
 
 /// Library errors say what went wrong in fields (setting, value, file, line, kind) and in neutral
 /// words; only the command line knows flag names (issue 14).

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 @Suite("Synthetic data")
 struct SynthTests {

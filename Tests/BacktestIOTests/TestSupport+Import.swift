@@ -1,4 +1,4 @@
-@testable import BacktestIO
+@testable import BacktestData
 import TestSupport
 
 extension TestSupport {

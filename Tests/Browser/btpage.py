@@ -1,6 +1,6 @@
 """Assemble report.html pages in Python exactly as HTMLPage.render does in Swift (dev/test only).
 
-The stylesheet and scripts are the files in Sources/Backtest/IO/HTML/Assets, which the
+The stylesheet and scripts are the files in Sources/Backtest/IO/Presentation/HTML/Assets, which the
 EmbedAssets build-tool plugin compiles into bt, so the pages built here carry the same assets.
 """
 import json
@@ -8,7 +8,7 @@ import math
 import os
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-ASSET_DIR = os.path.join(ROOT, "Sources", "Backtest", "IO", "HTML", "Assets")
+ASSET_DIR = os.path.join(ROOT, "Sources", "Backtest", "IO", "Presentation", "HTML", "Assets")
 SCRIPTS = ["core.js", "chart.js", "panels.js", "pages.js"]  # HTMLAssets.scripts, in page order
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
        "base-uri 'none'; form-action 'none'")

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
 
-const assets = new URL("../../Sources/Backtest/IO/HTML/Assets/", import.meta.url);
+const assets = new URL("../../Sources/Backtest/IO/Presentation/HTML/Assets/", import.meta.url);
 
 /** Page order (HTMLAssets.scripts); pages.js is left out: it starts the page on load. */
 export const SCRIPTS = ["core.js", "chart.js", "panels.js"];

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 import Strategies
 import TestSupport
 

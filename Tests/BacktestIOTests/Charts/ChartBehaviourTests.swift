@@ -1,7 +1,7 @@
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestPresentation
 
 @Suite("Chart behaviour")
 struct ChartBehaviourTests {

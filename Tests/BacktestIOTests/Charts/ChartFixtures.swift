@@ -3,7 +3,6 @@ import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
 
 /// Shipped data and snapshot files for the chart tests.
 enum ChartFixtures {

@@ -2,7 +2,7 @@ import Testing
 import Foundation
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestPresentation
 
 @Suite("Chart snapshots")
 struct ChartSnapshotTests {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestPresentation
 
 @Suite("Condition screens")
 struct ConditionScreenTests {

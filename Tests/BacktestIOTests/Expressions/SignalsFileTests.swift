@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 @Suite("External signals files")
 struct SignalsFileTests {

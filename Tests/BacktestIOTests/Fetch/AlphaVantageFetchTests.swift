@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 /// The Alpha Vantage daily client against the local mock exchange (never the internet).
 @Suite("Alpha Vantage fetch against the mock exchange")

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 /// The Binance klines client against the local mock exchange (never the internet).
 @Suite("Binance fetch against the mock exchange")

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 /// Waits recorded instead of slept, so rate-limit and backoff tests take no time.
 final class WaitLog: @unchecked Sendable {

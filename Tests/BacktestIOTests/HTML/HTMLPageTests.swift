@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BacktestIO
+@testable import BacktestPresentation
 
 @Suite("HTML report page")
 struct HTMLPageTests {
@@ -76,7 +76,7 @@ struct HTMLPageTests {
 
     @Test("the binary carries the asset files byte for byte, every script in page order")
     func embedded() throws {
-        let folder = "Sources/Backtest/IO/HTML/Assets/"
+        let folder = "Sources/Backtest/IO/Presentation/HTML/Assets/"
         func file(_ name: String) throws -> String { try String(contentsOfFile: Repository.path(folder + name), encoding: .utf8) }
         let order = ["core.js", "chart.js", "panels.js", "pages.js"]
         #expect(HTMLAssets.scripts == (try order.map(file)))

@@ -4,7 +4,9 @@ import AnalysisTestSupport
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestPresentation
+@testable import BacktestJobs
 
 /// The data bt writes into report.html (docs/reference/report-html-schema.md), read back as the page reads it.
 @Suite("report.html data")

@@ -1,5 +1,5 @@
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestData
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BacktestIO
+@testable import BacktestData
 import BacktestCore
 
 /// The shapes real files come in, made here (not copied): each read and exported back to the

@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestLive
 
 /// Binance's stream frames and depth snapshots as `BinanceFrameParser` reads them; bad frames
 /// are rejected with a reason, never a trap.

@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestLive
 
 /// Each branch of Binance's local-book procedure (`DepthSync`), on hand-made diffs.
 @Suite("Depth sync: Binance's local order book procedure")

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestLive
 
 /// `bt live`'s dashboard frame: exactly the terminal's rows, none wider than its columns, the
 /// parts it promises, and no colour unless asked.

@@ -1,7 +1,8 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestLive
 
 /// The live trader reports, close by close, exactly the fills of one batch run over everything
 /// it was given (what `bt run --depth book --from START` computes afterwards): with next-open

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestData
 
 /// What `bt live` writes at each close: bars that follow the stored series are appended to it
 /// (its last chunk, then new ones) without reading the rest, and load back exactly as a merge

@@ -1,6 +1,6 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestLive
 
 /// The parts of a live session that decide on time and repetition: the exchange clock that
 /// judges frame times, the depth snapshots' schedule, and coalesced warnings.

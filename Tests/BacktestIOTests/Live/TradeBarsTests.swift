@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestData
 
 /// The one trade-to-bar aggregation: fed print by print (`bt live`), it gives the bars of
 /// `bt data import --format trades` on the same prints.

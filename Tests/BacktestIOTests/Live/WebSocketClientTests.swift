@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import BacktestCore
-@testable import BacktestIO
+@testable import BacktestLive
 
 /// `WebSocketClient` (libwebsockets) against a real server on 127.0.0.1
 /// (`Tests/Fixtures/live/push_server.py`, Debian's python3-websockets): plain ws:// and wss://

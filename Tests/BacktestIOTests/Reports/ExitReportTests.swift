@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestPresentation
 
 /// How each trade ended, in every output of a run: trades.csv, the JSON, report.md, the text
 /// summary and the page's data (issue 20, "Reports").

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BacktestIO
+@testable import BacktestData
 
 /// bt's file writes never go through a link someone planted (issue 26): temporary files are
 /// created exclusively under unpredictable names, and finished files are renamed into place.

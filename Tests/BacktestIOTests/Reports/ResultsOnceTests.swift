@@ -1,6 +1,8 @@
 @testable import BacktestAnalysis
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestPresentation
+@testable import BacktestJobs
 import Foundation
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestPresentation
 
 @Suite("Run manifest: one builder for report.md, sweep.md, screen.md and stats.json")
 struct RunManifestTests {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestPresentation
 
 @Suite("SVG charts of the reports")
 struct SVGChartTests {

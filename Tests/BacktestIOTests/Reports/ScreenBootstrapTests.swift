@@ -1,6 +1,7 @@
 @testable import BacktestAnalysis
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestJobs
 import Foundation
 import TestSupport
 import Testing

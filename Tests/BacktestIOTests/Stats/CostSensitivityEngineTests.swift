@@ -1,6 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestIO
 @testable import BacktestAnalysis
 
 @Suite("Cost sensitivity through the engine")

@@ -1,7 +1,7 @@
 import Testing
 import AnalysisTestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestPresentation
 @testable import BacktestAnalysis
 
 /// The metric table (`Metric`) and the readers that must agree with it.

@@ -1,7 +1,7 @@
 import Testing
 @testable import BacktestCore
 @testable import BacktestAnalysis
-@testable import BacktestIO
+@testable import BacktestData
 
 @Suite("JSON values: one writer, keys in order")
 struct JSONValueTests {

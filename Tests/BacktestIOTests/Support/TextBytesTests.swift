@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestData
+@testable import BacktestPresentation
 
 /// The byte writers give exactly the text of the `String` functions they replace in the large
 /// files (`UTCTime.iso`, `String(Int)`, `NumberText.shortest`, `CSV.row` of `CSV` cells).

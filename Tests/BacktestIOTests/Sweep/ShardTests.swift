@@ -3,7 +3,8 @@ import Testing
 import AnalysisTestSupport
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestPresentation
+@testable import BacktestJobs
 @testable import BacktestAnalysis
 
 @Suite("Shards: the split of symbols and combinations, partial results, merging in any order")
@@ -461,5 +462,18 @@ struct ShardTests {
             // goes away without commit, as when the shard fails
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent).sorted() == ["shard-0-of-2", "shard-1-of-2"])
+    }
+
+    @Test("a failed shard keeps the --out folder it made: the other shards write their folders there")
+    func failedShardKeepsTheSharedFolder() throws {
+        let parent = TestSupport.scratchDirectory().appendingPathComponent("new/out").path
+        do {
+            let unfinished = try PartialWriter(parent: parent, manifest: PartialManifest(
+                command: "screen", arguments: [], shard: try Shard(index: 0, count: 2), items: 0, itemsSHA256: "i", assigned: 0,
+                dataSHA256: "d"))
+            try ScreenRowsFile.write([], name: "screen.rows", in: unfinished)
+            // goes away without commit, as when the shard fails
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == [])
     }
 }

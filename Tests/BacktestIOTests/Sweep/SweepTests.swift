@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import AnalysisTestSupport
 @testable import BacktestCore
-@testable import BacktestIO
+@testable import BacktestPresentation
 @testable import BacktestAnalysis
 
 @Suite("Sweep runner: streaming, shared indicators, failures, screens")

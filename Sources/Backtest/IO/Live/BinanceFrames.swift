@@ -1,4 +1,5 @@
 import BacktestCore
+import BacktestData
 
 /// One trade of Binance's `<symbol>@trade` stream.
 package struct StreamTrade: Equatable, Sendable {

@@ -1,5 +1,7 @@
 import BacktestAnalysis
 import BacktestCore
+import BacktestData
+import BacktestPresentation
 import Foundation
 
 /// A live session's state as a dashboard draws it: a copy, so drawing never touches the

@@ -1,5 +1,6 @@
 import BacktestAnalysis
 import BacktestCore
+import BacktestData
 
 /// The paper side of `bt live`: the session's bars and recorded book, and the fills the engine
 /// makes of them, found the way `bt run --depth book --from START` finds them afterwards.

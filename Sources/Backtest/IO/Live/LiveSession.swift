@@ -1,5 +1,6 @@
 import BacktestAnalysis
 import BacktestCore
+import BacktestData
 import Dispatch
 import Foundation
 

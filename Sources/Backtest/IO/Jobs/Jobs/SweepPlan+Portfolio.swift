@@ -1,0 +1,85 @@
+import BacktestAnalysis
+import BacktestCore
+import BacktestData
+import BacktestPresentation
+
+/// A portfolio sweep: every combination is a portfolio run of the symbols (one cash account), on
+/// the portfolio's clock; the grid axis `slotsAxis` sweeps the number of positions.
+extension SweepPlan {
+    /// Sweeps the portfolio `universe` and writes the sweep's files into `directory` (an existing
+    /// folder: the staging folder of the output).
+    /// - Parameters:
+    ///   - rules: the portfolio's weighting and rebalancing (its positions come from `maxPositions`
+    ///     or the grid).
+    ///   - maxPositions: the fixed number of positions, if not swept (nil: one per symbol).
+    ///   - rankExpression: what ranks the symbols for the positions, checked against the parameters.
+    ///   - config: the execution the portfolio's account uses.
+    ///   - rerun: the command that reruns one combination, for the report's page.
+    ///   - progress: with the number of combinations, where to report how many are done.
+    public func runPortfolio(_ universe: PortfolioUniverse, rules probe: PortfolioRules, maxPositions fixedK: Int?,
+                             rankExpression rank: LocatedExpression?, config: ExecutionConfig, periodsPerYear ppy: Double,
+                             directory: String, rerun: String,
+                             progress: (Int) -> ((Int) -> Void)? = { _ in nil }) throws -> SweepReport {
+        let clock = universe.clock
+        let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base, reword = self.reword
+        let swept = executionAxes
+        let evaluator = universe.evaluator(config: config, periodsPerYear: ppy) { combo in
+            do {
+                var parameters = base
+                var rules = probe
+                var execution = config
+                rules.maxPositions = fixedK
+                for (k, (axis, value)) in zip(grid.axes, grid.values(at: combos[combo])).enumerated() {
+                    if let setting = swept[k] {
+                        try execution.set(setting, to: value)
+                    } else if axis.name == Self.slotsAxis {
+                        guard value >= 1, value == value.rounded(), value <= Double(Int32.max) else {
+                            throw InputError("needs a whole number of positions >= 1", setting: .maxPositions, value: Self.text(value))
+                        }
+                        rules.maxPositions = Int(value)
+                    } else {
+                        try parameters.set(axis.name, to: value)
+                    }
+                }
+                try rules.validate(ranked: rank != nil)
+                try execution.validate()
+                let values = parameters.expressionValues, bound = parameters
+                return (rules, { candles, cache in
+                    (try strategy.signals(candles, bound, cache: cache),
+                     try rank.map { try $0.values(on: candles, parameters: values, cache: cache) })
+                }, execution)
+            } catch {
+                throw reword(error)
+            }
+        }
+        let sweep = self.sweep
+        let csv = try StreamingFile("sweep.csv", in: directory)
+        try csv.write(SweepReport.csvHeader(grid))
+        let progress = progress(combos.count)
+        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: self.rank)
+        let summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: clock, progress: progress) { rows in
+            try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+            cells.add(rows)
+        }
+        try csv.close()
+        let sweptNames = Set(grid.axes.map(\.name))
+        let portfolioParameters = PortfolioRules(maxPositions: fixedK, weighting: probe.weighting, rebalance: probe.rebalance)
+            .parameters(symbols: universe.candles.count, rank: rank?.text)
+            .filter { $0.name != "rotate" && !sweptNames.contains($0.name) }
+            .map { RunParameter("portfolio_" + $0.name, $0.value) }
+        var report = SweepReport(
+            strategy: strategy.name + " portfolio of " + universe.candles.map(\.symbol).joined(separator: ","), candles: clock,
+            commandLine: commandLine, fixedParameters: base.runParameters.filter { !sweptNames.contains($0.name) },
+            execution: portfolioParameters + config.parameters, grid: grid, whereText: filter?.text, combos: combos,
+            rankMetric: self.rank, periodsPerYear: ppy, summary: summary)
+        report.rules = strategy.ruleParameters
+        report.topShown = top
+        report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: clock)
+        if let folds {
+            let wf = try WalkForward(bars: clock.count, folds: folds)
+            report.walkForward = try wf.run(combinations: combos.count, evaluator: evaluator, candles: clock, rankMetric: self.rank)
+        }
+        try Self.write(report, cells: cells, evaluator: evaluator, rerun: rerun, in: directory)
+        return report
+    }
+}

@@ -1,0 +1,59 @@
+import BacktestCore
+import BacktestData
+
+/// What `bt data list` and `bt data summary` print: the stored series and books, and the
+/// summaries of series, as text tables or JSON (ISO-8601 UTC times, fractions).
+package enum StoreListingText {
+    /// `{"series": [{"symbol", "timeframe", "first", "last", "bars"}], "books": [{"symbol",
+    /// "first", "last", "events"}]}`.
+    package static func json(series: [CandleStore.SeriesInfo], books: [CandleStore.BookInfo]) -> JSONValue {
+        let s = series.map { s -> JSONValue in
+            ["symbol": .string(s.symbol), "timeframe": .string(s.timeframe), "first": .string(UTCTime.iso(s.first)),
+             "last": .string(UTCTime.iso(s.last)), "bars": .int(s.bars)]
+        }
+        let b = books.map { b -> JSONValue in
+            ["symbol": .string(b.symbol), "first": .string(UTCTime.isoMs(b.firstMs)), "last": .string(UTCTime.isoMs(b.lastMs)),
+             "events": .int(b.events)]
+        }
+        return ["series": .array(s), "books": .array(b)]
+    }
+
+    /// One row per series, then one per book (`book` as its timeframe, its events as its bars).
+    package static func table(series: [CandleStore.SeriesInfo], books: [CandleStore.BookInfo]) -> String {
+        var rows = [["SYMBOL", "TIMEFRAME", "FIRST", "LAST", "BARS"]]
+        for s in series {
+            rows.append([s.symbol, s.timeframe, UTCTime.iso(s.first), UTCTime.iso(s.last), String(s.bars)])
+        }
+        for b in books {
+            rows.append([b.symbol, "book", UTCTime.isoMs(b.firstMs), UTCTime.isoMs(b.lastMs), "\(b.events) events"])
+        }
+        return TextTable.render(rows, rightAligned: [4])
+    }
+
+    /// An array of objects, returns as fractions.
+    package static func json(_ summaries: [SeriesSummary]) -> JSONValue {
+        .array(summaries.map { s -> JSONValue in
+            ["symbol": .string(s.symbol), "timeframe": s.timeframe.map { .string($0.rawValue) } ?? .null,
+             "bars": .int(s.bars), "first": .string(UTCTime.iso(s.first)), "last": .string(UTCTime.iso(s.last)),
+             "first_close": .number(s.firstClose), "last_close": .number(s.lastClose),
+             "min_low": .number(s.minLow), "max_high": .number(s.maxHigh),
+             "total_return": .number(s.totalReturn), "mean_return": .number(s.meanReturn),
+             "return_sd": .number(s.returnStandardDeviation)]
+        })
+    }
+
+    /// One row per summary, returns in percent.
+    package static func table(_ summaries: [SeriesSummary]) -> String {
+        var rows = [["SYMBOL", "TF", "BARS", "FIRST", "LAST", "FIRST CLOSE", "LAST CLOSE", "MIN LOW", "MAX HIGH", "TOTAL", "MEAN/BAR",
+                     "SD/BAR"]]
+        for s in summaries {
+            rows.append([
+                s.symbol, s.timeframe?.rawValue ?? "?", String(s.bars), UTCTime.isoDate(s.first), UTCTime.isoDate(s.last),
+                Format.price(s.firstClose), Format.price(s.lastClose), Format.price(s.minLow), Format.price(s.maxHigh),
+                Format.percent(s.totalReturn, digits: 1), Format.percent(s.meanReturn, digits: 3),
+                Format.percent(s.returnStandardDeviation, digits: 3),
+            ])
+        }
+        return TextTable.render(rows, rightAligned: Set(2...11).subtracting([3, 4]))
+    }
+}
