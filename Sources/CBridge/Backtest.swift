@@ -206,10 +206,7 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, stra
     let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
     let cfg = try Config.read(config)
     // As bt run: short rules trade only with shorts allowed.
-    let short = strategy.expressions.map(\.role).filter { $0 == SignalRules.Role.shortEntry.rawValue || $0 == SignalRules.Role.shortExit.rawValue }
-    if !short.isEmpty && cfg.allow_short == 0 {
-        throw BridgeError.input("\(strategy.name) has short rules (\(short.joined(separator: ", "))): they trade only with allow_short")
-    }
+    try strategy.requireShorts(allowed: cfg.allow_short != 0)
     let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
     let plan = try Config.execution(cfg, candles: candles, inferredTick: inferredTick, strategy: strategy, parameters: parameters)
     let execution = plan.config

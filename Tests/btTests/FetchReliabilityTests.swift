@@ -96,7 +96,7 @@ struct FetchReliabilityTests {
                           [ "--fault", try fault(["kind": "raw", "api": "/api/v3/exchangeInfo", "status": 400, "body": #"{"code": -1121, "msg": "Invalid symbol."}"#]) ]
                       }, status: 2, words: [#""Invalid symbol." (code -1121)"#]),
         HostileNumber(name: "Retry-After 1e20 with a --max-wait past a week", faults: { ["--fault", "rate_limit@2+,retry_after=1e20"] },
-                      options: ["--max-wait", "1e30"], status: 2, words: ["--max-wait must be seconds from 0 to 604800"]),
+                      options: ["--max-wait", "1e30"], status: 2, words: ["--max-wait '1e+30': must be seconds from 0 to 604800"]),
         HostileNumber(name: "Retry-After 1e20 is longer than the longest wait", faults: { ["--fault", "rate_limit@2+,retry_after=1e20"] },
                       options: ["--max-wait", "604800"], status: 1, words: ["asked to wait 1e+20 s, longer than the longest wait allowed (604800 s)"]),
     ]

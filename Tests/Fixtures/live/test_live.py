@@ -292,7 +292,7 @@ class LiveTests(unittest.TestCase):
         ex = self.exchange()
         for extra, words in [(["--depth", "synthetic"], "live order book"), (["--max-participation", "0.1"], "volume"),
                              (["--duration", "soon"], "duration"), (["--exchange", "kraken"], "exchange"),
-                             (["--fps", "0"], "--fps must be 1 to 30")]:
+                             (["--fps", "0"], "--fps '0': must be 1 to 30")]:
             p = subprocess.run(live_args(ex, self.db, *extra), capture_output=True, text=True, timeout=30)
             self.assertEqual(p.returncode, 2, (extra, p.stderr))
             self.assertIn(words, p.stderr)
