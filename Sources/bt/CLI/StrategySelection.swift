@@ -59,7 +59,7 @@ extension ParsedArguments {
         }
         let strategy = try strategyLibrary.strategy(named: name)
         // A file's short rules, like --short-entry/--short-exit, trade only with --short.
-        if command.accepts(.short) { try strategy.requireShorts(allowed: flag(.short)) }
+        if command.accepts(.short) { try strategy.requireShorts(allowed: flag(.short), named: name) }
         return (strategy, Array(positionals.dropFirst()))
     }
 

@@ -5,11 +5,12 @@ extension Strategy {
     }
 
     /// Refuses to run a strategy with short rules without shorts: they would never trade.
+    /// - Parameter label: how the caller named the strategy (a file's path), else its name.
     /// - Throws: `InputError` naming the strategy, its short rules and the `short` setting.
-    public func requireShorts(allowed: Bool) throws {
+    public func requireShorts(allowed: Bool, named label: String? = nil) throws {
         let roles = shortRuleRoles
         guard allowed || roles.isEmpty else {
-            throw InputError("\(name) has short rules (\(roles.joined(separator: ", "))): they trade only with \(Setting.short.mention)")
+            throw InputError("\(label ?? name) has short rules (\(roles.joined(separator: ", "))): they trade only with \(Setting.short.mention)")
         }
     }
 }
