@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The library reports settings; bt names them by their flags and adds its own advice (issue 14).
+/// The library reports settings; bt names them by their flags and adds its own advice.
 @Suite("bt words library errors with its flags")
 struct ErrorMessageTests {
     @Test("a bad setting is named by its flag, with the value given",
