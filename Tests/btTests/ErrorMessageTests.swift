@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import bt
 
-/// The library reports settings; bt names them by their flags and adds its own advice (issue 14).
+/// The library reports settings; bt names them by their flags and adds its own advice.
 @Suite("bt words library errors with its flags")
 struct ErrorMessageTests {
     @Test("every setting the library may name is an option of some command, spelt as bt names it")

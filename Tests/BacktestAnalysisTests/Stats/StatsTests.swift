@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Stats from a BacktestResult")
 struct StatsTests {
-    /// The names issue 5 promised (the metric table, `Metric`, may hold more, never fewer).
+    /// The machine names the documentation promises (the metric table, `Metric`, may hold more, never fewer).
     static let contract = [
         "start", "end", "bars", "exposure", "final_equity", "peak_equity", "total_return", "buy_hold_return",
         "cagr", "volatility_ann", "sharpe", "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown",
@@ -16,7 +16,7 @@ struct StatsTests {
     ]
 
 
-    @Test("every machine name in the issue is present")
+    @Test("every promised machine name is present")
     func names() {
         let stats = Stats(StatsFixtures.sample, bootstrap: .init(resamples: 50))
         for name in Self.contract { #expect(stats.names.contains(name), "missing \(name)") }

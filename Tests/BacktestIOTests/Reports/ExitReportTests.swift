@@ -6,7 +6,7 @@ import Testing
 @testable import BacktestPresentation
 
 /// How each trade ended, in every output of a run: trades.csv, the JSON, report.md, the text
-/// summary and the page's data (issue 20, "Reports").
+/// summary and the page's data.
 @Suite("Exit kinds in reports")
 struct ExitReportTests {
     /// ma-cross 10/30 on GOOG with a 3% stop, a 6% target and a 5% trailing stop: trades end in

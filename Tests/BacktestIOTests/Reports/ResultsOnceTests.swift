@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// Reports draw what the run computed: the drawdowns the statistics found, and the screen runs
-/// kept while the screen ran (issue 23, "each result once").
+/// kept while the screen ran: each result is computed once.
 @Suite("Results computed once")
 struct ResultsOnceTests {
     static func run(_ seed: UInt64, bars: Int = 300) throws -> BacktestResult {
