@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, lowest first; a target may import only the ones above it in this list:
-//   BacktestCore      support, GSL, candles, indicators, order book, engine, strategies, synthetic data
+//   BacktestCore      support, GSL, candles, indicators, order book, engine and its cost model, strategies, synthetic data
 //   BacktestAnalysis  statistics, cost sensitivity, overfitting, sweeps, screens
 //   BacktestIO        store, importers, text and SVG charts, reports
 //   Backtest          the public library: re-exports the three layers
