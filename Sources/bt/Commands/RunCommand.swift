@@ -39,14 +39,8 @@ extension Command {
         let parameters = try strategy.parameters(args.values(.param))
         let config = try args.executionConfig(symbol: window.candles.symbol, candles: window.candles, store: store, strategy: strategy,
                                               parameters: parameters)
-        // The signals computed once the run has started (its synthetic book's estimates then
-        // start on a spare core), and kept for the cost table.
-        var computed: Signals?
-        let result = try Engine.run(window, config: config) {
-            computed = try strategy.signals(window.series, parameters)
-            return computed!
-        }
-        let signals = computed!
+        let signals = try strategy.signals(window.series, parameters)
+        let result = try Engine.run(window, signals: signals, config: config)
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,
                             indicators: strategy.indicators(parameters), config: config, result: result, warmUp: window) {
             try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: $0)

@@ -466,26 +466,6 @@ struct SpreadWindow {
         storage = [Double](repeating: 0, count: 3 * window + 1)
     }
 
-    /// The window's position and sums: two windows in the same state give the same samples
-    /// for the same fills (reading a column of pairs; the ring holds the pairs in the window).
-    struct State: Equatable {
-        var start: Int, end: Int, added: Int
-        var sum: Double, squares: Double
-
-        /// Equal to the bit (a sum of NaN is equal to itself).
-        static func == (a: State, b: State) -> Bool {
-            a.start == b.start && a.end == b.end && a.added == b.added
-                && a.sum.bitPattern == b.sum.bitPattern && a.squares.bitPattern == b.squares.bitPattern
-        }
-    }
-
-    /// The state, read and set (`EstimateFeed` moves a window reading a column of pairs to the
-    /// state another window reached).
-    var state: State {
-        get { State(start: start, end: end, added: added, sum: sum, squares: squares) }
-        set { start = newValue.start; end = newValue.end; added = newValue.added; sum = newValue.sum; squares = newValue.squares }
-    }
-
     /// The estimate for a fill on bar `t` (t never decreases between calls), as
     /// `CandleEstimators.spread`.
     mutating func spread(_ h: UnsafeBufferPointer<Double>, _ l: UnsafeBufferPointer<Double>,
@@ -502,7 +482,7 @@ struct SpreadWindow {
     }
 
     /// `sample` reading the pairs from `pairs` (the pair ending at bar k at `pairs[k]`, as
-    /// `CandleEstimators.pairs` computes it: `EstimateFeed`) instead of computing them: the same
+    /// `CandleEstimators.pairs` computes it: `SpreadPairs`) instead of computing them: the same
     /// sums of the same runs, so the same bits.
     mutating func sample(pairs: UnsafePointer<Double>, before t: Int) -> CandleEstimators.SpreadSample? {
         sample(before: t, from: .column(pairs))

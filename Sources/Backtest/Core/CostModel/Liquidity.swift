@@ -19,13 +19,8 @@ struct Liquidity {
     private var spreadWindow: SpreadWindow
     private var takenAsks = 0.0, takenBids = 0.0
     private var askTimeMs: Int64 = 0, bidTimeMs: Int64 = 0
-    /// The candidate bars' impact windows and spread steps from a second core, when the run has
-    /// them (`EstimateFeed`); bars below `feedPublished` are published, `feedCursor` is the next
-    /// candidate to look at.
-    private var feed: EstimateFeed?
-    private var feedPublished = 0, feedCursor = 0
-    /// The series' pairs when they were computed apart (by the feed, or once for many runs:
-    /// `IndicatorCache.keepsSpreadPairs`), the pair ending at this run's bar k at `pairs[k]`;
+    /// The series' pairs when they were computed once for many runs
+    /// (`IndicatorCache.keepsSpreadPairs`), the pair ending at this run's bar k at `pairs[k]`;
     /// `column` keeps them alive.
     private var column: SpreadPairs?
     private var pairs: UnsafePointer<Double>?
@@ -72,13 +67,6 @@ struct Liquidity {
     /// The spread window's length for `bars` bars: a window longer than the series holds all of
     /// it (the same estimates from a ring no longer than the bars).
     static func spreadWindow(_ model: SyntheticDepth, bars: Int) -> Int { max(1, min(model.spreadWindow, bars)) }
-
-    /// Reads the model book's estimates from `feed` (made for this run's candles and model).
-    mutating func use(_ feed: EstimateFeed) {
-        precondition(source == .synthetic && feed.count == candles.count, "the feed must be this run's")
-        self.feed = feed
-        use(feed.column)
-    }
 
     /// Reads the spread window's pairs from `column`, the pairs of a series whose last
     /// `candles.count` bars are this run's.
@@ -252,23 +240,16 @@ struct Liquidity {
         // unless it came with the volumes).
         let window = estimates(at: bar)
         var e = window.0
-        // The volume relation of the window's σ when the feed computed it.
-        var knownRelation: Double?? = nil
         if !model.usesProfile, !((e.volume ?? 0) > 0) { fillsWithoutVolume += 1 }
         let pastTouch = !model.usesProfile && model.impact > 0 && (e.volume ?? 0) > 0
             && taken + quantity > (e.volume ?? 0) * model.touchSeconds / max(barSeconds, 1e-9)
         let relation = model.spreadBps == nil && model.volumeRelation && (e.dollarVolume ?? 0) > 0
         if pastTouch || relation {
-            if let sigma = window.sigma {
-                e.sigma = sigma
-                knownRelation = window.relation
-            } else {
-                e.sigma = candles.close.withUnsafeBufferPointer {
-                    CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
-                }
+            e.sigma = window.sigma ?? candles.close.withUnsafeBufferPointer {
+                CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
             }
         }
-        let estimate = model.spreadEstimate(e, reference: p, relation: knownRelation)
+        let estimate = model.spreadEstimate(e, reference: p)
         let half = model.spreadBps.map { $0 / 20_000 } ?? (estimate?.spread ?? 0) / 2
         let curve = model.curve(side, estimates: e, halfSpread: half, barSeconds: barSeconds)
         let sign = side == .buy ? 1.0 : -1.0
@@ -310,30 +291,14 @@ struct Liquidity {
     }
 
     /// The candle estimates for a fill on `bar`, with the spread from the running window, and σ
-    /// when it came with the volumes (`SyntheticDepth.impactWindow`); `relation` is that σ's
-    /// volume-relation spread when the feed computed it (`.some`). σ is not put in the
+    /// when it came with the volumes (`SyntheticDepth.impactWindow`). σ is not put in the
     /// estimates: it matters only beyond the touch and to the volume relation, which the caller
-    /// decides. With a feed, a candidate bar's window and spread step come from it.
-    private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??, relation: Double??) {
-        if let feed {
-            if bar >= feedPublished { feedPublished = feed.waitPast(bar) }
-            if let (known, before) = feed.estimates(at: bar, cursor: &feedCursor) {
-                let bars: CandleEstimators.SpreadSample?
-                if spreadWindow.state == before {
-                    // The feed's window took this step from this state: its sample is ours.
-                    spreadWindow.state = known.spreadAfter
-                    bars = known.spread
-                } else {
-                    bars = spreadSample(before: bar)
-                }
-                return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: known.volume, dollarVolume: known.dollars),
-                        known.sigma, known.sigma == nil ? nil : .some(known.relation))
-            }
-        }
+    /// decides.
+    private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??) {
         let bars = spreadSample(before: bar)
         let window = model.impactWindow(candles, before: bar)
         return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: window.volume, dollarVolume: window.dollars),
-                window.sigma, nil)
+                window.sigma)
     }
 
     /// The running spread window's sample for a fill on `bar`, its pairs read from `pairs` or

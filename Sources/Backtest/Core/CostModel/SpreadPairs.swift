@@ -2,7 +2,7 @@
 /// `values[0]` is 0), as `CandleEstimators.pairs` computes them: what a run's spread window
 /// would compute for itself, computed once for the runs that share a series. A sweep's
 /// combinations at synthetic depth read them from their `IndicatorCache`
-/// (`keepsSpreadPairs`), and `EstimateFeed` fills one on a second core.
+/// (`keepsSpreadPairs`).
 final class SpreadPairs: @unchecked Sendable {
     /// Bars of the series.
     let count: Int

@@ -24,22 +24,7 @@ public enum Engine {
     ///   indicator.
     public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
                            cache: IndicatorCache = IndicatorCache()) throws -> BacktestResult {
-        try run(candles, config: config, cache: cache, feed: .automatic, signals: { signals })
-    }
-
-    /// `run` with the signals computed by `signals` after the run has started: with a spare
-    /// core, a long series' synthetic-book estimates are computed on it meanwhile
-    /// (`EstimateFeed`). The same results as computing the signals first.
-    public static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache = IndicatorCache(),
-                           signals: () throws -> Signals) throws -> BacktestResult {
-        try run(candles, config: config, cache: cache, feed: .automatic, signals: signals)
-    }
-
-    /// `run(_:config:cache:signals:)` with the feed's policy given (tests hold the two paths
-    /// equal).
-    package static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache = IndicatorCache(),
-                            feed policy: EstimateFeed.Policy, signals: () throws -> Signals) throws -> BacktestResult {
-        try run(candles, config: config, feed: policy, signals: signals,
+        try run(candles, signals: signals, config: config,
                 inputs: { try OrderInputs(config, candles: candles, cache: cache) }, cache: cache, of: candles)
     }
 
@@ -48,51 +33,32 @@ public enum Engine {
     /// the warm-up of the bars before the fold.
     package static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig, endOf prefix: CandleSeries,
                             cache: IndicatorCache) throws -> BacktestResult {
-        try run(candles, config: config, cache: cache, endOf: prefix, signals: { signals })
-    }
-
-    /// The same with the fold's signals computed by `signals` after the run has started.
-    package static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache, endOf prefix: CandleSeries,
-                            feed policy: EstimateFeed.Policy = .automatic, signals: () throws -> Signals) throws -> BacktestResult {
         precondition(candles.count <= prefix.count, "the candles must be the end of the prefix")
-        return try run(candles, config: config, feed: policy, signals: signals,
+        return try run(candles, signals: signals, config: config,
                        inputs: { try OrderInputs(config, candles: prefix, cache: cache, runBars: candles.count) },
                        cache: cache, of: prefix)
     }
 
-    /// Validates `config`, starts the feed (when `policy` and the run allow one), then computes
-    /// the signals and the order inputs while it works. A run at synthetic depth whose `cache`
-    /// (that of `series`, whose last bars `candles` are) keeps the series' pairs reads them
-    /// from there instead (and starts no feed).
-    private static func run(_ candles: CandleSeries, config: ExecutionConfig, feed policy: EstimateFeed.Policy,
-                            signals makeSignals: () throws -> Signals,
+    /// Validates `config`, then computes the order inputs. A run at synthetic depth whose
+    /// `cache` (that of `series`, whose last bars `candles` are) keeps the series' pairs reads
+    /// them from there.
+    private static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
                             inputs makeInputs: () throws -> OrderInputs,
                             cache: IndicatorCache, of series: CandleSeries) throws -> BacktestResult {
         try config.validate()
-        // A cache that keeps the series' pairs serves many runs: they read those instead.
-        let feed = cache.keepsSpreadPairs ? nil : EstimateFeed.start(candles, config: config, policy: policy)
-        defer { feed?.finish() }
-        let signals: Signals, inputs: OrderInputs
-        do {
-            signals = try makeSignals()
-            precondition(signals.count == candles.count, "signals must have one element per bar")
-            inputs = try makeInputs()
-        } catch {
-            feed?.cancel()
-            throw error
-        }
-        feed?.hand(signals)
+        precondition(signals.count == candles.count, "signals must have one element per bar")
+        let inputs = try makeInputs()
         let shared = cache.keepsSpreadPairs && config.estimatesSpreadFromBars && candles.count >= 2
             ? cache.spreadPairs(of: series) : nil
-        return try run(candles, signals: signals, config: config, inputs: inputs, feed: feed, pairs: shared)
+        return try run(candles, signals: signals, config: config, inputs: inputs, pairs: shared)
     }
 
     private static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
-                            inputs: OrderInputs, feed: EstimateFeed?, pairs: SpreadPairs?) throws -> BacktestResult {
+                            inputs: OrderInputs, pairs: SpreadPairs?) throws -> BacktestResult {
         precondition(signals.count == candles.count, "signals must have one element per bar")
         let n = candles.count
         var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
-        if let feed { broker.ledger.liquidity.use(feed) } else if let pairs { broker.ledger.liquidity.use(pairs) }
+        if let pairs { broker.ledger.liquidity.use(pairs) }
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
