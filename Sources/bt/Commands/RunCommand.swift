@@ -40,10 +40,12 @@ extension Command {
         let config = try args.executionConfig(symbol: window.candles.symbol, candles: window.candles, store: store, strategy: strategy,
                                               parameters: parameters)
         let signals = try strategy.signals(window.series, parameters)
-        let result = try Engine.run(window, signals: signals, config: config)
+        // The run and its cost table share the series' spread pairs and indicators.
+        let cache = IndicatorCache()
+        let result = try Engine.run(window, signals: signals, config: config, cache: cache)
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,
                             indicators: strategy.indicators(parameters), config: config, result: result, warmUp: window) {
-            try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: $0)
+            try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: $0, cache: cache)
         }
     }
 }

@@ -14,16 +14,12 @@ struct Liquidity {
     private let candles: CandleSeries
     private let barSeconds: Double
 
-    /// Model book: the spread's window sum, and per side the units still missing and the time
-    /// (ms) they were last updated.
-    private var spreadWindow: SpreadWindow
+    /// Model book: the spread's window over the series' pairs (nil when the spread is not
+    /// estimated from the bars), and per side the units still missing and the time (ms) they
+    /// were last updated.
+    private var spreadWindow: SpreadWindow?
     private var takenAsks = 0.0, takenBids = 0.0
     private var askTimeMs: Int64 = 0, bidTimeMs: Int64 = 0
-    /// The series' pairs when they were computed once for many runs
-    /// (`IndicatorCache.keepsSpreadPairs`), the pair ending at this run's bar k at `pairs[k]`;
-    /// `column` keeps them alive.
-    private var column: SpreadPairs?
-    private var pairs: UnsafePointer<Double>?
 
     /// Recorded book replay.
     private var replay: BookReplay
@@ -44,13 +40,13 @@ struct Liquidity {
     /// given or the source is not the model book).
     private(set) var spreadEstimates: [SpreadEstimate] = []
 
-    init(config: ExecutionConfig, candles: CandleSeries) {
+    /// - Parameter pairs: the Corwin-Schultz pairs of the series whose last bars `candles` are
+    ///   (its `IndicatorCache`'s), read when the spread is estimated from the bars; nil: the
+    ///   spread window computes the pairs of `candles` it reaches (a portfolio's symbol).
+    init(config: ExecutionConfig, candles: CandleSeries, pairs: SpreadPairs? = nil) {
         model = config.synthetic
         self.candles = candles
         barSeconds = SyntheticDepth.barSeconds(candles)
-        // A window longer than the series holds all of it: the same estimates from a ring no
-        // longer than the bars (a window of Int.max would otherwise be allocated).
-        spreadWindow = SpreadWindow(window: Self.spreadWindow(config.synthetic, bars: candles.count))
         var events: [BookEvent] = []
         switch config.depth {
         case .none: source = .none; slippage = 0
@@ -60,20 +56,14 @@ struct Liquidity {
         }
         replay = BookReplay(events)
         checkpoints = source == .book ? config.bookCheckpoints : nil
+        if config.estimatesSpreadFromBars {
+            // A window longer than the series holds all of it (and `8 * window` stays finite).
+            let window = max(1, min(model.spreadWindow, candles.count))
+            spreadWindow = pairs.map { SpreadWindow(window: window, pairs: $0, bars: candles.count) }
+                ?? SpreadWindow(window: window, filling: candles)
+        }
         // One estimate per model fill: room for a fill every 16 bars, as the run's ledger.
         if source == .synthetic && model.spreadBps == nil { spreadEstimates.reserveCapacity(max(16, candles.count / 16)) }
-    }
-
-    /// The spread window's length for `bars` bars: a window longer than the series holds all of
-    /// it (the same estimates from a ring no longer than the bars).
-    static func spreadWindow(_ model: SyntheticDepth, bars: Int) -> Int { max(1, min(model.spreadWindow, bars)) }
-
-    /// Reads the spread window's pairs from `column`, the pairs of a series whose last
-    /// `candles.count` bars are this run's.
-    mutating func use(_ column: SpreadPairs) {
-        precondition(source == .synthetic && column.count >= candles.count, "the pairs must end with this run's bars")
-        self.column = column
-        pairs = UnsafePointer(column.values + (column.count - candles.count))
     }
 
     /// Levels the recorded book's stale-level rule dropped up to the last fill.
@@ -295,22 +285,9 @@ struct Liquidity {
     /// estimates: it matters only beyond the touch and to the volume relation, which the caller
     /// decides.
     private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??) {
-        let bars = spreadSample(before: bar)
+        let bars = spreadWindow?.sample(before: bar)
         let window = model.impactWindow(candles, before: bar)
         return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: window.volume, dollarVolume: window.dollars),
                 window.sigma)
-    }
-
-    /// The running spread window's sample for a fill on `bar`, its pairs read from `pairs` or
-    /// computed from the bars; nil when the spread is given.
-    private mutating func spreadSample(before bar: Int) -> CandleEstimators.SpreadSample? {
-        if let pairs { return spreadWindow.sample(pairs: pairs, before: bar) }
-        guard model.spreadBps == nil else { return nil }
-        let c = candles
-        return c.high.withUnsafeBufferPointer { h in
-            c.low.withUnsafeBufferPointer { l in
-                c.close.withUnsafeBufferPointer { close in spreadWindow.sample(h, l, close, before: bar) }
-            }
-        }
     }
 }

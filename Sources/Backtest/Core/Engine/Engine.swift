@@ -39,26 +39,25 @@ public enum Engine {
                        cache: cache, of: prefix)
     }
 
-    /// Validates `config`, then computes the order inputs. A run at synthetic depth whose
-    /// `cache` (that of `series`, whose last bars `candles` are) keeps the series' pairs reads
-    /// them from there.
+    /// Validates `config`, then computes the order inputs. A run at synthetic depth with an
+    /// estimated spread reads the pairs of `series` (whose last bars `candles` are) from its
+    /// `cache`, which computes them once for every run that shares it.
     private static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
                             inputs makeInputs: () throws -> OrderInputs,
                             cache: IndicatorCache, of series: CandleSeries) throws -> BacktestResult {
         try config.validate()
         precondition(signals.count == candles.count, "signals must have one element per bar")
         let inputs = try makeInputs()
-        let shared = cache.keepsSpreadPairs && config.estimatesSpreadFromBars && candles.count >= 2
-            ? cache.spreadPairs(of: series) : nil
-        return try run(candles, signals: signals, config: config, inputs: inputs, pairs: shared)
+        let pairs = config.estimatesSpreadFromBars ? cache.spreadPairs(of: series) : nil
+        return try run(candles, signals: signals, config: config, inputs: inputs, pairs: pairs)
     }
 
     private static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
                             inputs: OrderInputs, pairs: SpreadPairs?) throws -> BacktestResult {
         precondition(signals.count == candles.count, "signals must have one element per bar")
         let n = candles.count
-        var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
-        if let pairs { broker.ledger.liquidity.use(pairs) }
+        var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices,
+                            pairs: pairs)
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
