@@ -191,7 +191,7 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, _ si
                           shortEntries: shortEntries, shortExits: shortExits)
     let cfg = try Config.read(config)
     let execution = try Config.execution(cfg, candles: candles, inferredTick: inferredTick)
-    let result = try Engine.run(candles, signals: vectors, config: execution)
+    let result = try Engine.run(Engine.Request(candles, signals: vectors, config: execution))
     out.pointee = Handles.shared.add(RunHandle(result: result, signals: vectors, config: execution,
                                                periodsPerYear: try Config.periodsPerYear(cfg), strategy: "signals"))
 }
@@ -212,7 +212,7 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, stra
     let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
     let execution = try Config.execution(cfg, candles: candles, inferredTick: inferredTick, strategy: strategy, parameters: parameters)
     let signals = try strategy.signals(candles, parameters)
-    let result = try Engine.run(candles, signals: signals, config: execution)
+    let result = try Engine.run(Engine.Request(candles, signals: signals, config: execution))
     out.pointee = Handles.shared.add(RunHandle(
         result: result, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
         parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters)))

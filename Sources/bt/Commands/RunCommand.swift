@@ -42,7 +42,7 @@ extension Command {
         let signals = try strategy.signals(window.series, parameters)
         // The run and its cost table share the series' spread pairs and indicators.
         let cache = IndicatorCache()
-        let result = try Engine.run(window, signals: signals, config: config, cache: cache)
+        let result = try Engine.run(Engine.Request(window, signals: signals, config: config, cache: cache))
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,
                             indicators: strategy.indicators(parameters), config: config, result: result, warmUp: window) {
             try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: $0, cache: cache)

@@ -88,13 +88,14 @@ struct SpreadPairsTests {
             config.depth = .synthetic
             config.synthetic.spreadWindow = spread
             config.fill = fill
-            let own = try Engine.run(series, signals: signals, config: config)
-            Self.expectSame(try Engine.run(series, signals: signals, config: config, cache: shared), own, "whole, spread \(spread)")
+            let own = try Engine.run(Engine.Request(series, signals: signals, config: config))
+            Self.expectSame(try Engine.run(Engine.Request(series, signals: signals, config: config, cache: shared)), own, "whole, spread \(spread)")
             // A fold, the last 2,500 bars of the prefix, reads the prefix's pairs from its 2,500th
             // on: the same as the fold's bars run alone (no expressions, so nothing else reads
             // the bars before).
-            let fold = try Engine.run(prefix.slice(range), signals: signals.slice(range), config: config, endOf: prefix, cache: foldCache)
-            let alone = try Engine.run(prefix.slice(range), signals: signals.slice(range), config: config)
+            let fold = try Engine.run(Engine.Request(CandleWindow(prefix, start: range.lowerBound), signals: signals.slice(0..<prefix.count),
+                                                     config: config, cache: foldCache))
+            let alone = try Engine.run(Engine.Request(prefix.slice(range), signals: signals.slice(range), config: config))
             Self.expectSame(fold, alone, "fold, spread \(spread)")
         }
     }
