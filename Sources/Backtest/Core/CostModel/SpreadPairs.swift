@@ -6,45 +6,67 @@
 ///   `IndicatorCache` holds its series' column (`IndicatorCache.spreadPairs(of:)`), so a sweep's
 ///   combinations, a walk-forward step's, a cost table's runs and `bt run` with its cost table
 ///   read the pairs computed once.
-/// - As one run's window reaches them (`init(count:)`, then `compute`): a portfolio's symbol,
-///   whose fills are far apart, computes only the pairs of the windows before its fills (all
-///   500 symbols' whole columns took a third of `bt bench portfolio`).
+/// - As one run's window reaches them (`init(reaching:window:)`, then `compute(from:to:)`): a
+///   portfolio's symbol, whose fills are far apart, computes only the pairs of the windows
+///   before its fills (all 500 symbols' whole columns took a third of `bt bench portfolio`).
 final class SpreadPairs: @unchecked Sendable {
     /// Bars of the series.
     let count: Int
     let values: UnsafeMutablePointer<Double>
-
-    /// Room for the pairs of `count` bars, none computed yet (`compute` fills them).
-    init(count: Int) {
-        self.count = count
-        values = .allocate(capacity: max(1, count))
-        values[0] = 0
-    }
+    /// The series while pairs remain to be computed as a window reaches them (nil: every pair
+    /// is computed), and scratch for `CandleEstimators.pairs` to take `run` pairs at a time.
+    private let reaching: CandleSeries?
+    private let run: Int
+    private let scratch: UnsafeMutablePointer<Double>?
 
     /// Every pair of `candles`.
-    convenience init(_ candles: CandleSeries) {
-        self.init(count: candles.count)
-        guard count >= 2 else { return }
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.scratch(run: min(count, Self.chunk))) {
-            compute(candles, from: 1, to: count, scratch: $0)
-        }
+    init(_ candles: CandleSeries) {
+        count = candles.count
+        values = .allocate(capacity: max(1, count))
+        values[0] = 0
+        reaching = nil
+        run = max(1, min(count, Self.chunk))
+        scratch = nil
+        let s = UnsafeMutablePointer<Double>.allocate(capacity: 2 * run + 2)
+        defer { s.deallocate() }
+        Self.compute(candles, from: 1, to: count, into: values, run: run, scratch: s)
     }
 
-    deinit { values.deallocate() }
+    /// Room for the pairs of `candles`, none computed yet: a window of `window` bars computes
+    /// those it reaches (`compute(from:to:)`).
+    init(reaching candles: CandleSeries, window: Int) {
+        count = candles.count
+        values = .allocate(capacity: max(1, count))
+        values[0] = 0
+        reaching = candles
+        run = max(1, min(window, Self.chunk))
+        scratch = .allocate(capacity: 2 * run + 2)
+    }
+
+    deinit {
+        values.deallocate()
+        scratch?.deallocate()
+    }
 
     /// Bars per call of `CandleEstimators.pairs` at most (its scratch stays in cache).
     static let chunk = 8192
 
-    /// The scratch `compute` needs to take pairs `run` at a time.
-    static func scratch(run: Int) -> Int { 2 * run + 2 }
+    /// True when the pairs are computed as a window reaches them.
+    var isReached: Bool { reaching != nil }
 
-    /// Computes the pairs ending at bars `from..<to` of `candles` (the column's series;
-    /// from ≥ 1), as many at a time as `scratch` (`scratch(run:)` Doubles) allows.
-    func compute(_ candles: CandleSeries, from: Int, to: Int, scratch: UnsafeMutableBufferPointer<Double>) {
-        let run = (scratch.count - 2) / 2
-        precondition(from >= 1 && to <= count && candles.count == count && run >= 1, "pairs out of range")
+    /// Computes the pairs ending at bars `from..<to` (from ≥ 1) of a column made with
+    /// `init(reaching:window:)`.
+    func compute(from: Int, to: Int) {
+        guard let reaching, let scratch else { preconditionFailure("the column holds every pair already") }
+        Self.compute(reaching, from: from, to: to, into: values, run: run, scratch: scratch)
+    }
+
+    /// The pairs ending at bars `from..<to` of `candles` into `values`, `run` at a time with
+    /// `scratch` of `2 * run + 2` Doubles.
+    private static func compute(_ candles: CandleSeries, from: Int, to: Int, into values: UnsafeMutablePointer<Double>,
+                                run: Int, scratch: UnsafeMutablePointer<Double>) {
+        precondition(from >= 1 && to <= candles.count, "pairs out of range")
         guard from < to else { return }
-        let s = scratch.baseAddress!
         candles.high.withUnsafeBufferPointer { h in
             candles.low.withUnsafeBufferPointer { l in
                 candles.close.withUnsafeBufferPointer { c in
@@ -52,7 +74,7 @@ final class SpreadPairs: @unchecked Sendable {
                     while k < to {
                         let n = min(to - k, run)
                         CandleEstimators.pairs(h.baseAddress!, l.baseAddress!, c.baseAddress!, from: k, count: n,
-                                               into: values + k, own: s, flags: s + (run + 1))
+                                               into: values + k, own: scratch, flags: scratch + (run + 1))
                         k += n
                     }
                 }

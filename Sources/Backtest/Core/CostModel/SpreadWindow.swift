@@ -14,10 +14,8 @@ struct SpreadWindow {
     /// The pair ending at the run's bar k at `pairs[k]`; `column` keeps them alive.
     private let column: SpreadPairs
     private let pairs: UnsafePointer<Double>
-    /// The run's candles when the window computes its column's pairs as it reaches them, and
-    /// the scratch that takes (nil: the column holds every pair).
-    private let filling: CandleSeries?
-    private var scratch: [Double] = []
+    /// True when the window computes its column's pairs as it reaches them.
+    private let fills: Bool
     /// The pairs in the window are those ending at bars start..<end.
     private var start = 1, end = 1
     private var sum = 0.0, squares = 0.0
@@ -26,23 +24,20 @@ struct SpreadWindow {
     /// A window of `window` bars (at least 1) over a run of `bars` bars, the last bars of the
     /// series whose pairs `column` holds.
     init(window: Int, pairs column: SpreadPairs, bars: Int) {
-        self.init(window: window, column: column, bars: bars, filling: nil)
+        precondition(window >= 1, "spread window must be at least one bar")
+        precondition(column.count >= bars, "the pairs must end with the run's bars")
+        precondition(!column.isReached || column.count == bars, "a column computed as reached is the run's own")
+        self.window = window
+        self.column = column
+        pairs = UnsafePointer(column.values + (column.count - bars))
+        fills = column.isReached
     }
 
     /// A window of `window` bars (at least 1) over `candles`, computing their pairs into a
     /// column of its own as it reaches them: the pairs of the windows before the fills, each
     /// once, none of the bars the windows skip.
     init(window: Int, filling candles: CandleSeries) {
-        self.init(window: window, column: SpreadPairs(count: candles.count), bars: candles.count, filling: candles)
-    }
-
-    private init(window: Int, column: SpreadPairs, bars: Int, filling: CandleSeries?) {
-        precondition(window >= 1, "spread window must be at least one bar")
-        precondition(column.count >= bars, "the pairs must end with the run's bars")
-        self.window = window
-        self.column = column
-        pairs = UnsafePointer(column.values + (column.count - bars))
-        self.filling = filling
+        self.init(window: window, pairs: SpreadPairs(reaching: candles, window: window), bars: candles.count)
     }
 
     /// The pairs' mean and its standard error for a fill on bar `t` (t never decreases between
@@ -68,7 +63,7 @@ struct SpreadWindow {
             if slot == w { slot = 0 }
         }
         if end < t {
-            if let filling { fill(filling, from: end, to: t) }
+            if fills { column.compute(from: end, to: t) }
             // New pairs end..<t, in at most two runs.
             slot = end % w
             var k = end
@@ -92,13 +87,6 @@ struct SpreadWindow {
             }
         }
         return CandleEstimators.SpreadSample(sum: sum, squares: squares, pairs: end - start)
-    }
-
-    /// Computes the pairs ending at bars `from..<to` into the window's own column.
-    private mutating func fill(_ candles: CandleSeries, from: Int, to: Int) {
-        if scratch.isEmpty { scratch = [Double](repeating: 0, count: SpreadPairs.scratch(run: min(window, SpreadPairs.chunk))) }
-        let column = column
-        scratch.withUnsafeMutableBufferPointer { column.compute(candles, from: from, to: to, scratch: $0) }
     }
 
     /// The sum of `count` values and the sum of their squares, each with four accumulators (no
