@@ -23,7 +23,7 @@ struct ExitReportTests {
         config.stopLoss = 0.03
         config.takeProfit = 0.06
         config.exits.trail = .fraction(0.05)
-        let result = try Engine.run(goog, signals: Signals(entries: entries, exits: exits), config: config)
+        let result = try Engine.run(Engine.Request(goog, signals: Signals(entries: entries, exits: exits), config: config))
         return Report(strategy: "ma-cross", parameters: [], execution: config.parameters, commandLine: ["bt", "run", "ma-cross", "GOOG"],
                       result: result, stats: Stats(result, bootstrap: .init(resamples: 20)), costs: nil)
     }

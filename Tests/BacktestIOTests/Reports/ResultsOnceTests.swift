@@ -17,7 +17,7 @@ struct ResultsOnceTests {
         let c = Synth.series(symbol: "S\(seed)", bars: bars, seed: seed)
         let every = 13 + Int(seed % 11)
         let entries = (0..<c.count).map { $0 % every == 2 }, exits = (0..<c.count).map { $0 % every == 9 }
-        return try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
+        return try Engine.run(Engine.Request(c, signals: Signals(entries: entries, exits: exits), config: config))
     }
 
     @Test("the statistics carry their drawdowns: the per-bar curve is Performance.drawdowns bit for bit")
