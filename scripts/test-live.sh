@@ -8,15 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-SWIFT="${SWIFT:-swift}"
-BT="${BT:-}"
-if [[ -z "$BT" ]]; then
-  "$SWIFT" build --product bt
-  BT="$root/.build/debug/bt"
-fi
-if ! /usr/bin/python3 -c 'import websockets' 2>/dev/null; then
-  bash scripts/install-deps.sh
-fi
+. scripts/lib/live-python.sh
 # The real L2 sample for the recorded-session case (fetched once into .cache/, as make test-l2 does).
 . scripts/lib/pypi.sh
 ensure_python_pip

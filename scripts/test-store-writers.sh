@@ -7,13 +7,5 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-SWIFT="${SWIFT:-swift}"
-BT="${BT:-}"
-if [[ -z "$BT" ]]; then
-  "$SWIFT" build --product bt
-  BT="$root/.build/debug/bt"
-fi
-if ! /usr/bin/python3 -c 'import websockets' 2>/dev/null; then
-  bash scripts/install-deps.sh
-fi
+. scripts/lib/live-python.sh
 BT="$BT" /usr/bin/python3 Tests/Fixtures/live/test_store_writers.py "$@"

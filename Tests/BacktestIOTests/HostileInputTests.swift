@@ -195,48 +195,10 @@ struct HostileInputTests {
         let code = Markdown.code("a`b|c\nd")
         #expect(code == "`` a`b\\|c\\nd ``")
         #expect(Markdown.code("`x``") == "``` `x`` ```" && Markdown.code(" a ") == "`  a  `" && Markdown.code("ab") == "`ab`")
-        #expect(Self.codeSpans(in: "| x | " + Markdown.code("rm `ls` ''") + " |") == ["rm `ls` ''"])
+        #expect(CodeSpans.codeSpans(in: "| x | " + Markdown.code("rm `ls` ''") + " |") == ["rm `ls` ''"])
         let fenced = Markdown.fenced("x\n```\ny\n")
         #expect(fenced.hasPrefix("````text\n") && fenced.hasSuffix("````\n"))
         #expect(Markdown.shellQuoted("a\nb\u{1B}") == "$'a\\nb\\x1b'")
-    }
-
-    /// `md` without its inline code spans, read as CommonMark reads them: a run of n backticks
-    /// opens a span that the next run of exactly n closes (an unmatched run is text).
-    static func outsideCodeSpans(_ md: String) -> String { splitCodeSpans(md).outside }
-
-    /// The contents of `md`'s inline code spans, one leading and trailing space stripped when
-    /// both are there (CommonMark), `\|` read as `|` (a GitHub table cell).
-    static func codeSpans(in md: String) -> [String] {
-        splitCodeSpans(md).spans.map { span in
-            var s = span.replacingOccurrences(of: "\\|", with: "|")
-            if s.count >= 2, s.hasPrefix(" "), s.hasSuffix(" "), s.contains(where: { $0 != " " }) { s = String(s.dropFirst().dropLast()) }
-            return s
-        }
-    }
-
-    private static func splitCodeSpans(_ md: String) -> (outside: String, spans: [String]) {
-        let chars = Array(md)
-        func run(at i: Int) -> Int { var j = i; while j < chars.count && chars[j] == "`" { j += 1 }; return j - i }
-        var outside = "", spans: [String] = [], i = 0
-        while i < chars.count {
-            guard chars[i] == "`" else { outside.append(chars[i]); i += 1; continue }
-            let n = run(at: i)
-            var j = i + n, close: Int?
-            while j < chars.count {
-                if chars[j] == "`" {
-                    let m = run(at: j)
-                    if m == n { close = j; break }
-                    j += m
-                } else {
-                    j += 1
-                }
-            }
-            guard let close else { outside += String(chars[i..<(i + n)]); i += n; continue }
-            spans.append(String(chars[(i + n)..<close]))
-            i = close + n
-        }
-        return (outside, spans)
     }
 
     @Test("HTML and SVG: tags and attributes cannot be opened")
@@ -262,7 +224,7 @@ struct HostileInputTests {
         let md = screen.markdown()
         #expect(!md.contains("\u{1B}") && !md.contains("\u{202E}"))
         // Outside code spans (where text is shown literally) no tag survives.
-        #expect(!Self.outsideCodeSpans(md).contains("<img"))
+        #expect(!CodeSpans.outside(md).contains("<img"))
         let tableLines = md.split(separator: "\n").filter { $0.hasPrefix("| ") && $0.contains("img") }.map(String.init)
         #expect(tableLines.count == 2)
         for line in tableLines {

@@ -26,34 +26,3 @@ struct ManifestCommandTests {
         #expect(again.contains("--force"))
     }
 }
-
-/// CommonMark inline code spans, for reading a command back from a markdown table cell.
-enum CodeSpans {
-    /// The contents of `md`'s code spans, one leading and trailing space stripped when both are
-    /// there, `\|` read as `|` (a GitHub table cell).
-    static func codeSpans(in md: String) -> [String] {
-        let chars = Array(md)
-        func run(at i: Int) -> Int { var j = i; while j < chars.count && chars[j] == "`" { j += 1 }; return j - i }
-        var spans: [String] = [], i = 0
-        while i < chars.count {
-            guard chars[i] == "`" else { i += 1; continue }
-            let n = run(at: i)
-            var j = i + n, close: Int?
-            while j < chars.count {
-                if chars[j] == "`" {
-                    let m = run(at: j)
-                    if m == n { close = j; break }
-                    j += m
-                } else {
-                    j += 1
-                }
-            }
-            guard let close else { i += n; continue }
-            var s = String(chars[(i + n)..<close]).replacingOccurrences(of: "\\|", with: "|")
-            if s.count >= 2, s.hasPrefix(" "), s.hasSuffix(" "), s.contains(where: { $0 != " " }) { s = String(s.dropFirst().dropLast()) }
-            spans.append(s)
-            i = close + n
-        }
-        return spans
-    }
-}

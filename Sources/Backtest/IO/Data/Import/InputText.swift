@@ -56,18 +56,8 @@ final class InputText {
     /// Calls `body` with each line's byte range (without `\n` or a trailing `\r`) and its 1-based
     /// number, skipping blank lines; stops early when `body` returns false.
     func forEachLine(_ body: (Range<Int>, Int) throws -> Bool) rethrows {
-        let b = bytes
-        var start = 0, line = 1
-        while start < b.count {
-            var end = start
-            while end < b.count, b[end] != 10 { end += 1 }
-            var stop = end
-            if stop > start, b[stop - 1] == 13 { stop -= 1 }
-            var k = start
-            while k < stop, b[k] == 32 || b[k] == 9 { k += 1 }
-            if k < stop, try !body(start..<stop, line) { return }
-            start = end + 1
-            line += 1
+        for (range, line) in lines {
+            if try !body(range, line) { return }
         }
     }
 
