@@ -60,7 +60,7 @@ enum LiveSummaryText {
         out += "fills: \(s.fills.count), trades: \(s.result?.trades.count ?? 0)"
         if let r = s.result {
             out += ", equity \(NumberText.shortest(r.finalEquity)) from \(NumberText.shortest(r.initialCash)) "
-                + String(format: "(%+.2f%%)", (r.finalEquity / r.initialCash - 1) * 100)
+                + String(format: "(%+.2f%%)", r.totalReturn * 100)
         }
         out += "\n"
         for f in s.fills {

@@ -42,7 +42,7 @@ public struct CostSensitivity: Sendable {
             let r = try run(m)
             let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: r.candles.time)
             let profile = ReturnProfile(Performance.returns(equity: r.equity, initial: r.initialCash))
-            return Row(multiplier: m, totalReturn: r.finalEquity / r.initialCash - 1,
+            return Row(multiplier: m, totalReturn: r.totalReturn,
                        sharpe: profile.sharpe(periodsPerYear: ppy),
                        maxDrawdown: profile.maxDrawdown,
                        feesPaid: r.feesPaid, trades: r.trades.count)

@@ -106,7 +106,7 @@ extension CostSensitivity {
                                 var c = config
                                 c.feeBps = min(fee, 9_999)
                                 let r = try Portfolio.run(symbols, rules: rules, config: c)
-                                return r.finalEquity / r.initialCash - 1
+                                return r.account.totalReturn
                             })
     }
 }

@@ -3,13 +3,14 @@ import BacktestCore
 /// Every statistic of a run, in output order: the one table of metric names, units, directions
 /// and sweep columns that stats, sweeps, screens, reports and tests read.
 ///
-/// - `Stats` computes every case, in this order (the contract of `bt run --json`, `stats.csv`
-///   and `screen.csv`); a case it does not compute traps.
 /// - `RunMetrics` computes the cases with a sweep column, in column order (`sweep.csv`).
+/// - `Stats` holds every case, in this order (the contract of `bt run --json`, `stats.csv` and
+///   `screen.csv`): those with a sweep column from `RunMetrics`, the others computed itself. A
+///   case neither computes traps, and so does one computed twice.
 /// - Screens, sweeps and heatmaps rank by `direction`; reports format by `unit` (`Stat.formatted`).
 ///
-/// Adding a statistic: a case here, its row in `definition`, its value in `Stats` (and in
-/// `RunMetrics` when it gets a sweep column).
+/// Adding a statistic: a case here, its row in `definition`, its value in `RunMetrics` when it
+/// gets a sweep column, else in `Stats`.
 public enum Metric: String, CaseIterable, Sendable, CustomStringConvertible {
     case start, end, bars
     case periodsPerYear = "periods_per_year"

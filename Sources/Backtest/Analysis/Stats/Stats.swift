@@ -2,7 +2,8 @@ import BacktestCore
 import Foundation
 
 /// Every statistic of a run, computed from a `BacktestResult`, in the order and with the units of
-/// the metric table (`Metric`).
+/// the metric table (`Metric`): those with a sweep column as `RunMetrics` computes them, the
+/// others here.
 ///
 /// Return-based measures use per-bar equity returns over the whole run, flat bars included,
 /// anchored at the initial cash (`Performance.returns`). Names, order and units are the
@@ -47,36 +48,31 @@ public struct Stats: Sendable {
         let n = result.equity.count
         let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
         var values = [Metric: Double](minimumCapacity: Metric.allCases.count)
-        func add(_ metric: Metric, _ value: Double) { values[metric] = value }
+        func add(_ metric: Metric, _ value: Double) {
+            precondition(values.updateValue(value, forKey: metric) == nil, "Stats computes '\(metric)' twice")
+        }
+
+        // The statistics with a sweep column, as a sweep computes them (total return, exposure,
+        // the return ratios, maximum drawdown, trades, win rate, profit factor, fees, final equity).
+        let swept = RunMetrics(result, returns: returns, periodsPerYear: ppy)
+        for (metric, value) in zip(RunMetrics.metrics, swept.values) { add(metric, value) }
 
         add(.start, candles.time.first.map(Double.init) ?? .nan)
         add(.end, candles.time.last.map(Double.init) ?? .nan)
         add(.bars, Double(n))
         add(.periodsPerYear, ppy)
-        add(.exposure, n == 0 ? .nan : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(n))
         add(.avgPositionShare, Self.averagePositionShare(result))
-        add(.finalEquity, result.finalEquity)
         add(.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash))
-        add(.totalReturn, result.finalEquity / result.initialCash - 1)
         let split = result.costSplit
         add(.grossReturn, split.grossReturn)
         let bh = Self.buyHoldReturns(candles.close)
         add(.buyHoldReturn, candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan)
-        let profile = ReturnProfile(returns)
-        add(.cagr, profile.cagr(periodsPerYear: ppy))
-        add(.volatilityAnn, profile.annualVolatility(periodsPerYear: ppy))
-        let sharpe = profile.sharpe(periodsPerYear: ppy)
-        add(.sharpe, sharpe)
         let ci = sharpeInterval(returns, ppy)
         add(.sharpeCILow, ci.low)
         add(.sharpeCIHigh, ci.high)
         add(.psr, Uncertainty.probabilisticSharpe(returns))
-        add(.sortino, profile.sortino(periodsPerYear: ppy))
-        add(.calmar, profile.calmar(periodsPerYear: ppy))
-        add(.omega, profile.omega)
 
         let dd = DrawdownEpisodes(equity: result.equity, initial: result.initialCash, time: candles.time)
-        add(.maxDrawdown, profile.maxDrawdown)
         add(.avgDrawdown, dd.averageDepth)
         add(.maxDrawdownDuration, dd.maxBars)
         add(.maxDrawdownDurationDays, dd.maxDays)
@@ -86,7 +82,6 @@ public struct Stats: Sendable {
 
         for (metric, value) in TradeStats(result.trades).values { add(metric, value) }
         exits = ExitSummary(result.trades)
-        add(.feesPaid, result.feesPaid)
         add(.spreadCost, split.spread)
         add(.impactCost, split.impact)
         let filled = result.fills.filter { $0.quantityFilled > 0 }

@@ -1,9 +1,10 @@
 import BacktestCore
 
-/// The statistics a sweep or screen ranks by, computed with the same functions as `Stats` so a
-/// sweep row equals `bt run`'s value for the same combination, but without the bootstrap,
-/// regression and tail statistics that make the full set costly across thousands of runs.
-/// Which ones, and in which column order, is the metric table's sweep column (`Metric`).
+/// The statistics a sweep keeps per combination and ranks by: every statistic with a sweep
+/// column, computed here only (`Stats` takes them from here, so a sweep row equals `bt run`'s
+/// value for the same combination), without the bootstrap, regression and tail statistics that
+/// make the full set costly across thousands of runs. Which ones, and in which column order, is
+/// the metric table's sweep column (`Metric`).
 ///
 /// - Complexity: O(bars + trades), a few passes over the per-bar returns.
 public struct RunMetrics: Sendable, Equatable {
@@ -39,7 +40,7 @@ public struct RunMetrics: Sendable, Equatable {
         periodSharpe = sharpe / periodsPerYear.squareRoot()
         values = Self.metrics.map { metric in
             switch metric {
-            case .totalReturn: return result.finalEquity / result.initialCash - 1
+            case .totalReturn: return result.totalReturn
             case .cagr: return profile.cagr(periodsPerYear: periodsPerYear)
             case .sharpe: return sharpe
             case .sortino: return profile.sortino(periodsPerYear: periodsPerYear)
@@ -50,21 +51,11 @@ public struct RunMetrics: Sendable, Equatable {
             case .trades: return Double(result.trades.count)
             case .winRate: return trades.winRate
             case .profitFactor: return trades.profitFactor
-            case .exposure:
-                return result.equity.isEmpty ? .nan : Double(Self.barsInPosition(result.position)) / Double(result.equity.count)
+            case .exposure: return result.exposure
             case .feesPaid: return result.feesPaid
             case .finalEquity: return result.finalEquity
             default: preconditionFailure("RunMetrics does not compute '\(metric)', which has a sweep column")
             }
-        }
-    }
-
-    /// Bars with a nonzero position (branch-free count).
-    static func barsInPosition(_ position: [Double]) -> Int {
-        position.withUnsafeBufferPointer { p in
-            var count = 0
-            for i in 0..<p.count { count &+= p[i] != 0 ? 1 : 0 }
-            return count
         }
     }
 
