@@ -44,8 +44,8 @@ struct QuietBarTests {
     }
 }
 
-@Suite("Return profile: one division per peak")
-struct ReturnProfileDrawdownTests {
+@Suite("Return statistics: one division per peak")
+struct ReturnStatsDrawdownTests {
     /// The per-period definition: the minimum over t of (value_t - peak_t) / peak_t.
     static func naiveMaxDrawdown(_ r: [Double]) -> Double {
         var value = 1.0, peak = 1.0, worst = Double.infinity
@@ -68,9 +68,9 @@ struct ReturnProfileDrawdownTests {
             }
             if trial % 10 == 3 { r[n / 2] = .nan }
             if trial % 10 == 5 { r = r.map { abs($0) } }  // only new highs and flat periods
-            let profile = ReturnProfile(r)
+            let returnStats = ReturnStats(r)
             let expected = Self.naiveMaxDrawdown(r)
-            #expect(profile.maxDrawdown.bitPattern == expected.bitPattern, "trial \(trial): \(profile.maxDrawdown) vs \(expected)")
+            #expect(returnStats.maxDrawdown.bitPattern == expected.bitPattern, "trial \(trial): \(returnStats.maxDrawdown) vs \(expected)")
         }
     }
 

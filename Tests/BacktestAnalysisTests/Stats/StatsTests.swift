@@ -64,7 +64,7 @@ struct StatsTests {
     @Test("tail risk: VaR is the 5% quantile, CVaR the mean at or below it")
     func tailRisk() {
         let s = Stats(StatsFixtures.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
-        let r = Performance.returns(equity: StatsFixtures.equity, initial: 100)
+        let r = ReturnStats.returns(equity: StatsFixtures.equity, initial: 100)
         let sorted = r.sorted()
         // n = 10: position 0.05 x 9 = 0.45 between the two smallest returns.
         #expect(close(s["var_95"], sorted[0] + 0.45 * (sorted[1] - sorted[0])))

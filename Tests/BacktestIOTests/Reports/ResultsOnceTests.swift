@@ -20,13 +20,13 @@ struct ResultsOnceTests {
         return try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
     }
 
-    @Test("the statistics carry their drawdowns: the per-bar curve is Performance.drawdowns bit for bit")
+    @Test("the statistics carry their drawdowns: the per-bar curve is DrawdownEpisodes.curve bit for bit")
     func statsCarryDrawdowns() throws {
         for seed in [1, 7, 42] as [UInt64] {
             let result = try Self.run(seed, bars: 2_000)
             let stats = Stats(result)
             let dd = try #require(stats.drawdowns)
-            let reference = Performance.drawdowns(equity: result.equity, initial: result.initialCash)
+            let reference = DrawdownEpisodes.curve(equity: result.equity, initial: result.initialCash)
             #expect(dd.curve.map(\.bitPattern) == reference.map(\.bitPattern))
             #expect(dd.episodes == DrawdownEpisodes(result).episodes)
             #expect(stats[.maxDrawdownDuration] == dd.maxBars)

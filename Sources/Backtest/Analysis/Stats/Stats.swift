@@ -6,7 +6,7 @@ import Foundation
 /// others here.
 ///
 /// Return-based measures use per-bar equity returns over the whole run, flat bars included,
-/// anchored at the initial cash (`Performance.returns`). Names, order and units are the
+/// anchored at the initial cash (`ReturnStats.returns`). Names, order and units are the
 /// `bt run --json` / `stats.csv` contract.
 public struct Stats: Sendable {
     public private(set) var all: [Stat]
@@ -46,7 +46,7 @@ public struct Stats: Sendable {
         self.periodsPerYear = ppy
         let candles = result.candles
         let n = result.equity.count
-        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+        let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
         var values = [Metric: Double](minimumCapacity: Metric.allCases.count)
         func add(_ metric: Metric, _ value: Double) {
             precondition(values.updateValue(value, forKey: metric) == nil, "Stats computes '\(metric)' twice")

@@ -28,26 +28,26 @@ public struct RunMetrics: Sendable, Equatable {
     }
 
     public init(_ result: BacktestResult, periodsPerYear: Double) {
-        self.init(result, returns: Performance.returns(equity: result.equity, initial: result.initialCash),
+        self.init(result, returns: ReturnStats.returns(equity: result.equity, initial: result.initialCash),
                   periodsPerYear: periodsPerYear)
     }
 
-    /// The metrics when the caller already has `Performance.returns` of `result`.
+    /// The metrics when the caller already has `ReturnStats.returns` of `result`.
     init(_ result: BacktestResult, returns: [Double], periodsPerYear: Double) {
         let trades = TradeStats.counts(result.trades)
-        let profile = ReturnProfile(returns)
-        let sharpe = profile.sharpe(periodsPerYear: periodsPerYear)
+        let returnStats = ReturnStats(returns)
+        let sharpe = returnStats.sharpe(periodsPerYear: periodsPerYear)
         periodSharpe = sharpe / periodsPerYear.squareRoot()
         values = Self.metrics.map { metric in
             switch metric {
             case .totalReturn: return result.totalReturn
-            case .cagr: return profile.cagr(periodsPerYear: periodsPerYear)
+            case .cagr: return returnStats.cagr(periodsPerYear: periodsPerYear)
             case .sharpe: return sharpe
-            case .sortino: return profile.sortino(periodsPerYear: periodsPerYear)
-            case .calmar: return profile.calmar(periodsPerYear: periodsPerYear)
-            case .omega: return profile.omega
-            case .maxDrawdown: return profile.maxDrawdown
-            case .volatilityAnn: return profile.annualVolatility(periodsPerYear: periodsPerYear)
+            case .sortino: return returnStats.sortino(periodsPerYear: periodsPerYear)
+            case .calmar: return returnStats.calmar(periodsPerYear: periodsPerYear)
+            case .omega: return returnStats.omega
+            case .maxDrawdown: return returnStats.maxDrawdown
+            case .volatilityAnn: return returnStats.annualVolatility(periodsPerYear: periodsPerYear)
             case .trades: return Double(result.trades.count)
             case .winRate: return trades.winRate
             case .profitFactor: return trades.profitFactor

@@ -26,7 +26,7 @@ extension Sweep {
                                  candles: CandleSeries) throws -> Deflation? {
         guard let best = summary.best, let metrics = summary.bestMetrics else { return nil }
         let result = try evaluator.run(best, on: candles, cache: IndicatorCache())
-        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+        let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
         let trials = summary.evaluated - summary.failed
         let variance = summary.sharpeVariance.isFinite ? summary.sharpeVariance : 0
         let skew = GSL.skew(returns), kurtosis = GSL.kurtosis(returns) + 3

@@ -105,7 +105,7 @@ public struct Sweep {
                 let combo = numbers?[start + k] ?? start + k
                 do {
                     let result = try evaluator.run(combo, on: candles, cache: cache)
-                    let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+                    let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
                     var row = Row(combo: combo, metrics: RunMetrics(result, returns: returns,
                                                                     periodsPerYear: evaluator.periodsPerYear))
                     if let cscv, combo % stride == 0 {

@@ -411,7 +411,7 @@ public struct Report {
         }
         // Bars held flat return exactly 0 and would bury the distribution: only bars that end
         // in a position, or that closed one, are counted.
-        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+        let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
         let held = returns.indices.filter { result.position[$0] != 0 || ($0 > 0 && result.position[$0 - 1] != 0) }.map { returns[$0] }
         if held.count > 1 {
             md += "\n" + Markdown.fenced(try HistogramChart.render(held, size: ChartSize(width: chartSize.width, height: 14),
