@@ -38,7 +38,7 @@ func tour(data: String, out: String) throws {
     let result = try Engine.run(candles, signals: signals, config: config)
     let stats = Stats(result)
     print(stats[.totalReturn], stats[.sharpe], stats[.maxDrawdown], result.trades.count)
-    print(stats.drawdowns?.deepest?.depth ?? 0, Metric.sharpe.formatted(stats[.sharpe]))
+    print(stats.drawdowns?.deepest?.depth ?? 0, Stat.sharpe.formatted(stats[.sharpe]))
 
     // A report folder: report.md, report.html, SVG charts, CSVs, stats.json.
     let report = Report(strategy: maCross.name, parameters: parameters.runParameters, execution: config.parameters,

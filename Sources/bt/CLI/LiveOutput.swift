@@ -67,8 +67,8 @@ enum LiveSummaryText {
             out += "  \(UTCTime.iso(f.time)) \(f.side.rawValue) \(NumberText.shortest(f.quantityFilled)) at \(NumberText.shortest(f.vwap))\n"
         }
         if let stats = s.stats {
-            let shown: [Metric] = [.totalReturn, .sharpe, .maxDrawdown, .winRate]
-            out += "stats: " + shown.map { "\($0.name) \(stats.stat($0).formatted)" }.joined(separator: ", ") + "\n"
+            let shown: [Stat] = [.totalReturn, .sharpe, .maxDrawdown, .winRate]
+            out += "stats: " + shown.map { "\($0.name) \($0.formatted(stats[$0]))" }.joined(separator: ", ") + "\n"
         }
         out += "stream: \(s.messages) messages, \(s.trades) trades, \(s.depthUpdates) depth updates, \(s.reconnects) reconnects, "
             + "\(s.syncs) book syncs, \(s.gaps) gaps, \(s.lateTrades) late trades"

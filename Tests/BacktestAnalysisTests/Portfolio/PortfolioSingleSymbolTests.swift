@@ -130,7 +130,7 @@ struct PortfolioSingleSymbolTests {
         #expect(p.positions == run.position.map { $0 != 0 ? 1 : 0 })
         #expect(p.positionValue == zip(run.position, candles.close).map { abs($0 * $1) })
         let a = Stats(p.account), b = Stats(run)
-        for (x, y) in zip(a.all, b.all) { #expect(Self.equal(x.value, y.value), "\(x.name): \(x.value) vs \(y.value)") }
+        for (x, y) in zip(a.all, b.all) { #expect(Self.equal(x.value, y.value), "\(x.stat): \(x.value) vs \(y.value)") }
         #expect(p.account.costSplit == run.costSplit)
     }
 }

@@ -164,7 +164,7 @@ struct ReportPageDataTests {
         let stats = try #require(tables.first { $0["id"] as? String == "stats" })
         let rows = try #require(stats["rows"] as? [[String]])
         #expect(rows.count == report.stats.all.count)
-        #expect(rows.contains(["Final equity", PageData.formatted(Stat(.finalEquity, r.finalEquity))]))
+        #expect(rows.contains(["Final equity", PageData.formatted(.finalEquity, r.finalEquity)]))
         #expect(rows.contains { $0[0] == "Max drawdown duration (days)" } && rows.contains { $0[0] == "Bars" })
         let manifest = try #require(d["manifest"] as? [[String]])
         #expect(manifest.first == ["command", "bt run ma-cross GOOG --out 'a b'"])
@@ -223,14 +223,14 @@ struct ReportPageDataTests {
 
     @Test("human figures: thousands separators, units once, dates without a clock at midnight")
     func formatting() {
-        #expect(PageData.formatted(Stat(.finalEquity, 46834.765)) == "46,834.77" || PageData.formatted(Stat(.finalEquity, 46834.765)) == "46,834.76")
-        #expect(PageData.formatted(Stat(.feesPaid, -0.004)) == "0.00")
-        #expect(PageData.formatted(Stat(.trades, 12345)) == "12,345")
-        #expect(PageData.formatted(Stat(.start, 1_092_873_600)) == "2004-08-19")
-        #expect(PageData.formatted(Stat(.start, 1_092_873_660)) == "2004-08-19T00:01:00Z")
-        #expect(PageData.statRow(Stat(.maxDrawdownDurationDays, 3)) == ["Max drawdown duration (days)", "3.0"])
-        #expect(PageData.statRow(Stat(.bars, 3)) == ["Bars", "3"])
-        #expect(PageData.statRow(Stat(.avgSlippageBps, 3)) == ["Avg slippage (bps)", "3.00"])
+        #expect(PageData.formatted(.finalEquity, 46834.765) == "46,834.77" || PageData.formatted(.finalEquity, 46834.765) == "46,834.76")
+        #expect(PageData.formatted(.feesPaid, -0.004) == "0.00")
+        #expect(PageData.formatted(.trades, 12345) == "12,345")
+        #expect(PageData.formatted(.start, 1_092_873_600) == "2004-08-19")
+        #expect(PageData.formatted(.start, 1_092_873_660) == "2004-08-19T00:01:00Z")
+        #expect(PageData.statRow(.maxDrawdownDurationDays, 3) == ["Max drawdown duration (days)", "3.0"])
+        #expect(PageData.statRow(.bars, 3) == ["Bars", "3"])
+        #expect(PageData.statRow(.avgSlippageBps, 3) == ["Avg slippage (bps)", "3.00"])
         #expect(PageData.grouped(0) == "0" && PageData.grouped(-1234567) == "-1,234,567")
     }
 }

@@ -40,7 +40,7 @@ struct ScreenBootstrapTests {
             let alone = Stats(result, periodsPerYear: 252)
             #expect(alone[.sharpeCILow].isFinite, "\(row.symbol)")
             for (x, y) in zip(stats.all, alone.all) {
-                #expect(x.value.bitPattern == y.value.bitPattern || (x.value.isNaN && y.value.isNaN), "\(row.symbol) \(x.name)")
+                #expect(x.value.bitPattern == y.value.bitPattern || (x.value.isNaN && y.value.isNaN), "\(row.symbol) \(x.stat)")
             }
         }
     }

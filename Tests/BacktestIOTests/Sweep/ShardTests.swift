@@ -263,7 +263,7 @@ struct ShardTests {
             #expect(report(merged).csv() == report(single).csv())
             #expect(report(merged).markdown() == report(single).markdown())
             for (a, b) in zip(merged, single) {
-                #expect(Self.bits(a.stats?.all.map(\.value) ?? []) == Self.bits(b.stats?.all.map(\.value) ?? []))
+                #expect(Self.bits(a.stats?.values ?? []) == Self.bits(b.stats?.values ?? []))
                 #expect(Self.bits(a.equityShape) == Self.bits(b.equityShape) && a.bars == b.bars && a.error == b.error)
                 #expect(a.stats?.periodsPerYear == b.stats?.periodsPerYear)
             }
@@ -310,10 +310,10 @@ struct ShardTests {
     func shardValueRanges() throws {
         let good = try #require(Self.screenRows(["S1"]).first)
         #expect(try Self.readBack(good).count == 1)
-        func with(_ metric: Metric, _ v: Double) -> Screen.Row {
+        func with(_ metric: Stat, _ v: Double) -> Screen.Row {
             var row = good
-            var values = row.stats!.all.map(\.value)
-            values[Metric.allCases.firstIndex(of: metric)!] = v
+            var values = row.stats!.values
+            values[Stat.allCases.firstIndex(of: metric)!] = v
             row.stats = Stats(values: values, periodsPerYear: row.stats!.periodsPerYear)
             return row
         }

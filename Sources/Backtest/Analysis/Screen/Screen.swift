@@ -35,8 +35,8 @@ public struct Screen {
         }
     }
 
-    /// Any statistic; ranks in its direction (`Metric.direction`).
-    public var rankMetric: Metric
+    /// Any statistic; ranks in its direction (`Stat.direction`).
+    public var rankMetric: Stat
     public var minTrades: Int
     /// `bt screen`'s default: a Sharpe ratio of two or three trades says nothing, so such rows
     /// follow the ranked ones, marked `few_trades`, instead of topping the screen.
@@ -44,8 +44,8 @@ public struct Screen {
     /// Points kept of each equity curve.
     public var shapePoints = 24
 
-    /// - Parameter rankMetric: `Metric.statistic(named:)` checks a name.
-    public init(rankMetric: Metric, minTrades: Int = 0) {
+    /// - Parameter rankMetric: `Stat.named(_:)` checks a name.
+    public init(rankMetric: Stat, minTrades: Int = 0) {
         self.rankMetric = rankMetric
         self.minTrades = minTrades
     }

@@ -8,12 +8,12 @@ import BacktestCore
 /// mean(pnl) / sd(pnl); Kelly = W - (1 - W) / (mean win / mean loss) on trade returns.
 /// Durations are in bars and in days (exit time - entry time).
 struct TradeStats {
-    /// The trade statistics without a sweep column, in the metric table's order; the number of
+    /// The trade statistics without a sweep column, in the table's order (`Stat`); the number of
     /// trades, the win rate and the profit factor are the sweep's (`counts`).
-    var values: [(metric: Metric, value: Double)] = []
+    var values: [(stat: Stat, value: Double)] = []
 
     init(_ trades: [Trade]) {
-        func add(_ metric: Metric, _ value: Double) { values.append((metric, value)) }
+        func add(_ stat: Stat, _ value: Double) { values.append((stat, value)) }
         let n = trades.count
         let returns = trades.map(\.returnFraction)
         let pnl = trades.map(\.pnl)

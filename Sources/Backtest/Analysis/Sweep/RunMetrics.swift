@@ -4,12 +4,12 @@ import BacktestCore
 /// column, computed here only (`Stats` takes them from here, so a sweep row equals `bt run`'s
 /// value for the same combination), without the bootstrap, regression and tail statistics that
 /// make the full set costly across thousands of runs. Which ones, and in which column order, is
-/// the metric table's sweep column (`Metric`).
+/// the metric table's sweep column (`Stat`).
 ///
 /// - Complexity: O(bars + trades), a few passes over the per-bar returns.
 public struct RunMetrics: Sendable, Equatable {
     /// The metrics a sweep computes, in column order.
-    public static let metrics: [Metric] = Metric.allCases.filter { $0.sweepColumn != nil }
+    public static let metrics: [Stat] = Stat.allCases.filter { $0.sweepColumn != nil }
         .sorted { $0.sweepColumn! < $1.sweepColumn! }
 
     /// Machine names, in column order.
@@ -60,19 +60,19 @@ public struct RunMetrics: Sendable, Equatable {
     }
 
     /// The value of `metric`, NaN when a sweep does not compute it.
-    public subscript(metric: Metric) -> Double {
+    public subscript(metric: Stat) -> Double {
         metric.sweepColumn.map { values[$0] } ?? .nan
     }
 
     /// The metric called `name`, NaN when unknown or not computed by a sweep.
     public subscript(name: String) -> Double {
-        Metric(rawValue: name).map { self[$0] } ?? .nan
+        Stat(rawValue: name).map { self[$0] } ?? .nan
     }
 
     /// The sweep metric called `name`, for ranking a sweep.
     /// - Throws: `InputError` naming the closest metric and listing the valid ones.
-    public static func metric(named name: String) throws -> Metric {
-        guard let metric = Metric(rawValue: name), metric.sweepColumn != nil else {
+    public static func metric(named name: String) throws -> Stat {
+        guard let metric = Stat(rawValue: name), metric.sweepColumn != nil else {
             let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw InputError("unknown metric\(hint) (valid: \(names.joined(separator: ", ")))", setting: .rank, value: name)
         }

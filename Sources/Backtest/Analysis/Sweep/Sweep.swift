@@ -53,7 +53,7 @@ public struct Sweep {
     }
 
     /// One of `RunMetrics.metrics`.
-    public var rankMetric: Metric
+    public var rankMetric: Stat
     public var chunkSize = 512
     public var topCount = 20
     /// CSCV blocks; 0 turns PBO off.
@@ -63,7 +63,7 @@ public struct Sweep {
     public var maxOverfittingTrials = 5_000
 
     /// - Parameter rankMetric: one of `RunMetrics.metrics` (`RunMetrics.metric(named:)` checks a name).
-    public init(rankMetric: Metric) {
+    public init(rankMetric: Stat) {
         precondition(rankMetric.sweepColumn != nil, "a sweep does not compute '\(rankMetric)'")
         self.rankMetric = rankMetric
     }

@@ -57,7 +57,7 @@ extension WalkForward {
         /// The choice over the union of the combinations `choices` were made among: the best
         /// value, and among equal values the lowest combination number, which is the one a scan in
         /// combination order keeps.
-        public static func best(of choices: [Choice], rankMetric: Metric) -> Choice {
+        public static func best(of choices: [Choice], rankMetric: Stat) -> Choice {
             var best = Choice.none
             for c in choices {
                 guard let combo = c.combo else { continue }
@@ -79,7 +79,7 @@ extension WalkForward {
     /// (a fold where no combination could run in-sample stays in cash).
     /// A step's choice depends only on bars before its out-of-sample fold.
     public func run(combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
-                    rankMetric: Metric) throws -> Outcome {
+                    rankMetric: Stat) throws -> Outcome {
         let choices = choose(combinations: combinations, evaluator: evaluator, candles: candles, rankMetric: rankMetric)
         return try trade(choices, evaluator: evaluator, candles: candles, rankMetric: rankMetric)
     }
@@ -88,7 +88,7 @@ extension WalkForward {
     /// `combinations`): the first in combination order of those with the best defined value.
     /// Shards choose among their own combinations; `Choice.best(of:)` merges their choices.
     public func choose(_ numbers: [Int]? = nil, combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
-                       rankMetric: Metric) -> [Choice] {
+                       rankMetric: Stat) -> [Choice] {
         precondition(rankMetric.sweepColumn != nil, "a sweep does not compute '\(rankMetric)'")
         return steps.map { step in
             let prefix = candles.slice(0..<step.inSample.upperBound)
@@ -112,7 +112,7 @@ extension WalkForward {
     /// Trades each step's choice on its out-of-sample fold (and on its in-sample fold, for the
     /// stitched in-sample curve).
     public func trade(_ choices: [Choice], evaluator: SweepEvaluator, candles: CandleSeries,
-                      rankMetric: Metric) throws -> Outcome {
+                      rankMetric: Stat) throws -> Outcome {
         precondition(choices.count == steps.count, "one choice per step")
         var results: [StepResult] = []
         var inParts: [BacktestResult] = [], outParts: [BacktestResult] = []

@@ -16,7 +16,7 @@ public struct SweepPlan {
     /// values on a copy.
     public let base: StrategyParameters
     /// The metric combinations are ranked by.
-    public var rank: Metric = .sharpe
+    public var rank: Stat = .sharpe
     /// Walk-forward folds, if any.
     public var folds: Int?
     /// Blocks of the overfitting diagnostics (CSCV).

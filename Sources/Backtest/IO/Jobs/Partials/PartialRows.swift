@@ -132,7 +132,7 @@ public enum ScreenRowsFile {
 
     public static func write(_ rows: [(position: Int, row: Screen.Row)], name: String, in partial: PartialWriter) throws {
         let w = try RecordWriter(path: partial.file(name), magic: magic)
-        w.int(Metric.allCases.count)
+        w.int(Stat.allCases.count)
         w.int(rows.count)
         for (position, row) in rows {
             w.int(position)
@@ -143,7 +143,7 @@ public enum ScreenRowsFile {
             if let s = row.stats {
                 w.u8(1)
                 w.double(s.periodsPerYear)
-                w.doubles(s.all.map(\.value))
+                w.doubles(s.values)
             } else {
                 w.u8(0)
             }
@@ -156,8 +156,8 @@ public enum ScreenRowsFile {
     public static func read(_ path: String) throws -> [(position: Int, row: Screen.Row)] {
         let r = try RecordReader(path: path, magic: magic)
         let metrics = try r.int()
-        guard metrics == Metric.allCases.count else {
-            throw InputError("holds \(metrics) statistics per symbol; this bt computes \(Metric.allCases.count)", at: path)
+        guard metrics == Stat.allCases.count else {
+            throw InputError("holds \(metrics) statistics per symbol; this bt computes \(Stat.allCases.count)", at: path)
         }
         return try (0..<r.count(limit: 1 << 26)).map { _ in
             let position = try r.int()
@@ -176,7 +176,7 @@ public enum ScreenRowsFile {
                 try r.require(RecordReader.isPlausible(ppy, .perYear), "\(ppy) periods per year")
                 let values = try r.doubles(limit: 1 << 16)
                 guard values.count == metrics else { throw InputError("holds a row with \(values.count) statistics", at: path) }
-                for (metric, v) in zip(Metric.allCases, values) { try r.statistic(metric, v) }
+                for (metric, v) in zip(Stat.allCases, values) { try r.statistic(metric, v) }
                 row.stats = Stats(values: values, periodsPerYear: ppy)
             }
             // Equity values are money: within the magnitude the store accepts for prices.

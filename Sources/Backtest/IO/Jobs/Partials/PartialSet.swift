@@ -82,7 +82,7 @@ public struct PartialSet: Sendable {
     }
 
     /// Every shard's walk-forward choices of sweep symbol `symbol`, merged.
-    public func walkForwardChoices(file: String, steps: Int, rankMetric: Metric) throws -> [WalkForward.Choice] {
+    public func walkForwardChoices(file: String, steps: Int, rankMetric: Stat) throws -> [WalkForward.Choice] {
         let perShard = try parts.map { part -> [WalkForward.Choice] in
             let c = try WalkForwardChoicesFile.read(part.file(file))
             guard c.count == steps else { throw InputError("holds \(c.count) walk-forward steps, not \(steps)", at: part.file(file)) }

@@ -190,7 +190,7 @@ final class RecordReader {
     }
 
     /// The statistic `metric` as a run computes it: NaN (undefined) or a value in its unit's range.
-    func statistic(_ metric: Metric, _ v: Double) throws {
+    func statistic(_ metric: Stat, _ v: Double) throws {
         try require(Self.isPlausible(v, metric.unit), "a statistic \(metric.name) of \(v)")
     }
 

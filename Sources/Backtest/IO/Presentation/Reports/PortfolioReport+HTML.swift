@@ -22,9 +22,9 @@ extension PortfolioReport {
         let symbolTable = PageData.table(
             id: "symbols", title: "Symbols", columns: ["symbol", "trades", "pnl", "contribution", "costs", "of costs", "held"],
             rows: symbols.map { c in
-                [c.symbol, String(c.trades), Stat("", c.pnl, .cash).formatted, Stat("", figures.contribution(c), .fraction).formatted,
-                 Stat("", figures.costs(c), .cash).formatted, Stat("", figures.costShare(c), .fraction).formatted,
-                 Stat("", figures.exposure(c), .fraction).formatted]
+                [c.symbol, String(c.trades), Stat.Unit.cash.formatted(c.pnl), Stat.Unit.fraction.formatted(figures.contribution(c)),
+                 Stat.Unit.cash.formatted(figures.costs(c)), Stat.Unit.fraction.formatted(figures.costShare(c)),
+                 Stat.Unit.fraction.formatted(figures.exposure(c))]
             },
             align: ["left", "right", "right", "right", "right", "right", "right"],
             notes: ["Contribution: the symbol's PnL (fees, spread and impact paid) over the initial cash; the contributions add up "

@@ -107,7 +107,7 @@ public struct PortfolioReport {
 
     /// The portfolio's own figures for humans (header first).
     public var figureRows: [[String]] {
-        func pct(_ v: Double) -> String { Stat("", v, .fraction).formatted }
+        func pct(_ v: Double) -> String { Stat.Unit.fraction.formatted(v) }
         func num(_ v: Double) -> String { v.isFinite ? String(format: "%.2f", v) : "-" }
         return [["portfolio", "value"],
                 ["Symbols", String(figures.symbols)],
@@ -133,8 +133,8 @@ public struct PortfolioReport {
     /// contribution first; `...` separates the best from the worst when not all are shown.
     /// Symbol names are shown as stored; callers escape them for their medium.
     public var symbolRows: [[String]] {
-        func pct(_ v: Double) -> String { Stat("", v, .fraction).formatted }
-        func cash(_ v: Double) -> String { Stat("", v, .cash).formatted }
+        func pct(_ v: Double) -> String { Stat.Unit.fraction.formatted(v) }
+        func cash(_ v: Double) -> String { Stat.Unit.cash.formatted(v) }
         func row(_ c: PortfolioContribution) -> [String] {
             [c.symbol, String(c.trades), cash(c.pnl), pct(figures.contribution(c)), cash(figures.costs(c)),
              pct(figures.costShare(c)), pct(figures.exposure(c))]

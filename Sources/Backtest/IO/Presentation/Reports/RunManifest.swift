@@ -58,7 +58,7 @@ public struct RunManifest: Sendable {
     /// Screens: how many symbols ran.
     public var symbols: Int?
     /// Sweeps and screens: the metric ranked by.
-    public var rankMetric: Metric?
+    public var rankMetric: Stat?
     /// Screens: the fewest trades a ranked symbol made.
     public var minTrades: Int?
     /// Sweeps: the swept parameters and their values.

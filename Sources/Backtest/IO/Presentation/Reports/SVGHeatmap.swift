@@ -56,7 +56,7 @@ enum SVGHeatmap {
     /// the bottom, the best cell outlined, a colour bar with round ticks on the right; values are
     /// printed in the cells when every one fits.
     static func canvas(values: [[Double]], rowName: String, rowLabels: [String], columnName: String, columnLabels: [String],
-                       title: String, metric: Metric, best: (row: Int, column: Int)?) -> SVGCanvas {
+                       title: String, metric: Stat, best: (row: Int, column: Int)?) -> SVGCanvas {
         let rows = values.count, cols = values.first?.count ?? 0
         let flat = values.flatMap { $0 }
         let scale = ColorScale(values: flat, diverging: SweepReport.isSigned(metric) && flat.contains { $0 < 0 })

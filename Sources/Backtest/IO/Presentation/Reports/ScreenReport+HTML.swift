@@ -20,8 +20,8 @@ extension ScreenReport {
 
     /// The numeric columns of the page's table: the rank metric first, then returns, risk and
     /// trade counts.
-    var pageColumns: [Metric] {
-        [rankMetric] + [Metric.totalReturn, .cagr, .sharpe, .maxDrawdown, .sortino, .trades, .winRate, .exposure]
+    var pageColumns: [Stat] {
+        [rankMetric] + [Stat.totalReturn, .cagr, .sharpe, .maxDrawdown, .sortino, .trades, .winRate, .exposure]
             .filter { $0 != rankMetric }
     }
 

@@ -13,7 +13,7 @@ public struct ScreenReport {
     public var rules: [RunParameter] = []
     public var execution: [RunParameter]
     public var commandLine: [String]
-    public var rankMetric: Metric
+    public var rankMetric: Stat
     public var minTrades: Int
     public var top: Int
     public var rows: [Screen.Row]
@@ -21,7 +21,7 @@ public struct ScreenReport {
     public var seriesNotes: [SeriesNote] = []
 
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], commandLine: [String],
-                rankMetric: Metric, minTrades: Int, top: Int, rows: [Screen.Row]) {
+                rankMetric: Stat, minTrades: Int, top: Int, rows: [Screen.Row]) {
         self.strategy = strategy; self.parameters = parameters; self.execution = execution
         self.commandLine = commandLine; self.rankMetric = rankMetric; self.minTrades = minTrades
         self.top = top; self.rows = rows
@@ -37,14 +37,14 @@ public struct ScreenReport {
     }
 
     public func csv() -> String {
-        var out = CSV.row(["rank", "symbol", "timeframe", "status", "error"] + Stats.allNames)
+        var out = CSV.row(["rank", "symbol", "timeframe", "status", "error"] + Stat.names)
         for row in ordered {
             var cells = [row.rank.map(String.init) ?? "", CSV.text(row.symbol), row.timeframe?.rawValue ?? "", row.status.rawValue,
                          CSV.text(row.error ?? "")]
             if let s = row.stats {
-                cells += s.all.map { $0.unit == .time ? UTCTime.iso(Int64($0.value)) : CSV.number($0.value) }
+                cells += s.all.map { $0.stat.unit == .time ? UTCTime.iso(Int64($0.value)) : CSV.number($0.value) }
             } else {
-                cells += Stats.allNames.map { _ in "" }
+                cells += Stat.names.map { _ in "" }
             }
             out += CSV.row(cells)
         }
@@ -81,7 +81,7 @@ public struct ScreenReport {
         var md = "# Screen: \(Markdown.cell(strategy))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Ranking\n\n\(ok) ranked, "
             + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
-        let columns: [Metric] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,
+        let columns: [Stat] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,
                                  .trades, .winRate]
         let shown = [rankMetric] + columns.filter { $0 != rankMetric }
         md += "| # | symbol | tf | equity | " + shown.map { Markdown.cell($0.name) }.joined(separator: " | ") + " |\n|---:|---|---|---|"
@@ -89,7 +89,7 @@ public struct ScreenReport {
         for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {
             guard let s = row.stats else { continue }
             md += "| \(row.rank!) | \(Markdown.cell(row.symbol)) | \(row.timeframe?.rawValue ?? "") | \(Self.sparkline(row.equityShape)) | "
-                + shown.map { s.stat($0).formatted }.joined(separator: " | ") + " |\n"
+                + shown.map { $0.formatted(s[$0]) }.joined(separator: " | ") + " |\n"
         }
         if !few.isEmpty {
             md += "\n## Not ranked: fewer than \(minTrades) trades\n\n"

@@ -9,13 +9,13 @@ public enum ScreenSummaryText {
     public static func render(_ report: ScreenReport, directory: String) -> String {
         let rows = report.ordered
         let metric = report.rankMetric
-        let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
+        let columns = [metric] + [Stat.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
         var table = [["#", "symbol", "tf", "equity"] + columns.map(\.name)]
         let shown = rows.filter { $0.status != .error }.prefix(report.top)
         for row in shown {
             guard let s = row.stats else { continue }
             table.append([row.rank.map(String.init) ?? "few", row.symbol, row.timeframe?.rawValue ?? "",
-                          ScreenReport.sparkline(row.equityShape)] + columns.map { s.stat($0).formatted })
+                          ScreenReport.sparkline(row.equityShape)] + columns.map { $0.formatted(s[$0]) })
         }
         let ranked = rows.filter { $0.rank != nil }.count
         let few = rows.filter { $0.status == .fewTrades }.count

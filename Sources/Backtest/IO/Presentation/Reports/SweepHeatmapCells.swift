@@ -13,7 +13,7 @@ public final class SweepHeatmapCells {
     public let xAxis: Int
     /// Index into `grid.axes` of the row axis; nil for a one-parameter grid.
     public let yAxis: Int?
-    public let rankMetric: Metric
+    public let rankMetric: Stat
     /// Whether every `RunMetrics` value is kept per cell (else only the rank metric).
     public let keepsAllMetrics: Bool
     /// Largest heatmap whose cells keep every metric.
@@ -29,7 +29,7 @@ public final class SweepHeatmapCells {
 
     /// - Parameters:
     ///   - combos: grid indexes of the evaluated combinations, by combination number.
-    public init(grid: ParameterGrid, combos: [Int], rankMetric: Metric) {
+    public init(grid: ParameterGrid, combos: [Int], rankMetric: Stat) {
         precondition(!grid.axes.isEmpty, "a sweep has at least one axis")
         self.grid = grid
         self.combos = combos
@@ -75,16 +75,16 @@ public final class SweepHeatmapCells {
     }
 
     /// The value of `metric` in `cell`, NaN when none ran or the metric is not kept.
-    func value(_ metric: Metric, cell: Int) -> Double {
+    func value(_ metric: Stat, cell: Int) -> Double {
         if metric == rankMetric { return rankValue[cell] }
         guard keepsAllMetrics, let column = metric.sweepColumn, !metrics[cell].isEmpty else { return .nan }
         return metrics[cell][column]
     }
 
     /// The metrics the page offers: the rank metric first, then (when kept) the others.
-    var shownMetrics: [Metric] {
+    var shownMetrics: [Stat] {
         guard keepsAllMetrics else { return [rankMetric] }
-        let preferred: [Metric] = [.sharpe, .totalReturn, .maxDrawdown, .trades, .winRate, .sortino, .cagr, .calmar,
+        let preferred: [Stat] = [.sharpe, .totalReturn, .maxDrawdown, .trades, .winRate, .sortino, .cagr, .calmar,
                                    .profitFactor, .volatilityAnn, .exposure, .omega, .feesPaid, .finalEquity]
         let rest = preferred.filter { $0 != rankMetric && $0.sweepColumn != nil }
             + RunMetrics.metrics.filter { !preferred.contains($0) && $0 != rankMetric }

@@ -130,7 +130,7 @@ extension SweepReport {
     }
 
     /// Metrics that take both signs, drawn on a diverging scale around zero when a value is negative.
-    static func isSigned(_ metric: Metric) -> Bool {
+    static func isSigned(_ metric: Stat) -> Bool {
         [.sharpe, .sortino, .calmar, .totalReturn, .cagr, .alpha, .expectancy, .avgTrade].contains(metric)
     }
 
@@ -166,16 +166,16 @@ extension SweepReport {
                                      align: ["left", "right"], notes: notes)]
         if let best = summary.best, let m = summary.bestMetrics {
             tables.append(PageData.table(id: "best", title: "Best: " + parameterText(best), columns: ["metric", "value"],
-                                         rows: RunMetrics.metrics.map { [PageData.label($0), PageData.formatted(Stat($0, m[$0]))] },
+                                         rows: RunMetrics.metrics.map { [PageData.label($0), PageData.formatted($0, m[$0])] },
                                          align: ["left", "right"]))
         }
 
         if !summary.top.isEmpty {
-            let shown: [Metric] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
+            let shown: [Stat] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
             let rows = summary.top.prefix(topShown).enumerated().compactMap { k, row -> [String]? in
                 guard let m = row.metrics else { return nil }
                 let values = grid.values(at: combos[row.combo])
-                return [String(k + 1)] + values.map(Self.label) + shown.map { PageData.formatted(Stat($0, m[$0])) }
+                return [String(k + 1)] + values.map(Self.label) + shown.map { PageData.formatted($0, m[$0]) }
             }
             tables.append(PageData.table(id: "top", title: "Top \(rows.count) by \(rankMetric)",
                                          columns: ["#"] + grid.axes.map(\.name) + shown.map(PageData.label), rows: rows,
@@ -190,8 +190,8 @@ extension SweepReport {
             var notes = ["Each step's parameters are chosen by \(rankMetric) on the fold before it only, then traded on the next fold."]
             if let inS = wf.inSample, let outS = wf.outOfSample {
                 let a = RunMetrics(inS, periodsPerYear: periodsPerYear), b = RunMetrics(outS, periodsPerYear: periodsPerYear)
-                notes.append("Stitched in-sample / out-of-sample: " + [Metric.totalReturn, .sharpe, .maxDrawdown].map {
-                    "\(PageData.label($0)) \(PageData.formatted(Stat($0, a[$0]))) / \(PageData.formatted(Stat($0, b[$0])))"
+                notes.append("Stitched in-sample / out-of-sample: " + [Stat.totalReturn, .sharpe, .maxDrawdown].map {
+                    "\(PageData.label($0)) \(PageData.formatted($0, a[$0])) / \(PageData.formatted($0, b[$0]))"
                 }.joined(separator: "; ") + ".")
             }
             tables.append(PageData.table(id: "walk-forward", title: "Walk-forward steps",

@@ -19,7 +19,7 @@ public struct SweepReport {
     public var whereText: String?
     /// Grid indexes of the evaluated combinations (after `--where`), by combination number.
     public var combos: [Int]
-    public var rankMetric: Metric
+    public var rankMetric: Stat
     public var periodsPerYear: Double
     public var summary: Sweep.Summary
     public var deflation: Sweep.Deflation?
@@ -28,7 +28,7 @@ public struct SweepReport {
 
     public init(strategy: String, candles: CandleSeries, commandLine: [String],
                 fixedParameters: [RunParameter], execution: [RunParameter],
-                grid: ParameterGrid, whereText: String?, combos: [Int], rankMetric: Metric,
+                grid: ParameterGrid, whereText: String?, combos: [Int], rankMetric: Stat,
                 periodsPerYear: Double, summary: Sweep.Summary) {
         self.strategy = strategy; self.candles = candles; self.commandLine = commandLine
         self.fixedParameters = fixedParameters; self.execution = execution; self.grid = grid
@@ -170,7 +170,7 @@ public struct SweepReport {
 
         if !summary.top.isEmpty {
             md += "\n## Top \(min(topShown, summary.top.count)) by \(rankMetric)\n\n"
-            let shownMetrics: [Metric] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
+            let shownMetrics: [Stat] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
             md += "| # | " + grid.axes.map { Markdown.cell($0.name) }.joined(separator: " | ") + " | "
                 + shownMetrics.map(\.name).joined(separator: " | ") + " |\n"
             md += "|---:|" + String(repeating: "---:|", count: grid.axes.count + shownMetrics.count) + "\n"

@@ -6,12 +6,12 @@ import Foundation
 /// One line per symbol of a multi-symbol sweep: its best combination, the rank metric, the
 /// deflated Sharpe ratio and PBO, or why the symbol could not be swept.
 public struct SweepSymbolsSummary {
-    public var rank: Metric
+    public var rank: Stat
     public var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]
     /// The timeframe each symbol was swept at, by the name in `outcomes`.
     public var timeframes: [String: String] = [:]
 
-    public init(rank: Metric, outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]) {
+    public init(rank: Stat, outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]) {
         self.rank = rank
         self.outcomes = outcomes
     }

@@ -4,9 +4,9 @@ import AnalysisTestSupport
 @testable import BacktestPresentation
 @testable import BacktestAnalysis
 
-/// The metric table (`Metric`) and the readers that must agree with it.
-@Suite("Metric table")
-struct MetricTests {
+/// The table of statistics (`Stat`) and the readers that must agree with it.
+@Suite("Stat table")
+struct StatTests {
     /// A run with trades, on `SweepFixtures.candles`, with a fee so every sweep metric is defined.
     static func run(_ n: Int = 600, every: Int = 40) throws -> BacktestResult {
         let c = SweepFixtures.candles(n)
@@ -17,17 +17,16 @@ struct MetricTests {
         return try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
     }
 
-    @Test("names are unique snake_case; Stats computes every metric in table order with the table's unit")
+    @Test("names are unique snake_case; Stats computes every statistic in table order")
     func table() throws {
-        let names = Metric.allCases.map(\.name)
-        #expect(Set(names).count == names.count)
+        let names = Stat.allCases.map(\.name)
+        #expect(Set(names).count == names.count && Stat.names == names)
         #expect(names.allSatisfy { $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "_" } })
-        #expect(Metric.allCases.allSatisfy { Metric(rawValue: $0.name) == $0 && "\($0)" == $0.name })
+        #expect(Stat.allCases.allSatisfy { Stat(rawValue: $0.name) == $0 && "\($0)" == $0.name })
         let stats = Stats(try Self.run(), bootstrap: .init(resamples: 50))
-        #expect(stats.names == names)
-        for (stat, metric) in zip(stats.all, Metric.allCases) {
-            #expect(stat.unit == metric.unit, "\(metric)")
-            #expect(stats.stat(metric) == stat && stats[metric] == stats[metric.name] || stat.value.isNaN)
+        #expect(stats.all.map(\.stat) == Stat.allCases && stats.values.count == names.count)
+        for (stat, value) in stats.all {
+            #expect(stats[stat].bitPattern == value.bitPattern && stats[stat.name].bitPattern == value.bitPattern, "\(stat)")
         }
     }
 
@@ -48,7 +47,7 @@ struct MetricTests {
 
     @Test("a screen ranks in the metric's direction: lowest first for lower-is-better metrics")
     func screenDirection() throws {
-        for metric in [Metric.volatilityAnn, .feesPaid, .totalReturn, .maxDrawdown] {
+        for metric in [Stat.volatilityAnn, .feesPaid, .totalReturn, .maxDrawdown] {
             let rows = Screen(rankMetric: metric).run(symbols: ["A", "B", "C"]) { symbol in
                 let r = try Self.run(400 + 100 * Int(symbol.unicodeScalars.first!.value - 65), every: 30)
                 return (r, Stats(r, bootstrap: .init(resamples: 20)))
@@ -57,30 +56,33 @@ struct MetricTests {
             #expect(Set(ranked).count == 3, "\(metric) does not separate the fixtures")
             #expect(ranked == (metric.higherIsBetter ? ranked.sorted(by: >) : ranked.sorted()), "\(metric)")
         }
-        #expect(!Metric.volatilityAnn.higherIsBetter && !Metric.maxDrawdownDuration.higherIsBetter)
-        #expect(Metric.maxDrawdown.higherIsBetter)   // a negative fraction: nearer 0 is better
+        #expect(!Stat.volatilityAnn.higherIsBetter && !Stat.maxDrawdownDuration.higherIsBetter)
+        #expect(Stat.maxDrawdown.higherIsBetter)   // a negative fraction: nearer 0 is better
     }
 
     @Test("rank names are checked against the table, with suggestions")
     func rankNames() throws {
         #expect(try RunMetrics.metric(named: "max_drawdown") == .maxDrawdown)
-        #expect(try Metric.statistic(named: "psr") == .psr)
+        #expect(try Stat.named("psr") == .psr)
         #expect(throws: InputError("unknown metric; did you mean 'sharpe'? (valid: " + RunMetrics.names.joined(separator: ", ") + ")",
                                    setting: .rank, value: "sharp")) {
             try RunMetrics.metric(named: "sharp")
         }
         #expect(throws: InputError.self) { try RunMetrics.metric(named: "psr") }   // a statistic, not a sweep metric
         #expect(throws: InputError("unknown statistic; did you mean 'sharpe'?", setting: .rank, value: "sharp")) {
-            try Metric.statistic(named: "sharp")
+            try Stat.named("sharp")
         }
     }
 
     @Test("reports format a metric by its unit")
     func formatting() {
-        #expect(Metric.totalReturn.formatted(0.1234) == "12.34%")
-        #expect(Metric.sharpe.formatted(1.23456) == "1.235")
-        #expect(Metric.trades.formatted(7) == "7")
-        #expect(Metric.maxDrawdownDurationDays.formatted(.nan) == "n/a")
-        #expect(Stat(.avgSlippageBps, 1.5).label == "avg_slippage_bps [bps]")
+        #expect(Stat.totalReturn.formatted(0.1234) == "12.34%")
+        #expect(Stat.sharpe.formatted(1.23456) == "1.235")
+        #expect(Stat.trades.formatted(7) == "7")
+        #expect(Stat.maxDrawdownDurationDays.formatted(.nan) == "n/a")
+        #expect(Stat.avgSlippageBps.label == "avg_slippage_bps [bps]")
+        #expect(Stat.profitFactor.formatted(.infinity) == "no losses" && Stat.sortino.formatted(.infinity) == "no downside")
+        #expect(Stat.sharpe.formatted(.infinity) == "overflow" && Stat.profitFactor.formatted(-.infinity) == "overflow")
+        #expect(Stat.Unit.cash.formatted(.infinity) == "overflow" && Stat.Unit.fraction.formatted(0.5) == "50.00%")
     }
 }
