@@ -331,12 +331,12 @@ public func bt_result_stat(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar
         let r = try run(handle)
         let text = try requiredString(name, "name")
         guard let value else { throw BridgeError.argument("value is NULL") }
-        guard let metric = Stat(rawValue: text) else {
+        guard let stat = Stat(rawValue: text) else {
             let names = Stat.allCases.map(\.rawValue)
             let hint = Suggest.closest(to: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw BridgeError.input("unknown statistic '\(text)'\(hint) (bt_stat_name lists the \(names.count) names)")
         }
-        value.pointee = r.stats[metric]
+        value.pointee = r.stats[stat]
     }
 }
 

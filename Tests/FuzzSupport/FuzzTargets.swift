@@ -139,7 +139,7 @@ public enum FuzzTargets {
                     let reader = try SweepRowsReader(path: path)
                     while let combo = try reader.peek() {
                         Check.that(combo >= 0, "combination \(combo)")
-                        if let m = try reader.next().metrics { for (metric, v) in zip(RunMetrics.metrics, m.values) { inRange(v, metric) } }
+                        if let m = try reader.next().stats { for (metric, v) in zip(SweepStats.columns, m.values) { inRange(v, metric) } }
                     }
                 default:
                     for choice in try WalkForwardChoicesFile.read(path) { Check.that((choice.combo ?? 0) >= 0, "choice \(choice)") }

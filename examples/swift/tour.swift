@@ -53,7 +53,7 @@ func tour(data: String, out: String) throws {
         let values = grid.combination(at: combo)
         return try maCross.signals(candles, try maCross.parameters(values.map { "\($0.key)=\($0.value)" }))
     }
-    let summary = try Sweep(rankMetric: .sharpe).run(combinations: grid.count, evaluator: evaluator, candles: candles) { _ in }
+    let summary = try Sweep(rankStat: .sharpe).run(combinations: grid.count, evaluator: evaluator, candles: candles) { _ in }
     print(summary.evaluated, summary.best.map(grid.combination(at:)) ?? [:])
 }
 

@@ -7,7 +7,7 @@ import AnalysisTestSupport
 /// The table of statistics (`Stat`) and the readers that must agree with it.
 @Suite("Stat table")
 struct StatTests {
-    /// A run with trades, on `SweepFixtures.candles`, with a fee so every sweep metric is defined.
+    /// A run with trades, on `SweepFixtures.candles`, with a fee so every statistic with a sweep column is defined.
     static func run(_ n: Int = 600, every: Int = 40) throws -> BacktestResult {
         let c = SweepFixtures.candles(n)
         var config = ExecutionConfig()
@@ -30,31 +30,31 @@ struct StatTests {
         }
     }
 
-    @Test("sweep columns number 0..<n; RunMetrics computes each as Stats does")
+    @Test("sweep columns number 0..<n; Stats holds the values SweepStats computes")
     func sweepColumns() throws {
-        #expect(RunMetrics.metrics.map(\.sweepColumn) == Array(0..<RunMetrics.metrics.count))
-        #expect(RunMetrics.names == RunMetrics.metrics.map(\.name))
+        #expect(SweepStats.columns.map(\.sweepColumn) == Array(0..<SweepStats.columns.count))
+        #expect(SweepStats.names == SweepStats.columns.map(\.name))
         let result = try Self.run()
-        let metrics = RunMetrics(result, periodsPerYear: 252)
+        let swept = SweepStats(result, periodsPerYear: 252)
         let stats = Stats(result, periodsPerYear: 252, bootstrap: .init(resamples: 50))
-        #expect(metrics.values.count == RunMetrics.metrics.count)
-        for metric in RunMetrics.metrics {
-            #expect(metrics[metric] == stats[metric], "\(metric)")
-            #expect(metrics[metric].isFinite, "\(metric) undefined in the fixture")
+        #expect(swept.values.count == SweepStats.columns.count)
+        for stat in SweepStats.columns {
+            #expect(swept[stat] == stats[stat], "\(stat)")
+            #expect(swept[stat].isFinite, "\(stat) undefined in the fixture")
         }
-        #expect(metrics[.psr].isNaN)   // not computed by sweeps
+        #expect(swept[.psr].isNaN)   // not computed by sweeps
     }
 
-    @Test("a screen ranks in the metric's direction: lowest first for lower-is-better metrics")
+    @Test("a screen ranks in the statistic's direction: lowest first for lower-is-better ones")
     func screenDirection() throws {
-        for metric in [Stat.volatilityAnn, .feesPaid, .totalReturn, .maxDrawdown] {
-            let rows = Screen(rankMetric: metric).run(symbols: ["A", "B", "C"]) { symbol in
+        for stat in [Stat.volatilityAnn, .feesPaid, .totalReturn, .maxDrawdown] {
+            let rows = Screen(rankStat: stat).run(symbols: ["A", "B", "C"]) { symbol in
                 let r = try Self.run(400 + 100 * Int(symbol.unicodeScalars.first!.value - 65), every: 30)
                 return (r, Stats(r, bootstrap: .init(resamples: 20)))
             }
-            let ranked = rows.sorted { $0.rank! < $1.rank! }.map { $0.stats![metric] }
-            #expect(Set(ranked).count == 3, "\(metric) does not separate the fixtures")
-            #expect(ranked == (metric.higherIsBetter ? ranked.sorted(by: >) : ranked.sorted()), "\(metric)")
+            let ranked = rows.sorted { $0.rank! < $1.rank! }.map { $0.stats![stat] }
+            #expect(Set(ranked).count == 3, "\(stat) does not separate the fixtures")
+            #expect(ranked == (stat.higherIsBetter ? ranked.sorted(by: >) : ranked.sorted()), "\(stat)")
         }
         #expect(!Stat.volatilityAnn.higherIsBetter && !Stat.maxDrawdownDuration.higherIsBetter)
         #expect(Stat.maxDrawdown.higherIsBetter)   // a negative fraction: nearer 0 is better
@@ -62,19 +62,19 @@ struct StatTests {
 
     @Test("rank names are checked against the table, with suggestions")
     func rankNames() throws {
-        #expect(try RunMetrics.metric(named: "max_drawdown") == .maxDrawdown)
+        #expect(try SweepStats.stat(named: "max_drawdown") == .maxDrawdown)
         #expect(try Stat.named("psr") == .psr)
-        #expect(throws: InputError("unknown metric; did you mean 'sharpe'? (valid: " + RunMetrics.names.joined(separator: ", ") + ")",
+        #expect(throws: InputError("unknown metric; did you mean 'sharpe'? (valid: " + SweepStats.names.joined(separator: ", ") + ")",
                                    setting: .rank, value: "sharp")) {
-            try RunMetrics.metric(named: "sharp")
+            try SweepStats.stat(named: "sharp")
         }
-        #expect(throws: InputError.self) { try RunMetrics.metric(named: "psr") }   // a statistic, not a sweep metric
+        #expect(throws: InputError.self) { try SweepStats.stat(named: "psr") }   // a statistic without a sweep column
         #expect(throws: InputError("unknown statistic; did you mean 'sharpe'?", setting: .rank, value: "sharp")) {
             try Stat.named("sharp")
         }
     }
 
-    @Test("reports format a metric by its unit")
+    @Test("reports format a statistic by its unit, its infinities in words")
     func formatting() {
         #expect(Stat.totalReturn.formatted(0.1234) == "12.34%")
         #expect(Stat.sharpe.formatted(1.23456) == "1.235")

@@ -3,14 +3,14 @@ import BacktestCore
 /// A statistic of a run; the cases, in output order, are the one table of statistics' names,
 /// units, directions and sweep columns that stats, sweeps, screens, reports and tests read.
 ///
-/// - `RunMetrics` computes the cases with a sweep column, in column order (`sweep.csv`).
+/// - `SweepStats` computes the cases with a sweep column, in column order (`sweep.csv`).
 /// - `Stats` holds every case, in this order (the contract of `bt run --json`, `stats.csv` and
-///   `screen.csv`): those with a sweep column from `RunMetrics`, the others computed itself. A
+///   `screen.csv`): those with a sweep column from `SweepStats`, the others computed itself. A
 ///   case neither computes traps, and so does one computed twice.
 /// - Screens, sweeps and heatmaps rank by `direction`; reports format by `unit`
 ///   (`Stat.formatted(_:)`).
 ///
-/// Adding a statistic: a case here, its row in `definition`, its value in `RunMetrics` when it
+/// Adding a statistic: a case here, its row in `definition`, its value in `SweepStats` when it
 /// gets a sweep column, else in `Stats`.
 public enum Stat: String, CaseIterable, Sendable, CustomStringConvertible {
     case start, end, bars
@@ -86,7 +86,7 @@ public enum Stat: String, CaseIterable, Sendable, CustomStringConvertible {
         /// What the value measures; decides how it is formatted (`Stat.formatted(_:)`, `Stat.label`).
         public var unit: Unit
         public var direction: Direction
-        /// The column of `sweep.csv` and `RunMetrics.values`; nil for statistics a sweep leaves out
+        /// The column of `sweep.csv` and `SweepStats.values`; nil for statistics a sweep leaves out
         /// because they cost too much across thousands of combinations (bootstrap, regression,
         /// tails, per-fill averages) or mean nothing per combination (start, bars).
         public var sweepColumn: Int?

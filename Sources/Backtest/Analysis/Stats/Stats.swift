@@ -2,7 +2,7 @@ import BacktestCore
 import Foundation
 
 /// Every statistic of a run (every `Stat`), computed from a `BacktestResult`, in the table's
-/// order: those with a sweep column as `RunMetrics` computes them, the others here.
+/// order: those with a sweep column as `SweepStats` computes them, the others here.
 ///
 /// Return-based measures use per-bar equity returns over the whole run, flat bars included,
 /// anchored at the initial cash (`ReturnStats.returns`). Names, order and units are the
@@ -55,8 +55,8 @@ public struct Stats: Sendable {
 
         // The statistics with a sweep column, as a sweep computes them (total return, exposure,
         // the return ratios, maximum drawdown, trades, win rate, profit factor, fees, final equity).
-        let swept = RunMetrics(result, returns: returns, periodsPerYear: ppy)
-        for (stat, value) in zip(RunMetrics.metrics, swept.values) { add(stat, value) }
+        let swept = SweepStats(result, returns: returns, periodsPerYear: ppy)
+        for (stat, value) in zip(SweepStats.columns, swept.values) { add(stat, value) }
 
         add(.start, candles.time.first.map(Double.init) ?? .nan)
         add(.end, candles.time.last.map(Double.init) ?? .nan)

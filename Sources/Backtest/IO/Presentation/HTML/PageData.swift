@@ -266,9 +266,9 @@ enum PageData {
         }
     }
 
-    /// A metric's name for people: `Sharpe`, `Max drawdown`, `CAGR`, `Volatility (annual)`.
-    static func label(_ metric: Stat) -> String {
-        switch metric {
+    /// A statistic's name for people: `Sharpe`, `Max drawdown`, `CAGR`, `Volatility (annual)`.
+    static func label(_ stat: Stat) -> String {
+        switch stat {
         case .cagr: return "CAGR"
         case .psr: return "PSR"
         case .sqn: return "SQN"
@@ -280,7 +280,7 @@ enum PageData {
         case .avgSlippageBps: return "Avg slippage"
         case .buyHoldReturn: return "Buy & hold return"
         default:
-            let words = metric.name.replacingOccurrences(of: "_", with: " ")
+            let words = stat.name.replacingOccurrences(of: "_", with: " ")
             return words.prefix(1).uppercased() + words.dropFirst()
         }
     }

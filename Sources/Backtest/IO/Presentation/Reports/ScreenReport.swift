@@ -13,7 +13,7 @@ public struct ScreenReport {
     public var rules: [RunParameter] = []
     public var execution: [RunParameter]
     public var commandLine: [String]
-    public var rankMetric: Stat
+    public var rankStat: Stat
     public var minTrades: Int
     public var top: Int
     public var rows: [Screen.Row]
@@ -21,9 +21,9 @@ public struct ScreenReport {
     public var seriesNotes: [SeriesNote] = []
 
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], commandLine: [String],
-                rankMetric: Stat, minTrades: Int, top: Int, rows: [Screen.Row]) {
+                rankStat: Stat, minTrades: Int, top: Int, rows: [Screen.Row]) {
         self.strategy = strategy; self.parameters = parameters; self.execution = execution
-        self.commandLine = commandLine; self.rankMetric = rankMetric; self.minTrades = minTrades
+        self.commandLine = commandLine; self.rankStat = rankStat; self.minTrades = minTrades
         self.top = top; self.rows = rows
     }
 
@@ -63,13 +63,13 @@ public struct ScreenReport {
         })
     }
 
-    /// The screen's manifest: strategy, symbol count, rank metric, minimum trades, parameters
+    /// The screen's manifest: strategy, symbol count, rank statistic, minimum trades, parameters
     /// and execution options.
     public var manifest: RunManifest {
         var m = RunManifest(commandLine: commandLine, strategy: strategy, parameters: parameters, execution: execution)
         m.symbols = rows.count
         m.rules = rules
-        m.rankMetric = rankMetric
+        m.rankStat = rankStat
         m.minTrades = minTrades
         return m
     }
@@ -83,7 +83,7 @@ public struct ScreenReport {
             + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
         let columns: [Stat] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,
                                  .trades, .winRate]
-        let shown = [rankMetric] + columns.filter { $0 != rankMetric }
+        let shown = [rankStat] + columns.filter { $0 != rankStat }
         md += "| # | symbol | tf | equity | " + shown.map { Markdown.cell($0.name) }.joined(separator: " | ") + " |\n|---:|---|---|---|"
             + String(repeating: "---:|", count: shown.count) + "\n"
         for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {

@@ -4,25 +4,25 @@ import BacktestCore
 /// column, computed here only (`Stats` takes them from here, so a sweep row equals `bt run`'s
 /// value for the same combination), without the bootstrap, regression and tail statistics that
 /// make the full set costly across thousands of runs. Which ones, and in which column order, is
-/// the metric table's sweep column (`Stat`).
+/// the table's sweep column (`Stat.sweepColumn`).
 ///
 /// - Complexity: O(bars + trades), a few passes over the per-bar returns.
-public struct RunMetrics: Sendable, Equatable {
-    /// The metrics a sweep computes, in column order.
-    public static let metrics: [Stat] = Stat.allCases.filter { $0.sweepColumn != nil }
+public struct SweepStats: Sendable, Equatable {
+    /// The statistics a sweep computes, in column order.
+    public static let columns: [Stat] = Stat.allCases.filter { $0.sweepColumn != nil }
         .sorted { $0.sweepColumn! < $1.sweepColumn! }
 
     /// Machine names, in column order.
-    public static let names = metrics.map(\.name)
+    public static let names = columns.map(\.name)
 
-    /// Values in `metrics` order (NaN when undefined).
+    /// Values in `columns` order (NaN when undefined).
     public var values: [Double]
     /// Per-period (not annualised) Sharpe ratio, for the deflated Sharpe ratio.
     public var periodSharpe: Double
 
-    /// Metrics already computed (`values` in `metrics` order), as partial results store them.
+    /// Statistics already computed (`values` in `columns` order), as partial results store them.
     package init(values: [Double], periodSharpe: Double) {
-        precondition(values.count == Self.metrics.count, "one value per sweep metric")
+        precondition(values.count == Self.columns.count, "one value per sweep column")
         self.values = values
         self.periodSharpe = periodSharpe
     }
@@ -32,14 +32,14 @@ public struct RunMetrics: Sendable, Equatable {
                   periodsPerYear: periodsPerYear)
     }
 
-    /// The metrics when the caller already has `ReturnStats.returns` of `result`.
+    /// The statistics when the caller already has `ReturnStats.returns` of `result`.
     init(_ result: BacktestResult, returns: [Double], periodsPerYear: Double) {
         let trades = TradeStats.counts(result.trades)
         let returnStats = ReturnStats(returns)
         let sharpe = returnStats.sharpe(periodsPerYear: periodsPerYear)
         periodSharpe = sharpe / periodsPerYear.squareRoot()
-        values = Self.metrics.map { metric in
-            switch metric {
+        values = Self.columns.map { stat in
+            switch stat {
             case .totalReturn: return result.totalReturn
             case .cagr: return returnStats.cagr(periodsPerYear: periodsPerYear)
             case .sharpe: return sharpe
@@ -54,28 +54,28 @@ public struct RunMetrics: Sendable, Equatable {
             case .exposure: return result.exposure
             case .feesPaid: return result.feesPaid
             case .finalEquity: return result.finalEquity
-            default: preconditionFailure("RunMetrics does not compute '\(metric)', which has a sweep column")
+            default: preconditionFailure("SweepStats does not compute '\(stat)', which has a sweep column")
             }
         }
     }
 
-    /// The value of `metric`, NaN when a sweep does not compute it.
-    public subscript(metric: Stat) -> Double {
-        metric.sweepColumn.map { values[$0] } ?? .nan
+    /// The value of `stat`, NaN when a sweep does not compute it.
+    public subscript(stat: Stat) -> Double {
+        stat.sweepColumn.map { values[$0] } ?? .nan
     }
 
-    /// The metric called `name`, NaN when unknown or not computed by a sweep.
+    /// The statistic called `name`, NaN when unknown or not computed by a sweep.
     public subscript(name: String) -> Double {
         Stat(rawValue: name).map { self[$0] } ?? .nan
     }
 
-    /// The sweep metric called `name`, for ranking a sweep.
-    /// - Throws: `InputError` naming the closest metric and listing the valid ones.
-    public static func metric(named name: String) throws -> Stat {
-        guard let metric = Stat(rawValue: name), metric.sweepColumn != nil else {
+    /// The statistic called `name` with a sweep column, for ranking a sweep.
+    /// - Throws: `InputError` naming the closest one and listing the valid ones.
+    public static func stat(named name: String) throws -> Stat {
+        guard let stat = Stat(rawValue: name), stat.sweepColumn != nil else {
             let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw InputError("unknown metric\(hint) (valid: \(names.joined(separator: ", ")))", setting: .rank, value: name)
         }
-        return metric
+        return stat
     }
 }
