@@ -1,3 +1,4 @@
+import AnalysisTestSupport
 import TestSupport
 import Testing
 @testable import BacktestCore
@@ -83,5 +84,16 @@ struct StatsTests {
         #expect(one["bars"] == 1 && close(one["total_return"], 0.01) && one["sharpe"].isNaN)
         let none = Stats(StatsFixtures.result(time: [], close: [], equity: [], initial: 1_000))
         #expect(none["bars"] == 0 && none["final_equity"] == 1_000)
+    }
+
+    @Test("gross return, fees, spread and impact cost are the run's cost split, bit for bit")
+    func costSplit() throws {
+        let candles = SweepFixtures.candles(400)
+        let entries = (0..<candles.count).map { $0 % 40 == 5 }, exits = (0..<candles.count).map { $0 % 40 == 25 }
+        let r = try Engine.run(candles, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig())
+        let s = Stats(r, bootstrap: .init(resamples: 50)), split = r.costSplit
+        #expect(split.spread > 0 && split.impact != 0 && split.fees > 0)
+        #expect(s[.grossReturn].bitPattern == split.grossReturn.bitPattern && s[.feesPaid].bitPattern == split.fees.bitPattern)
+        #expect(s[.spreadCost].bitPattern == split.spread.bitPattern && s[.impactCost].bitPattern == split.impact.bitPattern)
     }
 }

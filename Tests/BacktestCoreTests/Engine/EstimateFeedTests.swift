@@ -1,7 +1,6 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
 /// The synthetic book's estimates computed on a second core (`EstimateFeed`) give the run the
 /// engine gives computing them itself, bit for bit.
