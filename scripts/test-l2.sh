@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real-L2 test suite (issue 10): fetches the ob-analytics 0.1.0 sample from PyPI into the
+# The real-L2 test suite: fetches the ob-analytics 0.1.0 sample from PyPI into the
 # ignored .cache/ (GPL-2.0-or-later data, never committed), converts it with the standard-library
 # converter, then runs the Swift tests that need it (L2SampleTests, L2CommandTests) with
 # BT_L2_DATA and BT_L2_STALE_DATA set. Works on a fresh Debian machine: installs python3 and

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The large-cap cost tests (issue 25): fetches real daily bars of AAPL, GOOG, IBM and MSFT
-# (2000-2013) from the PyPI package bokeh-sampledata 2026.1 into the ignored .cache/ (public
-# domain, never committed), then runs the Swift tests that need them (LargeCapCostCommandTests)
-# with BT_STOCKS_DATA set. Works on a fresh Debian machine: installs python3 and pip when missing
-# (apt-get update first). Fails when the tests did not run.
+# The large-cap cost tests (the default run pays at most 5 bps a fill on liquid stocks): fetches
+# real daily bars of AAPL, GOOG, IBM and MSFT (2000-2013) from the PyPI package bokeh-sampledata
+# 2026.1 into the ignored .cache/ (public domain, never committed), then runs the Swift tests that
+# need them (LargeCapCostCommandTests) with BT_STOCKS_DATA set. Works on a fresh Debian machine:
+# installs python3 and pip when missing (apt-get update first). Fails when the tests did not run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

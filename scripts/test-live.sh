@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bt live end to end (issue 21): Tests/Fixtures/live/test_live.py runs the debug bt against the
+# bt live end to end: Tests/Fixtures/live/test_live.py runs the debug bt against the
 # local exchange (Tests/Fixtures/live/live_exchange.py: REST and WebSocket on 127.0.0.1, a
 # generated session replayed at 120x) under Debian's /usr/bin/python3 with python3-websockets,
 # which scripts/install-deps.sh installs, and over the real L2 sample (ob-analytics, fetched from

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several bt processes writing one store at once (issue 42): every pair and triple of bt live,
+# Several bt processes writing one store at once: every pair and triple of bt live,
 # bt data import, bt data fetch and bt calibrate on one store, with SQLite's integrity check and
 # the series stored before compared after each case (Tests/Fixtures/live/test_store_writers.py,
 # under Debian's /usr/bin/python3 with python3-websockets; the local exchanges on 127.0.0.1 are

@@ -192,7 +192,7 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, _ si
     let cfg = try Config.read(config)
     let plan = try Config.execution(cfg, candles: candles, inferredTick: inferredTick)
     let execution = plan.config
-    let result = try Engine.run(candles, signals: vectors, config: execution).adding(plan.warnings)
+    let result = try Engine.run(Engine.Request(candles, signals: vectors, config: execution)).adding(plan.warnings)
     out.pointee = Handles.shared.add(RunHandle(result: result, signals: vectors, config: execution,
                                                periodsPerYear: try Config.periodsPerYear(cfg), strategy: "signals"))
 }
@@ -206,15 +206,12 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, stra
     let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
     let cfg = try Config.read(config)
     // As bt run: short rules trade only with shorts allowed.
-    let short = strategy.expressions.map(\.role).filter { $0 == SignalRules.Role.shortEntry.rawValue || $0 == SignalRules.Role.shortExit.rawValue }
-    if !short.isEmpty && cfg.allow_short == 0 {
-        throw BridgeError.input("\(strategy.name) has short rules (\(short.joined(separator: ", "))): they trade only with allow_short")
-    }
+    try strategy.requireShorts(allowed: cfg.allow_short != 0)
     let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
     let plan = try Config.execution(cfg, candles: candles, inferredTick: inferredTick, strategy: strategy, parameters: parameters)
     let execution = plan.config
     let signals = try strategy.signals(candles, parameters)
-    let result = try Engine.run(candles, signals: signals, config: execution).adding(plan.warnings)
+    let result = try Engine.run(Engine.Request(candles, signals: signals, config: execution)).adding(plan.warnings)
     out.pointee = Handles.shared.add(RunHandle(
         result: result, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
         parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters)))

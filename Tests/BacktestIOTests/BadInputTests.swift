@@ -58,7 +58,7 @@ struct BadInputTests {
         Case(name: "book level not a pair", file: "k.jsonl", text: "{\"time\": 1, \"type\": \"snapshot\", \"bids\": [[1, 1, 1]], \"asks\": [[2, 1]]}\n", location: ":1", reason: "bids[0] must be a [price, qty] pair"),
         Case(name: "book sides not arrays", file: "k.jsonl", text: "{\"time\": 1, \"type\": \"snapshot\", \"bids\": 5, \"asks\": [[2, 1]]}\n", location: ":1", reason: "bids must be an array of [price, qty] pairs"),
         Case(name: "book time goes backwards", file: "k.jsonl", text: "{\"time\": 5, \"type\": \"snapshot\", \"bids\": [[1, 1]], \"asks\": [[2, 1]]}\n{\"time\": 4, \"type\": \"update\", \"asks\": [[2, 0]]}\n", location: ":2", reason: "is earlier than the previous event's"),
-        // Lenient CSV that used to change data silently (issue 15).
+        // Lenient CSV that used to change data silently.
         Case(name: "more fields than the header (a decimal comma)", file: "a.csv", text: header + good + "2024-01-03,10,11,9,10,5,100\n", location: ":3", reason: "too many fields: 7, but the header names 6"),
         Case(name: "binance row with 13 fields", file: "b.csv", text: "1704067200000,1,2,0.5,1.5,3,1704067259999,4,5,6,7,0,9\n", location: ":1", reason: "too many fields: 13", format: .binance),
         Case(name: "a doubled quote is a quote, not the end of the field", file: "a.csv", text: header + "2024-01-03,\"1\"\"5\",11,9,10,100\n", location: ":2", reason: "open '1\"5' is not a number"),
@@ -82,7 +82,7 @@ struct BadInputTests {
         Case(name: "epoch milliseconds below 1e11", file: "a.csv", text: header + "86400000,10,11,9,10,100\n172800000,10,11,9,10,100\n259200000,10,11,9,10,100\n", location: "", reason: "the times look like epoch milliseconds before 1973"),
         Case(name: "a volume that would overflow when summed", file: "a.csv", text: header + "2024-01-03,10,11,9,10,1e300\n", location: ":2", reason: "volume 1e+300 is beyond ±1e250"),
         Case(name: "a price that would overflow when summed", file: "a.csv", text: header + "2024-01-03,-1e260,11,-1e260,10,1\n", location: ":2", reason: "open -1e+260 is not a price bt supports: prices are positive, from 1e-12 to 1e12"),
-        // The supported price range (issue 26): positive, 1e-12 to 1e12.
+        // The supported price range: positive, 1e-12 to 1e12.
         Case(name: "a close of 0 (a delisted stock's last bar)", file: "a.csv", text: header + good + "2024-01-03,0,0,0,0,100\n", location: ":3", reason: "open 0 is not a price bt supports: prices are positive, from 1e-12 to 1e12 (a delisted symbol's series ends at its last traded bar)"),
         Case(name: "a negative close", file: "a.csv", text: header + "2024-01-03,10,11,-37.63,-37.63,100\n", location: ":2", reason: "low -37.63 is not a price bt supports"),
         Case(name: "a price below 1e-12", file: "a.csv", text: header + "2024-01-03,1e-300,1e-300,1e-300,1e-300,100\n", location: ":2", reason: "open 1e-300 is outside the supported price range, 1e-12 to 1e12"),

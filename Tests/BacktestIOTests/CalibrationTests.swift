@@ -23,7 +23,7 @@ struct CalibrationTests {
         let text = bare.json()
         #expect(text.contains("\"tick\":null") && text.contains("\"holdout\":null"))
         #expect(try DepthProfileJSON.parse(Array(text.utf8), file: "p.json") == bare)
-        // Exactly the keys of the issue, in its order.
+        // Exactly the documented keys (docs/guide/execution.md), in their order.
         let keys = ["symbol", "tick", "spread_bps", "spread_p90_bps", "bid", "ask", "volume_rank_correlation",
                     "refill_half_life_seconds", "holdout"]
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
@@ -212,7 +212,7 @@ struct StoreBookTests {
             """)
         try store.checkpoint()
         let before = TestSupport.storeBytes(path)
-        // Readers read the old table and change nothing (issue 15: no migration from a read).
+        // Readers read the old table and change nothing: no migration from a read.
         let reopened = try CandleStore(existingAt: path)
         #expect(try reopened.bookEvents(symbol: "OLD") == events)
         #expect(try reopened.bookList().map(\.firstMs) == [1_600_000_000_000])
@@ -238,7 +238,7 @@ struct StoreBookTests {
                          .generated(book: book, symbol: odd, source: "b2")])
         #expect(try store.load(symbol: odd).count == 2)
         #expect(try store.bookEvents(symbol: "GOOG") == book && store.bookEvents(symbol: odd) == book)
-        // The symbol alphabet (issue 15) keeps control characters out of every key.
+        // The symbol alphabet keeps control characters out of every key.
         #expect(throws: InputError.self) { try store.write([.generated(book: book, symbol: "\u{1}GOOG", source: "b3")]) }
     }
 

@@ -6,7 +6,7 @@ import TestSupport
 @testable import BacktestData
 @testable import BacktestPresentation
 
-/// Inputs that used to crash, hang or inject (issue 15): each is refused with a clear error or
+/// Inputs that used to crash, hang or inject: each is refused with a clear error or
 /// handled exactly.
 @Suite("Hostile inputs: bounds, exact parsing, escaping, staged outputs")
 struct HostileInputTests {

@@ -9,11 +9,12 @@ import TestSupport
 @Suite("Public API")
 struct PublicAPITests {
     /// Folders (ending in `/`) and files under `Sources/Backtest/` whose declarations may be
-    /// public: candles, indicators, expressions and strategies, the engine, the order book and
-    /// portfolios; statistics, costs, sweeps, screens, overfitting and shards; the store,
-    /// importers, charts, reports, jobs and partial results; the errors, times and JSON they use.
+    /// public: candles, indicators, expressions and strategies, the engine and its cost model, the
+    /// order book and portfolios; statistics, costs, sweeps, screens, overfitting and shards; the
+    /// store, importers, charts, reports, jobs and partial results; the errors, times and JSON they
+    /// use.
     static let api = [
-        "Core/Candles/", "Core/Indicators/", "Core/Engine/", "Core/Execution/", "Core/Strategy/", "Core/Expressions/", "Core/Portfolio/",
+        "Core/Candles/", "Core/Indicators/", "Core/Engine/", "Core/CostModel/", "Core/Execution/", "Core/Strategy/", "Core/Expressions/", "Core/Portfolio/",
         "Core/Book/", "Core/Support/BTError.swift", "Core/Support/Setting.swift", "Core/Support/UTCTime.swift",
         "Core/Support/Version.swift", "Core/Support/JSONValue.swift", "Core/Support/JSONValue+Writing.swift",
         "Core/Support/Suggest.swift",

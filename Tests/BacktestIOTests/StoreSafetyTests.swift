@@ -5,7 +5,7 @@ import TestSupport
 @testable import BacktestAnalysis
 @testable import BacktestData
 
-/// The store changes only when it should (issue 15): bt recognises its own files, refuses and
+/// The store changes only when it should: bt recognises its own files, refuses and
 /// leaves alone every other file, creates stores atomically, reads without writing, and refuses
 /// damaged series instead of reading past them.
 @Suite("Store: recognition, open modes, atomic creation, damage")

@@ -7,7 +7,7 @@ import Testing
 @testable import BacktestPresentation
 
 /// Library errors say what went wrong in fields (setting, value, file, line, kind) and in neutral
-/// words; only the command line knows flag names (issue 14).
+/// words; only the command line knows flag names.
 @Suite("Structured input errors")
 struct StructuredErrorTests {
     /// The error `body` throws, which must be an `InputError`.

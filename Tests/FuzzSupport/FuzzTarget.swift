@@ -8,7 +8,8 @@ import Foundation
 /// coverage feedback under AddressSanitizer, and `FuzzRegressionTests` in the test suite, which
 /// replays the seeds, every committed regression input and a fixed number of seeded mutations.
 ///
-/// To fuzz a new parser (as `expression`, `strategy-file` and `signals` do for issue 9's):
+/// To fuzz a new parser (as `expression`, `strategy-file` and `signals` do for the strategy
+/// language's):
 ///
 /// 1. add a target to `FuzzTargets.all`:
 ///

@@ -114,7 +114,7 @@ struct FileStrategyTests {
             _ = try Sweep(rankStat: .sharpe).run(combinations: combos.count, evaluator: evaluator, candles: candles) { rows += $0 }
             #expect(rows.map(\.combo) == Array(0..<combos.count))
             for row in rows {
-                let direct = Result { try Engine.run(candles, signals: try strategy.signals(candles, combos[row.combo]), config: config) }
+                let direct = Result { try Engine.run(Engine.Request(candles, signals: try strategy.signals(candles, combos[row.combo]), config: config)) }
                 switch direct {
                 case .failure(let error):
                     // fast >= slow: the file's requirement fails in both.

@@ -44,8 +44,8 @@ struct SweepIntegrationTests {
         for row in rows {
             var config = ExecutionConfig()
             config.depth = depth
-            let direct = try Engine.run(candles, signals: try Strategy.maCross.signals(candles, combos[row.combo]),
-                                        config: config)
+            let direct = try Engine.run(Engine.Request(candles, signals: try Strategy.maCross.signals(candles, combos[row.combo]),
+                                        config: config))
             let stats = Stats(direct, periodsPerYear: 252)
             let m = try #require(row.stats)
             for metric in SweepStats.columns {

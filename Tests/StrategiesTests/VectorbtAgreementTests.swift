@@ -47,7 +47,7 @@ struct VectorbtAgreementTests {
         config.maxParticipation = nil
         config.feeBps = 10
         config.initialCash = 10_000
-        let r = try Engine.run(candles, signals: signals, config: config)
+        let r = try Engine.run(Engine.Request(candles, signals: signals, config: config))
         #expect(r.trades.count == c.trades)
         let rel = abs(r.finalEquity - c.final_value) / c.final_value
         #expect(rel <= 1e-9, "final equity \(r.finalEquity) vs vectorbt \(c.final_value)")

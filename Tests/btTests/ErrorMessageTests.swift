@@ -1,9 +1,20 @@
+import Backtest
 import Foundation
 import Testing
+@testable import bt
 
-/// The library reports settings; bt names them by their flags and adds its own advice (issue 14).
+/// The library reports settings; bt names them by their flags and adds its own advice.
 @Suite("bt words library errors with its flags")
 struct ErrorMessageTests {
+    @Test("every setting the library may name is an option of some command, spelt as bt names it")
+    func everySettingHasAFlag() {
+        let accepted = Set(CommandRegistry.all.flatMap(\.allOptions).map(\.name))
+        for setting in Setting.allCases {
+            let names = Option.names(for: setting)
+            #expect(!names.isEmpty && names.allSatisfy(accepted.contains), "\(setting.name): \(names) is not an option of any command")
+        }
+    }
+
     @Test("a bad setting is named by its flag, with the value given",
           arguments: [
             (["run", "ma-cross", "GOOG", "--fee-bps", "-3"], "error: --fee-bps '-3': fee must be in [0, 10000) basis points"),

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `bt calibrate`, the cost models on the command line, the cost split and the warnings (issue 10).
+/// `bt calibrate`, the cost models on the command line, the cost split and the warnings.
 @Suite("bt calibrate and the execution model on the command line")
 struct ExecutionModelCommandTests {
     /// A store with one synthetic symbol and its recorded-style book.
@@ -12,7 +12,7 @@ struct ExecutionModelCommandTests {
         return db
     }
 
-    @Test("calibrate: the issue's JSON fields, stored with the symbol and used by --depth synthetic")
+    @Test("calibrate: the profile's documented JSON fields, stored with the symbol and used by --depth synthetic")
     func calibrate() throws {
         let db = try Self.synthStore()
         let c = try BT.run(["calibrate", "syn0001", "--json", "--db", db])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// How each trade ended, end to end: `bt run` and `bt portfolio` text, `--json` and report
-/// folders (issue 20, "Reports"), and the portfolio page that shows its trades (issue 25).
+/// folders, and the portfolio page that shows its trades.
 @Suite("exit kinds in bt's outputs")
 struct ExitKindOutputTests {
     static let stops = ["--sl", "3%", "--tp", "6%"]

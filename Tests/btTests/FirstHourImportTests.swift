@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `bt data import` on the files a switching user brings in the first hour (issue 25): nothing
+/// `bt data import` on the files a switching user brings in the first hour: nothing
 /// happens to their times without a word, and each refusal names the option and the command
 /// line that reads the file. Every file is written here in the shape of a real vendor's (never a
 /// copy of one).

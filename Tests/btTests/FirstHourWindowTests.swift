@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 25's "nothing silent" and "defaults that do not mislead" items for screens and date
-/// windows: a screen lists the series it left out or resampled, and `--from/--to` keep the
+/// Nothing silent and no misleading default in screens and date windows: a screen lists the series it left out or resampled, and `--from/--to` keep the
 /// indicators' warm-up (the bars before the window are read, the window alone traded).
 @Suite("bt screen's skipped and resampled series; --from/--to with warm-up")
 struct FirstHourWindowTests {

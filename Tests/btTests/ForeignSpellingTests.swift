@@ -1,7 +1,7 @@
 import Testing
 
 /// What a user of backtesting.py, vectorbt or Pine Script types first: each refusal names bt's
-/// spelling, with the value converted where the units differ (issue 25).
+/// spelling, with the value converted where the units differ.
 @Suite("Other tools' spellings")
 struct ForeignSpellingTests {
     static func refusal(_ arguments: [String]) throws -> String {

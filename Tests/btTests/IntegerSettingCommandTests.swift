@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 42, findings 2 and 5 and the quoting of out-of-range numbers, end to end with the real
-/// binary: every integer setting of run, screen, portfolio, sweep, chart and strategy files at
+/// Integer settings at their edges, exit distances and the quoting of out-of-range numbers, end
+/// to end with the real binary: every integer setting of run, screen, portfolio, sweep, chart and strategy files at
 /// 0, 1, the series' length and Int64.max exits 0 or 2 with a message quoting the value whole
 /// (never a trap, exit 132); an exit distance never positive on the run's bars is refused
 /// naming its option or file line (a screen's symbol row, a sweep's combinations), and one

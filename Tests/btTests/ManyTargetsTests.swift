@@ -2,16 +2,16 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 42, finding 13: thousands of take-profit targets, repeated `--tp` or a strategy file's
-/// `tp = ...` list. Two paths were quadratic in the targets, from the command line and from a
-/// file alike: targets at one level, all filled on the bar that reaches it (each fill looked for
-/// the nearest target from the start of the sorted list, past every one already filled), and
-/// targets that are price expressions (their plan merged equal subexpressions by comparing each
-/// new node with every node before it, took a buffer by scanning every buffer, and each lookup of
-/// a target's values scanned the list). In a debug build 2,000 targets took 11 s and 3 s, 20,000
-/// about 1,000 s and 280 s. Each test runs 20,000 under `timeout 60`: the linear code needs a few
-/// seconds (debug), the quadratic one was killed; no wall-clock figure is asserted beyond that
-/// bound. The command line and the file give the same run, to the byte of `--json`.
+/// Thousands of take-profit targets, repeated `--tp` or a strategy file's `tp = ...` list. Two
+/// paths were quadratic in the targets, from the command line and from a file alike: targets at one
+/// level, all filled on the bar that reaches it (each fill looked for the nearest target from the
+/// start of the sorted list, past every one already filled), and targets that are price expressions
+/// (their plan merged equal subexpressions by comparing each new node with every node before it,
+/// took a buffer by scanning every buffer, and each lookup of a target's values scanned the list).
+/// In a debug build 2,000 targets took 11 s and 3 s, 20,000 about 1,000 s and 280 s. Each test runs
+/// 20,000 under `timeout 60`: the linear code needs a few seconds (debug), the quadratic one was
+/// killed; no wall-clock figure is asserted beyond that bound. The command line and the file give
+/// the same run, to the byte of `--json`.
 @Suite("Thousands of take-profit targets run in time linear in the targets, the same from --tp and a file", .serialized)
 struct ManyTargetsTests {
     static let count = 20_000
@@ -25,7 +25,7 @@ struct ManyTargetsTests {
     /// within the bound and print the same JSON.
     static func sameFromBothPlaces(_ targets: [String]) throws {
         let dir = BT.scratchDirectory()
-        let db = try ReliabilityRound3Tests.googStore(in: dir)
+        let db = try BT.googStore(in: dir)
         let options = ["--db", db, "--depth", "none", "--no-costs", "--json"]
         let cli = try bounded(["run", "ma-cross", "GOOG"] + options + targets.flatMap { ["--tp", $0] })
         #expect(cli.status == 0, "status \(cli.status) (9: killed at 60 s): \(cli.stderr.prefix(500))")

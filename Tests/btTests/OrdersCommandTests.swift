@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 20 end to end: entry orders and exits on the command line and in strategy files, as
-/// sweep axes, in screens and portfolios, their refusals, and their help.
+/// Entry orders and exits end to end: on the command line and in strategy files, as sweep axes,
+/// in screens and portfolios, their refusals, and their help.
 @Suite("bt with orders and exits: run, strategy files, sweep, screen, portfolio, help")
 struct OrdersCommandTests {
     static let cross = ["--entry", "cross_above(sma(close, 10), sma(close, 30))", "--exit", "cross_below(sma(close, 10), sma(close, 30))"]

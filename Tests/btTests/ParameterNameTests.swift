@@ -2,7 +2,7 @@ import Testing
 
 /// A `--param` that names no parameter of the strategy is an error naming the valid ones, on
 /// every command that runs a strategy; for rules given as text, where `--param` declares the
-/// `$names`, one that nothing reads is a warning (issue 25).
+/// `$names`, one that nothing reads is a warning.
 @Suite("--param names a parameter")
 struct ParameterNameTests {
     @Test("a misspelt parameter of a named strategy is refused with the valid names", arguments: [

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `bt portfolio`: text, JSON, report folder and errors (issue 16).
+/// `bt portfolio`: text, JSON, report folder and errors.
 @Suite("bt portfolio")
 struct PortfolioCommandTests {
     /// GOOG and EURUSD (shipped) plus SYN0001..SYN0003 (synthetic, 800 daily bars).

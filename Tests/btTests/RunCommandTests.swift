@@ -31,7 +31,7 @@ struct RunCommandTests {
         #expect(stats["trades"] as? Int == 33)
         #expect(abs((stats["total_return"] as? Double ?? 0) - (final / 10_000 - 1)) < 1e-12)
         let dd = try #require(stats["max_drawdown"] as? Double)
-        #expect(dd < 0 && dd > -1)  // issue 5: a negative fraction (empyrical); it was positive before
+        #expect(dd < 0 && dd > -1)  // a negative fraction, as empyrical gives it
         for key in ["fees_paid", "avg_slippage", "partial_fills", "rejected_orders", "fills"] {
             #expect(stats[key] != nil, "missing \(key)")
         }

@@ -2,7 +2,7 @@ import Backtest
 import Foundation
 import Testing
 
-/// `bt run`'s statistics, chart, cost table, JSON object and report directory (issue 5).
+/// `bt run`'s statistics, chart, cost table, JSON object and report directory.
 @Suite("bt run output and reports")
 struct RunOutputTests {
     @Test("default output: headline, stats table with percentages, cost table, chart; no escape byte off a terminal")

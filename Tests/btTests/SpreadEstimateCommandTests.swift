@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Every `bt run` says where its spread came from and how sure the estimate is: a line of the
-/// text output and `spread_estimate` in `--json` (issue 25, "Costs for liquid stocks").
+/// text output and `spread_estimate` in `--json`, so a cost on a liquid stock is never taken on
+/// trust.
 @Suite("bt run: the spread estimate")
 struct SpreadEstimateCommandTests {
     @Test("the default run on GOOG: estimated, decided by the volume relation, in the text and the JSON")

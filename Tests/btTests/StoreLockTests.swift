@@ -3,8 +3,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 42, findings 1 and 6: a store's SQLite locks survive every other opening of the store
-/// in the same process, and a store opened through a symbolic link is the file it leads to.
+/// A store's SQLite locks survive every other opening of the store in the same process, and a
+/// store opened through a symbolic link is the file it leads to.
 ///
 /// POSIX record locks belong to a process and a file: closing any descriptor of the file drops
 /// all of them, an open connection's too. bt read a store's header and log through descriptors

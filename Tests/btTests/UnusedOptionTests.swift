@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Options the user gave that the command never read are reported on stderr after it succeeds
-/// (issue 14); they are warnings, not errors.
+/// Options the user gave that the command never read are reported on stderr after it succeeds,
+/// so a mistyped or misplaced option is not silently ignored; they are warnings, not errors.
 @Suite("bt warns about options that have no effect")
 struct UnusedOptionTests {
     static func warnings(_ stderr: String) -> [String] {

@@ -35,9 +35,12 @@ func tour(data: String, out: String) throws {
     config.initialCash = 10_000
     config.feeBps = 5
     config.depth = .synthetic
-    let result = try Engine.run(candles, signals: signals, config: config)
+    let result = try Engine.run(Engine.Request(candles, signals: signals, config: config))
     let stats = Stats(result)
     print(stats[.totalReturn], stats[.sharpe], stats[.maxDrawdown], result.trades.count)
+    // The second half only, starting flat: the signals and indicators keep the first half as warm-up.
+    let secondHalf = try Engine.run(Engine.Request(CandleWindow(candles, start: candles.count / 2), signals: signals, config: config))
+    print(secondHalf.candles.count, secondHalf.trades.count)
     print(stats.drawdowns?.deepest?.depth ?? 0, Stat.sharpe.formatted(stats[.sharpe]))
 
     // A report folder: report.md, report.html, SVG charts, CSVs, stats.json.

@@ -1,7 +1,7 @@
-"""btcore.ta with `out=` over its own input (issue 42, finding 12): an output may be the input's
-array or a view overlapping it, and the values are those of separate arrays (as numpy's `out=` and
-TA-Lib's in-place calls); outputs overlapping each other are refused. Every function, every
-output over every input, and views shifted by one element either way."""
+"""btcore.ta with `out=` over its own input: an output may be the input's array or a view
+overlapping it, and the values are those of separate arrays (as numpy's `out=` and TA-Lib's
+in-place calls); outputs overlapping each other are refused. Every function, every output over
+every input, and views shifted by one element either way."""
 import numpy as np
 import pandas as pd
 import pytest

@@ -1,7 +1,7 @@
-"""Issue 42, findings 2 and 5 through btcore: integer settings at 0, 1, the series' length and
-Int64.max never abort the interpreter (bt.h: nothing aborts the host); each runs, a count beyond
-the series being the series' length, or raises InputError. An exit distance never positive on
-the bars raises InputError naming the setting. The calls run in a child interpreter, which must
+"""Integer settings and exit distances through btcore: integer settings at 0, 1, the series' length
+and Int64.max never abort the interpreter (bt.h: nothing aborts the host); each runs, a count
+beyond the series being the series' length, or raises InputError. An exit distance never positive
+on the bars raises InputError naming the setting. The calls run in a child interpreter, which must
 finish."""
 import json
 import os

@@ -1,4 +1,4 @@
-"""Strings crossing into bt's C library (issue 42, finding 11). bt.h takes NUL-terminated UTF-8,
+"""Strings crossing into bt's C library. bt.h takes NUL-terminated UTF-8,
 so a NUL in a Python string would end it early and bt would silently read only the text before
 it (`compile('close > 1\\x00 and close < 0')` fired on every bar; `sl='5%\\x00...'` acted as 5%;
 `read('GOOG\\x00...')` returned GOOG). Every string argument of btcore refuses a NUL with an

@@ -1,4 +1,4 @@
-# The converted real L2 sample (issue 10), for the test scripts: sourced after scripts/lib/pypi.sh.
+# The converted real L2 sample, for the test scripts: sourced after scripts/lib/pypi.sh.
 # l2_sample [--keep-stale]: fetches ob-analytics 0.1.0 from PyPI into the ignored .cache/ (GPL
 # data, never committed) once, converts it with Tests/Fixtures/l2/convert_ob_analytics.py (again
 # only when the wheel or the converter is newer than the output) and prints the folder: out/, or

@@ -27,7 +27,7 @@ package enum EngineBenchmark {
             var best = Double.infinity, fills = 0
             for _ in 0..<repeats {
                 let start = DispatchTime.now().uptimeNanoseconds
-                let result = try Engine.run(candles, config: config) { try strategy.signals(candles, parameters) }
+                let result = try Engine.run(Engine.Request(candles, signals: try strategy.signals(candles, parameters), config: config))
                 best = min(best, BenchWorkloads.seconds(since: start))
                 fills = result.fills.count
             }

@@ -26,7 +26,7 @@ package enum ExpressionBenchmark {
             let p = try s.parameters([])
             let start = DispatchTime.now().uptimeNanoseconds
             let signals = try s.signals(candles, p)
-            _ = try Engine.run(candles, signals: signals, config: config)
+            _ = try Engine.run(Engine.Request(candles, signals: signals, config: config))
             return BenchWorkloads.seconds(since: start)
         }
         var best = (builtIn: Double.infinity, expr: Double.infinity)

@@ -22,7 +22,8 @@ package enum HTMLBenchmark {
         for n in counts {
             let candles = Synth.series(symbol: "BENCH", bars: n, seed: 1, timeframe: .minute1)
             let parameters = try strategy.parameters([])
-            let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: ExecutionConfig())
+            let signals = try strategy.signals(candles, parameters)
+            let result = try Engine.run(Engine.Request(candles, signals: signals, config: ExecutionConfig()))
             var report = Report(strategy: strategy.name, parameters: parameters.runParameters, execution: ExecutionConfig().parameters,
                                 commandLine: commandLine, result: result, stats: Stats(result), costs: nil)
             report.indicators = strategy.indicators(parameters)

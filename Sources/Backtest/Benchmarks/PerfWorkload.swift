@@ -38,7 +38,7 @@ package struct PerfWorkload: Sendable {
     private static func runReport(_ strategy: Strategy, bars: Int, directory tmp: String) throws -> () throws -> Void {
         let candles = Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1)
         let parameters = try strategy.parameters([])
-        let result = try Engine.run(candles, signals: try strategy.signals(candles, parameters), config: ExecutionConfig())
+        let result = try Engine.run(Engine.Request(candles, signals: try strategy.signals(candles, parameters), config: ExecutionConfig()))
         var report = Report(strategy: strategy.name, parameters: parameters.runParameters, execution: ExecutionConfig().parameters,
                             commandLine: ["bt", "bench", "kernel", "run_report_20000"], result: result, stats: Stats(result), costs: nil)
         report.indicators = strategy.indicators(parameters)
@@ -59,7 +59,7 @@ package struct PerfWorkload: Sendable {
         let config = orders ? try BenchWorkloads.ordersConfig(candles: candles) : BenchWorkloads.engineConfig(depth, candles: candles)
         return {
             let signals = try strategy.signals(candles, parameters)
-            _ = try Engine.run(candles, signals: signals, config: config)
+            _ = try Engine.run(Engine.Request(candles, signals: signals, config: config))
         }
     }
 

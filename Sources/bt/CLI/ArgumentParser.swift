@@ -144,9 +144,10 @@ enum ArgumentParser {
                 name = String(name[..<eq])
             }
             guard let option = table[name] else {
-                if let foreign = ForeignOptions.hint(name, value: inline ?? (i < args.count ? args[i] : nil)),
-                   table[foreign.option.name] != nil {
-                    throw UsageError("unknown option '--\(name)'; \(foreign.text)", command: command.name)
+                if let foreign = ForeignSpelling.hint(name, value: inline ?? (i < args.count ? args[i] : nil)),
+                   table[Option.flagName(foreign.setting)] != nil {
+                    throw UsageError("unknown option '--\(name)'; \(Setting.worded(foreign.text, naming: ErrorMessage.flags))",
+                                     command: command.name)
                 }
                 let suggestion = Suggest.closest(to: name, among: table.keys.sorted())
                 throw UsageError(

@@ -35,3 +35,16 @@ extension ParsedArguments {
         }
     }
 }
+
+extension ParsedArguments {
+    /// A whole-number option within `range`, `default` when not given: a usage error naming
+    /// the option and its range otherwise (counts of bars, symbols, runs).
+    func count(_ option: Option, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        let v = try int(option) ?? value
+        guard range.contains(v) else {
+            let bounds = range.upperBound == .max ? "at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+            throw UsageError("\(option) must be \(bounds) (got \(v))", command: command.name)
+        }
+        return v
+    }
+}

@@ -1,62 +1,20 @@
 import Backtest
 
 extension Option {
-    /// The options that give `setting` on bt's command line. The library names settings; only
-    /// the command line knows their flags.
-    static func options(for setting: Setting) -> [Option] {
-        if ExecutionSetting.of(setting) != nil { return [Option(executing: setting)] }
-        return switch setting {
-        case .symbol: [.symbol]
-        case .timeframe: [.timeframe]
-        case .from: [.from]
-        case .to: [.to]
-        case .format: [.format]
-        case .store: [.db]
-        case .bars: [.bars]
-        case .symbolCount: [.symbolCount]
-        case .dateFormat: [.dateFormat]
-        case .timeZone: [.tz]
-        case .session: [.session]
-        case .symbolColumn: [.symbolColumn]
-        case .layout: [.layout]
-        case .update: [.update]
-        case .skipBadRows: [.skipBadRows]
-        case .stamp: [.stamp]
-        case .symbolPrefix: [.symbolPrefix]
-        case .symbolSuffix: [.symbolSuffix]
-        case .rename: [.rename]
-        case .output: [.out]
-        case .holdout: [.holdout]
-        case .sizes: [.sizes]
-        case .parameter: [.param]
-        case .grid: [.grid]
-        case .where: [.where]
-        case .rank: [.rank]
-        case .walkForward: [.walkForward]
-        case .shard: [.shard]
-        case .maxPositions: [.maxPositions]
-        case .weight: [.weight]
-        case .rebalance: [.rebalance]
-        case .portfolioRank: [.rank]
-        case .entry: [.entry]
-        case .exit: [.exit]
-        case .shortEntry: [.shortEntry]
-        case .shortExit: [.shortExit]
-        case .show: [.show]
-        case .at: [.at]
-        case .chartWidth: [.width]
-        case .chartHeight: [.height]
-        case .chartSize: [.width, .height]
-        case .interval: [.interval]
-        case .apiKey: [.apiKey]
-        case .baseURL: [.baseURL]
-        case .wsURL: [.wsURL]
-        case .duration: [.duration]
-        case .journal: [.journal]
-        case .staleSeconds: [.staleSeconds]
-        case .maxBackoff: [.maxBackoff]
-        // The execution settings (above); `ErrorMessageTests` checks every setting has a flag.
-        default: []
+    /// The options that give `setting` on bt's command line: `--` and its library name with
+    /// dashes (`fee_bps` is `--fee-bps`), but for the few the command line spells its own way.
+    /// The library names settings; only the command line knows their flags (`ErrorMessageTests`
+    /// checks every setting's flag is an option of some command).
+    static func names(for setting: Setting) -> [String] {
+        switch setting {
+        case .store: ["db"]
+        case .output: ["out"]
+        case .parameter: ["param"]
+        case .chartWidth: ["width"]
+        case .chartHeight: ["height"]
+        case .chartSize: ["width", "height"]
+        case .portfolioRank: ["rank"]
+        default: [flagName(setting)]
         }
     }
 }
@@ -66,7 +24,7 @@ extension Option {
 enum ErrorMessage {
     /// `--timeframe`, or `--width/--height` for a setting given by two options.
     static func flags(_ setting: Setting) -> String {
-        Option.options(for: setting).map(\.description).joined(separator: "/")
+        Option.names(for: setting).map { "--" + $0 }.joined(separator: "/")
     }
 
     /// The text after `error: ` for `error`; the fixes an `InputError` offers as the options to

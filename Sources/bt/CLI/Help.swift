@@ -36,9 +36,7 @@ enum Help {
         }
         s += "\nOPTIONS:\n"
         for o in c.allOptions {
-            var left = "--\(o.name)"
-            if o.kind != .flag { left += " \(o.valueName)" }
-            if o.kind == .repeated { left += " ..." }
+            let left = o.synopsis
             if left.count >= 22 {
                 s += "  \(left)\n" + String(repeating: " ", count: 24) + o.helpText + "\n"
             } else {
@@ -76,10 +74,7 @@ enum Help {
             }
             s += "\n| option | meaning |\n|---|---|\n"
             for o in c.allOptions {
-                var left = "--\(o.name)"
-                if o.kind != .flag { left += " \(o.valueName)" }
-                if o.kind == .repeated { left += " ..." }
-                s += "| `\(left.replacingOccurrences(of: "|", with: "\\|"))` | \(Markdown.cell(o.helpText)) |\n"
+                s += "| `\(o.synopsis.replacingOccurrences(of: "|", with: "\\|"))` | \(Markdown.cell(o.helpText)) |\n"
             }
         }
         return s

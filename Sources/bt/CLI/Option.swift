@@ -35,6 +35,9 @@ struct Option: Sendable, Hashable, CustomStringConvertible {
         Option(name, kind: kind, valueName: valueName ?? self.valueName, help: text)
     }
 
+    /// `--name VALUE ...`, as help shows the option.
+    var synopsis: String { "--\(name)" + (kind == .flag ? "" : " \(valueName)") + (kind == .repeated ? " ..." : "") }
+
     /// `--name`, as the user types it.
     var description: String { "--\(name)" }
 

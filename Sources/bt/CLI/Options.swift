@@ -44,40 +44,12 @@ extension Option {
     // MARK: - Strategy and execution
 
     static let param = Option("param", kind: .repeated, valueName: "NAME=VALUE", help: "Strategy parameter; repeat for several")
-    // The execution settings' options, made from the library's table (`ExecutionSetting.all`,
-    // `ExecutionOptions`): named here for the commands that read one themselves.
+    // Execution settings' options that commands name themselves (the rest are made from the
+    // library's table, `ExecutionOptions`).
     static let cash = Option(executing: .cash)
-    static let fill = Option(executing: .fill)
     static let short = Option(executing: .short)
-    static let size = Option(executing: .size)
-    static let feeBps = Option(executing: .feeBps)
-    static let feeMin = Option(executing: .feeMin)
-    static let stopLoss = Option(executing: .stopLoss)
-    static let takeProfit = Option(executing: .takeProfit)
-    static let trail = Option(executing: .trail)
-    static let breakeven = Option(executing: .breakeven)
-    static let exitAfter = Option(executing: .exitAfter)
-    static let entryLimit = Option(executing: .entryLimit)
-    static let entryStop = Option(executing: .entryStop)
-    static let shortEntryLimit = Option(executing: .shortEntryLimit)
-    static let shortEntryStop = Option(executing: .shortEntryStop)
-    static let orderBars = Option(executing: .orderBars)
-    static let pyramid = Option(executing: .pyramid)
-    static let tick = Option(executing: .tick)
-    static let lot = Option(executing: .lot)
-    static let minNotional = Option(executing: .minNotional)
     static let maxParticipation = Option(executing: .maxParticipation)
     static let depth = Option(executing: .depth)
-    static let spreadBps = Option(executing: .spreadBps)
-    static let slippageBps = Option(executing: .slippageBps)
-    static let depthProfile = Option(executing: .depthProfile)
-    static let bidDepth = Option(executing: .bidDepth)
-    static let askDepth = Option(executing: .askDepth)
-    static let refillSeconds = Option(executing: .refillSeconds)
-    static let spreadWindow = Option(executing: .spreadWindow)
-    static let impact = Option(executing: .impact)
-    static let touchSeconds = Option(executing: .touchSeconds)
-    static let impactWindow = Option(executing: .impactWindow)
 
     // MARK: - Expression strategies and signals
 

@@ -43,30 +43,43 @@ extension ParsedArguments {
     func presentRun(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
                     config: ExecutionConfig, result: BacktestResult, warmUp window: CandleWindow,
                     costs: (Double) throws -> CostSensitivity) throws {
-        let directory = reportDirectory(strategy: strategy, symbol: result.candles.symbol)
-        if let directory { try Report.checkDestination(directory, force: flag(.force)) }
-        let json = flag(.json)
-        // Size and colour are read only when the chart is drawn, so that they are reported as
-        // having no effect with --json or --no-chart.
-        let chart = json || flag(.noChart) ? nil : (size: try chartSize(), style: try chartStyle())
+        let (directory, chart) = try reportOutput(strategy: strategy, symbol: result.candles.symbol)
         var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
                          commandLine: commandLine)
         job.history = window.start > 0 ? window.series : nil
         let noCosts = flag(.noCosts)
         let report = try job.report(result, periodsPerYear: try periodsPerYear, costs: { noCosts ? nil : try costs($0) },
                                     requested: { try timeframe })
-        if json {
-            Output.line(report.json.serialized())
+        try emit(json: report.json, text: RunSummaryText.text(report, rules: rules), chart: chart.map { chart in {
+            try EquityChart.render(time: result.candles.time, equity: result.equity, initial: result.initialCash,
+                                   drawdown: report.drawdowns.curve, size: chart.size, style: chart.style)
+        } }, directory: directory, write: { _ = try report.write(to: $0, force: flag(.force)) })
+    }
+
+    /// Where a run's report goes (`--out`, `--report`), refused when it exists without
+    /// `--force` before anything is computed, and the chart's size and colour, read only when it
+    /// is drawn (so they are reported as having no effect with `--json` or `--no-chart`).
+    func reportOutput(strategy: String, symbol: String) throws -> (directory: String?, chart: (size: ChartSize, style: ChartStyle)?) {
+        let directory = reportDirectory(strategy: strategy, symbol: symbol)
+        if let directory { try Report.checkDestination(directory, force: flag(.force)) }
+        return (directory, flag(.json) || flag(.noChart) ? nil : (size: try chartSize(), style: try chartStyle()))
+    }
+
+    /// Prints a report: its JSON with `--json`, else its text and the equity `chart` when drawn;
+    /// then writes it into `directory`, when there is one.
+    func emit(json: JSONValue, text: @autoclosure () -> String, chart: (() throws -> String)?, directory: String?,
+              write: (String) throws -> Void) throws {
+        if flag(.json) {
+            Output.line(json.serialized())
         } else {
-            Output.write(RunSummaryText.text(report, rules: rules))
+            Output.write(text())
             if let chart {
                 Output.line()
-                Output.write(chart: try EquityChart.render(time: result.candles.time, equity: result.equity, initial: result.initialCash,
-                                                           drawdown: report.drawdowns.curve, size: chart.size, style: chart.style))
+                Output.write(chart: try chart())
             }
         }
         if let directory {
-            try report.write(to: directory, force: flag(.force))
+            try write(directory)
             Output.flush()  // keep the note after the tables in a combined log
             Diagnostics.line("report written to \(directory)/report.md and report.html")
         }

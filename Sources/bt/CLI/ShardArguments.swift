@@ -9,12 +9,12 @@ enum ShardArguments {
     /// `arguments` without the options that differ between the shards of one run and do not
     /// change what it computes: `--shard`, `--shards`, `--out`, `--force`.
     static func identifying(_ arguments: [String]) -> [String] {
-        removing(["shard", "shards", "out", "force"], valued: ["shard", "shards", "out"], from: arguments)
+        CommandWords.removing(["shard", "shards", "out", "force"], valued: ["shard", "shards", "out"], from: arguments)
     }
 
     /// The shard's command line with `--shard` (and `--shards`) set to `shard`.
     static func rerun(_ arguments: [String], shard: Shard) -> [String] {
-        var args = removing(["shard", "shards"], valued: ["shard", "shards"], from: arguments)
+        var args = CommandWords.removing(["shard", "shards"], valued: ["shard", "shards"], from: arguments)
         let insert = args.firstIndex(of: "--") ?? args.endIndex
         args.insert(contentsOf: ["--shard", shard.description], at: insert)
         return args
@@ -23,7 +23,7 @@ enum ShardArguments {
     /// The shards' command line as one process would have been given it: without `--shard` and
     /// `--shards`, and `--out` set to `out` (where it was, in the form it had).
     static func merged(_ arguments: [String], out: String) -> [String] {
-        var args = removing(["shard", "shards"], valued: ["shard", "shards"], from: arguments)
+        var args = CommandWords.removing(["shard", "shards"], valued: ["shard", "shards"], from: arguments)
         var i = 0
         while i < args.count {
             if args[i] == "--" { break }
@@ -32,30 +32,5 @@ enum ShardArguments {
             i += 1
         }
         return args
-    }
-
-    /// `arguments` without the options named in `names` (and the values of those in `valued`),
-    /// in both forms `--name value` and `--name=value`; words after `--` are kept.
-    static func removing(_ names: Set<String>, valued: Set<String>, from arguments: [String]) -> [String] {
-        var out: [String] = []
-        var i = 0
-        var positionalOnly = false
-        while i < arguments.count {
-            let word = arguments[i]
-            i += 1
-            if positionalOnly || !word.hasPrefix("--") || word == "--" {
-                if word == "--" { positionalOnly = true }
-                out.append(word)
-                continue
-            }
-            let body = word.dropFirst(2)
-            let name = String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
-            if names.contains(name) {
-                if valued.contains(name) && !body.contains("=") { i += 1 }
-                continue
-            }
-            out.append(word)
-        }
-        return out
     }
 }

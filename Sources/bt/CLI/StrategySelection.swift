@@ -59,11 +59,7 @@ extension ParsedArguments {
         }
         let strategy = try strategyLibrary.strategy(named: name)
         // A file's short rules, like --short-entry/--short-exit, trade only with --short.
-        let short = strategy.expressions.map(\.role).filter { $0 == SignalRules.Role.shortEntry.rawValue || $0 == SignalRules.Role.shortExit.rawValue }
-        if command.accepts(.short), !short.isEmpty, !flag(.short) {
-            throw UsageError("\(name) has short rules (\(short.joined(separator: ", "))): they trade only with \(Option.short)",
-                             command: command.name)
-        }
+        if command.accepts(.short) { try strategy.requireShorts(allowed: flag(.short), named: name) }
         return (strategy, Array(positionals.dropFirst()))
     }
 

@@ -56,9 +56,7 @@ extension ParsedArguments {
             let window = try loadWindow(symbol: symbol, store: store)
             let config = try executionConfig(symbol: symbol, candles: window.candles, store: store, strategy: strategy,
                                              parameters: parameters)
-            let ppy = try double(.periodsPerYear)
-            if let ppy, ppy <= 0 { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
-            return (window, config, ppy)
+            return (window, config, try periodsPerYear)
         }
     }
 }

@@ -13,10 +13,7 @@ extension Command {
             .height.withHelp("Chart height (default 40)"),
         ]
     ) { args in
-        let candles = try args.int(.candles) ?? 10_000
-        guard candles >= 1, candles <= Synth.maximumBars else {
-            throw UsageError("\(Option.candles) must be between 1 and \(Synth.maximumBars)", command: "bench chart")
-        }
+        let candles = try args.count(.candles, default: 10_000, in: 1...Synth.maximumBars)
         let size = ChartSize(width: try args.int(.width) ?? 120, height: try args.int(.height) ?? 40)
         try size.checkMaximum()
         let r = try ChartBenchmark.run(count: candles,

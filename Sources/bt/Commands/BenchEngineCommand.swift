@@ -13,10 +13,8 @@ extension Command {
             .json,
         ]
     ) { args in
-        let bars = try args.int(.bars) ?? 1_000_000
-        let repeats = try args.int(.repeat) ?? 7
-        guard bars >= 31 else { throw UsageError("\(Option.bars) must be at least 31 for ma-cross 10/30", command: "bench engine") }
-        guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench engine") }
+        let bars = try args.count(.bars, default: 1_000_000, in: 31...Int.max)  // ma-cross 10/30
+        let repeats = try args.count(.repeat, default: 7, in: 1...Int.max)
         try Synth.validate(symbols: 1, bars: bars, timeframe: .minute1)
         let r = try EngineBenchmark.run(.maCross, bars: bars, repeats: repeats)
         Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n" : r.text(bars: bars, repeats: repeats))

@@ -14,12 +14,9 @@ extension Command {
             .json,
         ]
     ) { args in
-        let bars = try args.int(.bars) ?? 1_000_000
-        let repeats = try args.int(.repeat) ?? 7
-        guard bars >= 31 else { throw UsageError("\(Option.bars) must be at least 31 for ma-cross 10/30", command: "bench expr") }
-        guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench expr") }
-        let sweepBars = try args.int(.candles) ?? 10_000
-        guard sweepBars >= 201 else { throw UsageError("\(Option.candles) must be at least 201 for windows up to 200", command: "bench expr") }
+        let bars = try args.count(.bars, default: 1_000_000, in: 31...Int.max)  // ma-cross 10/30
+        let repeats = try args.count(.repeat, default: 7, in: 1...Int.max)
+        let sweepBars = try args.count(.candles, default: 10_000, in: 201...Int.max)  // windows up to 200
         let r = try ExpressionBenchmark.run(builtIn: .maCross, bars: bars, repeats: repeats, sweepBars: sweepBars)
         Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n"
                      : r.text(bars: bars, repeats: repeats, sweepBars: sweepBars))

@@ -11,11 +11,7 @@ extension Command {
             .json,
         ]
     ) { args in
-        let bars = try args.int(.bars) ?? 1_000_000
-        guard bars <= Synth.maximumBars else {
-            throw UsageError("\(Option.bars) must be at most \(Synth.maximumBars)", command: "bench indicators")
-        }
-        guard bars >= 100 else { throw UsageError("\(Option.bars) must be at least 100 (got \(bars))", command: "bench indicators") }
+        let bars = try args.count(.bars, default: 1_000_000, in: 100...Synth.maximumBars)
         let results = IndicatorBenchmark.nanosecondsPerBar(bars: bars)
         if args.flag(.json) {
             Output.line(IndicatorBenchmark.json(bars: bars, results: results).serialized(.spaced))

@@ -13,14 +13,8 @@ extension Command {
             .json,
         ]
     ) { args in
-        let updates = try args.int(.updates) ?? 100_000
-        guard (1...5_000_000).contains(updates) else {
-            throw UsageError("\(Option.updates) must be 1 to 5000000 (got \(updates))", command: "bench live")
-        }
-        let bars = try args.int(.sessionBars) ?? 60
-        guard (1...10_000).contains(bars) else {
-            throw UsageError("\(Option.sessionBars) must be 1 to 10000 (got \(bars))", command: "bench live")
-        }
+        let updates = try args.count(.updates, default: 100_000, in: 1...5_000_000)
+        let bars = try args.count(.sessionBars, default: 60, in: 1...10_000)
         let fps = try args.double(.fps) ?? 4
         guard fps >= 1, fps <= 30 else { throw UsageError("\(Option.fps) must be 1 to 30", command: "bench live") }
         let r = try LiveBenchmark.run(updates: updates, sessionBars: bars, fps: fps)

@@ -14,12 +14,9 @@ extension Command {
             .json,
         ]
     ) { args in
-        let count = try args.int(.symbolCount) ?? 500
-        let bars = try args.int(.bars) ?? 5000
-        let repeats = try args.int(.repeat) ?? 5
-        guard count >= 1, bars >= 31, repeats >= 1 else {
-            throw UsageError("need \(Option.symbolCount) >= 1, \(Option.bars) >= 31, \(Option.repeat) >= 1", command: "bench portfolio")
-        }
+        let count = try args.count(.symbolCount, default: 500, in: 1...Int.max)
+        let bars = try args.count(.bars, default: 5000, in: 31...Int.max)
+        let repeats = try args.count(.repeat, default: 5, in: 1...Int.max)
         let r = try PortfolioBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats)
         Output.write(args.flag(.json) ? r.json(symbols: count, bars: bars).serialized() + "\n"
                      : r.text(symbols: count, bars: bars, repeats: repeats))

@@ -14,12 +14,9 @@ extension Command {
             .json,
         ]
     ) { args in
-        let count = try args.int(.symbolCount) ?? 500
-        let bars = try args.int(.bars) ?? 5000
-        let repeats = try args.int(.repeat) ?? 3
-        guard count >= 1, bars >= 31, repeats >= 1 else {
-            throw UsageError("need \(Option.symbolCount) >= 1, \(Option.bars) >= 31, \(Option.repeat) >= 1", command: "bench screen")
-        }
+        let count = try args.count(.symbolCount, default: 500, in: 1...Int.max)
+        let bars = try args.count(.bars, default: 5000, in: 31...Int.max)
+        let repeats = try args.count(.repeat, default: 3, in: 1...Int.max)
         let r = try ScreenBenchmark.run(.maCross, symbols: count, bars: bars, repeats: repeats, commandLine: ["bt", "bench", "screen"],
                                         reword: ErrorMessage.reworded)
         Output.write(args.flag(.json) ? r.json(symbols: count, bars: bars).serialized() + "\n"

@@ -8,8 +8,7 @@ extension Command {
         help: EmbeddedAssets.benchStoreTXT,
         options: [.bars.withHelp("Candles (default 1000000)"), .json]
     ) { args in
-        let bars = try args.int(.bars) ?? 1_000_000
-        guard bars >= 2 else { throw UsageError("\(Option.bars) must be at least 2", command: "bench store") }
+        let bars = try args.count(.bars, default: 1_000_000, in: 2...Int.max)
         try Synth.validate(symbols: 1, bars: bars, timeframe: .minute1)
         Diagnostics.line("bench store: \(bars) candles...")
         let r = try StoreBenchmark.run(bars: bars, directory: NSTemporaryDirectory())

@@ -13,10 +13,8 @@ extension Command {
             .json,
         ]
     ) { args in
-        let bars = try args.int(.bars) ?? 10_000
-        let repeats = try args.int(.repeat) ?? 3
-        guard bars >= 201 else { throw UsageError("\(Option.bars) must be at least 201 for windows up to 200", command: "bench sweep") }
-        guard repeats >= 1 else { throw UsageError("\(Option.repeat) must be at least 1", command: "bench sweep") }
+        let bars = try args.count(.bars, default: 10_000, in: 201...Int.max)  // windows up to 200
+        let repeats = try args.count(.repeat, default: 3, in: 1...Int.max)
         try Synth.validate(symbols: 1, bars: bars, timeframe: .day1)
         let r = try SweepBenchmark.run(.maCross, bars: bars, repeats: repeats)
         Output.write(args.flag(.json) ? r.json(bars: bars).serialized() + "\n" : r.text(bars: bars, repeats: repeats))

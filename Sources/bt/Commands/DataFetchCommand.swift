@@ -50,16 +50,6 @@ extension Command {
     }
 }
 
-extension FetchSource {
-    init(parsing text: String) throws {
-        guard let source = FetchSource(rawValue: text.lowercased()) else {
-            throw UsageError("unknown source '\(text)' (one of: \(Self.allCases.map(\.rawValue).joined(separator: ", ")))",
-                             command: "data fetch")
-        }
-        self = source
-    }
-}
-
 /// A fetch that failed, worded for the command line (exit 1): the library's error, advice, and
 /// the promise that the store is as it was.
 struct FetchFailure: Error, CustomStringConvertible {
@@ -84,18 +74,6 @@ extension ParsedArguments {
     /// in seconds, default 1: tests make it small).
     var fetchPolicy: FetchPolicy {
         get throws {
-            let attempts = try int(.attempts) ?? 5
-            let timeout = try int(.timeout) ?? 30
-            let maxWait = try double(.maxWait) ?? 300
-            guard attempts >= 1 else { throw UsageError("\(Option.attempts) must be at least 1", command: command.name) }
-            guard (1...FetchPolicy.longestTimeout).contains(timeout) else {
-                throw UsageError("\(Option.timeout) must be whole seconds from 1 to \(FetchPolicy.longestTimeout) (a day)",
-                                 command: command.name)
-            }
-            guard (0...FetchPolicy.longestMaxWait).contains(maxWait) else {
-                throw UsageError("\(Option.maxWait) must be seconds from 0 to \(Int(FetchPolicy.longestMaxWait)) (a week)",
-                                 command: command.name)
-            }
             var backoff = 1.0
             if let text = Environment.value("BT_FETCH_BACKOFF") {
                 guard let v = Double(text), v.isFinite, v >= 0, v <= 3600 else {
@@ -103,8 +81,8 @@ extension ParsedArguments {
                 }
                 backoff = v
             }
-            return FetchPolicy(attempts: attempts, timeoutSeconds: timeout, backoffSeconds: backoff, maxWaitSeconds: maxWait,
-                               userAgent: "bt/\(btVersion)")
+            return try FetchPolicy.checked(attempts: try int(.attempts), timeoutSeconds: try int(.timeout),
+                                           maxWaitSeconds: try double(.maxWait), backoffSeconds: backoff, userAgent: "bt/\(btVersion)")
         }
     }
 }

@@ -40,7 +40,8 @@ extension Command {
         let store = try args.openStoreForWriting()
         // On a terminal, without NO_COLOR and --json: the dashboard; else a line per event.
         let screen = Environment.colorAllowed(STDERR_FILENO) && !json
-            ? LiveScreen(indicators: strategy.indicators(parameters), fps: settings.fps, color: true) : nil
+            ? LiveScreen(indicators: strategy.indicators(parameters), fps: settings.fps, color: true,
+                         terminalSize: { Environment.terminalSize(2) }) : nil
         settings.dashboard = screen != nil
         let lines = LiveLines()
         let session = LiveSession(settings: settings, store: store, config: config,
@@ -74,11 +75,7 @@ struct LiveSilence: Error, CustomStringConvertible {
 /// The run options `bt live` takes: every execution option but the depth model (the live book
 /// is the depth) and the synthetic book's knobs.
 enum LiveOptions {
-    static let execution: [Option] = [
-        .cash, .fill, .short, .size, .feeBps, .feeMin, .stopLoss, .takeProfit, .trail, .breakeven, .exitAfter,
-        .entryLimit, .entryStop, .shortEntryLimit, .shortEntryStop, .orderBars, .pyramid, .tick, .lot, .minNotional,
-        .maxParticipation, .depth, .slippageBps,
-    ]
+    static let execution = ExecutionOptions.options(ExecutionSetting.all.filter { !ExecutionRequest.syntheticKnobs.contains($0.setting) })
     /// Options that change only how the session runs or is shown, not its fills: left out of
     /// the journal's settings, so a resume may change them.
     static let notDecidingFills: Set<String> = [
@@ -93,17 +90,7 @@ extension ParsedArguments {
         if let exchange = value(.exchange), exchange.lowercased() != "binance" {
             throw UsageError("\(Option.exchange): '\(exchange)' is not an exchange bt follows (binance)", command: "live")
         }
-        if let depth = value(.depth), depth != "book" {
-            throw UsageError("\(Option.depth) \(depth): bt live fills against the live order book (what --depth book replays)",
-                             command: "live")
-        }
-        if value(.slippageBps) != nil {
-            throw UsageError("\(Option.slippageBps): bt live fills against the live order book, not a fixed slippage", command: "live")
-        }
-        if let v = try double(.maxParticipation), v != 0 {
-            throw UsageError("\(Option.maxParticipation): bt live fills at the next bar's open, when that bar's volume is not "
-                             + "known yet, so it caps nothing by volume (give 0 or leave it out)", command: "live")
-        }
+        try LiveSettings.checkExecution(try executionRequest)
         let interval = try BinanceFetch.interval(value(.interval) ?? "1m")
         let base = value(.baseURL) ?? BinanceFetch.defaultBaseURL
         guard let baseURL = URL(string: base), let scheme = baseURL.scheme, ["http", "https"].contains(scheme.lowercased()) else {
@@ -112,31 +99,12 @@ extension ParsedArguments {
         var s = LiveSettings(symbol: symbol, interval: interval, webSocketURL: value(.wsURL) ?? LiveSettings.binanceWebSocketURL,
                              baseURL: baseURL, settingsText: liveSettingsText)
         _ = try WebSocketAddress(s.webSocketURL)
-        if let d = value(.duration) { s.durationSeconds = try LiveDuration.seconds(d) }
-        if let v = try double(.staleSeconds) {
-            guard v > 0, v <= 86_400 else { throw UsageError("\(Option.staleSeconds) must be in (0, 86400]", command: "live") }
-            s.staleSeconds = v
-        }
-        if let v = try double(.maxBackoff) {
-            guard v >= 0, v <= 86_400 else { throw UsageError("\(Option.maxBackoff) must be in [0, 86400]", command: "live") }
-            s.maxBackoffSeconds = v
-        }
-        if let v = try double(.warmupBars) {
-            guard v >= 0, v <= 100_000, v == v.rounded() else {
-                throw UsageError("\(Option.warmupBars) must be a whole number of bars, 0 to 100000", command: "live")
-            }
-            s.warmUpBars = Int(v)
-        }
-        if let v = try double(.fps) {
-            guard v >= 1, v <= 30 else { throw UsageError("\(Option.fps) must be 1 to 30 (got \(NumberText.shortest(v)))", command: "live") }
-            s.fps = v
-        }
-        if let name = value(.journal) {
-            guard !name.isEmpty, name.count <= 100, !name.contains(where: { $0.isNewline }) else {
-                throw UsageError("\(Option.journal): a name of 1 to 100 characters on one line", command: "live")
-            }
-            s.journal = name
-        }
+        if let d = value(.duration) { s.durationSeconds = try LiveSettings.seconds(duration: d) }
+        if let v = try double(.staleSeconds) { try s.setStaleSeconds(v) }
+        if let v = try double(.maxBackoff) { try s.setMaxBackoffSeconds(v) }
+        if let v = try double(.warmupBars) { try s.setWarmUpBars(v) }
+        if let v = try double(.fps) { try s.setFPS(v) }
+        if let name = value(.journal) { try s.setJournal(name) }
         return s
     }
 
@@ -147,20 +115,7 @@ extension ParsedArguments {
 
     /// The words typed after `bt live`, without the options named in `names` (and their values).
     func liveTokens(leavingOut names: Set<String>) -> [String] {
-        var kept: [String] = []
-        var skipValue = false
-        for token in commandLine.dropFirst(2) {
-            if skipValue { skipValue = false; continue }
-            if token.hasPrefix("--") {
-                let name = String(token.dropFirst(2).prefix { $0 != "=" })
-                if names.contains(name) {
-                    skipValue = !token.contains("=") && name != Option.json.name
-                    continue
-                }
-            }
-            kept.append(token)
-        }
-        return kept
+        CommandWords.removing(names, valued: names.subtracting([Option.json.name]), from: Array(commandLine.dropFirst(2)))
     }
 
     /// `bt run` with the session's strategy and options over its stored bars and book: the
@@ -172,21 +127,6 @@ extension ParsedArguments {
             + ["--db", databasePath, "--timeframe", summary.interval.rawValue, "--depth", "book", "--max-participation", "0",
                "--from", UTCTime.iso(summary.startTime)]
         return words.map(Markdown.shellQuoted).joined(separator: " ")
-    }
-}
-
-/// `--duration` values: `90s`, `10m`, `2h`, `1d` or plain seconds.
-enum LiveDuration {
-    static func seconds(_ text: String) throws -> Double {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        var number = Substring(text)
-        var scale = 1.0
-        if let last = text.last, let u = units[last] { number = number.dropLast(); scale = u }
-        guard let v = Double(number), v.isFinite, v > 0, v * scale <= 366 * 86_400 else {
-            throw UsageError("\(Option.duration): '\(text)' is not a duration such as 90s, 10m or 2h (at most a year)",
-                             command: "live")
-        }
-        return v * scale
     }
 }
 

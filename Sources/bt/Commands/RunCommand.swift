@@ -39,17 +39,13 @@ extension Command {
         let parameters = try strategy.parameters(args.values(.param))
         let config = try args.executionConfig(symbol: window.candles.symbol, candles: window.candles, store: store, strategy: strategy,
                                               parameters: parameters)
-        // The signals computed once the run has started (its synthetic book's estimates then
-        // start on a spare core), and kept for the cost table.
-        var computed: Signals?
-        let result = try Engine.run(window, config: config) {
-            computed = try strategy.signals(window.series, parameters)
-            return computed!
-        }
-        let signals = computed!
+        let signals = try strategy.signals(window.series, parameters)
+        // The run and its cost table share the series' spread pairs and indicators.
+        let cache = IndicatorCache()
+        let result = try Engine.run(Engine.Request(window, signals: signals, config: config, cache: cache))
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,
                             indicators: strategy.indicators(parameters), config: config, result: result, warmUp: window) {
-            try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: $0)
+            try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: $0, cache: cache)
         }
     }
 }

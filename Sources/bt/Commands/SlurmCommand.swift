@@ -92,7 +92,7 @@ struct SlurmSubmission {
             _ = try args.conditionScreen(condition, parameters: try args.values(.param).map(ExpressionAssignment.parse))
             _ = (args.value(.at), args.flag(.json), try args.timeframe, try args.dateRange)
         } else {
-            _ = try ScreenCommand.plan(args, symbols: symbols, store: store)
+            _ = try StrategyScreenCommand.plan(args, symbols: symbols, store: store)
             _ = (try args.timeframe, try args.dateRange)
         }
         return "\(Format.grouped(symbols.count)) symbols"
@@ -104,7 +104,7 @@ struct SlurmSubmission {
         let own = Set(Self.options.map(\.name) + ["out"])
         let valued = Set(Self.options.filter { $0.kind != .flag }.map(\.name) + ["out"])
         let typed = Array(args.commandLine.dropFirst(3))  // bt slurm screen|sweep
-        var words = [command.path[0]] + ShardArguments.removing(own, valued: valued, from: typed)
+        var words = [command.path[0]] + CommandWords.removing(own, valued: valued, from: typed)
         let insert = words.firstIndex(of: "--") ?? words.endIndex
         words.insert(contentsOf: ["--shard", "auto", "--shards", String(tasks), "--out", parts], at: insert)
         return words
@@ -128,7 +128,7 @@ struct SlurmSubmission {
             Output.write(job.dryRun)
             return
         }
-        let (arrayJob, mergeJob) = try job.submit(sbatch: Sbatch.run)
+        let (arrayJob, mergeJob) = try job.submit(sbatch: SlurmJob.sbatch)
         Output.line("Submitted array job \(arrayJob): \(tasks) tasks of bt \(name) over \(what), one shard each, into \(parts)")
         Output.line("Submitted merge job \(mergeJob), after the array succeeds: bt merge \(parts) --out \(out)")
         Output.line("Logs in \(parts)/logs; rerun a failed task with: sbatch --array=K \(job.arrayPath)")

@@ -24,8 +24,7 @@ extension SweepPlan {
         let fixedK = try args.int(.maxPositions)
         try PortfolioRules(maxPositions: fixedK, weighting: probe.weighting).validate(ranked: rank != nil)
         let (universe, config) = try args.portfolioUniverse(names, store: store, strategy: strategy, parameters: base)
-        let ppy = try args.double(.periodsPerYear) ?? PeriodsPerYear.infer(from: universe.clock.time)
-        guard ppy > 0 else { throw UsageError("\(Option.periodsPerYear) must be positive", command: "sweep") }
+        let ppy = try args.periodsPerYear ?? PeriodsPerYear.infer(from: universe.clock.time)
         return try runPortfolio(universe, rules: probe, maxPositions: fixedK, rankExpression: rank, config: config, periodsPerYear: ppy,
                                 directory: directory, rerun: portfolioRerunCommand(args: args),
                                 progress: { ProgressBar(total: $0, label: "sweep portfolio").update })

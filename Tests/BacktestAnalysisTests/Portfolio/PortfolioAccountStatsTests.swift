@@ -23,7 +23,7 @@ struct PortfolioAccountStatsTests {
             config.takeProfit = 0.06
             config.maxParticipation = 0.002
         }
-        let run = try Engine.run(candles, signals: signals, config: config)
+        let run = try Engine.run(Engine.Request(candles, signals: signals, config: config))
         let p = try Portfolio.run([PortfolioSymbol(candles: candles, signals: signals)],
                                   rules: PortfolioRules(maxPositions: 1), config: config)
         #expect(run.fills.count > 4)

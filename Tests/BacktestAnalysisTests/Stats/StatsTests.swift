@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Stats from a BacktestResult")
 struct StatsTests {
-    /// The names issue 5 promised (the table of statistics, `Stat`, may hold more, never fewer).
+    /// The machine names the documentation promises (the table of statistics, `Stat`, may hold more, never fewer).
     static let contract = [
         "start", "end", "bars", "exposure", "final_equity", "peak_equity", "total_return", "buy_hold_return",
         "cagr", "volatility_ann", "sharpe", "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown",
@@ -17,7 +17,7 @@ struct StatsTests {
     ]
 
 
-    @Test("every machine name in the issue is present")
+    @Test("every promised machine name is present")
     func names() {
         let stats = Stats(StatsFixtures.sample, bootstrap: .init(resamples: 50))
         let names = stats.all.map(\.stat.name)
@@ -90,7 +90,7 @@ struct StatsTests {
     func costSplit() throws {
         let candles = SweepFixtures.candles(400)
         let entries = (0..<candles.count).map { $0 % 40 == 5 }, exits = (0..<candles.count).map { $0 % 40 == 25 }
-        let r = try Engine.run(candles, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig())
+        let r = try Engine.run(Engine.Request(candles, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig()))
         let s = Stats(r, bootstrap: .init(resamples: 50)), split = r.costSplit
         #expect(split.spread > 0 && split.impact != 0 && split.fees > 0)
         #expect(s[.grossReturn].bitPattern == split.grossReturn.bitPattern && s[.feesPaid].bitPattern == split.fees.bitPattern)

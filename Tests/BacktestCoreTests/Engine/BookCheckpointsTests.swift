@@ -66,9 +66,9 @@ struct BookCheckpointsTests {
             for cut in cuts {
                 var c = base
                 c.depth = .book(Array(events[..<cut]))
-                let plain = try Engine.run(candles, signals: signals, config: c)
+                let plain = try Engine.run(Engine.Request(candles, signals: signals, config: c))
                 c.bookCheckpoints = checkpoints
-                let shared = try Engine.run(candles, signals: signals, config: c)
+                let shared = try Engine.run(Engine.Request(candles, signals: signals, config: c))
                 #expect(shared.fills == plain.fills, "\(name), seed \(seed), cut \(cut) of \(events.count)")
                 #expect(shared.trades == plain.trades && shared.equity == plain.equity && shared.warnings == plain.warnings,
                         "\(name), seed \(seed), cut \(cut)")
@@ -89,13 +89,13 @@ struct BookCheckpointsTests {
         c.bookCheckpoints = BookCheckpoints()
         // The first fill's millisecond, then a recording that ends exactly there.
         c.depth = .book(events)
-        let first = try #require(try Engine.run(candles, signals: signals, config: BookCheckpointsTests.without(c)).fills.first)
+        let first = try #require(try Engine.run(Engine.Request(candles, signals: signals, config: BookCheckpointsTests.without(c))).fills.first)
         let through = events.prefix { $0.timeMs <= first.time * 1000 }
         c.depth = .book(Array(through))
-        _ = try Engine.run(candles, signals: signals, config: c)
+        _ = try Engine.run(Engine.Request(candles, signals: signals, config: c))
         #expect(c.bookCheckpoints!.outcome(after: BookCheckpoints.Key()) == nil)
         c.depth = .book(events)
-        _ = try Engine.run(candles, signals: signals, config: c)
+        _ = try Engine.run(Engine.Request(candles, signals: signals, config: c))
         #expect(c.bookCheckpoints!.outcome(after: BookCheckpoints.Key())?.request.timeMs == first.time * 1000)
     }
 

@@ -45,7 +45,7 @@ enum EngineTest {
     /// Runs the engine and checks the accounting invariants on the result.
     static func run(_ candles: CandleSeries, _ signals: Signals, _ config: ExecutionConfig,
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> BacktestResult {
-        let r = try Engine.run(candles, signals: signals, config: config)
+        let r = try Engine.run(Engine.Request(candles, signals: signals, config: config))
         checkInvariants(r, config, sourceLocation: sourceLocation)
         return r
     }

@@ -194,7 +194,7 @@ struct EngineTests {
         var c = ExecutionConfig()
         c.feeBps = -1
         #expect(throws: InputError("fee must be in [0, 10000) basis points", setting: .feeBps, value: "-1")) {
-            try Engine.run(EngineTest.flat([1, 2]), signals: Signals(entries: [false, false], exits: [false, false]), config: c)
+            try Engine.run(Engine.Request(EngineTest.flat([1, 2]), signals: Signals(entries: [false, false], exits: [false, false]), config: c))
         }
     }
 }

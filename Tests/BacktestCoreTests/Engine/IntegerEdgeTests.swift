@@ -53,19 +53,17 @@ struct IntegerEdgeTests {
             return
         }
         #expect(c.value >= 1, "\(c.setting.name) \(c.value) was accepted")
-        let run = try Engine.run(Self.candles, signals: Self.signals, config: config)
+        let run = try Engine.run(Engine.Request(Self.candles, signals: Self.signals, config: config))
         #expect(run.fills.count > 0)
         // A walk-forward fold: the last 200 bars, expressions computed on all 300.
-        let fold = Self.candles.slice(100..<Self.bars)
-        let foldSignals = Signals(entries: Array(Self.signals.entries.suffix(200)), exits: Array(Self.signals.exits.suffix(200)))
-        _ = try Engine.run(fold, signals: foldSignals, config: config, endOf: Self.candles, cache: IndicatorCache())
+        _ = try Engine.run(Engine.Request(CandleWindow(Self.candles, start: 100), signals: Self.signals, config: config))
         let portfolio = try Portfolio.run([PortfolioSymbol(candles: Self.candles, signals: Self.signals),
                                            PortfolioSymbol(candles: Self.other, signals: OrdersTest.signals(bars: 250, seed: 7))],
                                           rules: PortfolioRules(maxPositions: 2), config: config)
         #expect(portfolio.fills.count > 0)
         if c.value == Int.max {
             // Beyond the series is the series' length: the same run.
-            let clamped = try Engine.run(Self.candles, signals: Self.signals, config: Self.config(Case(setting: c.setting, value: Self.bars)))
+            let clamped = try Engine.run(Engine.Request(Self.candles, signals: Self.signals, config: Self.config(Case(setting: c.setting, value: Self.bars))))
             #expect(run.equity == clamped.equity && run.trades.count == clamped.trades.count)
             if c.setting == .exitAfter { #expect(!run.trades.contains { $0.exitKind == .time }) }
         }
@@ -95,7 +93,7 @@ struct IntegerEdgeTests {
             return
         }
         #expect(c.value >= 2)
-        let r = try Engine.run(Self.candles, signals: Self.signals, config: config)
+        let r = try Engine.run(Engine.Request(Self.candles, signals: Self.signals, config: config))
         #expect(r.fills.count > 0)
     }
 
@@ -107,7 +105,7 @@ struct IntegerEdgeTests {
             config.depth = .none
             do {
                 try OrderSettings([.init(.stopLoss, text, origin: .setting(.stopLoss))]).apply(to: &config)
-                _ = try Engine.run(Self.candles, signals: Self.signals, config: config)
+                _ = try Engine.run(Engine.Request(Self.candles, signals: Self.signals, config: config))
                 #expect(n != Int.max, "\(text) ran")
             } catch let e as InputError {
                 // Int64.max and periods of 0 are refused when read; at the series' length when
@@ -129,7 +127,7 @@ struct IntegerEdgeTests {
             config.depth = .none
             try OrderSettings([.init(setting, text, origin: .setting(setting))]).apply(to: &config)
             do {
-                _ = try Engine.run(Self.candles, signals: Self.signals, config: config)
+                _ = try Engine.run(Engine.Request(Self.candles, signals: Self.signals, config: config))
                 Issue.record("\(setting.name) \(text) ran")
             } catch let e as InputError {
                 #expect(e.setting == setting && e.value == text && e.reason.contains("not on any of ORD's 300 bars"), "\(e)")
@@ -139,9 +137,7 @@ struct IntegerEdgeTests {
                 try Portfolio.run([PortfolioSymbol(candles: Self.candles, signals: Self.signals)], rules: PortfolioRules(maxPositions: 1), config: config)
             }
             #expect(throws: InputError.self) {
-                try Engine.run(Self.candles.slice(200..<Self.bars), signals: Signals(entries: Array(Self.signals.entries.suffix(100)),
-                                                                        exits: Array(Self.signals.exits.suffix(100))),
-                               config: config, endOf: Self.candles, cache: IndicatorCache())
+                try Engine.run(Engine.Request(CandleWindow(Self.candles, start: 200), signals: Self.signals, config: config))
             }
         }
     }
@@ -152,7 +148,7 @@ struct IntegerEdgeTests {
         config.depth = .none
         try OrderSettings([.init(.trail, "-atr(14)", origin: .file(path: "s.bt", line: 7))]).apply(to: &config)
         do {
-            _ = try Engine.run(Self.candles, signals: Self.signals, config: config)
+            _ = try Engine.run(Engine.Request(Self.candles, signals: Self.signals, config: config))
             Issue.record("ran")
         } catch let e as InputError {
             #expect(e.file == "s.bt" && e.line == 7 && e.reason.hasPrefix("trail '-atr(14)': a distance in price must be a positive number"), "\(e)")
@@ -166,7 +162,7 @@ struct IntegerEdgeTests {
         // Positive only once the ATR has warmed up (the first 14 bars are NaN) and where it is above 1.
         try OrderSettings([.init(.stopLoss, "atr(14) - 1", origin: .setting(.stopLoss)),
                            .init(.trail, "3 * atr(14)", origin: .setting(.trail))]).apply(to: &config)
-        let r = try Engine.run(Self.candles, signals: Self.signals, config: config)
+        let r = try Engine.run(Engine.Request(Self.candles, signals: Self.signals, config: config))
         let warning = r.warnings.first { $0.kind == .unsetExitLevels }
         #expect(warning?.message.contains("sl ") == true, "\(r.warnings)")
         // The count is the entries whose stop-loss distance was not positive at their signal bar.
@@ -178,6 +174,6 @@ struct IntegerEdgeTests {
         var plain = ExecutionConfig()
         plain.depth = .none
         try OrderSettings([.init(.stopLoss, "5%", origin: .setting(.stopLoss))]).apply(to: &plain)
-        #expect(try Engine.run(Self.candles, signals: Self.signals, config: plain).warnings.allSatisfy { $0.kind != .unsetExitLevels })
+        #expect(try Engine.run(Engine.Request(Self.candles, signals: Self.signals, config: plain)).warnings.allSatisfy { $0.kind != .unsetExitLevels })
     }
 }

@@ -211,7 +211,7 @@ struct OrdersPropertyTests {
         config.exits.exitAfterBars = nil
         let candles = OrdersTest.candles(bars: OrdersTest.bars, seed: s.seed)
         let signals = OrdersTest.signals(bars: candles.count, seed: s.seed)
-        let classic = try Engine.run(candles, signals: signals, config: config)
+        let classic = try Engine.run(Engine.Request(candles, signals: signals, config: config))
         let n = candles.count
         let inputs = try OrderInputs(config, candles: candles, cache: IndicatorCache())
         var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)

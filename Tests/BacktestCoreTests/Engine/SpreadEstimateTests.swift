@@ -66,16 +66,12 @@ struct SpreadEstimateTests {
         #expect(direct.pairs == 249 && close(direct.mean, mean, 1e-13) && close(direct.standardError, sd / 249.0.squareRoot(), 1e-12))
         #expect(CandleEstimators.spreadSample(s, before: 2, window: 250)!.standardError == .infinity)
         for window in [2, 20, 250] {
-            var running = SpreadWindow(window: window)
+            var running = SpreadWindow(window: window, pairs: SpreadPairs(s), bars: s.count)
             var t = 0
             let rng = GSL.Random(seed: UInt(window) + 5)
             while t < s.count {
                 let direct = CandleEstimators.spreadSample(s, before: t, window: window)
-                let fast = s.high.withUnsafeBufferPointer { h in
-                    s.low.withUnsafeBufferPointer { l in
-                        s.close.withUnsafeBufferPointer { c in running.sample(h, l, c, before: t) }
-                    }
-                }
+                let fast = running.sample(before: t)
                 #expect((direct == nil) == (fast == nil))
                 if let direct, let fast {
                     #expect(direct.mean == fast.mean || abs(direct.mean - fast.mean) <= 1e-15, "t \(t) window \(window)")

@@ -41,16 +41,12 @@ struct SyntheticDepthTests {
     func runningWindow() {
         let s = EngineTest.random(bars: 3000, seed: 11)
         for window in [2, 20, 250] {
-            var running = SpreadWindow(window: window)
+            var running = SpreadWindow(window: window, filling: s)
             var t = 0
             let rng = GSL.Random(seed: UInt(window))
             while t < s.count {
                 let direct = CandleEstimators.spread(s, before: t, window: window)
-                let fast = s.high.withUnsafeBufferPointer { h in
-                    s.low.withUnsafeBufferPointer { l in
-                        s.close.withUnsafeBufferPointer { c in running.spread(h, l, c, before: t) }
-                    }
-                }
+                let fast = running.sample(before: t).map { max(0, $0.mean) }
                 #expect((direct == nil) == (fast == nil))
                 if let direct, let fast { #expect(abs(direct - fast) <= 1e-15 + 1e-12 * direct, "t \(t) window \(window)") }
                 t += 1 + Int(rng.uniform() * Double(rng.uniform() < 0.1 ? 600 : 30))

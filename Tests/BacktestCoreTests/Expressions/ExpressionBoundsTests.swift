@@ -4,8 +4,8 @@ import TestSupport
 @testable import BacktestCore
 
 /// Expressions too wide or too long for the parser are refused with a short message before
-/// anything is bound (issue 26: a `max()` of 90,000 arguments overflowed the stack when its
-/// bound tree was freed; a 10 MB identifier wrote 30 MB of error text).
+/// anything is bound (without these bounds a `max()` of 90,000 arguments overflowed the stack
+/// when its bound tree was freed, and a 10 MB identifier wrote 30 MB of error text).
 @Suite("Expression bounds: size, length and the quoted line")
 struct ExpressionBoundsTests {
     @Test("a call wider than the node limit is refused by the parser", arguments: [10_001, 45_000])

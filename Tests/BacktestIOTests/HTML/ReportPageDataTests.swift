@@ -355,8 +355,8 @@ struct SweepScreenPageTests {
         var portfolio = run
         portfolio.positionValue = run.equity
         #expect(PageData.ledger(portfolio) == nil)
-        let flat = try Engine.run(run.candles, signals: Signals(entries: .init(repeating: false, count: run.equity.count),
-                                                                exits: .init(repeating: false, count: run.equity.count)), config: ExecutionConfig())
+        let flat = try Engine.run(Engine.Request(run.candles, signals: Signals(entries: .init(repeating: false, count: run.equity.count),
+                                                                exits: .init(repeating: false, count: run.equity.count)), config: ExecutionConfig()))
         #expect(PageData.ledger(flat) != nil)
     }
 

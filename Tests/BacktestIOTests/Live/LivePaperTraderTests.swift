@@ -110,7 +110,7 @@ struct LivePaperTraderTests {
         var c = config
         c.depth = .book([s.first] + s.events.flatMap { $0 })
         let decided = try strategy.map { try $0.0.signals(series, $0.1) } ?? signals(series)
-        return try Engine.run(CandleWindow(series, start: s.history.count), signals: decided, config: c).fills
+        return try Engine.run(Engine.Request(CandleWindow(series, start: s.history.count), signals: decided, config: c)).fills
     }
 
     /// A strategy of indicators, crossings and a rule that reads the position: its signals are

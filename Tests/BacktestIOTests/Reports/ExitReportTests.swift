@@ -6,7 +6,7 @@ import Testing
 @testable import BacktestPresentation
 
 /// How each trade ended, in every output of a run: trades.csv, the JSON, report.md, the text
-/// summary and the page's data (issue 20, "Reports").
+/// summary and the page's data.
 @Suite("Exit kinds in reports")
 struct ExitReportTests {
     /// ma-cross 10/30 on GOOG with a 3% stop, a 6% target and a 5% trailing stop: trades end in
@@ -23,7 +23,7 @@ struct ExitReportTests {
         config.stopLoss = 0.03
         config.takeProfit = 0.06
         config.exits.trail = .fraction(0.05)
-        let result = try Engine.run(goog, signals: Signals(entries: entries, exits: exits), config: config)
+        let result = try Engine.run(Engine.Request(goog, signals: Signals(entries: entries, exits: exits), config: config))
         return Report(strategy: "ma-cross", parameters: [], execution: config.parameters, commandLine: ["bt", "run", "ma-cross", "GOOG"],
                       result: result, stats: Stats(result, bootstrap: .init(resamples: 20)), costs: nil)
     }

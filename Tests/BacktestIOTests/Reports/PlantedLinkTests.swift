@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BacktestData
 
-/// bt's file writes never go through a link someone planted (issue 26): temporary files are
+/// bt's file writes never go through a link someone planted: temporary files are
 /// created exclusively under unpredictable names, and finished files are renamed into place.
 @Suite("Planted links: exclusive temporary files, renamed into place")
 struct PlantedLinkTests {

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// Reports draw what the run computed: the drawdowns the statistics found, and the screen runs
-/// kept while the screen ran (issue 23, "each result once").
+/// kept while the screen ran: each result is computed once.
 @Suite("Results computed once")
 struct ResultsOnceTests {
     static func run(_ seed: UInt64, bars: Int = 300) throws -> BacktestResult {
@@ -17,7 +17,7 @@ struct ResultsOnceTests {
         let c = Synth.series(symbol: "S\(seed)", bars: bars, seed: seed)
         let every = 13 + Int(seed % 11)
         let entries = (0..<c.count).map { $0 % every == 2 }, exits = (0..<c.count).map { $0 % every == 9 }
-        return try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
+        return try Engine.run(Engine.Request(c, signals: Signals(entries: entries, exits: exits), config: config))
     }
 
     @Test("the statistics carry their drawdowns: the per-bar curve is DrawdownEpisodes.curve bit for bit")

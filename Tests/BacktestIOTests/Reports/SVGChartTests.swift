@@ -19,7 +19,7 @@ struct SVGChartTests {
             entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
             exits[t] = fast[t] < slow[t] && fast[t - 1] >= slow[t - 1]
         }
-        return try Engine.run(goog, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig())
+        return try Engine.run(Engine.Request(goog, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig()))
     }
 
     static func smaIndicators(_ candles: CandleSeries) throws -> [ChartIndicator] {

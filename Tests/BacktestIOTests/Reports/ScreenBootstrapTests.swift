@@ -36,7 +36,7 @@ struct ScreenBootstrapTests {
         for row in rows {
             let stats = try #require(row.stats, "\(row.symbol): \(row.error ?? "no stats")")
             let (window, config) = try load(row.symbol, store)
-            let result = try Engine.run(window, signals: try strategy.signals(window.series, parameters), config: config)
+            let result = try Engine.run(Engine.Request(window, signals: try strategy.signals(window.series, parameters), config: config))
             let alone = Stats(result, periodsPerYear: 252)
             #expect(alone[.sharpeCILow].isFinite, "\(row.symbol)")
             for (x, y) in zip(stats.all, alone.all) {

@@ -36,12 +36,12 @@ struct CostSensitivityEngineTests {
         #expect(c.rows[0].totalReturn >= c.rows[1].totalReturn)
         #expect(c.rows[1].totalReturn >= c.rows[2].totalReturn)
         #expect(c.rows[2].totalReturn >= c.rows[3].totalReturn)
-        let baseline = try Engine.run(goog, signals: signals, config: config)
+        let baseline = try Engine.run(Engine.Request(goog, signals: signals, config: config))
         #expect(abs(c.rows[2].totalReturn - (baseline.finalEquity / baseline.initialCash - 1)) < 1e-12)
         if let fee = c.breakEvenFeeBps {
             var at = config
             at.feeBps = fee
-            let r = try Engine.run(goog, signals: signals, config: at)
+            let r = try Engine.run(Engine.Request(goog, signals: signals, config: at))
             #expect(abs(r.finalEquity / r.initialCash - 1) < 0.01)
             #expect(fee > config.feeBps)
         } else {

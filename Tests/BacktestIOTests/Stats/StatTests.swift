@@ -14,7 +14,7 @@ struct StatTests {
         config.depth = .none
         config.feeBps = 5
         let entries = (0..<c.count).map { $0 % every == 5 }, exits = (0..<c.count).map { $0 % every == 25 }
-        return try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
+        return try Engine.run(Engine.Request(c, signals: Signals(entries: entries, exits: exits), config: config))
     }
 
     @Test("names are unique snake_case; Stats computes every statistic in table order")

@@ -229,7 +229,7 @@ struct ShardTests {
             let c = Synth.series(symbol: symbol, bars: 300, seed: UInt64(symbol.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
             let every = 20 + c.count % 17
             let entries = (0..<c.count).map { $0 % every == 3 }, exits = (0..<c.count).map { $0 % every == 11 }
-            let result = try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
+            let result = try Engine.run(Engine.Request(c, signals: Signals(entries: entries, exits: exits), config: config))
             return (result, Stats(result))
         }
     }

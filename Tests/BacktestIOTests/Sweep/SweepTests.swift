@@ -53,7 +53,7 @@ struct SweepTests {
             let c = SweepFixtures.candles(symbol == "A" ? 600 : 400)
             let every = symbol == "FEW" ? 1_000 : 40
             let entries = (0..<c.count).map { $0 % every == 5 }, exits = (0..<c.count).map { $0 % every == 25 }
-            let result = try Engine.run(c, signals: Signals(entries: entries, exits: exits), config: config)
+            let result = try Engine.run(Engine.Request(c, signals: Signals(entries: entries, exits: exits), config: config))
             return (result, Stats(result))
         }
         #expect(rows.map(\.symbol) == ["A", "BROKEN", "=CMD", "FEW"])

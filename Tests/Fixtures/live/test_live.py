@@ -6,12 +6,13 @@ its own server (stopped by its PID), runs bt live with a bounded --duration (or 
 and checks the session from the outside:
 
 - the replay: `bt run ... --depth book --from START` over what the session stored gives the
-  session's fills, field by field, to the last digit (the issue's correctness proof);
+  session's fills, field by field, to the last digit (the proof that a live session trades as
+  the backtest of what it stored does);
 - the bars built from trades equal `bt data import --format trades` of the same trades;
 - faults: a depth-id gap (resync), a dropped connection (reconnect, kline backfill, and the
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
   and kill -9 with a resume of the journal (no fill lost or repeated);
-- hostile exchanges (issue 42): a store or journal ahead of the exchange's clock, a tampered
+- hostile exchanges: a store or journal ahead of the exchange's clock, a tampered
   journal, frames a century ahead, prices and quantities of 1e300 and 1e-320, refused
   snapshots, a spent request weight, REST servers that never answer or trickle, streams that
   send nothing, and memory over hundreds of reconnects.
@@ -292,14 +293,14 @@ class LiveTests(unittest.TestCase):
         ex = self.exchange()
         for extra, words in [(["--depth", "synthetic"], "live order book"), (["--max-participation", "0.1"], "volume"),
                              (["--duration", "soon"], "duration"), (["--exchange", "kraken"], "exchange"),
-                             (["--fps", "0"], "--fps must be 1 to 30")]:
+                             (["--fps", "0"], "--fps '0': must be 1 to 30")]:
             p = subprocess.run(live_args(ex, self.db, *extra), capture_output=True, text=True, timeout=30)
             self.assertEqual(p.returncode, 2, (extra, p.stderr))
             self.assertIn(words, p.stderr)
             self.assertFalse(os.path.exists(self.db), "a refused command must not create the store")
 
 
-    # Issue 42: hostile exchange clocks, numbers, snapshots, REST servers and streams.
+    # Hostile exchanges: clocks, numbers, snapshots, REST servers and streams.
 
     def run_bt(self, ex, *extra, timeout=120):
         """bt live with --json, whatever its exit status; returns the process and its wall time."""

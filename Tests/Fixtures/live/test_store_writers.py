@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Several bt processes writing one store at once (issue 42, finding 1).
+"""Several bt processes writing one store at once: every write of each lands, the store whole.
 
 Run by scripts/test-store-writers.sh (make test-writers, part of make test) with BT set to the
 bt binary. Every pair and every triple of the four kinds of writer runs at the same time on one
@@ -15,8 +15,8 @@ store that already holds GOOG (the shipped daily bars) and a synthetic symbol wi
 After each case: SQLite's integrity check is "ok"; GOOG and the synthetic symbol read back
 exactly as they were stored before; every writer exited 0 every time; everything each one wrote
 is there (the live session's bars, every imported symbol, the fetched series, the profile).
-The code before issue 42 left the store damaged, or the live session dead, in these cases:
-bt read a store's header through descriptors of its own, and closing one dropped the SQLite
+The code before this was fixed left the store damaged, or the live session dead, in these
+cases: bt read a store's header through descriptors of its own, and closing one dropped the SQLite
 locks of its open connections. Every server is stopped by its PID; each case is bounded by the
 live session's --duration (or a fixed time without it).
 """

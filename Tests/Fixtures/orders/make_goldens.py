@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Dev-only: writes the goldens of issue 20 (entry orders, attached exits, position-aware rules,
-risk and volatility sizing) to `Tests/Fixtures/orders/goldens.json`.
+"""Dev-only: writes the goldens of entry orders, attached exits, position-aware rules, and risk
+and volatility sizing to `Tests/Fixtures/orders/goldens.json`.
 
 Not run by CI or the test suite; the Swift tests read the committed `goldens.json`. Run by hand
 from the repository root (a few minutes, most of it numba compiling vectorbt):
@@ -739,7 +739,7 @@ def main():
     import vectorbt as vbt
     import backtesting
     goldens = dict(
-        about="goldens of issue 20 (docs/design/orders.md); see Tests/Fixtures/orders/README.md",
+        about="goldens of entry orders, attached exits, position-aware rules and risk sizing (docs/design/orders.md); see Tests/Fixtures/orders/README.md",
         versions=dict(vectorbt=vbt.__version__, backtesting=backtesting.__version__,
                       talib=talib.__version__, numpy=np.__version__, pandas=pd.__version__),
         cases=cases)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Dev-only: writes the vectorbt goldens for `bt portfolio` (issue 16).
+"""Dev-only: writes the vectorbt goldens for `bt portfolio`.
 
 Not run by CI or the test suite; the Swift tests read the committed files in this folder.
 Run by hand from the repository root:
@@ -847,7 +847,7 @@ def main():
     assert d <= 1e-12 and len(cases[0]["trades"]) == ref["trades"]
 
     goldens = dict(
-        about="vectorbt goldens for bt portfolio (issue 16); see docs/design/portfolio-reference.md",
+        about="vectorbt goldens for bt portfolio; see docs/design/portfolio-reference.md",
         vectorbt=vbt.__version__, talib=talib.__version__, numpy=np.__version__, pandas=pd.__version__,
         engine=ENGINE,
         call=("vbt.Portfolio.from_orders(close, size=target, size_type='targetpercent', price=open, "

@@ -30,19 +30,21 @@ extension CostSensitivity {
         try run(CandleWindow(candles), signals: signals, config: config, periodsPerYear: periodsPerYear)
     }
 
-    /// The cost table of a run over `window` (`Engine.run(_:signals:config:cache:)`), `signals`
-    /// computed on all of `window.series`. Its runs (one per multiplier, 20-40 for the
-    /// break-even) share the series' spread pairs at synthetic depth, computed once.
+    /// The cost table of a run over `window` (`Engine.run(_:)`), `signals` computed on all of
+    /// `window.series`. Its runs (one per multiplier, 20-40 for the break-even) share `cache`
+    /// (the series', as the run's: its spread pairs at synthetic depth and the expressions'
+    /// indicators are computed once).
     public static func run(_ window: CandleWindow, signals: Signals, config: ExecutionConfig,
-                           periodsPerYear: Double? = nil) throws -> CostSensitivity {
-        let cache = IndicatorCache(keepsSpreadPairs: true)
-        return try CostSensitivity(periodsPerYear: periodsPerYear,
-                                   run: { try Engine.run(window, signals: signals, config: config.scalingCosts(by: $0), cache: cache) },
-                                   totalReturn: { fee in
-                                       var c = config
-                                       c.feeBps = min(fee, 9_999)
-                                       let r = try Engine.run(window, signals: signals, config: c, cache: cache)
-                                       return r.totalReturn
-                                   })
+                           periodsPerYear: Double? = nil, cache: IndicatorCache = IndicatorCache()) throws -> CostSensitivity {
+        try CostSensitivity(periodsPerYear: periodsPerYear,
+                            run: {
+                                try Engine.run(Engine.Request(window, signals: signals, config: config.scalingCosts(by: $0), cache: cache))
+                            },
+                            totalReturn: { fee in
+                                var c = config
+                                c.feeBps = min(fee, 9_999)
+                                let r = try Engine.run(Engine.Request(window, signals: signals, config: c, cache: cache))
+                                return r.totalReturn
+                            })
     }
 }

@@ -94,7 +94,7 @@ public struct Sweep {
             precondition(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, "combination numbers must ascend")
         }
         // Every combination at synthetic depth reads the series' spread pairs from the cache.
-        let cache = IndicatorCache(keepsSpreadPairs: true)
+        let cache = IndicatorCache()
         let cscv = overfittingBlocks > 0 && combinations >= 2 ? try? CSCV(length: candles.count, blocks: overfittingBlocks) : nil
         let stride = overfittingStride(combinations)
         let total = numbers?.count ?? combinations

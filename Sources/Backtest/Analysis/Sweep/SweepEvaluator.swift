@@ -63,11 +63,10 @@ public struct SweepEvaluator: Sendable {
     /// The backtest of `combo` over all of `candles`.
     public func run(_ combo: Int, on candles: CandleSeries, cache: IndicatorCache) throws -> BacktestResult {
         if let backtest { return try backtest(combo, candles, 0..<candles.count, cache, nil) }
-        if let window {
-            precondition(candles.count == window.candles.count, "the candles must be the evaluator's window")
-            return try Engine.run(window, signals: try signals!(window.series, cache, combo), config: try config(of: combo), cache: cache)
-        }
-        return try Engine.run(candles, signals: try signals!(candles, cache, combo), config: try config(of: combo), cache: cache)
+        precondition(self.window.map { candles.count == $0.candles.count } ?? true, "the candles must be the evaluator's window")
+        let window = self.window ?? CandleWindow(candles)
+        return try Engine.run(Engine.Request(window, signals: try signals!(window.series, cache, combo), config: try config(of: combo),
+                                             cache: cache))
     }
 
     /// The backtest of `combo` over `range` of `candles`; `prefix` must be `candles` cut at
@@ -84,9 +83,8 @@ public struct SweepEvaluator: Sendable {
             range = window.start + range.lowerBound..<end
         }
         let all = try signals!(prefix, cache, combo)
-        let part = all.slice(range)
         var config = try config(of: combo)
         if let initialCash { config.initialCash = initialCash }
-        return try Engine.run(prefix.slice(range), signals: part, config: config, endOf: prefix, cache: cache)
+        return try Engine.run(Engine.Request(CandleWindow(prefix, start: range.lowerBound), signals: all, config: config, cache: cache))
     }
 }

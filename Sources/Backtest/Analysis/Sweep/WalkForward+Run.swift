@@ -92,7 +92,7 @@ extension WalkForward {
         precondition(rankStat.sweepColumn != nil, "a sweep does not compute '\(rankStat)'")
         return steps.map { step in
             let prefix = candles.slice(0..<step.inSample.upperBound)
-            let cache = IndicatorCache(keepsSpreadPairs: true)
+            let cache = IndicatorCache()
             let count = numbers?.count ?? combinations
             let values = Parallel.map(count: count) { k -> Double in
                 let r = try evaluator.run(numbers?[k] ?? k, prefix: prefix, range: step.inSample, cache: cache)

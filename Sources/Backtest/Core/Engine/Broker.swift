@@ -32,13 +32,13 @@ struct Broker {
     var working: WorkingEntry?
 
     init(config: ExecutionConfig, candles: CandleSeries, distances: ExitLevels.Distances = .init(),
-         entryPrices: EntryPrices? = nil) {
+         entryPrices: EntryPrices? = nil, pairs: SpreadPairs? = nil) {
         self.config = config
         self.entryPrices = entryPrices
         self.candles = candles
         feeRate = config.feeRate
         cash = config.initialCash
-        ledger = PositionLedger(symbol: 0, candles: candles, config: config, distances: distances)
+        ledger = PositionLedger(symbol: 0, candles: candles, config: config, distances: distances, pairs: pairs)
         log = RunLog(initialCash: config.initialCash, bars: candles.count)
         if case .volatility = config.sizing {
             volatility = PortfolioRules.volatility(candles.close).map { $0 / 100 }

@@ -1,6 +1,7 @@
 /// The vectorized backtest engine: signal vectors in, a per-bar ledger with fills and trades out.
 public enum Engine {
-    /// Simulates `signals` on `candles` under `config` (docs/design/orders.md).
+    /// Simulates `request`: its signals traded over its window's bars under its configuration,
+    /// starting flat (docs/design/orders.md). The one entry point of every front end.
     ///
     /// Semantics, per bar t (signals at t use data up to t's close):
     /// - `.nextOpen`: an order decided at t executes at bar t+1's open (reference price
@@ -18,96 +19,71 @@ public enum Engine {
     ///   and the break-even move follow each completed bar.
     /// - The ledger records cash, position and equity = cash + position × close at each close.
     ///
-    /// - Parameter cache: indicators of the order and exit expressions (it must belong to `candles`).
-    /// - Complexity: O(n) with no allocation per bar; each fill costs O(book levels).
+    /// - Complexity: O(n) with no allocation per bar; each fill costs O(book levels) (the
+    ///   series' spread pairs, when the cache has none yet, O(series)).
     /// - Throws: `InputError` when `config` has an out-of-range value, or from an expression's
     ///   indicator.
-    public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
-                           cache: IndicatorCache = IndicatorCache()) throws -> BacktestResult {
-        try run(candles, config: config, cache: cache, feed: .automatic, signals: { signals })
-    }
-
-    /// `run` with the signals computed by `signals` after the run has started: with a spare
-    /// core, a long series' synthetic-book estimates are computed on it meanwhile
-    /// (`EstimateFeed`). The same results as computing the signals first.
-    public static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache = IndicatorCache(),
-                           signals: () throws -> Signals) throws -> BacktestResult {
-        try run(candles, config: config, cache: cache, feed: .automatic, signals: signals)
-    }
-
-    /// `run(_:config:cache:signals:)` with the feed's policy given (tests hold the two paths
-    /// equal).
-    package static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache = IndicatorCache(),
-                            feed policy: EstimateFeed.Policy, signals: () throws -> Signals) throws -> BacktestResult {
-        try run(candles, config: config, feed: policy, signals: signals,
-                inputs: { try OrderInputs(config, candles: candles, cache: cache) }, cache: cache, of: candles)
-    }
-
-    /// `run` over the last `candles.count` bars of `prefix` (a walk-forward fold): the order and
-    /// exit expressions are computed on `prefix`, whose indicators `cache` holds, so they keep
-    /// the warm-up of the bars before the fold.
-    package static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig, endOf prefix: CandleSeries,
-                            cache: IndicatorCache) throws -> BacktestResult {
-        try run(candles, config: config, cache: cache, endOf: prefix, signals: { signals })
-    }
-
-    /// The same with the fold's signals computed by `signals` after the run has started.
-    package static func run(_ candles: CandleSeries, config: ExecutionConfig, cache: IndicatorCache, endOf prefix: CandleSeries,
-                            feed policy: EstimateFeed.Policy = .automatic, signals: () throws -> Signals) throws -> BacktestResult {
-        precondition(candles.count <= prefix.count, "the candles must be the end of the prefix")
-        return try run(candles, config: config, feed: policy, signals: signals,
-                       inputs: { try OrderInputs(config, candles: prefix, cache: cache, runBars: candles.count) },
-                       cache: cache, of: prefix)
-    }
-
-    /// Validates `config`, starts the feed (when `policy` and the run allow one), then computes
-    /// the signals and the order inputs while it works. A run at synthetic depth whose `cache`
-    /// (that of `series`, whose last bars `candles` are) keeps the series' pairs reads them
-    /// from there instead (and starts no feed).
-    private static func run(_ candles: CandleSeries, config: ExecutionConfig, feed policy: EstimateFeed.Policy,
-                            signals makeSignals: () throws -> Signals,
-                            inputs makeInputs: () throws -> OrderInputs,
-                            cache: IndicatorCache, of series: CandleSeries) throws -> BacktestResult {
+    public static func run(_ request: Request) throws -> BacktestResult {
+        let config = request.config, window = request.window, series = window.series, candles = window.candles
         try config.validate()
-        // A cache that keeps the series' pairs serves many runs: they read those instead.
-        let feed = cache.keepsSpreadPairs ? nil : EstimateFeed.start(candles, config: config, policy: policy)
-        defer { feed?.finish() }
-        let signals: Signals, inputs: OrderInputs
-        do {
-            signals = try makeSignals()
-            precondition(signals.count == candles.count, "signals must have one element per bar")
-            inputs = try makeInputs()
-        } catch {
-            feed?.cancel()
-            throw error
-        }
-        feed?.hand(signals)
-        let shared = cache.keepsSpreadPairs && config.estimatesSpreadFromBars && candles.count >= 2
-            ? cache.spreadPairs(of: series) : nil
-        return try run(candles, signals: signals, config: config, inputs: inputs, feed: feed, pairs: shared)
-    }
-
-    private static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
-                            inputs: OrderInputs, feed: EstimateFeed?, pairs: SpreadPairs?) throws -> BacktestResult {
-        precondition(signals.count == candles.count, "signals must have one element per bar")
+        precondition(request.signals.count == series.count, "signals must have one element per bar of the window's series")
+        let signals = window.start > 0 ? request.signals.slice(window.range) : request.signals
+        // The order and exit expressions on the whole series (they keep its warm-up), and at
+        // synthetic depth with an estimated spread the series' pairs: both from the cache, once
+        // for every run that shares it.
+        let inputs = try OrderInputs(config, candles: series, cache: request.cache, runBars: candles.count)
+        let pairs = config.estimatesSpreadFromBars ? request.cache.spreadPairs(of: series) : nil
+        var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices,
+                            pairs: pairs)
+        if signals.positionRules != nil { broker.ledger.exits.tracksPeak = true }
         let n = candles.count
-        var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
-        if let feed { broker.ledger.liquidity.use(feed) } else if let pairs { broker.ledger.liquidity.use(pairs) }
-        let allowShort = config.allowShort
-        let nextOpen = config.fill == .nextOpen
-        let hasStops = !config.exits.isEmpty
         let shortEntries = signals.shortEntries ?? signals.exits
         let shortExits = signals.shortExits ?? signals.entries
-        let barSeconds = candles.timeframe?.seconds ?? 1
-
         var cash = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var position = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var equity = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
+        switch Loop(broker) {
+        case .classic: simulateClassic(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
+        case .orders: simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
+        }
+        if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
+        broker.ledger.liquidity.rememberEnd()
+        return BacktestResult(
+            candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
+            trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
+            ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config),
+            spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count))
+    }
 
-        if signals.positionRules != nil { broker.ledger.exits.tracksPeak = true }
-        if config.exits.exitAfterBars != nil || broker.ledger.exits.tracksPeak || !config.entries.isMarket || config.entries.pyramid > 1 {
-            simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
-        } else {
+    /// The bar loop a run takes, chosen here alone: the classic one for market orders with
+    /// stop and target levels (most runs, which pay nothing for the rest), or the one for orders
+    /// beyond them: time exits, the peak (a trailing stop, break-even, rules that read the
+    /// position), limit and stop entries, pyramiding.
+    enum Loop {
+        case classic, orders
+
+        init(_ broker: Broker) {
+            let config = broker.config
+            let beyond = config.exits.exitAfterBars != nil || broker.ledger.exits.tracksPeak
+                || !config.entries.isMarket || config.entries.pyramid > 1
+            self = beyond ? .orders : .classic
+        }
+    }
+
+    /// The bar loop of `run` for market orders with stop and target levels: fills `cash`,
+    /// `position` and `equity` at each close. `simulateWithOrders` without the branches of
+    /// the orders beyond these; `OrdersPropertyTests.loopsAgree` holds the two equal bit for
+    /// bit where both apply.
+    static func simulateClassic(
+        _ broker: inout Broker, _ candles: CandleSeries, _ signals: Signals,
+        _ shortEntries: [Bool], _ shortExits: [Bool], _ cash: inout [Double], _ position: inout [Double], _ equity: inout [Double]
+    ) {
+        let config = broker.config
+        let n = candles.count
+        let allowShort = config.allowShort
+        let nextOpen = config.fill == .nextOpen
+        let hasStops = !config.exits.isEmpty
+        let barSeconds = candles.timeframe?.seconds ?? 1
         candles.open.withUnsafeBufferPointer { open in
         candles.close.withUnsafeBufferPointer { close in
         candles.time.withUnsafeBufferPointer { time in
@@ -173,21 +149,11 @@ public enum Engine {
                 t &+= 1
             }
         }}}}}}}}}}
-        }
-        if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
-        broker.ledger.liquidity.rememberEnd()
-        return BacktestResult(
-            candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
-            trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
-            ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config),
-            spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count))
     }
 
     /// The bar loop of `run` for orders beyond the classic ones (time exits, the peak and
     /// trailing stop, break-even, limit and stop entries, pyramiding): fills `cash`, `position`
-    /// and `equity` at each close. The classic loop in `run` is this one without those branches,
-    /// kept apart so market orders with stop and target levels pay nothing for them;
-    /// `OrdersPropertyTests.loopsAgree` holds the two equal bit for bit where both apply.
+    /// and `equity` at each close.
     @inline(never)
     static func simulateWithOrders(
         _ broker: inout Broker, _ candles: CandleSeries, _ signals: Signals,

@@ -48,10 +48,30 @@ struct ExitLevels {
     /// Times each distance in price was read and was not a positive number, so its level was
     /// not set (or the trailing stop not moved): the run's `unsetExitLevels` warning.
     var unsetLevels = UnsetLevels()
+    /// The rules' distances as the levels read them, without their expressions: reading a
+    /// distance on every bar then copies no reference (a stop, each target, the trail).
+    private let stopReach: Reach?, targetReaches: [Reach], trailReach: Reach?
+
+    /// What a level needs of an `ExitDistance`: the fraction, or that its values are the price
+    /// distances in `distances`.
+    enum Reach {
+        case fraction(Double)
+        case price
+
+        init(_ distance: ExitDistance) {
+            switch distance {
+            case .fraction(let f): self = .fraction(f)
+            case .price: self = .price
+            }
+        }
+    }
 
     init(_ rules: ExitRules, distances: Distances) {
         self.rules = rules
         self.distances = distances
+        stopReach = rules.stopLoss.map(Reach.init)
+        targetReaches = rules.takeProfits.map { Reach($0.distance) }
+        trailReach = rules.trail.map(Reach.init)
         isActive = !rules.isEmpty
         tracksPeak = rules.trail != nil || rules.breakeven != nil
         armsLevels = isActive || tracksPeak
@@ -63,7 +83,7 @@ struct ExitLevels {
     /// A level `distance` from `price`, below it (`below`) or above, rounded against a long
     /// (`long`) or a short: a fraction f gives price × (1 ∓ f), a price distance D gives price ∓ D
     /// with D read at `bar` (a D that is not a positive number gives no level).
-    static func level(_ distance: ExitDistance, values: [Double]?, from price: Double, below: Bool, bar: Int,
+    static func level(_ distance: Reach, values: [Double]?, from price: Double, below: Bool, bar: Int,
                       long: Bool, tick: Double?) -> Double {
         let raw: Double
         switch distance {
@@ -99,26 +119,31 @@ struct ExitLevels {
             peak = long ? Swift.max(peak, entry) : peak
             trough = long ? trough : Swift.min(trough, entry)
         }
-        stop = rules.stopLoss.map {
-            counted($0, \.stopLoss, Self.level($0, values: distances.stopLoss, from: entry, below: long, bar: signalBar, long: long, tick: tick))
-        } ?? .nan
-        if breakevenDone { stop = tighter(stop, Self.rounded(entry, long: long, tick: tick)) }
-        for (i, t) in rules.takeProfits.enumerated() where !fired[i] {
+        if let d = stopReach {
+            stop = Self.level(d, values: distances.stopLoss, from: entry, below: long, bar: signalBar, long: long, tick: tick)
+            unsetLevels.stopLoss += Self.unset(d, stop)
+        } else {
+            stop = .nan
+        }
+        if breakevenDone { stop = Self.tighter(stop, Self.rounded(entry, long: long, tick: tick), long: long) }
+        for (i, reach) in targetReaches.enumerated() where !fired[i] {
             let values = i < distances.takeProfits.count ? distances.takeProfits[i] : nil
-            targets[i] = counted(t.distance, \.takeProfit, Self.level(t.distance, values: values, from: entry, below: !long, bar: signalBar,
-                                                        long: long, tick: tick))
+            targets[i] = Self.level(reach, values: values, from: entry, below: !long, bar: signalBar, long: long, tick: tick)
+            unsetLevels.takeProfit += Self.unset(reach, targets[i])
         }
         sortTargets()
-        if let d = rules.trail {
-            trail = tighter(trail, counted(d, \.trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
-                                                         bar: signalBar, long: long, tick: tick)))
+        if let d = trailReach {
+            let level = Self.level(d, values: distances.trail, from: long ? peak : trough, below: long, bar: signalBar, long: long, tick: tick)
+            unsetLevels.trail += Self.unset(d, level)
+            trail = Self.tighter(trail, level, long: long)
         }
     }
 
-    /// `level`, counted in `unsetLevels` at `setting` when a distance in price gave none.
-    private mutating func counted(_ distance: ExitDistance, _ setting: WritableKeyPath<UnsetLevels, Int>, _ level: Double) -> Double {
-        if case .price = distance, level.isNaN { unsetLevels[keyPath: setting] += 1 }
-        return level
+    /// Whether a distance in price gave no level (`unsetLevels` counts these).
+    @inline(__always)
+    private static func unset(_ distance: Reach, _ level: Double) -> Int {
+        if level.isNaN, case .price = distance { return 1 }
+        return 0
     }
 
     /// Forgets the levels (the position is flat).
@@ -128,16 +153,20 @@ struct ExitLevels {
     }
 
     /// The tighter of two stop levels for the position (a long's higher); NaN counts as none.
-    func tighter(_ a: Double, _ b: Double) -> Double {
+    /// Static, so a call copies no levels (the struct is hundreds of bytes).
+    @inline(__always)
+    static func tighter(_ a: Double, _ b: Double, long: Bool) -> Double {
         if a.isNaN { return b }
         if b.isNaN { return a }
         return long ? Swift.max(a, b) : Swift.min(a, b)
     }
 
     /// The stop in force: the tighter of the stop-loss and the trailing stop.
-    var effectiveStop: Double { tighter(stop, trail) }
+    @inline(__always)
+    var effectiveStop: Double { Self.tighter(stop, trail, long: long) }
 
     /// Whether the trailing stop is the one in force (strictly tighter than the stop-loss).
+    @inline(__always)
     var trailBinds: Bool {
         guard !trail.isNaN else { return false }
         return stop.isNaN || (long ? trail > stop : trail < stop)
@@ -191,13 +220,14 @@ struct ExitLevels {
         guard tracksPeak, !peak.isNaN, bar >= firstCheckBar else { return }
         peak = Swift.max(peak, high)
         trough = Swift.min(trough, low)
-        if let d = rules.trail {
-            trail = tighter(trail, counted(d, \.trail, Self.level(d, values: distances.trail, from: long ? peak : trough, below: long,
-                                                         bar: bar, long: long, tick: tick)))
+        if let d = trailReach {
+            let level = Self.level(d, values: distances.trail, from: long ? peak : trough, below: long, bar: bar, long: long, tick: tick)
+            unsetLevels.trail += Self.unset(d, level)
+            trail = Self.tighter(trail, level, long: long)
         }
         if let b = rules.breakeven, !breakevenDone, long ? peak >= entry * (1 + b) : trough <= entry * (1 - b) {
             breakevenDone = true
-            stop = tighter(stop, Self.rounded(entry, long: long, tick: tick))
+            stop = Self.tighter(stop, Self.rounded(entry, long: long, tick: tick), long: long)
         }
     }
 }

@@ -38,13 +38,15 @@ struct PositionLedger {
     /// - Parameters:
     ///   - liquidity: the configuration whose liquidity model the symbol's fills use (nil: `config`).
     ///   - distances: the exit distance expressions' values on `candles` (`ExitLevels`).
+    ///   - pairs: the spread pairs of the series `candles` ends (nil: computed from `candles`
+    ///     when the liquidity model reads them; `Liquidity`).
     init(symbol: Int, candles: CandleSeries, config: ExecutionConfig, liquidity: ExecutionConfig? = nil,
-         distances: ExitLevels.Distances = .init()) {
+         distances: ExitLevels.Distances = .init(), pairs: SpreadPairs? = nil) {
         self.symbol = symbol
         self.candles = candles
         self.config = config
         feeRate = config.feeRate
-        self.liquidity = Liquidity(config: liquidity ?? config, candles: candles)
+        self.liquidity = Liquidity(config: liquidity ?? config, candles: candles, pairs: pairs)
         exits = ExitLevels(config.exits, distances: distances)
     }
 

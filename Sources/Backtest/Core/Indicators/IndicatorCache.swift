@@ -24,19 +24,13 @@ public final class IndicatorCache: @unchecked Sendable {
     private var computing: Set<Key> = []
     private var children: [String: IndicatorCache] = [:]
 
-    public init() { keepsSpreadPairs = false }
+    public init() {}
 
-    /// A cache that also keeps the series' Corwin-Schultz pairs for every run at synthetic depth
-    /// that uses it (`spreadPairs(of:)`): for callers that run many combinations on one series
-    /// (a sweep), where each run would otherwise compute the pairs of its spread windows again.
-    package init(keepsSpreadPairs: Bool) { self.keepsSpreadPairs = keepsSpreadPairs }
-
-    /// True when runs read the series' pairs from here (`init(keepsSpreadPairs:)`).
-    package let keepsSpreadPairs: Bool
     private var pairs: SpreadPairs?
 
     /// Every Corwin-Schultz pair of `candles` (the cache's series), computed the first time it
-    /// is asked for (other askers wait).
+    /// is asked for (other askers wait): what every run at synthetic depth with an estimated
+    /// spread reads, once per series however many runs share the cache.
     func spreadPairs(of candles: CandleSeries) -> SpreadPairs {
         lock.lock(); defer { lock.unlock() }
         if let pairs {

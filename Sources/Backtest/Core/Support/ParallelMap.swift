@@ -14,8 +14,6 @@ package enum Parallel {
     ) -> [Result<T, Error>] {
         var results = [Result<T, Error>?](repeating: nil, count: count)
         let done = Counter()
-        running.withLock { $0 += 1 }
-        defer { running.withLock { $0 -= 1 } }
         results.withUnsafeMutableBufferPointer { slots in
             // The jobs share `transform` and `progress` (callers pass work that is safe to run
             // concurrently: the contract above) and write disjoint slots.
@@ -31,13 +29,6 @@ package enum Parallel {
         }
         return results.map { $0! }
     }
-
-    /// Calls of `map` in progress in the process.
-    private static let running = Locked(0)
-
-    /// True when no `map` is running: a lone job (one backtest) may use a second core itself
-    /// (`EstimateFeed`) without taking it from parallel jobs.
-    package static var isIdle: Bool { running.withLock { $0 == 0 } }
 
     /// Jobs finished so far, counted under a lock; `then` runs under it too (serially).
     private final class Counter: @unchecked Sendable {

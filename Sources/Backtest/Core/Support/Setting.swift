@@ -149,6 +149,12 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case apiKey = "api_key"
     /// The service's base URL (a mirror, a local server).
     case baseURL = "base_url"
+    /// Tries per request.
+    case attempts
+    /// Seconds without a byte before a request is retried.
+    case timeout
+    /// The longest rate-limit wait to sit out.
+    case maxWait = "max_wait"
 
     // Live sessions
     /// The WebSocket stream's URL (a local server in tests).
@@ -161,6 +167,10 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case staleSeconds = "stale_seconds"
     /// The longest wait between reconnection attempts.
     case maxBackoff = "max_backoff"
+    /// Bars of history a live session loads before it starts.
+    case warmupBars = "warmup_bars"
+    /// Dashboard redraws a second.
+    case fps
 
     public var name: String { rawValue }
 

@@ -107,7 +107,8 @@ package struct LivePaperTrader {
             var c = config
             c.depth = .book(events)
             c.bookCheckpoints = nil
-            _ = try Engine.run(CandleWindow(series, start: max(0, bars - 64)), signals: try signals(over: series, provisional: nil), config: c)
+            _ = try Engine.run(Engine.Request(CandleWindow(series, start: max(0, bars - 64)), signals: try signals(over: series, provisional: nil),
+                                              config: c))
         }
         config.bookCheckpoints?.seed(events)
     }
@@ -142,7 +143,7 @@ package struct LivePaperTrader {
         let decided = try signals(over: run, provisional: provisional)
         var c = config
         c.depth = .book(events)
-        let result = try Engine.run(CandleWindow(run, start: start), signals: decided, config: c)
+        let result = try Engine.run(Engine.Request(CandleWindow(run, start: start), signals: decided, config: c))
         lastResult = result
         // At the close the provisional bar's own fills are not known yet (its close is not).
         let closedBars = series.count - start

@@ -99,7 +99,7 @@ extension ExecutionRequest {
     }
 
     /// The settings only the synthetic book reads.
-    static let syntheticKnobs: [Setting] = [.spreadBps, .depthProfile, .bidDepth, .askDepth, .refillSeconds, .spreadWindow,
+    public static let syntheticKnobs: [Setting] = [.spreadBps, .depthProfile, .bidDepth, .askDepth, .refillSeconds, .spreadWindow,
                                             .impact, .touchSeconds, .impactWindow]
 
     /// `periods_per_year` when given (it must be positive).

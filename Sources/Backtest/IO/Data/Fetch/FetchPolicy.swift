@@ -1,3 +1,4 @@
+import BacktestCore
 import Dispatch
 import Foundation
 
@@ -54,6 +55,22 @@ package struct FetchPolicy: Sendable {
         self.userAgent = userAgent
         self.sleep = sleep
         self.clockMs = clockMs
+    }
+
+    /// A policy of the values a front end was given (nil: the default), each checked.
+    /// - Throws: `InputError` naming the setting out of its range.
+    package static func checked(attempts: Int?, timeoutSeconds: Int?, maxWaitSeconds: Double?, backoffSeconds: Double,
+                                userAgent: String) throws -> FetchPolicy {
+        let attempts = attempts ?? 5, timeout = timeoutSeconds ?? 30, maxWait = maxWaitSeconds ?? 300
+        guard attempts >= 1 else { throw InputError("must be at least 1", setting: .attempts, value: String(attempts)) }
+        guard (1...longestTimeout).contains(timeout) else {
+            throw InputError("must be whole seconds from 1 to \(longestTimeout) (a day)", setting: .timeout, value: String(timeout))
+        }
+        guard (0...longestMaxWait).contains(maxWait) else {
+            throw InputError("must be seconds from 0 to \(Int(longestMaxWait)) (a week)", setting: .maxWait, value: NumberText.shortest(maxWait))
+        }
+        return FetchPolicy(attempts: attempts, timeoutSeconds: timeout, backoffSeconds: backoffSeconds, maxWaitSeconds: maxWait,
+                           userAgent: userAgent)
     }
 
     /// The backoff before try `attempt + 1` after `attempt` failed tries (1-based).

@@ -4,6 +4,15 @@ import Foundation
 /// The services bars are fetched from.
 package enum FetchSource: String, CaseIterable, Sendable {
     case binance, alphavantage
+
+    /// The source named `text` (any case).
+    /// - Throws: `InputError` naming the sources there are.
+    package init(parsing text: String) throws {
+        guard let source = FetchSource(rawValue: text.lowercased()) else {
+            throw InputError("unknown source '\(Excerpt.shortened(text, limit: 40))' (one of: \(Self.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        self = source
+    }
 }
 
 /// One fetch as a job (`bt data fetch`): the service, the symbol and what the service needs,

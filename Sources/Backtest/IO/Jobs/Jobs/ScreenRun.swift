@@ -63,7 +63,7 @@ public struct ScreenRun {
         return screen.evaluate(symbols: symbols, progress: progress, keep: keep) { symbol in
             do {
                 let (window, config) = try load(symbol, try CandleStore(existingAt: databasePath))
-                let result = try Engine.run(window, signals: try strategy.signals(window.series, parameters), config: config)
+                let result = try Engine.run(Engine.Request(window, signals: try strategy.signals(window.series, parameters), config: config))
                 return (result, Stats(result, periodsPerYear: periodsPerYear, sharing: resamples))
             } catch {
                 throw reword(error)
@@ -101,7 +101,8 @@ public struct ScreenRun {
         let missing = embedded.filter { kept[$0] == nil }
         let reruns = Parallel.map(count: missing.count) { k -> ChartedRun in
             let (window, config) = try load(missing[k], try CandleStore(existingAt: databasePath))
-            return ChartedRun(try Engine.run(window, signals: try strategy.signals(window.series, parameters), config: config))
+            return ChartedRun(try Engine.run(Engine.Request(window, signals: try strategy.signals(window.series, parameters),
+                                                            config: config)))
         }
         var runs: [String: ChartedRun] = [:]
         for symbol in embedded { if let run = kept[symbol] { runs[symbol] = run } }

@@ -10,7 +10,7 @@ extension SweepPlan {
     public static func storedCurves(of report: SweepReport, cells: SweepHeatmapCells, evaluator: SweepEvaluator,
                                     top: Int = 20) -> [SweepReport.StoredCurve] {
         let chosen = report.curveCombos(cells: cells, top: top)
-        let cache = IndicatorCache(keepsSpreadPairs: true)
+        let cache = IndicatorCache()
         let candles = report.candles
         let results = Parallel.map(count: chosen.count) { k in
             ChartedRun(try evaluator.run(chosen[k], on: candles, cache: cache))

@@ -14,21 +14,12 @@ struct Liquidity {
     private let candles: CandleSeries
     private let barSeconds: Double
 
-    /// Model book: the spread's window sum, and per side the units still missing and the time
-    /// (ms) they were last updated.
-    private var spreadWindow: SpreadWindow
+    /// Model book: the spread's window over the series' pairs (nil when the spread is not
+    /// estimated from the bars), and per side the units still missing and the time (ms) they
+    /// were last updated.
+    private var spreadWindow: SpreadWindow?
     private var takenAsks = 0.0, takenBids = 0.0
     private var askTimeMs: Int64 = 0, bidTimeMs: Int64 = 0
-    /// The candidate bars' impact windows and spread steps from a second core, when the run has
-    /// them (`EstimateFeed`); bars below `feedPublished` are published, `feedCursor` is the next
-    /// candidate to look at.
-    private var feed: EstimateFeed?
-    private var feedPublished = 0, feedCursor = 0
-    /// The series' pairs when they were computed apart (by the feed, or once for many runs:
-    /// `IndicatorCache.keepsSpreadPairs`), the pair ending at this run's bar k at `pairs[k]`;
-    /// `column` keeps them alive.
-    private var column: SpreadPairs?
-    private var pairs: UnsafePointer<Double>?
 
     /// Recorded book replay.
     private var replay: BookReplay
@@ -49,13 +40,13 @@ struct Liquidity {
     /// given or the source is not the model book).
     private(set) var spreadEstimates: [SpreadEstimate] = []
 
-    init(config: ExecutionConfig, candles: CandleSeries) {
+    /// - Parameter pairs: the Corwin-Schultz pairs of the series whose last bars `candles` are
+    ///   (its `IndicatorCache`'s), read when the spread is estimated from the bars; nil: the
+    ///   spread window computes the pairs of `candles` it reaches (a portfolio's symbol).
+    init(config: ExecutionConfig, candles: CandleSeries, pairs: SpreadPairs? = nil) {
         model = config.synthetic
         self.candles = candles
         barSeconds = SyntheticDepth.barSeconds(candles)
-        // A window longer than the series holds all of it: the same estimates from a ring no
-        // longer than the bars (a window of Int.max would otherwise be allocated).
-        spreadWindow = SpreadWindow(window: Self.spreadWindow(config.synthetic, bars: candles.count))
         var events: [BookEvent] = []
         switch config.depth {
         case .none: source = .none; slippage = 0
@@ -65,27 +56,14 @@ struct Liquidity {
         }
         replay = BookReplay(events)
         checkpoints = source == .book ? config.bookCheckpoints : nil
+        if config.estimatesSpreadFromBars {
+            // A window longer than the series holds all of it (and `8 * window` stays finite).
+            let window = max(1, min(model.spreadWindow, candles.count))
+            spreadWindow = pairs.map { SpreadWindow(window: window, pairs: $0, bars: candles.count) }
+                ?? SpreadWindow(window: window, filling: candles)
+        }
         // One estimate per model fill: room for a fill every 16 bars, as the run's ledger.
         if source == .synthetic && model.spreadBps == nil { spreadEstimates.reserveCapacity(max(16, candles.count / 16)) }
-    }
-
-    /// The spread window's length for `bars` bars: a window longer than the series holds all of
-    /// it (the same estimates from a ring no longer than the bars).
-    static func spreadWindow(_ model: SyntheticDepth, bars: Int) -> Int { max(1, min(model.spreadWindow, bars)) }
-
-    /// Reads the model book's estimates from `feed` (made for this run's candles and model).
-    mutating func use(_ feed: EstimateFeed) {
-        precondition(source == .synthetic && feed.count == candles.count, "the feed must be this run's")
-        self.feed = feed
-        use(feed.column)
-    }
-
-    /// Reads the spread window's pairs from `column`, the pairs of a series whose last
-    /// `candles.count` bars are this run's.
-    mutating func use(_ column: SpreadPairs) {
-        precondition(source == .synthetic && column.count >= candles.count, "the pairs must end with this run's bars")
-        self.column = column
-        pairs = UnsafePointer(column.values + (column.count - candles.count))
     }
 
     /// Levels the recorded book's stale-level rule dropped up to the last fill.
@@ -252,23 +230,16 @@ struct Liquidity {
         // unless it came with the volumes).
         let window = estimates(at: bar)
         var e = window.0
-        // The volume relation of the window's σ when the feed computed it.
-        var knownRelation: Double?? = nil
         if !model.usesProfile, !((e.volume ?? 0) > 0) { fillsWithoutVolume += 1 }
         let pastTouch = !model.usesProfile && model.impact > 0 && (e.volume ?? 0) > 0
             && taken + quantity > (e.volume ?? 0) * model.touchSeconds / max(barSeconds, 1e-9)
         let relation = model.spreadBps == nil && model.volumeRelation && (e.dollarVolume ?? 0) > 0
         if pastTouch || relation {
-            if let sigma = window.sigma {
-                e.sigma = sigma
-                knownRelation = window.relation
-            } else {
-                e.sigma = candles.close.withUnsafeBufferPointer {
-                    CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
-                }
+            e.sigma = window.sigma ?? candles.close.withUnsafeBufferPointer {
+                CandleEstimators.volatility($0, before: bar, window: model.impactWindow)
             }
         }
-        let estimate = model.spreadEstimate(e, reference: p, relation: knownRelation)
+        let estimate = model.spreadEstimate(e, reference: p)
         let half = model.spreadBps.map { $0 / 20_000 } ?? (estimate?.spread ?? 0) / 2
         let curve = model.curve(side, estimates: e, halfSpread: half, barSeconds: barSeconds)
         let sign = side == .buy ? 1.0 : -1.0
@@ -310,42 +281,13 @@ struct Liquidity {
     }
 
     /// The candle estimates for a fill on `bar`, with the spread from the running window, and σ
-    /// when it came with the volumes (`SyntheticDepth.impactWindow`); `relation` is that σ's
-    /// volume-relation spread when the feed computed it (`.some`). σ is not put in the
+    /// when it came with the volumes (`SyntheticDepth.impactWindow`). σ is not put in the
     /// estimates: it matters only beyond the touch and to the volume relation, which the caller
-    /// decides. With a feed, a candidate bar's window and spread step come from it.
-    private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??, relation: Double??) {
-        if let feed {
-            if bar >= feedPublished { feedPublished = feed.waitPast(bar) }
-            if let (known, before) = feed.estimates(at: bar, cursor: &feedCursor) {
-                let bars: CandleEstimators.SpreadSample?
-                if spreadWindow.state == before {
-                    // The feed's window took this step from this state: its sample is ours.
-                    spreadWindow.state = known.spreadAfter
-                    bars = known.spread
-                } else {
-                    bars = spreadSample(before: bar)
-                }
-                return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: known.volume, dollarVolume: known.dollars),
-                        known.sigma, known.sigma == nil ? nil : .some(known.relation))
-            }
-        }
-        let bars = spreadSample(before: bar)
+    /// decides.
+    private mutating func estimates(at bar: Int) -> (SyntheticDepth.Estimates, sigma: Double??) {
+        let bars = spreadWindow?.sample(before: bar)
         let window = model.impactWindow(candles, before: bar)
         return (SyntheticDepth.Estimates(bars: bars, sigma: nil, volume: window.volume, dollarVolume: window.dollars),
-                window.sigma, nil)
-    }
-
-    /// The running spread window's sample for a fill on `bar`, its pairs read from `pairs` or
-    /// computed from the bars; nil when the spread is given.
-    private mutating func spreadSample(before bar: Int) -> CandleEstimators.SpreadSample? {
-        if let pairs { return spreadWindow.sample(pairs: pairs, before: bar) }
-        guard model.spreadBps == nil else { return nil }
-        let c = candles
-        return c.high.withUnsafeBufferPointer { h in
-            c.low.withUnsafeBufferPointer { l in
-                c.close.withUnsafeBufferPointer { close in spreadWindow.sample(h, l, close, before: bar) }
-            }
-        }
+                window.sigma)
     }
 }

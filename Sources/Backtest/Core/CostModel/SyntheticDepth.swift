@@ -161,18 +161,9 @@ public struct SyntheticDepth: Sendable, Equatable {
     /// the dollar volume.
     @inline(__always)
     public func spreadEstimate(_ e: Estimates, reference p: Double) -> SpreadEstimate? {
-        spreadEstimate(e, reference: p, relation: nil)
-    }
-
-    /// `spreadEstimate` with the volume relation of `e.sigma` and `e.dollarVolume` already
-    /// computed (`.some`, from `EstimateFeed`).
-    @inline(__always)
-    func spreadEstimate(_ e: Estimates, reference p: Double, relation known: Double??) -> SpreadEstimate? {
         guard spreadBps == nil else { return nil }
         var relation: Double?
-        if let known {
-            relation = known
-        } else if volumeRelation, let sigma = e.sigma, let d = e.dollarVolume {
+        if volumeRelation, let sigma = e.sigma, let d = e.dollarVolume {
             relation = CandleEstimators.volumeRelationSpread(sigma: sigma, dollarVolume: d)
         }
         let floor = tick.map { p > 0 ? $0 / p : 0 } ?? 0
