@@ -64,7 +64,7 @@ final class StrategyHandle: Sendable {
 
 /// C strings that live as long as the library: statistic and exit-kind names.
 enum StaticNames {
-    nonisolated(unsafe) static let stats: [UnsafeMutablePointer<CChar>] = Metric.allCases.map { strdup($0.rawValue)! }
+    nonisolated(unsafe) static let stats: [UnsafeMutablePointer<CChar>] = Stat.allCases.map { strdup($0.rawValue)! }
     nonisolated(unsafe) static let exitKinds: [UnsafeMutablePointer<CChar>] = ExitKind.allCases.map { strdup($0.rawValue)! }
     nonisolated(unsafe) static let version: UnsafeMutablePointer<CChar> = strdup(btVersion)!
 }
@@ -328,12 +328,12 @@ public func bt_result_stat(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar
         let r = try run(handle)
         let text = try requiredString(name, "name")
         guard let value else { throw BridgeError.argument("value is NULL") }
-        guard let metric = Metric(rawValue: text) else {
-            let names = Metric.allCases.map(\.rawValue)
+        guard let stat = Stat(rawValue: text) else {
+            let names = Stat.allCases.map(\.rawValue)
             let hint = Suggest.closest(to: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw BridgeError.input("unknown statistic '\(text)'\(hint) (bt_stat_name lists the \(names.count) names)")
         }
-        value.pointee = r.stats[metric]
+        value.pointee = r.stats[stat]
     }
 }
 

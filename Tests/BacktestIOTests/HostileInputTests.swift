@@ -220,7 +220,7 @@ struct HostileInputTests {
         let symbol = Self.hostile
         let row = Screen.Row(symbol: symbol, status: .error, error: "no candles for '\(symbol)'")
         let screen = ScreenReport(strategy: "ma-cross", parameters: [], execution: [], commandLine: ["bt", "screen", symbol],
-                                  rankMetric: .sharpe, minTrades: 0, top: 5, rows: [row])
+                                  rankStat: .sharpe, minTrades: 0, top: 5, rows: [row])
         let md = screen.markdown()
         #expect(!md.contains("\u{1B}") && !md.contains("\u{202E}"))
         // Outside code spans (where text is shown literally) no tag survives.

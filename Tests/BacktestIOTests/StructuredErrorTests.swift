@@ -55,8 +55,8 @@ struct StructuredErrorTests {
             _ = try WhereClause("fast<slw", names: ["fast", "slow"])
         },
         Case(.where, nil, "where: no condition given") { _ = try WhereClause(" ", names: ["fast"]) },
-        Case(.rank, "sharp", nil) { _ = try RunMetrics.metric(named: "sharp") },
-        Case(.rank, "sharp", "rank 'sharp': unknown statistic; did you mean 'sharpe'?") { _ = try Metric.statistic(named: "sharp") },
+        Case(.rank, "sharp", nil) { _ = try SweepStats.stat(named: "sharp") },
+        Case(.rank, "sharp", "rank 'sharp': unknown statistic; did you mean 'sharpe'?") { _ = try Stat.named("sharp") },
         Case(.walkForward, "1", "walk_forward '1': needs at least 2 folds") { _ = try WalkForward(bars: 1000, folds: 1) },
     ]
 

@@ -110,7 +110,7 @@ public enum FuzzTargets {
             Check.that(m.files.keys.allSatisfy { m.checksums[$0]?.count == 64 }, "a file without a checksum")
             return
         }
-        func inRange(_ v: Double, _ metric: Metric) {
+        func inRange(_ v: Double, _ metric: Stat) {
             switch metric.unit {
             case .time: Check.that(v.isNaN || (v >= 0 && v <= Double(UTCTime.supportedRange.upperBound)), "\(metric.name) \(v)")
             case .bars, .count, .days: Check.that(v.isNaN || v >= 0, "\(metric.name) \(v)")
@@ -128,7 +128,7 @@ public enum FuzzTargets {
                         Check.that(row.equityShape.allSatisfy { $0.isNaN || abs($0) <= 1e250 }, "equity \(row.equityShape.prefix(4))")
                         if let stats = row.stats {
                             Check.that(stats.periodsPerYear > 0 && stats.periodsPerYear.isFinite, "ppy \(stats.periodsPerYear)")
-                            for (metric, stat) in zip(Metric.allCases, stats.all) { inRange(stat.value, metric) }
+                            for (stat, value) in stats.all { inRange(value, stat) }
                         }
                     }
                 case "btCONDIT":
@@ -139,7 +139,7 @@ public enum FuzzTargets {
                     let reader = try SweepRowsReader(path: path)
                     while let combo = try reader.peek() {
                         Check.that(combo >= 0, "combination \(combo)")
-                        if let m = try reader.next().metrics { for (metric, v) in zip(RunMetrics.metrics, m.values) { inRange(v, metric) } }
+                        if let m = try reader.next().stats { for (metric, v) in zip(SweepStats.columns, m.values) { inRange(v, metric) } }
                     }
                 default:
                     for choice in try WalkForwardChoicesFile.read(path) { Check.that((choice.combo ?? 0) >= 0, "choice \(choice)") }

@@ -111,7 +111,7 @@ struct FileStrategyTests {
                 try strategy.signals(candles, list[combo], cache: cache)
             }
             var rows: [Sweep.Row] = []
-            _ = try Sweep(rankMetric: .sharpe).run(combinations: combos.count, evaluator: evaluator, candles: candles) { rows += $0 }
+            _ = try Sweep(rankStat: .sharpe).run(combinations: combos.count, evaluator: evaluator, candles: candles) { rows += $0 }
             #expect(rows.map(\.combo) == Array(0..<combos.count))
             for row in rows {
                 let direct = Result { try Engine.run(Engine.Request(candles, signals: try strategy.signals(candles, combos[row.combo]), config: config)) }
@@ -121,14 +121,14 @@ struct FileStrategyTests {
                     #expect(row.error == "\(error)", "combo \(row.combo)")
                 case .success(let result):
                     let stats = Stats(result, periodsPerYear: 252)
-                    let m = try #require(row.metrics, "combo \(row.combo): \(row.error ?? "")")
-                    for metric in RunMetrics.metrics {
+                    let m = try #require(row.stats, "combo \(row.combo): \(row.error ?? "")")
+                    for metric in SweepStats.columns {
                         let a = m[metric], b = stats[metric]
                         #expect(a == b || (a.isNaN && b.isNaN), "\(strategy.name) combo \(row.combo) \(metric): \(a) vs \(b)")
                     }
                 }
             }
-            #expect(rows.filter { $0.metrics != nil }.count >= 8)
+            #expect(rows.filter { $0.stats != nil }.count >= 8)
         }
     }
 
@@ -147,7 +147,7 @@ struct FileStrategyTests {
             try p.set("slow", to: Double(pairs[combo].1))
             return try strategy.signals(candles, p, cache: cache)
         }
-        var sweep = Sweep(rankMetric: .sharpe)
+        var sweep = Sweep(rankStat: .sharpe)
         sweep.chunkSize = 2
         sweep.overfittingBlocks = 0
         let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: try ShippedData.goog()) { _ in }

@@ -37,7 +37,7 @@ struct SweepIntegrationTests {
         let depth: ExecutionConfig.Depth = depthName == "none" ? .none : .synthetic
         let (evaluator, combos) = try Self.setup(depth: depth)
         var rows: [Sweep.Row] = []
-        let summary = try Sweep(rankMetric: .sharpe).run(
+        let summary = try Sweep(rankStat: .sharpe).run(
             combinations: combos.count, evaluator: evaluator, candles: candles) { rows += $0 }
         #expect(rows.map(\.combo) == Array(0..<combos.count))
         #expect(summary.failed == 0)
@@ -47,16 +47,16 @@ struct SweepIntegrationTests {
             let direct = try Engine.run(Engine.Request(candles, signals: try Strategy.maCross.signals(candles, combos[row.combo]),
                                         config: config))
             let stats = Stats(direct, periodsPerYear: 252)
-            let m = try #require(row.metrics)
-            for metric in RunMetrics.metrics {
+            let m = try #require(row.stats)
+            for metric in SweepStats.columns {
                 let a = m[metric], b = stats[metric]
                 #expect(a == b || (a.isNaN && b.isNaN), "combo \(row.combo) \(metric): sweep \(a) vs run \(b)")
             }
         }
         // The best row really is the best, and the sharpe variance is the sample variance.
-        let sharpes = rows.map { $0.metrics![.sharpe] }
-        #expect(summary.bestMetrics?[.sharpe] == sharpes.max())
-        let perBar = rows.map { $0.metrics!.periodSharpe }
+        let sharpes = rows.map { $0.stats![.sharpe] }
+        #expect(summary.bestStats?[.sharpe] == sharpes.max())
+        let perBar = rows.map { $0.stats!.periodSharpe }
         let mean = perBar.reduce(0, +) / Double(perBar.count)
         let variance = perBar.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(perBar.count - 1)
         #expect(abs(summary.sharpeVariance - variance) <= 1e-12 * variance)
@@ -71,7 +71,7 @@ struct SweepIntegrationTests {
         let candles = try Self.goog()
         let (evaluator, combos) = try Self.setup(depth: .none)
         let wf = try WalkForward(bars: candles.count, folds: 4)
-        let base = try wf.run(combinations: combos.count, evaluator: evaluator, candles: candles, rankMetric: .sharpe)
+        let base = try wf.run(combinations: combos.count, evaluator: evaluator, candles: candles, rankStat: .sharpe)
         #expect(base.steps.count == 3)
         for (k, step) in wf.steps.enumerated() {
             // Scramble every bar after this step's in-sample fold.
@@ -80,7 +80,7 @@ struct SweepIntegrationTests {
                 let f = 1 + 0.3 * sin(Double(i))
                 changed.open[i] *= f; changed.high[i] *= f * 1.01; changed.low[i] *= f * 0.99; changed.close[i] *= f
             }
-            let other = try wf.run(combinations: combos.count, evaluator: evaluator, candles: changed, rankMetric: .sharpe)
+            let other = try wf.run(combinations: combos.count, evaluator: evaluator, candles: changed, rankStat: .sharpe)
             #expect(other.steps[k].chosen == base.steps[k].chosen, "step \(k) choice leaked future data")
             #expect(other.steps[k].inSampleValue == base.steps[k].inSampleValue)
             for j in 0..<k {

@@ -46,8 +46,8 @@ struct RunOutputTests {
             #expect(execution.keys.contains(key), "missing execution \(key)")
         }
         let stats = try #require(j["stats"] as? [String: Any])
-        for name in Metric.names { #expect(stats.keys.contains(name), "missing stat \(name)") }
-        #expect(stats.count == Metric.allCases.count + 6)   // and the engine's counters, and exits by kind
+        for name in Stat.names { #expect(stats.keys.contains(name), "missing stat \(name)") }
+        #expect(stats.count == Stat.allCases.count + 6)   // and the engine's counters, and exits by kind
         #expect((stats["exits"] as? [String: Int])?.values.reduce(0, +) == stats["trades"] as? Int)
         let total = try #require(stats["total_return"] as? Double)
         let final = try #require(stats["final_equity"] as? Double)

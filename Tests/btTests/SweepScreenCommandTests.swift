@@ -63,7 +63,7 @@ struct SweepScreenCommandTests {
         let stats = json["stats"] as! [String: Any]
         let header = csv[0].split(separator: ",").map(String.init)
         let row = try #require(csv.first { $0.hasPrefix("10,40,") }).split(separator: ",", omittingEmptySubsequences: false)
-        for name in RunMetrics.names {
+        for name in SweepStats.names {
             let column = try #require(header.firstIndex(of: name), "sweep.csv lacks \(name)")
             // Foundation's JSON parser can be a few ulps off the text bt wrote.
             if let swept = Double(row[column]), let run = stats[name] as? Double {

@@ -41,7 +41,7 @@ func tour(data: String, out: String) throws {
     // The second half only, starting flat: the signals and indicators keep the first half as warm-up.
     let secondHalf = try Engine.run(Engine.Request(CandleWindow(candles, start: candles.count / 2), signals: signals, config: config))
     print(secondHalf.candles.count, secondHalf.trades.count)
-    print(stats.drawdowns?.deepest?.depth ?? 0, Metric.sharpe.formatted(stats[.sharpe]))
+    print(stats.drawdowns?.deepest?.depth ?? 0, Stat.sharpe.formatted(stats[.sharpe]))
 
     // A report folder: report.md, report.html, SVG charts, CSVs, stats.json.
     let report = Report(strategy: maCross.name, parameters: parameters.runParameters, execution: config.parameters,
@@ -56,7 +56,7 @@ func tour(data: String, out: String) throws {
         let values = grid.combination(at: combo)
         return try maCross.signals(candles, try maCross.parameters(values.map { "\($0.key)=\($0.value)" }))
     }
-    let summary = try Sweep(rankMetric: .sharpe).run(combinations: grid.count, evaluator: evaluator, candles: candles) { _ in }
+    let summary = try Sweep(rankStat: .sharpe).run(combinations: grid.count, evaluator: evaluator, candles: candles) { _ in }
     print(summary.evaluated, summary.best.map(grid.combination(at:)) ?? [:])
 }
 

@@ -55,7 +55,7 @@ package enum BenchWorkloads {
 
     /// A Sharpe-ranked sweep without the overfitting blocks.
     package static var sweep: Sweep {
-        var sweep = Sweep(rankMetric: .sharpe)
+        var sweep = Sweep(rankStat: .sharpe)
         sweep.overfittingBlocks = 0
         return sweep
     }
@@ -83,7 +83,7 @@ package enum BenchWorkloads {
         let universe = Synth.universe(symbols: count, bars: bars, seed: 1, timeframe: .day1)
         _ = try CandleStore(path: db).write(universe.map { ImportedFile.generated($0, source: "bench") })
         var run = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]),
-                            screen: Screen(rankMetric: .sharpe), periodsPerYear: nil, top: 20,
+                            screen: Screen(rankStat: .sharpe), periodsPerYear: nil, top: 20,
                             commandLine: commandLine, execution: [])
         run.reword = reword
         return (run, universe.map(\.symbol))

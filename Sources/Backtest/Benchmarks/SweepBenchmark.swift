@@ -25,7 +25,7 @@ package enum SweepBenchmark {
             let start = DispatchTime.now().uptimeNanoseconds
             let summary = try sweep.run(combinations: pairs.count, evaluator: evaluator, candles: candles) { _ in }
             best = min(best, BenchWorkloads.seconds(since: start))
-            bestSharpe = summary.bestMetrics?[.sharpe] ?? .nan
+            bestSharpe = summary.bestStats?[.sharpe] ?? .nan
         }
         return Result(combinations: pairs.count, seconds: best, bestSharpe: bestSharpe)
     }

@@ -22,8 +22,8 @@ extension SweepPlan {
     }
 
     /// `--rank`, `--walk-forward`, `--pbo-blocks` and `--top`, checked.
-    static func settings(_ args: ParsedArguments) throws -> (rank: Metric, folds: Int?, blocks: Int, top: Int) {
-        let rank = try args.value(.rank).map(RunMetrics.metric(named:)) ?? .sharpe
+    static func settings(_ args: ParsedArguments) throws -> (rank: Stat, folds: Int?, blocks: Int, top: Int) {
+        let rank = try args.value(.rank).map(SweepStats.stat(named:)) ?? .sharpe
         let folds = try args.int(.walkForward)
         let blocks = try args.int(.pboBlocks) ?? 16
         let top = try args.int(.top) ?? 20

@@ -21,7 +21,7 @@ extension Command {
             .grid,
             .where,
             .param.withHelp("Fixed strategy parameter"),
-            .rank.withHelp("Metric to rank by (default sharpe): " + RunMetrics.names.joined(separator: " "), valueName: "METRIC"),
+            .rank.withHelp("Metric to rank by (default sharpe): " + SweepStats.names.joined(separator: " "), valueName: "METRIC"),
             .walkForward,
             .pboBlocks,
             .top.withHelp("Rows in the top table (default 20)"),

@@ -21,7 +21,7 @@ struct PortfolioUniverseTests {
     }
 
     static func universe() -> PortfolioUniverse {
-        PortfolioUniverse(candles: PortfolioPropertyTests.universe(symbols: 5, bars: 400, seed: 7).map(\.candles))
+        PortfolioUniverse(candles: PortfolioFixtures.universe(symbols: 5, bars: 400, seed: 7).map(\.candles))
     }
 
     static let rules = PortfolioRules(maxPositions: 2, weighting: .inverseVolatility, rebalance: .bars(15))

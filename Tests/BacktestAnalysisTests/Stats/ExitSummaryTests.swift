@@ -44,7 +44,7 @@ struct ExitSummaryTests {
     @Test("a screen's rows keep the values, not the exits")
     func screenRowsDropThem() throws {
         let r = StatsFixtures.sample
-        let screen = Screen(rankMetric: .sharpe)
+        let screen = Screen(rankStat: .sharpe)
         let rows = screen.evaluate(symbols: ["A"]) { _ in (r, Stats(r, periodsPerYear: 252, bootstrap: .init(resamples: 20))) }
         #expect(rows.first?.stats?.exits == nil)
     }

@@ -107,7 +107,7 @@ struct ResampleBlocksTests {
             let result = try StatsFixtures.result(curve: curve, initial: 10_000)
             let a = Stats(result, periodsPerYear: 252), b = Stats(result, periodsPerYear: 252, sharing: shared)
             for (x, y) in zip(a.all, b.all) {
-                #expect(x.value.bitPattern == y.value.bitPattern || (x.value.isNaN && y.value.isNaN), "\(x.name)")
+                #expect(x.value.bitPattern == y.value.bitPattern || (x.value.isNaN && y.value.isNaN), "\(x.stat)")
             }
             #expect(a[.sharpeCILow].isFinite)
         }

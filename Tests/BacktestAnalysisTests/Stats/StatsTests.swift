@@ -1,3 +1,4 @@
+import AnalysisTestSupport
 import TestSupport
 import Testing
 @testable import BacktestCore
@@ -5,7 +6,7 @@ import Testing
 
 @Suite("Stats from a BacktestResult")
 struct StatsTests {
-    /// The machine names the documentation promises (the metric table, `Metric`, may hold more, never fewer).
+    /// The machine names the documentation promises (the table of statistics, `Stat`, may hold more, never fewer).
     static let contract = [
         "start", "end", "bars", "exposure", "final_equity", "peak_equity", "total_return", "buy_hold_return",
         "cagr", "volatility_ann", "sharpe", "sortino", "calmar", "omega", "max_drawdown", "avg_drawdown",
@@ -19,8 +20,9 @@ struct StatsTests {
     @Test("every promised machine name is present")
     func names() {
         let stats = Stats(StatsFixtures.sample, bootstrap: .init(resamples: 50))
-        for name in Self.contract { #expect(stats.names.contains(name), "missing \(name)") }
-        #expect(Set(stats.names).count == stats.names.count)
+        let names = stats.all.map(\.stat.name)
+        for name in Self.contract { #expect(names.contains(name), "missing \(name)") }
+        #expect(Set(names).count == names.count)
     }
 
     @Test("ledger-level values by hand")
@@ -64,7 +66,7 @@ struct StatsTests {
     @Test("tail risk: VaR is the 5% quantile, CVaR the mean at or below it")
     func tailRisk() {
         let s = Stats(StatsFixtures.sample, periodsPerYear: 252, bootstrap: .init(resamples: 50))
-        let r = Performance.returns(equity: StatsFixtures.equity, initial: 100)
+        let r = ReturnStats.returns(equity: StatsFixtures.equity, initial: 100)
         let sorted = r.sorted()
         // n = 10: position 0.05 x 9 = 0.45 between the two smallest returns.
         #expect(close(s["var_95"], sorted[0] + 0.45 * (sorted[1] - sorted[0])))
@@ -82,5 +84,16 @@ struct StatsTests {
         #expect(one["bars"] == 1 && close(one["total_return"], 0.01) && one["sharpe"].isNaN)
         let none = Stats(StatsFixtures.result(time: [], close: [], equity: [], initial: 1_000))
         #expect(none["bars"] == 0 && none["final_equity"] == 1_000)
+    }
+
+    @Test("gross return, fees, spread and impact cost are the run's cost split, bit for bit")
+    func costSplit() throws {
+        let candles = SweepFixtures.candles(400)
+        let entries = (0..<candles.count).map { $0 % 40 == 5 }, exits = (0..<candles.count).map { $0 % 40 == 25 }
+        let r = try Engine.run(Engine.Request(candles, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig()))
+        let s = Stats(r, bootstrap: .init(resamples: 50)), split = r.costSplit
+        #expect(split.spread > 0 && split.impact != 0 && split.fees > 0)
+        #expect(s[.grossReturn].bitPattern == split.grossReturn.bitPattern && s[.feesPaid].bitPattern == split.fees.bitPattern)
+        #expect(s[.spreadCost].bitPattern == split.spread.bitPattern && s[.impactCost].bitPattern == split.impact.bitPattern)
     }
 }

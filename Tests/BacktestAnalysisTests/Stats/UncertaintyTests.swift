@@ -41,8 +41,8 @@ struct UncertaintyTests {
     @Test("bootstrap interval is reproducible, ordered and brackets the Sharpe ratio")
     func bootstrap() throws {
         let result = try StatsFixtures.result(curve: "goog_buy_hold", initial: 10_000)
-        let r = Performance.returns(equity: result.equity, initial: 10_000)
-        let sharpe = Performance.sharpe(r, periodsPerYear: 252)
+        let r = ReturnStats.returns(equity: result.equity, initial: 10_000)
+        let sharpe = ReturnStats(r).sharpe(periodsPerYear: 252)
         let a = Uncertainty.sharpeInterval(r, periodsPerYear: 252)
         let b = Uncertainty.sharpeInterval(r, periodsPerYear: 252)
         #expect(a.low == b.low && a.high == b.high)

@@ -59,7 +59,7 @@ struct ChartBehaviourTests {
         let size = ChartSize(width: width, height: height)
         for text in [try CandleChart.render(candles, size: size),
                      try EquityChart.render(time: candles.time, equity: candles.close, initial: 100, size: size),
-                     try HistogramChart.render(Performance.returns(equity: candles.close, initial: 100), size: size)] {
+                     try HistogramChart.render(ReturnStats.returns(equity: candles.close, initial: 100), size: size)] {
             let rows = Self.lines(text)
             #expect(rows.count == height)
             #expect(rows.allSatisfy { $0.count <= width })

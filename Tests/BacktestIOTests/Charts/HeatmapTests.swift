@@ -39,7 +39,7 @@ struct HeatmapTests {
     @Test("histogram snapshot of GOOG daily returns at 72x14")
     func histogram() throws {
         let goog = try ChartFixtures.candles("GOOG")
-        let r = Array(Performance.returns(equity: goog.close, initial: goog.close[0]).dropFirst())
+        let r = Array(ReturnStats.returns(equity: goog.close, initial: goog.close[0]).dropFirst())
         let text = try HistogramChart.render(r, size: ChartSize(width: 72, height: 14))
         #expect(try ChartFixtures.matchesSnapshot(text, "goog_returns_histogram_72x14"))
     }

@@ -164,7 +164,7 @@ struct ReportPageDataTests {
         let stats = try #require(tables.first { $0["id"] as? String == "stats" })
         let rows = try #require(stats["rows"] as? [[String]])
         #expect(rows.count == report.stats.all.count)
-        #expect(rows.contains(["Final equity", PageData.formatted(Stat(.finalEquity, r.finalEquity))]))
+        #expect(rows.contains(["Final equity", PageData.formatted(.finalEquity, r.finalEquity)]))
         #expect(rows.contains { $0[0] == "Max drawdown duration (days)" } && rows.contains { $0[0] == "Bars" })
         let manifest = try #require(d["manifest"] as? [[String]])
         #expect(manifest.first == ["command", "bt run ma-cross GOOG --out 'a b'"])
@@ -223,14 +223,14 @@ struct ReportPageDataTests {
 
     @Test("human figures: thousands separators, units once, dates without a clock at midnight")
     func formatting() {
-        #expect(PageData.formatted(Stat(.finalEquity, 46834.765)) == "46,834.77" || PageData.formatted(Stat(.finalEquity, 46834.765)) == "46,834.76")
-        #expect(PageData.formatted(Stat(.feesPaid, -0.004)) == "0.00")
-        #expect(PageData.formatted(Stat(.trades, 12345)) == "12,345")
-        #expect(PageData.formatted(Stat(.start, 1_092_873_600)) == "2004-08-19")
-        #expect(PageData.formatted(Stat(.start, 1_092_873_660)) == "2004-08-19T00:01:00Z")
-        #expect(PageData.statRow(Stat(.maxDrawdownDurationDays, 3)) == ["Max drawdown duration (days)", "3.0"])
-        #expect(PageData.statRow(Stat(.bars, 3)) == ["Bars", "3"])
-        #expect(PageData.statRow(Stat(.avgSlippageBps, 3)) == ["Avg slippage (bps)", "3.00"])
+        #expect(PageData.formatted(.finalEquity, 46834.765) == "46,834.77" || PageData.formatted(.finalEquity, 46834.765) == "46,834.76")
+        #expect(PageData.formatted(.feesPaid, -0.004) == "0.00")
+        #expect(PageData.formatted(.trades, 12345) == "12,345")
+        #expect(PageData.formatted(.start, 1_092_873_600) == "2004-08-19")
+        #expect(PageData.formatted(.start, 1_092_873_660) == "2004-08-19T00:01:00Z")
+        #expect(PageData.statRow(.maxDrawdownDurationDays, 3) == ["Max drawdown duration (days)", "3.0"])
+        #expect(PageData.statRow(.bars, 3) == ["Bars", "3"])
+        #expect(PageData.statRow(.avgSlippageBps, 3) == ["Avg slippage (bps)", "3.00"])
         #expect(PageData.grouped(0) == "0" && PageData.grouped(-1234567) == "-1,234,567")
     }
 }
@@ -242,14 +242,14 @@ struct SweepScreenPageTests {
         let combos = Array(0..<grid.count)
         let pairs = combos.map { i -> (Int, Int) in let v = grid.values(at: i); return (Int(v[0]), Int(v[1])) }
         let evaluator = SweepFixtures.evaluator(pairs, counter: SweepFixtures.Counter(), failing: [1])
-        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: .sharpe)
-        let summary = try Sweep(rankMetric: .sharpe).run(combinations: combos.count, evaluator: evaluator, candles: candles) { cells.add($0) }
+        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankStat: .sharpe)
+        let summary = try Sweep(rankStat: .sharpe).run(combinations: combos.count, evaluator: evaluator, candles: candles) { cells.add($0) }
         var report = SweepReport(strategy: "ma-cross", candles: candles, commandLine: ["bt", "sweep"], fixedParameters: [],
                                  execution: ExecutionConfig().parameters, grid: grid, whereText: nil, combos: combos,
-                                 rankMetric: .sharpe, periodsPerYear: 252, summary: summary)
+                                 rankStat: .sharpe, periodsPerYear: 252, summary: summary)
         if let folds {
             report.walkForward = try WalkForward(bars: candles.count, folds: folds).run(combinations: combos.count, evaluator: evaluator,
-                                                                                       candles: candles, rankMetric: .sharpe)
+                                                                                       candles: candles, rankStat: .sharpe)
         }
         return (report, cells, evaluator)
     }
@@ -267,7 +267,7 @@ struct SweepScreenPageTests {
         let sw = try #require(d["sweep"] as? [String: Any])
         #expect((sw["x"] as? [String: Any])?["name"] as? String == "slow" && (sw["y"] as? [String: Any])?["name"] as? String == "fast")
         let metrics = try #require(sw["metrics"] as? [[String: Any]])
-        #expect(metrics.first?["name"] as? String == "sharpe" && metrics.count == RunMetrics.metrics.count)
+        #expect(metrics.first?["name"] as? String == "sharpe" && metrics.count == SweepStats.columns.count)
         let sharpe = try #require(metrics.first?["values"] as? [[Any]])
         #expect(sharpe.count == 3 && sharpe.allSatisfy { $0.count == 4 })
         #expect(sharpe[0][1] is NSNull)  // combination 1 (fast 3, slow 30) failed
@@ -365,11 +365,11 @@ struct SweepScreenPageTests {
         let grid = ParameterGrid(axes: [.init(name: "fast", values: [3, 5]), .init(name: "slow", values: [20, 30, 40]),
                                         .init(name: "k", values: [1, 2])])
         let combos = Array(0..<grid.count)
-        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: .sharpe)
+        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankStat: .sharpe)
         #expect(cells.yAxis == 0 && cells.xAxis == 1 && cells.rows == 2 && cells.columns == 3)
         // k scales the fast window, so the two combinations of a cell differ.
         let pairs = combos.map { i -> (Int, Int) in let v = grid.values(at: i); return (Int(v[0] * v[2]), Int(v[1])) }
-        let summary = try Sweep(rankMetric: .sharpe).run(combinations: combos.count,
+        let summary = try Sweep(rankStat: .sharpe).run(combinations: combos.count,
                                                          evaluator: SweepFixtures.evaluator(pairs, counter: SweepFixtures.Counter()),
                                                          candles: SweepFixtures.candles(400)) { cells.add($0) }
         for fast in 0..<2 {
@@ -389,7 +389,7 @@ struct SweepScreenPageTests {
                                               bars: bars) }
         }
         func report(_ r: [Screen.Row]) -> ScreenReport {
-            ScreenReport(strategy: "ma-cross", parameters: [], execution: [], commandLine: ["bt"], rankMetric: .sharpe, minTrades: 0,
+            ScreenReport(strategy: "ma-cross", parameters: [], execution: [], commandLine: ["bt"], rankStat: .sharpe, minTrades: 0,
                          top: 20, rows: r)
         }
         let small = report(rows(100, bars: 5_000))

@@ -58,7 +58,7 @@ struct ReportTests {
         let report = Self.sampleReport()
         let object = try JSONSerialization.jsonObject(with: Data(report.json.serialized().utf8)) as! [String: Any]
         let stats = try #require(object["stats"] as? [String: Any])
-        for name in report.stats.names { #expect(stats[name] != nil, "missing \(name)") }
+        for name in Stat.names { #expect(stats[name] != nil, "missing \(name)") }
         #expect(object["strategy"] as? String == "ma-cross")
         #expect((object["params"] as? [String: Any])?["slow"] as? Int == 50)
         let execution = try #require(object["execution"] as? [String: Any])

@@ -20,13 +20,13 @@ struct ResultsOnceTests {
         return try Engine.run(Engine.Request(c, signals: Signals(entries: entries, exits: exits), config: config))
     }
 
-    @Test("the statistics carry their drawdowns: the per-bar curve is Performance.drawdowns bit for bit")
+    @Test("the statistics carry their drawdowns: the per-bar curve is DrawdownEpisodes.curve bit for bit")
     func statsCarryDrawdowns() throws {
         for seed in [1, 7, 42] as [UInt64] {
             let result = try Self.run(seed, bars: 2_000)
             let stats = Stats(result)
             let dd = try #require(stats.drawdowns)
-            let reference = Performance.drawdowns(equity: result.equity, initial: result.initialCash)
+            let reference = DrawdownEpisodes.curve(equity: result.equity, initial: result.initialCash)
             #expect(dd.curve.map(\.bitPattern) == reference.map(\.bitPattern))
             #expect(dd.episodes == DrawdownEpisodes(result).episodes)
             #expect(stats[.maxDrawdownDuration] == dd.maxBars)
@@ -45,7 +45,7 @@ struct ResultsOnceTests {
 
     @Test("a screen's rows keep the statistics' values, not their curves")
     func screenRowsDropCurves() {
-        let screen = Screen(rankMetric: .sharpe)
+        let screen = Screen(rankStat: .sharpe)
         let rows = screen.evaluate(symbols: ["A", "B"]) { s in
             let r = try Self.run(s == "A" ? 5 : 6)
             return (r, Stats(r))
@@ -65,9 +65,9 @@ struct ResultsOnceTests {
 
     @Test("the screen keeps exactly the runs its page embeds, offered in any order", arguments: [90, 130])
     func keeperKeepsThePageRuns(count: Int) throws {
-        let screen = Screen(rankMetric: .sharpe, minTrades: 20)
+        let screen = Screen(rankStat: .sharpe, minTrades: 20)
         let ran = try Self.ranRows(count, bars: 5_000)   // 90 x 5,000 fit the 500,000-bar budget; 130 do not
-        let report = ScreenReport(strategy: "t", parameters: [], execution: [], commandLine: ["bt"], rankMetric: .sharpe,
+        let report = ScreenReport(strategy: "t", parameters: [], execution: [], commandLine: ["bt"], rankStat: .sharpe,
                                   minTrades: 20, top: 20, rows: screen.ranked(ran.map(\.row)))
         #expect(report.ordered.contains { $0.status == .fewTrades } && report.ordered.contains { $0.status == .ok })
         var rng = SplitMix64(seed: UInt64(count))
@@ -95,7 +95,7 @@ struct ResultsOnceTests {
         }
         let strategy = try Strategy.expressions([.entry: "cross_above(sma(close, 5), sma(close, 20))",
                                                  .exit: "cross_below(sma(close, 5), sma(close, 20))"])
-        let job = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]), screen: Screen(rankMetric: .sharpe),
+        let job = ScreenRun(strategy: strategy, parameters: try strategy.parameters([]), screen: Screen(rankStat: .sharpe),
                             periodsPerYear: 252, top: 10, commandLine: ["bt", "screen"], execution: [])
         let loads = Counter()
         let load = { (symbol: String, store: CandleStore) throws -> (CandleWindow, ExecutionConfig) in

@@ -11,7 +11,7 @@ struct RunManifestTests {
                             data: RunManifest.Data(StatsFixtures.sample.candles), periodsPerYear: 252.5,
                             parameters: [RunParameter("type", .string("sma"))],
                             execution: [RunParameter("sl", .none), RunParameter("fee_bps", .double(10))])
-        m.rankMetric = .maxDrawdown
+        m.rankStat = .maxDrawdown
         m.grid = [ParameterGrid.Axis(name: "fast", values: [5, 7.5])]
         m.filter = "fast<slow"
         return m

@@ -32,7 +32,7 @@ struct SVGChartTests {
         let rows = (0..<8).map { r in (0..<12).map { c -> Double in r > c ? .nan : sin(Double(r) / 2) * cos(Double(c) / 3) } }
         return SVGHeatmap.canvas(values: rows, rowName: "fast", rowLabels: (0..<8).map { String(5 + 5 * $0) }, columnName: "slow",
                                  columnLabels: (0..<12).map { String(20 + 10 * $0) }, title: "sharpe by fast (rows) and slow (columns)",
-                                 metric: .sharpe, best: (row: 0, column: 0))
+                                 stat: .sharpe, best: (row: 0, column: 0))
     }
 
     /// Every pair of labels is apart and every label inside the canvas.
@@ -69,7 +69,7 @@ struct SVGChartTests {
             ("heatmap", heatmap()),
             ("heatmap 1 x 2", SVGHeatmap.canvas(values: [[0.5, .nan]], rowName: "k", rowLabels: ["2"], columnName: "period",
                                                 columnLabels: ["10", "20"], title: "sharpe by k (rows) and period (columns)",
-                                                metric: .sharpe, best: (row: 0, column: 0))),
+                                                stat: .sharpe, best: (row: 0, column: 0))),
         ]
     }
 

@@ -24,7 +24,7 @@ struct ScreenBootstrapTests {
         let strategy = try Strategy.expressions([.entry: "cross_above(sma(close, 5), sma(close, 20))",
                                                  .exit: "cross_below(sma(close, 5), sma(close, 20))"])
         let parameters = try strategy.parameters([])
-        let job = ScreenRun(strategy: strategy, parameters: parameters, screen: Screen(rankMetric: .sharpe),
+        let job = ScreenRun(strategy: strategy, parameters: parameters, screen: Screen(rankStat: .sharpe),
                             periodsPerYear: 252, top: 10, commandLine: ["bt", "screen"], execution: [])
         let load = { (symbol: String, store: CandleStore) throws -> (CandleWindow, ExecutionConfig) in
             var config = ExecutionConfig()
@@ -40,7 +40,7 @@ struct ScreenBootstrapTests {
             let alone = Stats(result, periodsPerYear: 252)
             #expect(alone[.sharpeCILow].isFinite, "\(row.symbol)")
             for (x, y) in zip(stats.all, alone.all) {
-                #expect(x.value.bitPattern == y.value.bitPattern || (x.value.isNaN && y.value.isNaN), "\(row.symbol) \(x.name)")
+                #expect(x.value.bitPattern == y.value.bitPattern || (x.value.isNaN && y.value.isNaN), "\(row.symbol) \(x.stat)")
             }
         }
     }

@@ -131,7 +131,7 @@ struct ShardTests {
     }
 
     static func sweep() -> Sweep {
-        var sweep = Sweep(rankMetric: .sharpe)
+        var sweep = Sweep(rankStat: .sharpe)
         sweep.chunkSize = 4
         sweep.topCount = 6
         sweep.overfittingBlocks = 8
@@ -150,7 +150,7 @@ struct ShardTests {
         let rows = try SweepRowsWriter("sweep-0.rows", in: writer)
         try sweep().evaluate(numbers, combinations: grid.count, evaluator: evaluator(), candles: candles) { try rows.write($0) }
         try rows.close()
-        let choices = walkForward.choose(numbers, combinations: grid.count, evaluator: evaluator(), candles: candles, rankMetric: .sharpe)
+        let choices = walkForward.choose(numbers, combinations: grid.count, evaluator: evaluator(), candles: candles, rankStat: .sharpe)
         try WalkForwardChoicesFile.write(choices, name: "sweep-0.folds", in: writer)
         try writer.commit()
     }
@@ -167,7 +167,7 @@ struct ShardTests {
             csv += SweepReport.csvRows(rows, grid: Self.grid, combos: Array(0..<Self.grid.count))
         }
         let singleChoices = walkForward.choose(combinations: Self.grid.count, evaluator: Self.evaluator(), candles: candles,
-                                               rankMetric: .sharpe)
+                                               rankStat: .sharpe)
         #expect(single.failed > 0 && single.overfittingTrials == 7 && single.overfitting != nil)
 
         let parent = TestSupport.scratchDirectory().appendingPathComponent("parts").path
@@ -195,7 +195,7 @@ struct ShardTests {
             #expect(mergedCSV == csv)
             #expect(merged.evaluated == single.evaluated && merged.failed == single.failed)
             #expect(merged.best == single.best)
-            #expect(Self.bits(merged.bestMetrics!.values) == Self.bits(single.bestMetrics!.values))
+            #expect(Self.bits(merged.bestStats!.values) == Self.bits(single.bestStats!.values))
             #expect(Self.bits(merged.rankValues) == Self.bits(single.rankValues))
             #expect(merged.top.map(\.combo) == single.top.map(\.combo))
             #expect(merged.sharpeVariance.bitPattern == single.sharpeVariance.bitPattern)
@@ -203,7 +203,7 @@ struct ShardTests {
             #expect(merged.overfitting?.pbo == single.overfitting?.pbo)
             #expect(Self.bits(merged.overfitting!.logits) == Self.bits(single.overfitting!.logits))
             #expect(merged.overfittingNote == single.overfittingNote)
-            let choices = try set.walkForwardChoices(file: "sweep-0.folds", steps: walkForward.steps.count, rankMetric: .sharpe)
+            let choices = try set.walkForwardChoices(file: "sweep-0.folds", steps: walkForward.steps.count, rankStat: .sharpe)
             #expect(choices == singleChoices)
         }
     }
@@ -212,10 +212,10 @@ struct ShardTests {
     func choiceTies() {
         let a = WalkForward.Choice(combo: 7, value: 1.5), b = WalkForward.Choice(combo: 3, value: 1.5)
         let c = WalkForward.Choice(combo: 1, value: 0.5)
-        #expect(WalkForward.Choice.best(of: [a, .none, b, c], rankMetric: .sharpe) == b)
-        #expect(WalkForward.Choice.best(of: [c, a], rankMetric: .maxDrawdown) == a)  // higher drawdown is better
-        #expect(WalkForward.Choice.best(of: [c, a], rankMetric: .volatilityAnn) == c)  // lower is better
-        #expect(WalkForward.Choice.best(of: [.none, .none], rankMetric: .sharpe) == .none)
+        #expect(WalkForward.Choice.best(of: [a, .none, b, c], rankStat: .sharpe) == b)
+        #expect(WalkForward.Choice.best(of: [c, a], rankStat: .maxDrawdown) == a)  // higher drawdown is better
+        #expect(WalkForward.Choice.best(of: [c, a], rankStat: .volatilityAnn) == c)  // lower is better
+        #expect(WalkForward.Choice.best(of: [.none, .none], rankStat: .sharpe) == .none)
     }
 
     // MARK: - Merging screens
@@ -223,7 +223,7 @@ struct ShardTests {
     static func screenRows(_ symbols: [String]) -> [Screen.Row] {
         var config = ExecutionConfig()
         config.depth = .none
-        let screen = Screen(rankMetric: .sortino, minTrades: 8)
+        let screen = Screen(rankStat: .sortino, minTrades: 8)
         return screen.evaluate(symbols: symbols) { symbol in
             if symbol.hasPrefix("BAD") { throw InputError("no candles for \(symbol)") }
             let c = Synth.series(symbol: symbol, bars: 300, seed: UInt64(symbol.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
@@ -237,9 +237,9 @@ struct ShardTests {
     @Test("a screen split into shards and merged in any order ranks and writes as one process", arguments: [2, 4])
     func screenMerge(count: Int) throws {
         let symbols = (1...23).map { "S\($0)" } + ["BAD1", "S2", "BAD2"]   // S2 twice: both copies in one shard
-        let screen = Screen(rankMetric: .sortino, minTrades: 8)
+        let screen = Screen(rankStat: .sortino, minTrades: 8)
         let report = { (rows: [Screen.Row]) in
-            ScreenReport(strategy: "t", parameters: [], execution: [], commandLine: ["bt"], rankMetric: .sortino, minTrades: 8,
+            ScreenReport(strategy: "t", parameters: [], execution: [], commandLine: ["bt"], rankStat: .sortino, minTrades: 8,
                          top: 30, rows: rows)
         }
         let single = screen.ranked(Self.screenRows(symbols))
@@ -263,7 +263,7 @@ struct ShardTests {
             #expect(report(merged).csv() == report(single).csv())
             #expect(report(merged).markdown() == report(single).markdown())
             for (a, b) in zip(merged, single) {
-                #expect(Self.bits(a.stats?.all.map(\.value) ?? []) == Self.bits(b.stats?.all.map(\.value) ?? []))
+                #expect(Self.bits(a.stats?.values ?? []) == Self.bits(b.stats?.values ?? []))
                 #expect(Self.bits(a.equityShape) == Self.bits(b.equityShape) && a.bars == b.bars && a.error == b.error)
                 #expect(a.stats?.periodsPerYear == b.stats?.periodsPerYear)
             }
@@ -310,10 +310,10 @@ struct ShardTests {
     func shardValueRanges() throws {
         let good = try #require(Self.screenRows(["S1"]).first)
         #expect(try Self.readBack(good).count == 1)
-        func with(_ metric: Metric, _ v: Double) -> Screen.Row {
+        func with(_ metric: Stat, _ v: Double) -> Screen.Row {
             var row = good
-            var values = row.stats!.all.map(\.value)
-            values[Metric.allCases.firstIndex(of: metric)!] = v
+            var values = row.stats!.values
+            values[Stat.allCases.firstIndex(of: metric)!] = v
             row.stats = Stats(values: values, periodsPerYear: row.stats!.periodsPerYear)
             return row
         }

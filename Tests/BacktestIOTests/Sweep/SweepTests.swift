@@ -12,7 +12,7 @@ struct SweepTests {
         let windows = [5, 10, 20, 40]
         let pairs = windows.flatMap { f in windows.filter { $0 > f }.map { (f, $0) } }
         let counter = SweepFixtures.Counter()
-        var sweep = Sweep(rankMetric: .totalReturn)
+        var sweep = Sweep(rankStat: .totalReturn)
         sweep.chunkSize = 2
         _ = try sweep.run(combinations: pairs.count, evaluator: SweepFixtures.evaluator(pairs, counter: counter),
                           candles: SweepFixtures.candles()) { _ in }
@@ -23,7 +23,7 @@ struct SweepTests {
     @Test("rows stream chunk by chunk in combination order; failures are rows, not aborts")
     func streaming() throws {
         let pairs = (0..<50).map { (3 + $0 % 7, 20 + $0) }
-        var sweep = Sweep(rankMetric: .sharpe)
+        var sweep = Sweep(rankStat: .sharpe)
         sweep.chunkSize = 7
         sweep.topCount = 5
         var chunks: [[Int]] = []
@@ -36,7 +36,7 @@ struct SweepTests {
         #expect(summary.evaluated == 50 && summary.failed == 2)
         #expect(summary.rankValues[3].isNaN && summary.rankValues[41].isNaN)
         #expect(summary.top.count == 5)
-        let topValues = summary.top.map { $0.metrics![.sharpe] }
+        let topValues = summary.top.map { $0.stats![.sharpe] }
         #expect(topValues == topValues.sorted(by: >))
         #expect(summary.best == summary.top.first?.combo)
         let finite = summary.rankValues.filter(\.isFinite)
@@ -45,7 +45,7 @@ struct SweepTests {
 
     @Test("a screen reports a broken symbol as an error row and ranks the rest")
     func screenWithBrokenSymbol() throws {
-        let screen = Screen(rankMetric: .totalReturn, minTrades: 2)
+        let screen = Screen(rankStat: .totalReturn, minTrades: 2)
         var config = ExecutionConfig()
         config.depth = .none
         let rows = screen.run(symbols: ["A", "BROKEN", "=CMD", "FEW"]) { symbol in
@@ -65,7 +65,7 @@ struct SweepTests {
         #expect(rows[0].equityShape.count == 24)
 
         let report = ScreenReport(strategy: "test", parameters: [], execution: [], commandLine: ["bt"],
-                                  rankMetric: .totalReturn, minTrades: 2, top: 10, rows: rows)
+                                  rankStat: .totalReturn, minTrades: 2, top: 10, rows: rows)
         let csv = report.csv()
         let lines = csv.split(separator: "\n")
         #expect(lines.count == 5)

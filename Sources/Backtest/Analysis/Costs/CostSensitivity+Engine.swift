@@ -44,7 +44,7 @@ extension CostSensitivity {
                                 var c = config
                                 c.feeBps = min(fee, 9_999)
                                 let r = try Engine.run(Engine.Request(window, signals: signals, config: c, cache: cache))
-                                return r.finalEquity / r.initialCash - 1
+                                return r.totalReturn
                             })
     }
 }

@@ -41,10 +41,10 @@ public struct CostSensitivity: Sendable {
         rows = try multipliers.map { m in
             let r = try run(m)
             let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: r.candles.time)
-            let profile = ReturnProfile(Performance.returns(equity: r.equity, initial: r.initialCash))
-            return Row(multiplier: m, totalReturn: r.finalEquity / r.initialCash - 1,
-                       sharpe: profile.sharpe(periodsPerYear: ppy),
-                       maxDrawdown: profile.maxDrawdown,
+            let returnStats = ReturnStats(ReturnStats.returns(equity: r.equity, initial: r.initialCash))
+            return Row(multiplier: m, totalReturn: r.totalReturn,
+                       sharpe: returnStats.sharpe(periodsPerYear: ppy),
+                       maxDrawdown: returnStats.maxDrawdown,
                        feesPaid: r.feesPaid, trades: r.trades.count)
         }
         breakEvenFeeBps = try Self.breakEven(toleranceBps: toleranceBps, totalReturn)

@@ -21,7 +21,7 @@ public struct Screen {
         public var stats: Stats?
         /// The equity curve reduced to a few points, for sparklines.
         public var equityShape: [Double] = []
-        /// 1-based rank among `ok` rows by the rank metric; nil when not ranked.
+        /// 1-based rank among `ok` rows by the rank statistic; nil when not ranked.
         public var rank: Int?
         public var bars: Int = 0
 
@@ -35,8 +35,8 @@ public struct Screen {
         }
     }
 
-    /// Any statistic; ranks in its direction (`Metric.direction`).
-    public var rankMetric: Metric
+    /// Any statistic; ranks in its direction (`Stat.direction`).
+    public var rankStat: Stat
     public var minTrades: Int
     /// `bt screen`'s default: a Sharpe ratio of two or three trades says nothing, so such rows
     /// follow the ranked ones, marked `few_trades`, instead of topping the screen.
@@ -44,9 +44,9 @@ public struct Screen {
     /// Points kept of each equity curve.
     public var shapePoints = 24
 
-    /// - Parameter rankMetric: `Metric.statistic(named:)` checks a name.
-    public init(rankMetric: Metric, minTrades: Int = 0) {
-        self.rankMetric = rankMetric
+    /// - Parameter rankStat: `Stat.named(_:)` checks a name.
+    public init(rankStat: Stat, minTrades: Int = 0) {
+        self.rankStat = rankStat
         self.minTrades = minTrades
     }
 
@@ -88,7 +88,7 @@ public struct Screen {
         }
     }
 
-    /// `rows` with ranks: `ok` rows by the rank metric in its direction, undefined values last,
+    /// `rows` with ranks: `ok` rows by the rank statistic in its direction, undefined values last,
     /// ties by symbol; the others unranked. Depends only on the rows' contents, so rows merged
     /// from shards in any order rank as they do in one process.
     public func ranked(_ rows: [Row]) -> [Row] {
@@ -100,14 +100,14 @@ public struct Screen {
     }
 
     /// Whether `a` comes before `b` in the report's order of rows that ran: `ok` rows first, by
-    /// the rank metric in its direction (undefined values last, ties by symbol), then the
+    /// the rank statistic in its direction (undefined values last, ties by symbol), then the
     /// `few_trades` rows by symbol.
     public func precedes(_ a: Row, _ b: Row) -> Bool {
         if (a.status == .ok) != (b.status == .ok) { return a.status == .ok }
         if a.status == .ok, let sa = a.stats, let sb = b.stats {
-            let x = sa[rankMetric], y = sb[rankMetric]
+            let x = sa[rankStat], y = sb[rankStat]
             if x.isNaN != y.isNaN { return !x.isNaN }
-            if x != y && !x.isNaN { return rankMetric.ranks(x, before: y) }
+            if x != y && !x.isNaN { return rankStat.ranks(x, before: y) }
         }
         return a.symbol < b.symbol
     }

@@ -34,13 +34,25 @@ public struct DrawdownEpisodes: Sendable {
     public private(set) var episodes: [Episode] = []
 
     /// Per-bar drawdown against the running peak (which starts at the initial cash), as a
-    /// negative fraction: `Performance.drawdowns(equity:initial:)`, value for value (a bar whose
-    /// equity is not finite reads NaN and leaves the peak as it was).
+    /// negative fraction: `curve(equity:initial:)`.
     public let curve: [Double]
+
+    /// Drawdown of an equity curve against its running peak, the peak starting at `initial`, as
+    /// a negative fraction (0 while the peak is not positive; a bar whose equity is not finite
+    /// reads NaN and leaves the peak as it was).
+    public static func curve(equity: [Double], initial: Double) -> [Double] {
+        var out = [Double](repeating: 0, count: equity.count)
+        var peak = initial
+        for i in equity.indices {
+            peak = max(peak, equity[i])
+            out[i] = peak > 0 ? (equity[i] - peak) / peak : 0
+        }
+        return out
+    }
 
     /// - Complexity: O(n).
     public init(equity: [Double], initial: Double, time: [Int64]) {
-        curve = Performance.drawdowns(equity: equity, initial: initial)
+        curve = Self.curve(equity: equity, initial: initial)
         var peak = initial, peakIndex = 0
         var open: (trough: Int, depth: Double)?
         func close(at end: Int, recovered: Bool) {

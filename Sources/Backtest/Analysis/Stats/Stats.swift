@@ -1,14 +1,16 @@
 import BacktestCore
 import Foundation
 
-/// Every statistic of a run, computed from a `BacktestResult`, in the order and with the units of
-/// the metric table (`Metric`).
+/// Every statistic of a run (every `Stat`), computed from a `BacktestResult`, in the table's
+/// order: those with a sweep column as `SweepStats` computes them, the others here.
 ///
 /// Return-based measures use per-bar equity returns over the whole run, flat bars included,
-/// anchored at the initial cash (`Performance.returns`). Names, order and units are the
+/// anchored at the initial cash (`ReturnStats.returns`). Names, order and units are the
 /// `bt run --json` / `stats.csv` contract.
 public struct Stats: Sendable {
-    public private(set) var all: [Stat]
+    /// One value per statistic, in `Stat.allCases` order; NaN when undefined (e.g. the Sharpe
+    /// ratio of a flat curve): JSON writes null, CSV an empty cell.
+    public let values: [Double]
     /// Bars per year used to annualise (inferred or given).
     public let periodsPerYear: Double
     /// The drawdown curve and episodes the drawdown statistics come from, for the reports to
@@ -45,38 +47,33 @@ public struct Stats: Sendable {
         self.periodsPerYear = ppy
         let candles = result.candles
         let n = result.equity.count
-        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
-        var values = [Metric: Double](minimumCapacity: Metric.allCases.count)
-        func add(_ metric: Metric, _ value: Double) { values[metric] = value }
+        let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
+        var computed = [Stat: Double](minimumCapacity: Stat.allCases.count)
+        func add(_ stat: Stat, _ value: Double) {
+            precondition(computed.updateValue(value, forKey: stat) == nil, "Stats computes '\(stat)' twice")
+        }
+
+        // The statistics with a sweep column, as a sweep computes them (total return, exposure,
+        // the return ratios, maximum drawdown, trades, win rate, profit factor, fees, final equity).
+        let swept = SweepStats(result, returns: returns, periodsPerYear: ppy)
+        for (stat, value) in zip(SweepStats.columns, swept.values) { add(stat, value) }
 
         add(.start, candles.time.first.map(Double.init) ?? .nan)
         add(.end, candles.time.last.map(Double.init) ?? .nan)
         add(.bars, Double(n))
         add(.periodsPerYear, ppy)
-        add(.exposure, n == 0 ? .nan : Double(result.position.lazy.filter { $0 != 0 }.count) / Double(n))
         add(.avgPositionShare, Self.averagePositionShare(result))
-        add(.finalEquity, result.finalEquity)
         add(.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash))
-        add(.totalReturn, result.finalEquity / result.initialCash - 1)
         let split = result.costSplit
         add(.grossReturn, split.grossReturn)
         let bh = Self.buyHoldReturns(candles.close)
         add(.buyHoldReturn, candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan)
-        let profile = ReturnProfile(returns)
-        add(.cagr, profile.cagr(periodsPerYear: ppy))
-        add(.volatilityAnn, profile.annualVolatility(periodsPerYear: ppy))
-        let sharpe = profile.sharpe(periodsPerYear: ppy)
-        add(.sharpe, sharpe)
         let ci = sharpeInterval(returns, ppy)
         add(.sharpeCILow, ci.low)
         add(.sharpeCIHigh, ci.high)
         add(.psr, Uncertainty.probabilisticSharpe(returns))
-        add(.sortino, profile.sortino(periodsPerYear: ppy))
-        add(.calmar, profile.calmar(periodsPerYear: ppy))
-        add(.omega, profile.omega)
 
         let dd = DrawdownEpisodes(equity: result.equity, initial: result.initialCash, time: candles.time)
-        add(.maxDrawdown, profile.maxDrawdown)
         add(.avgDrawdown, dd.averageDepth)
         add(.maxDrawdownDuration, dd.maxBars)
         add(.maxDrawdownDurationDays, dd.maxDays)
@@ -84,9 +81,8 @@ public struct Stats: Sendable {
         add(.avgDrawdownDurationDays, dd.averageDays)
         drawdowns = dd
 
-        for (metric, value) in TradeStats(result.trades).values { add(metric, value) }
+        for (stat, value) in TradeStats(result.trades).values { add(stat, value) }
         exits = ExitSummary(result.trades)
-        add(.feesPaid, result.feesPaid)
         add(.spreadCost, split.spread)
         add(.impactCost, split.impact)
         let filled = result.fills.filter { $0.quantityFilled > 0 }
@@ -104,42 +100,36 @@ public struct Stats: Sendable {
         add(.var95, var95)
         let tail = sorted.prefix { $0 <= var95 }
         add(.cvar95, tail.isEmpty ? .nan : GSL.mean(Array(tail)))
-        all = Metric.allCases.map { metric in
-            guard let value = values[metric] else { preconditionFailure("Stats does not compute '\(metric)'") }
-            return Stat(metric, value)
+        values = Stat.allCases.map { stat in
+            guard let value = computed[stat] else { preconditionFailure("Stats does not compute '\(stat)'") }
+            return value
         }
     }
 
-    /// Statistics already computed: one value per `Metric` case in output order, as partial
+    /// Statistics already computed: one value per `Stat` case in output order, as partial
     /// results store them.
     package init(values: [Double], periodsPerYear: Double) {
-        precondition(values.count == Metric.allCases.count, "one value per metric")
+        precondition(values.count == Stat.allCases.count, "one value per statistic")
         self.periodsPerYear = periodsPerYear
         drawdowns = nil
         exits = nil
-        all = zip(Metric.allCases, values).map { Stat($0, $1) }
+        self.values = values
     }
 
-    /// The value of `metric`.
-    public subscript(metric: Metric) -> Double {
-        all[metric.position].value
+    /// Every statistic with its value, in output order (the contract of `--json` and `stats.csv`).
+    public var all: [(stat: Stat, value: Double)] {
+        zip(Stat.allCases, values).map { ($0, $1) }
     }
 
-    /// `metric` with its value and unit.
-    public func stat(_ metric: Metric) -> Stat {
-        all[metric.position]
+    /// The value of `stat`.
+    public subscript(stat: Stat) -> Double {
+        values[stat.position]
     }
 
     /// The statistic called `name`, NaN when unknown.
     public subscript(name: String) -> Double {
-        Metric(rawValue: name).map { self[$0] } ?? .nan
+        Stat(rawValue: name).map { self[$0] } ?? .nan
     }
-
-    /// Machine names in output order (the contract of `--json` and `stats.csv`).
-    public var names: [String] { all.map(\.name) }
-
-    /// Every statistic's machine name in output order, without computing anything.
-    public static var allNames: [String] { Metric.names }
 
     /// The mean over bars that end in a position of |position × close| / equity (|position
     /// value| / equity when the result gives the value, as a portfolio's does): how much of the

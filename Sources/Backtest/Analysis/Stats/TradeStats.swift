@@ -8,19 +8,18 @@ import BacktestCore
 /// mean(pnl) / sd(pnl); Kelly = W - (1 - W) / (mean win / mean loss) on trade returns.
 /// Durations are in bars and in days (exit time - entry time).
 struct TradeStats {
-    /// The trade statistics of the metric table, in its order.
-    var values: [(metric: Metric, value: Double)] = []
+    /// The trade statistics without a sweep column, in the table's order (`Stat`); the number of
+    /// trades, the win rate and the profit factor are the sweep's (`counts`).
+    var values: [(stat: Stat, value: Double)] = []
 
     init(_ trades: [Trade]) {
-        func add(_ metric: Metric, _ value: Double) { values.append((metric, value)) }
+        func add(_ stat: Stat, _ value: Double) { values.append((stat, value)) }
         let n = trades.count
         let returns = trades.map(\.returnFraction)
         let pnl = trades.map(\.pnl)
         let wins = returns.filter { $0 > 0 }, losses = returns.filter { $0 < 0 }
         let counted = Self.counts(trades)
         let winRate = counted.winRate
-        add(.trades, Double(n))
-        add(.winRate, winRate)
         add(.bestTrade, returns.max() ?? .nan)
         add(.worstTrade, returns.min() ?? .nan)
         add(.avgTrade, n == 0 ? .nan : GSL.mean(returns))
@@ -30,7 +29,6 @@ struct TradeStats {
         add(.maxTradeDurationDays, days.max() ?? .nan)
         add(.avgTradeDuration, n == 0 ? .nan : GSL.mean(bars))
         add(.avgTradeDurationDays, n == 0 ? .nan : GSL.mean(days))
-        add(.profitFactor, counted.profitFactor)
         add(.expectancy, n == 0 ? .nan : GSL.mean(pnl))
         let sd = GSL.standardDeviation(pnl)
         add(.sqn, n > 1 && sd > 0 ? Double(n).squareRoot() * GSL.mean(pnl) / sd : .nan)
@@ -55,10 +53,5 @@ struct TradeStats {
         let grossLoss = -losses
         return (trades.isEmpty ? .nan : Double(wins) / Double(trades.count),
                 grossLoss > 0 ? grossProfit / grossLoss : (grossProfit > 0 ? .infinity : .nan))
-    }
-
-    /// The value of `metric`, NaN when it is not a trade statistic.
-    subscript(metric: Metric) -> Double {
-        values.first { $0.metric == metric }?.value ?? .nan
     }
 }

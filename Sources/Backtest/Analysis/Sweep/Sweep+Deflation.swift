@@ -24,18 +24,18 @@ extension Sweep {
     /// sweep has no best combination.
     public static func deflation(of summary: Summary, evaluator: SweepEvaluator,
                                  candles: CandleSeries) throws -> Deflation? {
-        guard let best = summary.best, let metrics = summary.bestMetrics else { return nil }
+        guard let best = summary.best, let bestStats = summary.bestStats else { return nil }
         let result = try evaluator.run(best, on: candles, cache: IndicatorCache())
-        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+        let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
         let trials = summary.evaluated - summary.failed
         let variance = summary.sharpeVariance.isFinite ? summary.sharpeVariance : 0
         let skew = GSL.skew(returns), kurtosis = GSL.kurtosis(returns) + 3
         return Deflation(
-            sharpe: metrics[.sharpe], periodSharpe: metrics.periodSharpe, trials: trials,
+            sharpe: bestStats[.sharpe], periodSharpe: bestStats.periodSharpe, trials: trials,
             sharpeVariance: variance,
             expectedMaximum: DeflatedSharpe.expectedMaximum(trials: trials, variance: variance),
             observations: returns.count, skew: skew, kurtosis: kurtosis,
-            value: DeflatedSharpe.ratio(sharpe: metrics.periodSharpe, trials: trials, sharpeVariance: variance,
+            value: DeflatedSharpe.ratio(sharpe: bestStats.periodSharpe, trials: trials, sharpeVariance: variance,
                                         observations: returns.count, skew: skew, kurtosis: kurtosis))
     }
 }

@@ -6,14 +6,14 @@ import Foundation
 ///
 /// Combinations run in chunks on all cores; each chunk's rows are handed to `consume` in
 /// combination order before the next chunk starts. What is kept across the whole sweep is
-/// O(combinations) numbers (the rank metric per combination, for heatmaps) plus the CSCV block
+/// O(combinations) numbers (the rank statistic per combination, for heatmaps) plus the CSCV block
 /// statistics of at most `maxOverfittingTrials` trials.
 public struct Sweep {
     /// One evaluated combination.
     public struct Row: Sendable {
         /// Index into the caller's list of combinations.
         public var combo: Int
-        public var metrics: RunMetrics?
+        public var stats: SweepStats?
         /// Why the combination could not run (bad parameters for this data, ...).
         public var error: String?
         /// CSCV's per-block sums and sums of squares of the returns, for the combinations in
@@ -21,9 +21,9 @@ public struct Sweep {
         package var blockSums: [Double]?
         package var blockSquares: [Double]?
 
-        package init(combo: Int, metrics: RunMetrics? = nil, error: String? = nil,
+        package init(combo: Int, stats: SweepStats? = nil, error: String? = nil,
                      blockSums: [Double]? = nil, blockSquares: [Double]? = nil) {
-            self.combo = combo; self.metrics = metrics; self.error = error
+            self.combo = combo; self.stats = stats; self.error = error
             self.blockSums = blockSums; self.blockSquares = blockSquares
         }
     }
@@ -35,12 +35,12 @@ public struct Sweep {
         public var failed = 0
         /// Why the first failed combination failed.
         public var firstError: String?
-        /// The best successful combination by the rank metric, and its metrics.
+        /// The best successful combination by the rank statistic, and its statistics.
         public var best: Int?
-        public var bestMetrics: RunMetrics?
-        /// The rank metric of every combination, by combination index (NaN: failed or undefined).
+        public var bestStats: SweepStats?
+        /// The rank statistic of every combination, by combination index (NaN: failed or undefined).
         public var rankValues: [Double]
-        /// The top rows by the rank metric, best first.
+        /// The top rows by the rank statistic, best first.
         public var top: [Row] = []
         /// Sample variance of the per-period Sharpe ratios of the successful trials.
         public var sharpeVariance = Double.nan
@@ -52,8 +52,8 @@ public struct Sweep {
         public var overfittingNote: String?
     }
 
-    /// One of `RunMetrics.metrics`.
-    public var rankMetric: Metric
+    /// One of `SweepStats.columns`.
+    public var rankStat: Stat
     public var chunkSize = 512
     public var topCount = 20
     /// CSCV blocks; 0 turns PBO off.
@@ -62,10 +62,10 @@ public struct Sweep {
     /// (CSCV costs O(C(S,S/2) x trials x S)).
     public var maxOverfittingTrials = 5_000
 
-    /// - Parameter rankMetric: one of `RunMetrics.metrics` (`RunMetrics.metric(named:)` checks a name).
-    public init(rankMetric: Metric) {
-        precondition(rankMetric.sweepColumn != nil, "a sweep does not compute '\(rankMetric)'")
-        self.rankMetric = rankMetric
+    /// - Parameter rankStat: one of `SweepStats.columns` (`SweepStats.stat(named:)` checks a name).
+    public init(rankStat: Stat) {
+        precondition(rankStat.sweepColumn != nil, "a sweep does not compute '\(rankStat)'")
+        self.rankStat = rankStat
     }
 
     /// Runs `combinations` combinations through `evaluator` on `candles`.
@@ -105,8 +105,8 @@ public struct Sweep {
                 let combo = numbers?[start + k] ?? start + k
                 do {
                     let result = try evaluator.run(combo, on: candles, cache: cache)
-                    let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
-                    var row = Row(combo: combo, metrics: RunMetrics(result, returns: returns,
+                    let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
+                    var row = Row(combo: combo, stats: SweepStats(result, returns: returns,
                                                                     periodsPerYear: evaluator.periodsPerYear))
                     if let cscv, combo % stride == 0 {
                         let stats = returns.withUnsafeBufferPointer { cscv.blockStatistics(returns: $0) }
@@ -164,23 +164,23 @@ public struct Sweep {
 
         /// Takes the next rows, in combination order.
         public mutating func add(_ rows: [Row]) {
-            let metric = sweep.rankMetric
+            let stat = sweep.rankStat
             for row in rows {
                 precondition(row.combo == next, "rows must come in combination order (expected \(next), got \(row.combo))")
                 next += 1
                 summary.evaluated += 1
-                guard let m = row.metrics else {
+                guard let m = row.stats else {
                     summary.failed += 1
                     if summary.firstError == nil { summary.firstError = row.error }
                     continue
                 }
-                let v = m[metric]
+                let v = m[stat]
                 summary.rankValues[row.combo] = v
                 if v.isFinite {
-                    if let best = summary.bestMetrics?[metric], !metric.ranks(v, before: best) {
+                    if let best = summary.bestStats?[stat], !stat.ranks(v, before: best) {
                     } else {
                         summary.best = row.combo
-                        summary.bestMetrics = m
+                        summary.bestStats = m
                     }
                     sweep.insertTop(row, value: v, into: &summary.top)
                 }
@@ -217,10 +217,10 @@ public struct Sweep {
     }
 
     private func insertTop(_ row: Row, value: Double, into top: inout [Row]) {
-        let metric = rankMetric
-        if top.count == topCount, let last = top.last?.metrics?[metric], !metric.ranks(value, before: last) { return }
+        let stat = rankStat
+        if top.count == topCount, let last = top.last?.stats?[stat], !stat.ranks(value, before: last) { return }
         var i = top.count
-        while i > 0, let prev = top[i - 1].metrics?[metric], metric.ranks(value, before: prev) { i -= 1 }
+        while i > 0, let prev = top[i - 1].stats?[stat], stat.ranks(value, before: prev) { i -= 1 }
         top.insert(row, at: i)
         if top.count > topCount { top.removeLast() }
     }

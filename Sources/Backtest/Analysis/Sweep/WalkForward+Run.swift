@@ -6,7 +6,7 @@ extension WalkForward {
         public var step: Step
         /// The combination chosen in-sample (nil when none could run there).
         public var chosen: Int?
-        /// The rank metric of the chosen combination in-sample and out-of-sample.
+        /// The rank statistic of the chosen combination in-sample and out-of-sample.
         public var inSampleValue: Double
         public var outOfSampleValue: Double
     }
@@ -38,7 +38,7 @@ extension WalkForward {
     }
 
     /// The best combination of one step's in-sample fold among those evaluated, and its rank
-    /// metric there; `combo` nil when none of them could run.
+    /// statistic there; `combo` nil when none of them could run.
     public struct Choice: Sendable, Equatable {
         public var combo: Int?
         public var value: Double
@@ -57,12 +57,12 @@ extension WalkForward {
         /// The choice over the union of the combinations `choices` were made among: the best
         /// value, and among equal values the lowest combination number, which is the one a scan in
         /// combination order keeps.
-        public static func best(of choices: [Choice], rankMetric: Metric) -> Choice {
+        public static func best(of choices: [Choice], rankStat: Stat) -> Choice {
             var best = Choice.none
             for c in choices {
                 guard let combo = c.combo else { continue }
                 if let current = best.combo {
-                    if rankMetric.ranks(c.value, before: best.value) || (!rankMetric.ranks(best.value, before: c.value) && combo < current) {
+                    if rankStat.ranks(c.value, before: best.value) || (!rankStat.ranks(best.value, before: c.value) && combo < current) {
                         best = c
                     }
                 } else {
@@ -74,34 +74,34 @@ extension WalkForward {
     }
 
     /// For each step: evaluate every combination on the in-sample fold (signals from the data up
-    /// to the fold's end only), choose the best by `rankMetric`, then trade that combination on
+    /// to the fold's end only), choose the best by `rankStat`, then trade that combination on
     /// the next fold, starting flat with the equity the previous out-of-sample fold ended with
     /// (a fold where no combination could run in-sample stays in cash).
     /// A step's choice depends only on bars before its out-of-sample fold.
     public func run(combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
-                    rankMetric: Metric) throws -> Outcome {
-        let choices = choose(combinations: combinations, evaluator: evaluator, candles: candles, rankMetric: rankMetric)
-        return try trade(choices, evaluator: evaluator, candles: candles, rankMetric: rankMetric)
+                    rankStat: Stat) throws -> Outcome {
+        let choices = choose(combinations: combinations, evaluator: evaluator, candles: candles, rankStat: rankStat)
+        return try trade(choices, evaluator: evaluator, candles: candles, rankStat: rankStat)
     }
 
     /// Each step's in-sample choice among the combinations numbered `numbers` (nil: all
     /// `combinations`): the first in combination order of those with the best defined value.
     /// Shards choose among their own combinations; `Choice.best(of:)` merges their choices.
     public func choose(_ numbers: [Int]? = nil, combinations: Int, evaluator: SweepEvaluator, candles: CandleSeries,
-                       rankMetric: Metric) -> [Choice] {
-        precondition(rankMetric.sweepColumn != nil, "a sweep does not compute '\(rankMetric)'")
+                       rankStat: Stat) -> [Choice] {
+        precondition(rankStat.sweepColumn != nil, "a sweep does not compute '\(rankStat)'")
         return steps.map { step in
             let prefix = candles.slice(0..<step.inSample.upperBound)
             let cache = IndicatorCache()
             let count = numbers?.count ?? combinations
             let values = Parallel.map(count: count) { k -> Double in
                 let r = try evaluator.run(numbers?[k] ?? k, prefix: prefix, range: step.inSample, cache: cache)
-                return RunMetrics(r, periodsPerYear: evaluator.periodsPerYear)[rankMetric]
+                return SweepStats(r, periodsPerYear: evaluator.periodsPerYear)[rankStat]
             }
             var choice = Choice.none
             for (k, v) in values.enumerated() {
                 guard case .success(let value) = v, value.isFinite else { continue }
-                if choice.combo == nil || rankMetric.ranks(value, before: choice.value) {
+                if choice.combo == nil || rankStat.ranks(value, before: choice.value) {
                     choice = Choice(combo: numbers?[k] ?? k, value: value)
                 }
             }
@@ -112,7 +112,7 @@ extension WalkForward {
     /// Trades each step's choice on its out-of-sample fold (and on its in-sample fold, for the
     /// stitched in-sample curve).
     public func trade(_ choices: [Choice], evaluator: SweepEvaluator, candles: CandleSeries,
-                      rankMetric: Metric) throws -> Outcome {
+                      rankStat: Stat) throws -> Outcome {
         precondition(choices.count == steps.count, "one choice per step")
         var results: [StepResult] = []
         var inParts: [BacktestResult] = [], outParts: [BacktestResult] = []
@@ -130,7 +130,7 @@ extension WalkForward {
                                                   cache: IndicatorCache(), initialCash: outCash)
                 outCash = outResult.finalEquity
                 outParts.append(outResult)
-                outValue = RunMetrics(outResult, periodsPerYear: evaluator.periodsPerYear)[rankMetric]
+                outValue = SweepStats(outResult, periodsPerYear: evaluator.periodsPerYear)[rankStat]
             } else {
                 // Nothing could be chosen: stay in cash through the out-of-sample fold.
                 let bars = candles.slice(step.outOfSample)

@@ -99,7 +99,7 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case grid
     /// The filter on sweep combinations (`fast<slow`).
     case `where`
-    /// The metric results are ranked by.
+    /// The statistic results are ranked by.
     case rank
     /// Bars per year, for annualised figures and volatility sizing.
     case periodsPerYear = "periods_per_year"

@@ -20,7 +20,7 @@ extension LiveSummary {
                 (key: "fee", value: .number(f.fee)),
             ])
         }
-        let statsJSON = stats.map { $0.all.map { (key: $0.name, value: $0.json) } } ?? []
+        let statsJSON = stats.map { $0.all.map { (key: $0.stat.name, value: $0.stat.json($0.value)) } } ?? []
         let stream: JSONValue = .object([
             (key: "messages", value: .int(messages)), (key: "trades", value: .int(trades)),
             (key: "depth_updates", value: .int(depthUpdates)), (key: "reconnects", value: .int(reconnects)),

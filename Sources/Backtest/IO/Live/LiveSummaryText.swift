@@ -11,15 +11,15 @@ package enum LiveSummaryText {
         out += "fills: \(s.fills.count), trades: \(s.result?.trades.count ?? 0)"
         if let r = s.result {
             out += ", equity \(NumberText.shortest(r.finalEquity)) from \(NumberText.shortest(r.initialCash)) "
-                + String(format: "(%+.2f%%)", (r.finalEquity / r.initialCash - 1) * 100)
+                + String(format: "(%+.2f%%)", r.totalReturn * 100)
         }
         out += "\n"
         for f in s.fills {
             out += "  \(UTCTime.iso(f.time)) \(f.side.rawValue) \(NumberText.shortest(f.quantityFilled)) at \(NumberText.shortest(f.vwap))\n"
         }
         if let stats = s.stats {
-            let shown: [Metric] = [.totalReturn, .sharpe, .maxDrawdown, .winRate]
-            out += "stats: " + shown.map { "\($0.name) \(stats.stat($0).formatted)" }.joined(separator: ", ") + "\n"
+            let shown: [Stat] = [.totalReturn, .sharpe, .maxDrawdown, .winRate]
+            out += "stats: " + shown.map { "\($0.name) \($0.formatted(stats[$0]))" }.joined(separator: ", ") + "\n"
         }
         out += "stream: \(s.messages) messages, \(s.trades) trades, \(s.depthUpdates) depth updates, \(s.reconnects) reconnects, "
             + "\(s.syncs) book syncs, \(s.gaps) gaps, \(s.lateTrades) late trades"

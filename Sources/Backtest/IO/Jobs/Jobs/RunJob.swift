@@ -56,7 +56,7 @@ package struct RunJob {
                         costs: (Double) throws -> CostSensitivity?, requested: () throws -> Timeframe?) throws -> PortfolioReport {
         let run = try report(result.account, periodsPerYear: periodsPerYear, costs: costs, requested: requested)
         var report = PortfolioReport(run: run, portfolio: result,
-                                     figures: PortfolioFigures(result, slots: slots, periodsPerYear: run.stats.periodsPerYear),
+                                     portfolioStats: PortfolioStats(result, slots: slots, periodsPerYear: run.stats.periodsPerYear),
                                      rules: portfolio)
         report.warmUp = portfolioWarmUp
         return report

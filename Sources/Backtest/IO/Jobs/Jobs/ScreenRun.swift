@@ -90,7 +90,7 @@ public struct ScreenRun {
         try Self.requireSomeRan(rows)
         var report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,
-            execution: execution, commandLine: commandLine, rankMetric: screen.rankMetric,
+            execution: execution, commandLine: commandLine, rankStat: screen.rankStat,
             minTrades: screen.minTrades, top: top, rows: screen.ranked(rows))
         report.rules = strategy.ruleParameters
         report.seriesNotes = seriesNotes

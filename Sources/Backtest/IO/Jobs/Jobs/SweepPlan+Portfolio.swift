@@ -56,7 +56,7 @@ extension SweepPlan {
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
         let progress = progress(combos.count)
-        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: self.rank)
+        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankStat: self.rank)
         let summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: clock, progress: progress) { rows in
             try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
             cells.add(rows)
@@ -71,13 +71,13 @@ extension SweepPlan {
             strategy: strategy.name + " portfolio of " + universe.candles.map(\.symbol).joined(separator: ","), candles: clock,
             commandLine: commandLine, fixedParameters: base.runParameters.filter { !sweptNames.contains($0.name) },
             execution: portfolioParameters + config.parameters, grid: grid, whereText: filter?.text, combos: combos,
-            rankMetric: self.rank, periodsPerYear: ppy, summary: summary)
+            rankStat: self.rank, periodsPerYear: ppy, summary: summary)
         report.rules = strategy.ruleParameters
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: clock)
         if let folds {
             let wf = try WalkForward(bars: clock.count, folds: folds)
-            report.walkForward = try wf.run(combinations: combos.count, evaluator: evaluator, candles: clock, rankMetric: self.rank)
+            report.walkForward = try wf.run(combinations: combos.count, evaluator: evaluator, candles: clock, rankStat: self.rank)
         }
         try Self.write(report, cells: cells, evaluator: evaluator, rerun: rerun, in: directory)
         return report

@@ -15,8 +15,8 @@ public struct SweepPlan {
     /// The strategy's parameters with the fixed ones applied: each combination sets its swept
     /// values on a copy.
     public let base: StrategyParameters
-    /// The metric combinations are ranked by.
-    public var rank: Metric = .sharpe
+    /// The statistic combinations are ranked by.
+    public var rank: Stat = .sharpe
     /// Walk-forward folds, if any.
     public var folds: Int?
     /// Blocks of the overfitting diagnostics (CSCV).
@@ -132,7 +132,7 @@ public struct SweepPlan {
 
     /// The configured sweep.
     public var sweep: Sweep {
-        var sweep = Sweep(rankMetric: rank)
+        var sweep = Sweep(rankStat: rank)
         sweep.overfittingBlocks = blocks
         sweep.topCount = top
         return sweep
@@ -243,7 +243,7 @@ public struct SweepPlan {
                 try rows.close()
                 if let wf = job.walkForward {
                     let choices = wf.choose(numbers, combinations: combos.count, evaluator: job.evaluator,
-                                            candles: job.candles, rankMetric: rank)
+                                            candles: job.candles, rankStat: rank)
                     try WalkForwardChoicesFile.write(choices, name: Self.foldsFile(index), in: writer)
                 }
                 parts.append(.init(symbol: symbol, bars: job.window.series.count, candlesSHA256: job.window.series.sha256,
@@ -288,7 +288,7 @@ public struct SweepPlan {
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
         let progress = progress(combos.count)
-        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankMetric: rank)
+        let cells = SweepHeatmapCells(grid: grid, combos: combos, rankStat: rank)
         let summary: Sweep.Summary
         let choices: [WalkForward.Choice]?
         if let set = merged {
@@ -320,7 +320,7 @@ public struct SweepPlan {
             }
             summary = summarizer.finish()
             choices = try job.walkForward.map {
-                try set.walkForwardChoices(file: Self.foldsFile(index), steps: $0.steps.count, rankMetric: rank)
+                try set.walkForwardChoices(file: Self.foldsFile(index), steps: $0.steps.count, rankStat: rank)
             }
         } else {
             let grid = self.grid, combos = self.combos
@@ -330,7 +330,7 @@ public struct SweepPlan {
                 cells.add(rows)
             }
             choices = job.walkForward.map {
-                $0.choose(combinations: combos.count, evaluator: evaluator, candles: candles, rankMetric: rank)
+                $0.choose(combinations: combos.count, evaluator: evaluator, candles: candles, rankStat: rank)
             }
         }
         try csv.close()
@@ -339,12 +339,12 @@ public struct SweepPlan {
         var report = SweepReport(
             strategy: strategy.name, candles: candles, commandLine: commandLine,
             fixedParameters: fixedValues, execution: job.config.parameters, grid: grid,
-            whereText: filter?.text, combos: combos, rankMetric: rank, periodsPerYear: job.periodsPerYear, summary: summary)
+            whereText: filter?.text, combos: combos, rankStat: rank, periodsPerYear: job.periodsPerYear, summary: summary)
         report.rules = strategy.ruleParameters
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let wf = job.walkForward, let choices {
-            report.walkForward = try wf.trade(choices, evaluator: evaluator, candles: candles, rankMetric: rank)
+            report.walkForward = try wf.trade(choices, evaluator: evaluator, candles: candles, rankStat: rank)
         }
         try Self.write(report, cells: cells, evaluator: evaluator, rerun: rerun, in: directory)
         return report

@@ -7,9 +7,9 @@ import Foundation
 // summarises and writes exactly what the shard computed.
 
 /// A sweep shard's rows (`sweep-<i>.rows`), in combination order: per row its combination
-/// number, then either every `RunMetrics` value, the per-period Sharpe ratio and (for
+/// number, then either every `SweepStats` value, the per-period Sharpe ratio and (for
 /// combinations in PBO's subsample) the CSCV block sums and squares, or the error text.
-/// 16 + 8 x metrics bytes per row that ran (plus 16 x blocks in the subsample): the whole
+/// 16 + 8 x columns bytes per row that ran (plus 16 x blocks in the subsample): the whole
 /// return series never leaves the shard.
 public final class SweepRowsWriter {
     static let magic = "btSWEEP1"
@@ -22,13 +22,13 @@ public final class SweepRowsWriter {
         self.name = name
         self.partial = partial
         writer = try RecordWriter(path: partial.file(name), magic: Self.magic)
-        writer.int(RunMetrics.metrics.count)
+        writer.int(SweepStats.columns.count)
     }
 
     public func write(_ rows: [Sweep.Row]) throws {
         for row in rows {
             writer.int(row.combo)
-            if let m = row.metrics {
+            if let m = row.stats {
                 let blocks = row.blockSums.map { ($0, row.blockSquares!) }
                 writer.u8(blocks == nil ? 1 : 3)
                 for v in m.values { writer.double(v) }
@@ -54,13 +54,13 @@ public final class SweepRowsWriter {
 public final class SweepRowsReader {
     private let reader: RecordReader
     private var pending: Sweep.Row?
-    private let metrics: Int
+    private let columns: Int
 
     public init(path: String) throws {
         reader = try RecordReader(path: path, magic: SweepRowsWriter.magic)
-        metrics = try reader.int()
-        guard metrics == RunMetrics.metrics.count else {
-            throw InputError("holds \(metrics) metrics per row; this bt computes \(RunMetrics.metrics.count)", at: path)
+        columns = try reader.int()
+        guard columns == SweepStats.columns.count else {
+            throw InputError("holds \(columns) metrics per row; this bt computes \(SweepStats.columns.count)", at: path)
         }
     }
 
@@ -84,13 +84,13 @@ public final class SweepRowsReader {
         try reader.require([0, 1, 3].contains(flags), "a row kind of \(flags)")
         guard flags & 1 == 1 else { return Sweep.Row(combo: combo, error: try reader.string()) }
         var values = [Double]()
-        values.reserveCapacity(metrics)
-        for metric in RunMetrics.metrics {
+        values.reserveCapacity(columns)
+        for stat in SweepStats.columns {
             let v = try reader.double()
-            try reader.statistic(metric, v)
+            try reader.statistic(stat, v)
             values.append(v)
         }
-        var row = Sweep.Row(combo: combo, metrics: RunMetrics(values: values, periodSharpe: try reader.double("a per-period Sharpe ratio")))
+        var row = Sweep.Row(combo: combo, stats: SweepStats(values: values, periodSharpe: try reader.double("a per-period Sharpe ratio")))
         if flags & 2 != 0 {
             let sums = try reader.doubles("a block sum", limit: 1 << 16)
             row.blockSums = sums
@@ -101,7 +101,7 @@ public final class SweepRowsReader {
 }
 
 /// A sweep shard's walk-forward choices (`sweep-<i>.folds`): per step, the best combination of
-/// the shard's own on the in-sample fold (-1 for none) and its rank metric there.
+/// the shard's own on the in-sample fold (-1 for none) and its rank statistic there.
 public enum WalkForwardChoicesFile {
     static let magic = "btFOLDS1"
 
@@ -132,7 +132,7 @@ public enum ScreenRowsFile {
 
     public static func write(_ rows: [(position: Int, row: Screen.Row)], name: String, in partial: PartialWriter) throws {
         let w = try RecordWriter(path: partial.file(name), magic: magic)
-        w.int(Metric.allCases.count)
+        w.int(Stat.allCases.count)
         w.int(rows.count)
         for (position, row) in rows {
             w.int(position)
@@ -143,7 +143,7 @@ public enum ScreenRowsFile {
             if let s = row.stats {
                 w.u8(1)
                 w.double(s.periodsPerYear)
-                w.doubles(s.all.map(\.value))
+                w.doubles(s.values)
             } else {
                 w.u8(0)
             }
@@ -155,9 +155,9 @@ public enum ScreenRowsFile {
 
     public static func read(_ path: String) throws -> [(position: Int, row: Screen.Row)] {
         let r = try RecordReader(path: path, magic: magic)
-        let metrics = try r.int()
-        guard metrics == Metric.allCases.count else {
-            throw InputError("holds \(metrics) statistics per symbol; this bt computes \(Metric.allCases.count)", at: path)
+        let statCount = try r.int()
+        guard statCount == Stat.allCases.count else {
+            throw InputError("holds \(statCount) statistics per symbol; this bt computes \(Stat.allCases.count)", at: path)
         }
         return try (0..<r.count(limit: 1 << 26)).map { _ in
             let position = try r.int()
@@ -175,8 +175,8 @@ public enum ScreenRowsFile {
                 let ppy = try r.double()
                 try r.require(RecordReader.isPlausible(ppy, .perYear), "\(ppy) periods per year")
                 let values = try r.doubles(limit: 1 << 16)
-                guard values.count == metrics else { throw InputError("holds a row with \(values.count) statistics", at: path) }
-                for (metric, v) in zip(Metric.allCases, values) { try r.statistic(metric, v) }
+                guard values.count == statCount else { throw InputError("holds a row with \(values.count) statistics", at: path) }
+                for (stat, v) in zip(Stat.allCases, values) { try r.statistic(stat, v) }
                 row.stats = Stats(values: values, periodsPerYear: ppy)
             }
             // Equity values are money: within the magnitude the store accepts for prices.

@@ -82,13 +82,13 @@ public struct PartialSet: Sendable {
     }
 
     /// Every shard's walk-forward choices of sweep symbol `symbol`, merged.
-    public func walkForwardChoices(file: String, steps: Int, rankMetric: Metric) throws -> [WalkForward.Choice] {
+    public func walkForwardChoices(file: String, steps: Int, rankStat: Stat) throws -> [WalkForward.Choice] {
         let perShard = try parts.map { part -> [WalkForward.Choice] in
             let c = try WalkForwardChoicesFile.read(part.file(file))
             guard c.count == steps else { throw InputError("holds \(c.count) walk-forward steps, not \(steps)", at: part.file(file)) }
             return c
         }
-        return (0..<steps).map { step in WalkForward.Choice.best(of: perShard.map { $0[step] }, rankMetric: rankMetric) }
+        return (0..<steps).map { step in WalkForward.Choice.best(of: perShard.map { $0[step] }, rankStat: rankStat) }
     }
 
     /// The strategy screen rows of every shard, in the order of the screen's symbol list.

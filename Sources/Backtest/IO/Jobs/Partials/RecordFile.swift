@@ -189,9 +189,9 @@ final class RecordReader {
         return values
     }
 
-    /// The statistic `metric` as a run computes it: NaN (undefined) or a value in its unit's range.
-    func statistic(_ metric: Metric, _ v: Double) throws {
-        try require(Self.isPlausible(v, metric.unit), "a statistic \(metric.name) of \(v)")
+    /// The statistic `stat` as a run computes it: NaN (undefined) or a value in its unit's range.
+    func statistic(_ stat: Stat, _ v: Double) throws {
+        try require(Self.isPlausible(v, stat.unit), "a statistic \(stat.name) of \(v)")
     }
 
     /// NaN, or within the range of `unit`: a time a whole second within the supported dates,

@@ -15,7 +15,7 @@ public enum EquityChart {
     /// - Throws: `InputError` when `size` is below 30x8.
     public static func render(time: [Int64], equity: [Double], initial: Double, size: ChartSize,
                               style: ChartStyle = ChartStyle(), title: String = "Equity") throws -> String {
-        try render(time: time, equity: equity, initial: initial, drawdown: Performance.drawdowns(equity: equity, initial: initial),
+        try render(time: time, equity: equity, initial: initial, drawdown: DrawdownEpisodes.curve(equity: equity, initial: initial),
                    size: size, style: style, title: title)
     }
 

@@ -266,9 +266,9 @@ enum PageData {
         }
     }
 
-    /// A metric's name for people: `Sharpe`, `Max drawdown`, `CAGR`, `Volatility (annual)`.
-    static func label(_ metric: Metric) -> String {
-        switch metric {
+    /// A statistic's name for people: `Sharpe`, `Max drawdown`, `CAGR`, `Volatility (annual)`.
+    static func label(_ stat: Stat) -> String {
+        switch stat {
         case .cagr: return "CAGR"
         case .psr: return "PSR"
         case .sqn: return "SQN"
@@ -280,39 +280,39 @@ enum PageData {
         case .avgSlippageBps: return "Avg slippage"
         case .buyHoldReturn: return "Buy & hold return"
         default:
-            let words = metric.name.replacingOccurrences(of: "_", with: " ")
+            let words = stat.name.replacingOccurrences(of: "_", with: " ")
             return words.prefix(1).uppercased() + words.dropFirst()
         }
     }
 
     /// A statistic's row for a human table: label with its unit where the value does not show
-    /// it, and the value as `Stat.formatted` prints it.
-    static func statRow(_ stat: Stat) -> [String] {
-        var label = Metric(rawValue: stat.name).map(self.label) ?? stat.name
+    /// it, and `value` as `formatted(_:_:)` prints it.
+    static func statRow(_ stat: Stat, _ value: Double) -> [String] {
+        var label = self.label(stat)
         for (word, unit) in [(" days", Stat.Unit.days), (" bars", .bars), (" bps", .bps)] where stat.unit == unit {
             if label.hasSuffix(word) { label.removeLast(word.count) }
             if label.lowercased() != word.dropFirst() { label += " (\(word.dropFirst()))" }
         }
-        return [label, formatted(stat)]
+        return [label, formatted(stat, value)]
     }
 
-    /// `Stat.formatted`, with thousands separators for cash and counts, and dates without a
+    /// `Stat.formatted(_:)`, with thousands separators for cash and counts, and dates without a
     /// clock for times at midnight (daily bars).
-    static func formatted(_ stat: Stat) -> String {
-        guard stat.value.isFinite else { return stat.formatted }
+    static func formatted(_ stat: Stat, _ value: Double) -> String {
+        guard value.isFinite else { return stat.formatted(value) }
         switch stat.unit {
         case .cash:
-            let cents = (abs(stat.value) * 100).rounded()
-            guard cents < 1e17 else { return stat.formatted }
+            let cents = (abs(value) * 100).rounded()
+            guard cents < 1e17 else { return stat.formatted(value) }
             let whole = Int(cents / 100), frac = Int(cents.truncatingRemainder(dividingBy: 100))
-            return (stat.value < 0 && cents > 0 ? "-" : "") + grouped(whole) + "." + (frac < 10 ? "0" : "") + String(frac)
+            return (value < 0 && cents > 0 ? "-" : "") + grouped(whole) + "." + (frac < 10 ? "0" : "") + String(frac)
         case .count, .bars:
-            return abs(stat.value) < 1e15 ? grouped(Int(stat.value.rounded())) : stat.formatted
+            return abs(value) < 1e15 ? grouped(Int(value.rounded())) : stat.formatted(value)
         case .time:
-            let t = Int64(stat.value)
-            return t % 86_400 == 0 ? UTCTime.isoDate(t) : stat.formatted
+            let t = Int64(value)
+            return t % 86_400 == 0 ? UTCTime.isoDate(t) : stat.formatted(value)
         default:
-            return stat.formatted
+            return stat.formatted(value)
         }
     }
 }

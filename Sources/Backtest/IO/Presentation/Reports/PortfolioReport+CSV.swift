@@ -94,10 +94,10 @@ extension PortfolioReport {
     }
 
     /// One row per symbol, in symbol order: what it added to the return and what it cost
-    /// (`PortfolioFigures.symbolsJSON`'s fields; cash and fractions). `pnl` sums to the
+    /// (`PortfolioStats.symbolsJSON`'s fields; cash and fractions). `pnl` sums to the
     /// portfolio's net PnL and `contribution` to its total return.
     func symbolsCSV() -> String {
-        let f = figures
+        let f = portfolioStats
         var s = CSV.row(["symbol", "bars", "bars_held", "trades", "wins", "fills", "pnl", "contribution", "fees", "spread",
                          "impact", "costs", "cost_share", "traded", "exposure", "rejected", "skipped_entries"])
         for c in f.contributions {

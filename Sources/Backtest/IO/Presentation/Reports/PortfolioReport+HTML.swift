@@ -3,7 +3,7 @@ import BacktestCore
 
 extension PortfolioReport {
     /// `report.html`: `bt run`'s page (kind `run`) of the account, statistics, exits, cost
-    /// table and the portfolio's figures beside it, every round trip and every symbol's
+    /// table and the portfolio's statistics beside it, every round trip and every symbol's
     /// contribution below. With several symbols the chart is the portfolio's own
     /// (`chartData`): its equity on top with the equal-weight buy and hold and every round trip
     /// marked on it, its drawdown, the trades' returns. A portfolio of one symbol is that
@@ -18,13 +18,13 @@ extension PortfolioReport {
         let figureRows = self.figureRows
         let portfolioTable = PageData.table(id: "portfolio", title: "Portfolio", columns: figureRows[0],
                                             rows: Array(figureRows.dropFirst()), align: ["left", "right"])
-        let symbols = figures.contributions.sorted { ($0.pnl, $1.symbol) > ($1.pnl, $0.symbol) }
+        let symbols = portfolioStats.contributions.sorted { ($0.pnl, $1.symbol) > ($1.pnl, $0.symbol) }
         let symbolTable = PageData.table(
             id: "symbols", title: "Symbols", columns: ["symbol", "trades", "pnl", "contribution", "costs", "of costs", "held"],
             rows: symbols.map { c in
-                [c.symbol, String(c.trades), Stat("", c.pnl, .cash).formatted, Stat("", figures.contribution(c), .fraction).formatted,
-                 Stat("", figures.costs(c), .cash).formatted, Stat("", figures.costShare(c), .fraction).formatted,
-                 Stat("", figures.exposure(c), .fraction).formatted]
+                [c.symbol, String(c.trades), Stat.Unit.cash.formatted(c.pnl), Stat.Unit.fraction.formatted(portfolioStats.contribution(c)),
+                 Stat.Unit.cash.formatted(portfolioStats.costs(c)), Stat.Unit.fraction.formatted(portfolioStats.costShare(c)),
+                 Stat.Unit.fraction.formatted(portfolioStats.exposure(c))]
             },
             align: ["left", "right", "right", "right", "right", "right", "right"],
             notes: ["Contribution: the symbol's PnL (fees, spread and impact paid) over the initial cash; the contributions add up "

@@ -5,7 +5,7 @@ import Foundation
 extension PortfolioReport {
     func markdown() throws -> String { try markdown(manifest) }
 
-    /// `report.md`: manifest, warnings, gross and net, statistics, the portfolio's figures,
+    /// `report.md`: manifest, warnings, gross and net, statistics, the portfolio's statistics,
     /// contributions by symbol, the cost table, the last round trips, charts.
     func markdown(_ manifest: RunManifest) throws -> String {
         var md = "# \(Markdown.cell(title))\n\n## Run\n\n" + manifest.markdown
@@ -27,7 +27,7 @@ extension PortfolioReport {
             + "last close) over the initial cash: the contributions add up to the total return.\n\n"
         md += table(symbolRows, align: "|---|---:|---:|---:|---:|---:|---:|")
         if !shownContributions.worst.isEmpty {
-            md += "\nThe \(symbolsShown) largest and \(symbolsShown) smallest of \(figures.contributions.count); every symbol is in `symbols.csv`.\n"
+            md += "\nThe \(symbolsShown) largest and \(symbolsShown) smallest of \(portfolioStats.contributions.count); every symbol is in `symbols.csv`.\n"
         }
 
         if let rows = run.costRows, let breakEven = run.breakEvenText {

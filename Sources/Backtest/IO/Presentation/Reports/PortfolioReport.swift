@@ -11,7 +11,7 @@ public struct PortfolioReport {
     /// The account as one run: strategy, parameters, rules, execution, statistics, costs.
     public var run: Report
     public var portfolio: PortfolioResult
-    public var figures: PortfolioFigures
+    public var portfolioStats: PortfolioStats
     /// The portfolio's rules as the manifest records them (`PortfolioRules.parameters`).
     public var rules: [RunParameter]
     /// Symbols shown in the text and markdown tables (largest contribution first, then the
@@ -21,8 +21,8 @@ public struct PortfolioReport {
     public var warmUp: (bars: Int, first: Int64)?
     public var symbolsShown = 10
 
-    public init(run: Report, portfolio: PortfolioResult, figures: PortfolioFigures, rules: [RunParameter]) {
-        self.run = run; self.portfolio = portfolio; self.figures = figures; self.rules = rules
+    public init(run: Report, portfolio: PortfolioResult, portfolioStats: PortfolioStats, rules: [RunParameter]) {
+        self.run = run; self.portfolio = portfolio; self.portfolioStats = portfolioStats; self.rules = rules
     }
 
     /// The files `write` creates, in order.
@@ -56,7 +56,7 @@ public struct PortfolioReport {
             .init("report.md") { try markdown(manifest) },
             .init("report.html") { html(manifest) },
             .init("equity.svg") { SVGChart.equity(portfolio.account, drawdowns: run.drawdowns, title: "Equity and drawdown: \(title)") },
-            .init("exposure.svg") { SVGChart.exposure(portfolio, title: "Exposure and positions: \(title)", slots: figures.maxPositions) },
+            .init("exposure.svg") { SVGChart.exposure(portfolio, title: "Exposure and positions: \(title)", slots: portfolioStats.maxPositions) },
             .init("equity.csv", bytes: equityCSVBytes),
             .init("positions.csv", bytes: positionsCSVBytes),
             .init("fills.csv", text: fillsCSV),
@@ -76,13 +76,13 @@ public struct PortfolioReport {
 
     /// The one JSON object of a portfolio, printed by `bt portfolio --json` and written as
     /// `stats.json`: `bt run`'s object (`Report.json`) with `symbols` (the names) and
-    /// `portfolio` (the rules) in the manifest part, then `"figures"` (`PortfolioFigures.json`)
-    /// and `"contributions"` (`PortfolioFigures.symbolsJSON`, one object per symbol).
+    /// `portfolio` (the rules) in the manifest part, then `"figures"` (`PortfolioStats.json`)
+    /// and `"contributions"` (`PortfolioStats.symbolsJSON`, one object per symbol).
     public var json: JSONValue { json(manifest) }
 
     func json(_ manifest: RunManifest) -> JSONValue {
         guard case .object(let members) = run.json(manifest) else { preconditionFailure("a run's JSON is an object") }
-        return .object(members + [(key: "figures", value: figures.json), (key: "contributions", value: figures.symbolsJSON)])
+        return .object(members + [(key: "figures", value: portfolioStats.json), (key: "contributions", value: portfolioStats.symbolsJSON)])
     }
 
     // MARK: - Human tables
@@ -105,26 +105,26 @@ public struct PortfolioReport {
         return head + "\n" + (ruleText + (second.isEmpty ? [] : [second])).joined(separator: ", ") + "\n"
     }
 
-    /// The portfolio's own figures for humans (header first).
+    /// The portfolio's own statistics for humans (header first).
     public var figureRows: [[String]] {
-        func pct(_ v: Double) -> String { Stat("", v, .fraction).formatted }
+        func pct(_ v: Double) -> String { Stat.Unit.fraction.formatted(v) }
         func num(_ v: Double) -> String { v.isFinite ? String(format: "%.2f", v) : "-" }
         return [["portfolio", "value"],
-                ["Symbols", String(figures.symbols)],
-                ["Max positions (K)", String(figures.maxPositions)],
-                ["Avg positions held", num(figures.averagePositions)],
-                ["Peak positions held", String(figures.peakPositions)],
-                ["Avg invested [% of equity]", pct(figures.averageExposure)],
-                ["Peak invested [% of equity]", pct(figures.peakExposure)],
-                ["Turnover (x mean equity)", num(figures.turnover)],
-                ["Turnover per year", num(figures.annualTurnover)],
-                ["Entry signals without a slot", String(figures.skippedEntries)]]
+                ["Symbols", String(portfolioStats.symbols)],
+                ["Max positions (K)", String(portfolioStats.maxPositions)],
+                ["Avg positions held", num(portfolioStats.averagePositions)],
+                ["Peak positions held", String(portfolioStats.peakPositions)],
+                ["Avg invested [% of equity]", pct(portfolioStats.averagePositionShare)],
+                ["Peak invested [% of equity]", pct(portfolioStats.peakPositionShare)],
+                ["Turnover (x mean equity)", num(portfolioStats.turnover)],
+                ["Turnover per year", num(portfolioStats.annualTurnover)],
+                ["Entry signals without a slot", String(portfolioStats.skippedEntries)]]
     }
 
     /// The symbols shown: the `symbolsShown` largest contributions, then as many of the
     /// smallest; all of them when there are at most twice as many.
     var shownContributions: (best: [PortfolioContribution], worst: [PortfolioContribution]) {
-        let sorted = figures.contributions.sorted { ($0.pnl, $1.symbol) > ($1.pnl, $0.symbol) }
+        let sorted = portfolioStats.contributions.sorted { ($0.pnl, $1.symbol) > ($1.pnl, $0.symbol) }
         guard sorted.count > 2 * symbolsShown else { return (sorted, []) }
         return (Array(sorted.prefix(symbolsShown)), Array(sorted.suffix(symbolsShown)))
     }
@@ -133,11 +133,11 @@ public struct PortfolioReport {
     /// contribution first; `...` separates the best from the worst when not all are shown.
     /// Symbol names are shown as stored; callers escape them for their medium.
     public var symbolRows: [[String]] {
-        func pct(_ v: Double) -> String { Stat("", v, .fraction).formatted }
-        func cash(_ v: Double) -> String { Stat("", v, .cash).formatted }
+        func pct(_ v: Double) -> String { Stat.Unit.fraction.formatted(v) }
+        func cash(_ v: Double) -> String { Stat.Unit.cash.formatted(v) }
         func row(_ c: PortfolioContribution) -> [String] {
-            [c.symbol, String(c.trades), cash(c.pnl), pct(figures.contribution(c)), cash(figures.costs(c)),
-             pct(figures.costShare(c)), pct(figures.exposure(c))]
+            [c.symbol, String(c.trades), cash(c.pnl), pct(portfolioStats.contribution(c)), cash(portfolioStats.costs(c)),
+             pct(portfolioStats.costShare(c)), pct(portfolioStats.exposure(c))]
         }
         let shown = shownContributions
         var rows = [["symbol", "trades", "pnl", "contribution", "costs", "of costs", "held"]] + shown.best.map(row)

@@ -123,7 +123,7 @@ public struct Report {
     func json(_ manifest: RunManifest) -> JSONValue {
         let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
             .sorted { $0.key.rawValue < $1.key.rawValue }.map { (key: $0.key.rawValue, value: JSONValue.int($0.value)) }
-        let statFields = stats.all.map { (key: $0.name, value: $0.json) } + [
+        let statFields = stats.all.map { (key: $0.stat.name, value: $0.stat.json($0.value)) } + [
             (key: "initial_cash", value: .number(result.initialCash)),
             (key: "fills", value: .int(result.fills.count)),
             (key: "avg_slippage", value: .number(stats[.avgSlippageBps] / 10_000)),
@@ -212,9 +212,9 @@ public struct Report {
         let split = result.costSplit
         // Values that print as zero print without a sign (rounding leaves 1e-13 of impact).
         func unsigned(_ text: String) -> String { text.hasPrefix("-") && text.allSatisfy { "-0.%".contains($0) } ? String(text.dropFirst()) : text }
-        func cash(_ v: Double) -> String { unsigned(Stat("", v, .cash).formatted) }
-        func share(_ v: Double) -> String { unsigned(Stat("", split.share(v), .fraction).formatted) }
-        func pct(_ v: Double) -> String { unsigned(Stat("", v, .fraction).formatted) }
+        func cash(_ v: Double) -> String { unsigned(Stat.Unit.cash.formatted(v)) }
+        func share(_ v: Double) -> String { unsigned(Stat.Unit.fraction.formatted(split.share(v))) }
+        func pct(_ v: Double) -> String { unsigned(Stat.Unit.fraction.formatted(v)) }
         return [["pnl", "cash", "return", "of gross pnl"],
                 ["gross (reference prices, no fees)", cash(split.grossPnL), pct(split.grossReturn), ""],
                 ["- fees", cash(split.fees), "", share(split.fees)],
@@ -257,16 +257,16 @@ public struct Report {
     /// The statistics table for humans (header first): label with unit, formatted value
     /// (percentages for fractions).
     public var statRows: [[String]] {
-        [["statistic", "value"]] + stats.all.map { [$0.label, $0.formatted] }
+        [["statistic", "value"]] + stats.all.map { [$0.stat.label, $0.stat.formatted($0.value)] }
     }
 
     /// The cost-sensitivity table for humans (header first), nil when it was skipped.
     public var costRows: [[String]]? {
         guard let costs else { return nil }
-        func pct(_ v: Double) -> String { Stat("", v, .fraction).formatted }
+        func pct(_ v: Double) -> String { Stat.Unit.fraction.formatted(v) }
         return [["costs", "total return", "sharpe", "max drawdown", "fees paid", "trades"]] + costs.rows.map { r in
-            [CSV.number(r.multiplier) + "x", pct(r.totalReturn), Stat("", r.sharpe, .ratio).formatted, pct(r.maxDrawdown),
-             Stat("", r.feesPaid, .cash).formatted, String(r.trades)]
+            [CSV.number(r.multiplier) + "x", pct(r.totalReturn), Stat.Unit.ratio.formatted(r.sharpe), pct(r.maxDrawdown),
+             Stat.Unit.cash.formatted(r.feesPaid), String(r.trades)]
         }
     }
 
@@ -279,8 +279,8 @@ public struct Report {
 
     func statsCSV() -> String {
         var s = CSV.row(["name", "value"])
-        for stat in stats.all {
-            s += CSV.row([stat.name, stat.unit == .time ? (stat.value.isFinite ? UTCTime.iso(Int64(stat.value)) : "") : CSV.number(stat.value)])
+        for (stat, value) in stats.all {
+            s += CSV.row([stat.name, stat.unit == .time ? (value.isFinite ? UTCTime.iso(Int64(value)) : "") : CSV.number(value)])
         }
         return s
     }
@@ -375,7 +375,7 @@ public struct Report {
         for row in split.dropFirst() { md += "| " + row.joined(separator: " | ") + " |\n" }
 
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
-        for s in stats.all { md += "| \(s.label) | \(s.formatted) |\n" }
+        for (stat, value) in stats.all { md += "| \(stat.label) | \(stat.formatted(value)) |\n" }
         md += exitsMarkdown
 
         if let rows = costRows, let breakEven = breakEvenText {
@@ -411,7 +411,7 @@ public struct Report {
         }
         // Bars held flat return exactly 0 and would bury the distribution: only bars that end
         // in a position, or that closed one, are counted.
-        let returns = Performance.returns(equity: result.equity, initial: result.initialCash)
+        let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
         let held = returns.indices.filter { result.position[$0] != 0 || ($0 > 0 && result.position[$0 - 1] != 0) }.map { returns[$0] }
         if held.count > 1 {
             md += "\n" + Markdown.fenced(try HistogramChart.render(held, size: ChartSize(width: chartSize.width, height: 14),

@@ -57,8 +57,8 @@ public struct RunManifest: Sendable {
     public var periodsPerYear: Double?
     /// Screens: how many symbols ran.
     public var symbols: Int?
-    /// Sweeps and screens: the metric ranked by.
-    public var rankMetric: Metric?
+    /// Sweeps and screens: the statistic ranked by.
+    public var rankStat: Stat?
     /// Screens: the fewest trades a ranked symbol made.
     public var minTrades: Int?
     /// Sweeps: the swept parameters and their values.
@@ -108,7 +108,7 @@ public struct RunManifest: Sendable {
         }
         if let periodsPerYear { rows.append(("periods per year", NumberText.shortest(periodsPerYear))) }
         if let symbols { rows.append(("symbols", String(symbols))) }
-        if let rankMetric { rows.append(("rank metric", rankMetric.name)) }
+        if let rankStat { rows.append(("rank metric", rankStat.name)) }
         if let minTrades { rows.append(("min trades", String(minTrades))) }
         rows += grid.map { ("grid " + $0.name, $0.values.map(CSV.number).joined(separator: " ")) }
         if let filter { rows.append(("where", filter)) }
@@ -165,7 +165,7 @@ public struct RunManifest: Sendable {
         }
         members.append((key: "bt_version", value: .string(version)))
         if let symbols { members.append((key: "symbols", value: .int(symbols))) }
-        if let rankMetric { members.append((key: "rank_metric", value: .string(rankMetric.name))) }
+        if let rankStat { members.append((key: "rank_metric", value: .string(rankStat.name))) }
         if let minTrades { members.append((key: "min_trades", value: .int(minTrades))) }
         if !grid.isEmpty {
             members.append((key: "grid", value: .object(grid.map { (key: $0.name, value: .array($0.values.map { .number($0) })) })))

@@ -107,7 +107,7 @@ public enum SVGChart {
         // Labels, most important first: each takes the first free spot around its point.
         let equityBounds = equityPane.box(left: plotLeft, right: right)
         if let finalValue = result.equity.last, finalValue.isFinite, n > 0 {
-            let change = finalValue / result.initialCash - 1
+            let change = result.totalReturn
             let text = "Final " + SVGAxis.label(finalValue, step: 0.01) + " (" + (change >= 0 ? "+" : "")
                 + SVGAxis.label(change, step: 0.0001, percent: true) + ")"
             annotate(&c, text, at: (x.center(n - 1), equityScale.y(finalValue)), color: Color.equity, within: equityBounds)

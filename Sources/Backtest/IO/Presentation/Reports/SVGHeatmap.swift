@@ -56,10 +56,10 @@ enum SVGHeatmap {
     /// the bottom, the best cell outlined, a colour bar with round ticks on the right; values are
     /// printed in the cells when every one fits.
     static func canvas(values: [[Double]], rowName: String, rowLabels: [String], columnName: String, columnLabels: [String],
-                       title: String, metric: Metric, best: (row: Int, column: Int)?) -> SVGCanvas {
+                       title: String, stat: Stat, best: (row: Int, column: Int)?) -> SVGCanvas {
         let rows = values.count, cols = values.first?.count ?? 0
         let flat = values.flatMap { $0 }
-        let scale = ColorScale(values: flat, diverging: SweepReport.isSigned(metric) && flat.contains { $0 < 0 })
+        let scale = ColorScale(values: flat, diverging: SweepReport.isSigned(stat) && flat.contains { $0 < 0 })
         let rowLabelWidth = rowLabels.map { SVGCanvas.textWidth($0, size: 10) }.max() ?? 10
         let left = 30 + rowLabelWidth + 8
         let cellW = min(56, max(2, (900 - left - 130) / Double(max(cols, 1))))
@@ -74,7 +74,7 @@ enum SVGHeatmap {
         c.text(title, x: 12, y: 20, size: 14, bold: true)
         c.text(note, x: 12, y: 38, size: 10, color: SVGChart.Color.muted)
 
-        let texts: [[String]] = values.map { $0.map { $0.isFinite ? cellText($0, unit: metric.unit) : "" } }
+        let texts: [[String]] = values.map { $0.map { $0.isFinite ? cellText($0, unit: stat.unit) : "" } }
         let printValues = cellH >= 14 && texts.joined().allSatisfy { SVGCanvas.textWidth($0, size: 10) <= cellW - 4 }
         for r in 0..<rows {
             for k in 0..<cols where values[r][k].isFinite {
@@ -118,7 +118,7 @@ enum SVGHeatmap {
                    fill: scale.css(v))
         }
         c.rect(SVGCanvas.Box(x: barX, y: top, width: barW, height: barH), fill: "none", stroke: SVGChart.Color.axis)
-        let percent = metric.unit == .fraction
+        let percent = stat.unit == .fraction
         let ticks = SVGAxis.ticks(scale.lo, scale.hi, count: 5)
         for t in ticks.values {
             let y = top + (scale.hi - t) / (scale.hi - scale.lo) * barH
@@ -127,7 +127,7 @@ enum SVGHeatmap {
             let box = SVGCanvas.textBox(text, x: barX + barW + 7, y: y + 3.5, size: 10)
             if c.isFree(box, gap: 1) { c.text(text, x: barX + barW + 7, y: y + 3.5, size: 10, color: SVGChart.Color.muted) }
         }
-        c.text(PageData.label(metric), x: barX, y: top - 8, size: 11, bold: true)
+        c.text(PageData.label(stat), x: barX, y: top - 8, size: 11, bold: true)
         return c
     }
 

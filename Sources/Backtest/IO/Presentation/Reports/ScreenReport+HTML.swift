@@ -18,11 +18,11 @@ extension ScreenReport {
         return (bars <= Self.embeddedBarsBudget ? ran : Array(ran.prefix(Self.embeddedRowsBeyondBudget))).map(\.series)
     }
 
-    /// The numeric columns of the page's table: the rank metric first, then returns, risk and
+    /// The numeric columns of the page's table: the rank statistic first, then returns, risk and
     /// trade counts.
-    var pageColumns: [Metric] {
-        [rankMetric] + [Metric.totalReturn, .cagr, .sharpe, .maxDrawdown, .sortino, .trades, .winRate, .exposure]
-            .filter { $0 != rankMetric }
+    var pageColumns: [Stat] {
+        [rankStat] + [Stat.totalReturn, .cagr, .sharpe, .maxDrawdown, .sortino, .trades, .winRate, .exposure]
+            .filter { $0 != rankStat }
     }
 
     /// `report.html` of the screen: a sortable table with an equity sparkline per symbol; a
@@ -37,8 +37,8 @@ extension ScreenReport {
         let columns = pageColumns
         let rows: [JSONValue] = ordered.map { row in
             let run = runs[row.series]
-            let values: [(key: String, value: JSONValue)] = columns.map { metric in
-                (key: metric.name, value: row.stats.map { .number($0[metric]) } ?? .null)
+            let values: [(key: String, value: JSONValue)] = columns.map { stat in
+                (key: stat.name, value: row.stats.map { .number($0[stat]) } ?? .null)
             }
             let spark = run.map { Self.sparkPoints($0.result.equity) } ?? row.equityShape
             var chart = JSONValue.null
@@ -64,7 +64,7 @@ extension ScreenReport {
                          + "(the page keeps at most \(PageData.grouped(Self.embeddedBarsBudget)) embedded bars); every symbol's "
                          + "statistics are in screen.csv.")
         }
-        var summary = [["symbols", PageData.grouped(rows.count)], ["ranked by \(rankMetric)", PageData.grouped(ranked)]]
+        var summary = [["symbols", PageData.grouped(rows.count)], ["ranked by \(rankStat)", PageData.grouped(ranked)]]
         if minTrades > 0 { summary.append(["fewer than \(minTrades) trades", PageData.grouped(few)]) }
         summary.append(["failed", PageData.grouped(failed)])
         let table = PageData.table(id: "summary", title: "Screen", columns: ["", ""], rows: summary, align: ["left", "right"],
@@ -74,13 +74,13 @@ extension ScreenReport {
             PageData.table(id: kind.rawValue, title: SeriesNote.heading(kind), columns: ["series", "why"],
                            rows: some.map { [$0.series, $0.reason] }, align: ["left", "left"], placement: .main)
         }
-        var subtitle = ["\(PageData.grouped(rows.count)) symbols", "ranked by \(rankMetric)"]
+        var subtitle = ["\(PageData.grouped(rows.count)) symbols", "ranked by \(rankStat)"]
         if !parameters.isEmpty { subtitle.append(parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ")) }
         let screen: JSONValue = [
-            "rank": .string(rankMetric.name),
-            "columns": .array(columns.map { metric in
-                ["key": .string(metric.name), "label": .string(PageData.label(metric)), "unit": .string(PageData.unit(metric.unit)),
-                 "better": .string(metric.higherIsBetter ? "higher" : "lower")]
+            "rank": .string(rankStat.name),
+            "columns": .array(columns.map { stat in
+                ["key": .string(stat.name), "label": .string(PageData.label(stat)), "unit": .string(PageData.unit(stat.unit)),
+                 "better": .string(stat.higherIsBetter ? "higher" : "lower")]
             }),
             "rows": .array(rows),
         ]

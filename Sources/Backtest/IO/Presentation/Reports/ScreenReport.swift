@@ -13,7 +13,7 @@ public struct ScreenReport {
     public var rules: [RunParameter] = []
     public var execution: [RunParameter]
     public var commandLine: [String]
-    public var rankMetric: Metric
+    public var rankStat: Stat
     public var minTrades: Int
     public var top: Int
     public var rows: [Screen.Row]
@@ -21,9 +21,9 @@ public struct ScreenReport {
     public var seriesNotes: [SeriesNote] = []
 
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], commandLine: [String],
-                rankMetric: Metric, minTrades: Int, top: Int, rows: [Screen.Row]) {
+                rankStat: Stat, minTrades: Int, top: Int, rows: [Screen.Row]) {
         self.strategy = strategy; self.parameters = parameters; self.execution = execution
-        self.commandLine = commandLine; self.rankMetric = rankMetric; self.minTrades = minTrades
+        self.commandLine = commandLine; self.rankStat = rankStat; self.minTrades = minTrades
         self.top = top; self.rows = rows
     }
 
@@ -37,14 +37,14 @@ public struct ScreenReport {
     }
 
     public func csv() -> String {
-        var out = CSV.row(["rank", "symbol", "timeframe", "status", "error"] + Stats.allNames)
+        var out = CSV.row(["rank", "symbol", "timeframe", "status", "error"] + Stat.names)
         for row in ordered {
             var cells = [row.rank.map(String.init) ?? "", CSV.text(row.symbol), row.timeframe?.rawValue ?? "", row.status.rawValue,
                          CSV.text(row.error ?? "")]
             if let s = row.stats {
-                cells += s.all.map { $0.unit == .time ? UTCTime.iso(Int64($0.value)) : CSV.number($0.value) }
+                cells += s.all.map { $0.stat.unit == .time ? UTCTime.iso(Int64($0.value)) : CSV.number($0.value) }
             } else {
-                cells += Stats.allNames.map { _ in "" }
+                cells += Stat.names.map { _ in "" }
             }
             out += CSV.row(cells)
         }
@@ -63,13 +63,13 @@ public struct ScreenReport {
         })
     }
 
-    /// The screen's manifest: strategy, symbol count, rank metric, minimum trades, parameters
+    /// The screen's manifest: strategy, symbol count, rank statistic, minimum trades, parameters
     /// and execution options.
     public var manifest: RunManifest {
         var m = RunManifest(commandLine: commandLine, strategy: strategy, parameters: parameters, execution: execution)
         m.symbols = rows.count
         m.rules = rules
-        m.rankMetric = rankMetric
+        m.rankStat = rankStat
         m.minTrades = minTrades
         return m
     }
@@ -81,15 +81,15 @@ public struct ScreenReport {
         var md = "# Screen: \(Markdown.cell(strategy))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Ranking\n\n\(ok) ranked, "
             + (minTrades > 0 ? "\(few.count) with fewer than \(minTrades) trades, " : "") + "\(failed.count) failed.\n\n"
-        let columns: [Metric] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,
+        let columns: [Stat] = [.totalReturn, .cagr, .sharpe, .sharpeCILow, .sharpeCIHigh, .psr, .maxDrawdown,
                                  .trades, .winRate]
-        let shown = [rankMetric] + columns.filter { $0 != rankMetric }
+        let shown = [rankStat] + columns.filter { $0 != rankStat }
         md += "| # | symbol | tf | equity | " + shown.map { Markdown.cell($0.name) }.joined(separator: " | ") + " |\n|---:|---|---|---|"
             + String(repeating: "---:|", count: shown.count) + "\n"
         for row in ordered.prefix(while: { $0.rank != nil }).prefix(top) {
             guard let s = row.stats else { continue }
             md += "| \(row.rank!) | \(Markdown.cell(row.symbol)) | \(row.timeframe?.rawValue ?? "") | \(Self.sparkline(row.equityShape)) | "
-                + shown.map { s.stat($0).formatted }.joined(separator: " | ") + " |\n"
+                + shown.map { $0.formatted(s[$0]) }.joined(separator: " | ") + " |\n"
         }
         if !few.isEmpty {
             md += "\n## Not ranked: fewer than \(minTrades) trades\n\n"

@@ -8,19 +8,19 @@ import BacktestData
 public enum ScreenSummaryText {
     public static func render(_ report: ScreenReport, directory: String) -> String {
         let rows = report.ordered
-        let metric = report.rankMetric
-        let columns = [metric] + [Metric.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != metric }
+        let stat = report.rankStat
+        let columns = [stat] + [Stat.totalReturn, .sharpe, .maxDrawdown, .trades].filter { $0 != stat }
         var table = [["#", "symbol", "tf", "equity"] + columns.map(\.name)]
         let shown = rows.filter { $0.status != .error }.prefix(report.top)
         for row in shown {
             guard let s = row.stats else { continue }
             table.append([row.rank.map(String.init) ?? "few", row.symbol, row.timeframe?.rawValue ?? "",
-                          ScreenReport.sparkline(row.equityShape)] + columns.map { s.stat($0).formatted })
+                          ScreenReport.sparkline(row.equityShape)] + columns.map { $0.formatted(s[$0]) })
         }
         let ranked = rows.filter { $0.rank != nil }.count
         let few = rows.filter { $0.status == .fewTrades }.count
         let failed = rows.filter { $0.status == .error }
-        var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(metric), "
+        var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(stat), "
             + (report.minTrades > 0 ? "\(few) with fewer than \(report.minTrades) trades, " : "")
             + "\(failed.count) failed\n\n"
         out += TextTable.render(table, rightAligned: Set([0] + Array(4..<(4 + columns.count))))

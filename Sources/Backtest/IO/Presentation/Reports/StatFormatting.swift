@@ -2,14 +2,14 @@ import BacktestAnalysis
 import BacktestCore
 import Foundation
 
-extension Stat {
-    /// For human tables: fractions as percentages with two decimals, ratios with three, times as
-    /// ISO-8601 dates, NaN as "n/a", an infinity as what made it one (`infiniteText`): never
-    /// `inf` or `nan`.
-    public var formatted: String {
+extension Stat.Unit {
+    /// `value` for human tables: fractions as percentages with two decimals, ratios with three,
+    /// times as ISO-8601 dates, NaN as "n/a", an infinity as "overflow" (a figure past the
+    /// largest number, as equity compounded beyond 1e308): never `inf` or `nan`.
+    public func formatted(_ value: Double) -> String {
         guard !value.isNaN else { return "n/a" }
-        if value.isInfinite { return infiniteText }
-        switch unit {
+        if value.isInfinite { return "overflow" }
+        switch self {
         case .fraction: return String(format: "%.2f%%", value * 100)
         case .ratio: return String(format: "%.3f", value)
         case .bars, .count: return String(format: "%.0f", value)
@@ -20,15 +20,18 @@ extension Stat {
         case .time: return UTCTime.iso(Int64(value))
         }
     }
+}
 
-    /// An infinite value in words: a ratio over nothing where the statistic allows one (profit
-    /// factor without a losing trade, Sortino without a return below zero), else "overflow" (a
-    /// figure past the largest number, as equity compounded beyond 1e308).
-    var infiniteText: String {
-        switch (Metric(rawValue: name), value > 0) {
-        case (.profitFactor?, true): return "no losses"
-        case (.sortino?, true): return "no downside"
-        default: return "overflow"
+extension Stat {
+    /// `value` of this statistic for a human table, as its unit formats it, except an infinity
+    /// that is a ratio over nothing where the statistic allows one: "no losses" for a profit
+    /// factor without a losing trade, "no downside" for a Sortino ratio without a return below
+    /// zero.
+    public func formatted(_ value: Double) -> String {
+        switch (self, value) {
+        case (.profitFactor, .infinity): return "no losses"
+        case (.sortino, .infinity): return "no downside"
+        default: return unit.formatted(value)
         }
     }
 
@@ -43,16 +46,9 @@ extension Stat {
         }
     }
 
-    /// The value as JSON: numbers in shortest round-trip form (fractions, not percentages),
-    /// times as ISO-8601 strings, NaN and infinities as null.
-    public var json: JSONValue {
+    /// `value` as JSON: numbers in shortest round-trip form (fractions, not percentages), times
+    /// as ISO-8601 strings, NaN and infinities as null.
+    public func json(_ value: Double) -> JSONValue {
         unit == .time && value.isFinite ? .string(UTCTime.iso(Int64(value))) : .number(value)
-    }
-}
-
-extension Metric {
-    /// `value` of this metric for a human table, as `Stat.formatted` formats it.
-    public func formatted(_ value: Double) -> String {
-        Stat(self, value).formatted
     }
 }

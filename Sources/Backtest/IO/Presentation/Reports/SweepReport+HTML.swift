@@ -20,7 +20,7 @@ extension SweepReport {
     /// Curves of every cell are stored while cells x bars stays at most this many values.
     public static let curveValueLimit = 2_000_000
 
-    /// The combinations whose curves the page stores: the `top` best cells by the rank metric,
+    /// The combinations whose curves the page stores: the `top` best cells by the rank statistic,
     /// and every cell when all curves together hold at most `curveValueLimit` values.
     public func curveCombos(cells: SweepHeatmapCells, top: Int = 20) -> [Int] {
         let ranked = cells.rankedCombos
@@ -47,18 +47,18 @@ extension SweepReport {
     func pageData(cells: SweepHeatmapCells, curves: [StoredCurve], rerun: String?) -> JSONValue {
         let timeframe = candles.timeframe?.rawValue
         var subtitle = PageData.subtitle(candles, timeframe: timeframe)
-        subtitle += ["\(PageData.grouped(combos.count)) combinations", "ranked by \(rankMetric)"]
+        subtitle += ["\(PageData.grouped(combos.count)) combinations", "ranked by \(rankStat)"]
         func axis(_ k: Int) -> JSONValue {
             ["name": .string(grid.axes[k].name), "values": PageData.numbers(grid.axes[k].values)]
         }
-        let metrics: [JSONValue] = cells.shownMetrics.map { metric in
-            let anyNegative = (0..<(cells.rows * cells.columns)).contains { cells.value(metric, cell: $0) < 0 }
+        let metrics: [JSONValue] = cells.shownStats.map { stat in
+            let anyNegative = (0..<(cells.rows * cells.columns)).contains { cells.value(stat, cell: $0) < 0 }
             let rows: [JSONValue] = (0..<cells.rows).map { r in
-                PageData.numbers((0..<cells.columns).map { cells.value(metric, cell: r * cells.columns + $0) })
+                PageData.numbers((0..<cells.columns).map { cells.value(stat, cell: r * cells.columns + $0) })
             }
-            return ["name": .string(metric.name), "label": .string(PageData.label(metric)),
-                    "unit": .string(PageData.unit(metric.unit)),
-                    "scale": .string(SweepReport.isSigned(metric) && anyNegative ? "diverging" : "sequential"),
+            return ["name": .string(stat.name), "label": .string(PageData.label(stat)),
+                    "unit": .string(PageData.unit(stat.unit)),
+                    "scale": .string(SweepReport.isSigned(stat) && anyNegative ? "diverging" : "sequential"),
                     "values": .array(rows)]
         }
         func coordinates(_ combo: Int) -> [(key: String, value: JSONValue)] {
@@ -87,16 +87,16 @@ extension SweepReport {
         let everyCell = stored == cells.rankedCombos.count
         sweep.append((key: "curve_note", value: .string(everyCell
             ? "Curves are stored for every combination."
-            : "Curves are stored for the \(stored) best combinations by \(rankMetric).")))
+            : "Curves are stored for the \(stored) best combinations by \(rankStat).")))
         if let rerun { sweep.append((key: "rerun", value: .string(rerun))) }
         if grid.axes.count > 2, let y = cells.yAxis {
             let others = grid.axes.indices.filter { $0 != cells.xAxis && $0 != y }.map { grid.axes[$0].name }
             sweep.append((key: "note", value: .string(
-                "\(grid.axes.count) parameters were swept: each cell shows the combination that ranks best by \(rankMetric) "
+                "\(grid.axes.count) parameters were swept: each cell shows the combination that ranks best by \(rankStat) "
                 + "over \(others.joined(separator: ", ")) for its \(grid.axes[y].name) and \(grid.axes[cells.xAxis].name).")))
-        } else if !cells.keepsAllMetrics {
+        } else if !cells.keepsAllStats {
             sweep.append((key: "note", value: .string(
-                "The grid has more than \(PageData.grouped(SweepHeatmapCells.allMetricsLimit)) cells: only \(rankMetric) is shown; "
+                "The grid has more than \(PageData.grouped(SweepHeatmapCells.allStatsLimit)) cells: only \(rankStat) is shown; "
                 + "sweep.csv holds every metric.")))
         }
         if let wf = walkForward, let (out, drawdowns) = wf.outOfSampleRun {
@@ -111,8 +111,8 @@ extension SweepReport {
                     let values = grid.values(at: combos[chosen])
                     fold.append((key: "params", value: .object(zip(grid.axes, values).map { (key: $0.name, value: .number($1)) })))
                 }
-                fold += [(key: "in_sample", value: .string("\(rankMetric) \(rankMetric.formatted(s.inSampleValue))")),
-                         (key: "out_of_sample", value: .string("\(rankMetric) \(rankMetric.formatted(s.outOfSampleValue))"))]
+                fold += [(key: "in_sample", value: .string("\(rankStat) \(rankStat.formatted(s.inSampleValue))")),
+                         (key: "out_of_sample", value: .string("\(rankStat) \(rankStat.formatted(s.outOfSampleValue))"))]
                 return .object(fold)
             }
             sweep.append((key: "walk_forward", value: [
@@ -129,9 +129,9 @@ extension SweepReport {
                                        (key: "sweep", value: .object(sweep))])
     }
 
-    /// Metrics that take both signs, drawn on a diverging scale around zero when a value is negative.
-    static func isSigned(_ metric: Metric) -> Bool {
-        [.sharpe, .sortino, .calmar, .totalReturn, .cagr, .alpha, .expectancy, .avgTrade].contains(metric)
+    /// Statistics that take both signs, drawn on a diverging scale around zero when a value is negative.
+    static func isSigned(_ stat: Stat) -> Bool {
+        [.sharpe, .sortino, .calmar, .totalReturn, .cagr, .alpha, .expectancy, .avgTrade].contains(stat)
     }
 
     /// The tables of `sweep.md`: results and honesty beside the heatmap; the top combinations and
@@ -143,9 +143,9 @@ extension SweepReport {
         ]
         var notes: [String] = []
         if let best = summary.best {
-            summaryRows.append(["best by \(rankMetric)", parameterText(best)])
+            summaryRows.append(["best by \(rankStat)", parameterText(best)])
         } else {
-            summaryRows.append(["best", "no combination produced a defined \(rankMetric)"])
+            summaryRows.append(["best", "no combination produced a defined \(rankStat)"])
         }
         if let d = deflation {
             summaryRows += [["deflated Sharpe ratio", Format.percent(d.value)],
@@ -164,20 +164,20 @@ extension SweepReport {
         if let note = summary.overfittingNote { notes.append(note + ".") }
         var tables = [PageData.table(id: "summary", title: "Results", columns: ["", ""], rows: summaryRows,
                                      align: ["left", "right"], notes: notes)]
-        if let best = summary.best, let m = summary.bestMetrics {
+        if let best = summary.best, let m = summary.bestStats {
             tables.append(PageData.table(id: "best", title: "Best: " + parameterText(best), columns: ["metric", "value"],
-                                         rows: RunMetrics.metrics.map { [PageData.label($0), PageData.formatted(Stat($0, m[$0]))] },
+                                         rows: SweepStats.columns.map { [PageData.label($0), PageData.formatted($0, m[$0])] },
                                          align: ["left", "right"]))
         }
 
         if !summary.top.isEmpty {
-            let shown: [Metric] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
+            let shown: [Stat] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
             let rows = summary.top.prefix(topShown).enumerated().compactMap { k, row -> [String]? in
-                guard let m = row.metrics else { return nil }
+                guard let m = row.stats else { return nil }
                 let values = grid.values(at: combos[row.combo])
-                return [String(k + 1)] + values.map(Self.label) + shown.map { PageData.formatted(Stat($0, m[$0])) }
+                return [String(k + 1)] + values.map(Self.label) + shown.map { PageData.formatted($0, m[$0]) }
             }
-            tables.append(PageData.table(id: "top", title: "Top \(rows.count) by \(rankMetric)",
+            tables.append(PageData.table(id: "top", title: "Top \(rows.count) by \(rankStat)",
                                          columns: ["#"] + grid.axes.map(\.name) + shown.map(PageData.label), rows: rows,
                                          align: Array(repeating: "right", count: 1 + grid.axes.count + shown.count),
                                          placement: .main))
@@ -185,17 +185,17 @@ extension SweepReport {
         if let wf = walkForward {
             let rows: [[String]] = wf.steps.enumerated().map { k, s in
                 [String(k + 1), dateRange(s.step.inSample), dateRange(s.step.outOfSample),
-                 s.chosen.map(parameterText) ?? "none", rankMetric.formatted(s.inSampleValue), rankMetric.formatted(s.outOfSampleValue)]
+                 s.chosen.map(parameterText) ?? "none", rankStat.formatted(s.inSampleValue), rankStat.formatted(s.outOfSampleValue)]
             }
-            var notes = ["Each step's parameters are chosen by \(rankMetric) on the fold before it only, then traded on the next fold."]
+            var notes = ["Each step's parameters are chosen by \(rankStat) on the fold before it only, then traded on the next fold."]
             if let inS = wf.inSample, let outS = wf.outOfSample {
-                let a = RunMetrics(inS, periodsPerYear: periodsPerYear), b = RunMetrics(outS, periodsPerYear: periodsPerYear)
-                notes.append("Stitched in-sample / out-of-sample: " + [Metric.totalReturn, .sharpe, .maxDrawdown].map {
-                    "\(PageData.label($0)) \(PageData.formatted(Stat($0, a[$0]))) / \(PageData.formatted(Stat($0, b[$0])))"
+                let a = SweepStats(inS, periodsPerYear: periodsPerYear), b = SweepStats(outS, periodsPerYear: periodsPerYear)
+                notes.append("Stitched in-sample / out-of-sample: " + [Stat.totalReturn, .sharpe, .maxDrawdown].map {
+                    "\(PageData.label($0)) \(PageData.formatted($0, a[$0])) / \(PageData.formatted($0, b[$0]))"
                 }.joined(separator: "; ") + ".")
             }
             tables.append(PageData.table(id: "walk-forward", title: "Walk-forward steps",
-                                         columns: ["step", "in-sample", "out-of-sample", "chosen", "\(rankMetric) in", "\(rankMetric) out"],
+                                         columns: ["step", "in-sample", "out-of-sample", "chosen", "\(rankStat) in", "\(rankStat) out"],
                                          rows: rows, align: ["right", "left", "left", "left", "right", "right"], notes: notes,
                                          placement: .main))
         }

@@ -19,7 +19,7 @@ public struct SweepReport {
     public var whereText: String?
     /// Grid indexes of the evaluated combinations (after `--where`), by combination number.
     public var combos: [Int]
-    public var rankMetric: Metric
+    public var rankStat: Stat
     public var periodsPerYear: Double
     public var summary: Sweep.Summary
     public var deflation: Sweep.Deflation?
@@ -28,19 +28,19 @@ public struct SweepReport {
 
     public init(strategy: String, candles: CandleSeries, commandLine: [String],
                 fixedParameters: [RunParameter], execution: [RunParameter],
-                grid: ParameterGrid, whereText: String?, combos: [Int], rankMetric: Metric,
+                grid: ParameterGrid, whereText: String?, combos: [Int], rankStat: Stat,
                 periodsPerYear: Double, summary: Sweep.Summary) {
         self.strategy = strategy; self.candles = candles; self.commandLine = commandLine
         self.fixedParameters = fixedParameters; self.execution = execution; self.grid = grid
-        self.whereText = whereText; self.combos = combos; self.rankMetric = rankMetric
+        self.whereText = whereText; self.combos = combos; self.rankStat = rankStat
         self.periodsPerYear = periodsPerYear; self.summary = summary
     }
 
     // MARK: - sweep.csv
 
-    /// Header of `sweep.csv`: swept parameters, every `RunMetrics` name, status, error.
+    /// Header of `sweep.csv`: swept parameters, every `SweepStats` name, status, error.
     public static func csvHeader(_ grid: ParameterGrid) -> String {
-        CSV.row(grid.axes.map { CSV.text($0.name) } + RunMetrics.names + ["status", "error"])
+        CSV.row(grid.axes.map { CSV.text($0.name) } + SweepStats.names + ["status", "error"])
     }
 
     /// Rows of `sweep.csv` for one chunk (fractions, not percentages; empty cells for undefined).
@@ -49,10 +49,10 @@ public struct SweepReport {
         for row in rows {
             let values = grid.combination(at: combos[row.combo])
             var cells = grid.axes.map { CSV.number(values[$0.name]!) }
-            if let m = row.metrics {
+            if let m = row.stats {
                 cells += m.values.map(CSV.number) + ["ok", ""]
             } else {
-                cells += RunMetrics.names.map { _ in "" } + ["error", CSV.text(row.error ?? "")]
+                cells += SweepStats.names.map { _ in "" } + ["error", CSV.text(row.error ?? "")]
             }
             out += CSV.row(cells)
         }
@@ -65,7 +65,7 @@ public struct SweepReport {
     static let textHeatmapLimit = (rows: 80, columns: 60)
     static let svgHeatmapLimit = 400
 
-    /// The rank metric over a two-parameter grid (NaN where filtered out or failed).
+    /// The rank statistic over a two-parameter grid (NaN where filtered out or failed).
     public var heatmapValues: [[Double]]? {
         guard grid.axes.count == 2 else { return nil }
         let rows = grid.axes[0].values.count, cols = grid.axes[1].values.count
@@ -91,8 +91,8 @@ public struct SweepReport {
         return try Heatmap.render(
             values: values, rowName: grid.axes[0].name, rowLabels: rowLabels,
             columnName: grid.axes[1].name, columnLabels: colLabels,
-            title: "\(rankMetric) by \(grid.axes[0].name) and \(grid.axes[1].name)",
-            higherIsBetter: rankMetric.higherIsBetter, size: size, style: style)
+            title: "\(rankStat) by \(grid.axes[0].name) and \(grid.axes[1].name)",
+            higherIsBetter: rankStat.higherIsBetter, size: size, style: style)
     }
 
     /// The heatmap as SVG: one rectangle per cell on a colour-blind-safe scale (`SVGHeatmap`),
@@ -107,19 +107,19 @@ public struct SweepReport {
         let best = summary.best.map { grid.coordinates(at: combos[$0]) }.map { (row: $0[0], column: $0[1]) }
         return SVGHeatmap.canvas(values: values, rowName: grid.axes[0].name, rowLabels: grid.axes[0].values.map(Self.label),
                                  columnName: grid.axes[1].name, columnLabels: grid.axes[1].values.map(Self.label),
-                                 title: "\(rankMetric) by \(grid.axes[0].name) (rows) and \(grid.axes[1].name) (columns)",
-                                 metric: rankMetric, best: best)
+                                 title: "\(rankStat) by \(grid.axes[0].name) (rows) and \(grid.axes[1].name) (columns)",
+                                 stat: rankStat, best: best)
     }
 
     // MARK: - sweep.md
 
-    /// The sweep's manifest: strategy, data, periods per year, rank metric, grid, filter, fixed
+    /// The sweep's manifest: strategy, data, periods per year, rank statistic, grid, filter, fixed
     /// parameters and execution options.
     /// - Complexity: O(n) in the bars (it hashes them).
     public var manifest: RunManifest {
         var m = RunManifest(commandLine: commandLine, strategy: strategy, data: RunManifest.Data(candles),
                             periodsPerYear: periodsPerYear, parameters: fixedParameters, execution: execution)
-        m.rankMetric = rankMetric
+        m.rankStat = rankStat
         m.rules = rules
         m.grid = grid.axes
         m.filter = whereText
@@ -132,14 +132,14 @@ public struct SweepReport {
         md += "\n## Results\n\n"
         md += "\(grid.count) combinations in the grid, \(combos.count) after `--where`, "
             + "\(summary.evaluated - summary.failed) ran, \(summary.failed) failed (see `sweep.csv`, status `error`).\n\n"
-        if let best = summary.best, let m = summary.bestMetrics {
+        if let best = summary.best, let m = summary.bestStats {
             let values = grid.combination(at: combos[best])
-            md += "Best by \(rankMetric): "
+            md += "Best by \(rankStat): "
                 + grid.axes.map { "\(Markdown.cell($0.name))=\(Self.label(values[$0.name]!))" }.joined(separator: ", ") + "\n\n"
             md += "| metric | value |\n|---|---:|\n"
-            for (metric, v) in zip(RunMetrics.metrics, m.values) { md += "| \(metric) | \(metric.formatted(v)) |\n" }
+            for (stat, v) in zip(SweepStats.columns, m.values) { md += "| \(stat) | \(stat.formatted(v)) |\n" }
         } else {
-            md += "No combination produced a defined \(rankMetric).\n"
+            md += "No combination produced a defined \(rankStat).\n"
         }
 
         md += "\n## Honesty: how much of the best result is luck\n\n"
@@ -169,22 +169,22 @@ public struct SweepReport {
         if let note = summary.overfittingNote { md += "\n\(note).\n" }
 
         if !summary.top.isEmpty {
-            md += "\n## Top \(min(topShown, summary.top.count)) by \(rankMetric)\n\n"
-            let shownMetrics: [Metric] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
+            md += "\n## Top \(min(topShown, summary.top.count)) by \(rankStat)\n\n"
+            let shownStats: [Stat] = [.totalReturn, .sharpe, .sortino, .maxDrawdown, .trades, .winRate]
             md += "| # | " + grid.axes.map { Markdown.cell($0.name) }.joined(separator: " | ") + " | "
-                + shownMetrics.map(\.name).joined(separator: " | ") + " |\n"
-            md += "|---:|" + String(repeating: "---:|", count: grid.axes.count + shownMetrics.count) + "\n"
+                + shownStats.map(\.name).joined(separator: " | ") + " |\n"
+            md += "|---:|" + String(repeating: "---:|", count: grid.axes.count + shownStats.count) + "\n"
             for (k, row) in summary.top.prefix(topShown).enumerated() {
-                guard let m = row.metrics else { continue }
+                guard let m = row.stats else { continue }
                 let values = grid.combination(at: combos[row.combo])
                 md += "| \(k + 1) | " + grid.axes.map { Self.label(values[$0.name]!) }.joined(separator: " | ") + " | "
-                    + shownMetrics.map { $0.formatted(m[$0]) }.joined(separator: " | ") + " |\n"
+                    + shownStats.map { $0.formatted(m[$0]) }.joined(separator: " | ") + " |\n"
             }
         }
 
         if grid.axes.count == 2 {
             md += "\n## Heatmap\n\n"
-            if heatmapSVG() != nil { md += "![\(rankMetric) heatmap](heatmap.svg)\n\n" }
+            if heatmapSVG() != nil { md += "![\(rankStat) heatmap](heatmap.svg)\n\n" }
             if let text = try heatmapText() {
                 md += Markdown.fenced(text)
             } else {
@@ -194,21 +194,21 @@ public struct SweepReport {
         }
 
         if let wf = walkForward {
-            md += "\n## Walk-forward\n\nEach fold's parameters are chosen by \(rankMetric) on the fold before it only, then traded on the fold.\n\n"
-            md += "| step | in-sample bars | out-of-sample bars | chosen | \(rankMetric) in-sample | \(rankMetric) out-of-sample |\n|---:|---|---|---|---:|---:|\n"
+            md += "\n## Walk-forward\n\nEach fold's parameters are chosen by \(rankStat) on the fold before it only, then traded on the fold.\n\n"
+            md += "| step | in-sample bars | out-of-sample bars | chosen | \(rankStat) in-sample | \(rankStat) out-of-sample |\n|---:|---|---|---|---:|---:|\n"
             for (k, s) in wf.steps.enumerated() {
                 let chosen = s.chosen.map { i -> String in
                     let v = grid.combination(at: combos[i])
                     return grid.axes.map { "\(Markdown.cell($0.name))=\(Self.label(v[$0.name]!))" }.joined(separator: " ")
                 } ?? "none"
                 md += "| \(k + 1) | \(dates(s.step.inSample)) | \(dates(s.step.outOfSample)) | \(chosen) | "
-                    + "\(rankMetric.formatted(s.inSampleValue)) | \(rankMetric.formatted(s.outOfSampleValue)) |\n"
+                    + "\(rankStat.formatted(s.inSampleValue)) | \(rankStat.formatted(s.outOfSampleValue)) |\n"
             }
             if let inS = wf.inSample, let (outS, drawdowns) = wf.outOfSampleRun {
-                let a = RunMetrics(inS, periodsPerYear: periodsPerYear), b = RunMetrics(outS, periodsPerYear: periodsPerYear)
+                let a = SweepStats(inS, periodsPerYear: periodsPerYear), b = SweepStats(outS, periodsPerYear: periodsPerYear)
                 md += "\n| metric | in-sample (stitched) | out-of-sample (stitched) |\n|---|---:|---:|\n"
-                for metric in RunMetrics.metrics {
-                    md += "| \(metric) | \(metric.formatted(a[metric])) | \(metric.formatted(b[metric])) |\n"
+                for stat in SweepStats.columns {
+                    md += "| \(stat) | \(stat.formatted(a[stat])) | \(stat.formatted(b[stat])) |\n"
                 }
                 md += "\n![Out-of-sample equity](walk_forward_equity.svg)\n\n"
                 md += Markdown.fenced(try EquityChart.render(time: outS.candles.time, equity: outS.equity, initial: outS.initialCash,

@@ -12,14 +12,14 @@ public enum SweepSummaryText {
         let s = report.summary
         let grid = report.grid
         var out = "Sweep \(TerminalText.escaped(report.strategy)) on \(TerminalText.escaped(report.candles.symbol)): \(report.combos.count) combinations, "
-            + "\(s.evaluated - s.failed) ran, \(s.failed) failed; ranked by \(report.rankMetric)\n"
-        if let best = s.best, let m = s.bestMetrics {
+            + "\(s.evaluated - s.failed) ran, \(s.failed) failed; ranked by \(report.rankStat)\n"
+        if let best = s.best, let m = s.bestStats {
             let values = grid.combination(at: report.combos[best])
             out += "Best: " + grid.axes.map { "\($0.name)=\(NumberText.shortest(values[$0.name]!))" }.joined(separator: " ")
             out += "  sharpe " + Format.fixed(m[.sharpe], 3) + "  total_return " + Format.percent(m[.totalReturn])
                 + "  max_drawdown " + Format.percent(m[.maxDrawdown]) + "  trades " + Format.fixed(m[.trades], 0) + "\n"
         } else {
-            out += "No combination produced a defined \(report.rankMetric).\n"
+            out += "No combination produced a defined \(report.rankStat).\n"
         }
         if let d = report.deflation {
             out += "Deflated Sharpe ratio: " + Format.percent(d.value) + " over \(d.trials) trials "
@@ -32,8 +32,8 @@ public enum SweepSummaryText {
             out += note + "\n"
         }
         if let wf = report.walkForward, let inS = wf.inSample, let outS = wf.outOfSample {
-            let a = RunMetrics(inS, periodsPerYear: report.periodsPerYear)
-            let b = RunMetrics(outS, periodsPerYear: report.periodsPerYear)
+            let a = SweepStats(inS, periodsPerYear: report.periodsPerYear)
+            let b = SweepStats(outS, periodsPerYear: report.periodsPerYear)
             out += "Walk-forward (\(wf.steps.count) steps): in-sample total_return " + Format.percent(a[.totalReturn])
                 + " sharpe " + Format.fixed(a[.sharpe], 3) + "; out-of-sample total_return " + Format.percent(b[.totalReturn])
                 + " sharpe " + Format.fixed(b[.sharpe], 3) + "\n"

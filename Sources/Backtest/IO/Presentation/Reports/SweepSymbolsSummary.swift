@@ -3,15 +3,15 @@ import BacktestCore
 import BacktestData
 import Foundation
 
-/// One line per symbol of a multi-symbol sweep: its best combination, the rank metric, the
+/// One line per symbol of a multi-symbol sweep: its best combination, the rank statistic, the
 /// deflated Sharpe ratio and PBO, or why the symbol could not be swept.
 public struct SweepSymbolsSummary {
-    public var rank: Metric
+    public var rank: Stat
     public var outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]
     /// The timeframe each symbol was swept at, by the name in `outcomes`.
     public var timeframes: [String: String] = [:]
 
-    public init(rank: Metric, outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]) {
+    public init(rank: Stat, outcomes: [(symbol: String, outcome: Result<SweepReport, Error>)]) {
         self.rank = rank
         self.outcomes = outcomes
     }
@@ -30,13 +30,13 @@ public struct SweepSymbolsSummary {
                     let v = r.grid.combination(at: r.combos[b])
                     return r.grid.axes.map { "\($0.name)=\(SweepReport.label(v[$0.name]!))" }.joined(separator: " ")
                 } ?? ""
-                return Line(symbol: symbol, status: "ok", best: best, value: r.summary.bestMetrics?[rank] ?? .nan,
+                return Line(symbol: symbol, status: "ok", best: best, value: r.summary.bestStats?[rank] ?? .nan,
                             dsr: r.deflation?.value ?? .nan, pbo: r.summary.overfitting?.pbo ?? .nan, error: "")
             }
         }
     }
 
-    /// `summary.csv`: symbol, timeframe, status, best, the rank metric, dsr, pbo, error (fractions).
+    /// `summary.csv`: symbol, timeframe, status, best, the rank statistic, dsr, pbo, error (fractions).
     public func csv() -> String {
         var out = CSV.row(["symbol", "timeframe", "status", "best", rank.name, "deflated_sharpe", "pbo", "error"])
         for l in lines {

@@ -1,18 +1,20 @@
 import BacktestCore
 
-/// What a portfolio's statistics (`Stats` of `PortfolioResult.account`) do not show: how full
-/// the book was, how much of the account was invested, how much it traded, and each symbol's
-/// part of the return and of the costs.
-public struct PortfolioFigures: Sendable {
+/// The statistics of a portfolio that its account's `Stats` (of `PortfolioResult.account`) do
+/// not hold: how full the book was, how much of the account was invested, how much it traded,
+/// and each symbol's part of the return and of the costs.
+public struct PortfolioStats: Sendable {
     public var symbols: Int
     /// K.
     public var maxPositions: Int
     /// Mean and largest number of symbols held at a row's close.
     public var averagePositions: Double
     public var peakPositions: Int
-    /// Mean and largest Σ |position value| / equity at a row's close.
-    public var averageExposure: Double
-    public var peakExposure: Double
+    /// Mean over every row, flat ones included, and largest position share (Σ |position value|
+    /// / equity) at a row's close; `avg_exposure` and `peak_exposure` in JSON. The
+    /// `avg_position_share` statistic is the mean over the rows holding a position only.
+    public var averagePositionShare: Double
+    public var peakPositionShare: Double
     /// Notional traded one way (Σ VWAP × quantity over every fill / 2) over the mean equity.
     public var turnover: Double
     /// `turnover` per year (× periods per year / rows).
@@ -33,14 +35,14 @@ public struct PortfolioFigures: Sendable {
         initialCash = r.initialCash
         averagePositions = n == 0 ? .nan : Double(r.positions.reduce(0, +)) / Double(n)
         peakPositions = r.positions.max() ?? 0
-        var exposureSum = 0.0, peak = 0.0
+        var shareSum = 0.0, peak = 0.0
         for t in 0..<n where r.equity[t] > 0 {
-            let e = r.positionValue[t] / r.equity[t]
-            exposureSum += e
-            peak = max(peak, e)
+            let share = r.positionValue[t] / r.equity[t]
+            shareSum += share
+            peak = max(peak, share)
         }
-        averageExposure = n == 0 ? .nan : exposureSum / Double(n)
-        peakExposure = peak
+        averagePositionShare = n == 0 ? .nan : shareSum / Double(n)
+        peakPositionShare = peak
         let traded = r.fills.reduce(0) { $0 + $1.fill.vwap * $1.fill.quantityFilled }
         let meanEquity = n == 0 ? .nan : r.equity.reduce(0, +) / Double(n)
         turnover = meanEquity > 0 ? traded / 2 / meanEquity : .nan
@@ -61,14 +63,14 @@ public struct PortfolioFigures: Sendable {
         return all > 0 ? costs(c) / all : .nan
     }
 
-    /// The share of rows at whose close the symbol was held.
+    /// The share of rows at whose close the symbol was held: the symbol's `exposure`.
     public func exposure(_ c: PortfolioContribution) -> Double { rows > 0 ? Double(c.rowsHeld) / Double(rows) : .nan }
 
     /// The figures as JSON: `{"symbols", "max_positions", "avg_positions", "peak_positions",
     /// "avg_exposure", "peak_exposure", "turnover", "turnover_ann", "skipped_entries"}`.
     public var json: JSONValue {
         ["symbols": .int(symbols), "max_positions": .int(maxPositions), "avg_positions": .number(averagePositions),
-         "peak_positions": .int(peakPositions), "avg_exposure": .number(averageExposure), "peak_exposure": .number(peakExposure),
+         "peak_positions": .int(peakPositions), "avg_exposure": .number(averagePositionShare), "peak_exposure": .number(peakPositionShare),
          "turnover": .number(turnover), "turnover_ann": .number(annualTurnover), "skipped_entries": .int(skippedEntries)]
     }
 
@@ -84,29 +86,5 @@ public struct PortfolioFigures: Sendable {
              "traded": .number(c.traded), "exposure": .number(exposure(c)), "rejected": .int(c.rejected),
              "skipped_entries": .int(c.skippedEntries)]
         })
-    }
-}
-
-extension CostSensitivity {
-    /// The cost table and break-even fee of a portfolio: `Portfolio.run` again at each
-    /// multiplier (fees and every symbol's depth scaled, as `ExecutionConfig.scalingCosts`) and,
-    /// for the break-even, with the fee varied and depth as configured.
-    public static func run(portfolio symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig,
-                           periodsPerYear: Double? = nil) throws -> CostSensitivity {
-        try CostSensitivity(periodsPerYear: periodsPerYear,
-                            run: { m in
-                                let scaled = symbols.map { s -> PortfolioSymbol in
-                                    var s = s
-                                    s.liquidity = s.liquidity?.scalingCosts(by: m)
-                                    return s
-                                }
-                                return try Portfolio.run(scaled, rules: rules, config: config.scalingCosts(by: m)).account
-                            },
-                            totalReturn: { fee in
-                                var c = config
-                                c.feeBps = min(fee, 9_999)
-                                let r = try Portfolio.run(symbols, rules: rules, config: c)
-                                return r.finalEquity / r.initialCash - 1
-                            })
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 import TestSupport
 
 /// bt's portfolio against vectorbt 1.2.0's `Portfolio.from_orders` with target percents, shared

@@ -1,10 +1,9 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 import TestSupport
 
-/// Issue 20's "How it is verified", as properties of `Engine.run` on seeded random candles under
-/// seeded random configurations (`OrdersTest.setup`: every entry kind, every attached exit, long
+/// The rules of docs/design/orders.md as properties of `Engine.run` on seeded random candles
+/// under seeded random configurations (`OrdersTest.setup`: every entry kind, every attached exit, long
 /// and short, next-open and close fills, depth none, synthetic and fixed, participation caps,
 /// lots, ticks, every sizing, pyramiding).
 @Suite("Orders: properties of random configurations")

@@ -1,6 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
 @Suite("Broker ledger check (debug builds)")
 struct LedgerInvariantTests {

@@ -1,10 +1,9 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 import TestSupport
 
-/// Random candles, signals and order configurations for the property tests of issue 20's
-/// orders (docs/design/orders.md), and two small oracles written from orders.md alone: the
+/// Random candles, signals and order configurations for the property tests of the orders of
+/// docs/design/orders.md, and two small oracles written from orders.md alone: the
 /// working entry order (limit, stop, stop-limit) and the trailing stop's level.
 enum OrdersTest {
     // MARK: - Random inputs

@@ -1,15 +1,22 @@
 import BacktestCore
 import Foundation
 
-/// Return-based performance measures, defined exactly as empyrical (empyrical-reloaded 0.7.1,
+/// The statistics of a return series, defined exactly as empyrical (empyrical-reloaded 0.7.1,
 /// `empyrical/stats.py`) defines them, with the risk-free rate and required return at 0.
 ///
-/// `returns` are simple per-period returns (r_t = e_t / e_{t-1} - 1), flat periods included;
-/// `periodsPerYear` is empyrical's `annualization`. Every function is O(n) and allocation-light.
-public enum Performance {
+/// The returns are simple per-period returns (r_t = e_t / e_{t-1} - 1, `returns(equity:initial:)`),
+/// flat periods included; `periodsPerYear` is empyrical's `annualization`. One pass over the
+/// series keeps what every measure needs, so a caller that wants several (a stats table,
+/// thousands of sweep combinations) reads the returns a few times instead of once per measure.
+/// Mean and standard deviation come from GSL's sums: the mean is `gsl_vector_sum / n`, the sd
+/// `sqrt(gsl_stats_tss_m / (n - 1))` (two passes, the second about the mean), not
+/// `gsl_stats_mean` and `gsl_stats_sd_m`, whose division at every element was more than half of
+/// a sweep's time; they agree to about 1e-15 relative.
+/// - Complexity: O(n), no allocation.
+public struct ReturnStats: Sendable {
     /// Simple returns of `equity`, anchored at `initial`: r_0 = e_0 / initial - 1, then
-    /// r_t = e_t / e_{t-1} - 1. The result has `equity.count` elements, so compounding it
-    /// gives final / initial exactly (up to rounding).
+    /// r_t = e_t / e_{t-1} - 1 (0 after a bar at 0). The result has `equity.count` elements, so
+    /// compounding it gives final / initial exactly (up to rounding).
     public static func returns(equity: [Double], initial: Double) -> [Double] {
         let n = equity.count
         return equity.withUnsafeBufferPointer { e in
@@ -25,89 +32,6 @@ public enum Performance {
         }
     }
 
-    /// Drawdown at each period as a negative fraction of the running peak, the peak starting at
-    /// 1 before the first return (empyrical `drawdown_series`).
-    public static func drawdowns(_ returns: [Double]) -> [Double] {
-        var out = [Double](repeating: 0, count: returns.count)
-        var value = 1.0, peak = 1.0
-        for i in returns.indices {
-            value *= 1 + returns[i]
-            peak = max(peak, value)
-            out[i] = (value - peak) / peak
-        }
-        return out
-    }
-
-    /// Drawdown of an equity curve against its running peak, the peak starting at `initial`.
-    public static func drawdowns(equity: [Double], initial: Double) -> [Double] {
-        var out = [Double](repeating: 0, count: equity.count)
-        var peak = initial
-        for i in equity.indices {
-            peak = max(peak, equity[i])
-            out[i] = peak > 0 ? (equity[i] - peak) / peak : 0
-        }
-        return out
-    }
-
-    /// Largest drawdown as a negative fraction (empyrical `max_drawdown`); NaN when empty.
-    public static func maxDrawdown(_ returns: [Double]) -> Double {
-        ReturnProfile(returns).maxDrawdown
-    }
-
-    /// Compound annual growth rate: (prod(1 + r)) ^ (periodsPerYear / n) - 1
-    /// (empyrical `annual_return`/`cagr`, num_years = n / periodsPerYear). NaN when empty.
-    public static func cagr(_ returns: [Double], periodsPerYear: Double) -> Double {
-        ReturnProfile(returns).cagr(periodsPerYear: periodsPerYear)
-    }
-
-    /// Annualised volatility: sample sd (n-1, from `gsl_stats_tss_m`; see `ReturnProfile`) x sqrt(periodsPerYear)
-    /// (empyrical `annual_volatility`, alpha 2). NaN below two returns.
-    public static func annualVolatility(_ returns: [Double], periodsPerYear: Double) -> Double {
-        ReturnProfile(returns).annualVolatility(periodsPerYear: periodsPerYear)
-    }
-
-    /// Sharpe ratio: mean / sd(n-1) x sqrt(periodsPerYear) (empyrical `sharpe_ratio`, risk-free 0).
-    /// A constant series has sd exactly 0 (empyrical's `_zero_dispersion_std`), giving +-inf or NaN.
-    /// NaN below two returns.
-    public static func sharpe(_ returns: [Double], periodsPerYear: Double) -> Double {
-        ReturnProfile(returns).sharpe(periodsPerYear: periodsPerYear)
-    }
-
-    /// Downside deviation below 0: sqrt(mean(min(r, 0)^2)) x sqrt(periodsPerYear)
-    /// (empyrical `downside_risk`; the mean runs over all periods, not only the losing ones).
-    public static func downsideRisk(_ returns: [Double], periodsPerYear: Double) -> Double {
-        ReturnProfile(returns).downsideRisk(periodsPerYear: periodsPerYear)
-    }
-
-    /// Sortino ratio: mean(r) x periodsPerYear / downside risk (empyrical `sortino_ratio`,
-    /// required return 0). +inf with no losing period and a positive mean; NaN below two returns.
-    public static func sortino(_ returns: [Double], periodsPerYear: Double) -> Double {
-        ReturnProfile(returns).sortino(periodsPerYear: periodsPerYear)
-    }
-
-    /// Calmar ratio: CAGR / |max drawdown| (empyrical `calmar_ratio`); NaN without a drawdown
-    /// or when infinite.
-    public static func calmar(_ returns: [Double], periodsPerYear: Double) -> Double {
-        ReturnProfile(returns).calmar(periodsPerYear: periodsPerYear)
-    }
-
-    /// Omega ratio at a 0 threshold: sum of gains / sum of losses (empyrical `omega_ratio` with
-    /// required_return 0, where the annualisation of the threshold cancels). NaN below two
-    /// returns or without a loss.
-    public static func omega(_ returns: [Double]) -> Double {
-        ReturnProfile(returns).omega
-    }
-}
-
-/// One pass over a return series keeping what every `Performance` measure needs, so a caller
-/// that wants several measures (a stats table, thousands of sweep combinations) reads the
-/// returns a few times instead of once per measure; every `Performance` function is one of
-/// these measures, so they agree bit for bit. Mean and standard deviation come from GSL's sums:
-/// the mean is `gsl_vector_sum / n`, the sd `sqrt(gsl_stats_tss_m / (n - 1))` (two passes, the
-/// second about the mean), not `gsl_stats_mean` and `gsl_stats_sd_m`, whose division at every
-/// element was more than half of a sweep's time; they agree to about 1e-15 relative.
-/// - Complexity: O(n), no allocation.
-public struct ReturnProfile: Sendable {
     public let count: Int
     /// Arithmetic mean and sample standard deviation (n-1); NaN when undefined.
     public let mean: Double
@@ -116,7 +40,8 @@ public struct ReturnProfile: Sendable {
     public let isConstant: Bool
     /// prod(1 + r).
     public let growth: Double
-    /// Largest drawdown (negative fraction, peak starting at 1); NaN when empty.
+    /// Largest drawdown as a negative fraction, the peak starting at 1 before the first return
+    /// (empyrical `max_drawdown`); NaN when empty.
     public let maxDrawdown: Double
     let downsideSquares: Double
     let gains: Double
@@ -199,37 +124,53 @@ public struct ReturnProfile: Sendable {
         return ((l, h), d, g, s)
     }
 
+    /// Compound annual growth rate: (prod(1 + r)) ^ (periodsPerYear / n) - 1
+    /// (empyrical `annual_return`/`cagr`, num_years = n / periodsPerYear). NaN when empty.
     public func cagr(periodsPerYear: Double) -> Double {
         guard count > 0 else { return .nan }
         return pow(growth, 1 / (Double(count) / periodsPerYear)) - 1
     }
 
+    /// Annualised volatility: sample sd (n-1) x sqrt(periodsPerYear) (empyrical
+    /// `annual_volatility`, alpha 2). NaN below two returns.
     public func annualVolatility(periodsPerYear: Double) -> Double {
         standardDeviation * periodsPerYear.squareRoot()
     }
 
+    /// Sharpe ratio: mean / sd(n-1) x sqrt(periodsPerYear) (empyrical `sharpe_ratio`, risk-free 0).
+    /// A constant series has sd exactly 0 (empyrical's `_zero_dispersion_std`), giving +-inf or NaN.
+    /// NaN below two returns.
     public func sharpe(periodsPerYear: Double) -> Double {
         guard count > 1 else { return .nan }
         let sd = isConstant ? 0 : standardDeviation
         return mean / sd * periodsPerYear.squareRoot()
     }
 
+    /// Downside deviation below 0: sqrt(mean(min(r, 0)^2)) x sqrt(periodsPerYear)
+    /// (empyrical `downside_risk`; the mean runs over all periods, not only the losing ones).
     public func downsideRisk(periodsPerYear: Double) -> Double {
         guard count > 0 else { return .nan }
         return (downsideSquares / Double(count)).squareRoot() * periodsPerYear.squareRoot()
     }
 
+    /// Sortino ratio: mean(r) x periodsPerYear / downside risk (empyrical `sortino_ratio`,
+    /// required return 0). +inf with no losing period and a positive mean; NaN below two returns.
     public func sortino(periodsPerYear: Double) -> Double {
         guard count > 1 else { return .nan }
         return mean * periodsPerYear / downsideRisk(periodsPerYear: periodsPerYear)
     }
 
+    /// Calmar ratio: CAGR / |max drawdown| (empyrical `calmar_ratio`); NaN without a drawdown
+    /// or when infinite.
     public func calmar(periodsPerYear: Double) -> Double {
         guard maxDrawdown < 0 else { return .nan }
         let v = cagr(periodsPerYear: periodsPerYear) / abs(maxDrawdown)
         return v.isInfinite ? .nan : v
     }
 
+    /// Omega ratio at a 0 threshold: sum of gains / sum of losses (empyrical `omega_ratio` with
+    /// required_return 0, where the annualisation of the threshold cancels). NaN below two
+    /// returns or without a loss.
     public var omega: Double {
         guard count > 1 else { return .nan }
         return losses > 0 ? gains / losses : .nan

@@ -1,6 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
 @Suite("Engine execution semantics")
 struct EngineTests {

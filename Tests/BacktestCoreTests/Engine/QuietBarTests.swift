@@ -1,6 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
 /// The engine writes runs of bars without a signal in flat loops (`Engine.nextSignal`); bars with
 /// a signal take the per-bar path. These tests make the per-bar path run where the fast path ran
@@ -38,52 +37,6 @@ struct QuietBarTests {
                             Engine.nextSignal(from: start, to: n, a.baseAddress!, b.baseAddress!, c.baseAddress!, d.baseAddress!)
                         } } } }
                     #expect(found == hit, "hit \(hit) in vector \(vector) from \(start)")
-                }
-            }
-        }
-    }
-}
-
-@Suite("Return profile: one division per peak")
-struct ReturnProfileDrawdownTests {
-    /// The per-period definition: the minimum over t of (value_t - peak_t) / peak_t.
-    static func naiveMaxDrawdown(_ r: [Double]) -> Double {
-        var value = 1.0, peak = 1.0, worst = Double.infinity
-        for x in r {
-            value *= 1 + x
-            peak = Swift.max(peak, value)
-            worst = Swift.min(worst, (value - peak) / peak)
-        }
-        return worst
-    }
-
-    @Test("equals the per-period minimum bit for bit, flat runs, new highs and NaN included")
-    func matchesPerPeriod() {
-        let rng = GSL.Random(seed: 7)
-        for trial in 0..<200 {
-            let n = 1 + trial * 7
-            var r = (0..<n).map { _ -> Double in
-                let u = rng.uniform()
-                return u < 0.3 ? 0 : (rng.uniform() - 0.48) * 0.05
-            }
-            if trial % 10 == 3 { r[n / 2] = .nan }
-            if trial % 10 == 5 { r = r.map { abs($0) } }  // only new highs and flat periods
-            let profile = ReturnProfile(r)
-            let expected = Self.naiveMaxDrawdown(r)
-            #expect(profile.maxDrawdown.bitPattern == expected.bitPattern, "trial \(trial): \(profile.maxDrawdown) vs \(expected)")
-        }
-    }
-
-    @Test("allFinite sees a NaN or an infinity at any position of any input")
-    func allFinite() {
-        for n in 0..<20 {  // two eight-value steps and every tail
-            let clean = (0..<n).map { Double($0) - 3.5 }
-            #expect(clean.withUnsafeBufferPointer { Indicators.allFinite([$0, $0]) })
-            for i in 0..<n {
-                for bad in [Double.nan, .infinity, -.infinity] {
-                    var x = clean
-                    x[i] = bad
-                    #expect(!clean.withUnsafeBufferPointer { c in x.withUnsafeBufferPointer { Indicators.allFinite([c, $0]) } })
                 }
             }
         }

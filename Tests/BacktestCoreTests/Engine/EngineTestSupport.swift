@@ -1,6 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
 /// Helpers shared by the engine tests: small hand-made series, random series, and the
 /// accounting invariants every engine run in the suite is checked against.

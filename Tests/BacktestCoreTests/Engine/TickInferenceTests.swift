@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 @testable import BacktestCore
 
-/// `CandleSeries.inferredTick` on prices as quoted by stocks, FX, crypto and sub-cent tokens
-/// (issue 26: every price below 0.01 used to read as a multiple of 10,000).
+/// `CandleSeries.inferredTick` on prices as quoted by stocks, FX, crypto and sub-cent tokens,
+/// down to 1e-8 (a sub-cent price gets its own tick, not a cent's), and over every price of the
+/// series.
 @Suite("Tick inference: relative to each price, over the whole series")
 struct TickInferenceTests {
     struct Quote: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,5 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
 @Suite("Fills through depth")
 struct DepthFillTests {

@@ -1,10 +1,9 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 import TestSupport
 
-/// Issue 42, findings 2 and 5, through the library: every integer setting of a run at 0, 1, the
-/// series' length and Int64.max either runs or is refused with an `InputError` naming it (a
+/// Through the library: every integer setting of a run at 0, 1, the series' length and
+/// Int64.max either runs or is refused with an `InputError` naming it (a
 /// count beyond the series is clamped: the same run as the series' length), never a trap; an
 /// exit whose distance in price is never a positive number on the run's bars is refused, and
 /// the readings where it is not are counted in the run's warnings.

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
 /// The candle-only spread: the bars' Corwin-Schultz mean bounded by the volume relation and
 /// shrunk toward it by its standard error (`SpreadEstimate`), and what a run says about it.
@@ -157,8 +156,8 @@ struct SpreadEstimateTests {
             costs.append(model.curve(.buy, estimates: e, reference: s.open[t], barSeconds: 86_400).cost(10_000 / s.open[t]) * 10_000)
         }
         #expect(bounded > spreads.count / 2)
-        #expect(Quantiles.type7(bars, 0.5) > 10)
-        let median = Quantiles.type7(spreads, 0.5)
+        #expect(GSL.quantile(bars, 0.5) > 10)
+        let median = GSL.quantile(spreads, 0.5)
         #expect(median > 2 && median < 8, "median \(median) bps")
         #expect(costs.reduce(0, +) / Double(costs.count) <= 5)
     }

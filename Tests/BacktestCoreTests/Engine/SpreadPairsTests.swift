@@ -1,7 +1,6 @@
 import Testing
 import TestSupport
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
 /// A series' Corwin-Schultz pairs computed once (`SpreadPairs`) give the spread window the
 /// samples, and the run the results, of computing them for itself, bit for bit.

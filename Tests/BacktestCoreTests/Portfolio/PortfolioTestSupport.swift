@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 import TestSupport
 
 /// The vectorbt goldens of `Tests/Fixtures/portfolio/goldens.json` (docs/design/portfolio-reference.md,

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 import TestSupport
 
-/// `Engine.run` with `--depth none` against the goldens of issue 20 (`Tests/Fixtures/orders/`):
+/// `Engine.run` with `--depth none` against the orders goldens (`Tests/Fixtures/orders/`):
 /// entry orders, attached exits, risk and volatility sizing, each case simulated by the
 /// independent `reference_sim.py` (docs/design/orders.md as Python) and, where the conventions
 /// coincide, by vectorbt 1.2 or backtesting.py 0.6.6 (`checked_by`). The four cases with a
@@ -254,7 +253,7 @@ struct OrdersGoldenTests {
 
     // MARK: - Tests
 
-    @Test("the goldens exist and cover every exit kind, entry kind and sizing of issue 20")
+    @Test("the goldens exist and cover every exit kind, entry kind and sizing of docs/design/orders.md")
     func coverage() throws {
         let cases = try Self.cases()
         #expect(cases.count == 31)

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 import TestSupport
 
 /// Random universes on different calendars under every fill model and portfolio rule: the
@@ -9,42 +8,6 @@ import TestSupport
 /// bars, signals or ranks after it.
 @Suite("Portfolio properties")
 struct PortfolioPropertyTests {
-    /// A seeded universe: `m` symbols of up to `n` daily bars; each misses about 3% of the days,
-    /// one is listed late, one trades on some Saturdays; random signals and ranks (NaN warm-up).
-    static func universe(symbols m: Int, bars n: Int, seed: UInt64) -> [PortfolioSymbol] {
-        var g = SplitMix64(seed: seed)
-        let start: Int64 = 1_577_836_800  // 2020-01-01
-        return (0..<m).map { j in
-            var s = CandleSeries(symbol: "S\(j)", timeframe: .day1)
-            var price = 20 + 80 * g.unit()
-            let listed = j == 1 ? n / 3 : 0
-            for d in 0..<n where d >= listed && (g.unit() >= 0.03 || d == n - 1) {
-                let time = start + Int64(d) * 86_400
-                if j == 2 && d % 11 == 0 && d > 0 {
-                    // an extra bar half a day later (a calendar no other symbol has)
-                    let o = price, c = price * (1 + 0.01 * (g.unit() - 0.5))
-                    s.append(time: time - 43_200, open: o, high: max(o, c) * 1.003, low: min(o, c) * 0.997, close: c,
-                             volume: 1_000 + 50_000 * g.unit())
-                    price = c
-                }
-                let o = price * (1 + 0.004 * (g.unit() - 0.5))
-                let c = o * (1 + 0.04 * (g.unit() - 0.5))
-                s.append(time: time, open: o, high: max(o, c) * (1 + 0.01 * g.unit()), low: min(o, c) * (1 - 0.01 * g.unit()),
-                         close: c, volume: j == 3 && d % 17 == 0 ? 0 : 1_000 + 50_000 * g.unit())
-                price = c
-            }
-            let count = s.count
-            var entries = [Bool](repeating: false, count: count), exits = entries
-            var rank = [Double](repeating: .nan, count: count)
-            for k in 0..<count {
-                entries[k] = g.unit() < 0.06
-                exits[k] = g.unit() < 0.05
-                if k >= 10 { rank[k] = g.unit() < 0.05 ? .nan : (g.unit() - 0.5) * 10 }
-            }
-            return PortfolioSymbol(candles: s, signals: Signals(entries: entries, exits: exits), rank: rank)
-        }
-    }
-
     struct Setup: CustomTestStringConvertible, Sendable {
         var name: String
         var rules: PortfolioRules
@@ -105,7 +68,7 @@ struct PortfolioPropertyTests {
 
     @Test("accounting invariants; at most K positions when every order fills", arguments: setups)
     func invariants(_ setup: Setup) throws {
-        let symbols = Self.universe(symbols: 6, bars: 400, seed: 77)
+        let symbols = PortfolioFixtures.universe(symbols: 6, bars: 400, seed: 77)
         let r = try Portfolio.run(symbols, rules: setup.rules, config: Self.config(setup))
         PortfolioInvariants.check(r)
         #expect(r.fills.count > 20, "too few fills to show anything: \(r.fills.count)")
@@ -126,7 +89,7 @@ struct PortfolioPropertyTests {
 
     @Test("no look-ahead: bars, signals and ranks after t change nothing at or before t", arguments: setups)
     func noLookAhead(_ setup: Setup) throws {
-        let base = Self.universe(symbols: 6, bars: 300, seed: 91)
+        let base = PortfolioFixtures.universe(symbols: 6, bars: 300, seed: 91)
         let config = Self.config(setup)
         let a = try Portfolio.run(base, rules: setup.rules, config: config)
         for cut in [a.time.count / 3, 2 * a.time.count / 3] {
@@ -155,7 +118,7 @@ struct PortfolioPropertyTests {
     @Test("next-open orders read nothing of their own bar: its close, signals and ranks change no order filled at its open",
           arguments: setups.filter { Self.config($0).fill == .nextOpen })
     func ordersAtTheOpen(_ setup: Setup) throws {
-        let base = Self.universe(symbols: 6, bars: 300, seed: 17)
+        let base = PortfolioFixtures.universe(symbols: 6, bars: 300, seed: 17)
         let config = Self.config(setup)
         let a = try Portfolio.run(base, rules: setup.rules, config: config)
         // Cuts at rows with orders (entries, rebalances, rotations), a third and two thirds in.
@@ -186,7 +149,7 @@ struct PortfolioPropertyTests {
 
     @Test("no look-ahead of the calendar: bars removed after t (next-open fills) change nothing at or before t")
     func calendarAfterCut() throws {
-        let base = Self.universe(symbols: 6, bars: 300, seed: 5)
+        let base = PortfolioFixtures.universe(symbols: 6, bars: 300, seed: 5)
         var config = ExecutionConfig()
         config.depth = .none
         for rules in [PortfolioRules(maxPositions: 3, rebalance: .monthly),
@@ -228,7 +191,7 @@ struct PortfolioPropertyTests {
     @Test("debug ledger check: a real run has no violations; a cash or position off the fills is reported")
     func ledger() throws {
         #if DEBUG
-        let symbols = Self.universe(symbols: 5, bars: 300, seed: 3).sorted { $0.symbol < $1.symbol }
+        let symbols = PortfolioFixtures.universe(symbols: 5, bars: 300, seed: 3).sorted { $0.symbol < $1.symbol }
         var simulation = PortfolioSimulation(symbols, rules: PortfolioRules(maxPositions: 2, rebalance: .weekly),
                                              config: ExecutionConfig(), mode: .signals)
         let r = simulation.run()

@@ -1,9 +1,8 @@
 import Testing
 @testable import BacktestCore
-@testable import BacktestAnalysis
 
-/// Hand-made bars for rules of docs/design/orders.md that the goldens do not reach: each test
-/// failed before the engine fix it names.
+/// Hand-made bars for rules of docs/design/orders.md that the goldens do not reach; each test's
+/// comment gives the rule and the mistake it guards against.
 @Suite("Orders: hand-made cases")
 struct OrdersEngineTests {
     static func config() -> ExecutionConfig {

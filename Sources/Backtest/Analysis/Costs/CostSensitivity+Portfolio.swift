@@ -1,0 +1,25 @@
+import BacktestCore
+
+extension CostSensitivity {
+    /// The cost table and break-even fee of a portfolio: `Portfolio.run` again at each
+    /// multiplier (fees and every symbol's depth scaled, as `ExecutionConfig.scalingCosts`) and,
+    /// for the break-even, with the fee varied and depth as configured.
+    public static func run(portfolio symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig,
+                           periodsPerYear: Double? = nil) throws -> CostSensitivity {
+        try CostSensitivity(periodsPerYear: periodsPerYear,
+                            run: { m in
+                                let scaled = symbols.map { s -> PortfolioSymbol in
+                                    var s = s
+                                    s.liquidity = s.liquidity?.scalingCosts(by: m)
+                                    return s
+                                }
+                                return try Portfolio.run(scaled, rules: rules, config: config.scalingCosts(by: m)).account
+                            },
+                            totalReturn: { fee in
+                                var c = config
+                                c.feeBps = min(fee, 9_999)
+                                let r = try Portfolio.run(symbols, rules: rules, config: c)
+                                return r.account.totalReturn
+                            })
+    }
+}
