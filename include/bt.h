@@ -268,6 +268,12 @@ typedef struct bt_config {
     const char *size;            /* --size: "100%" (NULL), "10u", "5000$", "risk:1%", "vol:15%" */
     double fee_bps;              /* --fee-bps (10) */
     double fee_min;              /* --fee-min, cash per order (0) */
+    double fee_per_unit;         /* --fee-per-unit, cash per unit filled (0) */
+    double maker_bps;            /* --maker-bps: maker fills (a limit entry or take-profit filled
+                                    at its level inside the bar); negative is a rebate, down to
+                                    -100 (NaN: fee_bps) */
+    const char *fee_max;         /* --fee-max: cap on a fill's fee as a share of its notional,
+                                    "1%" (NULL: none); wins over fee_min */
     const char *sl;              /* --sl: "5%", "0.05" or "2 * atr(14)" */
     const char *tp;              /* --tp: one or more targets, "5%@50%, 12%" */
     const char *trail;           /* --trail */

@@ -29,7 +29,8 @@ struct ConfigSettingsTests {
         #expect(c.impact == 0.3 && c.touch_seconds == 60 && c.tick.isNaN && c.periods_per_year.isNaN && c.spread_window == 0)
         #expect(c.struct_size == MemoryLayout<bt_config>.size && c.sl == nil && c.allow_short == 0)
         let request = try Config.request(c)
-        #expect(Set(request.values.keys) == [.cash, .feeBps, .feeMin, .maxParticipation, .impact, .touchSeconds])
+        #expect(c.fee_per_unit == 0 && c.maker_bps.isNaN && c.fee_max == nil)
+        #expect(Set(request.values.keys) == [.cash, .feeBps, .feeMin, .feePerUnit, .maxParticipation, .impact, .touchSeconds])
     }
 
     @Test("a setting added to the table is read from its field by name, and described to bindings")
