@@ -33,7 +33,9 @@
  *
  * Versioning. BT_ABI_VERSION changes when a function or struct changes incompatibly;
  * bt_abi_version() says which one the loaded library implements. Structs that may grow
- * (bt_config) start with their size, set by their _init function.
+ * (bt_config) start with their size, set by their _init function; they grow only at their end,
+ * so a caller built against an older bt.h of the same ABI passes its smaller size and the fields
+ * it does not know take bt run's defaults.
  */
 #ifndef BT_H
 #define BT_H
@@ -267,7 +269,7 @@ typedef struct bt_config {
     int allow_short;             /* --short: 1 lets exits reverse into shorts (0) */
     const char *size;            /* --size: "100%" (NULL), "10u", "5000$", "risk:1%", "vol:15%" */
     double fee_bps;              /* --fee-bps (10) */
-    double fee_min;              /* --fee-min, cash per order (0) */
+    double fee_min;              /* --fee-min, cash per fill (0) */
     const char *sl;              /* --sl: "5%", "0.05" or "2 * atr(14)" */
     const char *tp;              /* --tp: one or more targets, "5%@50%, 12%" */
     const char *trail;           /* --trail */
@@ -298,6 +300,13 @@ typedef struct bt_config {
     double periods_per_year;     /* --periods-per-year (NaN: inferred from the times) */
     const char *db;              /* the store holding the symbol's recorded book (depth "book") and
                                     its calibrated profile, as bt run --db reads them (NULL: none) */
+    /* Fields added since ABI 1 (a caller built against an older bt.h gets their defaults): */
+    double fee_per_unit;         /* --fee-per-unit, cash per unit filled (0) */
+    double maker_bps;            /* --maker-bps: maker fills (a limit entry or take-profit filled
+                                    at its level inside the bar); negative is a rebate, down to
+                                    -100 (NaN: fee_bps) */
+    const char *fee_max;         /* --fee-max: cap on a fill's fee as a share of its notional,
+                                    "1%" (NULL: none); wins over fee_min */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */

@@ -74,15 +74,31 @@ enum Config {
         return c
     }
 
-    /// The checked struct: a NULL pointer is the defaults; a struct of another size (another
-    /// bt.h) is refused.
+    /// The size of the first bt_config (ABI 1): the fields up to `db`. Fields added since come
+    /// after it, so a caller built against an older bt.h passes one of the sizes between.
+    static let firstSize: Int = {
+        guard let db = layout.first(where: { $0.name == "db" }) else { preconditionFailure("bt_config has no db field") }
+        return db.offset + db.type.size
+    }()
+
+    /// The sizes a caller's bt_config may have: this bt.h's, or one that ends at a field added
+    /// since ABI 1 (a caller built against an older bt.h of the same ABI).
+    static let acceptedSizes: Set<Int> = Set(layout.map { ($0.offset + $0.type.size + 7) / 8 * 8 }.filter { $0 >= firstSize })
+
+    /// The checked struct: a NULL pointer is the defaults; a smaller struct from an older bt.h
+    /// is read as far as it goes, over the defaults (only its `struct_size` bytes are touched);
+    /// a struct of any other size is refused.
     static func read(_ pointer: UnsafePointer<bt_config>?) throws -> bt_config {
         guard let pointer else { return defaults() }
-        let c = pointer.pointee
-        guard c.struct_size == MemoryLayout<bt_config>.size else {
-            throw BridgeError.argument("config.struct_size is \(c.struct_size), this library's bt_config has \(MemoryLayout<bt_config>.size) "
+        let size = UnsafeRawPointer(pointer).load(as: Int.self)  // struct_size, the first field
+        if size == MemoryLayout<bt_config>.size { return pointer.pointee }
+        guard acceptedSizes.contains(size) else {
+            throw BridgeError.argument("config.struct_size is \(size), this library's bt_config has \(MemoryLayout<bt_config>.size) "
                                        + "bytes: call bt_config_init, and build against the bt.h of this library")
         }
+        var c = defaults()
+        withUnsafeMutableBytes(of: &c) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size)) }
+        c.struct_size = MemoryLayout<bt_config>.size
         return c
     }
 

@@ -29,7 +29,32 @@ struct ConfigSettingsTests {
         #expect(c.impact == 0.3 && c.touch_seconds == 60 && c.tick.isNaN && c.periods_per_year.isNaN && c.spread_window == 0)
         #expect(c.struct_size == MemoryLayout<bt_config>.size && c.sl == nil && c.allow_short == 0)
         let request = try Config.request(c)
-        #expect(Set(request.values.keys) == [.cash, .feeBps, .feeMin, .maxParticipation, .impact, .touchSeconds])
+        #expect(c.fee_per_unit == 0 && c.maker_bps.isNaN && c.fee_max == nil)
+        #expect(Set(request.values.keys) == [.cash, .feeBps, .feeMin, .feePerUnit, .maxParticipation, .impact, .touchSeconds])
+    }
+
+    @Test("a bt_config from an older bt.h (ending at db, or at a later field) is read with the defaults for the rest; other sizes are refused")
+    func olderCallers() throws {
+        let full = MemoryLayout<bt_config>.size, first = MemoryLayout<bt_config>.offset(of: \.db)! + 8
+        #expect(Config.firstSize == first && first < full)
+        #expect(Config.acceptedSizes.contains(full) && Config.acceptedSizes.min() == first)
+        // An ABI 1 caller's struct: only its own bytes exist (the allocation ends at db), and
+        // they hold values other than the defaults; the fields after are never read from it.
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: first, alignment: 8)
+        defer { raw.deallocate() }
+        var old = Config.defaults()
+        old.struct_size = first
+        old.cash = 500
+        old.fee_per_unit = 7
+        withUnsafeBytes(of: &old) { raw.copyMemory(from: $0.baseAddress!, byteCount: first) }
+        let read = try Config.read(raw.assumingMemoryBound(to: bt_config.self))
+        #expect(read.cash == 500 && read.struct_size == full)
+        #expect(read.fee_per_unit == 0 && read.maker_bps.isNaN && read.fee_max == nil, "the fields the caller does not know take their defaults")
+        for size in [0, 8, first - 8, first + 4, full + 8] where !Config.acceptedSizes.contains(size) {
+            var c = Config.defaults()
+            c.struct_size = size
+            #expect(throws: BridgeError.self) { try withUnsafePointer(to: &c) { try Config.read($0) } }
+        }
     }
 
     @Test("a setting added to the table is read from its field by name, and described to bindings")

@@ -67,3 +67,25 @@ def test_a_window_longer_than_the_series_is_a_warning_of_the_run(goog, sig):
     warnings = run.json()["warnings"]
     assert any(w["kind"] == "long_window" and w["message"].startswith("spread_window 1000 is longer than the series")
                for w in warnings), warnings
+
+
+def test_fee_settings_work_and_bad_values_are_refused_by_their_keyword(goog):
+    # Limit entries and a take-profit, so maker fills happen: a maker rebate, a fee per unit and
+    # a cap change the fees paid; each equals bt run with the same options.
+    sig = btcore.signals(goog, strategy="ma-cross")
+    orders = dict(depth="none", entry_limit="close * 0.99", order_bars="3", tp="6%")
+    plain = btcore.backtest(goog, sig.entry, sig.exit, **orders)
+    fees = dict(maker_bps=-2.0, fee_per_unit=0.01, fee_max="0.5%", fee_min=1.0)
+    run = btcore.backtest(goog, sig.entry, sig.exit, **orders, **fees)
+    assert run.stats["fees_paid"] != plain.stats["fees_paid"]
+    assert (run.fills["fee"] < 0).any(), "a maker rebate should be paid on some fill"
+    notional = run.fills["quantity_filled"] * run.fills["vwap"]
+    assert (run.fills["fee"] <= 0.005 * notional + 1e-9).all(), "no fill pays more than the cap"
+    for keyword, value, reason in [
+        ("fee_per_unit", -1.0, r"fee_per_unit '-1': fee per unit must be in \[0, 1e15\]"),
+        ("maker_bps", -150.0, r"maker_bps '-150': maker fee must be in \[-100, 10000\) basis points"),
+        ("fee_max", "150%", r"fee_max: fee cap must be above 0% and at most 100% of the notional"),
+        ("fee_max", "2", r"fee_max '2': a bare number is a fraction of the notional"),
+    ]:
+        with pytest.raises(btcore.InputError, match=reason):
+            btcore.backtest(goog, sig.entry, sig.exit, **{keyword: value})

@@ -65,6 +65,7 @@ CASES = [
     ("params['fast']", lambda s: btcore.backtest(s.goog, strategy="ma-cross", params={"fast": "5" + NUL})),
     ("fill", lambda s: run(s.goog, s.sig, fill="close" + NUL)),
     ("size", lambda s: run(s.goog, s.sig, size="50%" + NUL)),
+    ("fee_max", lambda s: run(s.goog, s.sig, fee_max="1%" + NUL)),
     ("sl", lambda s: run(s.goog, s.sig, sl="5%" + NUL)),
     ("tp", lambda s: run(s.goog, s.sig, tp="5%" + NUL)),
     ("tp[1]", lambda s: run(s.goog, s.sig, tp=["3%@50%", "6%" + NUL])),

@@ -26,8 +26,13 @@ struct LookAheadTests {
         profile.synthetic.refillHalfLifeSeconds = 7200
         var fixed = EngineTest.plain()
         fixed.depth = .fixedSlippage(bps: 4)
+        // Every fee setting: maker limit entries and targets (a rebate), a fee per unit, a minimum, a cap.
+        var fees = EngineTest.plain()
+        fees.makerBps = -1; fees.feePerUnit = 0.01; fees.feeMin = 0.5; fees.feeMax = 0.002
+        fees.entries = EntryRules(limit: OrdersTest.expression("close * 0.995", .entryLimit), orderBars: 3)
+        fees.exits = ExitRules(stopLoss: .fraction(0.03), takeProfits: [TakeProfit(.fraction(0.02))])
         return [("none", none), ("close+short", closeFill), ("synthetic", synthetic), ("synthetic+short", syntheticShort),
-                ("book", book), ("profile", profile), ("fixed", fixed)]
+                ("book", book), ("profile", profile), ("fixed", fixed), ("fees", fees)]
     }()
 
     @Test("the cost of a fill at a bar's open reads nothing of that bar but its open", arguments: [2, 3, 4, 5])
@@ -57,7 +62,7 @@ struct LookAheadTests {
         }
     }
 
-    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<7)
+    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<8)
     func futureDoesNotLeak(configIndex: Int) throws {
         let (_, config) = Self.configs[configIndex]
         let n = 300

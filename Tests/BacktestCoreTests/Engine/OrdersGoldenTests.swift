@@ -46,6 +46,11 @@ struct OrdersGoldenTests {
         var entry_stop_values: [Double?]?
         var exit_rule: String?
         var periods_per_year: Double?
+        /// The fee cases' settings (absent elsewhere: the defaults).
+        var maker_bps: Double?
+        var fee_per_unit: Double?
+        var fee_min: Double?
+        var fee_max: String?
     }
 
     struct ExpectedTrade: Decodable, Sendable {
@@ -161,14 +166,18 @@ struct OrdersGoldenTests {
         try text.map { try PriceExpression(LocatedExpression($0, origin: .setting(setting))) }
     }
 
-    /// The `ExecutionConfig` of the case's options: depth none, no participation cap, no minimum fee.
+    /// The `ExecutionConfig` of the case's options: depth none, no participation cap; the fee
+    /// schedule the case gives (no minimum fee when it gives none).
     static func config(_ c: Case) throws -> ExecutionConfig {
         let o = c.options
         var config = ExecutionConfig()
         config.depth = .none
         config.maxParticipation = nil
-        config.feeMin = 0
+        config.feeMin = o.fee_min ?? 0
         config.feeBps = o.fee_bps
+        config.makerBps = o.maker_bps
+        config.feePerUnit = o.fee_per_unit ?? 0
+        config.feeMax = try o.fee_max.map { try ExecutionConfig.parseDistance($0, setting: .feeMax, of: "the notional") }
         config.initialCash = o.cash
         config.fill = try #require(ExecutionConfig.FillTiming(rawValue: o.fill))
         config.allowShort = o.short
@@ -256,7 +265,13 @@ struct OrdersGoldenTests {
     @Test("the goldens exist and cover every exit kind, entry kind and sizing of docs/design/orders.md")
     func coverage() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 31)
+        #expect(cases.count == 36)
+        // Fees as brokers charge them: a per-unit fee, a minimum, a cap, a maker rate and a rebate.
+        #expect(cases.contains { ($0.options.fee_per_unit ?? 0) > 0 && ($0.options.fee_min ?? 0) > 0 })
+        #expect(cases.contains { $0.options.fee_max != nil && ($0.options.fee_min ?? 0) > 0 })
+        #expect(cases.contains { ($0.options.maker_bps ?? 0) > 0 && $0.options.entry_limit != nil && !$0.options.tp.isEmpty })
+        #expect(cases.contains { ($0.options.maker_bps ?? 0) < 0 && $0.expected.fills.contains { $0.fee < 0 } })
+        #expect(cases.contains { $0.options.short && $0.options.maker_bps != nil && $0.options.fee_max != nil })
         let kinds = Set(cases.flatMap { $0.expected.trades.map(\.kind) })
         let all = Set(ExitKind.allCases.filter { $0 != .rebalance }.map(\.rawValue))
         #expect(kinds == all, "exit kinds without a golden: \(all.subtracting(kinds).sorted())")

@@ -42,7 +42,28 @@ struct PortfolioSingleSymbolTests {
             $0.synthetic.spreadBps = 3
             $0.stopLoss = 0.01; $0.takeProfit = 0.02
         },
-    ] + exitSetups
+    ] + exitSetups + feeSetups
+
+    /// Fees as brokers charge them: maker fills (limit entries at their limit, targets at their
+    /// level) at their own rate or a rebate, a fee per unit, a minimum and a cap that wins over it.
+    static let feeSetups: [Setup] = ExecutionConfig.FillTiming.allCases.flatMap { fill -> [Setup] in
+        let f = fill.rawValue
+        return [
+            Setup(name: "GOOG, \(f), limit entries and targets as makers (2 bps), 0.02 per unit, cap 0.12%", data: "GOOG",
+                  expects: [.target, .stop]) {
+                $0.fill = fill; $0.depth = .none; $0.maxParticipation = nil
+                $0.makerBps = 2; $0.feeBps = 15; $0.feePerUnit = 0.02; $0.feeMax = 0.0012; $0.feeMin = 4
+                $0.entries = EntryRules(limit: limit99, orderBars: 3)
+                $0.exits = ExitRules(stopLoss: .fraction(0.04), takeProfits: [TakeProfit(.fraction(0.05))])
+            },
+            Setup(name: "GOOG, \(f), maker rebate -2 bps with a minimum, 0.05 per unit, synthetic", data: "GOOG",
+                  expects: [.target]) {
+                $0.fill = fill; $0.makerBps = -2; $0.feePerUnit = 0.05; $0.feeMin = 1
+                $0.entries = EntryRules(limit: limit99, orderBars: 3)
+                $0.exits = ExitRules(stopLoss: .fraction(0.05), takeProfits: [TakeProfit(.fraction(0.03), share: 0.5), TakeProfit(.fraction(0.07))])
+            },
+        ]
+    }
 
     /// `--trail "3 * atr(22)"`, a chandelier exit.
     static let chandelier = try! PriceExpression(LocatedExpression("3 * atr(22)", origin: .setting(.trail)))

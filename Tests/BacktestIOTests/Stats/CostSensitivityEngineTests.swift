@@ -51,4 +51,21 @@ struct CostSensitivityEngineTests {
         #expect(stats.periodsPerYear == 252)
         #expect(stats["trades"] == Double(baseline.trades.count) && stats["trades"] > 5)
     }
+
+    @Test("cost sensitivity scales every part of the fees: each fill's fee is m times")
+    func costScaling() throws {
+        var c = ExecutionConfig()
+        c.feeBps = 10; c.makerBps = 2; c.feePerUnit = 0.01; c.feeMin = 1; c.feeMax = 0.004
+        let half = c.scalingCosts(by: 0.5)
+        #expect(half.feeBps == 5 && half.makerBps == 1 && half.feePerUnit == 0.005 && half.feeMin == 0.5 && half.feeMax == 0.002)
+        let s = c.fees, h = half.fees
+        for (n, q, maker) in [(10_000.0, 100.0, false), (100.0, 1.0, true), (500.0, 50.0, false), (1e6, 10.0, true)] {
+            #expect(abs(h.fee(notional: n, quantity: q, maker: maker) - 0.5 * s.fee(notional: n, quantity: q, maker: maker)) <= 1e-12 * n)
+        }
+        // Out of range after scaling: kept within the ranges the run validates.
+        c.makerBps = -80; c.feeMax = 0.8
+        let double = c.scalingCosts(by: 2)
+        #expect(double.makerBps == -100 && double.feeMax == 1)
+        try double.validate()
+    }
 }

@@ -475,8 +475,11 @@ def distance(spec):
 def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size="100%", fee_bps=10,
           short=False, sl=None, tp=(), trail=None, breakeven=None, exit_after=None, order_bars=1,
           pyramid=1, tick=None, entry_limit=None, entry_stop=None, exit_rule=None, exit_rule_fn=None,
-          periods_per_year=None, equity_full=False, expect=()):
+          periods_per_year=None, equity_full=False, expect=(), maker_bps=None, fee_per_unit=0.0,
+          fee_min=0.0, fee_max=None):
     cfg = Config(fill=fill, size=size, fee=fee_bps / 10_000, cash=CASH, short=short,
+                 maker_fee=None if maker_bps is None else maker_bps / 10_000, fee_per_unit=fee_per_unit,
+                 fee_min=fee_min, fee_max=None if fee_max is None else pct(fee_max),
                  sl=None if sl is None else distance(sl),
                  tp=[Target(distance(dd), None if sh is None else pct(sh)) for dd, sh in tp],
                  trail=None if trail is None else distance(trail),
@@ -501,6 +504,11 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
                    exit_after=exit_after, order_bars=order_bars, pyramid=pyramid, tick=tick,
                    entry_limit=opt_text(entry_limit), entry_stop=opt_text(entry_stop),
                    exit_rule=exit_rule, periods_per_year=periods_per_year)
+    # The fee settings of the fee cases only: the options of the cases before them stay as written.
+    for key, v, off in (("maker_bps", maker_bps, None), ("fee_per_unit", fee_per_unit, 0.0), ("fee_min", fee_min, 0.0),
+                        ("fee_max", fee_max, None)):
+        if v != off:
+            options[key] = v
     for dd, sh in tp:
         t = dict(distance=opt_text(dd), share=sh)
         if isinstance(dd, Expr):
@@ -540,12 +548,29 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
             ok = want[6:] in events
         elif want.startswith("skipped"):
             ok = res.skipped_orders > 0
+        elif want.startswith("fee:"):
+            ok = any(fee_binds(want[4:], f, cfg) for f in res.fills)
         else:
             ok = want in kinds
         assert ok, f"{name}: expected {want!r} in the run (kinds {sorted(kinds)}, events {sorted(events)})"
     print(f"case {name:34s} trades {len(res.trades):3d} final {res.final_equity:14.6f} "
           f"ambiguous {res.ambiguous_exit_bars} kinds {sorted(kinds)} checked by {checked[1:]}")
     return case
+
+
+def fee_binds(part, f, cfg):
+    """Whether fill `f` (bar, side, quantity, price, fee, kind) paid by `part` of the fee
+    schedule: `min` (the minimum), `max` (the cap), `rate` (rate and per-unit fee), `rebate`."""
+    notional = f[2] * f[3]
+    if part == "min":
+        return f[4] == cfg.fee_min and cfg.fee_min > 0
+    if part == "max":
+        return cfg.fee_max is not None and f[4] == cfg.fee_max * notional
+    if part == "rebate":
+        return f[4] < 0
+    if part == "max_over_min":
+        return cfg.fee_max is not None and f[4] == cfg.fee_max * notional and f[4] < cfg.fee_min
+    return f[4] > cfg.fee_min and (cfg.fee_max is None or f[4] < cfg.fee_max * notional)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -716,6 +741,34 @@ def cases_more(goog):
     return out
 
 
+def cases_fees(goog):
+    """Fees as brokers charge them: a fee per unit, a minimum, a cap, maker and taker rates
+    (README: "Fees"). Not cross-checked (vectorbt and backtesting.py have no maker/taker split)."""
+    en, ex = ma_cross(goog)
+    limit = Expr("close * 0.98", goog.c * 0.98)
+    return [
+        build("goog_fee_per_unit_min", "fee 5 bps + 0.02 per unit with a 4.00 minimum per fill, 20 units: the minimum binds on the cheap fills, rate and per-unit on the others",
+              goog, MA, en, ex, [], size="20u", fee_bps=5, fee_per_unit=0.02, fee_min=4.0, sl="5%",
+              expect=["fee:min", "fee:rate", "signal", "stop"]),
+        build("goog_fee_max_over_min", "100% sizing, fee 10 bps + 0.02 per unit, minimum 20.00, cap 0.15% of notional: small fills pay the cap (it wins over the minimum), middling ones the minimum, large ones rate and per-unit",
+              goog, MA, en, ex, [], size="100%", fee_bps=10, fee_per_unit=0.02, fee_min=20.0, fee_max="0.15%",
+              expect=["fee:max_over_min", "fee:min", "fee:rate", "signal"]),
+        build("goog_maker_limit_tp", "limit entries at close x 0.98 (3 bars) with maker 2 bps, taker 10 bps: limits filled inside the bar and targets at their level are makers; fills at the open, stops and signals takers",
+              goog, MA, en, ex, [], size="100%", fee_bps=10, maker_bps=2, entry_limit=limit, order_bars=3,
+              sl="5%", tp=[("6%", None)],
+              expect=["event:maker_fill", "event:taker_fill", "event:entry_at_open", "event:entry_inside_bar", "target", "stop"]),
+        build("goog_maker_rebate_min", "maker rebate -2.5 bps with a 1.00 minimum (a floor on charges only) and 0.01 per unit; take-profits 4%@50% and 8% at their levels",
+              goog, MA, en, ex, [], size="100%", fee_bps=8, maker_bps=-2.5, fee_per_unit=0.01, fee_min=1.0,
+              entry_limit=limit, order_bars=3, tp=[("4%", "50%"), ("8%", None)], sl="6%",
+              expect=["fee:rebate", "event:maker_fill", "target"]),
+        build("goog_short_maker_fee_max", "short-only with limit entries at close x 1.02, maker 0 bps, taker 15 bps + 0.03 per unit, cap 0.1%: makers pay the per-unit fee, takers up to the cap",
+              goog, MA + " (short entries = cross_below, short exits = cross_above)", ex, en, [], short=True,
+              size="100%", fee_bps=15, maker_bps=0, fee_per_unit=0.03, fee_max="0.1%",
+              entry_limit=Expr("close * 1.02", goog.c * 1.02), order_bars=3, sl="4%", tp=[("8%", None)],
+              expect=["event:maker_fill", "fee:max", "target", "stop"]),
+    ]
+
+
 def cases_eurusd():
     eur = Data("EURUSD")
     en, ex = ma_cross(eur)
@@ -733,7 +786,7 @@ def cases_eurusd():
 
 def main():
     goog = Data("GOOG")
-    cases = cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd()
+    cases = cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd() + cases_fees(goog)
     for c in cases:
         del c["_py"]
     import vectorbt as vbt

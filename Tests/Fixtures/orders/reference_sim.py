@@ -7,7 +7,7 @@ vectorbt or backtesting.py): every rule below cites the section of orders.md it 
 as `[Timing]`, `[Entries]`, `[Exits]`, `[Bar 1 open]`, `[Bar 2 range]`, `[Bar 3 close]`,
 `[Series]`, `[Sizing]`.
 
-Scope (what bt's `--depth none --max-participation 0`, no `--lot`, `--fee-min 0` does):
+Scope (what bt's `--depth none --max-participation 0`, no `--lot` does):
 
 - fills at the next open (`fill="next-open"`) or at the signal bar's close (`fill="close"`);
 - a long-only run (`entries`/`exits`) or a short-only run (`short=True`: the same arrays are
@@ -18,7 +18,10 @@ Scope (what bt's `--depth none --max-participation 0`, no `--lot`, `--fee-min 0`
   each distance a fraction of the entry price or a per-bar distance array;
 - a position-aware exit rule: a Python callable `rule(bar, state)` called at each close while in
   a position, `state` holding the series of orders.md's table;
-- sizing `N%`, `Nu`, `risk:R%`, `vol:V%`; `pyramid`; fees as a fraction of notional, no slippage.
+- sizing `N%`, `Nu`, `risk:R%`, `vol:V%`; `pyramid`; no slippage;
+- fees as brokers charge them [Fees]: a rate on the notional (the taker's, or the maker's for a
+  fill of an order that rested), a fee per unit, a minimum per fill and a cap as a share of the
+  notional (`fee_min` here is bt's `--fee-min`).
 
 Conventions this file has to pick where orders.md leaves a choice are marked `READING:`.
 Anything outside the scope raises `Unsupported` rather than guessing.
@@ -53,7 +56,11 @@ class Target:
 class Config:
     fill: str = "next-open"              # "next-open" | "close"            [Timing]
     size: str = "100%"                   # "N%" | "Nu" | "risk:R%" | "vol:V%" [Sizing]
-    fee: float = 0.001                   # fraction of notional (bt --fee-bps 10)
+    fee: float = 0.001                   # fraction of notional (bt --fee-bps 10): takers [Fees]
+    maker_fee: Optional[float] = None    # fraction of notional for makers (--maker-bps); None: fee
+    fee_per_unit: float = 0.0            # cash per unit filled (--fee-per-unit)
+    fee_min: float = 0.0                 # cash, the least a charged fill pays (--fee-min)
+    fee_max: Optional[float] = None      # fraction of notional, the most a fill pays (--fee-max)
     cash: float = 10_000.0
     short: bool = False                  # short-only run
     sl: object = None                    # fraction or per-bar distance array [Exits: Stop-loss]
@@ -242,15 +249,64 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             return away(base, direction * float(spec[t]))
         return base * (1 + direction * side * spec)
 
+    # -- fees --------------------------------------------------------------------------------
+
+    only_rate = (cfg.maker_fee is None and cfg.fee_per_unit == 0 and cfg.fee_min == 0
+                 and cfg.fee_max is None)
+
+    def fee_of(notional, qty, maker):
+        """[Fees] A fill's fee: notional x rate (the maker's for a maker fill) + qty x fee per
+        unit; a charge (>= 0) is at least the minimum, a rebate (< 0) is paid as it is; then at
+        most fee_max x notional: the cap wins over the minimum."""
+        rate = cfg.maker_fee if (maker and cfg.maker_fee is not None) else fee
+        x = notional * rate + qty * cfg.fee_per_unit
+        if x >= 0:
+            x = max(x, cfg.fee_min)
+        if cfg.fee_max is not None:
+            x = min(x, cfg.fee_max * notional)
+        return x
+
+    def affordable_qty(budget, price, maker):
+        """[Sizing] [Fees] the most units whose notional plus fee stays within `budget`; a rebate
+        is not spent before it is received (a negative rate counts as 0 here).
+        READING: found by bisection on the quantity (the cost is nondecreasing in it), not by a
+        formula, so this does not share bt's algebra."""
+        if only_rate:
+            return budget / (1 + fee) / price                # the proportional fee alone
+        if not budget > 0:
+            return 0.0
+        rate = cfg.maker_fee if (maker and cfg.maker_fee is not None) else fee
+
+        def cost(q):
+            n = q * price
+            x = n * max(rate, 0.0) + q * cfg.fee_per_unit
+            x = max(x, cfg.fee_min)
+            if cfg.fee_max is not None:
+                x = min(x, cfg.fee_max * n)
+            return n + x
+
+        lo, hi = 0.0, budget / price
+        if cost(lo) > budget:
+            return 0.0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if mid <= lo or mid >= hi:
+                break
+            if cost(mid) <= budget:
+                lo = mid
+            else:
+                hi = mid
+        return lo
+
     # -- fills --------------------------------------------------------------------------------
 
-    def entry_quantity(price, signal_bar):
+    def entry_quantity(price, signal_bar, maker):
         """[Sizing] quantity for an entry filling at `price` (the order's reference price)."""
         held = pos.qty * pos.side if pos is not None else 0.0
         eq = cash + held * price
-        cap = cash / (1 + fee) / price if side > 0 else math.inf   # longs: cash, fee on top
+        cap = affordable_qty(cash, price, maker) if side > 0 else math.inf   # longs: cash, fee on top
         if size_kind == "pct":
-            q = size_val * eq / (1 + fee) / price
+            q = affordable_qty(size_val * eq, price, maker)
         elif size_kind == "units":
             q = size_val                                         # shrinks to what cash affords
         elif size_kind == "risk":
@@ -259,7 +315,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         else:  # vol: min(1, V / (sigma sqrt P)) of equity, as N% does
             s = sigma20(c, signal_bar)
             share = min(1.0, size_val / (s * math.sqrt(cfg.periods_per_year))) if s > 0 else 1.0
-            q = share * eq / (1 + fee) / price
+            q = affordable_qty(share * eq, price, maker)
         return min(q, cap)
 
     def set_levels(p, signal_bar):
@@ -288,15 +344,17 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             lv = rnd(level(cfg.trail, p.peak, signal_bar, -1))
             p.trail = lv if math.isfinite(lv) else None
 
-    def open_fill(bar, price, signal_bar, checks_from):
-        """An entry fill: a new position or a pyramid add-on [Sizing]."""
+    def open_fill(bar, price, signal_bar, checks_from, maker=False):
+        """An entry fill: a new position or a pyramid add-on [Sizing]; `maker`: a limit that
+        rested, filled at its price inside the bar [Fees]."""
         nonlocal cash, pos
-        q = entry_quantity(price, signal_bar)
+        q = entry_quantity(price, signal_bar, maker)
         if not q > 0:
             events.append(("rejected", bar))
             return
         notional = q * price
-        paid = notional * fee
+        paid = fee_of(notional, q, maker)
+        events.append(("maker_fill" if maker else "taker_fill", bar))
         if side > 0:
             cash -= notional + paid
         else:
@@ -312,11 +370,15 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         set_levels(pos, signal_bar)
 
     def exit_fill(bar, qty, price, kind):
-        """A sell of a long (buy of a short): notional - fee received (paid)."""
+        """A sell of a long (buy of a short): notional - fee received (paid). [Fees] a target
+        filled at its level inside the bar rested there: a maker's fill; every other exit (at the
+        open, a stop, a signal, a time exit) is a taker's."""
         nonlocal cash, pos
         qty = min(qty, pos.qty)
         notional = qty * price
-        paid = notional * fee
+        maker = kind == "target"
+        paid = fee_of(notional, qty, maker)
+        events.append(("maker_fill" if maker else "taker_fill", bar))
         if side > 0:
             cash += notional - paid
         else:
@@ -435,6 +497,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         w = working
         lim, stp = w["limit"], w["stop"]
         fill = None
+        maker = False
         if stp is not None and not w["triggered"]:
             if h[i] >= stp if side > 0 else l[i] <= stp:     # the high reaches the stop
                 w["triggered"] = True
@@ -442,6 +505,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                     events.append(("stop_limit_at_stop_price", i))
                 if lim is None or (lim >= stp if side > 0 else lim <= stp):
                     fill = stp                                   # stop, or stop-limit: at the stop
+                    maker = False                                # [Fees] triggered: takes
                 else:
                     # stop-limit with the limit beyond the stop: the path inside the bar is
                     # unknown, no fill on the trigger bar; a limit from the next bar on
@@ -451,9 +515,10 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             # a limit (or a stop-limit triggered at this open or earlier): the low reaches it
             if l[i] <= lim if side > 0 else h[i] >= lim:
                 fill = lim
+                maker = True                                     # [Fees] the limit rested
         if fill is not None:
             working = None
-            open_fill(i, fill, w["signal"], i + 1)               # inside the bar: checks from i+1
+            open_fill(i, fill, w["signal"], i + 1, maker)        # inside the bar: checks from i+1
             events.append(("entry_inside_bar", i))
             events.append(("limit_or_stop_fill", i))
             return True

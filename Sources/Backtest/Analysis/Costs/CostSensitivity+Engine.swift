@@ -2,7 +2,9 @@ import BacktestCore
 
 extension ExecutionConfig {
     /// This configuration with trading costs scaled by `m` (1 = unchanged), for the
-    /// cost-sensitivity table: fees (`feeBps`, `feeMin`) scale by m; the synthetic book's
+    /// cost-sensitivity table: every part of the fees (`feeBps`, `makerBps`, `feePerUnit`,
+    /// `feeMin` and the cap `feeMax`) scales by m, so each fill's fee is m times (the maker rate
+    /// kept within its range and the cap at most 100% of the notional); the synthetic book's
     /// distances from the reference (half spread and impact) scale by m, and so does fixed
     /// slippage. m = 0 turns depth off (fills at the reference price). A recorded book
     /// (`--depth book`) cannot be rescaled and is kept for m > 0.
@@ -11,6 +13,9 @@ extension ExecutionConfig {
         var c = self
         c.feeBps *= m
         c.feeMin *= m
+        c.feePerUnit *= m
+        c.makerBps = makerBps.map { min(max($0 * m, -ExecutionConfig.largestRebateBps), 9_999) }
+        c.feeMax = feeMax.map { min($0 * m, 1) }
         guard m > 0 else { c.depth = .none; return c }
         switch depth {
         case .synthetic: c.synthetic.costScale *= m
@@ -24,7 +29,9 @@ extension ExecutionConfig {
 extension CostSensitivity {
     /// The cost table and break-even fee for a strategy's `signals` on `candles` under `config`,
     /// re-running `Engine.run` at each multiplier and, for the break-even, with `feeBps` varied
-    /// and depth impact as configured.
+    /// and depth impact as configured. The break-even varies the taker rate (and the maker
+    /// rate with it when `makerBps` is not given); a given maker rate, the per-unit fee, the
+    /// minimum and the cap stay as configured.
     public static func run(_ candles: CandleSeries, signals: Signals, config: ExecutionConfig,
                            periodsPerYear: Double? = nil) throws -> CostSensitivity {
         try run(CandleWindow(candles), signals: signals, config: config, periodsPerYear: periodsPerYear)

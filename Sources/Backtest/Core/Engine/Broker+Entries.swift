@@ -44,12 +44,12 @@ extension Broker {
             working = nil
             return
         }
-        guard let (price, atOpen) = order.fill(open: candles.open[bar], high: candles.high[bar], low: candles.low[bar]) else {
+        guard let (price, atOpen, maker) = order.fill(open: candles.open[bar], high: candles.high[bar], low: candles.low[bar]) else {
             working = order.lastBar == bar ? nil : order
             return
         }
         working = nil
-        openPosition(order.side, at: FillPoint(bar: bar, row: bar, reference: price, timeMs: candles.time[bar] &* 1000),
+        openPosition(order.side, at: FillPoint(bar: bar, row: bar, reference: price, timeMs: candles.time[bar] &* 1000, maker: maker),
                      signalBar: order.signalBar, atOpen: atOpen)
     }
 }

@@ -15,7 +15,6 @@ enum OrderAction: Equatable {
 struct Broker {
     let config: ExecutionConfig
     let candles: CandleSeries
-    private let feeRate: Double
     var ledger: PositionLedger
     var log: RunLog
 
@@ -36,7 +35,6 @@ struct Broker {
         self.config = config
         self.entryPrices = entryPrices
         self.candles = candles
-        feeRate = config.feeRate
         cash = config.initialCash
         ledger = PositionLedger(symbol: 0, candles: candles, config: config, distances: distances, pairs: pairs)
         log = RunLog(initialCash: config.initialCash, bars: candles.count)
@@ -90,13 +88,14 @@ struct Broker {
         let p = point.reference
         let equity = cash + position * p
         // Cash a buy may spend on notional so that notional + fee <= cash.
-        let affordable = max(0, min(cash / (1 + feeRate), cash - config.feeMin))
+        let fees = ledger.fees, maker = point.maker
+        let affordable = fees.affordableNotional(cash: cash, price: p, maker: maker)
         var quantity: Double
         var limit: Double
         switch config.sizing {
         case .equityFraction(let share):
             let budget = share * equity
-            limit = max(0, min(budget / (1 + feeRate), budget - config.feeMin))
+            limit = fees.affordableNotional(cash: budget, price: p, maker: maker)
             quantity = limit / p
         case .units(let units):
             quantity = units
@@ -116,7 +115,7 @@ struct Broker {
             let annual = sigma * config.periodsPerYear!.squareRoot()
             let share = annual > 0 ? min(1, target / annual) : 1
             let budget = share * equity
-            limit = max(0, min(budget / (1 + feeRate), budget - config.feeMin))
+            limit = fees.affordableNotional(cash: budget, price: p, maker: maker)
             quantity = limit / p
         }
         if side == .long { limit = min(limit, affordable) }

@@ -9,6 +9,8 @@ extension ExecutionConfig {
     /// model_tick_source (`given`, `profile`, `inferred`: the spread floor), spread_window,
     /// impact, touch_seconds, impact_window, bid_depth and ask_depth (`A,b`), refill_seconds.
     /// sl, tp, trail and breakeven are fractions, or the expression's text for a price distance.
+    /// fee_per_unit, maker_bps and fee_max (a fraction) follow fee_min only when given (not 0,
+    /// nil), so the parameters of runs without them read as before they existed.
     public var parameters: [RunParameter] {
         func optional(_ v: Double?) -> RunParameter.Value { v.map { .double($0) } ?? .none }
         /// A fraction as a number, an expression as its text.
@@ -39,13 +41,16 @@ extension ExecutionConfig {
         let size = sizing.text
         var slippage: Double?
         if case .fixedSlippage(let bps) = depth { slippage = bps }
+        var fees = [RunParameter("fee_bps", .double(feeBps)), RunParameter("fee_min", .double(feeMin))]
+        if feePerUnit != 0 { fees.append(RunParameter("fee_per_unit", .double(feePerUnit))) }
+        if let makerBps { fees.append(RunParameter("maker_bps", .double(makerBps))) }
+        if let feeMax { fees.append(RunParameter("fee_max", .double(feeMax))) }
         return [
             RunParameter("cash", .double(initialCash)),
             RunParameter("fill", .string(fill.rawValue)),
             RunParameter("short", .bool(allowShort)),
             RunParameter("size", .string(size)),
-            RunParameter("fee_bps", .double(feeBps)),
-            RunParameter("fee_min", .double(feeMin)),
+        ] + fees + [
             RunParameter("sl", distance(exits.stopLoss)),
             RunParameter("tp", targets),
             RunParameter("trail", distance(exits.trail)),

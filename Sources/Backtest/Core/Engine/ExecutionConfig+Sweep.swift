@@ -1,9 +1,11 @@
-/// Exit and order settings a sweep's grid may vary (`--grid sl=2%:10%:2%`), by name.
+/// Exit, order and fee settings a sweep's grid may vary (`--grid sl=2%:10%:2%`, `maker_bps=-2:2:1`), by name.
 extension ExecutionConfig {
     /// The grid names of the settings `set(_:to:)` takes, and the settings they give.
     public static let sweptSettings: [String: Setting] = [
         Setting.stopLoss.name: .stopLoss, Setting.takeProfit.name: .takeProfit, Setting.trail.name: .trail,
         Setting.breakeven.name: .breakeven, Setting.exitAfter.name: .exitAfter, Setting.orderBars.name: .orderBars,
+        Setting.feeBps.name: .feeBps, Setting.makerBps.name: .makerBps, Setting.feePerUnit.name: .feePerUnit,
+        Setting.feeMin.name: .feeMin, Setting.feeMax.name: .feeMax,
     ]
 
     /// The largest count of bars a grid may give `exit_after` or `order_bars`.
@@ -11,7 +13,8 @@ extension ExecutionConfig {
 
     /// Sets a swept setting: `sl`, `trail` a fraction of the entry price; `tp` one target selling
     /// everything at that fraction; `breakeven` a fraction; `exit_after`, `order_bars` a whole
-    /// number of bars.
+    /// number of bars; `fee_bps`, `maker_bps` basis points, `fee_per_unit`, `fee_min` cash,
+    /// `fee_max` a fraction of the notional.
     /// - Throws: `InputError` naming the setting for a value it cannot take (checked again by
     ///   `validate`).
     public mutating func set(_ setting: Setting, to value: Double) throws {
@@ -32,6 +35,11 @@ extension ExecutionConfig {
         case .breakeven: exits.breakeven = value
         case .exitAfter: exits.exitAfterBars = try bars()
         case .orderBars: entries.orderBars = try bars()
+        case .feeBps: feeBps = value
+        case .makerBps: makerBps = value
+        case .feePerUnit: feePerUnit = value
+        case .feeMin: feeMin = value
+        case .feeMax: feeMax = value
         default: preconditionFailure("\(setting.name) is not a swept execution setting")
         }
     }

@@ -98,8 +98,16 @@ public struct ExecutionConfig: Sendable {
     public var sizing: Sizing = .equityFraction(1)
     /// Fee in basis points of each fill's notional.
     public var feeBps: Double = 10
-    /// Minimum fee per order, in cash.
+    /// Minimum fee per fill, in cash (a floor on charges, not on maker rebates; `FeeSchedule`).
     public var feeMin: Double = 0
+    /// Fee per unit filled (per share, contract or coin), in cash, on top of the rate.
+    public var feePerUnit: Double = 0
+    /// Fee in basis points of notional for maker fills (orders that rested: `FeeSchedule`);
+    /// negative for a rebate; nil: `feeBps`.
+    public var makerBps: Double?
+    /// The most a fill pays, as a fraction of its notional (0.01 = 1%); nil: no cap. The cap
+    /// wins over `feeMin`.
+    public var feeMax: Double?
     /// How entry signals become orders: market (the default), limit, stop or stop-limit, how long
     /// they work, and how many entries a position takes.
     public var entries = EntryRules()
@@ -145,6 +153,15 @@ public struct ExecutionConfig: Sendable {
     /// Fee rate as a fraction of notional.
     public var feeRate: Double { feeBps / 10_000 }
 
+    /// The fee rules of every fill: the rates, per-unit fee, minimum and cap.
+    public var fees: FeeSchedule {
+        FeeSchedule(takerRate: feeRate, makerRate: makerBps.map { $0 / 10_000 }, perUnit: feePerUnit, minimum: feeMin, cap: feeMax)
+    }
+
+    /// The most negative `makerBps` accepted: a rebate of 1% of notional, far beyond any
+    /// exchange's (the largest published maker rebates are a few basis points).
+    public static let largestRebateBps = 100.0
+
     /// True when fills meet the candle-only model book with its spread estimated from the bars
     /// (the Corwin-Schultz pairs are read), not given.
     var estimatesSpreadFromBars: Bool {
@@ -184,6 +201,11 @@ public struct ExecutionConfig: Sendable {
         }
         try check(feeBps, { $0 >= 0 && $0 < 10_000 }, .feeBps, "fee must be in [0, 10000) basis points")
         try check(feeMin, { $0 >= 0 }, .feeMin, "minimum fee must be >= 0")
+        try check(feePerUnit, { $0 >= 0 && $0 <= Self.largestAmount }, .feePerUnit, "fee per unit must be in [0, 1e15]")
+        try check(makerBps, { $0 >= -Self.largestRebateBps && $0 < 10_000 }, .makerBps,
+                  "maker fee must be in [-100, 10000) basis points (negative: a rebate of at most 1%)")
+        try check(feeMax, { $0 > 0 && $0 <= 1 }, .feeMax, "fee cap must be above 0% and at most 100% of the notional",
+                  showsValue: false)
         try exits.validate()
         try entries.validate(allowShort: allowShort)
         try check(tick, { $0 > 0 }, .tick, "tick must be positive")
@@ -200,10 +222,11 @@ public struct ExecutionConfig: Sendable {
     /// A stop or target distance: `5%`, or a fraction of the entry price below 1 (`0.05`). A
     /// bare number of 1 or more is refused with the percentage it would be (`5` is 500%), the
     /// mistake of a user who means five percent.
-    public static func parseDistance(_ text: String, setting: Setting) throws -> Double {
+    /// `whole` names what the fraction is of (a fee cap's: the notional).
+    public static func parseDistance(_ text: String, setting: Setting, of whole: String = "the entry price") throws -> Double {
         let v = try parseFraction(text, setting: setting)
         if !text.hasSuffix("%"), v >= 1 {
-            throw InputError("a bare number is a fraction of the entry price (\(text) is \(NumberText.shortest(v * 100))%): "
+            throw InputError("a bare number is a fraction of \(whole) (\(text) is \(NumberText.shortest(v * 100))%): "
                              + "write \(text)% for \(text) percent", setting: setting, value: text)
         }
         return v

@@ -13,8 +13,8 @@ extension PositionLedger {
     /// (`target-gap`); then the range: a stop inside it exits everything at its level (a target
     /// also inside the bar: the order of touches is unknown, the stop is taken and the bar
     /// counted in `ambiguousExitBars`), else each target inside it fills at its level, nearest
-    /// first. A level that is not a positive price fills at the open. Fills take the book at the
-    /// bar's open.
+    /// first (a maker's fill; every other exit is a taker's). A level that is not a positive
+    /// price fills at the open. Fills take the book at the bar's open.
     mutating func checkLevels<R: ExecutionRecorder>(bar: Int, row: Int, cash: inout Double, recorder: inout R) {
         // The trip's entry bar only: binding the whole trip copied it (120 bytes) on every bar.
         guard quantity != 0, bar >= exits.firstCheckBar, let entryBar = trip?.entryBar else { return }
@@ -23,9 +23,10 @@ extension PositionLedger {
         let held = entryBar < bar
         let timeMs = candles.time[bar] &* 1000
         func through(_ level: Double, below: Bool, _ price: Double) -> Bool { below ? price <= level : price >= level }
+        /// A target filled at its level inside the bar rested there: a maker's fill (`FeeSchedule`).
         func exit(full: Bool, wanted: Double = 0, at price: Double, _ kind: ExitKind) {
-            decrease(full: full, wanted: wanted, at: FillPoint(bar: bar, row: row, reference: price > 0 ? price : o, timeMs: timeMs),
-                     kind: kind, cash: &cash, recorder: &recorder)
+            let point = FillPoint(bar: bar, row: row, reference: price > 0 ? price : o, timeMs: timeMs, maker: kind == .target && price > 0)
+            decrease(full: full, wanted: wanted, at: point, kind: kind, cash: &cash, recorder: &recorder)
         }
         /// Fires target `i` at `price`: its share of the quantity entered, once, or all that is
         /// left when it has no share (a full exit, which, like the stop, stays armed for a

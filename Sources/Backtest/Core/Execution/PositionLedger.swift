@@ -12,7 +12,8 @@ struct PositionLedger {
     /// Fees, sizing rules, instrument rules, the participation cap and the attached exits
     /// (a portfolio's symbols share one; their liquidity models may differ).
     let config: ExecutionConfig
-    let feeRate: Double
+    /// How fills are charged (`config.fees`, kept so the hot path does not rebuild it).
+    let fees: FeeSchedule
     var liquidity: Liquidity
 
     /// Units held: positive long, negative short.
@@ -45,7 +46,7 @@ struct PositionLedger {
         self.symbol = symbol
         self.candles = candles
         self.config = config
-        feeRate = config.feeRate
+        fees = config.fees
         self.liquidity = Liquidity(config: liquidity ?? config, candles: candles, pairs: pairs)
         exits = ExitLevels(config.exits, distances: distances)
     }
@@ -54,7 +55,10 @@ struct PositionLedger {
     /// The average entry fill price of the open position.
     var entryPrice: Double? { trip.map { $0.entryPrice } }
 
-    func fee(_ notional: Double) -> Double { max(notional * feeRate, config.feeMin) }
+    /// The fee of a fill of `quantity` units worth `notional` at `point` (a maker's or a taker's).
+    func fee(_ notional: Double, quantity: Double, at point: FillPoint) -> Double {
+        fees.fee(notional: notional, quantity: quantity, maker: point.maker)
+    }
 
     /// The participation cap on `bar`, when one is set. A bar without volume (0 or not finite)
     /// has no cap: missing volume turns the volume-based parts off instead of rejecting orders.
@@ -108,7 +112,7 @@ struct PositionLedger {
             || config.lot.map { book.notional + $0 * book.worstPrice > limit } ?? false
         book.quantityAsked = spent && q == asked ? book.quantityFilled : asked
         guard book.quantityFilled > 0 else { reject(orderSide, .noLiquidity, at: point, &recorder); return 0 }
-        var paid = fee(book.notional)
+        var paid = fee(book.notional, quantity: book.quantityFilled, at: point)
         if side == .long {
             // All-in: never let rounding push cash below zero.
             if book.notional + paid > cash { paid = max(0, cash - book.notional) }
@@ -169,11 +173,11 @@ struct PositionLedger {
         let paid: Double
         if long {
             // A fee larger than the cash and the proceeds (a high minimum fee) takes what there is.
-            paid = min(fee(book.notional), cash + book.notional)
+            paid = min(fee(book.notional, quantity: book.quantityFilled, at: point), cash + book.notional)
             cash += book.notional - paid
             quantity -= book.quantityFilled
         } else {
-            paid = fee(book.notional)
+            paid = fee(book.notional, quantity: book.quantityFilled, at: point)
             cash -= book.notional + paid
             quantity += book.quantityFilled
         }

@@ -6,6 +6,9 @@ struct FillPoint {
     var row: Int
     var reference: Double
     var timeMs: Int64
+    /// The fill is a maker's: an order that rested, filled at its own price inside the bar
+    /// (`FeeSchedule`); false for every fill at the open or of a market order.
+    var maker = false
 }
 
 /// What the execution core hands to its driver: every fill, finished round trip and rejection,

@@ -20,9 +20,11 @@ struct WorkingEntry {
         self.signalBar = signalBar; self.lastBar = signalBar.barsLater(bars)
     }
 
-    /// Where the order fills on a bar with these prices, and whether at the open; nil when it
-    /// does not fill on it (a stop-limit may trigger and wait as a limit).
-    mutating func fill(open o: Double, high h: Double, low l: Double) -> (price: Double, atOpen: Bool)? {
+    /// Where the order fills on a bar with these prices, whether at the open, and whether as a
+    /// maker (a limit resting on the book, reached inside the bar and filled at its price;
+    /// `FeeSchedule`); nil when it does not fill on it (a stop-limit may trigger and wait as a
+    /// limit). Fills at the open and at a stop's trigger are a taker's.
+    mutating func fill(open o: Double, high h: Double, low l: Double) -> (price: Double, atOpen: Bool, maker: Bool)? {
         let long = side == .long
         // Prices the order reaches: a buy limit at or below it, a buy stop at or above it.
         func limitReached(_ p: Double) -> Bool { long ? p <= limit : p >= limit }
@@ -31,20 +33,20 @@ struct WorkingEntry {
         if hasStop && !triggered {
             if stopReached(o) {
                 triggered = true
-                guard hasLimit else { return (o, true) }
-                if limitReached(o) { return (o, true) }
+                guard hasLimit else { return (o, true, false) }
+                if limitReached(o) { return (o, true, false) }
                 // Triggered at the open above the limit: the limit can still be reached later in the bar.
-                return limitReached(long ? l : h) ? (limit, false) : nil
+                return limitReached(long ? l : h) ? (limit, false, true) : nil
             }
             guard stopReached(long ? h : l) else { return nil }
-            guard hasLimit else { return (stop, false) }
+            guard hasLimit else { return (stop, false, false) }
             triggered = true
             // Triggered inside the bar at the stop: marketable when the limit is at or beyond the
             // stop; with the limit on the other side the path is unknown, so not on this bar.
-            return limitReached(stop) ? (stop, false) : nil
+            return limitReached(stop) ? (stop, false, false) : nil
         }
-        if limitReached(o) { return (o, true) }
-        if limitReached(long ? l : h) { return (limit, false) }
+        if limitReached(o) { return (o, true, false) }
+        if limitReached(long ? l : h) { return (limit, false, true) }
         return nil
     }
 }

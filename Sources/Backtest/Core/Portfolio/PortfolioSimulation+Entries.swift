@@ -34,7 +34,7 @@ extension PortfolioSimulation {
                 continue
             }
             let c = candles[j]
-            guard let (price, atOpen) = order.fill(open: c.open[bar], high: c.high[bar], low: c.low[bar]) else {
+            guard let (price, atOpen, maker) = order.fill(open: c.open[bar], high: c.high[bar], low: c.low[bar]) else {
                 working[j] = bar == order.lastBar ? nil : (order, weight)
                 if working[j] == nil { release(j) }
                 continue
@@ -47,9 +47,9 @@ extension PortfolioSimulation {
             }
             let (delta, budget) = buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: order.signalBar)
             guard !delta.isNaN else { unpricedEntries += 1; release(j); continue }
-            var limit = max(0, min(cash / (1 + feeRate), cash - config.feeMin))
+            var limit = fees.affordableNotional(cash: cash, price: price, maker: maker)
             if let budget { limit = min(limit, budget) }
-            let point = FillPoint(bar: bar, row: r, reference: price, timeMs: c.time[bar] &* 1000)
+            let point = FillPoint(bar: bar, row: r, reference: price, timeMs: c.time[bar] &* 1000, maker: maker)
             ledgers[j].increase(.long, wanted: delta, limit: limit, valuePositive: value > 0, at: point,
                                 signalBar: order.signalBar, atOpen: atOpen, cash: &cash, recorder: &log)
             if ledgers[j].quantity == 0 { release(j) } else if !stack.isEmpty { stack[j] = 1 }

@@ -139,7 +139,7 @@ extension PortfolioSimulation {
     /// cash (fee on top, all-in at most) and `budget`, through the execution core.
     private mutating func buy(_ j: Int, quantity wanted: Double, at point: FillPoint, value: Double, budget: Double?) {
         // Cash a buy may spend on notional so that notional + fee <= cash.
-        var limit = max(0, min(cash / (1 + feeRate), cash - config.feeMin))
+        var limit = fees.affordableNotional(cash: cash, price: point.reference, maker: point.maker)
         if let budget { limit = min(limit, budget) }
         ledgers[j].increase(.long, wanted: wanted, limit: limit, valuePositive: value > 0, at: point,
                             signalBar: nextOpen ? point.bar - 1 : point.bar, atOpen: nextOpen, cash: &cash, recorder: &log)

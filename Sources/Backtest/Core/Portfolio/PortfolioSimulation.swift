@@ -47,7 +47,8 @@ struct PortfolioSimulation {
     let slots: Int
     let clock: PortfolioClock
     let nextOpen: Bool
-    let feeRate: Double
+    /// How fills are charged and how much a buy may spend (`config.fees`).
+    let fees: FeeSchedule
     let mode: Mode
     /// Where each symbol's fills get their liquidity (`PortfolioSymbol.liquidity`, else `config`).
     let liquidityConfigs: [ExecutionConfig]
@@ -112,7 +113,7 @@ struct PortfolioSimulation {
         self.mode = mode
         slots = rules.slots(symbols: symbols.count)
         nextOpen = config.fill == .nextOpen
-        feeRate = config.feeRate
+        fees = config.fees
         clock = PortfolioClock(candles.map(\.time))
         cash = config.initialCash
         let m = symbols.count

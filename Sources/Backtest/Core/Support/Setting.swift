@@ -45,6 +45,12 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case size
     case feeBps = "fee_bps"
     case feeMin = "fee_min"
+    /// The fee per unit filled (share, contract, coin).
+    case feePerUnit = "fee_per_unit"
+    /// The fee rate of maker fills (orders that rested).
+    case makerBps = "maker_bps"
+    /// The cap on a fill's fee as a share of its notional.
+    case feeMax = "fee_max"
     case stopLoss = "sl"
     case takeProfit = "tp"
     /// The trailing stop's distance.

@@ -58,6 +58,9 @@ extension ExecutionRequest {
         if let v = text(.size) { c.sizing = try ExecutionConfig.Sizing.parse(v) }
         if let v = number(.feeBps) { c.feeBps = v }
         if let v = number(.feeMin) { c.feeMin = v }
+        if let v = number(.feePerUnit) { c.feePerUnit = v }
+        c.makerBps = number(.makerBps)
+        if let v = text(.feeMax) { c.feeMax = try ExecutionConfig.parseDistance(v, setting: .feeMax, of: "the notional") }
         let orders = (strategy?.orders ?? OrderSettings()).overridden(by: orderSettings)
         try orders.apply(to: &c, values: parameters?.expressionValues ?? [:])
         if case .volatility = c.sizing {

@@ -63,7 +63,7 @@ public struct ExecutionSetting: Sendable {
         switch defaultValue {
         case .none: return out
         case .value(let v): return out + " (default \(v))"
-        case .described(let words): return out + " (default: " + words + ")"
+        case .described(let words): return out + " (default: " + Setting.worded(words, naming: name) + ")"
         }
     }
 
