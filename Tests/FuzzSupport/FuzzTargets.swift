@@ -215,6 +215,10 @@ public enum FuzzTargets {
                 checkRoundTrip(series)
             case .book(let events):
                 checkBook(events)
+            case .funding(let rows):
+                Check.that(rows.allSatisfy { $0.problem == nil }
+                               && zip(rows, rows.dropFirst()).allSatisfy { $0.timeMs < $1.timeMs },
+                           "funding rows out of range or order")
             }
         }
     }
