@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Backtest
 
 /// `bt data import --format funding`, `bt data list`, `bt data export --funding` and `bt data remove` end to end.
 @Suite("bt data funding rates")
@@ -44,5 +45,50 @@ struct FundingCommandTests {
         #expect(r.status == 2)
         #expect(r.stderr == "error: \(bad):3: rate 0.07 is outside -0.05...0.05 (a fraction per funding period, at most 5%; a percentage?)\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
+    @Test("bt data fetch binance-futures --funding stores the history; without --funding it is refused (exit 2)")
+    func fetch() throws {
+        let server = try FundingServer(["--rows", "1500"])
+        let db = BT.scratchStore()
+        let env = ["no_proxy": "127.0.0.1,localhost", "BT_FETCH_BACKOFF": "0.01"]
+        let args = ["data", "fetch", "binance-futures", "btcusdt", "--base-url", server.baseURL, "--db", db]
+        let r = try BT.run(args + ["--funding"], environment: env, directory: BT.root)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "BTCUSDT funding: 1500 rates added, 0 updated, 0 unchanged (binance-futures, 2 pages, 2 requests, 0 retries)\n")
+        let again = try BT.run(args + ["--funding"], environment: env, directory: BT.root)
+        #expect(again.stdout.hasPrefix("BTCUSDT: no new funding rates after \(UTCTime.iso(FundingServer.settlement(1499).timeMs / 1000))"),
+                "\(again.stdout)\(again.stderr)")
+        let export = try BT.run(["data", "export", "BTCUSDT", "--funding", "--db", db]).stdout
+        #expect(export.split(separator: "\n").count == 1501)
+        #expect(export.hasPrefix("time,rate,mark_price\n2024-01-01T00:00:00Z,-0.0001,42000.0\n"), "\(export.prefix(100))")
+        let refused = try BT.run(args, environment: env, directory: BT.root)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("error: binance-futures serves funding rates only for now (futures candles come later)"),
+                "\(refused.stderr)")
+        #expect(try BT.run(args.replacingFirst("binance-futures", "binance") + ["--funding", "--interval", "1h"],
+                           environment: env, directory: BT.root).stderr.hasPrefix("error: --funding: binance serves no funding rates"))
+    }
+
+    @Test("a junk funding page stores nothing (exit 1, the store byte for byte as before)")
+    func junk() throws {
+        let server = try FundingServer(["--rows", "1500", "--set", "1200:fundingRate:\"NaN\""])
+        let db = BT.scratchStore()
+        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let r = try BT.run(["data", "fetch", "binance-futures", "BTCUSDT", "--funding", "--base-url", server.baseURL, "--db", db],
+                           environment: ["no_proxy": "127.0.0.1,localhost"], directory: BT.root)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("row 201: fundingRate 'NaN' is not a finite number") && r.stderr.contains("nothing was stored"),
+                "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+}
+
+private extension Array where Element == String {
+    func replacingFirst(_ a: String, _ b: String) -> [String] {
+        var out = self
+        if let k = out.firstIndex(of: a) { out[k] = b }
+        return out
     }
 }
