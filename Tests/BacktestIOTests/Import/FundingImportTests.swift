@@ -76,14 +76,23 @@ struct FundingImportTests {
         #expect(TestSupport.storeBytes(db) == before)
     }
 
-    @Test("a timeframe or an end stamp is refused for a funding file")
-    func refusedOptions() throws {
+    @Test("candle-only settings are refused for a funding file, naming the setting (--adjusted as the format's)",
+          arguments: [Setting.timeframe, .skipBadRows, .format, .stamp, .dateFormat])
+    func refusedOptions(setting: Setting) throws {
         var options = ImportOptions(symbol: "BTCUSDT", format: .funding)
-        options.timeframe = .hour1
+        switch setting {
+        case .timeframe: options.timeframe = .hour1
+        case .skipBadRows: options.skipBadRows = true
+        case .stamp: options.stamp = .end
+        case .dateFormat: options.dateFormat = "%Y"
+        default: options.adjusted = true
+        }
         let e = try #require(throws: InputError.self) {
             try Importer.read(bytes: Array("time,rate\n0,0\n".utf8), name: "f.csv", options: options)
         }
-        #expect(e.setting == .timeframe)
+        #expect(e.setting == setting)
+        // The fixture reads without them.
+        #expect(try Importer.read(paths: [TestSupport.fixture("funding.csv")], options: ImportOptions(format: .funding))[0].symbol == "FUNDING")
     }
 
     @Test("merging as candles merge: re-import unchanged byte for byte, new times added, changes refused without updates")

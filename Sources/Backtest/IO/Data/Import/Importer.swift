@@ -107,9 +107,10 @@ public enum Importer {
             throw InputError("trade prints, book events and funding rates have their own times: only candle files take a bar stamp",
                              setting: .stamp)
         }
-        if format == .funding, options.timeframe != nil {
-            throw InputError("funding rates are stored as given, at their own times: a funding file takes no timeframe",
-                             setting: .timeframe)
+        if format == .funding, options.timeframe != nil || options.skipBadRows || options.adjusted {
+            throw InputError("funding rates are stored as given, at their own times, and a bad row refuses the file: "
+                                 + "a funding file takes no timeframe, adjusted close or skipping of bad rows",
+                             setting: options.timeframe != nil ? .timeframe : options.skipBadRows ? .skipBadRows : .format)
         }
         let fileSymbol = { try options.symbol.map(Symbol.validated) ?? defaultSymbol(for: text.file) }
         switch format {
