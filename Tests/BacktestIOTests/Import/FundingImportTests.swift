@@ -95,6 +95,16 @@ struct FundingImportTests {
         #expect(try Importer.read(paths: [TestSupport.fixture("funding.csv")], options: ImportOptions(format: .funding))[0].symbol == "FUNDING")
     }
 
+    @Test("a funding file imported without its format is refused with the format that reads it")
+    func suggested() throws {
+        let e = try #require(throws: InputError.self) {
+            try Importer.read(paths: [TestSupport.fixture("funding.csv")], options: ImportOptions(symbol: "BTCUSDT"))
+        }
+        #expect(e.reason.hasSuffix("missing required column 'close' (header has: time, rate, mark_price); the header names a funding "
+                                       + "rate: a file of funding rates"), "\(e.reason)")
+        #expect(e.fixes.map(\.setting) == [.format] && e.fixes.first?.value == "funding")
+    }
+
     @Test("merging as candles merge: re-import unchanged byte for byte, new times added, changes refused without updates")
     func merge() throws {
         let (store, db) = try scratchStore()
