@@ -13,6 +13,7 @@ public enum FuzzTargets {
     public static let alphavantage = importer(.alphavantage)
     public static let trades = importer(.trades)
     public static let book = importer(.book)
+    public static let funding = importer(.funding)
     /// Format detection, then whichever importer it picks.
     public static let detect = importer(nil, name: "detect")
 
@@ -156,6 +157,15 @@ public enum FuzzTargets {
     /// lies in range (ids and times within bt's, prices finite and > 0, quantities finite and
     /// >= 0, a trade's > 0, U <= u), and accepted diffs and snapshots drive a `DepthSync`,
     /// whose book then holds only positive, finite levels.
+    /// A page of Binance futures funding rates (`BinanceFundingFetch.page`): what it accepts is
+    /// in range (`FundingRate.problem`) and strictly increasing in time.
+    public static let binanceFunding = FuzzTarget.parser("binance-funding") { bytes in
+        let page = try BinanceFundingFetch.page(Array(bytes), name: "page", symbol: "BTCUSDT")
+        Check.that(page.rows.count <= page.count, "\(page.rows.count) rows of \(page.count)")
+        Check.that(page.rows.allSatisfy { $0.problem == nil }, "a funding row out of range accepted")
+        Check.that(zip(page.rows, page.rows.dropFirst()).allSatisfy { $0.timeMs < $1.timeMs }, "funding rows out of order")
+    }
+
     public static let binanceFrames = FuzzTarget(name: "binance-frames") { bytes in
         let parser = BinanceFrameParser(symbol: "BTCUSDT")
         let raw = UnsafeRawBufferPointer(bytes)
@@ -197,8 +207,9 @@ public enum FuzzTargets {
         }
     }
 
-    public static let all: [FuzzTarget] = [csv, binance, alphavantage, trades, book, detect, `where`, grid,
-                                           expression, strategyFile, signals, networkNumbers, shardFiles, binanceFrames]
+    public static let all: [FuzzTarget] = [csv, binance, alphavantage, trades, book, funding, detect, `where`, grid,
+                                           expression, strategyFile, signals, networkNumbers, shardFiles, binanceFrames,
+                                           binanceFunding]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 
@@ -215,6 +226,10 @@ public enum FuzzTargets {
                 checkRoundTrip(series)
             case .book(let events):
                 checkBook(events)
+            case .funding(let rows):
+                Check.that(rows.allSatisfy { $0.problem == nil }
+                               && zip(rows, rows.dropFirst()).allSatisfy { $0.timeMs < $1.timeMs },
+                           "funding rows out of range or order")
             }
         }
     }

@@ -4,7 +4,7 @@ import Backtest
 /// rest are in `Options.swift`.
 extension Option {
     static let format = Option("format", kind: .value, valueName: "F",
-                               help: "csv, binance, alphavantage, trades or book (default: detected)")
+                               help: "csv, binance, alphavantage, trades, book or funding (default: detected; funding: named)")
     static let adjusted = Option("adjusted", kind: .flag, help: "Use the adjusted close and scale open, high and low with it")
     static let dateFormat = Option("date-format", kind: .value, valueName: "FMT",
                                    help: "How the file writes dates, strftime-style, e.g. %d/%m/%Y %H:%M (default: detected)")

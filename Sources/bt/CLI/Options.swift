@@ -26,6 +26,7 @@ extension Option {
     static let bars = Option("bars", kind: .value, valueName: "N", help: "Number of bars")
     static let seed = Option("seed", kind: .value, valueName: "S", help: "Random seed (default 1)")
     static let book = Option("book", kind: .flag, help: "Also store a recorded-style order book for each symbol")
+    static let funding = Option("funding", kind: .flag, help: "The symbol's funding rates (time, rate, mark_price)")
 
     // MARK: - Indicators and charts
 

@@ -5,9 +5,10 @@ extension Command {
         path: ["data", "export"],
         help: EmbeddedAssets.dataExportTXT,
         positionals: [PositionalSpec(name: "SYMBOL", help: "Stored symbol")],
-        options: CommonOptions.range
+        options: CommonOptions.range + [.funding.withHelp("Write the stored funding rates (time, rate, mark_price) instead")]
     ) { args in
-        let series = try args.loadCandles(symbol: try args.symbol(at: 0))
-        Output.write(series.csvText())
+        let symbol = try args.symbol(at: 0), range = try args.dateRange
+        Output.write(args.flag(.funding) ? try args.openStore().loadFunding(symbol: symbol, from: range.from, to: range.to).csvText()
+                                         : try args.loadCandles(symbol: symbol).csvText())
     }
 }

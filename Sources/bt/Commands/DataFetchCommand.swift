@@ -6,32 +6,34 @@ extension Command {
         path: ["data", "fetch"],
         help: EmbeddedAssets.dataFetchTXT,
         positionals: [
-            PositionalSpec(name: "SOURCE", help: "binance or alphavantage"),
+            PositionalSpec(name: "SOURCE", help: "binance, binance-futures (with --funding) or alphavantage"),
             PositionalSpec(name: "SYMBOL", help: "The service's symbol (BTCUSDT, IBM); stored under that name"),
         ],
         options: [
             .interval.withHelp("Binance bar interval: 1m 5m 15m 30m 1h 4h 1d 1w 1M (required)"),
+            .funding.withHelp("binance-futures: the funding-rate history (the only data it serves for now)"),
             .from.withHelp("Binance: first bar time, inclusive (default: the listing, or after the last stored bar)"),
             .to.withHelp("Binance: last bar time, inclusive (default: the last complete bar)"),
             .adjusted.withHelp("Alpha Vantage: the adjusted daily series (adjusted close; open, high, low scaled)"),
             .apiKey.withHelp("Alpha Vantage API key (default $ALPHAVANTAGE_API_KEY)"),
             .baseURL.withHelp("The service's address, for a mirror (default https://api.binance.com, "
-                + "https://www.alphavantage.co)"),
+                + "https://fapi.binance.com, https://www.alphavantage.co)"),
             .timeout.withHelp("Seconds without a byte before a request is retried, and 4 x S for a whole answer (default 30)"),
             .attempts, .maxWait.withHelp("Longest rate-limit wait to sit out, at most 604800; a longer one fails at once (default 300)"),
         ]
     ) { args in
         let source = try FetchSource(parsing: args.required(0))
         var request = FetchRequest(source: source, symbol: try args.symbol(at: 1), policy: try args.fetchPolicy)
+        request.funding = args.flag(.funding)
         let progress = FetchProgress(label: "\(request.symbol) pages")
         let result: FetchResult
         do {
             // The stored series, read-only, for the fetch to resume; closed before anything is written.
             let store = try CandleStore.ifPresent(at: args.databasePath)
             switch source {
-            case .binance:
+            case .binance, .binanceFutures:
                 request.interval = args.value(.interval)
-                _ = try request.binanceInterval()  // checked before the range, as it always was
+                if source == .binance { _ = try request.binanceInterval() }  // checked before the range, as it always was
                 (request.from, request.to) = try args.dateRange
             case .alphavantage:
                 request.apiKey = args.value(.apiKey)

@@ -6,15 +6,13 @@ extension Command {
         help: EmbeddedAssets.dataListTXT,
         options: [.json]
     ) { args in
-        let store = try args.openStore()
-        let series = try store.list()
-        let books = try store.bookList()
+        let listing = try StoreListing(try args.openStore())
         if args.flag(.json) {
-            Output.line(StoreListingText.json(series: series, books: books).serialized())
-        } else if series.isEmpty && books.isEmpty {
+            Output.line(StoreListingText.json(listing).serialized())
+        } else if listing.isEmpty {
             Diagnostics.line("the store is empty; import data with 'bt data import'")
         } else {
-            Output.write(StoreListingText.table(series: series, books: books))
+            Output.write(StoreListingText.table(listing))
         }
     }
 }

@@ -13,5 +13,6 @@ extension Command {
         let removed = try store.remove(symbol: symbol, timeframe: timeframe)
         for info in removed.series { Output.line("removed \(info.symbol) \(info.timeframe) (\(info.bars) bars)") }
         if removed.book { Output.line("removed \(symbol) book") }
+        if removed.funding > 0 { Output.line("removed \(symbol) funding (\(removed.funding) rates)") }
     }
 }

@@ -155,6 +155,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case apiKey = "api_key"
     /// The service's base URL (a mirror, a local server).
     case baseURL = "base_url"
+    /// Funding rates (of a perpetual future) rather than bars.
+    case funding
     /// Tries per request.
     case attempts
     /// Seconds without a byte before a request is retried.

@@ -1,9 +1,11 @@
 import BacktestCore
 import Foundation
 
-/// The services bars are fetched from.
+/// The services bars (and funding rates) are fetched from.
 package enum FetchSource: String, CaseIterable, Sendable {
     case binance, alphavantage
+    /// Binance USD-M perpetual futures: funding rates only for now (futures candles come later).
+    case binanceFutures = "binance-futures"
 
     /// The source named `text` (any case).
     /// - Throws: `InputError` naming the sources there are.
@@ -26,6 +28,8 @@ package struct FetchRequest: Sendable {
     /// Binance: the first and last bar times, inclusive (epoch seconds; nil: open).
     package var from: Int64?
     package var to: Int64?
+    /// Binance futures: the funding rates (the only data it serves for now).
+    package var funding = false
     /// Alpha Vantage: the adjusted daily series.
     package var adjusted = false
     /// Alpha Vantage: the API key given (nil: `$ALPHAVANTAGE_API_KEY`).
@@ -45,12 +49,24 @@ package struct FetchRequest: Sendable {
     ///   request; `FetchError` for a fetch that failed.
     package func fetch(store: CandleStore?, environment: [String: String],
                        events: @escaping (FetchEvent) -> Void) throws -> FetchResult {
+        if funding && source != .binanceFutures {
+            throw InputError("\(source.rawValue) serves no funding rates; they come from binance-futures", setting: .funding)
+        }
         switch source {
         case .binance:
             let interval = try binanceInterval()
             return try BinanceFetch.fetch(symbol: symbol, interval: interval, from: from, to: to, store: store,
                                           baseURL: FetchSettings.baseURL(baseURL ?? BinanceFetch.defaultBaseURL),
                                           policy: policy, events: events)
+        case .binanceFutures:
+            guard funding else {
+                throw InputError(.needsSetting, "binance-futures serves funding rates only for now (futures candles come later)",
+                                 setting: .funding)
+            }
+            if interval != nil { throw InputError("funding rates have their own times: leave out the interval", setting: .interval) }
+            return try BinanceFundingFetch.fetch(symbol: symbol, from: from, to: to, store: store,
+                                                 baseURL: FetchSettings.baseURL(baseURL ?? BinanceFundingFetch.defaultBaseURL),
+                                                 policy: policy, events: events)
         case .alphavantage:
             let key = try AlphaVantageFetch.apiKey(apiKey, environment: environment)
             return try AlphaVantageFetch.fetch(symbol: symbol, adjusted: adjusted, apiKey: key, store: store,
@@ -71,13 +87,13 @@ package struct FetchRequest: Sendable {
     /// The line of a fetch that brought nothing new.
     package func nothingNew(_ result: FetchResult) -> String {
         let since = result.resumedAfter.map { " after \(UTCTime.iso($0))" } ?? ""
-        return "\(symbol): no new bars\(since) (\(source.rawValue), \(result.tally))"
+        return "\(symbol): no new \(funding ? "funding rates" : "bars")\(since) (\(source.rawValue), \(result.tally))"
     }
 
     /// The line of a series the fetched bars were written into.
     package func written(_ report: ImportReport, _ result: FetchResult) -> String {
         let resumed = result.resumedAfter.map { "; resumed after \(UTCTime.iso($0))" } ?? ""
-        return "\(report.symbol) \(report.timeframe): \(report.added) bars added, \(report.updated) updated, "
+        return "\(report.symbol) \(report.timeframe): \(report.added) \(funding ? "rates" : "bars") added, \(report.updated) updated, "
             + "\(report.unchanged) unchanged (\(source.rawValue), \(result.tally)\(resumed))"
     }
 }

@@ -79,37 +79,12 @@ enum CSVImporter {
                 let timeField = UnsafeBufferPointer(rebasing: line[spans[l.time]])
                 if reader == nil {
                     reader = try TimeReader.decide(first: timeField, format: dateFormat, zone: zone, file: text.file) {
-                        try timeColumn(text, layout: l, after: lineNumber)
+                        timeColumn(text, column: l.time, delimiter: l.delimiter, after: lineNumber)
                     }
                     out.wallClock = reader!.isWallClock(timeField)
                 }
-                let t: Int64
-                switch reader!.read(timeField) {
-                case .unreadable:
-                    let shown = CSVLine.text(line, spans[l.time])
-                    let expected = switch reader!.kind {
-                    case .standard: "a date, date-time or epoch number"
-                    case .layout(let d): "a \(d.name) date like the rest of the column"
-                    case .format(let f): "a date in the format \(Excerpt.quoted(f.pattern))"
-                    }
-                    throw InputError(shown.trimmingSpaces.isEmpty ? "missing time" : "time \(Excerpt.quoted(shown)) is not \(expected)",
-                                     file: text.file, line: lineNumber)
-                case .nonexistentLocalTime:
-                    throw InputError("time \(Excerpt.quoted(CSVLine.text(line, spans[l.time]).trimmingSpaces)) does not exist in "
-                                         + "\(options.timeZone ?? "UTC") (clocks skip it when daylight saving starts)",
-                                     file: text.file, line: lineNumber)
-                case .time(let ms, let u):
-                    if let u {
-                        if let first = unit, first.unit != u {
-                            throw InputError(
-                                "time \(Excerpt.quoted(CSVLine.text(line, spans[l.time]).trimmingSpaces)) is an epoch in \(u.rawValue) "
-                                    + "but line \(first.line) has one in \(first.unit.rawValue); a file must use one unit",
-                                file: text.file, line: lineNumber)
-                        }
-                        if unit == nil { unit = (u, lineNumber) }
-                    }
-                    t = floorDiv(ms, 1000)
-                }
+                let t = floorDiv(try reader!.milliseconds(line, spans[l.time], unit: &unit, zoneName: options.timeZone,
+                                                          file: text.file, line: lineNumber), 1000)
                 func number(_ column: Int, _ name: String) throws -> Double {
                     switch DecimalParsing.double(UnsafeBufferPointer(rebasing: line[spans[column]])) {
                     case .success(let v): return v
@@ -170,14 +145,15 @@ enum CSVImporter {
         return out
     }
 
-    /// The time fields of the data rows after the header line `after`, with their lines.
-    static func timeColumn(_ text: InputText, layout: CSVLayout, after header: Int) throws -> [(UnsafeBufferPointer<UInt8>, Int)] {
+    /// The fields `column` of the data rows from line `after` on, with their lines (for
+    /// `TimeReader.decide`).
+    static func timeColumn(_ text: InputText, column: Int, delimiter: UInt8, after header: Int) -> [(UnsafeBufferPointer<UInt8>, Int)] {
         var values: [(UnsafeBufferPointer<UInt8>, Int)] = []
         var spans: [Range<Int>] = []
         for (range, number) in text.lines where number >= header {
             let line = text.slice(range)
-            _ = CSVLine.split(line, delimiter: layout.delimiter, into: &spans)
-            if spans.count > layout.time { values.append((UnsafeBufferPointer(rebasing: line[spans[layout.time]]), number)) }
+            _ = CSVLine.split(line, delimiter: delimiter, into: &spans)
+            if spans.count > column { values.append((UnsafeBufferPointer(rebasing: line[spans[column]]), number)) }
         }
         return values
     }

@@ -9,6 +9,8 @@ import BacktestCore
 ///   `symbol`, `code` or `name` tried first, then the other columns bt does not read, four at
 ///   most), when the file then reads as two or more symbols, one with a letter;
 /// - a header of a time column and symbols without a close (`date,aapl,amd`): the wide layout;
+/// - a header with a funding rate column (`time,rate,mark_price`) that reads as funding rates:
+///   `--format funding` (never detected, as a candle file may have a `rate` column too);
 /// - a row failing a check (Yahoo's `null` rows): skipping the bad rows, when they are one row
 ///   or at most a tenth of the file's, and at least two rows are left.
 enum ImportFixes {
@@ -16,6 +18,16 @@ enum ImportFixes {
     /// settings that would read it, if one does.
     static func add(to error: inout InputError, text: InputText, options: ImportOptions) {
         guard error.file == text.file, let format = try? options.format ?? ImportFormat.detect(text) else { return }
+        if options.format == nil, format == .csv, let names = header(text)?.names.map({ $0.lowercased() }),
+           names.contains(where: FundingImporter.rateNames.contains) {
+            var funding = options
+            funding.format = .funding
+            if (try? Importer.readAll(text: text, options: funding, suggesting: false)) != nil {
+                error.reason += "; the header names a funding rate: a file of funding rates"
+                error.fixes = [InputError.Fix(.format, ImportFormat.funding.rawValue, purpose: "to store them as funding rates")]
+                return
+            }
+        }
         if format == .csv && options.layout == .long && options.symbolColumn == nil {
             if error.reason.hasPrefix(ParsedCandles.duplicateReason), let (column, symbols) = symbolColumn(text, options) {
                 error.reason += "; the file holds \(symbols.count) symbols in its column \(Excerpt.quoted(column)) (\(listed(symbols)))"

@@ -13,6 +13,9 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case trades
     /// JSON lines of recorded L2 book events.
     case book
+    /// CSV of a perpetual future's funding rates: time, rate and optionally mark_price
+    /// (`FundingImporter`); never detected, always named.
+    case funding
 
     /// Parses a format name; throws listing the valid names.
     public static func parse(_ text: String) throws -> ImportFormat {

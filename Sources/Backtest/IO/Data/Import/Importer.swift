@@ -9,6 +9,8 @@ public struct ImportedFile: Sendable {
         case candles(CandleSeries)
         /// Validated book events, ordered by time, starting with a snapshot.
         case book([BookEvent])
+        /// Validated funding settlements, in time order with unique times.
+        case funding([FundingRate])
     }
     public var file: String
     /// The format read; nil for generated data.
@@ -101,13 +103,22 @@ public enum Importer {
                              setting: options.dateFormat != nil ? .dateFormat : options.timeZone != nil ? .timeZone
                                  : options.layout == .wide ? .layout : .symbolColumn)
         }
-        if options.stamp == .end && (format == .trades || format == .book) {
-            throw InputError("trade prints and book events have their own times: only candle files take a bar stamp", setting: .stamp)
+        if options.stamp == .end && (format == .trades || format == .book || format == .funding) {
+            throw InputError("trade prints, book events and funding rates have their own times: only candle files take a bar stamp",
+                             setting: .stamp)
+        }
+        if format == .funding, options.timeframe != nil || options.skipBadRows || options.adjusted {
+            throw InputError("funding rates are stored as given, at their own times, and a bad row refuses the file: "
+                                 + "a funding file takes no timeframe, adjusted close or skipping of bad rows",
+                             setting: options.timeframe != nil ? .timeframe : options.skipBadRows ? .skipBadRows : .format)
         }
         let fileSymbol = { try options.symbol.map(Symbol.validated) ?? defaultSymbol(for: text.file) }
         switch format {
         case .book:
             return [ImportedFile(file: text.file, format: format, symbol: try fileSymbol(), content: .book(try BookImporter.read(text)))]
+        case .funding:
+            return [ImportedFile(file: text.file, format: format, symbol: try fileSymbol(),
+                                 content: .funding(try FundingImporter.read(text)))]
         case .csv, .binance, .alphavantage, .trades:
             if text.firstLine() == nil { throw InputError("file is empty", at: text.file) }
             var prints: [TradePrint] = []

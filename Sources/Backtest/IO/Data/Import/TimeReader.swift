@@ -115,3 +115,40 @@ struct TimeReader {
         }
     }
 }
+
+extension TimeReader {
+    /// The time of the field `span` of a data row in UTC milliseconds, or the row's refusal at
+    /// `file:lineNumber`: an unreadable or missing time, a local time that does not exist in
+    /// `zoneName`, or an epoch in another unit than the first one of the file (`unit`, set by the
+    /// first epoch read).
+    mutating func milliseconds(_ line: UnsafeBufferPointer<UInt8>, _ span: Range<Int>,
+                               unit: inout (unit: DecimalParsing.EpochUnit, line: Int)?, zoneName: String?,
+                               file: String, line lineNumber: Int) throws -> Int64 {
+        switch read(UnsafeBufferPointer(rebasing: line[span])) {
+        case .unreadable:
+            let shown = CSVLine.text(line, span)
+            let expected = switch kind {
+            case .standard: "a date, date-time or epoch number"
+            case .layout(let d): "a \(d.name) date like the rest of the column"
+            case .format(let f): "a date in the format \(Excerpt.quoted(f.pattern))"
+            }
+            throw InputError(shown.trimmingSpaces.isEmpty ? "missing time" : "time \(Excerpt.quoted(shown)) is not \(expected)",
+                             file: file, line: lineNumber)
+        case .nonexistentLocalTime:
+            throw InputError("time \(Excerpt.quoted(CSVLine.text(line, span).trimmingSpaces)) does not exist in "
+                                 + "\(zoneName ?? "UTC") (clocks skip it when daylight saving starts)",
+                             file: file, line: lineNumber)
+        case .time(let ms, let u):
+            if let u {
+                if let first = unit, first.unit != u {
+                    throw InputError(
+                        "time \(Excerpt.quoted(CSVLine.text(line, span).trimmingSpaces)) is an epoch in \(u.rawValue) "
+                            + "but line \(first.line) has one in \(first.unit.rawValue); a file must use one unit",
+                        file: file, line: lineNumber)
+                }
+                if unit == nil { unit = (u, lineNumber) }
+            }
+            return ms
+        }
+    }
+}

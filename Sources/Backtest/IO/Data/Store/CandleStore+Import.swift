@@ -44,12 +44,14 @@ private enum StoreEntry: Hashable {
     case series(symbol: String, timeframe: String)
     case book(symbol: String)
     case trades(symbol: String)
+    case funding(symbol: String)
 }
 
 extension CandleStore {
     /// Merges already validated files into the store in one transaction: all land or none.
     ///
-    /// Candles merge by time into the stored series of the same symbol and timeframe: a time
+    /// Candles (and funding rates, `merge(_:_:)` of `FundingRate`) merge by time into the stored
+    /// series of the same symbol and timeframe: a time
     /// already stored takes the file's values (counted as updated when they differ), new times
     /// are added, stored times absent from the file are kept. Files later in `files` win over
     /// earlier ones. A series whose merge changes nothing is not rewritten, so re-importing a
@@ -58,7 +60,7 @@ extension CandleStore {
     /// - Throws: `InputError` when a one-bar file's timeframe cannot be known (a new symbol, or
     ///   one stored at several timeframes); the store is then untouched.
     ///
-    /// With `updates` false, a file that changes bars already stored is refused (kind
+    /// With `updates` false, a file that changes bars (or funding rates) already stored is refused (kind
     /// `.needsSetting`, setting `.update`) saying how many bars and the largest relative change,
     /// and nothing is written: a file from another source must not silently rewrite history.
     @discardableResult
@@ -69,13 +71,14 @@ extension CandleStore {
         return try transaction {
             let reports = try merge(files)
             if !updates, let r = reports.first(where: { $0.updated > 0 }), let change = r.largestChange {
+                let unit = r.timeframe == "funding" ? "rate" : "bar"
                 var e = InputError(
                     .needsSetting,
-                    "\(r.symbol) \(r.timeframe): the file changes \(r.updated) stored bar\(r.updated == 1 ? "" : "s"); the largest "
+                    "\(r.symbol) \(r.timeframe): the file changes \(r.updated) stored \(unit)\(r.updated == 1 ? "" : "s"); the largest "
                         + "change is \(change.field) at \(UTCTime.iso(change.time)) from \(change.old) to \(change.new) ("
                         + Self.percent(change.relative) + "); nothing was written",
                     setting: .update, file: r.file)
-                e.fixes = [InputError.Fix(.update, purpose: "to replace the stored bars with the file's")]
+                e.fixes = [InputError.Fix(.update, purpose: "to replace the stored \(unit)s with the file's")]
                 // Another source of the same ticker: kept beside the first under another symbol.
                 let suffix = "_2"
                 if Symbol.isValid(r.symbol + suffix) {
@@ -98,6 +101,7 @@ extension CandleStore {
         var series: [StoreEntry: CandleSeries] = [:]
         var books: [String: [BookEvent]] = [:]
         var prints: [String: [TradePrint]] = [:]
+        var funding: [String: [FundingRate]] = [:]
         var changed: [StoreEntry] = []
         var reports: [ImportReport] = []
         for file in files {
@@ -155,12 +159,22 @@ extension CandleStore {
                     file: file.file, symbol: file.symbol, timeframe: "book",
                     added: merged.added, updated: merged.replaced, unchanged: merged.unchanged,
                     bookCheck: BookStreamCheck(incoming)))
+            case .funding(let incoming):
+                let base = try funding[file.symbol] ?? self.funding(symbol: file.symbol)
+                let merged = Self.merge(base, incoming)
+                funding[file.symbol] = merged.rows
+                let id = StoreEntry.funding(symbol: file.symbol)
+                if merged.added + merged.updated > 0 && !changed.contains(id) { changed.append(id) }
+                reports.append(ImportReport(
+                    file: file.file, symbol: file.symbol, timeframe: "funding",
+                    added: merged.added, updated: merged.updated, unchanged: merged.unchanged, largestChange: merged.largest))
             }
         }
         for id in changed {
             switch id {
             case .book(let symbol): try replaceBook(symbol: symbol, events: books[symbol]!)
             case .trades(let symbol): try replaceTrades(symbol: symbol, prints: prints[symbol]!)
+            case .funding(let symbol): try replaceFunding(symbol: symbol, rows: funding[symbol]!)
             case .series(_, let key): try replace(series[id]!, timeframeKey: key)
             }
         }

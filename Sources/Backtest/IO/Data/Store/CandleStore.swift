@@ -205,6 +205,7 @@ public final class CandleStore {
         try db.execute(StoreLog.identityView())
         try createBookTable()
         try createTradeTable()
+        try createFundingTable()
         try createDepthProfileTable()
         try createSessionTable()
         try createLiveTables()
@@ -524,19 +525,20 @@ public final class CandleStore {
         }
     }
 
-    /// Removes `symbol`: every stored timeframe, its recorded book, trade prints and depth
-    /// profile, or only the series at `timeframe`. Returns the removed series, as `rawList()`
-    /// showed them, and whether a book was removed. Works on a damaged series too (its index row
+    /// Removes `symbol`: every stored timeframe, its recorded book, trade prints, funding rates
+    /// and depth profile, or only the series at `timeframe`. Returns the removed series, as
+    /// `rawList()` showed them, whether a book was removed, and how many funding rates. Works on a damaged series too (its index row
     /// and chunks are deleted unread).
     /// - Throws: `InputError` when nothing matches.
     @discardableResult
-    public func remove(symbol: String, timeframe: Timeframe? = nil) throws -> (series: [SeriesInfo], book: Bool) {
+    public func remove(symbol: String, timeframe: Timeframe? = nil) throws -> (series: [SeriesInfo], book: Bool, funding: Int) {
         try transaction {
             let stored = try rawList()
             let matching = stored.filter { $0.symbol == symbol && (timeframe == nil || $0.timeframe == timeframe!.rawValue) }
             let books = try bookList()
             let hasBook = timeframe == nil && books.contains { $0.symbol == symbol }
-            guard !matching.isEmpty || hasBook else {
+            let funding = timeframe == nil ? try fundingList().first { $0.symbol == symbol }?.count ?? 0 : 0
+            guard !matching.isEmpty || hasBook || funding > 0 else {
                 let what = timeframe.map { "no \($0.rawValue) series" } ?? "nothing"
                 let hint = Suggest.closest(to: symbol, among: stored.map(\.symbol)).map { " (did you mean \($0)?)" } ?? ""
                 throw InputError("\(what) stored for symbol '\(symbol)'\(hint)")
@@ -548,9 +550,10 @@ public final class CandleStore {
             if hasBook { try deleteBook(symbol: symbol) }
             if timeframe == nil {
                 try deleteTrades(symbol: symbol)
+                try deleteFunding(symbol: symbol)
                 try deleteDepthProfile(symbol: symbol)
             }
-            return (matching, hasBook)
+            return (matching, hasBook, funding)
         }
     }
 

@@ -4,9 +4,9 @@ import Foundation
 
 /// The lines `bt data import` prints for one imported file.
 package enum ImportSummaryText {
-    /// `SYMBOL TF: N bars added, N updated[; largest change ...], N unchanged[; N trade prints ...] (file)`.
+    /// `SYMBOL TF: N bars (events, rates) added, N updated[; largest change ...], N unchanged[; N trade prints ...] (file)`.
     package static func line(_ r: ImportReport) -> String {
-        let unit = r.timeframe == "book" ? "events" : "bars"
+        let unit = r.timeframe == "book" ? "events" : r.timeframe == "funding" ? "rates" : "bars"
         let prints = r.prints > 0 ? "; \(r.prints) trade prints kept for 'bt calibrate'" : ""
         let change = r.largestChange.map { "; largest change \($0.field) at \(UTCTime.iso($0.time)) \(CandleStore.percent($0.relative))" } ?? ""
         return "\(r.symbol) \(r.timeframe): \(r.added) \(unit) added, \(r.updated) updated\(change), \(r.unchanged) unchanged"

@@ -1,31 +1,52 @@
 import BacktestCore
 import BacktestData
 
+/// What a store holds, as `bt data list` shows it.
+package struct StoreListing {
+    package var series: [CandleStore.SeriesInfo]
+    package var books: [CandleStore.BookInfo]
+    package var funding: [FundingInfo]
+
+    package init(_ store: CandleStore) throws {
+        (series, books, funding) = (try store.list(), try store.bookList(), try store.fundingList())
+    }
+
+    package var isEmpty: Bool { series.isEmpty && books.isEmpty && funding.isEmpty }
+}
+
 /// What `bt data list` and `bt data summary` print: the stored series and books, and the
 /// summaries of series, as text tables or JSON (ISO-8601 UTC times, fractions).
 package enum StoreListingText {
     /// `{"series": [{"symbol", "timeframe", "first", "last", "bars"}], "books": [{"symbol",
-    /// "first", "last", "events"}]}`.
-    package static func json(series: [CandleStore.SeriesInfo], books: [CandleStore.BookInfo]) -> JSONValue {
-        let s = series.map { s -> JSONValue in
+    /// "first", "last", "events"}], "funding": [{"symbol", "first", "last", "rates"}]}`.
+    package static func json(_ listing: StoreListing) -> JSONValue {
+        let s = listing.series.map { s -> JSONValue in
             ["symbol": .string(s.symbol), "timeframe": .string(s.timeframe), "first": .string(UTCTime.iso(s.first)),
              "last": .string(UTCTime.iso(s.last)), "bars": .int(s.bars)]
         }
-        let b = books.map { b -> JSONValue in
+        let b = listing.books.map { b -> JSONValue in
             ["symbol": .string(b.symbol), "first": .string(UTCTime.isoMs(b.firstMs)), "last": .string(UTCTime.isoMs(b.lastMs)),
              "events": .int(b.events)]
         }
-        return ["series": .array(s), "books": .array(b)]
+        let f = listing.funding.map { f -> JSONValue in
+            ["symbol": .string(f.symbol), "first": .string(UTCTime.isoMs(f.firstMs)), "last": .string(UTCTime.isoMs(f.lastMs)),
+             "rates": .int(f.count)]
+        }
+        return ["series": .array(s), "books": .array(b), "funding": .array(f)]
     }
 
-    /// One row per series, then one per book (`book` as its timeframe, its events as its bars).
-    package static func table(series: [CandleStore.SeriesInfo], books: [CandleStore.BookInfo]) -> String {
+    /// One row per series, then one per book (`book` as its timeframe, its events as its bars),
+    /// then one per symbol with funding rates (`funding`, its rates as its bars).
+    package static func table(_ listing: StoreListing) -> String {
         var rows = [["SYMBOL", "TIMEFRAME", "FIRST", "LAST", "BARS"]]
-        for s in series {
+        for s in listing.series {
             rows.append([s.symbol, s.timeframe, UTCTime.iso(s.first), UTCTime.iso(s.last), String(s.bars)])
         }
-        for b in books {
+        for b in listing.books {
             rows.append([b.symbol, "book", UTCTime.isoMs(b.firstMs), UTCTime.isoMs(b.lastMs), "\(b.events) events"])
+        }
+        for f in listing.funding {
+            rows.append([f.symbol, "funding", UTCTime.isoMs(f.firstMs), UTCTime.isoMs(f.lastMs), "\(f.count) rates"])
         }
         return TextTable.render(rows, rightAligned: [4])
     }
