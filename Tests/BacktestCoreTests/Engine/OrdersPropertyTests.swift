@@ -204,13 +204,22 @@ struct OrdersPropertyTests {
     @Test("the order loop equals the classic loop bit for bit where both apply (market entries, stop and target levels)",
           arguments: OrdersTest.setups.filter { $0.entryKind == .market })
     func loopsAgree(_ s: OrdersTest.Setup) throws {
-        var config = s.config
+        // Without borrow, and with it (a short pays at each close in both loops alike).
+        for bps in [0.0, 1_500] {
+            var config = s.config
+            config.borrowBps = bps
+            try loopsAgree(config, seed: s.seed)
+        }
+    }
+
+    func loopsAgree(_ config: ExecutionConfig, seed: UInt64) throws {
+        var config = config
         config.entries = EntryRules()
         config.exits.trail = nil
         config.exits.breakeven = nil
         config.exits.exitAfterBars = nil
-        let candles = OrdersTest.candles(bars: OrdersTest.bars, seed: s.seed)
-        let signals = OrdersTest.signals(bars: candles.count, seed: s.seed)
+        let candles = OrdersTest.candles(bars: OrdersTest.bars, seed: seed)
+        let signals = OrdersTest.signals(bars: candles.count, seed: seed)
         let classic = try Engine.run(Engine.Request(candles, signals: signals, config: config))
         let n = candles.count
         let inputs = try OrderInputs(config, candles: candles, cache: IndicatorCache())
@@ -222,5 +231,6 @@ struct OrdersPropertyTests {
         #expect(cash == classic.cash && position == classic.position && equity == classic.equity)
         #expect(broker.fills == classic.fills && broker.trades == classic.trades && broker.rejected == classic.rejected)
         #expect(broker.ambiguousExitBars == classic.ambiguousExitBars)
+        #expect(broker.borrowPaid == (classic.borrowPaid ?? 0))
     }
 }

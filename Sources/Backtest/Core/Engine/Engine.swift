@@ -17,6 +17,10 @@ public enum Engine {
     /// - The exits attached to the position (`config.exits`) are checked on every bar of it, the
     ///   open first, then the range (`PositionLedger.checkLevels`); the peak, the trailing stop
     ///   and the break-even move follow each completed bar.
+    /// - Borrow (`config.borrowBps`): a short held at bar t's close, after the bar's fills (one
+    ///   opened at t's open or close included, one closed or reversed at t not), pays
+    ///   borrowRate × |position| × close[t] × bar t's duration in days / 365
+    ///   (`PositionLedger.chargeBorrow`) from cash at that close, so the charges compound.
     /// - The ledger records cash, position and equity = cash + position × close at each close.
     ///
     /// - Complexity: O(n) with no allocation per bar; each fill costs O(book levels) (the
@@ -52,7 +56,8 @@ public enum Engine {
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
             ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config),
-            spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count))
+            spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count),
+            borrowPaid: config.borrowBps > 0 ? broker.borrowPaid : nil)
     }
 
     /// The bar loop a run takes, chosen here alone: the classic one for market orders with
@@ -83,6 +88,7 @@ public enum Engine {
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
+        let borrows = config.borrowBps > 0
         let barSeconds = candles.timeframe?.seconds ?? 1
         candles.open.withUnsafeBufferPointer { open in
         candles.close.withUnsafeBufferPointer { close in
@@ -104,7 +110,7 @@ public enum Engine {
             while t < n {
                 // Quiet bars (nothing pending, no stop to watch, no signal) only record the ledger:
                 // find the next signal eight bars per load, then write the run in flat loops.
-                if !hasPending && !closing && !(hasStops && p != 0), let entryBits, let exitBits {
+                if !hasPending && !closing && !(hasStops && p != 0) && !(borrows && p < 0), let entryBits, let exitBits {
                     let end = allowShort
                         ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
                         : nextSignal(from: t, to: n, entryBits, exitBits, entryBits, exitBits)
@@ -143,6 +149,11 @@ public enum Engine {
                         }
                     }
                 }
+                // A short held at this close pays its borrow for the bar.
+                if borrows && p < 0 {
+                    broker.chargeBorrow(bar: t)
+                    c = broker.cash
+                }
                 cashOut[t] = c
                 positionOut[t] = p
                 equityOut[t] = c + p * close[t]
@@ -164,6 +175,7 @@ public enum Engine {
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
+        let borrows = config.borrowBps > 0
         let timeExits = config.exits.exitAfterBars != nil
         let tracksPeak = broker.ledger.exits.tracksPeak
         let marketEntries = config.entries.isMarket
@@ -198,7 +210,8 @@ public enum Engine {
             while t < n {
                 // Quiet bars (nothing pending or working, no exit to watch, no signal) only record
                 // the ledger: find the next signal eight bars per load, then write the run in flat loops.
-                if !hasPending && !closing && !working && !((hasStops || readsState) && p != 0) && !watchesFlat,
+                if !hasPending && !closing && !working && !((hasStops || readsState) && p != 0) && !watchesFlat
+                    && !(borrows && p < 0),
                    let entryBits, let exitBits {
                     let end = allowShort
                         ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
@@ -289,6 +302,11 @@ public enum Engine {
                 if timeExits && !nextOpen && p != 0 && !closing && broker.ledger.timeExitDue(t) {
                     broker.exitAll(bar: t, reference: close[t], timeMs: closeMs(), kind: .time)
                     c = broker.cash; p = broker.position; closing = broker.closing
+                }
+                // A short held at this close pays its borrow for the bar.
+                if borrows && p < 0 {
+                    broker.chargeBorrow(bar: t)
+                    c = broker.cash
                 }
                 cashOut[t] = c
                 positionOut[t] = p
