@@ -131,6 +131,16 @@ struct BorrowTests {
         }
     }
 
+    @Test("a run with borrow takes the order loop (the classic loop has no branch for it); without, the classic one")
+    func orderLoop() {
+        let candles = EngineTest.random(bars: 50, seed: 3)
+        var config = ExecutionConfig()
+        config.allowShort = true
+        #expect(Engine.Loop(Broker(config: config, candles: candles)) == .classic)
+        config.borrowBps = 100
+        #expect(Engine.Loop(Broker(config: config, candles: candles)) == .orders)
+    }
+
     @Test("the borrow rate's range: [0, 100000] basis points a year", arguments: [-1, 100_001, .nan, .infinity] as [Double])
     func refusesBadRates(_ bps: Double) throws {
         var config = ExecutionConfig()

@@ -181,7 +181,9 @@ struct Broker {
     // MARK: - Borrow
 
     /// Charges a short held at bar `bar`'s close its borrow fee (`PositionLedger.chargeBorrow`,
-    /// at `config.borrowRate`), after the bar's fills.
+    /// at `config.borrowRate`), after the bar's fills. Kept out of line: the bar loops only
+    /// branch to it on a short's closes.
+    @inline(never)
     mutating func chargeBorrow(bar: Int) {
         let amount = ledger.chargeBorrow(bar: bar, rate: config.borrowRate, cash: &cash)
         borrowPaid += amount

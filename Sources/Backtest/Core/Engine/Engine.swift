@@ -46,9 +46,16 @@ public enum Engine {
         var cash = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var position = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var equity = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
+        // The order loop is compiled twice, with and without the borrow charge (`BorrowCharge`),
+        // so runs without borrow keep the loop they had; runs with it take that loop (`Loop`).
         switch Loop(broker) {
         case .classic: simulateClassic(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
-        case .orders: simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
+        case .orders:
+            if config.borrowBps > 0 {
+                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, borrow: ChargesBorrow.self)
+            } else {
+                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, borrow: NoBorrow.self)
+            }
         }
         if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
         broker.ledger.liquidity.rememberEnd()
@@ -63,14 +70,15 @@ public enum Engine {
     /// The bar loop a run takes, chosen here alone: the classic one for market orders with
     /// stop and target levels (most runs, which pay nothing for the rest), or the one for orders
     /// beyond them: time exits, the peak (a trailing stop, break-even, rules that read the
-    /// position), limit and stop entries, pyramiding.
+    /// position), limit and stop entries, pyramiding, and borrow on shorts (a charge at the
+    /// closes a short is held), so the classic loop carries no branch for it.
     enum Loop {
         case classic, orders
 
         init(_ broker: Broker) {
             let config = broker.config
             let beyond = config.exits.exitAfterBars != nil || broker.ledger.exits.tracksPeak
-                || !config.entries.isMarket || config.entries.pyramid > 1
+                || !config.entries.isMarket || config.entries.pyramid > 1 || config.borrowBps > 0
             self = beyond ? .orders : .classic
         }
     }
@@ -88,7 +96,6 @@ public enum Engine {
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
-        let borrows = config.borrowBps > 0
         let barSeconds = candles.timeframe?.seconds ?? 1
         candles.open.withUnsafeBufferPointer { open in
         candles.close.withUnsafeBufferPointer { close in
@@ -110,7 +117,7 @@ public enum Engine {
             while t < n {
                 // Quiet bars (nothing pending, no stop to watch, no signal) only record the ledger:
                 // find the next signal eight bars per load, then write the run in flat loops.
-                if !hasPending && !closing && !(hasStops && p != 0) && !(borrows && p < 0), let entryBits, let exitBits {
+                if !hasPending && !closing && !(hasStops && p != 0), let entryBits, let exitBits {
                     let end = allowShort
                         ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
                         : nextSignal(from: t, to: n, entryBits, exitBits, entryBits, exitBits)
@@ -149,11 +156,6 @@ public enum Engine {
                         }
                     }
                 }
-                // A short held at this close pays its borrow for the bar.
-                if borrows && p < 0 {
-                    broker.chargeBorrow(bar: t)
-                    c = broker.cash
-                }
                 cashOut[t] = c
                 positionOut[t] = p
                 equityOut[t] = c + p * close[t]
@@ -166,16 +168,17 @@ public enum Engine {
     /// trailing stop, break-even, limit and stop entries, pyramiding): fills `cash`, `position`
     /// and `equity` at each close.
     @inline(never)
-    static func simulateWithOrders(
+    static func simulateWithOrders<B: BorrowCharge>(
         _ broker: inout Broker, _ candles: CandleSeries, _ signals: Signals,
-        _ shortEntries: [Bool], _ shortExits: [Bool], _ cash: inout [Double], _ position: inout [Double], _ equity: inout [Double]
+        _ shortEntries: [Bool], _ shortExits: [Bool], _ cash: inout [Double], _ position: inout [Double], _ equity: inout [Double],
+        borrow: B.Type
     ) {
         let config = broker.config
         let n = candles.count
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
-        let borrows = config.borrowBps > 0
+        let borrows = B.charges
         let timeExits = config.exits.exitAfterBars != nil
         let tracksPeak = broker.ledger.exits.tracksPeak
         let marketEntries = config.entries.isMarket
@@ -410,3 +413,12 @@ public enum Engine {
         return .none
     }
 }
+
+/// Whether a bar loop charges shorts their borrow (`ExecutionConfig.borrowBps`), as a type, so
+/// `Engine.simulateWithOrders` without it is compiled without its branch (the classic loop never charges:
+/// `Engine.Loop` sends runs with borrow to the order loop).
+protocol BorrowCharge { static var charges: Bool { get } }
+/// The loop charges a short held at each close (`Broker.chargeBorrow`).
+enum ChargesBorrow: BorrowCharge { static var charges: Bool { true } }
+/// The loop charges nothing (`borrowBps` 0).
+enum NoBorrow: BorrowCharge { static var charges: Bool { false } }
