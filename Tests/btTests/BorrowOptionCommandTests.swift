@@ -13,20 +13,7 @@ struct BorrowOptionCommandTests {
 
     @Test("a bad borrow rate exits 2 with the reason and the range, on run, portfolio, sweep, walk-forward and screen", arguments: bad)
     func badValues(_ option: [String], _ message: String) throws {
-        let db = try RunCommandTests.store()
-        let out = BT.scratchDirectory().path
-        let commands: [[String]] = [
-            ["run", "ma-cross", "GOOG"],
-            ["portfolio", "ma-cross", "--symbols", "GOOG"],
-            ["sweep", "ma-cross", "GOOG", "--grid", "fast=5,10", "--out", out + "/sweep"],
-            ["sweep", "ma-cross", "GOOG", "--grid", "fast=5,10", "--walk-forward", "2", "--out", out + "/wf"],
-            ["screen", "ma-cross", "--symbols", "GOOG", "--out", out + "/screen"],
-        ]
-        for command in commands {
-            let r = try BT.run(command + option + ["--db", db])
-            #expect(r.status == 2, "\(command[0]): \(r.stderr)")
-            #expect(r.stderr.contains("error: " + message), "\(command[0]): \(r.stderr)")
-        }
+        try FeeOptionsCommandTests.refusedEverywhere(option, message)
     }
 
     @Test("the borrow rate reaches the run: its parameters, borrow_paid, the cost split and trades.csv's last column")
