@@ -307,6 +307,8 @@ typedef struct bt_config {
                                     -100 (NaN: fee_bps) */
     const char *fee_max;         /* --fee-max: cap on a fill's fee as a share of its notional,
                                     "1%" (NULL: none); wins over fee_min */
+    double borrow_bps;           /* --borrow-bps: annual fee on a short's notional, charged at
+                                    each close a short is held for the bar's days / 365 (0) */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */

@@ -29,8 +29,8 @@ struct ConfigSettingsTests {
         #expect(c.impact == 0.3 && c.touch_seconds == 60 && c.tick.isNaN && c.periods_per_year.isNaN && c.spread_window == 0)
         #expect(c.struct_size == MemoryLayout<bt_config>.size && c.sl == nil && c.allow_short == 0)
         let request = try Config.request(c)
-        #expect(c.fee_per_unit == 0 && c.maker_bps.isNaN && c.fee_max == nil)
-        #expect(Set(request.values.keys) == [.cash, .feeBps, .feeMin, .feePerUnit, .maxParticipation, .impact, .touchSeconds])
+        #expect(c.fee_per_unit == 0 && c.maker_bps.isNaN && c.fee_max == nil && c.borrow_bps == 0)
+        #expect(Set(request.values.keys) == [.cash, .feeBps, .feeMin, .feePerUnit, .borrowBps, .maxParticipation, .impact, .touchSeconds])
     }
 
     @Test("a bt_config from an older bt.h (ending at db, or at a later field) is read with the defaults for the rest; other sizes are refused")
@@ -46,10 +46,14 @@ struct ConfigSettingsTests {
         old.struct_size = first
         old.cash = 500
         old.fee_per_unit = 7
+        old.borrow_bps = 300
         withUnsafeBytes(of: &old) { raw.copyMemory(from: $0.baseAddress!, byteCount: first) }
         let read = try Config.read(raw.assumingMemoryBound(to: bt_config.self))
         #expect(read.cash == 500 && read.struct_size == full)
-        #expect(read.fee_per_unit == 0 && read.maker_bps.isNaN && read.fee_max == nil, "the fields the caller does not know take their defaults")
+        #expect(read.fee_per_unit == 0 && read.maker_bps.isNaN && read.fee_max == nil && read.borrow_bps == 0,
+                "the fields the caller does not know take their defaults")
+        // A caller built against the bt.h that ended at fee_max (before borrow_bps): its size is accepted.
+        #expect(Config.acceptedSizes.contains(MemoryLayout<bt_config>.offset(of: \.borrow_bps)!))
         for size in [0, 8, first - 8, first + 4, full + 8] where !Config.acceptedSizes.contains(size) {
             var c = Config.defaults()
             c.struct_size = size

@@ -19,6 +19,12 @@ struct FeeOptionsCommandTests {
 
     @Test("a bad fee setting exits 2 with the reason and the range, on run, portfolio, sweep, walk-forward and screen", arguments: bad)
     func badValues(_ option: [String], _ message: String) throws {
+        try Self.refusedEverywhere(option, message)
+    }
+
+    /// Every command that runs a strategy exits 2 with `error: message` for `option`.
+    static func refusedEverywhere(_ option: [String], _ message: String,
+                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
         let db = try RunCommandTests.store()
         let out = BT.scratchDirectory().path
         let commands: [[String]] = [
@@ -30,8 +36,8 @@ struct FeeOptionsCommandTests {
         ]
         for command in commands {
             let r = try BT.run(command + option + ["--db", db])
-            #expect(r.status == 2, "\(command[0]): \(r.stderr)")
-            #expect(r.stderr.contains("error: " + message), "\(command[0]): \(r.stderr)")
+            #expect(r.status == 2, "\(command[0]): \(r.stderr)", sourceLocation: sourceLocation)
+            #expect(r.stderr.contains("error: " + message), "\(command[0]): \(r.stderr)", sourceLocation: sourceLocation)
         }
     }
 

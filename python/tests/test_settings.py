@@ -89,3 +89,23 @@ def test_fee_settings_work_and_bad_values_are_refused_by_their_keyword(goog):
     ]:
         with pytest.raises(btcore.InputError, match=reason):
             btcore.backtest(goog, sig.entry, sig.exit, **{keyword: value})
+
+
+def test_borrow_bps_charges_a_short_and_bad_values_are_refused_by_their_keyword(goog):
+    # Shorts at the down-crossings pay the annual rate at each close they are held: less equity
+    # than without it, the borrow paid in the statistics and each trade; longs alone pay nothing.
+    sig = btcore.signals(goog, strategy="ma-cross")
+    plain = btcore.backtest(goog, sig.entry, sig.exit, short=True, depth="none")
+    run = btcore.backtest(goog, sig.entry, sig.exit, short=True, depth="none", borrow_bps=2000.0)
+    assert plain.stats["borrow_paid"] == 0
+    assert run.stats["borrow_paid"] > 0
+    assert run.stats["final_equity"] < plain.stats["final_equity"]
+    longs = btcore.backtest(goog, sig.entry, sig.exit, depth="none", borrow_bps=2000.0)
+    assert longs.stats["borrow_paid"] == 0
+    assert longs.stats["final_equity"] == btcore.backtest(goog, sig.entry, sig.exit, depth="none").stats["final_equity"]
+    for value, reason in [
+        (-1.0, r"borrow_bps '-1': borrow fee must be in \[0, 100000\] basis points a year"),
+        (100_001.0, r"borrow_bps '100001': borrow fee must be in \[0, 100000\] basis points a year"),
+    ]:
+        with pytest.raises(btcore.InputError, match=reason):
+            btcore.backtest(goog, sig.entry, sig.exit, short=True, borrow_bps=value)

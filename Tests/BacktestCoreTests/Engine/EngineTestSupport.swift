@@ -66,6 +66,10 @@ enum EngineTest {
                 "final equity \(final) != initial + trade PnL \(r.initialCash + pnl)", sourceLocation: sourceLocation)
         #expect(abs(r.trades.reduce(0) { $0 + $1.fees } - r.feesPaid) <= 1e-9 * max(1, r.feesPaid),
                 "trade fees do not add up to fill fees", sourceLocation: sourceLocation)
+        let borrow = r.borrowPaid ?? 0
+        #expect(abs(r.trades.reduce(0) { $0 + $1.borrow } - borrow) <= 1e-9 * max(1, borrow),
+                "trade borrow does not add up to the borrow paid", sourceLocation: sourceLocation)
+        #expect((r.borrowPaid == nil) == (config.borrowBps == 0), sourceLocation: sourceLocation)
         for f in r.fills {
             #expect(f.quantityFilled > 0 && f.quantityFilled <= f.quantityAsked * (1 + 1e-12), sourceLocation: sourceLocation)
             #expect(f.quantityFilled <= f.depthAvailable * (1 + 1e-12), "fill beyond the depth walked", sourceLocation: sourceLocation)

@@ -31,8 +31,15 @@ struct LookAheadTests {
         fees.makerBps = -1; fees.feePerUnit = 0.01; fees.feeMin = 0.5; fees.feeMax = 0.002
         fees.entries = EntryRules(limit: OrdersTest.expression("close * 0.995", .entryLimit), orderBars: 3)
         fees.exits = ExitRules(stopLoss: .fraction(0.03), takeProfits: [TakeProfit(.fraction(0.02))])
+        // Borrow on shorts: the charge at t reads t's close and the next bar's time (the calendar), no later price.
+        var borrow = syntheticShort
+        borrow.borrowBps = 5_000
+        var borrowNextOpen = closeFill
+        borrowNextOpen.fill = .nextOpen
+        borrowNextOpen.borrowBps = 2_500
         return [("none", none), ("close+short", closeFill), ("synthetic", synthetic), ("synthetic+short", syntheticShort),
-                ("book", book), ("profile", profile), ("fixed", fixed), ("fees", fees)]
+                ("book", book), ("profile", profile), ("fixed", fixed), ("fees", fees),
+                ("borrow+synthetic+short", borrow), ("borrow+short", borrowNextOpen)]
     }()
 
     @Test("the cost of a fill at a bar's open reads nothing of that bar but its open", arguments: [2, 3, 4, 5])
@@ -62,7 +69,7 @@ struct LookAheadTests {
         }
     }
 
-    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<8)
+    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<10)
     func futureDoesNotLeak(configIndex: Int) throws {
         let (_, config) = Self.configs[configIndex]
         let n = 300

@@ -51,6 +51,8 @@ struct OrdersGoldenTests {
         var fee_per_unit: Double?
         var fee_min: Double?
         var fee_max: String?
+        /// The borrow cases' annual rate on shorts (absent elsewhere: 0).
+        var borrow_bps: Double?
     }
 
     struct ExpectedTrade: Decodable, Sendable {
@@ -63,6 +65,8 @@ struct OrdersGoldenTests {
         var fees: Double
         var pnl: Double
         var kind: String
+        /// The borrow paid (the borrow cases only).
+        var borrow: Double?
     }
 
     struct ExpectedFill: Decodable, Sendable {
@@ -178,6 +182,7 @@ struct OrdersGoldenTests {
         config.makerBps = o.maker_bps
         config.feePerUnit = o.fee_per_unit ?? 0
         config.feeMax = try o.fee_max.map { try ExecutionConfig.parseDistance($0, setting: .feeMax, of: "the notional") }
+        config.borrowBps = o.borrow_bps ?? 0
         config.initialCash = o.cash
         config.fill = try #require(ExecutionConfig.FillTiming(rawValue: o.fill))
         config.allowShort = o.short
@@ -227,10 +232,12 @@ struct OrdersGoldenTests {
             let ok = t.entryIndex == g.entry_index && t.exitIndex == g.exit_index && t.side.rawValue == g.side
                 && t.exitKind.rawValue == g.kind && near(t.quantity, g.quantity) && near(t.entryPrice, g.entry_price)
                 && near(t.exitPrice, g.exit_price) && near(t.fees, g.fees, scale: notional) && near(t.pnl, g.pnl, scale: notional)
+                && near(t.borrow, g.borrow ?? 0, scale: notional)
             #expect(ok, """
                 trade \(k): bt \(t.side.rawValue) \(t.entryIndex)->\(t.exitIndex) \(t.exitKind.rawValue) q \(t.quantity) \
                 \(t.entryPrice)->\(t.exitPrice) fees \(t.fees) pnl \(t.pnl); golden \(g.side) \(g.entry_index)->\(g.exit_index) \
-                \(g.kind) q \(g.quantity) \(g.entry_price)->\(g.exit_price) fees \(g.fees) pnl \(g.pnl)
+                \(g.kind) q \(g.quantity) \(g.entry_price)->\(g.exit_price) fees \(g.fees) pnl \(g.pnl) borrow \(g.borrow ?? 0) \
+                (bt \(t.borrow))
                 """, sourceLocation: sourceLocation)
             if !ok { break }
         }
@@ -265,7 +272,11 @@ struct OrdersGoldenTests {
     @Test("the goldens exist and cover every exit kind, entry kind and sizing of docs/design/orders.md")
     func coverage() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 36)
+        #expect(cases.count == 38)
+        // Borrow on shorts: a next-open short held over weekends and to the end, and --fill close with exits.
+        #expect(cases.contains { ($0.options.borrow_bps ?? 0) > 0 && $0.options.fill == "next-open"
+            && $0.expected.trades.contains { $0.kind == "end" && ($0.borrow ?? 0) > 0 } })
+        #expect(cases.contains { ($0.options.borrow_bps ?? 0) > 0 && $0.options.fill == "close" && $0.options.sl != nil })
         // Fees as brokers charge them: a per-unit fee, a minimum, a cap, a maker rate and a rebate.
         #expect(cases.contains { ($0.options.fee_per_unit ?? 0) > 0 && ($0.options.fee_min ?? 0) > 0 })
         #expect(cases.contains { $0.options.fee_max != nil && ($0.options.fee_min ?? 0) > 0 })

@@ -204,23 +204,33 @@ struct OrdersPropertyTests {
     @Test("the order loop equals the classic loop bit for bit where both apply (market entries, stop and target levels)",
           arguments: OrdersTest.setups.filter { $0.entryKind == .market })
     func loopsAgree(_ s: OrdersTest.Setup) throws {
-        var config = s.config
+        // Runs with borrow take the order loop alone (`Engine.Loop`; BorrowTests.orderLoop).
+        try loopsAgree(s.config, seed: s.seed)
+    }
+
+    func loopsAgree(_ config: ExecutionConfig, seed: UInt64) throws {
+        var config = config
         config.entries = EntryRules()
         config.exits.trail = nil
         config.exits.breakeven = nil
         config.exits.exitAfterBars = nil
-        let candles = OrdersTest.candles(bars: OrdersTest.bars, seed: s.seed)
-        let signals = OrdersTest.signals(bars: candles.count, seed: s.seed)
+        let candles = OrdersTest.candles(bars: OrdersTest.bars, seed: seed)
+        let signals = OrdersTest.signals(bars: candles.count, seed: seed)
         let classic = try Engine.run(Engine.Request(candles, signals: signals, config: config))
         let n = candles.count
         let inputs = try OrderInputs(config, candles: candles, cache: IndicatorCache())
         var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
         var cash = [Double](repeating: 0, count: n), position = cash, equity = cash
-        Engine.simulateWithOrders(&broker, candles, signals, signals.shortEntries ?? signals.exits, signals.shortExits ?? signals.entries,
-                                  &cash, &position, &equity)
+        let shortIn = signals.shortEntries ?? signals.exits, shortOut = signals.shortExits ?? signals.entries
+        if config.borrowBps > 0 {
+            Engine.simulateWithOrders(&broker, candles, signals, shortIn, shortOut, &cash, &position, &equity, borrow: ChargesBorrow.self)
+        } else {
+            Engine.simulateWithOrders(&broker, candles, signals, shortIn, shortOut, &cash, &position, &equity, borrow: NoBorrow.self)
+        }
         broker.finishOpenTrade(lastBar: n - 1)
         #expect(cash == classic.cash && position == classic.position && equity == classic.equity)
         #expect(broker.fills == classic.fills && broker.trades == classic.trades && broker.rejected == classic.rejected)
         #expect(broker.ambiguousExitBars == classic.ambiguousExitBars)
+        #expect(broker.borrowPaid == (classic.borrowPaid ?? 0))
     }
 }

@@ -427,7 +427,8 @@ struct SyntheticDepthTests {
 
     // MARK: Cost split
 
-    @Test("gross PnL minus net PnL is fees plus spread plus impact", arguments: ["synthetic", "fixed", "book", "none", "profile"])
+    @Test("gross PnL minus net PnL is fees plus spread plus impact plus borrow",
+          arguments: ["synthetic", "fixed", "book", "none", "profile", "borrow"])
     func costSplitAddsUp(model: String) throws {
         let s = EngineTest.random(bars: 400, seed: 31)
         var c = ExecutionConfig()
@@ -438,6 +439,7 @@ struct SyntheticDepthTests {
         case "none": c.depth = .none
         case "book": c.depth = .book(Synth.book(for: s, seed: 3))
         case "profile": c.synthetic.bidDepth = .init(a: 100, b: 0.8); c.synthetic.askDepth = .init(a: 80, b: 0.9)
+        case "borrow": c.borrowBps = 3_000
         default: c.synthetic.tick = 0.01
         }
         let r = try EngineTest.run(s, EngineTest.randomSignals(bars: 400, seed: 32), c)
@@ -452,7 +454,8 @@ struct SyntheticDepthTests {
         }
         let gross = cash + position * s.close[s.count - 1] - r.initialCash
         #expect(abs(split.grossPnL - gross) <= 1e-7 * max(1, abs(gross)))
-        #expect(abs((split.grossPnL - split.netPnL) - (split.fees + split.spread + split.impact)) <= 1e-9 * max(1, abs(gross)))
+        #expect(abs((split.grossPnL - split.netPnL) - (split.fees + split.spread + split.impact + split.borrow)) <= 1e-9 * max(1, abs(gross)))
+        #expect(model == "borrow" ? split.borrow > 0 && split.borrow == r.borrowPaid : split.borrow == 0)
         #expect(abs(split.netPnL - (r.finalEquity - r.initialCash)) <= 1e-9 * r.initialCash)
         #expect(split.spread >= 0 && split.fees > 0)
         if model == "none" { #expect(split.spread == 0 && abs(split.impact) <= 1e-9) }

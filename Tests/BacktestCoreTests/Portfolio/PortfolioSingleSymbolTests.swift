@@ -32,6 +32,10 @@ struct PortfolioSingleSymbolTests {
         Setup(name: "GOOG, close fills with stops", data: "GOOG") { $0.fill = .close; $0.stopLoss = 0.04 },
         Setup(name: "GOOG, 20 units per entry", data: "GOOG") { $0.sizing = .units(20) },
         Setup(name: "GOOG, 5000$ per entry, synthetic", data: "GOOG") { $0.sizing = .cash(5_000) },
+        // The portfolio holds longs only: a borrow rate is accepted and charges nothing, in both.
+        Setup(name: "GOOG, borrow 800 bps a year on a long-only run (nothing accrues)", data: "GOOG") {
+            $0.borrowBps = 800; $0.stopLoss = 0.04
+        },
         Setup(name: "EURUSD hourly, defaults", data: "EURUSD") { _ in },
         Setup(name: "random series, tight participation cap (partial fills, remainders)", data: "", random: true) {
             $0.maxParticipation = 0.002; $0.initialCash = 1_000_000
@@ -156,5 +160,6 @@ struct PortfolioSingleSymbolTests {
         #expect(account.positionValue == zip(run.position, candles.close).map { abs($0 * $1) })
         #expect(account.fills == run.fills && account.trades == run.trades && account.rejected == run.rejected)
         #expect(account.costSplit == run.costSplit)
+        #expect(account.borrowPaid == run.borrowPaid)
     }
 }

@@ -68,4 +68,27 @@ struct CostSensitivityEngineTests {
         #expect(double.makerBps == -100 && double.feeMax == 1)
         try double.validate()
     }
+
+    @Test("cost sensitivity scales the borrow rate of shorts: m times the rate, m times the borrow paid, 0x none")
+    func borrowScaling() throws {
+        var c = ExecutionConfig()
+        c.allowShort = true
+        c.borrowBps = 400
+        #expect(c.scalingCosts(by: 0).borrowBps == 0 && c.scalingCosts(by: 2).borrowBps == 800)
+        c.borrowBps = 80_000
+        #expect(c.scalingCosts(by: 2).borrowBps == ExecutionConfig.largestBorrowBps)
+        try c.scalingCosts(by: 2).validate()
+        // Through the table: the 0x row pays no borrow; a short held at the same closes pays m
+        // times as much per close only with the same positions, so compare without fees or depth.
+        let (goog, signals) = try Self.setup()
+        var plain = ExecutionConfig()
+        plain.allowShort = true; plain.borrowBps = 500; plain.feeBps = 0; plain.depth = .none; plain.maxParticipation = nil
+        plain.sizing = .units(10)
+        let one = try Engine.run(Engine.Request(goog, signals: signals, config: plain))
+        let three = try Engine.run(Engine.Request(goog, signals: signals, config: plain.scalingCosts(by: 3)))
+        let none = try Engine.run(Engine.Request(goog, signals: signals, config: plain.scalingCosts(by: 0)))
+        let paid = try #require(one.borrowPaid), tripled = try #require(three.borrowPaid)
+        #expect(paid > 0 && abs(tripled - 3 * paid) <= 1e-9 * paid)
+        #expect(none.borrowPaid == nil && none.finalEquity > one.finalEquity)
+    }
 }

@@ -145,6 +145,9 @@ class Data:
             df = df.iloc[start:end]
         self.df = df
         self.o, self.h, self.l, self.c = (df[k].to_numpy(dtype=float) for k in ["Open", "High", "Low", "Close"])
+        # Bar open times in epoch seconds (UTC), as bt reads the file's first column: for borrow.
+        self.t = (pd.to_datetime(df.index, utc=True) - pd.Timestamp(0, tz="UTC")) // pd.Timedelta(seconds=1)
+        self.t = np.asarray(self.t, dtype=np.int64)
         self.n = len(df)
 
 
@@ -476,7 +479,7 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
           short=False, sl=None, tp=(), trail=None, breakeven=None, exit_after=None, order_bars=1,
           pyramid=1, tick=None, entry_limit=None, entry_stop=None, exit_rule=None, exit_rule_fn=None,
           periods_per_year=None, equity_full=False, expect=(), maker_bps=None, fee_per_unit=0.0,
-          fee_min=0.0, fee_max=None):
+          fee_min=0.0, fee_max=None, borrow_bps=0.0):
     cfg = Config(fill=fill, size=size, fee=fee_bps / 10_000, cash=CASH, short=short,
                  maker_fee=None if maker_bps is None else maker_bps / 10_000, fee_per_unit=fee_per_unit,
                  fee_min=fee_min, fee_max=None if fee_max is None else pct(fee_max),
@@ -487,7 +490,8 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
                  entry_limit=None if entry_limit is None else entry_limit.values,
                  entry_stop=None if entry_stop is None else entry_stop.values,
                  order_bars=order_bars, pyramid=pyramid, tick=tick,
-                 periods_per_year=periods_per_year, exit_rule=exit_rule_fn)
+                 periods_per_year=periods_per_year, exit_rule=exit_rule_fn,
+                 borrow=borrow_bps / 10_000, times=d.t if borrow_bps else None)
     entries, exits = np.asarray(entries, dtype=bool), np.asarray(exits, dtype=bool)
     res = simulate(d.o, d.h, d.l, d.c, entries, exits, cfg)
     case = dict(name=name, covers=covers)
@@ -506,7 +510,7 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
                    exit_rule=exit_rule, periods_per_year=periods_per_year)
     # The fee settings of the fee cases only: the options of the cases before them stay as written.
     for key, v, off in (("maker_bps", maker_bps, None), ("fee_per_unit", fee_per_unit, 0.0), ("fee_min", fee_min, 0.0),
-                        ("fee_max", fee_max, None)):
+                        ("fee_max", fee_max, None), ("borrow_bps", borrow_bps, 0.0)):
         if v != off:
             options[key] = v
     for dd, sh in tp:
@@ -534,6 +538,10 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
         ambiguous_exit_bars=res.ambiguous_exit_bars,
         skipped_orders=res.skipped_orders,
     )
+    if borrow_bps:
+        # The borrow cases only: each trade's borrow paid (the cases before them stay as written).
+        for t, e in zip(res.trades, expected["trades"]):
+            e["borrow"] = t.borrow
     if equity_full:
         expected["equity"] = [float(x) for x in res.equity]
     case.update(data=dict(file=d.name, range=d.range, bars=n), signals=signals, **sig,
@@ -769,6 +777,26 @@ def cases_fees(goog):
     ]
 
 
+def cases_borrow(goog):
+    """Borrow on shorts (README: "Borrow"), checked by `reference_sim.py` alone: vectorbt 1.2.0
+    and backtesting.py 0.6.6 charge nothing for holding a short."""
+    en, ex = ma_cross(goog)
+    short_signals = MA + " (short entries = cross_below, short exits = cross_above)"
+    # A short entered 8 bars before the end and held to it (no short exit after it).
+    se, sx = ex.copy(), en.copy()
+    se[goog.n - 8] = True
+    sx[goog.n - 8:] = False
+    return [
+        build("goog_short_borrow", "short-only, 100% sizing, borrow 300 bps a year: each close a short is held pays 3%/365 a day of its notional at that close for the calendar days to the next bar (a weekend: 3 days); the short open at the end pays on the last bar for the previous bar's duration",
+              goog, short_signals + "; plus a short entry 8 bars before the end, held to the end", se, sx, [], short=True,
+              size="100%", borrow_bps=300, equity_full=True,
+              expect=["event:borrow", "signal", "end"]),
+        build("goog_short_borrow_fill_close_sl_tp", "short-only, --fill close, borrow 2500 bps a year, stop-loss 4% and take-profit 8%: the short filled at a close pays from that close; one closed at a close, or stopped inside a bar, not for that bar",
+              goog, short_signals, ex, en, [], short=True, fill="close", size="100%", borrow_bps=2500,
+              sl="4%", tp=[("8%", None)], equity_full=True, expect=["event:borrow", "stop", "target"]),
+    ]
+
+
 def cases_eurusd():
     eur = Data("EURUSD")
     en, ex = ma_cross(eur)
@@ -786,7 +814,7 @@ def cases_eurusd():
 
 def main():
     goog = Data("GOOG")
-    cases = cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd() + cases_fees(goog)
+    cases = cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd() + cases_fees(goog) + cases_borrow(goog)
     for c in cases:
         del c["_py"]
     import vectorbt as vbt

@@ -21,7 +21,9 @@ Scope (what bt's `--depth none --max-participation 0`, no `--lot` does):
 - sizing `N%`, `Nu`, `risk:R%`, `vol:V%`; `pyramid`; no slippage;
 - fees as brokers charge them [Fees]: a rate on the notional (the taker's, or the maker's for a
   fill of an order that rested), a fee per unit, a minimum per fill and a cap as a share of the
-  notional (`fee_min` here is bt's `--fee-min`).
+  notional (`fee_min` here is bt's `--fee-min`);
+- borrow [Borrow]: a short held at a bar's close pays the annual `borrow` rate on its notional
+  at that close for the bar's calendar time (ACT/365), from the bar times `times`.
 
 Conventions this file has to pick where orders.md leaves a choice are marked `READING:`.
 Anything outside the scope raises `Unsupported` rather than guessing.
@@ -75,6 +77,8 @@ class Config:
     tick: Optional[float] = None         # stop/target rounding              [Exits]
     periods_per_year: Optional[float] = None   # for vol sizing
     exit_rule: Optional[Callable] = None       # rule(bar, State) -> bool     [Series]
+    borrow: float = 0.0                  # annual fraction on a short's notional (--borrow-bps / 1e4) [Borrow]
+    times: Optional[np.ndarray] = None   # bar open times, epoch seconds (needed with borrow)
 
 
 @dataclass
@@ -99,6 +103,7 @@ class Trade:
     fees: float
     pnl: float
     kind: str
+    borrow: float = 0.0             # [Borrow] paid while short; pnl = gross - fees - borrow
 
 
 @dataclass
@@ -163,6 +168,7 @@ class _Position:
         self.exit_qty = 0.0
         self.exit_notional = 0.0
         self.exit_fees = 0.0
+        self.borrow = 0.0                 # [Borrow] charged at the closes the short was held
         self.entries = 0
         self.peak = fill_price            # highest: fill price, then highs of the position's bars
         self.trough = fill_price          # lowest, likewise with lows
@@ -199,6 +205,8 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         raise Unsupported("limit/stop entries with fill close")
     if cfg.fill == "close" and cfg.exit_rule is not None:
         raise Unsupported("position-aware rules with fill close")
+    if cfg.borrow and (cfg.times is None or len(cfg.times) != n or n < 2):
+        raise Unsupported("borrow needs the bar times (and two bars at least)")
     for t in cfg.tp:
         if t.share is not None and not 0 < t.share <= 1:
             raise Unsupported("target share")
@@ -401,8 +409,9 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             xn += p.qty * mark
         fees = p.entry_fees + p.exit_fees
         gross = (xn - p.entry_notional) if side > 0 else (p.entry_notional - xn)
+        pnl = gross - fees if p.borrow == 0 else gross - fees - p.borrow
         trades.append(Trade(p.entry_bar, bar, "long" if side > 0 else "short", p.bought,
-                            p.entry_notional / p.bought, xn / xq, fees, gross - fees, kind))
+                            p.entry_notional / p.bought, xn / xq, fees, pnl, kind, p.borrow))
         pos = None
 
     def exit_all(bar, price, kind):
@@ -660,6 +669,17 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         if working is not None and i >= working["last"]:
             working = None                                       # worked its N bars: expired
             events.append(("working_expired", i))
+
+        # ---- [Borrow] a short held at this close, after every fill of the bar ------------------
+        if cfg.borrow and pos is not None and side < 0:
+            # READING: the bar's duration is the calendar time to the next bar's open time
+            # (gaps included); the last bar, which has no next, takes the previous bar's.
+            seconds = (cfg.times[i + 1] - cfg.times[i]) if i + 1 < n else (cfg.times[i] - cfg.times[i - 1])
+            years = float(seconds) / (365 * 86400)
+            charge = cfg.borrow * pos.qty * c[i] * years
+            cash -= charge
+            pos.borrow += charge
+            events.append(("borrow", i))
 
         held = pos.qty * pos.side if pos is not None else 0.0
         equity[i] = cash + held * c[i]

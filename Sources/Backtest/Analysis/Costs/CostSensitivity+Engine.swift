@@ -4,7 +4,8 @@ extension ExecutionConfig {
     /// This configuration with trading costs scaled by `m` (1 = unchanged), for the
     /// cost-sensitivity table: every part of the fees (`feeBps`, `makerBps`, `feePerUnit`,
     /// `feeMin` and the cap `feeMax`) scales by m, so each fill's fee is m times (the maker rate
-    /// kept within its range and the cap at most 100% of the notional); the synthetic book's
+    /// kept within its range and the cap at most 100% of the notional), and so does the borrow
+    /// rate of shorts (`borrowBps`, at most its largest); the synthetic book's
     /// distances from the reference (half spread and impact) scale by m, and so does fixed
     /// slippage. m = 0 turns depth off (fills at the reference price). A recorded book
     /// (`--depth book`) cannot be rescaled and is kept for m > 0.
@@ -16,6 +17,7 @@ extension ExecutionConfig {
         c.feePerUnit *= m
         c.makerBps = makerBps.map { min(max($0 * m, -ExecutionConfig.largestRebateBps), 9_999) }
         c.feeMax = feeMax.map { min($0 * m, 1) }
+        c.borrowBps = min(borrowBps * m, ExecutionConfig.largestBorrowBps)
         guard m > 0 else { c.depth = .none; return c }
         switch depth {
         case .synthetic: c.synthetic.costScale *= m

@@ -48,6 +48,8 @@ public enum Stat: String, CaseIterable, Sendable, CustomStringConvertible {
     case feesPaid = "fees_paid"
     case spreadCost = "spread_cost"
     case impactCost = "impact_cost"
+    /// Borrow fees paid on shorts (`ExecutionConfig.borrowBps`), in cash like the fees.
+    case borrowPaid = "borrow_paid"
     case avgSlippageBps = "avg_slippage_bps"
     case partialFills = "partial_fills"
     case rejectedOrders = "rejected_orders"
@@ -140,6 +142,7 @@ public enum Stat: String, CaseIterable, Sendable, CustomStringConvertible {
         case .feesPaid:                return row(.cash, .lowerIsBetter, sweep: 12)
         case .spreadCost:              return row(.cash, .lowerIsBetter)
         case .impactCost:              return row(.cash, .lowerIsBetter)
+        case .borrowPaid:              return row(.cash, .lowerIsBetter)
         case .avgSlippageBps:          return row(.bps, .lowerIsBetter)
         case .partialFills:            return row(.count, .lowerIsBetter)
         case .rejectedOrders:          return row(.count, .lowerIsBetter)

@@ -85,6 +85,7 @@ public struct Stats: Sendable {
         exits = ExitSummary(result.trades)
         add(.spreadCost, split.spread)
         add(.impactCost, split.impact)
+        add(.borrowPaid, split.borrow)
         let filled = result.fills.filter { $0.quantityFilled > 0 }
         add(.avgSlippageBps, filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps)))
         add(.partialFills, Double(result.partialFills))

@@ -3,7 +3,8 @@ import BacktestCore
 extension BacktestResult {
     /// Consecutive results (walk-forward folds) joined into one: bars, ledger, trades and fills
     /// in order, bar indexes shifted to the joined series, initial cash of the first part.
-    /// Each part should start with the previous part's final equity as its initial cash.
+    /// Each part should start with the previous part's final equity as its initial cash. The
+    /// borrow paid is the parts' sum (nil when no part charged borrow).
     public static func stitched(_ parts: [BacktestResult]) -> BacktestResult? {
         guard let first = parts.first else { return nil }
         var candles = CandleSeries(symbol: first.candles.symbol, timeframe: first.candles.timeframe)
@@ -23,8 +24,10 @@ extension BacktestResult {
             ambiguous += part.ambiguousExitBars
             if let v = part.positionValue { values? += v }
         }
+        let borrow = parts.compactMap(\.borrowPaid)
         return BacktestResult(candles: candles, initialCash: first.initialCash, cash: cash, position: position,
                               equity: equity, trades: trades, fills: fills, rejected: rejected,
-                              ambiguousExitBars: ambiguous, positionValue: values)
+                              ambiguousExitBars: ambiguous, positionValue: values,
+                              borrowPaid: borrow.isEmpty ? nil : borrow.reduce(0, +))
     }
 }

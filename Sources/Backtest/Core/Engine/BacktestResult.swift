@@ -60,7 +60,10 @@ public struct Trade: Sendable, Equatable {
     public var slippageBps: Double
     /// Entry plus exit fees, in cash.
     public var fees: Double
-    /// Profit and loss in cash, fees included.
+    /// Borrow fees paid while the trade was a short, in cash (`ExecutionConfig.borrowBps`; 0 for
+    /// a long).
+    public var borrow: Double
+    /// Profit and loss in cash, fees and borrow included.
     public var pnl: Double
     /// `pnl` over the entry notional (quantity x entry price), as a fraction.
     public var returnFraction: Double
@@ -74,11 +77,12 @@ public struct Trade: Sendable, Equatable {
     /// - Parameter exitKind: nil: `end` for an open trade, else `signal`.
     public init(side: PositionSide, entryIndex: Int, exitIndex: Int, entryTime: Int64, exitTime: Int64,
                 quantity: Double, entryPrice: Double, exitPrice: Double, slippageBps: Double,
-                fees: Double, pnl: Double, returnFraction: Double, isOpen: Bool = false, exitKind: ExitKind? = nil) {
+                fees: Double, borrow: Double = 0, pnl: Double, returnFraction: Double, isOpen: Bool = false,
+                exitKind: ExitKind? = nil) {
         self.side = side; self.entryIndex = entryIndex; self.exitIndex = exitIndex
         self.entryTime = entryTime; self.exitTime = exitTime; self.quantity = quantity
         self.entryPrice = entryPrice; self.exitPrice = exitPrice; self.slippageBps = slippageBps
-        self.fees = fees; self.pnl = pnl; self.returnFraction = returnFraction; self.isOpen = isOpen
+        self.fees = fees; self.borrow = borrow; self.pnl = pnl; self.returnFraction = returnFraction; self.isOpen = isOpen
         self.exitKind = exitKind ?? (isOpen ? .end : .signal)
     }
 }
@@ -126,15 +130,18 @@ public struct BacktestResult: Sendable {
     /// Where the fills' spread came from and how sure the estimate is; nil when the engine did
     /// not say (results built by hand).
     public var spreadEstimate: SpreadSummary?
+    /// Borrow fees paid on shorts, in cash; nil when the run charged no borrow
+    /// (`ExecutionConfig.borrowBps` 0), so reports leave the borrow out as before it existed.
+    public var borrowPaid: Double?
 
     public init(candles: CandleSeries, initialCash: Double, cash: [Double], position: [Double],
                 equity: [Double], trades: [Trade], fills: [Fill], rejected: [RejectedOrder],
                 ambiguousExitBars: Int, warnings: [RunWarning] = [], positionValue: [Double]? = nil,
-                spreadEstimate: SpreadSummary? = nil) {
+                spreadEstimate: SpreadSummary? = nil, borrowPaid: Double? = nil) {
         self.candles = candles; self.initialCash = initialCash; self.cash = cash
         self.position = position; self.equity = equity; self.trades = trades; self.fills = fills
         self.rejected = rejected; self.ambiguousExitBars = ambiguousExitBars; self.warnings = warnings
-        self.positionValue = positionValue; self.spreadEstimate = spreadEstimate
+        self.positionValue = positionValue; self.spreadEstimate = spreadEstimate; self.borrowPaid = borrowPaid
     }
 
     public var finalEquity: Double { equity.last ?? initialCash }
@@ -151,11 +158,11 @@ public struct BacktestResult: Sendable {
     public var impactCost: Double { fills.reduce(0) { $0 + $1.impactCost } }
 
     /// The run's profit and loss split into what trading cost: net PnL (final equity − initial
-    /// cash) = gross PnL − fees − spread − impact, where gross PnL is what the same fills would
-    /// have made at their reference prices without fees.
+    /// cash) = gross PnL − fees − spread − impact − borrow, where gross PnL is what the same fills
+    /// would have made at their reference prices without fees or borrow.
     public var costSplit: CostSplit {
         CostSplit(initialCash: initialCash, netPnL: finalEquity - initialCash, fees: feesPaid,
-                  spread: spreadCost, impact: impactCost)
+                  spread: spreadCost, impact: impactCost, borrow: borrowPaid ?? 0)
     }
 }
 
@@ -166,9 +173,11 @@ public struct CostSplit: Sendable, Equatable {
     public var fees: Double
     public var spread: Double
     public var impact: Double
+    /// Borrow fees paid on shorts (`BacktestResult.borrowPaid`).
+    public var borrow: Double = 0
 
     /// Net PnL plus every cost.
-    public var grossPnL: Double { netPnL + fees + spread + impact }
+    public var grossPnL: Double { netPnL + fees + spread + impact + borrow }
     public var grossReturn: Double { grossPnL / initialCash }
     public var netReturn: Double { netPnL / initialCash }
     /// A cost as a share of gross PnL (NaN when gross PnL is 0).

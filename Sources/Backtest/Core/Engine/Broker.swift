@@ -24,6 +24,8 @@ struct Broker {
     /// Entries not placed because their size or price was undefined at the signal bar (a
     /// volatility, stop distance, limit or stop price that is not a positive number).
     var skippedEntries = 0
+    /// Borrow fees charged on shorts so far (`chargeBorrow`).
+    private(set) var borrowPaid = 0.0
 
     /// The limit and stop prices of entries at each bar (nil: market entries).
     let entryPrices: EntryPrices?
@@ -176,6 +178,20 @@ struct Broker {
         return found
     }
 
+    // MARK: - Borrow
+
+    /// Charges a short held at bar `bar`'s close its borrow fee (`PositionLedger.chargeBorrow`,
+    /// at `config.borrowRate`), after the bar's fills. Kept out of line: the bar loops only
+    /// branch to it on a short's closes.
+    @inline(never)
+    mutating func chargeBorrow(bar: Int) {
+        let amount = ledger.chargeBorrow(bar: bar, rate: config.borrowRate, cash: &cash)
+        borrowPaid += amount
+        #if DEBUG
+        log.ledgerCash -= amount
+        #endif
+    }
+
     // MARK: - Stops
 
     /// Checks the position's attached exits against bar `bar`'s range (`PositionLedger.checkLevels`).
@@ -190,7 +206,7 @@ struct RunLog: ExecutionRecorder {
     var trades: [Trade] = []
     var rejected: [RejectedOrder] = []
     #if DEBUG
-    /// The cash rebuilt from the fills alone.
+    /// The cash rebuilt from the fills alone (and the borrow fees charged).
     var ledgerCash: Double
     #endif
 

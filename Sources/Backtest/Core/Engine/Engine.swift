@@ -17,6 +17,10 @@ public enum Engine {
     /// - The exits attached to the position (`config.exits`) are checked on every bar of it, the
     ///   open first, then the range (`PositionLedger.checkLevels`); the peak, the trailing stop
     ///   and the break-even move follow each completed bar.
+    /// - Borrow (`config.borrowBps`): a short held at bar t's close, after the bar's fills (one
+    ///   opened at t's open or close included, one closed or reversed at t not), pays
+    ///   borrowRate × |position| × close[t] × bar t's duration in days / 365
+    ///   (`PositionLedger.chargeBorrow`) from cash at that close, so the charges compound.
     /// - The ledger records cash, position and equity = cash + position × close at each close.
     ///
     /// - Complexity: O(n) with no allocation per bar; each fill costs O(book levels) (the
@@ -42,9 +46,16 @@ public enum Engine {
         var cash = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var position = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var equity = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
+        // The order loop is compiled twice, with and without the borrow charge (`BorrowCharge`),
+        // so runs without borrow keep the loop they had; runs with it take that loop (`Loop`).
         switch Loop(broker) {
         case .classic: simulateClassic(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
-        case .orders: simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
+        case .orders:
+            if config.borrowBps > 0 {
+                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, borrow: ChargesBorrow.self)
+            } else {
+                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, borrow: NoBorrow.self)
+            }
         }
         if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
         broker.ledger.liquidity.rememberEnd()
@@ -52,20 +63,22 @@ public enum Engine {
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
             ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config),
-            spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count))
+            spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count),
+            borrowPaid: config.borrowBps > 0 ? broker.borrowPaid : nil)
     }
 
     /// The bar loop a run takes, chosen here alone: the classic one for market orders with
     /// stop and target levels (most runs, which pay nothing for the rest), or the one for orders
     /// beyond them: time exits, the peak (a trailing stop, break-even, rules that read the
-    /// position), limit and stop entries, pyramiding.
+    /// position), limit and stop entries, pyramiding, and borrow on shorts (a charge at the
+    /// closes a short is held), so the classic loop carries no branch for it.
     enum Loop {
         case classic, orders
 
         init(_ broker: Broker) {
             let config = broker.config
             let beyond = config.exits.exitAfterBars != nil || broker.ledger.exits.tracksPeak
-                || !config.entries.isMarket || config.entries.pyramid > 1
+                || !config.entries.isMarket || config.entries.pyramid > 1 || config.borrowBps > 0
             self = beyond ? .orders : .classic
         }
     }
@@ -155,15 +168,17 @@ public enum Engine {
     /// trailing stop, break-even, limit and stop entries, pyramiding): fills `cash`, `position`
     /// and `equity` at each close.
     @inline(never)
-    static func simulateWithOrders(
+    static func simulateWithOrders<B: BorrowCharge>(
         _ broker: inout Broker, _ candles: CandleSeries, _ signals: Signals,
-        _ shortEntries: [Bool], _ shortExits: [Bool], _ cash: inout [Double], _ position: inout [Double], _ equity: inout [Double]
+        _ shortEntries: [Bool], _ shortExits: [Bool], _ cash: inout [Double], _ position: inout [Double], _ equity: inout [Double],
+        borrow: B.Type
     ) {
         let config = broker.config
         let n = candles.count
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
+        let borrows = B.charges
         let timeExits = config.exits.exitAfterBars != nil
         let tracksPeak = broker.ledger.exits.tracksPeak
         let marketEntries = config.entries.isMarket
@@ -198,7 +213,8 @@ public enum Engine {
             while t < n {
                 // Quiet bars (nothing pending or working, no exit to watch, no signal) only record
                 // the ledger: find the next signal eight bars per load, then write the run in flat loops.
-                if !hasPending && !closing && !working && !((hasStops || readsState) && p != 0) && !watchesFlat,
+                if !hasPending && !closing && !working && !((hasStops || readsState) && p != 0) && !watchesFlat
+                    && !(borrows && p < 0),
                    let entryBits, let exitBits {
                     let end = allowShort
                         ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
@@ -289,6 +305,11 @@ public enum Engine {
                 if timeExits && !nextOpen && p != 0 && !closing && broker.ledger.timeExitDue(t) {
                     broker.exitAll(bar: t, reference: close[t], timeMs: closeMs(), kind: .time)
                     c = broker.cash; p = broker.position; closing = broker.closing
+                }
+                // A short held at this close pays its borrow for the bar.
+                if borrows && p < 0 {
+                    broker.chargeBorrow(bar: t)
+                    c = broker.cash
                 }
                 cashOut[t] = c
                 positionOut[t] = p
@@ -392,3 +413,12 @@ public enum Engine {
         return .none
     }
 }
+
+/// Whether a bar loop charges shorts their borrow (`ExecutionConfig.borrowBps`), as a type, so
+/// `Engine.simulateWithOrders` without it is compiled without its branch (the classic loop never charges:
+/// `Engine.Loop` sends runs with borrow to the order loop).
+protocol BorrowCharge { static var charges: Bool { get } }
+/// The loop charges a short held at each close (`Broker.chargeBorrow`).
+enum ChargesBorrow: BorrowCharge { static var charges: Bool { true } }
+/// The loop charges nothing (`borrowBps` 0).
+enum NoBorrow: BorrowCharge { static var charges: Bool { false } }

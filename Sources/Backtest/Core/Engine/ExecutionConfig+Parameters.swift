@@ -10,7 +10,8 @@ extension ExecutionConfig {
     /// impact, touch_seconds, impact_window, bid_depth and ask_depth (`A,b`), refill_seconds.
     /// sl, tp, trail and breakeven are fractions, or the expression's text for a price distance.
     /// fee_per_unit, maker_bps and fee_max (a fraction) follow fee_min only when given (not 0,
-    /// nil), so the parameters of runs without them read as before they existed.
+    /// nil), and borrow_bps after them when not 0, so the parameters of runs without them read as
+    /// before they existed.
     public var parameters: [RunParameter] {
         func optional(_ v: Double?) -> RunParameter.Value { v.map { .double($0) } ?? .none }
         /// A fraction as a number, an expression as its text.
@@ -45,6 +46,7 @@ extension ExecutionConfig {
         if feePerUnit != 0 { fees.append(RunParameter("fee_per_unit", .double(feePerUnit))) }
         if let makerBps { fees.append(RunParameter("maker_bps", .double(makerBps))) }
         if let feeMax { fees.append(RunParameter("fee_max", .double(feeMax))) }
+        if borrowBps != 0 { fees.append(RunParameter("borrow_bps", .double(borrowBps))) }
         return [
             RunParameter("cash", .double(initialCash)),
             RunParameter("fill", .string(fill.rawValue)),

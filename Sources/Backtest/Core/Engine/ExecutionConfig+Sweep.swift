@@ -1,11 +1,11 @@
-/// Exit, order and fee settings a sweep's grid may vary (`--grid sl=2%:10%:2%`, `maker_bps=-2:2:1`), by name.
+/// Exit, order, fee and borrow settings a sweep's grid may vary (`--grid sl=2%:10%:2%`, `maker_bps=-2:2:1`), by name.
 extension ExecutionConfig {
     /// The grid names of the settings `set(_:to:)` takes, and the settings they give.
     public static let sweptSettings: [String: Setting] = [
         Setting.stopLoss.name: .stopLoss, Setting.takeProfit.name: .takeProfit, Setting.trail.name: .trail,
         Setting.breakeven.name: .breakeven, Setting.exitAfter.name: .exitAfter, Setting.orderBars.name: .orderBars,
         Setting.feeBps.name: .feeBps, Setting.makerBps.name: .makerBps, Setting.feePerUnit.name: .feePerUnit,
-        Setting.feeMin.name: .feeMin, Setting.feeMax.name: .feeMax,
+        Setting.feeMin.name: .feeMin, Setting.feeMax.name: .feeMax, Setting.borrowBps.name: .borrowBps,
     ]
 
     /// The largest count of bars a grid may give `exit_after` or `order_bars`.
@@ -14,7 +14,7 @@ extension ExecutionConfig {
     /// Sets a swept setting: `sl`, `trail` a fraction of the entry price; `tp` one target selling
     /// everything at that fraction; `breakeven` a fraction; `exit_after`, `order_bars` a whole
     /// number of bars; `fee_bps`, `maker_bps` basis points, `fee_per_unit`, `fee_min` cash,
-    /// `fee_max` a fraction of the notional.
+    /// `fee_max` a fraction of the notional, `borrow_bps` basis points a year.
     /// - Throws: `InputError` naming the setting for a value it cannot take (checked again by
     ///   `validate`).
     public mutating func set(_ setting: Setting, to value: Double) throws {
@@ -40,6 +40,7 @@ extension ExecutionConfig {
         case .feePerUnit: feePerUnit = value
         case .feeMin: feeMin = value
         case .feeMax: feeMax = value
+        case .borrowBps: borrowBps = value
         default: preconditionFailure("\(setting.name) is not a swept execution setting")
         }
     }

@@ -108,6 +108,10 @@ public struct ExecutionConfig: Sendable {
     /// The most a fill pays, as a fraction of its notional (0.01 = 1%); nil: no cap. The cap
     /// wins over `feeMin`.
     public var feeMax: Double?
+    /// Annual borrow fee on a short's notional, in basis points a year: at each close a short
+    /// is held, cash pays borrowBps / 10 000 × |quantity| × close × the bar's duration in days / 365
+    /// (ACT/365; `PositionLedger.chargeBorrow`). 0: shorts cost nothing to hold.
+    public var borrowBps: Double = 0
     /// How entry signals become orders: market (the default), limit, stop or stop-limit, how long
     /// they work, and how many entries a position takes.
     public var entries = EntryRules()
@@ -158,6 +162,13 @@ public struct ExecutionConfig: Sendable {
         FeeSchedule(takerRate: feeRate, makerRate: makerBps.map { $0 / 10_000 }, perUnit: feePerUnit, minimum: feeMin, cap: feeMax)
     }
 
+    /// The annual borrow rate as a fraction (`borrowBps` / 10 000).
+    public var borrowRate: Double { borrowBps / 10_000 }
+
+    /// The largest `borrowBps` accepted: 1000% a year, above the fees of the hardest-to-borrow
+    /// stocks (a few hundred percent a year at their peaks).
+    public static let largestBorrowBps = 100_000.0
+
     /// The most negative `makerBps` accepted: a rebate of 1% of notional, far beyond any
     /// exchange's (the largest published maker rebates are a few basis points).
     public static let largestRebateBps = 100.0
@@ -206,6 +217,8 @@ public struct ExecutionConfig: Sendable {
                   "maker fee must be in [-100, 10000) basis points (negative: a rebate of at most 1%)")
         try check(feeMax, { $0 > 0 && $0 <= 1 }, .feeMax, "fee cap must be above 0% and at most 100% of the notional",
                   showsValue: false)
+        try check(borrowBps, { $0 >= 0 && $0 <= Self.largestBorrowBps }, .borrowBps,
+                  "borrow fee must be in [0, 100000] basis points a year (at most 1000% a year)")
         try exits.validate()
         try entries.validate(allowShort: allowShort)
         try check(tick, { $0 > 0 }, .tick, "tick must be positive")

@@ -209,6 +209,33 @@ struct PositionLedger {
         return fill
     }
 
+    /// Charges the short held at bar `bar`'s close its borrow fee for the bar at annual `rate`
+    /// (`ExecutionConfig.borrowBps`): rate × |quantity| × close × `borrowYears(bar)`, taken from
+    /// `cash` and added to the round trip's borrow, so its PnL pays it. Nothing for a long, a
+    /// flat position, or a bar whose charge is not a finite number (no close price). Returns
+    /// what was charged.
+    @inline(__always)
+    mutating func chargeBorrow(bar: Int, rate: Double, cash: inout Double) -> Double {
+        guard quantity < 0 else { return 0 }
+        let amount = rate * -quantity * candles.close[bar] * borrowYears(bar)
+        guard amount.isFinite, amount > 0 else { return 0 }
+        cash -= amount
+        trip?.borrow += amount
+        return amount
+    }
+
+    /// Bar `bar`'s duration in years of 365 days (ACT/365): calendar time to the next bar's
+    /// open time, gaps (weekends, holidays) included; the last bar takes the one before it's
+    /// duration, and a series of one bar its timeframe's (0 when it has none).
+    func borrowYears(_ bar: Int) -> Double {
+        let time = candles.time
+        let seconds: Int64
+        if bar + 1 < time.count { seconds = time[bar + 1] - time[bar] }
+        else if bar > 0 { seconds = time[bar] - time[bar - 1] }
+        else { seconds = candles.timeframe?.seconds ?? 0 }
+        return Double(max(0, seconds)) / (365 * 86_400)
+    }
+
     /// Closes the books on the round trip at `row` (the symbol's bar `exitBar`); a still-open
     /// one is marked to `markPrice`.
     private mutating func finish<R: ExecutionRecorder>(row: Int, exitBar: Int, exitTime: Int64, markPrice: Double?,

@@ -40,7 +40,9 @@ extension PortfolioSimulation {
         let account = BacktestResult(
             candles: accountCandles, initialCash: config.initialCash, cash: outCash, position: outCount.map(Double.init),
             equity: outEquity, trades: trades.map(\.trade), fills: fills.map(\.fill), rejected: rejected.map(\.order),
-            ambiguousExitBars: ambiguousExitBars, warnings: warnings, positionValue: outValue, spreadEstimate: spread)
+            ambiguousExitBars: ambiguousExitBars, warnings: warnings, positionValue: outValue, spreadEstimate: spread,
+            // A portfolio holds longs only, so a borrow rate charges nothing (0, as a run with no short).
+            borrowPaid: config.borrowBps > 0 ? 0 : nil)
         return PortfolioResult(
             symbols: symbols, candles: candles, time: clock.time, initialCash: config.initialCash, cash: outCash,
             equity: outEquity, positionValue: outValue, positions: outCount, benchmark: benchmark, orders: plannedOrders,

@@ -51,6 +51,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case makerBps = "maker_bps"
     /// The cap on a fill's fee as a share of its notional.
     case feeMax = "fee_max"
+    /// The annual borrow fee on a short's notional.
+    case borrowBps = "borrow_bps"
     case stopLoss = "sl"
     case takeProfit = "tp"
     /// The trailing stop's distance.

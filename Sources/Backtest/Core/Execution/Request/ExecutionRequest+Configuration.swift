@@ -60,6 +60,7 @@ extension ExecutionRequest {
         if let v = number(.feeMin) { c.feeMin = v }
         if let v = number(.feePerUnit) { c.feePerUnit = v }
         c.makerBps = number(.makerBps)
+        if let v = number(.borrowBps) { c.borrowBps = v }
         if let v = text(.feeMax) { c.feeMax = try ExecutionConfig.parseDistance(v, setting: .feeMax, of: "the notional") }
         let orders = (strategy?.orders ?? OrderSettings()).overridden(by: orderSettings)
         try orders.apply(to: &c, values: parameters?.expressionValues ?? [:])

@@ -117,7 +117,8 @@ public struct Report {
     /// so `.stats.exits.stop` is always a count); `cost_split` is
     /// `{"gross_pnl", "net_pnl", "gross_return", "net_return", "fees", "spread", "impact",
     /// "fees_share", "spread_share", "impact_share"}` (cash, fractions; shares of gross PnL, null
-    /// when gross PnL is 0); `costs` is the cost-sensitivity table or null when skipped.
+    /// when gross PnL is 0), with "borrow" and "borrow_share" after them when the run charged
+    /// borrow (`BacktestResult.borrowPaid`); `costs` is the cost-sensitivity table or null when skipped.
     public var json: JSONValue { json(manifest) }
 
     func json(_ manifest: RunManifest) -> JSONValue {
@@ -140,13 +141,17 @@ public struct Report {
             costsJSON = ["rows": .array(rows), "break_even_fee_bps": costs.breakEvenFeeBps.map { .number($0) } ?? .null]
         }
         let split = result.costSplit
-        let splitJSON: JSONValue = [
+        var splitJSON: JSONValue = [
             "gross_pnl": .number(split.grossPnL), "net_pnl": .number(split.netPnL),
             "gross_return": .number(split.grossReturn), "net_return": .number(split.netReturn),
             "fees": .number(split.fees), "spread": .number(split.spread), "impact": .number(split.impact),
             "fees_share": .number(split.share(split.fees)), "spread_share": .number(split.share(split.spread)),
             "impact_share": .number(split.share(split.impact)),
         ]
+        if result.borrowPaid != nil, case .object(let fields) = splitJSON {
+            splitJSON = .object(fields + [(key: "borrow", value: .number(split.borrow)),
+                                          (key: "borrow_share", value: .number(split.share(split.borrow)))])
+        }
         let warnings = JSONValue.array(result.warnings.map { ["kind": .string($0.kind.rawValue), "message": .string($0.message)] })
         var mostlyRejected: [(key: String, value: JSONValue)] = []
         if let rejectionHeadline {
@@ -207,7 +212,7 @@ public struct Report {
     }
 
     /// Gross and net return and what trading cost, for humans (header first): each cost in cash
-    /// and as a share of gross PnL.
+    /// and as a share of gross PnL (borrow only for a run that charged it).
     public var costSplitRows: [[String]] {
         let split = result.costSplit
         // Values that print as zero print without a sign (rounding leaves 1e-13 of impact).
@@ -219,8 +224,9 @@ public struct Report {
                 ["gross (reference prices, no fees)", cash(split.grossPnL), pct(split.grossReturn), ""],
                 ["- fees", cash(split.fees), "", share(split.fees)],
                 ["- spread", cash(split.spread), "", share(split.spread)],
-                ["- impact", cash(split.impact), "", share(split.impact)],
-                ["net", cash(split.netPnL), pct(split.netReturn), ""]]
+                ["- impact", cash(split.impact), "", share(split.impact)]]
+            + (result.borrowPaid == nil ? [] : [["- borrow", cash(split.borrow), "", share(split.borrow)]])
+            + [["net", cash(split.netPnL), pct(split.netReturn), ""]]
     }
 
     /// Engine facts the stats table does not show: rejections by reason, and bars where both the
@@ -301,10 +307,13 @@ public struct Report {
         return csv.bytes
     }
 
-    /// `trades.csv`: one row per trade, open ones included.
+    /// `trades.csv`: one row per trade, open ones included; a run that charged borrow
+    /// (`BacktestResult.borrowPaid` not nil) ends each row with the trade's `borrow`.
     func tradesCSVBytes() -> [UInt8] {
+        let borrows = result.borrowPaid != nil
         var csv = CSVWriter(header: ["side", "entry_time", "exit_time", "entry_index", "exit_index", "bars_held", "quantity",
-                                     "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "is_open", "exit_kind"])
+                                     "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "is_open", "exit_kind"]
+                                     + (borrows ? ["borrow"] : []))
         for t in result.trades {
             csv.text(t.side.rawValue)
             csv.time(t.entryTime)
@@ -321,6 +330,7 @@ public struct Report {
             csv.number(t.returnFraction)
             csv.bool(t.isOpen)
             csv.literal(t.exitKind.rawValue)
+            if borrows { csv.number(t.borrow) }
             csv.endRow()
         }
         return csv.bytes
