@@ -124,11 +124,10 @@ struct PositionLedger {
         }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
         let first = trip == nil
-        var round = trip ?? RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar])
-        round.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)
-        trip = round
+        if first { trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar]) }
+        trip!.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
         if exits.armsLevels {
-            exits.arm(entry: round.entryPrice, long: side == .long, first: first, bar: point.bar, atOpen: atOpen,
+            exits.arm(entry: trip!.entryPrice, long: side == .long, first: first, bar: point.bar, atOpen: atOpen,
                       signalBar: signalBar, tick: config.tick)
         }
         return book.quantityFilled
