@@ -57,6 +57,9 @@ struct FeeOptionsCommandTests {
         #expect(execution["maker_bps"] as? Double == -2 && execution["fee_per_unit"] as? Double == 0.01)
         #expect(execution["fee_max"] as? Double == 0.005)
         let fees = { (j: [String: Any]) in ((j["stats"] as? [String: Any])?["fees_paid"] as? Double) ?? .nan }
+        // With the cost table (its 0x row included), as bt run runs by default.
+        let table = try BT.run(["run", "ma-cross", "GOOG", "--fee-max", "0.5%", "--maker-bps", "-2", "--db", db])
+        #expect(table.status == 0, "\(table.stderr)")
         #expect(fees(j) != fees(plain) && fees(j).isFinite, "fees \(fees(j)) vs \(fees(plain))")
     }
 

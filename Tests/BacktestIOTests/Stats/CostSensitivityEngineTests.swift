@@ -67,6 +67,10 @@ struct CostSensitivityEngineTests {
         let double = c.scalingCosts(by: 2)
         #expect(double.makerBps == -100 && double.feeMax == 1)
         try double.validate()
+        // At 0x the configuration is still a valid one (the cost table's first row), charging nothing.
+        let none = c.scalingCosts(by: 0)
+        try none.validate()
+        for (n, q, maker) in [(10_000.0, 100.0, false), (100.0, 1.0, true)] { #expect(none.fees.fee(notional: n, quantity: q, maker: maker) == 0) }
     }
 
     @Test("cost sensitivity scales the borrow rate of shorts: m times the rate, m times the borrow paid, 0x none")

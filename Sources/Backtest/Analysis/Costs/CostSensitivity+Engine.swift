@@ -16,7 +16,8 @@ extension ExecutionConfig {
         c.feeMin *= m
         c.feePerUnit *= m
         c.makerBps = makerBps.map { min(max($0 * m, -ExecutionConfig.largestRebateBps), 9_999) }
-        c.feeMax = feeMax.map { min($0 * m, 1) }
+        // At 0x every part of the fee is 0, so no cap charges the same; a cap of 0 is not a valid one.
+        c.feeMax = m > 0 ? feeMax.map { min($0 * m, 1) } : nil
         c.borrowBps = min(borrowBps * m, ExecutionConfig.largestBorrowBps)
         guard m > 0 else { c.depth = .none; return c }
         switch depth {
