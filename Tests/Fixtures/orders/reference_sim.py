@@ -5,7 +5,7 @@ Dev-only, used by `make_goldens.py` in this folder; needs numpy only. It is the 
 of orders.md and is written from that note alone (not from bt's Swift code and not from
 vectorbt or backtesting.py): every rule below cites the section of orders.md it implements,
 as `[Timing]`, `[Entries]`, `[Exits]`, `[Bar 1 open]`, `[Bar 2 range]`, `[Bar 3 close]`,
-`[Series]`, `[Sizing]`.
+`[Series]`, `[Sizing]`, `[Fees]`, `[Borrow]`, `[Margin]`, `[Funding]`.
 
 Scope (what bt's `--depth none --max-participation 0`, no `--lot` does):
 
@@ -23,7 +23,13 @@ Scope (what bt's `--depth none --max-participation 0`, no `--lot` does):
   fill of an order that rested), a fee per unit, a minimum per fill and a cap as a share of the
   notional (`fee_min` here is bt's `--fee-min`);
 - borrow [Borrow]: a short held at a bar's close pays the annual `borrow` rate on its notional
-  at that close for the bar's calendar time (ACT/365), from the bar times `times`.
+  at that close for the bar's calendar time (ACT/365), from the bar times `times`;
+- a margin account [Margin] (`leverage` above 1, or `instrument` "perp"/"future"): sizing capped
+  by leverage x the free margin, cross or isolated liquidation at the open or at the liquidation
+  price inside the bar with the liquidation fee, the account stopping when a liquidation leaves
+  equity at 0 or below, and interest on negative cash at the closes (`margin_rate`, spot);
+- funding [Funding] on a perpetual: the rows (time, rate, mark or None) of each bar settled on
+  the position held after the bar's open fills, before the liquidation check.
 
 Conventions this file has to pick where orders.md leaves a choice are marked `READING:`.
 Anything outside the scope raises `Unsupported` rather than guessing.
@@ -78,7 +84,14 @@ class Config:
     periods_per_year: Optional[float] = None   # for vol sizing
     exit_rule: Optional[Callable] = None       # rule(bar, State) -> bool     [Series]
     borrow: float = 0.0                  # annual fraction on a short's notional (--borrow-bps / 1e4) [Borrow]
-    times: Optional[np.ndarray] = None   # bar open times, epoch seconds (needed with borrow)
+    times: Optional[np.ndarray] = None   # bar open times, epoch seconds (borrow, interest, funding)
+    leverage: float = 1.0                # L, 1 to 125                        [Margin]
+    margin: str = "cross"                # "cross" | "isolated"               [Margin]
+    instrument: str = "spot"             # "spot" | "perp" | "future"         [Margin]
+    mmr: Optional[float] = None          # maintenance margin rate; None: 0.5% perp/future, 25% spot
+    liq_fee: float = 0.0                 # fraction of notional on a liquidation fill (liq_fee_bps / 1e4)
+    margin_rate: float = 0.0             # annual fraction on negative cash (spot margin) [Margin: Interest]
+    funding: Sequence = ()               # rows (time seconds, rate, mark or None), perp [Funding]
 
 
 @dataclass
@@ -104,6 +117,9 @@ class Trade:
     pnl: float
     kind: str
     borrow: float = 0.0             # [Borrow] paid while short; pnl = gross - fees - borrow
+    interest: float = 0.0           # [Margin: Interest] on negative cash at the closes
+    funding: float = 0.0            # [Funding] paid (negative: received)
+    # pnl = gross - fees - borrow - interest - funding
 
 
 @dataclass
@@ -115,6 +131,13 @@ class Result:
     fills: list                     # (bar, "buy"/"sell", quantity, price, fee, kind)
     skipped_orders: int             # entry signals that placed no order (NaN/<=0 price, no sigma)
     events: list = field(default_factory=list)   # diagnostics for the cross-checks
+    # [Margin] what the run reports in a margin account
+    liquidations: int = 0
+    interest_paid: float = 0.0
+    funding_paid: float = 0.0
+    max_leverage: float = 0.0
+    min_margin_ratio: float = NAN
+    stopped_at: Optional[int] = None     # the bar of the liquidation that stopped the account
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,6 +192,8 @@ class _Position:
         self.exit_notional = 0.0
         self.exit_fees = 0.0
         self.borrow = 0.0                 # [Borrow] charged at the closes the short was held
+        self.interest = 0.0               # [Margin: Interest] charged at the closes
+        self.funding = 0.0                # [Funding] settled on the bars held
         self.entries = 0
         self.peak = fill_price            # highest: fill price, then highs of the position's bars
         self.trough = fill_price          # lowest, likewise with lows
@@ -207,6 +232,35 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         raise Unsupported("position-aware rules with fill close")
     if cfg.borrow and (cfg.times is None or len(cfg.times) != n or n < 2):
         raise Unsupported("borrow needs the bar times (and two bars at least)")
+    # [Margin] a margin account: leverage above 1, or a perpetual or future
+    if cfg.instrument not in ("spot", "perp", "future") or cfg.margin not in ("cross", "isolated"):
+        raise Unsupported(f"instrument {cfg.instrument!r} / margin {cfg.margin!r}")
+    L = float(cfg.leverage)
+    if not 1 <= L <= 125:
+        raise Unsupported("leverage outside 1 to 125")
+    margin_acct = L > 1 or cfg.instrument != "spot"
+    mmr = cfg.mmr if cfg.mmr is not None else (0.25 if cfg.instrument == "spot" else 0.005)
+    if margin_acct:
+        if not 0 <= mmr < 1 / L:
+            raise Unsupported("mmr must be below 1 / leverage")
+        if cfg.instrument != "spot" and (cfg.borrow or cfg.margin_rate):
+            raise Unsupported("borrow and margin_rate are refused with perpetuals and futures")
+        if cfg.pyramid > 1:
+            # READING: not covered: the order of an add-on at the open, the liquidation check
+            # and the attached exits at that open.
+            raise Unsupported("pyramid in a margin account")
+        if cfg.entry_limit is not None or cfg.entry_stop is not None:
+            # READING: not covered: whether a limit/stop entry filled at the open is settled by
+            # that bar's funding and checked for liquidation on that bar.
+            raise Unsupported("limit/stop entries in a margin account")
+    elif cfg.liq_fee or cfg.margin_rate or cfg.margin != "cross" or cfg.mmr is not None:
+        raise Unsupported("margin settings in a cash account")
+    if cfg.funding and cfg.instrument != "perp":
+        raise Unsupported("funding rows on a non-perpetual")
+    if (cfg.margin_rate or cfg.funding) and (cfg.times is None or len(cfg.times) != n or n < 2):
+        raise Unsupported("interest and funding need the bar times (and two bars at least)")
+    funding_rows = sorted((int(r[0]), float(r[1]), None if r[2] is None else float(r[2]))
+                          for r in cfg.funding)
     for t in cfg.tp:
         if t.share is not None and not 0 < t.share <= 1:
             raise Unsupported("target share")
@@ -225,6 +279,12 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     pending_exit = False     # signal exit due at the next open                      [Timing]
     working = None           # limit/stop order: dict(signal, limit, stop, triggered, last)
     pyramid_pending = False  # the pending market entry is an add-on to the open position
+    stopped_at = None        # [Margin] the bar of a liquidation that left equity <= 0
+    liquidations = 0
+    interest_paid = 0.0
+    funding_paid = 0.0
+    max_leverage = 0.0
+    min_margin_ratio = NAN
 
     # -- prices -----------------------------------------------------------------------------
 
@@ -312,7 +372,17 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         """[Sizing] quantity for an entry filling at `price` (the order's reference price)."""
         held = pos.qty * pos.side if pos is not None else 0.0
         eq = cash + held * price
-        cap = affordable_qty(cash, price, maker) if side > 0 else math.inf   # longs: cash, fee on top
+        if margin_acct:
+            # [Margin: Sizing] every opening order, long or short: notional + fee at most
+            # L x free margin, free margin = equity at the reference price - the initial
+            # margin |q| x avg entry / L of the position held; none while it is not positive.
+            free = eq - (pos.qty * pos.avg_entry / L if pos is not None else 0.0)
+            if not free > 0:
+                events.append(("insufficient_margin", signal_bar))
+                return 0.0
+            cap = affordable_qty(L * free, price, maker)
+        else:
+            cap = affordable_qty(cash, price, maker) if side > 0 else math.inf   # longs: cash, fee on top
         if size_kind == "pct":
             q = affordable_qty(size_val * eq, price, maker)
         elif size_kind == "units":
@@ -324,6 +394,11 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             s = sigma20(c, signal_bar)
             share = min(1.0, size_val / (s * math.sqrt(cfg.periods_per_year))) if s > 0 else 1.0
             q = affordable_qty(share * eq, price, maker)
+        if margin_acct:
+            # READING: `N%` in a margin account keeps the cash account's rule, the notional
+            # plus its fee within N% of equity ([Fees]: "Sizing (N%, ...) takes the most
+            # notional whose notional plus fee fits the budget"), N up to 100 x L.
+            events.append(("margin_capped" if q > cap else "margin_not_capped", signal_bar))
         return min(q, cap)
 
     def set_levels(p, signal_bar):
@@ -380,13 +455,18 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     def exit_fill(bar, qty, price, kind):
         """A sell of a long (buy of a short): notional - fee received (paid). [Fees] a target
         filled at its level inside the bar rested there: a maker's fill; every other exit (at the
-        open, a stop, a signal, a time exit) is a taker's."""
+        open, a stop, a signal, a time exit) is a taker's. [Margin] a liquidation pays
+        liq_fee x notional instead of the trading fee (no minimum, per-unit fee or cap)."""
         nonlocal cash, pos
         qty = min(qty, pos.qty)
         notional = qty * price
-        maker = kind == "target"
-        paid = fee_of(notional, qty, maker)
-        events.append(("maker_fill" if maker else "taker_fill", bar))
+        if kind == "liquidation":
+            paid = cfg.liq_fee * notional
+            events.append(("liquidation_fill", bar))
+        else:
+            maker = kind == "target"
+            paid = fee_of(notional, qty, maker)
+            events.append(("maker_fill" if maker else "taker_fill", bar))
         if side > 0:
             cash += notional - paid
         else:
@@ -410,8 +490,13 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         fees = p.entry_fees + p.exit_fees
         gross = (xn - p.entry_notional) if side > 0 else (p.entry_notional - xn)
         pnl = gross - fees if p.borrow == 0 else gross - fees - p.borrow
+        if p.interest != 0:
+            pnl -= p.interest                                    # [Margin: Interest]
+        if p.funding != 0:
+            pnl -= p.funding                                     # [Funding]
         trades.append(Trade(p.entry_bar, bar, "long" if side > 0 else "short", p.bought,
-                            p.entry_notional / p.bought, xn / xq, fees, pnl, kind, p.borrow))
+                            p.entry_notional / p.bought, xn / xq, fees, pnl, kind, p.borrow,
+                            p.interest, p.funding))
         pos = None
 
     def exit_all(bar, price, kind):
@@ -533,6 +618,113 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             return True
         return False
 
+    # -- margin and funding --------------------------------------------------------------------
+
+    def bar_seconds(i):
+        """[Borrow] bar i's calendar duration: to the next bar's open time; the last bar takes
+        the previous bar's.
+        READING: the bar's duration is the calendar time to the next bar's open time (gaps
+        included); the last bar, which has no next, takes the previous bar's."""
+        return (cfg.times[i + 1] - cfg.times[i]) if i + 1 < n else (cfg.times[i] - cfg.times[i - 1])
+
+    def settle_funding(i):
+        """[Funding] the rows with a time in [time[i], time[i] + the bar's duration), settled on
+        the position held after bar i's open fills: cash pays q x mark x rate (q signed). The
+        mark: the row's when positive and finite, else the close of bar i - 1 (the last bar
+        ended at or before the row's time: a bar ends at the next bar's time)."""
+        nonlocal cash, funding_paid
+        lo = int(cfg.times[i])
+        hi = lo + int(bar_seconds(i))
+        rows = [r for r in funding_rows if lo <= r[0] < hi]
+        if not rows:
+            return
+        at_open = any(r[0] == lo for r in rows)
+        if at_open:
+            # who is and is not charged for a row at this bar's open time
+            if pos is not None and pos.entry_bar == i and pos.checks_from == i:
+                events.append(("funding_entry_at_row_time", i))      # filled at this open: pays
+            if pos is not None and pos.entry_bar == i - 1 and pos.checks_from == i:
+                events.append(("funding_entry_at_close_before_row", i))   # --fill close: pays
+            if pos is None and trades and trades[-1].exit_index == i:
+                events.append(("funding_exit_at_row_time", i))       # closed at this open: not charged
+            if pos is None and trades and trades[-1].exit_index == i - 1 and cfg.fill == "close" \
+                    and trades[-1].kind in ("signal", "time"):
+                events.append(("funding_exit_at_close_before_row", i))   # closed at the close before
+        if pos is None:
+            return
+        q = pos.qty * pos.side
+        for tr, rate, mark in rows:
+            if mark is not None and math.isfinite(mark) and mark > 0:
+                m = mark
+                events.append(("funding_mark_row", i))
+            else:
+                if i == 0:
+                    raise Unsupported("a funding row without a mark on the first bar")
+                m = float(c[i - 1])
+                events.append(("funding_mark_close", i))
+            amount = q * m * rate
+            cash -= amount
+            pos.funding += amount
+            funding_paid += amount
+            events.append(("funding", i))
+            events.append(("funding_row_at_open" if tr == lo else "funding_row_inside_bar", i))
+            if amount < 0:
+                events.append(("funding_received", i))
+
+    def liquidation_price():
+        """[Margin: Liquidation] P*, where the backing equity equals mmr x |q| x P."""
+        q, e = pos.qty, pos.avg_entry
+        if cfg.margin == "cross":
+            return -cash / (q * (1 - mmr)) if side > 0 else cash / (q * (1 + mmr))
+        return e * (1 - 1 / L) / (1 - mmr) if side > 0 else e * (1 + 1 / L) / (1 + mmr)
+
+    def check_liquidation(i):
+        """[Margin: Liquidation] a long is liquidated when the open is below P* (at the open),
+        else when the low is below P* (at P*); a short likewise above. The whole position, no
+        book, the liquidation fee. Equity after it at 0 or below stops the account."""
+        nonlocal liquidations, stopped_at
+        p_star = liquidation_price()
+        if side > 0 and not p_star > 0:
+            return                                               # a long with P* <= 0: never
+        beyond = (lambda x: x < p_star) if side > 0 else (lambda x: x > p_star)
+        if beyond(o[i]):
+            price = float(o[i])
+            events.append(("liquidation_at_open", i))
+        elif beyond(l[i] if side > 0 else h[i]):
+            price = p_star
+            events.append(("liquidation_in_range", i))
+        else:
+            return
+        # READING: orders.md puts the liquidation check before the attached exits; a stop (or
+        # target) the bar would also have reached is reported so cases can avoid depending on it.
+        lvl, _ = stop_level()
+        if (lvl is not None and bar_reaches_stop(i, lvl)) or \
+                any(not t[2] and bar_reaches_target(i, t[0]) for t in pos.targets):
+            events.append(("liquidation_with_exit_level", i))
+        events.append(("liquidation", i))
+        liquidations += 1
+        exit_all(i, price, "liquidation")
+        if cash <= 0:
+            stopped_at = i                                       # the account stops trading
+            events.append(("trading_stopped", i))
+
+    def gap_exits(i):
+        """[Bar 1] a stop or trailing level the open is through, else the targets it is through."""
+        lvl, kind = stop_level()
+        if lvl is not None and through_stop(o[i], lvl):
+            exit_all(i, o[i], "stop-gap" if kind == "stop" else "trail")
+        else:
+            if any(not t[2] and through_target(o[i], t[0]) for t in pos.targets) \
+                    and lvl is not None and bar_reaches_stop(i, lvl):
+                events.append(("target_gap_with_stop_in_range", i))
+            for t in pos.targets:
+                if not t[2] and through_target(o[i], t[0]):
+                    t[2] = True
+                    exit_fill(i, target_qty(t), o[i], "target-gap")
+                    if pos is None:
+                        break
+                    events.append(("target_gap_partial", i))
+
     # -- the bars ------------------------------------------------------------------------------
 
     for i in range(n):
@@ -548,21 +740,10 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                 exit_all(i, o[i], "signal")                      # a signal exit due now
             elif time_due:
                 exit_all(i, o[i], "time")                        # a time exit due now
-            else:
-                lvl, kind = stop_level()
-                if lvl is not None and through_stop(o[i], lvl):
-                    exit_all(i, o[i], "stop-gap" if kind == "stop" else "trail")
-                else:
-                    if any(not t[2] and through_target(o[i], t[0]) for t in pos.targets) \
-                            and lvl is not None and bar_reaches_stop(i, lvl):
-                        events.append(("target_gap_with_stop_in_range", i))
-                    for t in pos.targets:
-                        if not t[2] and through_target(o[i], t[0]):
-                            t[2] = True
-                            exit_fill(i, target_qty(t), o[i], "target-gap")
-                            if pos is None:
-                                break
-                            events.append(("target_gap_partial", i))
+            elif not margin_acct:
+                gap_exits(i)
+            # [Margin] in a margin account the stop-gap and target-gap exits come after the
+            # funding and the liquidation check below.
         pending_exit = False
 
         if pending_entry is not None:
@@ -576,6 +757,15 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         pyramid_pending = False
         if working is not None and pos is None:
             try_working_open(i)
+
+        if margin_acct:
+            # [Funding] after the open fills, then [Margin: Liquidation], then the attached exits
+            if funding_rows:
+                settle_funding(i)
+            if pos is not None and pos.checks_from <= i:
+                check_liquidation(i)
+            if pos is not None and pos.checks_from <= i and pos.entry_bar < i:
+                gap_exits(i)
 
         # ---- 2. the range [Bar 2] ---------------------------------------------------------
         if pos is not None and pos.checks_from <= i:
@@ -629,6 +819,9 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         want_exit = bool(exits[i]) or (pos is not None and cfg.exit_rule is not None
                                        and bool(cfg.exit_rule(i, st)))
         want_entry = bool(entries[i])
+        if stopped_at is not None and want_entry:
+            want_entry = False                                   # [Margin] no order after it
+            events.append(("entry_ignored_stopped", i))
         if want_exit and want_entry:
             want_exit = want_entry = False                       # [Timing] they cancel
             events.append(("cancelled_pair", i))
@@ -672,18 +865,44 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
 
         # ---- [Borrow] a short held at this close, after every fill of the bar ------------------
         if cfg.borrow and pos is not None and side < 0:
-            # READING: the bar's duration is the calendar time to the next bar's open time
-            # (gaps included); the last bar, which has no next, takes the previous bar's.
-            seconds = (cfg.times[i + 1] - cfg.times[i]) if i + 1 < n else (cfg.times[i] - cfg.times[i - 1])
+            seconds = bar_seconds(i)
             years = float(seconds) / (365 * 86400)
             charge = cfg.borrow * pos.qty * c[i] * years
             cash -= charge
             pos.borrow += charge
             events.append(("borrow", i))
 
+        # ---- [Margin: Interest] negative cash at this close, after the borrow -----------------
+        if margin_acct and cash < 0:
+            events.append(("cash_below_zero", i))
+            if cfg.margin_rate:
+                if pos is None:
+                    # READING: interest goes into the round trip; a flat account with negative
+                    # cash (only after a liquidation that stopped it) has none: not covered.
+                    raise Unsupported(f"bar {i}: negative cash while flat with margin_rate")
+                years = float(bar_seconds(i)) / (365 * 86400)
+                charge = cfg.margin_rate * (-cash) * years
+                cash -= charge
+                pos.interest += charge
+                interest_paid += charge
+                events.append(("interest", i))
+
         held = pos.qty * pos.side if pos is not None else 0.0
         equity[i] = cash + held * c[i]
 
+        if margin_acct:
+            # [Margin: What the run reports] at each close
+            if equity[i] > 0:
+                max_leverage = max(max_leverage, abs(held) * c[i] / equity[i])
+            if pos is not None and mmr > 0:
+                if cfg.margin == "cross":
+                    backing = equity[i]
+                else:
+                    backing = pos.qty * pos.avg_entry / L + held * (c[i] - pos.avg_entry)
+                ratio = backing / (mmr * pos.qty * c[i])
+                min_margin_ratio = ratio if not math.isfinite(min_margin_ratio) else min(min_margin_ratio, ratio)
+
     if pos is not None:
         finish(n - 1, "end", c[n - 1])                           # marked to the last close
-    return Result(trades, equity, float(equity[-1]), ambiguous, fills, skipped, events)
+    return Result(trades, equity, float(equity[-1]), ambiguous, fills, skipped, events,
+                  liquidations, interest_paid, funding_paid, max_leverage, min_margin_ratio, stopped_at)
