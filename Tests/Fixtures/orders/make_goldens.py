@@ -7,10 +7,12 @@ from the repository root (a few minutes, most of it numba compiling vectorbt):
 
     python3 -m venv .venv-goldens && echo '*' > .venv-goldens/.gitignore
     .venv-goldens/bin/pip install vectorbt==1.2.0 backtesting==0.6.6 TA-Lib==0.8.2 numpy pandas
+    .venv-goldens/bin/pip install freqtrade==2026.9      # optional: the liquidation-price check
     .venv-goldens/bin/python Tests/Fixtures/orders/make_goldens.py
 
 (versions used for the committed file: vectorbt 1.2.0, backtesting 0.6.6, TA-Lib 0.8.2,
-numpy 2.4.6, pandas 3.1.1, numba 0.68.1, Python 3.11.)
+numpy 2.4.6, pandas 3.1.1, numba 0.68.1, freqtrade 2026.9, Python 3.11.) It also writes the
+funding rows of the funding cases as `funding_<case>.csv` beside this file.
 
 Every case is simulated by `reference_sim.py` (beside this file: orders.md restated as Python),
 and, where the conventions coincide, also by vectorbt and/or backtesting.py; the script stops
@@ -102,11 +104,41 @@ B8. Trailing stops (fraction or distance array), break-even, time exits and posi
     close), not the arithmetic of the levels, which this script then restates a second time.
     The time exit and a rule exit are a `position.close()` order, handled as in B5.
 
+freqtrade 2026.9 (optional: run when it imports, else the margin cases are written with
+`checked_by` ["reference_sim"] alone), `freqtrade.exchange.binance.Binance.dry_run_liquidation_price`
+(read in freqtrade/exchange/binance.py), Binance USD-M futures' formula
+P = (wallet + cum - side x amount x entry) / (amount x mmr - side x amount):
+
+F1. The class is made bare (`Binance.__new__`, no markets, no network), futures trading mode, the
+    case's margin mode, and `get_maintenance_ratio_and_amt` returns (mmr, 0): one maintenance
+    tier, maintenance amount (cum) 0, no other open trades, no liquidation buffer (the buffer is
+    applied by `get_liquidation_price`, not called). With cum = 0 the formula is orders.md's:
+    isolated, wallet = the position's margin |q| x entry / L gives entry (1 - 1/L) / (1 - mmr)
+    (long) and entry (1 + 1/L) / (1 + mmr) (short).
+F2. Cross: Binance's wallet balance is the cash before the position's notional moved it (bt's
+    cash is spot-like: a buy pays its notional out of cash), so wallet = cash + side x q x entry
+    gives orders.md's -cash / (q (1 - mmr)) and cash / (q (1 + mmr)); this checks the signs and
+    the cash the simulator uses (after fees and funding), not a different algebra.
+    Checked: P* at each position's first check and at each liquidation, within 1e-9; a
+    liquidation inside the bar fills at freqtrade's P*, one at the open at an open beyond it.
+    Confirms goog_perp_cross_10x_liq_range, goog_perp_cross_10x_liq_gap (cross),
+    goog_perp_isolated_short_5x, goog_perp_isolated_long_liq_fee (isolated) and
+    goog_perp_liq_stops_trading (cross). Not checked by any reference: interest, funding, the
+    margin cap of sizing, the account stopping (the simulator alone).
+
+nautilus-trader's funding was not used as a cross-check (not installed: too heavy for what it
+would confirm). Instead each funding case's amounts are restated a second way here
+(`funding_by_interval`): a trade pays the rows with a time in [the time it was filled, the time
+it was closed), a fill at an open being at that bar's time and every other fill at the bar's end
+(the next bar's time), orders.md's last sentence of "Funding", not the per-bar loop of the
+simulator; every trade's funding and the run's total must agree within 1e-9.
+
 Cases
 =====
 
 GOOG for most (ma-cross 10/30 signals with TA-Lib SMA as the other generators, RSI 14
-crossings of 30/70, and a few hand-placed signals for edge cases), EURUSD for two. A case that
+crossings of 30/70, and a few hand-placed signals for edge cases), EURUSD for two and for the
+four funding cases (rows [0, 600), hourly, used as a perpetual's candles). A case that
 names a bar range uses rows [start, end) of the file: every index and array in it counts from
 `start`, and every indicator is computed on those rows only.
 """
@@ -450,6 +482,71 @@ def check_backtesting(case, d, res):
 
 
 # ---------------------------------------------------------------------------------------------
+# freqtrade (optional): Binance futures liquidation price
+# ---------------------------------------------------------------------------------------------
+
+def freqtrade_binance(mmr, isolated):
+    """F1: freqtrade's `Binance` exchange class, bare (no markets, no network): its
+    `dry_run_liquidation_price` needs only the trading and margin modes, the run mode and
+    `get_maintenance_ratio_and_amt`, replaced by (mmr, 0): one maintenance tier with maintenance
+    amount 0."""
+    from freqtrade.enums import MarginMode, TradingMode
+    from freqtrade.exchange.binance import Binance
+    b = Binance.__new__(Binance)
+    b._exchange_ws = None                  # read by Exchange.__del__
+    b.trading_mode = TradingMode.FUTURES
+    b.margin_mode = MarginMode.ISOLATED if isolated else MarginMode.CROSS
+    b._config = {"runmode": "backtest"}
+    b.get_maintenance_ratio_and_amt = lambda pair, notional: (mmr, 0.0)
+    return b
+
+
+def check_freqtrade(case, d, res):
+    """F1-F2: the simulator's liquidation price P* at each position's first check and at each
+    liquidation equals freqtrade's `Binance.dry_run_liquidation_price` for the same entry,
+    quantity, leverage and mmr (maintenance amount 0); a liquidation inside the bar fills at it,
+    one at the open fills at an open beyond it. Returns None when freqtrade does not import."""
+    try:
+        import freqtrade  # noqa: F401
+        from freqtrade.exchange.binance import Binance  # noqa: F401
+    except ImportError:
+        print(f"  {case['name']}: freqtrade not installed, its cross-check skipped")
+        return None
+    cfg = case["_py"]["cfg"]
+    isolated = cfg.margin == "isolated"
+    mmr = cfg.mmr if cfg.mmr is not None else (0.25 if cfg.instrument == "spot" else 0.005)
+    L = float(cfg.leverage)
+    b = freqtrade_binance(mmr, isolated)
+    short = cfg.short
+    side = -1 if short else 1
+    checked = 0
+    for e in res.events:
+        if e[0] not in ("p_star_first", "liquidation"):
+            continue
+        bar, p_star, cash, qty, entry = e[1:]
+        stake = qty * entry / L
+        # F2: isolated, the wallet is the position's margin; cross, Binance's wallet balance is
+        # the cash before the position's notional moved it (cash + side x qty x entry).
+        wallet = stake if isolated else cash + side * qty * entry
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = b.dry_run_liquidation_price("X/USDT:USDT", entry, short, qty, stake, L, wallet, [])
+        close(float(ref), p_star, f"{case['name']} (freqtrade) P* at bar {bar}")
+        checked += 1
+        if e[0] == "liquidation":
+            t = next(t for t in res.trades if t.exit_index == bar and t.kind == "liquidation")
+            beyond = (lambda x: x < ref) if not short else (lambda x: x > ref)
+            if beyond(d.o[bar]):
+                close(t.exit_price, float(d.o[bar]), f"{case['name']} liquidation at the open of bar {bar}")
+            else:
+                assert beyond(d.l[bar] if not short else d.h[bar]), f"{case['name']} bar {bar}: P* not in the range"
+                close(t.exit_price, float(ref), f"{case['name']} (freqtrade) liquidation price at bar {bar}")
+    assert checked, f"{case['name']}: no liquidation price to check"
+    print(f"  {case['name']}: {checked} liquidation prices agree with freqtrade's Binance formula")
+    return "freqtrade"
+
+
+# ---------------------------------------------------------------------------------------------
 # Cases: options in bt's terms, turned into the simulator's Config
 # ---------------------------------------------------------------------------------------------
 
@@ -479,7 +576,10 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
           short=False, sl=None, tp=(), trail=None, breakeven=None, exit_after=None, order_bars=1,
           pyramid=1, tick=None, entry_limit=None, entry_stop=None, exit_rule=None, exit_rule_fn=None,
           periods_per_year=None, equity_full=False, expect=(), maker_bps=None, fee_per_unit=0.0,
-          fee_min=0.0, fee_max=None, borrow_bps=0.0):
+          fee_min=0.0, fee_max=None, borrow_bps=0.0, leverage=1, margin="cross", instrument="spot",
+          mmr=None, liq_fee_bps=0.0, margin_rate=0.0, funding=None, funding_file=None):
+    # The margin and funding cases (and only they) write the margin settings and results.
+    margin_case = leverage != 1 or instrument != "spot" or funding is not None
     cfg = Config(fill=fill, size=size, fee=fee_bps / 10_000, cash=CASH, short=short,
                  maker_fee=None if maker_bps is None else maker_bps / 10_000, fee_per_unit=fee_per_unit,
                  fee_min=fee_min, fee_max=None if fee_max is None else pct(fee_max),
@@ -491,14 +591,18 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
                  entry_stop=None if entry_stop is None else entry_stop.values,
                  order_bars=order_bars, pyramid=pyramid, tick=tick,
                  periods_per_year=periods_per_year, exit_rule=exit_rule_fn,
-                 borrow=borrow_bps / 10_000, times=d.t if borrow_bps else None)
+                 borrow=borrow_bps / 10_000, times=d.t if (borrow_bps or margin_case) else None,
+                 leverage=leverage, margin=margin, instrument=instrument, mmr=mmr,
+                 liq_fee=liq_fee_bps / 10_000, margin_rate=margin_rate, funding=funding or ())
     entries, exits = np.asarray(entries, dtype=bool), np.asarray(exits, dtype=bool)
     res = simulate(d.o, d.h, d.l, d.c, entries, exits, cfg)
     case = dict(name=name, covers=covers)
     case["_py"] = dict(cfg=cfg, entries=entries, exits=exits, expect=expect)
     checked = ["reference_sim"]
     for ref in refs:
-        checked.append({"vectorbt": check_vectorbt, "backtesting.py": check_backtesting}[ref](case, d, res))
+        checked.append({"vectorbt": check_vectorbt, "backtesting.py": check_backtesting,
+                        "freqtrade": check_freqtrade}[ref](case, d, res))
+    checked = [x for x in checked if x]          # an optional reference that did not import
 
     def opt_text(spec):
         return None if spec is None else (spec.text if isinstance(spec, Expr) else spec)
@@ -513,6 +617,12 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
                         ("fee_max", fee_max, None), ("borrow_bps", borrow_bps, 0.0)):
         if v != off:
             options[key] = v
+    if margin_case:
+        options.update(leverage=leverage, margin=margin, instrument=instrument, mmr=mmr,
+                       liq_fee_bps=liq_fee_bps, margin_rate=margin_rate)
+        if funding is not None:
+            options["funding"] = [[int(t), r, m] for t, r, m in funding]
+            options["funding_file"] = funding_file
     for dd, sh in tp:
         t = dict(distance=opt_text(dd), share=sh)
         if isinstance(dd, Expr):
@@ -542,6 +652,15 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
         # The borrow cases only: each trade's borrow paid (the cases before them stay as written).
         for t, e in zip(res.trades, expected["trades"]):
             e["borrow"] = t.borrow
+    if margin_case:
+        # The margin cases only: each trade's interest and funding, and the run's margin report.
+        for t, e in zip(res.trades, expected["trades"]):
+            e["interest"] = t.interest
+            e["funding"] = t.funding
+        expected.update(liquidations=res.liquidations, funding_paid=res.funding_paid,
+                        interest_paid=res.interest_paid, max_leverage=res.max_leverage,
+                        min_margin_ratio=res.min_margin_ratio if math.isfinite(res.min_margin_ratio) else None,
+                        trading_stopped=res.stopped_at)
     if equity_full:
         expected["equity"] = [float(x) for x in res.equity]
     case.update(data=dict(file=d.name, range=d.range, bars=n), signals=signals, **sig,
@@ -556,8 +675,16 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
             ok = want[6:] in events
         elif want.startswith("skipped"):
             ok = res.skipped_orders > 0
+        elif want.startswith("fee:liquidation"):
+            ok = any(f[5] == "liquidation" and f[4] > 0 and f[4] == cfg.liq_fee * f[2] * f[3] for f in res.fills)
         elif want.startswith("fee:"):
             ok = any(fee_binds(want[4:], f, cfg) for f in res.fills)
+        elif want.startswith("no_event:"):
+            ok = want[9:] not in events
+        elif want.startswith("no:"):
+            ok = want[3:] not in kinds
+        elif want == "stopped":
+            ok = res.stopped_at is not None
         else:
             ok = want in kinds
         assert ok, f"{name}: expected {want!r} in the run (kinds {sorted(kinds)}, events {sorted(events)})"
@@ -797,6 +924,180 @@ def cases_borrow(goog):
     ]
 
 
+def cases_margin(goog):
+    """Margin accounts (README: "Margin"): leverage, cross and isolated liquidation, the
+    liquidation fee, the account stopping, interest, sizing capped by the free margin. Checked by
+    `reference_sim.py`, and the liquidation prices by freqtrade's Binance formula (F1-F2) where
+    freqtrade imports; vectorbt and backtesting.py have no liquidation."""
+    en, ex = ma_cross(goog)
+    n = goog.n
+    short_signals = MA + " (short entries = cross_below, short exits = cross_above)"
+    # GOOG's largest overnight gaps down (open / previous close - 1: bar 366 -10.1%, 734 -6.7%,
+    # 1054 -7.3%, 1869 -7.7%) and up (45 +14.2%, 115 +12.3%, 297 +14.1%, 922 +19.1%,
+    # 1551 +10.8%, 1739 +13.0%)
+    down = [366, 734, 1054, 1869]
+    up = [45, 115, 297, 922, 1551, 1739]
+    # The account that stops: one entry two bars before the 366 gap, then the 10/30 signals
+    # after it (ignored: the account has stopped).
+    e_stop, x_stop = en.copy(), ex.copy()
+    e_stop[:367] = False
+    x_stop[:367] = False
+    e_stop[364] = True
+    return [
+        build("goog_margin_spot_cross_3x", "spot margin account, leverage 3 cross, --size 300%: each entry buys 3 x equity (notional plus fee), cash goes below 0 and pays margin_rate 8% a year on it at every close (calendar days / 365); stop-loss 8% keeps every trade above the liquidation price (mmr 25%, the spot default)",
+              goog, MA, en, ex, [], size="300%", sl="8%", leverage=3, margin_rate=0.08, equity_full=True,
+              expect=["no:liquidation", "event:cash_below_zero", "event:interest", "signal", "stop"]),
+        build("goog_perp_cross_10x_liq_range", "perpetual, leverage 10 cross, --size 1000% (no funding rows): two positions liquidated inside a bar at P* = -cash / (q (1 - mmr)) (mmr 0.5%, the perpetual default); the account goes on trading",
+              goog, MA, en, ex, ["freqtrade"], size="1000%", leverage=10, instrument="perp", equity_full=True,
+              expect=["liquidation", "event:liquidation_in_range", "no_event:liquidation_at_open", "signal",
+                      "no_event:trading_stopped"]),
+        build("goog_perp_cross_10x_liq_gap", "perpetual, leverage 10 cross, --size 800%, mmr 5%: hand-placed entries two bars before GOOG's largest gaps down; bars that open below P* liquidate at the open, others at P* inside the bar",
+              goog, "hand-placed entries two bars before the gaps down at bars 366, 734, 1054, 1869; exits 3 bars after each gap",
+              mask(n, [k - 2 for k in down]), mask(n, [k + 3 for k in down]), ["freqtrade"],
+              size="800%", leverage=10, instrument="perp", mmr=0.05, equity_full=True,
+              expect=["liquidation", "event:liquidation_at_open", "event:liquidation_in_range"]),
+        build("goog_perp_isolated_short_5x", "perpetual short, leverage 5 isolated, --size 200%: P* = entry x (1 + 1/5) / (1 + mmr), whatever the cash (cross would be far higher); hand-placed shorts before GOOG's largest gaps up: one high above P* (liquidated at P*), one open above it (at the open), the others survive",
+              goog, "hand-placed short entries three bars before the gaps up at bars 45, 115, 297, 922, 1551, 1739; short exits 3 bars after each",
+              mask(n, [k - 3 for k in up]), mask(n, [k + 3 for k in up]), ["freqtrade"], short=True,
+              size="200%", leverage=5, margin="isolated", instrument="perp", equity_full=True,
+              expect=["liquidation", "event:liquidation_in_range", "event:liquidation_at_open", "signal"]),
+        build("goog_perp_isolated_long_liq_fee", "perpetual long, leverage 10 isolated, mmr 1%, liq_fee_bps 50, --size 100%: P* = entry x (1 - 1/10) / (1 - mmr) although the notional is only 1 x equity (cross would never liquidate); the liquidation fills pay 0.5% of notional instead of the 10 bps trading fee",
+              goog, MA, en, ex, ["freqtrade"], size="100%", leverage=10, margin="isolated", instrument="perp",
+              mmr=0.01, liq_fee_bps=50,
+              expect=["liquidation", "event:liquidation_in_range", "fee:liquidation", "signal"]),
+        build("goog_perp_liq_stops_trading", "perpetual, leverage 20 cross, --size 2000%, liq_fee_bps 100: one entry before the 10% gap down at bar 366, which opens far below P*; the liquidation at that open leaves equity below 0, so the account stops: the later entry signals place no order",
+              goog, "one hand-placed entry at bar 364; then the " + MA + " signals after bar 366",
+              e_stop, x_stop, ["freqtrade"], size="2000%", leverage=20, instrument="perp", liq_fee_bps=100,
+              equity_full=True,
+              expect=["liquidation", "event:liquidation_at_open", "stopped", "event:entry_ignored_stopped",
+                      "fee:liquidation"]),
+        build("goog_margin_units_capped", "spot margin account, leverage 2 cross, --size 150u: an order of 150 units is cut to what 2 x the free margin buys (notional plus fee) when the price has outgrown equity, and fills whole before",
+              goog, MA, en, ex, [], size="150u", leverage=2,
+              expect=["event:margin_capped", "event:margin_not_capped", "no:liquidation", "signal"]),
+    ]
+
+
+FUNDING_RATES = [0.0001, 0.00025, -0.00015, 0.0004, -0.0003, 0.00005, 0.0002]
+
+
+def funding_rows(d):
+    """Funding rows for the bars of `d`: every 00:00, 08:00 and 16:00 UTC (bar open times on
+    hourly data, the common case; over a weekend they fall inside Friday's last bar) and every
+    04:30 (inside a bar), from the day before the first bar to the day after the last, plus one
+    30 minutes into the last bar; every third row carries a mark price (the open of the bar it
+    falls in, x 1.0002, to 5 decimals), the others none (the close before is the mark)."""
+    day = 86400
+    first = int(d.t[0]) // day * day - day
+    last = int(d.t[-1]) // day * day + 2 * day
+    times = set()
+    for t0 in range(first, last, day):
+        times.update([t0, t0 + 8 * 3600, t0 + 16 * 3600, t0 + 4 * 3600 + 1800])
+    times.add(int(d.t[-1]) + 1800)
+    rows = []
+    for k, t in enumerate(sorted(times)):
+        rate = FUNDING_RATES[k % len(FUNDING_RATES)]
+        mark = None
+        if k % 3 == 1:
+            j = max(0, int(np.searchsorted(d.t, t, side="right")) - 1)
+            mark = round(float(d.o[j]) * 1.0002, 5)
+        rows.append((t, rate, mark))
+    return rows
+
+
+def write_funding_csv(name, rows):
+    """The rows as `bt data import FILE --format funding --symbol S` reads them (docs/guide/data.md,
+    "Funding rates"): time (ISO-8601 UTC), rate (a fraction per period), mark_price (empty: none)."""
+    path = os.path.join(HERE, name)
+    with open(path, "w", newline="") as fh:
+        fh.write("time,rate,mark_price\n")
+        for t, r, m in rows:
+            stamp = pd.Timestamp(t, unit="s", tz="UTC").strftime("%Y-%m-%dT%H:%M:%SZ")
+            # positional decimals (0.00005, not 5e-05), each reading back to the same double
+            mark = "" if m is None else np.format_float_positional(m)
+            fh.write(f"{stamp},{np.format_float_positional(r)},{mark}\n")
+    back = pd.read_csv(path, dtype={"mark_price": float})
+    got = [(int(pd.Timestamp(a).timestamp()), float(b), None if not math.isfinite(c) else float(c))
+           for a, b, c in zip(back["time"], back["rate"], back["mark_price"])]
+    assert got == [(int(t), float(r), m) for t, r, m in rows], f"{name} does not read back to its rows"
+    return name
+
+
+def funding_by_interval(case, d, res):
+    """The funding of each trade of `res` restated by interval (see the docstring)."""
+    cfg = case["_py"]["cfg"]
+    t = d.t
+    end_of_last = int(t[-1]) + int(t[-1] - t[-2])
+
+    def bar_end(i):
+        return int(t[i + 1]) if i + 1 < d.n else end_of_last
+
+    def mark(tr, m):
+        if m is not None:
+            return m
+        b = int(np.searchsorted(t, tr, side="right")) - 1      # the bar the row falls in
+        return float(d.c[b - 1])                               # the last bar ended before it
+
+    total = 0.0
+    for tr in res.trades:
+        start = int(t[tr.entry_index]) if cfg.fill == "next-open" else bar_end(tr.entry_index)
+        at_open = tr.kind in ("signal", "time", "stop-gap", "target-gap") and cfg.fill == "next-open"
+        stop = end_of_last if tr.kind == "end" else (int(t[tr.exit_index]) if at_open else bar_end(tr.exit_index))
+        q = tr.quantity if tr.side == "long" else -tr.quantity
+        f = sum(q * mark(r[0], r[2]) * r[1] for r in cfg.funding if start <= r[0] < stop)
+        close(f, tr.funding, f"{case['name']} funding of the trade at bar {tr.entry_index} (by interval)")
+        total += f
+    close(total, res.funding_paid, f"{case['name']} funding paid (by interval)")
+
+
+def cases_funding():
+    """Perpetual funding (README: "Funding") on EURUSD hourly rows [0, 600) (used as a
+    perpetual's candles), checked by `reference_sim.py` alone."""
+    part = Data("EURUSD", 0, 600)
+    n = part.n
+    en, ex = (m.copy() for m in ma_cross(part))
+    hours = (part.t // 3600) % 24
+    # Hand-placed: an entry whose fill bar opens at a row time (08:00) and an exit whose fill
+    # bar opens at one (16:00), the MA signals around them removed; and an entry 20 bars before
+    # the end, held to the end (the row inside the last bar is charged).
+    j = next(k for k in range(150, n) if hours[k + 1] == 8)
+    k = next(m for m in range(j + 5, n) if hours[m + 1] == 16)
+    for m in (en, ex):
+        m[j - 40:k + 10] = False
+        m[n - 60:] = False
+    en[j] = ex[k] = en[n - 20] = True
+    note = (MA + f" (on the rows of the range); plus an entry at bar {j} (its fill bar opens at 08:00, a row time), "
+            f"an exit at bar {k} (its fill bar opens at 16:00), the signals from bar {j - 40} to {k + 9} removed, "
+            f"and an entry at bar {n - 20} held to the end (signals from bar {n - 60} removed)")
+    rows = funding_rows(part)
+    csv = write_funding_csv("funding_eurusd_perp_funding_long.csv", rows)
+    common = dict(instrument="perp", funding=rows, funding_file=csv, equity_full=True)
+    out = [
+        build("eurusd_perp_funding_long", "perpetual long, leverage 5 cross, --size 300%, funding rows at 00:00/08:00/16:00 (bar open times) and 04:30 (inside a bar), with and without a mark price: each bar settles its rows on the position held after its open fills, at the row's mark or the close before; a position filled at the open of a row's bar pays that row, one closed at that open does not; the row inside the last bar is charged, rows outside the bars are not",
+              part, note, en, ex, [], size="300%", leverage=5, **common,
+              expect=["event:funding", "event:funding_row_at_open", "event:funding_row_inside_bar",
+                      "event:funding_mark_row", "event:funding_mark_close", "event:funding_received",
+                      "event:funding_entry_at_row_time", "event:funding_exit_at_row_time",
+                      "event:funding_last_bar", "signal", "end"]),
+        build("eurusd_perp_funding_short", "perpetual short, the same rows and signals (short entries = the long run's entries): a short receives a positive rate and pays a negative one",
+              part, note + " (used as short entries / short exits)", en, ex, [], short=True, size="300%", leverage=5,
+              **common,
+              expect=["event:funding", "event:funding_received", "event:funding_entry_at_row_time",
+                      "event:funding_exit_at_row_time", "event:funding_last_bar", "signal", "end"]),
+        build("eurusd_perp_funding_fill_close", "perpetual long with --fill close, the same rows and signals: a position filled at the close before a row's bar pays that row (held at the row's time), one closed at that close does not",
+              part, note, en, ex, [], fill="close", size="300%", leverage=5, **common,
+              expect=["event:funding", "event:funding_entry_at_close_before_row",
+                      "event:funding_exit_at_close_before_row", "signal", "end"]),
+        build("eurusd_perp_funding_sl_tp", "perpetual long, leverage 10 cross, --size 500%, stop-loss 0.3% and take-profit 0.6% with the same funding rows: funding is settled on the bars of positions the stop or the target closes (after the open, before the range)",
+              part, note, en, ex, [], size="500%", leverage=10, sl="0.3%", tp=[("0.6%", None)], **common,
+              expect=["event:funding", "stop", "target", "no:liquidation"]),
+    ]
+    for case in out:
+        py = case["_py"]
+        res = simulate(part.o, part.h, part.l, part.c, py["entries"], py["exits"], py["cfg"])
+        funding_by_interval(case, part, res)
+    return out
+
+
 def cases_eurusd():
     eur = Data("EURUSD")
     en, ex = ma_cross(eur)
@@ -814,7 +1115,8 @@ def cases_eurusd():
 
 def main():
     goog = Data("GOOG")
-    cases = cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd() + cases_fees(goog) + cases_borrow(goog)
+    cases = (cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd() + cases_fees(goog)
+             + cases_borrow(goog) + cases_margin(goog) + cases_funding())
     for c in cases:
         del c["_py"]
     import vectorbt as vbt

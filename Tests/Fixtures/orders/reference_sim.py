@@ -285,6 +285,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     funding_paid = 0.0
     max_leverage = 0.0
     min_margin_ratio = NAN
+    p_star_logged = set()
 
     # -- prices -----------------------------------------------------------------------------
 
@@ -663,6 +664,8 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                 m = float(c[i - 1])
                 events.append(("funding_mark_close", i))
             amount = q * m * rate
+            if i == n - 1:
+                events.append(("funding_last_bar", i))
             cash -= amount
             pos.funding += amount
             funding_paid += amount
@@ -684,6 +687,10 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         book, the liquidation fee. Equity after it at 0 or below stops the account."""
         nonlocal liquidations, stopped_at
         p_star = liquidation_price()
+        if pos.entry_bar not in p_star_logged:
+            # for the cross-checks: P* at the position's first check, with what it came from
+            p_star_logged.add(pos.entry_bar)
+            events.append(("p_star_first", i, p_star, cash, pos.qty, pos.avg_entry))
         if side > 0 and not p_star > 0:
             return                                               # a long with P* <= 0: never
         beyond = (lambda x: x < p_star) if side > 0 else (lambda x: x > p_star)
@@ -701,7 +708,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         if (lvl is not None and bar_reaches_stop(i, lvl)) or \
                 any(not t[2] and bar_reaches_target(i, t[0]) for t in pos.targets):
             events.append(("liquidation_with_exit_level", i))
-        events.append(("liquidation", i))
+        events.append(("liquidation", i, p_star, cash, pos.qty, pos.avg_entry))
         liquidations += 1
         exit_all(i, price, "liquidation")
         if cash <= 0:
@@ -905,4 +912,5 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     if pos is not None:
         finish(n - 1, "end", c[n - 1])                           # marked to the last close
     return Result(trades, equity, float(equity[-1]), ambiguous, fills, skipped, events,
-                  liquidations, interest_paid, funding_paid, max_leverage, min_margin_ratio, stopped_at)
+                  liquidations, float(interest_paid), float(funding_paid), float(max_leverage),
+                  float(min_margin_ratio), stopped_at)
