@@ -767,12 +767,26 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
 
         if margin_acct:
             # [Funding] after the open fills, then [Margin: Liquidation], then the attached exits
-            if funding_rows:
+            funded = False
+            if funding_rows and pos is not None:
+                before = pos.funding
                 settle_funding(i)
+                funded = pos is not None and pos.funding != before
+            elif funding_rows:
+                settle_funding(i)                                # events only: nothing held
             if pos is not None and pos.checks_from <= i:
                 check_liquidation(i)
             if pos is not None and pos.checks_from <= i and pos.entry_bar < i:
+                # READING: orders.md's Margin section puts the liquidation check, and so the
+                # funding before it, before "the attached exits", a stop-gap or target-gap at
+                # the open included; its Funding section says a position closed at an open does
+                # not pay that bar's rows. Here the order is the first (funding, liquidation,
+                # then the gap exits); a gap exit of a position this bar's rows were charged to
+                # is reported so cases can avoid depending on it.
+                k = len(fills)
                 gap_exits(i)
+                if funded and len(fills) > k:
+                    events.append(("gap_exit_after_funding", i))
 
         # ---- 2. the range [Bar 2] ---------------------------------------------------------
         if pos is not None and pos.checks_from <= i:
