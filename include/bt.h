@@ -309,6 +309,15 @@ typedef struct bt_config {
                                     "1%" (NULL: none); wins over fee_min */
     double borrow_bps;           /* --borrow-bps: annual fee on a short's notional, charged at
                                     each close a short is held for the bar's days / 365 (0) */
+    double leverage;             /* --leverage: 1 to 125; N% sizing up to N x 100% of equity (1: on
+                                    spot, a cash account without margin or liquidation) */
+    const char *margin;          /* --margin: "cross" (NULL, the default) or "isolated" */
+    const char *instrument;      /* --instrument: "spot" (NULL), "perp" (pays the funding stored
+                                    for the symbol in db) or "future" */
+    const char *mmr;             /* --mmr: maintenance margin rate, "0.5%" (NULL: 0.5% for perp
+                                    and future, 25% for spot) */
+    double liq_fee_bps;          /* --liq-fee-bps: a liquidation's fee (0) */
+    const char *margin_rate;     /* --margin-rate: annual interest on borrowed cash, "8%" (NULL) */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */
@@ -365,7 +374,8 @@ bt_status bt_result_equity(const bt_result *result, double *equity, double *cash
 /* How a trade ended. */
 typedef enum bt_exit_kind {
     BT_EXIT_SIGNAL = 0, BT_EXIT_STOP = 1, BT_EXIT_STOP_GAP = 2, BT_EXIT_TARGET = 3,
-    BT_EXIT_TARGET_GAP = 4, BT_EXIT_TRAIL = 5, BT_EXIT_TIME = 6, BT_EXIT_END = 7, BT_EXIT_REBALANCE = 8
+    BT_EXIT_TARGET_GAP = 4, BT_EXIT_TRAIL = 5, BT_EXIT_TIME = 6, BT_EXIT_END = 7, BT_EXIT_REBALANCE = 8,
+    BT_EXIT_LIQUIDATION = 9
 } bt_exit_kind;
 
 /* bt's name of an exit kind ("signal", "stop", "stop-gap", ...); NULL when out of range. */

@@ -40,8 +40,10 @@ struct StructuredErrorTests {
         Case(.stopLoss, nil, "sl: stop-loss must be between 0% and 100%") {
             var c = ExecutionConfig(); c.stopLoss = 1.5; try c.validate()
         },
-        Case(.size, "150%", "size '150%': not one of N% (0 < N <= 100), Nu (units), N$ (cash), risk:N% or vol:N%") {
-            _ = try ExecutionConfig.Sizing.parse("150%")
+        Case(.size, "150%", "size '150%': is more than the leverage allows: at most 100% of equity at leverage 1 (a margin account with leverage N sizes up to N × 100%)") {
+            var config = ExecutionConfig()
+            config.sizing = try ExecutionConfig.Sizing.parse("150%")
+            try config.validate()
         },
         Case(.takeProfit, "abc", "tp 'abc': not a percentage like 5%") {
             _ = try ExecutionConfig.parseFraction("abc", setting: .takeProfit)

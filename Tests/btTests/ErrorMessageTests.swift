@@ -21,7 +21,7 @@ struct ErrorMessageTests {
             (["run", "ma-cross", "GOOG", "--cash", "0"], "error: --cash '0': initial cash must be a positive number"),
             (["run", "ma-cross", "GOOG", "--sl", "150%"], "error: --sl: stop-loss must be between 0% and 100%"),
             (["run", "ma-cross", "GOOG", "--tp", "abc%"], "error: --tp 'abc%': not a percentage like 5%"),
-            (["run", "ma-cross", "GOOG", "--size", "150%"], "error: --size '150%': not one of N% (0 < N <= 100), Nu (units), N$ (cash), risk:N% or vol:N%"),
+            (["run", "ma-cross", "GOOG", "--size", "150%"], "error: --size '150%': is more than the leverage allows: at most 100% of equity at leverage 1 (a margin account with --leverage N sizes up to N × 100%)"),
             (["run", "ma-cross", "GOOG", "--from", "2024-13-01"], "error: --from '2024-13-01': not a date"),
             (["run", "ma-cross", "GOOG", "--param", "fast=0"], "error: --param: parameter 'fast' needs a whole number >= 1"),
             (["sweep", "ma-cross", "GOOG", "--grid", "fast=5:10:0"], "error: --grid 'fast=5:10:0': step must be positive"),

@@ -18,7 +18,7 @@ struct ExitKindOutputTests {
         #expect(r.status == 0, "\(r.stderr)")
         let stats = try #require(try RunCommandTests.json(r.stdout)["stats"] as? [String: Any])
         let exits = try #require(stats["exits"] as? [String: Int])
-        #expect(Set(exits.keys) == ["signal", "stop", "stop-gap", "target", "target-gap", "trail", "time", "end", "rebalance"])
+        #expect(Set(exits.keys) == ["signal", "stop", "stop-gap", "target", "target-gap", "trail", "time", "end", "rebalance", "liquidation"])
         #expect(exits.values.reduce(0, +) == stats["trades"] as? Int)
         #expect(exits["stop", default: 0] > 0 && exits["target", default: 0] > 0 && exits["rebalance"] == 0)
         let text = try BT.run(["run", "ma-cross", "GOOG"] + Self.stops + ["--no-chart", "--no-costs", "--db", db])

@@ -20,7 +20,7 @@ struct ExitSummaryTests {
         let s = ExitSummary(Self.trades())
         #expect(s.total == 5)
         #expect(s.rows.map(\.kind) == ExitKind.allCases)
-        #expect(s.rows.map(\.trades) == [1, 1, 1, 1, 0, 0, 0, 1, 0])
+        #expect(s.rows.map(\.trades) == [1, 1, 1, 1, 0, 0, 0, 1, 0, 0])
         #expect(s[.stop].share == 0.2 && s[.stop].averageReturn == -0.02)
         #expect(s[.trail].trades == 0 && s[.trail].share == 0 && s[.trail].averageReturn.isNaN)
         #expect(s.present.map(\.kind) == [.signal, .stop, .stopGap, .target, .end])

@@ -84,8 +84,18 @@ enum EngineTest {
         }
         if !config.allowShort {
             #expect(r.position.allSatisfy { $0 >= 0 }, sourceLocation: sourceLocation)
+        }
+        if !config.allowShort && !config.isMarginAccount {
+            // A cash account never borrows cash; a margin account's cash goes below 0 when leveraged.
             #expect(r.cash.allSatisfy { $0 >= -1e-9 * r.initialCash }, "cash went negative", sourceLocation: sourceLocation)
         }
+        // A margin account's funding and interest are the trades' sums (and nothing without one).
+        #expect((r.account == nil) == !config.isMarginAccount, sourceLocation: sourceLocation)
+        let funding = r.account?.fundingPaid ?? 0, interest = r.account?.interestPaid ?? 0
+        #expect(abs(r.trades.reduce(0) { $0 + $1.funding } - funding) <= 1e-9 * max(1, abs(funding)),
+                "trade funding does not add up to the funding paid", sourceLocation: sourceLocation)
+        #expect(abs(r.trades.reduce(0) { $0 + $1.interest } - interest) <= 1e-9 * max(1, interest),
+                "trade interest does not add up to the interest paid", sourceLocation: sourceLocation)
     }
 
     /// A config with depth none, no participation cap, 10 bps fees.

@@ -103,9 +103,16 @@ struct EngineTests {
         #expect(try ExecutionConfig.Sizing.parse("25%") == .equityFraction(0.25))
         #expect(try ExecutionConfig.Sizing.parse("10u") == .units(10))
         #expect(try ExecutionConfig.Sizing.parse("5000$") == .cash(5000))
-        for bad in ["0%", "150%", "abc", "10", "-5u", ""] {
+        // Up to 100 × the largest leverage parses; the configuration checks it against its leverage.
+        #expect(try ExecutionConfig.Sizing.parse("150%") == .equityFraction(1.5))
+        for bad in ["0%", "12600%", "abc", "10", "-5u", ""] {
             #expect(throws: InputError.self) { try ExecutionConfig.Sizing.parse(bad) }
         }
+        var config = ExecutionConfig()
+        config.sizing = .equityFraction(1.5)
+        #expect(throws: InputError.self) { try config.validate() }
+        config.leverage = 2
+        try config.validate()
     }
 
     @Test("stop-loss and take-profit on the bar's range; both possible takes the stop and counts the bar")

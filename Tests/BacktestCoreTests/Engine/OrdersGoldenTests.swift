@@ -53,6 +53,15 @@ struct OrdersGoldenTests {
         var fee_max: String?
         /// The borrow cases' annual rate on shorts (absent elsewhere: 0).
         var borrow_bps: Double?
+        /// The margin and funding cases' account (absent elsewhere: a cash account).
+        var leverage: Double?
+        var margin: String?
+        var instrument: String?
+        var mmr: Double?
+        var liq_fee_bps: Double?
+        var margin_rate: Double?
+        /// Funding rows `[time in epoch seconds, rate, mark price or null]`.
+        var funding: [[Double?]]?
     }
 
     struct ExpectedTrade: Decodable, Sendable {
@@ -67,6 +76,9 @@ struct OrdersGoldenTests {
         var kind: String
         /// The borrow paid (the borrow cases only).
         var borrow: Double?
+        /// Margin interest and net funding paid (the margin cases only).
+        var interest: Double?
+        var funding: Double?
     }
 
     struct ExpectedFill: Decodable, Sendable {
@@ -97,6 +109,13 @@ struct OrdersGoldenTests {
         var equity: [Double]?
         var ambiguous_exit_bars: Int
         var skipped_orders: Int
+        /// The margin cases' account figures.
+        var liquidations: Int?
+        var funding_paid: Double?
+        var interest_paid: Double?
+        var max_leverage: Double?
+        var min_margin_ratio: Double?
+        var trading_stopped: Int?
     }
 
     struct DataRef: Decodable, Sendable {
@@ -183,6 +202,15 @@ struct OrdersGoldenTests {
         config.feePerUnit = o.fee_per_unit ?? 0
         config.feeMax = try o.fee_max.map { try ExecutionConfig.parseDistance($0, setting: .feeMax, of: "the notional") }
         config.borrowBps = o.borrow_bps ?? 0
+        config.leverage = o.leverage ?? 1
+        config.margin = try o.margin.map { try #require(MarginMode(rawValue: $0)) } ?? .cross
+        config.instrument = try o.instrument.map { try #require(Instrument(rawValue: $0)) } ?? .spot
+        config.mmr = o.mmr
+        config.liqFeeBps = o.liq_fee_bps ?? 0
+        config.marginRate = o.margin_rate ?? 0
+        config.funding = try (o.funding ?? []).map { row in
+            FundingRate(timeMs: Int64(try #require(row[0])) * 1000, rate: try #require(row[1]), markPrice: row[2])
+        }
         config.initialCash = o.cash
         config.fill = try #require(ExecutionConfig.FillTiming(rawValue: o.fill))
         config.allowShort = o.short
@@ -232,12 +260,13 @@ struct OrdersGoldenTests {
             let ok = t.entryIndex == g.entry_index && t.exitIndex == g.exit_index && t.side.rawValue == g.side
                 && t.exitKind.rawValue == g.kind && near(t.quantity, g.quantity) && near(t.entryPrice, g.entry_price)
                 && near(t.exitPrice, g.exit_price) && near(t.fees, g.fees, scale: notional) && near(t.pnl, g.pnl, scale: notional)
-                && near(t.borrow, g.borrow ?? 0, scale: notional)
+                && near(t.borrow, g.borrow ?? 0, scale: notional) && near(t.interest, g.interest ?? 0, scale: notional)
+                && near(t.funding, g.funding ?? 0, scale: notional)
             #expect(ok, """
                 trade \(k): bt \(t.side.rawValue) \(t.entryIndex)->\(t.exitIndex) \(t.exitKind.rawValue) q \(t.quantity) \
                 \(t.entryPrice)->\(t.exitPrice) fees \(t.fees) pnl \(t.pnl); golden \(g.side) \(g.entry_index)->\(g.exit_index) \
                 \(g.kind) q \(g.quantity) \(g.entry_price)->\(g.exit_price) fees \(g.fees) pnl \(g.pnl) borrow \(g.borrow ?? 0) \
-                (bt \(t.borrow))
+                interest \(g.interest ?? 0) funding \(g.funding ?? 0) (bt \(t.borrow), \(t.interest), \(t.funding))
                 """, sourceLocation: sourceLocation)
             if !ok { break }
         }
@@ -265,6 +294,38 @@ struct OrdersGoldenTests {
         }
         #expect(r.ambiguousExitBars == e.ambiguous_exit_bars,
                 "ambiguous exit bars \(r.ambiguousExitBars) vs golden \(e.ambiguous_exit_bars)", sourceLocation: sourceLocation)
+        if let liquidations = e.liquidations {
+            let a = r.account
+            #expect(a?.liquidations == liquidations, "liquidations \(a?.liquidations ?? -1) vs golden \(liquidations)",
+                    sourceLocation: sourceLocation)
+            #expect(a?.stoppedAt == e.trading_stopped, "stopped at \(a?.stoppedAt ?? -1) vs golden \(e.trading_stopped ?? -1)",
+                    sourceLocation: sourceLocation)
+            let scale = c.options.cash
+            #expect(near(a?.fundingPaid ?? .nan, e.funding_paid ?? 0, scale: scale), "funding \(a?.fundingPaid ?? .nan) vs \(e.funding_paid ?? 0)",
+                    sourceLocation: sourceLocation)
+            #expect(near(a?.interestPaid ?? .nan, e.interest_paid ?? 0, scale: scale), "interest \(a?.interestPaid ?? .nan) vs \(e.interest_paid ?? 0)",
+                    sourceLocation: sourceLocation)
+            if let m = e.max_leverage {
+                let stat = Self.maxLeverage(r)
+                #expect(near(stat, m), "max leverage \(stat) vs golden \(m)", sourceLocation: sourceLocation)
+            }
+            let ratio = a?.minMarginRatio ?? .nan
+            if let m = e.min_margin_ratio {
+                #expect(near(ratio, m), "min margin ratio \(ratio) vs golden \(m)", sourceLocation: sourceLocation)
+            } else {
+                #expect(ratio.isNaN, "min margin ratio \(ratio) vs golden none", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// The largest |position| × close / equity at a close with equity above 0 (the statistic's
+    /// definition; Analysis computes it, this target cannot import it).
+    static func maxLeverage(_ r: BacktestResult) -> Double {
+        var most = 0.0
+        for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
+            most = max(most, abs(r.position[t] * r.candles.close[t]) / r.equity[t])
+        }
+        return most
     }
 
     // MARK: - Tests
@@ -272,7 +333,15 @@ struct OrdersGoldenTests {
     @Test("the goldens exist and cover every exit kind, entry kind and sizing of docs/design/orders.md")
     func coverage() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 38)
+        #expect(cases.count == 49)
+        // Margin accounts: liquidations in the range and at the open, cross and isolated, a
+        // liquidation fee, an account that stopped; funding on longs and shorts, --fill close.
+        #expect(cases.contains { $0.options.margin == "isolated" && $0.options.short })
+        #expect(cases.contains { $0.expected.trading_stopped != nil })
+        #expect(cases.contains { ($0.options.liq_fee_bps ?? 0) > 0 && ($0.expected.liquidations ?? 0) > 0 })
+        #expect(cases.contains { ($0.options.margin_rate ?? 0) > 0 && ($0.expected.interest_paid ?? 0) > 0 })
+        #expect(cases.contains { $0.options.funding != nil && $0.options.short && ($0.expected.funding_paid ?? 0) < 0 })
+        #expect(cases.contains { $0.options.funding != nil && $0.options.fill == "close" })
         // Borrow on shorts: a next-open short held over weekends and to the end, and --fill close with exits.
         #expect(cases.contains { ($0.options.borrow_bps ?? 0) > 0 && $0.options.fill == "next-open"
             && $0.expected.trades.contains { $0.kind == "end" && ($0.borrow ?? 0) > 0 } })

@@ -186,7 +186,8 @@ struct OrdersPropertyTests {
                 for (k, v) in e { events[k, default: 0] += v }
             }
         }
-        for kind in ExitKind.allCases where kind != .rebalance {
+        // A portfolio's rebalance and a margin account's liquidation have their own suites.
+        for kind in ExitKind.allCases where kind != .rebalance && kind != .liquidation {
             #expect(kinds[kind, default: 0] > 0, "no trade ended by \(kind.rawValue)")
         }
         for event in ["limit at the open", "limit at the limit", "stop at the open", "stop at the stop", "stop-limit at the stop",
@@ -222,10 +223,10 @@ struct OrdersPropertyTests {
         var broker = Broker(config: config, candles: candles, distances: inputs.distances, entryPrices: inputs.entryPrices)
         var cash = [Double](repeating: 0, count: n), position = cash, equity = cash
         let shortIn = signals.shortEntries ?? signals.exits, shortOut = signals.shortExits ?? signals.entries
-        if config.borrowBps > 0 {
-            Engine.simulateWithOrders(&broker, candles, signals, shortIn, shortOut, &cash, &position, &equity, borrow: ChargesBorrow.self)
+        if config.hasAccountEvents {
+            Engine.simulateWithOrders(&broker, candles, signals, shortIn, shortOut, &cash, &position, &equity, account: WithAccountEvents.self)
         } else {
-            Engine.simulateWithOrders(&broker, candles, signals, shortIn, shortOut, &cash, &position, &equity, borrow: NoBorrow.self)
+            Engine.simulateWithOrders(&broker, candles, signals, shortIn, shortOut, &cash, &position, &equity, account: NoAccountEvents.self)
         }
         broker.finishOpenTrade(lastBar: n - 1)
         #expect(cash == classic.cash && position == classic.position && equity == classic.equity)

@@ -5,7 +5,8 @@ extension ExecutionConfig {
     /// cost-sensitivity table: every part of the fees (`feeBps`, `makerBps`, `feePerUnit`,
     /// `feeMin` and the cap `feeMax`) scales by m, so each fill's fee is m times (the maker rate
     /// kept within its range and the cap at most 100% of the notional), and so does the borrow
-    /// rate of shorts (`borrowBps`, at most its largest); the synthetic book's
+    /// rate of shorts (`borrowBps`, at most its largest), margin interest (`marginRate`) and the
+    /// liquidation fee (`liqFeeBps`); funding, a market rate, is not a cost scaled. The synthetic book's
     /// distances from the reference (half spread and impact) scale by m, and so does fixed
     /// slippage. m = 0 turns depth off (fills at the reference price). A recorded book
     /// (`--depth book`) cannot be rescaled and is kept for m > 0.
@@ -19,6 +20,8 @@ extension ExecutionConfig {
         // At 0x every part of the fee is 0, so no cap charges the same; a cap of 0 is not a valid one.
         c.feeMax = m > 0 ? feeMax.map { min($0 * m, 1) } : nil
         c.borrowBps = min(borrowBps * m, ExecutionConfig.largestBorrowBps)
+        c.marginRate = min(marginRate * m, ExecutionConfig.largestMarginRate)
+        c.liqFeeBps = min(liqFeeBps * m, 9_999)
         guard m > 0 else { c.depth = .none; return c }
         switch depth {
         case .synthetic: c.synthetic.costScale *= m

@@ -50,6 +50,17 @@ public enum Stat: String, CaseIterable, Sendable, CustomStringConvertible {
     case impactCost = "impact_cost"
     /// Borrow fees paid on shorts (`ExecutionConfig.borrowBps`), in cash like the fees.
     case borrowPaid = "borrow_paid"
+    /// Margin interest on borrowed cash (`ExecutionConfig.marginRate`), in cash.
+    case interestPaid = "interest_paid"
+    /// A perpetual's funding paid net of funding received, in cash (negative: earned).
+    case fundingPaid = "funding_paid"
+    /// Positions a margin account's exchange closed.
+    case liquidations
+    /// The largest |position| × close / equity at a close.
+    case maxLeverage = "max_leverage"
+    /// The smallest backing equity / maintenance margin at a close with a position (NaN for a
+    /// cash account).
+    case minMarginRatio = "min_margin_ratio"
     case avgSlippageBps = "avg_slippage_bps"
     case partialFills = "partial_fills"
     case rejectedOrders = "rejected_orders"
@@ -143,6 +154,11 @@ public enum Stat: String, CaseIterable, Sendable, CustomStringConvertible {
         case .spreadCost:              return row(.cash, .lowerIsBetter)
         case .impactCost:              return row(.cash, .lowerIsBetter)
         case .borrowPaid:              return row(.cash, .lowerIsBetter)
+        case .interestPaid:            return row(.cash, .lowerIsBetter)
+        case .fundingPaid:             return row(.cash, .lowerIsBetter)
+        case .liquidations:            return row(.count, .lowerIsBetter)
+        case .maxLeverage:             return row(.ratio, .lowerIsBetter)
+        case .minMarginRatio:          return row(.ratio)
         case .avgSlippageBps:          return row(.bps, .lowerIsBetter)
         case .partialFills:            return row(.count, .lowerIsBetter)
         case .rejectedOrders:          return row(.count, .lowerIsBetter)

@@ -86,6 +86,11 @@ public struct Stats: Sendable {
         add(.spreadCost, split.spread)
         add(.impactCost, split.impact)
         add(.borrowPaid, split.borrow)
+        add(.interestPaid, split.interest)
+        add(.fundingPaid, split.funding)
+        add(.liquidations, Double(result.account?.liquidations ?? 0))
+        add(.maxLeverage, Self.maxLeverage(result))
+        add(.minMarginRatio, result.account?.minMarginRatio ?? .nan)
         let filled = result.fills.filter { $0.quantityFilled > 0 }
         add(.avgSlippageBps, filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps)))
         add(.partialFills, Double(result.partialFills))
@@ -143,6 +148,16 @@ public struct Stats: Sendable {
             count += 1
         }
         return count == 0 ? .nan : sum / Double(count)
+    }
+
+    /// The largest |value held| / equity at a close with a position and equity above 0 (0 when
+    /// never in a position): 1 for an all-in long, up to the leverage in a margin account.
+    static func maxLeverage(_ r: BacktestResult) -> Double {
+        var most = 0.0
+        for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
+            most = max(most, abs(r.positionValue?[t] ?? r.position[t] * r.candles.close[t]) / r.equity[t])
+        }
+        return most
     }
 
     /// Close-to-close returns of holding the asset, aligned with the strategy's per-bar returns

@@ -4,7 +4,9 @@ extension BacktestResult {
     /// Consecutive results (walk-forward folds) joined into one: bars, ledger, trades and fills
     /// in order, bar indexes shifted to the joined series, initial cash of the first part.
     /// Each part should start with the previous part's final equity as its initial cash. The
-    /// borrow paid is the parts' sum (nil when no part charged borrow).
+    /// borrow paid is the parts' sum (nil when no part charged borrow); a margin account's
+    /// funding, interest and liquidations are summed, its margin ratio the smallest, and it
+    /// stopped at the first part's bar that did.
     public static func stitched(_ parts: [BacktestResult]) -> BacktestResult? {
         guard let first = parts.first else { return nil }
         var candles = CandleSeries(symbol: first.candles.symbol, timeframe: first.candles.timeframe)
@@ -25,9 +27,24 @@ extension BacktestResult {
             if let v = part.positionValue { values? += v }
         }
         let borrow = parts.compactMap(\.borrowPaid)
+        var account = first.account
+        var offset = 0
+        for part in parts {
+            if var a = account, let p = part.account, part.candles.count > 0 {
+                if offset > 0 {
+                    a.fundingPaid += p.fundingPaid
+                    a.interestPaid += p.interestPaid
+                    a.liquidations += p.liquidations
+                    a.minMarginRatio = [a.minMarginRatio, p.minMarginRatio].filter { !$0.isNaN }.min() ?? .nan
+                }
+                if a.stoppedAt == nil, let bar = p.stoppedAt { a.stoppedAt = bar + offset }
+                account = a
+            }
+            offset += part.candles.count
+        }
         return BacktestResult(candles: candles, initialCash: first.initialCash, cash: cash, position: position,
                               equity: equity, trades: trades, fills: fills, rejected: rejected,
                               ambiguousExitBars: ambiguous, positionValue: values,
-                              borrowPaid: borrow.isEmpty ? nil : borrow.reduce(0, +))
+                              borrowPaid: borrow.isEmpty ? nil : borrow.reduce(0, +), account: account)
     }
 }

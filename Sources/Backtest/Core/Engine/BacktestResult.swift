@@ -63,7 +63,13 @@ public struct Trade: Sendable, Equatable {
     /// Borrow fees paid while the trade was a short, in cash (`ExecutionConfig.borrowBps`; 0 for
     /// a long).
     public var borrow: Double
-    /// Profit and loss in cash, fees and borrow included.
+    /// Margin interest paid while the trade's borrowed cash was out, in cash
+    /// (`ExecutionConfig.marginRate`; 0 without it).
+    public var interest: Double
+    /// Funding paid net of funding received while the trade was held, in cash (a perpetual's;
+    /// negative when it earned funding).
+    public var funding: Double
+    /// Profit and loss in cash, fees, borrow, interest and funding included.
     public var pnl: Double
     /// `pnl` over the entry notional (quantity x entry price), as a fraction.
     public var returnFraction: Double
@@ -77,12 +83,12 @@ public struct Trade: Sendable, Equatable {
     /// - Parameter exitKind: nil: `end` for an open trade, else `signal`.
     public init(side: PositionSide, entryIndex: Int, exitIndex: Int, entryTime: Int64, exitTime: Int64,
                 quantity: Double, entryPrice: Double, exitPrice: Double, slippageBps: Double,
-                fees: Double, borrow: Double = 0, pnl: Double, returnFraction: Double, isOpen: Bool = false,
+                fees: Double, borrow: Double = 0, interest: Double = 0, funding: Double = 0, pnl: Double, returnFraction: Double, isOpen: Bool = false,
                 exitKind: ExitKind? = nil) {
         self.side = side; self.entryIndex = entryIndex; self.exitIndex = exitIndex
         self.entryTime = entryTime; self.exitTime = exitTime; self.quantity = quantity
         self.entryPrice = entryPrice; self.exitPrice = exitPrice; self.slippageBps = slippageBps
-        self.fees = fees; self.borrow = borrow; self.pnl = pnl; self.returnFraction = returnFraction; self.isOpen = isOpen
+        self.fees = fees; self.borrow = borrow; self.interest = interest; self.funding = funding; self.pnl = pnl; self.returnFraction = returnFraction; self.isOpen = isOpen
         self.exitKind = exitKind ?? (isOpen ? .end : .signal)
     }
 }
@@ -133,15 +139,19 @@ public struct BacktestResult: Sendable {
     /// Borrow fees paid on shorts, in cash; nil when the run charged no borrow
     /// (`ExecutionConfig.borrowBps` 0), so reports leave the borrow out as before it existed.
     public var borrowPaid: Double?
+    /// A margin account's funding, interest, liquidations and margin use; nil for a cash
+    /// account (spot at leverage 1), so reports leave them out.
+    public var account: AccountSummary?
 
     public init(candles: CandleSeries, initialCash: Double, cash: [Double], position: [Double],
                 equity: [Double], trades: [Trade], fills: [Fill], rejected: [RejectedOrder],
                 ambiguousExitBars: Int, warnings: [RunWarning] = [], positionValue: [Double]? = nil,
-                spreadEstimate: SpreadSummary? = nil, borrowPaid: Double? = nil) {
+                spreadEstimate: SpreadSummary? = nil, borrowPaid: Double? = nil, account: AccountSummary? = nil) {
         self.candles = candles; self.initialCash = initialCash; self.cash = cash
         self.position = position; self.equity = equity; self.trades = trades; self.fills = fills
         self.rejected = rejected; self.ambiguousExitBars = ambiguousExitBars; self.warnings = warnings
         self.positionValue = positionValue; self.spreadEstimate = spreadEstimate; self.borrowPaid = borrowPaid
+        self.account = account
     }
 
     public var finalEquity: Double { equity.last ?? initialCash }
@@ -162,7 +172,8 @@ public struct BacktestResult: Sendable {
     /// would have made at their reference prices without fees or borrow.
     public var costSplit: CostSplit {
         CostSplit(initialCash: initialCash, netPnL: finalEquity - initialCash, fees: feesPaid,
-                  spread: spreadCost, impact: impactCost, borrow: borrowPaid ?? 0)
+                  spread: spreadCost, impact: impactCost, borrow: borrowPaid ?? 0,
+                  interest: account?.interestPaid ?? 0, funding: account?.fundingPaid ?? 0)
     }
 }
 
@@ -175,9 +186,13 @@ public struct CostSplit: Sendable, Equatable {
     public var impact: Double
     /// Borrow fees paid on shorts (`BacktestResult.borrowPaid`).
     public var borrow: Double = 0
+    /// Margin interest on borrowed cash (`AccountSummary.interestPaid`).
+    public var interest: Double = 0
+    /// Funding paid net of funding received (`AccountSummary.fundingPaid`; negative: earned).
+    public var funding: Double = 0
 
     /// Net PnL plus every cost.
-    public var grossPnL: Double { netPnL + fees + spread + impact + borrow }
+    public var grossPnL: Double { netPnL + fees + spread + impact + borrow + interest + funding }
     public var grossReturn: Double { grossPnL / initialCash }
     public var netReturn: Double { netPnL / initialCash }
     /// A cost as a share of gross PnL (NaN when gross PnL is 0).
@@ -206,6 +221,10 @@ public struct RunWarning: Sendable, Equatable {
         /// A window of the synthetic book longer than the series, clamped to it
         /// (`ExecutionWarning`; a front end without its own warning channel keeps it here).
         case longWindow = "long_window"
+        /// A perpetual run without funding rows in its bars: funding was not charged.
+        case noFunding = "no_funding"
+        /// Equity was 0 or below after a liquidation: the account stopped trading.
+        case accountStopped = "account_stopped"
     }
     public var kind: Kind
     public var message: String

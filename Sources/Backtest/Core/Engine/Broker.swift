@@ -18,7 +18,7 @@ struct Broker {
     var ledger: PositionLedger
     var log: RunLog
 
-    private(set) var cash: Double
+    var cash: Double
     /// `--size vol:`: the standard deviation of the last 20 one-bar returns at each bar.
     private let volatility: [Double]?
     /// Entries not placed because their size or price was undefined at the signal bar (a
@@ -26,6 +26,8 @@ struct Broker {
     var skippedEntries = 0
     /// Borrow fees charged on shorts so far (`chargeBorrow`).
     private(set) var borrowPaid = 0.0
+    /// Funding, interest, liquidations and margin use so far (`settleOpen`, `closeAccount`).
+    var account: AccountRecord
 
     /// The limit and stop prices of entries at each bar (nil: market entries).
     let entryPrices: EntryPrices?
@@ -38,6 +40,7 @@ struct Broker {
         self.entryPrices = entryPrices
         self.candles = candles
         cash = config.initialCash
+        account = AccountRecord(funding: FundingSchedule(config.funding))
         ledger = PositionLedger(symbol: 0, candles: candles, config: config, distances: distances, pairs: pairs)
         log = RunLog(initialCash: config.initialCash, bars: candles.count)
         if case .volatility = config.sizing {
@@ -120,8 +123,14 @@ struct Broker {
             limit = fees.affordableNotional(cash: budget, price: p, maker: maker)
             quantity = limit / p
         }
-        if side == .long { limit = min(limit, affordable) }
-        ledger.increase(side, wanted: quantity, limit: limit, valuePositive: equity > 0, at: point, signalBar: signalBar,
+        var valuePositive = equity > 0
+        if let cap = marginCap(price: p, equity: equity, maker: maker) {
+            limit = min(limit, cap)
+            valuePositive = valuePositive && cap > 0
+        } else if side == .long {
+            limit = min(limit, affordable)
+        }
+        ledger.increase(side, wanted: quantity, limit: limit, valuePositive: valuePositive, at: point, signalBar: signalBar,
                         atOpen: atOpen, cash: &cash, recorder: &log)
     }
 

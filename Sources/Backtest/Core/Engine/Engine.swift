@@ -21,6 +21,11 @@ public enum Engine {
     ///   opened at t's open or close included, one closed or reversed at t not), pays
     ///   borrowRate × |position| × close[t] × bar t's duration in days / 365
     ///   (`PositionLedger.chargeBorrow`) from cash at that close, so the charges compound.
+    /// - A margin account (`config.isMarginAccount`; docs/design/orders.md, "Margin"): after the
+    ///   open's fills, a perpetual's funding rows of the bar are settled and the position is
+    ///   liquidated when the open or the bar's adverse extreme passes its liquidation price
+    ///   (`Broker.settleOpen`); after one that leaves equity at 0 or below, no more orders.
+    ///   Margin interest on cash below 0 is charged at the close with the borrow.
     /// - The ledger records cash, position and equity = cash + position × close at each close.
     ///
     /// - Complexity: O(n) with no allocation per bar; each fill costs O(book levels) (the
@@ -46,15 +51,15 @@ public enum Engine {
         var cash = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var position = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         var equity = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
-        // The order loop is compiled twice, with and without the borrow charge (`BorrowCharge`),
-        // so runs without borrow keep the loop they had; runs with it take that loop (`Loop`).
+        // The order loop is compiled twice, with and without the account's bar events
+        // (`AccountEvents`), so runs without them keep the loop they had (`Loop`).
         switch Loop(broker) {
         case .classic: simulateClassic(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
         case .orders:
-            if config.borrowBps > 0 {
-                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, borrow: ChargesBorrow.self)
+            if config.hasAccountEvents {
+                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, account: WithAccountEvents.self)
             } else {
-                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, borrow: NoBorrow.self)
+                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, account: NoAccountEvents.self)
             }
         }
         if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
@@ -64,21 +69,22 @@ public enum Engine {
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
             ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config),
             spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count),
-            borrowPaid: config.borrowBps > 0 ? broker.borrowPaid : nil)
+            borrowPaid: config.borrowBps > 0 ? broker.borrowPaid : nil,
+            account: AccountSummary(broker.account, config: config))
     }
 
     /// The bar loop a run takes, chosen here alone: the classic one for market orders with
     /// stop and target levels (most runs, which pay nothing for the rest), or the one for orders
     /// beyond them: time exits, the peak (a trailing stop, break-even, rules that read the
-    /// position), limit and stop entries, pyramiding, and borrow on shorts (a charge at the
-    /// closes a short is held), so the classic loop carries no branch for it.
+    /// position), limit and stop entries, pyramiding, and the account's bar events (borrow on
+    /// shorts, margin interest, funding, liquidation), so the classic loop carries no branch for them.
     enum Loop {
         case classic, orders
 
         init(_ broker: Broker) {
             let config = broker.config
             let beyond = config.exits.exitAfterBars != nil || broker.ledger.exits.tracksPeak
-                || !config.entries.isMarket || config.entries.pyramid > 1 || config.borrowBps > 0
+                || !config.entries.isMarket || config.entries.pyramid > 1 || config.hasAccountEvents
             self = beyond ? .orders : .classic
         }
     }
@@ -168,17 +174,17 @@ public enum Engine {
     /// trailing stop, break-even, limit and stop entries, pyramiding): fills `cash`, `position`
     /// and `equity` at each close.
     @inline(never)
-    static func simulateWithOrders<B: BorrowCharge>(
+    static func simulateWithOrders<A: AccountEvents>(
         _ broker: inout Broker, _ candles: CandleSeries, _ signals: Signals,
         _ shortEntries: [Bool], _ shortExits: [Bool], _ cash: inout [Double], _ position: inout [Double], _ equity: inout [Double],
-        borrow: B.Type
+        account: A.Type
     ) {
         let config = broker.config
         let n = candles.count
         let allowShort = config.allowShort
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
-        let borrows = B.charges
+        let carries = A.happen
         let timeExits = config.exits.exitAfterBars != nil
         let tracksPeak = broker.ledger.exits.tracksPeak
         let marketEntries = config.entries.isMarket
@@ -210,11 +216,11 @@ public enum Engine {
             let entryBits = entries.baseAddress, exitBits = exits.baseAddress
             let shortInBits = shortIn.baseAddress, shortOutBits = shortOut.baseAddress
             var t = 0
-            while t < n {
+            bars: while t < n {
                 // Quiet bars (nothing pending or working, no exit to watch, no signal) only record
                 // the ledger: find the next signal eight bars per load, then write the run in flat loops.
                 if !hasPending && !closing && !working && !((hasStops || readsState) && p != 0) && !watchesFlat
-                    && !(borrows && p < 0),
+                    && !(carries && p != 0),
                    let entryBits, let exitBits {
                     let end = allowShort
                         ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
@@ -242,6 +248,16 @@ public enum Engine {
                 do {
                     if timeExits && nextOpen && p != 0 && !broker.closing && broker.ledger.timeExitDue(t) {
                         broker.exitAll(bar: t, reference: open[t], timeMs: time[t] &* 1000, kind: .time)
+                    }
+                    // The account's: funding due in the bar, then liquidation, on what the open left.
+                    if carries && broker.position != 0 {
+                        broker.settleOpen(bar: t)
+                        if broker.account.stoppedAt != nil {
+                            // Equity gone: no order after this bar.
+                            let c = broker.cash
+                            for i in t..<n { cashOut[i] = c; positionOut[i] = 0; equityOut[i] = c }
+                            break bars
+                        }
                     }
                     if working {
                         broker.work(t)
@@ -306,9 +322,9 @@ public enum Engine {
                     broker.exitAll(bar: t, reference: close[t], timeMs: closeMs(), kind: .time)
                     c = broker.cash; p = broker.position; closing = broker.closing
                 }
-                // A short held at this close pays its borrow for the bar.
-                if borrows && p < 0 {
-                    broker.chargeBorrow(bar: t)
+                // What the position held at this close pays for the bar: borrow, interest.
+                if carries && p != 0 {
+                    broker.closeAccount(bar: t)
                     c = broker.cash
                 }
                 cashOut[t] = c
@@ -370,6 +386,7 @@ public enum Engine {
         if broker.ledger.exits.unsetLevels.total > 0 {
             out.append(.unsetExitLevels(broker.ledger.exits.unsetLevels))
         }
+        out += accountWarnings(broker, candles: candles, config: config)
         let stale = broker.liquidity.staleLevelsDropped
         if stale > 0 {
             out.append(RunWarning(.staleBook, "the recorded book crossed itself: \(stale) stale level\(stale == 1 ? " was" : "s were") "
@@ -414,11 +431,12 @@ public enum Engine {
     }
 }
 
-/// Whether a bar loop charges shorts their borrow (`ExecutionConfig.borrowBps`), as a type, so
-/// `Engine.simulateWithOrders` without it is compiled without its branch (the classic loop never charges:
-/// `Engine.Loop` sends runs with borrow to the order loop).
-protocol BorrowCharge { static var charges: Bool { get } }
-/// The loop charges a short held at each close (`Broker.chargeBorrow`).
-enum ChargesBorrow: BorrowCharge { static var charges: Bool { true } }
-/// The loop charges nothing (`borrowBps` 0).
-enum NoBorrow: BorrowCharge { static var charges: Bool { false } }
+/// Whether a bar loop has the account's bar events (`ExecutionConfig.hasAccountEvents`: borrow,
+/// margin interest, funding, liquidation), as a type, so `Engine.simulateWithOrders` without them
+/// is compiled without their branches (the classic loop has none: `Engine.Loop` sends runs with
+/// them to the order loop).
+protocol AccountEvents { static var happen: Bool { get } }
+/// The loop settles a position's bars (`Broker.settleOpen`, `Broker.closeAccount`).
+enum WithAccountEvents: AccountEvents { static var happen: Bool { true } }
+/// A cash account without borrow: nothing happens to a position but its fills.
+enum NoAccountEvents: AccountEvents { static var happen: Bool { false } }

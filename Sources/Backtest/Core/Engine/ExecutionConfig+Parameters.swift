@@ -10,8 +10,9 @@ extension ExecutionConfig {
     /// impact, touch_seconds, impact_window, bid_depth and ask_depth (`A,b`), refill_seconds.
     /// sl, tp, trail and breakeven are fractions, or the expression's text for a price distance.
     /// fee_per_unit, maker_bps and fee_max (a fraction) follow fee_min only when given (not 0,
-    /// nil), and borrow_bps after them when not 0, so the parameters of runs without them read as
-    /// before they existed.
+    /// nil), and borrow_bps after them when not 0, then a margin account's leverage, margin,
+    /// instrument, mmr (the rate in force) and liq_fee_bps, and margin_rate when not 0, so the
+    /// parameters of runs without them read as before they existed.
     public var parameters: [RunParameter] {
         func optional(_ v: Double?) -> RunParameter.Value { v.map { .double($0) } ?? .none }
         /// A fraction as a number, an expression as its text.
@@ -47,6 +48,12 @@ extension ExecutionConfig {
         if let makerBps { fees.append(RunParameter("maker_bps", .double(makerBps))) }
         if let feeMax { fees.append(RunParameter("fee_max", .double(feeMax))) }
         if borrowBps != 0 { fees.append(RunParameter("borrow_bps", .double(borrowBps))) }
+        if isMarginAccount {
+            fees += [RunParameter("leverage", .double(leverage)), RunParameter("margin", .string(margin.rawValue)),
+                     RunParameter("instrument", .string(instrument.rawValue)), RunParameter("mmr", .double(maintenanceRate)),
+                     RunParameter("liq_fee_bps", .double(liqFeeBps))]
+        }
+        if marginRate != 0 { fees.append(RunParameter("margin_rate", .double(marginRate))) }
         return [
             RunParameter("cash", .double(initialCash)),
             RunParameter("fill", .string(fill.rawValue)),

@@ -1,4 +1,4 @@
-/// Exit, order, fee and borrow settings a sweep's grid may vary (`--grid sl=2%:10%:2%`, `maker_bps=-2:2:1`), by name.
+/// Exit, order, fee, borrow and margin settings a sweep's grid may vary (`--grid sl=2%:10%:2%`, `maker_bps=-2:2:1`), by name.
 extension ExecutionConfig {
     /// The grid names of the settings `set(_:to:)` takes, and the settings they give.
     public static let sweptSettings: [String: Setting] = [
@@ -6,6 +6,7 @@ extension ExecutionConfig {
         Setting.breakeven.name: .breakeven, Setting.exitAfter.name: .exitAfter, Setting.orderBars.name: .orderBars,
         Setting.feeBps.name: .feeBps, Setting.makerBps.name: .makerBps, Setting.feePerUnit.name: .feePerUnit,
         Setting.feeMin.name: .feeMin, Setting.feeMax.name: .feeMax, Setting.borrowBps.name: .borrowBps,
+        Setting.leverage.name: .leverage, Setting.mmr.name: .mmr, Setting.liqFeeBps.name: .liqFeeBps,
     ]
 
     /// The largest count of bars a grid may give `exit_after` or `order_bars`.
@@ -14,7 +15,8 @@ extension ExecutionConfig {
     /// Sets a swept setting: `sl`, `trail` a fraction of the entry price; `tp` one target selling
     /// everything at that fraction; `breakeven` a fraction; `exit_after`, `order_bars` a whole
     /// number of bars; `fee_bps`, `maker_bps` basis points, `fee_per_unit`, `fee_min` cash,
-    /// `fee_max` a fraction of the notional, `borrow_bps` basis points a year.
+    /// `fee_max` a fraction of the notional, `borrow_bps` basis points a year, `leverage` a
+    /// number, `mmr` a fraction, `liq_fee_bps` basis points.
     /// - Throws: `InputError` naming the setting for a value it cannot take (checked again by
     ///   `validate`).
     public mutating func set(_ setting: Setting, to value: Double) throws {
@@ -41,6 +43,9 @@ extension ExecutionConfig {
         case .feeMin: feeMin = value
         case .feeMax: feeMax = value
         case .borrowBps: borrowBps = value
+        case .leverage: leverage = value
+        case .mmr: mmr = value
+        case .liqFeeBps: liqFeeBps = value
         default: preconditionFailure("\(setting.name) is not a swept execution setting")
         }
     }

@@ -11,7 +11,8 @@ public struct ExecutionConfig: Sendable {
 
     /// How large an opening order is (docs/design/orders.md, "Sizing").
     public enum Sizing: Sendable, Equatable {
-        /// A share of equity in (0, 1]; 1 means all in. The budget includes the fee.
+        /// A share of equity in (0, leverage]; 1 means all in (more: a margin account's
+        /// leverage). The budget includes the fee.
         case equityFraction(Double)
         /// A fixed number of units.
         case units(Double)
@@ -37,7 +38,7 @@ public struct ExecutionConfig: Sendable {
             let body = String(text.dropLast())
             let value = Double(body)
             switch (text.last, value) {
-            case ("%", let v?) where v > 0 && v <= 100: return .equityFraction(v / 100)
+            case ("%", let v?) where v > 0 && v <= 100 * ExecutionConfig.largestLeverage: return .equityFraction(v / 100)
             case ("u", let v?) where v > 0 && v.isFinite: return .units(v)
             case ("$", let v?) where v > 0 && v.isFinite: return .cash(v)
             default:
@@ -48,7 +49,8 @@ public struct ExecutionConfig: Sendable {
                     throw InputError("a size needs a unit: write \(share)\(text)u (units) or \(text)$ (cash)",
                                      setting: .size, value: text)
                 }
-                throw InputError("not one of N% (0 < N <= 100), Nu (units), N$ (cash), risk:N% or vol:N%", setting: .size, value: text)
+                throw InputError("not one of N% (0 < N <= 100, or 100 × the leverage), Nu (units), N$ (cash), risk:N% or vol:N%",
+                                 setting: .size, value: text)
             }
         }
 
@@ -112,6 +114,24 @@ public struct ExecutionConfig: Sendable {
     /// is held, cash pays borrowBps / 10 000 × |quantity| × close × the bar's duration in days / 365
     /// (ACT/365; `PositionLedger.chargeBorrow`). 0: shorts cost nothing to hold.
     public var borrowBps: Double = 0
+    /// The account's leverage, 1 to 125 (docs/design/orders.md, "Margin"): `N%` sizes up to
+    /// N = 100 × leverage, and a position's initial margin is its notional / leverage. 1 on spot
+    /// is the cash account (no margin, no liquidation).
+    public var leverage: Double = 1
+    /// What backs a margin account's position: the account's equity, or the position's margin.
+    public var margin: MarginMode = .cross
+    /// What is traded: spot, a perpetual (which pays `funding`) or a dated future.
+    public var instrument: Instrument = .spot
+    /// The maintenance margin rate as a fraction, below 1 / leverage; nil: the instrument's
+    /// default (`Instrument.defaultMaintenanceRate`).
+    public var mmr: Double?
+    /// The fee of a liquidation in basis points of its notional (instead of the trading fee).
+    public var liqFeeBps: Double = 0
+    /// Annual interest on cash below 0 (a leveraged spot long's borrowed cash), as a fraction a
+    /// year, charged at each close like borrow (ACT/365). 0: none.
+    public var marginRate: Double = 0
+    /// A perpetual's funding rows in time order (the symbol's stored ones); see "Funding".
+    public var funding: [FundingRate] = []
     /// How entry signals become orders: market (the default), limit, stop or stop-limit, how long
     /// they work, and how many entries a position takes.
     public var entries = EntryRules()
@@ -162,6 +182,16 @@ public struct ExecutionConfig: Sendable {
         FeeSchedule(takerRate: feeRate, makerRate: makerBps.map { $0 / 10_000 }, perUnit: feePerUnit, minimum: feeMin, cap: feeMax)
     }
 
+    /// True for a margin account: leverage above 1 or an instrument other than spot. A cash
+    /// account (spot at leverage 1) never borrows cash and is never liquidated.
+    public var isMarginAccount: Bool { leverage > 1 || instrument != .spot }
+
+    /// The maintenance margin rate in force: `mmr`, else the instrument's default.
+    public var maintenanceRate: Double { mmr ?? instrument.defaultMaintenanceRate }
+
+    /// The largest leverage accepted (Binance's highest on its perpetuals).
+    public static let largestLeverage = 125.0
+
     /// The annual borrow rate as a fraction (`borrowBps` / 10 000).
     public var borrowRate: Double { borrowBps / 10_000 }
 
@@ -200,7 +230,13 @@ public struct ExecutionConfig: Sendable {
             guard v <= Self.largestAmount else {
                 throw InputError("an order size must be at most 1e15", setting: .size, value: NumberText.shortest(v))
             }
-        case .equityFraction: break
+        case .equityFraction(let share):
+            guard share <= leverage * (1 + 1e-12) else {
+                let most = NumberText.shortest(leverage * 100)
+                throw InputError("is more than the leverage allows: at most \(most)% of equity at leverage \(NumberText.shortest(leverage))"
+                                 + (leverage == 1 ? " (a margin account with \(Setting.leverage.mention) N sizes up to N × 100%)" : ""),
+                                 setting: .size, value: sizing.text)
+            }
         case .risk:
             guard exits.stopLoss != nil else {
                 throw InputError(.needsSetting, "sizing by risk needs a stop-loss: the risk is the distance to it", setting: .stopLoss)
@@ -219,6 +255,7 @@ public struct ExecutionConfig: Sendable {
                   showsValue: false)
         try check(borrowBps, { $0 >= 0 && $0 <= Self.largestBorrowBps }, .borrowBps,
                   "borrow fee must be in [0, 100000] basis points a year (at most 1000% a year)")
+        try validateAccount()
         try exits.validate()
         try entries.validate(allowShort: allowShort)
         try check(tick, { $0 > 0 }, .tick, "tick must be positive")

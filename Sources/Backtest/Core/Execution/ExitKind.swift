@@ -18,4 +18,7 @@ public enum ExitKind: String, Sendable, CaseIterable, Codable {
     case end
     /// A portfolio's planner sold it: rotated out of the top K.
     case rebalance
+    /// A margin account's position taken by the exchange: its backing equity fell below the
+    /// maintenance margin (docs/design/orders.md, "Margin").
+    case liquidation
 }

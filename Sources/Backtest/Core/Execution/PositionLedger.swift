@@ -14,15 +14,18 @@ struct PositionLedger {
     let config: ExecutionConfig
     /// How fills are charged (`config.fees`, kept so the hot path does not rebuild it).
     let fees: FeeSchedule
+    /// A margin account's cash may go below 0 (`ExecutionConfig.isMarginAccount`); a cash
+    /// account's never does.
+    let marginAccount: Bool
     var liquidity: Liquidity
 
     /// Units held: positive long, negative short.
-    private(set) var quantity = 0.0
+    var quantity = 0.0
     /// True while a full exit's unfilled remainder waits for the next fill bar.
     var closing = false
     /// The kind of the full exit in progress (what a remainder's fill closes the trade as).
     private(set) var closingKind = ExitKind.signal
-    private(set) var trip: RoundTrip?
+    var trip: RoundTrip?
     /// The attached exits' levels for the open position.
     var exits: ExitLevels
     /// Bars where a stop and a target were both inside the range (the stop was taken).
@@ -47,6 +50,7 @@ struct PositionLedger {
         self.candles = candles
         self.config = config
         fees = config.fees
+        marginAccount = config.isMarginAccount
         self.liquidity = Liquidity(config: liquidity ?? config, candles: candles, pairs: pairs)
         exits = ExitLevels(config.exits, distances: distances)
     }
@@ -114,9 +118,13 @@ struct PositionLedger {
         guard book.quantityFilled > 0 else { reject(orderSide, .noLiquidity, at: point, &recorder); return 0 }
         var paid = fee(book.notional, quantity: book.quantityFilled, at: point)
         if side == .long {
-            // All-in: never let rounding push cash below zero.
-            if book.notional + paid > cash { paid = max(0, cash - book.notional) }
-            cash = max(0, cash - (book.notional + paid))
+            if marginAccount {
+                cash -= book.notional + paid
+            } else {
+                // All-in: never let rounding push cash below zero.
+                if book.notional + paid > cash { paid = max(0, cash - book.notional) }
+                cash = max(0, cash - (book.notional + paid))
+            }
             quantity += book.quantityFilled
         } else {
             cash += book.notional - paid
@@ -171,8 +179,10 @@ struct PositionLedger {
         }
         let paid: Double
         if long {
-            // A fee larger than the cash and the proceeds (a high minimum fee) takes what there is.
-            paid = min(fee(book.notional, quantity: book.quantityFilled, at: point), cash + book.notional)
+            // A fee larger than the cash and the proceeds (a high minimum fee) takes what there is
+            // (a margin account's cash may be below 0: its fee is paid in full).
+            let charged = fee(book.notional, quantity: book.quantityFilled, at: point)
+            paid = marginAccount ? charged : min(charged, cash + book.notional)
             cash += book.notional - paid
             quantity -= book.quantityFilled
         } else {
@@ -194,7 +204,7 @@ struct PositionLedger {
         return book.quantityFilled
     }
 
-    private mutating func record<R: ExecutionRecorder>(_ side: OrderSide, book: BookFill, fee: Double, at point: FillPoint,
+    mutating func record<R: ExecutionRecorder>(_ side: OrderSide, book: BookFill, fee: Double, at point: FillPoint,
                                                       _ recorder: inout R) -> Fill {
         let vwap = book.vwap, p = point.reference
         let slippage = (side == .buy ? vwap / p - 1 : 1 - vwap / p) * 10_000
@@ -237,7 +247,7 @@ struct PositionLedger {
 
     /// Closes the books on the round trip at `row` (the symbol's bar `exitBar`); a still-open
     /// one is marked to `markPrice`.
-    private mutating func finish<R: ExecutionRecorder>(row: Int, exitBar: Int, exitTime: Int64, markPrice: Double?,
+    mutating func finish<R: ExecutionRecorder>(row: Int, exitBar: Int, exitTime: Int64, markPrice: Double?,
                                                       kind: ExitKind, _ recorder: inout R) {
         guard let trip else { return }
         recorder.record(trade: trip.trade(exitRow: row, exitTime: exitTime, markPrice: markPrice, kind: kind),

@@ -38,6 +38,10 @@ struct RoundTrip {
     var exitSlippageWeighted = 0.0
     /// Borrow fees charged while the position was a short (`PositionLedger.chargeBorrow`).
     var borrow = 0.0
+    /// Margin interest charged while cash was below 0 (`PositionLedger.chargeInterest`).
+    var interest = 0.0
+    /// Funding paid, net of funding received (`PositionLedger.chargeFunding`).
+    var funding = 0.0
     var entries = 0
     var exits = 0
 
@@ -76,11 +80,11 @@ struct RoundTrip {
         let exitPrice = exitQuantity > 0 ? exitNotional / exitQuantity : .nan
         let fees = self.fees + exitFees
         let gross = side == .long ? exitNotional - notional : notional - exitNotional
-        let pnl = gross - fees - borrow
+        let pnl = gross - fees - borrow - interest - funding
         let exitSlippage = self.exitQuantity > 0 ? exitSlippageWeighted / self.exitQuantity : 0
         let slippage = self.exitQuantity > 0 ? (entrySlippage + exitSlippage) / 2 : entrySlippage
         return Trade(side: side, entryIndex: entryRow, exitIndex: exitRow, entryTime: entryTime, exitTime: exitTime,
                      quantity: quantity, entryPrice: notional / quantity, exitPrice: exitPrice, slippageBps: slippage,
-                     fees: fees, borrow: borrow, pnl: pnl, returnFraction: pnl / notional, isOpen: markPrice != nil, exitKind: kind)
+                     fees: fees, borrow: borrow, interest: interest, funding: funding, pnl: pnl, returnFraction: pnl / notional, isOpen: markPrice != nil, exitKind: kind)
     }
 }

@@ -53,6 +53,18 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case feeMax = "fee_max"
     /// The annual borrow fee on a short's notional.
     case borrowBps = "borrow_bps"
+    /// The account's leverage (1: a cash account).
+    case leverage
+    /// How a margin account backs its position: cross or isolated.
+    case margin
+    /// What is traded: spot, a perpetual or a dated future.
+    case instrument
+    /// The maintenance margin rate.
+    case mmr
+    /// The fee of a liquidation, in basis points of its notional.
+    case liqFeeBps = "liq_fee_bps"
+    /// The annual interest on borrowed cash (a leveraged spot long).
+    case marginRate = "margin_rate"
     case stopLoss = "sl"
     case takeProfit = "tp"
     /// The trailing stop's distance.

@@ -62,6 +62,7 @@ extension ExecutionRequest {
         c.makerBps = number(.makerBps)
         if let v = number(.borrowBps) { c.borrowBps = v }
         if let v = text(.feeMax) { c.feeMax = try ExecutionConfig.parseDistance(v, setting: .feeMax, of: "the notional") }
+        try account(&c, symbol: symbol, candles: candles, resources: resources)
         let orders = (strategy?.orders ?? OrderSettings()).overridden(by: orderSettings)
         try orders.apply(to: &c, values: parameters?.expressionValues ?? [:])
         if case .volatility = c.sizing {

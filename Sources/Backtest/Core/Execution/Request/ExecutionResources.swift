@@ -1,5 +1,6 @@
 /// What an execution request reads beyond its own values, from where the front end keeps it:
-/// a symbol's recorded book and stored depth profile (the candle store), and depth profile files.
+/// a symbol's recorded book, stored depth profile and funding rows (the candle store), and depth
+/// profile files.
 /// The IO layer gives the store's (`StoreExecutionResources`); a run without a store gives none.
 public protocol ExecutionResources {
     /// The recorded book of `symbol`, for `depth book`.
@@ -8,4 +9,7 @@ public protocol ExecutionResources {
     func storedDepthProfile(symbol: String) throws -> DepthProfile?
     /// The profile in the JSON file at `path` (`depth_profile`).
     func depthProfile(file path: String) throws -> DepthProfile
+    /// The funding rows of `symbol` (a perpetual's) at or after `fromMs` (UTC ms), in time
+    /// order; empty when none are stored.
+    func funding(symbol: String, fromMs: Int64) throws -> [FundingRate]
 }

@@ -33,6 +33,10 @@ public final class StoreExecutionResources: ExecutionResources {
         try store()?.depthProfile(symbol: symbol)
     }
 
+    public func funding(symbol: String, fromMs: Int64) throws -> [FundingRate] {
+        try store()?.funding(symbol: symbol, in: fromMs...Int64.max) ?? []
+    }
+
     public func depthProfile(file path: String) throws -> DepthProfile {
         try DepthProfileJSON.read(path: path)
     }

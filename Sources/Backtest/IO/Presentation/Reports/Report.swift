@@ -152,6 +152,12 @@ public struct Report {
             splitJSON = .object(fields + [(key: "borrow", value: .number(split.borrow)),
                                           (key: "borrow_share", value: .number(split.share(split.borrow)))])
         }
+        if result.account != nil, case .object(let fields) = splitJSON {
+            splitJSON = .object(fields + [(key: "interest", value: .number(split.interest)),
+                                          (key: "interest_share", value: .number(split.share(split.interest))),
+                                          (key: "funding", value: .number(split.funding)),
+                                          (key: "funding_share", value: .number(split.share(split.funding)))])
+        }
         let warnings = JSONValue.array(result.warnings.map { ["kind": .string($0.kind.rawValue), "message": .string($0.message)] })
         var mostlyRejected: [(key: String, value: JSONValue)] = []
         if let rejectionHeadline {
@@ -192,7 +198,9 @@ public struct Report {
         }
         let options = execution.filter { shown.contains($0.name) && $0.value != .none && $0.value != .bool(false) && !isDefault($0) }
             .map { $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
-        return head + "\n" + options.joined(separator: ", ") + "\n"
+        // A margin account says so first: instrument, leverage, margin mode, maintenance rate.
+        let account = result.account.map { ["account: " + $0.description] } ?? []
+        return head + "\n" + (account + options).joined(separator: ", ") + "\n"
     }
 
     /// The first line of a run whose orders were mostly rejected (`BacktestResult.mostlyRejected`),
@@ -226,6 +234,8 @@ public struct Report {
                 ["- spread", cash(split.spread), "", share(split.spread)],
                 ["- impact", cash(split.impact), "", share(split.impact)]]
             + (result.borrowPaid == nil ? [] : [["- borrow", cash(split.borrow), "", share(split.borrow)]])
+            + (result.account == nil ? [] : [["- interest", cash(split.interest), "", share(split.interest)],
+                                             ["- funding", cash(split.funding), "", share(split.funding)]])
             + [["net", cash(split.netPnL), pct(split.netReturn), ""]]
     }
 
@@ -308,12 +318,13 @@ public struct Report {
     }
 
     /// `trades.csv`: one row per trade, open ones included; a run that charged borrow
-    /// (`BacktestResult.borrowPaid` not nil) ends each row with the trade's `borrow`.
+    /// (`BacktestResult.borrowPaid` not nil) ends each row with the trade's `borrow`, and a
+    /// margin account's (`BacktestResult.account` not nil) with its `interest` and `funding`.
     func tradesCSVBytes() -> [UInt8] {
-        let borrows = result.borrowPaid != nil
+        let borrows = result.borrowPaid != nil, margin = result.account != nil
         var csv = CSVWriter(header: ["side", "entry_time", "exit_time", "entry_index", "exit_index", "bars_held", "quantity",
                                      "entry_price", "exit_price", "slippage_bps", "fees", "pnl", "return", "is_open", "exit_kind"]
-                                     + (borrows ? ["borrow"] : []))
+                                     + (borrows ? ["borrow"] : []) + (margin ? ["interest", "funding"] : []))
         for t in result.trades {
             csv.text(t.side.rawValue)
             csv.time(t.entryTime)
@@ -331,6 +342,10 @@ public struct Report {
             csv.bool(t.isOpen)
             csv.literal(t.exitKind.rawValue)
             if borrows { csv.number(t.borrow) }
+            if margin {
+                csv.number(t.interest)
+                csv.number(t.funding)
+            }
             csv.endRow()
         }
         return csv.bytes

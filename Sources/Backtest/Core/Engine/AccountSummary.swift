@@ -1,0 +1,44 @@
+/// What a margin account did beyond its fills (docs/design/orders.md, "Margin" and "Funding"),
+/// for the statistics and the report's headline.
+public struct AccountSummary: Sendable, Equatable {
+    public var instrument: Instrument
+    public var margin: MarginMode
+    public var leverage: Double
+    /// The maintenance margin rate in force, as a fraction.
+    public var maintenanceRate: Double
+    /// Funding paid net of funding received, in cash (negative: the position earned funding);
+    /// 0 for an instrument without funding.
+    public var fundingPaid: Double
+    /// Margin interest paid on borrowed cash.
+    public var interestPaid: Double
+    /// Positions the exchange closed (trades ending `liquidation`).
+    public var liquidations: Int
+    /// The smallest backing equity / maintenance margin at a close with a position (1 or less
+    /// is liquidation); NaN when there was none or the maintenance rate is 0.
+    public var minMarginRatio: Double
+    /// The bar (of the run's candles) of the liquidation after which equity was 0 or below and
+    /// trading stopped; nil when it never did.
+    public var stoppedAt: Int?
+
+    public init(instrument: Instrument, margin: MarginMode, leverage: Double, maintenanceRate: Double, fundingPaid: Double = 0,
+                interestPaid: Double = 0, liquidations: Int = 0, minMarginRatio: Double = .nan,
+                stoppedAt: Int? = nil) {
+        self.instrument = instrument; self.margin = margin; self.leverage = leverage; self.maintenanceRate = maintenanceRate
+        self.fundingPaid = fundingPaid; self.interestPaid = interestPaid; self.liquidations = liquidations
+        self.minMarginRatio = minMarginRatio; self.stoppedAt = stoppedAt
+    }
+
+    /// The account `record` kept under `config`; nil for a cash account.
+    init?(_ record: AccountRecord, config: ExecutionConfig) {
+        guard config.isMarginAccount else { return nil }
+        self.init(instrument: config.instrument, margin: config.margin, leverage: config.leverage,
+                  maintenanceRate: config.maintenanceRate, fundingPaid: record.fundingPaid, interestPaid: record.interestPaid,
+                  liquidations: record.liquidations,
+                  minMarginRatio: record.minMarginRatio.isFinite ? record.minMarginRatio : .nan, stoppedAt: record.stoppedAt)
+    }
+
+    /// The account in the words of a headline: `perp, 10x cross margin, mmr 0.5%`.
+    public var description: String {
+        "\(instrument.rawValue), \(NumberText.shortest(leverage))x \(margin.rawValue) margin, mmr \(NumberText.percent(maintenanceRate))"
+    }
+}

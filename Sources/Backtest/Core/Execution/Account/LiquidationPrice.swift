@@ -1,0 +1,45 @@
+/// Where a margin account's position is liquidated: the price at which its backing equity equals
+/// its maintenance margin, mmr × |quantity| × price (docs/design/orders.md, "Margin").
+///
+/// Backing equity at price P: cross, the account's, cash + q × P; isolated, the position's margin
+/// plus its unrealised PnL, |q| × Ē / L + q × (P − Ē), with Ē the average entry price and L the
+/// leverage. Solving backing = maintenance for P gives the closed forms below (a long's price
+/// at or below 0 means it cannot be liquidated).
+struct LiquidationPrice {
+    /// The price; `.nan` when there is no position.
+    let price: Double
+
+    /// - Parameters:
+    ///   - quantity: units held, positive long, negative short (not 0).
+    ///   - cash: the account's cash (cross margin).
+    ///   - entryPrice: the position's average entry price (isolated margin).
+    init(quantity q: Double, cash: Double, entryPrice: Double, leverage: Double, maintenanceRate mmr: Double, mode: MarginMode) {
+        switch (mode, q > 0) {
+        case (.cross, true): price = -cash / (q * (1 - mmr))
+        case (.cross, false): price = cash / (-q * (1 + mmr))
+        case (.isolated, true): price = entryPrice * (1 - 1 / leverage) / (1 - mmr)
+        case (.isolated, false): price = entryPrice * (1 + 1 / leverage) / (1 + mmr)
+        }
+    }
+
+    /// The backing equity over the maintenance margin at `price` (below 1: liquidated there);
+    /// infinite when the maintenance rate is 0.
+    static func marginRatio(quantity q: Double, cash: Double, entryPrice: Double, price: Double, leverage: Double,
+                            maintenanceRate mmr: Double, mode: MarginMode) -> Double {
+        let backing = mode == .cross ? cash + q * price : Swift.abs(q) * entryPrice / leverage + q * (price - entryPrice)
+        return backing / (mmr * Swift.abs(q) * price)
+    }
+
+    /// The fill price of a liquidation on a bar with `open`, `high` and `low`, or nil when the
+    /// bar does not reach the liquidation price: the open when it is already beyond it (a gap),
+    /// else the liquidation price when the bar's adverse extreme passes it.
+    func fill(long: Bool, open: Double, high: Double, low: Double) -> Double? {
+        if long {
+            guard price > 0 else { return nil }
+            if open < price { return open }
+            return low < price ? price : nil
+        }
+        if open > price { return open }
+        return high > price ? price : nil
+    }
+}

@@ -1,0 +1,65 @@
+/// A margin account's events on the position (docs/design/orders.md, "Margin" and "Funding"):
+/// liquidation, margin interest and funding, each charged to the round trip so its PnL pays it.
+extension PositionLedger {
+    /// The liquidation price of the position held (`LiquidationPrice`), under `config`'s
+    /// leverage, maintenance rate and margin mode; nil when flat.
+    func liquidationPrice(cash: Double) -> LiquidationPrice? {
+        guard quantity != 0, let entry = entryPrice else { return nil }
+        return LiquidationPrice(quantity: quantity, cash: cash, entryPrice: entry, leverage: config.leverage,
+                                maintenanceRate: config.maintenanceRate, mode: config.margin)
+    }
+
+    /// The backing equity over the maintenance margin at `price` (`LiquidationPrice.marginRatio`);
+    /// nil when flat or the maintenance rate is 0.
+    func marginRatio(cash: Double, price: Double) -> Double? {
+        guard quantity != 0, let entry = entryPrice, config.maintenanceRate > 0 else { return nil }
+        return LiquidationPrice.marginRatio(quantity: quantity, cash: cash, entryPrice: entry, price: price, leverage: config.leverage,
+                                            maintenanceRate: config.maintenanceRate, mode: config.margin)
+    }
+
+    /// Closes the whole position at `price` on bar `bar` as the exchange does: no spread, impact,
+    /// participation cap or book, a fee of `liq_fee_bps` of the notional instead of the trading
+    /// fee, the trade ending as `liquidation`. A remainder of an exit in progress is dropped with it.
+    mutating func liquidate<R: ExecutionRecorder>(at price: Double, bar: Int, cash: inout Double, recorder: inout R) {
+        guard quantity != 0, var round = trip else { return }
+        let q = Swift.abs(quantity), long = quantity > 0
+        let notional = q * price
+        let paid = notional * config.liqFeeBps / 10_000
+        cash += long ? notional - paid : -(notional + paid)
+        quantity = 0
+        let book = BookFill(quantityAsked: q, quantityFilled: q, notional: notional, levelsWalked: 0, worstPrice: price, depthAvailable: q)
+        _ = record(long ? .sell : .buy, book: book, fee: paid,
+                   at: FillPoint(bar: bar, row: bar, reference: price, timeMs: candles.time[bar] &* 1000), &recorder)
+        round.addExit(quantity: q, notional: notional, fee: paid, slippage: 0)
+        trip = round
+        finish(row: bar, exitBar: bar, exitTime: candles.time[bar], markPrice: nil, kind: .liquidation, &recorder)
+        closing = false
+    }
+
+    /// Charges margin interest at annual `rate` on cash below 0 at bar `bar`'s close, for the
+    /// bar's calendar time (`borrowYears`), to cash and the round trip. Returns what was charged
+    /// (0 with cash at or above 0, or no position).
+    mutating func chargeInterest(bar: Int, rate: Double, cash: inout Double) -> Double {
+        guard cash < 0, trip != nil else { return 0 }
+        let amount = rate * -cash * borrowYears(bar)
+        guard amount.isFinite, amount > 0 else { return 0 }
+        cash -= amount
+        trip!.interest += amount
+        return amount
+    }
+
+    /// Charges `amount` of funding (negative: received) to cash and the round trip.
+    mutating func chargeFunding(_ amount: Double, cash: inout Double) {
+        guard amount != 0, trip != nil else { return }
+        cash -= amount
+        trip!.funding += amount
+    }
+
+    /// The end of bar `bar` in UTC ms: the next bar's open time; the last bar's open plus the
+    /// duration `borrowYears` gives it.
+    func barEndMs(_ bar: Int) -> Int64 {
+        let time = candles.time
+        if bar + 1 < time.count { return time[bar + 1] &* 1000 }
+        return (time[bar] &+ Int64((borrowYears(bar) * 365 * 86_400).rounded())) &* 1000
+    }
+}
