@@ -37,9 +37,26 @@ struct LookAheadTests {
         var borrowNextOpen = closeFill
         borrowNextOpen.fill = .nextOpen
         borrowNextOpen.borrowBps = 2_500
+        // Margin accounts: a perpetual's funding at each bar's time and between (the mark of a row
+        // without one is the last close before it), liquidation against the open and the range,
+        // isolated shorts, spot interest on borrowed cash.
+        let times = EngineTest.random(bars: 300, seed: 42).time
+        let funding = times.indices.flatMap { i in
+            [FundingRate(timeMs: times[i] * 1000, rate: 0.0005 * Double(i % 7 - 3)),
+             FundingRate(timeMs: times[i] * 1000 + 1_800_000, rate: 0.0002, markPrice: i % 2 == 0 ? nil : 100)]
+        }
+        var perp = EngineTest.plain()
+        perp.instrument = .perp; perp.leverage = 20; perp.sizing = .equityFraction(15); perp.funding = funding
+        perp.stopLoss = 0.05
+        var isolated = closeFill
+        isolated.instrument = .perp; isolated.leverage = 8; isolated.margin = .isolated; isolated.sizing = .equityFraction(6)
+        isolated.funding = funding
+        var spot = EngineTest.plain()
+        spot.leverage = 3; spot.mmr = 0.2; spot.sizing = .equityFraction(3); spot.marginRate = 0.1
         return [("none", none), ("close+short", closeFill), ("synthetic", synthetic), ("synthetic+short", syntheticShort),
                 ("book", book), ("profile", profile), ("fixed", fixed), ("fees", fees),
-                ("borrow+synthetic+short", borrow), ("borrow+short", borrowNextOpen)]
+                ("borrow+synthetic+short", borrow), ("borrow+short", borrowNextOpen),
+                ("perp+funding+liquidation", perp), ("perp+isolated+short", isolated), ("spot margin+interest", spot)]
     }()
 
     @Test("the cost of a fill at a bar's open reads nothing of that bar but its open", arguments: [2, 3, 4, 5])
@@ -69,7 +86,7 @@ struct LookAheadTests {
         }
     }
 
-    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<10)
+    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<13)
     func futureDoesNotLeak(configIndex: Int) throws {
         let (_, config) = Self.configs[configIndex]
         let n = 300
@@ -91,6 +108,11 @@ struct LookAheadTests {
                     e.asks = e.asks.map { BookLevel(price: $0.price * 1.1, quantity: $0.quantity * 0.5) }
                     return e
                 })
+            }
+            // Funding rows from t + 1's time on change too.
+            let cut = (t + 1 < n ? base.time[t + 1] : base.time[t] + 3600) * 1000
+            changedConfig.funding = config.funding.map { row in
+                row.timeMs >= cut ? FundingRate(timeMs: row.timeMs, rate: -row.rate * 3, markPrice: 50) : row
             }
             for i in (t + 1)..<n {
                 let k = 0.8 + 0.4 * rng.uniform()

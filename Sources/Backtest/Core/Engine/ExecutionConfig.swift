@@ -223,6 +223,7 @@ public struct ExecutionConfig: Sendable {
             throw InputError(why, setting: setting, value: showsValue ? NumberText.shortest(value) : nil)
         }
         try check(initialCash, { $0 > 0 && $0 <= Self.largestAmount }, .cash, "initial cash must be a positive number up to 1e15")
+        try validateAccount()
         try check(feeMin, { $0 <= Self.largestAmount }, .feeMin, "minimum fee must be at most 1e15")
         try check(minNotional, { $0 <= Self.largestAmount }, .minNotional, "minimum notional must be at most 1e15")
         switch sizing {
@@ -255,7 +256,6 @@ public struct ExecutionConfig: Sendable {
                   showsValue: false)
         try check(borrowBps, { $0 >= 0 && $0 <= Self.largestBorrowBps }, .borrowBps,
                   "borrow fee must be in [0, 100000] basis points a year (at most 1000% a year)")
-        try validateAccount()
         try exits.validate()
         try entries.validate(allowShort: allowShort)
         try check(tick, { $0 > 0 }, .tick, "tick must be positive")

@@ -67,6 +67,10 @@ public enum Portfolio {
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
         if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
+        if config.isMarginAccount {
+            throw InputError("a portfolio trades a cash account (spot at leverage 1) for now: leverage, margin and perpetuals "
+                             + "work in single-symbol runs, sweeps and screens", setting: config.leverage > 1 ? .leverage : .instrument)
+        }
         for s in symbols {
             guard let rules = s.signals?.positionRules else { continue }
             if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil {

@@ -73,6 +73,9 @@ public struct SweepPlan {
             for v in axis.values {
                 do {
                     var c = ExecutionConfig()
+                    // Leverage alone: the maintenance rate, which depends on the run's instrument, is
+                    // checked against it when the combination runs.
+                    if setting == .leverage { c.mmr = 0 }
                     try c.set(setting, to: v)
                     try c.validate()
                 } catch let e as InputError {

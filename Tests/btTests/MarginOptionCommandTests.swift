@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The margin account on the command line (docs/design/orders.md, "Margin" and "Funding"): bad
+/// values exit 2 with the reason and the range everywhere a strategy runs; good ones reach the
+/// run (its parameters, statistics, trades.csv, the headline), a perpetual's stored funding is
+/// charged, and one without funding rows says so.
+@Suite("Margin and funding options on the command line")
+struct MarginOptionCommandTests {
+    static let bad: [([String], String)] = [
+        (["--leverage", "0.5"], "--leverage '0.5': leverage must be from 1 to 125"),
+        (["--leverage", "126"], "--leverage '126': leverage must be from 1 to 125"),
+        (["--size", "300%"], "--size '300%': is more than the leverage allows: at most 100% of equity at leverage 1"),
+        (["--leverage", "2", "--size", "300%"], "--size '300%': is more than the leverage allows: at most 200% of equity at leverage 2"),
+        (["--leverage", "5"], "--mmr: the maintenance margin rate 25% (the default for spot; give --mmr) must be below 1 / leverage = 20%"),
+        (["--leverage", "10", "--mmr", "10%"], "--mmr: the maintenance margin rate 10% must be below 1 / leverage = 10%"),
+        (["--instrument", "swap"], "--instrument 'swap': not one of spot, perp, future"),
+        (["--margin", "portfolio"], "--margin 'portfolio': not cross or isolated"),
+        (["--instrument", "perp", "--borrow-bps", "50"], "--borrow-bps: borrow is charged on spot shorts: a perp's short pays no borrow"),
+        (["--instrument", "future", "--margin-rate", "5%"], "--margin-rate: margin interest is charged on spot: a future borrows no cash"),
+        (["--liq-fee-bps", "-1"], "--liq-fee-bps '-1': liquidation fee must be in [0, 10000) basis points"),
+    ]
+
+    @Test("a bad account setting exits 2 with the reason and the range, on run, portfolio, sweep, walk-forward and screen",
+          arguments: bad)
+    func badValues(_ option: [String], _ message: String) throws {
+        try FeeOptionsCommandTests.refusedEverywhere(option, message)
+    }
+
+    static func stats(_ j: [String: Any]) throws -> [String: Any] { try #require(j["stats"] as? [String: Any]) }
+
+    @Test("leverage reaches the run: the parameters, max_leverage above 1, the headline, trades.csv's interest and funding")
+    func leveraged() throws {
+        let db = try RunCommandTests.store()
+        let base = ["run", "ma-cross", "GOOG", "--depth", "none", "--no-costs", "--db", db]
+        let plain = try RunCommandTests.json(try BT.run(base + ["--json"]).stdout)
+        // A cash account lists no account setting; its margin ratio is undefined.
+        #expect((plain["execution"] as? [String: Any])?["leverage"] == nil)
+        #expect(try Self.stats(plain)["min_margin_ratio"] is NSNull && Self.stats(plain)["liquidations"] as? Int == 0)
+        let r = try BT.run(base + ["--json", "--leverage", "3", "--size", "300%", "--margin-rate", "8%"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try RunCommandTests.json(r.stdout)
+        let execution = try #require(j["execution"] as? [String: Any])
+        #expect(execution["leverage"] as? Double == 3 && execution["margin"] as? String == "cross"
+                && execution["instrument"] as? String == "spot" && execution["mmr"] as? Double == 0.25 && execution["margin_rate"] as? Double == 0.08)
+        let s = try Self.stats(j)
+        #expect((s["max_leverage"] as? Double ?? 0) > 2.5 && (s["interest_paid"] as? Double ?? 0) > 0, "\(s)")
+        #expect((s["min_margin_ratio"] as? Double).map { $0 > 0 } == true)
+        let split = try #require(j["cost_split"] as? [String: Any])
+        #expect(split["interest"] as? Double == s["interest_paid"] as? Double)
+
+        let dir = BT.scratchDirectory().appendingPathComponent("report")
+        let out = try BT.run(base + ["--leverage", "3", "--size", "300%", "--margin-rate", "8%", "--out", dir.path, "--no-chart"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("account: spot, 3x cross margin, mmr 25%"), "\(out.stdout)")
+        let rows = try String(contentsOf: dir.appendingPathComponent("trades.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(rows.first?.hasSuffix(",exit_kind,interest,funding") == true, "\(rows.first ?? "")")
+        let interest = rows.dropFirst().compactMap { row -> Double? in
+            let cells = row.split(separator: ",", omittingEmptySubsequences: false)
+            return Double(cells[cells.count - 2])
+        }
+        #expect(abs(interest.reduce(0, +) - (s["interest_paid"] as? Double ?? .nan)) <= 1e-6)
+    }
+
+    @Test("a perpetual pays its stored funding (the trades' sum); without rows it warns that funding was not charged")
+    func funding() throws {
+        let db = try RunCommandTests.store()
+        let base = ["run", "ma-cross", "EURUSD", "--depth", "none", "--no-costs", "--instrument", "perp", "--leverage", "5",
+                    "--size", "300%", "--to", "2017-04-30", "--json", "--db", db]
+        let none = try BT.run(base)
+        #expect(none.status == 0, "\(none.stderr)")
+        let plain = try RunCommandTests.json(none.stdout)
+        let warnings = try #require(plain["warnings"] as? [[String: Any]])
+        #expect(warnings.contains { $0["kind"] as? String == "no_funding"
+            && ($0["message"] as? String)?.hasPrefix("no funding rows for EURUSD between") == true }, "\(warnings)")
+        #expect(try Self.stats(plain)["funding_paid"] as? Double == 0)
+        let text = try BT.run(base.filter { $0 != "--json" } + ["--no-chart"])
+        #expect(text.status == 0 && text.stdout.contains("warning: no funding rows for EURUSD between"), "\(text.stdout.prefix(400))")
+
+        let file = "Tests/Fixtures/orders/funding_eurusd_perp_funding_long.csv"
+        let imported = try BT.run(["data", "import", file, "--format", "funding", "--symbol", "EURUSD", "--db", db])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let dir = BT.scratchDirectory().appendingPathComponent("report")
+        let r = try BT.run(base + ["--out", dir.path, "--no-chart"])
+        #expect(r.status == 0 && !r.stderr.contains("no funding rows"), "\(r.stderr)")
+        let paid = try #require(try Self.stats(RunCommandTests.json(r.stdout))["funding_paid"] as? Double)
+        #expect(paid != 0)
+        let rows = try String(contentsOf: dir.appendingPathComponent("trades.csv"), encoding: .utf8).split(separator: "\n")
+        let sum = rows.dropFirst().compactMap { $0.split(separator: ",").last.flatMap { Double($0) } }.reduce(0, +)
+        #expect(rows.count > 1 && abs(sum - paid) <= 1e-9 * max(1, abs(paid)), "trades \(sum) vs funding_paid \(paid)")
+    }
+
+    @Test("a sweep's grid takes leverage and mmr as axes; a portfolio refuses a margin account with the reason")
+    func sweepAndPortfolio() throws {
+        let db = try RunCommandTests.store()
+        let out = BT.scratchDirectory().path
+        // The base run's leverage allows its size; a combination whose leverage does not is a failed row with the reason.
+        let ok = try BT.run(["sweep", "ma-cross", "GOOG", "--instrument", "perp", "--leverage", "5", "--size", "300%",
+                             "--grid", "leverage=2,3,5", "--grid", "mmr=0.5%,1%", "--out", out + "/ok", "--db", db])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let csv = try String(contentsOfFile: out + "/ok/sweep.csv", encoding: .utf8)
+        let rows = csv.split(separator: "\n")
+        #expect(rows.count == 7 && csv.hasPrefix("leverage,mmr,"), "\(csv.prefix(200))")
+        #expect(rows.filter { $0.hasPrefix("2,") }.allSatisfy { $0.contains("at most 200% of equity at leverage 2") }, "\(csv)")
+        #expect(rows.filter { $0.hasPrefix("3,") || $0.hasPrefix("5,") }.allSatisfy { !$0.contains(",error,") }, "\(csv)")
+        let p = try BT.run(["portfolio", "ma-cross", "--symbols", "GOOG,EURUSD", "--leverage", "2", "--db", db])
+        #expect(p.status == 2 && p.stderr.contains("error: --leverage: a portfolio trades a cash account"), "\(p.stderr)")
+    }
+}
