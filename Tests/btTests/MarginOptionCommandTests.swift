@@ -60,6 +60,10 @@ struct MarginOptionCommandTests {
             return Double(cells[cells.count - 2])
         }
         #expect(abs(interest.reduce(0, +) - (s["interest_paid"] as? Double ?? .nan)) <= 1e-6)
+        // report.md's account section: the account, its margin use, and over time.
+        let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(md.contains("## Account\n\nspot, 3x cross margin, mmr 25%.") && md.contains("| interest paid |")
+                && md.contains("### Over time") && !md.contains("funding paid"), "\(md)")
     }
 
     @Test("a perpetual pays its stored funding (the trades' sum); without rows it warns that funding was not charged")
@@ -88,6 +92,8 @@ struct MarginOptionCommandTests {
         let rows = try String(contentsOf: dir.appendingPathComponent("trades.csv"), encoding: .utf8).split(separator: "\n")
         let sum = rows.dropFirst().compactMap { $0.split(separator: ",").last.flatMap { Double($0) } }.reduce(0, +)
         #expect(rows.count > 1 && abs(sum - paid) <= 1e-9 * max(1, abs(paid)), "trades \(sum) vs funding_paid \(paid)")
+        let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(md.contains("| funding, net paid | \(String(format: "%.2f", paid)) |"), "\(md)")
     }
 
     @Test("a sweep's grid takes leverage and mmr as axes; a portfolio refuses a margin account with the reason")
