@@ -206,6 +206,8 @@ public struct RunWarning: Sendable, Equatable {
         /// A window of the synthetic book longer than the series, clamped to it
         /// (`ExecutionWarning`; a front end without its own warning channel keeps it here).
         case longWindow = "long_window"
+        /// Bars where a series the rules read with `@` had no closed bar (`UnalignedBars`).
+        case noClosedBar = "no_closed_bar"
     }
     public var kind: Kind
     public var message: String
