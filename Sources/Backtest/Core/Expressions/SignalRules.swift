@@ -69,8 +69,9 @@ public struct LocatedExpression: Sendable {
     /// unknown), with `parameters` as its `$names`.
     /// - Throws: `InputError` (with a caret) for names, types or values, a position series (it
     ///   has values only inside a run), or from an indicator.
+    /// - Parameter other: where `@` finds other series; nil refuses `@`.
     public func values(on candles: CandleSeries, parameters: [String: ExpressionValue] = [:],
-                       cache: IndicatorCache = IndicatorCache()) throws -> [Double] {
+                       cache: IndicatorCache = IndicatorCache(), reading other: OtherSeriesReader? = nil) throws -> [Double] {
         try check(parameters: parameters.map { name, value in
             switch value {
             case .number: ExpressionParameter(name, .number)
@@ -78,7 +79,7 @@ public struct LocatedExpression: Sendable {
             }
         })
         try requireNoPositionSeries(for: "an expression evaluated over whole series")
-        let plan = ExpressionPlan([try bind(parameters)])
+        let plan = ExpressionPlan([try bind(parameters, other: other.map { .read($0, run: candles) } ?? .refused)])
         return try plan.evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
     }
 
