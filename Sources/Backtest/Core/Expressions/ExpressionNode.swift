@@ -199,6 +199,10 @@ struct ExpressionBinder {
             } catch let refusal as OtherSeriesReader.Refusal {
                 throw fail(.otherSeries, refusal.reason, keyRange)
             }
+            if !run.isEmpty, series.alignment(to: run).allSatisfy({ $0 < 0 }) {
+                throw fail(.otherSeries, "no \(series.name) bar closed within the run's bars (\(series.span)) in time to be read there: "
+                           + "the rule could never be true", keyRange)
+            }
             let inner = try ExpressionBinder(source: source, values: values).bind(x)
             return inner.constantValue != nil ? inner : .other(series, inner)
         case .negate(let x):

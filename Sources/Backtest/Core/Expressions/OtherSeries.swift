@@ -126,6 +126,11 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
         self.maxAge = maxAge
     }
 
+    /// `2004-08-19 to 2013-03-01`: its first and last bars' days.
+    var span: String {
+        "\(UTCTime.isoDate(candles.time[0])) to \(UTCTime.isoDate(candles.time[candles.count - 1]))"
+    }
+
     public static func == (a: OtherSeries, b: OtherSeries) -> Bool { a === b }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
