@@ -97,10 +97,12 @@ struct OtherSeriesCommandTests {
         #expect(r.stderr.contains(caret), "\(r.stderr)")
     }
 
-    @Test("a bad --max-stale is exit 2 naming the option")
+    @Test("a bad --max-stale is exit 2 naming the option; without @ it is warned unused")
     func badMaxStale() throws {
         let db = try Self.store()
         let r = try BT.run(["run", "GOOG", "--entry", "close@GOOGX > 0", "--exit", "close < 0", "--max-stale", "3 days", "--db", db])
         #expect(r.status == 2 && r.stderr.contains("--max-stale"), "\(r.stderr)")
+        let unused = try BT.run(["run", "GOOG", "--entry", "close > open", "--exit", "close < open", "--max-stale", "3d", "--db", db])
+        #expect(unused.status == 0 && unused.stderr.contains("warning: --max-stale has no effect"), "\(unused.stderr)")
     }
 }

@@ -21,6 +21,11 @@ extension Strategy {
         return strategy
     }
 
+    /// Whether the strategy's rules read other series with `@` (a rule, not a requirement).
+    public var readsOtherSeries: Bool {
+        rules?.rules.contains { ExpressionChecker.firstOther(in: $0.expression.expression.root) != nil } ?? false
+    }
+
     /// The strategy with its rules reading other series (`close@SPY`, `sma(close, 50)@1d`) from
     /// `reader`; a strategy written in Swift, unchanged.
     public func reading(_ reader: OtherSeriesReader) -> Strategy {
