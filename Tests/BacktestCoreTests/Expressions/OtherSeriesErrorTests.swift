@@ -25,6 +25,8 @@ struct OtherSeriesErrorTests {
         ("close@SPX > 1", "no candles stored for 'SPX'", "     ^^^^"),
         ("close@SPX > 1", "did you mean 'SPY@1h'?", "     ^^^^"),
         ("close@1m > 1", "lower timeframe than the run's (1h)", "     ^^^"),
+        ("close@2h > 1", "no candles stored for '2H' (read as '2H@1h') ('2H' is no timeframe: they are 1m 5m",
+         "     ^^^"),
         ("sma(close, 5)@SPY@30m > 1", "lower timeframe", "             ^^^^^^^^"),
         ("entry_price@1d > 1", "'entry_price' is a position series", "^^^^^^^^^^^"),
         ("(close@SPY + close)@1d > 1", "'@' inside an expression read with '@1d'", "      ^^^^"),

@@ -93,7 +93,10 @@ public final class OtherSeriesReader: @unchecked Sendable {
             let wanted = "\(symbol)@\(timeframe.rawValue)"
             let keys = (try? source.keys()) ?? []
             let hint = Suggest.closest(to: wanted, among: keys).map { "; did you mean '\($0)'?" } ?? ""
-            throw Refusal(reason: "no candles stored for '\(symbol)' (read as '\(wanted)')\(hint)")
+            // `@2h`, `@1D`: meant as a timeframe, read as a symbol.
+            let timeframes = symbol.first?.isNumber == true && symbol.last?.isLetter == true && symbol.dropLast().allSatisfy(\.isNumber)
+                ? " ('\(symbol)' is no timeframe: they are \(Timeframe.allCases.map(\.rawValue).joined(separator: " ")))" : ""
+            throw Refusal(reason: "no candles stored for '\(symbol)' (read as '\(wanted)')\(hint)\(timeframes)")
         }
         let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", candles: candles, timeframe: timeframe,
                                  maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0))
