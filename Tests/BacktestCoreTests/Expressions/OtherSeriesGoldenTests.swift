@@ -7,12 +7,17 @@ import TestSupport
 /// buckets) to a coarser timeframe when asked.
 struct SeriesInMemory: OtherSeriesSource {
     var series: [CandleSeries]
+    /// Sessions by symbol, which resampling follows.
+    var sessions: [String: TradingSession] = [:]
 
     func candles(symbol: String, timeframe: Timeframe) throws -> CandleSeries? {
         guard let s = series.first(where: { $0.symbol == symbol }) else { return nil }
         guard let own = s.timeframe, own <= timeframe else { throw InputError("stored only coarser") }
-        return own == timeframe ? s : s.resampled(to: timeframe)
+        if own == timeframe { return s }
+        return try sessions[symbol].map { try s.resampled(to: timeframe, session: $0) } ?? s.resampled(to: timeframe)
     }
+
+    func session(symbol: String) throws -> TradingSession? { sessions[symbol] }
 
     func keys() throws -> [String] { series.map { "\($0.symbol)@\($0.timeframe?.rawValue ?? "?")" } }
 }

@@ -28,6 +28,13 @@ public protocol OtherSeriesSource: Sendable {
     func candles(symbol: String, timeframe: Timeframe) throws -> CandleSeries?
     /// The stored series as `SYMBOL@TF` keys, for suggestions.
     func keys() throws -> [String]
+    /// The trading session `symbol`'s candles follow, if any: its bars close at the session's
+    /// close (`TradingSession.barEnd`), not at the end of their nominal length.
+    func session(symbol: String) throws -> TradingSession?
+}
+
+extension OtherSeriesSource {
+    public func session(symbol: String) throws -> TradingSession? { nil }
 }
 
 /// The other series one strategy's rules read, each loaded once and shared by every bar, every
@@ -39,6 +46,7 @@ public final class OtherSeriesReader: @unchecked Sendable {
     public let maxStale: Int64?
     private let lock = NSLock()
     private var loaded: [Key: OtherSeries] = [:]
+    private let sessions: Sessions
 
     private struct Key: Hashable {
         var symbol: String
@@ -53,6 +61,7 @@ public final class OtherSeriesReader: @unchecked Sendable {
     public init(_ source: any OtherSeriesSource, maxStale: Int64? = nil) {
         self.source = source
         self.maxStale = maxStale
+        sessions = Sessions(source)
     }
 
     /// - Parameter text: `--max-stale` as given, a whole number and a unit (`90m`, `36h`,
@@ -99,34 +108,61 @@ public final class OtherSeriesReader: @unchecked Sendable {
             throw Refusal(reason: "no candles stored for '\(symbol)' (read as '\(wanted)')\(hint)\(timeframes)")
         }
         let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", candles: candles, timeframe: timeframe,
-                                 maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0))
+                                 maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
         loaded[key] = series
         return series
     }
 }
 
+/// Each symbol's session (`OtherSeriesSource.session`), asked once, and bar close times by it.
+final class Sessions: @unchecked Sendable {
+    private let source: any OtherSeriesSource
+    private let lock = NSLock()
+    private var known: [String: TradingSession?] = [:]
+
+    init(_ source: any OtherSeriesSource) {
+        self.source = source
+    }
+
+    /// When each bar of `series` closes: at its session's close when it has one.
+    func closes(of series: CandleSeries, timeframe: Timeframe) -> [Int64] {
+        lock.lock()
+        let session: TradingSession?
+        if let s = known[series.symbol] { session = s } else {
+            session = (try? source.session(symbol: series.symbol)) ?? nil
+            known[series.symbol] = session
+        }
+        lock.unlock()
+        guard let session else { return series.time.map(timeframe.barEnd) }
+        return series.time.map { session.barEnd($0, timeframe: timeframe) }
+    }
+}
+
 /// One series rules read with `@`, and how its bars line up with a run's: at a run bar that
 /// closes at T, the value of its last bar that closed at or before T (an as-of join on close
-/// times), so no bar is seen before it has closed.
+/// times), so no bar is seen before it has closed. Bars close at their session's close when
+/// their symbol has one (`Sessions`), else at the end of their length.
 public final class OtherSeries: Hashable, @unchecked Sendable {
     /// `SPY@1d`.
     public let name: String
     let candles: CandleSeries
     let timeframe: Timeframe
-    /// When each bar closes (`Timeframe.barEnd`), ascending.
+    /// When each bar closes (`Sessions.closes`), ascending.
     let closes: [Int64]
+    private let sessions: Sessions
     /// Longest time a value is shown after its bar closed; nil (the run's own symbol): always,
     /// through weekends and session gaps.
     let maxAge: Int64?
     /// The indicators of `candles`, shared by every evaluation.
     let cache = IndicatorCache()
 
-    init(name: String, candles: CandleSeries, timeframe: Timeframe, maxAge: Int64?) {
+    init(name: String, candles: CandleSeries, timeframe: Timeframe, maxAge: Int64?, sessions: Sessions) {
         self.name = name
         self.candles = candles
         self.timeframe = timeframe
-        self.closes = candles.time.map(timeframe.barEnd)
+        self.closes = sessions.closes(of: candles, timeframe: timeframe)
         self.maxAge = maxAge
+        self.sessions = sessions
     }
 
     /// `2004-08-19 to 2013-03-01`: its first and last bars' days.
@@ -142,11 +178,11 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     /// - Precondition: both series' times ascend.
     /// - Complexity: O(run bars + bars).
     func alignment(to run: CandleSeries) -> [Int] {
-        let runTimeframe = run.timeframe ?? Timeframe.infer(from: run.time) ?? timeframe
+        let runCloses = sessions.closes(of: run, timeframe: run.timeframe ?? Timeframe.infer(from: run.time) ?? timeframe)
         var out = [Int](repeating: -1, count: run.count)
         var j = -1
         for i in 0..<run.count {
-            let close = runTimeframe.barEnd(run.time[i])
+            let close = runCloses[i]
             while j + 1 < closes.count && closes[j + 1] <= close { j += 1 }
             if j >= 0, maxAge.map({ close - closes[j] <= $0 }) ?? true { out[i] = j }
         }

@@ -29,6 +29,14 @@ package final class StoredOtherSeries: OtherSeriesSource, @unchecked Sendable {
         }
     }
 
+    /// The session of the symbol's finest stored series (the one others are resampled from).
+    package func session(symbol: String) throws -> TradingSession? {
+        try withStore { store in
+            guard let finest = try store.list().first(where: { $0.symbol == symbol }) else { return nil }
+            return try store.session(symbol: symbol, timeframeKey: finest.timeframe)
+        }
+    }
+
     package func keys() throws -> [String] {
         try withStore { try $0.list().map { "\($0.symbol)@\($0.timeframe)" } }
     }
