@@ -81,6 +81,28 @@ struct OtherSeriesCommandTests {
         #expect(f.status == 0 && f.stdout.contains("warning: 2 bars had no closed GOOG@1w bar"), "\(f.stderr)")
     }
 
+    @Test("a stock with a session: the hour that ends the session sees the day's close (from the store's session)")
+    func session() throws {
+        let db = BT.scratchStore()
+        var rows = ["time,open,high,low,close,volume"]
+        var price = 100.0
+        for day in ["2024-07-01", "2024-07-02"] {
+            for m in 570..<960 {
+                price += 0.01
+                let p = String(format: "%.2f", price)
+                rows.append("\(day) \(String(format: "%02d:%02d", m / 60, m % 60)):00,\(p),\(p),\(p),\(p),1")
+            }
+        }
+        let file = BT.scratchDirectory().appendingPathComponent("NYX.csv")
+        try (rows.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let i = try BT.run(["data", "import", file.path, "--tz", "America/New_York", "--session", "09:30-16:00", "--db", db])
+        #expect(i.status == 0, "\(i.stderr)")
+        // The close rises every minute: only a bar that sees today's close is at or above it.
+        let r = try BT.run(["signals", "NYX", "--timeframe", "1h", "--entry", "close >= close@1d", "--exit", "close < 0", "--db", db])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Self.entries(r.stdout) == [false, false, false, false, false, false, true] + Array(repeating: true, count: 7), "\(r.stdout)")
+    }
+
     @Test("bad @ is exit 2 naming the expression and the keys", arguments: [
         ("close > close@GOOGY", "--entry: no candles stored for 'GOOGY' (read as 'GOOGY@1d'); did you mean '",
          "\n  close > close@GOOGY\n               ^^^^^^\n"),

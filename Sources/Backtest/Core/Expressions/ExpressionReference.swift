@@ -64,7 +64,8 @@ package enum ExpressionReference {
               EXPR@SYMBOL@TF   both: close@SPY@1d > sma(close, 200)@SPY@1d; parameters work inside,
                                sma(close, $slow)@1d
               At a bar that closes at T, EXPR@... is its value at the last bar of that series that
-              closed at or before T, so a daily value is yesterday's until today's daily bar closes.
+              closed at or before T, so a daily value is yesterday's until today's daily bar closes
+              (a bar closes at the end of its length, or at its symbol's session close if sooner).
               It is NaN (the rule false, counted in the run's warnings) where none has closed yet, or
               where another symbol's last bar closed longer ago than its bar length (--max-stale
               DURATION allows more); the run's own symbol never goes stale. The series is the store's
