@@ -6,6 +6,8 @@ public struct AccountSummary: Sendable, Equatable {
     public var leverage: Double
     /// The maintenance margin rate in force, as a fraction.
     public var maintenanceRate: Double
+    /// Units of the underlying in a contract (1: not contracts).
+    public var multiplier: Double = 1
     /// Funding paid net of funding received, in cash (negative: the position earned funding);
     /// 0 for an instrument without funding.
     public var fundingPaid: Double
@@ -35,6 +37,7 @@ public struct AccountSummary: Sendable, Equatable {
     /// The account `record` kept under `config`; nil for a cash account.
     init?(_ record: AccountRecord, config: ExecutionConfig) {
         guard config.isMarginAccount else { return nil }
+        defer { multiplier = config.multiplier }
         self.init(instrument: config.instrument, margin: config.margin, leverage: config.leverage,
                   maintenanceRate: config.maintenanceRate, fundingPaid: record.fundingPaid, fundingFlows: record.fundingFlows, interestPaid: record.interestPaid,
                   liquidations: record.liquidations,
@@ -43,7 +46,8 @@ public struct AccountSummary: Sendable, Equatable {
 
     /// The account in the words of a headline: `perp, 10x cross margin, mmr 0.5%`.
     public var description: String {
-        "\(instrument.rawValue), \(NumberText.shortest(leverage))x \(margin.rawValue) margin, mmr \(NumberText.percent(maintenanceRate))"
+        "\(instrument.rawValue)\(multiplier == 1 ? "" : " (multiplier \(NumberText.shortest(multiplier)))"), "
+            + "\(NumberText.shortest(leverage))x \(margin.rawValue) margin, mmr \(NumberText.percent(maintenanceRate))"
     }
 }
 

@@ -23,13 +23,15 @@ public struct Fill: Sendable, Equatable {
     /// The half-spread part of the slippage, in cash (>= 0): quantity times the distance from the
     /// mid (recorded book) or the reference (model book, fixed slippage) to the touch.
     public var spreadCost: Double
+    /// Units of the underlying in a unit of quantity (a contract's multiplier; 1 otherwise).
+    public var multiplier: Double
     /// True when less than asked was filled (book exhausted or participation cap).
     public var isPartial: Bool { quantityFilled < quantityAsked }
     /// What the fill cost against the reference price, in cash: (VWAP − reference) × quantity for
-    /// a buy, (reference − VWAP) × quantity for a sell. Fees not included.
+    /// a buy, (reference − VWAP) × quantity for a sell, times the multiplier. Fees not included.
     public var slippageCost: Double {
         guard quantityFilled > 0 else { return 0 }
-        return side == .buy ? (vwap - referencePrice) * quantityFilled : (referencePrice - vwap) * quantityFilled
+        return (side == .buy ? (vwap - referencePrice) * quantityFilled : (referencePrice - vwap) * quantityFilled) * multiplier
     }
     /// The slippage beyond the half spread, in cash: walking the book (the model's impact, or a
     /// recorded book's depth and its mid's distance from the reference price).
@@ -37,11 +39,12 @@ public struct Fill: Sendable, Equatable {
 
     public init(index: Int, time: Int64, side: OrderSide, referencePrice: Double, vwap: Double,
                 slippageBps: Double, quantityAsked: Double, quantityFilled: Double, fee: Double,
-                depthAvailable: Double = .infinity, spreadCost: Double = 0) {
+                depthAvailable: Double = .infinity, spreadCost: Double = 0, multiplier: Double = 1) {
         self.index = index; self.time = time; self.side = side; self.referencePrice = referencePrice
         self.vwap = vwap; self.slippageBps = slippageBps; self.quantityAsked = quantityAsked
         self.quantityFilled = quantityFilled; self.fee = fee; self.depthAvailable = depthAvailable
         self.spreadCost = spreadCost
+        self.multiplier = multiplier
     }
 }
 

@@ -24,7 +24,7 @@ extension Broker {
     @inline(never)
     mutating func settleOpen(bar: Int) {
         if config.instrument == .perp {
-            let amount = account.funding.settle(quantity: position, startMs: candles.time[bar] &* 1000, endMs: ledger.barEndMs(bar),
+            let amount = account.funding.settle(quantity: position * config.multiplier, startMs: candles.time[bar] &* 1000, endMs: ledger.barEndMs(bar),
                                                 lastClose: bar > 0 ? candles.close[bar - 1] : .nan)
             ledger.chargeFunding(amount, cash: &cash)
             account.fundingPaid += amount
@@ -63,7 +63,7 @@ extension Broker {
     /// already held (nil for a cash account, whose buys the cash caps).
     func marginCap(price: Double, equity: Double, maker: Bool) -> Double? {
         guard config.isMarginAccount else { return nil }
-        let used = Swift.abs(position) * (ledger.entryPrice ?? 0) / config.leverage
+        let used = Swift.abs(position) * config.multiplier * (ledger.entryPrice ?? 0) / config.leverage
         let free = equity - used
         guard free > 0 else { return 0 }
         return ledger.fees.affordableNotional(cash: config.leverage * free, price: price, maker: maker)

@@ -90,8 +90,8 @@ struct Broker {
     /// Opens a position (or adds to one) sized by `config.sizing`, after lot, minimum-notional
     /// and participation rules; `atOpen`: the fill is at the bar's open.
     mutating func openPosition(_ side: PositionSide, at point: FillPoint, signalBar: Int, atOpen: Bool) {
-        let p = point.reference
-        let equity = cash + position * p
+        let p = point.reference, m = config.multiplier
+        let equity = cash + position * m * p
         // Cash a buy may spend on notional so that notional + fee <= cash.
         let fees = ledger.fees, maker = point.maker
         let affordable = fees.affordableNotional(cash: cash, price: p, maker: maker)
@@ -101,18 +101,18 @@ struct Broker {
         case .equityFraction(let share):
             let budget = share * equity
             limit = fees.affordableNotional(cash: budget, price: p, maker: maker)
-            quantity = limit / p
+            quantity = limit / (m * p)
         case .units(let units):
             quantity = units
             limit = .infinity
         case .cash(let amount):
-            quantity = amount / p
+            quantity = amount / (m * p)
             limit = amount
         case .risk(let share):
             // Units whose loss at the initial stop is `share` of the equity.
             let distance = stopDistance(at: p, signalBar: signalBar)
             guard distance > 0, distance.isFinite else { skippedEntries += 1; return }
-            quantity = share * equity / distance
+            quantity = share * equity / (m * distance)
             limit = .infinity
         case .volatility(let target):
             let sigma = signalBar >= 0 && signalBar < candles.count ? volatility![signalBar] : .nan
@@ -121,7 +121,7 @@ struct Broker {
             let share = annual > 0 ? min(1, target / annual) : 1
             let budget = share * equity
             limit = fees.affordableNotional(cash: budget, price: p, maker: maker)
-            quantity = limit / p
+            quantity = limit / (m * p)
         }
         var valuePositive = equity > 0
         if let cap = marginCap(price: p, equity: equity, maker: maker) {
@@ -178,7 +178,7 @@ struct Broker {
         for f in fills where f.quantityFilled > f.quantityAsked * (1 + 1e-12) || f.quantityFilled > f.depthAvailable * (1 + 1e-12) {
             found.append("fill at bar \(f.index) took \(f.quantityFilled) (asked \(f.quantityAsked), depth \(f.depthAvailable))")
         }
-        let equity = cash + position * lastClose
+        let equity = cash + position * config.multiplier * lastClose
         let expected = config.initialCash + trades.reduce(0) { $0 + $1.pnl }
         if !near(equity, expected, scale: max(cashScale, abs(equity))) {
             found.append("final equity \(equity) != initial cash + trade PnL \(expected)")
@@ -234,7 +234,7 @@ struct RunLog: ExecutionRecorder {
         fills.append(fill)
         #if DEBUG
         let signed = fill.side == .buy ? fill.quantityFilled : -fill.quantityFilled
-        ledgerCash -= signed * fill.vwap + fill.fee
+        ledgerCash -= signed * fill.vwap * fill.multiplier + fill.fee
         #endif
     }
 

@@ -63,11 +63,14 @@ public enum Engine {
             }
         }
         if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
+        // Contracts: what is held is worth position × multiplier × close (the statistics' exposure).
+        let value = config.multiplier == 1 ? nil : zip(position, candles.close).map { $0 * config.multiplier * $1 }
         broker.ledger.liquidity.rememberEnd()
         return BacktestResult(
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
             ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config) + signals.unaligned.compactMap(\.warning),
+            positionValue: value,
             spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count),
             borrowPaid: config.borrowBps > 0 ? broker.borrowPaid : nil,
             account: AccountSummary(broker.account, config: config))
@@ -185,6 +188,8 @@ public enum Engine {
         let nextOpen = config.fill == .nextOpen
         let hasStops = !config.exits.isEmpty
         let carries = A.happen
+        // Units of the underlying per unit held (a contract's; 1 keeps equity = cash + position × close exactly).
+        let multiplier = config.multiplier
         let timeExits = config.exits.exitAfterBars != nil
         let tracksPeak = broker.ledger.exits.tracksPeak
         let marketEntries = config.entries.isMarket
@@ -226,11 +231,11 @@ public enum Engine {
                         ? nextSignal(from: t, to: n, entryBits, exitBits, shortInBits!, shortOutBits!)
                         : nextSignal(from: t, to: n, entryBits, exitBits, entryBits, exitBits)
                     if end > t {
-                        let c = c, p = p
+                        let c = c, p = p, value = p * multiplier
                         for i in t..<end {
                             cashOut[i] = c
                             positionOut[i] = p
-                            equityOut[i] = c + p * close[i]
+                            equityOut[i] = c + value * close[i]
                         }
                         t = end
                         if t == n { break }
@@ -329,7 +334,7 @@ public enum Engine {
                 }
                 cashOut[t] = c
                 positionOut[t] = p
-                equityOut[t] = c + p * close[t]
+                equityOut[t] = c + p * multiplier * close[t]
                 t &+= 1
             }
         }}}}}}}}}}

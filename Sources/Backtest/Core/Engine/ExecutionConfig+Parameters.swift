@@ -52,6 +52,7 @@ extension ExecutionConfig {
             fees += [RunParameter("leverage", .double(leverage)), RunParameter("margin", .string(margin.rawValue)),
                      RunParameter("instrument", .string(instrument.rawValue)), RunParameter("mmr", .double(maintenanceRate)),
                      RunParameter("liq_fee_bps", .double(liqFeeBps))]
+            if multiplier != 1 { fees.append(RunParameter("multiplier", .double(multiplier))) }
         }
         if marginRate != 0 { fees.append(RunParameter("margin_rate", .double(marginRate))) }
         return [

@@ -127,6 +127,10 @@ public struct ExecutionConfig: Sendable {
     public var mmr: Double?
     /// The fee of a liquidation in basis points of its notional (instead of the trading fee).
     public var liqFeeBps: Double = 0
+    /// Units of the underlying in one contract (perpetuals and futures): a quantity counts
+    /// contracts and its notional is quantity × multiplier × price (docs/design/orders.md,
+    /// "Margin", Contracts). 1: a unit is a unit of the underlying.
+    public var multiplier: Double = 1
     /// Annual interest on cash below 0 (a leveraged spot long's borrowed cash), as a fraction a
     /// year, charged at each close like borrow (ACT/365). 0: none.
     public var marginRate: Double = 0

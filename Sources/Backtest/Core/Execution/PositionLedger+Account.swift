@@ -5,7 +5,7 @@ extension PositionLedger {
     /// leverage, maintenance rate and margin mode; nil when flat.
     func liquidationPrice(cash: Double) -> LiquidationPrice? {
         guard quantity != 0, let entry = entryPrice else { return nil }
-        return LiquidationPrice(quantity: quantity, cash: cash, entryPrice: entry, leverage: config.leverage,
+        return LiquidationPrice(quantity: quantity * multiplier, cash: cash, entryPrice: entry, leverage: config.leverage,
                                 maintenanceRate: config.maintenanceRate, mode: config.margin)
     }
 
@@ -13,7 +13,7 @@ extension PositionLedger {
     /// nil when flat or the maintenance rate is 0.
     func marginRatio(cash: Double, price: Double) -> Double? {
         guard quantity != 0, let entry = entryPrice, config.maintenanceRate > 0 else { return nil }
-        return LiquidationPrice.marginRatio(quantity: quantity, cash: cash, entryPrice: entry, price: price, leverage: config.leverage,
+        return LiquidationPrice.marginRatio(quantity: quantity * multiplier, cash: cash, entryPrice: entry, price: price, leverage: config.leverage,
                                             maintenanceRate: config.maintenanceRate, mode: config.margin)
     }
 
@@ -23,11 +23,11 @@ extension PositionLedger {
     mutating func liquidate<R: ExecutionRecorder>(at price: Double, bar: Int, cash: inout Double, recorder: inout R) {
         guard quantity != 0, var round = trip else { return }
         let q = Swift.abs(quantity), long = quantity > 0
-        let notional = q * price
+        let notional = q * multiplier * price
         let paid = notional * config.liqFeeBps / 10_000
         cash += long ? notional - paid : -(notional + paid)
         quantity = 0
-        let book = BookFill(quantityAsked: q, quantityFilled: q, notional: notional, levelsWalked: 0, worstPrice: price, depthAvailable: q)
+        let book = BookFill(quantityAsked: q, quantityFilled: q, notional: q * price, levelsWalked: 0, worstPrice: price, depthAvailable: q)
         _ = record(long ? .sell : .buy, book: book, fee: paid,
                    at: FillPoint(bar: bar, row: bar, reference: price, timeMs: candles.time[bar] &* 1000), &recorder)
         round.addExit(quantity: q, notional: notional, fee: paid, slippage: 0)

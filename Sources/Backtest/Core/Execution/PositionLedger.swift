@@ -17,6 +17,9 @@ struct PositionLedger {
     /// A margin account's cash may go below 0 (`ExecutionConfig.isMarginAccount`); a cash
     /// account's never does.
     let marginAccount: Bool
+    /// Units of the underlying in a unit of quantity (`ExecutionConfig.multiplier`): a fill's
+    /// notional is its book notional (quantity × price) times it.
+    let multiplier: Double
     var liquidity: Liquidity
 
     /// Units held: positive long, negative short.
@@ -51,6 +54,7 @@ struct PositionLedger {
         self.config = config
         fees = config.fees
         marginAccount = config.isMarginAccount
+        multiplier = config.multiplier
         self.liquidity = Liquidity(config: liquidity ?? config, candles: candles, pairs: pairs)
         exits = ExitLevels(config.exits, distances: distances)
     }
@@ -97,43 +101,48 @@ struct PositionLedger {
         signalBar: Int, atOpen: Bool, cash: inout Double, recorder: inout R
     ) -> Double {
         let orderSide: OrderSide = side == .long ? .buy : .sell
-        let p = point.reference
+        let p = point.reference, m = multiplier
         if !(limit > 0) || !valuePositive { reject(orderSide, .insufficientCash, at: point, &recorder); return 0 }
-        var q = min(wanted, limit / p)
+        // The book prices units of the underlying: its notional budget is the cash one / m.
+        let bookLimit = limit / m
+        var q = min(wanted, bookLimit / p)
         if let lot = config.lot { q = (q / lot).rounded(.down) * lot }
         if !(q > 0) { reject(orderSide, .zeroQuantity, at: point, &recorder); return 0 }
-        if let minimum = config.minNotional, q * p < minimum { reject(orderSide, .belowMinNotional, at: point, &recorder); return 0 }
+        if let minimum = config.minNotional, q * m * p < minimum { reject(orderSide, .belowMinNotional, at: point, &recorder); return 0 }
         let asked = q
         if let cap = participationCap(point.bar), q > cap {
             q = config.lot.map { (cap / $0).rounded(.down) * $0 } ?? cap
             if !(q > 0) { reject(orderSide, .noLiquidity, at: point, &recorder); return 0 }
         }
-        var book = liquidity.execute(orderSide, quantity: q, notionalLimit: limit, reference: p,
+        var book = liquidity.execute(orderSide, quantity: q, notionalLimit: bookLimit, reference: p,
                                      bar: point.bar, timeMs: point.timeMs, lot: config.lot)
         // A budget-limited order that spent its budget is complete, not partial: the quantity
         // asked was only the budget at the reference price.
-        let spent = book.notional >= limit * (1 - 1e-9)
-            || config.lot.map { book.notional + $0 * book.worstPrice > limit } ?? false
+        let spent = book.notional >= bookLimit * (1 - 1e-9)
+            || config.lot.map { book.notional + $0 * book.worstPrice > bookLimit } ?? false
         book.quantityAsked = spent && q == asked ? book.quantityFilled : asked
         guard book.quantityFilled > 0 else { reject(orderSide, .noLiquidity, at: point, &recorder); return 0 }
-        var paid = fee(book.notional, quantity: book.quantityFilled, at: point)
+        let notional = book.notional * m
+        var paid = fee(notional, quantity: book.quantityFilled, at: point)
         if side == .long {
             if marginAccount {
-                cash -= book.notional + paid
+                cash -= notional + paid
             } else {
                 // All-in: never let rounding push cash below zero.
-                if book.notional + paid > cash { paid = max(0, cash - book.notional) }
-                cash = max(0, cash - (book.notional + paid))
+                if notional + paid > cash { paid = max(0, cash - notional) }
+                cash = max(0, cash - (notional + paid))
             }
             quantity += book.quantityFilled
         } else {
-            cash += book.notional - paid
+            cash += notional - paid
             quantity -= book.quantityFilled
         }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
         let first = trip == nil
-        if first { trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar]) }
-        trip!.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
+        if first {
+            trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar], multiplier: m)
+        }
+        trip!.addEntry(quantity: book.quantityFilled, notional: notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
         if exits.armsLevels {
             exits.arm(entry: trip!.entryPrice, long: side == .long, first: first, bar: point.bar, atOpen: atOpen,
                       signalBar: signalBar, tick: config.tick)
@@ -160,7 +169,7 @@ struct PositionLedger {
         if !full {
             if let lot = config.lot { q = (q / lot).rounded(.down) * lot }
             if !(q > 0) { reject(orderSide, .zeroQuantity, at: point, &recorder); return 0 }
-            if let minimum = config.minNotional, q * point.reference < minimum {
+            if let minimum = config.minNotional, q * multiplier * point.reference < minimum {
                 reject(orderSide, .belowMinNotional, at: point, &recorder); return 0
             }
         }
@@ -178,21 +187,22 @@ struct PositionLedger {
             return 0
         }
         let paid: Double
+        let notional = book.notional * multiplier
         if long {
             // A fee larger than the cash and the proceeds (a high minimum fee) takes what there is
             // (a margin account's cash may be below 0: its fee is paid in full).
-            let charged = fee(book.notional, quantity: book.quantityFilled, at: point)
-            paid = marginAccount ? charged : min(charged, cash + book.notional)
-            cash += book.notional - paid
+            let charged = fee(notional, quantity: book.quantityFilled, at: point)
+            paid = marginAccount ? charged : min(charged, cash + notional)
+            cash += notional - paid
             quantity -= book.quantityFilled
         } else {
-            paid = fee(book.notional, quantity: book.quantityFilled, at: point)
-            cash -= book.notional + paid
+            paid = fee(notional, quantity: book.quantityFilled, at: point)
+            cash -= notional + paid
             quantity += book.quantityFilled
         }
         if abs(quantity) <= round.quantity * 1e-12 { quantity = 0 }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
-        round.addExit(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)
+        round.addExit(quantity: book.quantityFilled, notional: notional, fee: paid, slippage: fill.slippageBps)
         trip = round
         if quantity == 0 {
             finish(row: point.row, exitBar: point.bar, exitTime: candles.time[point.bar], markPrice: nil,
@@ -210,7 +220,8 @@ struct PositionLedger {
         let slippage = (side == .buy ? vwap / p - 1 : 1 - vwap / p) * 10_000
         let fill = Fill(index: point.row, time: candles.time[point.bar], side: side, referencePrice: p, vwap: vwap,
                         slippageBps: slippage, quantityAsked: book.quantityAsked, quantityFilled: book.quantityFilled,
-                        fee: fee, depthAvailable: book.depthAvailable, spreadCost: book.spreadCost)
+                        fee: fee, depthAvailable: book.depthAvailable, spreadCost: book.spreadCost * multiplier,
+                        multiplier: multiplier)
         recorder.record(fill: fill, symbol: symbol, bar: point.bar)
         #if DEBUG
         ledgerQuantity += side == .buy ? book.quantityFilled : -book.quantityFilled

@@ -44,13 +44,16 @@ struct RoundTrip {
     var funding = 0.0
     var entries = 0
     var exits = 0
+    /// Units of the underlying in a unit of quantity (notionals are quantity × multiplier × price).
+    let multiplier: Double
 
-    init(side: PositionSide, entryRow: Int, entryBar: Int, entryTime: Int64) {
+    init(side: PositionSide, entryRow: Int, entryBar: Int, entryTime: Int64, multiplier: Double = 1) {
         self.side = side; self.entryRow = entryRow; self.entryBar = entryBar; self.entryTime = entryTime
+        self.multiplier = multiplier
     }
 
     /// The average entry fill price.
-    var entryPrice: Double { notional / quantity }
+    var entryPrice: Double { notional / (quantity * multiplier) }
 
     mutating func addEntry(quantity q: Double, notional: Double, fee: Double, slippage: Double) {
         entrySlippage = entries == 0 ? slippage : (entrySlippage * quantity + slippage * q) / (quantity + q)
@@ -75,16 +78,16 @@ struct RoundTrip {
         if let markPrice {
             let rest = quantity - self.exitQuantity
             exitQuantity += rest
-            exitNotional += rest * markPrice
+            exitNotional += rest * multiplier * markPrice
         }
-        let exitPrice = exitQuantity > 0 ? exitNotional / exitQuantity : .nan
+        let exitPrice = exitQuantity > 0 ? exitNotional / (exitQuantity * multiplier) : .nan
         let fees = self.fees + exitFees
         let gross = side == .long ? exitNotional - notional : notional - exitNotional
         let pnl = gross - fees - borrow - interest - funding
         let exitSlippage = self.exitQuantity > 0 ? exitSlippageWeighted / self.exitQuantity : 0
         let slippage = self.exitQuantity > 0 ? (entrySlippage + exitSlippage) / 2 : entrySlippage
         return Trade(side: side, entryIndex: entryRow, exitIndex: exitRow, entryTime: entryTime, exitTime: exitTime,
-                     quantity: quantity, entryPrice: notional / quantity, exitPrice: exitPrice, slippageBps: slippage,
+                     quantity: quantity, entryPrice: entryPrice, exitPrice: exitPrice, slippageBps: slippage,
                      fees: fees, borrow: borrow, interest: interest, funding: funding, pnl: pnl, returnFraction: pnl / notional, isOpen: markPrice != nil, exitKind: kind)
     }
 }

@@ -63,6 +63,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case mmr
     /// The fee of a liquidation, in basis points of its notional.
     case liqFeeBps = "liq_fee_bps"
+    /// Units of the underlying in one contract.
+    case multiplier
     /// The annual interest on borrowed cash (a leveraged spot long).
     case marginRate = "margin_rate"
     case stopLoss = "sl"

@@ -42,6 +42,13 @@ extension ExecutionConfig {
                                  + (instrument == .perp ? " (it pays or receives funding)" : ""), setting: .marginRate)
             }
         }
+        guard multiplier > 0, multiplier <= 1e6, multiplier.isFinite else {
+            throw InputError("the multiplier must be above 0 and at most 1e6", setting: .multiplier, value: NumberText.shortest(multiplier))
+        }
+        if multiplier != 1 && instrument == .spot {
+            throw InputError("a multiplier sizes contracts: give \(Setting.instrument.mention) perp or future (a spot unit is the asset)",
+                             setting: .multiplier, value: NumberText.shortest(multiplier))
+        }
         if instrument != .perp && !funding.isEmpty {
             throw InputError("funding is paid on perpetuals: give \(Setting.instrument.mention) perp", setting: .instrument,
                              value: instrument.rawValue)

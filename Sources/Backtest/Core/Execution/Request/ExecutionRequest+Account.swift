@@ -17,6 +17,7 @@ extension ExecutionRequest {
         }
         if let v = text(.mmr) { c.mmr = try ExecutionConfig.parseDistance(v, setting: .mmr, of: "the notional") }
         if let v = number(.liqFeeBps) { c.liqFeeBps = v }
+        if let v = number(.multiplier) { c.multiplier = v }
         if let v = text(.marginRate) { c.marginRate = try ExecutionConfig.parseFraction(v, setting: .marginRate) }
         if c.instrument == .perp, let first = candles.time.first {
             c.funding = try resources.funding(symbol: SeriesName.split(symbol)?.0 ?? symbol, fromMs: first &* 1000)
