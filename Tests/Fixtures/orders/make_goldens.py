@@ -123,8 +123,10 @@ F2. Cross: Binance's wallet balance is the cash before the position's notional m
     liquidation inside the bar fills at freqtrade's P*, one at the open at an open beyond it.
     Confirms goog_perp_cross_10x_liq_range, goog_perp_cross_10x_liq_gap (cross),
     goog_perp_isolated_short_5x, goog_perp_isolated_long_liq_fee (isolated) and
-    goog_perp_liq_stops_trading (cross). Not checked by any reference: interest, funding, the
-    margin cap of sizing, the account stopping (the simulator alone).
+    goog_perp_liq_stops_trading (cross), and the five contract cases with q x M (contracts x
+    multiplier) as freqtrade's amount, its position size being in the underlying's units. Not
+    checked by any reference: interest, funding, the margin cap of sizing, the account stopping
+    (the simulator alone).
 
 nautilus-trader's funding was not used as a cross-check (not installed: too heavy for what it
 would confirm). Instead each funding case's amounts are restated a second way here
@@ -135,6 +137,8 @@ simulator; every trade's funding and the run's total must agree within 1e-9.
 
 Cases
 =====
+
+The contract cases (`cases_contracts`) set `multiplier` M: every notional is q x M x P.
 
 GOOG for most (ma-cross 10/30 signals with TA-Lib SMA as the other generators, RSI 14
 crossings of 30/70, and a few hand-placed signals for edge cases), EURUSD for two and for the
