@@ -123,7 +123,7 @@ F2. Cross: Binance's wallet balance is the cash before the position's notional m
     liquidation inside the bar fills at freqtrade's P*, one at the open at an open beyond it.
     Confirms goog_perp_cross_10x_liq_range, goog_perp_cross_10x_liq_gap (cross),
     goog_perp_isolated_short_5x, goog_perp_isolated_long_liq_fee (isolated) and
-    goog_perp_liq_stops_trading (cross), and the five contract cases with q x M (contracts x
+    goog_perp_liq_stops_trading (cross), and the six contract cases with q x M (contracts x
     multiplier) as freqtrade's amount, its position size being in the underlying's units. Not
     checked by any reference: interest, funding, the margin cap of sizing, the account stopping
     (the simulator alone).
@@ -1160,6 +1160,10 @@ def cases_contracts(goog):
               part, note, en, ex, ["freqtrade"], size="3u", leverage=5, instrument="perp", multiplier=1000,
               funding=rows, funding_file=csv, equity_full=True,
               expect=["event:funding", "event:funding_received", "event:margin_not_capped", "signal", "end"]),
+        build("eurusd_perp_multiplier_units_capped", "perpetual, multiplier 1000, leverage 5 cross, --size 50u, the same rows and signals: 50 contracts (50 x 1000 x price, above 5 x equity) are cut to what 5 x the free margin buys, notional q x 1000 x price plus fee",
+              part, note, en, ex, ["freqtrade"], size="50u", leverage=5, instrument="perp", multiplier=1000,
+              funding=rows, funding_file=csv,
+              expect=["event:funding", "event:margin_capped", "signal", "end", "no:liquidation"]),
     ]
     check_funding_by_interval(fund, part)
     return out + fund
