@@ -123,8 +123,10 @@ F2. Cross: Binance's wallet balance is the cash before the position's notional m
     liquidation inside the bar fills at freqtrade's P*, one at the open at an open beyond it.
     Confirms goog_perp_cross_10x_liq_range, goog_perp_cross_10x_liq_gap (cross),
     goog_perp_isolated_short_5x, goog_perp_isolated_long_liq_fee (isolated) and
-    goog_perp_liq_stops_trading (cross). Not checked by any reference: interest, funding, the
-    margin cap of sizing, the account stopping (the simulator alone).
+    goog_perp_liq_stops_trading (cross), and the six contract cases with q x M (contracts x
+    multiplier) as freqtrade's amount, its position size being in the underlying's units. Not
+    checked by any reference: interest, funding, the margin cap of sizing, the account stopping
+    (the simulator alone).
 
 nautilus-trader's funding was not used as a cross-check (not installed: too heavy for what it
 would confirm). Instead each funding case's amounts are restated a second way here
@@ -135,6 +137,8 @@ simulator; every trade's funding and the run's total must agree within 1e-9.
 
 Cases
 =====
+
+The contract cases (`cases_contracts`) set `multiplier` M: every notional is q x M x P.
 
 GOOG for most (ma-cross 10/30 signals with TA-Lib SMA as the other generators, RSI 14
 crossings of 30/70, and a few hand-placed signals for edge cases), EURUSD for two and for the
@@ -516,6 +520,7 @@ def check_freqtrade(case, d, res):
     isolated = cfg.margin == "isolated"
     mmr = cfg.mmr if cfg.mmr is not None else (0.25 if cfg.instrument == "spot" else 0.005)
     L = float(cfg.leverage)
+    M = float(cfg.multiplier)
     b = freqtrade_binance(mmr, isolated)
     short = cfg.short
     side = -1 if short else 1
@@ -524,6 +529,7 @@ def check_freqtrade(case, d, res):
         if e[0] not in ("p_star_first", "liquidation"):
             continue
         bar, p_star, cash, qty, entry = e[1:]
+        qty = qty * M                # contracts x M: freqtrade's amount in the underlying's units
         stake = qty * entry / L
         # F2: isolated, the wallet is the position's margin; cross, Binance's wallet balance is
         # the cash before the position's notional moved it (cash + side x qty x entry).
@@ -577,7 +583,7 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
           pyramid=1, tick=None, entry_limit=None, entry_stop=None, exit_rule=None, exit_rule_fn=None,
           periods_per_year=None, equity_full=False, expect=(), maker_bps=None, fee_per_unit=0.0,
           fee_min=0.0, fee_max=None, borrow_bps=0.0, leverage=1, margin="cross", instrument="spot",
-          mmr=None, liq_fee_bps=0.0, margin_rate=0.0, funding=None, funding_file=None):
+          mmr=None, liq_fee_bps=0.0, margin_rate=0.0, funding=None, funding_file=None, multiplier=1):
     # The margin and funding cases (and only they) write the margin settings and results.
     margin_case = leverage != 1 or instrument != "spot" or funding is not None
     cfg = Config(fill=fill, size=size, fee=fee_bps / 10_000, cash=CASH, short=short,
@@ -593,7 +599,8 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
                  periods_per_year=periods_per_year, exit_rule=exit_rule_fn,
                  borrow=borrow_bps / 10_000, times=d.t if (borrow_bps or margin_case) else None,
                  leverage=leverage, margin=margin, instrument=instrument, mmr=mmr,
-                 liq_fee=liq_fee_bps / 10_000, margin_rate=margin_rate, funding=funding or ())
+                 liq_fee=liq_fee_bps / 10_000, margin_rate=margin_rate, funding=funding or (),
+                 multiplier=multiplier)
     entries, exits = np.asarray(entries, dtype=bool), np.asarray(exits, dtype=bool)
     res = simulate(d.o, d.h, d.l, d.c, entries, exits, cfg)
     case = dict(name=name, covers=covers)
@@ -623,6 +630,8 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
         if funding is not None:
             options["funding"] = [[int(t), r, m] for t, r, m in funding]
             options["funding_file"] = funding_file
+        if multiplier != 1:
+            options["multiplier"] = multiplier     # the contract cases only
     for dd, sh in tp:
         t = dict(distance=opt_text(dd), share=sh)
         if isinstance(dd, Expr):
@@ -679,7 +688,11 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
         elif want.startswith("skipped"):
             ok = res.skipped_orders > 0
         elif want.startswith("fee:liquidation"):
-            ok = any(f[5] == "liquidation" and f[4] > 0 and f[4] == cfg.liq_fee * f[2] * f[3] for f in res.fills)
+            # a fill's notional is quantity x M x price [Margin: Contracts]
+            ok = any(f[5] == "liquidation" and f[4] > 0
+                     and (f[4] == cfg.liq_fee * f[2] * f[3] if cfg.multiplier == 1
+                          else abs(f[4] - cfg.liq_fee * f[2] * cfg.multiplier * f[3]) <= 1e-12 * f[4])
+                     for f in res.fills)
         elif want.startswith("fee:"):
             ok = any(fee_binds(want[4:], f, cfg) for f in res.fills)
         elif want.startswith("no_event:"):
@@ -699,7 +712,7 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
 def fee_binds(part, f, cfg):
     """Whether fill `f` (bar, side, quantity, price, fee, kind) paid by `part` of the fee
     schedule: `min` (the minimum), `max` (the cap), `rate` (rate and per-unit fee), `rebate`."""
-    notional = f[2] * f[3]
+    notional = f[2] * cfg.multiplier * f[3]      # [Margin: Contracts]; M is 1 but in the contract cases
     if part == "min":
         return f[4] == cfg.fee_min and cfg.fee_min > 0
     if part == "max":
@@ -1046,15 +1059,15 @@ def funding_by_interval(case, d, res):
         at_open = tr.kind in ("signal", "time", "stop-gap", "target-gap") and cfg.fill == "next-open"
         stop = end_of_last if tr.kind == "end" else (int(t[tr.exit_index]) if at_open else bar_end(tr.exit_index))
         q = tr.quantity if tr.side == "long" else -tr.quantity
-        f = sum(q * mark(r[0], r[2]) * r[1] for r in cfg.funding if start <= r[0] < stop)
+        f = sum(q * cfg.multiplier * mark(r[0], r[2]) * r[1] for r in cfg.funding if start <= r[0] < stop)
         close(f, tr.funding, f"{case['name']} funding of the trade at bar {tr.entry_index} (by interval)")
         total += f
     close(total, res.funding_paid, f"{case['name']} funding paid (by interval)")
 
 
-def cases_funding():
-    """Perpetual funding (README: "Funding") on EURUSD hourly rows [0, 600) (used as a
-    perpetual's candles), checked by `reference_sim.py` alone."""
+def funding_setup():
+    """The funding cases' data, signals and rows (also the contract case with funding): EURUSD
+    rows [0, 600), entries, exits, the signals' note, the rows and their CSV file's name."""
     part = Data("EURUSD", 0, 600)
     n = part.n
     en, ex = (m.copy() for m in ma_cross(part))
@@ -1073,6 +1086,20 @@ def cases_funding():
             f"and an entry at bar {n - 20} held to the end (signals from bar {n - 60} removed)")
     rows = funding_rows(part)
     csv = write_funding_csv("funding_eurusd_perp_funding_long.csv", rows)
+    return part, en, ex, note, rows, csv
+
+
+def check_funding_by_interval(out, part):
+    for case in out:
+        py = case["_py"]
+        res = simulate(part.o, part.h, part.l, part.c, py["entries"], py["exits"], py["cfg"])
+        funding_by_interval(case, part, res)
+
+
+def cases_funding():
+    """Perpetual funding (README: "Funding") on EURUSD hourly rows [0, 600) (used as a
+    perpetual's candles), checked by `reference_sim.py` alone."""
+    part, en, ex, note, rows, csv = funding_setup()
     common = dict(instrument="perp", funding=rows, funding_file=csv, equity_full=True)
     out = [
         build("eurusd_perp_funding_long", "perpetual long, leverage 5 cross, --size 300%, funding rows at 00:00/08:00/16:00 (bar open times) and 04:30 (inside a bar), with and without a mark price: each bar settles its rows on the position held after its open fills, at the row's mark or the close before; a position filled at the open of a row's bar pays that row, one closed at that open does not; the row inside the last bar is charged, rows outside the bars are not",
@@ -1094,11 +1121,52 @@ def cases_funding():
               part, note, en, ex, [], size="500%", leverage=10, sl="0.3%", tp=[("0.6%", None)], **common,
               expect=["event:funding", "stop", "target", "no:liquidation"]),
     ]
-    for case in out:
-        py = case["_py"]
-        res = simulate(part.o, part.h, part.l, part.c, py["entries"], py["exits"], py["cfg"])
-        funding_by_interval(case, part, res)
+    check_funding_by_interval(out, part)
     return out
+
+
+def cases_contracts(goog):
+    """Contracts (README: "Contracts"): `multiplier` M on futures and perpetuals, every notional
+    q x M x P. Checked by `reference_sim.py`, the liquidation prices by freqtrade (F1-F2 with
+    q x M as the position's amount) and the funding by interval."""
+    en, ex = ma_cross(goog)
+    n = goog.n
+    up = [45, 115, 297, 922, 1551, 1739]           # GOOG's largest gaps up (cases_margin)
+    fees = dict(fee_bps=1, fee_per_unit=2.0)
+    out = [
+        build("goog_future_multiplier_50", "future, multiplier 50 (a contract on 50 shares), leverage 5 cross, --size 400%, fee 1 bps + 2.0 per contract, stop-loss 5%: 400% of equity buys equity x 4 / (50 x price) contracts (fractional, no lot) net of the fee; fills' cash, fees and equity are contracts x 50 x price, prices stay per share",
+              goog, MA, en, ex, ["freqtrade"], size="400%", leverage=5, instrument="future", multiplier=50,
+              sl="5%", equity_full=True, **fees,
+              expect=["stop", "signal", "no:liquidation", "event:margin_not_capped"]),
+        build("goog_future_multiplier_50_liq", "future, multiplier 50, leverage 20 cross, --size 1000%, fee 1 bps + 2.0 per contract: two positions liquidated inside a bar at P* = -cash / (q x 50 x (1 - mmr)) (maintenance and equity on q x 50), the liquidation fills' cash q x 50 x P*; the account goes on trading",
+              goog, MA, en, ex, ["freqtrade"], size="1000%", leverage=20, instrument="future", multiplier=50,
+              equity_full=True, **fees,
+              expect=["liquidation", "event:liquidation_in_range", "signal", "no_event:trading_stopped"]),
+        build("goog_future_multiplier_50_risk", "future, multiplier 50, leverage 5 cross, --size risk:1%, stop-loss 5%: each entry buys 1% x equity / (50 x 5% x price) contracts, so a stop loses about 1% of equity",
+              goog, MA, en, ex, ["freqtrade"], size="risk:1%", leverage=5, instrument="future", multiplier=50,
+              sl="5%", **fees,
+              expect=["stop", "signal", "no:liquidation"]),
+        build("goog_perp_multiplier_10_isolated_short", "perpetual short, multiplier 10, leverage 5 isolated, --size 200%, liq_fee_bps 20: hand-placed shorts before GOOG's largest gaps up; P* = entry x (1 + 1/5) / (1 + mmr) (M cancels), liquidated inside a bar and at an open, the liquidation fee 0.2% of q x 10 x price",
+              goog, "hand-placed short entries three bars before the gaps up at bars 45, 115, 297, 922, 1551, 1739; short exits 3 bars after each",
+              mask(n, [k - 3 for k in up]), mask(n, [k + 3 for k in up]), ["freqtrade"], short=True,
+              size="200%", leverage=5, margin="isolated", instrument="perp", multiplier=10, liq_fee_bps=20,
+              equity_full=True,
+              expect=["liquidation", "event:liquidation_in_range", "event:liquidation_at_open", "signal",
+                      "fee:liquidation"]),
+    ]
+    part, en, ex, note, rows, csv = funding_setup()
+    fund = [
+        build("eurusd_perp_multiplier_funding", "perpetual, multiplier 1000 (a 1000 EUR contract), leverage 5 cross, --size 3u: 3 contracts each entry (notional 3 x 1000 x price), funding q x 1000 x mark x rate on the rows of the funding cases",
+              part, note, en, ex, ["freqtrade"], size="3u", leverage=5, instrument="perp", multiplier=1000,
+              funding=rows, funding_file=csv, equity_full=True,
+              expect=["event:funding", "event:funding_received", "event:margin_not_capped", "signal", "end"]),
+        build("eurusd_perp_multiplier_units_capped", "perpetual, multiplier 1000, leverage 5 cross, --size 50u, the same rows and signals: 50 contracts (50 x 1000 x price, above 5 x equity) are cut to what 5 x the free margin buys, notional q x 1000 x price plus fee",
+              part, note, en, ex, ["freqtrade"], size="50u", leverage=5, instrument="perp", multiplier=1000,
+              funding=rows, funding_file=csv,
+              expect=["event:funding", "event:margin_capped", "signal", "end", "no:liquidation"]),
+    ]
+    check_funding_by_interval(fund, part)
+    return out + fund
 
 
 def cases_eurusd():
@@ -1119,7 +1187,7 @@ def cases_eurusd():
 def main():
     goog = Data("GOOG")
     cases = (cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd() + cases_fees(goog)
-             + cases_borrow(goog) + cases_margin(goog) + cases_funding())
+             + cases_borrow(goog) + cases_margin(goog) + cases_funding() + cases_contracts(goog))
     for c in cases:
         del c["_py"]
     import vectorbt as vbt

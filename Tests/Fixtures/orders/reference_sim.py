@@ -29,7 +29,11 @@ Scope (what bt's `--depth none --max-participation 0`, no `--lot` does):
   price inside the bar with the liquidation fee, the account stopping when a liquidation leaves
   equity at 0 or below, and interest on negative cash at the closes (`margin_rate`, spot);
 - funding [Funding] on a perpetual: the rows (time, rate, mark or None) of each bar settled on
-  the position held after the bar's open fills, before the liquidation check.
+  the position held after the bar's open fills, before the liquidation check;
+- contracts [Margin: Contracts] on a perpetual or future: `multiplier` M, a unit of quantity a
+  contract on M units of the underlying, every notional q x M x P (fills' cash and fees, equity,
+  sizing, the margin cap, the initial margin, liquidation, funding); prices stay the
+  underlying's.
 
 Conventions this file has to pick where orders.md leaves a choice are marked `READING:`.
 Anything outside the scope raises `Unsupported` rather than guessing.
@@ -92,6 +96,7 @@ class Config:
     liq_fee: float = 0.0                 # fraction of notional on a liquidation fill (liq_fee_bps / 1e4)
     margin_rate: float = 0.0             # annual fraction on negative cash (spot margin) [Margin: Interest]
     funding: Sequence = ()               # rows (time seconds, rate, mark or None), perp [Funding]
+    multiplier: float = 1.0              # M: underlying units per contract, perp/future [Margin: Contracts]
 
 
 @dataclass
@@ -259,6 +264,12 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         raise Unsupported("funding rows on a non-perpetual")
     if (cfg.margin_rate or cfg.funding) and (cfg.times is None or len(cfg.times) != n or n < 2):
         raise Unsupported("interest and funding need the bar times (and two bars at least)")
+    # [Margin: Contracts] M: perpetuals and futures only (spot's unit is the asset itself)
+    M = float(cfg.multiplier)
+    if not (math.isfinite(M) and M > 0):
+        raise Unsupported("multiplier must be positive and finite")
+    if M != 1 and cfg.instrument not in ("perp", "future"):
+        raise Unsupported("multiplier on a spot instrument")
     funding_rows = sorted((int(r[0]), float(r[1]), None if r[2] is None else float(r[2]))
                           for r in cfg.funding)
     for t in cfg.tp:
@@ -325,7 +336,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
 
     def fee_of(notional, qty, maker):
         """[Fees] A fill's fee: notional x rate (the maker's for a maker fill) + qty x fee per
-        unit; a charge (>= 0) is at least the minimum, a rebate (< 0) is paid as it is; then at
+        unit ([Margin: Contracts] notional = qty x M x price, the per-unit fee per contract); a charge (>= 0) is at least the minimum, a rebate (< 0) is paid as it is; then at
         most fee_max x notional: the cap wins over the minimum."""
         rate = cfg.maker_fee if (maker and cfg.maker_fee is not None) else fee
         x = notional * rate + qty * cfg.fee_per_unit
@@ -336,25 +347,27 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         return x
 
     def affordable_qty(budget, price, maker):
-        """[Sizing] [Fees] the most units whose notional plus fee stays within `budget`; a rebate
-        is not spent before it is received (a negative rate counts as 0 here).
+        """[Sizing] [Fees] the most units (contracts) whose notional (q x M x price) plus fee
+        stays within `budget`; a rebate is not spent before it is received (a negative rate
+        counts as 0 here).
         READING: found by bisection on the quantity (the cost is nondecreasing in it), not by a
         formula, so this does not share bt's algebra."""
+        unit = M * price                                     # [Margin: Contracts] one contract's notional
         if only_rate:
-            return budget / (1 + fee) / price                # the proportional fee alone
+            return budget / (1 + fee) / unit                 # the proportional fee alone
         if not budget > 0:
             return 0.0
         rate = cfg.maker_fee if (maker and cfg.maker_fee is not None) else fee
 
         def cost(q):
-            n = q * price
+            n = q * unit
             x = n * max(rate, 0.0) + q * cfg.fee_per_unit
             x = max(x, cfg.fee_min)
             if cfg.fee_max is not None:
                 x = min(x, cfg.fee_max * n)
             return n + x
 
-        lo, hi = 0.0, budget / price
+        lo, hi = 0.0, budget / unit
         if cost(lo) > budget:
             return 0.0
         for _ in range(200):
@@ -372,12 +385,12 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     def entry_quantity(price, signal_bar, maker):
         """[Sizing] quantity for an entry filling at `price` (the order's reference price)."""
         held = pos.qty * pos.side if pos is not None else 0.0
-        eq = cash + held * price
+        eq = cash + held * M * price                             # [Margin: Contracts]
         if margin_acct:
             # [Margin: Sizing] every opening order, long or short: notional + fee at most
             # L x free margin, free margin = equity at the reference price - the initial
-            # margin |q| x avg entry / L of the position held; none while it is not positive.
-            free = eq - (pos.qty * pos.avg_entry / L if pos is not None else 0.0)
+            # margin |q| x M x avg entry / L of the position held; none while it is not positive.
+            free = eq - (pos.qty * M * pos.avg_entry / L if pos is not None else 0.0)
             if not free > 0:
                 events.append(("insufficient_margin", signal_bar))
                 return 0.0
@@ -387,10 +400,10 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         if size_kind == "pct":
             q = affordable_qty(size_val * eq, price, maker)
         elif size_kind == "units":
-            q = size_val                                         # shrinks to what cash affords
+            q = size_val                                         # contracts; shrinks to what cash affords
         elif size_kind == "risk":
             d = dist(cfg.sl, price, signal_bar)                  # reference price x sl, or D
-            q = size_val * eq / d
+            q = size_val * eq / (M * d)                          # [Margin: Contracts] R x equity / (M x distance)
         else:  # vol: min(1, V / (sigma sqrt P)) of equity, as N% does
             s = sigma20(c, signal_bar)
             share = min(1.0, size_val / (s * math.sqrt(cfg.periods_per_year))) if s > 0 else 1.0
@@ -436,7 +449,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         if not q > 0:
             events.append(("rejected", bar))
             return
-        notional = q * price
+        notional = q * M * price                                 # cash: [Margin: Contracts]
         paid = fee_of(notional, q, maker)
         events.append(("maker_fill" if maker else "taker_fill", bar))
         if side > 0:
@@ -447,7 +460,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             pos = _Position(side, bar, checks_from, price)
         pos.qty += q
         pos.bought += q
-        pos.entry_notional += notional
+        pos.entry_notional += q * price                          # in the underlying's price units
         pos.entry_fees += paid
         pos.entries += 1
         fills.append((bar, "buy" if side > 0 else "sell", q, price, paid, "entry"))
@@ -460,7 +473,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         liq_fee x notional instead of the trading fee (no minimum, per-unit fee or cap)."""
         nonlocal cash, pos
         qty = min(qty, pos.qty)
-        notional = qty * price
+        notional = qty * M * price                               # cash: [Margin: Contracts]
         if kind == "liquidation":
             paid = cfg.liq_fee * notional
             events.append(("liquidation_fill", bar))
@@ -474,7 +487,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             cash -= notional + paid
         pos.qty -= qty
         pos.exit_qty += qty
-        pos.exit_notional += notional
+        pos.exit_notional += qty * price                         # in the underlying's price units
         pos.exit_fees += paid
         fills.append((bar, "sell" if side > 0 else "buy", qty, price, paid, kind))
         if pos.qty <= pos.bought * 1e-12:
@@ -489,7 +502,8 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             xq += p.qty
             xn += p.qty * mark
         fees = p.entry_fees + p.exit_fees
-        gross = (xn - p.entry_notional) if side > 0 else (p.entry_notional - xn)
+        # [Margin: Contracts] the notionals are kept in price units: cash is M x them
+        gross = ((xn - p.entry_notional) if side > 0 else (p.entry_notional - xn)) * M
         pnl = gross - fees if p.borrow == 0 else gross - fees - p.borrow
         if p.interest != 0:
             pnl -= p.interest                                    # [Margin: Interest]
@@ -663,7 +677,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                     raise Unsupported("a funding row without a mark on the first bar")
                 m = float(c[i - 1])
                 events.append(("funding_mark_close", i))
-            amount = q * m * rate
+            amount = q * M * m * rate                            # [Margin: Contracts]
             if i == n - 1:
                 events.append(("funding_last_bar", i))
             cash -= amount
@@ -675,8 +689,9 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                 events.append(("funding_received", i))
 
     def liquidation_price():
-        """[Margin: Liquidation] P*, where the backing equity equals mmr x |q| x P."""
-        q, e = pos.qty, pos.avg_entry
+        """[Margin: Liquidation] P*, where the backing equity equals mmr x |q| x M x P
+        ([Margin: Contracts] q x M in place of q; isolated, M cancels)."""
+        q, e = pos.qty * M, pos.avg_entry
         if cfg.margin == "cross":
             return -cash / (q * (1 - mmr)) if side > 0 else cash / (q * (1 + mmr))
         return e * (1 - 1 / L) / (1 - mmr) if side > 0 else e * (1 + 1 / L) / (1 + mmr)
@@ -888,7 +903,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         if cfg.borrow and pos is not None and side < 0:
             seconds = bar_seconds(i)
             years = float(seconds) / (365 * 86400)
-            charge = cfg.borrow * pos.qty * c[i] * years
+            charge = cfg.borrow * pos.qty * M * c[i] * years     # M is 1: spot only
             cash -= charge
             pos.borrow += charge
             events.append(("borrow", i))
@@ -909,18 +924,20 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                 events.append(("interest", i))
 
         held = pos.qty * pos.side if pos is not None else 0.0
-        equity[i] = cash + held * c[i]
+        equity[i] = cash + held * M * c[i]                     # [Margin: Contracts]
 
         if margin_acct:
             # [Margin: What the run reports] at each close
             if equity[i] > 0:
-                max_leverage = max(max_leverage, abs(held) * c[i] / equity[i])
+                # READING: "|q| x close" of the report is a notional, so |q| x M x close
+                # ([Margin: Contracts]: "wherever a notional appears it is q x M x P").
+                max_leverage = max(max_leverage, abs(held) * M * c[i] / equity[i])
             if pos is not None and mmr > 0:
                 if cfg.margin == "cross":
                     backing = equity[i]
                 else:
-                    backing = pos.qty * pos.avg_entry / L + held * (c[i] - pos.avg_entry)
-                ratio = backing / (mmr * pos.qty * c[i])
+                    backing = pos.qty * M * pos.avg_entry / L + held * M * (c[i] - pos.avg_entry)
+                ratio = backing / (mmr * pos.qty * M * c[i])
                 min_margin_ratio = ratio if not math.isfinite(min_margin_ratio) else min(min_margin_ratio, ratio)
 
     if pos is not None:
