@@ -19,6 +19,8 @@ struct MarginOptionCommandTests {
         (["--instrument", "perp", "--borrow-bps", "50"], "--borrow-bps: borrow is charged on spot shorts: a perp's short pays no borrow"),
         (["--instrument", "future", "--margin-rate", "5%"], "--margin-rate: margin interest is charged on spot: a future borrows no cash"),
         (["--liq-fee-bps", "-1"], "--liq-fee-bps '-1': liquidation fee must be in [0, 10000) basis points"),
+        (["--multiplier", "50"], "--multiplier '50': a multiplier sizes contracts: give --instrument perp or future"),
+        (["--instrument", "future", "--multiplier", "0"], "--multiplier '0': the multiplier must be above 0 and at most 1e6"),
     ]
 
     @Test("a bad account setting exits 2 with the reason and the range, on run, portfolio, sweep, walk-forward and screen",
@@ -64,6 +66,22 @@ struct MarginOptionCommandTests {
         let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(md.contains("## Account\n\nspot, 3x cross margin, mmr 25%.") && md.contains("| interest paid |")
                 && md.contains("### Over time") && !md.contains("funding paid"), "\(md)")
+    }
+
+    @Test("a future's contracts: N% of equity buys the same exposure in contracts of 50, the headline says the multiplier")
+    func contracts() throws {
+        let db = try RunCommandTests.store()
+        let base = ["run", "ma-cross", "GOOG", "--depth", "none", "--no-costs", "--instrument", "future", "--leverage", "2",
+                    "--size", "200%", "--db", db]
+        let units = try RunCommandTests.json(try BT.run(base + ["--json"]).stdout)
+        let contracts = try RunCommandTests.json(try BT.run(base + ["--json", "--multiplier", "50"]).stdout)
+        let a = try Self.stats(units), b = try Self.stats(contracts)
+        let final = try #require(a["final_equity"] as? Double)
+        #expect(abs((b["final_equity"] as? Double ?? 0) / final - 1) < 1e-9, "\(a) \(b)")
+        #expect(abs((b["max_leverage"] as? Double ?? 0) - (a["max_leverage"] as? Double ?? 1)) < 1e-9)
+        #expect((contracts["execution"] as? [String: Any])?["multiplier"] as? Double == 50)
+        let text = try BT.run(base + ["--multiplier", "50", "--no-chart", "--no-costs"])
+        #expect(text.stdout.contains("account: future (multiplier 50), 2x cross margin, mmr 0.5%"), "\(text.stdout.prefix(400))")
     }
 
     @Test("a perpetual pays its stored funding (the trades' sum); without rows it warns that funding was not charged")

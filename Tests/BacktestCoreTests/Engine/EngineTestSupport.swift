@@ -56,10 +56,10 @@ enum EngineTest {
         #expect(r.cash.count == n && r.position.count == n && r.equity.count == n, sourceLocation: sourceLocation)
         var worst = 0.0
         for t in 0..<n {
-            let expected = r.cash[t] + r.position[t] * r.candles.close[t]
+            let expected = r.cash[t] + r.position[t] * config.multiplier * r.candles.close[t]
             worst = max(worst, abs(r.equity[t] - expected) / max(1, abs(expected)))
         }
-        #expect(worst <= 1e-12, "equity != cash + position x close (worst \(worst))", sourceLocation: sourceLocation)
+        #expect(worst <= 1e-12, "equity != cash + position x multiplier x close (worst \(worst))", sourceLocation: sourceLocation)
         let pnl = r.trades.reduce(0) { $0 + $1.pnl }
         let final = r.equity.last ?? r.initialCash
         #expect(abs(r.initialCash + pnl - final) <= 1e-9 * max(1, abs(final)),

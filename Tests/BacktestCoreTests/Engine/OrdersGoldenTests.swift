@@ -59,6 +59,8 @@ struct OrdersGoldenTests {
         var instrument: String?
         var mmr: Double?
         var liq_fee_bps: Double?
+        /// The contract cases' units of the underlying per contract (absent: 1).
+        var multiplier: Double?
         var margin_rate: Double?
         /// Funding rows `[time in epoch seconds, rate, mark price or null]`.
         var funding: [[Double?]]?
@@ -207,6 +209,7 @@ struct OrdersGoldenTests {
         config.instrument = try o.instrument.map { try #require(Instrument(rawValue: $0)) } ?? .spot
         config.mmr = o.mmr
         config.liqFeeBps = o.liq_fee_bps ?? 0
+        config.multiplier = o.multiplier ?? 1
         config.marginRate = o.margin_rate ?? 0
         config.funding = try (o.funding ?? []).map { row in
             FundingRate(timeMs: Int64(try #require(row[0])) * 1000, rate: try #require(row[1]), markPrice: row[2])
@@ -306,7 +309,7 @@ struct OrdersGoldenTests {
             #expect(near(a?.interestPaid ?? .nan, e.interest_paid ?? 0, scale: scale), "interest \(a?.interestPaid ?? .nan) vs \(e.interest_paid ?? 0)",
                     sourceLocation: sourceLocation)
             if let m = e.max_leverage {
-                let stat = Self.maxLeverage(r)
+                let stat = Self.maxLeverage(r, multiplier: c.options.multiplier ?? 1)
                 #expect(near(stat, m), "max leverage \(stat) vs golden \(m)", sourceLocation: sourceLocation)
             }
             let ratio = a?.minMarginRatio ?? .nan
@@ -320,10 +323,10 @@ struct OrdersGoldenTests {
 
     /// The largest |position| × close / equity at a close with equity above 0 (the statistic's
     /// definition; Analysis computes it, this target cannot import it).
-    static func maxLeverage(_ r: BacktestResult) -> Double {
+    static func maxLeverage(_ r: BacktestResult, multiplier: Double) -> Double {
         var most = 0.0
         for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
-            most = max(most, abs(r.position[t] * r.candles.close[t]) / r.equity[t])
+            most = max(most, abs(r.position[t] * multiplier * r.candles.close[t]) / r.equity[t])
         }
         return most
     }
@@ -333,7 +336,11 @@ struct OrdersGoldenTests {
     @Test("the goldens exist and cover every exit kind, entry kind and sizing of docs/design/orders.md")
     func coverage() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 49)
+        #expect(cases.count == 55)
+        // Contracts: a future with a multiplier, liquidated; risk sizing by contracts; a perpetual's funding on contracts.
+        #expect(cases.contains { ($0.options.multiplier ?? 1) > 1 && ($0.expected.liquidations ?? 0) > 0 && $0.options.instrument == "future" })
+        #expect(cases.contains { ($0.options.multiplier ?? 1) > 1 && $0.options.size.hasPrefix("risk:") })
+        #expect(cases.contains { ($0.options.multiplier ?? 1) > 1 && $0.options.funding != nil && $0.options.size.hasSuffix("u") })
         // Margin accounts: liquidations in the range and at the open, cross and isolated, a
         // liquidation fee, an account that stopped; funding on longs and shorts, --fill close.
         #expect(cases.contains { $0.options.margin == "isolated" && $0.options.short })

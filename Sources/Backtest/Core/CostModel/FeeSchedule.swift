@@ -52,6 +52,7 @@ public struct FeeSchedule: Sendable, Equatable {
     /// at least 0. Without the cap: min(cash / (1 + rate + perUnit / price), cash − minimum);
     /// the cap lets a fill that pays it reach cash / (1 + cap).
     @inline(__always)
+    /// `price` is a unit's notional: a contract's multiplier × the price for contracts.
     public func affordableNotional(cash: Double, price: Double, maker: Bool) -> Double {
         let rate = max(0, maker ? makerRate : takerRate)
         // Without a per-unit fee the price is not read (nor a NaN one spread to the result).

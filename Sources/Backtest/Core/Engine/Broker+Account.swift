@@ -66,7 +66,7 @@ extension Broker {
         let used = Swift.abs(position) * config.multiplier * (ledger.entryPrice ?? 0) / config.leverage
         let free = equity - used
         guard free > 0 else { return 0 }
-        return ledger.fees.affordableNotional(cash: config.leverage * free, price: price, maker: maker)
+        return ledger.fees.affordableNotional(cash: config.leverage * free, price: config.multiplier * price, maker: maker)
     }
 }
 

@@ -94,13 +94,13 @@ struct Broker {
         let equity = cash + position * m * p
         // Cash a buy may spend on notional so that notional + fee <= cash.
         let fees = ledger.fees, maker = point.maker
-        let affordable = fees.affordableNotional(cash: cash, price: p, maker: maker)
+        let affordable = fees.affordableNotional(cash: cash, price: m * p, maker: maker)
         var quantity: Double
         var limit: Double
         switch config.sizing {
         case .equityFraction(let share):
             let budget = share * equity
-            limit = fees.affordableNotional(cash: budget, price: p, maker: maker)
+            limit = fees.affordableNotional(cash: budget, price: m * p, maker: maker)
             quantity = limit / (m * p)
         case .units(let units):
             quantity = units
@@ -120,7 +120,7 @@ struct Broker {
             let annual = sigma * config.periodsPerYear!.squareRoot()
             let share = annual > 0 ? min(1, target / annual) : 1
             let budget = share * equity
-            limit = fees.affordableNotional(cash: budget, price: p, maker: maker)
+            limit = fees.affordableNotional(cash: budget, price: m * p, maker: maker)
             quantity = limit / (m * p)
         }
         var valuePositive = equity > 0
