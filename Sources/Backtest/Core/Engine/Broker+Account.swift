@@ -59,14 +59,14 @@ extension Broker {
     }
 
     /// The cap on an opening order's notional in a margin account: its notional plus its fee at
-    /// most leverage × the free margin, equity at `price` less the initial margin of the position
-    /// already held (nil for a cash account, whose buys the cash caps).
-    func marginCap(price: Double, equity: Double, maker: Bool) -> Double? {
-        guard config.isMarginAccount else { return nil }
-        let used = Swift.abs(position) * config.multiplier * (ledger.entryPrice ?? 0) / config.leverage
+    /// most leverage × the free margin, equity at `price` less the initial margin of `held` units
+    /// bought at `entryPrice` on average. Static, so the caller's broker is not copied to call it.
+    static func marginCap(_ config: ExecutionConfig, fees: FeeSchedule, held: Double, entryPrice: Double?, price: Double,
+                          equity: Double, maker: Bool) -> Double {
+        let used = Swift.abs(held) * config.multiplier * (entryPrice ?? 0) / config.leverage
         let free = equity - used
         guard free > 0 else { return 0 }
-        return ledger.fees.affordableNotional(cash: config.leverage * free, price: config.multiplier * price, maker: maker)
+        return fees.affordableNotional(cash: config.leverage * free, price: config.multiplier * price, maker: maker)
     }
 }
 

@@ -124,7 +124,8 @@ struct Broker {
             quantity = limit / (m * p)
         }
         var valuePositive = equity > 0
-        if let cap = marginCap(price: p, equity: equity, maker: maker) {
+        if config.isMarginAccount {
+            let cap = Self.marginCap(config, fees: fees, held: position, entryPrice: ledger.entryPrice, price: p, equity: equity, maker: maker)
             limit = min(limit, cap)
             valuePositive = valuePositive && cap > 0
         } else if side == .long {

@@ -21,7 +21,7 @@ extension PositionLedger {
     /// participation cap or book, a fee of `liq_fee_bps` of the notional instead of the trading
     /// fee, the trade ending as `liquidation`. A remainder of an exit in progress is dropped with it.
     mutating func liquidate<R: ExecutionRecorder>(at price: Double, bar: Int, cash: inout Double, recorder: inout R) {
-        guard quantity != 0, var round = trip else { return }
+        guard quantity != 0, trip != nil else { return }
         let q = Swift.abs(quantity), long = quantity > 0
         let notional = q * multiplier * price
         let paid = notional * config.liqFeeBps / 10_000
@@ -30,8 +30,7 @@ extension PositionLedger {
         let book = BookFill(quantityAsked: q, quantityFilled: q, notional: q * price, levelsWalked: 0, worstPrice: price, depthAvailable: q)
         _ = record(long ? .sell : .buy, book: book, fee: paid,
                    at: FillPoint(bar: bar, row: bar, reference: price, timeMs: candles.time[bar] &* 1000), &recorder)
-        round.addExit(quantity: q, notional: notional, fee: paid, slippage: 0)
-        trip = round
+        trip!.addExit(quantity: q, notional: notional, fee: paid, slippage: 0)
         finish(row: bar, exitBar: bar, exitTime: candles.time[bar], markPrice: nil, kind: .liquidation, &recorder)
         closing = false
     }

@@ -160,7 +160,7 @@ struct PositionLedger {
     mutating func decrease<R: ExecutionRecorder>(
         full: Bool, wanted: Double = 0, at point: FillPoint, kind: ExitKind?, cash: inout Double, recorder: inout R
     ) -> Double {
-        guard quantity != 0, var round = trip else { closing = false; return 0 }
+        guard quantity != 0, let bought = trip?.quantity else { closing = false; return 0 }
         let long = quantity > 0
         let orderSide: OrderSide = long ? .sell : .buy
         let held = abs(quantity)
@@ -200,10 +200,9 @@ struct PositionLedger {
             cash -= notional + paid
             quantity += book.quantityFilled
         }
-        if abs(quantity) <= round.quantity * 1e-12 { quantity = 0 }
+        if abs(quantity) <= bought * 1e-12 { quantity = 0 }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
-        round.addExit(quantity: book.quantityFilled, notional: notional, fee: paid, slippage: fill.slippageBps)
-        trip = round
+        trip!.addExit(quantity: book.quantityFilled, notional: notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
         if quantity == 0 {
             finish(row: point.row, exitBar: point.bar, exitTime: candles.time[point.bar], markPrice: nil,
                    kind: full ? closingKind : kind ?? closingKind, &recorder)
