@@ -74,4 +74,28 @@ struct InstrumentCommandTests {
         #expect(try csv("stored") == csv("given"))
         #expect(try csv("stored") != csv("plain"))
     }
+
+    @Test("bt data fetch binance-futures fills them from exchangeInfo over the stored ones; a bad tickSize stores nothing (exit 1)")
+    func fetched() throws {
+        let server = try FundingServer(["--rows", "10"])
+        let db = BT.scratchStore()
+        let env = ["no_proxy": "127.0.0.1,localhost", "BT_FETCH_BACKOFF": "0.01"]
+        let fetch = ["data", "fetch", "binance-futures", "BTCUSDT", "--funding", "--base-url", server.baseURL, "--db", db]
+        #expect(try BT.run(fetch, environment: env, directory: BT.root).status == 0)
+        #expect(try BT.run(["data", "instrument", "BTCUSDT", "--kind", "future", "--tick", "5", "--fee-bps", "4", "--db", db]).status == 0)
+        let again = try BT.run(fetch, environment: env, directory: BT.root)
+        #expect(again.stdout.hasSuffix("\nBTCUSDT instrument: instrument perp, tick 0.1, lot 0.001 (binance-futures)\n"), "\(again.stdout)")
+        let json = try BT.run(["data", "instrument", "BTCUSDT", "--json", "--db", db]).stdout
+        #expect(json == #"{"symbol":"BTCUSDT","instrument":"perp","tick":0.1,"lot":0.001,"fee_bps":4}"# + "\n", "\(json)")
+
+        let bad = try FundingServer(["--rows", "10", "--tick-size", "0"])
+        let other = BT.scratchStore()
+        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", other]).status == 0)
+        let before = TestSupport.storeBytes(other)
+        let r = try BT.run(["data", "fetch", "binance-futures", "BTCUSDT", "--funding", "--base-url", bad.baseURL, "--db", other],
+                           environment: env, directory: BT.root)
+        #expect(r.status == 1 && r.stderr.contains("BTCUSDT PRICE_FILTER tickSize '0' is not a positive decimal string")
+                    && r.stderr.contains("nothing was stored"), "\(r.stderr)")
+        #expect(TestSupport.storeBytes(other) == before)
+    }
 }

@@ -47,8 +47,9 @@ extension Command {
             throw error
         }
         progress.finish(completed: true)
-        guard let file = result.file else { return Output.line(request.nothingNew(result)) }
-        for r in try args.updatingStore({ try $0.write([file]) }) { Output.line(request.written(r, result)) }
+        let written = result.file == nil && result.instrument.isEmpty ? nil
+            : try args.updatingStore { try $0.write(fetched: result, symbol: request.symbol) }
+        request.lines(written, result).forEach { Output.line($0) }
     }
 }
 

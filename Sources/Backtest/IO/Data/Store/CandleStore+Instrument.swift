@@ -80,12 +80,15 @@ extension CandleStore {
         return try instrumentSettings(symbol: symbol)
     }
 
+    /// The symbols with series, a book or funding rates stored.
+    func storedSymbols() throws -> Set<String> {
+        Set(try rawList().map(\.symbol)).union(try fundingList().map(\.symbol)).union(try bookList().map(\.symbol))
+    }
+
     /// Throws `InputError` (`.missingSymbol`, with the closest one) unless `symbol` has series,
     /// a book or funding rates stored.
     private func requireStored(_ symbol: String) throws {
-        var known = Set(try rawList().map(\.symbol))
-        known.formUnion(try fundingList().map(\.symbol))
-        known.formUnion(try bookList().map(\.symbol))
+        let known = try storedSymbols()
         guard known.contains(symbol) else {
             let hint = Suggest.closest(to: symbol, among: known.sorted()).map { " (did you mean \($0)?)" } ?? ""
             throw InputError(.missingSymbol, "nothing stored for symbol '\(symbol)'\(hint)")
@@ -102,24 +105,27 @@ extension CandleStore {
     @discardableResult
     public func setInstrument(symbol: String, given: [Setting: ExecutionValue], clear: Bool = false) throws
         -> [Setting: ExecutionValue] {
-        try transaction {
-            try requireStored(symbol)
-            var request = ExecutionRequest()
-            for setting in ExecutionRequest.instrumentSettings { if let v = given[setting] { try request.set(setting, v) } }
-            let merged = clear ? request : try request.over(try instrumentSettings(symbol: symbol))
-            try merged.checkedAlone()
-            let settings = merged.values.filter { ExecutionRequest.instrumentSettings.contains($0.key) }
-            try deleteInstrument(symbol: symbol)
-            let insert = try db.prepare("INSERT INTO instrument_settings(symbol, setting, value) VALUES (?1, ?2, ?3)")
-            for (setting, value) in settings.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                insert.reset()
-                insert.bind(1, symbol)
-                insert.bind(2, setting.rawValue)
-                insert.bind(3, Self.text(value))
-                try insert.step()
-            }
-            return settings
+        try transaction { try replaceInstrument(symbol: symbol, given: given, clear: clear) }
+    }
+
+    /// `setInstrument`'s work; call inside `transaction`.
+    func replaceInstrument(symbol: String, given: [Setting: ExecutionValue], clear: Bool = false) throws -> [Setting: ExecutionValue] {
+        try requireStored(symbol)
+        var request = ExecutionRequest()
+        for setting in ExecutionRequest.instrumentSettings { if let v = given[setting] { try request.set(setting, v) } }
+        let merged = clear ? request : try request.over(try instrumentSettings(symbol: symbol))
+        try merged.checkedAlone()
+        let settings = merged.values.filter { ExecutionRequest.instrumentSettings.contains($0.key) }
+        try deleteInstrument(symbol: symbol)
+        let insert = try db.prepare("INSERT INTO instrument_settings(symbol, setting, value) VALUES (?1, ?2, ?3)")
+        for (setting, value) in settings.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            insert.reset()
+            insert.bind(1, symbol)
+            insert.bind(2, setting.rawValue)
+            insert.bind(3, Self.text(value))
+            try insert.step()
         }
+        return settings
     }
 
     /// True when `symbol` has instrument settings rows, read or not (a damaged row counts).
