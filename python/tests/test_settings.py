@@ -110,3 +110,16 @@ def test_borrow_bps_charges_a_short_and_bad_values_are_refused_by_their_keyword(
     ]:
         with pytest.raises(btcore.InputError, match=reason):
             btcore.backtest(goog, sig.entry, sig.exit, short=True, borrow_bps=value)
+
+
+def test_stored_instrument_settings_are_the_defaults_a_keyword_overrides(tmp_path):
+    db = str(tmp_path / "bt.sqlite")
+    run_bt("data", "import", "data/GOOG.csv", "--db", db)
+    run_bt("data", "instrument", "GOOG", "--kind", "future", "--fee-bps", "2", "--db", db)
+    goog = btcore.read("GOOG", db=db)
+    stored = btcore.backtest(goog, strategy="ma-cross", db=db).json()["execution"]
+    assert stored["instrument"] == "future" and stored["fee_bps"] == 2
+    given = btcore.backtest(goog, strategy="ma-cross", db=db, fee_bps=5, instrument="spot").json()["execution"]
+    assert given["fee_bps"] == 5 and "instrument" not in given
+    # Without the store, bt's defaults.
+    assert btcore.backtest(goog, strategy="ma-cross").json()["execution"]["fee_bps"] == 10
