@@ -60,6 +60,10 @@ struct MarginOptionCommandTests {
             return Double(cells[cells.count - 2])
         }
         #expect(abs(interest.reduce(0, +) - (s["interest_paid"] as? Double ?? .nan)) <= 1e-6)
+        // report.md's account section: the account, its margin use, and over time.
+        let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(md.contains("## Account\n\nspot, 3x cross margin, mmr 25%.") && md.contains("| interest paid |")
+                && md.contains("### Over time") && !md.contains("funding paid"), "\(md)")
     }
 
     @Test("a perpetual pays its stored funding (the trades' sum); without rows it warns that funding was not charged")
@@ -88,6 +92,8 @@ struct MarginOptionCommandTests {
         let rows = try String(contentsOf: dir.appendingPathComponent("trades.csv"), encoding: .utf8).split(separator: "\n")
         let sum = rows.dropFirst().compactMap { $0.split(separator: ",").last.flatMap { Double($0) } }.reduce(0, +)
         #expect(rows.count > 1 && abs(sum - paid) <= 1e-9 * max(1, abs(paid)), "trades \(sum) vs funding_paid \(paid)")
+        let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(md.contains("| funding, net paid | \(String(format: "%.2f", paid)) |"), "\(md)")
     }
 
     @Test("a sweep's grid takes leverage and mmr as axes; a portfolio refuses a margin account with the reason")
@@ -105,5 +111,34 @@ struct MarginOptionCommandTests {
         #expect(rows.filter { $0.hasPrefix("3,") || $0.hasPrefix("5,") }.allSatisfy { !$0.contains(",error,") }, "\(csv)")
         let p = try BT.run(["portfolio", "ma-cross", "--symbols", "GOOG,EURUSD", "--leverage", "2", "--db", db])
         #expect(p.status == 2 && p.stderr.contains("error: --leverage: a portfolio trades a cash account"), "\(p.stderr)")
+    }
+
+    @Test("a strategy file's [account] gives the run's account and fees; options override it; a bad value names the file and line")
+    func strategyFileAccount() throws {
+        let db = try RunCommandTests.store()
+        let dir = BT.scratchDirectory()
+        let rules = "[rules]\nentry = close > sma(close, 20)\nexit = close < sma(close, 20)\n"
+        let file = dir.appendingPathComponent("acct.bt")
+        try (rules + "[account]\nleverage = 3\ninstrument = perp\nmargin = isolated\nfee_bps = 4\n").write(to: file, atomically: true, encoding: .utf8)
+        let r = try BT.run(["run", file.path, "GOOG", "--size", "300%", "--json", "--no-costs", "--db", db])
+        #expect(r.status == 0, "\(r.stderr)")
+        let e = try #require(try RunCommandTests.json(r.stdout)["execution"] as? [String: Any])
+        #expect(e["leverage"] as? Double == 3 && e["instrument"] as? String == "perp" && e["margin"] as? String == "isolated"
+                && e["fee_bps"] as? Double == 4, "\(e)")
+        let overridden = try BT.run(["run", file.path, "GOOG", "--leverage", "2", "--fee-bps", "7", "--json", "--no-costs", "--db", db])
+        let o = try #require(try RunCommandTests.json(overridden.stdout)["execution"] as? [String: Any])
+        #expect(o["leverage"] as? Double == 2 && o["fee_bps"] as? Double == 7 && o["instrument"] as? String == "perp", "\(o)")
+        let cases: [(String, String)] = [
+            (rules + "[account]\nleverage = 500\n", ":5: --leverage '500': leverage must be from 1 to 125"),
+            (rules + "[account]\nleverage = 2\nmmr = 60%\n", ":6: --mmr: the maintenance margin rate 60% must be below 1 / leverage = 50%"),
+            (rules + "[account]\nleverage = three\n", ":5: --leverage 'three': not a number"),
+            (rules + "[account]\nlevrage = 2\n", ":5: unknown key 'levrage' in [account]"),
+        ]
+        for (i, (text, message)) in cases.enumerated() {
+            let bad = dir.appendingPathComponent("bad\(i).bt")
+            try text.write(to: bad, atomically: true, encoding: .utf8)
+            let b = try BT.run(["run", bad.path, "GOOG", "--no-chart", "--db", db])
+            #expect(b.status == 2 && b.stderr.contains(message), "\(text): \(b.stderr)")
+        }
     }
 }

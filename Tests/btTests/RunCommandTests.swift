@@ -110,5 +110,6 @@ struct RunCommandTests {
         let j = try Self.json(r.stdout)
         #expect(j["bars"] as? Int == 3000)
         #expect((j["seconds"] as? Double ?? -1) > 0 && (j["seconds_synthetic"] as? Double ?? -1) > 0 && (j["seconds_orders"] as? Double ?? -1) > 0)
+        #expect((j["seconds_perp"] as? Double ?? -1) > 0)
     }
 }

@@ -112,6 +112,28 @@ def test_borrow_bps_charges_a_short_and_bad_values_are_refused_by_their_keyword(
             btcore.backtest(goog, sig.entry, sig.exit, short=True, borrow_bps=value)
 
 
+def test_a_margin_account_through_its_keywords(goog):
+    # Leverage 3 on spot: 300% sizing, cash below 0 paying interest, the account's statistics;
+    # bad values are refused naming the keyword; a perpetual without stored funding says so.
+    sig = btcore.signals(goog, strategy="ma-cross")
+    plain = btcore.backtest(goog, sig.entry, sig.exit, depth="none")
+    run = btcore.backtest(goog, sig.entry, sig.exit, depth="none", leverage=3.0, size="300%", margin_rate="8%")
+    assert plain.stats["max_leverage"] <= 1.01 and plain.stats["interest_paid"] == 0
+    assert run.stats["max_leverage"] > 2.5 and run.stats["interest_paid"] > 0
+    assert run.stats["min_margin_ratio"] > 0
+    for kwargs, reason in [
+        (dict(leverage=200.0), r"leverage '200': leverage must be from 1 to 125"),
+        (dict(size="300%"), r"size '300%': is more than the leverage allows: at most 100% of equity at leverage 1"),
+        (dict(leverage=10.0, mmr="10%"), r"mmr: the maintenance margin rate 10% must be below 1 / leverage = 10%"),
+        (dict(instrument="swap"), r"instrument 'swap': not one of spot, perp, future"),
+    ]:
+        with pytest.raises(btcore.InputError, match=reason):
+            btcore.backtest(goog, sig.entry, sig.exit, **kwargs)
+    perp = btcore.backtest(goog, sig.entry, sig.exit, depth="none", instrument="perp", leverage=5.0, size="300%")
+    assert any(w["kind"] == "no_funding" for w in perp.warnings)
+    assert perp.stats["funding_paid"] == 0
+
+
 def test_stored_instrument_settings_are_the_defaults_a_keyword_overrides(tmp_path):
     db = str(tmp_path / "bt.sqlite")
     run_bt("data", "import", "data/GOOG.csv", "--db", db)

@@ -8,7 +8,7 @@ import Foundation
 extension EngineBenchmark.Result {
     package func json(bars: Int) -> JSONValue {
         ["bars": .int(bars), "seconds": .number(none.seconds), "seconds_synthetic": .number(synthetic.seconds),
-         "seconds_orders": .number(orders.seconds)]
+         "seconds_orders": .number(orders.seconds), "seconds_perp": .number(perp.seconds)]
     }
 
     package func text(bars: Int, repeats: Int) -> String {
@@ -18,6 +18,7 @@ extension EngineBenchmark.Result {
             + "  depth synthetic  \(ms(synthetic.seconds)) ms  (\(synthetic.fills) fills; "
             + String(format: "%.2fx depth none)\n", synthetic.seconds / none.seconds)
             + "  orders and exits \(ms(orders.seconds)) ms  (\(orders.fills) fills)\n"
+            + "  10x perp, funding \(ms(perp.seconds)) ms  (\(perp.fills) fills)\n"
     }
 }
 

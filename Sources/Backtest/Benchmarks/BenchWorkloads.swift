@@ -45,6 +45,28 @@ package enum BenchWorkloads {
         return config
     }
 
+    /// A leveraged perpetual (docs/design/orders.md, "Margin" and "Funding") on the engine benches'
+    /// bars: 10x cross margin, 500% of equity a position, maintenance 0.5%, a 0.2% stop (so
+    /// positions live through funding times), depth none, and a funding row every 8 hours of
+    /// the bars' span (00:00, 08:00, 16:00 UTC as Binance's), the rate cycling through ±0.01%
+    /// and ±0.03%: every bar of a position runs the account's events (`Broker.settleOpen`,
+    /// `closeAccount`), a funding row settles every 480 one-minute bars.
+    package static func perpConfig(candles: CandleSeries) throws -> ExecutionConfig {
+        var config = engineConfig(.none, candles: candles)
+        config.instrument = .perp
+        config.leverage = 10
+        config.sizing = .equityFraction(5)
+        config.mmr = 0.005
+        config.stopLoss = 0.002
+        guard let first = candles.time.first, let last = candles.time.last else { return config }
+        let period: Int64 = 8 * 3600, start = (first / period) * period
+        let rates = [0.0001, 0.0003, -0.0001, -0.0003]
+        config.funding = Swift.stride(from: start, through: last, by: Int(period)).enumerated().map { k, t in
+            FundingRate(timeMs: t * 1000, rate: rates[k % rates.count])
+        }
+        return config
+    }
+
     /// Fees 10 bps, depth none: the sweeps' execution.
     static var sweepConfig: ExecutionConfig {
         var config = ExecutionConfig()

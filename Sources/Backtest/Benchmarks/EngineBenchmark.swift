@@ -2,8 +2,8 @@ import Backtest
 import Foundation
 
 /// Signals plus one engine run of a strategy on synthetic 1m bars, at depth none and synthetic,
-/// and with the orders benches' exits and limit entries (`BenchWorkloads.ordersConfig`), for
-/// `bt bench engine`.
+/// with the orders benches' exits and limit entries (`BenchWorkloads.ordersConfig`), and as a
+/// leveraged perpetual paying funding (`BenchWorkloads.perpConfig`), for `bt bench engine`.
 package enum EngineBenchmark {
     package struct Figure: Sendable {
         /// Best of the runs, in seconds.
@@ -16,6 +16,8 @@ package enum EngineBenchmark {
         package var synthetic: Figure
         /// Depth none with limit entries and every exit kind.
         package var orders: Figure
+        /// A 10x perpetual with funding every 8 hours (`BenchWorkloads.perpConfig`).
+        package var perp: Figure
     }
 
     /// The best of `repeats` runs of `strategy`'s signals and the engine over `bars` synthetic
@@ -35,6 +37,7 @@ package enum EngineBenchmark {
         }
         let none = try best(BenchWorkloads.engineConfig(.none, candles: candles))
         let synthetic = try best(BenchWorkloads.engineConfig(.synthetic, candles: candles))
-        return Result(none: none, synthetic: synthetic, orders: try best(BenchWorkloads.ordersConfig(candles: candles)))
+        return Result(none: none, synthetic: synthetic, orders: try best(BenchWorkloads.ordersConfig(candles: candles)),
+                      perp: try best(BenchWorkloads.perpConfig(candles: candles)))
     }
 }

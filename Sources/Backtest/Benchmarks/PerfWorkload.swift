@@ -22,7 +22,8 @@ package struct PerfWorkload: Sendable {
         } + [
             PerfWorkload(name: "engine_none") { _ in try engine(.none, strategy: maCross) },
             PerfWorkload(name: "engine_synthetic") { _ in try engine(.synthetic, strategy: maCross) },
-            PerfWorkload(name: "engine_orders") { _ in try engine(.none, strategy: maCross, orders: true) },
+            PerfWorkload(name: "engine_orders") { _ in try engine(.none, strategy: maCross, config: BenchWorkloads.ordersConfig) },
+            PerfWorkload(name: "engine_perp") { _ in try engine(.none, strategy: maCross, config: BenchWorkloads.perpConfig) },
             PerfWorkload(name: "expression_run") { _ in
                 try engine(.none, strategy: BenchWorkloads.expressionMACross())
             },
@@ -52,11 +53,12 @@ package struct PerfWorkload: Sendable {
     }
 
     /// Signals plus one engine run over `engineBars` synthetic 1m bars, as `bt bench engine`.
-    /// With `orders`, the exits and limit entries of `BenchWorkloads.ordersConfig`.
-    private static func engine(_ depth: ExecutionConfig.Depth, strategy: Strategy, orders: Bool = false) throws -> () throws -> Void {
+    /// With `config`, the execution it gives for the bars (`BenchWorkloads.ordersConfig`, `perpConfig`).
+    private static func engine(_ depth: ExecutionConfig.Depth, strategy: Strategy,
+                               config make: ((CandleSeries) throws -> ExecutionConfig)? = nil) throws -> () throws -> Void {
         let candles = Synth.series(symbol: "BENCH", bars: engineBars, seed: 1, timeframe: .minute1)
         let parameters = try strategy.parameters([])
-        let config = orders ? try BenchWorkloads.ordersConfig(candles: candles) : BenchWorkloads.engineConfig(depth, candles: candles)
+        let config = try make?(candles) ?? BenchWorkloads.engineConfig(depth, candles: candles)
         return {
             let signals = try strategy.signals(candles, parameters)
             _ = try Engine.run(Engine.Request(candles, signals: signals, config: config))

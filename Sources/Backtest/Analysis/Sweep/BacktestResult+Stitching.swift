@@ -33,6 +33,7 @@ extension BacktestResult {
             if var a = account, let p = part.account, part.candles.count > 0 {
                 if offset > 0 {
                     a.fundingPaid += p.fundingPaid
+                    a.fundingFlows += p.fundingFlows.map { FundingFlow(bar: $0.bar + offset, amount: $0.amount) }
                     a.interestPaid += p.interestPaid
                     a.liquidations += p.liquidations
                     a.minMarginRatio = [a.minMarginRatio, p.minMarginRatio].filter { !$0.isNaN }.min() ?? .nan

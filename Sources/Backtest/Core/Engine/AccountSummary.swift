@@ -9,6 +9,9 @@ public struct AccountSummary: Sendable, Equatable {
     /// Funding paid net of funding received, in cash (negative: the position earned funding);
     /// 0 for an instrument without funding.
     public var fundingPaid: Double
+    /// The funding settled at each bar where some was (bar of the run's candles, cash; negative:
+    /// received), in bar order.
+    public var fundingFlows: [FundingFlow]
     /// Margin interest paid on borrowed cash.
     public var interestPaid: Double
     /// Positions the exchange closed (trades ending `liquidation`).
@@ -21,10 +24,11 @@ public struct AccountSummary: Sendable, Equatable {
     public var stoppedAt: Int?
 
     public init(instrument: Instrument, margin: MarginMode, leverage: Double, maintenanceRate: Double, fundingPaid: Double = 0,
+                fundingFlows: [FundingFlow] = [],
                 interestPaid: Double = 0, liquidations: Int = 0, minMarginRatio: Double = .nan,
                 stoppedAt: Int? = nil) {
         self.instrument = instrument; self.margin = margin; self.leverage = leverage; self.maintenanceRate = maintenanceRate
-        self.fundingPaid = fundingPaid; self.interestPaid = interestPaid; self.liquidations = liquidations
+        self.fundingPaid = fundingPaid; self.fundingFlows = fundingFlows; self.interestPaid = interestPaid; self.liquidations = liquidations
         self.minMarginRatio = minMarginRatio; self.stoppedAt = stoppedAt
     }
 
@@ -32,7 +36,7 @@ public struct AccountSummary: Sendable, Equatable {
     init?(_ record: AccountRecord, config: ExecutionConfig) {
         guard config.isMarginAccount else { return nil }
         self.init(instrument: config.instrument, margin: config.margin, leverage: config.leverage,
-                  maintenanceRate: config.maintenanceRate, fundingPaid: record.fundingPaid, interestPaid: record.interestPaid,
+                  maintenanceRate: config.maintenanceRate, fundingPaid: record.fundingPaid, fundingFlows: record.fundingFlows, interestPaid: record.interestPaid,
                   liquidations: record.liquidations,
                   minMarginRatio: record.minMarginRatio.isFinite ? record.minMarginRatio : .nan, stoppedAt: record.stoppedAt)
     }
@@ -40,5 +44,18 @@ public struct AccountSummary: Sendable, Equatable {
     /// The account in the words of a headline: `perp, 10x cross margin, mmr 0.5%`.
     public var description: String {
         "\(instrument.rawValue), \(NumberText.shortest(leverage))x \(margin.rawValue) margin, mmr \(NumberText.percent(maintenanceRate))"
+    }
+}
+
+/// Funding settled on one bar (`AccountSummary.fundingFlows`).
+public struct FundingFlow: Sendable, Equatable {
+    /// The bar of the run's candles whose span held the funding times.
+    public var bar: Int
+    /// Paid, in cash; negative when received.
+    public var amount: Double
+
+    public init(bar: Int, amount: Double) {
+        self.bar = bar
+        self.amount = amount
     }
 }

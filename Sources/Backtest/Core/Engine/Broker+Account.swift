@@ -5,6 +5,8 @@ struct AccountRecord {
     var funding: FundingSchedule
     /// Funding paid net of funding received, in cash.
     var fundingPaid = 0.0
+    /// Each bar's settled funding (bar, amount; negative: received), in bar order.
+    var fundingFlows: [FundingFlow] = []
     /// Margin interest paid on borrowed cash.
     var interestPaid = 0.0
     var liquidations = 0
@@ -26,6 +28,7 @@ extension Broker {
                                                 lastClose: bar > 0 ? candles.close[bar - 1] : .nan)
             ledger.chargeFunding(amount, cash: &cash)
             account.fundingPaid += amount
+            if amount != 0 { account.fundingFlows.append(FundingFlow(bar: bar, amount: amount)) }
             #if DEBUG
             log.ledgerCash -= amount
             #endif

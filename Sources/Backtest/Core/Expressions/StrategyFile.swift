@@ -26,6 +26,9 @@
 /// separated by commas: `5%@50%, 10%`), `trail`, `breakeven`, `exit_after`; `[orders]`:
 /// `entry_limit`, `entry_stop`, `short_entry_limit`, `short_entry_stop`, `order_bars`,
 /// `pyramid`: the forms of the command line's options (`OrderSettings`), which override them.
+/// `[account]`: the account and its costs (`accountSettings`: `leverage`, `margin`,
+/// `instrument`, `mmr`, `liq_fee_bps`, `margin_rate`, `borrow_bps` and the fee settings), in the
+/// forms of the command line's options, which override them too.
 ///
 ///     [exits]
 ///     sl = 2 * atr(14)
@@ -73,9 +76,15 @@ public struct StrategyFile: Sendable {
     public var rules: SignalRules
     /// The `[exits]` and `[orders]` sections, checked against the parameters' defaults.
     public var orders: OrderSettings
+    /// The `[account]` section, in the file's order (checked when a run builds its configuration).
+    public var account: [OrderSettings.Item]
+
+    /// The settings an `[account]` section may give (docs/design/orders.md, "Fees", "Borrow", "Margin").
+    public static let accountSettings: [Setting] = [.leverage, .margin, .instrument, .mmr, .liqFeeBps, .marginRate, .borrowBps,
+                                                    .feeBps, .makerBps, .feePerUnit, .feeMin, .feeMax]
 
     /// The sections a file may have, in the order they are documented.
-    public static let sections = ["params", "rules", "exits", "orders"]
+    public static let sections = ["params", "rules", "exits", "orders", "account"]
 
     /// File extension of strategy files.
     public static let fileExtension = "bt"
@@ -91,7 +100,7 @@ public struct StrategyFile: Sendable {
         var parameters: [Parameter] = []
         var rules: [SignalRules.Role: (text: String, line: Int)] = [:]
         var requirements: [(text: String, line: Int)] = []
-        var orderItems: [OrderSettings.Item] = []
+        var orderItems: [OrderSettings.Item] = [], accountItems: [OrderSettings.Item] = []
         var section = ""
         var seenSections: Set<String> = []
         var seenKeys: Set<String> = []
@@ -124,7 +133,7 @@ public struct StrategyFile: Sendable {
                 let known = Self.sections
                 guard known.contains(s) else {
                     let hint = Suggest.closest(to: s, among: known).map { "; did you mean '[\($0)]'?" } ?? ""
-                    throw fail("unknown section '[\(s)]'\(hint) (sections: [params], [rules], [exits], [orders])", number)
+                    throw fail("unknown section '[\(s)]'\(hint) (sections: [params], [rules], [exits], [orders], [account])", number)
                 }
                 guard seenSections.insert(s).inserted else { throw fail("section '[\(s)]' appears twice", number) }
                 section = s
@@ -162,6 +171,12 @@ public struct StrategyFile: Sendable {
                 }
                 guard !orderItems.contains(where: { $0.setting == setting }) else { throw fail("'\(key)' is given twice", number) }
                 orderItems.append(OrderSettings.Item(setting, value, origin: .file(path: path, line: number)))
+            case "account":
+                guard let setting = Self.accountSettings.first(where: { $0.name == key }) else {
+                    throw fail(Self.unknownKey(key, Self.accountSettings.map(\.name), where: "in [account]"), number)
+                }
+                guard !accountItems.contains(where: { $0.setting == setting }) else { throw fail("'\(key)' is given twice", number) }
+                accountItems.append(OrderSettings.Item(setting, value, origin: .file(path: path, line: number)))
             default:  // rules
                 if key == "require" {
                     requirements.append((value, number))
@@ -204,6 +219,7 @@ public struct StrategyFile: Sendable {
         }
         // Checked now against the parameters' defaults, so a bad line is refused when the file is read.
         orders = OrderSettings(orderItems)
+        account = accountItems
         let shorts = rules[.shortEntry] != nil || orderItems.contains { $0.setting == .shortEntryLimit || $0.setting == .shortEntryStop }
         try orders.check(values: Dictionary(parameters.map { ($0.name, $0.defaultValue) }, uniquingKeysWith: { a, _ in a }),
                          allowShort: shorts)

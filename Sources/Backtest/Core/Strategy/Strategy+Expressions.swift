@@ -8,7 +8,7 @@ extension Strategy {
         self.init(
             name: file.name, summary: file.summary,
             parameters: file.parameters.map(StrategyParameter.init(declared:)),
-            expressions: Self.expressionList(rules), file: file.path, orders: file.orders, indicators: Self.indicatorCalls(rules),
+            expressions: Self.expressionList(rules), file: file.path, orders: file.orders, account: file.account, indicators: Self.indicatorCalls(rules),
             incremental: { try rules.incremental(values: $0.expressionValues) }
         ) { candles, parameters, cache in
             try rules.signals(on: candles, values: parameters.expressionValues, cache: cache)

@@ -19,6 +19,9 @@ public struct Strategy: Sendable {
     /// Entry orders and exits the strategy asks for (a strategy file's `[orders]` and `[exits]`);
     /// the command line's own settings override them.
     public let orders: OrderSettings
+    /// The account and cost settings the strategy asks for (a strategy file's `[account]`); the
+    /// command line's own settings override them.
+    public let account: [OrderSettings.Item]
     private let compute: @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals
     private let declaredIndicators: @Sendable (StrategyParameters) -> [IndicatorSpec]
     private let makeIncremental: (@Sendable (StrategyParameters) throws -> any IncrementalSignals)?
@@ -31,6 +34,7 @@ public struct Strategy: Sendable {
     ///     over every bar at each close).
     public init(name: String, summary: String, parameters: [StrategyParameter],
                 expressions: [(role: String, text: String)] = [], file: String? = nil, orders: OrderSettings = OrderSettings(),
+                account: [OrderSettings.Item] = [],
                 indicators: @escaping @Sendable (StrategyParameters) -> [IndicatorSpec] = { _ in [] },
                 incremental: (@Sendable (StrategyParameters) throws -> any IncrementalSignals)? = nil,
                 signals: @escaping @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals) {
@@ -40,6 +44,7 @@ public struct Strategy: Sendable {
         self.expressions = expressions
         self.file = file
         self.orders = orders
+        self.account = account
         self.declaredIndicators = indicators
         self.makeIncremental = incremental
         self.compute = signals

@@ -45,13 +45,44 @@ extension ExecutionRequest {
     public func configuration(for candles: CandleSeries, symbol: String? = nil, strategy: Strategy? = nil,
                               parameters: StrategyParameters? = nil, resources: ExecutionResources,
                               inferredTick: (() -> Double?)? = nil, depth fixedDepth: String? = nil) throws -> ExecutionPlan {
+        // A strategy file's [account] settings apply where the request gives none; an error in
+        // one of them names its file and line.
+        let fromFile = (strategy?.account ?? []).filter { values[$0.setting] == nil }
+        guard !fromFile.isEmpty else {
+            return try build(for: candles, symbol: symbol, strategy: strategy, parameters: parameters, resources: resources,
+                             inferredTick: inferredTick, depth: fixedDepth)
+        }
+        var merged = self
+        do {
+            for item in fromFile { try merged.set(item.setting, try Self.value(item.text, of: item.setting)) }
+            return try merged.build(for: candles, symbol: symbol, strategy: strategy, parameters: parameters, resources: resources,
+                                    inferredTick: inferredTick, depth: fixedDepth)
+        } catch var e as InputError where e.file == nil {
+            if let item = fromFile.first(where: { $0.setting == e.setting }), case .file(let path, let line) = item.origin {
+                e.file = path
+                e.line = line
+            }
+            throw e
+        }
+    }
+
+    /// `text` as a value of `setting`'s kind (a number for number settings).
+    private static func value(_ text: String, of setting: Setting) throws -> ExecutionValue {
+        guard let spec = ExecutionSetting.of(setting), spec.kind == .number || spec.kind == .wholeNumber else { return .text(text) }
+        guard let v = Double(text), v.isFinite else { throw InputError("not a number", setting: setting, value: text) }
+        return .number(v)
+    }
+
+    /// The request over the symbol's stored instrument settings, then `plan`.
+    private func build(for candles: CandleSeries, symbol: String?, strategy: Strategy?, parameters: StrategyParameters?,
+                       resources: ExecutionResources, inferredTick: (() -> Double?)?, depth fixedDepth: String?) throws -> ExecutionPlan {
         let symbol = symbol ?? candles.symbol
         let stored = try resources.instrumentSettings(symbol: SeriesName.split(symbol)?.0 ?? symbol)
         return try over(stored).plan(for: candles, symbol: symbol, strategy: strategy, parameters: parameters, resources: resources,
                                      inferredTick: inferredTick, depth: fixedDepth)
     }
 
-    /// `configuration(for:...)` of this request as it is.
+    /// `configuration(for:...)` of this request as it is (no file or stored settings added).
     private func plan(for candles: CandleSeries, symbol: String, strategy: Strategy?, parameters: StrategyParameters?,
                       resources: ExecutionResources, inferredTick: (() -> Double?)?, depth fixedDepth: String?) throws -> ExecutionPlan {
         var c = ExecutionConfig()

@@ -402,6 +402,7 @@ public struct Report {
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
         for (stat, value) in stats.all { md += "| \(stat.label) | \(stat.formatted(value)) |\n" }
         md += exitsMarkdown
+        md += accountMarkdown
 
         if let rows = costRows, let breakEven = breakEvenText {
             md += "\n## Cost sensitivity\n\nThe same run with fees and depth impact scaled.\n\n"
