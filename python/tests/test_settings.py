@@ -143,5 +143,8 @@ def test_stored_instrument_settings_are_the_defaults_a_keyword_overrides(tmp_pat
     assert stored["instrument"] == "future" and stored["fee_bps"] == 2
     given = btcore.backtest(goog, strategy="ma-cross", db=db, fee_bps=5, instrument="spot").json()["execution"]
     assert given["fee_bps"] == 5 and "instrument" not in given
-    # Without the store, bt's defaults.
-    assert btcore.backtest(goog, strategy="ma-cross").json()["execution"]["fee_bps"] == 10
+    # The frame keeps its store (attrs["db"]); without one, bt's defaults.
+    assert btcore.backtest(goog, strategy="ma-cross").json()["execution"]["fee_bps"] == 2
+    alone = goog.copy()
+    alone.attrs.pop("db")
+    assert btcore.backtest(alone, strategy="ma-cross").json()["execution"]["fee_bps"] == 10
