@@ -64,6 +64,8 @@ extension Option {
     static let shortExit = Option("short-exit", kind: .value, valueName: "EXPR", help: "Short exit condition")
     static let signals = Option("signals", kind: .value, valueName: "FILE",
                                 help: "Signals from a CSV file: time,entry,exit[,short_entry,short_exit]")
+    static let maxStale = Option("max-stale", kind: .value, valueName: "DURATION",
+                                 help: "Carry another symbol's value read with @ this long after its bar (36h, 3d; default: its bar length)")
     static let strategies = Option("strategies", kind: .value, valueName: "DIR",
                                    help: "Strategy files directory (default $BT_STRATEGIES, else strategies/)")
     static let show = Option("show", kind: .repeated, valueName: "EXPR", help: "A value to show for each symbol (repeatable)")

@@ -36,7 +36,7 @@ extension SweepPlan {
     /// and execution options as given here.
     func rerunCommand(symbol: String, args: ParsedArguments) -> String {
         let strategyWords = args.ruleOptions.isEmpty ? [args.positional(0) ?? strategy.name] : []
-        let words = ["bt", "run"] + strategyWords + [symbol] + args.words(for: StrategyOptions.all + [.param])
+        let words = ["bt", "run"] + strategyWords + [symbol] + args.words(for: StrategyOptions.all + [.param, .maxStale])
             + args.words(for: CommonOptions.range + ExecutionOptions.table + [.periodsPerYear, .db])
         return ([RunManifest.shellCommand(words)] + grid.axes.map { "--param \($0.name)={\($0.name)}" }).joined(separator: " ")
     }

@@ -10,7 +10,7 @@ extension Command {
             PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (case-insensitive)"),
         ],
-        options: [.param] + StrategyOptions.all + [.signals]
+        options: [.param] + StrategyOptions.all + [.signals, .maxStale]
             + CommonOptions.window + ExecutionOptions.table + RunStatsOptions.all + [.json]
     ) { args in
         let store: CandleStore

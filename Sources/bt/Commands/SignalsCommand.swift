@@ -9,7 +9,7 @@ extension Command {
             PositionalSpec(name: "STRATEGY", help: StrategyOptions.positional.help, optional: true),
             PositionalSpec(name: "SYMBOL", help: "Stored symbol (case-insensitive)"),
         ],
-        options: [.param] + StrategyOptions.all + CommonOptions.window
+        options: [.param, .maxStale] + StrategyOptions.all + CommonOptions.window
     ) { args in
         let (strategy, rest) = try args.strategy()
         guard rest.count == 1 else {

@@ -28,7 +28,7 @@ extension Command {
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred)"),
             .out,
             .force,
-        ] + ShardOptions.all + StrategyOptions.all + CommonOptions.window + ExecutionOptions.table
+        ] + ShardOptions.all + StrategyOptions.all + [.maxStale] + CommonOptions.window + ExecutionOptions.table
     ) { args in
         try SweepCommand.execute(args, source: try args.rowSource())
     }

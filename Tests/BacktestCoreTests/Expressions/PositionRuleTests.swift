@@ -40,7 +40,7 @@ struct PositionRuleTests {
     static func substituted(_ node: ExpressionNode, _ state: PositionState) -> ExpressionNode {
         switch node {
         case .position(let s): return .constant(s.value(in: state))
-        case .column, .constant: return node
+        case .column, .constant, .other: return node
         case .unary(let op, let x): return .unary(op, substituted(x, state))
         case .binary(let op, let a, let b): return .binary(op, substituted(a, state), substituted(b, state))
         case .shift(let x, let k): return .shift(substituted(x, state), k)

@@ -43,6 +43,14 @@ public enum Timeframe: String, CaseIterable, Sendable, Comparable, Codable {
         }
     }
 
+    /// When the bar stamped `t` closes: a bar covers `t..<end`, so this is its bucket's end
+    /// (the next month's first day for months, `t` plus the length otherwise).
+    public func barEnd(_ t: Int64) -> Int64 {
+        guard self == .month1 else { return t + seconds }
+        let c = UTCTime.civil(t)
+        return c.month == 12 ? UTCTime.epoch(year: c.year + 1, month: 1, day: 1) : UTCTime.epoch(year: c.year, month: c.month + 1, day: 1)
+    }
+
     /// The timeframe whose spacing matches `time`, from the median gap between bars; nil when
     /// there are fewer than two bars or the spacing matches none of the supported timeframes.
     /// Gaps within 10% of a timeframe count as it; daily data with weekends gaps still has a

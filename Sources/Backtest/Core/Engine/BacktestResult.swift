@@ -225,6 +225,8 @@ public struct RunWarning: Sendable, Equatable {
         case noFunding = "no_funding"
         /// Equity was 0 or below after a liquidation: the account stopped trading.
         case accountStopped = "account_stopped"
+        /// Bars where a series the rules read with `@` had no closed bar (`UnalignedBars`).
+        case noClosedBar = "no_closed_bar"
     }
     public var kind: Kind
     public var message: String

@@ -14,6 +14,9 @@ public struct Signals: Sendable, Equatable {
     public var shortExits: [Bool]?
     /// The rules that read the position, by role; nil when no rule does.
     public var positionRules: PositionRules?
+    /// The bars where a series the rules read with `@` had no closed bar (its rules were
+    /// false there), one entry per such series; a run's warnings count them.
+    public var unaligned: [UnalignedBars] = []
 
     public init(entries: [Bool], exits: [Bool], shortEntries: [Bool]? = nil, shortExits: [Bool]? = nil,
                 positionRules: PositionRules? = nil) {
@@ -40,5 +43,12 @@ public struct Signals: Sendable, Equatable {
         Signals(entries: Array(entries[range]), exits: Array(exits[range]),
                 shortEntries: shortEntries.map { Array($0[range]) }, shortExits: shortExits.map { Array($0[range]) },
                 positionRules: positionRules?.slice(range))
+            .with(unaligned: unaligned.map { $0.slice(range) })
+    }
+
+    private func with(unaligned: [UnalignedBars]) -> Signals {
+        var s = self
+        s.unaligned = unaligned
+        return s
     }
 }

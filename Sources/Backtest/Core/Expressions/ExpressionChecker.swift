@@ -166,6 +166,14 @@ struct ExpressionChecker {
             }
             if let k = ExpressionFolding.value(n, parameters: [:]) { try Self.checkOffset(k, n.range, source) }
             return Checked(shape: v.shape, constant: false)
+        case .other(let x, let reference, _):
+            let v = try value(x)
+            if let p = v.position { throw refuse(p, "it has no values on another series or timeframe for '@\(reference)'") }
+            if let inner = Self.firstOther(in: x) {
+                throw fail(.otherSeries, "'@' inside an expression read with '@\(reference)': read one series, as in "
+                           + "sma(close, 50)@SPY@1d", inner)
+            }
+            return Checked(shape: v.shape, constant: v.constant)
         case .negate(let x):
             let c = try require(x, .number, for: "'-'")
             return Checked(shape: .number, constant: c.constant, position: c.position)
@@ -250,6 +258,15 @@ struct ExpressionChecker {
         }
         for child in e.children {
             if let use = firstPositionSeries(in: child) { return use }
+        }
+        return nil
+    }
+
+    /// The keys of the first `@` in `e` (the leftmost), if any.
+    static func firstOther(in e: ExpressionSyntax) -> Range<Int>? {
+        if case .other(_, _, let keyRange) = e.kind { return keyRange }
+        for child in e.children {
+            if let range = firstOther(in: child) { return range }
         }
         return nil
     }

@@ -35,6 +35,9 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         /// indicator, a window, an offset, a crossing, `bars_since`) or where there is no run
         /// (a screen, a rank, a price).
         case positionSeries
+        /// `@` naming a series that cannot be read: an unknown symbol or timeframe, a timeframe
+        /// below the run's, `@` inside `@`, or a command that reads no other series.
+        case otherSeries
     }
 
     public var kind: Kind

@@ -6,6 +6,8 @@ struct ExpressionToken: Sendable, Equatable {
         case identifier(String)
         /// `$name`.
         case parameter(String)
+        /// `@KEY`: a symbol or a timeframe after `@` (`@SPY`, `@1d`), without the `@`.
+        case at(String)
         /// One of `( ) [ ] , . + - * / < <= > >= == !=`.
         case symbol(String)
         case end
@@ -20,6 +22,7 @@ struct ExpressionToken: Sendable, Equatable {
         case .number: return "number"
         case .identifier(let s): return "'\(s)'"
         case .parameter(let s): return "'$\(s)'"
+        case .at(let s): return "'@\(s)'"
         case .symbol(let s): return "'\(s)'"
         case .end: return "end of expression"
         }
@@ -29,6 +32,11 @@ struct ExpressionToken: Sendable, Equatable {
 /// Splits an expression into tokens. Whitespace (newlines included) separates tokens; anything
 /// that is not a number, a name, `$name` or an operator is an error at its column.
 enum ExpressionLexer {
+    /// What a key after `@` may hold besides letters, digits and `_`: the symbols' punctuation
+    /// `. - ^ / :` (`@BRK.B`, `@BTC-USD`), so `close@SPY-1` reads the symbol `SPY-1`: put spaces
+    /// around an operator after a key. `@` ends a key (`@SPY@1d` is two keys).
+    static let keyPunctuation: Set<UInt8> = [46, 45, 94, 47, 58]
+
     /// The tokens of `source` (characters), ending with `.end`.
     /// - Throws: `ExpressionError` (`.syntax`) at the first character that starts no token.
     static func tokens(_ chars: [Character], source: String) throws -> [ExpressionToken] {
@@ -85,6 +93,15 @@ enum ExpressionLexer {
                 }
                 while isNamePart(i) { i += 1 }
                 tokens.append(ExpressionToken(kind: .parameter(String(chars[(start + 1)..<i])), range: start..<i))
+                continue
+            }
+            if c == "@" {
+                i += 1
+                while let a = ascii(i), isNamePart(i) || Self.keyPunctuation.contains(a) { i += 1 }
+                guard i > start + 1 else {
+                    throw fail("'@' must be followed by a symbol or a timeframe, as in close@SPY or sma(close, 50)@1d", start..<(start + 1))
+                }
+                tokens.append(ExpressionToken(kind: .at(String(chars[(start + 1)..<i])), range: start..<i))
                 continue
             }
             let next: Character? = i + 1 < n ? chars[i + 1] : nil

@@ -38,6 +38,9 @@ public indirect enum ExpressionNode: Hashable, Sendable {
     /// A series of the run's open position, read bar by bar during the run (`PositionRule`); a
     /// whole-array plan refuses it.
     case position(PositionSeries)
+    /// A number or condition computed on another series (`sma(close, 50)@1d`, `close@SPY`) and
+    /// aligned to the run's bars (`OtherSeries`): NaN where none of its bars has closed.
+    case other(OtherSeries, ExpressionNode)
 
     static func constant(_ v: Double) -> ExpressionNode { .constant(bits: v.bitPattern) }
 
@@ -51,7 +54,7 @@ public indirect enum ExpressionNode: Hashable, Sendable {
     var children: [ExpressionNode] {
         switch self {
         case .column, .constant, .position: return []
-        case .unary(_, let x), .shift(let x, _), .window(_, let x, _), .barsSince(let x): return [x]
+        case .unary(_, let x), .shift(let x, _), .window(_, let x, _), .barsSince(let x), .other(_, let x): return [x]
         case .binary(_, let a, let b), .cross(_, let a, let b): return [a, b]
         case .indicator(_, let input, _): return input.map { [$0] } ?? []
         }
@@ -78,7 +81,8 @@ public indirect enum ExpressionNode: Hashable, Sendable {
     /// a derived series starts after its input's warm-up, so warm-ups add up.
     public var warmUp: Int {
         switch self {
-        case .column, .constant, .position: return 0
+        // Another series' warm-up is in its own bars; in the run's it depends on the data.
+        case .column, .constant, .position, .other: return 0
         case .unary(_, let x), .barsSince(let x): return x.warmUp
         case .binary(_, let a, let b): return Swift.max(a.warmUp, b.warmUp)
         case .shift(let x, let n): return x.warmUp + n
@@ -135,6 +139,16 @@ extension ExpressionFunction {
 struct ExpressionBinder {
     let source: String
     let values: [String: ExpressionValue]
+    /// What `@` binds to.
+    enum Other {
+        /// An error at its keys: the caller reads no other series.
+        case refused
+        /// The series from `reader`, aligned to `run`'s bars.
+        case read(OtherSeriesReader, run: CandleSeries)
+        /// NaN: for what the run's own series alone shows (the indicators a chart draws).
+        case leftOut
+    }
+    var other: Other = .refused
 
     private func fail(_ kind: ExpressionError.Kind, _ reason: String, _ range: Range<Int>) -> ExpressionError {
         ExpressionError(kind, reason, at: range, in: source)
@@ -170,6 +184,27 @@ struct ExpressionBinder {
             let k = try constant(n, what: "an offset")
             try ExpressionChecker.checkOffset(k, n.range, source)
             return k == 0 ? value : .shift(value, Int(k))
+        case .other(let x, let reference, let keyRange):
+            let reader: OtherSeriesReader, run: CandleSeries
+            switch other {
+            case .refused:
+                throw fail(.otherSeries, "'@\(reference)' reads another series, which only bt run, bt signals, bt sweep "
+                           + "and their strategy files can do for now", keyRange)
+            case .leftOut: return .constant(.nan)
+            case .read(let r, let candles): (reader, run) = (r, candles)
+            }
+            let series: OtherSeries
+            do {
+                series = try reader.series(reference, for: run)
+            } catch let refusal as OtherSeriesReader.Refusal {
+                throw fail(.otherSeries, refusal.reason, keyRange)
+            }
+            if !run.isEmpty, series.alignment(to: run).allSatisfy({ $0 < 0 }) {
+                throw fail(.otherSeries, "no \(series.name) bar closed within the run's bars (\(series.span)) in time to be read there: "
+                           + "the rule could never be true", keyRange)
+            }
+            let inner = try ExpressionBinder(source: source, values: values).bind(x)
+            return inner.constantValue != nil ? inner : .other(series, inner)
         case .negate(let x):
             return Self.unary(.negate, try bind(x))
         case .not(let x):

@@ -47,6 +47,8 @@ extension ExpressionPlan {
                 case .window(let op, _, let period): return .extreme(StreamingExtreme(period: period, maximum: op == .highest))
                 case .barsSince: return .barsSince(last: -1)
                 case .column, .constant, .fill, .unary, .binary, .cross: return .none
+                case .other(let series, _):
+                    throw InputError("a rule reading \(series.name) with '@' runs over whole series only, not bar by bar (bt live)")
                 }
             }
             self.indicators = indicators
@@ -68,6 +70,7 @@ extension ExpressionPlan {
                 let v: Double
                 switch step {
                 case .column(let c): v = bar[c]
+                case .other: preconditionFailure("a stream refuses other series when made")
                 case .constant(let bits): v = Double(bitPattern: bits)
                 case .fill(let c): v = c
                 case .indicator(let key, let input, let output):

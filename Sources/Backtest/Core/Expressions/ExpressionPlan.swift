@@ -24,10 +24,12 @@ public struct ExpressionPlan: Sendable {
         case window(ExpressionNode.WindowOperation, Int, period: Int)
         case cross(above: Bool, Int, Int)
         case barsSince(Int)
+        /// A node evaluated on another series and aligned to the candles' bars.
+        case other(OtherSeries, ExpressionNode)
 
         var inputs: [Int] {
             switch self {
-            case .column, .constant, .fill: return []
+            case .column, .constant, .fill, .other: return []
             case .indicator(_, let input, _): return input.map { [$0] } ?? []
             case .unary(_, let x), .shift(let x, _), .window(_, let x, _), .barsSince(let x): return [x]
             case .binary(_, let a, let b), .cross(_, let a, let b): return [a, b]
@@ -64,6 +66,7 @@ public struct ExpressionPlan: Sendable {
             case .window(let op, let x, let n): step = .window(op, add(x), period: n)
             case .cross(let above, let a, let b): step = .cross(above: above, add(a), add(b))
             case .barsSince(let c): step = .barsSince(add(c))
+            case .other(let series, let x): step = .other(series, x)
             case .position(let s):
                 position = position ?? s
                 step = .constant(bits: Double.nan.bitPattern)
@@ -109,7 +112,7 @@ public struct ExpressionPlan: Sendable {
         for (i, step) in steps.enumerated() {
             free += freedAfter.removeValue(forKey: i - 1) ?? []
             switch step {
-            case .column, .constant, .indicator: continue
+            case .column, .constant, .indicator, .other: continue
             default: break
             }
             let slot = free.popLast() ?? slotCount
@@ -277,6 +280,8 @@ public struct ExpressionPlan: Sendable {
                     return try key.spec.compute(series: withValues(input) { Array($0) })
                 }
                 arrays[i] = outputs[output]
+            case .other(let series, let node):
+                arrays[i] = try series.values(of: node, alignedTo: candles)
             case .unary(.not, let x) where truth != nil:
                 withValues(x) { ExpressionKernels.not($0.baseAddress!, into: ExpressionKernels.Truths(p: truth!), count: n) }
             case .unary(let op, let x):

@@ -58,11 +58,27 @@ package enum ExpressionReference {
               evaluated bar by bar in the run; the rest of the rule is computed over whole series.
               e.g. exit: trade_return > 0.05 or bars_in_trade >= 10 or close < highest_since_entry * 0.95
 
+            OTHER SERIES (bt run, bt signals, bt sweep and their strategy files; --max-stale):
+              EXPR@TF          the run's symbol at a higher timeframe: close > sma(close, 50)@1d
+              EXPR@SYMBOL      another stored symbol at the run's timeframe: close / close@SPY > 1.1
+              EXPR@SYMBOL@TF   both: close@SPY@1d > sma(close, 200)@SPY@1d; parameters work inside,
+                               sma(close, $slow)@1d
+              At a bar that closes at T, EXPR@... is its value at the last bar of that series that
+              closed at or before T, so a daily value is yesterday's until today's daily bar closes
+              (a bar closes at the end of its length, or at its symbol's session close if sooner).
+              It is NaN (the rule false, counted in the run's warnings) where none has closed yet, or
+              where another symbol's last bar closed longer ago than its bar length (--max-stale
+              DURATION allows more); the run's own symbol never goes stale. The series is the store's
+              at that timeframe, else the finest stored one resampled with its session, as
+              --timeframe does. A timeframe below the run's is refused. A key runs over letters,
+              digits and . - _ ^ / : so put spaces around an operator after it (close@SPY - 1).
+
             OPERATORS (lowest precedence first):
               or, and, not             three-valued: an undefined bar is unknown, never true
               < <= > >= == !=          comparisons (do not chain)
               + - * /                  arithmetic; NaN propagates; division by zero is NaN
               -x, x[n], f(...).name    negation, x n bars ago, picking an output
+              x@KEY                    x on another series (above)
 
             FUNCTIONS (arguments with = have defaults; warm-up: bars of NaN the example starts with):
 

@@ -85,6 +85,8 @@ struct ExpressionSyntax: Sendable {
         case member(ExpressionSyntax, String, nameRange: Range<Int>)
         /// `x[n]`.
         case offset(ExpressionSyntax, ExpressionSyntax)
+        /// `x@SYMBOL`, `x@TF` or `x@SYMBOL@TF`: `x` on another series; `keyRange` spans the keys.
+        case other(ExpressionSyntax, OtherSeriesReference, keyRange: Range<Int>)
         case negate(ExpressionSyntax)
         case not(ExpressionSyntax)
         case binary(BinaryOperator, ExpressionSyntax, ExpressionSyntax, operatorRange: Range<Int>)
@@ -101,7 +103,7 @@ struct ExpressionSyntax: Sendable {
         switch kind {
         case .number, .name, .parameter: return []
         case .call(_, _, let arguments): return arguments
-        case .member(let base, _, _): return [base]
+        case .member(let base, _, _), .other(let base, _, _): return [base]
         case .offset(let x, let n): return [x, n]
         case .negate(let x), .not(let x): return [x]
         case .binary(_, let a, let b, _): return [a, b]
@@ -297,10 +299,35 @@ struct ExpressionParser {
                                 + "written without a namespace (\(f.rawValue)(...))", at: e.range.lowerBound..<nameRange.upperBound)
                 }
                 e = try node(.member(e, name, nameRange: nameRange), e.range.lowerBound..<nameRange.upperBound)
+            } else if case .at(let key) = current.kind {
+                let keyRange = current.range
+                position += 1
+                e = try other(e, key, keyRange)
             } else {
                 return e
             }
         }
+    }
+
+    /// `e@key`: a new reference, or the timeframe of `e`'s (`close@SPY` then `@1d`).
+    private mutating func other(_ e: ExpressionSyntax, _ key: String, _ keyRange: Range<Int>) throws -> ExpressionSyntax {
+        let timeframe = Timeframe(rawValue: key)
+        if case .other(let base, var reference, let earlier) = e.kind {
+            guard reference.timeframe == nil, let timeframe else {
+                let why = reference.timeframe != nil && timeframe == nil
+                    ? "write the symbol before the timeframe, as in close@SPY@1d"
+                    : "an expression reads one symbol at one timeframe: EXPR@SYMBOL, EXPR@TF or EXPR@SYMBOL@TF"
+                throw error("'@\(key)' after '@\(reference.description)': \(why)", at: keyRange)
+            }
+            reference.timeframe = timeframe
+            return try node(.other(base, reference, keyRange: earlier.lowerBound..<keyRange.upperBound), e.range.lowerBound..<keyRange.upperBound)
+        }
+        if timeframe == nil, let problem = Symbol.problem(key) {
+            throw error("'@\(key)' is neither a timeframe (\(Timeframe.allCases.map(\.rawValue).joined(separator: " "))) nor a symbol: \(problem)",
+                        at: keyRange)
+        }
+        let reference = OtherSeriesReference(symbol: timeframe == nil ? key.uppercased() : nil, timeframe: timeframe)
+        return try node(.other(e, reference, keyRange: keyRange), e.range.lowerBound..<keyRange.upperBound)
     }
 
     private static let keywords: Set<String> = ["and", "or", "not"]

@@ -50,8 +50,13 @@ public struct LocatedExpression: Sendable {
     /// - Throws: `InputError` with the caret, for values a function cannot take (a period of 2.5)
     ///   or an expression that grows past `ExpressionNode.maximumSize` operations.
     public func bind(_ values: [String: ExpressionValue]) throws -> ExpressionNode {
+        try bind(values, other: .refused)
+    }
+
+    /// `bind(_:)`, with `other` for what `@` reads.
+    func bind(_ values: [String: ExpressionValue], other: ExpressionBinder.Other) throws -> ExpressionNode {
         try located {
-            let node = try ExpressionBinder(source: text, values: values).bind(expression.root)
+            let node = try ExpressionBinder(source: text, values: values, other: other).bind(expression.root)
             if node.isLarger(than: ExpressionNode.maximumSize) {
                 throw ExpressionError(.tooLarge, "expression too large: more than \(ExpressionNode.maximumSize) operations once change, rising, falling and zscore are written out",
                                       at: 0..<max(1, text.count), in: text)
@@ -64,8 +69,9 @@ public struct LocatedExpression: Sendable {
     /// unknown), with `parameters` as its `$names`.
     /// - Throws: `InputError` (with a caret) for names, types or values, a position series (it
     ///   has values only inside a run), or from an indicator.
+    /// - Parameter other: where `@` finds other series; nil refuses `@`.
     public func values(on candles: CandleSeries, parameters: [String: ExpressionValue] = [:],
-                       cache: IndicatorCache = IndicatorCache()) throws -> [Double] {
+                       cache: IndicatorCache = IndicatorCache(), reading other: OtherSeriesReader? = nil) throws -> [Double] {
         try check(parameters: parameters.map { name, value in
             switch value {
             case .number: ExpressionParameter(name, .number)
@@ -73,7 +79,7 @@ public struct LocatedExpression: Sendable {
             }
         })
         try requireNoPositionSeries(for: "an expression evaluated over whole series")
-        let plan = ExpressionPlan([try bind(parameters)])
+        let plan = ExpressionPlan([try bind(parameters, other: other.map { .read($0, run: candles) } ?? .refused)])
         return try plan.evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
     }
 
@@ -141,6 +147,9 @@ public struct SignalRules: Sendable {
     /// The rules present, in `Role` order (entry and exit always).
     public let rules: [(role: Role, expression: LocatedExpression)]
     public let requirements: [LocatedExpression]
+    /// Where rules that read other series with `@` find them; nil: such rules are refused
+    /// (with a caret at the `@`) when bound.
+    public var otherSeries: OtherSeriesReader?
     private let pool = ExpressionWorkspace.Pool()
 
     /// - Throws: `InputError` (with a caret) when a rule is not a condition or uses an unknown
@@ -184,7 +193,7 @@ public struct SignalRules: Sendable {
     }
 
     /// The rules bound to `values`, in `rules` order, once the requirements hold.
-    private func bound(_ values: [String: ExpressionValue]) throws -> [ExpressionNode] {
+    private func bound(_ values: [String: ExpressionValue], on candles: CandleSeries? = nil) throws -> [ExpressionNode] {
         for r in requirements where r.constantValue(values) != 1 {
             let shown = parameters.compactMap { p -> String? in
                 switch values[p.name] {
@@ -195,7 +204,8 @@ public struct SignalRules: Sendable {
             }
             throw InputError("requirement '\(r.text)' does not hold (\(shown.joined(separator: ", ")))", setting: .parameter)
         }
-        return try rules.map { try $0.expression.bind(values) }
+        let other: ExpressionBinder.Other = if let otherSeries, let candles { .read(otherSeries, run: candles) } else { .refused }
+        return try rules.map { try $0.expression.bind(values, other: other) }
     }
 
     /// The signals on `candles` with `values` for the parameters; indicators from `cache`
@@ -204,7 +214,7 @@ public struct SignalRules: Sendable {
     /// vector is all false.
     public func signals(on candles: CandleSeries, values: [String: ExpressionValue],
                         cache: IndicatorCache = IndicatorCache()) throws -> Signals {
-        let nodes = try bound(values)
+        let nodes = try bound(values, on: candles)
         let programs = nodes.map(PositionProgram.init)
         var truth: [[Bool]]
         var positionRules = PositionRules()
@@ -231,9 +241,11 @@ public struct SignalRules: Sendable {
                 positionRules[rules[i].role] = program.rule(columns: columns, count: candles.count)
             }
         }
-        return Signals(entries: truth[0], exits: truth[1],
-                       shortEntries: truth.count > 2 ? truth[2] : nil,
-                       shortExits: truth.count > 3 ? truth[3] : nil,
-                       positionRules: positionRules.isEmpty ? nil : positionRules)
+        var signals = Signals(entries: truth[0], exits: truth[1],
+                              shortEntries: truth.count > 2 ? truth[2] : nil,
+                              shortExits: truth.count > 3 ? truth[3] : nil,
+                              positionRules: positionRules.isEmpty ? nil : positionRules)
+        signals.unaligned = UnalignedBars.of(nodes, on: candles)
+        return signals
     }
 }

@@ -4,15 +4,37 @@ extension Strategy {
     /// The strategy a strategy file describes: its parameters (types and bounds as declared) and
     /// its rules, evaluated as compiled expressions over whole series.
     public init(file: StrategyFile) {
-        let rules = file.rules
-        self.init(
-            name: file.name, summary: file.summary,
-            parameters: file.parameters.map(StrategyParameter.init(declared:)),
-            expressions: Self.expressionList(rules), file: file.path, orders: file.orders, account: file.account, indicators: Self.indicatorCalls(rules),
-            incremental: { try rules.incremental(values: $0.expressionValues) }
+        self = Self.made(of: file.rules, name: file.name, summary: file.summary,
+                         parameters: file.parameters.map(StrategyParameter.init(declared:)), file: file.path, orders: file.orders,
+                         account: file.account)
+    }
+
+    /// A strategy of `rules`, its signals their compiled plans over whole series.
+    private static func made(of rules: SignalRules, name: String, summary: String, parameters: [StrategyParameter],
+                             file: String? = nil, orders: OrderSettings = OrderSettings(),
+                             account: [OrderSettings.Item] = []) -> Strategy {
+        var strategy = Strategy(
+            name: name, summary: summary, parameters: parameters, expressions: expressionList(rules), file: file, orders: orders,
+            account: account, indicators: indicatorCalls(rules), incremental: { try rules.incremental(values: $0.expressionValues) }
         ) { candles, parameters, cache in
             try rules.signals(on: candles, values: parameters.expressionValues, cache: cache)
         }
+        strategy.rules = rules
+        return strategy
+    }
+
+    /// Whether the strategy's rules read other series with `@` (a rule, not a requirement).
+    public var readsOtherSeries: Bool {
+        rules?.rules.contains { ExpressionChecker.firstOther(in: $0.expression.expression.root) != nil } ?? false
+    }
+
+    /// The strategy with its rules reading other series (`close@SPY`, `sma(close, 50)@1d`) from
+    /// `reader`; a strategy written in Swift, unchanged.
+    public func reading(_ reader: OtherSeriesReader) -> Strategy {
+        guard var rules else { return self }
+        rules.otherSeries = reader
+        return Self.made(of: rules, name: name, summary: summary, parameters: parameters, file: file, orders: orders,
+                         account: account)
     }
 
     /// Reads and parses the strategy file at `path`.
@@ -58,10 +80,7 @@ extension Strategy {
         }
         let rules = try SignalRules(located, parameters: declared.map(\.expressionParameter))
         let summary = rules.rules.map { "\($0.role.rawValue): \($0.expression.text)" }.joined(separator: "; ")
-        return Strategy(name: "expr", summary: summary, parameters: declared, expressions: expressionList(rules),
-                        indicators: indicatorCalls(rules), incremental: { try rules.incremental(values: $0.expressionValues) }) { candles, parameters, cache in
-            try rules.signals(on: candles, values: parameters.expressionValues, cache: cache)
-        }
+        return made(of: rules, name: "expr", summary: summary, parameters: declared)
     }
 
     /// Fixed signals (from a file of another tool): the same on every call, for candles of
@@ -85,7 +104,7 @@ extension Strategy {
             var specs: [IndicatorSpec] = []
             func visit(_ node: ExpressionNode) {
                 switch node {
-                case .column, .constant, .position: break
+                case .column, .constant, .position, .other: break
                 case .unary(_, let x), .shift(let x, _), .window(_, let x, _), .barsSince(let x): visit(x)
                 case .binary(_, let a, let b), .cross(_, let a, let b): visit(a); visit(b)
                 case .indicator(let spec, let input, _):
@@ -94,7 +113,7 @@ extension Strategy {
                 }
             }
             let values = parameters.expressionValues
-            for rule in rules.rules { if let node = try? rule.expression.bind(values) { visit(node) } }
+            for rule in rules.rules { if let node = try? rule.expression.bind(values, other: .leftOut) { visit(node) } }
             return specs
         }
     }

@@ -25,6 +25,8 @@ public struct Strategy: Sendable {
     private let compute: @Sendable (CandleSeries, StrategyParameters, IndicatorCache) throws -> Signals
     private let declaredIndicators: @Sendable (StrategyParameters) -> [IndicatorSpec]
     private let makeIncremental: (@Sendable (StrategyParameters) throws -> any IncrementalSignals)?
+    /// The rules, for strategies made of expressions (`reading(_:)` gives them other series).
+    var rules: SignalRules?
 
     /// - Parameters:
     ///   - indicators: the indicators the signals read for given parameters, in the order to

@@ -151,6 +151,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case exit
     case shortEntry = "short_entry"
     case shortExit = "short_exit"
+    /// How long another symbol's value read with `@` may be carried past its bar's close.
+    case maxStale = "max_stale"
     /// A value shown for each symbol of a condition screen.
     case show
     /// The time a condition screen looks at.

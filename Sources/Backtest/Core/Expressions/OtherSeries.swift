@@ -1,0 +1,216 @@
+import Foundation
+
+/// What `@` names after an expression: another symbol, a timeframe, or both (`@SPY`, `@1d`,
+/// `@SPY@1d`); nil parts are the run's own.
+public struct OtherSeriesReference: Hashable, Sendable, CustomStringConvertible {
+    /// Upper-cased as the store keeps symbols.
+    public var symbol: String?
+    public var timeframe: Timeframe?
+
+    public init(symbol: String?, timeframe: Timeframe?) {
+        self.symbol = symbol
+        self.timeframe = timeframe
+    }
+
+    /// `SPY`, `1d` or `SPY@1d`, as written after the first `@`.
+    public var description: String {
+        [symbol, timeframe?.rawValue].compactMap { $0 }.joined(separator: "@")
+    }
+}
+
+/// Where the series that rules read with `@` come from (the store, for the command line).
+/// `OtherSeriesReader` calls it under its lock, one call at a time.
+public protocol OtherSeriesSource: Sendable {
+    /// The candles of `symbol` at `timeframe`: the series stored at it, else the symbol's finest
+    /// stored series resampled to it with its session (what `--timeframe` does); nil when the
+    /// symbol is not stored.
+    /// - Throws: `InputError` when the symbol is stored but cannot be had at `timeframe`.
+    func candles(symbol: String, timeframe: Timeframe) throws -> CandleSeries?
+    /// The stored series as `SYMBOL@TF` keys, for suggestions.
+    func keys() throws -> [String]
+    /// The trading session `symbol`'s candles follow, if any: its bars close at the session's
+    /// close (`TradingSession.barEnd`), not at the end of their nominal length.
+    func session(symbol: String) throws -> TradingSession?
+}
+
+extension OtherSeriesSource {
+    public func session(symbol: String) throws -> TradingSession? { nil }
+}
+
+/// The other series one strategy's rules read, each loaded once and shared by every bar, every
+/// parameter combination of a sweep and every rule that names it (with its indicator cache).
+public final class OtherSeriesReader: @unchecked Sendable {
+    private let source: any OtherSeriesSource
+    /// How long another symbol's value may be carried past its bar's close, beyond its own
+    /// bar length (`--max-stale`); nil: its bar length only.
+    public let maxStale: Int64?
+    private let lock = NSLock()
+    private var loaded: [Key: OtherSeries] = [:]
+    private let sessions: Sessions
+
+    private struct Key: Hashable {
+        var symbol: String
+        var timeframe: Timeframe
+    }
+
+    /// Why `@` cannot be read (the binder puts it at the key).
+    struct Refusal: Error {
+        var reason: String
+    }
+
+    public init(_ source: any OtherSeriesSource, maxStale: Int64? = nil) {
+        self.source = source
+        self.maxStale = maxStale
+        sessions = Sessions(source)
+    }
+
+    /// - Parameter text: `--max-stale` as given, a whole number and a unit (`90m`, `36h`,
+    ///   `3d`, `1w`); nil for none.
+    /// - Throws: `InputError` (setting `.maxStale`) for any other text.
+    public convenience init(_ source: any OtherSeriesSource, maxStale text: String?) throws {
+        guard let text else { self.init(source); return }
+        let units: [Character: Int64] = ["m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        guard let unit = text.last.flatMap({ units[$0] }), let n = Int64(text.dropLast()), n >= 0, n <= 1_000_000 else {
+            throw InputError("a duration is a whole number and a unit m, h, d or w (90m, 36h, 3d)", setting: .maxStale, value: text)
+        }
+        self.init(source, maxStale: n * unit)
+    }
+
+    /// The series `reference` names for rules run on `run`.
+    /// - Throws: `Refusal` for an unknown symbol (with a suggestion from the stored keys) or
+    ///   timeframe, a timeframe below the run's, or a run whose timeframe is unknown.
+    func series(_ reference: OtherSeriesReference, for run: CandleSeries) throws -> OtherSeries {
+        guard let runTimeframe = run.timeframe ?? Timeframe.infer(from: run.time) else {
+            throw Refusal(reason: "'@\(reference)' needs the run's timeframe, and the run's bars match none")
+        }
+        let symbol = reference.symbol ?? run.symbol
+        let timeframe = reference.timeframe ?? runTimeframe
+        if timeframe < runTimeframe {
+            throw Refusal(reason: "'@\(reference)' is a lower timeframe than the run's (\(runTimeframe.rawValue)): "
+                          + "a rule reads its own timeframe or a higher one")
+        }
+        let key = Key(symbol: symbol, timeframe: timeframe)
+        lock.lock(); defer { lock.unlock() }
+        if let series = loaded[key] { return series }
+        let candles: CandleSeries?
+        do {
+            candles = try source.candles(symbol: symbol, timeframe: timeframe)
+        } catch let e as InputError {
+            throw Refusal(reason: "'@\(reference)': \(e.reason)")
+        }
+        guard let candles, !candles.isEmpty else {
+            let wanted = "\(symbol)@\(timeframe.rawValue)"
+            let keys = (try? source.keys()) ?? []
+            let hint = Suggest.closest(to: wanted, among: keys).map { "; did you mean '\($0)'?" } ?? ""
+            // `@2h`, `@1D`: meant as a timeframe, read as a symbol.
+            let timeframes = symbol.first?.isNumber == true && symbol.last?.isLetter == true && symbol.dropLast().allSatisfy(\.isNumber)
+                ? " ('\(symbol)' is no timeframe: they are \(Timeframe.allCases.map(\.rawValue).joined(separator: " ")))" : ""
+            throw Refusal(reason: "no candles stored for '\(symbol)' (read as '\(wanted)')\(hint)\(timeframes)")
+        }
+        let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", candles: candles, timeframe: timeframe,
+                                 maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
+        loaded[key] = series
+        return series
+    }
+}
+
+/// Each symbol's session (`OtherSeriesSource.session`), asked once, and bar close times by it.
+final class Sessions: @unchecked Sendable {
+    private let source: any OtherSeriesSource
+    private let lock = NSLock()
+    private var known: [String: TradingSession?] = [:]
+
+    init(_ source: any OtherSeriesSource) {
+        self.source = source
+    }
+
+    /// When each bar of `series` closes: at its session's close when it has one.
+    func closes(of series: CandleSeries, timeframe: Timeframe) -> [Int64] {
+        lock.lock()
+        let session: TradingSession?
+        if let s = known[series.symbol] { session = s } else {
+            session = (try? source.session(symbol: series.symbol)) ?? nil
+            known[series.symbol] = session
+        }
+        lock.unlock()
+        guard let session else { return series.time.map(timeframe.barEnd) }
+        return series.time.map { session.barEnd($0, timeframe: timeframe) }
+    }
+}
+
+/// One series rules read with `@`, and how its bars line up with a run's: at a run bar that
+/// closes at T, the value of its last bar that closed at or before T (an as-of join on close
+/// times), so no bar is seen before it has closed. Bars close at their session's close when
+/// their symbol has one (`Sessions`), else at the end of their length.
+public final class OtherSeries: Hashable, @unchecked Sendable {
+    /// `SPY@1d`.
+    public let name: String
+    let candles: CandleSeries
+    let timeframe: Timeframe
+    /// When each bar closes (`Sessions.closes`), ascending.
+    let closes: [Int64]
+    private let sessions: Sessions
+    /// Longest time a value is shown after its bar closed; nil (the run's own symbol): always,
+    /// through weekends and session gaps.
+    let maxAge: Int64?
+    /// The indicators of `candles`, shared by every evaluation.
+    let cache = IndicatorCache()
+
+    init(name: String, candles: CandleSeries, timeframe: Timeframe, maxAge: Int64?, sessions: Sessions) {
+        self.name = name
+        self.candles = candles
+        self.timeframe = timeframe
+        self.closes = sessions.closes(of: candles, timeframe: timeframe)
+        self.maxAge = maxAge
+        self.sessions = sessions
+    }
+
+    /// `2004-08-19 to 2013-03-01`: its first and last bars' days.
+    var span: String {
+        "\(UTCTime.isoDate(candles.time[0])) to \(UTCTime.isoDate(candles.time[candles.count - 1]))"
+    }
+
+    public static func == (a: OtherSeries, b: OtherSeries) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// For each bar of `run`, the index of this series' last bar closed at or before the run
+    /// bar's close, or -1 where none has closed or the last is older than `maxAge`.
+    /// - Precondition: both series' times ascend.
+    /// - Complexity: O(run bars + bars).
+    func alignment(to run: CandleSeries) -> [Int] {
+        let runCloses = sessions.closes(of: run, timeframe: run.timeframe ?? Timeframe.infer(from: run.time) ?? timeframe)
+        var out = [Int](repeating: -1, count: run.count)
+        var j = -1
+        for i in 0..<run.count {
+            let close = runCloses[i]
+            while j + 1 < closes.count && closes[j + 1] <= close { j += 1 }
+            if j >= 0, maxAge.map({ close - closes[j] <= $0 }) ?? true { out[i] = j }
+        }
+        return out
+    }
+
+    /// `node`'s values on this series, aligned to `run`'s bars (NaN where `alignment` has none).
+    /// - Throws: `InputError` from an indicator (a period longer than the series).
+    func values(of node: ExpressionNode, alignedTo run: CandleSeries) throws -> [Double] {
+        let own = try ExpressionPlan([node]).evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
+        return alignment(to: run).map { $0 < 0 ? .nan : own[$0] }
+    }
+}
+
+extension UnalignedBars {
+    /// The bars of `run` without a closed bar of each series `nodes` read with `@`, for the
+    /// series that have such bars, each once.
+    static func of(_ nodes: [ExpressionNode], on run: CandleSeries) -> [UnalignedBars] {
+        var seen: [OtherSeries] = []
+        var pending = nodes
+        while let node = pending.popLast() {
+            if case .other(let series, _) = node, !seen.contains(series) { seen.append(series) }
+            pending += node.children
+        }
+        return seen.compactMap { series in
+            let alignment = series.alignment(to: run)
+            let bars = alignment.indices.filter { alignment[$0] < 0 }
+            return bars.isEmpty ? nil : UnalignedBars(series: series.name, canBeStale: series.maxAge != nil, bars: bars)
+        }
+    }
+}
