@@ -43,8 +43,7 @@ extension Command {
             result = try request.fetch(store: store, environment: ProcessInfo.processInfo.environment, events: progress.handle)
         } catch {
             progress.finish(completed: false)
-            if let e = error as? FetchError { throw FetchFailure(e) }
-            throw error
+            throw (error as? FetchError).map { FetchFailure($0) as Error } ?? error
         }
         progress.finish(completed: true)
         let written = result.file == nil && result.instrument.isEmpty ? nil
@@ -119,11 +118,7 @@ final class FetchProgress {
 
     /// Ends the bar's line: full when the fetch `completed`, else as it stands.
     func finish(completed: Bool) {
-        if completed {
-            bar?.update(total)
-        } else if bar != nil {
-            FileHandle.standardError.write(Data("\n".utf8))
-        }
+        if completed { bar?.update(total) } else if bar != nil { FileHandle.standardError.write(Data("\n".utf8)) }
         bar = nil
     }
 }

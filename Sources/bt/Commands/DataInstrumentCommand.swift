@@ -12,14 +12,13 @@ extension Command {
         let symbol = try args.symbol(at: 0)
         var given = try args.executionRequest.values
         given[.instrument] = args.value(.kind).map(ExecutionValue.text)
-        let stored: [Setting: ExecutionValue]
         do {
-            stored = given.isEmpty && !args.flag(.clear) ? try args.openStore().instrument(symbol: symbol)
+            let stored = given.isEmpty && !args.flag(.clear) ? try args.openStore().instrument(symbol: symbol)
                 : try args.openStoreForWriting().setInstrument(symbol: symbol, given: given, clear: args.flag(.clear))
+            Output.write(args.flag(.json) ? try InstrumentSettingsText.json(symbol: symbol, stored).serialized() + "\n"
+                             : InstrumentSettingsText.text(symbol: symbol, stored))
         } catch let e as InputError where e.setting == .instrument {
             throw InputError(e.message { $0 == .instrument ? Option.kind.description : ErrorMessage.flags($0) })
         }
-        Output.write(args.flag(.json) ? try InstrumentSettingsText.json(symbol: symbol, stored).serialized() + "\n"
-                         : InstrumentSettingsText.text(symbol: symbol, stored))
     }
 }

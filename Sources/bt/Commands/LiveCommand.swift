@@ -63,11 +63,6 @@ extension Command {
     }
 }
 
-/// The error `bt live` ends with when the stream sent nothing (exit 1).
-struct LiveSilence: Error, CustomStringConvertible {
-    let description: String
-}
-
 /// The run options `bt live` takes: every execution option but the depth model (the live book
 /// is the depth) and the synthetic book's knobs.
 enum LiveOptions {
