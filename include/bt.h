@@ -268,7 +268,7 @@ typedef struct bt_config {
     const char *fill;            /* --fill: "next-open" (NULL, the default) or "close" */
     int allow_short;             /* --short: 1 lets exits reverse into shorts (0) */
     const char *size;            /* --size: "100%" (NULL), "10u", "5000$", "risk:1%", "vol:15%" */
-    double fee_bps;              /* --fee-bps (10) */
+    double fee_bps;              /* --fee-bps (NaN: the symbol's stored one in db, else 10) */
     double fee_min;              /* --fee-min, cash per fill (0) */
     const char *sl;              /* --sl: "5%", "0.05" or "2 * atr(14)" */
     const char *tp;              /* --tp: one or more targets, "5%@50%, 12%" */
@@ -281,8 +281,8 @@ typedef struct bt_config {
     const char *short_entry_stop;  /* --short-entry-stop */
     const char *order_bars;      /* --order-bars: "3" */
     const char *pyramid;         /* --pyramid: "2" */
-    double tick;                 /* --tick (NaN) */
-    double lot;                  /* --lot (NaN) */
+    double tick;                 /* --tick (NaN: the symbol's stored one in db, else none) */
+    double lot;                  /* --lot (NaN: the symbol's stored one in db, else none) */
     double min_notional;         /* --min-notional (NaN) */
     double max_participation;    /* --max-participation: share of the bar's volume, 0 = off (0.1) */
     const char *depth;           /* --depth: "synthetic" (NULL, the default; "fixed" when
@@ -298,24 +298,28 @@ typedef struct bt_config {
     double touch_seconds;        /* --touch-seconds (NaN) */
     int impact_window;           /* --impact-window, bars (0: the default) */
     double periods_per_year;     /* --periods-per-year (NaN: inferred from the times) */
-    const char *db;              /* the store holding the symbol's recorded book (depth "book") and
-                                    its calibrated profile, as bt run --db reads them (NULL: none) */
+    const char *db;              /* the store holding the symbol's recorded book (depth "book"),
+                                    its calibrated profile, funding rates and instrument settings
+                                    (bt data instrument: the defaults of the fields left unset), as
+                                    bt run --db reads them (NULL: none) */
     /* Fields added since ABI 1 (a caller built against an older bt.h gets their defaults): */
     double fee_per_unit;         /* --fee-per-unit, cash per unit filled (0) */
     double maker_bps;            /* --maker-bps: maker fills (a limit entry or take-profit filled
                                     at its level inside the bar); negative is a rebate, down to
-                                    -100 (NaN: fee_bps) */
+                                    -100 (NaN: the symbol's stored one in db, else fee_bps) */
     const char *fee_max;         /* --fee-max: cap on a fill's fee as a share of its notional,
                                     "1%" (NULL: none); wins over fee_min */
     double borrow_bps;           /* --borrow-bps: annual fee on a short's notional, charged at
                                     each close a short is held for the bar's days / 365 (0) */
-    double leverage;             /* --leverage: 1 to 125; N% sizing up to N x 100% of equity (1: on
-                                    spot, a cash account without margin or liquidation) */
+    double leverage;             /* --leverage: 1 to 125; N% sizing up to N x 100% of equity (NaN:
+                                    the symbol's stored one in db, else 1: on spot, a cash account
+                                    without margin or liquidation) */
     const char *margin;          /* --margin: "cross" (NULL, the default) or "isolated" */
-    const char *instrument;      /* --instrument: "spot" (NULL), "perp" (pays the funding stored
-                                    for the symbol in db) or "future" */
-    const char *mmr;             /* --mmr: maintenance margin rate, "0.5%" (NULL: 0.5% for perp
-                                    and future, 25% for spot) */
+    const char *instrument;      /* --instrument: "spot" (NULL: the symbol's stored kind in db, else
+                                    spot), "perp" (pays the funding stored for the symbol in db)
+                                    or "future" */
+    const char *mmr;             /* --mmr: maintenance margin rate, "0.5%" (NULL: the symbol's
+                                    stored one in db, else 0.5% for perp and future, 25% for spot) */
     double liq_fee_bps;          /* --liq-fee-bps: a liquidation's fee (0) */
     const char *margin_rate;     /* --margin-rate: annual interest on borrowed cash, "8%" (NULL) */
     double multiplier;           /* --multiplier: units of the underlying in a perp's or future's

@@ -22,17 +22,16 @@ struct ConfigSettingsTests {
         #expect(Config.layout.first { $0.name == "db" }?.offset == MemoryLayout<bt_config>.offset(of: \.db))
     }
 
-    @Test("bt_config_init gives the table's defaults: its request holds the literal numbers only")
+    @Test("bt_config_init gives the table's defaults: its request holds the literal numbers only (not the instrument settings, whose default is the symbol's stored one)")
     func defaults() throws {
         let c = Config.defaults()
-        #expect(c.cash == 10_000 && c.fee_bps == 10 && c.fee_min == 0 && c.max_participation == 0.1)
+        #expect(c.cash == 10_000 && c.fee_bps.isNaN && c.fee_min == 0 && c.max_participation == 0.1)
         #expect(c.impact == 0.3 && c.touch_seconds == 60 && c.tick.isNaN && c.periods_per_year.isNaN && c.spread_window == 0)
         #expect(c.struct_size == MemoryLayout<bt_config>.size && c.sl == nil && c.allow_short == 0)
         let request = try Config.request(c)
         #expect(c.fee_per_unit == 0 && c.maker_bps.isNaN && c.fee_max == nil && c.borrow_bps == 0)
-        #expect(c.leverage == 1 && c.multiplier == 1 && c.liq_fee_bps == 0 && c.margin == nil && c.instrument == nil && c.mmr == nil && c.margin_rate == nil)
-        #expect(Set(request.values.keys) == [.cash, .feeBps, .feeMin, .feePerUnit, .borrowBps, .leverage, .multiplier, .liqFeeBps, .maxParticipation,
-                                             .impact, .touchSeconds])
+        #expect(c.leverage.isNaN && c.multiplier == 1 && c.liq_fee_bps == 0 && c.margin == nil && c.instrument == nil && c.mmr == nil && c.margin_rate == nil)
+        #expect(Set(request.values.keys) == [.cash, .feeMin, .feePerUnit, .borrowBps, .multiplier, .liqFeeBps, .maxParticipation, .impact, .touchSeconds])
     }
 
     @Test("a bt_config from an older bt.h (ending at db, or at a later field) is read with the defaults for the rest; other sizes are refused")
@@ -94,5 +93,29 @@ struct ConfigSettingsTests {
             _ = try Config.execution(c, candles: CandleSeries(symbol: "X", timeframe: .day1), inferredTick: { nil })
         }
         #expect(e.text(naming: Config.name).hasPrefix("fee_bps '-3': "))
+    }
+
+    @Test("a config's store gives the symbol's stored instrument settings as the defaults; a field given overrides its setting")
+    func storedInstrument() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bt-cbridge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let files = try Importer.read(paths: [root.appendingPathComponent("data/GOOG.csv").path])
+        let db = dir.appendingPathComponent("store.sqlite").path
+        let store = try CandleStore(path: db)
+        try store.write(files)
+        try store.setInstrument(symbol: "GOOG", given: [.instrument: .text("future"), .feeBps: .number(2), .leverage: .number(3)])
+        guard case .candles(let candles) = files[0].content else { Issue.record("GOOG.csv is not candles"); return }
+        try db.withCString { path in
+            var c = Config.defaults()
+            c.db = path
+            let plan = try Config.execution(c, candles: candles, inferredTick: { nil })
+            #expect(plan.config.instrument == .future && plan.config.feeBps == 2 && plan.config.leverage == 3)
+            c.fee_bps = 5
+            #expect(try Config.execution(c, candles: candles, inferredTick: { nil }).config.feeBps == 5)
+            c.db = nil
+            #expect(try Config.execution(c, candles: candles, inferredTick: { nil }).config.instrument == .spot)
+        }
     }
 }

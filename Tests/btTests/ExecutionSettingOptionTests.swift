@@ -27,7 +27,7 @@ struct ExecutionSettingOptionTests {
             #expect(help.contains(line), "bt help run lacks \(line)")
             #expect(help.contains(spec.help { "--" + Option.flagName($0) }.prefix(40)), "\(line)'s help")
         }
-        #expect(help.contains("--fee-bps BPS") && help.contains("Fee in basis points of notional (default 10)"))
+        #expect(help.contains("--fee-bps BPS") && help.contains("Fee in basis points of notional (default: the symbol's stored setting, else 10)"))
         #expect(help.contains("(with --short and --entry-limit)"))
     }
 

@@ -55,7 +55,8 @@ struct FundingCommandTests {
         let args = ["data", "fetch", "binance-futures", "btcusdt", "--base-url", server.baseURL, "--db", db]
         let r = try BT.run(args + ["--funding"], environment: env, directory: BT.root)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout == "BTCUSDT funding: 1500 rates added, 0 updated, 0 unchanged (binance-futures, 2 pages, 2 requests, 0 retries)\n")
+        #expect(r.stdout == "BTCUSDT funding: 1500 rates added, 0 updated, 0 unchanged (binance-futures, 2 pages, 3 requests, 0 retries)\n"
+                + "BTCUSDT instrument: instrument perp, tick 0.1, lot 0.001 (binance-futures)\n", "\(r.stdout)")
         let again = try BT.run(args + ["--funding"], environment: env, directory: BT.root)
         #expect(again.stdout.hasPrefix("BTCUSDT: no new funding rates after \(UTCTime.iso(FundingServer.settlement(1499).timeMs / 1000))"),
                 "\(again.stdout)\(again.stderr)")

@@ -463,8 +463,9 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
 
     {settings}
 
-    db: the store with the symbol's recorded book and calibrated profile (default df.attrs["db"],
-    set by `btcore.read`).
+    db: the store with the symbol's recorded book, calibrated profile, funding rates and
+    instrument settings (`bt data instrument`: the defaults of the keywords not given) (default
+    df.attrs["db"], set by `btcore.read`).
 
     `df` needs a DatetimeIndex and open, high, low, close (and volume for the synthetic book
     and the participation cap) of bars bt could store; `df.attrs` "symbol" and "timeframe"

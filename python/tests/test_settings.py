@@ -27,7 +27,8 @@ def test_every_setting_is_a_keyword_a_field_and_a_bt_run_option():
         assert field["name"] in fields, name
         assert "--" + name.replace("_", "-") + " " in help_text, name
     assert {f["name"] for f in _lib.FIELDS if "setting" not in f} == {"struct_size", "db"}
-    assert signature["cash"].default == 10_000 and signature["fee_bps"].default == 10
+    # An instrument setting is None: the symbol's stored one in db (bt data instrument), else bt's default.
+    assert signature["cash"].default == 10_000 and signature["fee_bps"].default is None and signature["leverage"].default is None
     assert signature["sl"].default is None and signature["short"].default is None
     assert settings["short"]["name"] == "allow_short"
     frame = btcore.execution_settings()
@@ -131,3 +132,19 @@ def test_a_margin_account_through_its_keywords(goog):
     perp = btcore.backtest(goog, sig.entry, sig.exit, depth="none", instrument="perp", leverage=5.0, size="300%")
     assert any(w["kind"] == "no_funding" for w in perp.warnings)
     assert perp.stats["funding_paid"] == 0
+
+
+def test_stored_instrument_settings_are_the_defaults_a_keyword_overrides(tmp_path):
+    db = str(tmp_path / "bt.sqlite")
+    run_bt("data", "import", "data/GOOG.csv", "--db", db)
+    run_bt("data", "instrument", "GOOG", "--kind", "future", "--fee-bps", "2", "--db", db)
+    goog = btcore.read("GOOG", db=db)
+    stored = btcore.backtest(goog, strategy="ma-cross", db=db).json()["execution"]
+    assert stored["instrument"] == "future" and stored["fee_bps"] == 2
+    given = btcore.backtest(goog, strategy="ma-cross", db=db, fee_bps=5, instrument="spot").json()["execution"]
+    assert given["fee_bps"] == 5 and "instrument" not in given
+    # The frame keeps its store (attrs["db"]); without one, bt's defaults.
+    assert btcore.backtest(goog, strategy="ma-cross").json()["execution"]["fee_bps"] == 2
+    alone = goog.copy()
+    alone.attrs.pop("db")
+    assert btcore.backtest(alone, strategy="ma-cross").json()["execution"]["fee_bps"] == 10

@@ -8,6 +8,7 @@ enum CommandRegistry {
         .dataSynth,
         .dataSummary,
         .dataFetch,
+        .dataInstrument,
         .indicators,
         .chart,
         .strategies,

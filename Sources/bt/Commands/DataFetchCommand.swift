@@ -43,12 +43,12 @@ extension Command {
             result = try request.fetch(store: store, environment: ProcessInfo.processInfo.environment, events: progress.handle)
         } catch {
             progress.finish(completed: false)
-            if let e = error as? FetchError { throw FetchFailure(e) }
-            throw error
+            throw (error as? FetchError).map { FetchFailure($0) as Error } ?? error
         }
         progress.finish(completed: true)
-        guard let file = result.file else { return Output.line(request.nothingNew(result)) }
-        for r in try args.updatingStore({ try $0.write([file]) }) { Output.line(request.written(r, result)) }
+        let written = result.file == nil && result.instrument.isEmpty ? nil
+            : try args.updatingStore { try $0.write(fetched: result, symbol: request.symbol) }
+        request.lines(written, result).forEach { Output.line($0) }
     }
 }
 
@@ -118,11 +118,7 @@ final class FetchProgress {
 
     /// Ends the bar's line: full when the fetch `completed`, else as it stands.
     func finish(completed: Bool) {
-        if completed {
-            bar?.update(total)
-        } else if bar != nil {
-            FileHandle.standardError.write(Data("\n".utf8))
-        }
+        if completed { bar?.update(total) } else if bar != nil { FileHandle.standardError.write(Data("\n".utf8)) }
         bar = nil
     }
 }

@@ -8,7 +8,7 @@ extension Command {
     ) { args in
         let listing = try StoreListing(try args.openStore())
         if args.flag(.json) {
-            Output.line(StoreListingText.json(listing).serialized())
+            Output.line(try StoreListingText.json(listing).serialized())
         } else if listing.isEmpty {
             Diagnostics.line("the store is empty; import data with 'bt data import'")
         } else {

@@ -14,5 +14,6 @@ extension Command {
         for info in removed.series { Output.line("removed \(info.symbol) \(info.timeframe) (\(info.bars) bars)") }
         if removed.book { Output.line("removed \(symbol) book") }
         if removed.funding > 0 { Output.line("removed \(symbol) funding (\(removed.funding) rates)") }
+        if removed.instrument { Output.line("removed \(symbol) instrument settings") }
     }
 }

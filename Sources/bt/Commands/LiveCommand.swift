@@ -56,20 +56,11 @@ extension Command {
             return try session.run(shouldStop: LiveInterrupt.requested)
         }()
         let replay = args.replayCommand(summary)
-        if json {
-            Output.line(summary.json(replay: replay).serialized())
-        } else {
-            Output.write(LiveSummaryText.text(summary, replay: replay))
-        }
+        Output.write(json ? summary.json(replay: replay).serialized() + "\n" : LiveSummaryText.text(summary, replay: replay))
         // A session that received nothing did nothing: after its summary, exit 1 (as a fetch that
         // got no answer does), so a wrong --ws-url is not taken for a quiet market.
         if let silence = summary.receivedNothing { throw LiveSilence(description: silence) }
     }
-}
-
-/// The error `bt live` ends with when the stream sent nothing (exit 1).
-struct LiveSilence: Error, CustomStringConvertible {
-    let description: String
 }
 
 /// The run options `bt live` takes: every execution option but the depth model (the live book
@@ -128,22 +119,4 @@ extension ParsedArguments {
                "--from", UTCTime.iso(summary.startTime)]
         return words.map(Markdown.shellQuoted).joined(separator: " ")
     }
-}
-
-/// Ctrl-C ends a session cleanly: the handler only sets a flag the session polls.
-enum LiveInterrupt {
-    nonisolated(unsafe) private static var flag: sig_atomic_t = 0
-
-    static func install() {
-        flag = 0
-        signal(SIGINT) { _ in LiveInterrupt.flag = 1 }
-        signal(SIGTERM) { _ in LiveInterrupt.flag = 1 }
-    }
-
-    static func uninstall() {
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
-
-    static func requested() -> Bool { flag != 0 }
 }

@@ -32,7 +32,9 @@ struct BinanceFundingFetchTests {
         let result = try fetch(server)
         #expect(rows(result) == expected(0..<2500))
         #expect(rows(result)[3].markPrice == nil)
-        #expect(result.pages == 3 && result.requests == 3 && result.file?.format == .funding)
+        // Three pages, then exchangeInfo for the instrument settings.
+        #expect(result.pages == 3 && result.requests == 4 && result.file?.format == .funding)
+        #expect(result.instrument == [.instrument: .text("perp"), .tick: .number(0.1), .lot: .number(0.001)])
         let starts = try server.queries().map { $0["startTime"] }
         #expect(starts == ["0", String(FundingServer.settlement(999).timeMs + 1), String(FundingServer.settlement(1999).timeMs + 1)])
         #expect(try server.queries().allSatisfy { $0["limit"] == "1000" && $0["symbol"] == "BTCUSDT" && $0["endTime"] != nil })
@@ -85,5 +87,32 @@ struct BinanceFundingFetchTests {
             try BinanceFundingFetch.fetch(symbol: "NOPE", baseURL: URL(string: server.baseURL)!, policy: WaitLog().policy(attempts: 1))
         }
         #expect(refused.reason == "Binance refused the request with HTTP 400: \"Invalid symbol.\" (code -1121)")
+    }
+
+    @Test("exchangeInfo: PERPETUAL is perp, a dated contract future, tickSize and stepSize are tick and lot; bad ones are refused naming the field")
+    func exchangeInfo() throws {
+        func info(_ contract: String, tick: String = "\"0.10\"", step: String = "\"0.001\"", symbol: String = "BTCUSDT") -> [UInt8] {
+            Array("""
+                {"serverTime": 1, "symbols": [{"symbol": "\(symbol)", "contractType": "\(contract)", "filters": [
+                  {"filterType": "PRICE_FILTER", "tickSize": \(tick)}, {"filterType": "LOT_SIZE", "stepSize": \(step)}]}]}
+                """.utf8)
+        }
+        #expect(try BinanceFuturesInstrument.settings(info("PERPETUAL"), symbol: "BTCUSDT")
+                    == [.instrument: .text("perp"), .tick: .number(0.1), .lot: .number(0.001)])
+        #expect(try BinanceFuturesInstrument.settings(info("NEXT_QUARTER"), symbol: "BTCUSDT")[.instrument] == .text("future"))
+        #expect(try BinanceFuturesInstrument.settings(info("PERPETUAL_DELIVERING"), symbol: "BTCUSDT")[.instrument] == nil)
+        let bad: [([UInt8], String)] = [
+            (info("PERPETUAL", tick: "\"0\""), "BTCUSDT PRICE_FILTER tickSize '0' is not a positive decimal string"),
+            (info("PERPETUAL", tick: "0.1"), "BTCUSDT PRICE_FILTER tickSize a number is not a positive decimal string"),
+            (info("PERPETUAL", step: "\"-1\""), "BTCUSDT LOT_SIZE stepSize '-1' is not a positive decimal string"),
+            (info("PERPETUAL", step: "\"1e400\""), "BTCUSDT LOT_SIZE stepSize '1e400' is not a positive decimal string"),
+            (info("PERPETUAL", symbol: "ETHUSDT"), "\"symbols\" does not list BTCUSDT"),
+            (Array("[]".utf8), "no \"symbols\" array in the answer"),
+            (Array("{".utf8), "the answer is not JSON"),
+        ]
+        for (body, reason) in bad {
+            let e = try #require(throws: InputError.self) { try BinanceFuturesInstrument.settings(body, symbol: "BTCUSDT") }
+            #expect(e.reason == reason)
+        }
     }
 }

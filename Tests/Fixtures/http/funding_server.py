@@ -11,7 +11,11 @@ and exits on SIGTERM, when its standard input closes (--exit-on-stdin-eof) or af
       ((i * 37) % 21 - 10) * 1e-5 written "%.8f", markPrice "%.2f" % (42000 + i / 2), empty
       when i % 4 == 3. --set I:FIELD:JSON replaces a field of settlement I with raw JSON.
       Another symbol: HTTP 400 {"code": -1121, "msg": "Invalid symbol."}.
-  GET /_requests   the queries served so far, as a JSON array of objects.
+  GET /fapi/v1/exchangeInfo   every symbol, as Binance answers (the fields bt reads): --symbol
+      with contractType --contract-type (PERPETUAL), a PRICE_FILTER with tickSize --tick-size
+      ("0.10") and a LOT_SIZE with stepSize --step-size ("0.001"), then ETHUSDT's. Not counted
+      in /_requests.
+  GET /_requests   the fundingRate queries served so far, as a JSON array of objects.
 """
 import argparse, json, os, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -50,6 +54,15 @@ class Handler(BaseHTTPRequestHandler):
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
         if url.path == "/_requests":
             return self.answer(200, json.dumps(REQUESTS))
+        if url.path == "/fapi/v1/exchangeInfo":
+            def entry(symbol, contract, tick, step):
+                return {"symbol": symbol, "pair": symbol, "contractType": contract, "status": "TRADING", "filters": [
+                    {"filterType": "PRICE_FILTER", "minPrice": "0.10", "maxPrice": "1000000", "tickSize": tick},
+                    {"filterType": "LOT_SIZE", "minQty": step, "maxQty": "1000", "stepSize": step},
+                    {"filterType": "MIN_NOTIONAL", "notional": "100"}]}
+            symbols = [entry(ARGS.symbol, ARGS.contract_type, ARGS.tick_size, ARGS.step_size),
+                       entry("ETHUSDT", "CURRENT_QUARTER", "0.01", "0.01")]
+            return self.answer(200, json.dumps({"timezone": "UTC", "serverTime": int(time.time() * 1000), "symbols": symbols}))
         if url.path != "/fapi/v1/fundingRate":
             return self.answer(404, json.dumps({"code": -1, "msg": "not found"}))
         REQUESTS.append(query)
@@ -73,6 +86,9 @@ def main():
     p.add_argument("--rows", type=int, default=2500)
     p.add_argument("--start", type=int, default=1704067200000, help="the first settlement, ms (2024-01-01)")
     p.add_argument("--set", action="append", default=[], help="I:FIELD:JSON")
+    p.add_argument("--contract-type", default="PERPETUAL")
+    p.add_argument("--tick-size", default="0.10")
+    p.add_argument("--step-size", default="0.001")
     p.add_argument("--exit-on-stdin-eof", action="store_true")
     p.add_argument("--max-lifetime", type=float, default=0)
     ARGS = p.parse_args()

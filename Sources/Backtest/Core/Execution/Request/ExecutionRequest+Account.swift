@@ -1,9 +1,23 @@
 extension ExecutionRequest {
+    /// The fees, the account and the instrument's rules given, over `c`'s: everything of a run's
+    /// configuration that depends on neither its candles, its strategy nor the store.
+    func costsAndRules(_ c: inout ExecutionConfig) throws {
+        if let v = number(.feeBps) { c.feeBps = v }
+        if let v = number(.feeMin) { c.feeMin = v }
+        if let v = number(.feePerUnit) { c.feePerUnit = v }
+        c.makerBps = number(.makerBps)
+        if let v = number(.borrowBps) { c.borrowBps = v }
+        if let v = text(.feeMax) { c.feeMax = try ExecutionConfig.parseDistance(v, setting: .feeMax, of: "the notional") }
+        try account(&c)
+        c.tick = number(.tick)
+        c.lot = number(.lot)
+        c.minNotional = number(.minNotional)
+        if let v = number(.maxParticipation) { c.maxParticipation = v == 0 ? nil : v }
+    }
+
     /// The account settings given (docs/design/orders.md, "Margin" and "Funding"): leverage,
-    /// margin mode, instrument, maintenance rate, liquidation fee and margin interest; a
-    /// perpetual's funding rows are the symbol's stored ones within the candles' time range
-    /// (`ExecutionResources.funding`).
-    func account(_ c: inout ExecutionConfig, symbol: String, candles: CandleSeries, resources: ExecutionResources) throws {
+    /// margin mode, instrument, maintenance rate, liquidation fee and margin interest.
+    private func account(_ c: inout ExecutionConfig) throws {
         if let v = number(.leverage) { c.leverage = v }
         if let v = text(.margin) {
             guard let mode = MarginMode(rawValue: v) else { throw InputError("not cross or isolated", setting: .margin, value: v) }
@@ -19,6 +33,11 @@ extension ExecutionRequest {
         if let v = number(.liqFeeBps) { c.liqFeeBps = v }
         if let v = number(.multiplier) { c.multiplier = v }
         if let v = text(.marginRate) { c.marginRate = try ExecutionConfig.parseFraction(v, setting: .marginRate) }
+    }
+
+    /// A perpetual's funding rows: the symbol's stored ones within the candles' time range
+    /// (`ExecutionResources.funding`, by the base symbol).
+    func funding(_ c: inout ExecutionConfig, symbol: String, candles: CandleSeries, resources: ExecutionResources) throws {
         if c.instrument == .perp, let first = candles.time.first {
             c.funding = try resources.funding(symbol: SeriesName.split(symbol)?.0 ?? symbol, fromMs: first &* 1000)
         }

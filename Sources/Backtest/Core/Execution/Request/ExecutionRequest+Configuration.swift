@@ -26,8 +26,9 @@ public struct ExecutionWarning: Sendable, Equatable {
 }
 
 extension ExecutionRequest {
-    /// The engine's configuration for a run on `candles`: the settings given over their
-    /// defaults, `strategy`'s orders and exits under the request's own, checked
+    /// The engine's configuration for a run on `candles`: the settings given over the symbol's
+    /// stored instrument settings (`ExecutionResources.instrumentSettings`, by its base symbol)
+    /// over their defaults, `strategy`'s orders and exits under the request's own, checked
     /// (`ExecutionConfig.validate`).
     ///
     /// The liquidity: `depth` given, else fixed slippage when `slippage_bps` is, else the
@@ -72,9 +73,18 @@ extension ExecutionRequest {
         return .number(v)
     }
 
+    /// The request over the symbol's stored instrument settings, then `plan`.
     private func build(for candles: CandleSeries, symbol: String?, strategy: Strategy?, parameters: StrategyParameters?,
                        resources: ExecutionResources, inferredTick: (() -> Double?)?, depth fixedDepth: String?) throws -> ExecutionPlan {
         let symbol = symbol ?? candles.symbol
+        let stored = try resources.instrumentSettings(symbol: SeriesName.split(symbol)?.0 ?? symbol)
+        return try over(stored).plan(for: candles, symbol: symbol, strategy: strategy, parameters: parameters, resources: resources,
+                                     inferredTick: inferredTick, depth: fixedDepth)
+    }
+
+    /// `configuration(for:...)` of this request as it is (no file or stored settings added).
+    private func plan(for candles: CandleSeries, symbol: String, strategy: Strategy?, parameters: StrategyParameters?,
+                      resources: ExecutionResources, inferredTick: (() -> Double?)?, depth fixedDepth: String?) throws -> ExecutionPlan {
         var c = ExecutionConfig()
         var warnings: [ExecutionWarning] = []
         if let v = number(.cash) { c.initialCash = v }
@@ -86,22 +96,13 @@ extension ExecutionRequest {
         }
         c.allowShort = flag(.short)
         if let v = text(.size) { c.sizing = try ExecutionConfig.Sizing.parse(v) }
-        if let v = number(.feeBps) { c.feeBps = v }
-        if let v = number(.feeMin) { c.feeMin = v }
-        if let v = number(.feePerUnit) { c.feePerUnit = v }
-        c.makerBps = number(.makerBps)
-        if let v = number(.borrowBps) { c.borrowBps = v }
-        if let v = text(.feeMax) { c.feeMax = try ExecutionConfig.parseDistance(v, setting: .feeMax, of: "the notional") }
-        try account(&c, symbol: symbol, candles: candles, resources: resources)
+        try costsAndRules(&c)
+        try funding(&c, symbol: symbol, candles: candles, resources: resources)
         let orders = (strategy?.orders ?? OrderSettings()).overridden(by: orderSettings)
         try orders.apply(to: &c, values: parameters?.expressionValues ?? [:])
         if case .volatility = c.sizing {
             c.periodsPerYear = try periodsPerYear() ?? PeriodsPerYear.infer(from: candles.time)
         }
-        c.tick = number(.tick)
-        c.lot = number(.lot)
-        c.minNotional = number(.minNotional)
-        if let v = number(.maxParticipation) { c.maxParticipation = v == 0 ? nil : v }
 
         let slippage = number(.slippageBps)
         let depth = fixedDepth ?? text(.depth) ?? (slippage != nil ? "fixed" : "synthetic")

@@ -1,6 +1,6 @@
 /// What an execution request reads beyond its own values, from where the front end keeps it:
-/// a symbol's recorded book, stored depth profile and funding rows (the candle store), and depth
-/// profile files.
+/// a symbol's recorded book, stored depth profile, funding rows and instrument settings (the
+/// candle store), and depth profile files.
 /// The IO layer gives the store's (`StoreExecutionResources`); a run without a store gives none.
 public protocol ExecutionResources {
     /// The recorded book of `symbol`, for `depth book`.
@@ -12,4 +12,8 @@ public protocol ExecutionResources {
     /// The funding rows of `symbol` (a perpetual's) at or after `fromMs` (UTC ms), in time
     /// order; empty when none are stored.
     func funding(symbol: String, fromMs: Int64) throws -> [FundingRate]
+    /// The instrument settings stored for `symbol` (a base symbol, without `@TF`): the defaults
+    /// of its runs, under the settings a request gives (`ExecutionRequest.instrumentSettings`
+    /// names the settings that may be stored); empty when none are.
+    func instrumentSettings(symbol: String) throws -> [Setting: ExecutionValue]
 }

@@ -11,7 +11,8 @@ import Foundation
 /// at a page that adds nothing, and at the present (the local clock); a fetch that would need
 /// more than `maximumPages` is refused (fetch a shorter range with `from`/`to`). Every number is range-checked: the time within
 /// bt's supported times and the asked range, the rate and mark price by `FundingRate.problem`;
-/// a row of another symbol, or times not after the previous row's, are refused.
+/// a row of another symbol, or times not after the previous row's, are refused. Then
+/// `GET /fapi/v1/exchangeInfo` once, for the symbol's instrument settings (`BinanceFuturesInstrument`).
 package enum BinanceFundingFetch {
     package static let defaultBaseURL = "https://fapi.binance.com"
     /// The endpoint's largest `limit`: settlements per page.
@@ -64,10 +65,11 @@ package enum BinanceFundingFetch {
             guard page.count == pageLimit, let last = page.rows.last else { break }
             startMs = last.timeMs + 1
         }
+        let instrument = try BinanceFuturesInstrument.fetch(symbol: symbol, baseURL: baseURL, client: client)
         let file = rows.isEmpty ? nil
             : ImportedFile(file: "binance-futures \(symbol) funding", format: .funding, symbol: symbol, content: .funding(rows))
         return FetchResult(file: file, pages: pages, requests: client.requests, retries: client.retries,
-                           waitedSeconds: client.waited, resumedAfter: resumedAfter)
+                           waitedSeconds: client.waited, resumedAfter: resumedAfter, instrument: instrument)
     }
 
     /// One page read: its settlements within the asked range, in time order, and how many rows

@@ -90,6 +90,26 @@ package struct FetchRequest: Sendable {
         return "\(symbol): no new \(funding ? "funding rates" : "bars")\(since) (\(source.rawValue), \(result.tally))"
     }
 
+    /// What `bt data fetch` prints after `written` (`CandleStore.write(fetched:symbol:)`; nil:
+    /// nothing was written): a line per series written, else `nothingNew`; then the instrument
+    /// settings the service gave, when they were stored (`BTCUSDT instrument: instrument perp,
+    /// tick 0.1, lot 0.001 (binance-futures)`).
+    package func lines(_ written: (reports: [ImportReport], instrument: [Setting: ExecutionValue]?)?, _ result: FetchResult) -> [String] {
+        let reports = written?.reports ?? []
+        var out = reports.isEmpty ? [nothingNew(result)] : reports.map { self.written($0, result) }
+        if written?.instrument != nil {
+            let given = ExecutionRequest.instrumentSettings.compactMap { s -> String? in
+                switch result.instrument[s] {
+                case .number(let v)?: "\(s.name) \(NumberText.shortest(v))"
+                case .text(let t)?: "\(s.name) \(t)"
+                default: nil
+                }
+            }
+            out.append("\(symbol) instrument: \(given.joined(separator: ", ")) (\(source.rawValue))")
+        }
+        return out
+    }
+
     /// The line of a series the fetched bars were written into.
     package func written(_ report: ImportReport, _ result: FetchResult) -> String {
         let resumed = result.resumedAfter.map { "; resumed after \(UTCTime.iso($0))" } ?? ""

@@ -15,6 +15,9 @@ package struct FetchResult: Sendable {
     package var waitedSeconds: Double
     /// The last stored bar the fetch continued after, when it resumed a stored series.
     package var resumedAfter: Int64?
+    /// The symbol's instrument settings the service gives (`BinanceFuturesInstrument`), to store
+    /// over the stored ones (`CandleStore.write(fetched:symbol:)`); empty from the other sources.
+    package var instrument: [Setting: ExecutionValue] = [:]
 
     /// Bars fetched.
     package var bars: Int {

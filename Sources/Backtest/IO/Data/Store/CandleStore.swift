@@ -206,6 +206,7 @@ public final class CandleStore {
         try createBookTable()
         try createTradeTable()
         try createFundingTable()
+        try createInstrumentTable()
         try createDepthProfileTable()
         try createSessionTable()
         try createLiveTables()
@@ -525,20 +526,23 @@ public final class CandleStore {
         }
     }
 
-    /// Removes `symbol`: every stored timeframe, its recorded book, trade prints, funding rates
-    /// and depth profile, or only the series at `timeframe`. Returns the removed series, as
-    /// `rawList()` showed them, whether a book was removed, and how many funding rates. Works on a damaged series too (its index row
+    /// Removes `symbol`: every stored timeframe, its recorded book, trade prints, funding rates,
+    /// instrument settings and depth profile, or only the series at `timeframe`. Returns the
+    /// removed series, as `rawList()` showed them, whether a book was removed, how many funding
+    /// rates, and whether instrument settings were. Works on a damaged series too (its index row
     /// and chunks are deleted unread).
     /// - Throws: `InputError` when nothing matches.
     @discardableResult
-    public func remove(symbol: String, timeframe: Timeframe? = nil) throws -> (series: [SeriesInfo], book: Bool, funding: Int) {
+    public func remove(symbol: String, timeframe: Timeframe? = nil) throws
+        -> (series: [SeriesInfo], book: Bool, funding: Int, instrument: Bool) {
         try transaction {
             let stored = try rawList()
             let matching = stored.filter { $0.symbol == symbol && (timeframe == nil || $0.timeframe == timeframe!.rawValue) }
             let books = try bookList()
             let hasBook = timeframe == nil && books.contains { $0.symbol == symbol }
             let funding = timeframe == nil ? try fundingList().first { $0.symbol == symbol }?.count ?? 0 : 0
-            guard !matching.isEmpty || hasBook || funding > 0 else {
+            let instrument = timeframe == nil ? try hasInstrumentRows(symbol: symbol) : false
+            guard !matching.isEmpty || hasBook || funding > 0 || instrument else {
                 let what = timeframe.map { "no \($0.rawValue) series" } ?? "nothing"
                 let hint = Suggest.closest(to: symbol, among: stored.map(\.symbol)).map { " (did you mean \($0)?)" } ?? ""
                 throw InputError("\(what) stored for symbol '\(symbol)'\(hint)")
@@ -551,9 +555,10 @@ public final class CandleStore {
             if timeframe == nil {
                 try deleteTrades(symbol: symbol)
                 try deleteFunding(symbol: symbol)
+                try deleteInstrument(symbol: symbol)
                 try deleteDepthProfile(symbol: symbol)
             }
-            return (matching, hasBook, funding)
+            return (matching, hasBook, funding, instrument)
         }
     }
 

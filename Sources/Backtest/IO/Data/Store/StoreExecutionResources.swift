@@ -2,8 +2,8 @@ import BacktestAnalysis
 import BacktestCore
 
 /// An execution request's resources from the candle store and the file system: the store's
-/// recorded books and stored depth profiles, opened only when a run needs one (a depth book, a
-/// synthetic book looking for a profile), and depth profile files (`DepthProfileJSON`).
+/// recorded books, stored depth profiles, funding rows and instrument settings, the store opened
+/// once, when a run first needs it, and depth profile files (`DepthProfileJSON`).
 public final class StoreExecutionResources: ExecutionResources {
     private let open: () throws -> CandleStore?
     private var opened: CandleStore??
@@ -35,6 +35,15 @@ public final class StoreExecutionResources: ExecutionResources {
 
     public func funding(symbol: String, fromMs: Int64) throws -> [FundingRate] {
         try store()?.funding(symbol: symbol, in: fromMs...Int64.max) ?? []
+    }
+
+    /// No store (`InputError.Kind.missingStore`: a live run or a C caller without one) has none.
+    public func instrumentSettings(symbol: String) throws -> [Setting: ExecutionValue] {
+        do {
+            return try store()?.instrumentSettings(symbol: symbol) ?? [:]
+        } catch let e as InputError where e.kind == .missingStore {
+            return [:]
+        }
     }
 
     public func depthProfile(file path: String) throws -> DepthProfile {

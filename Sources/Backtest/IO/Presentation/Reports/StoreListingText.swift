@@ -6,20 +6,24 @@ package struct StoreListing {
     package var series: [CandleStore.SeriesInfo]
     package var books: [CandleStore.BookInfo]
     package var funding: [FundingInfo]
+    package var instruments: [(symbol: String, settings: [Setting: ExecutionValue])]
 
     package init(_ store: CandleStore) throws {
         (series, books, funding) = (try store.list(), try store.bookList(), try store.fundingList())
+        instruments = try store.instrumentList()
     }
 
-    package var isEmpty: Bool { series.isEmpty && books.isEmpty && funding.isEmpty }
+    package var isEmpty: Bool { series.isEmpty && books.isEmpty && funding.isEmpty && instruments.isEmpty }
 }
 
 /// What `bt data list` and `bt data summary` print: the stored series and books, and the
 /// summaries of series, as text tables or JSON (ISO-8601 UTC times, fractions).
 package enum StoreListingText {
     /// `{"series": [{"symbol", "timeframe", "first", "last", "bars"}], "books": [{"symbol",
-    /// "first", "last", "events"}], "funding": [{"symbol", "first", "last", "rates"}]}`.
-    package static func json(_ listing: StoreListing) -> JSONValue {
+    /// "first", "last", "events"}], "funding": [{"symbol", "first", "last", "rates"}],
+    /// "instruments": [{"symbol", and the stored settings as `InstrumentSettingsText.json`}]}`,
+    /// "instruments" only when a symbol has some (a store without any lists as before).
+    package static func json(_ listing: StoreListing) throws -> JSONValue {
         let s = listing.series.map { s -> JSONValue in
             ["symbol": .string(s.symbol), "timeframe": .string(s.timeframe), "first": .string(UTCTime.iso(s.first)),
              "last": .string(UTCTime.iso(s.last)), "bars": .int(s.bars)]
@@ -32,11 +36,15 @@ package enum StoreListingText {
             ["symbol": .string(f.symbol), "first": .string(UTCTime.isoMs(f.firstMs)), "last": .string(UTCTime.isoMs(f.lastMs)),
              "rates": .int(f.count)]
         }
-        return ["series": .array(s), "books": .array(b), "funding": .array(f)]
+        let i = try listing.instruments.map { try InstrumentSettingsText.json(symbol: $0.symbol, $0.settings) }
+        let listed: JSONValue = ["series": .array(s), "books": .array(b), "funding": .array(f)]
+        guard !i.isEmpty, case .object(let members) = listed else { return listed }
+        return .object(members + [(key: "instruments", value: .array(i))])
     }
 
     /// One row per series, then one per book (`book` as its timeframe, its events as its bars),
-    /// then one per symbol with funding rates (`funding`, its rates as its bars).
+    /// then one per symbol with funding rates (`funding`, its rates as its bars), then one per
+    /// symbol with instrument settings (`instrument`, its kind, else how many settings, as its bars).
     package static func table(_ listing: StoreListing) -> String {
         var rows = [["SYMBOL", "TIMEFRAME", "FIRST", "LAST", "BARS"]]
         for s in listing.series {
@@ -47,6 +55,10 @@ package enum StoreListingText {
         }
         for f in listing.funding {
             rows.append([f.symbol, "funding", UTCTime.isoMs(f.firstMs), UTCTime.isoMs(f.lastMs), "\(f.count) rates"])
+        }
+        for i in listing.instruments {
+            let kind = if case .text(let k)? = i.settings[.instrument] { k } else { "\(i.settings.count) settings" }
+            rows.append([i.symbol, "instrument", "-", "-", kind])
         }
         return TextTable.render(rows, rightAligned: [4])
     }
