@@ -1,3 +1,17 @@
+/// A margin account's terms as the bar events read them (`ExecutionConfig`'s, copied once: small,
+/// so reading them never copies the configuration).
+struct MarginTerms {
+    let margin: Bool, perp: Bool, borrows: Bool
+    let leverage: Double, maintenanceRate: Double, multiplier: Double, marginRate: Double
+    let mode: MarginMode
+
+    init(_ config: ExecutionConfig) {
+        margin = config.isMarginAccount; perp = config.instrument == .perp; borrows = config.borrowBps > 0
+        leverage = config.leverage; maintenanceRate = config.maintenanceRate; multiplier = config.multiplier
+        marginRate = config.marginRate; mode = config.margin
+    }
+}
+
 /// What a run's account did beyond its fills (docs/design/orders.md, "Margin" and "Funding"):
 /// funding settled, margin interest, liquidations, and the leverage and margin it ran at.
 struct AccountRecord {
@@ -21,11 +35,17 @@ extension Broker {
     /// bar settled, then a margin account's liquidation check against the open and the bar's
     /// adverse extreme (before working entries and the attached exits: the exchange's, not the
     /// strategy's). Kept out of line: the order loop calls it only on a position's bars.
+    ///
+    /// Everything is read into locals first, from `terms`: a method or computed property of the
+    /// broker (or its ledger) called beside a mutation of it copies the whole broker.
     @inline(never)
     mutating func settleOpen(bar: Int) {
-        if config.instrument == .perp {
-            let amount = account.funding.settle(quantity: position * config.multiplier, startMs: candles.time[bar] &* 1000, endMs: ledger.barEndMs(bar),
-                                                lastClose: bar > 0 ? candles.close[bar - 1] : .nan)
+        let q = ledger.quantity
+        if terms.perp {
+            let start = candles.time[bar] &* 1000
+            let end = PositionLedger.barEndMs(bar, time: candles.time, timeframe: candles.timeframe)
+            let last = bar > 0 ? candles.close[bar - 1] : .nan
+            let amount = account.funding.settle(quantity: q * terms.multiplier, startMs: start, endMs: end, lastClose: last)
             ledger.chargeFunding(amount, cash: &cash)
             account.fundingPaid += amount
             if amount != 0 { account.fundingFlows.append(FundingFlow(bar: bar, amount: amount)) }
@@ -33,9 +53,10 @@ extension Broker {
             log.ledgerCash -= amount
             #endif
         }
-        guard config.isMarginAccount, let level = ledger.liquidationPrice(cash: cash),
-              let price = level.fill(long: position > 0, open: candles.open[bar], high: candles.high[bar], low: candles.low[bar])
-        else { return }
+        guard terms.margin, q != 0, let entry = ledger.trip?.entryPrice else { return }
+        let level = LiquidationPrice(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, leverage: terms.leverage,
+                                     maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+        guard let price = level.fill(long: q > 0, open: candles.open[bar], high: candles.high[bar], low: candles.low[bar]) else { return }
         ledger.liquidate(at: price, bar: bar, cash: &cash, recorder: &log)
         working = nil
         account.liquidations += 1
@@ -46,16 +67,19 @@ extension Broker {
     /// margin interest on cash below 0, and the margin ratio at the close.
     @inline(never)
     mutating func closeAccount(bar: Int) {
-        if config.borrowBps > 0 && position < 0 { chargeBorrow(bar: bar) }
-        if config.marginRate > 0 {
-            let amount = ledger.chargeInterest(bar: bar, rate: config.marginRate, cash: &cash)
+        let q = ledger.quantity
+        if terms.borrows && q < 0 { chargeBorrow(bar: bar) }
+        if terms.marginRate > 0 {
+            let amount = ledger.chargeInterest(bar: bar, rate: terms.marginRate, cash: &cash)
             account.interestPaid += amount
             #if DEBUG
             log.ledgerCash -= amount
             #endif
         }
-        guard config.isMarginAccount, position != 0 else { return }
-        if let ratio = ledger.marginRatio(cash: cash, price: candles.close[bar]) { account.minMarginRatio = min(account.minMarginRatio, ratio) }
+        guard terms.margin, q != 0, terms.maintenanceRate > 0, let entry = ledger.trip?.entryPrice else { return }
+        let ratio = LiquidationPrice.marginRatio(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, price: candles.close[bar],
+                                                 leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+        account.minMarginRatio = min(account.minMarginRatio, ratio)
     }
 
     /// The cap on an opening order's notional in a margin account: its notional plus its fee at
@@ -76,7 +100,7 @@ extension Engine {
     static func accountWarnings(_ broker: Broker, candles: CandleSeries, config: ExecutionConfig) -> [RunWarning] {
         var out: [RunWarning] = []
         if config.instrument == .perp, let first = candles.time.first, let last = candles.time.last,
-           broker.account.funding.count(from: first &* 1000, to: broker.ledger.barEndMs(candles.count - 1)) == 0 {
+           broker.account.funding.count(from: first &* 1000, to: PositionLedger.barEndMs(candles.count - 1, time: candles.time, timeframe: candles.timeframe)) == 0 {
             let name = candles.symbol.isEmpty ? "the symbol" : candles.symbol
             out.append(RunWarning(.noFunding, "no funding rows for \(name) between \(UTCTime.iso(first)) and \(UTCTime.iso(last)): "
                 + "funding not charged (import them with bt data import FILE --format funding, or fetch them)"))

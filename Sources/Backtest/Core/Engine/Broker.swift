@@ -28,6 +28,8 @@ struct Broker {
     private(set) var borrowPaid = 0.0
     /// Funding, interest, liquidations and margin use so far (`settleOpen`, `closeAccount`).
     var account: AccountRecord
+    /// The account's terms, for the bar events (`settleOpen`, `closeAccount`).
+    let terms: MarginTerms
 
     /// The limit and stop prices of entries at each bar (nil: market entries).
     let entryPrices: EntryPrices?
@@ -41,6 +43,7 @@ struct Broker {
         self.candles = candles
         cash = config.initialCash
         account = AccountRecord(funding: FundingSchedule(config.funding))
+        terms = MarginTerms(config)
         ledger = PositionLedger(symbol: 0, candles: candles, config: config, distances: distances, pairs: pairs)
         log = RunLog(initialCash: config.initialCash, bars: candles.count)
         if case .volatility = config.sizing {

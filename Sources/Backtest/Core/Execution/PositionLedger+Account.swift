@@ -1,22 +1,6 @@
 /// A margin account's events on the position (docs/design/orders.md, "Margin" and "Funding"):
 /// liquidation, margin interest and funding, each charged to the round trip so its PnL pays it.
 extension PositionLedger {
-    /// The liquidation price of the position held (`LiquidationPrice`), under `config`'s
-    /// leverage, maintenance rate and margin mode; nil when flat.
-    func liquidationPrice(cash: Double) -> LiquidationPrice? {
-        guard quantity != 0, let entry = entryPrice else { return nil }
-        return LiquidationPrice(quantity: quantity * multiplier, cash: cash, entryPrice: entry, leverage: config.leverage,
-                                maintenanceRate: config.maintenanceRate, mode: config.margin)
-    }
-
-    /// The backing equity over the maintenance margin at `price` (`LiquidationPrice.marginRatio`);
-    /// nil when flat or the maintenance rate is 0.
-    func marginRatio(cash: Double, price: Double) -> Double? {
-        guard quantity != 0, let entry = entryPrice, config.maintenanceRate > 0 else { return nil }
-        return LiquidationPrice.marginRatio(quantity: quantity * multiplier, cash: cash, entryPrice: entry, price: price, leverage: config.leverage,
-                                            maintenanceRate: config.maintenanceRate, mode: config.margin)
-    }
-
     /// Closes the whole position at `price` on bar `bar` as the exchange does: no spread, impact,
     /// participation cap or book, a fee of `liq_fee_bps` of the notional instead of the trading
     /// fee, the trade ending as `liquidation`. A remainder of an exit in progress is dropped with it.
@@ -30,7 +14,7 @@ extension PositionLedger {
         let book = BookFill(quantityAsked: q, quantityFilled: q, notional: q * price, levelsWalked: 0, worstPrice: price, depthAvailable: q)
         _ = record(long ? .sell : .buy, book: book, fee: paid,
                    at: FillPoint(bar: bar, row: bar, reference: price, timeMs: candles.time[bar] &* 1000), &recorder)
-        trip!.addExit(quantity: q, notional: notional, fee: paid, slippage: 0)
+        trip!.addExit(quantity: q, notional: q * price, fee: paid, slippage: 0)
         finish(row: bar, exitBar: bar, exitTime: candles.time[bar], markPrice: nil, kind: .liquidation, &recorder)
         closing = false
     }
@@ -43,7 +27,7 @@ extension PositionLedger {
         let amount = rate * -cash * borrowYears(bar)
         guard amount.isFinite, amount > 0 else { return 0 }
         cash -= amount
-        trip!.interest += amount
+        charges.interest += amount
         return amount
     }
 
@@ -51,14 +35,15 @@ extension PositionLedger {
     mutating func chargeFunding(_ amount: Double, cash: inout Double) {
         guard amount != 0, trip != nil else { return }
         cash -= amount
-        trip!.funding += amount
+        charges.funding += amount
     }
 
-    /// The end of bar `bar` in UTC ms: the next bar's open time; the last bar's open plus the
-    /// duration `borrowYears` gives it.
-    func barEndMs(_ bar: Int) -> Int64 {
-        let time = candles.time
+    /// The end of bar `bar` of bars opening at `time` (seconds), in UTC ms: the next bar's open
+    /// time; the last bar's open plus the bar before's duration (a series of one bar: its
+    /// timeframe's), as `borrowYears` counts it.
+    static func barEndMs(_ bar: Int, time: [Int64], timeframe: Timeframe?) -> Int64 {
         if bar + 1 < time.count { return time[bar + 1] &* 1000 }
-        return (time[bar] &+ Int64((borrowYears(bar) * 365 * 86_400).rounded())) &* 1000
+        let seconds = bar > 0 ? max(0, time[bar] - time[bar - 1]) : (timeframe?.seconds ?? 0)
+        return (time[bar] &+ seconds) &* 1000
     }
 }

@@ -29,6 +29,8 @@ struct PositionLedger {
     /// The kind of the full exit in progress (what a remainder's fill closes the trade as).
     private(set) var closingKind = ExitKind.signal
     var trip: RoundTrip?
+    /// The open trip's borrow, interest and funding (reset when it ends).
+    var charges = TripCharges()
     /// The attached exits' levels for the open position.
     var exits: ExitLevels
     /// Bars where a stop and a target were both inside the range (the stop was taken).
@@ -139,10 +141,8 @@ struct PositionLedger {
         }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
         let first = trip == nil
-        if first {
-            trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar], multiplier: m)
-        }
-        trip!.addEntry(quantity: book.quantityFilled, notional: notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
+        if first { trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar]) }
+        trip!.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
         if exits.armsLevels {
             exits.arm(entry: trip!.entryPrice, long: side == .long, first: first, bar: point.bar, atOpen: atOpen,
                       signalBar: signalBar, tick: config.tick)
@@ -202,7 +202,7 @@ struct PositionLedger {
         }
         if abs(quantity) <= bought * 1e-12 { quantity = 0 }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
-        trip!.addExit(quantity: book.quantityFilled, notional: notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
+        trip!.addExit(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
         if quantity == 0 {
             finish(row: point.row, exitBar: point.bar, exitTime: candles.time[point.bar], markPrice: nil,
                    kind: full ? closingKind : kind ?? closingKind, &recorder)
@@ -239,7 +239,7 @@ struct PositionLedger {
         let amount = rate * -quantity * candles.close[bar] * borrowYears(bar)
         guard amount.isFinite, amount > 0 else { return 0 }
         cash -= amount
-        trip?.borrow += amount
+        if trip != nil { charges.borrow += amount }
         return amount
     }
 
@@ -260,9 +260,11 @@ struct PositionLedger {
     mutating func finish<R: ExecutionRecorder>(row: Int, exitBar: Int, exitTime: Int64, markPrice: Double?,
                                                       kind: ExitKind, _ recorder: inout R) {
         guard let trip else { return }
-        recorder.record(trade: trip.trade(exitRow: row, exitTime: exitTime, markPrice: markPrice, kind: kind),
+        recorder.record(trade: trip.trade(exitRow: row, exitTime: exitTime, markPrice: markPrice, kind: kind, multiplier: multiplier,
+                                                   charges: charges),
                         symbol: symbol, entryBar: trip.entryBar, exitBar: exitBar, entries: trip.entries, exits: trip.exits)
         self.trip = nil
+        charges = TripCharges()
         exits.disarm()
     }
 

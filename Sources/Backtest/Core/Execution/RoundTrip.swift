@@ -36,24 +36,15 @@ struct RoundTrip {
     var exitNotional = 0.0
     var exitFees = 0.0
     var exitSlippageWeighted = 0.0
-    /// Borrow fees charged while the position was a short (`PositionLedger.chargeBorrow`).
-    var borrow = 0.0
-    /// Margin interest charged while cash was below 0 (`PositionLedger.chargeInterest`).
-    var interest = 0.0
-    /// Funding paid, net of funding received (`PositionLedger.chargeFunding`).
-    var funding = 0.0
     var entries = 0
     var exits = 0
-    /// Units of the underlying in a unit of quantity (notionals are quantity × multiplier × price).
-    let multiplier: Double
 
-    init(side: PositionSide, entryRow: Int, entryBar: Int, entryTime: Int64, multiplier: Double = 1) {
+    init(side: PositionSide, entryRow: Int, entryBar: Int, entryTime: Int64) {
         self.side = side; self.entryRow = entryRow; self.entryBar = entryBar; self.entryTime = entryTime
-        self.multiplier = multiplier
     }
 
     /// The average entry fill price.
-    var entryPrice: Double { notional / (quantity * multiplier) }
+    var entryPrice: Double { notional / quantity }
 
     mutating func addEntry(quantity q: Double, notional: Double, fee: Double, slippage: Double) {
         entrySlippage = entries == 0 ? slippage : (entrySlippage * quantity + slippage * q) / (quantity + q)
@@ -72,22 +63,36 @@ struct RoundTrip {
     }
 
     /// The trade, exited at `exitRow`; a still-open one (`markPrice` given) has its rest marked
-    /// at that price.
-    func trade(exitRow: Int, exitTime: Int64, markPrice: Double?, kind: ExitKind) -> Trade {
+    /// at that price. The notionals here are quantity × price; in cash they are `multiplier`
+    /// times that (a contract's units of the underlying; kept out of the trip, which is copied
+    /// on the fill path).
+    func trade(exitRow: Int, exitTime: Int64, markPrice: Double?, kind: ExitKind, multiplier: Double = 1,
+               charges: TripCharges = TripCharges()) -> Trade {
         var exitQuantity = self.exitQuantity, exitNotional = self.exitNotional
         if let markPrice {
             let rest = quantity - self.exitQuantity
             exitQuantity += rest
-            exitNotional += rest * multiplier * markPrice
+            exitNotional += rest * markPrice
         }
-        let exitPrice = exitQuantity > 0 ? exitNotional / (exitQuantity * multiplier) : .nan
+        let exitPrice = exitQuantity > 0 ? exitNotional / exitQuantity : .nan
         let fees = self.fees + exitFees
-        let gross = side == .long ? exitNotional - notional : notional - exitNotional
-        let pnl = gross - fees - borrow - interest - funding
+        let gross = (side == .long ? exitNotional - notional : notional - exitNotional) * multiplier
+        let pnl = gross - fees - charges.borrow - charges.interest - charges.funding
         let exitSlippage = self.exitQuantity > 0 ? exitSlippageWeighted / self.exitQuantity : 0
         let slippage = self.exitQuantity > 0 ? (entrySlippage + exitSlippage) / 2 : entrySlippage
         return Trade(side: side, entryIndex: entryRow, exitIndex: exitRow, entryTime: entryTime, exitTime: exitTime,
                      quantity: quantity, entryPrice: entryPrice, exitPrice: exitPrice, slippageBps: slippage,
-                     fees: fees, borrow: borrow, interest: interest, funding: funding, pnl: pnl, returnFraction: pnl / notional, isOpen: markPrice != nil, exitKind: kind)
+                     fees: fees, borrow: charges.borrow, interest: charges.interest, funding: charges.funding, pnl: pnl, returnFraction: pnl / (notional * multiplier), isOpen: markPrice != nil, exitKind: kind)
     }
+}
+
+/// What holding a round trip cost beyond its fills, in cash (kept beside the trip, not in it:
+/// the fill path copies the trip, and these change only on a position's bars).
+struct TripCharges {
+    /// Borrow fees charged while the position was a short (`PositionLedger.chargeBorrow`).
+    var borrow = 0.0
+    /// Margin interest charged while cash was below 0 (`PositionLedger.chargeInterest`).
+    var interest = 0.0
+    /// Funding paid, net of funding received (`PositionLedger.chargeFunding`).
+    var funding = 0.0
 }
