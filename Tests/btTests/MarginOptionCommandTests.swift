@@ -82,6 +82,13 @@ struct MarginOptionCommandTests {
         #expect((contracts["execution"] as? [String: Any])?["multiplier"] as? Double == 50)
         let text = try BT.run(base + ["--multiplier", "50", "--no-chart", "--no-costs"])
         #expect(text.stdout.contains("account: future (multiplier 50), 2x cross margin, mmr 0.5%"), "\(text.stdout.prefix(400))")
+        // report.md's margin use counts the contracts' value (the statistic's, not position × close).
+        let dir = BT.scratchDirectory().appendingPathComponent("report")
+        let out = try BT.run(base + ["--multiplier", "50", "--no-chart", "--no-costs", "--out", dir.path])
+        #expect(out.status == 0, "\(out.stderr)")
+        let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
+        let most = String(format: "%.3f", b["max_leverage"] as? Double ?? .nan)
+        #expect(md.contains("| largest leverage at a close | \(most) |"), "\(most): \(md)")
     }
 
     @Test("a perpetual pays its stored funding (the trades' sum); without rows it warns that funding was not charged")

@@ -143,8 +143,9 @@ public struct Stats: Sendable {
     /// shows runs whose orders filled only partly.
     static func averagePositionShare(_ r: BacktestResult) -> Double {
         var sum = 0.0, count = 0
-        for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
-            sum += abs(r.positionValue?[t] ?? r.position[t] * r.candles.close[t]) / r.equity[t]
+        for t in r.position.indices {
+            guard let share = positionShare(r, at: t) else { continue }
+            sum += share
             count += 1
         }
         return count == 0 ? .nan : sum / Double(count)
@@ -153,11 +154,15 @@ public struct Stats: Sendable {
     /// The largest |value held| / equity at a close with a position and equity above 0 (0 when
     /// never in a position): 1 for an all-in long, up to the leverage in a margin account.
     static func maxLeverage(_ r: BacktestResult) -> Double {
-        var most = 0.0
-        for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
-            most = max(most, abs(r.positionValue?[t] ?? r.position[t] * r.candles.close[t]) / r.equity[t])
-        }
-        return most
+        r.position.indices.reduce(0) { max($0, positionShare(r, at: $1) ?? 0) }
+    }
+
+    /// |value held| / equity at bar `t`'s close: the position's value (`positionValue` when the
+    /// result gives it: a portfolio's, or contracts' with their multiplier; else position ×
+    /// close); nil when flat or equity is not above 0.
+    package static func positionShare(_ r: BacktestResult, at t: Int) -> Double? {
+        guard r.position[t] != 0, r.equity[t] > 0 else { return nil }
+        return abs(r.positionValue?[t] ?? r.position[t] * r.candles.close[t]) / r.equity[t]
     }
 
     /// Close-to-close returns of holding the asset, aligned with the strategy's per-bar returns

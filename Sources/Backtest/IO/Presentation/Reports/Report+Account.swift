@@ -14,9 +14,7 @@ extension Report {
         var md = "\n## Account\n\n\(Markdown.cell(account.description)).\n\n| | value |\n|---|---:|\n"
         let paid = account.fundingFlows.filter { $0.amount > 0 }.reduce(0) { $0 + $1.amount }
         let received = account.fundingFlows.filter { $0.amount < 0 }.reduce(0) { $0 - $1.amount }
-        let leverage = (0..<c.count).map { t in
-            result.position[t] != 0 && result.equity[t] > 0 ? abs(result.position[t] * c.close[t]) / result.equity[t] : 0
-        }
+        let leverage = (0..<c.count).map { Stats.positionShare(result, at: $0) ?? 0 }
         md += "| largest leverage at a close | \(Stat.maxLeverage.formatted(leverage.max() ?? 0)) |\n"
         md += "| smallest margin ratio (backing equity / maintenance) | \(Stat.minMarginRatio.formatted(account.minMarginRatio)) |\n"
         md += "| liquidations | \(account.liquidations) |\n"
