@@ -28,20 +28,20 @@ extension BacktestResult {
         }
         let borrow = parts.compactMap(\.borrowPaid)
         var account = first.account
-        var offset = 0
-        for part in parts {
-            if var a = account, let p = part.account, part.candles.count > 0 {
-                if offset > 0 {
+        if var a = account {
+            var offset = first.candles.count
+            for part in parts.dropFirst() {
+                if let p = part.account {
                     a.fundingPaid += p.fundingPaid
                     a.fundingFlows += p.fundingFlows.map { FundingFlow(bar: $0.bar + offset, amount: $0.amount) }
                     a.interestPaid += p.interestPaid
                     a.liquidations += p.liquidations
                     a.minMarginRatio = [a.minMarginRatio, p.minMarginRatio].filter { !$0.isNaN }.min() ?? .nan
+                    if a.stoppedAt == nil, let bar = p.stoppedAt { a.stoppedAt = bar + offset }
                 }
-                if a.stoppedAt == nil, let bar = p.stoppedAt { a.stoppedAt = bar + offset }
-                account = a
+                offset += part.candles.count
             }
-            offset += part.candles.count
+            account = a
         }
         return BacktestResult(candles: candles, initialCash: first.initialCash, cash: cash, position: position,
                               equity: equity, trades: trades, fills: fills, rejected: rejected,

@@ -7,7 +7,7 @@ public struct AccountSummary: Sendable, Equatable {
     /// The maintenance margin rate in force, as a fraction.
     public var maintenanceRate: Double
     /// Units of the underlying in a contract (1: not contracts).
-    public var multiplier: Double = 1
+    public var multiplier: Double
     /// Funding paid net of funding received, in cash (negative: the position earned funding);
     /// 0 for an instrument without funding.
     public var fundingPaid: Double
@@ -25,21 +25,20 @@ public struct AccountSummary: Sendable, Equatable {
     /// trading stopped; nil when it never did.
     public var stoppedAt: Int?
 
-    public init(instrument: Instrument, margin: MarginMode, leverage: Double, maintenanceRate: Double, fundingPaid: Double = 0,
-                fundingFlows: [FundingFlow] = [],
+    public init(instrument: Instrument, margin: MarginMode, leverage: Double, maintenanceRate: Double, multiplier: Double = 1,
+                fundingPaid: Double = 0, fundingFlows: [FundingFlow] = [],
                 interestPaid: Double = 0, liquidations: Int = 0, minMarginRatio: Double = .nan,
                 stoppedAt: Int? = nil) {
         self.instrument = instrument; self.margin = margin; self.leverage = leverage; self.maintenanceRate = maintenanceRate
-        self.fundingPaid = fundingPaid; self.fundingFlows = fundingFlows; self.interestPaid = interestPaid; self.liquidations = liquidations
+        self.multiplier = multiplier; self.fundingPaid = fundingPaid; self.fundingFlows = fundingFlows; self.interestPaid = interestPaid; self.liquidations = liquidations
         self.minMarginRatio = minMarginRatio; self.stoppedAt = stoppedAt
     }
 
     /// The account `record` kept under `config`; nil for a cash account.
     init?(_ record: AccountRecord, config: ExecutionConfig) {
         guard config.isMarginAccount else { return nil }
-        defer { multiplier = config.multiplier }
         self.init(instrument: config.instrument, margin: config.margin, leverage: config.leverage,
-                  maintenanceRate: config.maintenanceRate, fundingPaid: record.fundingPaid, fundingFlows: record.fundingFlows, interestPaid: record.interestPaid,
+                  maintenanceRate: config.maintenanceRate, multiplier: config.multiplier, fundingPaid: record.fundingPaid, fundingFlows: record.fundingFlows, interestPaid: record.interestPaid,
                   liquidations: record.liquidations,
                   minMarginRatio: record.minMarginRatio.isFinite ? record.minMarginRatio : .nan, stoppedAt: record.stoppedAt)
     }

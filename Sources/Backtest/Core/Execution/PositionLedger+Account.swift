@@ -38,12 +38,10 @@ extension PositionLedger {
         charges.funding += amount
     }
 
-    /// The end of bar `bar` of bars opening at `time` (seconds), in UTC ms: the next bar's open
-    /// time; the last bar's open plus the bar before's duration (a series of one bar: its
-    /// timeframe's), as `borrowYears` counts it.
+    /// The end of bar `bar` of bars opening at `time` (seconds), in UTC ms: its open plus its
+    /// duration as borrow counts it (`barSeconds`: the next bar's open time, for all but the last).
     static func barEndMs(_ bar: Int, time: [Int64], timeframe: Timeframe?) -> Int64 {
-        if bar + 1 < time.count { return time[bar + 1] &* 1000 }
-        let seconds = bar > 0 ? max(0, time[bar] - time[bar - 1]) : (timeframe?.seconds ?? 0)
-        return (time[bar] &+ seconds) &* 1000
+        if bar + 1 < time.count { return time[bar + 1] &* 1000 }  // every bar but the last, on a position's bars
+        return (time[bar] &+ barSeconds(bar, time: time, timeframe: timeframe)) &* 1000
     }
 }

@@ -247,12 +247,18 @@ struct PositionLedger {
     /// open time, gaps (weekends, holidays) included; the last bar takes the one before it's
     /// duration, and a series of one bar its timeframe's (0 when it has none).
     func borrowYears(_ bar: Int) -> Double {
-        let time = candles.time
+        Double(Self.barSeconds(bar, time: candles.time, timeframe: candles.timeframe)) / (365 * 86_400)
+    }
+
+    /// Bar `bar`'s calendar duration in seconds, of bars opening at `time`: to the next bar's
+    /// open time; the last bar, the one before's; a series of one bar, its timeframe's (0 when
+    /// none). Never negative.
+    static func barSeconds(_ bar: Int, time: [Int64], timeframe: Timeframe?) -> Int64 {
         let seconds: Int64
         if bar + 1 < time.count { seconds = time[bar + 1] - time[bar] }
         else if bar > 0 { seconds = time[bar] - time[bar - 1] }
-        else { seconds = candles.timeframe?.seconds ?? 0 }
-        return Double(max(0, seconds)) / (365 * 86_400)
+        else { seconds = timeframe?.seconds ?? 0 }
+        return max(0, seconds)
     }
 
     /// Closes the books on the round trip at `row` (the symbol's bar `exitBar`); a still-open

@@ -11,8 +11,6 @@ struct FundingSchedule {
         self.rows = rows
     }
 
-    var isEmpty: Bool { rows.isEmpty }
-
     /// The amount a position of `quantity` pays for the rows in [startMs, endMs) (negative: it
     /// receives), each at its mark price, else at `lastClose`; rows before `startMs` are passed
     /// over unpaid (no position was held then). A row whose amount is not finite (no mark and no
@@ -27,11 +25,6 @@ struct FundingSchedule {
             if amount.isFinite { paid += amount }
         }
         return paid
-    }
-
-    /// Passes over the rows before `endMs` unpaid (bars held flat).
-    mutating func skip(before endMs: Int64) {
-        while next < rows.count, rows[next].timeMs < endMs { next += 1 }
     }
 
     /// The rows with a time in [firstMs, endMs).
