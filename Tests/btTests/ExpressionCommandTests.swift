@@ -198,12 +198,12 @@ struct ExpressionCommandTests {
 
     @Test("bt bench expr --json prints exactly the agreed keys")
     func bench() throws {
-        let r = try BT.run(["bench", "expr", "--bars", "3000", "--candles", "300", "--repeat", "1", "--json"])
+        let r = try BT.run(["bench", "expr", "--bars", "28800", "--candles", "300", "--repeat", "1", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try RunCommandTests.json(r.stdout)
-        #expect(Set(j.keys) == ["bars", "builtin_seconds", "expr_seconds", "sweep_builtin_seconds", "sweep_expr_seconds"])
-        #expect(j["bars"] as? Int == 3000)
-        for key in ["builtin_seconds", "expr_seconds", "sweep_builtin_seconds", "sweep_expr_seconds"] {
+        #expect(Set(j.keys) == ["bars", "builtin_seconds", "expr_seconds", "daily_filter_seconds", "sweep_builtin_seconds", "sweep_expr_seconds"])
+        #expect(j["bars"] as? Int == 28800)
+        for key in ["builtin_seconds", "expr_seconds", "daily_filter_seconds", "sweep_builtin_seconds", "sweep_expr_seconds"] {
             #expect((j[key] as? Double ?? -1) > 0, "\(key)")
         }
     }

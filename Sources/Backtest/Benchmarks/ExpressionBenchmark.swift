@@ -2,11 +2,15 @@ import Backtest
 import Foundation
 
 /// A built-in strategy against ma-cross 10/30 written as expressions
-/// (`BenchWorkloads.expressionMACross`): one run and the anchor sweep, for `bt bench expr`.
+/// (`BenchWorkloads.expressionMACross`): one run and the anchor sweep, for `bt bench expr`;
+/// and the expression with a daily trend filter read with `@1d` against it without.
 package enum ExpressionBenchmark {
     package struct Result: Sendable {
         /// Best single-run seconds of each.
         package var builtIn: Double, expression: Double
+        /// Best single-run seconds of the expression with `and close > sma(close, 20)@1d` in its
+        /// entry, the daily bars resampled from the run's in the timed part (as `bt run` does).
+        package var filtered: Double
         /// Best sweep seconds of each.
         package var sweepBuiltIn: Double, sweepExpression: Double
         package var sweepCombinations: Int
@@ -29,10 +33,18 @@ package enum ExpressionBenchmark {
             _ = try Engine.run(Engine.Request(candles, signals: signals, config: config))
             return BenchWorkloads.seconds(since: start)
         }
-        var best = (builtIn: Double.infinity, expr: Double.infinity)
+        func filtered() throws -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let s = try dailyFilter(reading: candles)
+            let signals = try s.signals(candles, try s.parameters([]))
+            _ = try Engine.run(Engine.Request(candles, signals: signals, config: config))
+            return BenchWorkloads.seconds(since: start)
+        }
+        var best = (builtIn: Double.infinity, expr: Double.infinity, filtered: Double.infinity)
         for _ in 0..<repeats {
             best.builtIn = min(best.builtIn, try single(builtIn))
             best.expr = min(best.expr, try single(expr))
+            best.filtered = min(best.filtered, try filtered())
         }
 
         // The sweep of 'bt bench sweep'.
@@ -52,7 +64,29 @@ package enum ExpressionBenchmark {
             sweepBest.builtIn = min(sweepBest.builtIn, try sweepSeconds(builtIn))
             sweepBest.expr = min(sweepBest.expr, try sweepSeconds(expr))
         }
-        return Result(builtIn: best.builtIn, expression: best.expr, sweepBuiltIn: sweepBest.builtIn,
+        return Result(builtIn: best.builtIn, expression: best.expr, filtered: best.filtered, sweepBuiltIn: sweepBest.builtIn,
                       sweepExpression: sweepBest.expr, sweepCombinations: pairs.count)
+    }
+}
+
+extension ExpressionBenchmark {
+    /// ma-cross 10/30 as expressions, entering only while the close is above the 20-day average,
+    /// its daily bars resampled from `candles` by a reader of its own (as each `bt run` has).
+    package static func dailyFilter(reading candles: CandleSeries) throws -> Strategy {
+        try Strategy.expressions(
+            [.entry: "cross_above(sma(close, $fast), sma(close, $slow)) and close > sma(close, 20)@1d",
+             .exit: "cross_below(sma(close, $fast), sma(close, $slow))"],
+            parameters: ["fast=10", "slow=30"]
+        ).reading(OtherSeriesReader(OwnSeries(candles: candles)))
+    }
+
+    /// The run's own candles as the only series `@` reads, resampled to UTC calendar buckets as
+    /// the store does for a series without a session.
+    private struct OwnSeries: OtherSeriesSource {
+        let candles: CandleSeries
+        func candles(symbol: String, timeframe: Timeframe) throws -> CandleSeries? {
+            symbol == candles.symbol ? candles.resampled(to: timeframe) : nil
+        }
+        func keys() throws -> [String] { [] }
     }
 }

@@ -27,6 +27,15 @@ package struct PerfWorkload: Sendable {
             PerfWorkload(name: "expression_run") { _ in
                 try engine(.none, strategy: BenchWorkloads.expressionMACross())
             },
+            PerfWorkload(name: "expression_daily_filter") { _ in
+                let candles = Synth.series(symbol: "BENCH", bars: engineBars, seed: 1, timeframe: .minute1)
+                let config = BenchWorkloads.engineConfig(.none, candles: candles)
+                return {
+                    let strategy = try ExpressionBenchmark.dailyFilter(reading: candles)
+                    let signals = try strategy.signals(candles, try strategy.parameters([]))
+                    _ = try Engine.run(Engine.Request(candles, signals: signals, config: config))
+                }
+            },
             PerfWorkload(name: "sweep_200") { _ in try sweep(maCross) },
             PerfWorkload(name: "screen_40x2000") { try screen(maCross, symbols: 40, bars: 2000, directory: $0, reword: reword) },
             PerfWorkload(name: "store_load") { try storeLoad(bars: engineBars, directory: $0) },

@@ -14,7 +14,7 @@ extension Command {
             .json,
         ]
     ) { args in
-        let bars = try args.count(.bars, default: 1_000_000, in: 31...Int.max)  // ma-cross 10/30
+        let bars = try args.count(.bars, default: 1_000_000, in: 28_800...Int.max)  // 20 days for the daily filter
         let repeats = try args.count(.repeat, default: 7, in: 1...Int.max)
         let sweepBars = try args.count(.candles, default: 10_000, in: 201...Int.max)  // windows up to 200
         let r = try ExpressionBenchmark.run(builtIn: .maCross, bars: bars, repeats: repeats, sweepBars: sweepBars)

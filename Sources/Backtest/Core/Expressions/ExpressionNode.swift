@@ -199,7 +199,7 @@ struct ExpressionBinder {
             } catch let refusal as OtherSeriesReader.Refusal {
                 throw fail(.otherSeries, refusal.reason, keyRange)
             }
-            if !run.isEmpty, series.alignment(to: run).allSatisfy({ $0 < 0 }) {
+            if !run.isEmpty, series.alignment(to: run).isEmpty {
                 throw fail(.otherSeries, "no \(series.name) bar closed within the run's bars (\(series.span)) in time to be read there: "
                            + "the rule could never be true", keyRange)
             }

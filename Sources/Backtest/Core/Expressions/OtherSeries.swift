@@ -124,16 +124,18 @@ final class Sessions: @unchecked Sendable {
         self.source = source
     }
 
+    /// The session `symbol`'s bars follow, if any.
+    func session(of symbol: String) -> TradingSession? {
+        lock.lock(); defer { lock.unlock() }
+        if let s = known[symbol] { return s }
+        let session = (try? source.session(symbol: symbol)) ?? nil
+        known[symbol] = session
+        return session
+    }
+
     /// When each bar of `series` closes: at its session's close when it has one.
     func closes(of series: CandleSeries, timeframe: Timeframe) -> [Int64] {
-        lock.lock()
-        let session: TradingSession?
-        if let s = known[series.symbol] { session = s } else {
-            session = (try? source.session(symbol: series.symbol)) ?? nil
-            known[series.symbol] = session
-        }
-        lock.unlock()
-        guard let session else { return series.time.map(timeframe.barEnd) }
+        guard let session = session(of: series.symbol) else { return series.time.map(timeframe.barEnd) }
         return series.time.map { session.barEnd($0, timeframe: timeframe) }
     }
 }
@@ -173,27 +175,43 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     public static func == (a: OtherSeries, b: OtherSeries) -> Bool { a === b }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    /// For each bar of `run`, the index of this series' last bar closed at or before the run
-    /// bar's close, or -1 where none has closed or the last is older than `maxAge`.
+    /// The last run `alignment(to:)` was asked for and its answer: binding, evaluation and the
+    /// warnings' count ask for the same run's, and a sweep's combinations all do.
+    private var lastAlignment: (symbol: String, timeframe: Timeframe?, time: [Int64], alignment: OtherSeriesAlignment)?
+    private let alignmentLock = NSLock()
+
+    /// Which of this series' bars each bar of `run` sees: its last bar closed at or before the
+    /// run bar's close, none where none has closed or the last is older than `maxAge`.
     /// - Precondition: both series' times ascend.
-    /// - Complexity: O(run bars + bars).
-    func alignment(to run: CandleSeries) -> [Int] {
-        let runCloses = sessions.closes(of: run, timeframe: run.timeframe ?? Timeframe.infer(from: run.time) ?? timeframe)
-        var out = [Int](repeating: -1, count: run.count)
-        var j = -1
-        for i in 0..<run.count {
-            let close = runCloses[i]
-            while j + 1 < closes.count && closes[j + 1] <= close { j += 1 }
-            if j >= 0, maxAge.map({ close - closes[j] <= $0 }) ?? true { out[i] = j }
+    /// - Complexity: O(1) again for the same run's times (the same array storage), O(run bars)
+    ///   for equal times in another array; else `OtherSeriesAlignment.init`'s.
+    func alignment(to run: CandleSeries) -> OtherSeriesAlignment {
+        alignmentLock.lock()
+        if let last = lastAlignment, last.symbol == run.symbol, last.timeframe == run.timeframe, last.time == run.time {
+            alignmentLock.unlock()
+            return last.alignment
         }
-        return out
+        alignmentLock.unlock()
+        let runTimeframe = run.timeframe ?? Timeframe.infer(from: run.time) ?? timeframe
+        let alignment: OtherSeriesAlignment
+        if let session = sessions.session(of: run.symbol) {
+            let runCloses = run.time.map { session.barEnd($0, timeframe: runTimeframe) }
+            alignment = OtherSeriesAlignment(closes: closes, maxAge: maxAge, count: run.count) { runCloses[$0] }
+        } else {
+            let time = run.time
+            alignment = OtherSeriesAlignment(closes: closes, maxAge: maxAge, count: run.count) { runTimeframe.barEnd(time[$0]) }
+        }
+        alignmentLock.lock()
+        lastAlignment = (run.symbol, run.timeframe, run.time, alignment)
+        alignmentLock.unlock()
+        return alignment
     }
 
     /// `node`'s values on this series, aligned to `run`'s bars (NaN where `alignment` has none).
     /// - Throws: `InputError` from an indicator (a period longer than the series).
     func values(of node: ExpressionNode, alignedTo run: CandleSeries) throws -> [Double] {
         let own = try ExpressionPlan([node]).evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
-        return alignment(to: run).map { $0 < 0 ? .nan : own[$0] }
+        return alignment(to: run).values(own)
     }
 }
 
@@ -208,8 +226,7 @@ extension UnalignedBars {
             pending += node.children
         }
         return seen.compactMap { series in
-            let alignment = series.alignment(to: run)
-            let bars = alignment.indices.filter { alignment[$0] < 0 }
+            let bars = series.alignment(to: run).unseen
             return bars.isEmpty ? nil : UnalignedBars(series: series.name, canBeStale: series.maxAge != nil, bars: bars)
         }
     }
