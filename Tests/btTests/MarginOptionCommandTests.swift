@@ -66,6 +66,19 @@ struct MarginOptionCommandTests {
         let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(md.contains("## Account\n\nspot, 3x cross margin, mmr 25%.") && md.contains("| interest paid |")
                 && md.contains("### Over time") && !md.contains("funding paid"), "\(md)")
+        // report.html shows the same figures: the account, its margin use, and over time.
+        let tables = try #require(try SweepScreenCommandTests.pageData(dir.appendingPathComponent("report.html").path)["tables"]
+                                  as? [[String: Any]])
+        let account = try #require(tables.first { $0["id"] as? String == "account" })
+        let rowsShown = try #require(account["rows"] as? [[String]])
+        #expect(rowsShown.count == 4 && rowsShown.allSatisfy { md.contains("| \($0[0]) | \($0[1]) |") }, "\(rowsShown)")
+        #expect((account["notes"] as? [String])?.first == "spot, 3x cross margin, mmr 25%.")
+        let overTime = try #require(tables.first { $0["id"] as? String == "account_over_time" })
+        #expect((overTime["rows"] as? [[String]])?.count == 10 && overTime["columns"] as? [String] == ["from", "largest leverage"])
+        let cash = BT.scratchDirectory().appendingPathComponent("cash")
+        #expect(try BT.run(base + ["--out", cash.path, "--no-chart"]).status == 0)
+        let cashTables = try SweepScreenCommandTests.pageData(cash.appendingPathComponent("report.html").path)["tables"] as? [[String: Any]]
+        #expect(cashTables?.contains { ($0["id"] as? String ?? "").hasPrefix("account") } == false)
     }
 
     @Test("a future's contracts: N% of equity buys the same exposure in contracts of 50, the headline says the multiplier")
@@ -119,6 +132,13 @@ struct MarginOptionCommandTests {
         #expect(rows.count > 1 && abs(sum - paid) <= 1e-9 * max(1, abs(paid)), "trades \(sum) vs funding_paid \(paid)")
         let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(md.contains("| funding, net paid | \(String(format: "%.2f", paid)) |"), "\(md)")
+        // report.html's leverage and funding over time: the spans' funding adds up to the net paid.
+        let tables = try #require(try SweepScreenCommandTests.pageData(dir.appendingPathComponent("report.html").path)["tables"]
+                                  as? [[String: Any]])
+        let overTime = try #require(tables.first { $0["id"] as? String == "account_over_time" })
+        #expect(overTime["columns"] as? [String] == ["from", "largest leverage", "funding"])
+        let spans = (overTime["rows"] as? [[String]] ?? []).compactMap { Double($0[2]) }
+        #expect(spans.count == 10 && abs(spans.reduce(0, +) - paid) <= 0.006, "\(spans) vs \(paid)")
     }
 
     @Test("a sweep's grid takes leverage and mmr as axes; a portfolio refuses a margin account with the reason")

@@ -33,6 +33,13 @@ package enum Markdown {
     /// `s` holds a backtick or starts and ends with a space (a renderer strips one from each
     /// end); `|` is escaped (GitHub's tables split on it even inside code, and show `\|` there
     /// as `|`), line breaks and control characters are made visible.
+    /// A table of `rows` under `columns`, every cell escaped (`cell`); `align` says "right" for
+    /// a right-aligned column (as report.html's tables say it).
+    static func table(_ columns: [String], _ rows: [[String]], align: [String]) -> String {
+        func line(_ cells: [String]) -> String { "| " + cells.map(cell).joined(separator: " | ") + " |\n" }
+        return line(columns) + "|" + align.map { $0 == "right" ? "---:|" : "---|" }.joined() + "\n" + rows.map(line).joined()
+    }
+
     static func code(_ s: String) -> String {
         let text = folded(s, visibleNewlines: true).replacingOccurrences(of: "|", with: "\\|")
         var longest = 0, run = 0

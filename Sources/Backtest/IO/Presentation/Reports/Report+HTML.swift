@@ -38,6 +38,7 @@ extension Report {
         }
         tables.append(PageData.table(id: "stats", title: "Statistics", columns: ["statistic", "value"],
                                      rows: stats.all.map { PageData.statRow($0.stat, $0.value) }, align: ["left", "right"], notes: notes))
+        tables += accountTables
         if let rows = exitRows {
             tables.append(PageData.table(id: "exits", title: "Exits by kind", columns: rows[0], rows: Array(rows.dropFirst()),
                                          align: ["left", "right", "right", "right"],
