@@ -323,7 +323,7 @@ typedef struct bt_config {
     double liq_fee_bps;          /* --liq-fee-bps: a liquidation's fee (0) */
     const char *margin_rate;     /* --margin-rate: annual interest on borrowed cash, "8%" (NULL) */
     double multiplier;           /* --multiplier: units of the underlying in a perp's or future's
-                                    contract (1) */
+                                    contract (NaN: the symbol's stored one in db, else 1) */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */

@@ -30,8 +30,8 @@ struct ConfigSettingsTests {
         #expect(c.struct_size == MemoryLayout<bt_config>.size && c.sl == nil && c.allow_short == 0)
         let request = try Config.request(c)
         #expect(c.fee_per_unit == 0 && c.maker_bps.isNaN && c.fee_max == nil && c.borrow_bps == 0)
-        #expect(c.leverage.isNaN && c.multiplier == 1 && c.liq_fee_bps == 0 && c.margin == nil && c.instrument == nil && c.mmr == nil && c.margin_rate == nil)
-        #expect(Set(request.values.keys) == [.cash, .feeMin, .feePerUnit, .borrowBps, .multiplier, .liqFeeBps, .maxParticipation, .impact, .touchSeconds])
+        #expect(c.leverage.isNaN && c.multiplier.isNaN && c.liq_fee_bps == 0 && c.margin == nil && c.instrument == nil && c.mmr == nil && c.margin_rate == nil)
+        #expect(Set(request.values.keys) == [.cash, .feeMin, .feePerUnit, .borrowBps, .liqFeeBps, .maxParticipation, .impact, .touchSeconds])
     }
 
     @Test("a bt_config from an older bt.h (ending at db, or at a later field) is read with the defaults for the rest; other sizes are refused")

@@ -75,6 +75,28 @@ struct InstrumentCommandTests {
         #expect(try csv("stored") != csv("plain"))
     }
 
+    @Test("a future's multiplier is stored with it and sizes its runs' contracts; refused on spot, and a run that makes it spot is told the value is stored")
+    func multiplier() throws {
+        let db = try RunCommandTests.store()
+        let before = TestSupport.storeBytes(db)
+        let spot = try BT.run(["data", "instrument", "GOOG", "--multiplier", "50", "--db", db])
+        #expect(spot.status == 2 && spot.stderr.hasPrefix("error: --multiplier '50': a multiplier sizes contracts"), "\(spot.stderr)")
+        #expect(TestSupport.storeBytes(db) == before)
+        let set = try BT.run(["data", "instrument", "GOOG", "--kind", "future", "--multiplier", "50", "--json", "--db", db])
+        #expect(set.stdout == #"{"symbol":"GOOG","instrument":"future","multiplier":50}"# + "\n", "\(set.stdout)")
+        let run = ["run", "ma-cross", "GOOG", "--depth", "none", "--no-costs", "--db", db]
+        let stored = try BT.run(run + ["--json"])
+        let given = try BT.run(run + ["--json", "--instrument", "future", "--multiplier", "50"])
+        #expect(stored.status == 0 && given.status == 0, "\(stored.stderr)")
+        let execution = try #require(try RunCommandTests.json(stored.stdout)["execution"] as? [String: Any])
+        #expect(execution["multiplier"] as? Double == 50, "\(execution)")
+        #expect(try RunCommandTests.json(stored.stdout)["stats"] as? NSDictionary == RunCommandTests.json(given.stdout)["stats"] as? NSDictionary)
+        let madeSpot = try BT.run(run + ["--instrument", "spot"])
+        #expect(madeSpot.status == 2 && madeSpot.stderr.contains("a multiplier sizes contracts")
+                && madeSpot.stderr.contains("GOOG's stored setting: give it to the run to override"), "\(madeSpot.stderr)")
+        #expect(try BT.run(run + ["--instrument", "spot", "--multiplier", "1"]).status == 0)
+    }
+
     @Test("bt data fetch binance-futures fills them from exchangeInfo over the stored ones; a bad tickSize stores nothing (exit 1)")
     func fetched() throws {
         let server = try FundingServer(["--rows", "10"])

@@ -77,9 +77,16 @@ extension ExecutionRequest {
     private func build(for candles: CandleSeries, symbol: String?, strategy: Strategy?, parameters: StrategyParameters?,
                        resources: ExecutionResources, inferredTick: (() -> Double?)?, depth fixedDepth: String?) throws -> ExecutionPlan {
         let symbol = symbol ?? candles.symbol
-        let stored = try resources.instrumentSettings(symbol: SeriesName.split(symbol)?.0 ?? symbol)
-        return try over(stored).plan(for: candles, symbol: symbol, strategy: strategy, parameters: parameters, resources: resources,
-                                     inferredTick: inferredTick, depth: fixedDepth)
+        let base = SeriesName.split(symbol)?.0 ?? symbol
+        let stored = try resources.instrumentSettings(symbol: base)
+        do {
+            return try over(stored).plan(for: candles, symbol: symbol, strategy: strategy, parameters: parameters, resources: resources,
+                                         inferredTick: inferredTick, depth: fixedDepth)
+        } catch var e as InputError where e.file == nil && e.setting.map({ values[$0] == nil && stored[$0] != nil }) == true {
+            // The value at fault is the symbol's, not the command line's: say where it is kept.
+            e.reason += " (\(base)'s stored setting: give it to the run to override, or change it with bt data instrument \(base))"
+            throw e
+        }
     }
 
     /// `configuration(for:...)` of this request as it is (no file or stored settings added).

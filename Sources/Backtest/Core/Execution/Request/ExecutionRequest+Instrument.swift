@@ -1,8 +1,9 @@
 extension ExecutionRequest {
     /// The settings a symbol's instrument keeps with its series (`bt data instrument`): what is
-    /// traded, its price and quantity increments, its maintenance rate, its fees and the leverage.
-    /// Stored ones are the defaults of every run on the symbol; a setting a request gives wins.
-    public static let instrumentSettings: [Setting] = [.instrument, .tick, .lot, .mmr, .makerBps, .feeBps, .leverage]
+    /// traded, its price and quantity increments, its maintenance rate, its fees, the leverage
+    /// and a contract's multiplier. Stored ones are the defaults of every run on the symbol; a
+    /// setting a request gives wins.
+    public static let instrumentSettings: [Setting] = [.instrument, .tick, .lot, .mmr, .makerBps, .feeBps, .leverage, .multiplier]
 
     /// This request over `stored`: each instrument setting the request does not give, from
     /// `stored` (other settings in `stored` are not read).

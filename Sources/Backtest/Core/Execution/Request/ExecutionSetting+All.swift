@@ -45,7 +45,7 @@ extension ExecutionSetting {
                              default: stored("0.5% for perp and future, 25% for spot")),
             ExecutionSetting(.multiplier, .number, valueName: "N",
                              help: "Units of the underlying in one contract of a perp or future (50 for ES): quantities count contracts, a contract's notional is N × price",
-                             default: number(config.multiplier)),
+                             default: stored(NumberText.shortest(config.multiplier))),
             ExecutionSetting(.liqFeeBps, .number, valueName: "BPS", help: "Fee of a liquidation in basis points of its notional (instead of the trading fee)",
                              default: number(config.liqFeeBps)),
             ExecutionSetting(.marginRate, .text, valueName: "PCT",
