@@ -170,6 +170,11 @@ struct MarginOptionCommandTests {
         let e = try #require(try RunCommandTests.json(r.stdout)["execution"] as? [String: Any])
         #expect(e["leverage"] as? Double == 3 && e["instrument"] as? String == "perp" && e["margin"] as? String == "isolated"
                 && e["fee_bps"] as? Double == 4, "\(e)")
+        // bt strategies lists the section.
+        let listed = try BT.run(["strategies", "--strategies", dir.path])
+        #expect(listed.stdout.contains("  [account]\n  leverage = 3\n  instrument = perp\n  margin = isolated\n  fee_bps = 4\n"), "\(listed.stdout)")
+        let listedJSON = try BT.run(["strategies", "--strategies", dir.path, "--json"]).stdout
+        #expect(listedJSON.contains(#""account":[{"setting":"leverage","text":"3"},{"setting":"instrument","text":"perp"}"#), "\(listedJSON)")
         let overridden = try BT.run(["run", file.path, "GOOG", "--leverage", "2", "--fee-bps", "7", "--json", "--no-costs", "--db", db])
         let o = try #require(try RunCommandTests.json(overridden.stdout)["execution"] as? [String: Any])
         #expect(o["leverage"] as? Double == 2 && o["fee_bps"] as? Double == 7 && o["instrument"] as? String == "perp", "\(o)")
