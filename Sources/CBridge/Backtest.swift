@@ -56,10 +56,24 @@ final class RunHandle: @unchecked Sendable {
     }
 }
 
-/// A strategy (`bt_strategy`): read-only once made.
+/// A strategy (`bt_strategy`): read-only once made. One made by `bt_strategy_reading` reads
+/// its rules' `@` series from `other` (and the run's own bars).
 final class StrategyHandle: Sendable {
     let strategy: Strategy
-    init(_ strategy: Strategy) { self.strategy = strategy }
+    let reading: Bool
+    let other: OtherHandle?
+
+    init(_ strategy: Strategy, reading: Bool = false, other: OtherHandle? = nil) {
+        self.strategy = strategy
+        self.reading = reading
+        self.other = other
+    }
+
+    /// The strategy for a run on `candles`: reading `@` through a reader of its own when it does.
+    func strategy(on candles: CandleSeries) -> Strategy {
+        guard reading, strategy.readsOtherSeries else { return strategy }
+        return strategy.reading(OtherHandle.reader(other, for: candles))
+    }
 }
 
 /// C strings that live as long as the library: statistic and exit-kind names.
@@ -104,8 +118,8 @@ public func bt_strategy_signals(_ handle: OpaquePointer?, _ params: UnsafePointe
                                 _ exits: UnsafeMutablePointer<UInt8>?, _ shortEntries: UnsafeMutablePointer<UInt8>?,
                                 _ shortExits: UnsafeMutablePointer<UInt8>?, _ hasShort: UnsafeMutablePointer<Int32>?) -> Int32 {
     guarded {
-        let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
         let candles = try Bars.candles(bars, for: .expression)
+        let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy(on: candles)
         let n = candles.count
         guard n == 0 || (entries != nil && exits != nil) else { throw BridgeError.argument("entries or exits is NULL") }
         let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
@@ -126,6 +140,23 @@ public func bt_strategy_signals(_ handle: OpaquePointer?, _ params: UnsafePointe
         copy(signals.shortEntries, shortEntries)
         copy(signals.shortExits, shortExits)
     }
+}
+
+@_cdecl("bt_strategy_reading")
+public func bt_strategy_reading(_ handle: OpaquePointer?, _ other: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
+        out.pointee = Handles.shared.add(StrategyHandle(strategy, reading: true, other: try otherSeries(other)))
+    }
+}
+
+@_cdecl("bt_strategy_reads_other")
+public func bt_strategy_reads_other(_ handle: OpaquePointer?) -> Int32 {
+    var result: Int32 = -1
+    _ = guarded { result = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy.readsOtherSeries ? 1 : 0 }
+    return result
 }
 
 @_cdecl("bt_strategy_free")
@@ -203,7 +234,7 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, stra
                       _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int, _ config: UnsafePointer<bt_config>?,
                       _ out: UnsafeMutablePointer<OpaquePointer?>?) throws {
     guard let out else { throw BridgeError.argument("out is NULL") }
-    let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
+    let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy(on: candles)
     let cfg = try Config.read(config)
     // As bt run: short rules trade only with shorts allowed.
     try strategy.requireShorts(allowed: cfg.allow_short != 0)
