@@ -8,14 +8,14 @@ import Foundation
 /// `close@1d` resamples them when nothing else holds the symbol at 1d). Adding takes the lock;
 /// once the caller stops adding, threads may share the handle.
 final class OtherHandle: @unchecked Sendable {
-    let store: StoredOtherSeries?
+    let store: StoreOnce?
     let maxStale: Int64?
     private let lock = NSLock()
     private var given: [String: [Timeframe: CandleSeries]] = [:]
 
     /// - Throws: `InputError` for a `maxStale` that is no duration, or a `db` that is no store.
     init(db: String?, maxStale: String?) throws {
-        store = db.map(StoredOtherSeries.init(path:))
+        store = db.map { StoreOnce(StoredOtherSeries(path: $0)) }
         self.maxStale = try OtherSeriesReader(CallerSeries(given: [:], store: nil, run: CandleSeries(symbol: "")),
                                               maxStale: maxStale).maxStale  // parsed as --max-stale
         _ = try store?.keys()  // a path that holds no store fails here, not at the first evaluation
@@ -61,7 +61,7 @@ final class OtherHandle: @unchecked Sendable {
 /// store, then the run's own bars for the run's own symbol (resampled to the higher timeframe).
 struct CallerSeries: OtherSeriesSource {
     var given: [String: [Timeframe: CandleSeries]]
-    var store: StoredOtherSeries?
+    var store: StoreOnce?
     var run: CandleSeries
 
     func candles(symbol: String, timeframe: Timeframe) throws -> CandleSeries? {
@@ -120,4 +120,42 @@ public func bt_other_free(_ handle: OpaquePointer?) {
 func otherSeries(_ handle: OpaquePointer?) throws -> OtherHandle? {
     guard handle != nil else { return nil }
     return try Handles.shared.get(handle, as: OtherHandle.self, "other")
+}
+
+/// The store's series and sessions, each read once for the life of a `bt_other`: every
+/// evaluation makes its own reader, and a parameter search on one `bt_other` would otherwise
+/// read the same series from SQLite on every call. The store is read-only here, as a run's.
+final class StoreOnce: OtherSeriesSource, @unchecked Sendable {
+    private let store: any OtherSeriesSource
+    private let lock = NSLock()
+    private var candles: [String: CandleSeries?] = [:]
+    private var sessions: [String: TradingSession?] = [:]
+    private var listed: [String]?
+
+    init(_ store: any OtherSeriesSource) { self.store = store }
+
+    /// `read` of `key` from `cache`, or read once and kept (errors are not kept).
+    private func once<T>(_ cache: ReferenceWritableKeyPath<StoreOnce, [String: T]>, _ key: String, _ read: () throws -> T) throws -> T {
+        lock.lock(); defer { lock.unlock() }
+        if let known = self[keyPath: cache][key] { return known }
+        let value = try read()
+        self[keyPath: cache][key] = value
+        return value
+    }
+
+    func candles(symbol: String, timeframe: Timeframe) throws -> CandleSeries? {
+        try once(\.candles, "\(symbol)@\(timeframe.rawValue)") { try store.candles(symbol: symbol, timeframe: timeframe) }
+    }
+
+    func session(symbol: String) throws -> TradingSession? {
+        try once(\.sessions, symbol) { try store.session(symbol: symbol) }
+    }
+
+    func keys() throws -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        if let listed { return listed }
+        let keys = try store.keys()
+        listed = keys
+        return keys
+    }
 }

@@ -118,6 +118,48 @@ struct OtherSeriesBridgeTests {
         #expect(Self.sameValues(weekly, try #require(try Self.goldens("goog")["close_x_1w"])))
     }
 
+    @Test("from a store: another symbol, and the run's own symbol at a higher timeframe, as bt run reads them; each series read once per bt_other")
+    func fromTheStore() throws {
+        let db = TestSupport.scratchDirectory().appendingPathComponent("bt.sqlite").path
+        let store = try CandleStore(path: db)
+        _ = try store.write([.generated(try ShippedData.goog(), source: "GOOG.csv"), .generated(try ShippedData.googx(), source: "GOOGX.csv"),
+                             .generated(try ShippedData.eurusd(), source: "EURUSD.csv")])
+        let other = try Self.other(db: db)
+        defer { CBridge.bt_other_free(other) }
+        let goldens = try Self.goldens("goog")
+        let goog = try ShippedData.goog()
+        #expect(Self.sameValues(try Self.values("close@GOOGX", other: other, on: goog), try #require(goldens["close_x"])))
+        #expect(Self.sameValues(try Self.values("close@GOOGX@1w", other: other, on: goog), try #require(goldens["close_x_1w"])))
+        // The run's own symbol: the store's EURUSD resampled, for bars that name it.
+        let eurusd = try ShippedData.eurusd()
+        #expect(Self.sameValues(try Self.values("sma(close, 5)@1d", other: other, on: eurusd), try #require(try Self.goldens("eurusd")["sma5_1d"])))
+    }
+
+    /// A source that counts what it is asked.
+    final class Counting: OtherSeriesSource, @unchecked Sendable {
+        let lock = NSLock()
+        var asked = 0
+        func candles(symbol: String, timeframe: Timeframe) throws -> CandleSeries? {
+            lock.lock(); asked += 1; lock.unlock()
+            return symbol == "GOOGX" ? try ShippedData.googx() : nil
+        }
+        func keys() throws -> [String] { ["GOOGX@1d"] }
+    }
+
+    @Test("each stored series is read once per bt_other, however many evaluations read it")
+    func storeReadOnce() throws {
+        let counting = Counting()
+        let once = StoreOnce(counting)
+        let goog = try ShippedData.goog()
+        for _ in 0..<3 {
+            let reader = OtherSeriesReader(CallerSeries(given: [:], store: once, run: goog))
+            let values = try LocatedExpression("close@GOOGX", origin: .setting(.entry)).values(on: goog, reading: reader)
+            #expect(Self.sameValues(values, try #require(try Self.goldens("goog")["close_x"])))
+            _ = try once.candles(symbol: "SPY", timeframe: .day1)
+        }
+        #expect(counting.asked == 2, "GOOGX once, SPY (not stored) once")
+    }
+
     @Test("a strategy reading @ (bt_strategy_reading) gives the goldens' signals and a run that counts the bars without a closed bar")
     func strategies() throws {
         let eurusd = try ShippedData.eurusd()

@@ -243,7 +243,10 @@ def compile(text: str, params: Optional[Dict[str, Any]] = None, *, other: Option
 def evaluate(df: pd.DataFrame, text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,
              db: Any = None, max_stale: Optional[str] = None, symbol: Optional[str] = None) -> pd.Series:
     """The expression's value at every bar of `df`: `btcore.evaluate(df, "sma(close, 20) / close")`;
-    `other`, `db`, `max_stale` and `symbol` as `Expression` and `signals` take them."""
+    `other`, `db` (default df.attrs["db"] when the text reads `@`), `max_stale` and `symbol` as
+    `Expression` and `signals` take them."""
+    if db is None and "@" in str(text):  # `@` is the language's only use of the character
+        db = df.attrs.get("db")
     return Expression(text, params, other=other, db=db, max_stale=max_stale).values(df, symbol=symbol)
 
 

@@ -146,7 +146,16 @@ def test_bad_keys_and_series_raise_with_the_reason(call, words, goog, googx):
         assert w in str(caught.value), str(caught.value)
 
 
-def test_an_expression_compiled_once_reads_other_series_on_many_frames(goog, googx):
-    e = btcore.compile("close@GOOGX", other={"GOOGX": googx})
+@pytest.mark.parametrize("where", ["frames", "store"])
+def test_an_expression_compiled_once_reads_other_series_on_many_frames(where, goog, googx, store_x):
+    """One bt_other serves every evaluation (the store's series read once): each frame gets
+    the values of its own bars."""
+    e = btcore.compile("close@GOOGX", **({"other": {"GOOGX": googx}} if where == "frames" else {"db": store_x}))
     whole, tail = e.values(goog), e.values(goog.iloc[1000:])
     np.testing.assert_array_equal(whole.to_numpy()[1000:], tail.to_numpy())
+    np.testing.assert_allclose(whole.to_numpy(), golden("goog", "close_x"), equal_nan=True)
+
+
+def test_evaluate_reads_the_store_the_frame_came_from(store_x):
+    goog = btcore.read("GOOG", db=store_x)
+    np.testing.assert_allclose(btcore.evaluate(goog, "close@GOOGX").to_numpy(), golden("goog", "close_x"), equal_nan=True)
