@@ -300,6 +300,15 @@ bt_status bt_strategy_signals(const bt_strategy *strategy, const char *const *pa
    this, a rule that reads @ fails when the strategy runs. The new handle keeps `other` alive. */
 bt_status bt_strategy_reading(const bt_strategy *strategy, const bt_other *other, bt_strategy **out);
 
+/* The warnings of the strategy's signals on `bars` (as bt_strategy_signals computes them): the
+   JSON array `bt run --json` has under "warnings", [{"kind": ..., "message": ...}], today the
+   "no_closed_bar" of rules reading @ ("412 bars had no closed SPY@1d bar ..."); "[]" for none.
+   Into buffer[capacity] as bt_result_json gives its text (buffer NULL and capacity 0: *length
+   only; BT_E_LENGTH, nothing written, when the buffer is too small). Each call computes the
+   signals again. */
+bt_status bt_strategy_signal_warnings(const bt_strategy *strategy, const char *const *params, size_t nparams,
+                                      const bt_bars *bars, char *buffer, size_t capacity, size_t *length);
+
 /* 1 when a rule of the strategy reads another series with @ (it needs bt_strategy_reading to
    run), 0 when none does, -1 for an invalid handle. */
 int bt_strategy_reads_other(const bt_strategy *strategy);

@@ -194,6 +194,16 @@ struct OtherSeriesBridgeTests {
         let missing = try #require(try Self.goldens("eurusd")["close_1d"]).prefix { $0.isNaN }.count
         #expect(json.contains("\(missing) bars had no closed EURUSD@1d bar"), "\(json.prefix(400))")
         #expect(CBridge.bt_strategy_reads_other(nil) == -1)
+        // The signals' own warnings: the same no_closed_bar, as JSON, without a run.
+        var warningsLength = 0
+        #expect(Self.withBars(eurusd) { CBridge.bt_strategy_signal_warnings(reading, nil, 0, $0, nil, 0, &warningsLength) } == 0)
+        var small = [CChar](repeating: 1, count: warningsLength)
+        #expect(Self.withBars(eurusd) { CBridge.bt_strategy_signal_warnings(reading, nil, 0, $0, &small, warningsLength, nil) } == 3)
+        #expect(small.allSatisfy { $0 == 1 }, "nothing written into a buffer too small")
+        var warnings = [CChar](repeating: 0, count: warningsLength + 1)
+        #expect(Self.withBars(eurusd) { CBridge.bt_strategy_signal_warnings(reading, nil, 0, $0, &warnings, warningsLength + 1, nil) } == 0)
+        let warned = warnings.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        #expect(warned.hasPrefix(#"[{"kind":"no_closed_bar","message":"\#(missing) bars had no closed EURUSD@1d bar"#), "\(warned)")
     }
 
     @Test("bad keys are refused with the reason, a suggestion and a caret under the key")

@@ -303,7 +303,9 @@ def signals(df: pd.DataFrame, entry: Optional[str] = None, exit: Optional[str] =
     --max-stale ("36h", "3d"): how long another symbol's value may be carried past its bar.
 
     Returns a DataFrame on `df`'s index with bool columns entry and exit (and short_entry,
-    short_exit when the strategy has short rules)."""
+    short_exit when the strategy has short rules); `.attrs["warnings"]` lists what `bt run` would
+    warn of the signals ({"kind", "message"}: "no_closed_bar", the bars where a series read with
+    `@` had no closed bar, so the rules reading it were false there)."""
     handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
     handle, reading = _reading(handle, other, db if db is not None else df.attrs.get("db"), max_stale, explicit_db=db is not None)
     assignments, count = _lib.strings(parameters(params))
@@ -313,7 +315,25 @@ def signals(df: pd.DataFrame, entry: Optional[str] = None, exit: Optional[str] =
     check(lib.bt_strategy_signals(handle.value, assignments, count, ctypes.byref(bars.struct),
                                   *[_lib.address(columns[c]) for c in columns], ctypes.byref(has_short)))
     names = ["entry", "exit"] + (["short_entry", "short_exit"] if has_short.value else [])
-    return pd.DataFrame({name: columns[name].view(np.bool_) for name in names}, index=df.index)
+    frame = pd.DataFrame({name: columns[name].view(np.bool_) for name in names}, index=df.index)
+    frame.attrs["warnings"] = _signal_warnings(handle, assignments, count, bars)
+    return frame
+
+
+def _signal_warnings(handle: _lib.Handle, assignments: Any, count: int, bars: BarsArgument) -> List[Dict[str, str]]:
+    """The warnings of a strategy's signals (bt_strategy_signal_warnings), as Result.warnings."""
+    if lib.bt_strategy_reads_other(handle.value) != 1:
+        return []
+    length = ctypes.c_size_t()
+    buffer = ctypes.create_string_buffer(4096)
+    status = lib.bt_strategy_signal_warnings(handle.value, assignments, count, ctypes.byref(bars.struct), buffer, 4096,
+                                             ctypes.byref(length))
+    if status == _lib.BT_E_LENGTH:
+        buffer = ctypes.create_string_buffer(length.value + 1)
+        status = lib.bt_strategy_signal_warnings(handle.value, assignments, count, ctypes.byref(bars.struct), buffer,
+                                                 length.value + 1, ctypes.byref(length))
+    check(status)
+    return _json.loads(buffer.raw[:length.value].decode("utf-8"))
 
 
 _EXIT_KINDS = [lib.bt_exit_kind_name(i).decode() for i in range(9)]

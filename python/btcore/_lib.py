@@ -176,6 +176,8 @@ _declare("bt_strategy_signals", c_int, HANDLE, STRINGS, c_size_t, POINTER(Bars),
          POINTER(c_int))
 _declare("bt_strategy_reading", c_int, HANDLE, HANDLE, P_HANDLE)
 _declare("bt_strategy_reads_other", c_int, HANDLE)
+_declare("bt_strategy_signal_warnings", c_int, HANDLE, STRINGS, c_size_t, POINTER(Bars), c_char_p, c_size_t,
+         POINTER(c_size_t))
 _declare("bt_strategy_free", None, HANDLE)
 
 # Backtests and results

@@ -108,6 +108,23 @@ def test_a_backtest_reading_other_series_equals_bt_run_and_warns_of_bars_without
     assert stale.stats != run.stats
 
 
+def test_signals_carry_the_warnings_a_run_would_give(store_x, googx, goog):
+    """sig.attrs["warnings"]: the bars without a closed bar of a series read with @, as the
+    backtest of the same rules warns of them (and nothing for rules without @)."""
+    entry, exit_ = "close > close@GOOGX", "close < sma(close, 3)@GOOGX"
+    sig = btcore.signals(plain(goog), entry=entry, exit=exit_, other={"GOOGX": googx})
+    run = btcore.backtest(plain(goog), entry=entry, exit=exit_, other={"GOOGX": googx}, depth="none")
+    expected = [w for w in run.warnings if w["kind"] == "no_closed_bar"]
+    assert sig.attrs["warnings"] == expected and len(expected) == 1
+    missing = int(np.isnan(golden("goog", "close_x")).sum())
+    assert expected[0]["message"].startswith(f"{missing} bars had no closed GOOGX@1d bar"), expected
+    assert btcore.signals(goog, entry="close > 1", exit="close < 1").attrs["warnings"] == []
+    # A frame without a symbol: its own series is "@1w".
+    weekly = int(btcore.evaluate(plain(goog), "close@1w").isna().sum())
+    own = btcore.signals(plain(goog), entry="close > close@1w", exit="close < 1").attrs["warnings"]
+    assert weekly > 0 and own[0]["message"].startswith(f"{weekly} bars had no closed @1w bar:"), own
+
+
 def test_without_other_series_a_rule_reading_another_symbol_says_where_it_looked(goog):
     with pytest.raises(btcore.InputError) as caught:
         btcore.signals(plain(goog), entry="close > close@SPY", exit="close < 1")
