@@ -243,6 +243,14 @@ struct OtherSeriesBridgeTests {
         let undated = CandleSeries(symbol: "X", time: [0, 1], open: [1, 1], high: [1, 1], low: [1, 1], close: [1, 1], volume: [0, 0])
         #expect(Self.withBars(undated) { CBridge.bt_other_add(other, "X", $0) } == 1 && Self.lastError.contains("timeframe is unknown"), "\(Self.lastError)")
         #expect(CBridge.bt_other_add(out, "GOOG", nil) == 2)
+        // Freed and wrong-kind handles are refused, never dereferenced.
+        let freed = try Self.other()
+        CBridge.bt_other_free(freed)
+        var expr: OpaquePointer?, strategy: OpaquePointer?
+        #expect(CBridge.bt_expr_compile_other("close@1d", nil, 0, freed, &expr) == 2 && expr == nil)
+        #expect(Self.lastError == "other is not a live handle (freed already, or never made by bt)", "\(Self.lastError)")
+        #expect(CBridge.bt_strategy_reading(freed, nil, &strategy) == 2 && strategy == nil)
+        #expect(CBridge.bt_strategy_reading(other, other, &strategy) == 2 && Self.lastError.contains("another kind"), "\(Self.lastError)")
     }
 }
 
