@@ -254,7 +254,9 @@ bt_status bt_other_new(const char *db, const char *max_stale, bt_other **out);
 
 /* Adds a copy of `bars` as the series `key`: "SPY" (its timeframe from bars->timeframe, else
    inferred from bars->time) or "SPY@1d"; symbols are upper-cased as the store keeps them, and
-   bars->symbol is not read. bars->time is required. A series given twice is BT_E_INPUT. Add
+   bars->symbol is not read. bars->time is required, and the bars must be bars a store could
+   hold, as bt_backtest checks them (no NaN rows: drop them rather than reindex to the run's
+   calendar; @ carries the last closed bar itself). A series given twice is BT_E_INPUT. Add
    every series before the handle is used: a bt_other may then be shared by threads, as long as
    none adds to it. */
 bt_status bt_other_add(bt_other *other, const char *key, const bt_bars *bars);

@@ -104,10 +104,13 @@ public func bt_other_add(_ handle: OpaquePointer?, _ key: UnsafePointer<CChar>?,
     guarded {
         let other = try Handles.shared.get(handle, as: OtherHandle.self, "other")
         let name = try requiredString(key, "key")
-        guard bars?.pointee.time != nil else { throw BridgeError.argument("bars.time is NULL (@ aligns a series by its times)") }
-        let candles = try Bars.candles(bars, for: .expression, "bars")
-        if candles.isEmpty { throw BridgeError.input("key '\(name)': no bars") }
-        try other.add(key: name, candles)
+        guard let bars else { throw BridgeError.argument("bars is NULL") }
+        guard bars.pointee.time != nil else { throw BridgeError.argument("bars.time is NULL (@ aligns a series by its times)") }
+        if bars.pointee.n == 0 { throw BridgeError.input("key '\(name)': no bars") }
+        // Bars a store could hold, as the store's own series are: a NaN row (a frame
+        // reindexed to another calendar) would read as a bar with no value, where the store's
+        // series shows its last closed bar.
+        try other.add(key: name, try Bars.candles(bars, for: .backtest, "other['\(name)']"))
     }
 }
 

@@ -239,6 +239,11 @@ struct OtherSeriesBridgeTests {
         #expect(Self.withBars(goog) { CBridge.bt_other_add(other, "GOOG@1h", $0) } == 1 && Self.lastError.contains("the key says 1h"))
         #expect(Self.withBars(goog) { CBridge.bt_other_add(other, "GOOG", $0) } == 0)
         #expect(Self.withBars(goog) { CBridge.bt_other_add(other, "goog@1d", $0) } == 1 && Self.lastError.contains("GOOG@1d was given already"))
+        // A NaN row (a frame reindexed to another calendar) is refused, as a store would refuse it.
+        var holes = try ShippedData.googx()
+        holes.close[5] = .nan
+        #expect(Self.withBars(holes) { CBridge.bt_other_add(other, "SPY", $0) } == 1)
+        #expect(Self.lastError.hasPrefix("other['SPY'][5] (GOOGX 2004-08-27"), "\(Self.lastError)")
         // Two bars a second apart: no timeframe bt knows.
         let undated = CandleSeries(symbol: "X", time: [0, 1], open: [1, 1], high: [1, 1], low: [1, 1], close: [1, 1], volume: [0, 0])
         #expect(Self.withBars(undated) { CBridge.bt_other_add(other, "X", $0) } == 1 && Self.lastError.contains("timeframe is unknown"), "\(Self.lastError)")
