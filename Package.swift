@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "StrategiesTests", dependencies: ["Strategies", "Backtest", "TestSupport"]),
         .testTarget(name: "btTests", dependencies: ["bt", "Backtest", "TestSupport"]),
         // The C library's bridge: bt_config read by setting name (btcore's suite tests the rest).
-        .testTarget(name: "CBridgeTests", dependencies: ["CBridge", "Backtest", "CBTABI"]),
+        .testTarget(name: "CBridgeTests", dependencies: ["CBridge", "Backtest", "CBTABI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -224,6 +224,52 @@ bt_status bt_expr_signal(const bt_expr *expr, const bt_bars *bars, uint8_t *out)
 void bt_expr_free(bt_expr *expr);
 
 /* ---------------------------------------------------------------------------------------------
+ * Other series: what rules read with @ (`close@1d`, `close@SPY`, `sma(close, 200)@SPY@1d`)
+ *
+ * At a bar that closes at T, EXPR@KEY shows EXPR's value at the last bar of that series that
+ * closed at or before T (an as-of join on close times: never a bar that has not closed). Where
+ * none has, or another symbol's last one is older than its bar length (or max_stale), the value
+ * is NaN and a rule reading it is false; the run's own symbol never goes stale. A timeframe
+ * below the run's is refused. A run's own timeframe is its bars' `timeframe`, else inferred from
+ * their times.
+ *
+ * A series is looked for, in this order: among the bars given with bt_other_add for its symbol
+ * (at the timeframe asked, else the finest given resampled to it in UTC buckets, as the store
+ * resamples), in the store `db`, then, for the run's own symbol (bars->symbol; "" when NULL),
+ * the run's own bars resampled to the higher timeframe. So `close@1d` on hourly bars needs no
+ * other data at all.
+ *
+ * Errors: an unknown symbol or timeframe after @ is BT_E_INPUT from the evaluation, its message
+ * naming the expression, the reason (with a suggestion from the known keys) and a caret under
+ * the key, as bt's command line prints it.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct bt_other bt_other;
+
+/* A set of other series: `db` (NULL: none) is a store read as bt run --db reads it (opened
+   read-only; BT_E_INPUT when there is no store there); `max_stale` (NULL: none) is bt run's
+   --max-stale, a whole number and a unit m, h, d or w ("36h", "3d"): how long another symbol's
+   value may be carried past its bar's close beyond its bar length. */
+bt_status bt_other_new(const char *db, const char *max_stale, bt_other **out);
+
+/* Adds a copy of `bars` as the series `key`: "SPY" (its timeframe from bars->timeframe, else
+   inferred from bars->time) or "SPY@1d"; symbols are upper-cased as the store keeps them, and
+   bars->symbol is not read. bars->time is required, and the bars must be bars a store could
+   hold, as bt_backtest checks them (no NaN rows: drop them rather than reindex to the run's
+   calendar; @ carries the last closed bar itself). A series given twice is BT_E_INPUT. Add
+   every series before the handle is used: a bt_other may then be shared by threads, as long as
+   none adds to it. */
+bt_status bt_other_add(bt_other *other, const char *key, const bt_bars *bars);
+
+void bt_other_free(bt_other *other);
+
+/* bt_expr_compile for an expression that may read other series with @, from `other` (NULL: the
+   run's own bars only, for `close@1d`). The handle keeps `other` alive (free both in any
+   order). bt_expr_eval and bt_expr_signal then align those series to each call's bars. */
+bt_status bt_expr_compile_other(const char *text, const char *const *params, size_t nparams, const bt_other *other,
+                                bt_expr **out);
+
+/* ---------------------------------------------------------------------------------------------
  * Strategies: the built-ins, strategy files and rules
  * ------------------------------------------------------------------------------------------- */
 
@@ -248,6 +294,26 @@ bt_status bt_strategy_rules(const char *entry, const char *exit, const char *sho
 bt_status bt_strategy_signals(const bt_strategy *strategy, const char *const *params, size_t nparams,
                               const bt_bars *bars, uint8_t *entries, uint8_t *exits,
                               uint8_t *short_entries, uint8_t *short_exits, int *has_short);
+
+/* A copy of `strategy` whose rules read their @ series from `other` (NULL: the run's own bars
+   only): bt_strategy_signals, bt_backtest_strategy and bt_backtest_strategy_series on it align
+   them to each call's bars, as `bt run` does with the store. A strategy written in Swift (a
+   built-in) is unchanged. bt_strategy_rules and bt_strategy_named refuse nothing at @; without
+   this, a rule that reads @ fails when the strategy runs. The new handle keeps `other` alive. */
+bt_status bt_strategy_reading(const bt_strategy *strategy, const bt_other *other, bt_strategy **out);
+
+/* The warnings of the strategy's signals on `bars` (as bt_strategy_signals computes them): the
+   JSON array `bt run --json` has under "warnings", [{"kind": ..., "message": ...}], today the
+   "no_closed_bar" of rules reading @ ("412 bars had no closed SPY@1d bar ..."); "[]" for none.
+   Into buffer[capacity] as bt_result_json gives its text (buffer NULL and capacity 0: *length
+   only; BT_E_LENGTH, nothing written, when the buffer is too small). Each call computes the
+   signals again. */
+bt_status bt_strategy_signal_warnings(const bt_strategy *strategy, const char *const *params, size_t nparams,
+                                      const bt_bars *bars, char *buffer, size_t capacity, size_t *length);
+
+/* 1 when a rule of the strategy reads another series with @ (it needs bt_strategy_reading to
+   run), 0 when none does, -1 for an invalid handle. */
+int bt_strategy_reads_other(const bt_strategy *strategy);
 
 void bt_strategy_free(bt_strategy *strategy);
 

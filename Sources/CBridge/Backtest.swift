@@ -56,10 +56,24 @@ final class RunHandle: @unchecked Sendable {
     }
 }
 
-/// A strategy (`bt_strategy`): read-only once made.
+/// A strategy (`bt_strategy`): read-only once made. One made by `bt_strategy_reading` reads
+/// its rules' `@` series from `other` (and the run's own bars).
 final class StrategyHandle: Sendable {
     let strategy: Strategy
-    init(_ strategy: Strategy) { self.strategy = strategy }
+    let reading: Bool
+    let other: OtherHandle?
+
+    init(_ strategy: Strategy, reading: Bool = false, other: OtherHandle? = nil) {
+        self.strategy = strategy
+        self.reading = reading
+        self.other = other
+    }
+
+    /// The strategy for a run on `candles`: reading `@` through a reader of its own when it does.
+    func strategy(on candles: CandleSeries) -> Strategy {
+        guard reading, strategy.readsOtherSeries else { return strategy }
+        return strategy.reading(OtherHandle.reader(other, for: candles))
+    }
 }
 
 /// C strings that live as long as the library: statistic and exit-kind names.
@@ -104,17 +118,8 @@ public func bt_strategy_signals(_ handle: OpaquePointer?, _ params: UnsafePointe
                                 _ exits: UnsafeMutablePointer<UInt8>?, _ shortEntries: UnsafeMutablePointer<UInt8>?,
                                 _ shortExits: UnsafeMutablePointer<UInt8>?, _ hasShort: UnsafeMutablePointer<Int32>?) -> Int32 {
     guarded {
-        let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
-        let candles = try Bars.candles(bars, for: .expression)
-        let n = candles.count
-        guard n == 0 || (entries != nil && exits != nil) else { throw BridgeError.argument("entries or exits is NULL") }
-        let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
-        let signals = try strategy.signals(candles, parameters)
-        if let rules = signals.positionRules {
-            let roles = SignalRules.Role.allCases.filter { rules[$0] != nil }.map(\.rawValue)
-            throw BridgeError.input("the \(roles.joined(separator: " and ")) rule\(roles.count == 1 ? " reads" : "s read") the open position "
-                                    + "(position series such as trade_return): such rules have values only inside a run, so there are "
-                                    + "no signals to give; backtest the strategy (bt_backtest_strategy) and read its trades")
+        let (signals, n) = try strategySignals(handle, params, nparams, bars) { n in
+            guard n == 0 || (entries != nil && exits != nil) else { throw BridgeError.argument("entries or exits is NULL") }
         }
         hasShort?.pointee = signals.shortEntries != nil ? 1 : 0
         func copy(_ flags: [Bool]?, _ out: UnsafeMutablePointer<UInt8>?) {
@@ -126,6 +131,55 @@ public func bt_strategy_signals(_ handle: OpaquePointer?, _ params: UnsafePointe
         copy(signals.shortEntries, shortEntries)
         copy(signals.shortExits, shortExits)
     }
+}
+
+@_cdecl("bt_strategy_signal_warnings")
+public func bt_strategy_signal_warnings(_ handle: OpaquePointer?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int,
+                                       _ bars: UnsafePointer<bt_bars>?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+                                       _ length: UnsafeMutablePointer<Int>?) -> Int32 {
+    guarded {
+        let signals = try strategySignals(handle, params, nparams, bars) { _ in }.signals
+        let warnings = JSONValue.array(signals.unaligned.compactMap(\.warning).map {
+            ["kind": .string($0.kind.rawValue), "message": .string($0.message)]
+        })
+        try copyText(warnings.serialized(), into: buffer, capacity: capacity, length: length, "bt_strategy_signal_warnings")
+    }
+}
+
+/// The signals of the strategy `handle` on `bars` with the `name=value` assignments in
+/// `params`, as `bt signals` computes them, and the bars' count (given to `check` first).
+/// - Throws: for a rule that reads the open position (it has no signals outside a run).
+private func strategySignals(_ handle: OpaquePointer?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int,
+                             _ bars: UnsafePointer<bt_bars>?, check: (Int) throws -> Void) throws -> (signals: Signals, count: Int) {
+    let candles = try Bars.candles(bars, for: .expression)
+    let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy(on: candles)
+    try check(candles.count)
+    let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
+    let signals = try strategy.signals(candles, parameters)
+    if let rules = signals.positionRules {
+        let roles = SignalRules.Role.allCases.filter { rules[$0] != nil }.map(\.rawValue)
+        throw BridgeError.input("the \(roles.joined(separator: " and ")) rule\(roles.count == 1 ? " reads" : "s read") the open position "
+                                + "(position series such as trade_return): such rules have values only inside a run, so there are "
+                                + "no signals to give; backtest the strategy (bt_backtest_strategy) and read its trades")
+    }
+    return (signals, candles.count)
+}
+
+@_cdecl("bt_strategy_reading")
+public func bt_strategy_reading(_ handle: OpaquePointer?, _ other: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
+        out.pointee = Handles.shared.add(StrategyHandle(strategy, reading: true, other: try otherSeries(other)))
+    }
+}
+
+@_cdecl("bt_strategy_reads_other")
+public func bt_strategy_reads_other(_ handle: OpaquePointer?) -> Int32 {
+    var result: Int32 = -1
+    _ = guarded { result = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy.readsOtherSeries ? 1 : 0 }
+    return result
 }
 
 @_cdecl("bt_strategy_free")
@@ -203,7 +257,7 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, stra
                       _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int, _ config: UnsafePointer<bt_config>?,
                       _ out: UnsafeMutablePointer<OpaquePointer?>?) throws {
     guard let out else { throw BridgeError.argument("out is NULL") }
-    let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy
+    let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy(on: candles)
     let cfg = try Config.read(config)
     // As bt run: short rules trade only with shorts allowed.
     try strategy.requireShorts(allowed: cfg.allow_short != 0)
@@ -350,19 +404,26 @@ public func bt_stat_name(_ i: Int) -> UnsafePointer<CChar>? {
 public func bt_result_json(_ handle: OpaquePointer?, _ withCosts: Int32, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
                            _ length: UnsafeMutablePointer<Int>?) -> Int32 {
     guarded {
-        let text = try run(handle).json(withCosts: withCosts != 0)
-        let bytes = Array(text.utf8)
-        length?.pointee = bytes.count
-        if buffer == nil && capacity == 0 { return }
-        guard capacity > bytes.count else {
-            throw BridgeError.length("bt_result_json: the text needs \(bytes.count + 1) bytes with its NUL, the buffer has \(capacity)")
-        }
-        guard let buffer else { throw BridgeError.argument("buffer is NULL") }
-        bytes.withUnsafeBufferPointer { b in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: b.baseAddress!, byteCount: b.count)
-        }
-        buffer[bytes.count] = 0
+        try copyText(try run(handle).json(withCosts: withCosts != 0), into: buffer, capacity: capacity, length: length, "bt_result_json")
     }
+}
+
+/// Gives `text` as bt.h's functions give text: its length (without the NUL) into `length` (may
+/// be NULL); with `buffer` NULL and `capacity` 0 nothing more, else the text and its NUL.
+/// - Throws: `.length` for a buffer too small (nothing written), `.argument` for a NULL buffer.
+private func copyText(_ text: String, into buffer: UnsafeMutablePointer<CChar>?, capacity: Int, length: UnsafeMutablePointer<Int>?,
+                      _ function: String) throws {
+    let bytes = Array(text.utf8)
+    length?.pointee = bytes.count
+    if buffer == nil && capacity == 0 { return }
+    guard capacity > bytes.count else {
+        throw BridgeError.length("\(function): the text needs \(bytes.count + 1) bytes with its NUL, the buffer has \(capacity)")
+    }
+    guard let buffer else { throw BridgeError.argument("buffer is NULL") }
+    bytes.withUnsafeBufferPointer { b in
+        UnsafeMutableRawPointer(buffer).copyMemory(from: b.baseAddress!, byteCount: b.count)
+    }
+    buffer[bytes.count] = 0
 }
 
 @_cdecl("bt_result_free")

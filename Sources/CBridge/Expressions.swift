@@ -3,29 +3,53 @@ import CBTABI
 
 /// A compiled expression (`bt_expr`): parsed, checked and bound once, run as a plan of
 /// whole-array passes on each call. Read-only after it is made, so threads may share it; each
-/// evaluation takes its own workspace from the pool.
+/// evaluation takes its own workspace from the pool. An expression that reads other series
+/// with `@` (compiled with a `bt_other`, or with none: the run's own bars) is bound on each
+/// call instead, against that call's bars.
 final class CompiledExpression: @unchecked Sendable {
     let text: String
     let isCondition: Bool
-    let plan: ExpressionPlan
+    private let located: LocatedExpression
+    private let values: [String: ExpressionValue]
+    /// nil when the expression reads other series.
+    private let plan: ExpressionPlan?
+    private let other: OtherHandle?
     let pool = ExpressionWorkspace.Pool()
 
-    init(text: String, assignments: [String]) throws {
+    /// - Parameter other: where `@` reads other series; nil refuses `@` unless `reading`.
+    init(text: String, assignments: [String], reading: Bool = false, other: OtherHandle? = nil) throws {
         self.text = text
+        self.other = other
         let (declared, values) = try Parameters.parse(assignments)
+        self.values = values
         do {
-            let located = try LocatedExpression(text, origin: .setting(.show))
+            located = try LocatedExpression(text, origin: .setting(.show))
             isCondition = try located.check(parameters: declared) == .condition
             try located.requireNoPositionSeries(for: "an expression on its own (bt_expr)")
-            plan = ExpressionPlan([try located.bind(values)])
+            plan = reading && located.readsOtherSeries ? nil : ExpressionPlan([try located.bind(values)])
         } catch let e as InputError {
-            // The expression is not a setting here: name it as what it is.
-            throw BridgeError.input(e.message { _ in "expression" })
+            throw Self.named(e)
         }
+    }
+
+    /// `e` naming the expression as what it is here (not a setting).
+    private static func named(_ e: InputError) -> BridgeError {
+        BridgeError.input(e.message { _ in "expression" })
     }
 
     /// The values on `candles`, handed to `body` (valid only inside it).
     func evaluate(_ candles: CandleSeries, _ body: (UnsafeBufferPointer<Double>) -> Void) throws {
+        guard let plan else {
+            let reader = OtherHandle.reader(other, for: candles)
+            let values: [Double]
+            do {
+                values = try located.values(on: candles, parameters: self.values, reading: reader)
+            } catch let e as InputError {
+                throw Self.named(e)
+            }
+            values.withUnsafeBufferPointer(body)
+            return
+        }
         try pool.withWorkspace { workspace in
             try plan.evaluate(on: candles, cache: IndicatorCache(), workspace: workspace) { body($0[0]) }
         }
@@ -67,6 +91,19 @@ public func bt_expr_compile(_ text: UnsafePointer<CChar>?, _ params: UnsafePoint
         out.pointee = nil
         let expression = try CompiledExpression(text: try requiredString(text, "text"),
                                                 assignments: try stringList(params, nparams, "params"))
+        out.pointee = Handles.shared.add(expression)
+    }
+}
+
+@_cdecl("bt_expr_compile_other")
+public func bt_expr_compile_other(_ text: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int,
+                                  _ other: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        let expression = try CompiledExpression(text: try requiredString(text, "text"),
+                                                assignments: try stringList(params, nparams, "params"),
+                                                reading: true, other: try otherSeries(other))
         out.pointee = Handles.shared.add(expression)
     }
 }

@@ -32,6 +32,17 @@ package enum ShippedData {
     /// `data/EURUSD.csv`: 5,000 hourly bars, 2017-04-19 to 2018-02-07.
     package static func eurusd() throws -> CandleSeries { try cached.value(for: "EURUSD") }
 
+    /// GOOG without every 7th bar, from the 4th: a second daily symbol with other holidays, the
+    /// GOOGX of the `@` goldens (`Tests/Fixtures/timeframes/make_goldens.py`).
+    package static func googx() throws -> CandleSeries {
+        let goog = try goog()
+        var x = CandleSeries(symbol: "GOOGX", timeframe: .day1)
+        for i in 0..<goog.count where i % 7 != 3 {
+            x.append(time: goog.time[i], open: goog.open[i], high: goog.high[i], low: goog.low[i], close: goog.close[i], volume: goog.volume[i])
+        }
+        return x
+    }
+
     private static let cached = Cache()
 
     /// Parsed files, read once per test process.

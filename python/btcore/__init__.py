@@ -22,7 +22,7 @@ import inspect
 import json as _json
 import math
 import os
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
@@ -172,31 +172,60 @@ class Bars:
         return f"btcore.Bars({self.symbol or 'unnamed'}, {self.timeframe or 'unknown timeframe'}, {self._n} bars, {span})"
 
 
+def _other_series(other: Optional[Dict[str, Any]], db: Any, max_stale: Optional[str]) -> Optional[_lib.Handle]:
+    """The series rules read with `@` as a bt_other: the frames of `other` by key ("SPY",
+    "SPY@1d"), the store `db`, `max_stale`; None when none is given (the run's own bars only)."""
+    if not other and db is None and max_stale is None:
+        return None
+    if other is not None and not isinstance(other, dict):
+        raise InputError(f"other: expected a dict of frames by key ({{'SPY': spy_df, 'SPY@1d': daily}}), got {type(other).__name__}")
+    path, stale = _lib.text(db, "db"), _lib.text(max_stale, "max_stale")
+    handle = _lib.new_handle(lambda out: lib.bt_other_new(path, stale, out), lib.bt_other_free)
+    for key, frame in (other or {}).items():
+        what = f"other[{key!r}]"
+        if not isinstance(key, str):
+            raise InputError(f"{what}: a key is a symbol ('SPY') or a series ('SPY@1d'), not a {type(key).__name__}")
+        bars = BarsArgument(frame, need_time=False, what=what)
+        if bars.time is None:
+            raise InputError(f"{what}: the index is a {type(frame.index).__name__}, not a DatetimeIndex: "
+                             "@ lines a series up with the run's bars by their times")
+        check(lib.bt_other_add(handle.value, _lib.text(key, "other key"), ctypes.byref(bars.struct)))
+    return handle
+
+
 class Expression:
     """An expression of bt's rule language (`bt help expressions`), compiled once.
 
     `params` gives `$name` values ({"fast": 10} or {"ma": "ema"}). Expressions that read position
     series (trade_return, ...) have values only inside a run: give them to `backtest(entry=...)`.
-    An Expression may be shared by threads."""
+    An Expression may be shared by threads.
 
-    def __init__(self, text: str, params: Optional[Dict[str, Any]] = None) -> None:
+    `@` reads other series (`close@1d`, `close@SPY`, `sma(close, 200)@SPY@1d`), lined up with
+    the bars evaluated without look-ahead: from `other` (frames by key, "SPY" or "SPY@1d"), the
+    store `db`, and the evaluated frame's own bars resampled for its own symbol (`symbol`, else
+    df.attrs["symbol"]) at a higher timeframe; `max_stale` as bt run's --max-stale ("3d")."""
+
+    def __init__(self, text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,
+                 db: Any = None, max_stale: Optional[str] = None) -> None:
         self.text = text
         assignments, count = _lib.strings(parameters(params))
         encoded = _lib.text(text, "text")
-        self._handle = _lib.new_handle(lambda out: lib.bt_expr_compile(encoded, assignments, count, out),
+        self._other = _other_series(other, db, max_stale)
+        reading = None if self._other is None else self._other.value
+        self._handle = _lib.new_handle(lambda out: lib.bt_expr_compile_other(encoded, assignments, count, reading, out),
                                        lib.bt_expr_free)
         self.is_condition: bool = lib.bt_expr_is_condition(self._handle.value) == 1
 
-    def values(self, df: pd.DataFrame) -> pd.Series:
+    def values(self, df: pd.DataFrame, *, symbol: Optional[str] = None) -> pd.Series:
         """The value at every bar of `df` (conditions as 1.0, 0.0 or NaN for unknown)."""
-        bars = BarsArgument(df, need_time=False)
+        bars = BarsArgument(df, need_time=False, symbol=symbol)
         out = np.empty(bars.n)
         check(lib.bt_expr_eval(self._handle.value, ctypes.byref(bars.struct), _lib.address(out)))
         return pd.Series(out, index=df.index, name=self.text)
 
-    def signal(self, df: pd.DataFrame) -> pd.Series:
+    def signal(self, df: pd.DataFrame, *, symbol: Optional[str] = None) -> pd.Series:
         """True where the condition is true (false where false or unknown), as a rule fires."""
-        bars = BarsArgument(df, need_time=False)
+        bars = BarsArgument(df, need_time=False, symbol=symbol)
         out = np.empty(bars.n, dtype=np.uint8)
         check(lib.bt_expr_signal(self._handle.value, ctypes.byref(bars.struct), _lib.address(out)))
         return pd.Series(out.view(np.bool_), index=df.index, name=self.text)
@@ -205,14 +234,20 @@ class Expression:
         return f"Expression({self.text!r}, {'condition' if self.is_condition else 'number'})"
 
 
-def compile(text: str, params: Optional[Dict[str, Any]] = None) -> Expression:  # noqa: A001 - as re.compile
-    """`Expression(text, params)`: compile once, evaluate on many frames."""
-    return Expression(text, params)
+def compile(text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,  # noqa: A001
+            db: Any = None, max_stale: Optional[str] = None) -> Expression:
+    """`Expression(text, params, ...)`: compile once, evaluate on many frames."""
+    return Expression(text, params, other=other, db=db, max_stale=max_stale)
 
 
-def evaluate(df: pd.DataFrame, text: str, params: Optional[Dict[str, Any]] = None) -> pd.Series:
-    """The expression's value at every bar of `df`: `btcore.evaluate(df, "sma(close, 20) / close")`."""
-    return Expression(text, params).values(df)
+def evaluate(df: pd.DataFrame, text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,
+             db: Any = None, max_stale: Optional[str] = None, symbol: Optional[str] = None) -> pd.Series:
+    """The expression's value at every bar of `df`: `btcore.evaluate(df, "sma(close, 20) / close")`;
+    `other`, `db` (default df.attrs["db"] when the text reads `@`), `max_stale` and `symbol` as
+    `Expression` and `signals` take them."""
+    if db is None and "@" in str(text):  # `@` is the language's only use of the character
+        db = df.attrs.get("db")
+    return Expression(text, params, other=other, db=db, max_stale=max_stale).values(df, symbol=symbol)
 
 
 def _strategy(strategy: Optional[str], entry: Optional[str], exit: Optional[str], short_entry: Optional[str],
@@ -232,10 +267,25 @@ def _strategy(strategy: Optional[str], entry: Optional[str], exit: Optional[str]
                            lib.bt_strategy_free)
 
 
+def _reading(strategy: _lib.Handle, other: Optional[Dict[str, Any]], db: Any, max_stale: Optional[str],
+             explicit_db: bool) -> Tuple[_lib.Handle, Optional[_lib.Handle]]:
+    """`strategy` reading its rules' `@` series from `other`, the store `db` and the run's own
+    bars, when a rule reads one (or when other series were given, which are then checked); else
+    unchanged. Returns the strategy and the bt_other it holds."""
+    reads = lib.bt_strategy_reads_other(strategy.value) == 1
+    if not reads and not other and max_stale is None and not explicit_db:
+        return strategy, None
+    series = _other_series(other, db, max_stale)
+    handle = _lib.new_handle(lambda out: lib.bt_strategy_reading(strategy.value, None if series is None else series.value, out),
+                             lib.bt_strategy_free)
+    return handle, series
+
+
 def signals(df: pd.DataFrame, entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002 - bt's name
             short_entry: Optional[str] = None, short_exit: Optional[str] = None, *,
             strategy: Optional[str] = None, params: Optional[Dict[str, Any]] = None,
-            strategies: Optional[str] = None) -> pd.DataFrame:
+            strategies: Optional[str] = None, other: Optional[Dict[str, Any]] = None, db: Any = None,
+            max_stale: Optional[str] = None, symbol: Optional[str] = None) -> pd.DataFrame:
     """A strategy's signals on `df`, as `bt signals` prints them.
 
     Give rules (`entry` and `exit`, optionally `short_entry` and `short_exit`, in bt's rule
@@ -243,17 +293,47 @@ def signals(df: pd.DataFrame, entry: Optional[str] = None, exit: Optional[str] =
     strategy file's path, or a file's name in `strategies` (default "strategies"). `params`
     sets parameters ({"fast": 10, "slow": 30}) or defines `$names` for rules.
 
+    Rules read other series with `@`, as in `bt run` (`close > sma(close, 200)@SPY@1d`,
+    `close@1d`): at each bar, the value of the other series' last bar closed by then, never a
+    later one (NaN, so the rule is false, where none has closed). They come from `other`
+    (DataFrames by key: {"SPY": spy_df} at its own timeframe, {"SPY@1d": daily}; a finer one is
+    resampled to the timeframe asked), then from the store `db` (default df.attrs["db"], set by
+    `btcore.read`), then, for df's own symbol (`symbol`, default df.attrs["symbol"]), df's own
+    bars resampled: `close@1d` on hourly bars needs nothing else. `max_stale` is bt run's
+    --max-stale ("36h", "3d"): how long another symbol's value may be carried past its bar.
+
     Returns a DataFrame on `df`'s index with bool columns entry and exit (and short_entry,
-    short_exit when the strategy has short rules)."""
+    short_exit when the strategy has short rules); `.attrs["warnings"]` lists what `bt run` would
+    warn of the signals ({"kind", "message"}: "no_closed_bar", the bars where a series read with
+    `@` had no closed bar, so the rules reading it were false there)."""
     handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
+    handle, reading = _reading(handle, other, db if db is not None else df.attrs.get("db"), max_stale, explicit_db=db is not None)
     assignments, count = _lib.strings(parameters(params))
-    bars = BarsArgument(df, need_time=False)
+    bars = BarsArgument(df, need_time=False, symbol=symbol)
     columns = {name: np.zeros(bars.n, dtype=np.uint8) for name in ("entry", "exit", "short_entry", "short_exit")}
     has_short = ctypes.c_int()
     check(lib.bt_strategy_signals(handle.value, assignments, count, ctypes.byref(bars.struct),
                                   *[_lib.address(columns[c]) for c in columns], ctypes.byref(has_short)))
     names = ["entry", "exit"] + (["short_entry", "short_exit"] if has_short.value else [])
-    return pd.DataFrame({name: columns[name].view(np.bool_) for name in names}, index=df.index)
+    frame = pd.DataFrame({name: columns[name].view(np.bool_) for name in names}, index=df.index)
+    frame.attrs["warnings"] = _signal_warnings(handle, assignments, count, bars)
+    return frame
+
+
+def _signal_warnings(handle: _lib.Handle, assignments: Any, count: int, bars: BarsArgument) -> List[Dict[str, str]]:
+    """The warnings of a strategy's signals (bt_strategy_signal_warnings), as Result.warnings."""
+    if lib.bt_strategy_reads_other(handle.value) != 1:
+        return []
+    length = ctypes.c_size_t()
+    buffer = ctypes.create_string_buffer(4096)
+    status = lib.bt_strategy_signal_warnings(handle.value, assignments, count, ctypes.byref(bars.struct), buffer, 4096,
+                                             ctypes.byref(length))
+    if status == _lib.BT_E_LENGTH:
+        buffer = ctypes.create_string_buffer(length.value + 1)
+        status = lib.bt_strategy_signal_warnings(handle.value, assignments, count, ctypes.byref(bars.struct), buffer,
+                                                 length.value + 1, ctypes.byref(length))
+    check(status)
+    return _json.loads(buffer.raw[:length.value].decode("utf-8"))
 
 
 _EXIT_KINDS = [lib.bt_exit_kind_name(i).decode() for i in range(9)]
@@ -445,7 +525,8 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
              strategy: Optional[str] = None, entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002
              short_entry: Optional[str] = None, short_exit: Optional[str] = None,
              params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
-             db: Optional[str] = None, **settings: Any) -> Result:
+             db: Optional[str] = None, other: Optional[Dict[str, Any]] = None, max_stale: Optional[str] = None,
+             symbol: Optional[str] = None, **settings: Any) -> Result:
     """Backtests signals (or a strategy, or rules) on `df` with bt's engine, as `bt run` does.
 
     What trades, one of:
@@ -465,7 +546,11 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
 
     db: the store with the symbol's recorded book, calibrated profile, funding rates and
     instrument settings (`bt data instrument`: the defaults of the keywords not given) (default
-    df.attrs["db"], set by `btcore.read`).
+    df.attrs["db"], set by `btcore.read`), and the other series rules read with `@`.
+
+    other, max_stale, symbol: the series rules read with `@` and how stale another symbol's
+    may go, as `signals` takes them; `symbol` names df's bars (default df.attrs["symbol"]).
+    Bars where a series read with `@` had no closed bar are in `.warnings` ("no_closed_bar").
 
     `df` needs a DatetimeIndex and open, high, low, close (and volume for the synthetic book
     and the participation cap) of bars bt could store; `df.attrs` "symbol" and "timeframe"
@@ -487,7 +572,9 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
         raise TypeError(f"backtest() got an unexpected keyword argument {unknown[0]!r}{hint}")
     values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
     prepared = df if isinstance(df, Bars) else None
-    bars = None if prepared is not None else BarsArgument(df, need_time=True)
+    if prepared is not None and symbol is not None:
+        raise InputError("symbol: a Bars keeps the symbol of the frame it was made from (set df.attrs['symbol'] before Bars(df))")
+    bars = None if prepared is not None else BarsArgument(df, need_time=True, symbol=symbol)
     n = len(prepared) if prepared is not None else bars.n
     config, keep = _config(values, db if db is not None else df.attrs.get("db"))
     out = ctypes.c_void_p()
@@ -499,6 +586,8 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
             raise InputError("give both entries and exits")
         if (short_entries is None) != (short_exits is None):
             raise InputError("short_entries and short_exits come as a pair")
+        if other is not None or max_stale is not None:
+            raise InputError("other/max_stale are for rules that read other series with @: entries/exits are signals already")
         arrays = [flags(entries, "entries", n), flags(exits, "exits", n)]
         arrays += [None, None] if short_entries is None else [flags(short_entries, "short_entries", n),
                                                              flags(short_exits, "short_exits", n)]
@@ -509,6 +598,8 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
             check(lib.bt_backtest(ctypes.byref(bars.struct), ctypes.byref(vectors), ctypes.byref(config), ctypes.byref(out)))
     else:
         handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
+        # db is also the run's store here (its book, instrument settings): not only for @.
+        handle, reading = _reading(handle, other, db if db is not None else df.attrs.get("db"), max_stale, explicit_db=False)
         assignments, count = _lib.strings(parameters(params))
         if prepared is not None:
             check(lib.bt_backtest_strategy_series(prepared._handle.value, handle.value, assignments, count,

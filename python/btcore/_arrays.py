@@ -88,7 +88,7 @@ def _column(df: pd.DataFrame, name: str) -> Optional[Any]:
 class BarsArgument:
     """A DataFrame's columns as a `bt_bars` struct, with the arrays it points into kept alive."""
 
-    def __init__(self, df: pd.DataFrame, *, need_time: bool, what: str = "df") -> None:
+    def __init__(self, df: pd.DataFrame, *, need_time: bool, what: str = "df", symbol: Optional[str] = None) -> None:
         if not isinstance(df, pd.DataFrame):
             raise InputError(f"{what}: expected a DataFrame with open, high, low, close and volume columns, got {type(df).__name__}")
         self.index = df.index
@@ -108,13 +108,14 @@ class BarsArgument:
         if self.time is None and need_time:
             raise InputError(f"{what}: the index is a {type(df.index).__name__}, not a DatetimeIndex: "
                              "a backtest needs each bar's time (btcore.read gives one)")
-        self.symbol = str(df.attrs.get("symbol", ""))
+        self.symbol = str(df.attrs.get("symbol", "")) if symbol is None else symbol
         timeframe = df.attrs.get("timeframe")
         self.timeframe = None if timeframe is None else str(timeframe)
         self.struct = _lib.Bars(
             n, 0 if self.time is None else _lib.address(self.time),
             *[0 if self.arrays[c] is None else _lib.address(self.arrays[c]) for c in COLUMNS],
-            _lib.text(self.symbol, f"{what}.attrs['symbol']"), _lib.text(self.timeframe, f"{what}.attrs['timeframe']"))
+            _lib.text(self.symbol, f"{what}.attrs['symbol']" if symbol is None else "symbol"),
+            _lib.text(self.timeframe, f"{what}.attrs['timeframe']"))
 
     @property
     def n(self) -> int:

@@ -162,12 +162,22 @@ _declare("bt_expr_is_condition", c_int, HANDLE)
 _declare("bt_expr_eval", c_int, HANDLE, POINTER(Bars), P_DOUBLE)
 _declare("bt_expr_signal", c_int, HANDLE, POINTER(Bars), P_UINT8)
 _declare("bt_expr_free", None, HANDLE)
+_declare("bt_expr_compile_other", c_int, c_char_p, STRINGS, c_size_t, HANDLE, P_HANDLE)
+
+# Other series (what rules read with @)
+_declare("bt_other_new", c_int, c_char_p, c_char_p, P_HANDLE)
+_declare("bt_other_add", c_int, HANDLE, c_char_p, POINTER(Bars))
+_declare("bt_other_free", None, HANDLE)
 
 # Strategies
 _declare("bt_strategy_named", c_int, c_char_p, c_char_p, P_HANDLE)
 _declare("bt_strategy_rules", c_int, c_char_p, c_char_p, c_char_p, c_char_p, STRINGS, c_size_t, P_HANDLE)
 _declare("bt_strategy_signals", c_int, HANDLE, STRINGS, c_size_t, POINTER(Bars), P_UINT8, P_UINT8, P_UINT8, P_UINT8,
          POINTER(c_int))
+_declare("bt_strategy_reading", c_int, HANDLE, HANDLE, P_HANDLE)
+_declare("bt_strategy_reads_other", c_int, HANDLE)
+_declare("bt_strategy_signal_warnings", c_int, HANDLE, STRINGS, c_size_t, POINTER(Bars), c_char_p, c_size_t,
+         POINTER(c_size_t))
 _declare("bt_strategy_free", None, HANDLE)
 
 # Backtests and results

@@ -161,6 +161,26 @@ lib.bt_config_init(None)
 results["config_init NULL"] = ["raised", "status", lib.bt_last_error().decode()]
 status("NULL params with a count", lib.bt_expr_compile(b"close", None, 3, ctypes.byref(res)), 2)
 
+# Other series (@): damaged stores, hostile frames, NULLs, freed and foreign handles
+refused("@ from a damaged store", lambda: btcore.signals(df, entry="close > close@GOOG@1w", exit="close < 1", db=damaged), btcore.StoreError)
+refused("@ from garbage", lambda: btcore.evaluate(df, "close@SPY", db=garbage), btcore.Error)
+refused("@ of an all-NaN frame", lambda: btcore.evaluate(df, "close@SPY", other={"SPY": allnan}), btcore.InputError)
+refused("@ of a frame with a NaN bar", lambda: btcore.evaluate(df, "close@SPY", other={"SPY": bad}), btcore.InputError)
+refused("@ of a crossed bar", lambda: btcore.evaluate(df, "close@SPY", other={"SPY": crossed}), btcore.InputError)
+refused("@ of unsorted times", lambda: btcore.evaluate(df, "close@SPY", other={"SPY": unsorted}), btcore.InputError)
+refused("@ of an empty frame", lambda: btcore.evaluate(df, "close@SPY", other={"SPY": df.iloc[:0]}), btcore.InputError)
+status("NULL other key", lib.bt_other_add(None, None, None), 2)
+o = ctypes.c_void_p(); lib.bt_other_new(None, None, ctypes.byref(o))
+status("other: NULL key", lib.bt_other_add(o.value, None, ctypes.byref(bars.struct)), 2)
+status("other: NULL bars", lib.bt_other_add(o.value, b"SPY", None), 2)
+lib.bt_other_free(o.value)
+status("freed other", lib.bt_other_add(o.value, b"SPY", ctypes.byref(bars.struct)), 2)
+status("expression with a freed other", lib.bt_expr_compile_other(b"close@SPY", None, 0, o.value, ctypes.byref(res)), 2)
+status("other of the wrong kind", lib.bt_strategy_reading(run._handle.value, None, ctypes.byref(res)), 2)
+weekly_rule = btcore._reading(btcore._strategy(None, "close > close@1w", "close < 1", None, None, None, None), None, None, None, False)[0]
+status("warnings into a short buffer", lib.bt_strategy_signal_warnings(
+    weekly_rule.value, None, 0, ctypes.byref(bars.struct), ctypes.create_string_buffer(1), 1, None), 3)
+
 print(json.dumps(results))
 '''
 

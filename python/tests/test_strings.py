@@ -95,6 +95,16 @@ CASES = [
     ("df.attrs['symbol']", lambda s: btcore.evaluate(named(s.goog, symbol="GOOG" + NUL), "close")),
     ("df.attrs['symbol']", lambda s: btcore.signals(named(s.goog, symbol="GOOG" + NUL), strategy="ma-cross")),
     ("name", lambda s: run(s.goog, s.sig).stat("sharpe" + NUL)),
+    # The other series rules read with @: keys, the store, how stale, the run's symbol.
+    ("other key", lambda s: btcore.evaluate(s.goog, "close@SPY", other={"SPY" + NUL: s.goog})),
+    ("other['SPY'].attrs['symbol']", lambda s: btcore.evaluate(s.goog, "close@SPY", other={"SPY": named(s.goog, symbol="X" + NUL)})),
+    ("max_stale", lambda s: btcore.evaluate(s.goog, "close@SPY", max_stale="3d" + NUL)),
+    ("max_stale", lambda s: btcore.signals(s.goog, entry="close > close@SPY", exit="close < 1", max_stale="3d" + NUL)),
+    ("db", lambda s: btcore.evaluate(s.goog, "close@SPY", db=s.store + NUL)),
+    ("db", lambda s: btcore.signals(s.goog, entry="close > close@SPY", exit="close < 1", db=s.store + NUL)),
+    ("symbol", lambda s: btcore.signals(s.goog, entry="close > close@1w", exit="close < 1", symbol="GOOG" + NUL)),
+    ("symbol", lambda s: btcore.evaluate(s.goog, "close@1w", symbol="GOOG" + NUL)),
+    ("symbol", lambda s: btcore.backtest(s.goog, entry="close > close@1w", exit="close < 1", symbol="GOOG" + NUL)),
 ]
 
 

@@ -1,7 +1,8 @@
 """Calls from several threads at once (ctypes releases the GIL, so they run in parallel in the
 library) give exactly the results of the same calls made one after another: indicators,
 expressions, signals, backtests and store reads, on separate handles, plus one compiled
-expression and one series of bars (btcore.Bars) shared by every thread. A failing call on one thread leaves another thread's
+expression, one reading other series (a bt_other) and one series of bars (btcore.Bars) shared by
+every thread. A failing call on one thread leaves another thread's
 last error alone."""
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +19,9 @@ THREADS = 8
 
 def jobs(df, store, shared):
     bars = btcore.Bars(df)  # one series shared by every thread
+    weekly = df.iloc[::5].copy()
+    weekly.attrs.clear()  # not the daily frame's timeframe
+    reading = btcore.compile("close / close@WEEKLY@1w", other={"WEEKLY@1w": weekly})  # one bt_other shared by every thread
     c, h, l, v = df.close.to_numpy(), df.high.to_numpy(), df.low.to_numpy(), df.volume.to_numpy()
     return [
         lambda: ta.rsi(c, 14),
@@ -36,6 +40,9 @@ def jobs(df, store, shared):
         lambda: btcore.read("EURUSD", db=store).close.to_numpy(),
         lambda: btcore.backtest(bars, strategy="macd").equity.to_numpy(),
         lambda: btcore.backtest(bars, strategy="ma-cross", params={"fast": 5}).trades["pnl"].to_numpy(),
+        lambda: reading.values(df).to_numpy(),
+        lambda: btcore.signals(df, entry="close > sma(close, 20)@1w", exit="close < sma(close, 20)@1w",
+                               db=store).to_numpy().astype(float).ravel(),
     ]
 
 

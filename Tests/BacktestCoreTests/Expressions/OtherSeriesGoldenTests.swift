@@ -40,20 +40,10 @@ struct OtherSeriesGoldenTests {
         }
     }
 
-    /// GOOG without every 7th bar, from the 4th: a symbol with other holidays.
-    static func googx() throws -> CandleSeries {
-        let goog = try ShippedData.goog()
-        var x = CandleSeries(symbol: "GOOGX", timeframe: .day1)
-        for i in 0..<goog.count where i % 7 != 3 {
-            x.append(time: goog.time[i], open: goog.open[i], high: goog.high[i], low: goog.low[i], close: goog.close[i], volume: goog.volume[i])
-        }
-        return x
-    }
-
     @Test("every case matches pandas on every bar", arguments: [Golden.Dataset.goog, .eurusd])
     func goldens(dataset: Golden.Dataset) throws {
         let run = dataset == .goog ? try ShippedData.goog() : try ShippedData.eurusd()
-        let source = SeriesInMemory(series: [run, try Self.googx()])
+        let source = SeriesInMemory(series: [run, try ShippedData.googx()])
         let url = Repository.root.appendingPathComponent("Tests/Fixtures/timeframes/\(dataset.rawValue)_goldens.csv")
         let (rows, columns) = try Golden.goldens(at: url)
         #expect(rows == Array(0..<run.count))

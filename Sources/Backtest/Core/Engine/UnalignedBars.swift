@@ -22,7 +22,7 @@ public struct UnalignedBars: Sendable, Equatable {
     }
 
     /// What a run says about them: `412 bars had no closed SPY@1d bar: ...`; nil for none.
-    var warning: RunWarning? {
+    package var warning: RunWarning? {
         guard !bars.isEmpty else { return nil }
         let k = bars.count
         let stale = canBeStale ? " (none yet, or its last one was older than its bar length or --max-stale)" : ""

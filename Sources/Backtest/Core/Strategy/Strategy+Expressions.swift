@@ -25,7 +25,7 @@ extension Strategy {
 
     /// Whether the strategy's rules read other series with `@` (a rule, not a requirement).
     public var readsOtherSeries: Bool {
-        rules?.rules.contains { ExpressionChecker.firstOther(in: $0.expression.expression.root) != nil } ?? false
+        rules?.rules.contains { $0.expression.readsOtherSeries } ?? false
     }
 
     /// The strategy with its rules reading other series (`close@SPY`, `sma(close, 50)@1d`) from

@@ -18,20 +18,10 @@ extension CandleStore {
             throw InputError(.missingSymbol, "no candles stored for symbol '\(symbol)'\(hint)", value: symbol)
         }
         var series: CandleSeries
-        if let timeframe = named, let exact = stored.first(where: { $0.timeframe == timeframe.rawValue }) {
-            series = try loadStored(symbol: symbol, timeframeKey: exact.timeframe)
-        } else if let timeframe = named {
-            guard let base = Timeframe(rawValue: finest.timeframe), base < timeframe else {
-                throw InputError(
-                    "cannot make \(timeframe.rawValue) candles for '\(symbol)' from its stored "
-                        + stored.map(\.timeframe).joined(separator: ", ") + " series")
-            }
-            let source = try loadStored(symbol: symbol, timeframeKey: finest.timeframe)
-            if let session = try session(symbol: symbol, timeframeKey: finest.timeframe) {
-                series = try source.resampled(to: timeframe, session: session)
-            } else {
-                series = source.resampled(to: timeframe)
-            }
+        if let timeframe = named {
+            series = try CandleSeries.held(symbol, at: timeframe, held: stored.map(\.timeframe),
+                                           load: { try loadStored(symbol: symbol, timeframeKey: $0) },
+                                           session: { try session(symbol: symbol, timeframeKey: $0) })
         } else if stored.count == 1 {
             series = try loadStored(symbol: symbol, timeframeKey: finest.timeframe)
         } else {
