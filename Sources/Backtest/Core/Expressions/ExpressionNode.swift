@@ -188,8 +188,8 @@ struct ExpressionBinder {
             let reader: OtherSeriesReader, run: CandleSeries
             switch other {
             case .refused:
-                throw fail(.otherSeries, "'@\(reference)' reads another series, which only bt run, bt signals, bt sweep "
-                           + "and their strategy files can do for now", keyRange)
+                throw fail(.otherSeries, "'@\(reference)' reads another series, which only bt run, bt signals, bt sweep, "
+                           + "bt screen, bt portfolio and their strategy files can do for now", keyRange)
             case .leftOut: return .constant(.nan)
             case .read(let r, let candles): (reader, run) = (r, candles)
             }

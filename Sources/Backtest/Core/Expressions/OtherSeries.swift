@@ -58,6 +58,12 @@ public final class OtherSeriesReader: @unchecked Sendable {
         var reason: String
     }
 
+    /// Every series read so far, by name (`SPY@1d`): what a run's manifest lists.
+    public var read: [(name: String, candles: CandleSeries)] {
+        lock.lock(); defer { lock.unlock() }
+        return loaded.values.map { ($0.name, $0.candles) }.sorted { $0.name < $1.name }
+    }
+
     public init(_ source: any OtherSeriesSource, maxStale: Int64? = nil) {
         self.source = source
         self.maxStale = maxStale
@@ -99,18 +105,85 @@ public final class OtherSeriesReader: @unchecked Sendable {
             throw Refusal(reason: "'@\(reference)': \(e.reason)")
         }
         guard let candles, !candles.isEmpty else {
-            let wanted = "\(symbol)@\(timeframe.rawValue)"
-            let keys = (try? source.keys()) ?? []
-            let hint = Suggest.closest(to: wanted, among: keys).map { "; did you mean '\($0)'?" } ?? ""
-            // `@2h`, `@1D`: meant as a timeframe, read as a symbol.
-            let timeframes = symbol.first?.isNumber == true && symbol.last?.isLetter == true && symbol.dropLast().allSatisfy(\.isNumber)
-                ? " ('\(symbol)' is no timeframe: they are \(Timeframe.allCases.map(\.rawValue).joined(separator: " ")))" : ""
-            throw Refusal(reason: "no candles stored for '\(symbol)' (read as '\(wanted)')\(hint)\(timeframes)")
+            throw unknown(symbol, read: "\(symbol)@\(timeframe.rawValue)", keys: (try? source.keys()) ?? [])
         }
         let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", candles: candles, timeframe: timeframe,
                                  maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
         loaded[key] = series
         return series
+    }
+}
+
+extension OtherSeriesReader {
+    /// Why `symbol` (read as `wanted`: `SPY@1d`, or the symbol alone when the run's timeframe is
+    /// not known yet) cannot be read: no stored series of it, with the closest of `keys`.
+    private func unknown(_ symbol: String, read wanted: String, keys: [String]) -> Refusal {
+        let candidates = wanted == symbol ? keys.compactMap { SeriesName.split($0)?.0 } : keys
+        let hint = Suggest.closest(to: wanted, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+        // `@2h`, `@1D`: meant as a timeframe, read as a symbol.
+        let timeframes = symbol.first?.isNumber == true && symbol.last?.isLetter == true && symbol.dropLast().allSatisfy(\.isNumber)
+            ? " ('\(symbol)' is no timeframe: they are \(Timeframe.allCases.map(\.rawValue).joined(separator: " ")))" : ""
+        let read = wanted == symbol ? "" : " (read as '\(wanted)')"
+        return Refusal(reason: "no candles stored for '\(symbol)'\(read)\(hint)\(timeframes)")
+    }
+
+    /// The reader for `expressions`: `shared` when given, else `make`'s, once their symbols are
+    /// checked (`checkSymbols`); nil when none reads `@` (`make` is not called then).
+    public static func reading(_ expressions: [LocatedExpression], shared: OtherSeriesReader? = nil,
+                               make: () throws -> OtherSeriesReader) throws -> OtherSeriesReader? {
+        guard expressions.contains(where: \.readsOtherSeries) else { return nil }
+        let reader = try shared ?? make()
+        try reader.checkSymbols(in: expressions)
+        return reader
+    }
+
+    /// Refuses a symbol after `@` in `expressions` that the source does not hold, before any
+    /// series is read: a screen or a portfolio of many symbols stops at a bad key once (exit 2,
+    /// with the caret), instead of giving every symbol the same error.
+    /// - Throws: `InputError` at the expression's origin, with the caret under the keys.
+    public func checkSymbols(in expressions: [LocatedExpression]) throws {
+        var keys: [String]?
+        for e in expressions {
+            for (reference, range) in e.expression.root.otherReferences {
+                guard let symbol = reference.symbol else { continue }
+                let stored = try keys ?? source.keys()
+                keys = stored
+                guard !stored.contains(where: { SeriesName.split($0)?.0 == symbol }) else { continue }
+                let wanted = reference.timeframe.map { "\(symbol)@\($0.rawValue)" } ?? symbol
+                let reason = unknown(symbol, read: wanted, keys: stored).reason
+                throw LocatedExpression.inputError(ExpressionError(.otherSeries, reason, at: range, in: e.text), e.origin)
+            }
+        }
+    }
+}
+
+extension ExpressionSyntax {
+    /// Every `@` in the expression, its reference and keys, leftmost first.
+    var otherReferences: [(OtherSeriesReference, Range<Int>)] {
+        var found: [(OtherSeriesReference, Range<Int>)] = []
+        if case .other(_, let reference, let keyRange) = kind { found.append((reference, keyRange)) }
+        return found + children.flatMap(\.otherReferences)
+    }
+}
+
+extension LocatedExpression {
+    /// Whether the expression reads other series with `@`.
+    public var readsOtherSeries: Bool {
+        ExpressionChecker.firstOther(in: expression.root) != nil
+    }
+
+    /// `bind(_:)` for a run on `candles`, `@` reading `other`'s series aligned to its bars.
+    /// - Throws: `InputError` with the caret, as `bind(_:)`, and for a key `other` cannot read
+    ///   on these candles (an unknown symbol, a lower timeframe, no bar closed within them).
+    public func bind(_ values: [String: ExpressionValue], reading other: OtherSeriesReader,
+                     on candles: CandleSeries) throws -> ExpressionNode {
+        try bind(values, other: .read(other, run: candles))
+    }
+
+    /// `bind(_:)` with what `@` reads left out (NaN): every check but those of the other
+    /// series, for expressions that are bound again per run.
+    package func bindLeavingOtherSeriesOut(_ values: [String: ExpressionValue]) throws -> ExpressionNode {
+        try bind(values, other: .leftOut)
     }
 }
 
@@ -200,7 +273,7 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
 extension UnalignedBars {
     /// The bars of `run` without a closed bar of each series `nodes` read with `@`, for the
     /// series that have such bars, each once.
-    static func of(_ nodes: [ExpressionNode], on run: CandleSeries) -> [UnalignedBars] {
+    package static func of(_ nodes: [ExpressionNode], on run: CandleSeries) -> [UnalignedBars] {
         var seen: [OtherSeries] = []
         var pending = nodes
         while let node = pending.popLast() {
