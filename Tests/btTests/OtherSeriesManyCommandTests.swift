@@ -117,6 +117,22 @@ struct OtherSeriesManyCommandTests {
         #expect(read.map { $0["series"] as? String } == ["GOOGX@1d"] && p["other_series"] == nil)
     }
 
+    @Test("a portfolio sweep's --portfolio-rank against the benchmark gives every combination of the plain rank")
+    func portfolioSweepRank() throws {
+        let db = try Self.store()
+        func sweep(_ rank: String) throws -> String {
+            let out = BT.scratchDirectory().appendingPathComponent("sweep").path
+            let r = try BT.run(["sweep", "--portfolio", "--symbols", "GOOG,GOOGW", "--entry", "close > sma(close, $n)",
+                                "--exit", "close < sma(close, $n)", "--grid", "n=10,30", "--max-positions", "1", "--from", "2006-01-01",
+                                "--max-stale", "1w", "--portfolio-rank", rank, "--out", out, "--db", db])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try String(contentsOfFile: out + "/sweep.csv", encoding: .utf8)
+        }
+        let plainSweep = try sweep("roc(close, 126)")
+        #expect(plainSweep.split(separator: "\n").count == 3)
+        #expect(try sweep("roc(close, 126) - roc(close, 126)@GOOGX") == plainSweep)
+    }
+
     /// `candles_sha256` of `bt run SYMBOL --json` on `db`.
     static func fingerprint(_ symbol: String, db: String) throws -> String {
         let r = try BT.run(["run", symbol, "--entry", "close > 0", "--exit", "close < 0", "--json", "--db", db])
