@@ -107,8 +107,9 @@ public final class OtherSeriesReader: @unchecked Sendable {
         guard let candles, !candles.isEmpty else {
             throw unknown(symbol, read: "\(symbol)@\(timeframe.rawValue)", keys: (try? source.keys()) ?? [])
         }
-        let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", candles: candles, timeframe: timeframe,
-                                 maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
+        // Shared by the runs of every symbol (a screen, a portfolio): how stale it may go is the run's (`maxAge(for:)`).
+        let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", symbol: symbol, candles: candles, timeframe: timeframe,
+                                 staleAfter: max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
         loaded[key] = series
         return series
     }
@@ -223,18 +224,20 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     /// When each bar closes (`Sessions.closes`), ascending.
     let closes: [Int64]
     private let sessions: Sessions
-    /// Longest time a value is shown after its bar closed; nil (the run's own symbol): always,
-    /// through weekends and session gaps.
-    let maxAge: Int64?
+    let symbol: String
+    /// Longest time a value is shown to another symbol's run after its bar closed: its bar
+    /// length, or `--max-stale` when longer (`maxAge(for:)`).
+    let staleAfter: Int64
     /// The indicators of `candles`, shared by every evaluation.
     let cache = IndicatorCache()
 
-    init(name: String, candles: CandleSeries, timeframe: Timeframe, maxAge: Int64?, sessions: Sessions) {
+    init(name: String, symbol: String, candles: CandleSeries, timeframe: Timeframe, staleAfter: Int64, sessions: Sessions) {
         self.name = name
+        self.symbol = symbol
         self.candles = candles
         self.timeframe = timeframe
         self.closes = sessions.closes(of: candles, timeframe: timeframe)
-        self.maxAge = maxAge
+        self.staleAfter = staleAfter
         self.sessions = sessions
     }
 
@@ -246,12 +249,19 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     public static func == (a: OtherSeries, b: OtherSeries) -> Bool { a === b }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// Longest time a value is shown to `run` after its bar closed: nil (always, through
+    /// weekends and session gaps) for a run of the series' own symbol, else `staleAfter`.
+    func maxAge(for run: CandleSeries) -> Int64? {
+        run.symbol == symbol ? nil : staleAfter
+    }
+
     /// For each bar of `run`, the index of this series' last bar closed at or before the run
-    /// bar's close, or -1 where none has closed or the last is older than `maxAge`.
+    /// bar's close, or -1 where none has closed or the last is older than `maxAge(for: run)`.
     /// - Precondition: both series' times ascend.
     /// - Complexity: O(run bars + bars).
     func alignment(to run: CandleSeries) -> [Int] {
         let runCloses = sessions.closes(of: run, timeframe: run.timeframe ?? Timeframe.infer(from: run.time) ?? timeframe)
+        let maxAge = maxAge(for: run)
         var out = [Int](repeating: -1, count: run.count)
         var j = -1
         for i in 0..<run.count {
@@ -283,7 +293,7 @@ extension UnalignedBars {
         return seen.compactMap { series in
             let alignment = series.alignment(to: run)
             let bars = alignment.indices.filter { alignment[$0] < 0 }
-            return bars.isEmpty ? nil : UnalignedBars(series: series.name, canBeStale: series.maxAge != nil, bars: bars)
+            return bars.isEmpty ? nil : UnalignedBars(series: series.name, canBeStale: series.maxAge(for: run) != nil, bars: bars)
         }
     }
 }
