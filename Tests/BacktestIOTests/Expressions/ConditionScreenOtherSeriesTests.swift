@@ -45,11 +45,14 @@ struct ConditionScreenOtherSeriesTests {
                        try Self.variant("C", 400..<1900, scale: 0.9), try Self.variant("D", 1000..<2100, scale: 0.95),
                        try Self.variant("EARLY", 0..<250)]
         let source = Source([bench] + symbols)
+        let reader = OtherSeriesReader(source)
         let screen = try ConditionScreen(condition: LocatedExpression(Self.filter, origin: .setting(.where)),
-                                         shows: [LocatedExpression(Self.shown, origin: .setting(.show))],
-                                         reading: OtherSeriesReader(source))
+                                         shows: [LocatedExpression(Self.shown, origin: .setting(.show))], reading: reader)
         let rows = screen.run(symbols: symbols.map(\.symbol)) { name in symbols.first { $0.symbol == name }! }
         #expect(source.loads == 1, "the benchmark is read once for all symbols")
+        // Its one SMA, in the cache every symbol's evaluation shares.
+        #expect(try reader.series(OtherSeriesReference(symbol: "BENCH", timeframe: .week1), for: symbols[0]).cache.count == 1)
+        #expect(reader.read.map(\.name) == ["BENCH@1w"])
         for (row, candles) in zip(rows.prefix(4), symbols) {
             // The symbol alone, with a reader of its own.
             let own = try LocatedExpression(Self.shown, origin: .setting(.show))
