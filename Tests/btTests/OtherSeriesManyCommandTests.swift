@@ -79,6 +79,13 @@ struct OtherSeriesManyCommandTests {
         let text = try BT.run(["screen", "--symbols", "GOOG,EURUSD", "--where", "close > sma(close, 20)@GOOGX@1w", "--db", db])
         #expect(text.status == 0 && text.stdout.contains("(1 could not be checked)"), "\(text.stdout)")
         #expect(text.stdout.contains("  EURUSD: no GOOGX@1w bar closed within"), "\(text.stdout)")
+        // A strategy screen of the same rule: GOOG runs, EURUSD fails with the reason.
+        let out = BT.scratchDirectory().appendingPathComponent("screen").path
+        let rules = try BT.run(["screen", "--symbols", "GOOG,EURUSD", "--entry", "close > sma(close, 20)@GOOGX@1w",
+                                "--exit", "close < sma(close, 20)@GOOGX@1w", "--out", out, "--db", db])
+        #expect(rules.status == 0, "\(rules.stderr)")
+        let rows = try String(contentsOfFile: out + "/screen.csv", encoding: .utf8)
+        #expect(rows.contains("\n1,GOOG,1d,ok,,") && rows.contains(",EURUSD,,error,\"'--entry: no GOOGX@1w bar closed within"), "\(rows)")
     }
 
     @Test("an unknown symbol after @ in a screen or a portfolio is exit 2 with the caret, before any symbol runs", arguments: [
@@ -186,5 +193,25 @@ struct OtherSeriesManyCommandTests {
         let markdown = try String(contentsOfFile: out + "/sweep.md", encoding: .utf8)
         #expect(markdown.contains("alk-forward"), "\(markdown)")
         #expect(markdown.contains("| read EURUSD@1d | 251 bars, 2017-04-19T00:00:00Z .. 2018-02-07T00:00:00Z, sha256 "), "\(markdown)")
+    }
+
+    @Test("a sweep merged from shards lists the series read as the sweep in one process does")
+    func mergedSweep() throws {
+        let db = try Self.store()
+        let sweep = ["sweep", "EURUSD", "--entry", "close > sma(close, $n)@1d", "--exit", "close < sma(close, $n)@1d",
+                     "--grid", "n=2,5,10,20", "--db", db]
+        let whole = BT.scratchDirectory().appendingPathComponent("whole").path
+        #expect(try BT.run(sweep + ["--out", whole]).status == 0)
+        let shards = BT.scratchDirectory().appendingPathComponent("shards").path
+        for k in 0..<2 { #expect(try BT.run(sweep + ["--shard", "\(k)/2", "--out", shards]).status == 0) }
+        let merged = BT.scratchDirectory().appendingPathComponent("merged").path
+        let m = try BT.run(["merge", shards, "--out", merged])
+        #expect(m.status == 0, "\(m.stderr)")
+        func row(_ dir: String) throws -> String? {
+            try String(contentsOfFile: dir + "/sweep.md", encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("| read ") }.map(String.init)
+        }
+        let expected = try #require(try row(whole))
+        #expect(expected.hasPrefix("| read EURUSD@1d | 251 bars, "))
+        #expect(try row(merged) == expected)
     }
 }

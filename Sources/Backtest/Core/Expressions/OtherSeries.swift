@@ -119,13 +119,28 @@ extension OtherSeriesReader {
     /// Why `symbol` (read as `wanted`: `SPY@1d`, or the symbol alone when the run's timeframe is
     /// not known yet) cannot be read: no stored series of it, with the closest of `keys`.
     private func unknown(_ symbol: String, read wanted: String, keys: [String]) -> Refusal {
-        let candidates = wanted == symbol ? keys.compactMap { SeriesName.split($0)?.0 } : keys
+        let candidates = wanted == symbol ? keys.map(Self.symbol(of:)) : keys
         let hint = Suggest.closest(to: wanted, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
         // `@2h`, `@1D`: meant as a timeframe, read as a symbol.
         let timeframes = symbol.first?.isNumber == true && symbol.last?.isLetter == true && symbol.dropLast().allSatisfy(\.isNumber)
             ? " ('\(symbol)' is no timeframe: they are \(Timeframe.allCases.map(\.rawValue).joined(separator: " ")))" : ""
         let read = wanted == symbol ? "" : " (read as '\(wanted)')"
         return Refusal(reason: "no candles stored for '\(symbol)'\(read)\(hint)\(timeframes)")
+    }
+
+    /// Every series `expressions` read with `@` on the bars of `runs`, loading those no rule has
+    /// read yet (a merge of shards runs none), with every other series read so far (`read`):
+    /// what a manifest lists. A key that cannot be read on a run is left out.
+    public func read(by expressions: [LocatedExpression], on runs: [CandleSeries]) -> [(name: String, candles: CandleSeries)] {
+        for run in runs {
+            for e in expressions { for (reference, _) in e.expression.root.otherReferences { _ = try? series(reference, for: run) } }
+        }
+        return read
+    }
+
+    /// The symbol of a `SYMBOL@TF` key: what comes before its last `@` (a symbol may hold one).
+    private static func symbol(of key: String) -> String {
+        key.lastIndex(of: "@").map { String(key[..<$0]) } ?? key
     }
 
     /// The reader for `expressions`: `shared` when given, else `make`'s, once their symbols are
@@ -149,7 +164,7 @@ extension OtherSeriesReader {
                 guard let symbol = reference.symbol else { continue }
                 let stored = try keys ?? source.keys()
                 keys = stored
-                guard !stored.contains(where: { SeriesName.split($0)?.0 == symbol }) else { continue }
+                guard !stored.contains(where: { Self.symbol(of: $0) == symbol }) else { continue }
                 let wanted = reference.timeframe.map { "\(symbol)@\($0.rawValue)" } ?? symbol
                 let reason = unknown(symbol, read: wanted, keys: stored).reason
                 throw LocatedExpression.inputError(ExpressionError(.otherSeries, reason, at: range, in: e.text), e.origin)

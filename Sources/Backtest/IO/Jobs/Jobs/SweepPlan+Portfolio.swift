@@ -75,7 +75,8 @@ extension SweepPlan {
             execution: portfolioParameters + config.parameters, grid: grid, whereText: filter?.text, combos: combos,
             rankStat: self.rank, periodsPerYear: ppy, summary: summary)
         report.rules = strategy.ruleParameters
-        report.otherSeries = (other ?? strategy.otherSeries)?.read ?? []
+        report.otherSeries = (other ?? strategy.otherSeries)?.read(by: strategy.ruleExpressions + (rank.map { [$0] } ?? []),
+                                                                     on: universe.candles) ?? []
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: clock)
         if let folds {
