@@ -104,7 +104,7 @@ struct OtherSeriesCommandTests {
     }
 
     @Test("bad @ is exit 2 naming the expression and the keys", arguments: [
-        ("close > close@GOOGY", "--entry: no candles stored for 'GOOGY' (read as 'GOOGY@1d'); did you mean '",
+        ("close > close@GOOGY", "--entry: no candles stored for 'GOOGY'; did you mean '",
          "\n  close > close@GOOGY\n               ^^^^^^\n"),
         ("close@1h > 0", "--entry: '@1h' is a lower timeframe than the run's (1d)", "\n  close@1h > 0\n       ^^^\n"),
         ("entry_price@1d > 0", "--entry: 'entry_price' is a position series", "\n  entry_price@1d > 0\n  ^^^^^^^^^^^\n"),

@@ -12,12 +12,12 @@ extension ParsedArguments {
     ///   - slots: K.
     ///   - costs: re-runs the portfolio for the cost table, given the periods per year.
     func presentPortfolio(strategy: String, parameters: [RunParameter], rules: [RunParameter], portfolio: [RunParameter],
-                          slots: Int, config: ExecutionConfig, result: PortfolioResult, warmUp: (bars: Int, first: Int64)?,
+                          slots: Int, config: ExecutionConfig, result: PortfolioResult, warmUp: (bars: Int, first: Int64)?, other: OtherSeriesReader?,
                           costs: (Double) throws -> CostSensitivity) throws {
         let (directory, chart) = try reportOutput(strategy: strategy, symbol: "portfolio")
         let noCosts = flag(.noCosts)
         var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, config: config, commandLine: commandLine)
-        job.portfolioWarmUp = warmUp
+        (job.portfolioWarmUp, job.otherSeries) = (warmUp, other)
         let report = try job.report(result, slots: slots, portfolio: portfolio, periodsPerYear: try periodsPerYear,
                                     costs: { noCosts ? nil : try costs($0) }, requested: { try timeframe })
         try emit(json: report.json, text: RunSummaryText.text(report, rules: rules), chart: chart.map { chart in {

@@ -41,12 +41,12 @@ extension ParsedArguments {
     ///   - warmUp: the window run, whose bars before it the report names and draws indicators from.
     ///   - costs: re-runs the engine for the cost table, given the periods per year.
     func presentRun(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
-                    config: ExecutionConfig, result: BacktestResult, warmUp window: CandleWindow,
+                    config: ExecutionConfig, result: BacktestResult, warmUp window: CandleWindow, other: OtherSeriesReader? = nil,
                     costs: (Double) throws -> CostSensitivity) throws {
         let (directory, chart) = try reportOutput(strategy: strategy, symbol: result.candles.symbol)
         var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
                          commandLine: commandLine)
-        job.history = window.start > 0 ? window.series : nil
+        (job.history, job.otherSeries) = (window.start > 0 ? window.series : nil, other)
         let noCosts = flag(.noCosts)
         let report = try job.report(result, periodsPerYear: try periodsPerYear, costs: { noCosts ? nil : try costs($0) },
                                     requested: { try timeframe })

@@ -19,9 +19,10 @@ extension ParsedArguments {
         return symbols
     }
 
-    /// The condition screen of `--where` (`condition`) and `--show`, reading `parameters` as `$names`.
+    /// The condition screen of `--where` (`condition`) and `--show`, reading `parameters` as `$names`
+    /// and other series with one reader for every symbol.
     func conditionScreen(_ condition: String, parameters: [(name: String, value: ExpressionValue)]) throws -> ConditionScreen {
-        try ConditionScreen(condition: LocatedExpression(condition, origin: .setting(.where)),
-                            shows: values(.show).map { try LocatedExpression($0, origin: .setting(.show)) }, parameters: parameters)
+        let e = try [LocatedExpression(condition, origin: .setting(.where))] + values(.show).map { try LocatedExpression($0, origin: .setting(.show)) }
+        return try ConditionScreen(condition: e[0], shows: Array(e.dropFirst()), parameters: parameters, reading: otherSeries(reading: e))
     }
 }

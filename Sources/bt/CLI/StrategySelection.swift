@@ -51,7 +51,7 @@ extension ParsedArguments {
             }
             let strategy = try Strategy.expressions(rules, parameters: values(.param), swept: swept)
             warnAboutUnusedParameters(reading: Array(rules.values), swept: swept.map(\.name))
-            return (try readingOther(strategy), positionals)
+            return (try otherSeries(reading: strategy.ruleExpressions).map(strategy.reading) ?? strategy, positionals)
         }
         guard let name = positional(0) else {
             throw UsageError("give a STRATEGY (see 'bt strategies') or rules with \(Option.entry) and \(Option.exit)",
@@ -60,13 +60,14 @@ extension ParsedArguments {
         let strategy = try strategyLibrary.strategy(named: name)
         // A file's short rules, like --short-entry/--short-exit, trade only with --short.
         if command.accepts(.short) { try strategy.requireShorts(allowed: flag(.short), named: name) }
-        return (try readingOther(strategy), Array(positionals.dropFirst()))
+        return (try otherSeries(reading: strategy.ruleExpressions).map(strategy.reading) ?? strategy, Array(positionals.dropFirst()))
     }
 
-    /// `s` reading its rules' `@` series from the store, `--max-stale` old at most (unread without `@`).
-    func readingOther(_ s: Strategy) throws -> Strategy {
-        guard s.readsOtherSeries else { return s }
-        return s.reading(try OtherSeriesReader(StoredOtherSeries(path: databasePath), maxStale: command.accepts(.maxStale) ? value(.maxStale) : nil))
+    /// The store's series for `expressions`' `@` (`OtherSeriesReader.reading`), `--max-stale` old
+    /// at most (unread without `@`); `shared` when given, so a command has one reader.
+    func otherSeries(reading expressions: [LocatedExpression], shared: OtherSeriesReader? = nil) throws -> OtherSeriesReader? {
+        try OtherSeriesReader.reading(expressions, shared: shared) {
+            try OtherSeriesReader(StoredOtherSeries(path: databasePath), maxStale: command.accepts(.maxStale) ? value(.maxStale) : nil) }
     }
 
     /// Warns about each `--param` (or swept `--grid` name) that none of `expressions`, the

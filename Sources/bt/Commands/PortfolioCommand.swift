@@ -10,7 +10,7 @@ extension Command {
         options: [
             .symbols.withHelp("Symbols of the portfolio"),
             .all.withHelp("Every stored symbol"),
-            .param,
+            .param, .maxStale,
             .rankExpression,
         ] + PortfolioOptions.rules + StrategyOptions.all + CommonOptions.window + ExecutionOptions.table
             + RunStatsOptions.all + [.json]
@@ -20,14 +20,14 @@ extension Command {
         let values = try parameters?.expressionValues
             ?? Dictionary(args.values(.param).map(ExpressionAssignment.parse), uniquingKeysWith: { _, last in last })
         let rank = try args.portfolioRank(.rankExpression, setting: .portfolioRank, parameters: values.expressionParameters)
-        let rules = try args.portfolioRules(ranked: rank != nil)
+        let (rules, other) = (try args.portfolioRules(ranked: rank != nil), try args.otherSeries(reading: rank.map { [$0] } ?? [], shared: strategy?.otherSeries))
         if args.flag(.short) { throw InputError("a portfolio is long only", setting: .short) }
         let store = try args.openStore()
         let (universe, config) = try args.portfolioUniverse(try args.portfolioSymbols(store: store), store: store, strategy: strategy,
                                                             parameters: parameters)
         let symbols = try universe.tradedSymbols({ candles, cache in
             (try strategy.map { try $0.signals(candles, parameters!, cache: cache) },
-             try rank.map { try $0.values(on: candles, parameters: values, cache: cache) })
+             try rank.map { try $0.values(on: candles, parameters: values, cache: cache, reading: other) })
         }, rules: rules, cache: IndicatorCache(), parallel: true)
         let result = try Portfolio.run(symbols, rules: rules, config: config)
         let name = strategy?.name ?? "rotation"
@@ -35,7 +35,7 @@ extension Command {
             strategy: name, parameters: parameters?.runParameters ?? values.sorted { $0.key < $1.key }.map { RunParameter($0.key, $0.value.runValue) },
             rules: strategy?.ruleParameters ?? [], portfolio: rules.parameters(symbols: symbols.count, rank: rank?.text),
             slots: rules.slots(symbols: symbols.count), config: config, result: result,
-            warmUp: universe.warmUp) {
+            warmUp: universe.warmUp, other: other ?? strategy?.otherSeries) {
             try CostSensitivity.run(portfolio: symbols, rules: rules, config: config, periodsPerYear: $0)
         }
     }

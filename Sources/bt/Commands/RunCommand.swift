@@ -44,7 +44,7 @@ extension Command {
         let cache = IndicatorCache()
         let result = try Engine.run(Engine.Request(window, signals: signals, config: config, cache: cache))
         try args.presentRun(strategy: strategy.name, parameters: parameters.runParameters, rules: strategy.ruleParameters,
-                            indicators: strategy.indicators(parameters), config: config, result: result, warmUp: window) {
+                            indicators: strategy.indicators(parameters), config: config, result: result, warmUp: window, other: strategy.otherSeries) {
             try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: $0, cache: cache)
         }
     }

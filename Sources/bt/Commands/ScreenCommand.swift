@@ -14,7 +14,7 @@ extension Command {
             .show,
             .at,
             .json.withHelp("Condition screens: print JSON instead of text"),
-            .param,
+            .param, .maxStale,
             .rank,
             .top,
             .minTrades,

@@ -25,7 +25,8 @@ extension SweepPlan {
         try PortfolioRules(maxPositions: fixedK, weighting: probe.weighting).validate(ranked: rank != nil)
         let (universe, config) = try args.portfolioUniverse(names, store: store, strategy: strategy, parameters: base)
         let ppy = try args.periodsPerYear ?? PeriodsPerYear.infer(from: universe.clock.time)
-        return try runPortfolio(universe, rules: probe, maxPositions: fixedK, rankExpression: rank, config: config, periodsPerYear: ppy,
+        let other = try args.otherSeries(reading: rank.map { [$0] } ?? [], shared: strategy.otherSeries)
+        return try runPortfolio(universe, rules: probe, maxPositions: fixedK, rankExpression: rank, rankReading: other, config: config, periodsPerYear: ppy,
                                 directory: directory, rerun: portfolioRerunCommand(args: args),
                                 progress: { ProgressBar(total: $0, label: "sweep portfolio").update })
     }

@@ -37,17 +37,23 @@ public struct ConditionScreen: Sendable {
     public let shows: [LocatedExpression]
     /// Whether each shown expression is a number or a condition.
     public let showTypes: [ExpressionType]
-    /// The condition and the shown expressions bound to the parameters, the condition first.
+    /// The condition and the shown expressions bound to the parameters, the condition first
+    /// (what `@` reads left out when `other` is given: they are bound again per symbol).
     private let nodes: [ExpressionNode]
+    private let values: [String: ExpressionValue]
+    /// Where `@` reads other series: one reader for every symbol, so a market filter's series
+    /// is loaded once and its indicators computed once (its cache); nil refuses `@`.
+    public let other: OtherSeriesReader?
 
     /// Checks the condition (it must be one) and the shown expressions against `parameters`,
     /// and binds them, so what the rules refuse (an expression too large once written out, a
     /// period a function cannot take, a position series such as `trade_return`: a screen has no
     /// run, so no position) is refused here, once, as `--entry` refuses it, rather than as every
     /// symbol's error.
+    /// A symbol after `@` that `other` does not hold is refused here too.
     /// - Throws: `InputError` with a caret at the expression's setting.
     public init(condition: LocatedExpression, shows: [LocatedExpression] = [],
-                parameters: [(name: String, value: ExpressionValue)] = []) throws {
+                parameters: [(name: String, value: ExpressionValue)] = [], reading other: OtherSeriesReader? = nil) throws {
         let declared = parameters.map { p -> ExpressionParameter in
             switch p.value {
             case .number: return ExpressionParameter(p.name, .number)
@@ -61,7 +67,29 @@ public struct ConditionScreen: Sendable {
         showTypes = try shows.map { try $0.check(parameters: declared) }
         for show in shows { try show.requireNoPositionSeries(for: "a shown value") }
         let values = Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
-        nodes = try [condition.bind(values)] + shows.map { try $0.bind(values) }
+        self.values = values
+        self.other = other
+        try other?.checkSymbols(in: [condition] + shows)
+        nodes = try ([condition] + shows).map { try other == nil ? $0.bind(values) : $0.bindLeavingOtherSeriesOut(values) }
+    }
+
+    /// The expressions bound for `candles`: with `@` read aligned to its bars. A key that cannot
+    /// be read there (a timeframe below the symbol's, no bar of the other series closed within
+    /// its bars) or a last bar that no bar of the other series has closed by (within its
+    /// staleness) is the symbol's error, its reason without the caret (the same for every row).
+    private func bound(for candles: CandleSeries) throws -> [ExpressionNode] {
+        guard let other else { return nodes }
+        let nodes: [ExpressionNode]
+        do {
+            nodes = try ([condition] + shows).map { try $0.bind(values, reading: other, on: candles) }
+        } catch let e as InputError {
+            throw InputError(String(e.reason.prefix { $0 != "\n" }))
+        }
+        if let last = candles.time.last,
+           let missing = UnalignedBars.of(nodes, on: candles).first(where: { $0.bars.last == candles.count - 1 }) {
+            throw InputError("\(missing.noClosedBar) at the bar looked at (\(UTCTime.iso(last)))")
+        }
+        return nodes
     }
 
     /// The row of one symbol, whose candles end at the bar to look at.
@@ -72,7 +100,7 @@ public struct ConditionScreen: Sendable {
         guard candles.count >= needed else {
             throw InputError("too short: the condition needs at least \(needed) bars, \(candles.symbol) has \(candles.count)")
         }
-        let plan = ExpressionPlan(nodes)
+        let plan = ExpressionPlan(try bound(for: candles))
         let last = candles.count - 1
         let atLast = try plan.evaluate(on: candles, cache: IndicatorCache(), workspace: ExpressionWorkspace()) { roots in
             roots.map { $0[last] }

@@ -25,8 +25,12 @@ public struct UnalignedBars: Sendable, Equatable {
     package var warning: RunWarning? {
         guard !bars.isEmpty else { return nil }
         let k = bars.count
-        let stale = canBeStale ? " (none yet, or its last one was older than its bar length or --max-stale)" : ""
-        return RunWarning(.noClosedBar, "\(k) bar\(k == 1 ? "" : "s") had no closed \(series) bar\(stale): "
+        return RunWarning(.noClosedBar, "\(k) bar\(k == 1 ? "" : "s") had \(noClosedBar): "
                           + "the rules reading it were false there (no entries)")
+    }
+
+    /// `no closed SPY@1d bar`, with why for a series that goes stale.
+    package var noClosedBar: String {
+        "no closed \(series) bar" + (canBeStale ? " (none yet, or its last one was older than its bar length or --max-stale)" : "")
     }
 }

@@ -189,7 +189,7 @@ struct ExpressionBinder {
             switch other {
             case .refused:
                 throw fail(.otherSeries, "'@\(reference)' reads another series, which only bt run, bt signals, bt sweep, "
-                           + "their strategy files, and the C library and btcore given other series can do for now", keyRange)
+                           + "bt screen, bt portfolio, their strategy files, and the C library and btcore given other series can do for now", keyRange)
             case .leftOut: return .constant(.nan)
             case .read(let r, let candles): (reader, run) = (r, candles)
             }

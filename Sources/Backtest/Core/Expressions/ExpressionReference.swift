@@ -58,7 +58,7 @@ package enum ExpressionReference {
               evaluated bar by bar in the run; the rest of the rule is computed over whole series.
               e.g. exit: trade_return > 0.05 or bars_in_trade >= 10 or close < highest_since_entry * 0.95
 
-            OTHER SERIES (bt run, bt signals, bt sweep and their strategy files; --max-stale):
+            OTHER SERIES (bt run, signals, sweep, screen, portfolio, strategy files; --max-stale):
               EXPR@TF          the run's symbol at a higher timeframe: close > sma(close, 50)@1d
               EXPR@SYMBOL      another stored symbol at the run's timeframe: close / close@SPY > 1.1
               EXPR@SYMBOL@TF   both: close@SPY@1d > sma(close, 200)@SPY@1d; parameters work inside,

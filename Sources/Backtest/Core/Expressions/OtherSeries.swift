@@ -40,11 +40,13 @@ extension OtherSeriesSource {
 /// The other series one strategy's rules read, each loaded once and shared by every bar, every
 /// parameter combination of a sweep and every rule that names it (with its indicator cache).
 public final class OtherSeriesReader: @unchecked Sendable {
-    private let source: any OtherSeriesSource
+    /// Read under `lock`.
+    let source: any OtherSeriesSource
     /// How long another symbol's value may be carried past its bar's close, beyond its own
     /// bar length (`--max-stale`); nil: its bar length only.
     public let maxStale: Int64?
-    private let lock = NSLock()
+    /// Held around every call of `source` and every use of `loaded`.
+    let lock = NSLock()
     private var loaded: [Key: OtherSeries] = [:]
     private let sessions: Sessions
 
@@ -56,6 +58,12 @@ public final class OtherSeriesReader: @unchecked Sendable {
     /// Why `@` cannot be read (the binder puts it at the key).
     struct Refusal: Error {
         var reason: String
+    }
+
+    /// Every series read so far, by name (`SPY@1d`): what a run's manifest lists.
+    public var read: [(name: String, candles: CandleSeries)] {
+        lock.lock(); defer { lock.unlock() }
+        return loaded.values.map { ($0.name, $0.candles) }.sorted { $0.name < $1.name }
     }
 
     public init(_ source: any OtherSeriesSource, maxStale: Int64? = nil) {
@@ -99,16 +107,11 @@ public final class OtherSeriesReader: @unchecked Sendable {
             throw Refusal(reason: "'@\(reference)': \(e.reason)")
         }
         guard let candles, !candles.isEmpty else {
-            let wanted = "\(symbol)@\(timeframe.rawValue)"
-            let keys = (try? source.keys()) ?? []
-            let hint = Suggest.closest(to: wanted, among: keys).map { "; did you mean '\($0)'?" } ?? ""
-            // `@2h`, `@1D`: meant as a timeframe, read as a symbol.
-            let timeframes = symbol.first?.isNumber == true && symbol.last?.isLetter == true && symbol.dropLast().allSatisfy(\.isNumber)
-                ? " ('\(symbol)' is no timeframe: they are \(Timeframe.allCases.map(\.rawValue).joined(separator: " ")))" : ""
-            throw Refusal(reason: "no candles stored for '\(symbol)' (read as '\(wanted)')\(hint)\(timeframes)")
+            throw unknown(symbol, read: "\(symbol)@\(timeframe.rawValue)", keys: (try? source.keys()) ?? [])
         }
-        let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", candles: candles, timeframe: timeframe,
-                                 maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
+        // Shared by the runs of every symbol (a screen, a portfolio): how stale it may go is the run's (`maxAge(for:)`).
+        let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", symbol: symbol, candles: candles, timeframe: timeframe,
+                                 staleAfter: max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
         loaded[key] = series
         return series
     }
@@ -152,18 +155,20 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     /// When each bar closes (`Sessions.closes`), ascending.
     let closes: [Int64]
     private let sessions: Sessions
-    /// Longest time a value is shown after its bar closed; nil (the run's own symbol): always,
-    /// through weekends and session gaps.
-    let maxAge: Int64?
+    let symbol: String
+    /// Longest time a value is shown to another symbol's run after its bar closed: its bar
+    /// length, or `--max-stale` when longer (`maxAge(for:)`).
+    let staleAfter: Int64
     /// The indicators of `candles`, shared by every evaluation.
     let cache = IndicatorCache()
 
-    init(name: String, candles: CandleSeries, timeframe: Timeframe, maxAge: Int64?, sessions: Sessions) {
+    init(name: String, symbol: String, candles: CandleSeries, timeframe: Timeframe, staleAfter: Int64, sessions: Sessions) {
         self.name = name
+        self.symbol = symbol
         self.candles = candles
         self.timeframe = timeframe
         self.closes = sessions.closes(of: candles, timeframe: timeframe)
-        self.maxAge = maxAge
+        self.staleAfter = staleAfter
         self.sessions = sessions
     }
 
@@ -175,13 +180,19 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     public static func == (a: OtherSeries, b: OtherSeries) -> Bool { a === b }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// Longest time a value is shown to `run` after its bar closed: nil (always, through
+    /// weekends and session gaps) for a run of the series' own symbol, else `staleAfter`.
+    func maxAge(for run: CandleSeries) -> Int64? {
+        run.symbol == symbol ? nil : staleAfter
+    }
+
     /// The last run `alignment(to:)` was asked for and its answer: binding, evaluation and the
     /// warnings' count ask for the same run's, and a sweep's combinations all do.
     private var lastAlignment: (symbol: String, timeframe: Timeframe?, time: [Int64], alignment: OtherSeriesAlignment)?
     private let alignmentLock = NSLock()
 
     /// Which of this series' bars each bar of `run` sees: its last bar closed at or before the
-    /// run bar's close, none where none has closed or the last is older than `maxAge`.
+    /// run bar's close, none where none has closed or the last is older than `maxAge(for: run)`.
     /// - Precondition: both series' times ascend.
     /// - Complexity: O(1) again for the same run's times (the same array storage), O(run bars)
     ///   for equal times in another array; else `OtherSeriesAlignment.init`'s.
@@ -196,10 +207,10 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
         let alignment: OtherSeriesAlignment
         if let session = sessions.session(of: run.symbol) {
             let runCloses = run.time.map { session.barEnd($0, timeframe: runTimeframe) }
-            alignment = OtherSeriesAlignment(closes: closes, maxAge: maxAge, count: run.count) { runCloses[$0] }
+            alignment = OtherSeriesAlignment(closes: closes, maxAge: maxAge(for: run), count: run.count) { runCloses[$0] }
         } else {
             let time = run.time
-            alignment = OtherSeriesAlignment(closes: closes, maxAge: maxAge, count: run.count) { runTimeframe.barEnd(time[$0]) }
+            alignment = OtherSeriesAlignment(closes: closes, maxAge: maxAge(for: run), count: run.count) { runTimeframe.barEnd(time[$0]) }
         }
         alignmentLock.lock()
         lastAlignment = (run.symbol, run.timeframe, run.time, alignment)
@@ -218,7 +229,7 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
 extension UnalignedBars {
     /// The bars of `run` without a closed bar of each series `nodes` read with `@`, for the
     /// series that have such bars, each once.
-    static func of(_ nodes: [ExpressionNode], on run: CandleSeries) -> [UnalignedBars] {
+    package static func of(_ nodes: [ExpressionNode], on run: CandleSeries) -> [UnalignedBars] {
         var seen: [OtherSeries] = []
         var pending = nodes
         while let node = pending.popLast() {
@@ -227,7 +238,7 @@ extension UnalignedBars {
         }
         return seen.compactMap { series in
             let bars = series.alignment(to: run).unseen
-            return bars.isEmpty ? nil : UnalignedBars(series: series.name, canBeStale: series.maxAge != nil, bars: bars)
+            return bars.isEmpty ? nil : UnalignedBars(series: series.name, canBeStale: series.maxAge(for: run) != nil, bars: bars)
         }
     }
 }

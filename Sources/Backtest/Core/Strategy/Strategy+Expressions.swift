@@ -25,7 +25,18 @@ extension Strategy {
 
     /// Whether the strategy's rules read other series with `@` (a rule, not a requirement).
     public var readsOtherSeries: Bool {
-        rules?.rules.contains { $0.expression.readsOtherSeries } ?? false
+        ruleExpressions.contains(where: \.readsOtherSeries)
+    }
+
+    /// The rules of an expression strategy, in `SignalRules.Role` order; none for one in Swift.
+    package var ruleExpressions: [LocatedExpression] {
+        rules?.rules.map(\.expression) ?? []
+    }
+
+    /// Where the rules read other series, once given one (`reading(_:)`): what the run's
+    /// manifest lists (`OtherSeriesReader.read`).
+    public var otherSeries: OtherSeriesReader? {
+        rules?.otherSeries
     }
 
     /// The strategy with its rules reading other series (`close@SPY`, `sma(close, 50)@1d`) from

@@ -19,6 +19,8 @@ package struct RunJob {
     package var history: CandleSeries?
     /// A portfolio's warm-up before its window (`PortfolioUniverse.warmUp`); nil: none.
     package var portfolioWarmUp: (bars: Int, first: Int64)?
+    /// Where the rules read other series (`Strategy.otherSeries`), for the manifest; nil: none.
+    package var otherSeries: OtherSeriesReader?
 
     package init(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
                  config: ExecutionConfig, commandLine: [String]) {
@@ -47,6 +49,7 @@ package struct RunJob {
         report.rules = rules
         report.indicators = indicators
         report.history = history
+        report.otherSeries = otherSeries?.read ?? []
         return report
     }
 

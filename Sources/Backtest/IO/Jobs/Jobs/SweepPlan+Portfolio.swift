@@ -13,11 +13,13 @@ extension SweepPlan {
     ///     or the grid).
     ///   - maxPositions: the fixed number of positions, if not swept (nil: one per symbol).
     ///   - rankExpression: what ranks the symbols for the positions, checked against the parameters.
+    ///   - rankReading: where the rank reads other series with `@` (nil refuses `@`).
     ///   - config: the execution the portfolio's account uses.
     ///   - rerun: the command that reruns one combination, for the report's page.
     ///   - progress: with the number of combinations, where to report how many are done.
     public func runPortfolio(_ universe: PortfolioUniverse, rules probe: PortfolioRules, maxPositions fixedK: Int?,
-                             rankExpression rank: LocatedExpression?, config: ExecutionConfig, periodsPerYear ppy: Double,
+                             rankExpression rank: LocatedExpression?, rankReading other: OtherSeriesReader? = nil,
+                             config: ExecutionConfig, periodsPerYear ppy: Double,
                              directory: String, rerun: String,
                              progress: (Int) -> ((Int) -> Void)? = { _ in nil }) throws -> SweepReport {
         let clock = universe.clock
@@ -46,7 +48,7 @@ extension SweepPlan {
                 let values = parameters.expressionValues, bound = parameters
                 return (rules, { candles, cache in
                     (try strategy.signals(candles, bound, cache: cache),
-                     try rank.map { try $0.values(on: candles, parameters: values, cache: cache) })
+                     try rank.map { try $0.values(on: candles, parameters: values, cache: cache, reading: other) })
                 }, execution)
             } catch {
                 throw reword(error)
@@ -73,6 +75,8 @@ extension SweepPlan {
             execution: portfolioParameters + config.parameters, grid: grid, whereText: filter?.text, combos: combos,
             rankStat: self.rank, periodsPerYear: ppy, summary: summary)
         report.rules = strategy.ruleParameters
+        report.otherSeries = (other ?? strategy.otherSeries)?.read(by: strategy.ruleExpressions + (rank.map { [$0] } ?? []),
+                                                                     on: universe.candles) ?? []
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: clock)
         if let folds {

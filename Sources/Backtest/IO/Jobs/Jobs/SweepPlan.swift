@@ -344,6 +344,7 @@ public struct SweepPlan {
             fixedParameters: fixedValues, execution: job.config.parameters, grid: grid,
             whereText: filter?.text, combos: combos, rankStat: rank, periodsPerYear: job.periodsPerYear, summary: summary)
         report.rules = strategy.ruleParameters
+        report.otherSeries = strategy.otherSeries?.read(by: strategy.ruleExpressions, on: [candles]) ?? []
         report.topShown = top
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let wf = job.walkForward, let choices {

@@ -38,6 +38,7 @@ public struct PortfolioReport {
         var m = RunManifest(commandLine: run.commandLine, strategy: run.strategy, data: data,
                             periodsPerYear: run.stats.periodsPerYear, parameters: run.parameters, execution: run.execution)
         m.rules = run.rules
+        m.list(otherSeries: run.otherSeries)
         m.universe = portfolio.symbols
         m.portfolio = rules
         return m

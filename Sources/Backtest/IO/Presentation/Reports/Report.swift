@@ -38,6 +38,8 @@ public struct Report {
     /// Every bar the run read when it ran on a window (`CandleWindow.series`): the result's
     /// candles are its end, the bars before them the indicators' warm-up. nil: none.
     public var history: CandleSeries?
+    /// The other series the rules read with `@` (`OtherSeriesReader.read`), listed by the manifest.
+    public var otherSeries: [(name: String, candles: CandleSeries)] = []
 
     /// - Parameter timeframe: nil takes the candles' own.
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], timeframe: String? = nil,
@@ -73,6 +75,7 @@ public struct Report {
         var m = RunManifest(commandLine: commandLine, strategy: strategy, data: data,
                             periodsPerYear: stats.periodsPerYear, parameters: parameters, execution: execution)
         m.rules = rules
+        m.list(otherSeries: otherSeries)
         return m
     }
 

@@ -21,6 +21,24 @@ public struct RunManifest: Sendable {
         public var warmUpBars = 0
         public var warmUpFirst: Int64?
 
+        /// `first .. last` as ISO times; nil without bars.
+        var range: String? {
+            first.flatMap { first in last.map { "\(UTCTime.iso(first)) .. \(UTCTime.iso($0))" } }
+        }
+
+        /// `SPY@1d`, or the symbol alone when the timeframe is unknown.
+        public var name: String {
+            timeframe.map { "\(symbol)@\($0)" } ?? symbol
+        }
+
+        /// The series' facts, JSON members `series`, `bars`, `first`, `last`, `candles_sha256`.
+        var seriesJSON: JSONValue {
+            .object([(key: "series", value: .string(name)), (key: "bars", value: .int(bars)),
+                     (key: "first", value: first.map { .string(UTCTime.iso($0)) } ?? .null),
+                     (key: "last", value: last.map { .string(UTCTime.iso($0)) } ?? .null),
+                     (key: "candles_sha256", value: .string(sha256))])
+        }
+
         /// The facts of `candles`; `timeframe` nil takes the candles' own.
         /// - Complexity: O(n) for the hash.
         public init(_ candles: CandleSeries, timeframe: String? = nil) {
@@ -72,9 +90,18 @@ public struct RunManifest: Sendable {
     public var rules: [RunParameter] = []
     /// Execution options, defaults included (`ExecutionConfig.parameters`).
     public var execution: [RunParameter]
+    /// The other series the rules read with `@` (`SPY@1d`), by name, each with its fingerprint
+    /// (the same `Data` as the run's own series: range, bars, `candles_sha256`).
+    public var otherSeries: [Data] = []
     /// Portfolios: the symbols, and the portfolio's settings (`PortfolioRules.parameters`).
     public var universe: [String] = []
     public var portfolio: [RunParameter] = []
+
+    /// Lists `series` (`OtherSeriesReader.read`) as `otherSeries`.
+    /// - Complexity: O(their bars) (it hashes them).
+    public mutating func list(otherSeries series: [(name: String, candles: CandleSeries)]) {
+        otherSeries = series.map { Data($0.candles, timeframe: SeriesName.split($0.name)?.1.rawValue) }
+    }
 
     public init(commandLine: [String], strategy: String, data: Data? = nil, periodsPerYear: Double? = nil,
                 parameters: [RunParameter], execution: [RunParameter]) {
@@ -92,7 +119,7 @@ public struct RunManifest: Sendable {
         ]
         if !universe.isEmpty { rows.append(("symbols", universe.joined(separator: ", "))) }
         if let data {
-            let range = data.first.flatMap { first in data.last.map { "\(UTCTime.iso(first)) .. \(UTCTime.iso($0))" } }
+            let range = data.range
             if universe.isEmpty { rows.append(("symbol", data.symbol)) }
             rows += [
                 ("timeframe", data.timeframe ?? "unknown"),
@@ -106,6 +133,7 @@ public struct RunManifest: Sendable {
                 ("candles sha256", data.sha256),
             ]
         }
+        rows += otherSeries.map { ("read \($0.name)", "\($0.bars) bars, \($0.range ?? "no bars"), sha256 \($0.sha256)") }
         if let periodsPerYear { rows.append(("periods per year", NumberText.shortest(periodsPerYear))) }
         if let symbols { rows.append(("symbols", String(symbols))) }
         if let rankStat { rows.append(("rank metric", rankStat.name)) }
@@ -136,7 +164,8 @@ public struct RunManifest: Sendable {
     /// `symbol` (not for portfolios), `timeframe`; `rules` (`[{"role", "text"}]`, only for
     /// expression strategies), `params`, `portfolio` (portfolios), `execution`; with data
     /// `bars`, `first`, `last`, `candles_sha256` (and `warm_up_bars`, `warm_up_first` when bars
-    /// before the first were read as warm-up); `bt_version`;
+    /// before the first were read as warm-up); `other_series` (`[{"series", "bars", "first",
+    /// "last", "candles_sha256"}]`, when the rules read any with `@`); `bt_version`;
     /// then whichever of `symbols`, `rank_metric`, `min_trades`, `grid`, `where` are set.
     /// The command line is left out, so `bt run --json` prints what `--out` writes to
     /// `stats.json`; so are the periods per year, which `stats` carries.
@@ -163,6 +192,7 @@ public struct RunManifest: Sendable {
                 members += [(key: "warm_up_bars", value: .int(data.warmUpBars)), (key: "warm_up_first", value: .string(UTCTime.iso(first)))]
             }
         }
+        if !otherSeries.isEmpty { members.append((key: "other_series", value: .array(otherSeries.map(\.seriesJSON)))) }
         members.append((key: "bt_version", value: .string(version)))
         if let symbols { members.append((key: "symbols", value: .int(symbols))) }
         if let rankStat { members.append((key: "rank_metric", value: .string(rankStat.name))) }

@@ -13,6 +13,8 @@ public struct SweepReport {
     public var fixedParameters: [RunParameter]
     /// The rules of an expression strategy as written (see `RunManifest.rules`).
     public var rules: [RunParameter] = []
+    /// The other series the rules read with `@` (`OtherSeriesReader.read`), listed by the manifest.
+    public var otherSeries: [(name: String, candles: CandleSeries)] = []
     /// Execution options, defaults included.
     public var execution: [RunParameter]
     public var grid: ParameterGrid
@@ -123,6 +125,7 @@ public struct SweepReport {
         m.rules = rules
         m.grid = grid.axes
         m.filter = whereText
+        m.list(otherSeries: otherSeries)
         return m
     }
 
