@@ -24,6 +24,7 @@ extension Command {
         var settings = try args.liveSettings(symbol: symbol)
         let strategy = chosen.strategy
         let parameters = try strategy.parameters(args.values(.param))
+        try strategy.checkLive(parameters, symbol: symbol, interval: settings.interval)
         let json = args.flag(.json)
         // The settings are checked before the store is touched: a refused command creates nothing.
         // The execution settings need bars (volatility sizing infers the periods per year): the

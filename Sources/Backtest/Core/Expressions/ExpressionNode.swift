@@ -189,7 +189,7 @@ struct ExpressionBinder {
             switch other {
             case .refused:
                 throw fail(.otherSeries, "'@\(reference)' reads another series, which only bt run, bt signals, bt sweep "
-                           + "and their strategy files can do for now", keyRange)
+                           + "and their strategy files (and bt live, its symbol's timeframes) can do for now", keyRange)
             case .leftOut: return .constant(.nan)
             case .read(let r, let candles): (reader, run) = (r, candles)
             }
@@ -199,7 +199,7 @@ struct ExpressionBinder {
             } catch let refusal as OtherSeriesReader.Refusal {
                 throw fail(.otherSeries, refusal.reason, keyRange)
             }
-            if !run.isEmpty, series.alignment(to: run).allSatisfy({ $0 < 0 }) {
+            if !run.isEmpty, !reader.followsStream, series.alignment(to: run).allSatisfy({ $0 < 0 }) {
                 throw fail(.otherSeries, "no \(series.name) bar closed within the run's bars (\(series.span)) in time to be read there: "
                            + "the rule could never be true", keyRange)
             }

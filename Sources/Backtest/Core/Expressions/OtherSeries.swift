@@ -47,6 +47,10 @@ public final class OtherSeriesReader: @unchecked Sendable {
     private let lock = NSLock()
     private var loaded: [Key: OtherSeries] = [:]
     private let sessions: Sessions
+    /// Whether the run goes on growing after the bars it is bound to (a live session, which
+    /// follows its own symbol's stream alone): another symbol is refused, a symbol with no bars
+    /// yet is read as empty, and a series with no bar closed within the run so far is not an error.
+    public let followsStream: Bool
 
     private struct Key: Hashable {
         var symbol: String
@@ -58,9 +62,10 @@ public final class OtherSeriesReader: @unchecked Sendable {
         var reason: String
     }
 
-    public init(_ source: any OtherSeriesSource, maxStale: Int64? = nil) {
+    public init(_ source: any OtherSeriesSource, maxStale: Int64? = nil, followsStream: Bool = false) {
         self.source = source
         self.maxStale = maxStale
+        self.followsStream = followsStream
         sessions = Sessions(source)
     }
 
@@ -85,6 +90,11 @@ public final class OtherSeriesReader: @unchecked Sendable {
         }
         let symbol = reference.symbol ?? run.symbol
         let timeframe = reference.timeframe ?? runTimeframe
+        if followsStream, symbol != run.symbol {
+            throw Refusal(reason: "'@\(reference)' reads \(symbol), and a live session follows the stream of \(run.symbol) alone: "
+                          + "\(symbol)'s stored bars do not grow with the session, so a decision could differ from its replay; "
+                          + "a live rule reads \(run.symbol)'s own timeframes (@1h, @1d)")
+        }
         if timeframe < runTimeframe {
             throw Refusal(reason: "'@\(reference)' is a lower timeframe than the run's (\(runTimeframe.rawValue)): "
                           + "a rule reads its own timeframe or a higher one")
@@ -98,7 +108,7 @@ public final class OtherSeriesReader: @unchecked Sendable {
         } catch let e as InputError {
             throw Refusal(reason: "'@\(reference)': \(e.reason)")
         }
-        guard let candles, !candles.isEmpty else {
+        guard let candles, !candles.isEmpty || followsStream else {
             let wanted = "\(symbol)@\(timeframe.rawValue)"
             let keys = (try? source.keys()) ?? []
             let hint = Suggest.closest(to: wanted, among: keys).map { "; did you mean '\($0)'?" } ?? ""
@@ -124,16 +134,18 @@ final class Sessions: @unchecked Sendable {
         self.source = source
     }
 
+    /// The trading session `symbol`'s bars follow, if any.
+    func session(of symbol: String) -> TradingSession? {
+        lock.lock(); defer { lock.unlock() }
+        if let s = known[symbol] { return s }
+        let session = (try? source.session(symbol: symbol)) ?? nil
+        known[symbol] = session
+        return session
+    }
+
     /// When each bar of `series` closes: at its session's close when it has one.
     func closes(of series: CandleSeries, timeframe: Timeframe) -> [Int64] {
-        lock.lock()
-        let session: TradingSession?
-        if let s = known[series.symbol] { session = s } else {
-            session = (try? source.session(symbol: series.symbol)) ?? nil
-            known[series.symbol] = session
-        }
-        lock.unlock()
-        guard let session else { return series.time.map(timeframe.barEnd) }
+        guard let session = session(of: series.symbol) else { return series.time.map(timeframe.barEnd) }
         return series.time.map { session.barEnd($0, timeframe: timeframe) }
     }
 }
@@ -164,6 +176,9 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
         self.maxAge = maxAge
         self.sessions = sessions
     }
+
+    /// Whether its bars follow a trading session (`Sessions`).
+    var followsSession: Bool { sessions.session(of: candles.symbol) != nil }
 
     /// `2004-08-19 to 2013-03-01`: its first and last bars' days.
     var span: String {
@@ -201,16 +216,26 @@ extension UnalignedBars {
     /// The bars of `run` without a closed bar of each series `nodes` read with `@`, for the
     /// series that have such bars, each once.
     static func of(_ nodes: [ExpressionNode], on run: CandleSeries) -> [UnalignedBars] {
+        series(readBy: nodes).compactMap { series in
+            let alignment = series.alignment(to: run)
+            return UnalignedBars(series, bars: alignment.indices.filter { alignment[$0] < 0 })
+        }
+    }
+
+    /// The series `nodes` read with `@`, each once, in the order warnings list them.
+    static func series(readBy nodes: [ExpressionNode]) -> [OtherSeries] {
         var seen: [OtherSeries] = []
         var pending = nodes
         while let node = pending.popLast() {
             if case .other(let series, _) = node, !seen.contains(series) { seen.append(series) }
             pending += node.children
         }
-        return seen.compactMap { series in
-            let alignment = series.alignment(to: run)
-            let bars = alignment.indices.filter { alignment[$0] < 0 }
-            return bars.isEmpty ? nil : UnalignedBars(series: series.name, canBeStale: series.maxAge != nil, bars: bars)
-        }
+        return seen
+    }
+
+    /// `bars` of a run without a closed bar of `series`; nil when there are none.
+    init?(_ series: OtherSeries, bars: [Int]) {
+        guard !bars.isEmpty else { return nil }
+        self.init(series: series.name, canBeStale: series.maxAge != nil, bars: bars)
     }
 }
