@@ -1,0 +1,94 @@
+import Testing
+import TestSupport
+@testable import BacktestCore
+@testable import BacktestData
+@testable import BacktestLive
+
+/// A live session's rules that read its own symbol at a higher timeframe with `@`: close by
+/// close, the trader reports the fills and the warnings of one batch run over everything it
+/// was given, the batch reading the higher bars resampled from all the stored bars (what the
+/// replay, `bt run`, reads). The session's bars skip a minute now and then, so a higher bar is
+/// closed both by its last minute and by the first minute after a gap.
+@Suite("Live paper trader: rules reading higher timeframes")
+struct LiveOtherSeriesTests {
+    /// The stored series resampled, as `CandleStore.load` gives a timeframe that is not stored.
+    struct Resampled: OtherSeriesSource {
+        var series: CandleSeries
+        func candles(symbol: String, timeframe: Timeframe) throws -> CandleSeries? {
+            symbol == series.symbol ? series.resampled(to: timeframe) : nil
+        }
+        func keys() throws -> [String] { ["\(series.symbol)@1m"] }
+    }
+
+    static let strategy: Strategy = {
+        do {
+            return try Strategy.expressions([
+                .entry: "close > ema(close, 3)@5m and close > open or close@15m > sma(close, 2)@15m[1]",
+                .exit: "close < low@5m or trade_return > 0.004",
+            ])
+        } catch { fatalError("\(error)") }
+    }()
+
+    @Test("fills and warnings close by close equal the batch run's", arguments: 0..<LivePaperTraderTests.configs.count)
+    func fillsEqualTheBatch(_ which: Int) throws {
+        let (name, config) = LivePaperTraderTests.configs[which]
+        let parameters = try Self.strategy.parameters([])
+        var total = 0
+        for seed in UInt64(1)...6 {
+            let s = LivePaperTraderTests.stream(seed: seed &* 15_485_863 &+ UInt64(which), historyBars: 40, sessionBars: 60)
+            let source = try LiveOtherSeries(symbol: "TEST", interval: .minute1, history: s.history, store: nil)
+            var warnings: [RunWarning] = []
+            let live = try LivePaperTraderTests.live(s, config: config, strategy: (Self.strategy.following(source), parameters)) {
+                warnings = $0.lastResult?.warnings ?? []
+            }
+            let reading = Self.strategy.reading(OtherSeriesReader(Resampled(series: LivePaperTraderTests.bars(s))))
+            let batch = try LivePaperTraderTests.batchResult(s, config: config, strategy: (reading, parameters))
+            #expect(live == batch.fills, "\(name), seed \(seed)")
+            #expect(warnings == batch.warnings, "\(name), seed \(seed)")
+            total += batch.fills.count
+        }
+        #expect(total >= 10, "\(name): the streams should trade (\(total) fills)")
+    }
+
+    @Test("the bars before the first higher bar closed are counted in the warnings, as bt run counts them")
+    func warningsCountBarsWithoutAClosedBar() throws {
+        let s = LivePaperTraderTests.stream(seed: 5, historyBars: 3, sessionBars: 30)
+        // The session starts on the hour, mid-day: its 15-minute bars have a closed one from the
+        // first (the history's last minute closes it), its daily ones none.
+        let strategy = try Strategy.expressions([.entry: "close > close@1d", .exit: "close < close@15m"])
+        let source = try LiveOtherSeries(symbol: "TEST", interval: .minute1, history: s.history, store: nil)
+        var warnings: [RunWarning] = []
+        _ = try LivePaperTraderTests.live(s, config: LivePaperTraderTests.configs[0].1,
+                                          strategy: (strategy.following(source), try strategy.parameters([]))) {
+            warnings = $0.lastResult?.warnings ?? []
+        }
+        let counted = warnings.filter { $0.kind == .noClosedBar }.map(\.message)
+        #expect(counted.count == 1 && counted[0].hasPrefix("\(s.session.count) bars had no closed TEST@1d bar"), "\(counted)")
+    }
+
+    @Test("another symbol, a lower timeframe and a store the replay would read otherwise are refused, naming the rule")
+    func refusals() throws {
+        let run = LivePaperTraderTests.stream(seed: 1).history
+        func refusal(_ entry: String, interval: Timeframe = .minute1, store: CandleStore? = nil) -> String {
+            do {
+                let s = try Strategy.expressions([.entry: entry, .exit: "close < open"])
+                try s.checkLive(try s.parameters([]), symbol: "TEST", interval: interval, history: store == nil ? nil : run, store: store)
+                return ""
+            } catch { return "\(error)" }
+        }
+        #expect(refusal("close > close@OTHER").contains("a live session follows the stream of TEST alone"))
+        #expect(refusal("close > close@OTHER@1h").contains("'@OTHER@1h'"))
+        #expect(refusal("close > close@1m", interval: .hour1).contains("lower timeframe"))
+        #expect(refusal("close > close@TEST@1h").isEmpty)
+        #expect(refusal("close > close@1d").isEmpty)
+        let store = try CandleStore(path: TestSupport.scratchDirectory().appendingPathComponent("live.sqlite").path)
+        var hourly = run.resampled(to: .hour1)
+        hourly.symbol = "TEST"
+        try store.transaction {
+            _ = try store.merge([ImportedFile(file: "m", format: nil, symbol: "TEST", content: .candles(run)),
+                                 ImportedFile(file: "h", format: nil, symbol: "TEST", content: .candles(hourly))])
+        }
+        #expect(refusal("close > close@1h", store: store).contains("the store holds TEST@1h"))
+        #expect(refusal("close > close@4h", store: store).isEmpty)
+    }
+}
