@@ -9,6 +9,8 @@ and checks the session from the outside:
   session's fills, field by field, to the last digit (the proof that a live session trades as
   the backtest of what it stored does);
 - the bars built from trades equal `bt data import --format trades` of the same trades;
+- rules reading a higher timeframe (`close@5m`): its value changes at the minute that closes
+  its bar, and the replay gives the same fills;
 - faults: a depth-id gap (resync), a dropped connection (reconnect, kline backfill, and the
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
   and kill -9 with a resume of the journal (no fill lost or repeated);
@@ -72,13 +74,13 @@ class Exchange:
         self.proc.stderr.close()
 
 
-def live_args(exchange, db, *extra):
-    return [BT, "live", *STRATEGY, "--exchange", "binance", "--ws-url", exchange.url("ws"), "--base-url", exchange.url(),
+def live_args(exchange, db, *extra, strategy=STRATEGY):
+    return [BT, "live", *strategy, "--exchange", "binance", "--ws-url", exchange.url("ws"), "--base-url", exchange.url(),
             "--db", db, "--warmup-bars", "50", "--max-backoff", "0.1", *extra]
 
 
-def run_live(exchange, db, *extra, timeout=60):
-    p = subprocess.run(live_args(exchange, db, "--json", *extra), capture_output=True, text=True, timeout=timeout)
+def run_live(exchange, db, *extra, timeout=60, strategy=STRATEGY):
+    p = subprocess.run(live_args(exchange, db, "--json", *extra, strategy=strategy), capture_output=True, text=True, timeout=timeout)
     if p.returncode != 0:
         raise AssertionError("bt live failed (%d): %s" % (p.returncode, p.stderr[-3000:]))
     return json.loads(p.stdout), p.stderr
@@ -185,6 +187,25 @@ class LiveTests(unittest.TestCase):
         self.assertGreaterEqual(self.bars_equal_the_trades_import(ex, summary), 6)
         self.assertIn("bar ", log)
         self.assertIn("fill ", log)
+
+    def test_rules_reading_a_higher_timeframe_replay_exactly(self):
+        # The 5-minute bars are made from the session's minutes (and the warm-up's); a 5-minute
+        # value changes at the minute that closes its bar: there, and only there, a minute's
+        # close is its 5-minute bar's close (elsewhere only when the price has not moved since). So
+        # the entry fires at minutes 4, 9, 14 ... and fills at the next open (minutes 0, 5, 10 ...),
+        # the exit a minute later. The replay reads the 5-minute bars resampled from the stored
+        # minutes and gives the same fills.
+        ex = Exchange("--bars", "16", "--speed", "120")
+        self.exchanges.append(ex)
+        rules = ["BTCUSDT", "--entry", "close == close@5m and sma(close, 2)@5m > 0", "--exit", "close != close@5m",
+                 "--fee-bps", "10", "--size", "20%"]
+        summary, log = run_live(ex, self.db, "--duration", "8s", strategy=rules)
+        self.assertGreaterEqual(summary["bars"], 10, log)
+        after_close = [f["time"] for f in summary["fills"] if f["side"] == "buy" and int(f["time"][14:16]) % 5 == 0]
+        self.assertGreaterEqual(len(after_close), 2, summary["fills"])
+        self.assertEqual(summary["divergences"], 0)
+        self.assertIn("@5m", summary["replay"])
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
 
     @unittest.skipUnless(os.environ.get("BT_L2_DATA"), "needs the converted L2 sample (BT_L2_DATA; make test-live fetches it)")
     def test_recorded_l2_session_replays_exactly(self):
