@@ -66,6 +66,22 @@ struct LiveOtherSeriesTests {
         #expect(counted.count == 1 && counted[0].hasPrefix("\(s.session.count) bars had no closed TEST@1d bar"), "\(counted)")
     }
 
+    @Test("a warm-up too short for an indicator of a higher timeframe is refused, naming the series and the warm-up")
+    func warmUpTooShort() throws {
+        let s = LivePaperTraderTests.stream(seed: 2)
+        let strategy = try Strategy.expressions([.entry: "close > sma(close, 20)@15m", .exit: "close < open"])
+        let source = try LiveOtherSeries(symbol: "TEST", interval: .minute1, history: s.history, store: nil)
+        do {
+            _ = try LivePaperTrader(history: s.history, startTime: s.session.time[0], events: [s.first],
+                                    config: LivePaperTraderTests.configs[0].1, strategy: strategy.following(source),
+                                    parameters: try strategy.parameters([]))
+            Issue.record("a warm-up of \(s.history.count) minutes holds too few 15-minute bars for sma(close, 20)")
+        } catch let e as InputError {
+            #expect(e.reason.hasPrefix("TEST@15m: sma: period 20 is longer than the series"), "\(e.reason)")
+            #expect(e.fixes.map(\.setting) == [.warmupBars])
+        }
+    }
+
     @Test("another symbol, a lower timeframe and a store the replay would read otherwise are refused, naming the rule")
     func refusals() throws {
         let run = LivePaperTraderTests.stream(seed: 1).history

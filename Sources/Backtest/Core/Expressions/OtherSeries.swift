@@ -118,7 +118,8 @@ public final class OtherSeriesReader: @unchecked Sendable {
             throw Refusal(reason: "no candles stored for '\(symbol)' (read as '\(wanted)')\(hint)\(timeframes)")
         }
         let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", candles: candles, timeframe: timeframe,
-                                 maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
+                                 maxAge: symbol == run.symbol ? nil : max(timeframe.seconds, maxStale ?? 0), sessions: sessions,
+                                 followsStream: followsStream)
         loaded[key] = series
         return series
     }
@@ -167,14 +168,17 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     let maxAge: Int64?
     /// The indicators of `candles`, shared by every evaluation.
     let cache = IndicatorCache()
+    /// Whether `candles` are what a live session holds before it streams (`OtherSeriesReader`).
+    private let followsStream: Bool
 
-    init(name: String, candles: CandleSeries, timeframe: Timeframe, maxAge: Int64?, sessions: Sessions) {
+    init(name: String, candles: CandleSeries, timeframe: Timeframe, maxAge: Int64?, sessions: Sessions, followsStream: Bool = false) {
         self.name = name
         self.candles = candles
         self.timeframe = timeframe
         self.closes = sessions.closes(of: candles, timeframe: timeframe)
         self.maxAge = maxAge
         self.sessions = sessions
+        self.followsStream = followsStream
     }
 
     /// Whether its bars follow a trading session (`Sessions`).
@@ -205,9 +209,17 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     }
 
     /// `node`'s values on this series, aligned to `run`'s bars (NaN where `alignment` has none).
-    /// - Throws: `InputError` from an indicator (a period longer than the series).
+    /// - Throws: `InputError` from an indicator (a period longer than the series), naming this
+    ///   series (and, before a live session, the warm-up as the fix).
     func values(of node: ExpressionNode, alignedTo run: CandleSeries) throws -> [Double] {
-        let own = try ExpressionPlan([node]).evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
+        let own: [Double]
+        do {
+            own = try ExpressionPlan([node]).evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
+        } catch var e as InputError {
+            e.reason = "\(name): \(e.reason)"
+            if followsStream { e.fixes.append(InputError.Fix(.warmupBars, purpose: "to hold more of its bars before the session")) }
+            throw e
+        }
         return alignment(to: run).map { $0 < 0 ? .nan : own[$0] }
     }
 }
