@@ -20,28 +20,23 @@ struct LiveOtherSeriesTests {
         func keys() throws -> [String] { ["\(series.symbol)@1m"] }
     }
 
-    static let strategy: Strategy = {
-        do {
-            return try Strategy.expressions([
-                .entry: "close > ema(close, 3)@5m and close > open or close@15m > sma(close, 2)@15m[1]",
-                .exit: "close < low@5m or trade_return > 0.004",
-            ])
-        } catch { fatalError("\(error)") }
-    }()
-
     @Test("fills and warnings close by close equal the batch run's", arguments: 0..<LivePaperTraderTests.configs.count)
     func fillsEqualTheBatch(_ which: Int) throws {
         let (name, config) = LivePaperTraderTests.configs[which]
-        let parameters = try Self.strategy.parameters([])
+        let strategy = try Strategy.expressions([
+            .entry: "close > ema(close, 3)@5m and close > open or close@15m > sma(close, 2)@15m[1]",
+            .exit: "close < low@5m or trade_return > 0.004",
+        ])
+        let parameters = try strategy.parameters([])
         var total = 0
         for seed in UInt64(1)...6 {
             let s = LivePaperTraderTests.stream(seed: seed &* 15_485_863 &+ UInt64(which), historyBars: 40, sessionBars: 60)
             let source = try LiveOtherSeries(symbol: "TEST", interval: .minute1, history: s.history, store: nil)
             var warnings: [RunWarning] = []
-            let live = try LivePaperTraderTests.live(s, config: config, strategy: (Self.strategy.following(source), parameters)) {
+            let live = try LivePaperTraderTests.live(s, config: config, strategy: (strategy.following(source), parameters)) {
                 warnings = $0.lastResult?.warnings ?? []
             }
-            let reading = Self.strategy.reading(OtherSeriesReader(Resampled(series: LivePaperTraderTests.bars(s))))
+            let reading = strategy.reading(OtherSeriesReader(Resampled(series: LivePaperTraderTests.bars(s))))
             let batch = try LivePaperTraderTests.batchResult(s, config: config, strategy: (reading, parameters))
             #expect(live == batch.fills, "\(name), seed \(seed)")
             #expect(warnings == batch.warnings, "\(name), seed \(seed)")
