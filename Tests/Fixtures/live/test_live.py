@@ -14,6 +14,8 @@ and checks the session from the outside:
 - faults: a depth-id gap (resync), a dropped connection (reconnect, kline backfill, and the
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
   and kill -9 with a resume of the journal (no fill lost or repeated);
+- a store holding the timeframe a rule reads with `@` (the replay would read it): refused
+  before the warm-up writes;
 - hostile exchanges: a store or journal ahead of the exchange's clock, a tampered
   journal, frames a century ahead, prices and quantities of 1e300 and 1e-320, refused
   snapshots, a spent request weight, REST servers that never answer or trickle, streams that
@@ -86,14 +88,14 @@ def run_live(exchange, db, *extra, timeout=60, strategy=STRATEGY):
     return json.loads(p.stdout), p.stderr
 
 
-def import_bars(db, rows, symbol="BTCUSDT"):
-    """Stores `rows` of (ISO time, price) as one-minute bars of `symbol` with bt data import."""
+def import_bars(db, rows, symbol="BTCUSDT", timeframe="1m"):
+    """Stores `rows` of (ISO time, price) as bars of `symbol` (one-minute by default) with bt data import."""
     path = db + ".import.csv"
     with open(path, "w") as f:
         f.write("time,open,high,low,close,volume\n")
         for t, p in rows:
             f.write("%s,%s,%s,%s,%s,1\n" % (t, p, p, p, p))
-    r = subprocess.run([BT, "data", "import", path, "--symbol", symbol, "--timeframe", "1m", "--db", db],
+    r = subprocess.run([BT, "data", "import", path, "--symbol", symbol, "--timeframe", timeframe, "--db", db],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
 
@@ -323,10 +325,11 @@ class LiveTests(unittest.TestCase):
 
     # Hostile exchanges: clocks, numbers, snapshots, REST servers and streams.
 
-    def run_bt(self, ex, *extra, timeout=120):
+    def run_bt(self, ex, *extra, timeout=120, strategy=STRATEGY):
         """bt live with --json, whatever its exit status; returns the process and its wall time."""
         began = time.monotonic()
-        p = subprocess.run(live_args(ex, self.db, "--json", *extra), capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(live_args(ex, self.db, "--json", *extra, strategy=strategy), capture_output=True, text=True,
+                           timeout=timeout)
         return p, time.monotonic() - began
 
     def refused(self, p, *words):
@@ -342,6 +345,18 @@ class LiveTests(unittest.TestCase):
         p, _ = self.run_bt(ex, "--duration", "4s")
         self.refused(p, "--db", "2030-01-01T00:04:00Z", "after the exchange's clock", "another store")
         self.assertEqual(len(export(self.db)), 5, "nothing is written")
+
+    def test_a_store_holding_the_timeframe_a_rule_reads_is_refused_before_the_warm_up(self):
+        ex = self.exchange()
+        # BTCUSDT@5m stored beside its minutes: the replay would read close@5m from it, not from
+        # the session's minutes.
+        import_bars(self.db, [("2024-03-15T10:%02d:00Z" % k, 100) for k in range(5)])
+        import_bars(self.db, [("2024-03-14T00:%02d:00Z" % (5 * k), 100) for k in range(5)], timeframe="5m")
+        p, _ = self.run_bt(ex, "--duration", "4s", strategy=["BTCUSDT", "--entry", "close > close@5m", "--exit", "close < open"])
+        self.refused(p, "--entry", "'@5m'", "the store holds BTCUSDT@5m", "another store")
+        with sqlite3.connect(self.db) as db:
+            stored = sorted(db.execute("SELECT timeframe, bars FROM series WHERE symbol = 'BTCUSDT'"))
+        self.assertEqual(stored, [("1m", 5), ("5m", 5)], "the warm-up wrote nothing")
 
     def test_a_journal_ahead_of_the_exchange_clock_is_refused(self):
         ex = self.exchange()
