@@ -15,7 +15,8 @@ and checks the session from the outside:
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
   and kill -9 with a resume of the journal (no fill lost or repeated);
 - a store holding the timeframe a rule reads with `@` (the replay would read it): refused
-  before the warm-up writes;
+  before the warm-up writes; a warm-up too short for a rule's indicator of a higher timeframe:
+  refused naming the series and --warmup-bars;
 - hostile exchanges: a store or journal ahead of the exchange's clock, a tampered
   journal, frames a century ahead, prices and quantities of 1e300 and 1e-320, refused
   snapshots, a spent request weight, REST servers that never answer or trickle, streams that
@@ -357,6 +358,13 @@ class LiveTests(unittest.TestCase):
         with sqlite3.connect(self.db) as db:
             stored = sorted(db.execute("SELECT timeframe, bars FROM series WHERE symbol = 'BTCUSDT'"))
         self.assertEqual(stored, [("1m", 5), ("5m", 5)], "the warm-up wrote nothing")
+
+    def test_a_warm_up_too_short_for_a_higher_timeframe_is_refused(self):
+        ex = self.exchange()
+        # 50 minutes of warm-up hold one hourly bar: sma(close, 20)@1h cannot be computed.
+        p, _ = self.run_bt(ex, "--duration", "4s",
+                           strategy=["BTCUSDT", "--entry", "close > sma(close, 20)@1h", "--exit", "close < open"])
+        self.refused(p, "BTCUSDT@1h: sma: period 20 is longer than the series", "--warmup-bars")
 
     def test_a_journal_ahead_of_the_exchange_clock_is_refused(self):
         ex = self.exchange()

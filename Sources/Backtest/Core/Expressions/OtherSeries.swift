@@ -210,14 +210,14 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
 
     /// `node`'s values on this series, aligned to `run`'s bars (NaN where `alignment` has none).
     /// - Throws: `InputError` from an indicator (a period longer than the series), naming this
-    ///   series (and, before a live session, the warm-up as the fix).
+    ///   series (and, before a live session, the warm-up that should hold more of it).
     func values(of node: ExpressionNode, alignedTo run: CandleSeries) throws -> [Double] {
         let own: [Double]
         do {
             own = try ExpressionPlan([node]).evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
         } catch var e as InputError {
             e.reason = "\(name): \(e.reason)"
-            if followsStream { e.fixes.append(InputError.Fix(.warmupBars, purpose: "to hold more of its bars before the session")) }
+                + (followsStream ? "; a live session's warm-up (\(Setting.warmupBars.mention)) must hold enough of its bars" : "")
             throw e
         }
         return alignment(to: run).map { $0 < 0 ? .nan : own[$0] }
