@@ -43,8 +43,8 @@ struct OtherSeriesStreamTests {
             let text = "(\(generator.number(2)))\(suffixes[k % suffixes.count]) - close"
             let e = try LocatedExpression(text, origin: .setting(.entry))
             try e.check(parameters: [ExpressionParameter("n", .number)])
-            // Bound as a live session binds it: over the bars held before the stream (here 10).
-            let history = RandomStream.prefix(run, 10)
+            // Bound as a live session's command line checks it: over no bars yet.
+            let history = RandomStream.prefix(run, 0)
             let node = try e.bind(Self.parameters, other: .read(Self.reader(history, streaming: true), run: history))
             var stream = try ExpressionPlan.Stream(ExpressionPlan([node]), runTimeframe: timeframe)
             var streamed: [Double] = []
@@ -78,8 +78,9 @@ struct OtherSeriesStreamTests {
         ]
         for strategy in strategies {
             let parameters = try strategy.parameters([])
-            // Warm enough for the indicators of the daily bars, as a live session's warm-up must be.
-            let warm = 100
+            // Warm enough for the indicators of the daily bars and a weekly close, as a live
+            // session's warm-up must be.
+            let warm = 200
             let history = RandomStream.prefix(run, warm)
             var stream = try #require(try SignalStream(strategy.reading(Self.reader(history, streaming: true)), parameters,
                                                        history: history))

@@ -45,20 +45,24 @@ struct LiveOtherSeriesTests {
         #expect(total >= 10, "\(name): the streams should trade (\(total) fills)")
     }
 
-    @Test("the bars before the first higher bar closed are counted in the warnings, as bt run counts them")
-    func warningsCountBarsWithoutAClosedBar() throws {
+    @Test("a warm-up in which no higher bar closed is refused (the replay would refuse the rule), naming the series")
+    func warmUpWithoutAClosedBar() throws {
+        // The session starts on the hour, mid-day: 3 minutes of warm-up close a 15-minute bar
+        // (its last minute), no daily one.
         let s = LivePaperTraderTests.stream(seed: 5, historyBars: 3, sessionBars: 30)
-        // The session starts on the hour, mid-day: its 15-minute bars have a closed one from the
-        // first (the history's last minute closes it), its daily ones none.
-        let strategy = try Strategy.expressions([.entry: "close > close@1d", .exit: "close < close@15m"])
-        let source = try LiveOtherSeries(symbol: "TEST", interval: .minute1, history: s.history, store: nil)
-        var warnings: [RunWarning] = []
-        _ = try LivePaperTraderTests.live(s, config: LivePaperTraderTests.configs[0].1,
-                                          strategy: (strategy.following(source), try strategy.parameters([]))) {
-            warnings = $0.lastResult?.warnings ?? []
+        for (entry, refused) in [("close > close@1d", true), ("close > close@15m", false)] {
+            let strategy = try Strategy.expressions([.entry: entry, .exit: "close < open"])
+            let source = try LiveOtherSeries(symbol: "TEST", interval: .minute1, history: s.history, store: nil)
+            do {
+                _ = try LivePaperTraderTests.live(s, config: LivePaperTraderTests.configs[0].1,
+                                                  strategy: (strategy.following(source), try strategy.parameters([])))
+                #expect(!refused, "\(entry) over 3 minutes of warm-up")
+            } catch {
+                #expect(refused, "\(error)")
+                #expect("\(error)".contains("no TEST@1d bar closed within the run's bars") && "\(error)".contains("warm-up must hold one"),
+                        "\(error)")
+            }
         }
-        let counted = warnings.filter { $0.kind == .noClosedBar }.map(\.message)
-        #expect(counted.count == 1 && counted[0].hasPrefix("\(s.session.count) bars had no closed TEST@1d bar"), "\(counted)")
     }
 
     @Test("a warm-up too short for an indicator of a higher timeframe is refused, naming the series and the warm-up")
@@ -83,7 +87,7 @@ struct LiveOtherSeriesTests {
         func refusal(_ entry: String, interval: Timeframe = .minute1, store: CandleStore? = nil) -> String {
             do {
                 let s = try Strategy.expressions([.entry: entry, .exit: "close < open"])
-                try s.checkLive(try s.parameters([]), symbol: "TEST", interval: interval, history: store == nil ? nil : run, store: store)
+                try s.checkLive(try s.parameters([]), symbol: "TEST", interval: interval, store: store)
                 return ""
             } catch { return "\(error)" }
         }

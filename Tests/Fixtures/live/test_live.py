@@ -15,8 +15,8 @@ and checks the session from the outside:
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
   and kill -9 with a resume of the journal (no fill lost or repeated);
 - a store holding the timeframe a rule reads with `@` (the replay would read it): refused
-  before the warm-up writes; a warm-up too short for a rule's indicator of a higher timeframe:
-  refused naming the series and --warmup-bars;
+  before the warm-up writes; a warm-up too short for a rule's indicator of a higher timeframe,
+  or holding no closed bar of it: refused naming the series (and --warmup-bars);
 - hostile exchanges: a store or journal ahead of the exchange's clock, a tampered
   journal, frames a century ahead, prices and quantities of 1e300 and 1e-320, refused
   snapshots, a spent request weight, REST servers that never answer or trickle, streams that
@@ -360,11 +360,14 @@ class LiveTests(unittest.TestCase):
         self.assertEqual(stored, [("1m", 5), ("5m", 5)], "the warm-up wrote nothing")
 
     def test_a_warm_up_too_short_for_a_higher_timeframe_is_refused(self):
-        ex = self.exchange()
-        # 50 minutes of warm-up hold one hourly bar: sma(close, 20)@1h cannot be computed.
-        p, _ = self.run_bt(ex, "--duration", "4s",
-                           strategy=["BTCUSDT", "--entry", "close > sma(close, 20)@1h", "--exit", "close < open"])
-        self.refused(p, "BTCUSDT@1h: sma: period 20 is longer than the series", "--warmup-bars")
+        # 50 minutes of warm-up (11:09 to 11:58) hold three 15-minute bars, too few for
+        # sma(close, 20)@15m, and no closed hourly bar: the replay would refuse close@1h.
+        for entry, words in [("close > sma(close, 20)@15m", ["BTCUSDT@15m: sma: period 20 is longer than the series",
+                                                              "--warmup-bars"]),
+                             ("close > close@1h", ["--entry", "no BTCUSDT@1h bar closed", "warm-up must hold one", "^^^"])]:
+            ex = self.exchange()
+            p, _ = self.run_bt(ex, "--duration", "4s", strategy=["BTCUSDT", "--entry", entry, "--exit", "close < open"])
+            self.refused(p, *words)
 
     def test_a_journal_ahead_of_the_exchange_clock_is_refused(self):
         ex = self.exchange()

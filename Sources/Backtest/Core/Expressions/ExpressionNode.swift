@@ -199,9 +199,10 @@ struct ExpressionBinder {
             } catch let refusal as OtherSeriesReader.Refusal {
                 throw fail(.otherSeries, refusal.reason, keyRange)
             }
-            if !run.isEmpty, !reader.followsStream, series.alignment(to: run).allSatisfy({ $0 < 0 }) {
+            if !run.isEmpty, series.alignment(to: run).allSatisfy({ $0 < 0 }) {
                 throw fail(.otherSeries, "no \(series.name) bar closed within the run's bars (\(series.span)) in time to be read there: "
-                           + "the rule could never be true", keyRange)
+                           + (reader.followsStream ? "a live session's warm-up must hold one (more warm-up bars)"
+                                                   : "the rule could never be true"), keyRange)
             }
             let inner = try ExpressionBinder(source: source, values: values).bind(x)
             return inner.constantValue != nil ? inner : .other(series, inner)

@@ -48,8 +48,8 @@ public final class OtherSeriesReader: @unchecked Sendable {
     private var loaded: [Key: OtherSeries] = [:]
     private let sessions: Sessions
     /// Whether the run goes on growing after the bars it is bound to (a live session, which
-    /// follows its own symbol's stream alone): another symbol is refused, a symbol with no bars
-    /// yet is read as empty, and a series with no bar closed within the run so far is not an error.
+    /// follows its own symbol's stream alone): another symbol is refused, and a symbol with no
+    /// bars yet is read as empty (a run bound with no bars checks what it reads, not its data).
     public let followsStream: Bool
 
     private struct Key: Hashable {

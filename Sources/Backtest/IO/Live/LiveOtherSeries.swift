@@ -62,15 +62,18 @@ extension Strategy {
 
     /// Checks that a live session of `symbol` at `interval` can follow its rules bar by bar:
     /// what they read with `@` is the symbol's own interval or a higher timeframe, and `store`
-    /// (when given) holds nothing the replay would read for it instead of `history`. Without a
-    /// store it touches nothing, so the command line checks before the store or the network.
+    /// (when given) holds nothing the replay would read for it instead of the session's bars.
+    /// Without a store it touches nothing, so the command line checks before the store or the
+    /// network. The bars themselves are checked when the trader is made over the warm-up: its
+    /// indicators of a higher timeframe must have the bars they need, and a bar of it must have
+    /// closed (else the replay, `bt run`, would refuse the rule).
     /// - Throws: `InputError` naming the rule and the `@` (another symbol, a lower timeframe,
     ///   a stored series in the way), or for parameters the strategy refuses; a store error.
     package func checkLive(_ parameters: StrategyParameters, symbol: String, interval: Timeframe,
-                           history: CandleSeries? = nil, store: CandleStore? = nil) throws {
+                           store: CandleStore? = nil) throws {
         guard readsOtherSeries else { return }
-        let run = history ?? CandleSeries(symbol: symbol, timeframe: interval)
-        let source = try LiveOtherSeries(symbol: symbol, interval: interval, history: run, store: store)
-        _ = try following(source).incremental(parameters, run: run)
+        let none = CandleSeries(symbol: symbol, timeframe: interval)
+        let source = try LiveOtherSeries(symbol: symbol, interval: interval, history: none, store: store)
+        _ = try following(source).incremental(parameters, run: none)
     }
 }

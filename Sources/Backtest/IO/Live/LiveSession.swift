@@ -358,7 +358,7 @@ package final class LiveSession {
                              setting: .store, value: store.path)
         }
         // What the rules read with `@` is checked against the store before the warm-up writes to it.
-        try strategy.checkLive(parameters, symbol: symbol, interval: settings.interval, history: stored, store: store)
+        try strategy.checkLive(parameters, symbol: symbol, interval: settings.interval, store: store)
         let from = stored.time.last.map { $0 + seconds } ?? (start - seconds * Int64(settings.warmUpBars + 1))
         let loaded = try backfill(from: from)
         let history = try storedBars()
