@@ -63,11 +63,11 @@ extension ParsedArguments {
         return (try otherSeries(reading: strategy.ruleExpressions).map(strategy.reading) ?? strategy, Array(positionals.dropFirst()))
     }
 
-    /// The store's series for `expressions`' `@` (`OtherSeriesReader.reading`), `--max-stale` old
-    /// at most (unread without `@`); `shared` when given, so a command has one reader.
+    /// The store's series for `expressions`' `@` (`OtherSeriesReader.reading`, `--max-stale`); `shared`: one per command.
     func otherSeries(reading expressions: [LocatedExpression], shared: OtherSeriesReader? = nil) throws -> OtherSeriesReader? {
-        try OtherSeriesReader.reading(expressions, shared: shared) {
-            try OtherSeriesReader(StoredOtherSeries(path: databasePath), maxStale: command.accepts(.maxStale) ? value(.maxStale) : nil) }
+        guard command.accepts(.maxStale) else { return nil }  // bt live: its own bars (LiveOtherSeries), not the store
+        return try OtherSeriesReader.reading(expressions, shared: shared) {
+            try OtherSeriesReader(StoredOtherSeries(path: databasePath), maxStale: value(.maxStale)) }
     }
 
     /// Warns about each `--param` (or swept `--grid` name) that none of `expressions`, the

@@ -22,8 +22,8 @@ extension Command {
         }
         let symbol = try SeriesName.normalized(chosen.rest[0])
         var settings = try args.liveSettings(symbol: symbol)
-        let strategy = chosen.strategy
-        let parameters = try strategy.parameters(args.values(.param))
+        let strategy = chosen.strategy, parameters = try chosen.strategy.parameters(args.values(.param))
+        try strategy.checkLive(parameters, symbol: symbol, interval: settings.interval)
         let json = args.flag(.json)
         // The settings are checked before the store is touched: a refused command creates nothing.
         // The execution settings need bars (volatility sizing infers the periods per year): the

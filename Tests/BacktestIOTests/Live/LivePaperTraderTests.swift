@@ -73,7 +73,9 @@ struct LivePaperTraderTests {
 
     /// What `bt live` does: at the close of each session bar, the events through the next bar's
     /// opening, the bar, then a step with the provisional next bar; at the end a last step.
-    static func live(_ s: Stream, config: ExecutionConfig, strategy: (Strategy, StrategyParameters)? = nil) throws -> [Fill] {
+    /// - Parameter finished: given the trader after its last step.
+    static func live(_ s: Stream, config: ExecutionConfig, strategy: (Strategy, StrategyParameters)? = nil,
+                     finished: (LivePaperTrader) -> Void = { _ in }) throws -> [Fill] {
         var trader = try strategy.map {
             try LivePaperTrader(history: s.history, startTime: s.session.time[0], events: [s.first], config: config,
                                 strategy: $0.0, parameters: $0.1)
@@ -98,19 +100,30 @@ struct LivePaperTraderTests {
             reported += try trader.step(opening: opening)
         }
         reported += try trader.step(opening: nil)
+        finished(trader)
         return reported
     }
 
     static func batch(_ s: Stream, config: ExecutionConfig, strategy: (Strategy, StrategyParameters)? = nil) throws -> [Fill] {
+        try batchResult(s, config: config, strategy: strategy).fills
+    }
+
+    /// The history and the session's bars: what the store holds after the session.
+    static func bars(_ s: Stream) -> CandleSeries {
         var series = s.history
         for k in 0..<s.session.count {
             series.append(time: s.session.time[k], open: s.session.open[k], high: s.session.high[k], low: s.session.low[k],
                           close: s.session.close[k], volume: s.session.volume[k])
         }
+        return series
+    }
+
+    static func batchResult(_ s: Stream, config: ExecutionConfig, strategy: (Strategy, StrategyParameters)? = nil) throws -> BacktestResult {
+        let series = bars(s)
         var c = config
         c.depth = .book([s.first] + s.events.flatMap { $0 })
         let decided = try strategy.map { try $0.0.signals(series, $0.1) } ?? signals(series)
-        return try Engine.run(Engine.Request(CandleWindow(series, start: s.history.count), signals: decided, config: c)).fills
+        return try Engine.run(Engine.Request(CandleWindow(series, start: s.history.count), signals: decided, config: c))
     }
 
     /// A strategy of indicators, crossings and a rule that reads the position: its signals are
@@ -179,11 +192,7 @@ struct LivePaperTraderTests {
         let s = Self.stream(seed: 99)
         let batch = try Self.batch(s, config: config)
         #expect(batch.count >= 2)
-        var series = s.history
-        for k in 0..<s.session.count {
-            series.append(time: s.session.time[k], open: s.session.open[k], high: s.session.high[k], low: s.session.low[k],
-                          close: s.session.close[k], volume: s.session.volume[k])
-        }
+        let series = Self.bars(s)
         let events = [s.first] + s.events.flatMap { $0 }
         let journal = batch.prefix(1).map(JournalFill.init)
         var trader = LivePaperTrader(history: series, startTime: s.session.time[0], events: events, config: config,

@@ -9,9 +9,14 @@ and checks the session from the outside:
   session's fills, field by field, to the last digit (the proof that a live session trades as
   the backtest of what it stored does);
 - the bars built from trades equal `bt data import --format trades` of the same trades;
+- rules reading a higher timeframe (`close@5m`): its value changes at the minute that closes
+  its bar, and the replay gives the same fills;
 - faults: a depth-id gap (resync), a dropped connection (reconnect, kline backfill, and the
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
   and kill -9 with a resume of the journal (no fill lost or repeated);
+- a store holding the timeframe a rule reads with `@` (the replay would read it): refused
+  before the warm-up writes; a warm-up too short for a rule's indicator of a higher timeframe,
+  or holding no closed bar of it: refused naming the series (and --warmup-bars);
 - hostile exchanges: a store or journal ahead of the exchange's clock, a tampered
   journal, frames a century ahead, prices and quantities of 1e300 and 1e-320, refused
   snapshots, a spent request weight, REST servers that never answer or trickle, streams that
@@ -72,26 +77,26 @@ class Exchange:
         self.proc.stderr.close()
 
 
-def live_args(exchange, db, *extra):
-    return [BT, "live", *STRATEGY, "--exchange", "binance", "--ws-url", exchange.url("ws"), "--base-url", exchange.url(),
+def live_args(exchange, db, *extra, strategy=STRATEGY):
+    return [BT, "live", *strategy, "--exchange", "binance", "--ws-url", exchange.url("ws"), "--base-url", exchange.url(),
             "--db", db, "--warmup-bars", "50", "--max-backoff", "0.1", *extra]
 
 
-def run_live(exchange, db, *extra, timeout=60):
-    p = subprocess.run(live_args(exchange, db, "--json", *extra), capture_output=True, text=True, timeout=timeout)
+def run_live(exchange, db, *extra, timeout=60, strategy=STRATEGY):
+    p = subprocess.run(live_args(exchange, db, "--json", *extra, strategy=strategy), capture_output=True, text=True, timeout=timeout)
     if p.returncode != 0:
         raise AssertionError("bt live failed (%d): %s" % (p.returncode, p.stderr[-3000:]))
     return json.loads(p.stdout), p.stderr
 
 
-def import_bars(db, rows, symbol="BTCUSDT"):
-    """Stores `rows` of (ISO time, price) as one-minute bars of `symbol` with bt data import."""
+def import_bars(db, rows, symbol="BTCUSDT", timeframe="1m"):
+    """Stores `rows` of (ISO time, price) as bars of `symbol` (one-minute by default) with bt data import."""
     path = db + ".import.csv"
     with open(path, "w") as f:
         f.write("time,open,high,low,close,volume\n")
         for t, p in rows:
             f.write("%s,%s,%s,%s,%s,1\n" % (t, p, p, p, p))
-    r = subprocess.run([BT, "data", "import", path, "--symbol", symbol, "--timeframe", "1m", "--db", db],
+    r = subprocess.run([BT, "data", "import", path, "--symbol", symbol, "--timeframe", timeframe, "--db", db],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
 
@@ -185,6 +190,25 @@ class LiveTests(unittest.TestCase):
         self.assertGreaterEqual(self.bars_equal_the_trades_import(ex, summary), 6)
         self.assertIn("bar ", log)
         self.assertIn("fill ", log)
+
+    def test_rules_reading_a_higher_timeframe_replay_exactly(self):
+        # The 5-minute bars are made from the session's minutes (and the warm-up's); a 5-minute
+        # value changes at the minute that closes its bar: there, and only there, a minute's
+        # close is its 5-minute bar's close (elsewhere only when the price has not moved since). So
+        # the entry fires at minutes 4, 9, 14 ... and fills at the next open (minutes 0, 5, 10 ...),
+        # the exit a minute later. The replay reads the 5-minute bars resampled from the stored
+        # minutes and gives the same fills.
+        ex = Exchange("--bars", "16", "--speed", "120")
+        self.exchanges.append(ex)
+        rules = ["BTCUSDT", "--entry", "close == close@5m and sma(close, 2)@5m > 0", "--exit", "close != close@5m",
+                 "--fee-bps", "10", "--size", "20%"]
+        summary, log = run_live(ex, self.db, "--duration", "8s", strategy=rules)
+        self.assertGreaterEqual(summary["bars"], 10, log)
+        after_close = [f["time"] for f in summary["fills"] if f["side"] == "buy" and int(f["time"][14:16]) % 5 == 0]
+        self.assertGreaterEqual(len(after_close), 2, summary["fills"])
+        self.assertEqual(summary["divergences"], 0)
+        self.assertIn("@5m", summary["replay"])
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
 
     @unittest.skipUnless(os.environ.get("BT_L2_DATA"), "needs the converted L2 sample (BT_L2_DATA; make test-live fetches it)")
     def test_recorded_l2_session_replays_exactly(self):
@@ -302,10 +326,11 @@ class LiveTests(unittest.TestCase):
 
     # Hostile exchanges: clocks, numbers, snapshots, REST servers and streams.
 
-    def run_bt(self, ex, *extra, timeout=120):
+    def run_bt(self, ex, *extra, timeout=120, strategy=STRATEGY):
         """bt live with --json, whatever its exit status; returns the process and its wall time."""
         began = time.monotonic()
-        p = subprocess.run(live_args(ex, self.db, "--json", *extra), capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(live_args(ex, self.db, "--json", *extra, strategy=strategy), capture_output=True, text=True,
+                           timeout=timeout)
         return p, time.monotonic() - began
 
     def refused(self, p, *words):
@@ -321,6 +346,28 @@ class LiveTests(unittest.TestCase):
         p, _ = self.run_bt(ex, "--duration", "4s")
         self.refused(p, "--db", "2030-01-01T00:04:00Z", "after the exchange's clock", "another store")
         self.assertEqual(len(export(self.db)), 5, "nothing is written")
+
+    def test_a_store_holding_the_timeframe_a_rule_reads_is_refused_before_the_warm_up(self):
+        ex = self.exchange()
+        # BTCUSDT@5m stored beside its minutes: the replay would read close@5m from it, not from
+        # the session's minutes.
+        import_bars(self.db, [("2024-03-15T10:%02d:00Z" % k, 100) for k in range(5)])
+        import_bars(self.db, [("2024-03-14T00:%02d:00Z" % (5 * k), 100) for k in range(5)], timeframe="5m")
+        p, _ = self.run_bt(ex, "--duration", "4s", strategy=["BTCUSDT", "--entry", "close > close@5m", "--exit", "close < open"])
+        self.refused(p, "--entry", "'@5m'", "the store holds BTCUSDT@5m", "another store")
+        with sqlite3.connect(self.db) as db:
+            stored = sorted(db.execute("SELECT timeframe, bars FROM series WHERE symbol = 'BTCUSDT'"))
+        self.assertEqual(stored, [("1m", 5), ("5m", 5)], "the warm-up wrote nothing")
+
+    def test_a_warm_up_too_short_for_a_higher_timeframe_is_refused(self):
+        # 50 minutes of warm-up (11:09 to 11:58) hold three 15-minute bars, too few for
+        # sma(close, 20)@15m, and no closed hourly bar: the replay would refuse close@1h.
+        for entry, words in [("close > sma(close, 20)@15m", ["BTCUSDT@15m: sma: period 20 is longer than the series",
+                                                              "--warmup-bars"]),
+                             ("close > close@1h", ["--entry", "no BTCUSDT@1h bar closed", "warm-up must hold one", "^^^"])]:
+            ex = self.exchange()
+            p, _ = self.run_bt(ex, "--duration", "4s", strategy=["BTCUSDT", "--entry", entry, "--exit", "close < open"])
+            self.refused(p, *words)
 
     def test_a_journal_ahead_of_the_exchange_clock_is_refused(self):
         ex = self.exchange()

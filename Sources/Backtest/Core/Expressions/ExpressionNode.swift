@@ -189,7 +189,8 @@ struct ExpressionBinder {
             switch other {
             case .refused:
                 throw fail(.otherSeries, "'@\(reference)' reads another series, which only bt run, bt signals, bt sweep, "
-                           + "bt screen, bt portfolio, their strategy files, and the C library and btcore given other series can do for now", keyRange)
+                           + "bt screen, bt portfolio, their strategy files, bt live (its symbol's timeframes), and the C library "
+                           + "and btcore given other series can do for now", keyRange)
             case .leftOut: return .constant(.nan)
             case .read(let r, let candles): (reader, run) = (r, candles)
             }
@@ -201,7 +202,8 @@ struct ExpressionBinder {
             }
             if !run.isEmpty, series.alignment(to: run).isEmpty {
                 throw fail(.otherSeries, "no \(series.name) bar closed within the run's bars (\(series.span)) in time to be read there: "
-                           + "the rule could never be true", keyRange)
+                           + (reader.followsStream ? "a live session's warm-up must hold one (more warm-up bars)"
+                                                   : "the rule could never be true"), keyRange)
             }
             let inner = try ExpressionBinder(source: source, values: values).bind(x)
             return inner.constantValue != nil ? inner : .other(series, inner)

@@ -7,7 +7,8 @@ extension ExpressionPlan {
     /// Each step keeps what its pass needs of the past: indicators their running state, `shift`
     /// its last `k + 1` inputs, windows their running sum or last `period` values (restarted
     /// after a NaN, as the batch's runs are), crossings the bar before, `bars_since` the bar it
-    /// last held. O(1) per step and bar but for the rolling extremes (O(period)).
+    /// last held, a series read with `@` its bar forming and its own stream (`OtherSeriesStream`).
+    /// O(1) per step and bar but for the rolling extremes (O(period)).
     struct Stream: Sendable {
         let plan: ExpressionPlan
         private var states: [StepState]
@@ -26,11 +27,17 @@ extension ExpressionPlan {
             case sum(StreamingSum)
             case extreme(StreamingExtreme)
             case barsSince(last: Int)
+            case other(OtherSeriesStream)
         }
 
-        /// - Throws: `InputError` when a root reads a position series (as `evaluate` does), or
-        ///   from an indicator's parameters.
-        init(_ plan: ExpressionPlan) throws {
+        /// - Parameters:
+        ///   - runTimeframe: the timeframe of the bars `next` takes, which a series read with `@`
+        ///     needs; nil refuses such a series.
+        ///   - runSymbol: their symbol: a series read with `@` must be its own (nil refuses one).
+        /// - Throws: `InputError` when a root reads a position series (as `evaluate` does), a
+        ///   series with `@` that cannot be followed bar by bar (`OtherSeriesStream`), or from an
+        ///   indicator's parameters.
+        init(_ plan: ExpressionPlan, runTimeframe: Timeframe? = nil, runSymbol: String? = nil) throws {
             try plan.refusePosition()
             self.plan = plan
             var keys: [IndicatorCache.Key] = []
@@ -47,8 +54,11 @@ extension ExpressionPlan {
                 case .window(let op, _, let period): return .extreme(StreamingExtreme(period: period, maximum: op == .highest))
                 case .barsSince: return .barsSince(last: -1)
                 case .column, .constant, .fill, .unary, .binary, .cross: return .none
-                case .other(let series, _):
-                    throw InputError("a rule reading \(series.name) with '@' runs over whole series only, not bar by bar (bt live)")
+                case .other(let series, let node):
+                    guard let runTimeframe else {
+                        throw InputError("a rule reading \(series.name) with '@' needs the timeframe of the bars it is run on")
+                    }
+                    return .other(try OtherSeriesStream(series, node, runTimeframe: runTimeframe, runSymbol: runSymbol))
                 }
             }
             self.indicators = indicators
@@ -70,7 +80,11 @@ extension ExpressionPlan {
                 let v: Double
                 switch step {
                 case .column(let c): v = bar[c]
-                case .other: preconditionFailure("a stream refuses other series when made")
+                case .other:
+                    guard case .other(var s) = states[i] else { preconditionFailure("@ step without its stream") }
+                    states[i] = .none  // the step's storage is then not shared, so `next` does not copy it
+                    v = s.next(bar)
+                    states[i] = .other(s)
                 case .constant(let bits): v = Double(bitPattern: bits)
                 case .fill(let c): v = c
                 case .indicator(let key, let input, let output):
@@ -117,5 +131,12 @@ extension ExpressionPlan {
 
         /// Root `k`'s value at the last bar taken.
         func root(_ k: Int) -> Double { values[plan.roots[k]] }
+
+        /// Whether a bar of `series` (read with `@`) had closed by the last bar taken; true when
+        /// no step reads it.
+        func hasClosedBar(_ series: OtherSeries) -> Bool {
+            for case .other(let s) in states where s.series === series { return s.hasClosedBar }
+            return true
+        }
     }
 }

@@ -49,6 +49,10 @@ public final class OtherSeriesReader: @unchecked Sendable {
     let lock = NSLock()
     private var loaded: [Key: OtherSeries] = [:]
     private let sessions: Sessions
+    /// Whether the run goes on growing after the bars it is bound to (a live session, which
+    /// follows its own symbol's stream alone): another symbol is refused, and a symbol with no
+    /// bars yet is read as empty (a run bound with no bars checks what it reads, not its data).
+    public let followsStream: Bool
 
     private struct Key: Hashable {
         var symbol: String
@@ -66,9 +70,10 @@ public final class OtherSeriesReader: @unchecked Sendable {
         return loaded.values.map { ($0.name, $0.candles) }.sorted { $0.name < $1.name }
     }
 
-    public init(_ source: any OtherSeriesSource, maxStale: Int64? = nil) {
+    public init(_ source: any OtherSeriesSource, maxStale: Int64? = nil, followsStream: Bool = false) {
         self.source = source
         self.maxStale = maxStale
+        self.followsStream = followsStream
         sessions = Sessions(source)
     }
 
@@ -93,6 +98,11 @@ public final class OtherSeriesReader: @unchecked Sendable {
         }
         let symbol = reference.symbol ?? run.symbol
         let timeframe = reference.timeframe ?? runTimeframe
+        if followsStream, symbol != run.symbol {
+            throw Refusal(reason: "'@\(reference)' reads \(symbol), and a live session follows the stream of \(run.symbol) alone: "
+                          + "\(symbol)'s stored bars do not grow with the session, so a decision could differ from its replay; "
+                          + "a live rule reads \(run.symbol)'s own timeframes (@1h, @1d)")
+        }
         if timeframe < runTimeframe {
             throw Refusal(reason: "'@\(reference)' is a lower timeframe than the run's (\(runTimeframe.rawValue)): "
                           + "a rule reads its own timeframe or a higher one")
@@ -106,12 +116,12 @@ public final class OtherSeriesReader: @unchecked Sendable {
         } catch let e as InputError {
             throw Refusal(reason: "'@\(reference)': \(e.reason)")
         }
-        guard let candles, !candles.isEmpty else {
+        guard let candles, !candles.isEmpty || followsStream else {
             throw unknown(symbol, read: "\(symbol)@\(timeframe.rawValue)", keys: (try? source.keys()) ?? [])
         }
         // Shared by the runs of every symbol (a screen, a portfolio): how stale it may go is the run's (`maxAge(for:)`).
         let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", symbol: symbol, candles: candles, timeframe: timeframe,
-                                 staleAfter: max(timeframe.seconds, maxStale ?? 0), sessions: sessions)
+                                 staleAfter: max(timeframe.seconds, maxStale ?? 0), sessions: sessions, followsStream: followsStream)
         loaded[key] = series
         return series
     }
@@ -127,7 +137,7 @@ final class Sessions: @unchecked Sendable {
         self.source = source
     }
 
-    /// The session `symbol`'s bars follow, if any.
+    /// The trading session `symbol`'s bars follow, if any.
     func session(of symbol: String) -> TradingSession? {
         lock.lock(); defer { lock.unlock() }
         if let s = known[symbol] { return s }
@@ -161,8 +171,11 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     let staleAfter: Int64
     /// The indicators of `candles`, shared by every evaluation.
     let cache = IndicatorCache()
+    /// Whether `candles` are what a live session holds before it streams (`OtherSeriesReader`).
+    private let followsStream: Bool
 
-    init(name: String, symbol: String, candles: CandleSeries, timeframe: Timeframe, staleAfter: Int64, sessions: Sessions) {
+    init(name: String, symbol: String, candles: CandleSeries, timeframe: Timeframe, staleAfter: Int64, sessions: Sessions,
+         followsStream: Bool = false) {
         self.name = name
         self.symbol = symbol
         self.candles = candles
@@ -170,7 +183,11 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
         self.closes = sessions.closes(of: candles, timeframe: timeframe)
         self.staleAfter = staleAfter
         self.sessions = sessions
+        self.followsStream = followsStream
     }
+
+    /// Whether its bars follow a trading session (`Sessions`).
+    var followsSession: Bool { sessions.session(of: candles.symbol) != nil }
 
     /// `2004-08-19 to 2013-03-01`: its first and last bars' days.
     var span: String {
@@ -219,9 +236,17 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     }
 
     /// `node`'s values on this series, aligned to `run`'s bars (NaN where `alignment` has none).
-    /// - Throws: `InputError` from an indicator (a period longer than the series).
+    /// - Throws: `InputError` from an indicator (a period longer than the series), naming this
+    ///   series (and, before a live session, the warm-up that should hold more of it).
     func values(of node: ExpressionNode, alignedTo run: CandleSeries) throws -> [Double] {
-        let own = try ExpressionPlan([node]).evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
+        let own: [Double]
+        do {
+            own = try ExpressionPlan([node]).evaluate(on: candles, cache: cache, workspace: ExpressionWorkspace()) { Array($0[0]) }
+        } catch var e as InputError {
+            e.reason = "\(name): \(e.reason)"
+                + (followsStream ? "; a live session's warm-up (\(Setting.warmupBars.mention)) must hold enough of its bars" : "")
+            throw e
+        }
         return alignment(to: run).values(own)
     }
 }
@@ -230,15 +255,26 @@ extension UnalignedBars {
     /// The bars of `run` without a closed bar of each series `nodes` read with `@`, for the
     /// series that have such bars, each once.
     package static func of(_ nodes: [ExpressionNode], on run: CandleSeries) -> [UnalignedBars] {
+        series(readBy: nodes).compactMap { series in
+            UnalignedBars(series, bars: series.alignment(to: run).unseen, canBeStale: series.maxAge(for: run) != nil)
+        }
+    }
+
+    /// The series `nodes` read with `@`, each once, in the order warnings list them.
+    static func series(readBy nodes: [ExpressionNode]) -> [OtherSeries] {
         var seen: [OtherSeries] = []
         var pending = nodes
         while let node = pending.popLast() {
             if case .other(let series, _) = node, !seen.contains(series) { seen.append(series) }
             pending += node.children
         }
-        return seen.compactMap { series in
-            let bars = series.alignment(to: run).unseen
-            return bars.isEmpty ? nil : UnalignedBars(series: series.name, canBeStale: series.maxAge(for: run) != nil, bars: bars)
-        }
+        return seen
+    }
+
+    /// `bars` of a run without a closed bar of `series`; nil when there are none.
+    /// - Parameter canBeStale: whether the run is another symbol's, for which the series' values go stale.
+    init?(_ series: OtherSeries, bars: [Int], canBeStale: Bool) {
+        guard !bars.isEmpty else { return nil }
+        self.init(series: series.name, canBeStale: canBeStale, bars: bars)
     }
 }

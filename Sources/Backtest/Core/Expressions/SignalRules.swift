@@ -193,7 +193,7 @@ public struct SignalRules: Sendable {
     }
 
     /// The rules bound to `values`, in `rules` order, once the requirements hold.
-    private func bound(_ values: [String: ExpressionValue], on candles: CandleSeries? = nil) throws -> [ExpressionNode] {
+    func bound(_ values: [String: ExpressionValue], on candles: CandleSeries? = nil) throws -> [ExpressionNode] {
         for r in requirements where r.constantValue(values) != 1 {
             let shown = parameters.compactMap { p -> String? in
                 switch values[p.name] {

@@ -20,6 +20,9 @@ public struct BarSignals: Sendable, Equatable {
     /// The values a position rule reads at the bar (an expression strategy's rules that read the
     /// position: `PositionRule`'s precomputed columns, rule by rule).
     var positionValues: [Double] = []
+    /// The series the rules read with `@` that had no closed bar at this bar, by their index in
+    /// `RuleSignals.otherSeries` (a run's warnings count such bars).
+    var unaligned: [Int] = []
 
     public init(entry: Bool, exit: Bool, shortEntry: Bool? = nil, shortExit: Bool? = nil) {
         self.entry = entry
@@ -36,8 +39,13 @@ struct RuleSignals: IncrementalSignals {
     /// For each rule, in `Role` order: its signal root, or its program and its first subtree root.
     private let layout: [(plain: Int?, program: PositionProgram?, firstColumn: Int)]
     let roles: [SignalRules.Role]
+    /// The series the rules read with `@`, in the order `UnalignedBars.of` lists them.
+    let otherSeries: [OtherSeries]
 
-    init(nodes: [ExpressionNode], roles: [SignalRules.Role]) throws {
+    /// - Parameters:
+    ///   - runTimeframe: the timeframe of the bars taken, for rules that read `@`.
+    ///   - runSymbol: their symbol, the only one such rules may read.
+    init(nodes: [ExpressionNode], roles: [SignalRules.Role], runTimeframe: Timeframe? = nil, runSymbol: String? = nil) throws {
         let programs = nodes.map(PositionProgram.init)
         let plain = nodes.indices.filter { programs[$0] == nil }
         var roots = plain.map { nodes[$0] }
@@ -50,9 +58,10 @@ struct RuleSignals: IncrementalSignals {
                 layout.append((plain.firstIndex(of: i), nil, 0))
             }
         }
-        stream = try ExpressionPlan.Stream(ExpressionPlan(roots))
+        stream = try ExpressionPlan.Stream(ExpressionPlan(roots), runTimeframe: runTimeframe, runSymbol: runSymbol)
         self.layout = layout
         self.roles = roles
+        otherSeries = UnalignedBars.series(readBy: nodes)
     }
 
     mutating func next(_ bar: Candle) -> BarSignals {
@@ -69,6 +78,7 @@ struct RuleSignals: IncrementalSignals {
         var s = BarSignals(entry: truth[0], exit: truth[1], shortEntry: truth.count > 2 ? truth[2] : nil,
                            shortExit: truth.count > 3 ? truth[3] : nil)
         s.positionValues = columns
+        if !otherSeries.isEmpty { s.unaligned = otherSeries.indices.filter { !stream.hasClosedBar(otherSeries[$0]) } }
         return s
     }
 
@@ -95,5 +105,15 @@ extension SignalRules {
     ///   a function cannot take).
     public func incremental(values: [String: ExpressionValue]) throws -> any IncrementalSignals {
         try RuleSignals(nodes: plan(values).nodes, roles: rules.map(\.role))
+    }
+
+    /// The rules one bar at a time over `run`'s bars and the bars after them, their `@` series
+    /// read from `otherSeries` (bound as `signals(on: run, ...)` binds them), each following
+    /// `run`'s symbol bar by bar (`OtherSeriesStream`): a live session's decisions.
+    /// - Throws: as `incremental(values:)`, and for a series read with `@` that cannot be
+    ///   followed (an unknown timeframe, another symbol).
+    public func incremental(values: [String: ExpressionValue], run: CandleSeries) throws -> any IncrementalSignals {
+        try RuleSignals(nodes: bound(values, on: run), roles: rules.map(\.role),
+                        runTimeframe: run.timeframe ?? Timeframe.infer(from: run.time), runSymbol: run.symbol)
     }
 }

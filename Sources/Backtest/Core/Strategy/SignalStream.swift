@@ -9,13 +9,16 @@ public struct SignalStream: Sendable {
     private var entries: [Bool] = [], exits: [Bool] = []
     private var shortEntries: [Bool]?, shortExits: [Bool]?
     private var positionValues: [[Double]] = []
+    /// For each series the rules read with `@` (`RuleSignals.otherSeries`), the bars taken
+    /// without a closed bar of it.
+    private var unaligned: [[Int]] = []
 
     /// - Returns: nil when the strategy has no incremental form (`Strategy.fixed`).
     /// - Throws: what `strategy.signals(history, parameters)` throws.
     public init?(_ strategy: Strategy, _ parameters: StrategyParameters, history: CandleSeries) throws {
         guard strategy.isIncremental else { return nil }
         _ = try strategy.signals(history, parameters)
-        guard let incremental = try strategy.incremental(parameters) else { return nil }
+        guard let incremental = try strategy.incremental(parameters, run: history) else { return nil }
         self.incremental = incremental
         entries.reserveCapacity(history.count + 1_024)
         exits.reserveCapacity(history.count + 1_024)
@@ -40,13 +43,20 @@ public struct SignalStream: Sendable {
             shortExits!.append(e)
         }
         if !s.positionValues.isEmpty { positionValues.append(s.positionValues) }
+        for k in s.unaligned {
+            while unaligned.count <= k { unaligned.append([]) }
+            unaligned[k].append(entries.count - 1)
+        }
         return s
     }
 
     /// The signals of every bar taken.
     public var signals: Signals {
-        let rules = (incremental as? RuleSignals)?.positionRules(positionValues, count: entries.count)
-        return Signals(entries: entries, exits: exits, shortEntries: shortEntries, shortExits: shortExits, positionRules: rules)
+        let ruleSignals = incremental as? RuleSignals
+        let rules = ruleSignals?.positionRules(positionValues, count: entries.count)
+        var signals = Signals(entries: entries, exits: exits, shortEntries: shortEntries, shortExits: shortExits, positionRules: rules)
+        signals.unaligned = zip(ruleSignals?.otherSeries ?? [], unaligned).compactMap { UnalignedBars($0, bars: $1, canBeStale: false) }
+        return signals
     }
 
     /// The signals of every bar taken and then `bar`, without keeping it (a provisional bar).

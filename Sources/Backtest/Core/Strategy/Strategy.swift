@@ -62,6 +62,16 @@ public struct Strategy: Sendable {
         try makeIncremental?(parameters)
     }
 
+    /// The strategy's signals with `parameters` one bar at a time over `run`'s bars and those
+    /// after them: as `incremental(_:)`, but rules that read other series with `@` (`reading(_:)`)
+    /// are bound to `run` and follow its symbol's higher timeframes bar by bar (a live session).
+    /// - Throws: `InputError` for parameters the strategy refuses, or a series read with `@` that
+    ///   cannot be followed bar by bar.
+    public func incremental(_ parameters: StrategyParameters, run: CandleSeries) throws -> (any IncrementalSignals)? {
+        guard let rules, rules.otherSeries != nil else { return try incremental(parameters) }
+        return try rules.incremental(values: parameters.expressionValues, run: run)
+    }
+
     /// The indicators the strategy reads with `parameters` (`sma:10`, `sma:30` for ma-cross
     /// 10/30), for charts and reports.
     public func indicators(_ parameters: StrategyParameters) -> [IndicatorSpec] {

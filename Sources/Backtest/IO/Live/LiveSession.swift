@@ -357,6 +357,8 @@ package final class LiveSession {
                                  + "remove the stored series",
                              setting: .store, value: store.path)
         }
+        // What the rules read with `@` is checked against the store before the warm-up writes to it.
+        try strategy.checkLive(parameters, symbol: symbol, interval: settings.interval, store: store)
         let from = stored.time.last.map { $0 + seconds } ?? (start - seconds * Int64(settings.warmUpBars + 1))
         let loaded = try backfill(from: from)
         let history = try storedBars()
@@ -377,7 +379,10 @@ package final class LiveSession {
                                   settings: settings.settingsText, cash: config.initialCash, position: 0, equity: config.initialCash)
         }
         trader = try LivePaperTrader(history: history, startTime: start, events: recorded, config: config,
-                                     journaled: journal?.fills ?? [], strategy: strategy, parameters: parameters)
+                                     journaled: journal?.fills ?? [],
+                                     strategy: strategy.following(try LiveOtherSeries(symbol: symbol, interval: settings.interval,
+                                                                                      history: history, store: store)),
+                                     parameters: parameters)
         try trader.prepare()
     }
 
