@@ -475,6 +475,13 @@ typedef struct bt_trade {
 size_t bt_result_trade_count(const bt_result *result);
 /* Copies the trades into out[capacity]; BT_E_LENGTH when capacity < bt_result_trade_count(). */
 bt_status bt_result_trades(const bt_result *result, bt_trade *out, size_t capacity);
+/* Each trade's account charges, in cash, in bt_result_trades' order, into arrays of capacity
+   elements (any of the three may be NULL): borrow fees paid while it was short (--borrow-bps),
+   interest on its borrowed cash (--margin-rate) and funding paid net of funding received (a
+   perpetual's; negative when it earned funding), as trades.csv's borrow, interest and funding.
+   Each is included in the trade's pnl. BT_E_LENGTH when capacity < bt_result_trade_count(). */
+bt_status bt_result_trade_charges(const bt_result *result, double *borrow, double *interest, double *funding,
+                                  size_t capacity);
 
 /* One executed order (possibly partial), as fills.csv has it. */
 typedef struct bt_fill {

@@ -15,6 +15,8 @@ final class RunHandle: @unchecked Sendable {
     let parameters: [RunParameter]
     let rules: [RunParameter]
     let indicators: [IndicatorSpec]
+    /// Where the rules read other series with `@`, listed in the JSON as `bt run` lists them.
+    let otherSeries: OtherSeriesReader?
     private let lock = NSLock()
     private var computed: Stats?
     /// The last JSON text made, with and without the cost table: a caller asks for its length,
@@ -22,9 +24,11 @@ final class RunHandle: @unchecked Sendable {
     private var texts: [Bool: String] = [:]
 
     init(result: BacktestResult, signals: Signals, config: ExecutionConfig, periodsPerYear: Double?, strategy: String,
-         parameters: [RunParameter] = [], rules: [RunParameter] = [], indicators: [IndicatorSpec] = []) {
+         parameters: [RunParameter] = [], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
+         otherSeries: OtherSeriesReader? = nil) {
         self.result = result; self.signals = signals; self.config = config; self.periodsPerYear = periodsPerYear
         self.strategy = strategy; self.parameters = parameters; self.rules = rules; self.indicators = indicators
+        self.otherSeries = otherSeries
     }
 
     var stats: Stats {
@@ -42,8 +46,9 @@ final class RunHandle: @unchecked Sendable {
         let made = texts[withCosts]
         lock.unlock()
         if let made { return made }
-        let job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
+        var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
                          commandLine: [])
+        job.otherSeries = otherSeries
         let candles = result.candles, signals = signals, config = config
         let report = try job.report(result, periodsPerYear: periodsPerYear, costs: { ppy in
             withCosts ? try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: ppy) : nil
@@ -268,7 +273,8 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, stra
     let result = try Engine.run(Engine.Request(candles, signals: signals, config: execution)).adding(plan.warnings)
     out.pointee = Handles.shared.add(RunHandle(
         result: result, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
-        parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters)))
+        parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters),
+        otherSeries: strategy.otherSeries))
 }
 
 // MARK: - Results
@@ -366,6 +372,22 @@ public func bt_result_fills(_ handle: OpaquePointer?, _ out: UnsafeMutablePointe
 /// Writes `records`, each as `convert` makes it, into the caller's array of `capacity`
 /// elements (`out` may be NULL when there is nothing to write).
 /// - Throws: `BridgeError.length` when `capacity` is too small, `.argument` for a NULL `out`.
+@_cdecl("bt_result_trade_charges")
+public func bt_result_trade_charges(_ handle: OpaquePointer?, _ borrow: UnsafeMutablePointer<Double>?,
+                                    _ interest: UnsafeMutablePointer<Double>?, _ funding: UnsafeMutablePointer<Double>?,
+                                    _ capacity: Int) -> Int32 {
+    guarded {
+        let trades = try run(handle).result.trades
+        guard capacity >= trades.count else {
+            throw BridgeError.length("bt_result_trade_charges: capacity \(capacity) is below the \(trades.count) trades")
+        }
+        for (out, charge) in [(borrow, \Trade.borrow), (interest, \.interest), (funding, \.funding)] {
+            guard let out else { continue }
+            for (i, trade) in trades.enumerated() { out[i] = trade[keyPath: charge] }
+        }
+    }
+}
+
 private func copyOut<Record, C>(_ records: [Record], into out: UnsafeMutablePointer<C>?, capacity: Int,
                                 _ function: String, _ what: String, _ convert: (Record) -> C) throws {
     guard capacity >= records.count else {

@@ -336,7 +336,15 @@ def _signal_warnings(handle: _lib.Handle, assignments: Any, count: int, bars: Ba
     return _json.loads(buffer.raw[:length.value].decode("utf-8"))
 
 
-_EXIT_KINDS = [lib.bt_exit_kind_name(i).decode() for i in range(9)]
+def _exit_kinds() -> List[str]:
+    """bt_exit_kind_name's names, in bt_exit_kind order, up to its NULL."""
+    names: List[str] = []
+    while (name := lib.bt_exit_kind_name(len(names))) is not None:
+        names.append(name.decode())
+    return names
+
+
+_EXIT_KINDS = _exit_kinds()
 
 
 class Result:
@@ -396,10 +404,14 @@ class Result:
     def trades(self) -> pd.DataFrame:
         """Round trips, as a report's trades.csv: side, entry_time, exit_time, entry_index,
         exit_index, bars_held, quantity, entry_price, exit_price, slippage_bps, fees, pnl,
-        return, is_open, exit_kind."""
+        return, is_open, exit_kind, and always the account's charges each trade paid (in
+        pnl): borrow (a short's borrow fee), interest (on borrowed cash) and funding (a
+        perpetual's, net paid), 0 where the run charged none (trades.csv writes them only then)."""
         n = lib.bt_result_trade_count(self._handle.value)
         records = np.zeros(n, dtype=_lib.TRADE_DTYPE)
         check(lib.bt_result_trades(self._handle.value, _lib.address(records), n))
+        charges = np.zeros((3, n))
+        check(lib.bt_result_trade_charges(self._handle.value, *(_lib.address(c) for c in charges), n))
         return pd.DataFrame({
             "side": np.where(records["side"] > 0, "long", "short"),
             "entry_time": times(records["entry_time"]), "exit_time": times(records["exit_time"]),
@@ -409,6 +421,7 @@ class Result:
             "slippage_bps": records["slippage_bps"], "fees": records["fees"], "pnl": records["pnl"],
             "return": records["return"], "is_open": records["is_open"].astype(bool),
             "exit_kind": [_EXIT_KINDS[k] for k in records["exit_kind"]],
+            "borrow": charges[0], "interest": charges[1], "funding": charges[2],
         })
 
     @property

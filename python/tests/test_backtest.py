@@ -96,7 +96,9 @@ def test_trades_fills_and_equity_equal_the_report_files(store, goog, tmp_path):
     run = btcore.backtest(goog, strategy="rsi", sl="5%")
     trades = pd.read_csv(out / "trades.csv")
     got = run.trades
-    assert list(trades.columns) == list(got.columns)
+    # trades.csv writes the account's charges only when the run charged them; btcore always.
+    assert list(trades.columns) + ["borrow", "interest", "funding"] == list(got.columns)
+    assert (got[["borrow", "interest", "funding"]] == 0).all().all()
     assert len(trades) == len(got) > 0
     for column in trades.columns:
         if column.endswith("_time"):
@@ -164,3 +166,24 @@ def test_bars_are_a_snapshot(goog):
     df["high"] = df[["high", "close"]].max(axis=1)
     assert btcore.backtest(bars, strategy="ma-cross").json() == before
     assert btcore.backtest(df, strategy="ma-cross").json() != before
+
+
+@pytest.mark.parametrize("keywords,flags", [
+    ({"short": True, "borrow_bps": 300}, ["--short", "--borrow-bps", "300"]),
+    ({"leverage": 3, "size": "300%", "margin_rate": "8%", "short": True, "borrow_bps": 200},
+     ["--leverage", "3", "--size", "300%", "--margin-rate", "8%", "--short", "--borrow-bps", "200"]),
+], ids=["borrow", "margin"])
+def test_trade_charges_equal_trades_csv_and_add_up_to_the_statistics(keywords, flags, store, goog, tmp_path):
+    out = tmp_path / "report"
+    run_bt("run", "ma-cross", "GOOG", *flags, "--out", str(out), "--no-chart", "--db", store)
+    got = btcore.backtest(goog, strategy="ma-cross", **keywords).trades
+    trades = pd.read_csv(out / "trades.csv")
+    charged = [c for c in ("borrow", "interest", "funding") if c in trades.columns]
+    assert charged and len(trades) == len(got) > 0
+    for column in charged:
+        np.testing.assert_allclose(got[column], trades[column], rtol=1e-12, atol=1e-12, err_msg=column)
+    stats = btcore.backtest(goog, strategy="ma-cross", **keywords).stats
+    assert got["borrow"].sum() == pytest.approx(stats["borrow_paid"], rel=1e-9, abs=1e-9)
+    if "interest" in charged:
+        assert got["interest"].sum() > 0
+        assert got["interest"].sum() == pytest.approx(stats["interest_paid"], rel=1e-9, abs=1e-9)

@@ -140,6 +140,10 @@ results["double free"] = ["raised", "status", lib.bt_last_error().decode()]
 status("foreign handle", lib.bt_result_bars(ctypes.c_void_p(12345)), 0)
 status("wrong kind of handle", lib.bt_result_trade_count(btcore.compile("close")._handle.value), 0)
 status("trades into a short buffer", lib.bt_result_trades(run._handle.value, None, 0) if lib.bt_result_trade_count(run._handle.value) else 3, 3)
+count = lib.bt_result_trade_count(run._handle.value)
+status("trade charges into a short buffer", lib.bt_result_trade_charges(run._handle.value, None, None, None, count - 1) if count else 3, 3)
+results["trade charges, all NULL"] = (["raised", "status", "accepted"] if lib.bt_result_trade_charges(run._handle.value, None, None, None, count) == 0
+                                       else ["wrong", "status", lib.bt_last_error().decode()])
 status("json into a short buffer", lib.bt_result_json(run._handle.value, 0, ctypes.create_string_buffer(4), 4, None), 3)
 status("NULL statistic name", lib.bt_result_stat(run._handle.value, None, ctypes.byref(ctypes.c_double())), 2)
 cfg = _lib.Config(); lib.bt_config_init(ctypes.byref(cfg)); cfg.struct_size = 8
