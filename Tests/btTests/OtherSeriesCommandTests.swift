@@ -20,7 +20,12 @@ struct OtherSeriesCommandTests {
 
     /// A golden column: nil where NaN.
     static func golden(_ dataset: String, _ column: String) throws -> [Double?] {
-        let lines = try String(contentsOfFile: "Tests/Fixtures/timeframes/\(dataset)_goldens.csv", encoding: .utf8).split(separator: "\n")
+        try golden(file: "\(dataset)_goldens", column)
+    }
+
+    /// A column of `Tests/Fixtures/timeframes/<file>.csv`: nil where empty.
+    static func golden(file: String, _ column: String) throws -> [Double?] {
+        let lines = try String(contentsOfFile: "Tests/Fixtures/timeframes/\(file).csv", encoding: .utf8).split(separator: "\n")
         let k = try #require(lines[0].split(separator: ",").firstIndex(of: Substring(column)))
         return lines.dropFirst().map { line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false)

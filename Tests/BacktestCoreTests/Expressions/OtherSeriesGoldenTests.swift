@@ -26,9 +26,16 @@ struct SeriesInMemory: OtherSeriesSource {
 /// visible, an as-of join on close times (`Tests/Fixtures/timeframes/make_goldens.py`).
 @Suite("Other series goldens")
 struct OtherSeriesGoldenTests {
+    /// The runs with goldens: daily GOOG (and GOOGX), hourly EURUSD, the minute stock with a
+    /// session and its hourly resampling (`OtherSeriesSessionGoldenTests`).
+    enum Dataset: String, CustomTestStringConvertible, Sendable {
+        case goog, eurusd, stock, stock1h
+        var testDescription: String { rawValue }
+    }
+
     struct Case: Sendable {
         var id: String
-        var dataset: Golden.Dataset
+        var dataset: Dataset
         var text: String
         var maxStale: Int64?
     }
@@ -36,19 +43,18 @@ struct OtherSeriesGoldenTests {
     static func cases() throws -> [Case] {
         try Repository.text("Tests/Fixtures/timeframes/cases.txt").split(separator: "\n").map { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return Case(id: f[0], dataset: Golden.Dataset(rawValue: f[1])!, text: f[2], maxStale: Int64(f[3]))
+            return Case(id: f[0], dataset: Dataset(rawValue: f[1])!, text: f[2], maxStale: Int64(f[3]))
         }
     }
 
-    @Test("every case matches pandas on every bar", arguments: [Golden.Dataset.goog, .eurusd])
-    func goldens(dataset: Golden.Dataset) throws {
-        let run = dataset == .goog ? try ShippedData.goog() : try ShippedData.eurusd()
-        let source = SeriesInMemory(series: [run, try ShippedData.googx()])
+    /// Every case of `dataset`, evaluated on `run` reading `source`, equals its golden column on
+    /// every bar (NaN where pandas has none).
+    static func check(_ dataset: Dataset, run: CandleSeries, source: SeriesInMemory, atLeast: Int) throws {
         let url = Repository.root.appendingPathComponent("Tests/Fixtures/timeframes/\(dataset.rawValue)_goldens.csv")
         let (rows, columns) = try Golden.goldens(at: url)
         #expect(rows == Array(0..<run.count))
         let cases = try Self.cases().filter { $0.dataset == dataset }
-        #expect(cases.count >= 5)
+        #expect(cases.count >= atLeast)
         for c in cases {
             let expected = try #require(columns[c.id], "no golden column \(c.id)")
             let e = try LocatedExpression(c.text, origin: .setting(.entry))
@@ -69,6 +75,12 @@ struct OtherSeriesGoldenTests {
             #expect(mismatches == 0, "\(c.id) on \(dataset): \(mismatches) bars differ")
             #expect(known > run.count / 2, "\(c.id): too few known values to compare")
         }
+    }
+
+    @Test("every case matches pandas on every bar", arguments: [Dataset.goog, .eurusd])
+    func goldens(dataset: Dataset) throws {
+        let run = dataset == .goog ? try ShippedData.goog() : try ShippedData.eurusd()
+        try Self.check(dataset, run: run, source: SeriesInMemory(series: [run, try ShippedData.googx()]), atLeast: 5)
     }
 
     @Test("the two-symbol cases have bars without a closed bar, and --max-stale fills some of them")
