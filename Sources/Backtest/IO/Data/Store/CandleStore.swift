@@ -209,6 +209,7 @@ public final class CandleStore {
         try createInstrumentTable()
         try createDepthProfileTable()
         try createSessionTable()
+        try createAdjustedTable()
         try createLiveTables()
     }
 
