@@ -29,6 +29,7 @@ struct AdjustedImportTests {
         let path = TestSupport.fixture("generic.csv")
         let raw = try Self.candles(try Importer.read(paths: [path])[0])
         let adjusted = try Self.candles(try Importer.read(paths: [path], options: ImportOptions(adjusted: true))[0])
+        #expect(raw.volume == [1000, 1200, 1100, 900])
         #expect(adjusted.volume == [2000, 2400, 2200, 1800])  // adj close is half the close: twice the volume
         // A 2:1 split at bar 1000 and a 1% dividend every 60 bars, back-adjusted.
         let ratio = { (i: Int) in (i < 1000 ? 0.5 : 1) * pow(0.99, Double((2147 - i) / 60)) }
