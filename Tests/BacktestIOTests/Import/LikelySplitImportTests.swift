@@ -43,6 +43,11 @@ struct LikelySplitImportTests {
         _ = try store.write([try Importer.read(bytes: Self.file, name: "SPLT.csv", options: ImportOptions(symbol: "SPLTA"))], updates: true)
         #expect(try store.loadWindow(symbol: "SPLTA").likelySplits.isEmpty)
         #expect(try CandleStore(existingAt: dir.appendingPathComponent("store.sqlite").path).holdsAdjustedPrices(symbol: "SPLTA"))
+        // Removing the series forgets it: raw prices imported under the symbol again are looked at.
+        try store.remove(symbol: "SPLTA")
+        #expect(try !store.holdsAdjustedPrices(symbol: "SPLTA"))
+        _ = try store.write([try Importer.read(bytes: Self.file, name: "SPLT.csv", options: ImportOptions(symbol: "SPLTA"))])
+        #expect(try store.loadWindow(symbol: "SPLTA").likelySplits.map(\.index) == [30])
     }
 
     @Test("a run on the window warns likely_split, once, with the dates")

@@ -20,6 +20,16 @@ extension CandleStore {
         return try stmt.step()
     }
 
+    /// Forgets that the series `symbol`/`timeframeKey` holds adjusted prices (it is removed).
+    /// Call inside `transaction`.
+    func unmarkAdjusted(symbol: String, timeframeKey: String) throws {
+        guard tables.contains("adjusted_series") else { return }
+        let delete = try db.prepare("DELETE FROM adjusted_series WHERE symbol = ?1 AND timeframe = ?2")
+        delete.bind(1, symbol)
+        delete.bind(2, timeframeKey)
+        try delete.step()
+    }
+
     /// Records that the series `symbol`/`timeframeKey` holds adjusted prices. Call inside `transaction`.
     func markAdjusted(symbol: String, timeframeKey: String) throws {
         let insert = try db.prepare("INSERT OR IGNORE INTO adjusted_series(symbol, timeframe) VALUES (?1, ?2)")
