@@ -19,10 +19,10 @@ enum Help {
         for c in commands {
             s += "  " + c.name.padding(toLength: width, withPad: " ", startingAt: 0) + c.summary + "\n"
         }
-        s += "\nGLOBAL OPTIONS:\n  --db PATH      SQLite store (default $BT_DB or data/bt.sqlite)\n"
-        s += "  --help         Show help\n  --version      Show the version\n"
+        s += "\nGLOBAL OPTIONS:\n  --db PATH      SQLite store (default $BT_DB or data/bt.sqlite)\n  --help         Show help\n  --version      Show the version\n"
         s += "\nTOPICS:\n" + topics.map { "  " + $0.name.padding(toLength: 15, withPad: " ", startingAt: 0) + $0.summary + "\n" }.joined()
         s += "\n'bt help --markdown' prints every command's help as markdown (docs/reference/commands.md).\n"
+        s += "What bt does not do yet, each with the nearest way in bt today: docs/guide/limits.md.\n"
         s += "\nSee 'bt help <command>' for details.\n"
         return s
     }

@@ -5,7 +5,7 @@ import Backtest
 extension Option {
     static let format = Option("format", kind: .value, valueName: "F",
                                help: "csv, binance, alphavantage, trades, book or funding (default: detected; funding: named)")
-    static let adjusted = Option("adjusted", kind: .flag, help: "Use the adjusted close and scale open, high and low with it")
+    static let adjusted = Option("adjusted", kind: .flag, help: "Use the adjusted close, scale open, high and low by adj/close and volume by close/adj")
     static let dateFormat = Option("date-format", kind: .value, valueName: "FMT",
                                    help: "How the file writes dates, strftime-style, e.g. %d/%m/%Y %H:%M (default: detected)")
     static let tz = Option("tz", kind: .value, valueName: "ZONE",

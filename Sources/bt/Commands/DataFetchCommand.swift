@@ -14,7 +14,7 @@ extension Command {
             .funding.withHelp("binance-futures: the funding-rate history (the only data it serves for now)"),
             .from.withHelp("Binance: first bar time, inclusive (default: the listing, or after the last stored bar)"),
             .to.withHelp("Binance: last bar time, inclusive (default: the last complete bar)"),
-            .adjusted.withHelp("Alpha Vantage: the adjusted daily series (adjusted close; open, high, low scaled)"),
+            .adjusted.withHelp("Alpha Vantage: the adjusted daily series (adjusted close; open, high, low scaled, volume inversely)"),
             .apiKey.withHelp("Alpha Vantage API key (default $ALPHAVANTAGE_API_KEY)"),
             .baseURL.withHelp("The service's address, for a mirror (default https://api.binance.com, "
                 + "https://fapi.binance.com, https://www.alphavantage.co)"),

@@ -822,11 +822,11 @@ def binance_csv(bars):
 def av_csv(rows, adjusted):
     lines = ["time,open,high,low,close,volume"]
     for r in rows:
-        o, h, l, c = r[1], r[2], r[3], r[4]
-        if adjusted:
+        o, h, l, c, v = r[1], r[2], r[3], r[4], float(r[6])
+        if adjusted:  # bt's PriceAdjustment: prices by k, volume by 1/k (the notional kept)
             k = r[5] / c
-            o, h, l, c = o * k, h * k, l * k, r[5]
-        lines.append(",".join([iso(r[0])] + [number_text(v) for v in (o, h, l, c, float(r[6]))]))
+            o, h, l, c, v = o * k, h * k, l * k, r[5], v / k
+        lines.append(",".join([iso(r[0])] + [number_text(x) for x in (o, h, l, c, v)]))
     return "\n".join(lines) + "\n"
 
 

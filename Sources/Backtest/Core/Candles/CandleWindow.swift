@@ -12,6 +12,10 @@ public struct CandleWindow: Sendable {
     public let start: Int
     /// The window's bars: what is traded and measured.
     public let candles: CandleSeries
+    /// The bars of `series` that look like a split left in raw prices (`LikelySplit.find`),
+    /// found by whoever read the series knowing whether it holds adjusted prices (the store's
+    /// `loadWindow`); a run warns about them. Empty: none, or not looked for.
+    public var likelySplits: [LikelySplit] = []
 
     /// The window of `series` from bar `start` (0: all of it, no warm-up).
     public init(_ series: CandleSeries, start: Int = 0) {

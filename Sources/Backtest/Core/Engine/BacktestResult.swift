@@ -230,6 +230,8 @@ public struct RunWarning: Sendable, Equatable {
         case accountStopped = "account_stopped"
         /// Bars where a series the rules read with `@` had no closed bar (`UnalignedBars`).
         case noClosedBar = "no_closed_bar"
+        /// Raw prices with a move like a stock split (`LikelySplit`; `CandleWindow.likelySplits`).
+        case likelySplit = "likely_split"
     }
     public var kind: Kind
     public var message: String

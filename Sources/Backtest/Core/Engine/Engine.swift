@@ -69,7 +69,7 @@ public enum Engine {
         return BacktestResult(
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
             trades: broker.trades, fills: broker.fills, rejected: broker.rejected,
-            ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config) + signals.unaligned.compactMap(\.warning),
+            ambiguousExitBars: broker.ambiguousExitBars, warnings: warnings(broker, candles: candles, config: config) + signals.unaligned.compactMap(\.warning) + window.splitWarning,
             positionValue: value,
             spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count),
             borrowPaid: config.borrowBps > 0 ? broker.borrowPaid : nil,

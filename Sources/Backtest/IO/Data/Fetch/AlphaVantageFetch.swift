@@ -57,8 +57,9 @@ package enum AlphaVantageFetch {
         } else {
             series = try page("full")
         }
-        let file = series.isEmpty ? nil
+        var file = series.isEmpty ? nil
             : ImportedFile(file: "alphavantage \(symbol) 1d", format: .alphavantage, symbol: symbol, content: .candles(series))
+        file?.adjusted = adjusted
         return FetchResult(file: file, pages: pages, requests: client.requests, retries: client.retries,
                            waitedSeconds: client.waited, resumedAfter: resumedAfter)
     }

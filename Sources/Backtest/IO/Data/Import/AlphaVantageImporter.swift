@@ -4,7 +4,7 @@ import BacktestCore
 /// Reads Alpha Vantage `TIME_SERIES_*` JSON: `"Time Series (Daily)"` (or any `"Time Series ..."`
 /// key) mapping each date or date-time to `"1. open"`, `"2. high"`, `"3. low"`, `"4. close"`,
 /// `"5. volume"` (numbers as strings). Dates come unordered; validation sorts them. With
-/// `adjusted`, `"5. adjusted close"` replaces the close and scales open, high and low.
+/// `adjusted`, `"5. adjusted close"` replaces the close and scales the bar (`PriceAdjustment`).
 /// Errors name the JSON key, e.g. `"Time Series (Daily)" > "2024-01-02" > "1. open"`.
 enum AlphaVantageImporter {
     static func read(_ text: InputText, adjusted: Bool) throws -> ParsedCandles {
@@ -64,12 +64,12 @@ enum AlphaVantageImporter {
                 return v
             }
             var o = try required("open"), h = try required("high"), l = try required("low"), c = try required("close")
-            let v = try number("volume") ?? 0
+            var v = try number("volume") ?? 0
             if adjusted {
                 let adj = try required("adjusted close")
-                guard c != 0 else { throw InputError("close is 0, cannot apply adjusted close", file: text.file, key: here) }
-                let k = adj / c
-                o *= k; h *= k; l *= k; c = adj
+                guard PriceAdjustment.apply(adjusted: adj, open: &o, high: &h, low: &l, close: &c, volume: &v) else {
+                    throw InputError(PriceAdjustment.refusal(close: c, adjustedName: "adjusted close"), file: text.file, key: here)
+                }
             }
             out.append(line: 0, time: t, open: o, high: h, low: l, close: c, volume: v)
             out.keys.append("\(Excerpt.shortened(series.key, limit: 40))\" > \"\(shownDate)")

@@ -6,8 +6,8 @@ import BacktestCore
 /// One pass over the bytes: each line is split into field spans and only the needed fields are
 /// parsed, straight from the bytes (`DecimalParsing`). A second pass over the time column runs
 /// only when its dates need a layout decided from the whole column (`DateLayout`). With
-/// `adjusted`, the adjusted close replaces the close and open, high and low are scaled by
-/// adjusted/close (Yahoo's convention). A symbol column or a wide layout splits the file into
+/// `adjusted`, the adjusted close replaces the close, open, high and low are scaled by
+/// adjusted/close and the volume by its inverse (`PriceAdjustment`). A symbol column or a wide layout splits the file into
 /// one series per symbol.
 /// - Complexity: O(file size); no allocation per row beyond the growing columns.
 enum CSVImporter {
@@ -116,9 +116,9 @@ enum CSVImporter {
                 }
                 if let a = l.adjustedClose {
                     let adj = try number(a, "adj close")
-                    guard c != 0 else { throw InputError("close is 0, cannot apply adj close", file: text.file, line: lineNumber) }
-                    let k = adj / c
-                    o *= k; h *= k; lo *= k; c = adj
+                    guard PriceAdjustment.apply(adjusted: adj, open: &o, high: &h, low: &lo, close: &c, volume: &v) else {
+                        throw InputError(PriceAdjustment.refusal(close: c, adjustedName: "adj close"), file: text.file, line: lineNumber)
+                    }
                 }
                 var symbol = ""
                 if let s = l.symbol {

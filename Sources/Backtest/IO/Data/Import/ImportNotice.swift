@@ -17,6 +17,9 @@ public enum ImportNotice: Sendable, Equatable {
     /// aggregated at import (`aggregated`), or stored but left out of every bar resampled from
     /// the series.
     case outsideSession(bars: Int, of: Int, session: TradingSession, aggregated: Bool)
+    /// Raw prices with one-bar moves like stock splits (`LikelySplit`); never for a file
+    /// imported with adjusted prices.
+    case likelySplits([LikelySplit])
 
     /// The notices of one validated series (bars sorted, start-stamped unless the file's own
     /// stamp was left as it is), before any aggregation:

@@ -24,8 +24,11 @@ public struct ImportedFile: Sendable {
     public var session: TradingSession?
     /// Rows left out with `ImportOptions.skipBadRows`.
     public var skipped = SkippedRows()
-    /// What the import saw in the file's times that the user should hear about.
+    /// What the import saw in the file's times and prices that the user should hear about.
     public var notices: [ImportNotice] = []
+    /// The prices are adjusted (`ImportOptions.adjusted`): the store remembers it, and runs do
+    /// not take their moves for splits.
+    public var adjusted = false
 
     public init(file: String, format: ImportFormat?, symbol: String, content: Content, prints: [TradePrint] = []) {
         self.file = file
@@ -199,7 +202,9 @@ public enum Importer {
         }
         var file = ImportedFile(file: text.file, format: format, symbol: symbol, content: .candles(series))
         file.skipped = skipped
-        file.notices = notices
+        file.adjusted = options.adjusted
+        let splits = options.adjusted ? [] : LikelySplit.find(series)
+        file.notices = notices + (splits.isEmpty ? [] : [.likelySplits(splits)])
         return file
     }
 

@@ -126,6 +126,7 @@ extension CandleStore {
                 let base = try series[id] ?? loadStored(symbol: file.symbol, timeframeKey: key)
                 let (merged, counts) = Self.merge(base, incoming)
                 if let session = file.session { try setSession(session, symbol: file.symbol, timeframeKey: key) }
+                if file.adjusted { try markAdjusted(symbol: file.symbol, timeframeKey: key) }
                 if let tf = Timeframe(rawValue: key), let (a, b) = Importer.firstSharedBucket(merged.time, tf) {
                     throw InputError("the bars at \(UTCTime.iso(a)) and \(UTCTime.iso(b)) would share one \(key) bar of the "
                                          + "stored \(file.symbol) \(key) series (the file's bars are not aligned with the stored ones)",

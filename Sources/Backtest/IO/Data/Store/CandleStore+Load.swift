@@ -43,14 +43,19 @@ extension CandleStore {
     /// `symbol`'s bars for a run over the window `from`...`to` (inclusive, epoch seconds; nil:
     /// open): read from the series' first bar through `to` and nothing after, the window from
     /// the first bar at or after `from`; the bars before it are the warm-up of its indicators
-    /// (`CandleWindow`). `symbol` as `loadRange` takes it.
+    /// (`CandleWindow`). `symbol` as `loadRange` takes it. Unless the symbol was imported with
+    /// adjusted prices, the window carries the bars read that look like splits (`LikelySplit`).
     /// - Throws: `loadRange`'s errors; an empty window is one ("no candles ... in the requested range").
     public func loadWindow(symbol: String, timeframe: Timeframe? = nil, from: Int64? = nil, to: Int64? = nil) throws -> CandleWindow {
         let symbol = try SeriesName.normalized(symbol)
         let series = try load(symbol: symbol, timeframe: timeframe, to: to)
         let start = from.map(series.lowerBound(of:)) ?? 0
         guard start < series.count else { throw InputError("no candles for '\(symbol)' in the requested range") }
-        return CandleWindow(series, start: start)
+        var window = CandleWindow(series, start: start)
+        if try !holdsAdjustedPrices(symbol: series.symbol) {
+            window.likelySplits = LikelySplit.find(series)
+        }
+        return window
     }
 
     /// What `bt data summary` shows for `names` (symbols or `SYMBOL@TF` series; empty: every

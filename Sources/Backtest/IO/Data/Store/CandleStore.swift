@@ -209,6 +209,7 @@ public final class CandleStore {
         try createInstrumentTable()
         try createDepthProfileTable()
         try createSessionTable()
+        try createAdjustedTable()
         try createLiveTables()
     }
 
@@ -550,6 +551,7 @@ public final class CandleStore {
             for info in matching {
                 try delete(symbol: symbol, timeframeKey: info.timeframe)
                 try setSession(nil, symbol: symbol, timeframeKey: info.timeframe)
+                try unmarkAdjusted(symbol: symbol, timeframeKey: info.timeframe)
             }
             if hasBook { try deleteBook(symbol: symbol) }
             if timeframe == nil {

@@ -49,6 +49,8 @@ package enum ImportSummaryText {
                         : "stored, but bars resampled from this series leave them out"
                     lines.append("warning: \(r.symbol) \(r.timeframe): \(bars) of the file's \(of) bars lie outside the session "
                                  + "\(session.hours) (\(session.zone)): \(fate) (\(r.file))")
+                case .likelySplits(let splits):
+                    if let text = LikelySplit.warning(symbol: r.symbol, splits) { lines.append("warning: \(text) (\(r.file))") }
                 }
             }
             for gap in r.gaps.prefix(3) {

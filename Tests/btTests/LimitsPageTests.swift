@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// docs/guide/limits.md ("What bt does not do yet") is linked from `bt help`, the README and
+/// the guide's index, and the options it says are missing are still missing: when one lands,
+/// this test fails until its row leaves the page.
+@Suite("Limits page")
+struct LimitsPageTests {
+    static func text(_ relative: String) throws -> String {
+        try String(contentsOf: BT.root.appendingPathComponent(relative), encoding: .utf8)
+    }
+
+    @Test("bt help, README.md and docs/guide/README.md point to docs/guide/limits.md, which exists")
+    func linked() throws {
+        let help = try BT.run(["help"])
+        #expect(help.status == 0 && help.stdout.contains("What bt does not do yet, each with the nearest way in bt today: docs/guide/limits.md"))
+        #expect(try Self.text("README.md").contains("(docs/guide/limits.md)"))
+        #expect(try Self.text("docs/guide/README.md").contains("(limits.md)"))
+        #expect(try Self.text("docs/guide/limits.md").hasPrefix("# What bt does not do yet\n"))
+    }
+
+    @Test("the options the page lists as missing are in no command's help, and the page names them", arguments: [
+        ("run", "--conventions", "--conventions"), ("run", "--trail-from", "--trail-from close"), ("run", "--monte-carlo", "Monte Carlo"),
+        ("sweep", "--search", "random or Bayesian search"), ("sweep", "--cv", "purged cross-validation"),
+        ("run", "inverse", "inverse (coin-margined) perpetuals"),
+    ])
+    func stillMissing(command: String, option: String, named: String) throws {
+        let help = try BT.run(["help", command])
+        #expect(help.status == 0)
+        #expect(!help.stdout.contains(option), "\(option) is in 'bt help \(command)': update docs/guide/limits.md")
+        #expect(try Self.text("docs/guide/limits.md").contains(named))
+    }
+
+    @Test("a portfolio still refuses --short and a margin account, as the page says")
+    func portfolioRefusals() throws {
+        let db = try BT.googStore()
+        for extra in [["--short"], ["--leverage", "2"]] {
+            let r = try BT.run(["portfolio", "--entry", "close > 0", "--exit", "close < 0", "--symbols", "GOOG", "--db", db] + extra)
+            #expect(r.status == 2, "\(extra): \(r.stderr)")
+        }
+        #expect(try Self.text("docs/guide/limits.md").contains("refuses a margin account and `--short`"))
+    }
+}
