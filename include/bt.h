@@ -390,6 +390,9 @@ typedef struct bt_config {
     const char *margin_rate;     /* --margin-rate: annual interest on borrowed cash, "8%" (NULL) */
     double multiplier;           /* --multiplier: units of the underlying in a perp's or future's
                                     contract (NaN: the symbol's stored one in db, else 1) */
+    int allow_unprotected;       /* --allow-unprotected: 1 takes entries whose sl, tp or trail
+                                    expression is not yet defined at the signal bar (0: they place
+                                    no order) */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */

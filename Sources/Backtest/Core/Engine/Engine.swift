@@ -388,6 +388,9 @@ public enum Engine {
         if broker.skippedEntries > 0 {
             out.append(.skippedEntries(broker.skippedEntries))
         }
+        if broker.ledger.exits.unprotectedEntries.total > 0 {
+            out.append(.unprotectedEntries(broker.ledger.exits.unprotectedEntries, rules: config.exits))
+        }
         if broker.ledger.exits.unsetLevels.total > 0 {
             out.append(.unsetExitLevels(broker.ledger.exits.unsetLevels))
         }

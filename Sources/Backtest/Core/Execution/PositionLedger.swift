@@ -95,13 +95,19 @@ struct PositionLedger {
     /// through the symbol's liquidity. Nothing is bought while the account is not worth more than
     /// 0 (`valuePositive`). The attached exits are (re)armed from the new average entry price,
     /// with expression distances read at `signalBar`; `atOpen`: the fill was at the bar's open,
-    /// so the bar's own range is checked.
-    /// - Returns: the units filled (0 when the order was rejected).
+    /// so the bar's own range is checked. An entry whose stop-loss, target or trail is an
+    /// expression not yet defined at `signalBar` is not taken (`ExitLevels.undefinedExit`)
+    /// unless `config.allowUnprotected`.
+    /// - Returns: the units filled (0 when the order was rejected or not taken).
     @discardableResult
     mutating func increase<R: ExecutionRecorder>(
         _ side: PositionSide, wanted: Double, limit: Double, valuePositive: Bool, at point: FillPoint,
         signalBar: Int, atOpen: Bool, cash: inout Double, recorder: inout R
     ) -> Double {
+        if exits.readsPrices, !config.allowUnprotected, let exit = exits.undefinedExit(at: signalBar) {
+            exits.countUnprotected(exit)
+            return 0
+        }
         let orderSide: OrderSide = side == .long ? .buy : .sell
         let p = point.reference, m = multiplier
         if !(limit > 0) || !valuePositive { reject(orderSide, .insufficientCash, at: point, &recorder); return 0 }

@@ -136,6 +136,10 @@ extension PortfolioSimulation {
         if unpricedEntries > 0 {
             out.append(.skippedEntries(unpricedEntries))
         }
+        let unprotected = ledgers.reduce(UnsetLevels()) { $0 + $1.exits.unprotectedEntries }
+        if unprotected.total > 0 {
+            out.append(.unprotectedEntries(unprotected, rules: config.exits))
+        }
         let unsetLevels = ledgers.reduce(UnsetLevels()) { $0 + $1.exits.unsetLevels }
         if unsetLevels.total > 0 {
             out.append(.unsetExitLevels(unsetLevels))
