@@ -281,8 +281,9 @@ typedef struct bt_strategy bt_strategy;
    them. */
 bt_status bt_strategy_named(const char *name, const char *directory, bt_strategy **out);
 
-/* A strategy from rules, as `bt run --entry ... --exit ...`: entry and exit are required;
-   short_entry and short_exit come as a pair or not at all (NULL). `params` holds "name=value"
+/* A strategy from rules, as `bt run --entry ... --exit ...`: entry and exit, short_entry and
+   short_exit, or all four; each pair comes whole or not at all (NULL). A short-only strategy
+   (entry and exit NULL) has long signals that are never true. `params` holds "name=value"
    declarations of the $names the rules read (as --param). Rules may read position series. */
 bt_status bt_strategy_rules(const char *entry, const char *exit, const char *short_entry, const char *short_exit,
                             const char *const *params, size_t nparams, bt_strategy **out);
