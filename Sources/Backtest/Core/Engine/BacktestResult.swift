@@ -211,6 +211,9 @@ public struct RunWarning: Sendable, Equatable {
         case missingVolume = "missing_volume"
         /// A large share of orders filled only partly.
         case partialFills = "partial_fills"
+        /// Entries filled below the size asked, by cash or margin, or by the cap or the book
+        /// (`OrderCuts`; said for every run with one).
+        case cutOrders = "cut_orders"
         /// A large share of orders were rejected.
         case rejections = "rejected_orders"
         /// The recorded book crossed itself; stale levels were dropped.
@@ -236,7 +239,16 @@ public struct RunWarning: Sendable, Equatable {
     }
     public var kind: Kind
     public var message: String
+    /// The warning's figures, an object whose members `json` adds after kind and message
+    /// (`cut_orders`: counts and fractions); empty for most.
+    public var figures: JSONValue = .object([])
     public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    /// `{"kind", "message"}` and the figures, as `--json` writes a warning.
+    public var json: JSONValue {
+        guard case .object(let members) = figures else { return ["kind": .string(kind.rawValue), "message": .string(message)] }
+        return .object([(key: "kind", value: .string(kind.rawValue)), (key: "message", value: .string(message))] + members)
+    }
 
     /// `k` entry signals that placed no order (the same words for a run and a portfolio).
     static func skippedEntries(_ k: Int) -> RunWarning {

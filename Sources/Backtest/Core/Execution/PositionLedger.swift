@@ -33,6 +33,8 @@ struct PositionLedger {
     var charges = TripCharges()
     /// The attached exits' levels for the open position.
     var exits: ExitLevels
+    /// Entries filled below the size asked, by cause (`OrderCuts`).
+    var cuts = OrderCuts()
     /// Bars where a stop and a target were both inside the range (the stop was taken).
     var ambiguousExitBars = 0
     /// Fill bars without volume where the participation cap was skipped.
@@ -114,6 +116,7 @@ struct PositionLedger {
         // The book prices units of the underlying: its notional budget is the cash one / m.
         let bookLimit = limit / m
         var q = min(wanted, bookLimit / p)
+        let affordable = q
         if let lot = config.lot { q = (q / lot).rounded(.down) * lot }
         if !(q > 0) { reject(orderSide, .zeroQuantity, at: point, &recorder); return 0 }
         if let minimum = config.minNotional, q * m * p < minimum { reject(orderSide, .belowMinNotional, at: point, &recorder); return 0 }
@@ -146,6 +149,7 @@ struct PositionLedger {
             quantity -= book.quantityFilled
         }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
+        cuts.count(wanted: wanted, affordable: affordable, sent: book.quantityAsked, filled: book.quantityFilled)
         let first = trip == nil
         if first { trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar]) }
         trip!.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy

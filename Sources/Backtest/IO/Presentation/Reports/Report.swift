@@ -161,7 +161,7 @@ public struct Report {
                                           (key: "funding", value: .number(split.funding)),
                                           (key: "funding_share", value: .number(split.share(split.funding)))])
         }
-        let warnings = JSONValue.array(result.warnings.map { ["kind": .string($0.kind.rawValue), "message": .string($0.message)] })
+        let warnings = JSONValue.array(result.warnings.map(\.json))
         var mostlyRejected: [(key: String, value: JSONValue)] = []
         if let rejectionHeadline {
             mostlyRejected = [(key: "mostly_rejected", value: [
