@@ -1,6 +1,6 @@
 /// Entry orders filled below the size asked, counted beside the fills (whose `quantityAsked` is
-/// what reached the book): by the cash or margin that could not pay the size (fixed units, cash
-/// or risk sizing; cut before the book), and by the participation cap or the book's depth.
+/// what reached the book): by the cash or margin that could not pay the size (fixed units or
+/// risk sizing; cut before the book), and by the participation cap or the book's depth.
 /// An order cut by both counts once in `orders` and once under each cause.
 struct OrderCuts: Equatable {
     /// Orders filled below the size asked, and the sum of their filled / asked.
@@ -15,11 +15,15 @@ struct OrderCuts: Equatable {
 
     /// Counts one entry that asked `wanted` units, could pay `affordable`, sent `sent` to the book
     /// (after the lot, before the cap) and filled `filled`.
-    mutating func count(wanted: Double, affordable: Double, sent: Double, filled: Double) {
-        let byCash = affordable < wanted * Self.tolerance, byLiquidity = filled < sent * Self.tolerance
+    /// `sizedInUnits`: the size was a number of units (`Nu`, `risk:`), which the cash may not pay;
+    /// a budget's size (`N%`, `N$`, `vol:`) is what the budget buys, fee reserved, never a cut.
+    mutating func count(wanted: Double, affordable: Double, sent: Double, filled: Double, sizedInUnits: Bool) {
+        let byCash = sizedInUnits && affordable < wanted * Self.tolerance, byLiquidity = filled < sent * Self.tolerance
         if byCash { cash += 1; cashShare += affordable / wanted }
         if byLiquidity { liquidity += 1; liquidityShare += filled / sent }
-        if byCash || byLiquidity { orders += 1; share += filled / wanted }
+        // A budget's order asked what reached the book (a portfolio's target before the fee
+        // reserve is not the size asked).
+        if byCash || byLiquidity { orders += 1; share += filled / (sizedInUnits ? wanted : sent) }
     }
 
     static func + (a: OrderCuts, b: OrderCuts) -> OrderCuts {
@@ -33,6 +37,8 @@ struct OrderCuts: Equatable {
     var warning: RunWarning? {
         guard orders > 0 else { return nil }
         func mean(_ sum: Double, _ k: Int) -> Double { k > 0 ? sum / Double(k) : .nan }
+        // A cause that cut nothing has no mean: null, not NaN (so equal warnings compare equal).
+        func figure(_ sum: Double, _ k: Int) -> JSONValue { k > 0 ? .number(sum / Double(k)) : .null }
         var causes: [String] = []
         if cash > 0 { causes.append("\(cash) by cash or margin (to \(NumberText.percent(mean(cashShare, cash))) on average)") }
         if liquidity > 0 {
@@ -40,9 +46,9 @@ struct OrderCuts: Equatable {
         }
         var w = RunWarning(.cutOrders, "\(orders) entr\(orders == 1 ? "y was" : "ies were") cut below the size asked, filling "
             + "\(NumberText.percent(mean(share, orders))) of it on average: " + causes.joined(separator: ", ") + "; see fills.csv")
-        w.figures = ["cut_orders": .int(orders), "avg_cut_fill_share": .number(mean(share, orders)),
-                     "cash_cut_orders": .int(cash), "avg_cash_fill_share": .number(mean(cashShare, cash)),
-                     "liquidity_cut_orders": .int(liquidity), "avg_liquidity_fill_share": .number(mean(liquidityShare, liquidity))]
+        w.figures = ["cut_orders": .int(orders), "avg_cut_fill_share": figure(share, orders),
+                     "cash_cut_orders": .int(cash), "avg_cash_fill_share": figure(cashShare, cash),
+                     "liquidity_cut_orders": .int(liquidity), "avg_liquidity_fill_share": figure(liquidityShare, liquidity)]
         return w
     }
 }

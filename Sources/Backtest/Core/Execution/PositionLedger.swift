@@ -35,6 +35,8 @@ struct PositionLedger {
     var exits: ExitLevels
     /// Entries filled below the size asked, by cause (`OrderCuts`).
     var cuts = OrderCuts()
+    /// Whether sizes are numbers of units (`Nu`, `risk:`), which the cash may cut (`OrderCuts`).
+    private let sizedInUnits: Bool
     /// Bars where a stop and a target were both inside the range (the stop was taken).
     var ambiguousExitBars = 0
     /// Fill bars without volume where the participation cap was skipped.
@@ -61,6 +63,10 @@ struct PositionLedger {
         multiplier = config.multiplier
         self.liquidity = Liquidity(config: liquidity ?? config, candles: candles, pairs: pairs)
         exits = ExitLevels(config.exits, distances: distances)
+        switch config.sizing {
+        case .units, .risk: sizedInUnits = true
+        default: sizedInUnits = false
+        }
     }
 
     var isFlat: Bool { quantity == 0 }
@@ -149,7 +155,7 @@ struct PositionLedger {
             quantity -= book.quantityFilled
         }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
-        cuts.count(wanted: wanted, affordable: affordable, sent: book.quantityAsked, filled: book.quantityFilled)
+        cuts.count(wanted: wanted, affordable: affordable, sent: book.quantityAsked, filled: book.quantityFilled, sizedInUnits: sizedInUnits)
         let first = trip == nil
         if first { trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar]) }
         trip!.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
