@@ -281,8 +281,9 @@ typedef struct bt_strategy bt_strategy;
    them. */
 bt_status bt_strategy_named(const char *name, const char *directory, bt_strategy **out);
 
-/* A strategy from rules, as `bt run --entry ... --exit ...`: entry and exit are required;
-   short_entry and short_exit come as a pair or not at all (NULL). `params` holds "name=value"
+/* A strategy from rules, as `bt run --entry ... --exit ...`: entry and exit, short_entry and
+   short_exit, or all four; each pair comes whole or not at all (NULL). A short-only strategy
+   (entry and exit NULL) has long signals that are never true. `params` holds "name=value"
    declarations of the $names the rules read (as --param). Rules may read position series. */
 bt_status bt_strategy_rules(const char *entry, const char *exit, const char *short_entry, const char *short_exit,
                             const char *const *params, size_t nparams, bt_strategy **out);
@@ -390,6 +391,9 @@ typedef struct bt_config {
     const char *margin_rate;     /* --margin-rate: annual interest on borrowed cash, "8%" (NULL) */
     double multiplier;           /* --multiplier: units of the underlying in a perp's or future's
                                     contract (NaN: the symbol's stored one in db, else 1) */
+    int allow_unprotected;       /* --allow-unprotected: 1 takes entries whose sl, tp or trail
+                                    expression is not yet defined at the signal bar (0: they place
+                                    no order) */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */

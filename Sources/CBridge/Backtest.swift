@@ -109,7 +109,9 @@ public func bt_strategy_rules(_ entry: UnsafePointer<CChar>?, _ exit: UnsafePoin
     guarded {
         guard let out else { throw BridgeError.argument("out is NULL") }
         out.pointee = nil
-        var texts: [SignalRules.Role: String] = [.entry: try requiredString(entry, "entry"), .exit: try requiredString(exit, "exit")]
+        var texts: [SignalRules.Role: String] = [:]
+        texts[.entry] = try optionalString(entry, "entry")
+        texts[.exit] = try optionalString(exit, "exit")
         texts[.shortEntry] = try optionalString(shortEntry, "short_entry")
         texts[.shortExit] = try optionalString(shortExit, "short_exit")
         let strategy = try Strategy.expressions(texts, parameters: try stringList(params, nparams, "params"))

@@ -145,12 +145,17 @@ struct IntegerSettingCommandTests {
     func sometimesPositiveCounted() throws {
         let dir = BT.scratchDirectory()
         let db = try Self.store(in: dir)
-        let text = try BT.run(["run", "ma-cross", "GOOG", "--no-chart", "--sl", "atr(14) - 15", "--db", db])
+        // Taken with --allow-unprotected: the entries' stop is then unset where it was not positive.
+        let text = try BT.run(["run", "ma-cross", "GOOG", "--no-chart", "--sl", "atr(14) - 15", "--allow-unprotected", "--db", db])
         // The run's warnings are part of its summary, on stdout.
         #expect(text.status == 0 && text.stdout.contains("warning: exit levels were not set or moved") && text.stdout.contains("(sl "),
                 "\(text.stdout.prefix(300))")
-        let json = try BT.run(["run", "ma-cross", "GOOG", "--json", "--sl", "atr(14) - 15", "--db", db])
+        let json = try BT.run(["run", "ma-cross", "GOOG", "--json", "--sl", "atr(14) - 15", "--allow-unprotected", "--db", db])
         #expect(json.status == 0 && json.stdout.contains("\"kind\":\"unset_exit_levels\""), "\(json.stdout.suffix(400))")
+        // Without it those entries are not taken, and counted.
+        let skipped = try BT.run(["run", "ma-cross", "GOOG", "--json", "--sl", "atr(14) - 15", "--db", db])
+        #expect(skipped.status == 0 && skipped.stdout.contains("\"kind\":\"unprotected_entries\"")
+                && !skipped.stdout.contains("unset_exit_levels"), "\(skipped.stdout.suffix(400))")
         let plain = try BT.run(["run", "ma-cross", "GOOG", "--json", "--sl", "2 * atr(14)", "--db", db])
         #expect(plain.status == 0 && !plain.stdout.contains("unset_exit_levels"))
     }

@@ -258,8 +258,9 @@ def _strategy(strategy: Optional[str], entry: Optional[str], exit: Optional[str]
         name, directory = _lib.text(strategy, "strategy"), _lib.text(strategies, "strategies")
         return _lib.new_handle(lambda out: lib.bt_strategy_named(name, directory, out),
                                lib.bt_strategy_free)
-    if entry is None or exit is None:
-        raise InputError("give a strategy (a built-in name or a strategy file) or both entry and exit rules")
+    if all(r is None for r in (entry, exit, short_entry, short_exit)):
+        raise InputError("give a strategy (a built-in name or a strategy file) or both entry and exit rules "
+                         "(or, short only, both short_entry and short_exit)")
     declared, count = _lib.strings(parameters(params))
     rules = [_lib.text(entry, "entry"), _lib.text(exit, "exit"), _lib.text(short_entry, "short_entry"),
              _lib.text(short_exit, "short_exit")]

@@ -45,6 +45,26 @@ def test_rules_reading_the_position_equal_bt_run_json(store, goog):
     assert expected["stats"]["trades"] > 5
 
 
+def test_short_only_rules_equal_bt_run_json(store, goog):
+    short = ["--short-entry", "close < sma(close, 20)", "--short-exit", "close > sma(close, 10)"]
+    expected = bt_json("run", "GOOG", *short, "--short", "--json", "--no-costs", "--db", store)
+    got = btcore.backtest(goog, short_entry="close < sma(close, 20)", short_exit="close > sma(close, 10)", short=True)
+    assert got.json() == expected
+    assert expected["stats"]["trades"] > 5
+    with pytest.raises(btcore.InputError, match="short rules come in pairs"):
+        btcore.backtest(goog, short_entry="close < 1", short=True)
+
+
+def test_cut_orders_and_unprotected_entries_are_in_the_json_warnings(goog):
+    cut = btcore.backtest(goog, entry="close > open", exit="close < open", size="500u", depth="none", max_participation=0)
+    w = next(w for w in cut.json()["warnings"] if w["kind"] == "cut_orders")
+    assert w["cut_orders"] == w["cash_cut_orders"] > 0 and 0 < w["avg_cut_fill_share"] < 1
+    kinds = [w["kind"] for w in btcore.backtest(goog, entry="close > open", exit="close < open", sl="0.5 * atr(300)").json()["warnings"]]
+    assert "unprotected_entries" in kinds
+    allowed = btcore.backtest(goog, entry="close > open", exit="close < open", sl="0.5 * atr(300)", allow_unprotected=True)
+    assert "unprotected_entries" not in [w["kind"] for w in allowed.json()["warnings"]]
+
+
 def test_signal_arrays_equal_the_strategy_run(store, goog):
     sig = btcore.signals(goog, strategy="macd")
     by_arrays = btcore.backtest(goog, sig.entry, sig.exit).json()

@@ -159,6 +159,7 @@ struct IntegerEdgeTests {
     func sometimesPositiveCounted() throws {
         var config = ExecutionConfig()
         config.depth = .none
+        config.allowUnprotected = true  // else an entry without its stop is not taken (UnprotectedEntryTests)
         // Positive only once the ATR has warmed up (the first 14 bars are NaN) and where it is above 1.
         try OrderSettings([.init(.stopLoss, "atr(14) - 1", origin: .setting(.stopLoss)),
                            .init(.trail, "3 * atr(14)", origin: .setting(.trail))]).apply(to: &config)

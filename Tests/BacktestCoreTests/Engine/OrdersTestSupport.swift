@@ -316,6 +316,9 @@ enum OrdersTest {
         let e = config.entries
         let exprs = [e.limit, e.stop, e.shortLimit, e.shortStop]
         let values = try exprs.map { try $0.map { try [$0].values(on: candles, cache: IndicatorCache())[0] } }
+        // An entry whose exit distance expression is not yet defined places no order (orders.md).
+        let distances = try config.exits.expressions.map { try [$0].values(on: candles, cache: IndicatorCache())[0] }
+        func unprotected(_ t: Int) -> Bool { !config.allowUnprotected && distances.contains { !($0[t] > 0 && $0[t].isFinite) } }
         // Entry fills from flat, by bar.
         var entryFills: [Int: Fill] = [:]
         for s in segments(r.fills) { if let f = s.entries.first { entryFills[f.index] = f } }
@@ -358,7 +361,7 @@ enum OrdersTest {
                 let limit = (long ? values[0] : values[2])?[t] ?? .nan
                 let stop = (long ? values[1] : values[3])?[t] ?? .nan
                 let hasLimit = (long ? e.limit : e.shortLimit) != nil, hasStop = (long ? e.stop : e.shortStop) != nil
-                if (hasLimit && !(limit > 0 && limit.isFinite)) || (hasStop && !(stop > 0 && stop.isFinite)) {
+                if (hasLimit && !(limit > 0 && limit.isFinite)) || (hasStop && !(stop > 0 && stop.isFinite)) || unprotected(t) {
                     order = nil
                 } else {
                     order = Order(long: long, limit: limit, stop: stop, signal: t, last: t + e.orderBars)

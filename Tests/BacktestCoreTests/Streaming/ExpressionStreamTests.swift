@@ -75,6 +75,8 @@ struct ExpressionStreamTests {
             try Strategy.expressions([.entry: "rsi(close, 5) < 35 and close > lowest(low, 10)",
                                       .exit: "trade_return > 0.01 or bars_in_trade >= 6 or close < highest_since_entry * 0.99",
                                       .shortEntry: "rsi(close, 5) > 70", .shortExit: "bars_in_trade >= 4 or trade_return < -sma(abs(change(close)), 5) / close"]),
+            // Short only: the long signals are all false, at every prefix too.
+            try Strategy.expressions([.shortEntry: "rsi(close, 5) > 70", .shortExit: "bars_in_trade >= 4 or rsi(close, 5) < 40"]),
         ]
         let candles = RandomStream.candles(count: 700, seed: 21, gaps: true)
         for strategy in strategies {

@@ -97,6 +97,7 @@ class Config:
     margin_rate: float = 0.0             # annual fraction on negative cash (spot margin) [Margin: Interest]
     funding: Sequence = ()               # rows (time seconds, rate, mark or None), perp [Funding]
     multiplier: float = 1.0              # M: underlying units per contract, perp/future [Margin: Contracts]
+    allow_unprotected: bool = False      # take entries whose exit distances are undefined [Exits: Undefined]
 
 
 @dataclass
@@ -134,7 +135,8 @@ class Result:
     final_equity: float
     ambiguous_exit_bars: int
     fills: list                     # (bar, "buy"/"sell", quantity, price, fee, kind)
-    skipped_orders: int             # entry signals that placed no order (NaN/<=0 price, no sigma)
+    skipped_orders: int             # entry signals that placed no order (NaN/<=0 price, no sigma,
+                                    #   an exit distance undefined at the signal bar)
     events: list = field(default_factory=list)   # diagnostics for the cross-checks
     # [Margin] what the run reports in a margin account
     liquidations: int = 0
@@ -552,6 +554,11 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         nonlocal pending_entry, working, skipped
         if size_kind == "vol" and not math.isfinite(sigma20(c, t)):
             skipped += 1                                         # [Sizing] no sigma, no order
+            return
+        if not cfg.allow_unprotected and any(
+                _is_array(d) and not (math.isfinite(float(d[t])) and float(d[t]) > 0)
+                for d in [cfg.sl, cfg.trail] + [tg.distance for tg in cfg.tp]):
+            skipped += 1                                         # [Exits: Undefined at the entry]
             return
         lim = stp = None
         if cfg.entry_limit is not None:

@@ -211,6 +211,9 @@ public struct RunWarning: Sendable, Equatable {
         case missingVolume = "missing_volume"
         /// A large share of orders filled only partly.
         case partialFills = "partial_fills"
+        /// Entries filled below the size asked, by cash or margin, or by the cap or the book
+        /// (`OrderCuts`; said for every run with one).
+        case cutOrders = "cut_orders"
         /// A large share of orders were rejected.
         case rejections = "rejected_orders"
         /// The recorded book crossed itself; stale levels were dropped.
@@ -218,6 +221,9 @@ public struct RunWarning: Sendable, Equatable {
         /// Entry signals that placed no order: a limit or stop price, a stop distance or a
         /// volatility that was not a positive number at the signal bar.
         case skippedEntries = "skipped_entries"
+        /// Entry signals not taken: a stop-loss, target or trail given as an expression was not
+        /// yet defined at the signal bar (`--allow-unprotected` takes them).
+        case unprotectedEntries = "unprotected_entries"
         /// Exit levels not set (or a trailing stop not moved): a distance in price that was not
         /// a positive number at the bar it was read.
         case unsetExitLevels = "unset_exit_levels"
@@ -235,12 +241,37 @@ public struct RunWarning: Sendable, Equatable {
     }
     public var kind: Kind
     public var message: String
+    /// The warning's figures, an object whose members `json` adds after kind and message
+    /// (`cut_orders`: counts and fractions); empty for most.
+    public var figures: JSONValue = .object([])
     public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    /// `{"kind", "message"}` and the figures, as `--json` writes a warning.
+    public var json: JSONValue {
+        guard case .object(let members) = figures else { return ["kind": .string(kind.rawValue), "message": .string(message)] }
+        return .object([(key: "kind", value: .string(kind.rawValue)), (key: "message", value: .string(message))] + members)
+    }
 
     /// `k` entry signals that placed no order (the same words for a run and a portfolio).
     static func skippedEntries(_ k: Int) -> RunWarning {
         RunWarning(.skippedEntries, "\(k) entry signal\(k == 1 ? "" : "s") placed no order: the order's price, stop distance "
             + "or volatility was not a positive number at the signal bar (an expression still in its warm-up?)")
+    }
+
+    /// Entry signals not taken because an exit was not yet defined (the same words for a run and
+    /// a portfolio), one clause per exit: `12 entry signals placed no order: their sl was not
+    /// yet defined (sl 2 * atr(300) still in its warm-up?)`.
+    static func unprotectedEntries(_ k: UnsetLevels, rules: ExitRules) -> RunWarning {
+        func text(_ d: ExitDistance?) -> String {
+            if case .price(let e)? = d { return " " + e.text }
+            return ""
+        }
+        let targetText = text(rules.takeProfits.first { if case .price = $0.distance { true } else { false } }?.distance)
+        let parts = [(Setting.stopLoss, k.stopLoss, text(rules.stopLoss)), (.takeProfit, k.takeProfit, targetText),
+                     (.trail, k.trail, text(rules.trail))].filter { $0.1 > 0 }
+            .map { "\($0.1) entry signal\($0.1 == 1 ? "" : "s") placed no order: \($0.1 == 1 ? "its" : "their") \($0.0.name) "
+                + "was not yet defined (\($0.0.name)\($0.2) still in its warm-up?)" }
+        return RunWarning(.unprotectedEntries, parts.joined(separator: "; ") + "; \(Setting.allowUnprotected.mention) takes them")
     }
 
     /// The readings of exits' distances in price that gave no level (the same words for a run

@@ -16,7 +16,8 @@ struct EntryPrices {
 extension Broker {
     /// Places a limit or stop entry on `side` decided at `signalBar`, replacing any working one;
     /// it works on the next `config.entries.orderBars` bars. A price that is not a positive
-    /// number places no order (counted in `skippedEntries`).
+    /// number places no order (counted in `skippedEntries`), nor does one whose attached exit is
+    /// not yet defined there (`ExitLevels.undefinedExit`, unless `config.allowUnprotected`).
     mutating func place(_ side: PositionSide, signalBar: Int) {
         guard let entryPrices else { return }
         let (limit, stop) = entryPrices.prices(side, at: signalBar)
@@ -25,6 +26,11 @@ extension Broker {
         if (hasLimit && !(limit > 0 && limit.isFinite)) || (hasStop && !(stop > 0 && stop.isFinite)) {
             working = nil
             skippedEntries += 1
+            return
+        }
+        if !config.allowUnprotected, let exit = ledger.exits.undefinedExit(at: signalBar) {
+            working = nil
+            ledger.exits.countUnprotected(exit)
             return
         }
         working = WorkingEntry(side: side, limit: hasLimit ? limit : .nan, stop: hasStop ? stop : .nan,

@@ -379,6 +379,7 @@ public enum Engine {
                 + "(on average \(NumberText.percent(share)) of the quantity asked): positions are smaller than the "
                 + "sizing asks; see partial_fills, avg_position_share and fills.csv"))
         }
+        if let cut = broker.ledger.cuts.warning { out.append(cut) }
         if orders > 0, !broker.rejected.isEmpty, Double(broker.rejected.count) >= heavyShare * Double(orders) {
             let reasons = Dictionary(grouping: broker.rejected, by: \.reason).mapValues(\.count)
                 .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
@@ -387,6 +388,9 @@ public enum Engine {
         }
         if broker.skippedEntries > 0 {
             out.append(.skippedEntries(broker.skippedEntries))
+        }
+        if broker.ledger.exits.unprotectedEntries.total > 0 {
+            out.append(.unprotectedEntries(broker.ledger.exits.unprotectedEntries, rules: config.exits))
         }
         if broker.ledger.exits.unsetLevels.total > 0 {
             out.append(.unsetExitLevels(broker.ledger.exits.unsetLevels))

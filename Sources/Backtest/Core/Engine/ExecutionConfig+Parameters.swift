@@ -90,7 +90,7 @@ extension ExecutionConfig {
             RunParameter("bid_depth", law(synthetic.bidDepth)),
             RunParameter("ask_depth", law(synthetic.askDepth)),
             RunParameter("refill_seconds", .double(synthetic.refillSeconds)),
-        ]
+        ] + (allowUnprotected ? [RunParameter("allow_unprotected", .bool(true))] : [])
     }
 
     /// The cost model in one word: `none`, `fixed` (fixed slippage), `square-root` (the

@@ -97,6 +97,9 @@ public struct ExecutionConfig: Sendable {
     public var fill: FillTiming = .nextOpen
     /// When true, exits reverse into a short and entries reverse out of one.
     public var allowShort = false
+    /// When true, an entry is taken even while an attached exit's expression distance is not
+    /// yet defined at its signal bar (it then has no such exit); else it is not taken.
+    public var allowUnprotected = false
     public var sizing: Sizing = .equityFraction(1)
     /// Fee in basis points of each fill's notional.
     public var feeBps: Double = 10

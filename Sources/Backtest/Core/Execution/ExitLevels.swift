@@ -48,6 +48,11 @@ struct ExitLevels {
     /// Times each distance in price was read and was not a positive number, so its level was
     /// not set (or the trailing stop not moved): the run's `unsetExitLevels` warning.
     var unsetLevels = UnsetLevels()
+    /// Entries not taken because an exit's distance in price was not yet defined at their
+    /// signal bar, by the first such exit (`undefinedExit`): the run's `unprotectedEntries`.
+    var unprotectedEntries = UnsetLevels()
+    /// Whether any distance is an expression (else every level is defined at every bar).
+    let readsPrices: Bool
     /// The rules' distances as the levels read them, without their expressions: reading a
     /// distance on every bar then copies no reference (a stop, each target, the trail).
     private let stopReach: Reach?, targetReaches: [Reach], trailReach: Reach?
@@ -72,6 +77,7 @@ struct ExitLevels {
         stopReach = rules.stopLoss.map(Reach.init)
         targetReaches = rules.takeProfits.map { Reach($0.distance) }
         trailReach = rules.trail.map(Reach.init)
+        readsPrices = !rules.expressions.isEmpty
         isActive = !rules.isEmpty
         tracksPeak = rules.trail != nil || rules.breakeven != nil
         armsLevels = isActive || tracksPeak
@@ -136,6 +142,32 @@ struct ExitLevels {
             let level = Self.level(d, values: distances.trail, from: long ? peak : trough, below: long, bar: signalBar, long: long, tick: tick)
             unsetLevels.trail += Self.unset(d, level)
             trail = Self.tighter(trail, level, long: long)
+        }
+    }
+
+    /// The first attached exit (stop-loss, a target, the trail) whose distance in price is not
+    /// a positive number at `bar`: an entry decided there would be taken without it. Nil when
+    /// every exit would have a level.
+    func undefinedExit(at bar: Int) -> Setting? {
+        guard readsPrices else { return nil }
+        func undefined(_ reach: Reach?, _ values: [Double]?) -> Bool {
+            guard case .price? = reach else { return false }
+            let d = values.map { bar >= 0 && bar < $0.count ? $0[bar] : .nan } ?? .nan
+            return !(d > 0 && d.isFinite)
+        }
+        if undefined(stopReach, distances.stopLoss) { return .stopLoss }
+        for (i, reach) in targetReaches.enumerated() where undefined(reach, i < distances.takeProfits.count ? distances.takeProfits[i] : nil) {
+            return .takeProfit
+        }
+        return undefined(trailReach, distances.trail) ? .trail : nil
+    }
+
+    /// Counts an entry not taken for `exit` (`unprotectedEntries`).
+    mutating func countUnprotected(_ exit: Setting) {
+        switch exit {
+        case .stopLoss: unprotectedEntries.stopLoss += 1
+        case .takeProfit: unprotectedEntries.takeProfit += 1
+        default: unprotectedEntries.trail += 1
         }
     }
 

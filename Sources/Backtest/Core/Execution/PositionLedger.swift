@@ -33,6 +33,10 @@ struct PositionLedger {
     var charges = TripCharges()
     /// The attached exits' levels for the open position.
     var exits: ExitLevels
+    /// Entries filled below the size asked, by cause (`OrderCuts`).
+    var cuts = OrderCuts()
+    /// Whether sizes are numbers of units (`Nu`, `risk:`), which the cash may cut (`OrderCuts`).
+    private let sizedInUnits: Bool
     /// Bars where a stop and a target were both inside the range (the stop was taken).
     var ambiguousExitBars = 0
     /// Fill bars without volume where the participation cap was skipped.
@@ -59,6 +63,10 @@ struct PositionLedger {
         multiplier = config.multiplier
         self.liquidity = Liquidity(config: liquidity ?? config, candles: candles, pairs: pairs)
         exits = ExitLevels(config.exits, distances: distances)
+        switch config.sizing {
+        case .units, .risk: sizedInUnits = true
+        default: sizedInUnits = false
+        }
     }
 
     var isFlat: Bool { quantity == 0 }
@@ -95,19 +103,26 @@ struct PositionLedger {
     /// through the symbol's liquidity. Nothing is bought while the account is not worth more than
     /// 0 (`valuePositive`). The attached exits are (re)armed from the new average entry price,
     /// with expression distances read at `signalBar`; `atOpen`: the fill was at the bar's open,
-    /// so the bar's own range is checked.
-    /// - Returns: the units filled (0 when the order was rejected).
+    /// so the bar's own range is checked. An entry whose stop-loss, target or trail is an
+    /// expression not yet defined at `signalBar` is not taken (`ExitLevels.undefinedExit`)
+    /// unless `config.allowUnprotected`.
+    /// - Returns: the units filled (0 when the order was rejected or not taken).
     @discardableResult
     mutating func increase<R: ExecutionRecorder>(
         _ side: PositionSide, wanted: Double, limit: Double, valuePositive: Bool, at point: FillPoint,
         signalBar: Int, atOpen: Bool, cash: inout Double, recorder: inout R
     ) -> Double {
+        if exits.readsPrices, !config.allowUnprotected, let exit = exits.undefinedExit(at: signalBar) {
+            exits.countUnprotected(exit)
+            return 0
+        }
         let orderSide: OrderSide = side == .long ? .buy : .sell
         let p = point.reference, m = multiplier
         if !(limit > 0) || !valuePositive { reject(orderSide, .insufficientCash, at: point, &recorder); return 0 }
         // The book prices units of the underlying: its notional budget is the cash one / m.
         let bookLimit = limit / m
         var q = min(wanted, bookLimit / p)
+        let affordable = q
         if let lot = config.lot { q = (q / lot).rounded(.down) * lot }
         if !(q > 0) { reject(orderSide, .zeroQuantity, at: point, &recorder); return 0 }
         if let minimum = config.minNotional, q * m * p < minimum { reject(orderSide, .belowMinNotional, at: point, &recorder); return 0 }
@@ -140,6 +155,7 @@ struct PositionLedger {
             quantity -= book.quantityFilled
         }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
+        cuts.count(wanted: wanted, affordable: affordable, sent: book.quantityAsked, filled: book.quantityFilled, sizedInUnits: sizedInUnits)
         let first = trip == nil
         if first { trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar]) }
         trip!.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy

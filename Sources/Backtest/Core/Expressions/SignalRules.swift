@@ -144,7 +144,8 @@ public struct SignalRules: Sendable {
     }
 
     public let parameters: [ExpressionParameter]
-    /// The rules present, in `Role` order (entry and exit always).
+    /// The rules present, in `Role` order: entry and exit, short entry and short exit, or both
+    /// pairs (a short-only strategy's long signals are all false).
     public let rules: [(role: Role, expression: LocatedExpression)]
     public let requirements: [LocatedExpression]
     /// Where rules that read other series with `@` find them; nil: such rules are refused
@@ -153,15 +154,18 @@ public struct SignalRules: Sendable {
     private let pool = ExpressionWorkspace.Pool()
 
     /// - Throws: `InputError` (with a caret) when a rule is not a condition or uses an unknown
-    ///   name, or a requirement reads a series; when entry or exit is missing.
+    ///   name, or a requirement reads a series; when neither pair is complete, or a pair is half
+    ///   given.
     public init(_ rules: [Role: LocatedExpression], requirements: [LocatedExpression] = [],
                 parameters: [ExpressionParameter]) throws {
-        guard rules[.entry] != nil, rules[.exit] != nil else {
-            throw InputError("a strategy needs both an entry and an exit rule", setting: rules[.entry] == nil ? .entry : .exit)
-        }
         if (rules[.shortEntry] == nil) != (rules[.shortExit] == nil) {
             throw InputError("short rules come in pairs: give both short_entry and short_exit",
                              setting: rules[.shortEntry] == nil ? .shortEntry : .shortExit)
+        }
+        let shortOnly = rules[.entry] == nil && rules[.exit] == nil && rules[.shortEntry] != nil
+        guard shortOnly || (rules[.entry] != nil && rules[.exit] != nil) else {
+            throw InputError("a strategy needs both an entry and an exit rule (or, short only, both short_entry and short_exit)",
+                             setting: rules[.entry] == nil ? .entry : .exit)
         }
         self.parameters = parameters
         self.rules = Role.allCases.compactMap { role in rules[role].map { (role, $0) } }
@@ -241,9 +245,10 @@ public struct SignalRules: Sendable {
                 positionRules[rules[i].role] = program.rule(columns: columns, count: candles.count)
             }
         }
-        var signals = Signals(entries: truth[0], exits: truth[1],
-                              shortEntries: truth.count > 2 ? truth[2] : nil,
-                              shortExits: truth.count > 3 ? truth[3] : nil,
+        func column(_ role: Role) -> [Bool]? { rules.firstIndex { $0.role == role }.map { truth[$0] } }
+        let never = [Bool](repeating: false, count: candles.count)
+        var signals = Signals(entries: column(.entry) ?? never, exits: column(.exit) ?? never,
+                              shortEntries: column(.shortEntry), shortExits: column(.shortExit),
                               positionRules: positionRules.isEmpty ? nil : positionRules)
         signals.unaligned = UnalignedBars.of(nodes, on: candles)
         return signals

@@ -19,7 +19,7 @@
 /// section: `name` (default: the file name without `.bt`) and `summary`. `[params]`: one line
 /// per parameter, `NAME = TYPE DEFAULT [BOUND]... [: HELP]`, TYPE `int`, `number` or a choice
 /// `a|b|c` (each a function name, so `$type(close, 10)` calls it), bounds `>= x`, `> x`,
-/// `<= x`, `< x`. `[rules]`: `entry`, `exit` (required), `short_entry`, `short_exit`, and any
+/// `<= x`, `< x`. `[rules]`: `entry` and `exit`, `short_entry` and `short_exit` (either pair or both), and any
 /// number of `require` lines (conditions on parameters only). A rule continues on following
 /// lines that start with whitespace. Rules may read position series (`trade_return`, ...),
 /// which `SignalRules` compiles into `PositionRule`s. `[exits]`: `sl`, `tp` (several targets
@@ -191,8 +191,10 @@ public struct StrategyFile: Sendable {
                 open = .rule(role)
             }
         }
-        for role in [SignalRules.Role.entry, .exit] where rules[role] == nil {
-            throw InputError("no '\(role.rawValue)' rule: a strategy file needs 'entry = ...' and 'exit = ...' in [rules]", at: path)
+        let shortOnly = rules[.entry] == nil && rules[.exit] == nil && rules[.shortEntry] != nil && rules[.shortExit] != nil
+        for role in [SignalRules.Role.entry, .exit] where rules[role] == nil && !shortOnly {
+            throw InputError("no '\(role.rawValue)' rule: a strategy file needs 'entry = ...' and 'exit = ...' in [rules] "
+                + "(or, short only, 'short_entry = ...' and 'short_exit = ...')", at: path)
         }
         self.name = name ?? Self.stem(of: path)
         self.summary = summary

@@ -15,6 +15,12 @@ extension PortfolioSimulation {
             release(j)
             return
         }
+        if !config.allowUnprotected, let exit = ledgers[j].exits.undefinedExit(at: signalBar) {
+            working[j] = nil
+            ledgers[j].exits.countUnprotected(exit)
+            release(j)
+            return
+        }
         working[j] = (WorkingEntry(side: .long, limit: hasLimit ? limit : .nan, stop: hasStop ? stop : .nan,
                                    signalBar: signalBar, bars: config.entries.orderBars), weight)
     }

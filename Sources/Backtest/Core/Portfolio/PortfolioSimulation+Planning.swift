@@ -85,6 +85,11 @@ extension PortfolioSimulation {
                     // Inverse-vol cannot size a symbol without a volatility: it is not a candidate.
                     guard c.sigma.isFinite && c.sigma > 0 else { state[j].skipped += 1; skippedEntries += 1; continue }
                 }
+                if !config.allowUnprotected, let exit = ledgers[j].exits.undefinedExit(at: k) {
+                    // An exit still in its warm-up: not a candidate, so it takes no slot.
+                    ledgers[j].exits.countUnprotected(exit)
+                    continue
+                }
                 candidates.append(c)
             }
             let free = max(0, slots - heldCount)

@@ -128,6 +128,7 @@ extension PortfolioSimulation {
                 + "\(NumberText.percent(filledShare / Double(partial))) of the quantity asked): positions are smaller "
                 + "than the sizing asks; see partial_fills, avg_position_share and fills.csv"))
         }
+        if let cut = ledgers.reduce(OrderCuts(), { $0 + $1.cuts }).warning { out.append(cut) }
         if orders > 0, !rejected.isEmpty, Double(rejected.count) >= Engine.heavyShare * Double(orders) {
             let reasons = Dictionary(grouping: rejected, by: \.order.reason).mapValues(\.count)
                 .sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
@@ -135,6 +136,10 @@ extension PortfolioSimulation {
         }
         if unpricedEntries > 0 {
             out.append(.skippedEntries(unpricedEntries))
+        }
+        let unprotected = ledgers.reduce(UnsetLevels()) { $0 + $1.exits.unprotectedEntries }
+        if unprotected.total > 0 {
+            out.append(.unprotectedEntries(unprotected, rules: config.exits))
         }
         let unsetLevels = ledgers.reduce(UnsetLevels()) { $0 + $1.exits.unsetLevels }
         if unsetLevels.total > 0 {

@@ -75,8 +75,9 @@ struct RuleSignals: IncrementalSignals {
                 for k in 0..<program.subtrees.count { columns.append(stream.root(rule.firstColumn + k)) }
             }
         }
-        var s = BarSignals(entry: truth[0], exit: truth[1], shortEntry: truth.count > 2 ? truth[2] : nil,
-                           shortExit: truth.count > 3 ? truth[3] : nil)
+        func value(_ role: SignalRules.Role) -> Bool? { roles.firstIndex(of: role).map { truth[$0] } }
+        var s = BarSignals(entry: value(.entry) ?? false, exit: value(.exit) ?? false,
+                           shortEntry: value(.shortEntry), shortExit: value(.shortExit))
         s.positionValues = columns
         if !otherSeries.isEmpty { s.unaligned = otherSeries.indices.filter { !stream.hasClosedBar(otherSeries[$0]) } }
         return s

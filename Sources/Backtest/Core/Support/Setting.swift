@@ -141,6 +141,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case portfolioRank = "portfolio_rank"
     /// Whether shorts are allowed (a portfolio is long only).
     case short
+    /// Whether entries are taken while a stop-loss, target or trail expression is not yet defined.
+    case allowUnprotected = "allow_unprotected"
 
     // Outputs
     /// The directory a report, sweep or screen is written to.

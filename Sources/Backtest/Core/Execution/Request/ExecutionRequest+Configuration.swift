@@ -102,6 +102,7 @@ extension ExecutionRequest {
             c.fill = timing
         }
         c.allowShort = flag(.short)
+        c.allowUnprotected = flag(.allowUnprotected)
         if let v = text(.size) { c.sizing = try ExecutionConfig.Sizing.parse(v) }
         try costsAndRules(&c)
         try funding(&c, symbol: symbol, candles: candles, resources: resources)

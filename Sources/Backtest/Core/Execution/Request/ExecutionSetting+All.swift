@@ -58,6 +58,8 @@ extension ExecutionSetting {
                              help: "Trailing stop below the peak since entry: 5%, or a price distance like '3 * atr(22)'"),
             ExecutionSetting(.breakeven, .text, valueName: "PCT", help: "Move the stop to the entry price once the trade has gained PCT"),
             ExecutionSetting(.exitAfter, .text, valueName: "N", help: "Leave at the open N bars after the entry bar"),
+            ExecutionSetting(.allowUnprotected, .flag,
+                             help: "Take entries whose \(Setting.stopLoss.mention), \(Setting.takeProfit.mention) or \(Setting.trail.mention) expression is not yet defined at the signal bar (in its warm-up): they open without that exit (else they place no order)"),
             ExecutionSetting(.entryLimit, .text, valueName: "EXPR",
                              help: "Enter with a limit order at this price (read at the signal bar), e.g. 'close * 0.99'"),
             ExecutionSetting(.entryStop, .text, valueName: "EXPR", help: "Enter with a stop order at this price (with \(Setting.entryLimit.mention): a stop-limit)"),

@@ -161,7 +161,7 @@ public struct Report {
                                           (key: "funding", value: .number(split.funding)),
                                           (key: "funding_share", value: .number(split.share(split.funding)))])
         }
-        let warnings = JSONValue.array(result.warnings.map { ["kind": .string($0.kind.rawValue), "message": .string($0.message)] })
+        let warnings = JSONValue.array(result.warnings.map(\.json))
         var mostlyRejected: [(key: String, value: JSONValue)] = []
         if let rejectionHeadline {
             mostlyRejected = [(key: "mostly_rejected", value: [
@@ -189,7 +189,7 @@ public struct Report {
         }
         let shown = ["fill", "depth", "cost_model", "profile", "slippage_bps", "size", "fee_bps", "cash", "short", "sl", "tp",
                      "trail", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit", "short_entry_stop",
-                     "order_bars", "pyramid"]
+                     "order_bars", "pyramid", "allow_unprotected"]
         let limitOrStop = execution.contains { ["entry_limit", "entry_stop"].contains($0.name) && $0.value != .none }
         // One entry per position says nothing; order bars only matter to limit and stop entries.
         func isDefault(_ p: RunParameter) -> Bool {
@@ -200,7 +200,7 @@ public struct Report {
             }
         }
         let options = execution.filter { shown.contains($0.name) && $0.value != .none && $0.value != .bool(false) && !isDefault($0) }
-            .map { $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
+            .map { $0.name == "allow_unprotected" ? "unprotected entries allowed" : $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
         // A margin account says so first: instrument, leverage, margin mode, maintenance rate.
         let account = result.account.map { ["account: " + $0.description] } ?? []
         return head + "\n" + (account + options).joined(separator: ", ") + "\n"
