@@ -15,10 +15,13 @@ FIXTURES = REPO / "Tests" / "Fixtures" / "timeframes"
 
 
 def cases():
+    """The goldens on the shipped data (GOOG, EURUSD); the session stock's need its session,
+    which frames do not carry (OtherSeriesSessionGoldenTests checks them in Swift)."""
     out = []
     for line in (FIXTURES / "cases.txt").read_text().splitlines():
         case_id, dataset, text, stale = line.split("\t")
-        out.append((case_id, dataset, text, f"{int(stale) // 86400}d" if stale else None))
+        if dataset in ("goog", "eurusd"):
+            out.append((case_id, dataset, text, f"{int(stale) // 86400}d" if stale else None))
     return out
 
 
