@@ -222,8 +222,8 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
         alignmentLock.unlock()
         let runTimeframe = run.timeframe ?? Timeframe.infer(from: run.time) ?? timeframe
         let alignment: OtherSeriesAlignment
-        if let session = sessions.session(of: run.symbol) {
-            let runCloses = run.time.map { session.barEnd($0, timeframe: runTimeframe) }
+        if sessions.session(of: run.symbol) != nil {
+            let runCloses = sessions.closes(of: run, timeframe: runTimeframe)
             alignment = OtherSeriesAlignment(closes: closes, maxAge: maxAge(for: run), count: run.count) { runCloses[$0] }
         } else {
             let time = run.time
