@@ -69,3 +69,51 @@ struct ResampleTests {
         #expect(Timeframe.infer(from: [5, 5, 5]) == nil)
     }
 }
+
+@Suite("Resampling equals a bar-by-bar fold")
+struct ResampleFoldTests {
+    /// Bars with gaps of one bar to several buckets, and bursts inside one bucket.
+    static func irregular(bars: Int, seed: UInt64) -> CandleSeries {
+        var s = CandleSeries(symbol: "R", timeframe: .minute1)
+        var state = seed
+        var t: Int64 = 1_700_000_000 / 60 * 60
+        for i in 0..<bars {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let r = Int64(state >> 33)
+            t += [60, 60, 60, 120, 3_600, 86_400 * 3, 60][Int(r % 7)]
+            let x = Double(r % 1000) / 10 + 1
+            s.append(time: t, open: x, high: x + Double(r % 7) / 3, low: x - Double(r % 5) / 7, close: x + 0.1,
+                     volume: Double(r % 100) / 3 + Double(i % 3) / 7)
+        }
+        return s
+    }
+
+    /// The buckets by a linear scan and each column folded in bar order.
+    static func reference(_ s: CandleSeries, _ timeframe: Timeframe) -> CandleSeries {
+        var out = CandleSeries(symbol: s.symbol, timeframe: timeframe)
+        var i = 0
+        while i < s.count {
+            let end = timeframe.barEnd(timeframe.bucketStart(s.time[i]))
+            var j = i + 1
+            var h = s.high[i], l = s.low[i], v = s.volume[i]
+            while j < s.count && s.time[j] < end {
+                h = max(h, s.high[j]); l = min(l, s.low[j]); v += s.volume[j]
+                j += 1
+            }
+            out.append(time: timeframe.bucketStart(s.time[i]), open: s.open[i], high: h, low: l, close: s.close[j - 1], volume: v)
+            i = j
+        }
+        return out
+    }
+
+    @Test("every timeframe, every length from one bar", arguments: [Timeframe.minute5, .hour1, .hour4, .day1, .week1, .month1])
+    func foldEqual(_ timeframe: Timeframe) {
+        for bars in [1, 2, 3, 17, 2_000] {
+            let s = Self.irregular(bars: bars, seed: UInt64(bars))
+            let got = s.resampled(to: timeframe), want = Self.reference(s, timeframe)
+            #expect(got.time == want.time && got.open == want.open && got.close == want.close)
+            #expect(got.high.map(\.bitPattern) == want.high.map(\.bitPattern) && got.low.map(\.bitPattern) == want.low.map(\.bitPattern))
+            #expect(got.volume.map(\.bitPattern) == want.volume.map(\.bitPattern), "volumes summed in bar order")
+        }
+    }
+}

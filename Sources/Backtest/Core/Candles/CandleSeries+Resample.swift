@@ -3,38 +3,74 @@ extension CandleSeries {
     /// max high, min low, last close, summed volume; each bar is stamped with its bucket start.
     /// Empty buckets produce no bar.
     /// - Precondition: `time` is sorted ascending.
-    /// - Complexity: O(n): the buckets' bounds are found on the times alone (a later bar is in a
-    ///   bucket while it starts before the bucket's end), then each column is folded per bucket.
+    /// - Complexity: O(m log(n/m) + n) for m buckets of n bars: each bucket's end is found by a
+    ///   galloping search on the times, then one pass folds high, low and volume together, each
+    ///   bucket in bar order (`max`, `min`, `+` from the bucket's first bar, as `OtherSeriesStream`
+    ///   folds a bar as it grows, so both give the same bits).
     public func resampled(to timeframe: Timeframe) -> CandleSeries {
         var out = CandleSeries(symbol: symbol, timeframe: timeframe)
         guard !isEmpty else { return out }
-        let n = count
-        var starts: [Int] = []
-        time.withUnsafeBufferPointer { t in
-            var i = 0
-            while i < n {
-                starts.append(i)
-                let end = timeframe.barEnd(timeframe.bucketStart(t[i]))
-                i += 1
-                while i < n && t[i] < end { i += 1 }
-            }
-        }
-        func fold(_ column: [Double], _ combine: (Double, Double) -> Double) -> [Double] {
-            column.withUnsafeBufferPointer { c in
-                starts.indices.map { k in
-                    let end = k + 1 < starts.count ? starts[k + 1] : n
-                    var value = c[starts[k]]
-                    for x in c[(starts[k] + 1)..<end] { value = combine(value, x) }
-                    return value
+        let starts = time.withUnsafeBufferPointer { Self.bucketStarts($0, timeframe: timeframe) }
+        let n = count, m = starts.count
+        var high = [Double](repeating: 0, count: m), low = high, volume = high
+        self.high.withUnsafeBufferPointer { h in
+            self.low.withUnsafeBufferPointer { l in
+                self.volume.withUnsafeBufferPointer { v in
+                    Self.fold(h, l, v, starts: starts, into: &high, &low, &volume)
                 }
             }
         }
         out.time = starts.map { timeframe.bucketStart(time[$0]) }
         out.open = starts.map { open[$0] }
-        out.high = fold(high) { Swift.max($0, $1) }
-        out.low = fold(low) { Swift.min($0, $1) }
-        out.close = starts.indices.map { k in close[(k + 1 < starts.count ? starts[k + 1] : n) - 1] }
-        out.volume = fold(volume, +)
+        out.high = high
+        out.low = low
+        out.close = (0..<m).map { k in close[(k + 1 < m ? starts[k + 1] : n) - 1] }
+        out.volume = volume
         return out
+    }
+
+    /// Each bucket's highest high, lowest low and summed volume, folded in bar order from its
+    /// first bar, the three in one pass.
+    private static func fold(_ h: UnsafeBufferPointer<Double>, _ l: UnsafeBufferPointer<Double>, _ v: UnsafeBufferPointer<Double>,
+                             starts: [Int], into high: inout [Double], _ low: inout [Double], _ volume: inout [Double]) {
+        let n = h.count, m = starts.count
+        for k in 0..<m {
+            let first = starts[k], end = k + 1 < m ? starts[k + 1] : n
+            var hk = h[first], lk = l[first], vk = v[first]
+            for i in (first + 1)..<end {
+                hk = Swift.max(hk, h[i])
+                lk = Swift.min(lk, l[i])
+                vk += v[i]
+            }
+            high[k] = hk
+            low[k] = lk
+            volume[k] = vk
+        }
+    }
+
+    /// The first bar of each bucket of `timeframe` in `t` (ascending times): a bar belongs to
+    /// the bucket of the bucket's first bar while it starts before that bucket's end.
+    private static func bucketStarts(_ t: UnsafeBufferPointer<Int64>, timeframe: Timeframe) -> [Int] {
+        let n = t.count
+        var starts: [Int] = []
+        var i = 0
+        while i < n {
+            starts.append(i)
+            let end = timeframe.barEnd(timeframe.bucketStart(t[i]))
+            // Gallop: t[below] < end; double the step until a probe reaches end (or the series'
+            // end), then bisect between the last two probes for the first time at or past `end`.
+            var below = i, step = 1
+            while below + step < n && t[below + step] < end {
+                below += step
+                step *= 2
+            }
+            var lo = below + 1, hi = Swift.min(below + step, n)
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if t[mid] < end { lo = mid + 1 } else { hi = mid }
+            }
+            i = lo
+        }
+        return starts
     }
 }

@@ -236,6 +236,23 @@ enum ExpressionKernels {
         }
     }
 
+    /// `a and b` (or, with `either`, `a or b`) of two conditions' booleans, byte by byte.
+    static func combineTruths(either: Bool, _ a: UnsafeMutablePointer<Bool>, _ b: UnsafeMutablePointer<Bool>,
+                              into out: UnsafeMutablePointer<Bool>, count n: Int) {
+        // Bools are stored as the bytes 0 and 1, so bitwise operations on the bytes are exact.
+        a.withMemoryRebound(to: UInt8.self, capacity: n) { x in
+            b.withMemoryRebound(to: UInt8.self, capacity: n) { y in
+                out.withMemoryRebound(to: UInt8.self, capacity: n) { z in
+                    if either {
+                        for i in 0..<n { z[i] = x[i] | y[i] }
+                    } else {
+                        for i in 0..<n { z[i] = x[i] & y[i] }
+                    }
+                }
+            }
+        }
+    }
+
     /// Stores 0/1 results as booleans without the NaN test `Truths` needs.
     private struct ValuesOfTruths: Sink {
         let p: UnsafeMutablePointer<Bool>

@@ -180,6 +180,7 @@ public struct ExpressionPlan: Sendable {
             }
             direct[r] = UnsafeMutablePointer<Bool>.allocate(capacity: n)
         }
+        directOperands(of: Array(direct.keys), into: &direct, count: n)
         defer { for p in direct.values { p.deallocate() } }
         return try execute(on: candles, cache: cache, workspace: workspace, truths: direct) { values in
             let truths = signalRoots.map { r -> [Bool] in
@@ -192,6 +193,32 @@ public struct ExpressionPlan: Sendable {
                 }
             }
             return (truths, valueRoots.map(values.array))
+        }
+    }
+
+    /// Gives booleans to the operands of `and` and `or` steps in `direct` (recursively) when
+    /// both are conditions read by nothing else, so the step combines bytes: with conditions
+    /// worth 1, 0 or unknown, `a and b` is 1 exactly where both are 1, and `a or b` where
+    /// either is (Kleene's rules, `ExpressionKernels.and`/`or`).
+    private func directOperands(of stepsWritingTruths: [Int], into direct: inout [Int: UnsafeMutablePointer<Bool>], count n: Int) {
+        var readers = [Int](repeating: 0, count: steps.count)
+        for step in steps { for j in step.inputs { readers[j] += 1 } }
+        for r in roots { readers[r] += 1 }
+        func isCondition(_ j: Int) -> Bool {
+            switch steps[j] {
+            case .binary(let op, _, _): return Self.isCondition(op)
+            case .cross, .unary(.not, _): return true
+            default: return false
+            }
+        }
+        var pending = stepsWritingTruths
+        while let r = pending.popLast() {
+            guard case .binary(let op, let a, let b) = steps[r], op == .and || op == .or, a != b,
+                  isCondition(a), isCondition(b), readers[a] == 1, readers[b] == 1 else { continue }
+            for j in [a, b] {
+                direct[j] = UnsafeMutablePointer<Bool>.allocate(capacity: n)
+                pending.append(j)
+            }
         }
     }
 
@@ -286,6 +313,8 @@ public struct ExpressionPlan: Sendable {
                 withValues(x) { ExpressionKernels.not($0.baseAddress!, into: ExpressionKernels.Truths(p: truth!), count: n) }
             case .unary(let op, let x):
                 withValues(x) { ExpressionKernels.unary(op, $0.baseAddress!, into: out.baseAddress!, count: n) }
+            case .binary(let op, let a, let b) where truth != nil && truths[a] != nil && truths[b] != nil:
+                ExpressionKernels.combineTruths(either: op == .or, truths[a]!, truths[b]!, into: truth!, count: n)
             case .binary(let op, let a, let b):
                 withOperand(a) { a in
                     withOperand(b) { b in
