@@ -86,6 +86,14 @@ struct OtherSeriesManyCommandTests {
         #expect(rules.status == 0, "\(rules.stderr)")
         let rows = try String(contentsOfFile: out + "/screen.csv", encoding: .utf8)
         #expect(rows.contains("\n1,GOOG,1d,ok,,") && rows.contains(",EURUSD,,error,\"'--entry: no GOOGX@1w bar closed within"), "\(rows)")
+        // Both screens' manifests list the series read, with its fingerprint.
+        let screened = try String(contentsOfFile: out + "/screen.md", encoding: .utf8)
+        #expect(screened.contains("| read GOOGX@1w | "), "\(screened)")
+        let conditions = BT.scratchDirectory().appendingPathComponent("conditions").path
+        let c = try BT.run(["screen", "--symbols", "GOOG,EURUSD", "--where", "close > sma(close, 20)@GOOGX@1w", "--out", conditions, "--db", db])
+        #expect(c.status == 0, "\(c.stderr)")
+        let listed = try String(contentsOfFile: conditions + "/screen.md", encoding: .utf8)
+        #expect(listed.contains("| read GOOGX@1w | ") && listed.contains("sha256 "), "\(listed)")
     }
 
     @Test("an unknown symbol after @ in a screen or a portfolio is exit 2 with the caret, before any symbol runs", arguments: [

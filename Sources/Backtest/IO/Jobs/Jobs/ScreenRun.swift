@@ -94,8 +94,6 @@ public struct ScreenRun {
             minTrades: screen.minTrades, top: top, rows: screen.ranked(rows))
         report.rules = strategy.ruleParameters
         report.seriesNotes = seriesNotes
-        try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
-        try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
         // The page embeds charts of the symbols it shows: those not kept are run again.
         let embedded = report.embeddedSymbols
         let missing = embedded.filter { kept[$0] == nil }
@@ -107,6 +105,10 @@ public struct ScreenRun {
         var runs: [String: ChartedRun] = [:]
         for symbol in embedded { if let run = kept[symbol] { runs[symbol] = run } }
         for (symbol, r) in zip(missing, reruns) { if case .success(let run) = r { runs[symbol] = run } }
+        // Every series read so far: by the rows' runs, or in a merge of shards by the page's reruns.
+        report.otherSeries = strategy.otherSeries?.read ?? []
+        try OutputDirectory.write(report.csv(), to: "screen.csv", in: directory)
+        try OutputDirectory.write(report.markdown(), to: "screen.md", in: directory)
         try OutputDirectory.write(report.html(runs: runs), to: "report.html", in: directory)
         return report
     }

@@ -81,6 +81,7 @@ public struct ConditionScreenReport {
         m.symbols = rows.count
         m.rules = [RunParameter("where", .string(screen.condition.text))]
             + screen.shows.map { RunParameter("show", .string($0.text)) }
+        m.list(otherSeries: screen.other?.read ?? [])
         return m
     }
 

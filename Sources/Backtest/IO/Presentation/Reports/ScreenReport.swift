@@ -19,6 +19,8 @@ public struct ScreenReport {
     public var rows: [Screen.Row]
     /// Stored symbols left out and series read resampled, with why (`CandleStore.seriesNotes`).
     public var seriesNotes: [SeriesNote] = []
+    /// The other series the rules read with `@` (`OtherSeriesReader.read`), listed by the manifest.
+    public var otherSeries: [(name: String, candles: CandleSeries)] = []
 
     public init(strategy: String, parameters: [RunParameter], execution: [RunParameter], commandLine: [String],
                 rankStat: Stat, minTrades: Int, top: Int, rows: [Screen.Row]) {
@@ -71,6 +73,7 @@ public struct ScreenReport {
         m.rules = rules
         m.rankStat = rankStat
         m.minTrades = minTrades
+        m.list(otherSeries: otherSeries)
         return m
     }
 
