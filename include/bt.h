@@ -510,7 +510,9 @@ bt_status bt_result_fills(const bt_result *result, bt_fill *out, size_t capacity
 
 /* The statistic `name` (bt's machine names: "total_return", "sharpe", "max_drawdown", ...;
    bt_stat_name lists them) into *value: fractions, not percents; times as UTC seconds; NaN when
-   undefined (a Sharpe ratio of a flat curve). BT_E_INPUT for an unknown name. */
+   undefined (a Sharpe ratio of a flat curve). BT_E_INPUT for an unknown name. Computes that
+   statistic with the few computed alongside it (kept for the next calls), not the whole table:
+   "final_equity" does not wait for the Sharpe interval's bootstrap; the values are the table's. */
 bt_status bt_result_stat(const bt_result *result, const char *name, double *value);
 
 /* The number of statistics, and the name of the i-th in bt's output order (NULL past the end). */
@@ -524,6 +526,12 @@ const char *bt_stat_name(size_t i);
    its NUL is BT_E_LENGTH, with nothing written. with_costs 1 adds the cost-sensitivity table (four more runs),
    0 writes "costs": null as `bt run --json --no-costs` does. */
 bt_status bt_result_json(const bt_result *result, int with_costs, char *buffer, size_t capacity, size_t *length);
+
+/* bt_result_json with with_intervals 0: "sharpe_ci_low", "sharpe_ci_high" and "psr" are null and
+   the Sharpe interval's bootstrap (most of a long run's statistics time) is not run; every other
+   statistic as bt_result_json has it. with_intervals 1 is bt_result_json. */
+bt_status bt_result_json_with(const bt_result *result, int with_costs, int with_intervals, char *buffer, size_t capacity,
+                              size_t *length);
 
 void bt_result_free(bt_result *result);
 

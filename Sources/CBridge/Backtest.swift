@@ -19,9 +19,16 @@ final class RunHandle: @unchecked Sendable {
     let otherSeries: OtherSeriesReader?
     private let lock = NSLock()
     private var computed: Stats?
-    /// The last JSON text made, with and without the cost table: a caller asks for its length,
-    /// then for the text.
-    private var texts: [Bool: String] = [:]
+    /// Statistics read one at a time, each computed with its group (`Stats.values(with:of:)`).
+    private var read: [Stat: Double] = [:]
+    /// The JSON texts made, by whether they hold the cost table and the intervals: a caller asks
+    /// for the length, then for the text.
+    private var texts: [JSONOptions: String] = [:]
+
+    struct JSONOptions: Hashable {
+        var costs: Bool
+        var intervals: Bool
+    }
 
     init(result: BacktestResult, signals: Signals, config: ExecutionConfig, periodsPerYear: Double?, strategy: String,
          parameters: [RunParameter] = [], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
@@ -31,31 +38,36 @@ final class RunHandle: @unchecked Sendable {
         self.otherSeries = otherSeries
     }
 
-    var stats: Stats {
+    /// One statistic: from the whole table when it was made, else computed with its group alone
+    /// (the same bits), the group kept for the next reads.
+    func stat(_ stat: Stat) -> Double {
         lock.lock()
         defer { lock.unlock() }
-        if let computed { return computed }
-        let s = Stats(result, periodsPerYear: periodsPerYear)
-        computed = s
-        return s
+        if let computed { return computed[stat] }
+        if let value = read[stat] { return value }
+        read.merge(Stats.values(with: stat, of: result, periodsPerYear: periodsPerYear)) { a, _ in a }
+        return read[stat] ?? .nan
     }
 
-    /// The object `bt run --json` prints for this run (`--no-costs` unless `withCosts`).
-    func json(withCosts: Bool) throws -> String {
+    /// The object `bt run --json` prints for this run (`--no-costs` unless `withCosts`; without
+    /// `intervals`, the Sharpe interval and PSR are null and the bootstrap is not run).
+    func json(withCosts: Bool, intervals: Bool = true) throws -> String {
+        let options = JSONOptions(costs: withCosts, intervals: intervals)
         lock.lock()
-        let made = texts[withCosts]
+        let made = texts[options]
         lock.unlock()
         if let made { return made }
         var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
                          commandLine: [])
         job.otherSeries = otherSeries
         let candles = result.candles, signals = signals, config = config
-        let report = try job.report(result, periodsPerYear: periodsPerYear, costs: { ppy in
+        let report = try job.report(result, periodsPerYear: periodsPerYear, intervals: intervals, costs: { ppy in
             withCosts ? try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: ppy) : nil
         }, requested: { nil })
         let text = report.json.serialized()
         lock.lock()
-        texts[withCosts] = text
+        texts[options] = text
+        if intervals && computed == nil { computed = report.stats }
         lock.unlock()
         return text
     }
@@ -411,7 +423,7 @@ public func bt_result_stat(_ handle: OpaquePointer?, _ name: UnsafePointer<CChar
             let hint = Suggest.closest(to: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw BridgeError.input("unknown statistic '\(text)'\(hint) (bt_stat_name lists the \(names.count) names)")
         }
-        value.pointee = r.stats[stat]
+        value.pointee = r.stat(stat)
     }
 }
 
@@ -429,6 +441,15 @@ public func bt_result_json(_ handle: OpaquePointer?, _ withCosts: Int32, _ buffe
                            _ length: UnsafeMutablePointer<Int>?) -> Int32 {
     guarded {
         try copyText(try run(handle).json(withCosts: withCosts != 0), into: buffer, capacity: capacity, length: length, "bt_result_json")
+    }
+}
+
+@_cdecl("bt_result_json_with")
+public func bt_result_json_with(_ handle: OpaquePointer?, _ withCosts: Int32, _ withIntervals: Int32, _ buffer: UnsafeMutablePointer<CChar>?,
+                                _ capacity: Int, _ length: UnsafeMutablePointer<Int>?) -> Int32 {
+    guarded {
+        try copyText(try run(handle).json(withCosts: withCosts != 0, intervals: withIntervals != 0), into: buffer, capacity: capacity,
+                     length: length, "bt_result_json_with")
     }
 }
 

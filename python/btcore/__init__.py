@@ -348,34 +348,76 @@ def _exit_kinds() -> List[str]:
 _EXIT_KINDS = _exit_kinds()
 
 
+_INTERVALS = ("sharpe_ci_low", "sharpe_ci_high", "psr")
+
+
+class StatsTable(dict):
+    """A run's statistics by bt's machine name, as `bt run --json` has them under "stats". Called,
+    it gives the table again: `result.stats(intervals=True)` with the Sharpe interval and PSR."""
+
+    def __init__(self, values: Dict[str, Any], result: "Result") -> None:
+        super().__init__(values)
+        self._result = result
+
+    def __call__(self, intervals: bool = False) -> Dict[str, Any]:
+        """The table; with `intervals`, the Sharpe interval (a bootstrap of the returns) and the
+        PSR too, exactly the "stats" of `bt run --json`."""
+        return self._result.json(intervals=bool(intervals))["stats"] if intervals else dict(self)
+
+
 class Result:
     """A backtest: `.stats` (dict), `.trades` and `.fills` (DataFrames), `.equity` (Series), as
-    `bt run --json` and the report's trades.csv, fills.csv and equity.csv have them."""
+    `bt run --json` and the report's trades.csv, fills.csv and equity.csv have them. Statistics
+    are computed when asked for: `.stat(name)` computes that one (with the few computed
+    alongside it), `.stats` the table without the bootstrap, `.intervals()` the bootstrap's."""
 
     def __init__(self, handle: _lib.Handle, index: pd.Index) -> None:
         self._handle = handle
         self._index = index
-        self._json: Dict[bool, Dict[str, Any]] = {}
+        self._json: Dict[Any, Dict[str, Any]] = {}
 
-    def json(self, costs: bool = False) -> Dict[str, Any]:
+    def json(self, costs: bool = False, intervals: bool = True) -> Dict[str, Any]:
         """The object `bt run --json` prints for this run (with `costs=False`, as with
-        `--no-costs`: "costs" is null; True adds the cost-sensitivity table, four more runs)."""
-        if costs not in self._json:
+        `--no-costs`: "costs" is null; True adds the cost-sensitivity table, four more runs).
+        `intervals=False` leaves "sharpe_ci_low", "sharpe_ci_high" and "psr" None and skips the
+        bootstrap."""
+        key = (bool(costs), bool(intervals))
+        if key not in self._json:
             length = ctypes.c_size_t()
-            check(lib.bt_result_json(self._handle.value, int(costs), None, 0, ctypes.byref(length)))
+            check(lib.bt_result_json_with(self._handle.value, int(costs), int(intervals), None, 0, ctypes.byref(length)))
             buffer = ctypes.create_string_buffer(length.value + 1)
-            check(lib.bt_result_json(self._handle.value, int(costs), buffer, length.value + 1, ctypes.byref(length)))
-            self._json[costs] = _json.loads(buffer.raw[:length.value].decode("utf-8"))
-        return self._json[costs]
+            check(lib.bt_result_json_with(self._handle.value, int(costs), int(intervals), buffer, length.value + 1,
+                                          ctypes.byref(length)))
+            self._json[key] = _json.loads(buffer.raw[:length.value].decode("utf-8"))
+        return self._json[key]
+
+    def _table(self) -> Dict[str, Any]:
+        """The run's JSON without the intervals: made so, or the one with them, its interval
+        statistics set to None (a run read with intervals already is not computed again)."""
+        if (False, False) not in self._json and (False, True) in self._json:
+            made = _json.loads(_json.dumps(self._json[(False, True)]))
+            for name in _INTERVALS:
+                made["stats"][name] = None
+            self._json[(False, False)] = made
+        return self.json(intervals=False)
 
     @property
-    def stats(self) -> Dict[str, Any]:
+    def stats(self) -> StatsTable:
         """Every statistic by bt's machine name (fractions, not percents; start and end as ISO
-        times; None where undefined) plus the engine's counters: the "stats" of `bt run --json`."""
-        return self.json()["stats"]
+        times; None where undefined) plus the engine's counters: the "stats" of `bt run --json`,
+        with the Sharpe interval and PSR None (their bootstrap is most of a long run's statistics
+        time). Call it for them: `result.stats(intervals=True)`, or `result.intervals()`."""
+        return StatsTable(self._table()["stats"], self)
+
+    def intervals(self) -> Dict[str, Any]:
+        """The Sharpe ratio's bootstrap interval and the probabilistic Sharpe ratio:
+        {"sharpe_ci_low", "sharpe_ci_high", "psr"} (None where undefined)."""
+        stats = self.json(intervals=True)["stats"]
+        return {name: stats[name] for name in _INTERVALS}
 
     def stat(self, name: str) -> float:
-        """One statistic as a float (times as UTC seconds, NaN where undefined)."""
+        """One statistic as a float (times as UTC seconds, NaN where undefined), computed alone
+        with the few computed alongside it: the value the table has."""
         value = ctypes.c_double()
         check(lib.bt_result_stat(self._handle.value, _lib.text(name, "name"), ctypes.byref(value)))
         return value.value
@@ -383,7 +425,7 @@ class Result:
     @property
     def warnings(self) -> List[Dict[str, str]]:
         """What the reader must know about the run ({"kind", "message"}), as `bt run` warns."""
-        return self.json()["warnings"]
+        return self._table()["warnings"]
 
     @property
     def ledger(self) -> pd.DataFrame:
@@ -443,7 +485,7 @@ class Result:
         })
 
     def __repr__(self) -> str:
-        s = self.json()
+        s = self._table()
         stats = s["stats"]
         return (f"<btcore.Result {s['strategy']} on {s.get('symbol') or '?'}: {s['bars']} bars, {stats['trades']:.0f} trades, "
                 f"total_return {stats['total_return']:.4f}, sharpe {stats['sharpe'] if stats['sharpe'] is not None else 'n/a'}>")

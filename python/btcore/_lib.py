@@ -198,6 +198,7 @@ _declare("bt_result_stat", c_int, HANDLE, c_char_p, POINTER(c_double))
 _declare("bt_stat_count", c_size_t)
 _declare("bt_stat_name", c_char_p, c_size_t)
 _declare("bt_result_json", c_int, HANDLE, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
+_declare("bt_result_json_with", c_int, HANDLE, c_int, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_result_free", None, HANDLE)
 
 # The store

@@ -145,9 +145,12 @@ def test_stat_by_name_and_the_names(goog):
     run = btcore.backtest(goog, strategy="ma-cross", depth="none")
     names = btcore.stat_names()
     assert names[:3] == ["start", "end", "bars"] and "sharpe" in names
+    # Each statistic read alone first (computed with its group), then the whole table.
+    values = {name: run.stat(name) for name in names}
+    table = run.stats(intervals=True)
     for name in names:
-        value = run.stat(name)
-        expected = run.stats[name]
+        value = values[name]
+        expected = table[name]
         if name in ("start", "end"):
             assert pd.Timestamp(value, unit="s", tz="UTC") == pd.Timestamp(expected)
         elif expected is None:
@@ -207,3 +210,22 @@ def test_trade_charges_equal_trades_csv_and_add_up_to_the_statistics(keywords, f
     if "interest" in charged:
         assert got["interest"].sum() > 0
         assert got["interest"].sum() == pytest.approx(stats["interest_paid"], rel=1e-9, abs=1e-9)
+
+
+def test_statistics_on_demand(goog):
+    """.stats is the table without the bootstrap; .stats(intervals=True) and .intervals() add
+    the Sharpe interval and PSR; the table with them is `bt run --json`'s."""
+    run = btcore.backtest(goog, strategy="ma-cross", depth="none")
+    plain = run.stats
+    assert all(plain[name] is None for name in ("sharpe_ci_low", "sharpe_ci_high", "psr"))
+    full = run.stats(intervals=True)
+    assert full == run.json()["stats"]
+    assert full["sharpe_ci_low"] < full["sharpe"] < full["sharpe_ci_high"] and 0 < full["psr"] < 1
+    assert {k: v for k, v in full.items() if k not in ("sharpe_ci_low", "sharpe_ci_high", "psr")} == \
+        {k: v for k, v in plain.items() if k not in ("sharpe_ci_low", "sharpe_ci_high", "psr")}
+    assert run.intervals() == {name: full[name] for name in ("sharpe_ci_low", "sharpe_ci_high", "psr")}
+    # Read after the intervals were computed, the table stays without them.
+    assert run.stats["psr"] is None and run.stats == plain
+    # A fresh run read with intervals first: the same table.
+    again = btcore.backtest(goog, strategy="ma-cross", depth="none")
+    assert again.intervals() == run.intervals() and again.stats == plain

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import BacktestCore
@@ -132,5 +133,42 @@ struct GSLTests {
         // buckets of the longest blocks, where lengths change within a bucket.
         let share = Double(fast) / Double(g.buckets.count)
         #expect(share >= (p >= 0.01 ? 0.95 : 0.6), "\(fast) of \(g.buckets.count) buckets answer with one lookup")
+    }
+}
+
+@Suite("GSL lower tail without a full sort")
+struct GSLLowerTailTests {
+    @Test("the quantile and the mean below it equal the sorted data's, bit for bit", arguments: [1, 2, 3, 20, 101, 1_000, 4_321])
+    func equalsSorted(_ n: Int) {
+        var state = UInt64(n)
+        let x = (0..<n).map { i -> Double in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            // Ties every few values, both signs, a spread of magnitudes.
+            return i % 5 == 0 ? 0.25 : Double(Int64(bitPattern: state) >> 20) / 3e12
+        }
+        let sorted = GSL.sorted(x)
+        for f in [0, 0.01, 0.05, 0.5, 0.95, 1] {
+            let tail = GSL.lowerTail(x, f)
+            let q = GSL.quantile(sorted: sorted, f)
+            let below = sorted.prefix { $0 <= q }
+            #expect(tail.quantile.bitPattern == q.bitPattern, "n \(n), f \(f): \(tail.quantile) against \(q)")
+            #expect(tail.mean.bitPattern == GSL.mean(Array(below)).bitPattern, "n \(n), f \(f)")
+        }
+        #expect(GSL.lowerTail([], 0.05).quantile.isNaN)
+    }
+}
+
+@Suite("GSL moments from a mean and deviation already computed")
+struct GSLMomentsTests {
+    @Test("skew and kurtosis from the mean and sd equal GSL's own, bit for bit; so does the PSR")
+    func sameBits() {
+        for n in [0, 3, 4, 5, 50, 10_001] {
+            let x = (0..<n).map { i in sin(Double(i) * 0.37) * 0.01 + Double(i % 7) * 1e-4 }
+            let mean = GSL.mean(x), sd = GSL.standardDeviation(x, mean: mean)
+            let a = GSL.skew(x), b = GSL.skew(x, mean: mean, sd: sd)
+            let c = GSL.kurtosis(x), d = GSL.kurtosis(x, mean: mean, sd: sd)
+            #expect(a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN), "skew, n \(n)")
+            #expect(c.bitPattern == d.bitPattern || (c.isNaN && d.isNaN), "kurtosis, n \(n)")
+        }
     }
 }

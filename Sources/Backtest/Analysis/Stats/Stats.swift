@@ -25,12 +25,14 @@ public struct Stats: Sendable {
     /// - Parameters:
     ///   - periodsPerYear: bars per year; nil infers it from the candle times (`PeriodsPerYear.infer`).
     ///   - bootstrap: settings of the Sharpe confidence interval.
+    ///   - intervals: false leaves the Sharpe interval and the PSR undefined (NaN) and skips the
+    ///     bootstrap, most of the time of a long run's statistics (`StatGroup.intervals`).
     /// - Complexity: O(n) plus the bootstrap's O(resamples x n / L), L the mean block length.
     public init(_ result: BacktestResult, periodsPerYear: Double? = nil,
-                bootstrap: Uncertainty.Bootstrap = .standard) {
-        self.init(result, periodsPerYear: periodsPerYear) {
+                bootstrap: Uncertainty.Bootstrap = .standard, intervals: Bool = true) {
+        self.init(result, periodsPerYear: periodsPerYear, sharpeInterval: intervals ? {
             Uncertainty.sharpeInterval($0, periodsPerYear: $1, bootstrap: bootstrap)
-        }
+        } : nil)
     }
 
     /// Computes every statistic, the Sharpe interval from blocks shared with the job's other
@@ -41,75 +43,42 @@ public struct Stats: Sendable {
     }
 
     private init(_ result: BacktestResult, periodsPerYear: Double?,
-                 sharpeInterval: ([Double], Double) -> (low: Double, high: Double)) {
-        let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time)
-        precondition(ppy > 0, "periods per year must be positive")
-        self.periodsPerYear = ppy
-        let candles = result.candles
-        let n = result.equity.count
-        let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
+                 sharpeInterval: (([Double], Double) -> (low: Double, high: Double))?) {
+        let inputs = StatInputs(result, periodsPerYear: periodsPerYear)
+        self.periodsPerYear = inputs.periodsPerYear
         var computed = [Stat: Double](minimumCapacity: Stat.allCases.count)
-        func add(_ stat: Stat, _ value: Double) {
-            precondition(computed.updateValue(value, forKey: stat) == nil, "Stats computes '\(stat)' twice")
+        for group in StatGroup.allCases {
+            let values = group == .intervals && sharpeInterval == nil
+                ? group.members.map { ($0, Double.nan) }
+                : group.values(inputs, sharpeInterval: sharpeInterval)
+            for (stat, value) in values {
+                precondition(computed.updateValue(value, forKey: stat) == nil, "Stats computes '\(stat)' twice")
+            }
         }
-
-        // The statistics with a sweep column, as a sweep computes them (total return, exposure,
-        // the return ratios, maximum drawdown, trades, win rate, profit factor, fees, final equity).
-        let swept = SweepStats(result, returns: returns, periodsPerYear: ppy)
-        for (stat, value) in zip(SweepStats.columns, swept.values) { add(stat, value) }
-
-        add(.start, candles.time.first.map(Double.init) ?? .nan)
-        add(.end, candles.time.last.map(Double.init) ?? .nan)
-        add(.bars, Double(n))
-        add(.periodsPerYear, ppy)
-        add(.avgPositionShare, Self.averagePositionShare(result))
-        add(.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash))
-        let split = result.costSplit
-        add(.grossReturn, split.grossReturn)
-        let bh = Self.buyHoldReturns(candles.close)
-        add(.buyHoldReturn, candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan)
-        let ci = sharpeInterval(returns, ppy)
-        add(.sharpeCILow, ci.low)
-        add(.sharpeCIHigh, ci.high)
-        add(.psr, Uncertainty.probabilisticSharpe(returns))
-
-        let dd = DrawdownEpisodes(equity: result.equity, initial: result.initialCash, time: candles.time)
-        add(.avgDrawdown, dd.averageDepth)
-        add(.maxDrawdownDuration, dd.maxBars)
-        add(.maxDrawdownDurationDays, dd.maxDays)
-        add(.avgDrawdownDuration, dd.averageBars)
-        add(.avgDrawdownDurationDays, dd.averageDays)
-        drawdowns = dd
-
-        for (stat, value) in TradeStats(result.trades).values { add(stat, value) }
-        exits = ExitSummary(result.trades)
-        add(.spreadCost, split.spread)
-        add(.impactCost, split.impact)
-        add(.borrowPaid, split.borrow)
-        add(.interestPaid, split.interest)
-        add(.fundingPaid, split.funding)
-        add(.liquidations, Double(result.account?.liquidations ?? 0))
-        add(.maxLeverage, Self.maxLeverage(result))
-        add(.minMarginRatio, result.account?.minMarginRatio ?? .nan)
-        let filled = result.fills.filter { $0.quantityFilled > 0 }
-        add(.avgSlippageBps, filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps)))
-        add(.partialFills, Double(result.partialFills))
-        add(.rejectedOrders, Double(result.rejected.count))
-
-        let fit = try? GSL.fitLinear(x: bh, y: returns)
-        add(.alpha, fit.map { pow(1 + $0.intercept, ppy) - 1 } ?? .nan)
-        add(.beta, fit?.slope ?? .nan)
-        add(.skew, GSL.skew(returns))
-        add(.kurtosis, GSL.kurtosis(returns))
-        let sorted = GSL.sorted(returns)
-        let var95 = GSL.quantile(sorted: sorted, 0.05)
-        add(.var95, var95)
-        let tail = sorted.prefix { $0 <= var95 }
-        add(.cvar95, tail.isEmpty ? .nan : GSL.mean(Array(tail)))
         values = Stat.allCases.map { stat in
             guard let value = computed[stat] else { preconditionFailure("Stats does not compute '\(stat)'") }
             return value
         }
+        drawdowns = inputs.drawdowns
+        exits = ExitSummary(result.trades)
+    }
+
+    /// One statistic of `result`, computing only the statistics it is computed with
+    /// (`StatGroup`): the value `Stats(result, periodsPerYear:)[stat]` has, to the bit.
+    public static func value(_ stat: Stat, of result: BacktestResult, periodsPerYear: Double? = nil) -> Double {
+        guard let value = values(with: stat, of: result, periodsPerYear: periodsPerYear)[stat] else {
+            preconditionFailure("'\(stat)' is not computed with itself")
+        }
+        return value
+    }
+
+    /// `stat` and the statistics computed with it (its `StatGroup`), by statistic, as
+    /// `Stats(result, periodsPerYear:)` has them: what a caller reading one statistic can keep
+    /// for the next reads.
+    public static func values(with stat: Stat, of result: BacktestResult, periodsPerYear: Double? = nil) -> [Stat: Double] {
+        let inputs = StatInputs(result, periodsPerYear: periodsPerYear)
+        let values = StatGroup.of(stat).values(inputs) { Uncertainty.sharpeInterval($0, periodsPerYear: $1, bootstrap: .standard) }
+        return Dictionary(uniqueKeysWithValues: values)
     }
 
     /// Statistics already computed: one value per `Stat` case in output order, as partial

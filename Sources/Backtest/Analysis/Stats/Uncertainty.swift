@@ -251,10 +251,15 @@ public enum Uncertainty {
 
     /// PSR against 0 of a return series, with GSL's sample skew and kurtosis (excess + 3).
     public static func probabilisticSharpe(_ returns: [Double]) -> Double {
-        guard returns.count > 3 else { return .nan }
-        let sd = GSL.standardDeviation(returns)
-        guard sd > 0 else { return .nan }
-        return probabilisticSharpe(sharpe: GSL.mean(returns) / sd, count: returns.count,
-                                   skew: GSL.skew(returns), kurtosis: GSL.kurtosis(returns) + 3)
+        let mean = GSL.mean(returns)
+        return probabilisticSharpe(returns, mean: mean, sd: GSL.standardDeviation(returns, mean: mean))
+    }
+
+    /// `probabilisticSharpe(_:)` from the returns' `GSL.mean` and standard deviation about it,
+    /// already computed: the same value, without passes over the returns for them again.
+    static func probabilisticSharpe(_ returns: [Double], mean: Double, sd: Double) -> Double {
+        guard returns.count > 3, sd > 0 else { return .nan }
+        return probabilisticSharpe(sharpe: mean / sd, count: returns.count,
+                                   skew: GSL.skew(returns, mean: mean, sd: sd), kurtosis: GSL.kurtosis(returns, mean: mean, sd: sd) + 3)
     }
 }

@@ -77,6 +77,22 @@ package enum GSL {
         return x.withUnsafeBufferPointer { gsl_stats_kurtosis($0.baseAddress, 1, $0.count) }
     }
 
+    /// `skew(_:)` from the data's `GSL.mean` and `standardDeviation(_:mean:)` already computed
+    /// (`gsl_stats_skew_m_sd`, which `gsl_stats_skew` calls with those two): the same bits.
+    package static func skew(_ x: [Double], mean: Double, sd: Double) -> Double {
+        prepare()
+        guard x.count > 2 else { return .nan }
+        return x.withUnsafeBufferPointer { gsl_stats_skew_m_sd($0.baseAddress, 1, $0.count, mean, sd) }
+    }
+
+    /// `kurtosis(_:)` from the data's mean and standard deviation already computed
+    /// (`gsl_stats_kurtosis_m_sd`, as `gsl_stats_kurtosis` calls it): the same bits.
+    package static func kurtosis(_ x: [Double], mean: Double, sd: Double) -> Double {
+        prepare()
+        guard x.count > 3 else { return .nan }
+        return x.withUnsafeBufferPointer { gsl_stats_kurtosis_m_sd($0.baseAddress, 1, $0.count, mean, sd) }
+    }
+
     /// Pearson correlation (`gsl_stats_correlation`); NaN when the lengths differ or below two values.
     package static func correlation(_ x: [Double], _ y: [Double]) -> Double {
         prepare()
@@ -106,6 +122,35 @@ package enum GSL {
     /// The `f` quantile of unsorted data (sorts a copy with `gsl_sort`).
     package static func quantile(_ x: [Double], _ f: Double) -> Double {
         quantile(sorted: sorted(x), f)
+    }
+
+    /// The `f` quantile of unsorted data, as `quantile(sorted:)` gives it on the sorted data, and
+    /// the mean (`mean`) of the values at or below it in ascending order, as of that prefix of
+    /// the sorted data (NaN when none): the same bits, without sorting all of it. The order
+    /// statistic just above the quantile's is found by `gsl_stats_select` (O(n)); only the values
+    /// at or below it, a prefix of the sorted data, are sorted (`f` x n of them).
+    /// - Precondition: no NaN in `x` (as for `sorted`).
+    package static func lowerTail(_ x: [Double], _ f: Double) -> (quantile: Double, mean: Double) {
+        prepare()
+        precondition((0...1).contains(f), "quantile must be in 0...1")
+        let n = x.count
+        guard n > 0 else { return (.nan, .nan) }
+        // gsl_stats_quantile_from_sorted_data reads the order statistics lhs and lhs + 1.
+        let index = f * Double(n - 1)
+        let lhs = Int(index)
+        var scratch = x
+        let bound = scratch.withUnsafeMutableBufferPointer { gsl_stats_select($0.baseAddress, 1, n, Swift.min(lhs + 1, n - 1)) }
+        let prefix = sorted(x.filter { $0 <= bound })
+        // The interpolation of gsl_stats_quantile_from_sorted_data (statistics/quantiles_source.c).
+        let value: Double
+        if lhs == n - 1 {
+            value = prefix[lhs]
+        } else {
+            let delta = index - Double(lhs)
+            value = (1 - delta) * prefix[lhs] + delta * prefix[lhs + 1]
+        }
+        let tail = prefix.prefix { $0 <= value }
+        return (value, tail.isEmpty ? .nan : mean(Array(tail)))
     }
 
     // MARK: - Regression

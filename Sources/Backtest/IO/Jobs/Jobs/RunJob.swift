@@ -31,13 +31,14 @@ package struct RunJob {
     /// The report of `result`: its statistics at `periodsPerYear` (nil: inferred) and the cost
     /// table `costs` computes at the periods per year used (nil for none), the two at once on two
     /// cores (a long run's bootstrap and cost re-runs each take a fraction of a second), then the
-    /// timeframe (the candles', else `requested()`, read after the costs).
-    package func report(_ result: BacktestResult, periodsPerYear: Double?, costs: (Double) throws -> CostSensitivity?,
-                        requested: () throws -> Timeframe?) throws -> Report {
+    /// timeframe (the candles', else `requested()`, read after the costs). Without `intervals`,
+    /// the Sharpe interval and the PSR are left undefined and the bootstrap is not run.
+    package func report(_ result: BacktestResult, periodsPerYear: Double?, intervals: Bool = true,
+                        costs: (Double) throws -> CostSensitivity?, requested: () throws -> Timeframe?) throws -> Report {
         let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time)
         enum Part { case stats(Stats), costs(CostSensitivity?) }
         let parts = Parallel.map(count: 2) { i -> Part in
-            i == 0 ? .stats(Stats(result, periodsPerYear: ppy)) : .costs(try costs(ppy))
+            i == 0 ? .stats(Stats(result, periodsPerYear: ppy, intervals: intervals)) : .costs(try costs(ppy))
         }
         guard case .stats(let stats) = try parts[0].get(), case .costs(let sensitivity) = try parts[1].get() else {
             preconditionFailure("report parts out of order")

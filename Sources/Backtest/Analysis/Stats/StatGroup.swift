@@ -1,0 +1,126 @@
+import BacktestCore
+import Foundation
+
+/// What the statistics of one run are computed from, each part made once when first asked
+/// for: the per-bar returns (anchored at the initial cash, `ReturnStats.returns`) and the
+/// drawdown curve. `Stats` asks for every part; `Stats.value(_:of:)` for one group's.
+final class StatInputs {
+    let result: BacktestResult
+    let periodsPerYear: Double
+    private(set) lazy var returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
+    /// The returns' `GSL.mean` and standard deviation about it, for the moments and the PSR.
+    private(set) lazy var moments: (mean: Double, sd: Double) = {
+        let mean = GSL.mean(returns)
+        return (mean, GSL.standardDeviation(returns, mean: mean))
+    }()
+    private(set) var drawdowns: DrawdownEpisodes?
+
+    init(_ result: BacktestResult, periodsPerYear: Double?) {
+        let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time)
+        precondition(ppy > 0, "periods per year must be positive")
+        self.result = result
+        self.periodsPerYear = ppy
+    }
+
+    func drawdownEpisodes() -> DrawdownEpisodes {
+        if let drawdowns { return drawdowns }
+        let made = DrawdownEpisodes(equity: result.equity, initial: result.initialCash, time: result.candles.time)
+        drawdowns = made
+        return made
+    }
+}
+
+/// The statistics computed together, from what they share: reading one statistic computes its
+/// group alone (`Stats.value(_:of:)`), so a notebook asking for the final equity does not wait
+/// for the Sharpe interval's bootstrap. Each statistic is in exactly one group.
+enum StatGroup: CaseIterable {
+    /// The statistics with a sweep column, as a sweep computes them (`SweepStats`).
+    case swept
+    /// Read off the run: its span, bars, equity peak, buy and hold, positions and fills.
+    case run
+    /// The Sharpe interval (a bootstrap of the returns) and the probabilistic Sharpe ratio.
+    case intervals
+    case drawdowns
+    /// The round trips' statistics without a sweep column (`TradeStats`).
+    case trades
+    /// The cost split: gross return and each cost.
+    case costs
+    /// Alpha and beta against buy and hold, skew and kurtosis, VaR and CVaR of the returns.
+    case distribution
+
+    var members: [Stat] {
+        switch self {
+        case .swept: SweepStats.columns
+        case .run: [.start, .end, .bars, .periodsPerYear, .avgPositionShare, .peakEquity, .buyHoldReturn, .liquidations,
+                    .maxLeverage, .minMarginRatio, .avgSlippageBps, .partialFills, .rejectedOrders]
+        case .intervals: [.sharpeCILow, .sharpeCIHigh, .psr]
+        case .drawdowns: [.avgDrawdown, .maxDrawdownDuration, .maxDrawdownDurationDays, .avgDrawdownDuration, .avgDrawdownDurationDays]
+        case .trades: TradeStats([]).values.map(\.stat)
+        case .costs: [.grossReturn, .spreadCost, .impactCost, .borrowPaid, .interestPaid, .fundingPaid]
+        case .distribution: [.alpha, .beta, .skew, .kurtosis, .var95, .cvar95]
+        }
+    }
+
+    private static let groups: [Stat: StatGroup] = {
+        var out: [Stat: StatGroup] = [:]
+        for group in allCases { for stat in group.members { out[stat] = group } }
+        return out
+    }()
+
+    /// The group `stat` is computed in.
+    static func of(_ stat: Stat) -> StatGroup {
+        guard let group = groups[stat] else { preconditionFailure("'\(stat)' is in no statistics group") }
+        return group
+    }
+
+    /// The group's statistics of `inputs`' run.
+    /// - Parameter sharpeInterval: the Sharpe interval of returns at periods per year (the
+    ///   intervals group's only; a job's runs may share its resamples).
+    func values(_ inputs: StatInputs, sharpeInterval: (([Double], Double) -> (low: Double, high: Double))?) -> [(Stat, Double)] {
+        let result = inputs.result, ppy = inputs.periodsPerYear
+        switch self {
+        case .swept:
+            let swept = SweepStats(result, returns: inputs.returns, periodsPerYear: ppy)
+            return Array(zip(SweepStats.columns, swept.values))
+        case .run:
+            let candles = result.candles
+            let filled = result.fills.filter { $0.quantityFilled > 0 }
+            return [(.start, candles.time.first.map(Double.init) ?? .nan),
+                    (.end, candles.time.last.map(Double.init) ?? .nan),
+                    (.bars, Double(result.equity.count)),
+                    (.periodsPerYear, ppy),
+                    (.avgPositionShare, Stats.averagePositionShare(result)),
+                    (.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash)),
+                    (.buyHoldReturn, candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan),
+                    (.liquidations, Double(result.account?.liquidations ?? 0)),
+                    (.maxLeverage, Stats.maxLeverage(result)),
+                    (.minMarginRatio, result.account?.minMarginRatio ?? .nan),
+                    (.avgSlippageBps, filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps))),
+                    (.partialFills, Double(result.partialFills)),
+                    (.rejectedOrders, Double(result.rejected.count))]
+        case .intervals:
+            let ci = sharpeInterval?(inputs.returns, ppy) ?? (.nan, .nan)
+            let m = inputs.moments
+            return [(.sharpeCILow, ci.low), (.sharpeCIHigh, ci.high),
+                    (.psr, Uncertainty.probabilisticSharpe(inputs.returns, mean: m.mean, sd: m.sd))]
+        case .drawdowns:
+            let dd = inputs.drawdownEpisodes()
+            return [(.avgDrawdown, dd.averageDepth), (.maxDrawdownDuration, dd.maxBars), (.maxDrawdownDurationDays, dd.maxDays),
+                    (.avgDrawdownDuration, dd.averageBars), (.avgDrawdownDurationDays, dd.averageDays)]
+        case .trades:
+            return TradeStats(result.trades).values.map { ($0.stat, $0.value) }
+        case .costs:
+            let split = result.costSplit
+            return [(.grossReturn, split.grossReturn), (.spreadCost, split.spread), (.impactCost, split.impact),
+                    (.borrowPaid, split.borrow), (.interestPaid, split.interest), (.fundingPaid, split.funding)]
+        case .distribution:
+            let returns = inputs.returns
+            let fit = try? GSL.fitLinear(x: Stats.buyHoldReturns(result.candles.close), y: returns)
+            let tail = GSL.lowerTail(returns, 0.05)
+            return [(.alpha, fit.map { pow(1 + $0.intercept, ppy) - 1 } ?? .nan), (.beta, fit?.slope ?? .nan),
+                    (.skew, GSL.skew(returns, mean: inputs.moments.mean, sd: inputs.moments.sd)),
+                    (.kurtosis, GSL.kurtosis(returns, mean: inputs.moments.mean, sd: inputs.moments.sd)),
+                    (.var95, tail.quantile), (.cvar95, tail.mean)]
+        }
+    }
+}
