@@ -390,6 +390,24 @@ class LiveTests(unittest.TestCase):
         for k in stats:
             self.assertEqual(replay["stats"][k], stats[k], k)
 
+    def test_perpetual_liquidation_replays(self):
+        # 100x the equity at leverage 125 with a maintenance rate of 0.7%: the first entry's
+        # position is liquidated inside its bar (the bar's low crosses the liquidation price),
+        # as a batch run liquidates it; the replay gives the same fills, the liquidation's
+        # included, and the same liquidations and funding.
+        ex = self.exchange("--futures")
+        perp = ["ma-cross", "BTCUSDT", "--param", "fast=2", "--param", "slow=4", "--size", "10000%", "--cash", "50",
+                "--instrument", "perp", "--leverage", "125", "--mmr", "0.7%"]
+        summary, log = run_live(ex, self.db, "--duration", "6s", "--exchange", "binance-futures", strategy=perp)
+        stats = summary["stats"]
+        self.assertGreaterEqual(stats["liquidations"], 1, log)
+        self.assertGreaterEqual(len(summary["funding"]), 3, summary["funding"])
+        self.assertEqual(summary["divergences"], 0)
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+        replay = replay_json(summary)
+        for k in stats:
+            self.assertEqual(replay["stats"][k], stats[k], k)
+
     # Hostile exchanges: clocks, numbers, snapshots, REST servers and streams.
 
     def run_bt(self, ex, *extra, timeout=120, strategy=STRATEGY):
