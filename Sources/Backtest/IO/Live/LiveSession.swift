@@ -111,6 +111,8 @@ package struct LiveSummary: Sendable {
 /// symbol, bars from trades by exchange time, the book kept by Binance's procedure
 /// (`DepthSync`), fills by `LivePaperTrader`, and everything it used recorded in the store
 /// bar by bar (`CandleStore.recordLiveBar`), so `bt run --depth book --from START` replays it.
+/// On the USD-M market the mark price stream is followed too: each funding settlement it
+/// passes (`LiveFunding`) joins the trader's funding rows and is recorded with the next bar.
 ///
 /// Faults: a close or a stream silent for `staleSeconds` is a disconnect; reconnection waits
 /// an exponential backoff with jitter, capped at `maxBackoffSeconds`, then resubscribes and
