@@ -390,6 +390,34 @@ class LiveTests(unittest.TestCase):
         for k in stats:
             self.assertEqual(replay["stats"][k], stats[k], k)
 
+    def test_perpetual_kill_9_and_resume_record_each_funding_once(self):
+        # A perpetual session killed mid-way and resumed from its journal: the funding rows it
+        # recorded before the kill are not recorded again, those after it are, and the resumed
+        # session's statistics (funding_paid included) equal the replay's.
+        ex = self.exchange("--futures", "--bars", "16")
+        perp = STRATEGY + ["--instrument", "perp", "--leverage", "3"]
+        args = live_args(ex, self.db, "--exchange", "binance-futures", "--journal", "p", "--duration", "60s", strategy=perp)
+        p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(3.5)
+        os.kill(p.pid, signal.SIGKILL)
+        _, err1 = p.communicate(timeout=30)
+        self.assertIn("funding ", err1, "the first run should have recorded a settlement before the kill")
+        summary, err2 = run_live(ex, self.db, "--exchange", "binance-futures", "--journal", "p", "--duration", "4s",
+                                 strategy=perp)
+        self.assertIn("resuming journal 'p'", err2)
+        stored = export(self.db, "BTCUSDT", "--funding")
+        times = [r["time"] for r in stored]
+        self.assertEqual(len(times), len(set(times)), stored)
+        expected = {r["time_ms"]: r for r in json.loads(ex.get("/_expected/funding.json"))}
+        for r in stored:
+            ms = round(utc_seconds(r["time"]) * 1000)
+            self.assertEqual(float(r["rate"]), expected[ms]["rate"], r)
+            self.assertEqual(float(r["mark_price"]), expected[ms]["mark_price"], r)
+        self.assertEqual(summary["divergences"], 0)
+        replay = replay_json(summary)
+        for k in summary["stats"]:
+            self.assertEqual(replay["stats"][k], summary["stats"][k], k)
+
     def test_perpetual_liquidation_replays(self):
         # 100x the equity at leverage 125 with a maintenance rate of 0.7%: the first entry's
         # position is liquidated inside its bar (the bar's low crosses the liquidation price),
