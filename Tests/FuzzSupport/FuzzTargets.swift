@@ -173,7 +173,7 @@ public enum FuzzTargets {
             Check.that(levels.count <= BinanceFrameParser.maxLevels, "\(levels.count) levels")
             for l in levels { Check.that(l.price > 0 && l.price.isFinite && l.quantity >= 0 && l.quantity.isFinite, "level \(l)") }
         }
-        var sync = DepthSync()
+        var sync = DepthSync(), futures = DepthSync(procedure: .futures)
         do {
             switch try parser.message(raw) {
             case .trade(let t):
@@ -183,6 +183,12 @@ public enum FuzzTargets {
                 Check.that(d.firstId <= d.lastId, "U \(d.firstId) after u \(d.lastId)")
                 checkLevels(d.bids); checkLevels(d.asks)
                 sync.receive(d)
+                futures.receive(d)
+            case .mark(let m):
+                Check.that(m.markPrice > 0 && m.markPrice.isFinite && abs(m.rate) <= FundingRate.largestRate && m.nextFundingMs > 0,
+                           "mark update \(m)")
+                var funding = LiveFunding()
+                if let row = funding.receive(m) { Check.fail("a first update settled \(row)") }
             }
         } catch let r as FrameRejection {
             Check.that(r.reason.count <= Check.longestMessage, "a rejection of \(r.reason.count) characters")

@@ -2,7 +2,7 @@ import Backtest
 
 /// The options of `bt live` (the others it takes are bt run's).
 extension Option {
-    static let exchange = Option("exchange", kind: .value, valueName: "NAME", help: "The exchange whose public streams to follow: binance")
+    static let exchange = Option("exchange", kind: .value, valueName: "NAME", help: "Whose public streams to follow: binance (spot) or binance-futures (USD-M perpetuals)")
     static let wsURL = Option("ws-url", kind: .value, valueName: "URL",
                               help: "The WebSocket stream's address (default Binance's; tests: a local server)")
     static let duration = Option("duration", kind: .value, valueName: "D", help: "How long to run: 90s, 10m, 2h (default: until Ctrl-C)")

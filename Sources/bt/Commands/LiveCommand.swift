@@ -11,7 +11,7 @@ extension Command {
             PositionalSpec(name: "SYMBOL", help: "The exchange's symbol (BTCUSDT); bars and the book are stored under it"),
         ],
         options: [.exchange, .interval.withHelp("Bar interval: 1m 5m 15m 30m 1h 4h 1d (default 1m)"), .wsURL, .baseURL
-                    .withHelp("The REST address for klines and depth snapshots (default https://api.binance.com)"),
+                    .withHelp("The REST address for klines and depth snapshots (default the exchange's: api.binance.com, fapi.binance.com)"),
                   .duration, .journal, .staleSeconds, .maxBackoff, .warmupBars, .fps, .param] + StrategyOptions.all
             + LiveOptions.execution + [.json]
     ) { args in
@@ -78,16 +78,16 @@ enum LiveOptions {
 extension ParsedArguments {
     /// The session's settings from the options.
     func liveSettings(symbol: String) throws -> LiveSettings {
-        if let exchange = value(.exchange), exchange.lowercased() != "binance" {
-            throw UsageError("\(Option.exchange): '\(exchange)' is not an exchange bt follows (binance)", command: "live")
+        guard let market = LiveSettings.markets[value(.exchange)?.lowercased() ?? "binance"] else {
+            throw UsageError("\(Option.exchange): '\(value(.exchange)!)' is not an exchange bt follows (binance, binance-futures)", command: "live")
         }
-        try LiveSettings.checkExecution(try executionRequest)
+        try LiveSettings.checkExecution(try executionRequest, market: market)
         let interval = try BinanceFetch.interval(value(.interval) ?? "1m")
-        let base = value(.baseURL) ?? BinanceFetch.defaultBaseURL
+        let base = value(.baseURL) ?? market.defaultBaseURL
         guard let baseURL = URL(string: base), let scheme = baseURL.scheme, ["http", "https"].contains(scheme.lowercased()) else {
             throw UsageError("\(Option.baseURL): '\(base)' is not an http:// or https:// URL", command: "live")
         }
-        var s = LiveSettings(symbol: symbol, interval: interval, webSocketURL: value(.wsURL) ?? LiveSettings.binanceWebSocketURL,
+        var s = LiveSettings(symbol: symbol, interval: interval, market: market, webSocketURL: value(.wsURL) ?? market.defaultWebSocketURL,
                              baseURL: baseURL, settingsText: liveSettingsText)
         _ = try WebSocketAddress(s.webSocketURL)
         if let d = value(.duration) { s.durationSeconds = try LiveSettings.seconds(duration: d) }

@@ -24,6 +24,14 @@ For tests:
   GET /_expected/trades.jsonl        every timeline trade, as bt data import --format trades reads
   GET /_stats                        connections, frames sent, snapshots served, faults fired
 
+--futures serves Binance's USD-M market instead of spot: the REST paths are /fapi/v1/... (the
+/api/v3/ ones answer 404), depth diffs carry `pu` (the previous diff's `u`) and ids that are not
+consecutive (each id doubled, so a spot client would see a gap at every diff), and the stream
+subscription adds <sym>@markPrice@1s: a markPriceUpdate every second of exchange time (p the
+mid, r a funding rate drawn from --seed, T the next funding time, the first after E of the times
+k x --funding-every + --funding-offset seconds). GET /_expected/funding.json then lists each
+funding time of the timeline with the rate and mark of the last update naming it at or before it.
+
 --l2 DIR replays a recorded session instead: the converted ob-analytics L2 sample (Bitstamp
 BTC/USD, 30 minutes: its book events as depth diffs, its prints as trades; see load_l2).
 
@@ -87,6 +95,9 @@ class Session:
     def __init__(self, args):
         self.symbol = args.symbol.upper()
         self.bar_ms = args.interval_seconds * 1000
+        self.futures = args.futures
+        self.funding_every_ms = int(args.funding_every * 1000)
+        self.funding_offset_ms = int(args.funding_offset * 1000)
         if args.l2:
             self.load_l2(args)
             return
@@ -114,8 +125,13 @@ class Session:
         trade_id = 500_000
         self.first_update_id = update_id
         book_bids, book_asks = dict(self.bids), dict(self.asks)
+        # The mark price updates draw from their own generator: a spot session is the same with or without them.
+        marks = random.Random(args.seed + 1)
         for step in range((self.end_ms + self.bar_ms - self.begin_ms) // DEPTH_STEP_MS):
             now = self.begin_ms + step * DEPTH_STEP_MS
+            if self.futures and now % 1000 == 0:
+                rate = "%.8f" % (marks.randint(-5, 10) * 0.0001)
+                self.events.append((now, "mark", {"p": price_text(mid), "r": rate, "T": self.next_funding(now)}))
             # Trades in this step, at the touch, before the diff.
             times = sorted(now + rng.randint(1, DEPTH_STEP_MS - 2) for _ in range(rng.choice([0, 0, 0, 1, 1, 2])))
             for tms in times:
@@ -219,6 +235,18 @@ class Session:
         self.begin_ms = (self.begin_ms // self.bar_ms) * self.bar_ms
         self.finish()
 
+    def next_funding(self, ms):
+        every, offset = self.funding_every_ms, self.funding_offset_ms
+        return ((ms - offset) // every + 1) * every + offset
+
+    def expected_funding(self):
+        """Each funding time of the timeline: the rate and mark of the last update naming it, at or before it."""
+        rows = {}
+        for tms, kind, p in self.events:
+            if kind == "mark" and tms <= p["T"]:
+                rows[p["T"]] = {"time_ms": p["T"], "rate": float(p["r"]), "mark_price": float(p["p"])}
+        return [rows[t] for t in sorted(rows) if t <= self.events[-1][0]]
+
     def burst(self, tms, first_id, n):
         """`n` depth diffs (n even) at `tms` that set a level far below the book and take it away
         again, with consecutive ids: the book is the same after them, and every later id moves
@@ -245,6 +273,14 @@ class Session:
             data = {"e": "trade", "E": tms + 2, "s": self.symbol, "t": p["t"], "p": p["p"], "q": p["q"],
                     "T": tms, "m": p["m"], "M": True}
             stream = self.symbol.lower() + "@trade"
+        elif kind == "mark":
+            data = {"e": "markPriceUpdate", "E": tms, "s": self.symbol, "p": p["p"], "i": p["p"], "P": p["p"], "r": p["r"],
+                    "T": p["T"]}
+            stream = self.symbol.lower() + "@markPrice@1s"
+        elif self.futures:
+            data = {"e": "depthUpdate", "E": tms, "T": tms - 1, "s": self.symbol, "U": p["U"] * 2, "u": p["u"] * 2,
+                    "pu": (p["U"] - 1) * 2, "b": p["b"], "a": p["a"]}
+            stream = self.symbol.lower() + "@depth@100ms"
         else:
             data = {"e": "depthUpdate", "E": tms, "s": self.symbol, "U": p["U"] + self.id_offset, "u": p["u"] + self.id_offset,
                     "b": p["b"], "a": p["a"]}
@@ -294,8 +330,8 @@ class Session:
                     else:
                         book[k] = float(qty)
             self.book_id = p["u"]
-        last = self.book_id
-        return {"lastUpdateId": last + self.id_offset,
+        last = self.book_id * 2 if self.futures else self.book_id + self.id_offset
+        return {"lastUpdateId": last,
                 "bids": [[price_text(k), repr(q)] for k, q in sorted(bids.items(), reverse=True)],
                 "asks": [[price_text(k), repr(q)] for k, q in sorted(asks.items())]}
 
@@ -343,17 +379,21 @@ class Server:
         q = dict(urllib.parse.parse_qsl(url.query))
         now = self.now() if not url.path.startswith("/_") else 0
         s = self.session
-        if url.path == "/api/v3/exchangeInfo":
+        prefix = "/fapi/v1/" if s.futures else "/api/v3/"
+        if url.path.startswith(("/api/v3/", "/fapi/v1/")) and not url.path.startswith(prefix):
+            return http.HTTPStatus.NOT_FOUND, [("Content-Type", "application/json")], b'{"code":-1,"msg":"not this market"}'
+        path = "/api/v3/" + url.path[len(prefix):] if url.path.startswith(prefix) else url.path
+        if path == "/api/v3/exchangeInfo":
             body = {"timezone": "UTC", "serverTime": now,
                     "rateLimits": [{"rateLimitType": "REQUEST_WEIGHT", "interval": "MINUTE", "intervalNum": 1, "limit": 6000}],
                     "exchangeFilters": [], "symbols": [{"symbol": s.symbol, "status": "TRADING"}]}
-        elif url.path == "/api/v3/time":
+        elif path == "/api/v3/time":
             body = {"serverTime": now}
-        elif url.path == "/api/v3/klines":
+        elif path == "/api/v3/klines":
             start = int(q.get("startTime", 0))
             end = int(q.get("endTime", 2 ** 62))
             body = s.klines(start, end, int(q.get("limit", 500)), now)
-        elif url.path == "/api/v3/depth":
+        elif path == "/api/v3/depth":
             self.stats["snapshots"] += 1
             body = s.snapshot(now)
             headers = [("Content-Type", "application/json")]
@@ -378,6 +418,8 @@ class Server:
         elif url.path == "/_expected/trades.jsonl":
             lines = "".join(json.dumps({"T": t, "p": p["p"], "q": p["q"], "m": p["m"]}) + "\n" for t, p in s.trades)
             return http.HTTPStatus.OK, [("Content-Type", "application/x-ndjson")], lines.encode()
+        elif url.path == "/_expected/funding.json":
+            body = s.expected_funding()
         elif url.path == "/_stats":
             body = self.stats
         else:
@@ -394,7 +436,7 @@ class Server:
             except websockets.ConnectionClosed:
                 return
         q = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(path).query))
-        wanted = {s.symbol.lower() + "@trade", s.symbol.lower() + "@depth@100ms"}
+        wanted = {s.symbol.lower() + "@trade", s.symbol.lower() + "@depth@100ms"} | ({s.symbol.lower() + "@markPrice@1s"} if s.futures else set())
         if set(q.get("streams", "").split("/")) != wanted:
             await ws.close(code=1008, reason="unknown streams")
             return
@@ -528,5 +570,8 @@ if __name__ == "__main__":
     p.add_argument("--close-after-frames", type=int)
     p.add_argument("--oversized", action="store_true")
     p.add_argument("--rest-fault", choices=["silent", "trickle"])
+    p.add_argument("--futures", action="store_true")
+    p.add_argument("--funding-every", type=float, default=180)
+    p.add_argument("--funding-offset", type=float, default=30)
     asyncio.run(main(p.parse_args()))
     sys.exit(0)

@@ -24,6 +24,7 @@ and checks the session from the outside:
 """
 
 import csv
+import datetime
 import json
 import os
 import shlex
@@ -78,7 +79,8 @@ class Exchange:
 
 
 def live_args(exchange, db, *extra, strategy=STRATEGY):
-    return [BT, "live", *strategy, "--exchange", "binance", "--ws-url", exchange.url("ws"), "--base-url", exchange.url(),
+    market = [] if "--exchange" in extra else ["--exchange", "binance"]
+    return [BT, "live", *strategy, *market, "--ws-url", exchange.url("ws"), "--base-url", exchange.url(),
             "--db", db, "--warmup-bars", "50", "--max-backoff", "0.1", *extra]
 
 
@@ -116,6 +118,20 @@ def replay_fills(summary, tmp):
         raise AssertionError("the replay failed: " + p.stderr[-2000:])
     with open(os.path.join(out, "fills.csv")) as f:
         return list(csv.DictReader(f))
+
+
+def utc_seconds(iso):
+    """Epoch seconds of an ISO-8601 UTC time (with or without milliseconds)."""
+    return datetime.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def replay_json(summary):
+    """The summary's replay command run with --json."""
+    words = shlex.split(summary["replay"])
+    p = subprocess.run([BT] + words[1:] + ["--json"], capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise AssertionError("the replay failed: " + p.stderr[-2000:])
+    return json.loads(p.stdout)
 
 
 FIELDS = ["reference_price", "vwap", "quantity_asked", "quantity_filled", "fee"]
@@ -323,6 +339,102 @@ class LiveTests(unittest.TestCase):
             self.assertIn(words, p.stderr)
             self.assertFalse(os.path.exists(self.db), "a refused command must not create the store")
 
+
+    # A USD-M perpetual: the futures market's endpoints and book procedure, the mark price stream and funding.
+
+    def test_perpetual_session_records_funding_and_replays_fill_for_fill_and_funding_for_funding(self):
+        # Funding every 3 minutes at :30 past (inside bars); the rate changes every second, so the
+        # recorded row must take the last update before the settlement. Rows are settled on the
+        # position held at their time, as a batch run settles stored rows.
+        ex = self.exchange("--futures", "--funding-every", "180", "--funding-offset", "30")
+        perp = STRATEGY + ["--instrument", "perp", "--leverage", "3", "--mmr", "0.4%"]
+        summary, log = run_live(ex, self.db, "--duration", "6s", "--exchange", "binance-futures", strategy=perp)
+        self.assertGreaterEqual(summary["bars"], 8, log)
+        self.assertGreaterEqual(len(summary["fills"]), 2, log)
+        self.assertEqual(summary["stream"]["gaps"], 0, log)  # the diffs' ids skip: joined by pu, not by U
+        self.assertEqual(summary["stream"]["syncs"], 1, log)
+        self.assertGreater(summary["stream"]["mark_updates"], 300, summary["stream"])
+        self.assertEqual(summary["divergences"], 0)
+        self.assertIn("funding ", log)
+        # The recorded rows are the exchange's settlements: rate and mark of the last update before each.
+        expected = {r["time_ms"]: r for r in json.loads(ex.get("/_expected/funding.json"))}
+        recorded = summary["funding"]
+        self.assertGreaterEqual(len(recorded), 3, recorded)
+        for row in recorded:
+            ms = round(utc_seconds(row["time"]) * 1000)
+            self.assertIn(ms, expected, row)
+            self.assertEqual(row["rate"], expected[ms]["rate"], row)
+            self.assertEqual(row["mark_price"], expected[ms]["mark_price"], row)
+        stored = export(self.db, "BTCUSDT", "--funding")
+        self.assertEqual(len(stored), len(recorded), stored)
+        # Funding paid, from the outside: each row inside the session's bars, on the position its
+        # fills left at its time (the fills are at bar opens), quantity x mark x rate.
+        last_bar_end = utc_seconds(summary["start"]) + 60 * summary["bars"]
+        paid = 0.0
+        for row in recorded:
+            at = utc_seconds(row["time"])
+            if at < last_bar_end:
+                position = sum(float(f["quantity_filled"]) * (1 if f["side"] == "buy" else -1)
+                               for f in summary["fills"] if utc_seconds(f["time"]) <= at)
+                paid += position * row["mark_price"] * row["rate"]
+        stats = summary["stats"]
+        self.assertNotEqual(paid, 0, "the scripted session should hold a position at a settlement")
+        self.assertAlmostEqual(stats["funding_paid"], paid, delta=1e-9 * max(1, abs(paid)))
+        self.assertEqual(stats["liquidations"], 0)
+        # The replay over the stored bars, book and funding rows: the same fills, the same funding.
+        self.assertIn("--instrument perp", summary["replay"])
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+        replay = replay_json(summary)
+        self.assertEqual(replay["stats"]["funding_paid"], stats["funding_paid"])
+        self.assertEqual(replay["stats"]["liquidations"], stats["liquidations"])
+        for k in stats:
+            self.assertEqual(replay["stats"][k], stats[k], k)
+
+    def test_perpetual_kill_9_and_resume_record_each_funding_once(self):
+        # A perpetual session killed mid-way and resumed from its journal: the funding rows it
+        # recorded before the kill are not recorded again, those after it are, and the resumed
+        # session's statistics (funding_paid included) equal the replay's.
+        ex = self.exchange("--futures", "--bars", "16")
+        perp = STRATEGY + ["--instrument", "perp", "--leverage", "3"]
+        args = live_args(ex, self.db, "--exchange", "binance-futures", "--journal", "p", "--duration", "60s", strategy=perp)
+        p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(3.5)
+        os.kill(p.pid, signal.SIGKILL)
+        _, err1 = p.communicate(timeout=30)
+        self.assertIn("funding ", err1, "the first run should have recorded a settlement before the kill")
+        summary, err2 = run_live(ex, self.db, "--exchange", "binance-futures", "--journal", "p", "--duration", "4s",
+                                 strategy=perp)
+        self.assertIn("resuming journal 'p'", err2)
+        stored = export(self.db, "BTCUSDT", "--funding")
+        times = [r["time"] for r in stored]
+        self.assertEqual(len(times), len(set(times)), stored)
+        expected = {r["time_ms"]: r for r in json.loads(ex.get("/_expected/funding.json"))}
+        for r in stored:
+            ms = round(utc_seconds(r["time"]) * 1000)
+            self.assertEqual(float(r["rate"]), expected[ms]["rate"], r)
+            self.assertEqual(float(r["mark_price"]), expected[ms]["mark_price"], r)
+        self.assertEqual(summary["divergences"], 0)
+        replay = replay_json(summary)
+        for k in summary["stats"]:
+            self.assertEqual(replay["stats"][k], summary["stats"][k], k)
+
+    def test_perpetual_liquidation_replays(self):
+        # 100x the equity at leverage 125 with a maintenance rate of 0.7%: the first entry's
+        # position is liquidated inside its bar (the bar's low crosses the liquidation price),
+        # as a batch run liquidates it; the replay gives the same fills, the liquidation's
+        # included, and the same liquidations and funding.
+        ex = self.exchange("--futures")
+        perp = ["ma-cross", "BTCUSDT", "--param", "fast=2", "--param", "slow=4", "--size", "10000%", "--cash", "50",
+                "--instrument", "perp", "--leverage", "125", "--mmr", "0.7%"]
+        summary, log = run_live(ex, self.db, "--duration", "6s", "--exchange", "binance-futures", strategy=perp)
+        stats = summary["stats"]
+        self.assertGreaterEqual(stats["liquidations"], 1, log)
+        self.assertGreaterEqual(len(summary["funding"]), 3, summary["funding"])
+        self.assertEqual(summary["divergences"], 0)
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+        replay = replay_json(summary)
+        for k in stats:
+            self.assertEqual(replay["stats"][k], stats[k], k)
 
     # Hostile exchanges: clocks, numbers, snapshots, REST servers and streams.
 

@@ -36,9 +36,30 @@ package struct DepthDiff: Equatable, Sendable {
     package var lastId: Int64
     package var bids: [BookLevel]
     package var asks: [BookLevel]
+    /// `pu`: the futures market's `u` of the previous diff (its diffs' ids are not consecutive);
+    /// nil on spot.
+    package var previousId: Int64?
 
-    package init(eventMs: Int64, firstId: Int64, lastId: Int64, bids: [BookLevel], asks: [BookLevel]) {
+    package init(eventMs: Int64, firstId: Int64, lastId: Int64, bids: [BookLevel], asks: [BookLevel], previousId: Int64? = nil) {
         self.eventMs = eventMs; self.firstId = firstId; self.lastId = lastId; self.bids = bids; self.asks = asks
+        self.previousId = previousId
+    }
+}
+
+/// One update of Binance's USD-M `<symbol>@markPrice@1s` stream (`markPriceUpdate`): the mark
+/// price and the funding rate the next settlement, at `nextFundingMs`, is to pay.
+package struct MarkPriceUpdate: Equatable, Sendable {
+    /// `E`: the event time, UTC ms.
+    package var eventMs: Int64
+    /// `p`: the mark price.
+    package var markPrice: Double
+    /// `r`: the funding rate as a fraction (within ±`FundingRate.largestRate`).
+    package var rate: Double
+    /// `T`: the next funding time, UTC ms.
+    package var nextFundingMs: Int64
+
+    package init(eventMs: Int64, markPrice: Double, rate: Double, nextFundingMs: Int64) {
+        self.eventMs = eventMs; self.markPrice = markPrice; self.rate = rate; self.nextFundingMs = nextFundingMs
     }
 }
 
@@ -58,6 +79,7 @@ package struct DepthSnapshot: Equatable, Sendable {
 package enum StreamMessage: Equatable, Sendable {
     case trade(StreamTrade)
     case depth(DepthDiff)
+    case mark(MarkPriceUpdate)
 }
 
 /// Why a frame was skipped. Nothing in a frame traps: every field is checked before use.
@@ -89,7 +111,7 @@ package enum FrameRejection: Error, Equatable, Sendable {
     }
 }
 
-/// Reads Binance's trade and depth frames and REST depth snapshots from raw bytes, without
+/// Reads Binance's trade, depth and (USD-M) mark price frames and REST depth snapshots from raw bytes, without
 /// building a JSON tree: one pass over the bytes, numbers read in place (`DecimalParsing`),
 /// unknown keys skipped. Any input either parses or throws a `FrameRejection`.
 ///
@@ -159,15 +181,17 @@ private struct EventFields {
     typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
     var type: Bytes?
     var symbol: Bytes?
-    var eventMs: Int64?, timeMs: Int64?, tradeId: Int64?, firstId: Int64?, lastId: Int64?
-    /// A trade's price and quantity as sent, read as numbers only when the event is a trade.
-    var priceText: Bytes?, quantityText: Bytes?
+    var eventMs: Int64?, timeMs: Int64?, tradeId: Int64?, firstId: Int64?, lastId: Int64?, previousId: Int64?
+    /// A trade's (or mark update's) price, a trade's quantity and a mark update's rate as sent,
+    /// read as numbers only for the event that has them.
+    var priceText: Bytes?, quantityText: Bytes?, rateText: Bytes?
     var buyerIsMaker: Bool?
     var bids: [BookLevel]?, asks: [BookLevel]?
     var result = false
 
     mutating func read(_ key: Key, _ s: inout FrameScanner) throws {
         guard key.count == 1 else {
+            if key.equals("pu") { previousId = try s.integer("pu"); return }
             if key.equals("result") || key.equals("id") { result = true }
             return try s.skipValue(depth: 2)
         }
@@ -181,6 +205,7 @@ private struct EventFields {
         case UInt8(ascii: "u"): lastId = try s.integer("u")
         case UInt8(ascii: "p"): priceText = try s.rawString()
         case UInt8(ascii: "q"): quantityText = try s.rawString()
+        case UInt8(ascii: "r"): rateText = try s.rawString()
         case UInt8(ascii: "m"): buyerIsMaker = try s.bool()
         case UInt8(ascii: "b"): bids = try s.levels("b")
         case UInt8(ascii: "a"): asks = try s.levels("a")
@@ -196,7 +221,8 @@ private struct EventFields {
             throw FrameRejection.malformed("no event type \"e\"")
         }
         let isTrade = type.elementsEqual("trade".utf8), isDepth = !isTrade && type.elementsEqual("depthUpdate".utf8)
-        guard isTrade || isDepth else { throw FrameRejection.ignored(Excerpt.quoted(String(decoding: type, as: UTF8.self))) }
+        let isMark = !isTrade && !isDepth && type.elementsEqual("markPriceUpdate".utf8)
+        guard isTrade || isDepth || isMark else { throw FrameRejection.ignored(Excerpt.quoted(String(decoding: type, as: UTF8.self))) }
         guard let symbol else { throw FrameRejection.malformed("no symbol \"s\"") }
         guard symbol.elementsEqual(expected) else { throw FrameRejection.foreignSymbol(String(decoding: symbol, as: UTF8.self)) }
         guard let eventMs else { throw FrameRejection.malformed("no event time \"E\"") }
@@ -212,9 +238,25 @@ private struct EventFields {
             return .trade(StreamTrade(id: tradeId, eventMs: eventMs, timeMs: timeMs, price: price, quantity: quantity,
                                       buyerIsMaker: buyerIsMaker ?? false))
         }
+        if isMark { return .mark(try mark(eventMs: eventMs)) }
         guard let firstId, let lastId else { throw FrameRejection.malformed("a depth update without \"U\" or \"u\"") }
         guard firstId <= lastId else { throw FrameRejection.malformed("a depth update with U \(firstId) after u \(lastId)") }
-        return .depth(DepthDiff(eventMs: eventMs, firstId: firstId, lastId: lastId, bids: bids ?? [], asks: asks ?? []))
+        return .depth(DepthDiff(eventMs: eventMs, firstId: firstId, lastId: lastId, bids: bids ?? [], asks: asks ?? [],
+                                previousId: previousId))
+    }
+
+    /// A mark price update: the mark within `ParsedCandles.priceRange`, the rate a finite
+    /// fraction within ±`FundingRate.largestRate`, the next funding time a time after 0.
+    private func mark(eventMs: Int64) throws -> MarkPriceUpdate {
+        guard let priceText, let rateText, let timeMs else { throw FrameRejection.malformed("a mark price update without \"p\", \"r\" or \"T\"") }
+        guard let mark = FrameScanner.decimal(priceText), ParsedCandles.priceRange.contains(mark) else {
+            throw FrameRejection.badNumber(field: "mark price", text: Self.text(priceText))
+        }
+        guard let rate = FrameScanner.decimal(rateText), Swift.abs(rate) <= FundingRate.largestRate else {
+            throw FrameRejection.badNumber(field: "funding rate", text: Self.text(rateText))
+        }
+        guard timeMs > 0 else { throw FrameRejection.badNumber(field: "T", text: String(timeMs)) }
+        return MarkPriceUpdate(eventMs: eventMs, markPrice: mark, rate: rate, nextFundingMs: timeMs)
     }
 }
 

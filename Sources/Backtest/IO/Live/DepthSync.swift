@@ -11,6 +11,10 @@ import BacktestCore
 /// 5. Every later diff must start at the previous `u + 1`; a gap means a resync: the book is
 ///    unknown from that diff on, and the procedure starts again from step 1 with it.
 ///
+/// The USD-M futures market's procedure (`DepthProcedure.futures`) differs in the joins: its
+/// ids are not consecutive, so step 3 drops diffs with `u < lastUpdateId`, step 4's first diff
+/// has `U <= lastUpdateId <= u`, and step 5 checks each diff's `pu` against the previous `u`.
+///
 /// The book is the library's `OrderBook`: the diffs' quantities are absolute and 0 removes a
 /// level. What the book went through is kept as `BookEvent`s for the store and the execution
 /// core (`takeRecorded`): the snapshot, stamped with the event time of the first diff applied
@@ -27,6 +31,8 @@ package struct DepthSync: Sendable {
     }
 
     package private(set) var state = State.waitingForDiff
+    /// How diffs join a snapshot and each other.
+    package let procedure: DepthProcedure
     /// The live book; meaningful when `state == .synced`.
     package private(set) var book = OrderBook()
     /// `u` of the last diff applied.
@@ -52,7 +58,9 @@ package struct DepthSync: Sendable {
     /// not grow memory for ever); the next snapshot then cannot join and is retried.
     package static let bufferLimit = 100_000
 
-    package init() {}
+    package init(procedure: DepthProcedure = .spot) {
+        self.procedure = procedure
+    }
 
     /// Whether a REST snapshot should be fetched now.
     package var wantsSnapshot: Bool { state == .needsSnapshot && held == nil }
@@ -68,7 +76,7 @@ package struct DepthSync: Sendable {
     package mutating func receive(_ diff: DepthDiff) -> Bool {
         switch state {
         case .synced:
-            guard diff.firstId == lastUpdateId &+ 1 else {
+            guard procedure.follows(diff, lastId: lastUpdateId) else {
                 gaps += 1
                 lose(atMs: diff.eventMs)
                 buffer.append(diff)
@@ -110,14 +118,14 @@ package struct DepthSync: Sendable {
     /// Steps 2 to 5 with the held snapshot and the buffer.
     private mutating func tryJoin() -> Bool {
         guard let snap = held, let first = buffer.first else { return false }
-        let next = snap.lastUpdateId &+ 1
+        let next = procedure.joinId(snap.lastUpdateId)
         if next < first.firstId {
             // The snapshot is older than the first diff buffered: they cannot be joined.
             refuse()
             return false
         }
         var k = 0
-        while k < buffer.count, buffer[k].lastId <= snap.lastUpdateId { k += 1 }
+        while k < buffer.count, buffer[k].lastId < next { k += 1 }
         diffsDropped += k
         buffer.removeFirst(k)
         guard let straddling = buffer.first else { return false }  // wait for a newer diff
@@ -134,7 +142,7 @@ package struct DepthSync: Sendable {
         let pending = buffer
         buffer.removeAll(keepingCapacity: true)
         for (k, diff) in pending.enumerated() {
-            if k > 0 && diff.firstId != lastUpdateId &+ 1 {
+            if k > 0 && !procedure.follows(diff, lastId: lastUpdateId) {
                 // A gap inside the buffer: resync from this diff on.
                 gaps += 1
                 lose(atMs: diff.eventMs)
@@ -175,5 +183,23 @@ package struct DepthSync: Sendable {
         e.timeMs = max(e.timeMs, recordedUntilMs)
         recordedUntilMs = e.timeMs
         recorded.append(e)
+    }
+}
+
+/// How a market's depth diffs join a snapshot and each other (`DepthSync`).
+package enum DepthProcedure: Sendable {
+    /// Spot: consecutive ids; the first diff applied holds `lastUpdateId + 1`.
+    case spot
+    /// USD-M futures: each diff names the previous one's `u` (`pu`); the first diff applied
+    /// holds `lastUpdateId` itself.
+    case futures
+
+    /// The id the first diff applied on a snapshot of `lastUpdateId` must hold (`U <= id <= u`);
+    /// buffered diffs ending before it are dropped.
+    func joinId(_ lastUpdateId: Int64) -> Int64 { self == .spot ? lastUpdateId &+ 1 : lastUpdateId }
+
+    /// Whether `diff` continues a book whose last applied diff ended at `lastId`.
+    func follows(_ diff: DepthDiff, lastId: Int64) -> Bool {
+        self == .spot ? diff.firstId == lastId &+ 1 : diff.previousId == lastId
     }
 }

@@ -2,7 +2,7 @@ import BacktestCore
 import Foundation
 
 /// A live session's events as `bt live` writes them, one line each: warm-up, connection,
-/// closed bar, fill, disconnect, resync, skipped frame (the dashboard's fallback, and what a log
+/// closed bar, fill, funding settlement, disconnect, resync, skipped frame (the dashboard's fallback, and what a log
 /// keeps).
 package enum LiveEventText {
     /// The line for `event`; nil for a status (drawn by the dashboard only).
@@ -25,6 +25,9 @@ package enum LiveEventText {
             return "fill \(UTCTime.iso(f.time)) \(f.side.rawValue) \(NumberText.shortest(f.quantityFilled)) at "
                 + "\(NumberText.shortest(f.vwap)) fee \(NumberText.shortest(f.fee))"
                 + (f.isPartial ? " (partial of \(NumberText.shortest(f.quantityAsked)))" : "")
+        case .funding(let row):
+            return "funding \(UTCTime.isoMs(row.timeMs)) rate \(NumberText.shortest(row.rate))"
+                + (row.markPrice.map { " mark \(NumberText.shortest($0))" } ?? "")
         case .disconnected(let reason, let wait, let attempt):
             return "disconnected (\(reason)); reconnecting in \(String(format: "%.1f", wait)) s (attempt \(attempt))"
         case .gap(let expected):

@@ -37,7 +37,8 @@ package struct LivePaperTrader {
     package let startTime: Int64
     /// The recorded book: every stored event of the symbol, then the session's.
     package private(set) var events: [BookEvent]
-    package let config: ExecutionConfig
+    /// The run's settings; a perpetual's funding rows grow as the session records them.
+    package private(set) var config: ExecutionConfig
     /// The signals kept bar by bar over `series`, when the strategy has an incremental form.
     private var stream: SignalStream?
     /// Else the strategy over a whole series, at every close.
@@ -118,6 +119,13 @@ package struct LivePaperTrader {
         let candle = Candle(time: bar.time, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume: bar.volume)
         series.append(candle)
         stream?.append(candle)
+    }
+
+    /// Appends a perpetual's funding row recorded from the stream (later than every row held):
+    /// the engine settles it as it settles a stored row, at the bar whose span holds its time.
+    package mutating func append(funding row: FundingRate) {
+        precondition(config.funding.last.map { row.timeMs > $0.timeMs } ?? true, "funding rows come in time order")
+        config.funding.append(row)
     }
 
     /// Appends recorded book events (none earlier than the last one held).

@@ -8,6 +8,9 @@ import Foundation
 package struct LiveSettings: Sendable {
     package var symbol: String
     package var interval: Timeframe
+    /// Spot, or the USD-M futures market (its perpetuals: the mark price stream is followed too,
+    /// and its funding settlements recorded, `LiveFunding`).
+    package var market = BinanceMarket.spot
     /// The WebSocket server, without the stream path (`wss://stream.binance.com:9443`).
     package var webSocketURL: String
     /// The REST server (klines, depth snapshots).
@@ -36,13 +39,11 @@ package struct LiveSettings: Sendable {
     /// Dashboard redraws a second at most (`--fps`).
     package var fps: Double = 4
 
-    package init(symbol: String, interval: Timeframe, webSocketURL: String, baseURL: URL, settingsText: String) {
-        self.symbol = symbol; self.interval = interval; self.webSocketURL = webSocketURL; self.baseURL = baseURL
+    package init(symbol: String, interval: Timeframe, market: BinanceMarket = .spot, webSocketURL: String, baseURL: URL,
+                 settingsText: String) {
+        self.symbol = symbol; self.interval = interval; self.market = market; self.webSocketURL = webSocketURL; self.baseURL = baseURL
         self.settingsText = settingsText
     }
-
-    /// Binance's public stream server.
-    package static let binanceWebSocketURL = "wss://stream.binance.com:9443"
 }
 
 /// What happens in a session, as it happens: `bt live` prints each as a line or redraws its
@@ -55,6 +56,8 @@ package enum LiveEvent: Sendable {
     /// A closed bar; `source` says whether trades or a backfilled kline made it.
     case bar(TradeBar, source: BarSource)
     case fill(Fill)
+    /// A perpetual's funding settlement seen in the mark price stream, recorded.
+    case funding(FundingRate)
     case disconnected(reason: String, retryInSeconds: Double, attempt: Int)
     case gap(expectedFirstId: Int64)
     case skipped(FrameRejection)
@@ -82,11 +85,14 @@ package struct LiveSummary: Sendable {
     package var barsFromKlines = 0
     package var barsDropped = 0
     package var fills: [Fill] = []
+    /// The funding settlements the session recorded (a USD-M session's).
+    package var funding: [FundingRate] = []
     /// The engine's run over the session's bars at the end (trades, equity, statistics).
     package var result: BacktestResult?
     package var messages = 0
     package var trades = 0
     package var depthUpdates = 0
+    package var markUpdates = 0
     package var reconnects = 0
     package var syncs = 0
     package var gaps = 0
@@ -105,6 +111,8 @@ package struct LiveSummary: Sendable {
 /// symbol, bars from trades by exchange time, the book kept by Binance's procedure
 /// (`DepthSync`), fills by `LivePaperTrader`, and everything it used recorded in the store
 /// bar by bar (`CandleStore.recordLiveBar`), so `bt run --depth book --from START` replays it.
+/// On the USD-M market the mark price stream is followed too: each funding settlement it
+/// passes (`LiveFunding`) joins the trader's funding rows and is recorded with the next bar.
 ///
 /// Faults: a close or a stream silent for `staleSeconds` is a disconnect; reconnection waits
 /// an exponential backoff with jitter, capped at `maxBackoffSeconds`, then resubscribes and
@@ -130,7 +138,10 @@ package final class LiveSession {
     /// The exchange's request-weight window (`exchangeInfo`), when it says one.
     private var weightLimit: (weight: Int, seconds: Double)?
     private var snapshots: SnapshotSchedule
-    private var sync = DepthSync()
+    private var sync: DepthSync
+    private var funding = LiveFunding()
+    /// Funding rows recorded and not yet written.
+    private var fundingDue: [FundingRate] = []
     /// `sync`'s refusals and syncs already seen by the snapshot schedule.
     private var seenRefusals = 0, seenSyncs = 0
     private var warnings = LiveWarnings()
@@ -172,6 +183,7 @@ package final class LiveSession {
         parser = BinanceFrameParser(symbol: settings.symbol)
         client = RetryingClient(policy: settings.fetchPolicy, events: { _ in })
         snapshots = SnapshotSchedule(cap: settings.maxBackoffSeconds)
+        sync = DepthSync(procedure: settings.market == .spot ? .spot : .futures)
         builder = TradeBarBuilder(timeframe: settings.interval)
         summary = LiveSummary(symbol: settings.symbol, interval: settings.interval, startTime: 0, journal: settings.journal)
     }
@@ -198,7 +210,8 @@ package final class LiveSession {
         client = RetryingClient(policy: policy, events: { _ in })
         try prepare()
         let address = try WebSocketAddress(settings.webSocketURL, path: "/stream?streams="
-            + "\(symbol.lowercased())@trade/\(symbol.lowercased())@depth@100ms")
+            + "\(symbol.lowercased())@trade/\(symbol.lowercased())@depth@100ms"
+            + (settings.market == .spot ? "" : "/\(symbol.lowercased())@markPrice@1s"))
         var attempt = 0
         func timeUp() -> Bool {
             shouldStop() || settings.durationSeconds.map { Date().timeIntervalSince(began) >= $0 } ?? false
@@ -317,7 +330,7 @@ package final class LiveSession {
     ///   stored bars or the journal are ahead of the exchange's clock (a session's bars must
     ///   follow them).
     private func prepare() throws {
-        let exchange = try BinanceFetch.exchangeInfo(symbol: symbol, baseURL: settings.baseURL, client: client)
+        let exchange = try BinanceFetch.exchangeInfo(symbol: symbol, baseURL: settings.baseURL, market: settings.market, client: client)
         clock = ExchangeClock(serverMs: exchange.serverTimeMs, at: Self.monotonic())
         weightLimit = exchange.weightLimit
         let clockTime = floorDiv(exchange.serverTimeMs, 1000)
@@ -377,6 +390,13 @@ package final class LiveSession {
         if journal == nil, let name = settings.journal {
             journal = LiveJournal(name: name, symbol: symbol, interval: settings.interval.rawValue, startTime: start,
                                   settings: settings.settingsText, cash: config.initialCash, position: 0, equity: config.initialCash)
+        }
+        // A perpetual's stored funding rows (an earlier session's, or fetched), then those this
+        // session records: the rows the replay reads from the store.
+        var config = self.config
+        if config.instrument == .perp {
+            config.funding = try store.funding(symbol: symbol)
+            funding = LiveFunding(lastRecordedMs: config.funding.last?.timeMs ?? .min)
         }
         trader = try LivePaperTrader(history: history, startTime: start, events: recorded, config: config,
                                      journaled: journal?.fills ?? [],
@@ -440,7 +460,20 @@ package final class LiveSession {
         case .trade(let trade):
             guard plausible(trade.timeMs, field: "T") else { return }
             try receive(trade)
+        case .mark(let update):
+            guard plausible(update.eventMs, field: "E") else { return }
+            summary.markUpdates += 1
+            if let row = funding.receive(update) { take(row) }
         }
+    }
+
+    /// Takes a funding settlement the stream passed: the trader settles it from the next run on,
+    /// and it is written with the next bar.
+    private func take(_ row: FundingRate) {
+        trader.append(funding: row)
+        fundingDue.append(row)
+        summary.funding.append(row)
+        report(.funding(row))
     }
 
     /// Counts a skipped frame and reports it (not the kinds bt only ignores).
@@ -456,7 +489,7 @@ package final class LiveSession {
         let now = Self.monotonic()
         let admitted = clock.admit(timeMs, at: now) {
             do {
-                return try BinanceFetch.serverTime(baseURL: settings.baseURL, client: client).serverTimeMs
+                return try BinanceFetch.serverTime(baseURL: settings.baseURL, market: settings.market, client: client).serverTimeMs
             } catch {
                 warn("the exchange's time could not be had (\(error)): frames ahead of the clock are skipped meanwhile",
                      key: "server time")
@@ -479,6 +512,7 @@ package final class LiveSession {
         }
         if lastTradeId.map({ trade.id != $0 + 1 }) ?? true { incompleteBuckets.insert(bucket) }
         lastTradeId = trade.id
+        if let row = funding.passed(trade.timeMs) { take(row) }
         if pending != nil { try closePendingBar(force: true) }
         let print = trade.print
         if let closed = builder.add(print) {
@@ -502,7 +536,7 @@ package final class LiveSession {
         }
         (seenSyncs, seenRefusals) = (sync.syncs, sync.snapshotsRefused)
         guard sync.wantsSnapshot, snapshots.isDue(at: now) else { return }
-        let url = settings.baseURL.endpoint("api/v3/depth", query: [("symbol", symbol), ("limit", "1000")])
+        let url = settings.market.endpoint(settings.baseURL, "depth", query: [("symbol", symbol), ("limit", "1000")])
         let reply: HTTPReply
         switch client.send(url, attempt: snapshots.refusals + 1) {
         case .success(let r):
@@ -633,7 +667,8 @@ package final class LiveSession {
             journal = j
         }
         try store.recordLiveBar(symbol: symbol, bars: bars ?? CandleSeries(symbol: symbol, timeframe: settings.interval),
-                                prints: printsDue, events: due, journal: journal)
+                                prints: printsDue, events: due, funding: fundingDue, journal: journal)
+        fundingDue.removeAll()
         for fill in new {
             summary.fills.append(fill)
             report(.fill(fill))
@@ -654,7 +689,7 @@ package final class LiveSession {
     /// Fetches and stores the closed klines from `from` (UTC s) on; returns how many were new.
     private func backfill(from: Int64) throws -> Int {
         let result = try BinanceFetch.fetch(symbol: symbol, interval: settings.interval, from: from, store: store,
-                                            baseURL: settings.baseURL, policy: client.policy)
+                                            baseURL: settings.baseURL, market: settings.market, policy: client.policy)
         guard let file = result.file else { return 0 }
         return try store.write([file]).reduce(0) { $0 + $1.added }
     }
@@ -666,7 +701,7 @@ package final class LiveSession {
         let result: FetchResult
         do {
             result = try BinanceFetch.fetch(symbol: symbol, interval: settings.interval, from: from, to: to, store: nil,
-                                            baseURL: settings.baseURL, policy: client.policy)
+                                            baseURL: settings.baseURL, market: settings.market, policy: client.policy)
         } catch let e as FetchError {
             // Not the end of the session: the bars they were for are left out, as without a kline.
             warn("the exchange's klines could not be had (\(e))", key: "klines")

@@ -1,4 +1,5 @@
 import BacktestCore
+import BacktestData
 
 /// A live session's settings as a front end gives them, each checked into its range.
 extension LiveSettings {
@@ -51,11 +52,31 @@ extension LiveSettings {
 }
 
 extension LiveSettings {
+    /// The markets `bt live` follows, by exchange name.
+    package static let markets: [String: BinanceMarket] = ["binance": .spot, "binance-futures": .usdMFutures]
+
     /// Refuses the execution settings a live session cannot honour: a depth other than the live
     /// book, fixed slippage, and a participation cap (fills come at the next bar's open, when
     /// that bar's volume is not known yet).
+    /// On the market: spot trades spot (at any leverage), the USD-M market its perpetuals
+    /// (linear, `perp`); inverse perpetuals and dated futures are not followed live yet.
     /// - Throws: `InputError` naming the setting.
-    package static func checkExecution(_ request: ExecutionRequest) throws {
+    package static func checkExecution(_ request: ExecutionRequest, market: BinanceMarket = .spot) throws {
+        let instrument = request.text(.instrument)
+        if instrument == "inverse-perp" {
+            throw InputError("bt live paper trades spot and linear (USD-M) perpetuals; inverse (coin-margined) perpetuals are "
+                             + "not supported live yet (a batch run over their stored bars and funding is)",
+                             setting: .instrument, value: "inverse-perp")
+        }
+        if market == .spot, let instrument, instrument != Instrument.spot.rawValue {
+            throw InputError("Binance's spot market streams no perpetual or future: a perpetual is paper traded on the "
+                             + "exchange binance-futures (the USD-M market) with \(Setting.instrument.mention) perp",
+                             setting: .instrument, value: instrument)
+        }
+        if market == .usdMFutures, instrument != Instrument.perp.rawValue {
+            throw InputError("the exchange binance-futures streams USD-M perpetuals: give \(Setting.instrument.mention) perp "
+                             + "(dated futures are not followed live yet)", setting: .instrument, value: instrument)
+        }
         if let depth = request.text(.depth), depth != "book" {
             throw InputError("bt live fills against the live order book (what \(Setting.depth.mention) book replays)",
                              setting: .depth, value: depth)

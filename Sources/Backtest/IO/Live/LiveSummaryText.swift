@@ -17,11 +17,16 @@ package enum LiveSummaryText {
         for f in s.fills {
             out += "  \(UTCTime.iso(f.time)) \(f.side.rawValue) \(NumberText.shortest(f.quantityFilled)) at \(NumberText.shortest(f.vwap))\n"
         }
+        if let account = s.result?.account, account.instrument == .perp {
+            out += "funding: \(s.funding.count) settlement\(s.funding.count == 1 ? "" : "s") recorded, "
+                + "\(NumberText.shortest(account.fundingPaid)) paid (net); liquidations: \(account.liquidations)\n"
+        }
         if let stats = s.stats {
             let shown: [Stat] = [.totalReturn, .sharpe, .maxDrawdown, .winRate]
             out += "stats: " + shown.map { "\($0.name) \($0.formatted(stats[$0]))" }.joined(separator: ", ") + "\n"
         }
-        out += "stream: \(s.messages) messages, \(s.trades) trades, \(s.depthUpdates) depth updates, \(s.reconnects) reconnects, "
+        out += "stream: \(s.messages) messages, \(s.trades) trades, \(s.depthUpdates) depth updates, "
+            + (s.markUpdates > 0 ? "\(s.markUpdates) mark updates, " : "") + "\(s.reconnects) reconnects, "
             + "\(s.syncs) book syncs, \(s.gaps) gaps, \(s.lateTrades) late trades"
         let skipped = s.skipped.filter { $0.key != "ignored" }
         if !skipped.isEmpty {

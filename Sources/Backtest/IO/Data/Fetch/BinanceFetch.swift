@@ -35,10 +35,10 @@ package enum BinanceFetch {
     ///   `FetchError` when it cannot be fetched (after the policy's attempts) or a page is not
     ///   valid data.
     package static func fetch(symbol: String, interval: Timeframe, from: Int64? = nil, to: Int64? = nil,
-                             store: CandleStore? = nil, baseURL: URL, policy: FetchPolicy = FetchPolicy(),
+                             store: CandleStore? = nil, baseURL: URL, market: BinanceMarket = .spot, policy: FetchPolicy = FetchPolicy(),
                              events: @escaping (FetchEvent) -> Void = { _ in }) throws -> FetchResult {
         let client = RetryingClient(policy: policy, events: events)
-        let exchange = try exchangeInfo(symbol: symbol, baseURL: baseURL, client: client)
+        let exchange = try exchangeInfo(symbol: symbol, baseURL: baseURL, market: market, client: client)
         var startMs = (from ?? 0) * 1000
         var resumedAfter: Int64?
         if let stored = try FetchSettings.stored(store, symbol: symbol, timeframe: interval), (from ?? stored.first) >= stored.first {
@@ -57,7 +57,7 @@ package enum BinanceFetch {
         var used = exchange.usedWeight
         while startMs <= min(endMs ?? .max, nowMs) {
             pace(used: used, limit: exchange.weightLimit, client: client)
-            let url = BinanceKlines.url(base: baseURL, symbol: symbol, interval: interval, startMs: startMs, endMs: endMs,
+            let url = BinanceKlines.url(base: baseURL, market: market, symbol: symbol, interval: interval, startMs: startMs, endMs: endMs,
                                         limit: BinanceKlines.pageLimit)
             let reply = try client.get(url, page: pages + 1)
             guard reply.status == 200 else { throw FetchSettings.refusal(reply, url: url, service: "Binance") }
@@ -107,13 +107,15 @@ package enum BinanceFetch {
     /// The most windows of one unit a `rateLimits` entry may name (`intervalNum`).
     static let largestIntervalCount: Int64 = 1_000_000
 
-    package static func exchangeInfo(symbol: String, baseURL: URL, client: RetryingClient) throws -> ExchangeInfo {
-        try info(at: baseURL.endpoint("api/v3/exchangeInfo", query: [("symbol", symbol)]), client: client)
+    /// `GET /api/v3/exchangeInfo?symbol=` (`/fapi/v1/...` on the futures market, which ignores the symbol).
+    package static func exchangeInfo(symbol: String, baseURL: URL, market: BinanceMarket = .spot,
+                                     client: RetryingClient) throws -> ExchangeInfo {
+        try info(at: market.endpoint(baseURL, "exchangeInfo", query: [("symbol", symbol)]), client: client)
     }
 
     /// The server's clock alone (`GET /api/v3/time`, weight 1), as an `ExchangeInfo` without limits.
-    package static func serverTime(baseURL: URL, client: RetryingClient) throws -> ExchangeInfo {
-        try info(at: baseURL.appendingPathComponent("api/v3/time"), client: client)
+    package static func serverTime(baseURL: URL, market: BinanceMarket = .spot, client: RetryingClient) throws -> ExchangeInfo {
+        try info(at: baseURL.appendingPathComponent(market.restPrefix + "/time"), client: client)
     }
 
     private static func info(at url: URL, client: RetryingClient) throws -> ExchangeInfo {

@@ -1,7 +1,8 @@
 import BacktestCore
 import Foundation
 
-/// Binance's public spot klines endpoint (`GET /api/v3/klines`): its request and its page.
+/// Binance's public klines endpoint (`GET /api/v3/klines`, the futures market's `/fapi/v1/klines`):
+/// its request and its page.
 ///
 /// A page is a JSON array of bars, oldest first: `[openTimeMs, "open", "high", "low", "close",
 /// "volume", closeTimeMs, "quoteVolume", trades, "takerBase", "takerQuote", "ignore"]`.
@@ -13,11 +14,12 @@ enum BinanceKlines {
     static let weight = 2
 
     /// One page of bars, `startMs` and `endMs` inclusive.
-    static func url(base: URL, symbol: String, interval: Timeframe, startMs: Int64, endMs: Int64?, limit: Int) -> URL {
+    static func url(base: URL, market: BinanceMarket = .spot, symbol: String, interval: Timeframe, startMs: Int64, endMs: Int64?,
+                    limit: Int) -> URL {
         var query = [("symbol", symbol), ("interval", interval.rawValue), ("startTime", String(startMs))]
         if let endMs { query.append(("endTime", String(endMs))) }
         query.append(("limit", String(limit)))
-        return base.endpoint("api/v3/klines", query: query)
+        return market.endpoint(base, "klines", query: query)
     }
 
     /// One page read: its bars (times in seconds, rows named `row N`), and how many rows the

@@ -63,7 +63,13 @@ extension CandleStore {
     /// Replaces the stored funding rates of `symbol` with `rows`. Call inside `transaction`.
     func replaceFunding(symbol: String, rows: [FundingRate]) throws {
         try deleteFunding(symbol: symbol)
-        let insert = try db.prepare("INSERT INTO funding(symbol, time_ms, rate, mark_price) VALUES (?1, ?2, ?3, ?4)")
+        try insertFunding(symbol: symbol, rows: rows)
+    }
+
+    /// Writes `rows` of `symbol`, each replacing a stored row at its time. Call inside `transaction`.
+    func insertFunding(symbol: String, rows: [FundingRate]) throws {
+        guard !rows.isEmpty else { return }
+        let insert = try db.prepare("INSERT OR REPLACE INTO funding(symbol, time_ms, rate, mark_price) VALUES (?1, ?2, ?3, ?4)")
         for row in rows {
             insert.reset()
             insert.bind(1, symbol)

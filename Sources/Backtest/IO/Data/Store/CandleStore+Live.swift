@@ -187,11 +187,13 @@ extension CandleStore {
 
     /// What one closed bar of a live session writes, all in one transaction: the bar (appended
     /// to the stored series, or merged into it when it does not simply follow), the prints and
-    /// book events recorded up to it, and the journal. A kill at any moment leaves either all
-    /// of it or none.
+    /// book events recorded up to it, the funding settlements seen since the last (a USD-M
+    /// session's, kept as `bt data import --format funding` keeps rows, a stored time replaced),
+    /// and the journal. A kill at any moment leaves either all of it or none.
     public func recordLiveBar(symbol: String, bars: CandleSeries, prints: [TradePrint], events: [BookEvent],
-                              journal: LiveJournal?) throws {
+                              funding: [FundingRate] = [], journal: LiveJournal?) throws {
         try transaction {
+            try insertFunding(symbol: symbol, rows: funding)
             if !bars.isEmpty, try !appendBars(bars) {
                 _ = try merge([ImportedFile(file: "live \(symbol)", format: nil, symbol: symbol, content: .candles(bars))])
             }
