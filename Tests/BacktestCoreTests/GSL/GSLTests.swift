@@ -172,3 +172,19 @@ struct GSLMomentsTests {
         }
     }
 }
+
+@Suite("GSL median by selection")
+struct GSLMedianTests {
+    @Test("the median equals the sorted data's middle (or the mean of the two middles), bit for bit", arguments: [1, 2, 3, 4, 11, 1_000, 1_001])
+    func middle(_ n: Int) {
+        var state = UInt64(n) &+ 99
+        let x = (0..<n).map { i -> Double in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return i % 4 == 0 ? 1.5 : Double(Int64(bitPattern: state) >> 22) / 7e9
+        }
+        let v = x.sorted()
+        let want = v.count % 2 == 1 ? v[v.count / 2] : (v[v.count / 2 - 1] + v[v.count / 2]) / 2
+        #expect(GSL.median(x).bitPattern == want.bitPattern, "n \(n)")
+        #expect(GSL.median([]).isNaN)
+    }
+}

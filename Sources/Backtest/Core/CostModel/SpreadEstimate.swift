@@ -154,10 +154,9 @@ public struct SpreadSummary: Sendable, Equatable {
         return SpreadEstimate.Source.allCases.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }.flatMap { counts[$0] ?? 0 > 0 ? $0 : nil }
     }
 
-    /// The median of the finite values; nil without one.
+    /// The median of the finite values (`GSL.median`); nil without one.
     static func median(_ values: [Double]) -> Double? {
-        let v = values.filter(\.isFinite).sorted()
-        guard !v.isEmpty else { return nil }
-        return v.count % 2 == 1 ? v[v.count / 2] : (v[v.count / 2 - 1] + v[v.count / 2]) / 2
+        let v = values.filter(\.isFinite)
+        return v.isEmpty ? nil : GSL.median(v)
     }
 }

@@ -124,6 +124,16 @@ package enum GSL {
         quantile(sorted: sorted(x), f)
     }
 
+    /// The median (`gsl_stats_median`: the middle order statistic, or the mean of the two
+    /// middle ones, found by selection in O(n) on a copy, not by sorting). NaN when empty.
+    /// - Precondition: no NaN in `x`.
+    package static func median(_ x: [Double]) -> Double {
+        prepare()
+        guard !x.isEmpty else { return .nan }
+        var scratch = x
+        return scratch.withUnsafeMutableBufferPointer { gsl_stats_median($0.baseAddress, 1, $0.count) }
+    }
+
     /// The `f` quantile of unsorted data, as `quantile(sorted:)` gives it on the sorted data, and
     /// the mean (`mean`) of the values at or below it in ascending order, as of that prefix of
     /// the sorted data (NaN when none): the same bits, without sorting all of it. The order
