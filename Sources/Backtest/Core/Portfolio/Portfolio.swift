@@ -67,9 +67,16 @@ public enum Portfolio {
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
         if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
-        if config.isMarginAccount {
-            throw InputError("a portfolio trades a cash account (spot at leverage 1) for now: leverage, margin and perpetuals "
-                             + "work in single-symbol runs, sweeps and screens", setting: config.leverage > 1 ? .leverage : .instrument)
+        for s in symbols where s.liquidity != nil {
+            do { try config.trading(s.liquidity).validate() } catch var e as InputError {
+                e.reason = "\(s.symbol): " + e.reason
+                throw e
+            }
+        }
+        let accounts = Set(symbols.map { config.trading($0.liquidity).isMarginAccount })
+        if accounts.count > 1 {
+            throw InputError("a portfolio's symbols share one account: spot at leverage 1 (a cash account) cannot hold a perp or a "
+                             + "future beside it; give \(Setting.leverage.mention) above 1 for a margin account", setting: .instrument)
         }
         for s in symbols {
             guard let rules = s.signals?.positionRules else { continue }

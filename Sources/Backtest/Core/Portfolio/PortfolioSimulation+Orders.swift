@@ -10,14 +10,14 @@ extension PortfolioSimulation {
         var value = cash
         for j in active where ledgers[j].quantity != 0 {
             let c = state[j].cursor
-            value += ledgers[j].quantity * (hasBar(j, t) ? reference(j, c) : candles[j].close[c - 1])
+            value += ledgers[j].quantity * multipliers[j] * (hasBar(j, t) ? reference(j, c) : candles[j].close[c - 1])
         }
         for i in orders.indices {
             let j = orders[i].symbol
             let p = reference(j, orders[i].bar)
             orders[i].price = p
             orders[i].key = targetValue(j, orders[i].weight, value: value, price: p, decisionBar: decision(orders[i].bar))
-                - ledgers[j].quantity * p
+                - ledgers[j].quantity * multipliers[j] * p
         }
         sortByKey()
         for o in orders {
@@ -37,7 +37,7 @@ extension PortfolioSimulation {
             // vectorbt's SizeZero: a change within 1e-12 units is no order.
             guard abs(delta) > 1e-12 else { continue }
             if delta > 0 {
-                buy(j, quantity: delta, at: point, value: value, budget: budget)
+                buy(j, quantity: delta, at: point, value: value, budget: budget, t: t)
             } else {
                 sell(j, full: false, wanted: -delta, at: point, kind: .rebalance)
             }
@@ -66,21 +66,26 @@ extension PortfolioSimulation {
     /// sizing: `N%` a share of `value`; `Nu`, `N$` per slot scaled by K × weight; `vol:` the
     /// share of `value` that targets the volatility; `risk:` the units that lose that share of
     /// `value` at the initial stop, at most the weight's value. NaN: the size is undefined there.
+    /// In a margin account, `N%` and `vol:` also give their share of `value` less what is held as
+    /// the budget, its fee inside (`Broker.openPosition`'s rule: leverage sizes by margin, not cash).
+    /// Quantities count contracts of the symbol's multiplier m: units = value / (m × price).
     func buyDelta(_ j: Int, _ weight: Double, value: Double, price p: Double, position: Double,
                   decisionBar: Int) -> (delta: Double, budget: Double?) {
-        let weight = weight * stacked(j)
+        let weight = weight * stacked(j), m = multipliers[j], margin = account?.margin == true
         switch config.sizing {
-        case .equityFraction(let share): return (weight * share * value / p - position, nil)
+        case .equityFraction(let share):
+            return (weight * share * value / (m * p) - position, margin ? weight * share * value - position * m * p : nil)
         case .units(let units): return (units * Double(slots) * weight - position, nil)
         case .cash(let amount):
             let notional = amount * Double(slots) * weight
-            return (notional / p - position, notional - position * p)
+            return (notional / (m * p) - position, notional - position * m * p)
         case .volatility:
-            return (weight * volatilityShare(j, decisionBar) * value / p - position, nil)
+            let target = weight * volatilityShare(j, decisionBar) * value
+            return (target / (m * p) - position, margin ? target - position * m * p : nil)
         case .risk(let share):
             let d = stopDistance(j, at: p, decisionBar)
             guard d > 0, d.isFinite else { return (.nan, nil) }
-            return (min(share * value / d, weight * value / p) - position, nil)
+            return (min(share * value / (m * d), weight * value / (m * p)) - position, nil)
         }
     }
 
@@ -89,9 +94,9 @@ extension PortfolioSimulation {
         let stackedWeight = weight * stacked(j)
         switch config.sizing {
         case .equityFraction(let share): return stackedWeight * share * value
-        case .units(let units): return units * Double(slots) * stackedWeight * price
+        case .units(let units): return units * Double(slots) * stackedWeight * multipliers[j] * price
         case .cash(let amount): return amount * Double(slots) * stackedWeight
-        case .volatility, .risk: return (buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: decisionBar).delta) * price
+        case .volatility, .risk: return (buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: decisionBar).delta) * multipliers[j] * price
         }
     }
 
@@ -136,13 +141,44 @@ extension PortfolioSimulation {
     }
 
     /// Buys up to `wanted` units of symbol `j`, as `Engine.run` opens a position: capped by the
-    /// cash (fee on top, all-in at most) and `budget`, through the execution core.
-    private mutating func buy(_ j: Int, quantity wanted: Double, at point: FillPoint, value: Double, budget: Double?) {
-        // Cash a buy may spend on notional so that notional + fee <= cash.
-        var limit = fees.affordableNotional(cash: cash, price: point.reference, maker: point.maker)
-        if let budget { limit = min(limit, budget) }
-        ledgers[j].increase(.long, wanted: wanted, limit: limit, valuePositive: value > 0, at: point,
+    /// cash (fee on top, all-in at most) and `budget`, or in a margin account by the free margin,
+    /// through the execution core.
+    private mutating func buy(_ j: Int, quantity wanted: Double, at point: FillPoint, value: Double, budget: Double?, t: Int64) {
+        let (limit, positive) = openingLimit(j, at: point, value: value, budget: budget, t: t, atOpen: false)
+        ledgers[j].increase(.long, wanted: wanted, limit: limit, valuePositive: positive, at: point,
                             signalBar: nextOpen ? point.bar - 1 : point.bar, atOpen: nextOpen, cash: &cash, recorder: &log)
+    }
+
+    /// The most an opening order on symbol `j` at `point` may spend on notional, and whether the
+    /// account may open at all. A cash account: notional + fee at most the cash, and at most
+    /// `budget` (`N$` sizing). A margin account (`Broker.marginCap`): notional + fee at most
+    /// leverage × (equity − the initial margin the positions hold), equity with symbol `j` at the
+    /// order's price and the others at this row's prices (their opens when `atOpen`), and at most
+    /// `budget` with its fee inside (`N$`: without).
+    func openingLimit(_ j: Int, at point: FillPoint, value: Double, budget: Double?, t: Int64, atOpen: Bool) -> (limit: Double, positive: Bool) {
+        let fees = ledgers[j].fees, p = point.reference
+        guard account?.margin == true else {
+            // Cash a buy may spend on notional so that notional + fee <= cash.
+            var limit = fees.affordableNotional(cash: cash, price: p, maker: point.maker)
+            if let budget { limit = min(limit, budget) }
+            return (limit, value > 0)
+        }
+        var equity = cash
+        for k in active where ledgers[k].quantity != 0 {
+            let c = state[k].cursor
+            let price = k == j ? p : !hasBar(k, t) ? candles[k].close[c - 1] : atOpen ? candles[k].open[c] : reference(k, c)
+            equity += ledgers[k].quantity * multipliers[k] * price
+        }
+        let m = multipliers[j]
+        let cap = Broker.marginCap(leverage: config.leverage, multiplier: m, fees: fees, used: usedMargin(), price: p, equity: equity,
+                                   maker: point.maker)
+        var limit = cap
+        if let budget {
+            if case .cash = config.sizing { limit = min(budget, cap) } else {
+                limit = min(fees.affordableNotional(cash: budget, price: m * p, maker: point.maker), cap)
+            }
+        }
+        return (limit, equity > 0 && cap > 0)
     }
 
     /// Sells symbol `j`: all of it (`full`, as `Engine.run` closes a position: a remainder the
@@ -203,7 +239,7 @@ extension PortfolioSimulation {
     }
 
     /// Drops the symbols an exit left flat from `active` (in order).
-    private mutating func removeFlatFromActive() {
+    mutating func removeFlatFromActive() {
         var k = 0
         while k < active.count {
             let j = active[k]

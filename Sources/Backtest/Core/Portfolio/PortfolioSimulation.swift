@@ -47,8 +47,12 @@ struct PortfolioSimulation {
     let slots: Int
     let clock: PortfolioClock
     let nextOpen: Bool
-    /// How fills are charged and how much a buy may spend (`config.fees`).
-    let fees: FeeSchedule
+    /// Each symbol's contract multiplier (`ExecutionConfig.multiplier`; 1 on spot): a position's
+    /// value is quantity × multiplier × price.
+    let multipliers: [Double]
+    /// The account's margin, funding, borrow and interest (`PortfolioAccount`); nil for a cash
+    /// account without borrow, whose loop has none of them.
+    var account: PortfolioAccount?
     let mode: Mode
     /// Where each symbol's fills get their liquidity (`PortfolioSymbol.liquidity`, else `config`).
     let liquidityConfigs: [ExecutionConfig]
@@ -113,16 +117,22 @@ struct PortfolioSimulation {
         self.mode = mode
         slots = rules.slots(symbols: symbols.count)
         nextOpen = config.fill == .nextOpen
-        fees = config.fees
         clock = PortfolioClock(candles.map(\.time))
         cash = config.initialCash
         let m = symbols.count
         state = [SymbolState](repeating: SymbolState(), count: m)
         liquidityConfigs = symbols.map { $0.liquidity ?? config }
+        let configs = symbols.map { config.trading($0.liquidity) }
         ledgers = symbols.indices.map { j in
-            PositionLedger(symbol: j, candles: symbols[j].candles, config: config, liquidity: symbols[j].liquidity,
+            PositionLedger(symbol: j, candles: symbols[j].candles, config: configs[j], liquidity: symbols[j].liquidity,
                            distances: inputs?[j].distances ?? .init())
         }
+        multipliers = configs.map(\.multiplier)
+        // Borrow charges shorts only: a cash account of longs keeps the loop it had.
+        account = configs.contains(where: \.isMarginAccount) || (config.allowShort && config.borrowBps > 0)
+            ? PortfolioAccount(configs, leverage: config.leverage, mode: config.margin, marginRate: config.marginRate,
+                               borrowRate: config.borrowRate, clock: clock, timeframe: symbols.count == 1 ? symbols[0].candles.timeframe : nil)
+            : nil
         hasExits = !config.exits.isEmpty
         entryPrices = config.entries.isMarket ? nil : inputs?.map { $0.entryPrices! }
         working = [(order: WorkingEntry, weight: Double)?](repeating: nil, count: entryPrices == nil ? 0 : m)
@@ -186,21 +196,27 @@ struct PortfolioSimulation {
         for r in 0..<n {
             let t = clock.time[r]
             for j in active { advance(j, to: t) }
-            if nextOpen {
-                plan(r, t)
-                executeOrders(r)
-                if entryPrices != nil { workEntries(r, t) }
-                checkStops(r, t)
-                closeBars(t)
-                readExitRules(t)
-            } else {
-                if entryPrices != nil { workEntries(r, t) }
-                checkStops(r, t)
-                closeBars(t)
-                readExitRules(t)
-                plan(r, t)
-                executeOrders(r)
-                timeExitsAtClose(r, t)
+            // After a liquidation took the account's equity: no order, nothing held.
+            if account?.stoppedAt == nil {
+                if nextOpen {
+                    plan(r, t)
+                    executeOrders(r)
+                    if account != nil { settleOpen(r, t) }
+                    if entryPrices != nil { workEntries(r, t) }
+                    checkStops(r, t)
+                    closeBars(t)
+                    readExitRules(t)
+                } else {
+                    if account != nil { settleOpen(r, t) }
+                    if entryPrices != nil { workEntries(r, t) }
+                    checkStops(r, t)
+                    closeBars(t)
+                    readExitRules(t)
+                    plan(r, t)
+                    executeOrders(r)
+                    timeExitsAtClose(r, t)
+                }
+                if account != nil && account?.stoppedAt == nil { closeRow(r, t) }
             }
             mark(r, t)
         }
@@ -256,7 +272,7 @@ struct PortfolioSimulation {
             let c = state[j].cursor
             let close = candles[j].close
             let price = hasBar(j, t) ? close[c] : close[c - 1]
-            let v = ledgers[j].quantity * price
+            let v = ledgers[j].quantity * multipliers[j] * price
             equity += v
             value += abs(v)
             if ledgers[j].quantity != 0 {
@@ -324,7 +340,14 @@ struct PortfolioLog: ExecutionRecorder {
         fills.append(PortfolioFill(symbol: symbol, bar: bar, fill: fill))
         #if DEBUG
         let signed = fill.side == .buy ? fill.quantityFilled : -fill.quantityFilled
-        ledgerCash -= signed * fill.vwap + fill.fee
+        ledgerCash -= signed * fill.vwap * fill.multiplier + fill.fee
+        #endif
+    }
+
+    /// A charge to cash outside the fills (funding, borrow, interest; negative: received).
+    mutating func record(charge amount: Double) {
+        #if DEBUG
+        ledgerCash -= amount
         #endif
     }
 
