@@ -147,6 +147,8 @@ extension PortfolioSimulation {
         let (limit, positive) = openingLimit(j, at: point, value: value, budget: budget, t: t, atOpen: false)
         ledgers[j].increase(.long, wanted: wanted, limit: limit, valuePositive: positive, at: point,
                             signalBar: nextOpen ? point.bar - 1 : point.bar, atOpen: nextOpen, cash: &cash, recorder: &log)
+        // A margin account's next order counts this position's margin and value.
+        if account?.margin == true { updateActive(j) }
     }
 
     /// The most an opening order on symbol `j` at `point` may spend on notional, and whether the
