@@ -43,7 +43,16 @@ struct PortfolioRuleTests {
         #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .rank), config: Self.plain) } == .portfolioRank)
         var short = Self.plain
         short.allowShort = true
-        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: short) } == .short)
+        // A long/short book holds K of each side at equal weights from the signals, entering at market.
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .inverseVolatility), config: short) } == .short)
+        #expect(setting { _ = try Portfolio.run(ranked, rules: PortfolioRules(rebalance: .monthly, rotate: true), config: short) } == .short)
+        var pyramid = short
+        pyramid.entries.pyramid = 2
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: pyramid) } == .pyramid)
+        var risk = short
+        risk.sizing = .risk(0.01)
+        risk.stopLoss = 0.02
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: risk) } == .size)
         #expect(setting { _ = try Portfolio.run([s[0], s[0]], rules: PortfolioRules(), config: Self.plain) } == .symbol)
         #expect(setting { _ = try PortfolioRules.Weighting.parse("equall") } == .weight)
         #expect(setting { _ = try PortfolioRules.Rebalance.parse("0") } == .rebalance)

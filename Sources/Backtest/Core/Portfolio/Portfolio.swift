@@ -29,6 +29,10 @@ public enum Portfolio {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
         try rules.validate(ranked: ranked)
+        if config.allowShort && (rules.rotate || rules.weighting != .equal) {
+            throw InputError("a long/short book holds K longs and K shorts at equal weights from the signals: rotation and "
+                             + "rank or inverse-volatility weights are long only", setting: .short)
+        }
         if rules.rotate && !config.entries.isMarket {
             throw InputError("a rotation holds the top symbols at each rebalance with market orders: limit and stop entries "
                              + "need entry signals", setting: config.entries.limit != nil ? .entryLimit : .entryStop)
@@ -63,10 +67,24 @@ public enum Portfolio {
         }
     }
 
+    /// What a long/short book (`--short`) cannot do yet: limit and stop entries, `--pyramid`,
+    /// sizes by risk or volatility.
+    private static func validateBook(_ config: ExecutionConfig) throws {
+        if !config.entries.isMarket {
+            throw InputError("a long/short portfolio enters at market: limit and stop entries are long only",
+                             setting: config.entries.limit != nil ? .entryLimit : .entryStop)
+        }
+        if config.entries.pyramid > 1 { throw InputError("a long/short portfolio takes one entry per position", setting: .pyramid) }
+        switch config.sizing {
+        case .risk, .volatility: throw InputError("a long/short portfolio sizes by N%, N$ or Nu", setting: .size)
+        default: break
+        }
+    }
+
     /// The symbols sorted by name, after checking the inputs.
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
-        if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
+        if config.allowShort { try validateBook(config) }
         for s in symbols where s.liquidity != nil {
             do { try config.trading(s.liquidity).validate() } catch var e as InputError {
                 e.reason = "\(s.symbol): " + e.reason
@@ -80,7 +98,7 @@ public enum Portfolio {
         }
         for s in symbols {
             guard let rules = s.signals?.positionRules else { continue }
-            if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil {
+            if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil || (config.allowShort && rules.exit != nil) {
                 throw InputError("a portfolio's entry rules decide which flat symbols compete for a slot: they cannot read "
                                  + "the position (its exit rules can)", setting: .entry)
             }

@@ -23,13 +23,17 @@ extension PortfolioSimulation {
         for o in orders {
             let j = o.symbol, p = o.price, position = ledgers[j].quantity
             let point = FillPoint(bar: o.bar, row: r, reference: p, timeMs: fillTimeMs(j, o.bar))
+            if shortEvents != nil && o.weight != 0 {
+                executeBookOrder(o, at: point, value: value, t: t)
+                continue
+            }
             if o.reason == .entry, entryPrices != nil {
                 // A limit or stop entry: it works from the next bar (this one with next-open fills).
                 place(j, signalBar: nextOpen ? o.bar - 1 : o.bar, weight: o.weight)
                 continue
             }
             if o.weight == 0 {
-                if position > 0 { sell(j, full: true, at: point, kind: exitKind(o.reason)) }
+                if position != 0 { sell(j, full: true, at: point, kind: exitKind(o.reason)) }
                 continue
             }
             let (delta, budget) = buyDelta(j, o.weight, value: value, price: p, position: position, decisionBar: decision(o.bar))
@@ -69,9 +73,11 @@ extension PortfolioSimulation {
     /// In a margin account, `N%` and `vol:` also give their share of `value` less what is held as
     /// the budget, its fee inside (`Broker.openPosition`'s rule: leverage sizes by margin, not cash).
     /// Quantities count contracts of the symbol's multiplier m: units = value / (m × price).
+    /// `budgeted`: give that budget in a cash account too (a short's: `bt run` sizes a short by
+    /// its budget, the proceeds being cash).
     func buyDelta(_ j: Int, _ weight: Double, value: Double, price p: Double, position: Double,
-                  decisionBar: Int) -> (delta: Double, budget: Double?) {
-        let weight = weight * stacked(j), m = multipliers[j], margin = account?.margin == true
+                  decisionBar: Int, budgeted: Bool = false) -> (delta: Double, budget: Double?) {
+        let weight = weight * stacked(j), m = multipliers[j], margin = budgeted || account?.margin == true
         switch config.sizing {
         case .equityFraction(let share):
             return (weight * share * value / (m * p) - position, margin ? weight * share * value - position * m * p : nil)
@@ -91,6 +97,7 @@ extension PortfolioSimulation {
 
     /// The value a target asks for (`buyDelta`'s units at `price`), to order a row's orders.
     private func targetValue(_ j: Int, _ weight: Double, value: Double, price: Double, decisionBar: Int) -> Double {
+        if weight < 0 { return -targetValue(j, -weight, value: value, price: price, decisionBar: decisionBar) }  // a short's
         let stackedWeight = weight * stacked(j)
         switch config.sizing {
         case .equityFraction(let share): return stackedWeight * share * value
@@ -157,8 +164,14 @@ extension PortfolioSimulation {
     /// leverage × (equity − the initial margin the positions hold), equity with symbol `j` at the
     /// order's price and the others at this row's prices (their opens when `atOpen`), and at most
     /// `budget` with its fee inside (`N$`: without).
-    func openingLimit(_ j: Int, at point: FillPoint, value: Double, budget: Double?, t: Int64, atOpen: Bool) -> (limit: Double, positive: Bool) {
+    /// A short in a cash account: at most its budget, fee inside (its proceeds are cash).
+    func openingLimit(_ j: Int, at point: FillPoint, value: Double, budget: Double?, t: Int64, atOpen: Bool,
+                      short: Bool = false) -> (limit: Double, positive: Bool) {
         let fees = ledgers[j].fees, p = point.reference
+        if short && account?.margin != true {
+            let limit = budget.map { fees.affordableNotional(cash: $0, price: multipliers[j] * p, maker: point.maker) } ?? .infinity
+            return (limit, value > 0)
+        }
         guard account?.margin == true else {
             // Cash a buy may spend on notional so that notional + fee <= cash.
             var limit = fees.affordableNotional(cash: cash, price: p, maker: point.maker)
@@ -186,7 +199,7 @@ extension PortfolioSimulation {
     /// Sells symbol `j`: all of it (`full`, as `Engine.run` closes a position: a remainder the
     /// book or the cap leaves stays to be sent again), or `wanted` units (a rebalance trim).
     mutating func sell(_ j: Int, full: Bool, wanted: Double = 0, at point: FillPoint, kind: ExitKind?) {
-        guard ledgers[j].quantity > 0 else { return }
+        guard ledgers[j].quantity != 0 else { return }
         ledgers[j].decrease(full: full, wanted: wanted, at: point, kind: kind, cash: &cash, recorder: &log)
     }
 
@@ -207,13 +220,13 @@ extension PortfolioSimulation {
         for j in active {
             guard hasBar(j, t) else { continue }
             let bar = state[j].cursor
-            guard ledgers[j].quantity > 0 else { continue }
+            guard ledgers[j].quantity != 0 else { continue }
             let fillsBefore = log.fills.count, closingBefore = ledgers[j].closing
             if nextOpen && !ledgers[j].closing && ledgers[j].timeExitDue(bar) {
                 sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].open[bar], timeMs: candles[j].time[bar] &* 1000),
                      kind: .time)
             }
-            if ledgers[j].quantity > 0 && ledgers[j].watches(bar) {
+            if ledgers[j].quantity != 0 && ledgers[j].watches(bar) {
                 ledgers[j].checkLevels(bar: bar, row: r, cash: &cash, recorder: &log)
             }
             if ledgers[j].quantity == 0 || (ledgers[j].closing && !closingBefore)
@@ -230,7 +243,7 @@ extension PortfolioSimulation {
     mutating func timeExitsAtClose(_ r: Int, _ t: Int64) {
         guard config.exits.exitAfterBars != nil, !active.isEmpty else { return }
         var closed = false
-        for j in active where hasBar(j, t) && ledgers[j].quantity > 0 && !ledgers[j].closing {
+        for j in active where hasBar(j, t) && ledgers[j].quantity != 0 && !ledgers[j].closing {
             let bar = state[j].cursor
             guard ledgers[j].timeExitDue(bar) else { continue }
             sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].close[bar], timeMs: fillTimeMs(j, bar)), kind: .time)

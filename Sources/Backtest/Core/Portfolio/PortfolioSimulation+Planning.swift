@@ -16,7 +16,7 @@ extension PortfolioSimulation {
             }
         case .signals:
             sendRemainders(t)
-            planSignals(r, t)
+            if shortEvents != nil { planBook(r, t) } else { planSignals(r, t) }
         case .rotation:
             sendRemainders(t)
             if rebalanceRow[r] { planRotation(t) }
@@ -206,14 +206,19 @@ extension PortfolioSimulation {
 
     // MARK: - Slots
 
-    /// Books a slot for `j`.
-    mutating func hold(_ j: Int) {
-        if !state[j].held { state[j].held = true; heldCount += 1 }
+    /// Books a slot for `j` (a short one when `short`: `--short` books K of each side).
+    mutating func hold(_ j: Int, short: Bool = false) {
+        guard !state[j].held else { return }
+        state[j].held = true
+        state[j].short = short
+        if short { heldShorts += 1 } else { heldCount += 1 }
     }
 
     /// Frees `j`'s slot.
     mutating func release(_ j: Int) {
-        if state[j].held { state[j].held = false; heldCount -= 1 }
+        guard state[j].held else { return }
+        state[j].held = false
+        if state[j].short { heldShorts -= 1 } else { heldCount -= 1 }
     }
 
     /// Highest rank first, NaN last, ties by symbol.

@@ -16,6 +16,8 @@ struct PortfolioSimulation {
         var cursor = 0
         /// Holds a slot (a filled entry, until its exit is sent or a stop hits).
         var held = false
+        /// The slot held is a short one (`--short`).
+        var short = false
         var inActive = false
         var rowsHeld = 0
         var skipped = 0
@@ -77,6 +79,13 @@ struct PortfolioSimulation {
     let sizingVolatility: [[Double]]?
     let entries: PortfolioEvents
     let exits: PortfolioEvents
+    /// With shorts (`config.allowShort`): short entry and short exit events (the signals' short
+    /// vectors, else their exits and entries, as `Engine.run` reads them); nil without.
+    let shortEvents: (entries: PortfolioEvents, exits: PortfolioEvents)?
+    /// Short slots held (`--short`: up to `slots` of each side).
+    var heldShorts = 0
+    /// Scratch: symbols whose position this row's order closes and reverses.
+    var reversing: [Bool]
     let rebalanceRow: [Bool]
 
     /// Each symbol's position in the execution core, with its liquidity model.
@@ -156,7 +165,7 @@ struct PortfolioSimulation {
         } : nil
         rebalanceRow = clock.rebalanceRows(rules.rebalance)
         var entries = (symbols: [Int32](), bars: [Int32](), rows: [Int32]())
-        var exits = entries
+        var exits = entries, shortEntries = entries, shortExits = entries
         if case .signals = mode {
             let clock = self.clock, nextOpen = config.fill == .nextOpen
             for (j, s) in symbols.enumerated() {
@@ -174,10 +183,27 @@ struct PortfolioSimulation {
                         exits.symbols.append(Int32(j)); exits.bars.append(Int32(k)); exits.rows.append(row)
                     }
                 }
+                guard config.allowShort else { continue }
+                let se = signals.shortEntries ?? signals.exits, sx = signals.shortExits ?? signals.entries
+                for k in 0..<n where se[k] != sx[k] {
+                    let fillBar = nextOpen ? k + 1 : k
+                    guard fillBar < n else { continue }
+                    let row = Int32(clock.row(of: time[fillBar]))
+                    if se[k] {
+                        shortEntries.symbols.append(Int32(j)); shortEntries.bars.append(Int32(k)); shortEntries.rows.append(row)
+                    } else {
+                        shortExits.symbols.append(Int32(j)); shortExits.bars.append(Int32(k)); shortExits.rows.append(row)
+                    }
+                }
             }
         }
         self.entries = PortfolioEvents(rows: clock.count, symbols: entries.symbols, bars: entries.bars, eventRows: entries.rows)
         self.exits = PortfolioEvents(rows: clock.count, symbols: exits.symbols, bars: exits.bars, eventRows: exits.rows)
+        shortEvents = config.allowShort
+            ? (PortfolioEvents(rows: clock.count, symbols: shortEntries.symbols, bars: shortEntries.bars, eventRows: shortEntries.rows),
+               PortfolioEvents(rows: clock.count, symbols: shortExits.symbols, bars: shortExits.bars, eventRows: shortExits.rows))
+            : nil
+        reversing = [Bool](repeating: false, count: config.allowShort ? m : 0)
         // K may be any size (a weight is 1/K of the equity); what is reserved is bounded by the symbols.
         let held = min(slots, m)
         orders.reserveCapacity(max(16, min(m, 4 * held)))
