@@ -198,7 +198,7 @@ struct PortfolioCommandTests {
         (["ma-cross", "--symbols", "GOOG", "--all"], "give either --symbols or --all"),
         (["ma-cross", "--symbols", "GOOG,GOOG"], "symbol GOOG is given twice"),
         (["ma-cross", "GOOG"], "unexpected argument 'GOOG'"),
-        (["ma-cross", "--symbols", "GOOG", "--short"], "long only"),
+        (["ma-cross", "--symbols", "GOOG", "--short", "--weight", "inverse-vol"], "--short: a long/short book holds K longs and K shorts"),
         (["--entry", "close > sma(close, $n)", "--exit", "close < sma(close, 20)", "--symbols", "GOOG"], "$n"),
     ] as [([String], String)])
     func errors(arguments: [String], message: String) throws {
