@@ -1,4 +1,4 @@
-/// Portfolios across symbols: one cash account, a limited number of slots, a ranking that
+/// Portfolios across symbols: one account (cash or margin), a limited number of slots per side, a ranking that
 /// decides which signals to take, rebalancing and rotation; every fill through the same fill
 /// model as `Engine.run`.
 public enum Portfolio {
@@ -18,13 +18,17 @@ public enum Portfolio {
     ///   all-in rule); it goes through the symbol's own liquidity model and participation cap.
     /// - **Stops** are checked per symbol as `Engine.run` checks them; a stopped position frees
     ///   its slot. An exit that fills only partly is sent again at the symbol's next bars.
-    /// - **Accounting.** Equity = cash + Σ position × close (last close without a bar); final
-    ///   equity = initial cash + Σ round-trip PnL; cash never goes below 0. Debug builds check
-    ///   the ledger against the fills after the run.
+    /// - **Accounting.** Equity = cash + Σ position × multiplier × close (last close without a
+    ///   bar); final equity = initial cash + Σ round-trip PnL; a cash account's cash never goes
+    ///   below 0 (a margin account's may, `PortfolioAccount`). Debug builds check the ledger
+    ///   against the fills after the run.
+    /// - **Margin and shorts**: `PortfolioAccount` (liquidation, funding, borrow, interest) and
+    ///   `PortfolioSimulation+Shorts` (the long/short book of `config.allowShort`).
     ///
     /// - Complexity: O(rows x active symbols) for the loop (no allocation per row), plus
     ///   O(symbols x rows / rebalance interval) under rotation and O(signals log) for events.
-    /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, shorts.
+    /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, a cash
+    ///   symbol beside a margin one, what a long/short book does not take.
     public static func run(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig) throws -> PortfolioResult {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
