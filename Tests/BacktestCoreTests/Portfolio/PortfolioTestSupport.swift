@@ -199,6 +199,7 @@ enum PortfolioInvariants {
     ///   and a cross liquidation closes a symbol without a bar at the row on its last bar.
     static func check(_ r: PortfolioResult, account: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
         let n = r.time.count
+        let account = account || r.account.account != nil || r.trades.contains { $0.trade.side == .short }
         #expect(r.cash.count == n && r.equity.count == n && r.positions.count == n, sourceLocation: sourceLocation)
         #expect(account || r.cash.allSatisfy { $0 >= 0 }, "cash went negative", sourceLocation: sourceLocation)
         // equity = cash + Σ position × close (the last close without a bar), on every row.
