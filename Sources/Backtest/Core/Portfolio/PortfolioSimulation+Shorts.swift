@@ -41,16 +41,8 @@ extension PortfolioSimulation {
                 let rank = ranks[j]?[k] ?? .nan
                 candidates.append(Candidate(symbol: j, bar: k + (nextOpen ? 1 : 0), rank: short ? -rank : rank, sigma: .nan))
             }
-            let free = max(0, slots - (short ? heldShorts : heldCount))
-            if candidates.count > free { sortByRank(&candidates) }
-            for (i, c) in candidates.enumerated() {
-                guard i < free else {
-                    state[c.symbol].skipped += 1
-                    skippedEntries += 1
-                    continue
-                }
-                advance(c.symbol, to: t)
-                hold(c.symbol, short: short)
+            let admitted = admit(free: max(0, slots - (short ? heldShorts : heldCount)), t, short: short)  // sorts `candidates`
+            for c in candidates.prefix(admitted) {
                 // The entry takes the place of the symbol's exit on this row: one order closes and reverses.
                 orders.removeAll { $0.symbol == c.symbol && $0.reason == .exit }
                 orders.append(PendingOrder(symbol: c.symbol, bar: c.bar, weight: short ? -weight : weight, reason: .entry))
