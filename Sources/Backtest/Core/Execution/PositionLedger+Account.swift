@@ -43,6 +43,7 @@ extension PositionLedger {
     /// position held after the bar's open fills, each at its mark, else at the close before the
     /// bar (`FundingSchedule.settle`), charged to cash and the round trip. Returns the amount
     /// (negative: received).
+    @inline(__always)  // the bar loop's hot path: inlined, it copies nothing (engine_perp)
     mutating func settleFunding(bar: Int, schedule: inout FundingSchedule, cash: inout Double) -> Double {
         let start = candles.time[bar] &* 1000
         let end = Self.barEndMs(bar, time: candles.time, timeframe: candles.timeframe)
