@@ -102,7 +102,11 @@ public enum Portfolio {
         }
         for s in symbols {
             guard let rules = s.signals?.positionRules else { continue }
-            if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil || (config.allowShort && rules.exit != nil) {
+            if config.allowShort && rules.exit != nil {
+                throw InputError("a long/short portfolio's exit rules cannot read the position yet (a long-only one's can)",
+                                 setting: .exit)
+            }
+            if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil {
                 throw InputError("a portfolio's entry rules decide which flat symbols compete for a slot: they cannot read "
                                  + "the position (its exit rules can)", setting: .entry)
             }
