@@ -52,6 +52,11 @@ struct PortfolioMarginTests {
                 c.fill = fill; c.instrument = .perp; c.leverage = 20; c.margin = .isolated; c.mmr = 0.01; c.sizing = .equityFraction(20)
                 c.maxParticipation = nil
             },
+            Setup(name: "GOOG, \(f), perp at 3x cross, limit entries at 99% for 3 bars, maker fees, time exit", expects: [.time]) { c, candles in
+                c.fill = fill; c.instrument = .perp; c.leverage = 3; c.sizing = .equityFraction(3); c.funding = funding(candles)
+                c.entries = EntryRules(limit: PortfolioSingleSymbolTests.limit99, orderBars: 3); c.makerBps = 1
+                c.exits = ExitRules(exitAfterBars: 12)
+            },
             Setup(name: "GOOG, \(f), long/short on spot (cash account), borrow 300 bps, stop 6%") { c, _ in
                 c.fill = fill; c.allowShort = true; c.borrowBps = 300; c.stopLoss = 0.06
             },
