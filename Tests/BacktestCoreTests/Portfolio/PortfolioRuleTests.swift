@@ -53,6 +53,14 @@ struct PortfolioRuleTests {
         risk.sizing = .risk(0.01)
         risk.stopLoss = 0.02
         #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: risk) } == .size)
+        var limit = short
+        limit.entries = EntryRules(limit: PortfolioPropertyTests.limit, shortLimit: PortfolioPropertyTests.limitAbove, orderBars: 2)
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: limit) } == .entryLimit)
+        // One account: a symbol traded as a perpetual beside spot at leverage 1 (a cash account).
+        var perp = Self.plain
+        perp.instrument = .perp
+        let mixed = [PortfolioSymbol(candles: s[0].candles, signals: s[0].signals, liquidity: perp), s[1]]
+        #expect(setting { _ = try Portfolio.run(mixed, rules: PortfolioRules(), config: Self.plain) } == .instrument)
         #expect(setting { _ = try Portfolio.run([s[0], s[0]], rules: PortfolioRules(), config: Self.plain) } == .symbol)
         #expect(setting { _ = try PortfolioRules.Weighting.parse("equall") } == .weight)
         #expect(setting { _ = try PortfolioRules.Rebalance.parse("0") } == .rebalance)
