@@ -61,6 +61,16 @@ struct PortfolioRuleTests {
         perp.instrument = .perp
         let mixed = [PortfolioSymbol(candles: s[0].candles, signals: s[0].signals, liquidity: perp), s[1]]
         #expect(setting { _ = try Portfolio.run(mixed, rules: PortfolioRules(), config: Self.plain) } == .instrument)
+        // Every instrument a run knows: the linear ones trade in a portfolio, any other (an
+        // inverse contract, coin-margined) is refused naming the instrument.
+        for kind in Instrument.allCases {
+            var c = Self.plain
+            c.instrument = kind
+            c.leverage = 2
+            c.mmr = 0.01
+            let refused = setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: c) }
+            #expect(refused == (Portfolio.linearInstruments.contains(kind) ? nil : .instrument), "\(kind)")
+        }
         #expect(setting { _ = try Portfolio.run([s[0], s[0]], rules: PortfolioRules(), config: Self.plain) } == .symbol)
         #expect(setting { _ = try PortfolioRules.Weighting.parse("equall") } == .weight)
         #expect(setting { _ = try PortfolioRules.Rebalance.parse("0") } == .rebalance)

@@ -85,6 +85,9 @@ public enum Portfolio {
         }
     }
 
+    /// What a portfolio's symbols may trade: PnL linear in the quote currency.
+    static let linearInstruments: Set<Instrument> = [.spot, .perp, .future]
+
     /// The symbols sorted by name, after checking the inputs.
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
@@ -94,6 +97,13 @@ public enum Portfolio {
                 e.reason = "\(s.symbol): " + e.reason
                 throw e
             }
+        }
+        for s in symbols where !linearInstruments.contains(config.trading(s.liquidity).instrument) {
+            // Positions are valued quantity × multiplier × price in the quote currency: an inverse
+            // contract's PnL in the coin is not a portfolio's yet.
+            throw InputError("\(s.symbol): a portfolio trades linear instruments (spot, perp, future): "
+                             + "run an inverse contract alone with bt run", setting: .instrument,
+                             value: config.trading(s.liquidity).instrument.rawValue)
         }
         let accounts = Set(symbols.map { config.trading($0.liquidity).isMarginAccount })
         if accounts.count > 1 {
