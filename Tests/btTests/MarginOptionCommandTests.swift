@@ -141,7 +141,7 @@ struct MarginOptionCommandTests {
         #expect(spans.count == 10 && abs(spans.reduce(0, +) - paid) <= 0.006, "\(spans) vs \(paid)")
     }
 
-    @Test("a sweep's grid takes leverage and mmr as axes; a portfolio refuses a margin account with the reason")
+    @Test("a sweep's grid takes leverage and mmr as axes; a portfolio sweep takes leverage and refuses mmr, each symbol's own")
     func sweepAndPortfolio() throws {
         let db = try RunCommandTests.store()
         let out = BT.scratchDirectory().path
@@ -154,8 +154,9 @@ struct MarginOptionCommandTests {
         #expect(rows.count == 7 && csv.hasPrefix("leverage,mmr,"), "\(csv.prefix(200))")
         #expect(rows.filter { $0.hasPrefix("2,") }.allSatisfy { $0.contains("at most 200% of equity at leverage 2") }, "\(csv)")
         #expect(rows.filter { $0.hasPrefix("3,") || $0.hasPrefix("5,") }.allSatisfy { !$0.contains(",error,") }, "\(csv)")
-        let p = try BT.run(["portfolio", "ma-cross", "--symbols", "GOOG,EURUSD", "--leverage", "2", "--db", db])
-        #expect(p.status == 2 && p.stderr.contains("error: --leverage: a portfolio trades a cash account"), "\(p.stderr)")
+        let p = try BT.run(["sweep", "ma-cross", "--portfolio", "--symbols", "GOOG,EURUSD", "--leverage", "3", "--grid", "mmr=1%,2%",
+                            "--out", out + "/p", "--db", db])
+        #expect(p.status == 2 && p.stderr.contains("error: --mmr: a portfolio's maintenance rate is each symbol's own"), "\(p.stderr)")
     }
 
     @Test("a strategy file's [account] gives the run's account and fees; options override it; a bad value names the file and line")

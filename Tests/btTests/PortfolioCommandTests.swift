@@ -198,7 +198,9 @@ struct PortfolioCommandTests {
         (["ma-cross", "--symbols", "GOOG", "--all"], "give either --symbols or --all"),
         (["ma-cross", "--symbols", "GOOG,GOOG"], "symbol GOOG is given twice"),
         (["ma-cross", "GOOG"], "unexpected argument 'GOOG'"),
-        (["ma-cross", "--symbols", "GOOG", "--short"], "long only"),
+        (["ma-cross", "--symbols", "GOOG", "--short", "--weight", "inverse-vol"], "--short: a long/short book holds K longs and K shorts"),
+        (["--entry", "close > sma(close, 20)", "--exit", "trade_return > 0.05", "--symbols", "GOOG", "--short"],
+         "--exit: a long/short portfolio's exit rules cannot read the position yet"),
         (["--entry", "close > sma(close, $n)", "--exit", "close < sma(close, 20)", "--symbols", "GOOG"], "$n"),
     ] as [([String], String)])
     func errors(arguments: [String], message: String) throws {

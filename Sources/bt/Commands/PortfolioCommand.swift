@@ -21,7 +21,6 @@ extension Command {
             ?? Dictionary(args.values(.param).map(ExpressionAssignment.parse), uniquingKeysWith: { _, last in last })
         let rank = try args.portfolioRank(.rankExpression, setting: .portfolioRank, parameters: values.expressionParameters)
         let (rules, other) = (try args.portfolioRules(ranked: rank != nil), try args.otherSeries(reading: rank.map { [$0] } ?? [], shared: strategy?.otherSeries))
-        if args.flag(.short) { throw InputError("a portfolio is long only", setting: .short) }
         let store = try args.openStore()
         let (universe, config) = try args.portfolioUniverse(try args.portfolioSymbols(store: store), store: store, strategy: strategy,
                                                             parameters: parameters)

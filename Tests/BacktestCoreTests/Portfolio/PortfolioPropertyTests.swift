@@ -55,7 +55,35 @@ struct PortfolioPropertyTests {
         Setup(name: "K=4, risk 0.5% to a 3% stop, inverse-vol weights", rules: PortfolioRules(maxPositions: 4, weighting: .inverseVolatility)) {
             $0.sizing = .risk(0.005); $0.stopLoss = 0.03
         },
+    ] + accountSetups
+
+    /// Margin accounts and long/short books: the same invariants (cash may go below 0, positions
+    /// short; at most K of each side) and no look-ahead.
+    static let accountSetups: [Setup] = [
+        Setup(name: "K=3, perp at 4x cross, size 400%, funding every 8 hours, monthly rebalance",
+              rules: PortfolioRules(maxPositions: 3, rebalance: .monthly)) {
+            $0.instrument = .perp; $0.leverage = 4; $0.sizing = .equityFraction(4); $0.funding = funding
+        },
+        Setup(name: "K=2, spot at 3x isolated, interest 10%, stops, close fills", rules: PortfolioRules(maxPositions: 2)) {
+            $0.leverage = 3; $0.margin = .isolated; $0.marginRate = 0.1; $0.stopLoss = 0.03; $0.fill = .close; $0.mmr = 0.1
+        },
+        Setup(name: "K=2 a side, long/short on cash, borrow 400 bps, weekly rebalance",
+              rules: PortfolioRules(maxPositions: 2, rebalance: .weekly)) { $0.allowShort = true; $0.borrowBps = 400 },
+        Setup(name: "K=2 a side, long/short perp at 10x cross, funding, targets, close fills",
+              rules: PortfolioRules(maxPositions: 2)) {
+            $0.allowShort = true; $0.instrument = .perp; $0.leverage = 10; $0.sizing = .equityFraction(5); $0.funding = funding
+            $0.takeProfit = 0.04; $0.fill = .close
+        },
+        Setup(name: "K=3 a side, long/short spot at 2x isolated, 30 units, time exit",
+              rules: PortfolioRules(maxPositions: 3, rebalance: .monthly)) {
+            $0.allowShort = true; $0.leverage = 2; $0.margin = .isolated; $0.sizing = .units(30); $0.exits = ExitRules(exitAfterBars: 5)
+        },
     ]
+    /// Funding rows every 8 hours of 2020 and 2021 (±0.02%).
+    static let funding: [FundingRate] = (0..<(2 * 365 * 3)).map { (k: Int) -> FundingRate in
+        let seconds: Int64 = 1_577_836_800 + Int64(k) * 28_800
+        return FundingRate(timeMs: seconds * 1000, rate: k % 5 == 0 ? -0.0002 : 0.0002)
+    }
     static let limit = try! PriceExpression(LocatedExpression("close * 0.995", origin: .setting(.entryLimit)))
     static let limitAbove = try! PriceExpression(LocatedExpression("close * 1.01", origin: .setting(.entryLimit)))
     static let breakout = try! PriceExpression(LocatedExpression("highest(high, 3)", origin: .setting(.entryStop)))
@@ -72,7 +100,7 @@ struct PortfolioPropertyTests {
         let r = try Portfolio.run(symbols, rules: setup.rules, config: Self.config(setup))
         PortfolioInvariants.check(r)
         #expect(r.fills.count > 20, "too few fills to show anything: \(r.fills.count)")
-        let k = setup.rules.slots(symbols: symbols.count)
+        let k = setup.rules.slots(symbols: symbols.count) * (Self.config(setup).allowShort ? 2 : 1)
         // Closing remainders (partial exits) hold no slot but still hold shares.
         let closing = r.rejected.contains { $0.order.reason == .noLiquidity } || r.fills.contains { $0.fill.isPartial }
         if !closing { #expect(r.positions.allSatisfy { $0 <= k }, "more than K positions") }

@@ -43,7 +43,34 @@ struct PortfolioRuleTests {
         #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .rank), config: Self.plain) } == .portfolioRank)
         var short = Self.plain
         short.allowShort = true
-        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: short) } == .short)
+        // A long/short book holds K of each side at equal weights from the signals, entering at market.
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .inverseVolatility), config: short) } == .short)
+        #expect(setting { _ = try Portfolio.run(ranked, rules: PortfolioRules(rebalance: .monthly, rotate: true), config: short) } == .short)
+        var pyramid = short
+        pyramid.entries.pyramid = 2
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: pyramid) } == .pyramid)
+        var risk = short
+        risk.sizing = .risk(0.01)
+        risk.stopLoss = 0.02
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: risk) } == .size)
+        var limit = short
+        limit.entries = EntryRules(limit: PortfolioPropertyTests.limit, shortLimit: PortfolioPropertyTests.limitAbove, orderBars: 2)
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: limit) } == .entryLimit)
+        // One account: a symbol traded as a perpetual beside spot at leverage 1 (a cash account).
+        var perp = Self.plain
+        perp.instrument = .perp
+        let mixed = [PortfolioSymbol(candles: s[0].candles, signals: s[0].signals, liquidity: perp), s[1]]
+        #expect(setting { _ = try Portfolio.run(mixed, rules: PortfolioRules(), config: Self.plain) } == .instrument)
+        // Every instrument a run knows: the linear ones trade in a portfolio, any other (an
+        // inverse contract, coin-margined) is refused naming the instrument.
+        for kind in Instrument.allCases {
+            var c = Self.plain
+            c.instrument = kind
+            c.leverage = 2
+            c.mmr = 0.01
+            let refused = setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: c) }
+            #expect(refused == (Portfolio.linearInstruments.contains(kind) ? nil : .instrument), "\(kind)")
+        }
         #expect(setting { _ = try Portfolio.run([s[0], s[0]], rules: PortfolioRules(), config: Self.plain) } == .symbol)
         #expect(setting { _ = try PortfolioRules.Weighting.parse("equall") } == .weight)
         #expect(setting { _ = try PortfolioRules.Rebalance.parse("0") } == .rebalance)

@@ -42,11 +42,7 @@ extension Broker {
     mutating func settleOpen(bar: Int) {
         let q = ledger.quantity
         if terms.perp {
-            let start = candles.time[bar] &* 1000
-            let end = PositionLedger.barEndMs(bar, time: candles.time, timeframe: candles.timeframe)
-            let last = bar > 0 ? candles.close[bar - 1] : .nan
-            let amount = account.funding.settle(quantity: q * terms.multiplier, startMs: start, endMs: end, lastClose: last)
-            ledger.chargeFunding(amount, cash: &cash)
+            let amount = ledger.settleFunding(bar: bar, schedule: &account.funding, cash: &cash)
             account.fundingPaid += amount
             if amount != 0 { account.fundingFlows.append(FundingFlow(bar: bar, amount: amount)) }
             #if DEBUG
@@ -87,10 +83,25 @@ extension Broker {
     /// bought at `entryPrice` on average. Static, so the caller's broker is not copied to call it.
     static func marginCap(_ config: ExecutionConfig, fees: FeeSchedule, held: Double, entryPrice: Double?, price: Double,
                           equity: Double, maker: Bool) -> Double {
-        let used = Swift.abs(held) * config.multiplier * (entryPrice ?? 0) / config.leverage
+        marginCap(leverage: config.leverage, multiplier: config.multiplier, fees: fees,
+                  used: initialMargin(held: held, multiplier: config.multiplier, entryPrice: entryPrice, leverage: config.leverage),
+                  price: price, equity: equity, maker: maker)
+    }
+
+    /// The initial margin of `held` units (contracts of `multiplier`) bought at `entryPrice` on
+    /// average: |held| × multiplier × entry / leverage (0 without an entry price).
+    static func initialMargin(held: Double, multiplier: Double, entryPrice: Double?, leverage: Double) -> Double {
+        Swift.abs(held) * multiplier * (entryPrice ?? 0) / leverage
+    }
+
+    /// The cap on an opening order's notional when margin `used` is already taken from `equity`
+    /// (a portfolio's: the sum over its positions): its notional plus its fee at most leverage ×
+    /// (equity − used), at `price` per unit of `multiplier`.
+    static func marginCap(leverage: Double, multiplier: Double, fees: FeeSchedule, used: Double, price: Double,
+                          equity: Double, maker: Bool) -> Double {
         let free = equity - used
         guard free > 0 else { return 0 }
-        return fees.affordableNotional(cash: config.leverage * free, price: config.multiplier * price, maker: maker)
+        return fees.affordableNotional(cash: leverage * free, price: multiplier * price, maker: maker)
     }
 }
 
@@ -99,16 +110,26 @@ extension Engine {
     /// that stopped trading after a liquidation took its equity.
     static func accountWarnings(_ broker: Broker, candles: CandleSeries, config: ExecutionConfig) -> [RunWarning] {
         var out: [RunWarning] = []
-        if config.instrument == .perp, let first = candles.time.first, let last = candles.time.last,
-           broker.account.funding.count(from: first &* 1000, to: PositionLedger.barEndMs(candles.count - 1, time: candles.time, timeframe: candles.timeframe)) == 0 {
-            let name = candles.symbol.isEmpty ? "the symbol" : candles.symbol
-            out.append(RunWarning(.noFunding, "no funding rows for \(name) between \(UTCTime.iso(first)) and \(UTCTime.iso(last)): "
-                + "funding not charged (import them with bt data import FILE --format funding, or fetch them)"))
-        }
-        if let bar = broker.account.stoppedAt {
-            out.append(RunWarning(.accountStopped, "equity was 0 or below after the liquidation at \(UTCTime.iso(candles.time[bar])): "
-                + "the account stopped trading there"))
-        }
+        if config.instrument == .perp, let warning = RunWarning.noFunding(candles, schedule: broker.account.funding) { out.append(warning) }
+        if let bar = broker.account.stoppedAt { out.append(.accountStopped(at: candles.time[bar])) }
         return out
+    }
+}
+
+extension RunWarning {
+    /// A perpetual's `candles` without a funding row of `schedule` in their bars: funding was
+    /// not charged. nil when there is one (or no bar).
+    static func noFunding(_ candles: CandleSeries, schedule: FundingSchedule) -> RunWarning? {
+        guard let first = candles.time.first, let last = candles.time.last,
+              schedule.count(from: first &* 1000, to: PositionLedger.barEndMs(candles.count - 1, time: candles.time, timeframe: candles.timeframe)) == 0
+        else { return nil }
+        let name = candles.symbol.isEmpty ? "the symbol" : candles.symbol
+        return RunWarning(.noFunding, "no funding rows for \(name) between \(UTCTime.iso(first)) and \(UTCTime.iso(last)): "
+            + "funding not charged (import them with bt data import FILE --format funding, or fetch them)")
+    }
+
+    /// Equity was 0 or below after the liquidation at `time` (seconds): no more orders.
+    static func accountStopped(at time: Int64) -> RunWarning {
+        RunWarning(.accountStopped, "equity was 0 or below after the liquidation at \(UTCTime.iso(time)): the account stopped trading there")
     }
 }

@@ -4,7 +4,8 @@ extension PositionLedger {
     /// Closes the whole position at `price` on bar `bar` as the exchange does: no spread, impact,
     /// participation cap or book, a fee of `liq_fee_bps` of the notional instead of the trading
     /// fee, the trade ending as `liquidation`. A remainder of an exit in progress is dropped with it.
-    mutating func liquidate<R: ExecutionRecorder>(at price: Double, bar: Int, cash: inout Double, recorder: inout R) {
+    /// `row`: the driver's row of the bar (a portfolio's clock; nil: the bar itself).
+    mutating func liquidate<R: ExecutionRecorder>(at price: Double, bar: Int, row: Int? = nil, cash: inout Double, recorder: inout R) {
         guard quantity != 0, trip != nil else { return }
         let q = Swift.abs(quantity), long = quantity > 0
         let notional = q * multiplier * price
@@ -13,9 +14,9 @@ extension PositionLedger {
         quantity = 0
         let book = BookFill(quantityAsked: q, quantityFilled: q, notional: q * price, levelsWalked: 0, worstPrice: price, depthAvailable: q)
         _ = record(long ? .sell : .buy, book: book, fee: paid,
-                   at: FillPoint(bar: bar, row: bar, reference: price, timeMs: candles.time[bar] &* 1000), &recorder)
+                   at: FillPoint(bar: bar, row: row ?? bar, reference: price, timeMs: candles.time[bar] &* 1000), &recorder)
         trip!.addExit(quantity: q, notional: q * price, fee: paid, slippage: 0)
-        finish(row: bar, exitBar: bar, exitTime: candles.time[bar], markPrice: nil, kind: .liquidation, &recorder)
+        finish(row: row ?? bar, exitBar: bar, exitTime: candles.time[bar], markPrice: nil, kind: .liquidation, &recorder)
         closing = false
     }
 
@@ -26,8 +27,29 @@ extension PositionLedger {
         guard cash < 0, trip != nil else { return 0 }
         let amount = rate * -cash * borrowYears(bar)
         guard amount.isFinite, amount > 0 else { return 0 }
+        chargeInterest(amount, cash: &cash)
+        return amount
+    }
+
+    /// Charges `amount` of margin interest to cash and the round trip (a portfolio's share of
+    /// the account's interest: `PortfolioAccount.closeRow`).
+    mutating func chargeInterest(_ amount: Double, cash: inout Double) {
+        guard amount != 0, trip != nil else { return }
         cash -= amount
         charges.interest += amount
+    }
+
+    /// Settles a perpetual's funding rows of bar `bar` (those in [its open, its end)) on the
+    /// position held after the bar's open fills, each at its mark, else at the close before the
+    /// bar (`FundingSchedule.settle`), charged to cash and the round trip. Returns the amount
+    /// (negative: received).
+    @inline(__always)  // the bar loop's hot path: inlined, it copies nothing (engine_perp)
+    mutating func settleFunding(bar: Int, schedule: inout FundingSchedule, cash: inout Double) -> Double {
+        let start = candles.time[bar] &* 1000
+        let end = Self.barEndMs(bar, time: candles.time, timeframe: candles.timeframe)
+        let last = bar > 0 ? candles.close[bar - 1] : .nan
+        let amount = schedule.settle(quantity: quantity * multiplier, startMs: start, endMs: end, lastClose: last)
+        chargeFunding(amount, cash: &cash)
         return amount
     }
 

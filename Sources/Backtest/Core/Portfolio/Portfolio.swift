@@ -1,4 +1,4 @@
-/// Portfolios across symbols: one cash account, a limited number of slots, a ranking that
+/// Portfolios across symbols: one account (cash or margin), a limited number of slots per side, a ranking that
 /// decides which signals to take, rebalancing and rotation; every fill through the same fill
 /// model as `Engine.run`.
 public enum Portfolio {
@@ -18,17 +18,25 @@ public enum Portfolio {
     ///   all-in rule); it goes through the symbol's own liquidity model and participation cap.
     /// - **Stops** are checked per symbol as `Engine.run` checks them; a stopped position frees
     ///   its slot. An exit that fills only partly is sent again at the symbol's next bars.
-    /// - **Accounting.** Equity = cash + Σ position × close (last close without a bar); final
-    ///   equity = initial cash + Σ round-trip PnL; cash never goes below 0. Debug builds check
-    ///   the ledger against the fills after the run.
+    /// - **Accounting.** Equity = cash + Σ position × multiplier × close (last close without a
+    ///   bar); final equity = initial cash + Σ round-trip PnL; a cash account's cash never goes
+    ///   below 0 (a margin account's may, `PortfolioAccount`). Debug builds check the ledger
+    ///   against the fills after the run.
+    /// - **Margin and shorts**: `PortfolioAccount` (liquidation, funding, borrow, interest) and
+    ///   `PortfolioSimulation+Shorts` (the long/short book of `config.allowShort`).
     ///
     /// - Complexity: O(rows x active symbols) for the loop (no allocation per row), plus
     ///   O(symbols x rows / rebalance interval) under rotation and O(signals log) for events.
-    /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, shorts.
+    /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, a cash
+    ///   symbol beside a margin one, what a long/short book does not take.
     public static func run(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig) throws -> PortfolioResult {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
         try rules.validate(ranked: ranked)
+        if config.allowShort && (rules.rotate || rules.weighting != .equal) {
+            throw InputError("a long/short book holds K longs and K shorts at equal weights from the signals: rotation and "
+                             + "rank or inverse-volatility weights are long only", setting: .short)
+        }
         if rules.rotate && !config.entries.isMarket {
             throw InputError("a rotation holds the top symbols at each rebalance with market orders: limit and stop entries "
                              + "need entry signals", setting: config.entries.limit != nil ? .entryLimit : .entryStop)
@@ -63,16 +71,51 @@ public enum Portfolio {
         }
     }
 
+    /// What a long/short book (`--short`) cannot do yet: limit and stop entries, `--pyramid`,
+    /// sizes by risk or volatility.
+    private static func validateBook(_ config: ExecutionConfig) throws {
+        if !config.entries.isMarket {
+            throw InputError("a long/short portfolio enters at market: limit and stop entries are long only",
+                             setting: config.entries.limit != nil ? .entryLimit : .entryStop)
+        }
+        if config.entries.pyramid > 1 { throw InputError("a long/short portfolio takes one entry per position", setting: .pyramid) }
+        switch config.sizing {
+        case .risk, .volatility: throw InputError("a long/short portfolio sizes by N%, N$ or Nu", setting: .size)
+        default: break
+        }
+    }
+
+    /// What a portfolio's symbols may trade: PnL linear in the quote currency.
+    static let linearInstruments: Set<Instrument> = [.spot, .perp, .future]
+
     /// The symbols sorted by name, after checking the inputs.
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
-        if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
-        if config.isMarginAccount {
-            throw InputError("a portfolio trades a cash account (spot at leverage 1) for now: leverage, margin and perpetuals "
-                             + "work in single-symbol runs, sweeps and screens", setting: config.leverage > 1 ? .leverage : .instrument)
+        if config.allowShort { try validateBook(config) }
+        for s in symbols where s.liquidity != nil {
+            do { try config.trading(s.liquidity).validate() } catch var e as InputError {
+                e.reason = "\(s.symbol): " + e.reason
+                throw e
+            }
+        }
+        for s in symbols where !linearInstruments.contains(config.trading(s.liquidity).instrument) {
+            // Positions are valued quantity × multiplier × price in the quote currency: an inverse
+            // contract's PnL in the coin is not a portfolio's yet.
+            throw InputError("\(s.symbol): a portfolio trades linear instruments (spot, perp, future): "
+                             + "run an inverse contract alone with bt run", setting: .instrument,
+                             value: config.trading(s.liquidity).instrument.rawValue)
+        }
+        let accounts = Set(symbols.map { config.trading($0.liquidity).isMarginAccount })
+        if accounts.count > 1 {
+            throw InputError("a portfolio's symbols share one account: spot at leverage 1 (a cash account) cannot hold a perp or a "
+                             + "future beside it; give \(Setting.leverage.mention) above 1 for a margin account", setting: .instrument)
         }
         for s in symbols {
             guard let rules = s.signals?.positionRules else { continue }
+            if config.allowShort && rules.exit != nil {
+                throw InputError("a long/short portfolio's exit rules cannot read the position yet (a long-only one's can)",
+                                 setting: .exit)
+            }
             if rules.entry != nil || rules.shortEntry != nil || rules.shortExit != nil {
                 throw InputError("a portfolio's entry rules decide which flat symbols compete for a slot: they cannot read "
                                  + "the position (its exit rules can)", setting: .entry)

@@ -49,14 +49,13 @@ extension PortfolioSimulation {
             var value = cash
             for k in active where ledgers[k].quantity != 0 {
                 let ck = state[k].cursor
-                value += ledgers[k].quantity * (hasBar(k, t) ? candles[k].open[ck] : candles[k].close[ck - 1])
+                value += ledgers[k].quantity * multipliers[k] * (hasBar(k, t) ? candles[k].open[ck] : candles[k].close[ck - 1])
             }
             let (delta, budget) = buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: order.signalBar)
             guard !delta.isNaN else { unpricedEntries += 1; release(j); continue }
-            var limit = fees.affordableNotional(cash: cash, price: price, maker: maker)
-            if let budget { limit = min(limit, budget) }
             let point = FillPoint(bar: bar, row: r, reference: price, timeMs: c.time[bar] &* 1000, maker: maker)
-            ledgers[j].increase(.long, wanted: delta, limit: limit, valuePositive: value > 0, at: point,
+            let (limit, positive) = openingLimit(j, at: point, value: value, budget: budget, t: t, atOpen: true)
+            ledgers[j].increase(.long, wanted: delta, limit: limit, valuePositive: positive, at: point,
                                 signalBar: order.signalBar, atOpen: atOpen, cash: &cash, recorder: &log)
             if ledgers[j].quantity == 0 { release(j) } else if !stack.isEmpty { stack[j] = 1 }
             updateActive(j)

@@ -10,26 +10,30 @@ extension PortfolioSimulation {
         var value = cash
         for j in active where ledgers[j].quantity != 0 {
             let c = state[j].cursor
-            value += ledgers[j].quantity * (hasBar(j, t) ? reference(j, c) : candles[j].close[c - 1])
+            value += ledgers[j].quantity * multipliers[j] * (hasBar(j, t) ? reference(j, c) : candles[j].close[c - 1])
         }
         for i in orders.indices {
             let j = orders[i].symbol
             let p = reference(j, orders[i].bar)
             orders[i].price = p
             orders[i].key = targetValue(j, orders[i].weight, value: value, price: p, decisionBar: decision(orders[i].bar))
-                - ledgers[j].quantity * p
+                - ledgers[j].quantity * multipliers[j] * p
         }
         sortByKey()
         for o in orders {
             let j = o.symbol, p = o.price, position = ledgers[j].quantity
             let point = FillPoint(bar: o.bar, row: r, reference: p, timeMs: fillTimeMs(j, o.bar))
+            if shortEvents != nil && o.weight != 0 {
+                executeBookOrder(o, at: point, value: value, t: t)
+                continue
+            }
             if o.reason == .entry, entryPrices != nil {
                 // A limit or stop entry: it works from the next bar (this one with next-open fills).
                 place(j, signalBar: nextOpen ? o.bar - 1 : o.bar, weight: o.weight)
                 continue
             }
             if o.weight == 0 {
-                if position > 0 { sell(j, full: true, at: point, kind: exitKind(o.reason)) }
+                if position != 0 { sell(j, full: true, at: point, kind: exitKind(o.reason)) }
                 continue
             }
             let (delta, budget) = buyDelta(j, o.weight, value: value, price: p, position: position, decisionBar: decision(o.bar))
@@ -37,7 +41,7 @@ extension PortfolioSimulation {
             // vectorbt's SizeZero: a change within 1e-12 units is no order.
             guard abs(delta) > 1e-12 else { continue }
             if delta > 0 {
-                buy(j, quantity: delta, at: point, value: value, budget: budget)
+                buy(j, quantity: delta, at: point, value: value, budget: budget, t: t)
             } else {
                 sell(j, full: false, wanted: -delta, at: point, kind: .rebalance)
             }
@@ -66,32 +70,40 @@ extension PortfolioSimulation {
     /// sizing: `N%` a share of `value`; `Nu`, `N$` per slot scaled by K × weight; `vol:` the
     /// share of `value` that targets the volatility; `risk:` the units that lose that share of
     /// `value` at the initial stop, at most the weight's value. NaN: the size is undefined there.
+    /// In a margin account, `N%` and `vol:` also give their share of `value` less what is held as
+    /// the budget, its fee inside (`Broker.openPosition`'s rule: leverage sizes by margin, not cash).
+    /// Quantities count contracts of the symbol's multiplier m: units = value / (m × price).
+    /// `budgeted`: give that budget in a cash account too (a short's: `bt run` sizes a short by
+    /// its budget, the proceeds being cash).
     func buyDelta(_ j: Int, _ weight: Double, value: Double, price p: Double, position: Double,
-                  decisionBar: Int) -> (delta: Double, budget: Double?) {
-        let weight = weight * stacked(j)
+                  decisionBar: Int, budgeted: Bool = false) -> (delta: Double, budget: Double?) {
+        let weight = weight * stacked(j), m = multipliers[j], margin = budgeted || account?.margin == true
         switch config.sizing {
-        case .equityFraction(let share): return (weight * share * value / p - position, nil)
+        case .equityFraction(let share):
+            return (weight * share * value / (m * p) - position, margin ? weight * share * value - position * m * p : nil)
         case .units(let units): return (units * Double(slots) * weight - position, nil)
         case .cash(let amount):
             let notional = amount * Double(slots) * weight
-            return (notional / p - position, notional - position * p)
+            return (notional / (m * p) - position, notional - position * m * p)
         case .volatility:
-            return (weight * volatilityShare(j, decisionBar) * value / p - position, nil)
+            let target = weight * volatilityShare(j, decisionBar) * value
+            return (target / (m * p) - position, margin ? target - position * m * p : nil)
         case .risk(let share):
             let d = stopDistance(j, at: p, decisionBar)
             guard d > 0, d.isFinite else { return (.nan, nil) }
-            return (min(share * value / d, weight * value / p) - position, nil)
+            return (min(share * value / (m * d), weight * value / (m * p)) - position, nil)
         }
     }
 
     /// The value a target asks for (`buyDelta`'s units at `price`), to order a row's orders.
     private func targetValue(_ j: Int, _ weight: Double, value: Double, price: Double, decisionBar: Int) -> Double {
+        if weight < 0 { return -targetValue(j, -weight, value: value, price: price, decisionBar: decisionBar) }  // a short's
         let stackedWeight = weight * stacked(j)
         switch config.sizing {
         case .equityFraction(let share): return stackedWeight * share * value
-        case .units(let units): return units * Double(slots) * stackedWeight * price
+        case .units(let units): return units * Double(slots) * stackedWeight * multipliers[j] * price
         case .cash(let amount): return amount * Double(slots) * stackedWeight
-        case .volatility, .risk: return (buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: decisionBar).delta) * price
+        case .volatility, .risk: return (buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: decisionBar).delta) * multipliers[j] * price
         }
     }
 
@@ -136,19 +148,58 @@ extension PortfolioSimulation {
     }
 
     /// Buys up to `wanted` units of symbol `j`, as `Engine.run` opens a position: capped by the
-    /// cash (fee on top, all-in at most) and `budget`, through the execution core.
-    private mutating func buy(_ j: Int, quantity wanted: Double, at point: FillPoint, value: Double, budget: Double?) {
-        // Cash a buy may spend on notional so that notional + fee <= cash.
-        var limit = fees.affordableNotional(cash: cash, price: point.reference, maker: point.maker)
-        if let budget { limit = min(limit, budget) }
-        ledgers[j].increase(.long, wanted: wanted, limit: limit, valuePositive: value > 0, at: point,
+    /// cash (fee on top, all-in at most) and `budget`, or in a margin account by the free margin,
+    /// through the execution core.
+    private mutating func buy(_ j: Int, quantity wanted: Double, at point: FillPoint, value: Double, budget: Double?, t: Int64) {
+        let (limit, positive) = openingLimit(j, at: point, value: value, budget: budget, t: t, atOpen: false)
+        ledgers[j].increase(.long, wanted: wanted, limit: limit, valuePositive: positive, at: point,
                             signalBar: nextOpen ? point.bar - 1 : point.bar, atOpen: nextOpen, cash: &cash, recorder: &log)
+        // A margin account's next order counts this position's margin and value.
+        if account?.margin == true { updateActive(j) }
+    }
+
+    /// The most an opening order on symbol `j` at `point` may spend on notional, and whether the
+    /// account may open at all. A cash account: notional + fee at most the cash, and at most
+    /// `budget` (`N$` sizing). A margin account (`Broker.marginCap`): notional + fee at most
+    /// leverage × (equity − the initial margin the positions hold), equity with symbol `j` at the
+    /// order's price and the others at this row's prices (their opens when `atOpen`), and at most
+    /// `budget` with its fee inside (`N$`: without).
+    /// A short in a cash account: at most its budget, fee inside (its proceeds are cash).
+    func openingLimit(_ j: Int, at point: FillPoint, value: Double, budget: Double?, t: Int64, atOpen: Bool,
+                      short: Bool = false) -> (limit: Double, positive: Bool) {
+        let fees = ledgers[j].fees, p = point.reference
+        if short && account?.margin != true {
+            let limit = budget.map { fees.affordableNotional(cash: $0, price: multipliers[j] * p, maker: point.maker) } ?? .infinity
+            return (limit, value > 0)
+        }
+        guard account?.margin == true else {
+            // Cash a buy may spend on notional so that notional + fee <= cash.
+            var limit = fees.affordableNotional(cash: cash, price: p, maker: point.maker)
+            if let budget { limit = min(limit, budget) }
+            return (limit, value > 0)
+        }
+        var equity = cash
+        for k in active where ledgers[k].quantity != 0 {
+            let c = state[k].cursor
+            let price = k == j ? p : !hasBar(k, t) ? candles[k].close[c - 1] : atOpen ? candles[k].open[c] : reference(k, c)
+            equity += ledgers[k].quantity * multipliers[k] * price
+        }
+        let m = multipliers[j]
+        let cap = Broker.marginCap(leverage: config.leverage, multiplier: m, fees: fees, used: usedMargin(), price: p, equity: equity,
+                                   maker: point.maker)
+        var limit = cap
+        if let budget {
+            if case .cash = config.sizing { limit = min(budget, cap) } else {
+                limit = min(fees.affordableNotional(cash: budget, price: m * p, maker: point.maker), cap)
+            }
+        }
+        return (limit, equity > 0 && cap > 0)
     }
 
     /// Sells symbol `j`: all of it (`full`, as `Engine.run` closes a position: a remainder the
     /// book or the cap leaves stays to be sent again), or `wanted` units (a rebalance trim).
     mutating func sell(_ j: Int, full: Bool, wanted: Double = 0, at point: FillPoint, kind: ExitKind?) {
-        guard ledgers[j].quantity > 0 else { return }
+        guard ledgers[j].quantity != 0 else { return }
         ledgers[j].decrease(full: full, wanted: wanted, at: point, kind: kind, cash: &cash, recorder: &log)
     }
 
@@ -169,13 +220,13 @@ extension PortfolioSimulation {
         for j in active {
             guard hasBar(j, t) else { continue }
             let bar = state[j].cursor
-            guard ledgers[j].quantity > 0 else { continue }
+            guard ledgers[j].quantity != 0 else { continue }
             let fillsBefore = log.fills.count, closingBefore = ledgers[j].closing
             if nextOpen && !ledgers[j].closing && ledgers[j].timeExitDue(bar) {
                 sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].open[bar], timeMs: candles[j].time[bar] &* 1000),
                      kind: .time)
             }
-            if ledgers[j].quantity > 0 && ledgers[j].watches(bar) {
+            if ledgers[j].quantity != 0 && ledgers[j].watches(bar) {
                 ledgers[j].checkLevels(bar: bar, row: r, cash: &cash, recorder: &log)
             }
             if ledgers[j].quantity == 0 || (ledgers[j].closing && !closingBefore)
@@ -192,7 +243,7 @@ extension PortfolioSimulation {
     mutating func timeExitsAtClose(_ r: Int, _ t: Int64) {
         guard config.exits.exitAfterBars != nil, !active.isEmpty else { return }
         var closed = false
-        for j in active where hasBar(j, t) && ledgers[j].quantity > 0 && !ledgers[j].closing {
+        for j in active where hasBar(j, t) && ledgers[j].quantity != 0 && !ledgers[j].closing {
             let bar = state[j].cursor
             guard ledgers[j].timeExitDue(bar) else { continue }
             sell(j, full: true, at: FillPoint(bar: bar, row: r, reference: candles[j].close[bar], timeMs: fillTimeMs(j, bar)), kind: .time)
@@ -203,7 +254,7 @@ extension PortfolioSimulation {
     }
 
     /// Drops the symbols an exit left flat from `active` (in order).
-    private mutating func removeFlatFromActive() {
+    mutating func removeFlatFromActive() {
         var k = 0
         while k < active.count {
             let j = active[k]

@@ -16,7 +16,7 @@ extension PortfolioSimulation {
             }
         case .signals:
             sendRemainders(t)
-            planSignals(r, t)
+            if shortEvents != nil { planBook(r, t) } else { planSignals(r, t) }
         case .rotation:
             sendRemainders(t)
             if rebalanceRow[r] { planRotation(t) }
@@ -92,16 +92,8 @@ extension PortfolioSimulation {
                 }
                 candidates.append(c)
             }
-            let free = max(0, slots - heldCount)
-            if candidates.count > free { sortByRank(&candidates) }
-            for (i, c) in candidates.enumerated() {
-                guard i < free else {
-                    state[c.symbol].skipped += 1
-                    skippedEntries += 1
-                    continue
-                }
-                advance(c.symbol, to: t)
-                hold(c.symbol)
+            let admitted = admit(free: max(0, slots - heldCount), t)  // sorts `candidates`: read them after
+            for c in candidates.prefix(admitted) {
                 orders.append(PendingOrder(symbol: c.symbol, bar: c.bar, weight: 0, reason: .entry))
             }
         }
@@ -206,14 +198,36 @@ extension PortfolioSimulation {
 
     // MARK: - Slots
 
-    /// Books a slot for `j`.
-    mutating func hold(_ j: Int) {
-        if !state[j].held { state[j].held = true; heldCount += 1 }
+    /// The candidates that get the `free` slots: all when they fit, else the best by rank
+    /// (`candidates` sorted), the rest counted as entries without a slot; each admitted one books
+    /// a slot of its side. Returns how many lead `candidates`.
+    mutating func admit(free: Int, _ t: Int64, short: Bool = false) -> Int {
+        if candidates.count > free { sortByRank(&candidates) }
+        for c in candidates.dropFirst(free) {
+            state[c.symbol].skipped += 1
+            skippedEntries += 1
+        }
+        let n = min(free, candidates.count)
+        for c in candidates.prefix(n) {
+            advance(c.symbol, to: t)
+            hold(c.symbol, short: short)
+        }
+        return n
+    }
+
+    /// Books a slot for `j` (a short one when `short`: `--short` books K of each side).
+    mutating func hold(_ j: Int, short: Bool = false) {
+        guard !state[j].held else { return }
+        state[j].held = true
+        state[j].short = short
+        if short { heldShorts += 1 } else { heldCount += 1 }
     }
 
     /// Frees `j`'s slot.
     mutating func release(_ j: Int) {
-        if state[j].held { state[j].held = false; heldCount -= 1 }
+        guard state[j].held else { return }
+        state[j].held = false
+        if state[j].short { heldShorts -= 1 } else { heldCount -= 1 }
     }
 
     /// Highest rank first, NaN last, ties by symbol.

@@ -21,7 +21,7 @@ extension PortfolioSimulation {
             contributions[f.symbol].fees += f.fill.fee
             contributions[f.symbol].spread += f.fill.spreadCost
             contributions[f.symbol].impact += f.fill.impactCost
-            contributions[f.symbol].traded += f.fill.vwap * f.fill.quantityFilled
+            contributions[f.symbol].traded += f.fill.vwap * f.fill.quantityFilled * f.fill.multiplier
         }
         for x in rejected { contributions[x.symbol].rejected += 1 }
         let benchmark = Self.benchmark(candles, clock: clock, initialCash: config.initialCash)
@@ -37,12 +37,12 @@ extension PortfolioSimulation {
         // The symbols' estimated spreads pooled; else the first symbol's source says it.
         let estimates = ledgers.flatMap(\.liquidity.spreadEstimates)
         let spread = estimates.isEmpty ? ledgers.first?.liquidity.spreadSummary(fills: fills.count) : SpreadSummary(estimates: estimates)
+        let (summary, borrow) = accountSummary()
         let account = BacktestResult(
             candles: accountCandles, initialCash: config.initialCash, cash: outCash, position: outCount.map(Double.init),
             equity: outEquity, trades: trades.map(\.trade), fills: fills.map(\.fill), rejected: rejected.map(\.order),
             ambiguousExitBars: ambiguousExitBars, warnings: warnings, positionValue: outValue, spreadEstimate: spread,
-            // A portfolio holds longs only, so a borrow rate charges nothing (0, as a run with no short).
-            borrowPaid: config.borrowBps > 0 ? 0 : nil)
+            borrowPaid: borrow, account: summary)
         return PortfolioResult(
             symbols: symbols, candles: candles, time: clock.time, initialCash: config.initialCash, cash: outCash,
             equity: outEquity, positionValue: outValue, positions: outCount, benchmark: benchmark, orders: plannedOrders,
@@ -145,6 +145,7 @@ extension PortfolioSimulation {
         if unsetLevels.total > 0 {
             out.append(.unsetExitLevels(unsetLevels))
         }
+        out += accountWarnings()
         let stale = ledgers.reduce(0) { $0 + $1.liquidity.staleLevelsDropped }
         if stale > 0 {
             out.append(RunWarning(.staleBook, "recorded books crossed themselves: \(stale) stale level\(stale == 1 ? " was" : "s were") "
@@ -181,10 +182,14 @@ extension PortfolioSimulation {
         for f in fills where f.fill.quantityFilled > f.fill.quantityAsked * (1 + 1e-12) || f.fill.quantityFilled > f.fill.depthAvailable * (1 + 1e-12) {
             found.append("fill at row \(f.fill.index) took \(f.fill.quantityFilled) (asked \(f.fill.quantityAsked), depth \(f.fill.depthAvailable))")
         }
-        if let r = outCash.firstIndex(where: { $0 < 0 }) { found.append("cash \(outCash[r]) below 0 at row \(r)") }
+        if account?.margin != true && !config.allowShort, let r = outCash.firstIndex(where: { $0 < 0 }) {
+            found.append("cash \(outCash[r]) below 0 at row \(r)")
+        }
         if let last = outEquity.last {
             var equity = cash
-            for j in candles.indices where ledgers[j].quantity != 0 { equity += ledgers[j].quantity * (candles[j].close.last ?? .nan) }
+            for j in candles.indices where ledgers[j].quantity != 0 {
+                equity += ledgers[j].quantity * multipliers[j] * (candles[j].close.last ?? .nan)
+            }
             if !near(equity, last, scale: cashScale) { found.append("final equity \(last) != cash + positions at the last close \(equity)") }
             let expected = config.initialCash + trades.reduce(0) { $0 + $1.trade.pnl }
             if !near(last, expected, scale: cashScale) { found.append("final equity \(last) != initial cash + trade PnL \(expected)") }

@@ -16,6 +16,8 @@ struct PortfolioSimulation {
         var cursor = 0
         /// Holds a slot (a filled entry, until its exit is sent or a stop hits).
         var held = false
+        /// The slot held is a short one (`--short`).
+        var short = false
         var inActive = false
         var rowsHeld = 0
         var skipped = 0
@@ -47,8 +49,12 @@ struct PortfolioSimulation {
     let slots: Int
     let clock: PortfolioClock
     let nextOpen: Bool
-    /// How fills are charged and how much a buy may spend (`config.fees`).
-    let fees: FeeSchedule
+    /// Each symbol's contract multiplier (`ExecutionConfig.multiplier`; 1 on spot): a position's
+    /// value is quantity × multiplier × price.
+    let multipliers: [Double]
+    /// The account's margin, funding, borrow and interest (`PortfolioAccount`); nil for a cash
+    /// account without borrow, whose loop has none of them.
+    var account: PortfolioAccount?
     let mode: Mode
     /// Where each symbol's fills get their liquidity (`PortfolioSymbol.liquidity`, else `config`).
     let liquidityConfigs: [ExecutionConfig]
@@ -73,6 +79,13 @@ struct PortfolioSimulation {
     let sizingVolatility: [[Double]]?
     let entries: PortfolioEvents
     let exits: PortfolioEvents
+    /// With shorts (`config.allowShort`): short entry and short exit events (the signals' short
+    /// vectors, else their exits and entries, as `Engine.run` reads them); nil without.
+    let shortEvents: (entries: PortfolioEvents, exits: PortfolioEvents)?
+    /// Short slots held (`--short`: up to `slots` of each side).
+    var heldShorts = 0
+    /// Scratch: symbols whose position this row's order closes and reverses.
+    var reversing: [Bool]
     let rebalanceRow: [Bool]
 
     /// Each symbol's position in the execution core, with its liquidity model.
@@ -113,16 +126,22 @@ struct PortfolioSimulation {
         self.mode = mode
         slots = rules.slots(symbols: symbols.count)
         nextOpen = config.fill == .nextOpen
-        fees = config.fees
         clock = PortfolioClock(candles.map(\.time))
         cash = config.initialCash
         let m = symbols.count
         state = [SymbolState](repeating: SymbolState(), count: m)
         liquidityConfigs = symbols.map { $0.liquidity ?? config }
+        let configs = symbols.map { config.trading($0.liquidity) }
         ledgers = symbols.indices.map { j in
-            PositionLedger(symbol: j, candles: symbols[j].candles, config: config, liquidity: symbols[j].liquidity,
+            PositionLedger(symbol: j, candles: symbols[j].candles, config: configs[j], liquidity: symbols[j].liquidity,
                            distances: inputs?[j].distances ?? .init())
         }
+        multipliers = configs.map(\.multiplier)
+        // Borrow charges shorts only: a cash account of longs keeps the loop it had.
+        account = configs.contains(where: \.isMarginAccount) || (config.allowShort && config.borrowBps > 0)
+            ? PortfolioAccount(configs, leverage: config.leverage, mode: config.margin, marginRate: config.marginRate,
+                               borrowRate: config.borrowRate, clock: clock, timeframe: symbols.count == 1 ? symbols[0].candles.timeframe : nil)
+            : nil
         hasExits = !config.exits.isEmpty
         entryPrices = config.entries.isMarket ? nil : inputs?.map { $0.entryPrices! }
         working = [(order: WorkingEntry, weight: Double)?](repeating: nil, count: entryPrices == nil ? 0 : m)
@@ -146,7 +165,7 @@ struct PortfolioSimulation {
         } : nil
         rebalanceRow = clock.rebalanceRows(rules.rebalance)
         var entries = (symbols: [Int32](), bars: [Int32](), rows: [Int32]())
-        var exits = entries
+        var exits = entries, shortEntries = entries, shortExits = entries
         if case .signals = mode {
             let clock = self.clock, nextOpen = config.fill == .nextOpen
             for (j, s) in symbols.enumerated() {
@@ -164,10 +183,27 @@ struct PortfolioSimulation {
                         exits.symbols.append(Int32(j)); exits.bars.append(Int32(k)); exits.rows.append(row)
                     }
                 }
+                guard config.allowShort else { continue }
+                let se = signals.shortEntries ?? signals.exits, sx = signals.shortExits ?? signals.entries
+                for k in 0..<n where se[k] != sx[k] {
+                    let fillBar = nextOpen ? k + 1 : k
+                    guard fillBar < n else { continue }
+                    let row = Int32(clock.row(of: time[fillBar]))
+                    if se[k] {
+                        shortEntries.symbols.append(Int32(j)); shortEntries.bars.append(Int32(k)); shortEntries.rows.append(row)
+                    } else {
+                        shortExits.symbols.append(Int32(j)); shortExits.bars.append(Int32(k)); shortExits.rows.append(row)
+                    }
+                }
             }
         }
         self.entries = PortfolioEvents(rows: clock.count, symbols: entries.symbols, bars: entries.bars, eventRows: entries.rows)
         self.exits = PortfolioEvents(rows: clock.count, symbols: exits.symbols, bars: exits.bars, eventRows: exits.rows)
+        shortEvents = config.allowShort
+            ? (PortfolioEvents(rows: clock.count, symbols: shortEntries.symbols, bars: shortEntries.bars, eventRows: shortEntries.rows),
+               PortfolioEvents(rows: clock.count, symbols: shortExits.symbols, bars: shortExits.bars, eventRows: shortExits.rows))
+            : nil
+        reversing = [Bool](repeating: false, count: config.allowShort ? m : 0)
         // K may be any size (a weight is 1/K of the equity); what is reserved is bounded by the symbols.
         let held = min(slots, m)
         orders.reserveCapacity(max(16, min(m, 4 * held)))
@@ -186,21 +222,27 @@ struct PortfolioSimulation {
         for r in 0..<n {
             let t = clock.time[r]
             for j in active { advance(j, to: t) }
-            if nextOpen {
-                plan(r, t)
-                executeOrders(r)
-                if entryPrices != nil { workEntries(r, t) }
-                checkStops(r, t)
-                closeBars(t)
-                readExitRules(t)
-            } else {
-                if entryPrices != nil { workEntries(r, t) }
-                checkStops(r, t)
-                closeBars(t)
-                readExitRules(t)
-                plan(r, t)
-                executeOrders(r)
-                timeExitsAtClose(r, t)
+            // After a liquidation took the account's equity: no order, nothing held.
+            if account?.stoppedAt == nil {
+                if nextOpen {
+                    plan(r, t)
+                    executeOrders(r)
+                    if account != nil { settleOpen(r, t) }
+                    if entryPrices != nil { workEntries(r, t) }
+                    checkStops(r, t)
+                    closeBars(t)
+                    readExitRules(t)
+                } else {
+                    if account != nil { settleOpen(r, t) }
+                    if entryPrices != nil { workEntries(r, t) }
+                    checkStops(r, t)
+                    closeBars(t)
+                    readExitRules(t)
+                    plan(r, t)
+                    executeOrders(r)
+                    timeExitsAtClose(r, t)
+                }
+                if account != nil && account?.stoppedAt == nil { closeRow(r, t) }
             }
             mark(r, t)
         }
@@ -256,7 +298,7 @@ struct PortfolioSimulation {
             let c = state[j].cursor
             let close = candles[j].close
             let price = hasBar(j, t) ? close[c] : close[c - 1]
-            let v = ledgers[j].quantity * price
+            let v = ledgers[j].quantity * multipliers[j] * price
             equity += v
             value += abs(v)
             if ledgers[j].quantity != 0 {
@@ -324,7 +366,14 @@ struct PortfolioLog: ExecutionRecorder {
         fills.append(PortfolioFill(symbol: symbol, bar: bar, fill: fill))
         #if DEBUG
         let signed = fill.side == .buy ? fill.quantityFilled : -fill.quantityFilled
-        ledgerCash -= signed * fill.vwap + fill.fee
+        ledgerCash -= signed * fill.vwap * fill.multiplier + fill.fee
+        #endif
+    }
+
+    /// A charge to cash outside the fills (funding, borrow, interest; negative: received).
+    mutating func record(charge amount: Double) {
+        #if DEBUG
+        ledgerCash -= amount
         #endif
     }
 

@@ -43,3 +43,21 @@ struct LiquidationPrice {
         return high > price ? price : nil
     }
 }
+
+extension LiquidationPrice {
+    /// Where a cross-margin account of several positions is liquidated on one bar (a portfolio's
+    /// account), as a fraction λ of the way from every position's start price o (the bar's open;
+    /// the last close for a symbol without a bar) to its adverse extreme x (the low for a long,
+    /// the high for a short; o again without a bar), all moving together: p(λ) = o + λ (x − o).
+    ///
+    /// Backing equity less maintenance, cash + Σ q × p − Σ mmr × |q| × p, is linear in λ, so with
+    /// `atStart` its value at λ = 0 and `atExtreme` at λ = 1: 0 when it is already below 0 at the
+    /// start (a gap: every position closes at o), f(0) / (f(0) − f(1)) when it falls below 0 by
+    /// the extremes, nil when it does not. Checking every symbol at its own adverse extreme at
+    /// once is conservative: no bar's path can be worse. For one position it is the closed form
+    /// of `init` (the price where the two are equal) and `fill`'s gap rule.
+    static func crossFraction(atStart f0: Double, atExtreme f1: Double) -> Double? {
+        if f0 < 0 { return 0 }
+        return f1 < 0 ? f0 / (f0 - f1) : nil
+    }
+}

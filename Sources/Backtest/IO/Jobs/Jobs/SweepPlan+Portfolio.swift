@@ -25,6 +25,11 @@ extension SweepPlan {
         let clock = universe.clock
         let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base, reword = self.reword
         let swept = executionAxes
+        if swept.contains(.mmr) {
+            // Each symbol trades its own maintenance rate (ExecutionConfig.trading): one axis cannot set them all.
+            throw InputError("a portfolio's maintenance rate is each symbol's own (stored with its series, or given once): "
+                             + "it cannot be a grid axis of a portfolio sweep", setting: .mmr)
+        }
         let evaluator = universe.evaluator(config: config, periodsPerYear: ppy) { combo in
             do {
                 var parameters = base
