@@ -19,7 +19,7 @@ struct MarginOptionCommandTests {
         (["--instrument", "perp", "--borrow-bps", "50"], "--borrow-bps: borrow is charged on spot shorts: a perp's short pays no borrow"),
         (["--instrument", "future", "--margin-rate", "5%"], "--margin-rate: margin interest is charged on spot: a future borrows no cash"),
         (["--liq-fee-bps", "-1"], "--liq-fee-bps '-1': liquidation fee must be in [0, 10000) basis points"),
-        (["--multiplier", "50"], "--multiplier '50': a multiplier sizes contracts: give --instrument perp or future"),
+        (["--multiplier", "50"], "--multiplier '50': a multiplier sizes contracts: give --instrument perp, future or inverse-perp"),
         (["--instrument", "future", "--multiplier", "0"], "--multiplier '0': the multiplier must be above 0 and at most 1e6"),
     ]
 

@@ -25,12 +25,20 @@ public struct Fill: Sendable, Equatable {
     public var spreadCost: Double
     /// Units of the underlying in a unit of quantity (a contract's multiplier; 1 otherwise).
     public var multiplier: Double
+    /// An inverse contract's fill (`Instrument.inversePerp`): its quantity is contracts of
+    /// `multiplier` quote units, its cash figures (fee, spread, slippage) are in the base coin.
+    public var inverse: Bool
     /// True when less than asked was filled (book exhausted or participation cap).
     public var isPartial: Bool { quantityFilled < quantityAsked }
     /// What the fill cost against the reference price, in cash: (VWAP − reference) × quantity for
-    /// a buy, (reference − VWAP) × quantity for a sell, times the multiplier. Fees not included.
+    /// a buy, (reference − VWAP) × quantity for a sell, times the multiplier; inverse, in coins,
+    /// quantity × multiplier × (1/reference − 1/VWAP) for a buy (the sell's negated). Fees not included.
     public var slippageCost: Double {
         guard quantityFilled > 0 else { return 0 }
+        if inverse {
+            let coins = quantityFilled * multiplier * (1 / referencePrice - 1 / vwap)
+            return side == .buy ? coins : -coins
+        }
         return (side == .buy ? (vwap - referencePrice) * quantityFilled : (referencePrice - vwap) * quantityFilled) * multiplier
     }
     /// The slippage beyond the half spread, in cash: walking the book (the model's impact, or a
@@ -39,12 +47,13 @@ public struct Fill: Sendable, Equatable {
 
     public init(index: Int, time: Int64, side: OrderSide, referencePrice: Double, vwap: Double,
                 slippageBps: Double, quantityAsked: Double, quantityFilled: Double, fee: Double,
-                depthAvailable: Double = .infinity, spreadCost: Double = 0, multiplier: Double = 1) {
+                depthAvailable: Double = .infinity, spreadCost: Double = 0, multiplier: Double = 1, inverse: Bool = false) {
         self.index = index; self.time = time; self.side = side; self.referencePrice = referencePrice
         self.vwap = vwap; self.slippageBps = slippageBps; self.quantityAsked = quantityAsked
         self.quantityFilled = quantityFilled; self.fee = fee; self.depthAvailable = depthAvailable
         self.spreadCost = spreadCost
         self.multiplier = multiplier
+        self.inverse = inverse
     }
 }
 

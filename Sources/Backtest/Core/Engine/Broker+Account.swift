@@ -1,12 +1,14 @@
 /// A margin account's terms as the bar events read them (`ExecutionConfig`'s, copied once: small,
 /// so reading them never copies the configuration).
 struct MarginTerms {
-    let margin: Bool, perp: Bool, borrows: Bool
+    /// `perp`: the instrument pays funding (a perpetual, linear or inverse).
+    let margin: Bool, perp: Bool, borrows: Bool, inverse: Bool
     let leverage: Double, maintenanceRate: Double, multiplier: Double, marginRate: Double
     let mode: MarginMode
 
     init(_ config: ExecutionConfig) {
-        margin = config.isMarginAccount; perp = config.instrument == .perp; borrows = config.borrowBps > 0
+        margin = config.isMarginAccount; perp = config.instrument.paysFunding; borrows = config.borrowBps > 0
+        inverse = config.instrument.isInverse
         leverage = config.leverage; maintenanceRate = config.maintenanceRate; multiplier = config.multiplier
         marginRate = config.marginRate; mode = config.margin
     }
@@ -45,7 +47,8 @@ extension Broker {
             let start = candles.time[bar] &* 1000
             let end = PositionLedger.barEndMs(bar, time: candles.time, timeframe: candles.timeframe)
             let last = bar > 0 ? candles.close[bar - 1] : .nan
-            let amount = account.funding.settle(quantity: q * terms.multiplier, startMs: start, endMs: end, lastClose: last)
+            let amount = account.funding.settle(quantity: q * terms.multiplier, startMs: start, endMs: end, lastClose: last,
+                                                inverse: terms.inverse)
             ledger.chargeFunding(amount, cash: &cash)
             account.fundingPaid += amount
             if amount != 0 { account.fundingFlows.append(FundingFlow(bar: bar, amount: amount)) }
@@ -55,7 +58,7 @@ extension Broker {
         }
         guard terms.margin, q != 0, let entry = ledger.trip?.entryPrice else { return }
         let level = LiquidationPrice(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, leverage: terms.leverage,
-                                     maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+                                     maintenanceRate: terms.maintenanceRate, mode: terms.mode, inverse: terms.inverse)
         guard let price = level.fill(long: q > 0, open: candles.open[bar], high: candles.high[bar], low: candles.low[bar]) else { return }
         ledger.liquidate(at: price, bar: bar, cash: &cash, recorder: &log)
         working = nil
@@ -78,19 +81,24 @@ extension Broker {
         }
         guard terms.margin, q != 0, terms.maintenanceRate > 0, let entry = ledger.trip?.entryPrice else { return }
         let ratio = LiquidationPrice.marginRatio(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, price: candles.close[bar],
-                                                 leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+                                                 leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode,
+                                                 inverse: terms.inverse)
         account.minMarginRatio = min(account.minMarginRatio, ratio)
     }
 
     /// The cap on an opening order's notional in a margin account: its notional plus its fee at
     /// most leverage × the free margin, equity at `price` less the initial margin of `held` units
-    /// bought at `entryPrice` on average. Static, so the caller's broker is not copied to call it.
+    /// bought at `entryPrice` on average (their notional there / leverage; inverse, in coins).
+    /// Static, so the caller's broker is not copied to call it.
     static func marginCap(_ config: ExecutionConfig, fees: FeeSchedule, held: Double, entryPrice: Double?, price: Double,
                           equity: Double, maker: Bool) -> Double {
-        let used = Swift.abs(held) * config.multiplier * (entryPrice ?? 0) / config.leverage
+        let contract = ContractValue(config)
+        let used = contract.inverse
+            ? (held == 0 ? 0 : Swift.abs(held) * config.multiplier / (entryPrice ?? .nan) / config.leverage)
+            : Swift.abs(held) * config.multiplier * (entryPrice ?? 0) / config.leverage
         let free = equity - used
         guard free > 0 else { return 0 }
-        return fees.affordableNotional(cash: config.leverage * free, price: config.multiplier * price, maker: maker)
+        return fees.affordableNotional(cash: config.leverage * free, price: contract.unitNotional(at: price), maker: maker)
     }
 }
 
@@ -99,7 +107,7 @@ extension Engine {
     /// that stopped trading after a liquidation took its equity.
     static func accountWarnings(_ broker: Broker, candles: CandleSeries, config: ExecutionConfig) -> [RunWarning] {
         var out: [RunWarning] = []
-        if config.instrument == .perp, let first = candles.time.first, let last = candles.time.last,
+        if config.instrument.paysFunding, let first = candles.time.first, let last = candles.time.last,
            broker.account.funding.count(from: first &* 1000, to: PositionLedger.barEndMs(candles.count - 1, time: candles.time, timeframe: candles.timeframe)) == 0 {
             let name = candles.symbol.isEmpty ? "the symbol" : candles.symbol
             out.append(RunWarning(.noFunding, "no funding rows for \(name) between \(UTCTime.iso(first)) and \(UTCTime.iso(last)): "

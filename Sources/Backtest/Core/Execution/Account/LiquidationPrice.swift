@@ -5,6 +5,15 @@
 /// plus its unrealised PnL, |q| × Ē / L + q × (P − Ē), with Ē the average entry price and L the
 /// leverage. Solving backing = maintenance for P gives the closed forms below (a long's price
 /// at or below 0 means it cannot be liquidated).
+///
+/// Inverse contracts (`ContractValue`, in the coin; q contracts × multiplier, the quote units
+/// held): cross backing cash − q / P, maintenance mmr × |q| / P, so a long is liquidated at
+/// q (1 + mmr) / cash and a short at |q| (1 − mmr) / −cash (+∞, never, when the cash pays for
+/// the position: a short at leverage 1). Isolated backing |q| / (Ē L) + q (1/Ē − 1/P), Ē the
+/// harmonic mean entry: a long at Ē (1 + mmr) / (1 + 1/L), a short at Ē (1 − mmr) / (1 − 1/L).
+/// These are Binance COIN-M's one-way formula (its "Liquidation Price" FAQ) with one
+/// maintenance tier and no maintenance amount: LP = (|q|·mmr + side·q) / (WB + side·|q|/Ē),
+/// WB the position's wallet balance (isolated: its margin |q| / (Ē L)).
 struct LiquidationPrice {
     /// The price; `.nan` when there is no position.
     let price: Double
@@ -13,7 +22,18 @@ struct LiquidationPrice {
     ///   - quantity: units held, positive long, negative short (not 0).
     ///   - cash: the account's cash (cross margin).
     ///   - entryPrice: the position's average entry price (isolated margin).
-    init(quantity q: Double, cash: Double, entryPrice: Double, leverage: Double, maintenanceRate mmr: Double, mode: MarginMode) {
+    ///   - inverse: `quantity` is an inverse contract's quote units, `cash` in the coin.
+    init(quantity q: Double, cash: Double, entryPrice: Double, leverage: Double, maintenanceRate mmr: Double, mode: MarginMode,
+         inverse: Bool = false) {
+        if inverse {
+            switch (mode, q > 0) {
+            case (.cross, true): price = cash > 0 ? q * (1 + mmr) / cash : .infinity
+            case (.cross, false): price = cash < 0 ? -q * (1 - mmr) / -cash : .infinity
+            case (.isolated, true): price = entryPrice * (1 + mmr) / (1 + 1 / leverage)
+            case (.isolated, false): price = leverage > 1 ? entryPrice * (1 - mmr) / (1 - 1 / leverage) : .infinity
+            }
+            return
+        }
         switch (mode, q > 0) {
         case (.cross, true): price = -cash / (q * (1 - mmr))
         case (.cross, false): price = cash / (-q * (1 + mmr))
@@ -25,7 +45,11 @@ struct LiquidationPrice {
     /// The backing equity over the maintenance margin at `price` (below 1: liquidated there);
     /// infinite when the maintenance rate is 0.
     static func marginRatio(quantity q: Double, cash: Double, entryPrice: Double, price: Double, leverage: Double,
-                            maintenanceRate mmr: Double, mode: MarginMode) -> Double {
+                            maintenanceRate mmr: Double, mode: MarginMode, inverse: Bool = false) -> Double {
+        if inverse {
+            let backing = mode == .cross ? cash - q / price : Swift.abs(q) / (entryPrice * leverage) + q * (1 / entryPrice - 1 / price)
+            return backing / (mmr * Swift.abs(q) / price)
+        }
         let backing = mode == .cross ? cash + q * price : Swift.abs(q) * entryPrice / leverage + q * (price - entryPrice)
         return backing / (mmr * Swift.abs(q) * price)
     }
@@ -36,6 +60,8 @@ struct LiquidationPrice {
     func fill(long: Bool, open: Double, high: Double, low: Double) -> Double? {
         if long {
             guard price > 0 else { return nil }
+            // An inverse long whose cash cannot back it at any price: at the open.
+            if price == .infinity { return open }
             if open < price { return open }
             return low < price ? price : nil
         }
