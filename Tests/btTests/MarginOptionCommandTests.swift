@@ -14,7 +14,7 @@ struct MarginOptionCommandTests {
         (["--leverage", "2", "--size", "300%"], "--size '300%': is more than the leverage allows: at most 200% of equity at leverage 2"),
         (["--leverage", "5"], "--mmr: the maintenance margin rate 25% (the default for spot; give --mmr) must be below 1 / leverage = 20%"),
         (["--leverage", "10", "--mmr", "10%"], "--mmr: the maintenance margin rate 10% must be below 1 / leverage = 10%"),
-        (["--instrument", "swap"], "--instrument 'swap': not one of spot, perp, future"),
+        (["--instrument", "swap"], "--instrument 'swap': not one of spot, perp, future, inverse-perp"),
         (["--margin", "portfolio"], "--margin 'portfolio': not cross or isolated"),
         (["--instrument", "perp", "--borrow-bps", "50"], "--borrow-bps: borrow is charged on spot shorts: a perp's short pays no borrow"),
         (["--instrument", "future", "--margin-rate", "5%"], "--margin-rate: margin interest is charged on spot: a future borrows no cash"),

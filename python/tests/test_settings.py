@@ -125,7 +125,7 @@ def test_a_margin_account_through_its_keywords(goog):
         (dict(leverage=200.0), r"leverage '200': leverage must be from 1 to 125"),
         (dict(size="300%"), r"size '300%': is more than the leverage allows: at most 100% of equity at leverage 1"),
         (dict(leverage=10.0, mmr="10%"), r"mmr: the maintenance margin rate 10% must be below 1 / leverage = 10%"),
-        (dict(instrument="swap"), r"instrument 'swap': not one of spot, perp, future"),
+        (dict(instrument="swap"), r"instrument 'swap': not one of spot, perp, future, inverse-perp"),
     ]:
         with pytest.raises(btcore.InputError, match=reason):
             btcore.backtest(goog, sig.entry, sig.exit, **kwargs)

@@ -145,6 +145,26 @@ struct InverseTests {
         #expect(Self.near(r.finalEquity, 10 + r.trades.reduce(0) { $0 + $1.pnl }, 1e-9))
     }
 
+    @Test("the cost split in coins: gross PnL is what the same fills make at their reference prices; spread and impact are not negative",
+          arguments: 0..<3)
+    func costSplit(seed: Int) throws {
+        let candles = EngineTest.random(bars: 400, seed: UInt(seed + 71))
+        // The default liquidity model (synthetic depth with the spread and impact), coin fees.
+        var config = ExecutionConfig()
+        config.instrument = .inversePerp; config.multiplier = 100; config.initialCash = 5
+        config.leverage = 3; config.sizing = .equityFraction(2.5); config.allowShort = seed % 2 == 1
+        let r = try EngineTest.run(candles, EngineTest.randomSignals(bars: 400, seed: UInt(seed + 81)), config)
+        #expect(r.fills.count > 10 && r.fills.contains { $0.slippageCost > 0 })
+        // At the reference price a buy of q contracts receives q × 100 / reference coins, a sell pays them.
+        var flows = 0.0
+        for f in r.fills { flows += (f.side == .buy ? 1 : -1) * f.quantityFilled * 100 / f.referencePrice }
+        let last = r.position.last ?? 0, close = candles.close.last ?? .nan
+        let gross = flows - last * 100 / close
+        let split = r.costSplit
+        #expect(Self.near(split.grossPnL, gross, 1e-9), "\(split.grossPnL) vs \(gross)")
+        #expect(r.fills.allSatisfy { $0.spreadCost >= 0 && $0.impactCost >= -1e-12 * $0.quantityFilled * 100 / $0.vwap })
+    }
+
     @Test("refused: a per-unit fee (a quote amount on coin fees) and prices at or below 0, naming the setting")
     func refused() throws {
         var config = Self.config(leverage: 2)
