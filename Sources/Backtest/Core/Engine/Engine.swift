@@ -58,7 +58,9 @@ public enum Engine {
         switch Loop(broker) {
         case .classic: simulateClassic(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
         case .orders:
-            if config.hasAccountEvents {
+            if config.instrument.isInverse {
+                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, account: InverseAccountEvents.self)
+            } else if config.hasAccountEvents {
                 simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, account: WithAccountEvents.self)
             } else {
                 simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, account: NoAccountEvents.self)
@@ -194,8 +196,9 @@ public enum Engine {
         let carries = A.happen
         // Units of the underlying per unit held (a contract's; 1 keeps equity = cash + position × close exactly).
         let multiplier = config.multiplier
-        // Inverse contracts are worth −position × multiplier / close coins (`ContractValue`).
-        let inverse = config.instrument.isInverse
+        // Inverse contracts are worth −position × multiplier / close coins (`ContractValue`): a
+        // constant of the loop's instantiation, so linear runs compile without the branch.
+        let inverse = A.inverse
         let timeExits = config.exits.exitAfterBars != nil
         let tracksPeak = broker.ledger.exits.tracksPeak
         let marketEntries = config.entries.isMarket
@@ -454,8 +457,14 @@ public enum Engine {
 /// margin interest, funding, liquidation), as a type, so `Engine.simulateWithOrders` without them
 /// is compiled without their branches (the classic loop has none: `Engine.Loop` sends runs with
 /// them to the order loop).
-protocol AccountEvents { static var happen: Bool { get } }
+protocol AccountEvents {
+    static var happen: Bool { get }
+    /// The account is an inverse contract's, in the coin: equity is cash − position × multiplier / close.
+    static var inverse: Bool { get }
+}
 /// The loop settles a position's bars (`Broker.settleOpen`, `Broker.closeAccount`).
-enum WithAccountEvents: AccountEvents { static var happen: Bool { true } }
+enum WithAccountEvents: AccountEvents { static var happen: Bool { true }; static var inverse: Bool { false } }
+/// An inverse perpetual's loop: the account's events, equity in the coin.
+enum InverseAccountEvents: AccountEvents { static var happen: Bool { true }; static var inverse: Bool { true } }
 /// A cash account without borrow: nothing happens to a position but its fills.
-enum NoAccountEvents: AccountEvents { static var happen: Bool { false } }
+enum NoAccountEvents: AccountEvents { static var happen: Bool { false }; static var inverse: Bool { false } }
