@@ -65,8 +65,8 @@ struct InverseTests {
         // Binance COIN-M, one-way, one tier, maintenance amount 0: (|Q| mmr + side |Q|) / (WB + side |Q| / EP), WB the wallet (10).
         let binance = (q * 0.01 + q) / (10 + q / 100)
         #expect(Self.near(t.exitPrice, closedForm) && Self.near(closedForm, binance), "\(t.exitPrice) vs \(closedForm), \(binance)")
-        #expect(Self.near(LiquidationPrice.marginRatio(quantity: q, cash: cash, entryPrice: 100, price: closedForm, leverage: 10,
-                                                       maintenanceRate: 0.01, mode: .cross, inverse: true), 1))
+        #expect(Self.near(LiquidationPrice.inverseMarginRatio(quantity: q, cash: cash, entryPrice: 100, price: closedForm, leverage: 10,
+                                                              maintenanceRate: 0.01, mode: .cross), 1))
         let up = MarginTests.bars([(100, 100, 100, 100), (100, 101, 99, 100), (100, 108, 99, 104), (104, 116, 103, 112), (112, 113, 111, 112)])
         var shortConfig = config
         shortConfig.allowShort = true

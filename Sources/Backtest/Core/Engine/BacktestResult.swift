@@ -7,6 +7,10 @@ public struct Fill: Sendable, Equatable {
     public var index: Int
     public var time: Int64
     public var side: OrderSide
+    /// An inverse contract's fill (`Instrument.inversePerp`): its quantity is contracts of
+    /// `multiplier` quote units, its cash figures (fee, spread, slippage) are in the base coin.
+    /// (Beside `side`, in its padding: a fill stays the size it was.)
+    public var inverse: Bool
     /// The price the order referenced (next open or this close) before depth and spread.
     public var referencePrice: Double
     /// Volume-weighted average price actually paid or received.
@@ -25,9 +29,6 @@ public struct Fill: Sendable, Equatable {
     public var spreadCost: Double
     /// Units of the underlying in a unit of quantity (a contract's multiplier; 1 otherwise).
     public var multiplier: Double
-    /// An inverse contract's fill (`Instrument.inversePerp`): its quantity is contracts of
-    /// `multiplier` quote units, its cash figures (fee, spread, slippage) are in the base coin.
-    public var inverse: Bool
     /// True when less than asked was filled (book exhausted or participation cap).
     public var isPartial: Bool { quantityFilled < quantityAsked }
     /// What the fill cost against the reference price, in cash: (VWAP − reference) × quantity for

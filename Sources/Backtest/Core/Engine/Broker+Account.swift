@@ -57,8 +57,11 @@ extension Broker {
             #endif
         }
         guard terms.margin, q != 0, let entry = ledger.trip?.entryPrice else { return }
-        let level = LiquidationPrice(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, leverage: terms.leverage,
-                                     maintenanceRate: terms.maintenanceRate, mode: terms.mode, inverse: terms.inverse)
+        let level = terms.inverse
+            ? LiquidationPrice(inverseQuantity: q * terms.multiplier, cash: cash, entryPrice: entry, leverage: terms.leverage,
+                               maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+            : LiquidationPrice(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, leverage: terms.leverage,
+                               maintenanceRate: terms.maintenanceRate, mode: terms.mode)
         guard let price = level.fill(long: q > 0, open: candles.open[bar], high: candles.high[bar], low: candles.low[bar]) else { return }
         ledger.liquidate(at: price, bar: bar, cash: &cash, recorder: &log)
         working = nil
@@ -80,9 +83,11 @@ extension Broker {
             #endif
         }
         guard terms.margin, q != 0, terms.maintenanceRate > 0, let entry = ledger.trip?.entryPrice else { return }
-        let ratio = LiquidationPrice.marginRatio(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, price: candles.close[bar],
-                                                 leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode,
-                                                 inverse: terms.inverse)
+        let ratio = terms.inverse
+            ? LiquidationPrice.inverseMarginRatio(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, price: candles.close[bar],
+                                                  leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+            : LiquidationPrice.marginRatio(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, price: candles.close[bar],
+                                           leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode)
         account.minMarginRatio = min(account.minMarginRatio, ratio)
     }
 

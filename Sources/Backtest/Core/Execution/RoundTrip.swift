@@ -23,6 +23,10 @@ protocol ExecutionRecorder {
 /// that reduced it (the exits), from flat to flat.
 struct RoundTrip {
     var side: PositionSide
+    /// An inverse contract's trip (`ContractValue`): its notionals are Σ quantity / price, the
+    /// coins per unit of the multiplier, and its prices their harmonic means. (Beside `side`, in
+    /// its padding: the trip, copied on the fill path, stays the size it was.)
+    var inverse = false
     var entryRow: Int
     var entryBar: Int
     var entryTime: Int64
@@ -38,10 +42,6 @@ struct RoundTrip {
     var exitSlippageWeighted = 0.0
     var entries = 0
     var exits = 0
-
-    /// An inverse contract's trip (`ContractValue`): its notionals are Σ quantity / price, the
-    /// coins per unit of the multiplier, and its prices their harmonic means.
-    var inverse = false
 
     init(side: PositionSide, entryRow: Int, entryBar: Int, entryTime: Int64, inverse: Bool = false) {
         self.side = side; self.entryRow = entryRow; self.entryBar = entryBar; self.entryTime = entryTime

@@ -22,18 +22,7 @@ struct LiquidationPrice {
     ///   - quantity: units held, positive long, negative short (not 0).
     ///   - cash: the account's cash (cross margin).
     ///   - entryPrice: the position's average entry price (isolated margin).
-    ///   - inverse: `quantity` is an inverse contract's quote units, `cash` in the coin.
-    init(quantity q: Double, cash: Double, entryPrice: Double, leverage: Double, maintenanceRate mmr: Double, mode: MarginMode,
-         inverse: Bool = false) {
-        if inverse {
-            switch (mode, q > 0) {
-            case (.cross, true): price = cash > 0 ? q * (1 + mmr) / cash : .infinity
-            case (.cross, false): price = cash < 0 ? -q * (1 - mmr) / -cash : .infinity
-            case (.isolated, true): price = entryPrice * (1 + mmr) / (1 + 1 / leverage)
-            case (.isolated, false): price = leverage > 1 ? entryPrice * (1 - mmr) / (1 - 1 / leverage) : .infinity
-            }
-            return
-        }
+    init(quantity q: Double, cash: Double, entryPrice: Double, leverage: Double, maintenanceRate mmr: Double, mode: MarginMode) {
         switch (mode, q > 0) {
         case (.cross, true): price = -cash / (q * (1 - mmr))
         case (.cross, false): price = cash / (-q * (1 + mmr))
@@ -45,13 +34,28 @@ struct LiquidationPrice {
     /// The backing equity over the maintenance margin at `price` (below 1: liquidated there);
     /// infinite when the maintenance rate is 0.
     static func marginRatio(quantity q: Double, cash: Double, entryPrice: Double, price: Double, leverage: Double,
-                            maintenanceRate mmr: Double, mode: MarginMode, inverse: Bool = false) -> Double {
-        if inverse {
-            let backing = mode == .cross ? cash - q / price : Swift.abs(q) / (entryPrice * leverage) + q * (1 / entryPrice - 1 / price)
-            return backing / (mmr * Swift.abs(q) / price)
-        }
+                            maintenanceRate mmr: Double, mode: MarginMode) -> Double {
         let backing = mode == .cross ? cash + q * price : Swift.abs(q) * entryPrice / leverage + q * (price - entryPrice)
         return backing / (mmr * Swift.abs(q) * price)
+    }
+
+    /// An inverse contract's: `quantity` in quote units (contracts × multiplier), `cash` in the
+    /// coin, `entryPrice` the harmonic mean (the closed forms above; +∞ where it cannot be
+    /// liquidated, a long whose cash cannot back it at any price aside).
+    init(inverseQuantity q: Double, cash: Double, entryPrice: Double, leverage: Double, maintenanceRate mmr: Double, mode: MarginMode) {
+        switch (mode, q > 0) {
+        case (.cross, true): price = cash > 0 ? q * (1 + mmr) / cash : .infinity
+        case (.cross, false): price = cash < 0 ? -q * (1 - mmr) / -cash : .infinity
+        case (.isolated, true): price = entryPrice * (1 + mmr) / (1 + 1 / leverage)
+        case (.isolated, false): price = leverage > 1 ? entryPrice * (1 - mmr) / (1 - 1 / leverage) : .infinity
+        }
+    }
+
+    /// `marginRatio` of an inverse contract's position (quote units, cash in the coin).
+    static func inverseMarginRatio(quantity q: Double, cash: Double, entryPrice: Double, price: Double, leverage: Double,
+                                   maintenanceRate mmr: Double, mode: MarginMode) -> Double {
+        let backing = mode == .cross ? cash - q / price : Swift.abs(q) / (entryPrice * leverage) + q * (1 / entryPrice - 1 / price)
+        return backing / (mmr * Swift.abs(q) / price)
     }
 
     /// The fill price of a liquidation on a bar with `open`, `high` and `low`, or nil when the
@@ -60,8 +64,7 @@ struct LiquidationPrice {
     func fill(long: Bool, open: Double, high: Double, low: Double) -> Double? {
         if long {
             guard price > 0 else { return nil }
-            // An inverse long whose cash cannot back it at any price: at the open.
-            if price == .infinity { return open }
+            // An inverse long whose cash cannot back it at any price (+∞) is liquidated at the open.
             if open < price { return open }
             return low < price ? price : nil
         }
