@@ -8,10 +8,11 @@ from the repository root (a few minutes, most of it numba compiling vectorbt):
     python3 -m venv .venv-goldens && echo '*' > .venv-goldens/.gitignore
     .venv-goldens/bin/pip install vectorbt==1.2.0 backtesting==0.6.6 TA-Lib==0.8.2 numpy pandas
     .venv-goldens/bin/pip install freqtrade==2026.9      # optional: the liquidation-price check
-    .venv-goldens/bin/python Tests/Fixtures/orders/make_goldens.py
+    python3 -m venv /tmp/nt-venv && /tmp/nt-venv/bin/pip install nautilus-trader   # optional: I2
+    BT_NAUTILUS_PYTHON=/tmp/nt-venv/bin/python .venv-goldens/bin/python Tests/Fixtures/orders/make_goldens.py
 
 (versions used for the committed file: vectorbt 1.2.0, backtesting 0.6.6, TA-Lib 0.8.2,
-numpy 2.4.6, pandas 3.1.1, numba 0.68.1, freqtrade 2026.9, Python 3.11.) It also writes the
+numpy 2.4.6, pandas 3.1.1, numba 0.68.1, freqtrade 2026.9, nautilus-trader 1.221.0, Python 3.11.) It also writes the
 funding rows of the funding cases as `funding_<case>.csv` beside this file.
 
 Every case is simulated by `reference_sim.py` (beside this file: orders.md restated as Python),
