@@ -383,14 +383,16 @@ typedef struct bt_config {
                                     without margin or liquidation) */
     const char *margin;          /* --margin: "cross" (NULL, the default) or "isolated" */
     const char *instrument;      /* --instrument: "spot" (NULL: the symbol's stored kind in db, else
-                                    spot), "perp" (pays the funding stored for the symbol in db)
-                                    or "future" */
+                                    spot), "perp" (pays the funding stored for the symbol in db),
+                                    "future" or "inverse-perp" (coin-margined: cash, PnL and
+                                    fees in the base coin, contracts of multiplier quote units) */
     const char *mmr;             /* --mmr: maintenance margin rate, "0.5%" (NULL: the symbol's
                                     stored one in db, else 0.5% for perp and future, 25% for spot) */
     double liq_fee_bps;          /* --liq-fee-bps: a liquidation's fee (0) */
     const char *margin_rate;     /* --margin-rate: annual interest on borrowed cash, "8%" (NULL) */
     double multiplier;           /* --multiplier: units of the underlying in a perp's or future's
-                                    contract (NaN: the symbol's stored one in db, else 1) */
+                                    contract, quote units in an inverse-perp's (NaN: the symbol's
+                                    stored one in db, else 1) */
     int allow_unprotected;       /* --allow-unprotected: 1 takes entries whose sl, tp or trail
                                     expression is not yet defined at the signal bar (0: they place
                                     no order) */

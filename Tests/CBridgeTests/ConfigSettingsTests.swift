@@ -95,6 +95,22 @@ struct ConfigSettingsTests {
         #expect(e.text(naming: Config.name).hasPrefix("fee_bps '-3': "))
     }
 
+    @Test("bt_config.instrument \"inverse-perp\" is the coin-margined perpetual; with a per-unit fee it is refused naming fee_per_unit")
+    func inverseInstrument() throws {
+        var c = Config.defaults()
+        let candles = CandleSeries(symbol: "BTCUSD_PERP", timeframe: .day1)
+        try "inverse-perp".withCString { kind in
+            c.instrument = kind
+            c.multiplier = 100
+            let plan = try Config.execution(c, candles: candles, inferredTick: { nil })
+            #expect(plan.config.instrument == .inversePerp && plan.config.multiplier == 100 && plan.config.isMarginAccount)
+            c.fee_per_unit = 0.5
+            let e = try #require(throws: InputError.self) { _ = try Config.execution(c, candles: candles, inferredTick: { nil }) }
+            #expect(e.setting == .feePerUnit && e.text(naming: Config.name).hasPrefix("fee_per_unit '0.5': an inverse-perp's fees are in the coin"),
+                    "\(e.text(naming: Config.name))")
+        }
+    }
+
     @Test("a config's store gives the symbol's stored instrument settings as the defaults; a field given overrides its setting")
     func storedInstrument() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bt-cbridge-\(UUID().uuidString)")

@@ -31,7 +31,7 @@ struct InstrumentCommandTests {
     }
 
     @Test("a bad value exits 2 naming the flag, the reason and the range, and leaves the store byte for byte", arguments: [
-        (["--kind", "perpetual"], "error: --kind 'perpetual': not one of spot, perp, future\n"),
+        (["--kind", "perpetual"], "error: --kind 'perpetual': not one of spot, perp, future, inverse-perp\n"),
         (["--fee-bps", "-3"], "error: --fee-bps '-3': fee must be in [0, 10000) basis points\n"),
         (["--leverage", "200"], "error: --leverage '200': leverage must be from 1 to 125\n"),
         (["--tick", "0"], "error: --tick '0': tick must be positive\n"),

@@ -22,22 +22,12 @@ struct LimitsPageTests {
     @Test("the options the page lists as missing are in no command's help, and the page names them", arguments: [
         ("run", "--conventions", "--conventions"), ("run", "--trail-from", "--trail-from close"), ("run", "--monte-carlo", "Monte Carlo"),
         ("sweep", "--search", "random or Bayesian search"), ("sweep", "--cv", "purged cross-validation"),
-        ("run", "inverse", "inverse (coin-margined) perpetuals"),
+        ("portfolio", "--neutral", "market-neutral portfolio"),
     ])
     func stillMissing(command: String, option: String, named: String) throws {
         let help = try BT.run(["help", command])
         #expect(help.status == 0)
         #expect(!help.stdout.contains(option), "\(option) is in 'bt help \(command)': update docs/guide/limits.md")
         #expect(try Self.text("docs/guide/limits.md").contains(named))
-    }
-
-    @Test("a portfolio still refuses --short and a margin account, as the page says")
-    func portfolioRefusals() throws {
-        let db = try BT.googStore()
-        for extra in [["--short"], ["--leverage", "2"]] {
-            let r = try BT.run(["portfolio", "--entry", "close > 0", "--exit", "close < 0", "--symbols", "GOOG", "--db", db] + extra)
-            #expect(r.status == 2, "\(extra): \(r.stderr)")
-        }
-        #expect(try Self.text("docs/guide/limits.md").contains("refuses a margin account and `--short`"))
     }
 }

@@ -14,12 +14,12 @@ struct MarginOptionCommandTests {
         (["--leverage", "2", "--size", "300%"], "--size '300%': is more than the leverage allows: at most 200% of equity at leverage 2"),
         (["--leverage", "5"], "--mmr: the maintenance margin rate 25% (the default for spot; give --mmr) must be below 1 / leverage = 20%"),
         (["--leverage", "10", "--mmr", "10%"], "--mmr: the maintenance margin rate 10% must be below 1 / leverage = 10%"),
-        (["--instrument", "swap"], "--instrument 'swap': not one of spot, perp, future"),
+        (["--instrument", "swap"], "--instrument 'swap': not one of spot, perp, future, inverse-perp"),
         (["--margin", "portfolio"], "--margin 'portfolio': not cross or isolated"),
         (["--instrument", "perp", "--borrow-bps", "50"], "--borrow-bps: borrow is charged on spot shorts: a perp's short pays no borrow"),
         (["--instrument", "future", "--margin-rate", "5%"], "--margin-rate: margin interest is charged on spot: a future borrows no cash"),
         (["--liq-fee-bps", "-1"], "--liq-fee-bps '-1': liquidation fee must be in [0, 10000) basis points"),
-        (["--multiplier", "50"], "--multiplier '50': a multiplier sizes contracts: give --instrument perp or future"),
+        (["--multiplier", "50"], "--multiplier '50': a multiplier sizes contracts: give --instrument perp, future or inverse-perp"),
         (["--instrument", "future", "--multiplier", "0"], "--multiplier '0': the multiplier must be above 0 and at most 1e6"),
     ]
 

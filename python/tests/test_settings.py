@@ -125,13 +125,26 @@ def test_a_margin_account_through_its_keywords(goog):
         (dict(leverage=200.0), r"leverage '200': leverage must be from 1 to 125"),
         (dict(size="300%"), r"size '300%': is more than the leverage allows: at most 100% of equity at leverage 1"),
         (dict(leverage=10.0, mmr="10%"), r"mmr: the maintenance margin rate 10% must be below 1 / leverage = 10%"),
-        (dict(instrument="swap"), r"instrument 'swap': not one of spot, perp, future"),
+        (dict(instrument="swap"), r"instrument 'swap': not one of spot, perp, future, inverse-perp"),
     ]:
         with pytest.raises(btcore.InputError, match=reason):
             btcore.backtest(goog, sig.entry, sig.exit, **kwargs)
     perp = btcore.backtest(goog, sig.entry, sig.exit, depth="none", instrument="perp", leverage=5.0, size="300%")
     assert any(w["kind"] == "no_funding" for w in perp.warnings)
     assert perp.stats["funding_paid"] == 0
+
+
+def test_an_inverse_perpetual_is_kept_in_the_coin(goog):
+    # instrument="inverse-perp": cash, equity and PnL in the coin (stats' currency), the trades
+    # adding up to the equity; a per-unit fee is refused naming the keyword.
+    sig = btcore.signals(goog, strategy="ma-cross")
+    run = btcore.backtest(goog, sig.entry, sig.exit, depth="none", instrument="inverse-perp", multiplier=100.0,
+                          cash=2.0, leverage=3.0, size="300%")
+    assert run.stats["currency"] == "coin" and run.stats["initial_cash"] == 2
+    assert abs(run.trades["pnl"].sum() - (run.stats["final_equity"] - 2)) <= 1e-9 * max(1.0, run.stats["final_equity"])
+    assert run.json()["execution"]["instrument"] == "inverse-perp"
+    with pytest.raises(btcore.InputError, match=r"fee_per_unit '0.1': an inverse-perp's fees are in the coin"):
+        btcore.backtest(goog, sig.entry, sig.exit, instrument="inverse-perp", fee_per_unit=0.1)
 
 
 def test_stored_instrument_settings_are_the_defaults_a_keyword_overrides(tmp_path):

@@ -27,7 +27,7 @@ extension Option {
     static let seed = Option("seed", kind: .value, valueName: "S", help: "Random seed (default 1)")
     static let book = Option("book", kind: .flag, help: "Also store a recorded-style order book for each symbol")
     static let funding = Option("funding", kind: .flag, help: "The symbol's funding rates (time, rate, mark_price)")
-    static let kind = Option("kind", kind: .value, valueName: "KIND", help: "What is traded: spot, perp or future (--instrument of its runs)")
+    static let kind = Option("kind", kind: .value, valueName: "KIND", help: "What is traded: spot, perp, future or inverse-perp (--instrument of its runs)")
     static let clear = Option("clear", kind: .flag, help: "Remove the stored settings (with settings given: replace them all)")
 
     // MARK: - Indicators and charts

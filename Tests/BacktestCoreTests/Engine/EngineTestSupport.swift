@@ -56,7 +56,9 @@ enum EngineTest {
         #expect(r.cash.count == n && r.position.count == n && r.equity.count == n, sourceLocation: sourceLocation)
         var worst = 0.0
         for t in 0..<n {
-            let expected = r.cash[t] + r.position[t] * config.multiplier * r.candles.close[t]
+            // Inverse contracts, in the coin: cash − position × multiplier / close.
+            let expected = config.instrument.isInverse ? r.cash[t] - r.position[t] * config.multiplier / r.candles.close[t]
+                : r.cash[t] + r.position[t] * config.multiplier * r.candles.close[t]
             worst = max(worst, abs(r.equity[t] - expected) / max(1, abs(expected)))
         }
         #expect(worst <= 1e-12, "equity != cash + position x multiplier x close (worst \(worst))", sourceLocation: sourceLocation)

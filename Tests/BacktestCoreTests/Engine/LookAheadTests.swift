@@ -53,10 +53,15 @@ struct LookAheadTests {
         isolated.funding = funding
         var spot = EngineTest.plain()
         spot.leverage = 3; spot.mmr = 0.2; spot.sizing = .equityFraction(3); spot.marginRate = 0.1
+        // An inverse perpetual: coin accounting, funding in coins, liquidation against the open and the range.
+        var inverse = perp
+        inverse.instrument = .inversePerp; inverse.multiplier = 100; inverse.initialCash = 100
+        inverse.allowShort = true; inverse.margin = .isolated; inverse.sizing = .equityFraction(12)
         return [("none", none), ("close+short", closeFill), ("synthetic", synthetic), ("synthetic+short", syntheticShort),
                 ("book", book), ("profile", profile), ("fixed", fixed), ("fees", fees),
                 ("borrow+synthetic+short", borrow), ("borrow+short", borrowNextOpen),
-                ("perp+funding+liquidation", perp), ("perp+isolated+short", isolated), ("spot margin+interest", spot)]
+                ("perp+funding+liquidation", perp), ("perp+isolated+short", isolated), ("spot margin+interest", spot),
+                ("inverse+funding+liquidation+short", inverse)]
     }()
 
     @Test("the cost of a fill at a bar's open reads nothing of that bar but its open", arguments: [2, 3, 4, 5])
@@ -86,7 +91,7 @@ struct LookAheadTests {
         }
     }
 
-    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<13)
+    @Test("changing bars and signals after t changes nothing at or before t", arguments: 0..<14)
     func futureDoesNotLeak(configIndex: Int) throws {
         let (_, config) = Self.configs[configIndex]
         let n = 300

@@ -258,8 +258,10 @@ struct OrdersGoldenTests {
         let e = c.expected
         #expect(r.trades.count == e.trades.count, "trades: \(r.trades.count) vs golden \(e.trades.count)",
                 sourceLocation: sourceLocation)
+        // Inverse contracts: the notional in coins, quantity × multiplier / price (PnL and fees are coins).
+        let inverse = c.options.instrument == "inverse-perp", m = c.options.multiplier ?? 1
         for (k, (t, g)) in zip(r.trades, e.trades).enumerated() {
-            let notional = g.quantity * g.entry_price
+            let notional = inverse ? g.quantity * m / g.entry_price : g.quantity * g.entry_price
             let ok = t.entryIndex == g.entry_index && t.exitIndex == g.exit_index && t.side.rawValue == g.side
                 && t.exitKind.rawValue == g.kind && near(t.quantity, g.quantity) && near(t.entryPrice, g.entry_price)
                 && near(t.exitPrice, g.exit_price) && near(t.fees, g.fees, scale: notional) && near(t.pnl, g.pnl, scale: notional)
@@ -276,7 +278,8 @@ struct OrdersGoldenTests {
         #expect(r.fills.count == e.fills.count, "fills: \(r.fills.count) vs golden \(e.fills.count)", sourceLocation: sourceLocation)
         for (k, (f, g)) in zip(r.fills, e.fills).enumerated() {
             let ok = f.index == g.index && f.side.rawValue == g.side && near(f.quantityFilled, g.quantity)
-                && near(f.vwap, g.price) && near(f.referencePrice, g.price) && near(f.fee, g.fee, scale: g.quantity * g.price)
+                && near(f.vwap, g.price) && near(f.referencePrice, g.price)
+                && near(f.fee, g.fee, scale: inverse ? g.quantity * m / g.price : g.quantity * g.price)
             #expect(ok, """
                 fill \(k): bt bar \(f.index) \(f.side.rawValue) q \(f.quantityFilled) at \(f.vwap) fee \(f.fee); \
                 golden bar \(g.index) \(g.side) q \(g.quantity) at \(g.price) fee \(g.fee) (\(g.kind))
@@ -309,7 +312,7 @@ struct OrdersGoldenTests {
             #expect(near(a?.interestPaid ?? .nan, e.interest_paid ?? 0, scale: scale), "interest \(a?.interestPaid ?? .nan) vs \(e.interest_paid ?? 0)",
                     sourceLocation: sourceLocation)
             if let m = e.max_leverage {
-                let stat = Self.maxLeverage(r, multiplier: c.options.multiplier ?? 1)
+                let stat = Self.maxLeverage(r, multiplier: c.options.multiplier ?? 1, inverse: inverse)
                 #expect(near(stat, m), "max leverage \(stat) vs golden \(m)", sourceLocation: sourceLocation)
             }
             let ratio = a?.minMarginRatio ?? .nan
@@ -323,10 +326,11 @@ struct OrdersGoldenTests {
 
     /// The largest |position| × close / equity at a close with equity above 0 (the statistic's
     /// definition; Analysis computes it, this target cannot import it).
-    static func maxLeverage(_ r: BacktestResult, multiplier: Double) -> Double {
+    static func maxLeverage(_ r: BacktestResult, multiplier: Double, inverse: Bool = false) -> Double {
         var most = 0.0
         for t in r.position.indices where r.position[t] != 0 && r.equity[t] > 0 {
-            most = max(most, abs(r.position[t] * multiplier * r.candles.close[t]) / r.equity[t])
+            let value = inverse ? r.position[t] * multiplier / r.candles.close[t] : r.position[t] * multiplier * r.candles.close[t]
+            most = max(most, abs(value) / r.equity[t])
         }
         return most
     }
@@ -336,7 +340,15 @@ struct OrdersGoldenTests {
     @Test("the goldens exist and cover every exit kind, entry kind and sizing of docs/design/orders.md")
     func coverage() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 55)
+        #expect(cases.count == 62)
+        // Inverse perpetuals: liquidated longs (cross) and shorts (isolated), funding on both sides,
+        // risk sizing with a maker rebate, each account in the coin.
+        let inverse = cases.filter { $0.options.instrument == "inverse-perp" }
+        #expect(inverse.contains { $0.options.margin == "cross" && !$0.options.short && ($0.expected.liquidations ?? 0) > 0 })
+        #expect(inverse.contains { $0.options.margin == "isolated" && $0.options.short && ($0.expected.liquidations ?? 0) > 0 })
+        #expect(inverse.contains { $0.options.funding != nil && $0.options.short && ($0.expected.funding_paid ?? 0) != 0 })
+        #expect(inverse.contains { $0.options.funding != nil && !$0.options.short && ($0.expected.funding_paid ?? 0) != 0 })
+        #expect(inverse.contains { $0.options.size.hasPrefix("risk:") && $0.expected.fills.contains { $0.fee < 0 } })
         // Contracts: a future with a multiplier, liquidated; risk sizing by contracts; a perpetual's funding on contracts.
         #expect(cases.contains { ($0.options.multiplier ?? 1) > 1 && ($0.expected.liquidations ?? 0) > 0 && $0.options.instrument == "future" })
         #expect(cases.contains { ($0.options.multiplier ?? 1) > 1 && $0.options.size.hasPrefix("risk:") })

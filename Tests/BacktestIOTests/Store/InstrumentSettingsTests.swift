@@ -43,7 +43,7 @@ struct InstrumentSettingsTests {
     }
 
     @Test("a refused setting names it with the reason and range and leaves the store byte for byte", arguments: [
-        ([Setting.instrument: ExecutionValue.text("perpetual")], Setting.instrument, "not one of spot, perp, future"),
+        ([Setting.instrument: ExecutionValue.text("perpetual")], Setting.instrument, "not one of spot, perp, future, inverse-perp"),
         ([.tick: .number(0)], .tick, "tick must be positive"),
         ([.lot: .number(-1)], .lot, "lot must be positive"),
         ([.mmr: .text("abc")], .mmr, "not a percentage like 5%"),

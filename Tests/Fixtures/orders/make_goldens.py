@@ -8,10 +8,11 @@ from the repository root (a few minutes, most of it numba compiling vectorbt):
     python3 -m venv .venv-goldens && echo '*' > .venv-goldens/.gitignore
     .venv-goldens/bin/pip install vectorbt==1.2.0 backtesting==0.6.6 TA-Lib==0.8.2 numpy pandas
     .venv-goldens/bin/pip install freqtrade==2026.9      # optional: the liquidation-price check
-    .venv-goldens/bin/python Tests/Fixtures/orders/make_goldens.py
+    python3 -m venv /tmp/nt-venv && /tmp/nt-venv/bin/pip install nautilus-trader   # optional: I2
+    BT_NAUTILUS_PYTHON=/tmp/nt-venv/bin/python .venv-goldens/bin/python Tests/Fixtures/orders/make_goldens.py
 
 (versions used for the committed file: vectorbt 1.2.0, backtesting 0.6.6, TA-Lib 0.8.2,
-numpy 2.4.6, pandas 3.1.1, numba 0.68.1, freqtrade 2026.9, Python 3.11.) It also writes the
+numpy 2.4.6, pandas 3.1.1, numba 0.68.1, freqtrade 2026.9, nautilus-trader 1.221.0, Python 3.11.) It also writes the
 funding rows of the funding cases as `funding_<case>.csv` beside this file.
 
 Every case is simulated by `reference_sim.py` (beside this file: orders.md restated as Python),
@@ -128,8 +129,33 @@ F2. Cross: Binance's wallet balance is the cash before the position's notional m
     checked by any reference: interest, funding, the margin cap of sizing, the account stopping
     (the simulator alone).
 
-nautilus-trader's funding was not used as a cross-check (not installed: too heavy for what it
-would confirm). Instead each funding case's amounts are restated a second way here
+Inverse perpetuals (`cases_inverse`, `instrument="inverse-perp"`): the simulator keeps the
+account as an exchange does (a wallet balance plus the unrealised PnL, realised PnL
+side x q x M x (1/avg entry - 1/exit) at each exit, the Binance COIN-M liquidation formula),
+a different algebra from bt's (which holds the contracts as the coin's short of their quote
+units). Two more checks:
+
+I1. The liquidation identity (`check_inverse_liquidation`): at each position's first check and
+    at each liquidation, the backing equity at the simulator's P* (from Binance's formula)
+    equals the maintenance margin mmr x |q| x M / P* (cross: wallet + unrealised PnL at P*;
+    isolated: |q| x M / (entry x L) + unrealised PnL), within 1e-9; a liquidation inside the
+    bar fills at P*, one at the open at an open beyond it. Confirms every inverse case with a
+    liquidation (goog_inverse_cross_10x_liq_gap, goog_inverse_cross_10x_liq_range,
+    goog_inverse_isolated_short_6x).
+I2. nautilus_trader 1.221.0 (`check_nautilus_funding`, optional: run when the interpreter in
+    $BT_NAUTILUS_PYTHON imports nautilus_trader, e.g. a venv made with `pip install
+    nautilus-trader`; its own venv, as its numpy pins may differ from vectorbt's): nautilus 1.221
+    does not settle funding in a backtest (FundingRateUpdate is data delivered to actors; the
+    backtest's simulation modules are FXRolloverInterestModule alone; no funding in its
+    accounting or portfolio), so the timing of settlements cannot be checked against it. What it
+    confirms is each settlement's amount: for every row the simulator settled, the signed
+    position's `CryptoPerpetual.notional_value(|q|, mark)` (is_inverse=True, multiplier M: the
+    coins of |q| contracts, in BTC, rounded by nautilus to 1e-8) x rate x side equals the amount
+    within 1e-8 coins. Confirms eurusd_inverse_funding_long and eurusd_inverse_funding_short.
+    The linear funding cases are not given to it (their goldens stay as committed).
+
+nautilus-trader's funding settlement is otherwise not a cross-check (see I2). Instead each
+funding case's amounts are restated a second way here
 (`funding_by_interval`): a trade pays the rows with a time in [the time it was filled, the time
 it was closed), a fill at an open being at that bar's time and every other fill at the bar's end
 (the next bar's time), orders.md's last sentence of "Funding", not the per-bar loop of the
@@ -583,10 +609,10 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
           pyramid=1, tick=None, entry_limit=None, entry_stop=None, exit_rule=None, exit_rule_fn=None,
           periods_per_year=None, equity_full=False, expect=(), maker_bps=None, fee_per_unit=0.0,
           fee_min=0.0, fee_max=None, borrow_bps=0.0, leverage=1, margin="cross", instrument="spot",
-          mmr=None, liq_fee_bps=0.0, margin_rate=0.0, funding=None, funding_file=None, multiplier=1):
+          mmr=None, liq_fee_bps=0.0, margin_rate=0.0, funding=None, funding_file=None, multiplier=1, cash=CASH):
     # The margin and funding cases (and only they) write the margin settings and results.
     margin_case = leverage != 1 or instrument != "spot" or funding is not None
-    cfg = Config(fill=fill, size=size, fee=fee_bps / 10_000, cash=CASH, short=short,
+    cfg = Config(fill=fill, size=size, fee=fee_bps / 10_000, cash=cash, short=short,
                  maker_fee=None if maker_bps is None else maker_bps / 10_000, fee_per_unit=fee_per_unit,
                  fee_min=fee_min, fee_max=None if fee_max is None else pct(fee_max),
                  sl=None if sl is None else distance(sl),
@@ -608,13 +634,14 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
     checked = ["reference_sim"]
     for ref in refs:
         checked.append({"vectorbt": check_vectorbt, "backtesting.py": check_backtesting,
-                        "freqtrade": check_freqtrade}[ref](case, d, res))
+                        "freqtrade": check_freqtrade, "liquidation_identity": check_inverse_liquidation,
+                        "nautilus_trader": check_nautilus_funding}[ref](case, d, res))
     checked = [x for x in checked if x]          # an optional reference that did not import
 
     def opt_text(spec):
         return None if spec is None else (spec.text if isinstance(spec, Expr) else spec)
 
-    options = dict(fill=fill, size=size, fee_bps=fee_bps, cash=CASH, short=short,
+    options = dict(fill=fill, size=size, fee_bps=fee_bps, cash=cash, short=short,
                    sl=opt_text(sl), tp=[], trail=opt_text(trail), breakeven=breakeven,
                    exit_after=exit_after, order_bars=order_bars, pyramid=pyramid, tick=tick,
                    entry_limit=opt_text(entry_limit), entry_stop=opt_text(entry_stop),
@@ -690,7 +717,9 @@ def build(name, covers, d, signals, entries, exits, refs, fill="next-open", size
         elif want.startswith("fee:liquidation"):
             # a fill's notional is quantity x M x price [Margin: Contracts]
             ok = any(f[5] == "liquidation" and f[4] > 0
-                     and (f[4] == cfg.liq_fee * f[2] * f[3] if cfg.multiplier == 1
+                     and (abs(f[4] - cfg.liq_fee * f[2] * cfg.multiplier / f[3]) <= 1e-12 * f[4]
+                          if cfg.instrument == "inverse-perp"
+                          else f[4] == cfg.liq_fee * f[2] * f[3] if cfg.multiplier == 1
                           else abs(f[4] - cfg.liq_fee * f[2] * cfg.multiplier * f[3]) <= 1e-12 * f[4])
                      for f in res.fills)
         elif want.startswith("fee:"):
@@ -713,6 +742,8 @@ def fee_binds(part, f, cfg):
     """Whether fill `f` (bar, side, quantity, price, fee, kind) paid by `part` of the fee
     schedule: `min` (the minimum), `max` (the cap), `rate` (rate and per-unit fee), `rebate`."""
     notional = f[2] * cfg.multiplier * f[3]      # [Margin: Contracts]; M is 1 but in the contract cases
+    if cfg.instrument == "inverse-perp":
+        notional = f[2] * cfg.multiplier / f[3]  # [Inverse] coins
     if part == "min":
         return f[4] == cfg.fee_min and cfg.fee_min > 0
     if part == "max":
@@ -1059,7 +1090,10 @@ def funding_by_interval(case, d, res):
         at_open = tr.kind in ("signal", "time", "stop-gap", "target-gap") and cfg.fill == "next-open"
         stop = end_of_last if tr.kind == "end" else (int(t[tr.exit_index]) if at_open else bar_end(tr.exit_index))
         q = tr.quantity if tr.side == "long" else -tr.quantity
-        f = sum(q * cfg.multiplier * mark(r[0], r[2]) * r[1] for r in cfg.funding if start <= r[0] < stop)
+        if cfg.instrument == "inverse-perp":       # [Inverse] q x M / mark x rate coins
+            f = sum(q * cfg.multiplier / mark(r[0], r[2]) * r[1] for r in cfg.funding if start <= r[0] < stop)
+        else:
+            f = sum(q * cfg.multiplier * mark(r[0], r[2]) * r[1] for r in cfg.funding if start <= r[0] < stop)
         close(f, tr.funding, f"{case['name']} funding of the trade at bar {tr.entry_index} (by interval)")
         total += f
     close(total, res.funding_paid, f"{case['name']} funding paid (by interval)")
@@ -1169,6 +1203,125 @@ def cases_contracts(goog):
     return out + fund
 
 
+def check_inverse_liquidation(case, d, res):
+    """I1: at each P* the simulator computed (Binance COIN-M's formula), the backing equity
+    equals the maintenance margin; a liquidation fills at P* or at an open beyond it."""
+    cfg = case["_py"]["cfg"]
+    M, L = float(cfg.multiplier), float(cfg.leverage)
+    mmr = cfg.mmr if cfg.mmr is not None else 0.005
+    side = -1 if cfg.short else 1
+    checked = 0
+    for e in res.events:
+        if e[0] not in ("p_star_first", "liquidation"):
+            continue
+        bar, p_star, wallet, qty, entry = e[1:]
+        if not (p_star > 0 and math.isfinite(p_star)):
+            continue
+        upnl = side * qty * M * (1 / entry - 1 / p_star)
+        backing = (wallet if cfg.margin == "cross" else qty * M / (entry * L)) + upnl
+        close(backing, mmr * qty * M / p_star, f"{case['name']} backing at P* (bar {bar})")
+        checked += 1
+        if e[0] == "liquidation":
+            t = next(t for t in res.trades if t.exit_index == bar and t.kind == "liquidation")
+            beyond = (lambda x: x < p_star) if side > 0 else (lambda x: x > p_star)
+            close(t.exit_price, float(d.o[bar]) if beyond(d.o[bar]) else p_star, f"{case['name']} liquidation fill at bar {bar}")
+    assert checked, f"{case['name']}: no liquidation price to check"
+    print(f"  {case['name']}: {checked} liquidation prices hold the maintenance identity")
+    return "liquidation_identity"
+
+
+NAUTILUS_SCRIPT = r"""
+import json, sys
+from decimal import Decimal
+from nautilus_trader.model.currencies import BTC, USD
+from nautilus_trader.model.identifiers import InstrumentId, Symbol
+from nautilus_trader.model.instruments import CryptoPerpetual
+from nautilus_trader.model.objects import Money, Price, Quantity
+rows, M = json.load(sys.stdin)
+inst = CryptoPerpetual(instrument_id=InstrumentId.from_str("BTCUSD-PERP.SIM"), raw_symbol=Symbol("BTCUSD"),
+    base_currency=BTC, quote_currency=USD, settlement_currency=BTC, is_inverse=True,
+    price_precision=9, size_precision=9, price_increment=Price(1e-9, 9), size_increment=Quantity(1e-9, 9),
+    ts_event=0, ts_init=0, multiplier=Quantity(M, 0))
+out = []
+for q, mark, rate in rows:
+    coins = inst.notional_value(Quantity(abs(q), 9), Price(mark, 9)).as_double()
+    out.append((1 if q > 0 else -1) * coins * rate)
+print(json.dumps(out))
+"""
+
+
+def check_nautilus_funding(case, d, res):
+    """I2: each settled funding row's amount against nautilus_trader's inverse notional value.
+    Returns None when $BT_NAUTILUS_PYTHON is unset or does not import nautilus_trader."""
+    import subprocess
+    py = os.environ.get("BT_NAUTILUS_PYTHON")
+    if not py:
+        print(f"  {case['name']}: BT_NAUTILUS_PYTHON not set, the nautilus_trader cross-check skipped")
+        return None
+    cfg = case["_py"]["cfg"]
+    rows = [e for e in res.events if e[0] == "funding_amount"]
+    assert rows, f"{case['name']}: no funding settled"
+    done = subprocess.run([py, "-c", NAUTILUS_SCRIPT], input=json.dumps([[[e[2], e[3], e[4]] for e in rows],
+                                                                         float(cfg.multiplier)]),
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"  {case['name']}: nautilus_trader did not run ({done.stderr.strip().splitlines()[-1:]}), skipped")
+        return None
+    for e, amount in zip(rows, json.loads(done.stdout)):
+        assert abs(amount - e[5]) <= 1e-8, f"{case['name']} bar {e[1]}: nautilus {amount} vs {e[5]}"
+    print(f"  {case['name']}: {len(rows)} funding amounts agree with nautilus_trader's inverse notional x rate")
+    return "nautilus_trader"
+
+
+def cases_inverse(goog):
+    """Inverse perpetuals (README: "Inverse perpetuals"): contracts of M quote units, the account
+    in the coin. Checked by `reference_sim.py` (a wallet-balance algebra and Binance COIN-M's
+    liquidation formula), the liquidation identity (I1), nautilus_trader's inverse notional for
+    the funding amounts (I2) and the funding by interval. GOOG stands for a coin priced in
+    dollars; the cash is in that coin."""
+    en, ex = ma_cross(goog)
+    n = goog.n
+    down = [366, 734, 1054, 1869]                  # GOOG's largest gaps down (cases_margin)
+    up = [45, 115, 297, 922, 1551, 1739]           # and up
+    inv = dict(instrument="inverse-perp", multiplier=100, cash=100.0)
+    out = [
+        build("goog_inverse_long_cross_3x", "inverse perpetual long, multiplier 100 (a $100 contract), leverage 3 cross, --cash 100 (coins), --size 300%, stop-loss 8%: each entry buys 3 x equity x price / 100 contracts net of the fee (bps of the coin notional q x 100 / price); PnL q x 100 x (1/entry - 1/exit) coins, equity in the coin",
+              goog, MA, en, ex, ["liquidation_identity"], size="300%", leverage=3, sl="8%", equity_full=True, **inv,
+              expect=["signal", "stop", "no:liquidation", "event:margin_not_capped"]),
+        build("goog_inverse_short_fees_risk", "inverse perpetual short, multiplier 100, leverage 5 cross, --size risk:2%, stop-loss 5%, take-profit 10%, fee 5 bps, maker -1 bps (a rebate on the targets), fee-min 0.001 coins: contracts sized so a stop loses 2% of equity in coins, q = 2% x equity / (100 x |1/p - 1/stop|)",
+              goog, MA + " (short entries = cross_below, short exits = cross_above)", ex, en, [], short=True,
+              size="risk:2%", leverage=5, sl="5%", tp=[("10%", None)], fee_bps=5, maker_bps=-1, fee_min=0.001,
+              equity_full=True, **inv,
+              expect=["stop", "target", "signal", "no:liquidation", "fee:rebate"]),
+        build("goog_inverse_cross_10x_liq_gap", "inverse perpetual long, leverage 10 cross, --size 800%, mmr 5%, liq_fee_bps 30: hand-placed entries two bars before GOOG's largest gaps down; P* = q x 100 x (1 + mmr) / cash (Binance COIN-M, cash = wallet + the contracts' coins); bars that open below P* liquidate at the open, others at P* inside the bar",
+              goog, "hand-placed entries two bars before the gaps down at bars 366, 734, 1054, 1869; exits 3 bars after each gap",
+              mask(n, [k - 2 for k in down]), mask(n, [k + 3 for k in down]), ["liquidation_identity"],
+              size="800%", leverage=10, mmr=0.05, liq_fee_bps=30, equity_full=True, **inv,
+              expect=["liquidation", "event:liquidation_at_open", "fee:liquidation"]),
+        build("goog_inverse_cross_10x_liq_range", "inverse perpetual long, leverage 10 cross, --size 1000% (mmr 0.5%, the default): P* = q x 100 x (1 + mmr) / cash, about 8.6% below the entry; positions liquidated inside a bar at P*; the account goes on trading",
+              goog, MA, en, ex, ["liquidation_identity"], size="1000%", leverage=10, equity_full=True, **inv,
+              expect=["liquidation", "event:liquidation_in_range", "signal", "no_event:trading_stopped"]),
+        build("goog_inverse_isolated_short_6x", "inverse perpetual short, leverage 6 isolated, --size 200%: P* = entry x (1 - mmr) / (1 - 1/6), whatever the cash; hand-placed shorts before GOOG's largest gaps up: liquidated inside a bar and at an open, the others survive",
+              goog, "hand-placed short entries three bars before the gaps up at bars 45, 115, 297, 922, 1551, 1739; short exits 3 bars after each",
+              mask(n, [k - 3 for k in up]), mask(n, [k + 3 for k in up]), ["liquidation_identity"], short=True,
+              size="200%", leverage=6, margin="isolated", equity_full=True, **inv,
+              expect=["liquidation", "event:liquidation_in_range", "event:liquidation_at_open", "signal"]),
+    ]
+    part, en, ex, note, rows, csv = funding_setup()
+    common = dict(funding=rows, funding_file=csv, equity_full=True, leverage=5, size="300%", **inv)
+    fund = [
+        build("eurusd_inverse_funding_long", "inverse perpetual long (EURUSD hourly as a coin in dollars), multiplier 100, leverage 5 cross, --size 300%, the funding cases' rows: each row pays q x 100 / mark x rate coins (the row's mark, else the close before)",
+              part, note, en, ex, ["nautilus_trader"], **common,
+              expect=["event:funding", "event:funding_received", "event:funding_mark_row", "event:funding_mark_close",
+                      "signal", "end"]),
+        build("eurusd_inverse_funding_short", "inverse perpetual short, the same rows and signals (short entries = the long run's entries): a short receives a positive rate and pays a negative one, in coins",
+              part, note + " (used as short entries / short exits)", en, ex, ["nautilus_trader"], short=True, **common,
+              expect=["event:funding", "event:funding_received", "signal", "end"]),
+    ]
+    check_funding_by_interval(fund, part)
+    return out + fund
+
+
 def cases_eurusd():
     eur = Data("EURUSD")
     en, ex = ma_cross(eur)
@@ -1187,7 +1340,8 @@ def cases_eurusd():
 def main():
     goog = Data("GOOG")
     cases = (cases_entries(goog) + cases_exits(goog) + cases_more(goog) + cases_eurusd() + cases_fees(goog)
-             + cases_borrow(goog) + cases_margin(goog) + cases_funding() + cases_contracts(goog))
+             + cases_borrow(goog) + cases_margin(goog) + cases_funding() + cases_contracts(goog)
+             + cases_inverse(goog))
     for c in cases:
         del c["_py"]
     import vectorbt as vbt

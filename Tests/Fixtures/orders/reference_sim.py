@@ -34,6 +34,18 @@ Scope (what bt's `--depth none --max-participation 0`, no `--lot` does):
   contract on M units of the underlying, every notional q x M x P (fills' cash and fees, equity,
   sizing, the margin cap, the initial margin, liquidation, funding); prices stay the
   underlying's.
+- inverse perpetuals [Inverse] (`instrument` "inverse-perp"): a contract is M units of the quote
+  currency and the account is kept in the base coin, as an exchange keeps it: the wallet
+  balance (`cash` here) pays fees and funding and receives each exit's realised PnL,
+  side x q x M x (1/avg entry - 1/exit price) coins, the average entry the contracts' harmonic
+  mean price; equity = wallet + the open position's unrealised PnL at the close; every notional
+  (fees, sizing, the margin cap, maintenance, leverage) is q x M / P coins; funding
+  q x M / mark x rate coins; the liquidation price is Binance COIN-M's formula (its FAQ "How to
+  Calculate Liquidation Price of COIN-M Futures Contracts", one-way mode, one maintenance tier,
+  maintenance amount 0): LP = (|q| M mmr + side |q| M) / (WB + side |q| M / EP), WB the wallet
+  balance (cross) or the position's initial margin |q| M / (EP L) (isolated). This is a second
+  algebra beside bt's (which holds inverse contracts as the coin's short of the quote units:
+  cash moves by their coins at each fill, equity = cash - q M / close).
 
 Conventions this file has to pick where orders.md leaves a choice are marked `READING:`.
 Anything outside the scope raises `Unsupported` rather than guessing.
@@ -91,7 +103,7 @@ class Config:
     times: Optional[np.ndarray] = None   # bar open times, epoch seconds (borrow, interest, funding)
     leverage: float = 1.0                # L, 1 to 125                        [Margin]
     margin: str = "cross"                # "cross" | "isolated"               [Margin]
-    instrument: str = "spot"             # "spot" | "perp" | "future"         [Margin]
+    instrument: str = "spot"             # "spot" | "perp" | "future" | "inverse-perp" [Margin] [Inverse]
     mmr: Optional[float] = None          # maintenance margin rate; None: 0.5% perp/future, 25% spot
     liq_fee: float = 0.0                 # fraction of notional on a liquidation fill (liq_fee_bps / 1e4)
     margin_rate: float = 0.0             # annual fraction on negative cash (spot margin) [Margin: Interest]
@@ -201,6 +213,9 @@ class _Position:
         self.borrow = 0.0                 # [Borrow] charged at the closes the short was held
         self.interest = 0.0               # [Margin: Interest] charged at the closes
         self.funding = 0.0                # [Funding] settled on the bars held
+        self.entry_coins = 0.0            # [Inverse] sum of q / P of the entries
+        self.exit_coins = 0.0             # [Inverse] sum of q / P of the exits
+        self.realized = 0.0               # [Inverse] realised PnL of the exits, coins (fees apart)
         self.entries = 0
         self.peak = fill_price            # highest: fill price, then highs of the position's bars
         self.trough = fill_price          # lowest, likewise with lows
@@ -212,6 +227,8 @@ class _Position:
 
     @property
     def avg_entry(self):
+        if self.entry_coins:
+            return self.bought / self.entry_coins     # [Inverse] the harmonic mean price
         return self.entry_notional / self.bought
 
 
@@ -240,7 +257,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     if cfg.borrow and (cfg.times is None or len(cfg.times) != n or n < 2):
         raise Unsupported("borrow needs the bar times (and two bars at least)")
     # [Margin] a margin account: leverage above 1, or a perpetual or future
-    if cfg.instrument not in ("spot", "perp", "future") or cfg.margin not in ("cross", "isolated"):
+    if cfg.instrument not in ("spot", "perp", "future", "inverse-perp") or cfg.margin not in ("cross", "isolated"):
         raise Unsupported(f"instrument {cfg.instrument!r} / margin {cfg.margin!r}")
     L = float(cfg.leverage)
     if not 1 <= L <= 125:
@@ -262,7 +279,10 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             raise Unsupported("limit/stop entries in a margin account")
     elif cfg.liq_fee or cfg.margin_rate or cfg.margin != "cross" or cfg.mmr is not None:
         raise Unsupported("margin settings in a cash account")
-    if cfg.funding and cfg.instrument != "perp":
+    INV = cfg.instrument == "inverse-perp"                       # [Inverse]
+    if INV and (cfg.fee_per_unit or np.any(np.asarray(l, dtype=float) <= 0)):
+        raise Unsupported("inverse: a per-unit fee, or prices at or below 0")
+    if cfg.funding and cfg.instrument not in ("perp", "inverse-perp"):
         raise Unsupported("funding rows on a non-perpetual")
     if (cfg.margin_rate or cfg.funding) and (cfg.times is None or len(cfg.times) != n or n < 2):
         raise Unsupported("interest and funding need the bar times (and two bars at least)")
@@ -270,7 +290,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     M = float(cfg.multiplier)
     if not (math.isfinite(M) and M > 0):
         raise Unsupported("multiplier must be positive and finite")
-    if M != 1 and cfg.instrument not in ("perp", "future"):
+    if M != 1 and cfg.instrument not in ("perp", "future", "inverse-perp"):
         raise Unsupported("multiplier on a spot instrument")
     funding_rows = sorted((int(r[0]), float(r[1]), None if r[2] is None else float(r[2]))
                           for r in cfg.funding)
@@ -331,6 +351,10 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             return away(base, direction * float(spec[t]))
         return base * (1 + direction * side * spec)
 
+    def upnl(price):
+        """[Inverse] the open position's unrealised PnL at `price`, in coins."""
+        return side * pos.qty * M * (1 / pos.avg_entry - 1 / price)
+
     # -- fees --------------------------------------------------------------------------------
 
     only_rate = (cfg.maker_fee is None and cfg.fee_per_unit == 0 and cfg.fee_min == 0
@@ -354,7 +378,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         counts as 0 here).
         READING: found by bisection on the quantity (the cost is nondecreasing in it), not by a
         formula, so this does not share bt's algebra."""
-        unit = M * price                                     # [Margin: Contracts] one contract's notional
+        unit = M / price if INV else M * price               # [Margin: Contracts] one contract's notional [Inverse]
         if only_rate:
             return budget / (1 + fee) / unit                 # the proportional fee alone
         if not budget > 0:
@@ -387,12 +411,18 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
     def entry_quantity(price, signal_bar, maker):
         """[Sizing] quantity for an entry filling at `price` (the order's reference price)."""
         held = pos.qty * pos.side if pos is not None else 0.0
-        eq = cash + held * M * price                             # [Margin: Contracts]
+        if INV:
+            eq = cash + (upnl(price) if pos is not None else 0.0)       # [Inverse] wallet + unrealised
+        else:
+            eq = cash + held * M * price                         # [Margin: Contracts]
         if margin_acct:
             # [Margin: Sizing] every opening order, long or short: notional + fee at most
             # L x free margin, free margin = equity at the reference price - the initial
             # margin |q| x M x avg entry / L of the position held; none while it is not positive.
-            free = eq - (pos.qty * M * pos.avg_entry / L if pos is not None else 0.0)
+            if INV:
+                free = eq - (pos.qty * M / pos.avg_entry / L if pos is not None else 0.0)   # [Inverse]
+            else:
+                free = eq - (pos.qty * M * pos.avg_entry / L if pos is not None else 0.0)
             if not free > 0:
                 events.append(("insufficient_margin", signal_bar))
                 return 0.0
@@ -405,7 +435,14 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             q = size_val                                         # contracts; shrinks to what cash affords
         elif size_kind == "risk":
             d = dist(cfg.sl, price, signal_bar)                  # reference price x sl, or D
-            q = size_val * eq / (M * d)                          # [Margin: Contracts] R x equity / (M x distance)
+            if INV:
+                # [Inverse] a contract loses M x |1/price - 1/stop| coins at the stop
+                stop = price - side * d
+                if not stop > 0:
+                    raise Unsupported("inverse risk sizing with a stop at or below 0")
+                q = size_val * eq / (M * abs(1 / price - 1 / stop))
+            else:
+                q = size_val * eq / (M * d)                      # [Margin: Contracts] R x equity / (M x distance)
         else:  # vol: min(1, V / (sigma sqrt P)) of equity, as N% does
             s = sigma20(c, signal_bar)
             share = min(1.0, size_val / (s * math.sqrt(cfg.periods_per_year))) if s > 0 else 1.0
@@ -451,10 +488,12 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         if not q > 0:
             events.append(("rejected", bar))
             return
-        notional = q * M * price                                 # cash: [Margin: Contracts]
+        notional = q * M / price if INV else q * M * price       # cash: [Margin: Contracts] [Inverse]
         paid = fee_of(notional, q, maker)
         events.append(("maker_fill" if maker else "taker_fill", bar))
-        if side > 0:
+        if INV:
+            cash -= paid                                         # [Inverse] the wallet pays the fee only
+        elif side > 0:
             cash -= notional + paid
         else:
             cash += notional - paid
@@ -463,6 +502,8 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         pos.qty += q
         pos.bought += q
         pos.entry_notional += q * price                          # in the underlying's price units
+        if INV:
+            pos.entry_coins += q / price                         # [Inverse]
         pos.entry_fees += paid
         pos.entries += 1
         fills.append((bar, "buy" if side > 0 else "sell", q, price, paid, "entry"))
@@ -475,7 +516,7 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         liq_fee x notional instead of the trading fee (no minimum, per-unit fee or cap)."""
         nonlocal cash, pos
         qty = min(qty, pos.qty)
-        notional = qty * M * price                               # cash: [Margin: Contracts]
+        notional = qty * M / price if INV else qty * M * price   # cash: [Margin: Contracts] [Inverse]
         if kind == "liquidation":
             paid = cfg.liq_fee * notional
             events.append(("liquidation_fill", bar))
@@ -483,7 +524,12 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             maker = kind == "target"
             paid = fee_of(notional, qty, maker)
             events.append(("maker_fill" if maker else "taker_fill", bar))
-        if side > 0:
+        if INV:
+            realized = side * qty * M * (1 / pos.avg_entry - 1 / price)     # [Inverse] coins
+            cash += realized - paid
+            pos.realized += realized
+            pos.exit_coins += qty / price
+        elif side > 0:
             cash += notional - paid
         else:
             cash -= notional + paid
@@ -506,13 +552,23 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         fees = p.entry_fees + p.exit_fees
         # [Margin: Contracts] the notionals are kept in price units: cash is M x them
         gross = ((xn - p.entry_notional) if side > 0 else (p.entry_notional - xn)) * M
+        exit_price = xn / xq
+        if INV:
+            # [Inverse] the realised PnL of the exits, the rest marked at `mark`; prices are the
+            # contracts' harmonic means
+            gross = p.realized
+            xc = p.exit_coins
+            if mark is not None:
+                gross += side * p.qty * M * (1 / p.avg_entry - 1 / mark)
+                xc += p.qty / mark
+            exit_price = xq / xc
         pnl = gross - fees if p.borrow == 0 else gross - fees - p.borrow
         if p.interest != 0:
             pnl -= p.interest                                    # [Margin: Interest]
         if p.funding != 0:
             pnl -= p.funding                                     # [Funding]
         trades.append(Trade(p.entry_bar, bar, "long" if side > 0 else "short", p.bought,
-                            p.entry_notional / p.bought, xn / xq, fees, pnl, kind, p.borrow,
+                            p.avg_entry, exit_price, fees, pnl, kind, p.borrow,
                             p.interest, p.funding))
         pos = None
 
@@ -684,12 +740,13 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                     raise Unsupported("a funding row without a mark on the first bar")
                 m = float(c[i - 1])
                 events.append(("funding_mark_close", i))
-            amount = q * M * m * rate                            # [Margin: Contracts]
+            amount = q * M / m * rate if INV else q * M * m * rate   # [Margin: Contracts] [Inverse]
             if i == n - 1:
                 events.append(("funding_last_bar", i))
             cash -= amount
             pos.funding += amount
             funding_paid += amount
+            events.append(("funding_amount", i, q, m, rate, amount))    # for the cross-checks
             events.append(("funding", i))
             events.append(("funding_row_at_open" if tr == lo else "funding_row_inside_bar", i))
             if amount < 0:
@@ -699,6 +756,11 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         """[Margin: Liquidation] P*, where the backing equity equals mmr x |q| x M x P
         ([Margin: Contracts] q x M in place of q; isolated, M cancels)."""
         q, e = pos.qty * M, pos.avg_entry
+        if INV:
+            # [Inverse] Binance COIN-M: LP = (|q| M mmr + side |q| M) / (WB + side |q| M / EP)
+            wb = cash if cfg.margin == "cross" else q / (e * L)
+            den = wb + side * q / e
+            return (q * mmr + side * q) / den if den != 0 else NAN
         if cfg.margin == "cross":
             return -cash / (q * (1 - mmr)) if side > 0 else cash / (q * (1 + mmr))
         return e * (1 - 1 / L) / (1 - mmr) if side > 0 else e * (1 + 1 / L) / (1 + mmr)
@@ -715,6 +777,8 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
             events.append(("p_star_first", i, p_star, cash, pos.qty, pos.avg_entry))
         if side > 0 and not p_star > 0:
             return                                               # a long with P* <= 0: never
+        if INV and side < 0 and not p_star > 0:
+            return                                               # [Inverse] a short with P* <= 0: never
         beyond = (lambda x: x < p_star) if side > 0 else (lambda x: x > p_star)
         if beyond(o[i]):
             price = float(o[i])
@@ -854,8 +918,11 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
         # [Series] the position-aware series after this bar's fills
         if pos is not None:
             e = pos.avg_entry
-            st = State(side, e, i - pos.entry_bar,
-                       c[i] / e - 1 if side > 0 else 1 - c[i] / e, pos.peak, pos.trough)
+            if INV:
+                ret = 1 - e / c[i] if side > 0 else e / c[i] - 1     # [Inverse] in the coin
+            else:
+                ret = c[i] / e - 1 if side > 0 else 1 - c[i] / e
+            st = State(side, e, i - pos.entry_bar, ret, pos.peak, pos.trough)
         else:
             st = State(0, NAN, NAN, NAN, NAN, NAN)
 
@@ -931,20 +998,26 @@ def simulate(o, h, l, c, entries, exits, cfg: Config) -> Result:
                 events.append(("interest", i))
 
         held = pos.qty * pos.side if pos is not None else 0.0
-        equity[i] = cash + held * M * c[i]                     # [Margin: Contracts]
+        if INV:
+            equity[i] = cash + (upnl(c[i]) if pos is not None else 0.0)   # [Inverse]
+        else:
+            equity[i] = cash + held * M * c[i]                 # [Margin: Contracts]
 
         if margin_acct:
             # [Margin: What the run reports] at each close
             if equity[i] > 0:
                 # READING: "|q| x close" of the report is a notional, so |q| x M x close
                 # ([Margin: Contracts]: "wherever a notional appears it is q x M x P").
-                max_leverage = max(max_leverage, abs(held) * M * c[i] / equity[i])
+                value = abs(held) * M / c[i] if INV else abs(held) * M * c[i]   # [Inverse] coins
+                max_leverage = max(max_leverage, value / equity[i])
             if pos is not None and mmr > 0:
                 if cfg.margin == "cross":
                     backing = equity[i]
+                elif INV:
+                    backing = pos.qty * M / (pos.avg_entry * L) + upnl(c[i])  # [Inverse]
                 else:
                     backing = pos.qty * M * pos.avg_entry / L + held * M * (c[i] - pos.avg_entry)
-                ratio = backing / (mmr * pos.qty * M * c[i])
+                ratio = backing / (mmr * pos.qty * M / c[i] if INV else mmr * pos.qty * M * c[i])
                 min_margin_ratio = ratio if not math.isfinite(min_margin_ratio) else min(min_margin_ratio, ratio)
 
     if pos is not None:

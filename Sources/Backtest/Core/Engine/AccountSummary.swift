@@ -24,29 +24,36 @@ public struct AccountSummary: Sendable, Equatable {
     /// The bar (of the run's candles) of the liquidation after which equity was 0 or below and
     /// trading stopped; nil when it never did.
     public var stoppedAt: Int?
+    /// The currency of the account's cash, equity, PnL, fees and funding when it is not the
+    /// quote currency: an inverse contract's coin (`BTC`, from the symbol, else `coin`); nil
+    /// for linear instruments.
+    public var currency: String?
 
     public init(instrument: Instrument, margin: MarginMode, leverage: Double, maintenanceRate: Double, multiplier: Double = 1,
                 fundingPaid: Double = 0, fundingFlows: [FundingFlow] = [],
                 interestPaid: Double = 0, liquidations: Int = 0, minMarginRatio: Double = .nan,
-                stoppedAt: Int? = nil) {
+                stoppedAt: Int? = nil, currency: String? = nil) {
         self.instrument = instrument; self.margin = margin; self.leverage = leverage; self.maintenanceRate = maintenanceRate
         self.multiplier = multiplier; self.fundingPaid = fundingPaid; self.fundingFlows = fundingFlows; self.interestPaid = interestPaid; self.liquidations = liquidations
-        self.minMarginRatio = minMarginRatio; self.stoppedAt = stoppedAt
+        self.minMarginRatio = minMarginRatio; self.stoppedAt = stoppedAt; self.currency = currency
     }
 
-    /// The account `record` kept under `config`; nil for a cash account.
-    init?(_ record: AccountRecord, config: ExecutionConfig) {
+    /// The account `record` kept under `config` on `symbol`; nil for a cash account.
+    init?(_ record: AccountRecord, config: ExecutionConfig, symbol: String = "") {
         guard config.isMarginAccount else { return nil }
         self.init(instrument: config.instrument, margin: config.margin, leverage: config.leverage,
                   maintenanceRate: config.maintenanceRate, multiplier: config.multiplier, fundingPaid: record.fundingPaid, fundingFlows: record.fundingFlows, interestPaid: record.interestPaid,
                   liquidations: record.liquidations,
-                  minMarginRatio: record.minMarginRatio.isFinite ? record.minMarginRatio : .nan, stoppedAt: record.stoppedAt)
+                  minMarginRatio: record.minMarginRatio.isFinite ? record.minMarginRatio : .nan, stoppedAt: record.stoppedAt,
+                  currency: config.instrument.isInverse ? Instrument.settlementCoin(symbol: symbol) ?? "coin" : nil)
     }
 
-    /// The account in the words of a headline: `perp, 10x cross margin, mmr 0.5%`.
+    /// The account in the words of a headline: `perp, 10x cross margin, mmr 0.5%`; an inverse
+    /// contract's adds its currency, `inverse-perp (multiplier 100), 3x cross margin, mmr 0.5%, equity in BTC`.
     public var description: String {
         "\(instrument.rawValue)\(multiplier == 1 ? "" : " (multiplier \(NumberText.shortest(multiplier)))"), "
             + "\(NumberText.shortest(leverage))x \(margin.rawValue) margin, mmr \(NumberText.percent(maintenanceRate))"
+            + (currency.map { ", equity in \($0)" } ?? "")
     }
 }
 

@@ -7,6 +7,10 @@ public struct Fill: Sendable, Equatable {
     public var index: Int
     public var time: Int64
     public var side: OrderSide
+    /// An inverse contract's fill (`Instrument.inversePerp`): its quantity is contracts of
+    /// `multiplier` quote units, its cash figures (fee, spread, slippage) are in the base coin.
+    /// (Beside `side`, in its padding: a fill stays the size it was.)
+    public var inverse: Bool
     /// The price the order referenced (next open or this close) before depth and spread.
     public var referencePrice: Double
     /// Volume-weighted average price actually paid or received.
@@ -28,9 +32,14 @@ public struct Fill: Sendable, Equatable {
     /// True when less than asked was filled (book exhausted or participation cap).
     public var isPartial: Bool { quantityFilled < quantityAsked }
     /// What the fill cost against the reference price, in cash: (VWAP − reference) × quantity for
-    /// a buy, (reference − VWAP) × quantity for a sell, times the multiplier. Fees not included.
+    /// a buy, (reference − VWAP) × quantity for a sell, times the multiplier; inverse, in coins,
+    /// quantity × multiplier × (1/reference − 1/VWAP) for a buy (the sell's negated). Fees not included.
     public var slippageCost: Double {
         guard quantityFilled > 0 else { return 0 }
+        if inverse {
+            let coins = quantityFilled * multiplier * (1 / referencePrice - 1 / vwap)
+            return side == .buy ? coins : -coins
+        }
         return (side == .buy ? (vwap - referencePrice) * quantityFilled : (referencePrice - vwap) * quantityFilled) * multiplier
     }
     /// The slippage beyond the half spread, in cash: walking the book (the model's impact, or a
@@ -39,12 +48,13 @@ public struct Fill: Sendable, Equatable {
 
     public init(index: Int, time: Int64, side: OrderSide, referencePrice: Double, vwap: Double,
                 slippageBps: Double, quantityAsked: Double, quantityFilled: Double, fee: Double,
-                depthAvailable: Double = .infinity, spreadCost: Double = 0, multiplier: Double = 1) {
+                depthAvailable: Double = .infinity, spreadCost: Double = 0, multiplier: Double = 1, inverse: Bool = false) {
         self.index = index; self.time = time; self.side = side; self.referencePrice = referencePrice
         self.vwap = vwap; self.slippageBps = slippageBps; self.quantityAsked = quantityAsked
         self.quantityFilled = quantityFilled; self.fee = fee; self.depthAvailable = depthAvailable
         self.spreadCost = spreadCost
         self.multiplier = multiplier
+        self.inverse = inverse
     }
 }
 

@@ -1,12 +1,14 @@
 /// A margin account's terms as the bar events read them (`ExecutionConfig`'s, copied once: small,
 /// so reading them never copies the configuration).
 struct MarginTerms {
-    let margin: Bool, perp: Bool, borrows: Bool
+    /// `perp`: the instrument pays funding (a perpetual, linear or inverse).
+    let margin: Bool, perp: Bool, borrows: Bool, inverse: Bool
     let leverage: Double, maintenanceRate: Double, multiplier: Double, marginRate: Double
     let mode: MarginMode
 
     init(_ config: ExecutionConfig) {
-        margin = config.isMarginAccount; perp = config.instrument == .perp; borrows = config.borrowBps > 0
+        margin = config.isMarginAccount; perp = config.instrument.paysFunding; borrows = config.borrowBps > 0
+        inverse = config.instrument.isInverse
         leverage = config.leverage; maintenanceRate = config.maintenanceRate; multiplier = config.multiplier
         marginRate = config.marginRate; mode = config.margin
     }
@@ -50,8 +52,11 @@ extension Broker {
             #endif
         }
         guard terms.margin, q != 0, let entry = ledger.trip?.entryPrice else { return }
-        let level = LiquidationPrice(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, leverage: terms.leverage,
-                                     maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+        let level = terms.inverse
+            ? LiquidationPrice(inverseQuantity: q * terms.multiplier, cash: cash, entryPrice: entry, leverage: terms.leverage,
+                               maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+            : LiquidationPrice(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, leverage: terms.leverage,
+                               maintenanceRate: terms.maintenanceRate, mode: terms.mode)
         guard let price = level.fill(long: q > 0, open: candles.open[bar], high: candles.high[bar], low: candles.low[bar]) else { return }
         ledger.liquidate(at: price, bar: bar, cash: &cash, recorder: &log)
         working = nil
@@ -73,35 +78,43 @@ extension Broker {
             #endif
         }
         guard terms.margin, q != 0, terms.maintenanceRate > 0, let entry = ledger.trip?.entryPrice else { return }
-        let ratio = LiquidationPrice.marginRatio(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, price: candles.close[bar],
-                                                 leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+        let ratio = terms.inverse
+            ? LiquidationPrice.inverseMarginRatio(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, price: candles.close[bar],
+                                                  leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode)
+            : LiquidationPrice.marginRatio(quantity: q * terms.multiplier, cash: cash, entryPrice: entry, price: candles.close[bar],
+                                           leverage: terms.leverage, maintenanceRate: terms.maintenanceRate, mode: terms.mode)
         account.minMarginRatio = min(account.minMarginRatio, ratio)
     }
 
     /// The cap on an opening order's notional in a margin account: its notional plus its fee at
     /// most leverage × the free margin, equity at `price` less the initial margin of `held` units
-    /// bought at `entryPrice` on average. Static, so the caller's broker is not copied to call it.
+    /// bought at `entryPrice` on average (their notional there / leverage; inverse, in coins).
+    /// Static, so the caller's broker is not copied to call it.
     static func marginCap(_ config: ExecutionConfig, fees: FeeSchedule, held: Double, entryPrice: Double?, price: Double,
                           equity: Double, maker: Bool) -> Double {
-        marginCap(leverage: config.leverage, multiplier: config.multiplier, fees: fees,
-                  used: initialMargin(held: held, multiplier: config.multiplier, entryPrice: entryPrice, leverage: config.leverage),
-                  price: price, equity: equity, maker: maker)
+        let contract = ContractValue(config)
+        return marginCap(leverage: config.leverage, unitNotional: contract.unitNotional(at: price), fees: fees,
+                         used: initialMargin(held: held, multiplier: config.multiplier, entryPrice: entryPrice,
+                                             leverage: config.leverage, inverse: contract.inverse),
+                         equity: equity, maker: maker)
     }
 
     /// The initial margin of `held` units (contracts of `multiplier`) bought at `entryPrice` on
-    /// average: |held| × multiplier × entry / leverage (0 without an entry price).
-    static func initialMargin(held: Double, multiplier: Double, entryPrice: Double?, leverage: Double) -> Double {
-        Swift.abs(held) * multiplier * (entryPrice ?? 0) / leverage
+    /// average: their notional there / leverage, |held| × multiplier × entry / leverage (0
+    /// without an entry price); inverse, in coins: |held| × multiplier / entry / leverage.
+    static func initialMargin(held: Double, multiplier: Double, entryPrice: Double?, leverage: Double, inverse: Bool = false) -> Double {
+        if inverse { return held == 0 ? 0 : Swift.abs(held) * multiplier / (entryPrice ?? .nan) / leverage }
+        return Swift.abs(held) * multiplier * (entryPrice ?? 0) / leverage
     }
 
     /// The cap on an opening order's notional when margin `used` is already taken from `equity`
     /// (a portfolio's: the sum over its positions): its notional plus its fee at most leverage ×
-    /// (equity − used), at `price` per unit of `multiplier`.
-    static func marginCap(leverage: Double, multiplier: Double, fees: FeeSchedule, used: Double, price: Double,
+    /// (equity − used), one unit being worth `unitNotional` (`ContractValue.unitNotional`).
+    static func marginCap(leverage: Double, unitNotional: Double, fees: FeeSchedule, used: Double,
                           equity: Double, maker: Bool) -> Double {
         let free = equity - used
         guard free > 0 else { return 0 }
-        return fees.affordableNotional(cash: leverage * free, price: multiplier * price, maker: maker)
+        return fees.affordableNotional(cash: leverage * free, price: unitNotional, maker: maker)
     }
 }
 
@@ -110,7 +123,7 @@ extension Engine {
     /// that stopped trading after a liquidation took its equity.
     static func accountWarnings(_ broker: Broker, candles: CandleSeries, config: ExecutionConfig) -> [RunWarning] {
         var out: [RunWarning] = []
-        if config.instrument == .perp, let warning = RunWarning.noFunding(candles, schedule: broker.account.funding) { out.append(warning) }
+        if config.instrument.paysFunding, let warning = RunWarning.noFunding(candles, schedule: broker.account.funding) { out.append(warning) }
         if let bar = broker.account.stoppedAt { out.append(.accountStopped(at: candles.time[bar])) }
         return out
     }

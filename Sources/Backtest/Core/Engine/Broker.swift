@@ -91,31 +91,41 @@ struct Broker {
     }
 
     /// Opens a position (or adds to one) sized by `config.sizing`, after lot, minimum-notional
-    /// and participation rules; `atOpen`: the fill is at the bar's open.
+    /// and participation rules; `atOpen`: the fill is at the bar's open. Sizes are notional, in
+    /// the account's currency (`ContractValue`: the coin for inverse contracts).
     mutating func openPosition(_ side: PositionSide, at point: FillPoint, signalBar: Int, atOpen: Bool) {
-        let p = point.reference, m = config.multiplier
-        let equity = cash + position * m * p
+        let p = point.reference, contract = ledger.contract
+        // A unit's notional: multiplier × price (inverse: multiplier / price, in coins).
+        let unit = contract.unitNotional(at: p)
+        let equity = cash + contract.value(position, at: p)
         // Cash a buy may spend on notional so that notional + fee <= cash.
         let fees = ledger.fees, maker = point.maker
-        let affordable = fees.affordableNotional(cash: cash, price: m * p, maker: maker)
+        let affordable = fees.affordableNotional(cash: cash, price: unit, maker: maker)
         var quantity: Double
         var limit: Double
         switch config.sizing {
         case .equityFraction(let share):
             let budget = share * equity
-            limit = fees.affordableNotional(cash: budget, price: m * p, maker: maker)
-            quantity = limit / (m * p)
+            limit = fees.affordableNotional(cash: budget, price: unit, maker: maker)
+            quantity = limit / unit
         case .units(let units):
             quantity = units
             limit = .infinity
         case .cash(let amount):
-            quantity = amount / (m * p)
+            quantity = amount / unit
             limit = amount
         case .risk(let share):
             // Units whose loss at the initial stop is `share` of the equity.
             let distance = stopDistance(at: p, signalBar: signalBar)
             guard distance > 0, distance.isFinite else { skippedEntries += 1; return }
-            quantity = share * equity / (m * distance)
+            if contract.inverse {
+                // A contract loses m × |1/p − 1/stop| coins at the stop (a long's stop at or below 0: no size).
+                let stop = side == .long ? p - distance : p + distance
+                guard stop > 0 else { skippedEntries += 1; return }
+                quantity = share * equity / (contract.multiplier * Swift.abs(1 / p - 1 / stop))
+            } else {
+                quantity = share * equity / (contract.multiplier * distance)
+            }
             limit = .infinity
         case .volatility(let target):
             let sigma = signalBar >= 0 && signalBar < candles.count ? volatility![signalBar] : .nan
@@ -123,8 +133,8 @@ struct Broker {
             let annual = sigma * config.periodsPerYear!.squareRoot()
             let share = annual > 0 ? min(1, target / annual) : 1
             let budget = share * equity
-            limit = fees.affordableNotional(cash: budget, price: m * p, maker: maker)
-            quantity = limit / (m * p)
+            limit = fees.affordableNotional(cash: budget, price: unit, maker: maker)
+            quantity = limit / unit
         }
         var valuePositive = equity > 0
         if config.isMarginAccount {
@@ -182,7 +192,7 @@ struct Broker {
         for f in fills where f.quantityFilled > f.quantityAsked * (1 + 1e-12) || f.quantityFilled > f.depthAvailable * (1 + 1e-12) {
             found.append("fill at bar \(f.index) took \(f.quantityFilled) (asked \(f.quantityAsked), depth \(f.depthAvailable))")
         }
-        let equity = cash + position * config.multiplier * lastClose
+        let equity = cash + ledger.contract.value(position, at: lastClose)
         let expected = config.initialCash + trades.reduce(0) { $0 + $1.pnl }
         if !near(equity, expected, scale: max(cashScale, abs(equity))) {
             found.append("final equity \(equity) != initial cash + trade PnL \(expected)")
@@ -238,7 +248,7 @@ struct RunLog: ExecutionRecorder {
         fills.append(fill)
         #if DEBUG
         let signed = fill.side == .buy ? fill.quantityFilled : -fill.quantityFilled
-        ledgerCash -= signed * fill.vwap * fill.multiplier + fill.fee
+        ledgerCash -= (fill.inverse ? -signed * fill.multiplier / fill.vwap : signed * fill.vwap * fill.multiplier) + fill.fee
         #endif
     }
 

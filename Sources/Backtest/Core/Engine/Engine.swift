@@ -26,7 +26,8 @@ public enum Engine {
     ///   liquidated when the open or the bar's adverse extreme passes its liquidation price
     ///   (`Broker.settleOpen`); after one that leaves equity at 0 or below, no more orders.
     ///   Margin interest on cash below 0 is charged at the close with the borrow.
-    /// - The ledger records cash, position and equity = cash + position × close at each close.
+    /// - The ledger records cash, position and equity = cash + position × close at each close
+    ///   (contracts: × multiplier; inverse contracts, in the coin: cash − position × multiplier / close).
     ///
     /// - Complexity: O(n) with no allocation per bar; each fill costs O(book levels) (the
     ///   series' spread pairs, when the cache has none yet, O(series)).
@@ -35,6 +36,7 @@ public enum Engine {
     public static func run(_ request: Request) throws -> BacktestResult {
         let config = request.config, window = request.window, series = window.series, candles = window.candles
         try config.validate()
+        try config.validatePrices(candles)
         precondition(request.signals.count == series.count, "signals must have one element per bar of the window's series")
         let signals = window.start > 0 ? request.signals.slice(window.range) : request.signals
         // The order and exit expressions on the whole series (they keep its warm-up), and at
@@ -56,15 +58,19 @@ public enum Engine {
         switch Loop(broker) {
         case .classic: simulateClassic(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity)
         case .orders:
-            if config.hasAccountEvents {
+            if config.instrument.isInverse {
+                simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, account: InverseAccountEvents.self)
+            } else if config.hasAccountEvents {
                 simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, account: WithAccountEvents.self)
             } else {
                 simulateWithOrders(&broker, candles, signals, shortEntries, shortExits, &cash, &position, &equity, account: NoAccountEvents.self)
             }
         }
         if n > 0 { broker.finishOpenTrade(lastBar: n - 1) }
-        // Contracts: what is held is worth position × multiplier × close (the statistics' exposure).
-        let value = config.multiplier == 1 ? nil : zip(position, candles.close).map { $0 * config.multiplier * $1 }
+        // Contracts: what is held is worth position × multiplier × close (the statistics' exposure;
+        // inverse contracts, position × multiplier / close coins).
+        let value = config.instrument.isInverse ? zip(position, candles.close).map { $0 * config.multiplier / $1 }
+            : config.multiplier == 1 ? nil : zip(position, candles.close).map { $0 * config.multiplier * $1 }
         broker.ledger.liquidity.rememberEnd()
         return BacktestResult(
             candles: candles, initialCash: config.initialCash, cash: cash, position: position, equity: equity,
@@ -73,7 +79,7 @@ public enum Engine {
             positionValue: value,
             spreadEstimate: broker.liquidity.spreadSummary(fills: broker.fills.count),
             borrowPaid: config.borrowBps > 0 ? broker.borrowPaid : nil,
-            account: AccountSummary(broker.account, config: config))
+            account: AccountSummary(broker.account, config: config, symbol: candles.symbol))
     }
 
     /// The bar loop a run takes, chosen here alone: the classic one for market orders with
@@ -190,6 +196,9 @@ public enum Engine {
         let carries = A.happen
         // Units of the underlying per unit held (a contract's; 1 keeps equity = cash + position × close exactly).
         let multiplier = config.multiplier
+        // Inverse contracts are worth −position × multiplier / close coins (`ContractValue`): a
+        // constant of the loop's instantiation, so linear runs compile without the branch.
+        let inverse = A.inverse
         let timeExits = config.exits.exitAfterBars != nil
         let tracksPeak = broker.ledger.exits.tracksPeak
         let marketEntries = config.entries.isMarket
@@ -232,10 +241,14 @@ public enum Engine {
                         : nextSignal(from: t, to: n, entryBits, exitBits, entryBits, exitBits)
                     if end > t {
                         let c = c, p = p, value = p * multiplier
-                        for i in t..<end {
-                            cashOut[i] = c
-                            positionOut[i] = p
-                            equityOut[i] = c + value * close[i]
+                        if inverse {
+                            for i in t..<end { cashOut[i] = c; positionOut[i] = p; equityOut[i] = c - value / close[i] }
+                        } else {
+                            for i in t..<end {
+                                cashOut[i] = c
+                                positionOut[i] = p
+                                equityOut[i] = c + value * close[i]
+                            }
                         }
                         t = end
                         if t == n { break }
@@ -334,7 +347,7 @@ public enum Engine {
                 }
                 cashOut[t] = c
                 positionOut[t] = p
-                equityOut[t] = c + p * multiplier * close[t]
+                equityOut[t] = inverse ? c - p * multiplier / close[t] : c + p * multiplier * close[t]
                 t &+= 1
             }
         }}}}}}}}}}
@@ -444,8 +457,14 @@ public enum Engine {
 /// margin interest, funding, liquidation), as a type, so `Engine.simulateWithOrders` without them
 /// is compiled without their branches (the classic loop has none: `Engine.Loop` sends runs with
 /// them to the order loop).
-protocol AccountEvents { static var happen: Bool { get } }
+protocol AccountEvents {
+    static var happen: Bool { get }
+    /// The account is an inverse contract's, in the coin: equity is cash − position × multiplier / close.
+    static var inverse: Bool { get }
+}
 /// The loop settles a position's bars (`Broker.settleOpen`, `Broker.closeAccount`).
-enum WithAccountEvents: AccountEvents { static var happen: Bool { true } }
+enum WithAccountEvents: AccountEvents { static var happen: Bool { true }; static var inverse: Bool { false } }
+/// An inverse perpetual's loop: the account's events, equity in the coin.
+enum InverseAccountEvents: AccountEvents { static var happen: Bool { true }; static var inverse: Bool { true } }
 /// A cash account without borrow: nothing happens to a position but its fills.
-enum NoAccountEvents: AccountEvents { static var happen: Bool { false } }
+enum NoAccountEvents: AccountEvents { static var happen: Bool { false }; static var inverse: Bool { false } }

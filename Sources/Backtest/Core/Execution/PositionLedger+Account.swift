@@ -8,14 +8,16 @@ extension PositionLedger {
     mutating func liquidate<R: ExecutionRecorder>(at price: Double, bar: Int, row: Int? = nil, cash: inout Double, recorder: inout R) {
         guard quantity != 0, trip != nil else { return }
         let q = Swift.abs(quantity), long = quantity > 0
-        let notional = q * multiplier * price
+        let tripNotional = inverse ? q / price : q * price
+        let notional = tripNotional * multiplier
         let paid = notional * config.liqFeeBps / 10_000
-        cash += long ? notional - paid : -(notional + paid)
+        // Inverse: closing a long pays the contracts' coins back (`ContractValue`).
+        cash += long != inverse ? notional - paid : -(notional + paid)
         quantity = 0
         let book = BookFill(quantityAsked: q, quantityFilled: q, notional: q * price, levelsWalked: 0, worstPrice: price, depthAvailable: q)
         _ = record(long ? .sell : .buy, book: book, fee: paid,
                    at: FillPoint(bar: bar, row: row ?? bar, reference: price, timeMs: candles.time[bar] &* 1000), &recorder)
-        trip!.addExit(quantity: q, notional: q * price, fee: paid, slippage: 0)
+        trip!.addExit(quantity: q, notional: tripNotional, fee: paid, slippage: 0)
         finish(row: row ?? bar, exitBar: bar, exitTime: candles.time[bar], markPrice: nil, kind: .liquidation, &recorder)
         closing = false
     }
@@ -48,7 +50,7 @@ extension PositionLedger {
         let start = candles.time[bar] &* 1000
         let end = Self.barEndMs(bar, time: candles.time, timeframe: candles.timeframe)
         let last = bar > 0 ? candles.close[bar - 1] : .nan
-        let amount = schedule.settle(quantity: quantity * multiplier, startMs: start, endMs: end, lastClose: last)
+        let amount = schedule.settle(quantity: quantity * multiplier, startMs: start, endMs: end, lastClose: last, inverse: inverse)
         chargeFunding(amount, cash: &cash)
         return amount
     }

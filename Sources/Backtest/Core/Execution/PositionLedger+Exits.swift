@@ -77,12 +77,14 @@ extension PositionLedger {
 
     /// The position as the position-aware series read it at `bar`'s close (docs/design/orders.md,
     /// "Position-aware series"): side, average entry price, bars since the entry bar, the
-    /// unrealised return at the close, and the peak and trough (kept when `exits.tracksPeak`).
+    /// unrealised return at the close (inverse contracts: in the coin), and the peak and trough (kept when `exits.tracksPeak`).
     func positionState(at bar: Int) -> PositionState {
         guard quantity != 0, let trip else { return .flat }
         let entry = trip.entryPrice, close = candles.close[bar], long = quantity > 0
+        // Inverse: the coin PnL over the coin notional, 1 − entry / close for a long.
+        let tradeReturn = inverse ? (long ? 1 - entry / close : entry / close - 1) : (long ? close / entry - 1 : 1 - close / entry)
         return PositionState(position: long ? 1 : -1, entryPrice: entry, barsInTrade: Double(bar - trip.entryBar),
-                             tradeReturn: long ? close / entry - 1 : 1 - close / entry,
+                             tradeReturn: tradeReturn,
                              highestSinceEntry: exits.peak, lowestSinceEntry: exits.trough)
     }
 }

@@ -20,6 +20,10 @@ struct PositionLedger {
     /// Units of the underlying in a unit of quantity (`ExecutionConfig.multiplier`): a fill's
     /// notional is its book notional (quantity × price) times it.
     let multiplier: Double
+    /// What units are worth in the account's currency (`ContractValue`: inverse contracts in
+    /// the coin); `inverse` is its flag, read on the fill path.
+    let contract: ContractValue
+    let inverse: Bool
     var liquidity: Liquidity
 
     /// Units held: positive long, negative short.
@@ -61,6 +65,8 @@ struct PositionLedger {
         fees = config.fees
         marginAccount = config.isMarginAccount
         multiplier = config.multiplier
+        contract = ContractValue(config)
+        inverse = contract.inverse
         self.liquidity = Liquidity(config: liquidity ?? config, candles: candles, pairs: pairs)
         exits = ExitLevels(config.exits, distances: distances)
         switch config.sizing {
@@ -119,13 +125,17 @@ struct PositionLedger {
         let orderSide: OrderSide = side == .long ? .buy : .sell
         let p = point.reference, m = multiplier
         if !(limit > 0) || !valuePositive { reject(orderSide, .insufficientCash, at: point, &recorder); return 0 }
-        // The book prices units of the underlying: its notional budget is the cash one / m.
-        let bookLimit = limit / m
-        var q = min(wanted, bookLimit / p)
+        // The book prices units of the underlying: its notional budget is the cash one / m. An
+        // inverse contract's coin budget is met at the reference price (as an exchange checks a
+        // market order's margin before it fills): the book's quote notional does not bound it.
+        let bookLimit = inverse ? .infinity : limit / m
+        var q = min(wanted, inverse ? contract.quantity(notional: limit, at: p) : bookLimit / p)
         let affordable = q
         if let lot = config.lot { q = (q / lot).rounded(.down) * lot }
         if !(q > 0) { reject(orderSide, .zeroQuantity, at: point, &recorder); return 0 }
-        if let minimum = config.minNotional, q * m * p < minimum { reject(orderSide, .belowMinNotional, at: point, &recorder); return 0 }
+        if let minimum = config.minNotional, (inverse ? q * contract.unitNotional(at: p) : q * m * p) < minimum {
+            reject(orderSide, .belowMinNotional, at: point, &recorder); return 0
+        }
         let asked = q
         if let cap = participationCap(point.bar), q > cap {
             q = config.lot.map { (cap / $0).rounded(.down) * $0 } ?? cap
@@ -139,9 +149,15 @@ struct PositionLedger {
             || config.lot.map { book.notional + $0 * book.worstPrice > bookLimit } ?? false
         book.quantityAsked = spent && q == asked ? book.quantityFilled : asked
         guard book.quantityFilled > 0 else { reject(orderSide, .noLiquidity, at: point, &recorder); return 0 }
-        let notional = book.notional * m
+        // Inverse: the coins the contracts are worth at the fill's average price.
+        let tripNotional = inverse ? book.quantityFilled / book.vwap : book.notional
+        let notional = tripNotional * m
         var paid = fee(notional, quantity: book.quantityFilled, at: point)
-        if side == .long {
+        if inverse {
+            // A long receives the coins (`ContractValue`), a short pays them; always a margin account.
+            cash += side == .long ? notional - paid : -(notional + paid)
+            quantity += side == .long ? book.quantityFilled : -book.quantityFilled
+        } else if side == .long {
             if marginAccount {
                 cash -= notional + paid
             } else {
@@ -157,8 +173,8 @@ struct PositionLedger {
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
         cuts.count(wanted: wanted, affordable: affordable, sent: book.quantityAsked, filled: book.quantityFilled, sizedInUnits: sizedInUnits)
         let first = trip == nil
-        if first { trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar]) }
-        trip!.addEntry(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
+        if first { trip = RoundTrip(side: side, entryRow: point.row, entryBar: point.bar, entryTime: candles.time[point.bar], inverse: inverse) }
+        trip!.addEntry(quantity: book.quantityFilled, notional: tripNotional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
         if exits.armsLevels {
             exits.arm(entry: trip!.entryPrice, long: side == .long, first: first, bar: point.bar, atOpen: atOpen,
                       signalBar: signalBar, tick: config.tick)
@@ -185,7 +201,7 @@ struct PositionLedger {
         if !full {
             if let lot = config.lot { q = (q / lot).rounded(.down) * lot }
             if !(q > 0) { reject(orderSide, .zeroQuantity, at: point, &recorder); return 0 }
-            if let minimum = config.minNotional, q * multiplier * point.reference < minimum {
+            if let minimum = config.minNotional, q * contract.unitNotional(at: point.reference) < minimum {
                 reject(orderSide, .belowMinNotional, at: point, &recorder); return 0
             }
         }
@@ -203,8 +219,14 @@ struct PositionLedger {
             return 0
         }
         let paid: Double
-        let notional = book.notional * multiplier
-        if long {
+        let tripNotional = inverse ? book.quantityFilled / book.vwap : book.notional
+        let notional = tripNotional * multiplier
+        if inverse {
+            // Selling a long's contracts pays their coins back, buying back a short's receives them.
+            paid = fee(notional, quantity: book.quantityFilled, at: point)
+            cash += long ? -(notional + paid) : notional - paid
+            quantity += long ? -book.quantityFilled : book.quantityFilled
+        } else if long {
             // A fee larger than the cash and the proceeds (a high minimum fee) takes what there is
             // (a margin account's cash may be below 0: its fee is paid in full).
             let charged = fee(notional, quantity: book.quantityFilled, at: point)
@@ -218,7 +240,7 @@ struct PositionLedger {
         }
         if abs(quantity) <= bought * 1e-12 { quantity = 0 }
         let fill = record(orderSide, book: book, fee: paid, at: point, &recorder)
-        trip!.addExit(quantity: book.quantityFilled, notional: book.notional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
+        trip!.addExit(quantity: book.quantityFilled, notional: tripNotional, fee: paid, slippage: fill.slippageBps)  // in place: no copy
         if quantity == 0 {
             finish(row: point.row, exitBar: point.bar, exitTime: candles.time[point.bar], markPrice: nil,
                    kind: full ? closingKind : kind ?? closingKind, &recorder)
@@ -235,13 +257,24 @@ struct PositionLedger {
         let slippage = (side == .buy ? vwap / p - 1 : 1 - vwap / p) * 10_000
         let fill = Fill(index: point.row, time: candles.time[point.bar], side: side, referencePrice: p, vwap: vwap,
                         slippageBps: slippage, quantityAsked: book.quantityAsked, quantityFilled: book.quantityFilled,
-                        fee: fee, depthAvailable: book.depthAvailable, spreadCost: book.spreadCost * multiplier,
-                        multiplier: multiplier)
+                        fee: fee, depthAvailable: book.depthAvailable,
+                        spreadCost: inverse ? Self.inverseSpreadCost(book, side: side, reference: p, multiplier: multiplier)
+                            : book.spreadCost * multiplier,
+                        multiplier: multiplier, inverse: inverse)
         recorder.record(fill: fill, symbol: symbol, bar: point.bar)
         #if DEBUG
         ledgerQuantity += side == .buy ? book.quantityFilled : -book.quantityFilled
         #endif
         return fill
+    }
+
+    /// The half spread of an inverse contracts' fill in coins: the quote distance from the
+    /// reference to the touch, d = spread cost / quantity, as q × m × |1/reference − 1/touch|.
+    static func inverseSpreadCost(_ book: BookFill, side: OrderSide, reference p: Double, multiplier m: Double) -> Double {
+        guard book.quantityFilled > 0, book.spreadCost > 0 else { return 0 }
+        let d = book.spreadCost / book.quantityFilled
+        let touch = side == .buy ? p + d : p - d
+        return book.quantityFilled * m * Swift.abs(1 / p - 1 / touch)
     }
 
     /// Charges the short held at bar `bar`'s close its borrow fee for the bar at annual `rate`

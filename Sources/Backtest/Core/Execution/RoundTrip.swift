@@ -23,6 +23,10 @@ protocol ExecutionRecorder {
 /// that reduced it (the exits), from flat to flat.
 struct RoundTrip {
     var side: PositionSide
+    /// An inverse contract's trip (`ContractValue`): its notionals are Σ quantity / price, the
+    /// coins per unit of the multiplier, and its prices their harmonic means. (Beside `side`, in
+    /// its padding: the trip, copied on the fill path, stays the size it was.)
+    var inverse = false
     var entryRow: Int
     var entryBar: Int
     var entryTime: Int64
@@ -39,12 +43,13 @@ struct RoundTrip {
     var entries = 0
     var exits = 0
 
-    init(side: PositionSide, entryRow: Int, entryBar: Int, entryTime: Int64) {
+    init(side: PositionSide, entryRow: Int, entryBar: Int, entryTime: Int64, inverse: Bool = false) {
         self.side = side; self.entryRow = entryRow; self.entryBar = entryBar; self.entryTime = entryTime
+        self.inverse = inverse
     }
 
-    /// The average entry fill price.
-    var entryPrice: Double { notional / quantity }
+    /// The average entry fill price (inverse: the harmonic mean, quantity / Σ quantity / price).
+    var entryPrice: Double { inverse ? quantity / notional : notional / quantity }
 
     mutating func addEntry(quantity q: Double, notional: Double, fee: Double, slippage: Double) {
         entrySlippage = entries == 0 ? slippage : (entrySlippage * quantity + slippage * q) / (quantity + q)
@@ -63,8 +68,8 @@ struct RoundTrip {
     }
 
     /// The trade, exited at `exitRow`; a still-open one (`markPrice` given) has its rest marked
-    /// at that price. The notionals here are quantity × price; in cash they are `multiplier`
-    /// times that (a contract's units of the underlying; kept out of the trip, which is copied
+    /// at that price. The notionals here are quantity × price (inverse: quantity / price); in cash
+    /// they are `multiplier` times that (a contract's units of the underlying; kept out of the trip, which is copied
     /// on the fill path).
     func trade(exitRow: Int, exitTime: Int64, markPrice: Double?, kind: ExitKind, multiplier: Double = 1,
                charges: TripCharges = TripCharges()) -> Trade {
@@ -72,11 +77,12 @@ struct RoundTrip {
         if let markPrice {
             let rest = quantity - self.exitQuantity
             exitQuantity += rest
-            exitNotional += rest * markPrice
+            exitNotional += inverse ? rest / markPrice : rest * markPrice
         }
-        let exitPrice = exitQuantity > 0 ? exitNotional / exitQuantity : .nan
+        let exitPrice = exitQuantity > 0 ? (inverse ? exitQuantity / exitNotional : exitNotional / exitQuantity) : .nan
         let fees = self.fees + exitFees
-        let gross = (side == .long ? exitNotional - notional : notional - exitNotional) * multiplier
+        // Inverse: a long is the coin's short of the quote (`ContractValue`), so the signs turn.
+        let gross = ((side == .long) != inverse ? exitNotional - notional : notional - exitNotional) * multiplier
         let pnl = gross - fees - charges.borrow - charges.interest - charges.funding
         let exitSlippage = self.exitQuantity > 0 ? exitSlippageWeighted / self.exitQuantity : 0
         let slippage = self.exitQuantity > 0 ? (entrySlippage + exitSlippage) / 2 : entrySlippage

@@ -185,7 +185,7 @@ extension PortfolioSimulation {
             equity += ledgers[k].quantity * multipliers[k] * price
         }
         let m = multipliers[j]
-        let cap = Broker.marginCap(leverage: config.leverage, multiplier: m, fees: fees, used: usedMargin(), price: p, equity: equity,
+        let cap = Broker.marginCap(leverage: config.leverage, unitNotional: m * p, fees: fees, used: usedMargin(), equity: equity,
                                    maker: point.maker)
         var limit = cap
         if let budget {

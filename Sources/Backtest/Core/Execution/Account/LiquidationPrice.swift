@@ -5,6 +5,15 @@
 /// plus its unrealised PnL, |q| × Ē / L + q × (P − Ē), with Ē the average entry price and L the
 /// leverage. Solving backing = maintenance for P gives the closed forms below (a long's price
 /// at or below 0 means it cannot be liquidated).
+///
+/// Inverse contracts (`ContractValue`, in the coin; q contracts × multiplier, the quote units
+/// held): cross backing cash − q / P, maintenance mmr × |q| / P, so a long is liquidated at
+/// q (1 + mmr) / cash and a short at |q| (1 − mmr) / −cash (+∞, never, when the cash pays for
+/// the position: a short at leverage 1). Isolated backing |q| / (Ē L) + q (1/Ē − 1/P), Ē the
+/// harmonic mean entry: a long at Ē (1 + mmr) / (1 + 1/L), a short at Ē (1 − mmr) / (1 − 1/L).
+/// These are Binance COIN-M's one-way formula (its "Liquidation Price" FAQ) with one
+/// maintenance tier and no maintenance amount: LP = (|q|·mmr + side·q) / (WB + side·|q|/Ē),
+/// WB the position's wallet balance (isolated: its margin |q| / (Ē L)).
 struct LiquidationPrice {
     /// The price; `.nan` when there is no position.
     let price: Double
@@ -30,12 +39,32 @@ struct LiquidationPrice {
         return backing / (mmr * Swift.abs(q) * price)
     }
 
+    /// An inverse contract's: `quantity` in quote units (contracts × multiplier), `cash` in the
+    /// coin, `entryPrice` the harmonic mean (the closed forms above; +∞ where it cannot be
+    /// liquidated, a long whose cash cannot back it at any price aside).
+    init(inverseQuantity q: Double, cash: Double, entryPrice: Double, leverage: Double, maintenanceRate mmr: Double, mode: MarginMode) {
+        switch (mode, q > 0) {
+        case (.cross, true): price = cash > 0 ? q * (1 + mmr) / cash : .infinity
+        case (.cross, false): price = cash < 0 ? -q * (1 - mmr) / -cash : .infinity
+        case (.isolated, true): price = entryPrice * (1 + mmr) / (1 + 1 / leverage)
+        case (.isolated, false): price = leverage > 1 ? entryPrice * (1 - mmr) / (1 - 1 / leverage) : .infinity
+        }
+    }
+
+    /// `marginRatio` of an inverse contract's position (quote units, cash in the coin).
+    static func inverseMarginRatio(quantity q: Double, cash: Double, entryPrice: Double, price: Double, leverage: Double,
+                                   maintenanceRate mmr: Double, mode: MarginMode) -> Double {
+        let backing = mode == .cross ? cash - q / price : Swift.abs(q) / (entryPrice * leverage) + q * (1 / entryPrice - 1 / price)
+        return backing / (mmr * Swift.abs(q) / price)
+    }
+
     /// The fill price of a liquidation on a bar with `open`, `high` and `low`, or nil when the
     /// bar does not reach the liquidation price: the open when it is already beyond it (a gap),
     /// else the liquidation price when the bar's adverse extreme passes it.
     func fill(long: Bool, open: Double, high: Double, low: Double) -> Double? {
         if long {
             guard price > 0 else { return nil }
+            // An inverse long whose cash cannot back it at any price (+∞) is liquidated at the open.
             if open < price { return open }
             return low < price ? price : nil
         }

@@ -38,7 +38,7 @@ extension ExecutionRequest {
     /// A perpetual's funding rows: the symbol's stored ones within the candles' time range
     /// (`ExecutionResources.funding`, by the base symbol).
     func funding(_ c: inout ExecutionConfig, symbol: String, candles: CandleSeries, resources: ExecutionResources) throws {
-        if c.instrument == .perp, let first = candles.time.first {
+        if c.instrument.paysFunding, let first = candles.time.first {
             c.funding = try resources.funding(symbol: SeriesName.split(symbol)?.0 ?? symbol, fromMs: first &* 1000)
         }
     }

@@ -28,8 +28,10 @@ struct AccountFigures {
     init?(_ result: BacktestResult, tradesShown: Int) {
         guard let account = result.account else { return nil }
         let c = result.candles
-        let perp = account.instrument == .perp
+        let perp = account.instrument.paysFunding
         self.account = account.description
+        // Coins (an inverse contract's account) with 8 decimals, as exchanges show them; cash with 2.
+        let digits = account.currency == nil ? 2 : 8
         let paid = account.fundingFlows.filter { $0.amount > 0 }.reduce(0) { $0 + $1.amount }
         let received = account.fundingFlows.filter { $0.amount < 0 }.reduce(0) { $0 - $1.amount }
         let leverage = (0..<c.count).map { Stats.positionShare(result, at: $0) ?? 0 }
@@ -37,14 +39,14 @@ struct AccountFigures {
                    ["smallest margin ratio (backing equity / maintenance)", Stat.minMarginRatio.formatted(account.minMarginRatio)],
                    ["liquidations", String(account.liquidations)]]
         if perp {
-            summary += [["funding paid", Format.fixed(paid, 2)], ["funding received", Format.fixed(received, 2)],
-                        ["funding, net paid", Format.fixed(account.fundingPaid, 2)]]
+            summary += [["funding paid", Format.fixed(paid, digits)], ["funding received", Format.fixed(received, digits)],
+                        ["funding, net paid", Format.fixed(account.fundingPaid, digits)]]
         }
-        summary.append(["interest paid", Format.fixed(account.interestPaid, 2)])
+        summary.append(["interest paid", Format.fixed(account.interestPaid, digits)])
         stopped = account.stoppedAt.map { "Equity was 0 or below after the liquidation at \(UTCTime.iso(c.time[$0])): no order after it." }
         liquidations = result.trades.filter { $0.exitKind == .liquidation }.prefix(tradesShown).map { t in
             [UTCTime.iso(t.exitTime), t.side.rawValue, Format.fixed(t.quantity, 4), Format.fixed(t.entryPrice, 4),
-             Format.fixed(t.exitPrice, 4), Format.fixed(t.pnl, 2)]
+             Format.fixed(t.exitPrice, 4), Format.fixed(t.pnl, digits)]
         }
         guard c.count >= Self.spans else { return }
         overTimeNote = "The run in \(Self.spans) equal spans of bars: the largest leverage at a close"
@@ -53,7 +55,7 @@ struct AccountFigures {
         overTime = (0..<Self.spans).map { k in
             let range = (k * c.count / Self.spans)..<((k + 1) * c.count / Self.spans)
             var row = [UTCTime.iso(c.time[range.lowerBound]), Stat.maxLeverage.formatted(range.map { leverage[$0] }.max() ?? 0)]
-            if perp { row.append(Format.fixed(account.fundingFlows.filter { range.contains($0.bar) }.reduce(0) { $0 + $1.amount }, 2)) }
+            if perp { row.append(Format.fixed(account.fundingFlows.filter { range.contains($0.bar) }.reduce(0) { $0 + $1.amount }, digits)) }
             return row
         }
     }

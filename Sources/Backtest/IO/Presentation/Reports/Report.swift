@@ -114,7 +114,8 @@ public struct Report {
     /// of the orders were rejected, `"mostly_rejected": {"rejected", "orders", "message"}` follows
     /// it (absent otherwise, so other runs' objects are unchanged). `stats` holds every
     /// `Stats` value by machine name (fractions, ISO-8601 times, null when undefined) plus the
-    /// engine's counters `initial_cash`, `fills`, `avg_slippage` (a fraction),
+    /// engine's counters `initial_cash` (then, for an inverse contract's run kept in its coin,
+    /// `currency`: `"BTC"`; absent otherwise), `fills`, `avg_slippage` (a fraction),
     /// `rejected_by_reason`, `ambiguous_exit_bars` and `exits` (the trades by how they ended:
     /// every `ExitKind` by its name, in `ExitKind` order, 0 for the kinds that did not happen,
     /// so `.stats.exits.stop` is always a count); `cost_split` is
@@ -129,6 +130,7 @@ public struct Report {
             .sorted { $0.key.rawValue < $1.key.rawValue }.map { (key: $0.key.rawValue, value: JSONValue.int($0.value)) }
         let statFields = stats.all.map { (key: $0.stat.name, value: $0.stat.json($0.value)) } + [
             (key: "initial_cash", value: .number(result.initialCash)),
+        ] + (result.account?.currency.map { [(key: "currency", value: JSONValue.string($0))] } ?? []) + [
             (key: "fills", value: .int(result.fills.count)),
             (key: "avg_slippage", value: .number(stats[.avgSlippageBps] / 10_000)),
             (key: "rejected_by_reason", value: .object(reasons)),
