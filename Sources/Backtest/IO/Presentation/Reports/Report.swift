@@ -188,7 +188,7 @@ public struct Report {
                 + (warmUp > 0 ? "; indicators warmed up on the \(warmUp) bars from \(UTCTime.iso(history!.time[0])))" : ")")
         }
         let shown = ["fill", "depth", "cost_model", "profile", "slippage_bps", "size", "fee_bps", "cash", "short", "sl", "tp",
-                     "trail", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit", "short_entry_stop",
+                     "trail", "trail_from", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit", "short_entry_stop",
                      "order_bars", "pyramid", "allow_unprotected"]
         let limitOrStop = execution.contains { ["entry_limit", "entry_stop"].contains($0.name) && $0.value != .none }
         // One entry per position says nothing; order bars only matter to limit and stop entries.
@@ -203,7 +203,9 @@ public struct Report {
             .map { $0.name == "allow_unprotected" ? "unprotected entries allowed" : $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
         // A margin account says so first: instrument, leverage, margin mode, maintenance rate.
         let account = result.account.map { ["account: " + $0.description] } ?? []
-        return head + "\n" + (account + options).joined(separator: ", ") + "\n"
+        // A preset says so first, so its figures are not taken for bt's own defaults'.
+        let conventions = execution.first { $0.name == "conventions" }.map { ["conventions: " + $0.text] } ?? []
+        return head + "\n" + (conventions + account + options).joined(separator: ", ") + "\n"
     }
 
     /// The first line of a run whose orders were mostly rejected (`BacktestResult.mostlyRejected`),
