@@ -85,6 +85,34 @@ struct ConventionsGoldenTests {
         }
     }
 
+    @Test("a strategy file's [exits] trail_from = close gives TrailingStrategy's trades as the option does; the option overrides the file's")
+    func strategyFile() throws {
+        let db = try BT.googStore()
+        let golden = try #require(try Self.goldens().first { $0.name == "bt_trailing" })
+        let file = BT.scratchDirectory().appendingPathComponent("trailing.bt").path
+        try """
+            name = trailing
+            [rules]
+            entry = cross_above(sma(close, 10), sma(close, 30))
+            exit = cross_below(sma(close, 10), sma(close, 30))
+            [exits]
+            trail = 3 * \(Self.atr)
+            trail_from = close
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        func run(_ flags: [String]) throws -> (trades: [[String: String]], finalEquity: Double) {
+            let dir = BT.scratchDirectory().appendingPathComponent("run").path
+            let r = try BT.run(["run", file, "GOOG", "--conventions", "backtesting.py"] + flags + ["--out", dir, "--no-chart", "--db", db])
+            #expect(r.status == 0, "\(r.stderr)")
+            let rows = try ExitKindOutputTests.csv("\(dir)/trades.csv")
+            let stats = try RunCommandTests.json(try String(contentsOfFile: "\(dir)/stats.json", encoding: .utf8))
+            return (rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(rows[0], $0)) },
+                    try #require(((stats["stats"] as? [String: Any]) ?? stats)["final_equity"] as? Double))
+        }
+        let fromFile = try run([])
+        #expect(Self.difference(golden, fromFile) == nil, "\(Self.difference(golden, fromFile) ?? "")")
+        #expect(!Self.matches(golden, try run(["--trail-from", "high"])))
+    }
+
     @Test("the goldens tell the rules apart: the trail from the highs, bt's own defaults and vectorbt's stops checked on the fill bar each differ")
     func goldensDiscriminate() throws {
         let db = try BT.googStore()
