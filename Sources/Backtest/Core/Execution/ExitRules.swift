@@ -47,6 +47,13 @@ public struct ExitRules: Sendable, Hashable {
     /// peak (trough). False: levels are checked from the bar after the fill bar and the peak
     /// leaves the fill bar out, as vectorbt's `from_signals` (`Conventions.vectorbt`).
     public var checksFillBar = true
+    /// Whether a signal exit due at a bar's open waits for the attached exits to be checked on
+    /// that whole bar (stop, trail and targets as on any bar, gaps at the open included): one
+    /// the bar reaches fills, and the signal exit fills at the open only if the position is
+    /// still open. backtesting.py processes its contingent stop-loss and take-profit orders before
+    /// a `position.close()` order, vectorbt checks stops before signals (`Conventions`); bt's own
+    /// rule (false) fills the signal exit at the open first.
+    public var levelsBeforeSignalExit = false
     /// `--breakeven`: once the peak is this fraction above the entry, the stop moves to the entry.
     public var breakeven: Double?
     /// `--exit-after`: leave at the open this many bars after the entry bar.

@@ -67,6 +67,9 @@ public enum Portfolio {
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
         if config.allowShort { throw InputError("a portfolio is long only", setting: .short) }
+        if let c = config.conventions {
+            throw InputError("reproduces one symbol's run in \(c.rawValue): a portfolio follows bt's own rules", setting: .conventions, value: c.rawValue)
+        }
         if config.isMarginAccount {
             throw InputError("a portfolio trades a cash account (spot at leverage 1) for now: leverage, margin and perpetuals "
                              + "work in single-symbol runs, sweeps and screens", setting: config.leverage > 1 ? .leverage : .instrument)

@@ -7,13 +7,15 @@ public enum Conventions: String, Sendable, CaseIterable {
     /// margin 1, `trade_on_close=False` (market orders fill at the next open),
     /// `exclusive_orders=False`, `hedging=False`; `self.buy()` without a size spends all the
     /// equity in whole units. With `finalize_trades=False` a trade still open at the end is
-    /// marked at the last close, as bt's `end` trade is.
+    /// marked at the last close, as bt's `end` trade is. Its stop-loss and take-profit orders
+    /// are processed before a `position.close()` at the same open (`levelsBeforeSignalExit`).
     case backtestingPy = "backtesting.py"
     /// vectorbt 1.2's `Portfolio.from_signals(close, entries.shift(1), exits.shift(1),
     /// price=open, size=np.inf, stop_entry_price="price")`, the next-open fill its users set up,
     /// with its defaults: `init_cash=100`, fees 0, slippage 0. Its stops (`sl_stop`, `sl_trail`)
     /// are checked from the bar after the entry's, and its trailing peak leaves the entry bar out
-    /// (`ExitRules.checksFillBar` false).
+    /// (`ExitRules.checksFillBar` false); they come before a signal exit on the same bar
+    /// (`levelsBeforeSignalExit`).
     case vectorbt
 
     /// Parses a setting's text (`backtesting.py`, `vectorbt`).
@@ -42,6 +44,7 @@ public enum Conventions: String, Sendable, CaseIterable {
     func apply(to config: inout ExecutionConfig) {
         config.conventions = self
         config.exits.checksFillBar = self != .vectorbt
+        config.exits.levelsBeforeSignalExit = true
     }
 }
 

@@ -11,7 +11,7 @@ extension ExecutionSetting {
         func stored(_ text: String) -> Default { .described("the symbol's stored setting, else \(text)") }
         return [
             ExecutionSetting(.conventions, .text, valueName: "TOOL",
-                             help: "Reproduce another tool's defaults and rules: backtesting.py (cash 10000, fee 0, no spread or volume cap, next-open fills, all the equity in whole units) or vectorbt (from_signals with next-open fills: cash 100, fee 0, no spread or volume cap, stops checked from the bar after the entry's, the trailing peak without the entry bar); settings given override the preset's"),
+                             help: "Reproduce another tool's defaults and rules: backtesting.py (cash 10000, fee 0, no spread or volume cap, next-open fills, all the equity in whole units) or vectorbt (from_signals with next-open fills: cash 100, fee 0, no spread or volume cap, stops checked from the bar after the entry's, the trailing peak without the entry bar); both take a stop the bar reaches before a signal exit at its open; settings given override the preset's (not for bt portfolio)"),
             ExecutionSetting(.cash, .number, valueName: "AMOUNT", help: "Initial cash", default: number(config.initialCash)),
             ExecutionSetting(.fill, .text, valueName: "WHEN",
                              help: "When a signal at a bar's close fills: next-open (the next bar's open) or close (that same close)",
