@@ -136,6 +136,12 @@ struct ConventionsGoldenTests {
         #expect(text.status == 0, "\(text.stderr)")
         let second = text.stdout.split(separator: "\n").dropFirst().first ?? ""
         #expect(second.hasPrefix("conventions: backtesting.py, "), "\(text.stdout)")
+        let dir = BT.scratchDirectory().appendingPathComponent("report").path
+        let report = try BT.run(["run", "ma-cross", "GOOG", "--conventions", "backtesting.py", "--out", dir, "--no-chart", "--db", db])
+        #expect(report.status == 0, "\(report.stderr)")
+        let md = try String(contentsOfFile: dir + "/report.md", encoding: .utf8)
+        #expect(md.hasPrefix("# ma-cross on GOOG\n\nConventions: backtesting.py (that tool's defaults and rules, not bt's).\n"), "\(md.prefix(200))")
+        #expect(try String(contentsOfFile: dir + "/report.html", encoding: .utf8).contains("\"conventions: backtesting.py\""))
         let plain = try BT.run(["run", "ma-cross", "GOOG", "--no-chart", "--no-costs", "--db", db])
         #expect(!plain.stdout.contains("conventions"))
         let json = try BT.run(["run", "ma-cross", "GOOG", "--conventions", "vectorbt", "--cash", "5000", "--trail", "9%", "--trail-from", "close", "--json", "--db", db])

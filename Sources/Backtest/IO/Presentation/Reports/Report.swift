@@ -174,6 +174,9 @@ public struct Report {
 
     // MARK: - Human tables
 
+    /// The tool whose defaults and rules the run reproduced (`--conventions`), nil for bt's own.
+    public var conventions: String? { execution.first { $0.name == "conventions" }?.text }
+
     /// Two lines for a terminal: the strategy with its parameters, symbol, timeframe, data range
     /// and bar count; then the execution options that differ most between runs.
     public var headline: String {
@@ -204,7 +207,7 @@ public struct Report {
         // A margin account says so first: instrument, leverage, margin mode, maintenance rate.
         let account = result.account.map { ["account: " + $0.description] } ?? []
         // A preset says so first, so its figures are not taken for bt's own defaults'.
-        let conventions = execution.first { $0.name == "conventions" }.map { ["conventions: " + $0.text] } ?? []
+        let conventions = conventions.map { ["conventions: " + $0] } ?? []
         return head + "\n" + (conventions + account + options).joined(separator: ", ") + "\n"
     }
 
@@ -392,7 +395,9 @@ public struct Report {
 
     func markdown(_ manifest: RunManifest) throws -> String {
         let c = result.candles
-        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
+        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n"
+            + (conventions.map { "Conventions: \(Markdown.cell($0)) (that tool's defaults and rules, not bt's).\n\n" } ?? "")
+            + "## Run\n\n" + manifest.markdown
 
         if !result.warnings.isEmpty {
             md += "\n## Warnings\n\n" + result.warnings.map { "- " + Markdown.cell($0.message) + "\n" }.joined()
