@@ -129,7 +129,7 @@ struct ConventionsGoldenTests {
         #expect(!Self.matches(cross, try Self.run([], db: db)))
     }
 
-    @Test("the preset is said first in the headline and carried by --json; a setting given wins over it; a bad preset or anchor names its option; a portfolio refuses a preset")
+    @Test("the preset is said first in the headline (run, sweep, screen, report.md, report.html) and carried by --json; a setting given wins over it; a bad preset or anchor names its option; a portfolio refuses a preset")
     func saidAndOverridden() throws {
         let db = try BT.googStore()
         let text = try BT.run(["run", "ma-cross", "GOOG", "--conventions", "backtesting.py", "--no-chart", "--no-costs", "--db", db])
@@ -142,6 +142,11 @@ struct ConventionsGoldenTests {
         let md = try String(contentsOfFile: dir + "/report.md", encoding: .utf8)
         #expect(md.hasPrefix("# ma-cross on GOOG\n\nConventions: backtesting.py (that tool's defaults and rules, not bt's).\n"), "\(md.prefix(200))")
         #expect(try String(contentsOfFile: dir + "/report.html", encoding: .utf8).contains("\"conventions: backtesting.py\""))
+        let out = BT.scratchDirectory().path
+        let sweep = try BT.run(["sweep", "ma-cross", "GOOG", "--conventions", "vectorbt", "--grid", "fast=5:15:5", "--out", out + "/sweep", "--db", db])
+        #expect(sweep.status == 0 && sweep.stdout.hasPrefix("Sweep ma-cross on GOOG (conventions: vectorbt): 3 combinations"), "\(sweep.stdout)")
+        let screen = try BT.run(["screen", "ma-cross", "--symbols", "GOOG", "--conventions", "backtesting.py", "--out", out + "/screen", "--db", db])
+        #expect(screen.status == 0 && screen.stdout.hasPrefix("Screen ma-cross (conventions: backtesting.py): 1 symbols"), "\(screen.stdout)")
         let plain = try BT.run(["run", "ma-cross", "GOOG", "--no-chart", "--no-costs", "--db", db])
         #expect(!plain.stdout.contains("conventions"))
         let json = try BT.run(["run", "ma-cross", "GOOG", "--conventions", "vectorbt", "--cash", "5000", "--trail", "9%", "--trail-from", "close", "--json", "--db", db])

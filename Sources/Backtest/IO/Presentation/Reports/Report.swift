@@ -175,7 +175,7 @@ public struct Report {
     // MARK: - Human tables
 
     /// The tool whose defaults and rules the run reproduced (`--conventions`), nil for bt's own.
-    public var conventions: String? { execution.first { $0.name == "conventions" }?.text }
+    public var conventions: String? { execution.conventions }
 
     /// Two lines for a terminal: the strategy with its parameters, symbol, timeframe, data range
     /// and bar count; then the execution options that differ most between runs.
@@ -457,4 +457,10 @@ public struct Report {
         return md
     }
 
+}
+
+extension Array where Element == RunParameter {
+    /// The tool whose defaults and rules these execution options reproduce (the `conventions`
+    /// parameter), nil for bt's own: what a run's, sweep's or screen's headline says first.
+    public var conventions: String? { first { $0.name == "conventions" }?.text }
 }
