@@ -396,6 +396,11 @@ typedef struct bt_config {
     int allow_unprotected;       /* --allow-unprotected: 1 takes entries whose sl, tp or trail
                                     expression is not yet defined at the signal bar (0: they place
                                     no order) */
+    const char *trail_from;      /* --trail-from: what trail follows, "high" (NULL, the default:
+                                    the peak since entry) or "close" (close - the distance at each
+                                    close of the position's bars) */
+    const char *conventions;     /* --conventions: "backtesting.py" or "vectorbt" sets the other
+                                    fields left unset to that tool's defaults and rules (NULL: bt's) */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */

@@ -20,7 +20,7 @@ struct LimitsPageTests {
     }
 
     @Test("the options the page lists as missing are in no command's help, and the page names them", arguments: [
-        ("run", "--conventions", "--conventions"), ("run", "--trail-from", "--trail-from close"), ("run", "--monte-carlo", "Monte Carlo"),
+        ("run", "--monte-carlo", "Monte Carlo"),
         ("sweep", "--search", "random or Bayesian search"), ("sweep", "--cv", "purged cross-validation"),
         ("portfolio", "--neutral", "market-neutral portfolio"),
     ])

@@ -180,12 +180,12 @@ struct OrdersCommandTests {
     func help() throws {
         let exits = try BT.run(["help", "exits"])
         #expect(exits.status == 0)
-        for key in ["sl", "tp", "trail", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit",
+        for key in ["sl", "tp", "trail", "trail_from", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit",
                     "short_entry_stop", "order_bars", "pyramid"] {
             #expect(exits.stdout.contains("\n  \(key) = "), "\(key)")
         }
         let file = try BT.run(["help", "strategy-file"])
-        #expect(file.status == 0 && file.stdout.contains("[exits]   sl, tp, trail, breakeven, exit_after"))
+        #expect(file.status == 0 && file.stdout.contains("[exits]   sl, tp, trail, trail_from, breakeven, exit_after"))
         let overview = try BT.run(["help"])
         #expect(overview.stdout.contains("  exits  ") && overview.stdout.contains("  strategy-file  "))
         let near = try BT.run(["help", "exit"])

@@ -4,6 +4,8 @@ library's table reaches btcore with its field and nothing written here."""
 import ctypes
 import inspect
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import btcore
@@ -161,3 +163,23 @@ def test_stored_instrument_settings_are_the_defaults_a_keyword_overrides(tmp_pat
     alone = goog.copy()
     alone.attrs.pop("db")
     assert btcore.backtest(alone, strategy="ma-cross").json()["execution"]["fee_bps"] == 10
+
+
+def test_conventions_and_trail_from_equal_bt_run_and_explicit_settings_win(store, goog, tmp_path):
+    """conventions= and trail_from= reach the library as bt run's options do: the same trades
+    as trades.csv, the preset named in the execution, and a keyword given over the preset wins."""
+    flags = ["--conventions", "backtesting.py", "--trail", "3 * atr(20)", "--trail-from", "close"]
+    out = tmp_path / "report"
+    run_bt("run", "ma-cross", "GOOG", *flags, "--out", str(out), "--no-chart", "--db", store)
+    got = btcore.backtest(goog, strategy="ma-cross", conventions="backtesting.py", trail="3 * atr(20)", trail_from="close")
+    trades = pd.read_csv(out / "trades.csv")
+    assert len(trades) == len(got.trades) > 0 and (trades["quantity"] == trades["quantity"].round()).all()
+    for column in ("entry_index", "exit_index", "quantity", "entry_price", "exit_price", "pnl"):
+        np.testing.assert_allclose(got.trades[column], trades[column], rtol=1e-12, err_msg=column)
+    assert (trades["exit_kind"] == "trail").any()
+    cash = btcore.backtest(goog, strategy="ma-cross", conventions="vectorbt", cash=5000)
+    assert cash.stats["final_equity"] != btcore.backtest(goog, strategy="ma-cross", conventions="vectorbt").stats["final_equity"]
+    with pytest.raises(btcore.InputError, match="^conventions 'zipline'"):
+        btcore.backtest(goog, strategy="ma-cross", conventions="zipline")
+    with pytest.raises(btcore.InputError, match="^trail_from 'open'"):
+        btcore.backtest(goog, strategy="ma-cross", trail="5%", trail_from="open")

@@ -74,6 +74,8 @@ CASES = [
     ("tp", lambda s: run(s.goog, s.sig, tp="5%" + NUL)),
     ("tp[1]", lambda s: run(s.goog, s.sig, tp=["3%@50%", "6%" + NUL])),
     ("trail", lambda s: run(s.goog, s.sig, trail="8%" + NUL)),
+    ("trail_from", lambda s: run(s.goog, s.sig, trail="8%", trail_from="close" + NUL)),
+    ("conventions", lambda s: run(s.goog, s.sig, conventions="vectorbt" + NUL)),
     ("breakeven", lambda s: run(s.goog, s.sig, breakeven="2%" + NUL)),
     ("exit_after", lambda s: run(s.goog, s.sig, exit_after="10" + NUL)),
     ("entry_limit", lambda s: run(s.goog, s.sig, entry_limit="close * 0.99" + NUL)),

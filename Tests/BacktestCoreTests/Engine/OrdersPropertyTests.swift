@@ -79,7 +79,7 @@ struct OrdersPropertyTests {
         _ = try OrdersTest.checkTrailExits(candles, s.config, r)
     }
 
-    @Test("the trailing level never moves against the position (ExitLevels, random bars and distances)",
+    @Test("the trailing level never moves against the position (ExitLevels, random bars and distances, from the highs or the closes)",
           arguments: Array(UInt64(1)...24))
     func trailingLevelOnlyTightens(_ seed: UInt64) throws {
         var g = SplitMix64(seed: seed &* 7919)
@@ -92,6 +92,7 @@ struct OrdersPropertyTests {
         var rules = ExitRules(trail: distance)
         if g.unit() < 0.5 { rules.stopLoss = .fraction(0.03) }
         if g.unit() < 0.5 { rules.breakeven = 0.01 }
+        if g.unit() < 0.5 { rules.trailFrom = .close }
         var levels = ExitLevels(rules, distances: .init(trail: d))
         var price = 100.0
         var entry = price
@@ -106,7 +107,7 @@ struct OrdersPropertyTests {
             }
             let close = price * (1 + 0.04 * (g.unit() - 0.5))
             let high = max(price, close) * (1 + 0.01 * g.unit()), low = min(price, close) * (1 - 0.01 * g.unit())
-            levels.close(bar: bar, high: high, low: low, entry: entry, tick: tick)
+            levels.close(bar: bar, high: high, low: low, close: close, entry: entry, tick: tick)
             let now = levels.trail
             if !previous.isNaN {
                 #expect(!now.isNaN && (long ? now >= previous : now <= previous),

@@ -91,6 +91,12 @@ struct PortfolioSingleSymbolTests {
             Setup(name: "GOOG, \(f), trailing 3 x atr(22), stop 2 x atr(14)", data: "GOOG", expects: [.trail]) {
                 $0.fill = fill; $0.exits = ExitRules(stopLoss: .price(atrStop), trail: .price(chandelier))
             },
+            Setup(name: "GOOG, \(f), trailing 3 x atr(22) from the close", data: "GOOG", expects: [.trail]) {
+                $0.fill = fill; $0.exits = ExitRules(trail: .price(chandelier)); $0.exits.trailFrom = .close
+            },
+            Setup(name: "GOOG, \(f), stop 4% and trailing 6% checked from the bar after the fill (vectorbt's)", data: "GOOG", expects: [.trail]) {
+                $0.fill = fill; $0.exits = ExitRules(stopLoss: .fraction(0.04), trail: .fraction(0.06)); $0.exits.checksFillBar = false
+            },
             Setup(name: "GOOG, \(f), stop 5% and break-even at 3%", data: "GOOG", expects: [.stop]) {
                 $0.fill = fill; $0.exits = ExitRules(stopLoss: .fraction(0.05), breakeven: 0.03)
             },

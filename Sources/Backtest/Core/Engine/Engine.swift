@@ -85,8 +85,9 @@ public enum Engine {
     /// The bar loop a run takes, chosen here alone: the classic one for market orders with
     /// stop and target levels (most runs, which pay nothing for the rest), or the one for orders
     /// beyond them: time exits, the peak (a trailing stop, break-even, rules that read the
-    /// position), limit and stop entries, pyramiding, and the account's bar events (borrow on
-    /// shorts, margin interest, funding, liquidation), so the classic loop carries no branch for them.
+    /// position), limit and stop entries, pyramiding, the account's bar events (borrow on
+    /// shorts, margin interest, funding, liquidation) and levels checked before a signal exit
+    /// (`ExitRules.levelsBeforeSignalExit`), so the classic loop carries no branch for them.
     enum Loop {
         case classic, orders
 
@@ -94,6 +95,7 @@ public enum Engine {
             let config = broker.config
             let beyond = config.exits.exitAfterBars != nil || broker.ledger.exits.tracksPeak
                 || !config.entries.isMarket || config.entries.pyramid > 1 || config.hasAccountEvents
+                || config.exits.levelsBeforeSignalExit
             self = beyond ? .orders : .classic
         }
     }
@@ -200,6 +202,7 @@ public enum Engine {
         // constant of the loop's instantiation, so linear runs compile without the branch.
         let inverse = A.inverse
         let timeExits = config.exits.exitAfterBars != nil
+        let levelsFirst = hasStops && config.exits.levelsBeforeSignalExit
         let tracksPeak = broker.ledger.exits.tracksPeak
         let marketEntries = config.entries.isMarket
         let pyramid = config.entries.pyramid
@@ -257,7 +260,12 @@ public enum Engine {
                 // The open: the order decided at the last close (an added entry is dropped when
                 // the position leaves at this open), then a time exit due now.
                 if hasPending {
-                    if case .open = pending, p != 0, timeExits, broker.ledger.timeExitDue(t) {} else {
+                    if case .open = pending, p != 0, timeExits, broker.ledger.timeExitDue(t) {} else if levelsFirst,
+                       case .close(reverse: false) = pending, p != 0, broker.ledger.watches(t) {
+                        // `ExitRules.levelsBeforeSignalExit`: the attached exits on the whole bar, then the signal exit.
+                        broker.checkStops(bar: t)
+                        if broker.position != 0 { broker.execute(pending, bar: t, reference: open[t], timeMs: time[t] &* 1000) }
+                    } else {
                         broker.execute(pending, bar: t, reference: open[t], timeMs: time[t] &* 1000)
                     }
                     hasPending = false

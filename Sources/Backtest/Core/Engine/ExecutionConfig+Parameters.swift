@@ -12,7 +12,8 @@ extension ExecutionConfig {
     /// fee_per_unit, maker_bps and fee_max (a fraction) follow fee_min only when given (not 0,
     /// nil), and borrow_bps after them when not 0, then a margin account's leverage, margin,
     /// instrument, mmr (the rate in force) and liq_fee_bps, and margin_rate when not 0, so the
-    /// parameters of runs without them read as before they existed.
+    /// parameters of runs without them read as before they existed; last allow_unprotected,
+    /// trail_from (when close) and conventions (when a preset was used), for the same reason.
     public var parameters: [RunParameter] {
         func optional(_ v: Double?) -> RunParameter.Value { v.map { .double($0) } ?? .none }
         /// A fraction as a number, an expression as its text.
@@ -91,6 +92,8 @@ extension ExecutionConfig {
             RunParameter("ask_depth", law(synthetic.askDepth)),
             RunParameter("refill_seconds", .double(synthetic.refillSeconds)),
         ] + (allowUnprotected ? [RunParameter("allow_unprotected", .bool(true))] : [])
+            + (exits.trailFrom != .high ? [RunParameter("trail_from", .string(exits.trailFrom.rawValue))] : [])
+            + (conventions.map { [RunParameter("conventions", .string($0.rawValue))] } ?? [])
     }
 
     /// The cost model in one word: `none`, `fixed` (fixed slippage), `square-root` (the

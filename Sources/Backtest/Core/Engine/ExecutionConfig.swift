@@ -100,6 +100,8 @@ public struct ExecutionConfig: Sendable {
     /// When true, an entry is taken even while an attached exit's expression distance is not
     /// yet defined at its signal bar (it then has no such exit); else it is not taken.
     public var allowUnprotected = false
+    /// The tool whose defaults and rules this configuration reproduces (`Conventions`); nil: bt's own.
+    public var conventions: Conventions?
     public var sizing: Sizing = .equityFraction(1)
     /// Fee in basis points of each fill's notional.
     public var feeBps: Double = 10

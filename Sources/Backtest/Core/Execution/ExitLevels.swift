@@ -29,8 +29,13 @@ struct ExitLevels {
     var trail = Double.nan
     var peak = Double.nan
     var trough = Double.nan
-    /// The first bar whose range is checked: the fill bar for a fill at its open, else the next.
+    /// The first bar whose range is checked: the fill bar for a fill at its open, else the next
+    /// (always the next when `rules.checksFillBar` is false).
     var firstCheckBar = Int.max
+    /// The first entry's fill bar: a trail from the close follows the closes from it on.
+    var trailStartBar = Int.max
+    /// `rules.trailFrom == .close`, read once.
+    let trailsCloses: Bool
     /// The bar at whose open the time exit is due.
     var timeExitBar = Int.max
     var breakevenDone = false
@@ -77,6 +82,7 @@ struct ExitLevels {
         stopReach = rules.stopLoss.map(Reach.init)
         targetReaches = rules.takeProfits.map { Reach($0.distance) }
         trailReach = rules.trail.map(Reach.init)
+        trailsCloses = rules.trailFrom == .close
         readsPrices = !rules.expressions.isEmpty
         isActive = !rules.isEmpty
         tracksPeak = rules.trail != nil || rules.breakeven != nil
@@ -118,7 +124,8 @@ struct ExitLevels {
             trough = entry
             trail = .nan
             breakevenDone = false
-            firstCheckBar = atOpen ? bar : bar + 1
+            firstCheckBar = atOpen && rules.checksFillBar ? bar : bar + 1
+            trailStartBar = bar
             timeExitBar = rules.exitAfterBars.map { bar.barsLater($0) } ?? .max
             for i in fired.indices { fired[i] = false }
         } else {
@@ -138,7 +145,9 @@ struct ExitLevels {
             unsetLevels.takeProfit += Self.unset(reach, targets[i])
         }
         sortTargets()
-        if let d = trailReach {
+        if let d = trailReach, !trailsCloses || (first && !atOpen && signalBar == bar) {
+            // From the close, a fill at a bar's close starts the level at its price: that close
+            // has passed (`close(bar:)` ran before the fill); any other fill waits for its bar's close.
             let level = Self.level(d, values: distances.trail, from: long ? peak : trough, below: long, bar: signalBar, long: long, tick: tick)
             unsetLevels.trail += Self.unset(d, level)
             trail = Self.tighter(trail, level, long: long)
@@ -181,7 +190,7 @@ struct ExitLevels {
     /// Forgets the levels (the position is flat).
     mutating func disarm() {
         stop = .nan; trail = .nan; peak = .nan; trough = .nan
-        firstCheckBar = .max; timeExitBar = .max
+        firstCheckBar = .max; timeExitBar = .max; trailStartBar = .max
     }
 
     /// The tighter of two stop levels for the position (a long's higher); NaN counts as none.
@@ -248,11 +257,20 @@ struct ExitLevels {
     /// its high and low, then the trailing stop (an expression distance read at this bar) and the
     /// break-even move follow them. A fill bar whose range is not the position's (a fill at the
     /// close or inside the bar) moves nothing: the level stays the entry's until the next bar.
-    mutating func close(bar: Int, high: Double, low: Double, entry: Double, tick: Double?) {
-        guard tracksPeak, !peak.isNaN, bar >= firstCheckBar else { return }
+    ///
+    /// A trail from the close (`TrailAnchor.close`) follows every close of the position's bars
+    /// from the fill bar's on, `close` − D read at this bar, whatever the fill point.
+    mutating func close(bar: Int, high: Double, low: Double, close: Double, entry: Double, tick: Double?) {
+        guard tracksPeak, !peak.isNaN else { return }
+        if trailsCloses, bar >= trailStartBar, let d = trailReach {
+            let level = Self.level(d, values: distances.trail, from: close, below: long, bar: bar, long: long, tick: tick)
+            unsetLevels.trail += Self.unset(d, level)
+            trail = Self.tighter(trail, level, long: long)
+        }
+        guard bar >= firstCheckBar else { return }
         peak = Swift.max(peak, high)
         trough = Swift.min(trough, low)
-        if let d = trailReach {
+        if !trailsCloses, let d = trailReach {
             let level = Self.level(d, values: distances.trail, from: long ? peak : trough, below: long, bar: bar, long: long, tick: tick)
             unsetLevels.trail += Self.unset(d, level)
             trail = Self.tighter(trail, level, long: long)

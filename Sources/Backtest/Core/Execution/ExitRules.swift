@@ -19,6 +19,19 @@ public struct TakeProfit: Sendable, Hashable {
     }
 }
 
+/// What a trailing stop follows (`--trail-from`).
+public enum TrailAnchor: String, Sendable, Hashable, CaseIterable {
+    /// The peak of the fill price and the highs of the position's completed bars (a short's
+    /// trough of the lows): the level is peak − D, and it only tightens.
+    case high
+    /// Each close of the position's bars, from the entry bar's on: the level is close − D at
+    /// that close (a short's close + D), and it only tightens; none before the first such close
+    /// (a fill at a bar's close starts it at that fill's price). backtesting.py's
+    /// `TrailingStrategy` (`backtesting/lib.py`): `trade.sl = max(trade.sl, close − n × ATR)`
+    /// after every bar.
+    case close
+}
+
 /// The exits attached to every position (docs/design/orders.md, "Exits attached to the
 /// position"): levels measured from the entry fill price, checked on every bar of the position.
 public struct ExitRules: Sendable, Hashable {
@@ -28,6 +41,19 @@ public struct ExitRules: Sendable, Hashable {
     public var takeProfits: [TakeProfit] = []
     /// `--trail`: the trailing stop's distance below the peak since entry.
     public var trail: ExitDistance?
+    /// `--trail-from`: what the trailing stop follows.
+    public var trailFrom: TrailAnchor = .high
+    /// Whether a fill at a bar's open has that bar's range checked and its high (low) in the
+    /// peak (trough). False: levels are checked from the bar after the fill bar and the peak
+    /// leaves the fill bar out, as vectorbt's `from_signals` (`Conventions.vectorbt`).
+    public var checksFillBar = true
+    /// Whether a signal exit due at a bar's open waits for the attached exits to be checked on
+    /// that whole bar (stop, trail and targets as on any bar, gaps at the open included): one
+    /// the bar reaches fills, and the signal exit fills at the open only if the position is
+    /// still open. backtesting.py processes its contingent stop-loss and take-profit orders before
+    /// a `position.close()` order, vectorbt checks stops before signals (`Conventions`); bt's own
+    /// rule (false) fills the signal exit at the open first.
+    public var levelsBeforeSignalExit = false
     /// `--breakeven`: once the peak is this fraction above the entry, the stop moves to the entry.
     public var breakeven: Double?
     /// `--exit-after`: leave at the open this many bars after the entry bar.
@@ -90,6 +116,10 @@ public struct ExitRules: Sendable, Hashable {
         }
         if let n = exitAfterBars, n < 1 {
             throw InputError("a time exit needs at least 1 bar", setting: .exitAfter, value: String(n))
+        }
+        if trailFrom != .high && trail == nil {
+            throw InputError(.needsSetting, "\(Setting.trailFrom.mention) \(trailFrom.rawValue) says what a trailing stop follows: it needs one",
+                             setting: .trail)
         }
     }
 }

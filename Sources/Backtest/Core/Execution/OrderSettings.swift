@@ -22,7 +22,7 @@ public struct OrderSettings: Sendable {
     }
 
     /// The settings these texts may give, with their names in strategy files.
-    public static let exitSettings: [Setting] = [.stopLoss, .takeProfit, .trail, .breakeven, .exitAfter]
+    public static let exitSettings: [Setting] = [.stopLoss, .takeProfit, .trail, .trailFrom, .breakeven, .exitAfter]
     public static let orderSettings: [Setting] = [.entryLimit, .entryStop, .shortEntryLimit, .shortEntryStop, .orderBars, .pyramid]
 
     public var items: [Item]
@@ -47,6 +47,9 @@ public struct OrderSettings: Sendable {
             switch item.setting {
             case .stopLoss: config.exits.stopLoss = try distance(item, values)
             case .trail: config.exits.trail = try distance(item, values)
+            case .trailFrom:
+                guard let anchor = TrailAnchor(rawValue: item.text.trimmingWhitespace()) else { throw error(item, "not high or close") }
+                config.exits.trailFrom = anchor
             case .takeProfit:
                 for part in Self.list(item.text) {
                     var one = item

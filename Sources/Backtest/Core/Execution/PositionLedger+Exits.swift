@@ -72,7 +72,7 @@ extension PositionLedger {
     /// follow it (so the bar that makes a new high cannot also stop out on it).
     mutating func closeBar(_ bar: Int) {
         guard quantity != 0, exits.tracksPeak, let entry = trip?.entryPrice else { return }
-        exits.close(bar: bar, high: candles.high[bar], low: candles.low[bar], entry: entry, tick: config.tick)
+        exits.close(bar: bar, high: candles.high[bar], low: candles.low[bar], close: candles.close[bar], entry: entry, tick: config.tick)
     }
 
     /// The position as the position-aware series read it at `bar`'s close (docs/design/orders.md,

@@ -91,6 +91,9 @@ public enum Portfolio {
     /// The symbols sorted by name, after checking the inputs.
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
         try config.validate()
+        if let c = config.conventions {
+            throw InputError("reproduces one symbol's run in \(c.rawValue): a portfolio follows bt's own rules", setting: .conventions, value: c.rawValue)
+        }
         if config.allowShort { try validateBook(config) }
         for s in symbols where s.liquidity != nil {
             do { try config.trading(s.liquidity).validate() } catch var e as InputError {

@@ -71,6 +71,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case takeProfit = "tp"
     /// The trailing stop's distance.
     case trail
+    /// What the trailing stop follows: the peak of the highs (the default) or the closes.
+    case trailFrom = "trail_from"
     /// The gain that moves the stop to the entry price.
     case breakeven
     /// Bars after the entry bar at which a position leaves.
@@ -143,6 +145,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case short
     /// Whether entries are taken while a stop-loss, target or trail expression is not yet defined.
     case allowUnprotected = "allow_unprotected"
+    /// A preset of settings reproducing another tool's defaults and rules (`Conventions`).
+    case conventions
 
     // Outputs
     /// The directory a report, sweep or screen is written to.

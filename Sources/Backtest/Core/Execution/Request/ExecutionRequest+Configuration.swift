@@ -80,7 +80,7 @@ extension ExecutionRequest {
         let base = SeriesName.split(symbol)?.0 ?? symbol
         let stored = try resources.instrumentSettings(symbol: base)
         do {
-            return try over(stored).plan(for: candles, symbol: symbol, strategy: strategy, parameters: parameters, resources: resources,
+            return try overConventions().over(stored).plan(for: candles, symbol: symbol, strategy: strategy, parameters: parameters, resources: resources,
                                          inferredTick: inferredTick, depth: fixedDepth)
         } catch var e as InputError where e.file == nil && e.setting.map({ values[$0] == nil && stored[$0] != nil }) == true {
             // The value at fault is the symbol's, not the command line's: say where it is kept.
@@ -108,6 +108,7 @@ extension ExecutionRequest {
         try funding(&c, symbol: symbol, candles: candles, resources: resources)
         let orders = (strategy?.orders ?? OrderSettings()).overridden(by: orderSettings)
         try orders.apply(to: &c, values: parameters?.expressionValues ?? [:])
+        if let v = text(.conventions) { try Conventions.parse(v).apply(to: &c) }
         if case .volatility = c.sizing {
             c.periodsPerYear = try periodsPerYear() ?? PeriodsPerYear.infer(from: candles.time)
         }

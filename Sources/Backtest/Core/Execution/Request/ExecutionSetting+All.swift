@@ -10,6 +10,8 @@ extension ExecutionSetting {
         /// An instrument setting's default: the symbol's stored one (`bt data instrument`), else `text`.
         func stored(_ text: String) -> Default { .described("the symbol's stored setting, else \(text)") }
         return [
+            ExecutionSetting(.conventions, .text, valueName: "TOOL",
+                             help: "Reproduce another tool's defaults and rules: backtesting.py (cash 10000, fee 0, no spread or volume cap, next-open fills, all the equity in whole units) or vectorbt (from_signals with next-open fills: cash 100, fee 0, no spread or volume cap, stops checked from the bar after the entry's, the trailing peak without the entry bar); both take a stop the bar reaches before a signal exit at its open; settings given override the preset's (not for bt portfolio)"),
             ExecutionSetting(.cash, .number, valueName: "AMOUNT", help: "Initial cash (in the coin for an inverse-perp: 1 is one BTC on BTCUSD)", default: number(config.initialCash)),
             ExecutionSetting(.fill, .text, valueName: "WHEN",
                              help: "When a signal at a bar's close fills: next-open (the next bar's open) or close (that same close)",
@@ -56,6 +58,9 @@ extension ExecutionSetting {
                              help: "Take-profit distance from the entry price (10%, or an expression); repeat with @SHARE to scale out: 5%@50%"),
             ExecutionSetting(.trail, .text, valueName: "PCT|EXPR",
                              help: "Trailing stop below the peak since entry: 5%, or a price distance like '3 * atr(22)'"),
+            ExecutionSetting(.trailFrom, .text, valueName: "high|close",
+                             help: "What \(Setting.trail.mention) follows: high (the peak since entry) or close (close - the distance at each close of the position's bars, backtesting.py's TrailingStrategy)",
+                             default: .value(TrailAnchor.high.rawValue)),
             ExecutionSetting(.breakeven, .text, valueName: "PCT", help: "Move the stop to the entry price once the trade has gained PCT"),
             ExecutionSetting(.exitAfter, .text, valueName: "N", help: "Leave at the open N bars after the entry bar"),
             ExecutionSetting(.allowUnprotected, .flag,

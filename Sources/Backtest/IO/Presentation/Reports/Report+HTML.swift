@@ -30,6 +30,7 @@ extension Report {
     func pageData(_ manifest: RunManifest, indicators: [ChartIndicator], chart: JSONValue? = nil) -> JSONValue {
         var subtitle = PageData.subtitle(result.candles, timeframe: timeframe)
         if !parameters.isEmpty { subtitle.append(parameters.map { "\($0.name)=\($0.text)" }.joined(separator: " ")) }
+        if let conventions { subtitle.append("conventions: \(conventions)") }
         var tables: [JSONValue] = []
         if !rules.isEmpty {
             // An expression strategy is its rules: they come first.

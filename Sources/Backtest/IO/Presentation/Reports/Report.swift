@@ -176,6 +176,9 @@ public struct Report {
 
     // MARK: - Human tables
 
+    /// The tool whose defaults and rules the run reproduced (`--conventions`), nil for bt's own.
+    public var conventions: String? { execution.conventions }
+
     /// Two lines for a terminal: the strategy with its parameters, symbol, timeframe, data range
     /// and bar count; then the execution options that differ most between runs.
     public var headline: String {
@@ -190,7 +193,7 @@ public struct Report {
                 + (warmUp > 0 ? "; indicators warmed up on the \(warmUp) bars from \(UTCTime.iso(history!.time[0])))" : ")")
         }
         let shown = ["fill", "depth", "cost_model", "profile", "slippage_bps", "size", "fee_bps", "cash", "short", "sl", "tp",
-                     "trail", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit", "short_entry_stop",
+                     "trail", "trail_from", "breakeven", "exit_after", "entry_limit", "entry_stop", "short_entry_limit", "short_entry_stop",
                      "order_bars", "pyramid", "allow_unprotected"]
         let limitOrStop = execution.contains { ["entry_limit", "entry_stop"].contains($0.name) && $0.value != .none }
         // One entry per position says nothing; order bars only matter to limit and stop entries.
@@ -205,7 +208,9 @@ public struct Report {
             .map { $0.name == "allow_unprotected" ? "unprotected entries allowed" : $0.value == .bool(true) ? $0.name : "\($0.name) \($0.text)" }
         // A margin account says so first: instrument, leverage, margin mode, maintenance rate.
         let account = result.account.map { ["account: " + $0.description] } ?? []
-        return head + "\n" + (account + options).joined(separator: ", ") + "\n"
+        // A preset says so first, so its figures are not taken for bt's own defaults'.
+        let conventions = conventions.map { ["conventions: " + $0] } ?? []
+        return head + "\n" + (conventions + account + options).joined(separator: ", ") + "\n"
     }
 
     /// The first line of a run whose orders were mostly rejected (`BacktestResult.mostlyRejected`),
@@ -392,7 +397,9 @@ public struct Report {
 
     func markdown(_ manifest: RunManifest) throws -> String {
         let c = result.candles
-        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
+        var md = "# \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n"
+            + (conventions.map { "Conventions: \(Markdown.cell($0)) (that tool's defaults and rules, not bt's).\n\n" } ?? "")
+            + "## Run\n\n" + manifest.markdown
 
         if !result.warnings.isEmpty {
             md += "\n## Warnings\n\n" + result.warnings.map { "- " + Markdown.cell($0.message) + "\n" }.joined()
@@ -452,4 +459,10 @@ public struct Report {
         return md
     }
 
+}
+
+extension Array where Element == RunParameter {
+    /// The tool whose defaults and rules these execution options reproduce (the `conventions`
+    /// parameter), nil for bt's own: what a run's, sweep's or screen's headline says first.
+    public var conventions: String? { first { $0.name == "conventions" }?.text }
 }

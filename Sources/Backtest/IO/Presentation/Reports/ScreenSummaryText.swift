@@ -20,7 +20,8 @@ public enum ScreenSummaryText {
         let ranked = rows.filter { $0.rank != nil }.count
         let few = rows.filter { $0.status == .fewTrades }.count
         let failed = rows.filter { $0.status == .error }
-        var out = "Screen \(report.strategy): \(rows.count) symbols, \(ranked) ranked by \(stat), "
+        var out = "Screen \(report.strategy)" + (report.execution.conventions.map { " (conventions: \($0))" } ?? "")
+            + ": \(rows.count) symbols, \(ranked) ranked by \(stat), "
             + (report.minTrades > 0 ? "\(few) with fewer than \(report.minTrades) trades, " : "")
             + "\(failed.count) failed\n\n"
         out += TextTable.render(table, rightAligned: Set([0] + Array(4..<(4 + columns.count))))

@@ -11,7 +11,8 @@ public enum SweepSummaryText {
         let directory = TerminalText.escaped(directory)
         let s = report.summary
         let grid = report.grid
-        var out = "Sweep \(TerminalText.escaped(report.strategy)) on \(TerminalText.escaped(report.candles.symbol)): \(report.combos.count) combinations, "
+        var out = "Sweep \(TerminalText.escaped(report.strategy)) on \(TerminalText.escaped(report.candles.symbol))"
+            + (report.execution.conventions.map { " (conventions: \($0))" } ?? "") + ": \(report.combos.count) combinations, "
             + "\(s.evaluated - s.failed) ran, \(s.failed) failed; ranked by \(report.rankStat)\n"
         if let best = s.best, let m = s.bestStats {
             let values = grid.combination(at: report.combos[best])
