@@ -84,7 +84,7 @@ struct InverseCommandTests {
         let screen = try BT.run(["screen", "ma-cross", "--symbols", "BTCUSD_PERP", "--out", out + "/screen", "--db", db] + Self.account)
         #expect(screen.status == 0, "\(screen.stderr)")
         let portfolio = try BT.run(["portfolio", "ma-cross", "--symbols", "BTCUSD_PERP", "--instrument", "inverse-perp", "--db", db])
-        #expect(portfolio.status == 2 && portfolio.stderr.contains("error: --instrument: a portfolio trades a cash account"),
+        #expect(portfolio.status == 2 && portfolio.stderr.contains("a portfolio trades linear instruments (spot, perp, future): run an inverse contract alone with bt run"),
                 "\(portfolio.stderr)")
         // The stored kind and multiplier are the run's defaults.
         let stored = try BT.run(["data", "instrument", "BTCUSD_PERP", "--kind", "inverse-perp", "--multiplier", "100", "--db", db])
