@@ -30,14 +30,17 @@ extension CandleSeries {
     }
 
     /// Each bucket's highest high, lowest low and summed volume, folded in bar order from its
-    /// first bar, the three in one pass.
+    /// first bar, the three in one pass. Two buckets are folded side by side: each bucket's
+    /// sum and extremes are chains of dependent operations, and two independent chains overlap
+    /// instead of waiting on each other (each bucket still in its own bar order).
     private static func fold(_ h: UnsafeBufferPointer<Double>, _ l: UnsafeBufferPointer<Double>, _ v: UnsafeBufferPointer<Double>,
                              starts: [Int], into high: inout [Double], _ low: inout [Double], _ volume: inout [Double]) {
         let n = h.count, m = starts.count
-        for k in 0..<m {
-            let first = starts[k], end = k + 1 < m ? starts[k + 1] : n
-            var hk = h[first], lk = l[first], vk = v[first]
-            for i in (first + 1)..<end {
+        func end(_ k: Int) -> Int { k + 1 < m ? starts[k + 1] : n }
+        /// Folds bars `from..<to` into bucket `k`'s running values and stores them.
+        func finish(_ k: Int, _ hk: Double, _ lk: Double, _ vk: Double, from: Int, to: Int) {
+            var hk = hk, lk = lk, vk = vk
+            for i in from..<to {
                 hk = Swift.max(hk, h[i])
                 lk = Swift.min(lk, l[i])
                 vk += v[i]
@@ -46,6 +49,22 @@ extension CandleSeries {
             low[k] = lk
             volume[k] = vk
         }
+        var k = 0
+        while k + 1 < m {
+            let a = starts[k], b = starts[k + 1]
+            var ha = h[a], la = l[a], va = v[a], hb = h[b], lb = l[b], vb = v[b]
+            let shared = Swift.min(b - a, end(k + 1) - b) - 1  // bars after its first that each bucket has
+            var j = 1
+            while j <= shared {
+                ha = Swift.max(ha, h[a + j]); la = Swift.min(la, l[a + j]); va += v[a + j]
+                hb = Swift.max(hb, h[b + j]); lb = Swift.min(lb, l[b + j]); vb += v[b + j]
+                j += 1
+            }
+            finish(k, ha, la, va, from: a + 1 + shared, to: b)
+            finish(k + 1, hb, lb, vb, from: b + 1 + shared, to: end(k + 1))
+            k += 2
+        }
+        if k < m { finish(k, h[starts[k]], l[starts[k]], v[starts[k]], from: starts[k] + 1, to: end(k)) }
     }
 
     /// The first bar of each bucket of `timeframe` in `t` (ascending times): a bar belongs to
