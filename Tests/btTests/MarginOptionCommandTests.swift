@@ -185,6 +185,18 @@ struct MarginOptionCommandTests {
             (rules + "[account]\nleverage = three\n", ":5: --leverage 'three': not a number"),
             (rules + "[account]\nlevrage = 2\n", ":5: unknown key 'levrage' in [account]"),
         ]
+        // A contract's multiplier too: the run equals the one given the same options.
+        let future = dir.appendingPathComponent("future.bt")
+        try (rules + "[account]\ninstrument = future\nmultiplier = 50\nleverage = 2\n").write(to: future, atomically: true, encoding: .utf8)
+        let fromFile = try BT.run(["run", future.path, "GOOG", "--size", "10%", "--json", "--no-costs", "--db", db])
+        let fromOptions = try BT.run(["run", future.path, "GOOG", "--size", "10%", "--instrument", "future", "--multiplier", "50",
+                                      "--leverage", "2", "--json", "--no-costs", "--db", db])
+        #expect(fromFile.status == 0 && fromOptions.status == 0, "\(fromFile.stderr)\(fromOptions.stderr)")
+        let f = try RunCommandTests.json(fromFile.stdout), g = try RunCommandTests.json(fromOptions.stdout)
+        #expect((f["execution"] as? [String: Any])?["multiplier"] as? Double == 50, "\(f["execution"] ?? "")")
+        #expect(NSDictionary(dictionary: f["stats"] as? [String: Any] ?? [:]).isEqual(to: g["stats"] as? [String: Any] ?? ["": 0]))
+        let smaller = try BT.run(["run", future.path, "GOOG", "--size", "10%", "--multiplier", "10", "--json", "--no-costs", "--db", db])
+        #expect((try RunCommandTests.json(smaller.stdout)["execution"] as? [String: Any])?["multiplier"] as? Double == 10)
         for (i, (text, message)) in cases.enumerated() {
             let bad = dir.appendingPathComponent("bad\(i).bt")
             try text.write(to: bad, atomically: true, encoding: .utf8)

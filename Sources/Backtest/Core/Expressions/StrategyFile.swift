@@ -27,7 +27,7 @@
 /// `entry_limit`, `entry_stop`, `short_entry_limit`, `short_entry_stop`, `order_bars`,
 /// `pyramid`: the forms of the command line's options (`OrderSettings`), which override them.
 /// `[account]`: the account and its costs (`accountSettings`: `leverage`, `margin`,
-/// `instrument`, `mmr`, `liq_fee_bps`, `margin_rate`, `borrow_bps` and the fee settings), in the
+/// `instrument`, `multiplier`, `mmr`, `liq_fee_bps`, `margin_rate`, `borrow_bps` and the fee settings), in the
 /// forms of the command line's options, which override them too.
 ///
 ///     [exits]
@@ -80,8 +80,8 @@ public struct StrategyFile: Sendable {
     public var account: [OrderSettings.Item]
 
     /// The settings an `[account]` section may give (docs/design/orders.md, "Fees", "Borrow", "Margin").
-    public static let accountSettings: [Setting] = [.leverage, .margin, .instrument, .mmr, .liqFeeBps, .marginRate, .borrowBps,
-                                                    .feeBps, .makerBps, .feePerUnit, .feeMin, .feeMax]
+    public static let accountSettings: [Setting] = [.leverage, .margin, .instrument, .multiplier, .mmr, .liqFeeBps, .marginRate,
+                                                    .borrowBps, .feeBps, .makerBps, .feePerUnit, .feeMin, .feeMax]
 
     /// The sections a file may have, in the order they are documented.
     public static let sections = ["params", "rules", "exits", "orders", "account"]
