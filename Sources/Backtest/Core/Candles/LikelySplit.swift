@@ -52,9 +52,9 @@ public struct LikelySplit: Sendable, Equatable {
     static func volumeMatches(_ volume: [Double], at t: Int, ratio q: Double) -> Bool {
         let v = volume[t]
         guard v > 0, v.isFinite else { return false }
-        let before = volume[max(0, t - volumeWindow)..<t].filter { $0 > 0 && $0.isFinite }.sorted()
+        let before = volume[max(0, t - volumeWindow)..<t].filter { $0 > 0 && $0.isFinite }
         guard !before.isEmpty else { return false }
-        let m = before.count % 2 == 1 ? before[before.count / 2] : (before[before.count / 2 - 1] + before[before.count / 2]) / 2
+        let m = GSL.median(before)
         let j = log(v / m)
         return abs(j + log(q)) < abs(j)
     }
