@@ -29,6 +29,7 @@ import pandas as pd
 
 from . import _lib, ta
 from ._arrays import BarsArgument, doubles, flags, parameters, seconds, times
+from ._frames import frame as as_frame
 from ._lib import Error, InputError, InternalError, StoreError, check, lib
 
 __all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names",
@@ -147,6 +148,7 @@ class Bars:
     """
 
     def __init__(self, df: pd.DataFrame) -> None:
+        df = as_frame(df)
         bars = BarsArgument(df, need_time=True)
         out = ctypes.c_void_p()
         check(lib.bt_series_from_bars(ctypes.byref(bars.struct), ctypes.byref(out)))
@@ -187,7 +189,7 @@ def _other_series(other: Optional[Dict[str, Any]], db: Any, max_stale: Optional[
             raise InputError(f"{what}: a key is a symbol ('SPY') or a series ('SPY@1d'), not a {type(key).__name__}")
         bars = BarsArgument(frame, need_time=False, what=what)
         if bars.time is None:
-            raise InputError(f"{what}: the index is a {type(frame.index).__name__}, not a DatetimeIndex: "
+            raise InputError(f"{what}: the index is a {type(bars.index).__name__}, not a DatetimeIndex: "
                              "@ lines a series up with the run's bars by their times")
         check(lib.bt_other_add(handle.value, _lib.text(key, "other key"), ctypes.byref(bars.struct)))
     return handle
@@ -221,14 +223,14 @@ class Expression:
         bars = BarsArgument(df, need_time=False, symbol=symbol)
         out = np.empty(bars.n)
         check(lib.bt_expr_eval(self._handle.value, ctypes.byref(bars.struct), _lib.address(out)))
-        return pd.Series(out, index=df.index, name=self.text)
+        return pd.Series(out, index=bars.index, name=self.text)
 
     def signal(self, df: pd.DataFrame, *, symbol: Optional[str] = None) -> pd.Series:
         """True where the condition is true (false where false or unknown), as a rule fires."""
         bars = BarsArgument(df, need_time=False, symbol=symbol)
         out = np.empty(bars.n, dtype=np.uint8)
         check(lib.bt_expr_signal(self._handle.value, ctypes.byref(bars.struct), _lib.address(out)))
-        return pd.Series(out.view(np.bool_), index=df.index, name=self.text)
+        return pd.Series(out.view(np.bool_), index=bars.index, name=self.text)
 
     def __repr__(self) -> str:
         return f"Expression({self.text!r}, {'condition' if self.is_condition else 'number'})"
@@ -245,6 +247,7 @@ def evaluate(df: pd.DataFrame, text: str, params: Optional[Dict[str, Any]] = Non
     """The expression's value at every bar of `df`: `btcore.evaluate(df, "sma(close, 20) / close")`;
     `other`, `db` (default df.attrs["db"] when the text reads `@`), `max_stale` and `symbol` as
     `Expression` and `signals` take them."""
+    df = as_frame(df)
     if db is None and "@" in str(text):  # `@` is the language's only use of the character
         db = df.attrs.get("db")
     return Expression(text, params, other=other, db=db, max_stale=max_stale).values(df, symbol=symbol)
@@ -307,6 +310,7 @@ def signals(df: pd.DataFrame, entry: Optional[str] = None, exit: Optional[str] =
     short_exit when the strategy has short rules); `.attrs["warnings"]` lists what `bt run` would
     warn of the signals ({"kind", "message"}: "no_closed_bar", the bars where a series read with
     `@` had no closed bar, so the rules reading it were false there)."""
+    df = as_frame(df)
     handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
     handle, reading = _reading(handle, other, db if db is not None else df.attrs.get("db"), max_stale, explicit_db=db is not None)
     assignments, count = _lib.strings(parameters(params))
@@ -627,6 +631,7 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
         hint = f" (did you mean {close[0]}?)" if close else ""
         raise TypeError(f"backtest() got an unexpected keyword argument {unknown[0]!r}{hint}")
     values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
+    df = as_frame(df)
     prepared = df if isinstance(df, Bars) else None
     if prepared is not None and symbol is not None:
         raise InputError("symbol: a Bars keeps the symbol of the frame it was made from (set df.attrs['symbol'] before Bars(df))")

@@ -9,14 +9,17 @@ import numpy as np
 import pandas as pd
 
 from . import _lib
+from ._frames import column_values, frame, like_input
 from ._lib import InputError
 
 COLUMNS = ("open", "high", "low", "close", "volume")
 
 
 def doubles(x: Any, name: str, length: Optional[int] = None) -> np.ndarray:
-    """`x` (a Series, an array or a sequence of numbers) as a 1-D C-contiguous float64 array: the
-    same memory when it already is one, else one converted copy."""
+    """`x` (a Series of pandas or polars, a pyarrow array, a numpy array or a sequence of numbers)
+    as a 1-D C-contiguous float64 array: the same memory when it already is one, else one
+    converted copy."""
+    x = column_values(x)
     if isinstance(x, pd.Series):
         if x.dtype.kind not in "biuf" and not pd.api.types.is_numeric_dtype(x.dtype):
             raise InputError(f"{name}: expected numbers, got a Series of dtype {x.dtype}")
@@ -38,6 +41,7 @@ def doubles(x: Any, name: str, length: Optional[int] = None) -> np.ndarray:
 
 def flags(x: Any, name: str, length: int) -> np.ndarray:
     """Signals (bools or 0/1 numbers) as a C-contiguous uint8 array of `length` values."""
+    x = column_values(x)
     array = x.to_numpy() if isinstance(x, pd.Series) else np.asarray(x)
     if array.ndim != 1:
         raise InputError(f"{name}: expected one dimension, got shape {array.shape}")
@@ -89,6 +93,7 @@ class BarsArgument:
     """A DataFrame's columns as a `bt_bars` struct, with the arrays it points into kept alive."""
 
     def __init__(self, df: pd.DataFrame, *, need_time: bool, what: str = "df", symbol: Optional[str] = None) -> None:
+        df = frame(df, what)
         if not isinstance(df, pd.DataFrame):
             raise InputError(f"{what}: expected a DataFrame with open, high, low, close and volume columns, got {type(df).__name__}")
         self.index = df.index
@@ -105,6 +110,9 @@ class BarsArgument:
         volume = _column(df, "volume")
         self.arrays["volume"] = None if volume is None else doubles(volume, f"{what}.volume", n)
         self.time = seconds(df.index)
+        if self.time is None and need_time and "btcore_source" in df.attrs:
+            raise InputError(f"{what}: {df.attrs['btcore_source']} without a time column (a datetime column named "
+                             "time, timestamp, datetime, date or open_time): a backtest needs each bar's time")
         if self.time is None and need_time:
             raise InputError(f"{what}: the index is a {type(df.index).__name__}, not a DatetimeIndex: "
                              "a backtest needs each bar's time (btcore.read gives one)")
@@ -123,10 +131,12 @@ class BarsArgument:
 
 
 def like(template: Any, values: np.ndarray, name: Optional[str] = None) -> Any:
-    """`values` as the kind of `template`: a Series on its index when it is a Series, else the array."""
+    """`values` as the kind of `template`: a Series on its index when it is a pandas Series, a
+    polars Series or a pyarrow array for theirs, else the array."""
     if isinstance(template, pd.Series):
         return pd.Series(values, index=template.index, name=name)
-    return values
+    converted = like_input(template, values, name)
+    return values if converted is None else converted
 
 
 def times(seconds_: np.ndarray) -> pd.DatetimeIndex:
