@@ -15,9 +15,29 @@ enum Config {
         return setting == .store ? "db" : setting.name
     }
 
-    /// bt_config's fields by name, with their values, in declaration order.
+    /// bt_config's fields by name, with their values, in declaration order, by reflection:
+    /// `layout` is made from it once; each call reads at the layout's offsets (`value(of:in:)`),
+    /// since reflecting the struct costs more than a short backtest.
     static func fields(_ c: bt_config) -> [(name: String, value: Any)] {
         Mirror(reflecting: c).children.map { ($0.label ?? "", $0.value) }
+    }
+
+    /// `layout`'s fields by name.
+    static let fieldsByName: [String: (type: FieldType, offset: Int)] =
+        Dictionary(uniqueKeysWithValues: layout.map { ($0.name, ($0.type, $0.offset)) })
+
+    /// The value of the field `name` of `c`, of the Swift type reflection gives it (Double,
+    /// Int32, Int, UnsafePointer<CChar>?); nil when bt_config has no such field.
+    static func value(of name: String, in c: bt_config) -> Any? {
+        guard let field = fieldsByName[name] else { return nil }
+        return withUnsafeBytes(of: c) { bytes -> Any in
+            switch field.type {
+            case .double: bytes.load(fromByteOffset: field.offset, as: Double.self)
+            case .int: bytes.load(fromByteOffset: field.offset, as: Int32.self)
+            case .sizeT: bytes.load(fromByteOffset: field.offset, as: Int.self)
+            case .string: bytes.load(fromByteOffset: field.offset, as: UnsafePointer<CChar>?.self) as Any
+            }
+        }
     }
 
     /// The C type of a field, as btcore's ctypes declares it.
@@ -105,11 +125,10 @@ enum Config {
     /// The request `c` gives: each setting's field read by its type (a double not given is
     /// NaN, an int 0, a string NULL; a flag is an int, nonzero on).
     static func request(_ c: bt_config, settings: [ExecutionSetting] = ExecutionSetting.all) throws -> ExecutionRequest {
-        let fields = Dictionary(uniqueKeysWithValues: fields(c))
         var request = ExecutionRequest(settings: settings)
         for spec in settings {
             let name = spec.fieldName
-            guard let field = fields[name] else { throw BridgeError(.internal, "bt_config has no field \(name) for setting \(spec.name)") }
+            guard let field = value(of: name, in: c) else { throw BridgeError(.internal, "bt_config has no field \(name) for setting \(spec.name)") }
             let value: ExecutionValue?
             switch (spec.kind, field) {
             case (.number, let v as Double):
@@ -131,13 +150,14 @@ enum Config {
 
     /// The execution configuration `bt run` would make from the same options for `candles`,
     /// with `strategy`'s orders and exits under the config's own, and its warnings; the store
-    /// named by `db` gives a recorded book and a stored profile.
+    /// named by `db` (opened once per process: `SharedStoreResources`) gives a recorded book, a
+    /// stored profile, funding rows and instrument settings.
     /// - Parameter inferredTick: the candles' `inferredTick` (a prepared series keeps it: it
     ///   scans every price).
     static func execution(_ cfg: bt_config, candles: CandleSeries, inferredTick: () -> Double?, strategy: Strategy? = nil,
                           parameters: StrategyParameters? = nil) throws -> ExecutionPlan {
         let db = try optionalString(cfg.db, "config.db")
-        let resources = StoreExecutionResources(store: { try db.map { try CandleStore(existingAt: $0) } })
+        let resources: ExecutionResources = db.map { SharedStoreResources.of(path: $0) } ?? StoreExecutionResources(store: { nil })
         let request = try request(cfg)
         return try withoutActuallyEscaping(inferredTick) { tick in
             try request.configuration(for: candles, strategy: strategy, parameters: parameters, resources: resources,

@@ -22,6 +22,26 @@ struct ConfigSettingsTests {
         #expect(Config.layout.first { $0.name == "db" }?.offset == MemoryLayout<bt_config>.offset(of: \.db))
     }
 
+    @Test("each field read at its layout offset equals the field as reflection reads it, for every field of bt_config")
+    func fieldsReadAtOffsetsEqualReflection() throws {
+        var c = Config.defaults()
+        // A distinct value in every byte, so a wrong offset or type reads something else.
+        withUnsafeMutableBytes(of: &c) { bytes in
+            for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ 11) }
+        }
+        for (name, reflected) in Config.fields(c) {
+            let read = try #require(Config.value(of: name, in: c), "no value read for \(name)")
+            switch (reflected, read) {
+            case (let a as Double, let b as Double): #expect(a.bitPattern == b.bitPattern, "\(name)")
+            case (let a as Int32, let b as Int32): #expect(a == b, "\(name)")
+            case (let a as Int, let b as Int): #expect(a == b, "\(name)")
+            case (let a as UnsafePointer<CChar>?, let b as UnsafePointer<CChar>?): #expect(a == b, "\(name)")
+            default: Issue.record("\(name): reflection gives \(type(of: reflected)), the layout \(type(of: read))")
+            }
+        }
+        #expect(Config.value(of: "no_such_field", in: c) == nil)
+    }
+
     @Test("bt_config_init gives the table's defaults: its request holds the literal numbers only (not the instrument settings, whose default is the symbol's stored one)")
     func defaults() throws {
         let c = Config.defaults()

@@ -12,6 +12,11 @@ then a backtest of ma-cross 10/30 (signals + engine, depth none) on N synthetic 
 `bt data synth`, through btcore.backtest(strategy="ma-cross") on the DataFrame (the bars copied
 and checked each call) and on `btcore.Bars(df)` (copied and checked once, as `bt bench engine`
 generates its bars once), against `bt bench engine --json`;
+then, on the same backtest, what reading its results costs: one statistic (`stat`), the table
+without the bootstrap (`stats`) and with it (`stats(intervals=True)`), each added to the backtest;
+then 10,000 backtests of the same 1,000 bars' signal arrays in a Python loop (a notebook's
+parameter loop), beside vectorbt's `Portfolio.from_signals` on the same arrays when `vectorbt` is
+importable (in a loop of 100 calls, per backtest, and once with 10,000 columns, its vectorized way);
 and the cost of one call on 100 bars (the boundary itself). Best of several runs each; build
 with `make lib` (release): a debug library measures the debug build. Like `bt bench engine`,
 the process asks glibc's malloc to keep freed memory (mallopt), so repeated runs reuse mapped
@@ -81,6 +86,45 @@ def find_bt(given: Optional[str]) -> Optional[str]:
     return shutil.which("bt")
 
 
+def reading(bars: "btcore.Bars") -> Dict[str, float]:
+    """Seconds of the backtest plus one statistic, plus the table, plus the table with intervals."""
+    run = lambda: btcore.backtest(bars, strategy="ma-cross", depth="none")  # noqa: E731
+    return {
+        "btcore_stat": best(lambda: run().stat("final_equity"), budget=2.0, minimum=5),
+        "btcore_stats": best(lambda: run().stats, budget=2.0, minimum=5),
+        "btcore_stats_intervals": best(lambda: run().stats(intervals=True), budget=3.0, minimum=3),
+    }
+
+
+def loop(small, count: int = 10_000) -> Dict[str, float]:
+    """Seconds per backtest of `small`'s ma-cross signal arrays: btcore in a loop of `count`, and
+    vectorbt's from_signals in a loop of 100 and once with `count` columns when it is installed."""
+    signals = btcore.signals(small, strategy="ma-cross")
+    entries, exits = signals["entry"].to_numpy(), signals["exit"].to_numpy()
+    bars = btcore.Bars(small)
+    started = time.perf_counter()
+    for _ in range(count):
+        btcore.backtest(bars, entries, exits, depth="none")
+    out = {"loop_btcore": (time.perf_counter() - started) / count}
+    try:
+        import vectorbt as vbt  # type: ignore
+    except ImportError:
+        return out
+    close = small["close"].to_numpy()
+    vbt.Portfolio.from_signals(close, entries, exits)  # compiles vectorbt's numba kernels first
+    started = time.perf_counter()
+    for _ in range(100):
+        vbt.Portfolio.from_signals(close, entries, exits).final_value()
+    out["loop_vectorbt"] = (time.perf_counter() - started) / 100
+    wide = lambda a: np.repeat(a[:, None], count, axis=1)  # noqa: E731
+    columns = (wide(close), wide(entries), wide(exits))
+    vbt.Portfolio.from_signals(*columns).final_value()
+    started = time.perf_counter()
+    vbt.Portfolio.from_signals(*columns).final_value()
+    out["columns_vectorbt"] = (time.perf_counter() - started) / count
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m btcore.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--bars", type=int, default=1_000_000)
@@ -141,6 +185,8 @@ def main(argv=None) -> int:
                 bars = btcore.Bars(df)
                 engine["btcore_bars"] = best(lambda: btcore.backtest(bars, strategy="ma-cross", depth="none"), budget=2.0,
                                              minimum=5)
+                engine.update(reading(bars))
+                engine.update(loop(df.iloc[:1000]))
             out = subprocess.run([bt, "bench", "engine", "--bars", str(n), "--json"], capture_output=True, text=True)
             if out.returncode == 0:
                 engine["bt"] = json.loads(out.stdout)["seconds"]
@@ -165,6 +211,21 @@ def main(argv=None) -> int:
             b = engine.get(key)
             if b:
                 print(f"  {what:<42}{b * 1e3:>8.1f} ms" + (f"  ({b / c:.2f}x)" if c else ""))
+        alone = engine.get("btcore_bars")
+        for key, what in (("btcore_stat", "  + .stat('final_equity')"), ("btcore_stats", "  + .stats (no intervals)"),
+                          ("btcore_stats_intervals", "  + .stats(intervals=True)")):
+            b = engine.get(key)
+            if b and alone:
+                print(f"  {what:<42}{b * 1e3:>8.1f} ms  ({b / alone:.2f}x the backtest alone)")
+    if "loop_btcore" in engine:
+        print("10,000 backtests of one 1,000-bar frame's signal arrays, per backtest")
+        print(f"  {'btcore.backtest(Bars, entries, exits) loop':<42}{engine['loop_btcore'] * 1e6:>8.1f} us")
+        for key, what in (("loop_vectorbt", "vectorbt from_signals, loop of 100"),
+                          ("columns_vectorbt", "vectorbt from_signals, 10,000 columns")):
+            if key in engine:
+                print(f"  {what:<42}{engine[key] * 1e6:>8.1f} us  (btcore {engine[key] / engine['loop_btcore']:.1f}x faster)")
+        if "loop_vectorbt" not in engine:
+            print("  vectorbt: not installed")
     return 0
 
 

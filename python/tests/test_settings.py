@@ -3,6 +3,7 @@ names, defaults and help as `bt run`'s options and bt_config's fields, so a sett
 library's table reaches btcore with its field and nothing written here."""
 import ctypes
 import inspect
+import os
 
 import numpy as np
 import pandas as pd
@@ -163,6 +164,31 @@ def test_stored_instrument_settings_are_the_defaults_a_keyword_overrides(tmp_pat
     alone = goog.copy()
     alone.attrs.pop("db")
     assert btcore.backtest(alone, strategy="ma-cross").json()["execution"]["fee_bps"] == 10
+
+
+def test_a_store_kept_open_between_backtests_sees_each_change_and_a_replaced_file(tmp_path):
+    """libbt opens a config's store once per process (a notebook's loop would pay the opening
+    every call); what a backtest reads from it is still the store as it is at that call."""
+    db = str(tmp_path / "bt.sqlite")
+    run_bt("data", "import", "data/GOOG.csv", "--db", db)
+    goog = btcore.read("GOOG", db=db)
+    fee = lambda: btcore.backtest(goog, strategy="ma-cross", db=db).json()["execution"].get("fee_bps")  # noqa: E731
+    assert fee() == 10
+    run_bt("data", "instrument", "GOOG", "--fee-bps", "2", "--db", db)
+    assert fee() == 2  # written by another process since the store was opened
+    run_bt("data", "instrument", "GOOG", "--fee-bps", "3", "--db", db)
+    assert fee() == 3
+    # The file replaced by another store at the same path: its settings, not the first file's.
+    os.remove(db)
+    for leftover in (db + "-wal", db + "-shm"):
+        if os.path.exists(leftover):
+            os.remove(leftover)
+    run_bt("data", "import", "data/GOOG.csv", "--db", db)
+    run_bt("data", "instrument", "GOOG", "--fee-bps", "7", "--db", db)
+    assert fee() == 7
+    os.remove(db)
+    with pytest.raises(btcore.InputError, match="no candle store here"):
+        btcore.backtest(goog, strategy="ma-cross", db=db)
 
 
 def test_conventions_and_trail_from_equal_bt_run_and_explicit_settings_win(store, goog, tmp_path):
