@@ -56,6 +56,37 @@ struct ResampleTests {
         #expect(Timeframe.infer(from: (0..<10).map { 1_700_000_000 + $0 * spacing }) == expected)
     }
 
+    @Test("inference counting runs of equal gaps once gives what counting every gap gives, on mixed and irregular spacings")
+    func inferByRunsEqualsEveryGap() {
+        /// The median gap's band by sorting: the definition `infer` computes without one.
+        func bySorting(_ time: [Int64]) -> Timeframe? {
+            let gaps = zip(time.dropFirst(), time).map { $0 - $1 }.filter { $0 > 0 }.sorted()
+            guard !gaps.isEmpty else { return nil }
+            let median = gaps[gaps.count / 2]
+            return Timeframe.allCases.first { tf in
+                tf == .month1 ? (28 * 86_400...31 * 86_400).contains(median)
+                    : (tf.seconds - tf.seconds / 10...tf.seconds + tf.seconds / 10).contains(median)
+            }
+        }
+        var random = SystemRandomNumberGenerator()
+        let spacings: [Int64] = [60, 300, 3_600, 86_400, 0, -60, 7_200, 61, 259_200]
+        var agreed = 0
+        for trial in 0..<400 {
+            var t: Int64 = 1_700_000_000
+            var time: [Int64] = [t]
+            for _ in 0..<Int.random(in: 1...300, using: &random) {
+                // Long runs of one spacing, broken by others, as real series are.
+                let spacing = trial % 2 == 0 && Int.random(in: 0..<10, using: &random) < 8
+                    ? spacings[trial % 4] : spacings.randomElement(using: &random)!
+                t += spacing
+                time.append(t)
+            }
+            #expect(Timeframe.infer(from: time) == bySorting(time), "trial \(trial): \(time.prefix(20))")
+            if Timeframe.infer(from: time) != nil { agreed += 1 }
+        }
+        #expect(agreed > 100)  // most trials name a timeframe, so the comparison is not of nils
+    }
+
     @Test("inference: weekend gaps keep 1d, monthly calendar spacing is 1M, irregular spacing is nil")
     func inferEdgeCases() {
         // 2024-01-01 was a Monday: keep Monday to Friday.

@@ -56,7 +56,8 @@ public enum Timeframe: String, CaseIterable, Sendable, Comparable, Codable {
     /// Gaps within 10% of a timeframe count as it; daily data with weekends gaps still has a
     /// median of one day; months are 28 to 31 days. Zero or negative gaps are ignored.
     /// - Complexity: O(n), no sort: the median lies in a timeframe's band exactly when fewer than
-    ///   half the gaps are below the band and more than half are at or below its top.
+    ///   half the gaps are below the band and more than half are at or below its top. A run of
+    ///   equal gaps (a regular series is mostly one) is counted against the bands once.
     public static func infer(from time: [Int64]) -> Timeframe? {
         guard time.count >= 2 else { return nil }
         let bands: [(Timeframe, Int64, Int64)] = allCases.map { tf in
@@ -65,15 +66,26 @@ public enum Timeframe: String, CaseIterable, Sendable, Comparable, Codable {
         var below = [Int](repeating: 0, count: bands.count)
         var inside = [Int](repeating: 0, count: bands.count)
         var gaps = 0
+        func count(_ g: Int64, _ times: Int) {
+            for k in 0..<bands.count {
+                if g < bands[k].1 { below[k] += times } else if g <= bands[k].2 { inside[k] += times }
+            }
+        }
         time.withUnsafeBufferPointer { t in
+            var run: Int64 = 0, length = 0
             for i in 1..<t.count {
                 let g = t[i] - t[i - 1]
                 guard g > 0 else { continue }
                 gaps += 1
-                for k in 0..<bands.count {
-                    if g < bands[k].1 { below[k] += 1 } else if g <= bands[k].2 { inside[k] += 1 }
+                if g == run {
+                    length += 1
+                } else {
+                    if length > 0 { count(run, length) }
+                    run = g
+                    length = 1
                 }
             }
+            if length > 0 { count(run, length) }
         }
         guard gaps > 0 else { return nil }
         let mid = gaps / 2
