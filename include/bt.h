@@ -540,6 +540,19 @@ bt_status bt_result_json(const bt_result *result, int with_costs, char *buffer, 
 bt_status bt_result_json_with(const bt_result *result, int with_costs, int with_intervals, char *buffer, size_t capacity,
                               size_t *length);
 
+/* Writes the report folder `bt run --out DIRECTORY` writes (report.md, report.html, the SVG
+   charts, equity.csv, trades.csv, fills.csv, stats.csv, stats.json), staged beside it and moved
+   into place, so a failure leaves nothing half-written. with_costs 1 adds the cost-sensitivity
+   table (four more runs; `bt run --out` does, unless --no-costs). An existing DIRECTORY is
+   BT_E_INPUT unless force is 1 (then replaced, as with --force; a folder holding files bt did
+   not write is refused even so). */
+bt_status bt_result_report(const bt_result *result, const char *directory, int with_costs, int force);
+
+/* The run's report.html (the self-contained interactive page: candles, trades, equity,
+   drawdown and the tables; no network fetch), UTF-8, NUL-terminated, given as bt_result_json
+   gives its text: call with buffer NULL and capacity 0 for *length, then with length + 1 bytes. */
+bt_status bt_result_html(const bt_result *result, int with_costs, char *buffer, size_t capacity, size_t *length);
+
 void bt_result_free(bt_result *result);
 
 /* ---------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ final class RunHandle: @unchecked Sendable {
     /// The JSON texts made, by whether they hold the cost table and the intervals: a caller asks
     /// for the length, then for the text.
     private var texts: [JSONOptions: String] = [:]
+    /// report.html by whether it holds the cost table.
+    private var pages: [Bool: String] = [:]
 
     struct JSONOptions: Hashable {
         var costs: Bool
@@ -57,19 +59,38 @@ final class RunHandle: @unchecked Sendable {
         let made = texts[options]
         lock.unlock()
         if let made { return made }
-        var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
-                         commandLine: [])
-        job.otherSeries = otherSeries
-        let candles = result.candles, signals = signals, config = config
-        let report = try job.report(result, periodsPerYear: periodsPerYear, intervals: intervals, costs: { ppy in
-            withCosts ? try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: ppy) : nil
-        }, requested: { nil })
+        let report = try report(withCosts: withCosts, intervals: intervals)
         let text = report.json.serialized()
         lock.lock()
         texts[options] = text
         if intervals && computed == nil { computed = report.stats }
         lock.unlock()
         return text
+    }
+
+    /// The page `make` gives, made once per `withCosts` under the lock's bookkeeping.
+    func page(withCosts: Bool, _ make: () throws -> String) throws -> String {
+        lock.lock()
+        let made = pages[withCosts]
+        lock.unlock()
+        if let made { return made }
+        let text = try make()
+        lock.lock()
+        pages[withCosts] = text
+        lock.unlock()
+        return text
+    }
+
+    /// The run's report as `bt run` makes it (the statistics, the cost table when `withCosts`,
+    /// the Sharpe interval and PSR when `intervals`): its JSON, its files, its page.
+    func report(withCosts: Bool, intervals: Bool = true) throws -> Report {
+        var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
+                         commandLine: [])
+        job.otherSeries = otherSeries
+        let candles = result.candles, signals = signals, config = config
+        return try job.report(result, periodsPerYear: periodsPerYear, intervals: intervals, costs: { ppy in
+            withCosts ? try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: ppy) : nil
+        }, requested: { nil })
     }
 }
 
@@ -293,7 +314,7 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, stra
 
 // MARK: - Results
 
-private func run(_ handle: OpaquePointer?) throws -> RunHandle {
+func run(_ handle: OpaquePointer?) throws -> RunHandle {
     try Handles.shared.get(handle, as: RunHandle.self, "result")
 }
 
@@ -456,7 +477,7 @@ public func bt_result_json_with(_ handle: OpaquePointer?, _ withCosts: Int32, _ 
 /// Gives `text` as bt.h's functions give text: its length (without the NUL) into `length` (may
 /// be NULL); with `buffer` NULL and `capacity` 0 nothing more, else the text and its NUL.
 /// - Throws: `.length` for a buffer too small (nothing written), `.argument` for a NULL buffer.
-private func copyText(_ text: String, into buffer: UnsafeMutablePointer<CChar>?, capacity: Int, length: UnsafeMutablePointer<Int>?,
+func copyText(_ text: String, into buffer: UnsafeMutablePointer<CChar>?, capacity: Int, length: UnsafeMutablePointer<Int>?,
                       _ function: String) throws {
     let bytes = Array(text.utf8)
     length?.pointee = bytes.count

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import difflib
+import html as _html
 import inspect
 import json as _json
 import math
@@ -487,6 +488,39 @@ class Result:
             "partial": records["is_partial"].astype(bool), "spread_cost": records["spread_cost"],
             "impact_cost": records["impact_cost"], "depth_available": records["depth_available"],
         })
+
+    def report(self, path: Union[str, "os.PathLike[str]"], *, costs: bool = True, force: bool = False) -> str:
+        """Writes the report folder `bt run --out PATH` writes: report.md, report.html (the
+        interactive page), equity.svg, price.svg, equity.csv, trades.csv, fills.csv, stats.csv
+        and stats.json. `costs=False` leaves out the cost-sensitivity table (four more runs), as
+        `--no-costs` does. An existing folder is refused unless `force=True` (then replaced; one
+        holding files bt did not write is refused even so). The folder is staged beside `path`
+        and moved into place, so a failure leaves nothing half-written. Returns the path.
+
+        Raises:
+            InputError: `path` exists (without force), or is not a folder bt may write.
+        """
+        folder = os.fspath(path)
+        check(lib.bt_result_report(self._handle.value, _lib.text(folder, "path"), int(bool(costs)), int(bool(force))))
+        return folder
+
+    def html(self, costs: bool = True) -> str:
+        """The run's report.html as text: one self-contained page (candles, volume, trades,
+        equity and drawdown, the statistics and cost tables; scripts and styles inline, nothing
+        fetched from the network)."""
+        length = ctypes.c_size_t()
+        check(lib.bt_result_html(self._handle.value, int(bool(costs)), None, 0, ctypes.byref(length)))
+        buffer = ctypes.create_string_buffer(length.value + 1)
+        check(lib.bt_result_html(self._handle.value, int(bool(costs)), buffer, length.value + 1, ctypes.byref(length)))
+        return buffer.raw[:length.value].decode("utf-8")
+
+    def _repr_html_(self) -> str:
+        """The interactive page inline in Jupyter: report.html in a sandboxed iframe (its own
+        document, so its scripts and styles do not touch the notebook's; scripts allowed, no
+        network fetch). Without the cost table, which would run the backtest four more times."""
+        page = _html.escape(self.html(costs=False), quote=True)
+        return (f'<iframe class="btcore-report" srcdoc="{page}" sandbox="allow-scripts" '
+                'style="width:100%;height:820px;border:1px solid #ccc" title="bt report"></iframe>')
 
     def __repr__(self) -> str:
         s = self._table()

@@ -199,6 +199,8 @@ _declare("bt_stat_count", c_size_t)
 _declare("bt_stat_name", c_char_p, c_size_t)
 _declare("bt_result_json", c_int, HANDLE, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_result_json_with", c_int, HANDLE, c_int, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
+_declare("bt_result_report", c_int, HANDLE, c_char_p, c_int, c_int)
+_declare("bt_result_html", c_int, HANDLE, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_result_free", None, HANDLE)
 
 # The store
