@@ -11,6 +11,7 @@ Imports the shipped data and 30 synthetic symbols into a scratch store, then let
 - OUT/portfolio     bt portfolio --rotate ... --sl 5% --out ... (ten symbols: the equity on top, rebalance and stop exits)
 - OUT/sweep         bt sweep ma-cross GOOG --grid ... --walk-forward 4 --out ...
 - OUT/screen        bt screen ma-cross --all --out ...
+- OUT/run-thinned   bt run ma-cross LONG --out ...             (100,000 1m bars: the chart thinned for display)
 - OUT/chart         bt chart GOOG --ind bb:20,2 --ind ema:50 --ind rsi --ind macd --html .../report.html
 
 and the stored candles of every symbol used, as `bt data export` prints them, in OUT/exports/SYMBOL.csv
@@ -38,8 +39,8 @@ def main():
     os.makedirs(os.path.join(out, "exports"))
     db = os.path.join(out, "store.sqlite")
 
-    def bt(*words, capture=False):
-        cmd = [bt_path, *words, "--db", db]
+    def bt(*words, capture=False, store=None):
+        cmd = [bt_path, *words, "--db", store or db]
         r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         if r.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} failed ({r.returncode}):\n{r.stderr}")
@@ -55,10 +56,17 @@ def main():
     bt("sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:5", "--grid", "slow=20:200:10", "--where", "fast<slow",
        "--walk-forward", "4", "--out", os.path.join(out, "sweep"))
     bt("screen", "ma-cross", "--all", "--out", os.path.join(out, "screen"))
+    # A long run, drawn thinned: 100,000 one-minute bars stored as LONG.
+    side = os.path.join(out, "long.sqlite")
+    bt("data", "synth", "--symbols", "1", "--bars", "100000", "--timeframe", "1m", "--seed", "5", store=side)
+    with open(os.path.join(out, "long.csv"), "w", encoding="utf-8") as f:
+        f.write(bt("data", "export", "SYN0001", capture=True, store=side))
+    bt("data", "import", os.path.join(out, "long.csv"), "--symbol", "LONG")
+    bt("run", "ma-cross", "LONG", "--out", os.path.join(out, "run-thinned"), "--no-chart", "--no-costs")
     os.makedirs(os.path.join(out, "chart"))
     bt("chart", "GOOG", "--ind", "bb:20,2", "--ind", "ema:50", "--ind", "rsi", "--ind", "macd",
        "--html", os.path.join(out, "chart", "report.html"))
-    symbols = ["GOOG", "EURUSD"] + [f"SYN{k:04d}" for k in range(1, 31)]
+    symbols = ["GOOG", "EURUSD", "LONG"] + [f"SYN{k:04d}" for k in range(1, 31)]
     for symbol in symbols:
         with open(os.path.join(out, "exports", symbol + ".csv"), "w", encoding="utf-8") as f:
             f.write(bt("data", "export", symbol))

@@ -73,6 +73,26 @@ def stored_series(symbol, first, last):
     return out
 
 
+def thin(s, starts):
+    """The stored bars aggregated as a thinned page draws them: first open, max high, min low, last
+    close and summed volume (added in bar order) of the bars from each drawn time to the next."""
+    out = {"t": [], "o": [], "h": [], "l": [], "c": [], "v": []}
+    j = 0
+    for k, t0 in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else float("inf")
+        first = j
+        while j < len(s["t"]) and s["t"][j] < end:
+            j += 1
+        rows = range(first, j)
+        volume = 0.0
+        for i in rows:
+            volume += s["v"][i]
+        for key, value in (("t", s["t"][first]), ("o", s["o"][first]), ("h", max(s["h"][i] for i in rows)),
+                           ("l", min(s["l"][i] for i in rows)), ("c", s["c"][j - 1]), ("v", volume)):
+            out[key].append(value)
+    return out
+
+
 def decode_series(s):
     if "time_deltas" in s:
         t, acc = [], 0
@@ -302,8 +322,17 @@ def check_chart(page, chart_id, cd, shots=True, trades_table=True, stats=None):
     api = f"btCharts['{chart_id}']"
     series = decode_series(cd["series"])
     n = len(series["t"])
-    truth = stored_series(cd["series"].get("symbol"), series["t"][0], series["t"][-1]) if n else None
-    if truth is not None:
+    thinned = cd.get("thinned")
+    last = series["t"][-1] + (10 ** 9 if thinned else 0)  # a thinned page's last drawn bar holds the stored bars after it
+    truth = stored_series(cd["series"].get("symbol"), series["t"][0], last) if n else None
+    if truth is not None and thinned:
+        # A thinned chart: each drawn bar is the aggregate of the stored bars from its time to the next one's.
+        check(len(truth["t"]) == thinned["bars"], f"{len(truth['t'])} stored bars, the page says {thinned['bars']}")
+        truth = thin(truth, series["t"])
+        for key in ("t", "o", "h", "l", "c", "v"):
+            check(truth[key] == series[key], f"the thinned page's {key} is not the aggregate of the stored bars")
+        page.verified_against_store = True
+    elif truth is not None:
         check(truth["t"] == series["t"], "the page's bars are not the stored bars of its range")
         page.verified_against_store = True
     st = page.state(api)

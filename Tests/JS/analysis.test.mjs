@@ -33,6 +33,16 @@ test("the drawdown series starts its peak at the initial cash; episodes are bt's
   assert.deepEqual(Array.from(C.dd), [-0.05, -0.03, 0]);
 });
 
+test("a thinned chart's episodes give their length in the run's own bars and seconds", () => {
+  // Three drawn bars standing for 30,000 bars: the episode spans drawn bars 0..2, 29,000 bars, 20 days.
+  const eq = new Float64Array([100, 80, 90]), t = new Float64Array([0, 600, 1200]);
+  const deepest = { peak: 0, trough: 1, end: 2, depth: -0.2, recovered: false, bars: 29000, seconds: 20 * 86400 };
+  const A = P.analyseEquity(eq, 100, t, { deepest, longest: { ...deepest } });
+  assert.equal(A.maxDrawdownBars, 29000);
+  assert.equal(A.maxDrawdownDays, 20);
+  assert.deepEqual([A.deepest.peak, A.deepest.trough, A.deepest.end], [0, 1, 2], "the indices stay the drawn bars");
+});
+
 test("daily bars resample into Monday weeks: first open, max high, min low, last close, summed volume", () => {
   // Thursday 1970-01-01 .. Wednesday 1970-01-14, one bar a day.
   const n = 14, day = 86400;

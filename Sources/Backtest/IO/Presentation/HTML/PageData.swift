@@ -51,19 +51,31 @@ enum PageData {
 
     /// The `equity` object of a run: values as `f64`, the position left to the page (it sums the
     /// fills), buy and hold as the benchmark.
-    static func equity(_ result: BacktestResult, drawdowns: DrawdownEpisodes, label: String = "Strategy") -> JSONValue {
+    /// - Parameter thinned: a thinned chart's sample and the run's own bar times (the episodes'
+    ///   indices then point at drawn bars, and carry their length in the run's bars and seconds).
+    static func equity(_ result: BacktestResult, drawdowns: DrawdownEpisodes, label: String = "Strategy",
+                       thinned: (sample: DisplaySample, times: [Int64])? = nil) -> JSONValue {
         ["initial_cash": .number(result.initialCash), "values": f64(result.equity),
-         "drawdowns": Self.drawdowns(drawdowns),
+         "drawdowns": Self.drawdowns(drawdowns, thinned: thinned),
          "benchmark": .string("buy_hold"), "label": .string(label)]
     }
 
     /// `drawdowns`: the deepest and the longest episode (`DrawdownEpisodes`, the statistics'
     /// own), each `{peak, trough, end, depth, recovered}` with bars as indices, null without one.
-    static func drawdowns(_ episodes: DrawdownEpisodes) -> JSONValue {
+    /// On a thinned chart the indices are the drawn bars holding them, and `bars` and `seconds`
+    /// follow: the episode's length in the run's own bars and time.
+    static func drawdowns(_ episodes: DrawdownEpisodes, thinned: (sample: DisplaySample, times: [Int64])? = nil) -> JSONValue {
         func json(_ e: DrawdownEpisodes.Episode?) -> JSONValue {
             guard let e else { return .null }
-            return ["peak": .int(e.peak), "trough": .int(e.trough), "end": .int(e.end), "depth": .number(e.depth),
-                    "recovered": .bool(e.recovered)]
+            let at = { (bar: Int) in thinned?.sample.index(of: bar) ?? bar }
+            var members: [(key: String, value: JSONValue)] = [
+                (key: "peak", value: .int(at(e.peak))), (key: "trough", value: .int(at(e.trough))), (key: "end", value: .int(at(e.end))),
+                (key: "depth", value: .number(e.depth)), (key: "recovered", value: .bool(e.recovered)),
+            ]
+            if let times = thinned?.times {
+                members += [(key: "bars", value: .int(e.end - e.peak)), (key: "seconds", value: .int(Int(times[e.end] - times[e.peak])))]
+            }
+            return .object(members)
         }
         return ["deepest": json(episodes.deepest), "longest": json(episodes.longest)]
     }
@@ -184,13 +196,18 @@ enum PageData {
     /// trades and fills.
     static func chart(_ candles: CandleSeries, timeframe: String?, indicators: [ChartIndicator] = [],
                       run: (result: BacktestResult, drawdowns: DrawdownEpisodes)? = nil,
-                      encoding: CandleEncoding = .numbers) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [(key: "series", value: series(candles, timeframe: timeframe, encoding: encoding))]
-        if !indicators.isEmpty { members.append((key: "indicators", value: .array(indicators.map(\.json)))) }
-        if let (result, drawdowns) = run {
-            members += [(key: "equity", value: equity(result, drawdowns: drawdowns)), (key: "trades", value: trades(result.trades)),
-                        (key: "fills", value: fills(result.fills))]
+                      encoding: CandleEncoding = .numbers, sample: DisplaySample? = nil) -> JSONValue {
+        let drawn = sample.map { $0.candles(candles) } ?? candles
+        var members: [(key: String, value: JSONValue)] = [(key: "series", value: series(drawn, timeframe: timeframe, encoding: encoding))]
+        if !indicators.isEmpty {
+            members.append((key: "indicators", value: .array(indicators.map { (sample?.indicator($0) ?? $0).json })))
         }
+        if let (result, drawdowns) = run {
+            let shown = sample.map { $0.result(result) } ?? result
+            members += [(key: "equity", value: equity(shown, drawdowns: drawdowns, thinned: sample.map { ($0, result.candles.time) })),
+                        (key: "trades", value: trades(shown.trades)), (key: "fills", value: fills(shown.fills))]
+        }
+        if let sample { members.append((key: "thinned", value: .object([(key: "bars", value: .int(sample.bars))]))) }
         return .object(members)
     }
 

@@ -55,7 +55,10 @@ extension Report {
                                          rows: rows, align: ["left", "right", "right", "right", "right", "right"],
                                          notes: ["The same run with fees and depth impact scaled."] + (breakEvenText.map { [$0] } ?? [])))
         }
-        let chart = chart ?? PageData.chart(result.candles, timeframe: timeframe, indicators: indicators, run: (result, drawdowns))
+        let sample = chart == nil ? DisplaySample(equity: result.equity) : nil
+        if let sample { subtitle.append(sample.note) }
+        let chart = chart ?? PageData.chart(result.candles, timeframe: timeframe, indicators: indicators, run: (result, drawdowns),
+                                            sample: sample)
         return PageData.page(.run, title: title, subtitle: subtitle, manifest: manifest.plainRows, tables: tables,
                              members: [(key: "chart", value: chart)])
     }

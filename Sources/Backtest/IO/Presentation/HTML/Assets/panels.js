@@ -46,7 +46,9 @@ function analyseEquity(eq, initial, t, drawdowns) {
   const episode = (e) => {
     if (!e || !(n > 0)) return null;
     const at = (k) => clamp(k | 0, 0, n - 1), p = at(e.peak), end = at(e.end);
-    return { depth: +e.depth, peak: p, trough: clamp(at(e.trough), p, end), end, bars: end - p, seconds: t[end] - t[p], recovered: !!e.recovered };
+    // A thinned chart's episodes carry their length in the run's own bars and seconds.
+    const bars = Number.isFinite(e.bars) ? e.bars : end - p, seconds = Number.isFinite(e.seconds) ? e.seconds : t[end] - t[p];
+    return { depth: +e.depth, peak: p, trough: clamp(at(e.trough), p, end), end, bars, seconds, recovered: !!e.recovered };
   };
   const given = drawdowns || {}, deepest = episode(given.deepest);
   const longest = deepest && given.longest && given.longest.peak === given.deepest.peak && given.longest.end === given.deepest.end
