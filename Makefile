@@ -39,7 +39,7 @@ test: deps
 	@bash scripts/fuzz.sh $(FUZZ_CI_SECONDS)
 
 # The C library and btcore: the debug libbt.so and bt, then python/tests in a venv
-# (.build/python-venv: numpy, pandas, pytest, polars, pyarrow from PyPI) with ./python installed by pip.
+# (.build/python-venv: numpy, pandas, pytest, polars, pyarrow, nbclient, ipykernel, selenium from PyPI; Chromium for the notebooks) with ./python installed by pip.
 test-python: deps
 	$(SWIFT) build --product bt
 	$(SWIFT) build --product BacktestC
