@@ -401,6 +401,14 @@ typedef struct bt_config {
                                     close of the position's bars) */
     const char *conventions;     /* --conventions: "backtesting.py" or "vectorbt" sets the other
                                     fields left unset to that tool's defaults and rules (NULL: bt's) */
+    /* The window traded and measured, as bt run --from/--to (not execution settings: the run's
+       bars). The bars before start warm up the indicators, rules and order expressions; nothing
+       after end is read (signal arrays of the whole series are cut as the bars are). A window
+       holding no bar is BT_E_INPUT naming start or end. */
+    const char *start;           /* --from: the first bar traded, inclusive: "2010-01-04",
+                                    "2010-01-04T14:30:00Z" or UTC seconds (NULL: the first bar) */
+    const char *end;             /* --to: the last bar, inclusive; a bare date includes that whole
+                                    day (NULL: the last bar) */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */
@@ -449,6 +457,11 @@ bt_status bt_backtest_strategy_series(const bt_series *series, const bt_strategy
 
 /* Bars of the result (the equity curve's length). 0 for an invalid handle. */
 size_t bt_result_bars(const bt_result *result);
+
+/* The bars the run traded among those given: *start, the index of its first bar (the warm-up
+   before it: bt_config's start), and *count, how many (bt_result_bars). Without start and end in
+   the config, 0 and all of them. */
+bt_status bt_result_window(const bt_result *result, size_t *start, size_t *count);
 
 /* Copies the per-bar ledger at each close into arrays of bt_result_bars() elements; any of
    the three may be NULL. position is signed units (negative when short). */

@@ -536,10 +536,33 @@ def _keyword_default(field: Dict[str, Any]) -> Any:
     return None
 
 
+def _window_text(value: Any, name: str) -> Optional[str]:
+    """A window bound as the text bt run's --from/--to read: a str as given ("2010-01-04"; a bare
+    date as `end` includes that whole day), whole seconds as themselves, anything pd.Timestamp
+    reads (naive is UTC) as that instant ("2010-01-04T00:00:00Z")."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        raise InputError(f"{name} {value!r}: not a time (give a date, a pd.Timestamp or UTC seconds)")
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    try:
+        stamp = pd.Timestamp(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} {value!r}: not a time (give a date, a pd.Timestamp or UTC seconds)") from None
+    if stamp is pd.NaT:
+        raise InputError(f"{name}: NaT is not a time (give None for no bound)")
+    stamp = stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp.tz_convert("UTC")
+    if stamp != stamp.floor("s"):
+        raise InputError(f"{name} {value!r}: bt's bar times are whole seconds; give a time without a fraction of a second")
+    return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def _config(values: Dict[str, Any], db: Optional[str], settings: Optional[Dict[str, Dict[str, Any]]] = None,
-            config: Optional[type] = None):
+            config: Optional[type] = None, window: Tuple[Optional[str], Optional[str]] = (None, None)):
     """bt_config for `values` (keyword: value; None leaves the setting to its default), of the
-    library's `settings` laid out as `config` (SETTINGS and _lib.Config; tests add a setting)."""
+    library's `settings` laid out as `config` (SETTINGS and _lib.Config; tests add a setting),
+    trading `window` (start, end as bt run's --from/--to read them)."""
     settings = SETTINGS if settings is None else settings
     c = (config or _lib.Config)()
     if config is None:
@@ -573,6 +596,7 @@ def _config(values: Dict[str, Any], db: Optional[str], settings: Optional[Dict[s
         else:
             setattr(c, target, text(_order_text(value, name), name))
     c.db = text(db, "db")
+    c.start, c.end = text(window[0], "start"), text(window[1], "end")
     return c, keep
 
 
@@ -582,7 +606,7 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
              short_entry: Optional[str] = None, short_exit: Optional[str] = None,
              params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
              db: Optional[str] = None, other: Optional[Dict[str, Any]] = None, max_stale: Optional[str] = None,
-             symbol: Optional[str] = None, **settings: Any) -> Result:
+             symbol: Optional[str] = None, start: Any = None, end: Any = None, **settings: Any) -> Result:
     """Backtests signals (or a strategy, or rules) on `df` with bt's engine, as `bt run` does.
 
     What trades, one of:
@@ -606,6 +630,13 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
 
     other, max_stale, symbol: the series rules read with `@` and how stale another symbol's
     may go, as `signals` takes them; `symbol` names df's bars (default df.attrs["symbol"]).
+
+    start, end: the window traded and measured, as `bt run --from START --to END`: the bars
+    before `start` only warm up the indicators, rules and order expressions (the run starts flat
+    at `start`), nothing after `end` is read, and the statistics, trades and equity cover the
+    window. Each is a date or time as bt reads it ("2010-01-04", "2010-01-04T14:30:00Z"; a bare
+    date as `end` includes that whole day), a pd.Timestamp or datetime (that instant; naive is
+    UTC) or UTC seconds. Signal arrays still cover all of df. None: the first or last bar.
     Bars where a series read with `@` had no closed bar are in `.warnings` ("no_closed_bar").
 
     `df` needs a DatetimeIndex and open, high, low, close (and volume for the synthetic book
@@ -618,7 +649,7 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
 
     Raises:
         InputError: bad signals, bars or settings, with bt's message ("fee_bps '-3': fee must be
-        in [0, 10000) basis points"). StoreError: the store named by db failed. TypeError: a
+        in [0, 10000) basis points"); a window holding no bar, naming start or end. StoreError: the store named by db failed. TypeError: a
         keyword that is no setting.
     """
     unknown = [k for k in settings if k not in SETTINGS]
@@ -632,7 +663,8 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
         raise InputError("symbol: a Bars keeps the symbol of the frame it was made from (set df.attrs['symbol'] before Bars(df))")
     bars = None if prepared is not None else BarsArgument(df, need_time=True, symbol=symbol)
     n = len(prepared) if prepared is not None else bars.n
-    config, keep = _config(values, db if db is not None else df.attrs.get("db"))
+    config, keep = _config(values, db if db is not None else df.attrs.get("db"),
+                           window=(_window_text(start, "start"), _window_text(end, "end")))
     out = ctypes.c_void_p()
     given = entries is not None or exits is not None
     if given:
@@ -664,7 +696,10 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
             check(lib.bt_backtest_strategy(ctypes.byref(bars.struct), handle.value, assignments, count,
                                            ctypes.byref(config), ctypes.byref(out)))
     del keep
-    return Result(_lib.Handle(out.value, lib.bt_result_free), df.index)
+    result = _lib.Handle(out.value, lib.bt_result_free)
+    first, count = ctypes.c_size_t(), ctypes.c_size_t()
+    check(lib.bt_result_window(result.value, ctypes.byref(first), ctypes.byref(count)))
+    return Result(result, df.index[first.value:first.value + count.value])
 
 
 def _settings_doc() -> str:

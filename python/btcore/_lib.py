@@ -187,6 +187,7 @@ _declare("bt_backtest_strategy", c_int, POINTER(Bars), HANDLE, STRINGS, c_size_t
 _declare("bt_backtest_series", c_int, HANDLE, POINTER(Signals), POINTER(Config), P_HANDLE)
 _declare("bt_backtest_strategy_series", c_int, HANDLE, HANDLE, STRINGS, c_size_t, POINTER(Config), P_HANDLE)
 _declare("bt_result_bars", c_size_t, HANDLE)
+_declare("bt_result_window", c_int, HANDLE, POINTER(c_size_t), POINTER(c_size_t))
 _declare("bt_result_equity", c_int, HANDLE, P_DOUBLE, P_DOUBLE, P_DOUBLE)
 _declare("bt_exit_kind_name", c_char_p, c_int)
 _declare("bt_result_trade_count", c_size_t, HANDLE)
