@@ -556,6 +556,36 @@ bt_status bt_result_json_with(const bt_result *result, int with_costs, int with_
 void bt_result_free(bt_result *result);
 
 /* ---------------------------------------------------------------------------------------------
+ * Many runs: portfolios
+ *
+ * These calls run one of bt's jobs whole and give its result as text (JSON, as the command
+ * prints it), owned by a bt_text handle. Options come as "name=value" strings named as btcore's
+ * keywords (the command line's options with underscores: "max_positions=5"); an unknown name
+ * is BT_E_INPUT with the closest known one.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct bt_text bt_text;
+
+/* The text into buffer[capacity] as bt_result_json gives its own (buffer NULL and capacity 0:
+   *length only; BT_E_LENGTH, nothing written, when the buffer is too small). */
+bt_status bt_text_copy(const bt_text *text, char *buffer, size_t capacity, size_t *length);
+void bt_text_free(bt_text *text);
+
+/* A portfolio of several symbols sharing one account, as `bt portfolio STRATEGY --symbols ...
+   --json` prints it into *out. The series are either the caller's (series[nseries], each with
+   its symbol and all at one timeframe: BT_E_INPUT naming the two that differ) or the store's
+   (symbols[nsymbols] read from config->db as bt portfolio reads them; option "timeframe" picks or
+   resamples the stored series). strategy is NULL only with "rotate=1". params are "name=value"
+   (--param). options: max_positions, rank (an expression), weight, rebalance, rotate (1 or 0),
+   timeframe, max_stale. config: every execution setting and the window (start, end), each
+   symbol's execution as bt portfolio makes it; with_costs 1 adds the cost table, 0 writes
+   "costs": null (--no-costs). */
+bt_status bt_portfolio(const bt_bars *series, size_t nseries, const char *const *symbols, size_t nsymbols,
+                       const bt_strategy *strategy, const char *const *params, size_t nparams,
+                       const char *const *options, size_t noptions, const bt_config *config, int with_costs,
+                       bt_text **out);
+
+/* ---------------------------------------------------------------------------------------------
  * The candle store (read-only)
  * ------------------------------------------------------------------------------------------- */
 

@@ -477,7 +477,7 @@ public func bt_result_json_with(_ handle: OpaquePointer?, _ withCosts: Int32, _ 
 /// Gives `text` as bt.h's functions give text: its length (without the NUL) into `length` (may
 /// be NULL); with `buffer` NULL and `capacity` 0 nothing more, else the text and its NUL.
 /// - Throws: `.length` for a buffer too small (nothing written), `.argument` for a NULL buffer.
-private func copyText(_ text: String, into buffer: UnsafeMutablePointer<CChar>?, capacity: Int, length: UnsafeMutablePointer<Int>?,
+func copyText(_ text: String, into buffer: UnsafeMutablePointer<CChar>?, capacity: Int, length: UnsafeMutablePointer<Int>?,
                       _ function: String) throws {
     let bytes = Array(text.utf8)
     length?.pointee = bytes.count

@@ -9,14 +9,15 @@ import Foundation
 /// (`ExecutionRequest.configuration`); the Python tests hold the two equal through `bt run --json`.
 enum Config {
     /// The setting's name in this API and in btcore: its `bt_config` field (`allow_short`),
-    /// `db` for the store, `start` and `end` for the window (`--from`, `--to`), else its
-    /// library name.
+    /// `db` for the store, `start` and `end` for the window (`--from`, `--to`), `rank` for a
+    /// portfolio's rank (`bt_portfolio`'s option), else its library name.
     static func name(_ setting: Setting) -> String {
         if let spec = ExecutionSetting.of(setting) { return spec.fieldName }
         switch setting {
         case .store: return "db"
         case .from: return "start"
         case .to: return "end"
+        case .portfolioRank: return "rank"
         default: return setting.name
         }
     }

@@ -32,6 +32,7 @@ from ._arrays import BarsArgument, doubles, flags, parameters, seconds, times
 from ._lib import Error, InputError, InternalError, StoreError, check, lib
 
 __all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names",
+           "portfolio", "PortfolioResult",
            "execution_settings", "ta",
            "Error", "InputError", "StoreError", "InternalError", "version", "library_path"]
 
@@ -728,3 +729,59 @@ backtest.__signature__ = _signature(SETTINGS)
 def stat_names() -> List[str]:
     """Every statistic's machine name, in bt's output order."""
     return [lib.bt_stat_name(i).decode() for i in range(lib.bt_stat_count())]
+
+
+from ._portfolio import PortfolioResult  # noqa: E402 - needs the helpers above
+from . import _keywords, _portfolio  # noqa: E402
+
+#: portfolio's own keywords besides the execution settings.
+_PORTFOLIO_KEYWORDS = ("entry", "exit", "short_entry", "short_exit", "params", "strategies", "max_positions", "rank", "weight",
+                       "rebalance", "rotate", "timeframe", "db", "max_stale", "start", "end", "costs")
+
+
+def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Optional[str] = None, *,
+              entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002 - bt's name
+              short_entry: Optional[str] = None, short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None,
+              strategies: Optional[str] = None, max_positions: Optional[int] = None, rank: Optional[str] = None,
+              weight: Optional[str] = None, rebalance: Optional[Union[str, int]] = None, rotate: bool = False,
+              timeframe: Optional[str] = None, db: Optional[str] = None, max_stale: Optional[str] = None, start: Any = None,
+              end: Any = None, costs: bool = False, **settings: Any) -> PortfolioResult:
+    """Several symbols sharing one account, as `bt portfolio` runs them: each symbol's signals
+    open positions in up to `max_positions` slots, ranked by `rank` when more signal at once.
+
+    data: the bars, one of
+        a dict of DataFrames by symbol ({"AAPL": aapl, "MSFT": msft}), all at one timeframe
+            (their attrs["timeframe"], else inferred from the times), as `backtest` takes a frame;
+        a list of stored symbols (["AAPL", "MSFT"]) read from the store `db` (default $BT_DB,
+            else data/bt.sqlite) as `bt portfolio --symbols` reads them (`timeframe` picks or
+            resamples the stored series).
+    strategy, entry, exit, short_entry, short_exit, params, strategies: what trades, as
+        `backtest` takes them (a built-in, a strategy file, or rules).
+    max_positions (--max-positions): K slots (default: one per symbol).
+    rank (--rank): an expression ranking the symbols that signal at once ("roc(close, 20)").
+    weight (--weight): "equal", "inverse-vol" or "rank".
+    rebalance (--rebalance): "never", "1w", "1M" or a number of bars.
+    rotate (--rotate): hold the top `max_positions` by `rank` at each rebalance, whatever the
+        signals (no strategy then).
+    max_stale (--max-stale), start and end (--from, --to, as `backtest`), costs (False: "costs"
+    is null, as --no-costs; True runs the cost table, four more runs) and every execution
+    keyword of `backtest` (fee_bps=5, depth="none", ...).
+
+    Returns:
+        A PortfolioResult: `.stats` equal `bt portfolio --json`'s "stats" on the same bars,
+        `.json()` the whole object, `.figures`, `.contributions`, `.warnings`.
+
+    Raises:
+        InputError: bad data (series at different timeframes, a symbol given twice, an
+        unknown symbol), options or settings, naming the argument; a keyword portfolio does
+        not take (with the closest one). StoreError: the store failed.
+    """
+    _keywords.check("portfolio", settings, list(SETTINGS) + list(_PORTFOLIO_KEYWORDS))
+    options = {"max_positions": max_positions, "rank": rank, "weight": weight, "rebalance": rebalance, "rotate": rotate or None,
+               "timeframe": timeframe, "max_stale": max_stale}
+    if max_positions is not None and (isinstance(max_positions, bool) or not float(max_positions).is_integer()):
+        raise InputError(f"max_positions {max_positions!r}: not a whole number of positions")
+    if max_positions is not None:
+        options["max_positions"] = int(max_positions)
+    return _portfolio.run(data, strategy, entry=entry, exit=exit, short_entry=short_entry, short_exit=short_exit, params=params,
+                          strategies=strategies, options=options, db=db, start=start, end=end, costs=costs, settings=settings)

@@ -202,6 +202,12 @@ _declare("bt_result_json", c_int, HANDLE, c_int, ctypes.c_char_p, c_size_t, POIN
 _declare("bt_result_json_with", c_int, HANDLE, c_int, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_result_free", None, HANDLE)
 
+# Many runs
+_declare("bt_text_copy", c_int, HANDLE, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
+_declare("bt_text_free", None, HANDLE)
+_declare("bt_portfolio", c_int, c_void_p, c_size_t, STRINGS, c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t,
+         POINTER(Config), c_int, P_HANDLE)
+
 # The store
 _declare("bt_store_open", c_int, c_char_p, P_HANDLE)
 _declare("bt_store_list", c_int, HANDLE, POINTER(c_size_t))
@@ -293,6 +299,15 @@ class Handle:
             self.close()
         except Exception:  # noqa: BLE001 - the interpreter may be shutting down
             pass
+
+
+def read_text(handle: Handle) -> str:
+    """The text of a bt_text handle (bt_text_copy), as str."""
+    length = c_size_t()
+    check(lib.bt_text_copy(handle.value, None, 0, ctypes.byref(length)))
+    buffer = ctypes.create_string_buffer(length.value + 1)
+    check(lib.bt_text_copy(handle.value, buffer, length.value + 1, ctypes.byref(length)))
+    return buffer.raw[:length.value].decode("utf-8")
 
 
 def new_handle(call, free) -> Handle:
