@@ -17,7 +17,6 @@ the interpreter. The library is found at $BT_LIB, else inside the package.
 from __future__ import annotations
 
 import ctypes
-import difflib
 import inspect
 import json as _json
 import math
@@ -30,9 +29,10 @@ import pandas as pd
 from . import _lib, ta
 from ._arrays import BarsArgument, doubles, flags, parameters, seconds, times
 from ._lib import Error, InputError, InternalError, StoreError, check, lib
+from ._keywords import KeywordError, checked
 
 __all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names",
-           "portfolio", "PortfolioResult",
+           "portfolio", "PortfolioResult", "KeywordError",
            "execution_settings", "ta",
            "Error", "InputError", "StoreError", "InternalError", "version", "library_path"]
 
@@ -64,6 +64,7 @@ def _seconds(t: Any, name: str) -> Optional[ctypes.c_int64]:
     return ctypes.c_int64(int(stamp.timestamp()))
 
 
+@checked
 def read(symbol: str, db: Optional[str] = None, timeframe: Optional[str] = None,
          start: Any = None, end: Any = None) -> pd.DataFrame:
     """The stored candles of `symbol` as a DataFrame.
@@ -107,6 +108,7 @@ def read(symbol: str, db: Optional[str] = None, timeframe: Optional[str] = None,
         store.close()
 
 
+@checked
 def series(db: Optional[str] = None) -> pd.DataFrame:
     """Every stored series, as `bt data list` shows them: symbol, timeframe, first and last bar
     times (UTC) and bars, ordered by symbol then timeframe."""
@@ -147,6 +149,7 @@ class Bars:
         could not store, times that do not increase).
     """
 
+    @checked
     def __init__(self, df: pd.DataFrame) -> None:
         bars = BarsArgument(df, need_time=True)
         out = ctypes.c_void_p()
@@ -206,6 +209,7 @@ class Expression:
     store `db`, and the evaluated frame's own bars resampled for its own symbol (`symbol`, else
     df.attrs["symbol"]) at a higher timeframe; `max_stale` as bt run's --max-stale ("3d")."""
 
+    @checked
     def __init__(self, text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,
                  db: Any = None, max_stale: Optional[str] = None) -> None:
         self.text = text
@@ -217,6 +221,7 @@ class Expression:
                                        lib.bt_expr_free)
         self.is_condition: bool = lib.bt_expr_is_condition(self._handle.value) == 1
 
+    @checked
     def values(self, df: pd.DataFrame, *, symbol: Optional[str] = None) -> pd.Series:
         """The value at every bar of `df` (conditions as 1.0, 0.0 or NaN for unknown)."""
         bars = BarsArgument(df, need_time=False, symbol=symbol)
@@ -224,6 +229,7 @@ class Expression:
         check(lib.bt_expr_eval(self._handle.value, ctypes.byref(bars.struct), _lib.address(out)))
         return pd.Series(out, index=df.index, name=self.text)
 
+    @checked
     def signal(self, df: pd.DataFrame, *, symbol: Optional[str] = None) -> pd.Series:
         """True where the condition is true (false where false or unknown), as a rule fires."""
         bars = BarsArgument(df, need_time=False, symbol=symbol)
@@ -235,12 +241,14 @@ class Expression:
         return f"Expression({self.text!r}, {'condition' if self.is_condition else 'number'})"
 
 
+@checked
 def compile(text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,  # noqa: A001
             db: Any = None, max_stale: Optional[str] = None) -> Expression:
     """`Expression(text, params, ...)`: compile once, evaluate on many frames."""
     return Expression(text, params, other=other, db=db, max_stale=max_stale)
 
 
+@checked
 def evaluate(df: pd.DataFrame, text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,
              db: Any = None, max_stale: Optional[str] = None, symbol: Optional[str] = None) -> pd.Series:
     """The expression's value at every bar of `df`: `btcore.evaluate(df, "sma(close, 20) / close")`;
@@ -283,6 +291,7 @@ def _reading(strategy: _lib.Handle, other: Optional[Dict[str, Any]], db: Any, ma
     return handle, series
 
 
+@checked
 def signals(df: pd.DataFrame, entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002 - bt's name
             short_entry: Optional[str] = None, short_exit: Optional[str] = None, *,
             strategy: Optional[str] = None, params: Optional[Dict[str, Any]] = None,
@@ -377,6 +386,7 @@ class Result:
         self._index = index
         self._json: Dict[Any, Dict[str, Any]] = {}
 
+    @checked
     def json(self, costs: bool = False, intervals: bool = True) -> Dict[str, Any]:
         """The object `bt run --json` prints for this run (with `costs=False`, as with
         `--no-costs`: "costs" is null; True adds the cost-sensitivity table, four more runs).
@@ -416,6 +426,7 @@ class Result:
         stats = self.json(intervals=True)["stats"]
         return {name: stats[name] for name in _INTERVALS}
 
+    @checked
     def stat(self, name: str) -> float:
         """One statistic as a float (times as UTC seconds, NaN where undefined), computed alone
         with the few computed alongside it: the value the table has."""
@@ -522,6 +533,7 @@ def _order_text(value: Any, name: str) -> Optional[str]:
 SETTINGS: Dict[str, Dict[str, Any]] = {f["setting"]: f for f in _lib.FIELDS if "setting" in f}
 
 
+@checked
 def execution_settings() -> pd.DataFrame:
     """Every execution keyword of `backtest`: name, kind, default (None: off, or set by the run)
     and help, in bt's order, as the library describes them."""
@@ -650,14 +662,11 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
 
     Raises:
         InputError: bad signals, bars or settings, with bt's message ("fee_bps '-3': fee must be
-        in [0, 10000) basis points"); a window holding no bar, naming start or end. StoreError: the store named by db failed. TypeError: a
-        keyword that is no setting.
+        in [0, 10000) basis points"); a window holding no bar, naming start or end; a keyword
+        backtest does not take (KeywordError, also a TypeError), with the closest one.
+        StoreError: the store named by db failed.
     """
-    unknown = [k for k in settings if k not in SETTINGS]
-    if unknown:
-        close = difflib.get_close_matches(unknown[0], list(SETTINGS), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise TypeError(f"backtest() got an unexpected keyword argument {unknown[0]!r}{hint}")
+    _keywords.check("backtest", settings, list(SETTINGS) + _BACKTEST_KEYWORDS)
     values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
     prepared = df if isinstance(df, Bars) else None
     if prepared is not None and symbol is not None:
@@ -703,6 +712,10 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
     return Result(result, df.index[first.value:first.value + count.value])
 
 
+#: backtest's own keywords besides the execution settings.
+_BACKTEST_KEYWORDS = [p for p in inspect.signature(backtest).parameters if p != "settings"]
+
+
 def _settings_doc() -> str:
     lines = []
     for name, f in SETTINGS.items():
@@ -726,17 +739,15 @@ backtest.__doc__ = backtest.__doc__.replace("{settings}", _settings_doc())
 backtest.__signature__ = _signature(SETTINGS)
 
 
+@checked
 def stat_names() -> List[str]:
     """Every statistic's machine name, in bt's output order."""
     return [lib.bt_stat_name(i).decode() for i in range(lib.bt_stat_count())]
 
 
 from ._portfolio import PortfolioResult  # noqa: E402 - needs the helpers above
-from . import _keywords, _portfolio  # noqa: E402
+from . import _keywords, _portfolio  # noqa: E402,F811
 
-#: portfolio's own keywords besides the execution settings.
-_PORTFOLIO_KEYWORDS = ("entry", "exit", "short_entry", "short_exit", "params", "strategies", "max_positions", "rank", "weight",
-                       "rebalance", "rotate", "timeframe", "db", "max_stale", "start", "end", "costs")
 
 
 def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Optional[str] = None, *,
@@ -776,7 +787,7 @@ def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Opt
         unknown symbol), options or settings, naming the argument; a keyword portfolio does
         not take (with the closest one). StoreError: the store failed.
     """
-    _keywords.check("portfolio", settings, list(SETTINGS) + list(_PORTFOLIO_KEYWORDS))
+    _keywords.check("portfolio", settings, list(SETTINGS) + _PORTFOLIO_KEYWORDS)
     options = {"max_positions": max_positions, "rank": rank, "weight": weight, "rebalance": rebalance, "rotate": rotate or None,
                "timeframe": timeframe, "max_stale": max_stale}
     if max_positions is not None and (isinstance(max_positions, bool) or not float(max_positions).is_integer()):
@@ -785,3 +796,7 @@ def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Opt
         options["max_positions"] = int(max_positions)
     return _portfolio.run(data, strategy, entry=entry, exit=exit, short_entry=short_entry, short_exit=short_exit, params=params,
                           strategies=strategies, options=options, db=db, start=start, end=end, costs=costs, settings=settings)
+
+
+#: portfolio's own keywords besides the execution settings.
+_PORTFOLIO_KEYWORDS = [p for p in inspect.signature(portfolio).parameters if p != "settings"]

@@ -68,6 +68,7 @@ def run(data: Union[Mapping[str, pd.DataFrame], Sequence[str]], strategy: Option
         for key, frame in data.items():
             if not isinstance(key, str):
                 raise InputError(f"data: a key is a symbol ('SPY'), not a {type(key).__name__}")
+            _lib.text(key, "data key")  # a NUL or no UTF-8, named as the key rather than the bars' symbol
             frames.append(BarsArgument(frame, need_time=True, what=f"data[{key!r}]", symbol=key))
         if db is None:
             stores = {f.attrs.get("db") for f in data.values()}

@@ -38,8 +38,8 @@ def test_every_setting_is_a_keyword_a_field_and_a_bt_run_option():
     assert "(with short= and entry_limit=)" in settings["short_entry_limit"]["help"]
 
 
-def test_an_unknown_keyword_is_a_type_error_with_the_closest_setting(goog, sig):
-    with pytest.raises(TypeError, match=r"unexpected keyword argument 'fee_bp' \(did you mean fee_bps\?\)"):
+def test_an_unknown_keyword_is_an_input_error_with_the_closest_setting(goog, sig):
+    with pytest.raises(btcore.InputError, match=r"^fee_bp: backtest\(\) has no keyword argument 'fee_bp'; did you mean 'fee_bps'\?"):
         btcore.backtest(goog, sig.entry, sig.exit, fee_bp=5)
 
 
