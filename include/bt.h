@@ -66,7 +66,9 @@ typedef enum bt_status {
     /* The candle store failed: damaged, locked, unreadable (bt exits 1 for these). */
     BT_E_STORE = 4,
     /* A failure inside bt that is not the caller's (please report it). */
-    BT_E_INTERNAL = 5
+    BT_E_INTERNAL = 5,
+    /* The caller stopped a long call through its cancel flag (bt_sweep). */
+    BT_E_CANCELLED = 6
 } bt_status;
 
 /* The message of the last failed call on this thread ("" when none has failed). The pointer
@@ -556,7 +558,7 @@ bt_status bt_result_json_with(const bt_result *result, int with_costs, int with_
 void bt_result_free(bt_result *result);
 
 /* ---------------------------------------------------------------------------------------------
- * Many runs: portfolios
+ * Many runs: portfolios and sweeps
  *
  * These calls run one of bt's jobs whole and give its result as text (JSON, as the command
  * prints it), owned by a bt_text handle. Options come as "name=value" strings named as btcore's
@@ -584,6 +586,23 @@ bt_status bt_portfolio(const bt_bars *series, size_t nseries, const char *const 
                        const bt_strategy *strategy, const char *const *params, size_t nparams,
                        const char *const *options, size_t noptions, const bt_config *config, int with_costs,
                        bt_text **out);
+
+/* A parameter sweep of one series, as `bt sweep STRATEGY SYMBOL --grid ... --out directory`:
+   every combination of the grid (grid[ngrid], "fast=5:50:5", "slow=20,40,80" or "k=2", as --grid
+   takes them) that passes the option "where", each a backtest of the strategy with params (fixed
+   "name=value") and config (its execution settings and window). The series is the caller's bars
+   or `symbol` read from config->db (option "timeframe" as --timeframe). Writes the sweep's folder
+   into `directory` (sweep.csv, sweep.md, report.html, ...; it must not exist, or be empty) and
+   gives in *out a JSON summary: {"best": {axis: value} or null, "rank", "deflated_sharpe",
+   "pbo" (null where undefined), "combinations", "evaluated", "failed"}. Options: where, rank
+   (the statistic to rank by, "sharpe"), walk_forward (folds), pbo_blocks, top, timeframe. A grid
+   axis that is not a parameter or a setting bt sweeps, and a grid that where leaves empty, are
+   BT_E_INPUT naming grid and where. `cancel` (may be NULL) is read between small chunks of
+   combinations: set it nonzero from another thread (a signal handler) and the call returns
+   BT_E_CANCELLED soon after. */
+bt_status bt_sweep(const bt_bars *bars, const char *symbol, const bt_strategy *strategy, const char *const *grid,
+                   size_t ngrid, const char *const *params, size_t nparams, const char *const *options, size_t noptions,
+                   const bt_config *config, const char *directory, const volatile int *cancel, bt_text **out);
 
 /* ---------------------------------------------------------------------------------------------
  * The candle store (read-only)

@@ -31,9 +31,9 @@ struct JobOptions {
     subscript(_ name: String) -> String? { values[name] }
 
     /// A whole number option ("5"), nil when not given.
-    func int(_ name: String, setting: Setting) throws -> Int? {
+    func int(_ name: String) throws -> Int? {
         try values[name].map { text in
-            guard let v = Int(text) else { throw InputError("not a whole number", setting: setting, value: text) }
+            guard let v = Int(text) else { throw BridgeError.input("\(name) '\(text)': not a whole number") }
             return v
         }
     }

@@ -31,7 +31,7 @@ public func bt_portfolio(_ series: UnsafePointer<bt_bars>?, _ nseries: Int, _ sy
         let maxStale = options["max_stale"]
         let job = try PortfolioJob(
             strategy: chosen?.strategy, assignments: try stringList(params, nparams, "params"), rank: options["rank"],
-            rules: { _ in try PortfolioRules(maxPositions: try options.int("max_positions", setting: .maxPositions),
+            rules: { _ in try PortfolioRules(maxPositions: try options.int("max_positions"),
                                              weight: options["weight"], rebalance: options["rebalance"], rotate: rotate) },
             other: { reading, shared in
                 try OtherSeriesReader.reading(reading, shared: shared) {

@@ -32,7 +32,7 @@ from ._lib import Error, InputError, InternalError, StoreError, check, lib
 from ._keywords import KeywordError, checked
 
 __all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names",
-           "portfolio", "PortfolioResult", "KeywordError",
+           "portfolio", "PortfolioResult", "sweep", "Sweep", "KeywordError",
            "execution_settings", "ta",
            "Error", "InputError", "StoreError", "InternalError", "version", "library_path"]
 
@@ -800,3 +800,100 @@ def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Opt
 
 #: portfolio's own keywords besides the execution settings.
 _PORTFOLIO_KEYWORDS = [p for p in inspect.signature(portfolio).parameters if p != "settings"]
+
+
+from ._sweep import Sweep  # noqa: E402 - needs the helpers above
+from . import _sweep  # noqa: E402
+
+
+def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, grid: Dict[str, Any],
+          where: Optional[str] = None, walk_forward: Optional[int] = None, rank: Optional[str] = None,
+          pbo_blocks: Optional[int] = None, top: Optional[int] = None, entry: Optional[str] = None,
+          exit: Optional[str] = None, short_entry: Optional[str] = None,  # noqa: A002 - bt's name
+          short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
+          db: Optional[str] = None, timeframe: Optional[str] = None, start: Any = None, end: Any = None,
+          out: Optional[str] = None, **settings: Any) -> Sweep:
+    """Every combination of `grid` backtested on one series, as `bt sweep` runs them.
+
+    data: a DataFrame of bars (as `backtest` takes it), or a stored symbol ("GOOG") read from
+        `db` (default df.attrs["db"], $BT_DB, data/bt.sqlite) with `timeframe`, as bt sweep reads it.
+    strategy, entry, exit, short_entry, short_exit, strategies: what trades, as `backtest` takes
+        them; rules read the swept names as `$names`.
+    grid: each swept parameter's values by name ({"fast": range(5, 50, 5), "slow": [20, 50, 100]},
+        or bt's text "5:50:5"), as --grid; a name may also be an exit setting bt sweeps (sl, tp,
+        trail, ...).
+    where (--where): keep the combinations where it holds ("fast < slow").
+    walk_forward (--walk-forward): K folds, each choosing its best in sample and trading it out
+        of sample; rank (--rank): the statistic ranking the combinations (default "sharpe");
+        pbo_blocks (--pbo-blocks), top (--top).
+    params: fixed parameters; start, end: the window (as `backtest`'s); out: the report folder
+        (default a temporary one, as `.folder`); every execution keyword of `backtest`.
+
+    Returns:
+        A Sweep: `.table` (the rows of bt sweep's sweep.csv, the same values), `.best`,
+        `.deflated_sharpe`, `.pbo`, `.heatmap(x, y, stat)`, `.run(**values)`.
+
+    Raises:
+        InputError: a grid axis that is not a parameter (with the closest), a grid that `where`
+        leaves empty, bad data or settings, naming the argument; a keyword sweep does not take.
+        KeyboardInterrupt: Ctrl-C stops the sweep within about a second (between two small
+        chunks of combinations) and the interpreter stays usable.
+    """
+    _keywords.check("sweep", settings, list(SETTINGS) + _SWEEP_KEYWORDS)
+    if not isinstance(grid, dict) or not grid:
+        raise InputError("grid: give each swept parameter's values by name ({'fast': range(5, 50, 5)})")
+    axes = [str(name) for name in grid]
+    specs = [(f"grid[{name!r}]", _sweep.axis_text(name, values)) for name, values in grid.items()]
+    frame = data if isinstance(data, pd.DataFrame) else None
+    if frame is None and not isinstance(data, str):
+        raise InputError(f"data: expected a DataFrame of bars or a stored symbol, got {type(data).__name__}")
+    store = db if db is not None else (frame.attrs.get("db") if frame is not None else _default_db(None))
+    values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
+    config, keep = _config(values, store, window=(_window_text(start, "start"), _window_text(end, "end")))
+    rules = any(r is not None for r in (entry, exit, short_entry, short_exit))
+    # Rules declare the swept names as $names (their first values), as bt sweep does.
+    declared = dict(params or {})
+    if rules:
+        for name, values_ in grid.items():
+            first = _sweep.axis_text(name, values_).split("=", 1)[1].split(",")[0].split(":")[0]
+            declared.setdefault(name, float(first))
+    handle = _strategy(strategy, entry, exit, short_entry, short_exit, declared, strategies)
+    fixed, nfixed = _lib.strings(parameters(params))
+    axis_array, naxes = _lib.strings(specs)
+    options = {"where": where, "rank": rank, "walk_forward": walk_forward, "pbo_blocks": pbo_blocks, "top": top,
+               "timeframe": timeframe}
+    for name in ("walk_forward", "pbo_blocks", "top"):
+        value = options[name]
+        if value is not None and (isinstance(value, bool) or not float(value).is_integer()):
+            raise InputError(f"{name} {value!r}: not a whole number")
+        options[name] = None if value is None else int(value)
+    option_array, noptions = _lib.strings([(k, f"{k}={v}") for k, v in options.items() if v is not None])
+    bars = BarsArgument(frame, need_time=True) if frame is not None else None
+    symbol = None if frame is not None else _lib.text(data, "data")
+    if out is not None:
+        _lib.text(out, "out")
+
+    def call(cancel: ctypes.c_int, result: ctypes.c_void_p, folder: str) -> int:
+        return lib.bt_sweep(None if bars is None else ctypes.byref(bars.struct), symbol, handle.value, axis_array, naxes, fixed,
+                            nfixed, option_array, noptions, ctypes.byref(config), _lib.text(folder, "out"),
+                            ctypes.byref(cancel), ctypes.byref(result))
+
+    def rerun(chosen: Dict[str, Any]) -> Result:
+        swept_settings = {k: v for k, v in chosen.items() if k in SETTINGS}
+        swept_params = {k: v for k, v in chosen.items() if k not in SETTINGS}
+        bars_ = frame if frame is not None else read(str(data), db=store, timeframe=timeframe)
+        kwargs = {**settings, **swept_settings}
+        if rules:
+            return backtest(bars_, entry=entry, exit=exit, short_entry=short_entry, short_exit=short_exit,
+                            params={**(params or {}), **swept_params}, db=store, start=start, end=end, **kwargs)
+        return backtest(bars_, strategy=strategy, strategies=strategies, params={**(params or {}), **swept_params}, db=store,
+                        start=start, end=end, **kwargs)
+
+    try:
+        return _sweep.run(call, axes, rerun, out)
+    finally:
+        del keep
+
+
+#: sweep's own keywords besides the execution settings.
+_SWEEP_KEYWORDS = [p for p in inspect.signature(sweep).parameters if p != "settings"]

@@ -40,7 +40,7 @@ class InternalError(Error):
     """A failure inside bt that is not the caller's."""
 
 
-BT_OK, BT_E_INPUT, BT_E_ARGUMENT, BT_E_LENGTH, BT_E_STORE, BT_E_INTERNAL = range(6)
+BT_OK, BT_E_INPUT, BT_E_ARGUMENT, BT_E_LENGTH, BT_E_STORE, BT_E_INTERNAL, BT_E_CANCELLED = range(7)
 
 
 def _library_path() -> Path:
@@ -205,6 +205,8 @@ _declare("bt_result_free", None, HANDLE)
 # Many runs
 _declare("bt_text_copy", c_int, HANDLE, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_text_free", None, HANDLE)
+_declare("bt_sweep", c_int, POINTER(Bars), c_char_p, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t, STRINGS, c_size_t,
+         POINTER(Config), c_char_p, POINTER(c_int), P_HANDLE)
 _declare("bt_portfolio", c_int, c_void_p, c_size_t, STRINGS, c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t,
          POINTER(Config), c_int, P_HANDLE)
 
@@ -221,7 +223,7 @@ _declare("bt_series_from_bars", c_int, POINTER(Bars), P_HANDLE)
 _declare("bt_series_free", None, HANDLE)
 _declare("bt_store_close", None, HANDLE)
 
-_ERRORS = {BT_E_INPUT: InputError, BT_E_ARGUMENT: InputError, BT_E_LENGTH: InputError, BT_E_STORE: StoreError,
+ERRORS = _ERRORS = {BT_E_INPUT: InputError, BT_E_ARGUMENT: InputError, BT_E_LENGTH: InputError, BT_E_STORE: StoreError,
            BT_E_INTERNAL: InternalError}
 
 
