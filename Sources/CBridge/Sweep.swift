@@ -30,7 +30,11 @@ public func bt_sweep(_ bars: UnsafePointer<bt_bars>?, _ symbol: UnsafePointer<CC
             plan = try SweepPlan(strategy: source, grid: try ParameterGrid(parsing: specs), fixed: try stringList(params, nparams, "params"),
                                  where: options["where"])
         } catch let problem as SweepPlan.Problem {
-            throw InputError(problem.description, setting: problem == .noCombination ? .where : .grid)
+            // Worded with btcore's keywords: grid, params, where.
+            switch problem {
+            case .sweptAndFixed(let name): throw InputError("'\(name)' is both swept and fixed (params)", setting: .grid)
+            case .noCombination: throw InputError("leaves no combination of the grid", setting: .where, value: options["where"])
+            }
         }
         plan.rank = try options["rank"].map(SweepStats.stat(named:)) ?? .sharpe
         plan.folds = try options.int("walk_forward")

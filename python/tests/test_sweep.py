@@ -73,7 +73,8 @@ def test_a_window_exit_axis_rules_and_walk_forward_equal_bt_sweep(store, goog, t
 def test_bad_sweeps_name_the_argument(goog):
     cases = [
         ({"grid": {"fastt": [5]}}, r"^grid: 'fastt' is not a parameter of ma-cross; did you mean 'fast'\?"),
-        ({"grid": {"fast": [50]}, "where": "fast < slow"}, r"^where\b.*leaves no combination"),
+        ({"grid": {"fast": [50]}, "where": "fast < slow"}, r"^where 'fast < slow': leaves no combination of the grid$"),
+        ({"grid": {"fast": [5, 10]}, "params": {"fast": 5}}, r"^grid: 'fast' is both swept and fixed \(params\)$"),
         ({"grid": {}}, r"^grid: give each swept parameter"),
         ({"grid": {"fast": []}}, r"^grid\['fast'\]: no values"),
         ({"grid": {"fast": ["a"]}}, r"^grid\['fast'\]: 'a' is not a number"),
