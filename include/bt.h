@@ -558,7 +558,7 @@ bt_status bt_result_json_with(const bt_result *result, int with_costs, int with_
 void bt_result_free(bt_result *result);
 
 /* ---------------------------------------------------------------------------------------------
- * Many runs: portfolios and sweeps
+ * Many runs: portfolios, sweeps and screens
  *
  * These calls run one of bt's jobs whole and give its result as text (JSON, as the command
  * prints it), owned by a bt_text handle. Options come as "name=value" strings named as btcore's
@@ -603,6 +603,25 @@ bt_status bt_portfolio(const bt_bars *series, size_t nseries, const char *const 
 bt_status bt_sweep(const bt_bars *bars, const char *symbol, const bt_strategy *strategy, const char *const *grid,
                    size_t ngrid, const char *const *params, size_t nparams, const char *const *options, size_t noptions,
                    const bt_config *config, const char *directory, const volatile int *cancel, bt_text **out);
+
+/* A strategy screen of the store config->db, as `bt screen STRATEGY --symbols ... --out
+   directory`: the strategy (with params, "name=value") backtested on each of symbols[nsymbols]
+   (nsymbols 0: every stored series at option "timeframe", --all) with config's execution and
+   window, ranked; writes screen.csv, screen.md and report.html into `directory`. A symbol that
+   fails or trades too little is a row with its status and error, not a failure. *out: JSON
+   {"notes": [{"series", "kind" ("skipped" or "resampled"), "reason"}]}, what the store says of the
+   series screened. Options: rank (the statistic, "sharpe"), min_trades, top, timeframe. */
+bt_status bt_screen(const char *const *symbols, size_t nsymbols, const bt_strategy *strategy, const char *const *params,
+                    size_t nparams, const char *const *options, size_t noptions, const bt_config *config,
+                    const char *directory, bt_text **out);
+
+/* A condition screen of the store config->db, as `bt screen --where condition --json`: the
+   condition (and each option "show=EXPR", repeatable) on each symbol's last bar (at or before
+   option "at", else config->end; config->start bounds the bars read from below). *out: JSON
+   {"report": the object bt screen --json prints, "csv": screen.csv's text, "notes": as bt_screen}.
+   Options: show, at, timeframe, max_stale; params define $names. */
+bt_status bt_where(const char *const *symbols, size_t nsymbols, const char *condition, const char *const *params,
+                   size_t nparams, const char *const *options, size_t noptions, const bt_config *config, bt_text **out);
 
 /* ---------------------------------------------------------------------------------------------
  * The candle store (read-only)

@@ -10,7 +10,8 @@ import Foundation
 enum Config {
     /// The setting's name in this API and in btcore: its `bt_config` field (`allow_short`),
     /// `db` for the store, `start` and `end` for the window (`--from`, `--to`), `rank` for a
-    /// portfolio's rank (`bt_portfolio`'s option), else its library name.
+    /// portfolio's rank (`bt_portfolio`'s option), `out` for a report folder, else its library
+    /// name.
     static func name(_ setting: Setting) -> String {
         if let spec = ExecutionSetting.of(setting) { return spec.fieldName }
         switch setting {
@@ -18,6 +19,7 @@ enum Config {
         case .from: return "start"
         case .to: return "end"
         case .portfolioRank: return "rank"
+        case .output: return "out"
         default: return setting.name
         }
     }

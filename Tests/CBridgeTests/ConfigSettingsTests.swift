@@ -89,6 +89,7 @@ struct ConfigSettingsTests {
     func wording() throws {
         #expect(Config.name(.short) == "allow_short" && Config.name(.store) == "db" && Config.name(.feeBps) == "fee_bps")
         #expect(Config.name(.from) == "start" && Config.name(.to) == "end")
+        #expect(Config.name(.portfolioRank) == "rank" && Config.name(.output) == "out")
         var c = Config.defaults()
         c.fee_bps = -3
         let e = try #require(throws: InputError.self) {

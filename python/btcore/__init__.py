@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import ctypes
 import inspect
+import io
 import json as _json
 import math
 import os
+import shutil
+import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -32,7 +35,7 @@ from ._lib import Error, InputError, InternalError, StoreError, check, lib
 from ._keywords import KeywordError, checked
 
 __all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names",
-           "portfolio", "PortfolioResult", "sweep", "Sweep", "KeywordError",
+           "portfolio", "PortfolioResult", "sweep", "Sweep", "screen", "where", "KeywordError",
            "execution_settings", "ta",
            "Error", "InputError", "StoreError", "InternalError", "version", "library_path"]
 
@@ -897,3 +900,128 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
 
 #: sweep's own keywords besides the execution settings.
 _SWEEP_KEYWORDS = [p for p in inspect.signature(sweep).parameters if p != "settings"]
+
+
+def _screen_symbols(data: Union[Sequence[str], str, None]) -> List[Tuple[str, str]]:
+    """A screen's symbols as (argument, text) pairs: a list of stored symbols or series, or
+    "all" / None for every stored series (--all)."""
+    if data is None or (isinstance(data, str) and data == "all"):
+        return []
+    if isinstance(data, str) or not all(isinstance(s, str) for s in data):
+        raise InputError(f"data: expected a list of stored symbols (or 'all'), got {data!r:.60}")
+    if not data:
+        raise InputError("data: an empty list: give the symbols to screen, or 'all'")
+    return [(f"data[{i}]", s) for i, s in enumerate(data)]
+
+
+def screen(data: Union[Sequence[str], str, None], strategy: Optional[str] = None, *, entry: Optional[str] = None,
+           exit: Optional[str] = None, short_entry: Optional[str] = None,  # noqa: A002 - bt's name
+           short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
+           rank: Optional[str] = None, min_trades: Optional[int] = None, top: Optional[int] = None,
+           timeframe: Optional[str] = None, db: Optional[str] = None, start: Any = None, end: Any = None,
+           out: Optional[str] = None, **settings: Any) -> pd.DataFrame:
+    """The strategy backtested on each stored symbol and ranked, as `bt screen STRATEGY`.
+
+    data: stored symbols or series (["GOOG", "EURUSD@1h"]) of the store `db` (default $BT_DB,
+        else data/bt.sqlite), or "all" (every stored series at `timeframe`, --all).
+    strategy, entry, exit, short_entry, short_exit, params, strategies: what trades, as
+        `backtest` takes them; rank (--rank, default "sharpe"), min_trades (--min-trades),
+        top (--top), timeframe (--timeframe), start and end (the window, as `backtest`'s), every
+        execution keyword of `backtest`; out: the report folder (default a temporary one).
+
+    Returns:
+        A DataFrame with the rows of bt screen's screen.csv in its order: rank (NaN for the
+        unranked), symbol, timeframe, status ("ok", "few_trades", "error", ...), error (the
+        reason), then every statistic. `.attrs["notes"]` lists the series the screen left out or
+        resampled, each with its reason ({"series", "kind", "reason"}); `.attrs["folder"]` is the
+        report folder.
+
+    Raises:
+        InputError: no symbols, bad settings, naming the argument; a keyword screen does not
+        take. StoreError: the store failed.
+    """
+    _keywords.check("screen", settings, list(SETTINGS) + _SCREEN_KEYWORDS)
+    store = db if db is not None else _default_db(None)
+    values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
+    config, keep = _config(values, store, window=(_window_text(start, "start"), _window_text(end, "end")))
+    handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
+    assignments, count = _lib.strings(parameters(params))
+    symbols, nsymbols = _lib.strings(_screen_symbols(data))
+    options = {"rank": rank, "min_trades": min_trades, "top": top, "timeframe": timeframe}
+    for name in ("min_trades", "top"):
+        value = options[name]
+        if value is not None and (isinstance(value, bool) or not float(value).is_integer()):
+            raise InputError(f"{name} {value!r}: not a whole number")
+    option_array, noptions = _lib.strings([(k, f"{k}={int(v) if k in ('min_trades', 'top') else v}")
+                                           for k, v in options.items() if v is not None])
+    folder = out if out is not None else tempfile.mkdtemp(prefix="btcore-screen-")
+    result = ctypes.c_void_p()
+    try:
+        check(lib.bt_screen(symbols, nsymbols, handle.value, assignments, count, option_array, noptions, ctypes.byref(config),
+                            _lib.text(folder, "out"), ctypes.byref(result)))
+    except Error:
+        if out is None:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    summary = _json.loads(_lib.read_text(_lib.Handle(result.value, lib.bt_text_free)))
+    del keep
+    table = pd.read_csv(os.path.join(folder, "screen.csv"), keep_default_na=False, na_values=[""],
+                        dtype={"symbol": str, "timeframe": str, "status": str, "error": str})
+    table["error"] = table["error"].fillna("")
+    table.attrs["notes"] = summary["notes"]
+    table.attrs["folder"] = folder
+    return table
+
+
+def where(data: Union[Sequence[str], str, None], condition: str, *, show: Optional[Sequence[str]] = None,
+          params: Optional[Dict[str, Any]] = None, at: Any = None, timeframe: Optional[str] = None, db: Optional[str] = None,
+          start: Any = None, end: Any = None, max_stale: Optional[str] = None) -> pd.DataFrame:
+    """The stored symbols where `condition` holds on their last bar, as `bt screen --where`.
+
+    data: stored symbols or series of the store `db`, or "all" (every stored series at
+        `timeframe`). condition (--where): a condition of bt's rule language ("close > sma(close,
+        50)"); show (--show): expressions whose values are listed beside it; params: `$names`;
+        at (--at): the last bar at or before this time (else `end`); start: the first bar read;
+        max_stale: as `backtest`'s, for series read with `@`.
+
+    Returns:
+        A DataFrame with the rows of the condition screen's screen.csv (every symbol checked:
+        symbol, timeframe, status, the bar's time, whether it matched, the shown values, error).
+        `.attrs["matches"]` is the `bt screen --where --json` object's "matches" (the symbols
+        where it holds), `.attrs["json"]` the whole object, `.attrs["notes"]` the series left out
+        or resampled with their reason.
+
+    Raises:
+        InputError: a bad condition (with a caret under it), no symbols, naming the argument.
+    """
+    store = db if db is not None else _default_db(None)
+    values = {k: _keyword_default(f) for k, f in SETTINGS.items()}
+    if at is not None and end is not None:
+        raise InputError("at: give at or end, not both")
+    config, keep = _config(values, store, window=(_window_text(start, "start"), _window_text(end, "end")))
+    assignments, count = _lib.strings(parameters(params))
+    symbols, nsymbols = _lib.strings(_screen_symbols(data))
+    if isinstance(show, str):
+        show = [show]
+    pairs = [(f"show[{i}]", f"show={_lib.text(s, f'show[{i}]').decode()}") for i, s in enumerate(show or [])]
+    pairs += [(k, f"{k}={v}") for k, v in (("at", _window_text(at, "at")), ("timeframe", timeframe), ("max_stale", max_stale))
+              if v is not None]
+    option_array, noptions = _lib.strings(pairs)
+    result = ctypes.c_void_p()
+    check(lib.bt_where(symbols, nsymbols, _lib.text(condition, "condition"), assignments, count, option_array, noptions,
+                       ctypes.byref(config), ctypes.byref(result)))
+    del keep
+    summary = _json.loads(_lib.read_text(_lib.Handle(result.value, lib.bt_text_free)))
+    table = pd.read_csv(io.StringIO(summary["csv"]), keep_default_na=False, na_values=[""],
+                        dtype={"symbol": str, "timeframe": str, "status": str, "error": str})
+    table["error"] = table["error"].fillna("")
+    table.attrs["matches"] = summary["report"]["matches"]
+    table.attrs["json"] = summary["report"]
+    table.attrs["notes"] = summary["notes"]
+    return table
+
+
+where = checked(where)
+
+#: screen's own keywords besides the execution settings.
+_SCREEN_KEYWORDS = [p for p in inspect.signature(screen).parameters if p != "settings"]

@@ -207,6 +207,9 @@ _declare("bt_text_copy", c_int, HANDLE, ctypes.c_char_p, c_size_t, POINTER(c_siz
 _declare("bt_text_free", None, HANDLE)
 _declare("bt_sweep", c_int, POINTER(Bars), c_char_p, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t, STRINGS, c_size_t,
          POINTER(Config), c_char_p, POINTER(c_int), P_HANDLE)
+_declare("bt_screen", c_int, STRINGS, c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t, POINTER(Config), c_char_p,
+         P_HANDLE)
+_declare("bt_where", c_int, STRINGS, c_size_t, c_char_p, STRINGS, c_size_t, STRINGS, c_size_t, POINTER(Config), P_HANDLE)
 _declare("bt_portfolio", c_int, c_void_p, c_size_t, STRINGS, c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t,
          POINTER(Config), c_int, P_HANDLE)
 
