@@ -165,6 +165,13 @@ enum Config {
         return (window, { window.candles.inferredTick })
     }
 
+    /// The window's bounds `c.start` and `c.end` as epoch seconds, read as the command line
+    /// reads `--from` and `--to` (for the store's `loadWindow`).
+    static func range(_ c: bt_config) throws -> (from: Int64?, to: Int64?) {
+        (try optionalString(c.start, "start").map { try UTCTime.parseUserDate($0, setting: .from) },
+         try optionalString(c.end, "end").map { try UTCTime.parseUserEnd($0, setting: .to) })
+    }
+
     /// The periods per year asked for (nil: inferred from the times).
     static func periodsPerYear(_ c: bt_config) throws -> Double? {
         try request(c).periodsPerYear()

@@ -54,8 +54,7 @@ public func bt_portfolio(_ series: UnsafePointer<bt_bars>?, _ nseries: Int, _ sy
         } else {
             guard let db else { throw InputError(.needsSetting, "symbols are read from a store", setting: .store) }
             let store = try CandleStore(existingAt: db)
-            let from = try optionalString(cfg.start, "start").map { try UTCTime.parseUserDate($0, setting: .from) }
-            let to = try optionalString(cfg.end, "end").map { try UTCTime.parseUserEnd($0, setting: .to) }
+            let (from, to) = try Config.range(cfg)
             (universe, execution) = try PortfolioJob.universe(try names.map(SeriesName.normalized), windows: { symbol in
                 try store.loadWindow(symbol: symbol, timeframe: timeframe, from: from, to: to)
             }) { _, window in

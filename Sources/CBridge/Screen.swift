@@ -22,12 +22,6 @@ private func notesJSON(_ notes: [SeriesNote]) -> JSONValue {
     .array(notes.map { .object([("series", .string($0.series)), ("kind", .string($0.kind.rawValue)), ("reason", .string($0.reason))]) })
 }
 
-/// The window's bounds of `c` as epoch seconds, read as `bt screen --from/--to` reads them.
-private func range(_ c: bt_config) throws -> (from: Int64?, to: Int64?) {
-    (try optionalString(c.start, "start").map { try UTCTime.parseUserDate($0, setting: .from) },
-     try optionalString(c.end, "end").map { try UTCTime.parseUserEnd($0, setting: .to) })
-}
-
 @_cdecl("bt_screen")
 public func bt_screen(_ symbols: UnsafePointer<UnsafePointer<CChar>?>?, _ nsymbols: Int, _ strategy: OpaquePointer?,
                       _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int, _ options: UnsafePointer<UnsafePointer<CChar>?>?,
@@ -49,7 +43,7 @@ public func bt_screen(_ symbols: UnsafePointer<UnsafePointer<CChar>?>?, _ nsymbo
                             minTrades: try options.int("min_trades") ?? Screen.defaultMinTrades)
         let top = try options.int("top") ?? 20
         guard top > 0 else { throw BridgeError.input("top '\(top)': must be positive") }
-        let (from, to) = try range(cfg)
+        let (from, to) = try Config.range(cfg)
         // The execution options checked once, on the first symbol, before any symbol runs (as bt screen).
         let first = (try? store.loadRange(symbol: symbols[0], timeframe: timeframe, from: from, to: to)) ?? CandleSeries(symbol: symbols[0])
         let sample = try Config.execution(cfg, candles: first, inferredTick: { first.inferredTick }, strategy: strategy,
@@ -94,7 +88,7 @@ public func bt_where(_ symbols: UnsafePointer<UnsafePointer<CChar>?>?, _ nsymbol
         let reader = try OtherSeriesReader.reading(expressions) { try OtherSeriesReader(StoredOtherSeries(path: db), maxStale: maxStale) }
         let screen = try ConditionScreen(condition: expressions[0], shows: Array(expressions.dropFirst()), parameters: parameters,
                                          reading: reader)
-        var (from, to) = try range(cfg)
+        var (from, to) = try Config.range(cfg)
         let at = try options["at"].map { try UTCTime.parseUserEnd($0, setting: .at) }
         if let at {
             guard to == nil else { throw BridgeError.input("give at or end, not both") }

@@ -54,8 +54,7 @@ public func bt_sweep(_ bars: UnsafePointer<bt_bars>?, _ symbol: UnsafePointer<CC
                 window = try Config.window(cfg, of: given, inferredTick: { given.inferredTick }).window
             } else {
                 guard let db else { throw InputError(.needsSetting, "a symbol is read from a store", setting: .store) }
-                let from = try optionalString(cfg.start, "start").map { try UTCTime.parseUserDate($0, setting: .from) }
-                let to = try optionalString(cfg.end, "end").map { try UTCTime.parseUserEnd($0, setting: .to) }
+                let (from, to) = try Config.range(cfg)
                 window = try CandleStore(existingAt: db).loadWindow(symbol: symbol, timeframe: timeframe, from: from, to: to)
             }
             let execution = try Config.execution(cfg, candles: window.candles, inferredTick: { window.candles.inferredTick },
