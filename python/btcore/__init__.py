@@ -934,7 +934,7 @@ def screen(data: Union[Sequence[str], str, None], strategy: Optional[str] = None
         unranked), symbol, timeframe, status ("ok", "few_trades", "error", ...), error (the
         reason), then every statistic. `.attrs["notes"]` lists the series the screen left out or
         resampled, each with its reason ({"series", "kind", "reason"}); `.attrs["folder"]` is the
-        report folder.
+        report folder `out` (None without one: the temporary folder is removed).
 
     Raises:
         InputError: no symbols, bad settings, naming the argument; a keyword screen does not
@@ -969,7 +969,9 @@ def screen(data: Union[Sequence[str], str, None], strategy: Optional[str] = None
                         dtype={"symbol": str, "timeframe": str, "status": str, "error": str})
     table["error"] = table["error"].fillna("")
     table.attrs["notes"] = summary["notes"]
-    table.attrs["folder"] = folder
+    table.attrs["folder"] = out
+    if out is None:  # the temporary folder held only what the table now has
+        shutil.rmtree(folder, ignore_errors=True)
     return table
 
 

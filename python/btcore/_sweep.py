@@ -8,6 +8,7 @@ import os
 import shutil
 import tempfile
 import threading
+import weakref
 from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
@@ -21,7 +22,8 @@ class Sweep:
     """A sweep: `.table` (one row per combination: the swept values, the statistics, status and
     error, as `bt sweep`'s sweep.csv), `.best` (the best combination's values by axis, ranked by
     `.rank`), `.deflated_sharpe`, `.pbo`, `.heatmap(x, y, stat)` and `.run(**values)` (the full
-    Result of one combination). `.folder` is the sweep's report folder (sweep.md, report.html)."""
+    Result of one combination). `.folder` is the sweep's report folder (sweep.md, report.html);
+    a temporary one (no `out=`) is removed with the Sweep."""
 
     def __init__(self, table: pd.DataFrame, summary: Dict[str, Any], axes: List[str], folder: str,
                  rerun: Callable[[Dict[str, Any]], Any]) -> None:
@@ -125,4 +127,7 @@ def run(call: Callable[[ctypes.c_int, ctypes.c_void_p, str], int], axes: List[st
     table = pd.read_csv(os.path.join(folder, "sweep.csv"), keep_default_na=False, na_values=[""],
                         dtype={"status": str, "error": str})
     table["error"] = table["error"].fillna("")
-    return Sweep(table, summary, axes, folder, rerun)
+    sweep = Sweep(table, summary, axes, folder, rerun)
+    if out_dir is None:  # a temporary folder goes with its Sweep
+        weakref.finalize(sweep, shutil.rmtree, folder, True)
+    return sweep

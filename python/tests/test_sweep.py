@@ -125,3 +125,17 @@ def test_ctrl_c_stops_a_long_sweep_within_a_second_and_the_interpreter_goes_on(s
         assert child.wait(timeout=60) == 0
     finally:
         child.kill()
+
+
+def test_a_temporary_report_folder_goes_with_its_sweep(goog, tmp_path):
+    import gc
+    sw = btcore.sweep(goog, "ma-cross", grid={"fast": [5, 10]})
+    folder = sw.folder
+    assert os.path.exists(os.path.join(folder, "sweep.csv"))
+    del sw
+    gc.collect()
+    assert not os.path.exists(folder)
+    kept = btcore.sweep(goog, "ma-cross", grid={"fast": [5, 10]}, out=str(tmp_path / "kept"))
+    del kept
+    gc.collect()
+    assert (tmp_path / "kept" / "sweep.md").exists()
