@@ -66,7 +66,9 @@ typedef enum bt_status {
     /* The candle store failed: damaged, locked, unreadable (bt exits 1 for these). */
     BT_E_STORE = 4,
     /* A failure inside bt that is not the caller's (please report it). */
-    BT_E_INTERNAL = 5
+    BT_E_INTERNAL = 5,
+    /* The caller stopped a long call through its cancel flag (bt_sweep). */
+    BT_E_CANCELLED = 6
 } bt_status;
 
 /* The message of the last failed call on this thread ("" when none has failed). The pointer
@@ -401,6 +403,14 @@ typedef struct bt_config {
                                     close of the position's bars) */
     const char *conventions;     /* --conventions: "backtesting.py" or "vectorbt" sets the other
                                     fields left unset to that tool's defaults and rules (NULL: bt's) */
+    /* The window traded and measured, as bt run --from/--to (not execution settings: the run's
+       bars). The bars before start warm up the indicators, rules and order expressions; nothing
+       after end is read (signal arrays of the whole series are cut as the bars are). A window
+       holding no bar is BT_E_INPUT naming start or end. */
+    const char *start;           /* --from: the first bar traded, inclusive: "2010-01-04",
+                                    "2010-01-04T14:30:00Z" or UTC seconds (NULL: the first bar) */
+    const char *end;             /* --to: the last bar, inclusive; a bare date includes that whole
+                                    day (NULL: the last bar) */
 } bt_config;
 
 /* Sets *config to bt run's defaults. */
@@ -449,6 +459,11 @@ bt_status bt_backtest_strategy_series(const bt_series *series, const bt_strategy
 
 /* Bars of the result (the equity curve's length). 0 for an invalid handle. */
 size_t bt_result_bars(const bt_result *result);
+
+/* The bars the run traded among those given: *start, the index of its first bar (the warm-up
+   before it: bt_config's start), and *count, how many (bt_result_bars). Without start and end in
+   the config, 0 and all of them. */
+bt_status bt_result_window(const bt_result *result, size_t *start, size_t *count);
 
 /* Copies the per-bar ledger at each close into arrays of bt_result_bars() elements; any of
    the three may be NULL. position is signed units (negative when short). */
@@ -554,6 +569,72 @@ bt_status bt_result_report(const bt_result *result, const char *directory, int w
 bt_status bt_result_html(const bt_result *result, int with_costs, char *buffer, size_t capacity, size_t *length);
 
 void bt_result_free(bt_result *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * Many runs: portfolios, sweeps and screens
+ *
+ * These calls run one of bt's jobs whole and give its result as text (JSON, as the command
+ * prints it), owned by a bt_text handle. Options come as "name=value" strings named as btcore's
+ * keywords (the command line's options with underscores: "max_positions=5"); an unknown name
+ * is BT_E_INPUT with the closest known one.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct bt_text bt_text;
+
+/* The text into buffer[capacity] as bt_result_json gives its own (buffer NULL and capacity 0:
+   *length only; BT_E_LENGTH, nothing written, when the buffer is too small). */
+bt_status bt_text_copy(const bt_text *text, char *buffer, size_t capacity, size_t *length);
+void bt_text_free(bt_text *text);
+
+/* A portfolio of several symbols sharing one account, as `bt portfolio STRATEGY --symbols ...
+   --json` prints it into *out. The series are either the caller's (series[nseries], each with
+   its symbol and all at one timeframe: BT_E_INPUT naming the two that differ) or the store's
+   (symbols[nsymbols] read from config->db as bt portfolio reads them; option "timeframe" picks or
+   resamples the stored series). strategy is NULL only with "rotate=1". params are "name=value"
+   (--param). options: max_positions, rank (an expression), weight, rebalance, rotate (1 or 0),
+   timeframe, max_stale. config: every execution setting and the window (start, end), each
+   symbol's execution as bt portfolio makes it; with_costs 1 adds the cost table, 0 writes
+   "costs": null (--no-costs). */
+bt_status bt_portfolio(const bt_bars *series, size_t nseries, const char *const *symbols, size_t nsymbols,
+                       const bt_strategy *strategy, const char *const *params, size_t nparams,
+                       const char *const *options, size_t noptions, const bt_config *config, int with_costs,
+                       bt_text **out);
+
+/* A parameter sweep of one series, as `bt sweep STRATEGY SYMBOL --grid ... --out directory`:
+   every combination of the grid (grid[ngrid], "fast=5:50:5", "slow=20,40,80" or "k=2", as --grid
+   takes them) that passes the option "where", each a backtest of the strategy with params (fixed
+   "name=value") and config (its execution settings and window). The series is the caller's bars
+   or `symbol` read from config->db (option "timeframe" as --timeframe). Writes the sweep's folder
+   into `directory` (sweep.csv, sweep.md, report.html, ...; it must not exist, or be empty) and
+   gives in *out a JSON summary: {"best": {axis: value} or null, "rank", "deflated_sharpe",
+   "pbo" (null where undefined), "combinations", "evaluated", "failed"}. Options: where, rank
+   (the statistic to rank by, "sharpe"), walk_forward (folds), pbo_blocks, top, timeframe. A grid
+   axis that is not a parameter or a setting bt sweeps, and a grid that where leaves empty, are
+   BT_E_INPUT naming grid and where. `cancel` (may be NULL) is read between small chunks of
+   combinations: set it nonzero from another thread (a signal handler) and the call returns
+   BT_E_CANCELLED soon after. */
+bt_status bt_sweep(const bt_bars *bars, const char *symbol, const bt_strategy *strategy, const char *const *grid,
+                   size_t ngrid, const char *const *params, size_t nparams, const char *const *options, size_t noptions,
+                   const bt_config *config, const char *directory, const volatile int *cancel, bt_text **out);
+
+/* A strategy screen of the store config->db, as `bt screen STRATEGY --symbols ... --out
+   directory`: the strategy (with params, "name=value") backtested on each of symbols[nsymbols]
+   (nsymbols 0: every stored series at option "timeframe", --all) with config's execution and
+   window, ranked; writes screen.csv, screen.md and report.html into `directory`. A symbol that
+   fails or trades too little is a row with its status and error, not a failure. *out: JSON
+   {"notes": [{"series", "kind" ("skipped" or "resampled"), "reason"}]}, what the store says of the
+   series screened. Options: rank (the statistic, "sharpe"), min_trades, top, timeframe. */
+bt_status bt_screen(const char *const *symbols, size_t nsymbols, const bt_strategy *strategy, const char *const *params,
+                    size_t nparams, const char *const *options, size_t noptions, const bt_config *config,
+                    const char *directory, bt_text **out);
+
+/* A condition screen of the store config->db, as `bt screen --where condition --json`: the
+   condition (and each option "show=EXPR", repeatable) on each symbol's last bar (at or before
+   option "at", else config->end; config->start bounds the bars read from below). *out: JSON
+   {"report": the object bt screen --json prints, "csv": screen.csv's text, "notes": as bt_screen}.
+   Options: show, at, timeframe, max_stale; params define $names. */
+bt_status bt_where(const char *const *symbols, size_t nsymbols, const char *condition, const char *const *params,
+                   size_t nparams, const char *const *options, size_t noptions, const bt_config *config, bt_text **out);
 
 /* ---------------------------------------------------------------------------------------------
  * The candle store (read-only)

@@ -4,10 +4,13 @@ import CBTABI
 import Foundation
 
 /// A run (`bt_result`): the engine's result with what `bt run --json` needs to describe it (the
-/// strategy, its parameters and rules, the configuration, the signals for the cost table). The
-/// statistics are computed on first use, under a lock.
+/// strategy, its parameters and rules, the configuration, the bars read and the signals for the
+/// cost table). The statistics are computed on first use, under a lock.
 final class RunHandle: @unchecked Sendable {
     let result: BacktestResult
+    /// The bars read: the window traded (`bt_config`'s start and end) after its warm-up.
+    let window: CandleWindow
+    /// The signals on all of `window.series`.
     let signals: Signals
     let config: ExecutionConfig
     let periodsPerYear: Double?
@@ -32,10 +35,10 @@ final class RunHandle: @unchecked Sendable {
         var intervals: Bool
     }
 
-    init(result: BacktestResult, signals: Signals, config: ExecutionConfig, periodsPerYear: Double?, strategy: String,
-         parameters: [RunParameter] = [], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
+    init(result: BacktestResult, window: CandleWindow, signals: Signals, config: ExecutionConfig, periodsPerYear: Double?,
+         strategy: String, parameters: [RunParameter] = [], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
          otherSeries: OtherSeriesReader? = nil) {
-        self.result = result; self.signals = signals; self.config = config; self.periodsPerYear = periodsPerYear
+        self.result = result; self.window = window; self.signals = signals; self.config = config; self.periodsPerYear = periodsPerYear
         self.strategy = strategy; self.parameters = parameters; self.rules = rules; self.indicators = indicators
         self.otherSeries = otherSeries
     }
@@ -87,9 +90,11 @@ final class RunHandle: @unchecked Sendable {
         var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
                          commandLine: [])
         job.otherSeries = otherSeries
-        let candles = result.candles, signals = signals, config = config
+        // As bt run --from: the bars before the window are the report's history.
+        job.history = window.start > 0 ? window.series : nil
+        let window = window, signals = signals, config = config
         return try job.report(result, periodsPerYear: periodsPerYear, intervals: intervals, costs: { ppy in
-            withCosts ? try CostSensitivity.run(candles, signals: signals, config: config, periodsPerYear: ppy) : nil
+            withCosts ? try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: ppy) : nil
         }, requested: { nil })
     }
 }
@@ -271,7 +276,7 @@ public func bt_backtest_strategy_series(_ series: OpaquePointer?, _ handle: Opaq
 }
 
 /// `bt_backtest` on candles already copied and checked (the caller has set `*out` to NULL).
-private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, _ signals: UnsafePointer<bt_signals>?,
+private func backtest(_ candles: CandleSeries, inferredTick: @escaping () -> Double?, _ signals: UnsafePointer<bt_signals>?,
                       _ config: UnsafePointer<bt_config>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) throws {
     guard let out else { throw BridgeError.argument("out is NULL") }
     guard let s = signals?.pointee else { throw BridgeError.argument("signals is NULL") }
@@ -281,33 +286,40 @@ private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, _ si
     guard (shortEntries == nil) == (shortExits == nil) else {
         throw BridgeError.argument("signals: short_entries and short_exits come as a pair (one is NULL)")
     }
-    let vectors = Signals(entries: try Bars.flags(s.entries, n, "signals.entries")!, exits: try Bars.flags(s.exits, n, "signals.exits")!,
-                          shortEntries: shortEntries, shortExits: shortExits)
+    let given = Signals(entries: try Bars.flags(s.entries, n, "signals.entries")!, exits: try Bars.flags(s.exits, n, "signals.exits")!,
+                        shortEntries: shortEntries, shortExits: shortExits)
     let cfg = try Config.read(config)
-    let plan = try Config.execution(cfg, candles: candles, inferredTick: inferredTick)
+    let traded = try Config.window(cfg, of: candles, inferredTick: inferredTick)
+    let window = traded.window
+    // Signals for every bar given; the window reads those through its last bar.
+    let vectors = window.series.count < n ? given.slice(0..<window.series.count) : given
+    let plan = try Config.execution(cfg, candles: window.candles, inferredTick: traded.inferredTick)
     let execution = plan.config
-    let result = try Engine.run(Engine.Request(candles, signals: vectors, config: execution)).adding(plan.warnings)
-    out.pointee = Handles.shared.add(RunHandle(result: result, signals: vectors, config: execution,
+    let result = try Engine.run(Engine.Request(window, signals: vectors, config: execution)).adding(plan.warnings)
+    out.pointee = Handles.shared.add(RunHandle(result: result, window: window, signals: vectors, config: execution,
                                                periodsPerYear: try Config.periodsPerYear(cfg), strategy: "signals"))
 }
 
 /// `bt_backtest_strategy` on candles already copied and checked (the caller has set `*out` to
 /// NULL).
-private func backtest(_ candles: CandleSeries, inferredTick: () -> Double?, strategy handle: OpaquePointer?,
+private func backtest(_ candles: CandleSeries, inferredTick: @escaping () -> Double?, strategy handle: OpaquePointer?,
                       _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int, _ config: UnsafePointer<bt_config>?,
                       _ out: UnsafeMutablePointer<OpaquePointer?>?) throws {
     guard let out else { throw BridgeError.argument("out is NULL") }
-    let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy(on: candles)
     let cfg = try Config.read(config)
+    let traded = try Config.window(cfg, of: candles, inferredTick: inferredTick)
+    let window = traded.window
+    let strategy = try Handles.shared.get(handle, as: StrategyHandle.self, "strategy").strategy(on: window.series)
     // As bt run: short rules trade only with shorts allowed.
     try strategy.requireShorts(allowed: cfg.allow_short != 0)
     let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
-    let plan = try Config.execution(cfg, candles: candles, inferredTick: inferredTick, strategy: strategy, parameters: parameters)
+    let plan = try Config.execution(cfg, candles: window.candles, inferredTick: traded.inferredTick, strategy: strategy,
+                                    parameters: parameters)
     let execution = plan.config
-    let signals = try strategy.signals(candles, parameters)
-    let result = try Engine.run(Engine.Request(candles, signals: signals, config: execution)).adding(plan.warnings)
+    let signals = try strategy.signals(window.series, parameters)
+    let result = try Engine.run(Engine.Request(window, signals: signals, config: execution)).adding(plan.warnings)
     out.pointee = Handles.shared.add(RunHandle(
-        result: result, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
+        result: result, window: window, signals: signals, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), strategy: strategy.name,
         parameters: parameters.runParameters, rules: strategy.ruleParameters, indicators: strategy.indicators(parameters),
         otherSeries: strategy.otherSeries))
 }
@@ -334,6 +346,15 @@ public func bt_result_equity(_ handle: OpaquePointer?, _ equity: UnsafeMutablePo
             guard let out, !values.isEmpty else { continue }
             values.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: values.count) }
         }
+    }
+}
+
+@_cdecl("bt_result_window")
+public func bt_result_window(_ handle: OpaquePointer?, _ start: UnsafeMutablePointer<Int>?, _ count: UnsafeMutablePointer<Int>?) -> Int32 {
+    guarded {
+        let window = try run(handle).window
+        try store(window.start, into: start, "start")
+        try store(window.candles.count, into: count, "count")
     }
 }
 

@@ -9,10 +9,19 @@ import Foundation
 /// (`ExecutionRequest.configuration`); the Python tests hold the two equal through `bt run --json`.
 enum Config {
     /// The setting's name in this API and in btcore: its `bt_config` field (`allow_short`),
-    /// `db` for the store, else its library name.
+    /// `db` for the store, `start` and `end` for the window (`--from`, `--to`), `rank` for a
+    /// portfolio's rank (`bt_portfolio`'s option), `out` for a report folder, else its library
+    /// name.
     static func name(_ setting: Setting) -> String {
         if let spec = ExecutionSetting.of(setting) { return spec.fieldName }
-        return setting == .store ? "db" : setting.name
+        switch setting {
+        case .store: return "db"
+        case .from: return "start"
+        case .to: return "end"
+        case .portfolioRank: return "rank"
+        case .output: return "out"
+        default: return setting.name
+        }
     }
 
     /// bt_config's fields by name, with their values, in declaration order, by reflection:
@@ -163,6 +172,24 @@ enum Config {
             try request.configuration(for: candles, strategy: strategy, parameters: parameters, resources: resources,
                                       inferredTick: tick)
         }
+    }
+
+    /// The bars a run on `candles` reads and trades: the window `c.start` and `c.end` give
+    /// (`CandleWindow(_:from:to:)`, as `bt run --from/--to`), else all of them; and the tick
+    /// inferred from the bars traded, as bt run infers it (`inferredTick` when they are all).
+    static func window(_ c: bt_config, of candles: CandleSeries, inferredTick: @escaping () -> Double?) throws
+    -> (window: CandleWindow, inferredTick: () -> Double?) {
+        let from = try optionalString(c.start, "start"), to = try optionalString(c.end, "end")
+        guard from != nil || to != nil else { return (CandleWindow(candles), inferredTick) }
+        let window = try CandleWindow(candles, from: from, to: to)
+        return (window, { window.candles.inferredTick })
+    }
+
+    /// The window's bounds `c.start` and `c.end` as epoch seconds, read as the command line
+    /// reads `--from` and `--to` (for the store's `loadWindow`).
+    static func range(_ c: bt_config) throws -> (from: Int64?, to: Int64?) {
+        (try optionalString(c.start, "start").map { try UTCTime.parseUserDate($0, setting: .from) },
+         try optionalString(c.end, "end").map { try UTCTime.parseUserEnd($0, setting: .to) })
     }
 
     /// The periods per year asked for (nil: inferred from the times).

@@ -9,6 +9,7 @@ enum Status: Int32 {
     case length = 3
     case store = 4
     case `internal` = 5
+    case cancelled = 6
 }
 
 /// A failure found at the boundary, before any library code runs: a NULL pointer, a dead

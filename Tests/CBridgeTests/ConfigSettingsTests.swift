@@ -9,12 +9,13 @@ import Testing
 /// nothing else in the bridge; btcore builds its struct and keywords from `bt_execution_settings`.
 @Suite("bt_config read by setting name")
 struct ConfigSettingsTests {
-    @Test("every execution setting has its bt_config field, and every field but struct_size and db carries one")
+    @Test("every execution setting has its bt_config field, and every field but struct_size, db and the window carries one")
     func fieldsAndSettings() throws {
         let names = Config.layout.map(\.name)
         let carried = Set(ExecutionSetting.all.map(\.fieldName))
         #expect(carried.isSubset(of: Set(names)), "settings without a field: \(carried.subtracting(names))")
-        #expect(Set(names).subtracting(carried) == ["struct_size", "db"])
+        #expect(Set(names).subtracting(carried) == ["struct_size", "db", "start", "end"])
+        #expect(Config.layout.first { $0.name == "end" }?.offset == MemoryLayout<bt_config>.offset(of: \.end))
         #expect(Config.layoutIsChecked)
         // The offsets as read equal the compiler's.
         #expect(Config.layout.first { $0.name == "cash" }?.offset == MemoryLayout<bt_config>.offset(of: \.cash))
@@ -107,6 +108,8 @@ struct ConfigSettingsTests {
     @Test("the bridge's messages name settings as bt_config and btcore do")
     func wording() throws {
         #expect(Config.name(.short) == "allow_short" && Config.name(.store) == "db" && Config.name(.feeBps) == "fee_bps")
+        #expect(Config.name(.from) == "start" && Config.name(.to) == "end")
+        #expect(Config.name(.portfolioRank) == "rank" && Config.name(.output) == "out")
         var c = Config.defaults()
         c.fee_bps = -3
         let e = try #require(throws: InputError.self) {

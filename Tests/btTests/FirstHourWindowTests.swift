@@ -144,4 +144,14 @@ struct FirstHourWindowTests {
         let p = try #require(try JSONSerialization.jsonObject(with: Data(portfolio.stdout.utf8)) as? [String: Any])
         #expect(p["bars"] as? Int == 20 && p["warm_up_bars"] as? Int == 60, "\(portfolio.stdout.prefix(600))")
     }
+
+    @Test("a window without bars names the bound that emptied it: --from after the last bar, --to before the first")
+    func emptyWindowNamesTheBound() throws {
+        let (_, db) = try Self.mixedStore()
+        for (command, bound, value) in [(["run", "ma-cross", "DAY"], "--from", "2030-01-01"), (["run", "ma-cross", "DAY"], "--to", "1999-01-01"),
+                                        (["portfolio", "ma-cross", "--symbols", "DAY"], "--from", "2030-01-01")] {
+            let r = try BT.run(command + [bound, value, "--db", db])
+            #expect(r.status == 2 && r.stderr.contains("\(bound): no candles for 'DAY' in the requested range"), "\(r.stderr)")
+        }
+    }
 }

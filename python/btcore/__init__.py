@@ -17,12 +17,14 @@ the interpreter. The library is found at $BT_LIB, else inside the package.
 from __future__ import annotations
 
 import ctypes
-import difflib
 import html as _html
 import inspect
+import io
 import json as _json
 import math
 import os
+import shutil
+import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -32,8 +34,10 @@ from . import _lib, ta
 from ._arrays import BarsArgument, doubles, flags, parameters, seconds, times
 from ._frames import frame as as_frame
 from ._lib import Error, InputError, InternalError, StoreError, check, lib
+from ._keywords import KeywordError, checked
 
 __all__ = ["read", "series", "Bars", "compile", "Expression", "evaluate", "signals", "backtest", "Result", "stat_names",
+           "portfolio", "PortfolioResult", "sweep", "Sweep", "screen", "where", "KeywordError",
            "execution_settings", "ta",
            "Error", "InputError", "StoreError", "InternalError", "version", "library_path"]
 
@@ -65,6 +69,7 @@ def _seconds(t: Any, name: str) -> Optional[ctypes.c_int64]:
     return ctypes.c_int64(int(stamp.timestamp()))
 
 
+@checked
 def read(symbol: str, db: Optional[str] = None, timeframe: Optional[str] = None,
          start: Any = None, end: Any = None) -> pd.DataFrame:
     """The stored candles of `symbol` as a DataFrame.
@@ -108,6 +113,7 @@ def read(symbol: str, db: Optional[str] = None, timeframe: Optional[str] = None,
         store.close()
 
 
+@checked
 def series(db: Optional[str] = None) -> pd.DataFrame:
     """Every stored series, as `bt data list` shows them: symbol, timeframe, first and last bar
     times (UTC) and bars, ordered by symbol then timeframe."""
@@ -148,6 +154,7 @@ class Bars:
         could not store, times that do not increase).
     """
 
+    @checked
     def __init__(self, df: pd.DataFrame) -> None:
         df = as_frame(df)
         bars = BarsArgument(df, need_time=True)
@@ -208,6 +215,7 @@ class Expression:
     store `db`, and the evaluated frame's own bars resampled for its own symbol (`symbol`, else
     df.attrs["symbol"]) at a higher timeframe; `max_stale` as bt run's --max-stale ("3d")."""
 
+    @checked
     def __init__(self, text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,
                  db: Any = None, max_stale: Optional[str] = None) -> None:
         self.text = text
@@ -219,6 +227,7 @@ class Expression:
                                        lib.bt_expr_free)
         self.is_condition: bool = lib.bt_expr_is_condition(self._handle.value) == 1
 
+    @checked
     def values(self, df: pd.DataFrame, *, symbol: Optional[str] = None) -> pd.Series:
         """The value at every bar of `df` (conditions as 1.0, 0.0 or NaN for unknown)."""
         bars = BarsArgument(df, need_time=False, symbol=symbol)
@@ -226,6 +235,7 @@ class Expression:
         check(lib.bt_expr_eval(self._handle.value, ctypes.byref(bars.struct), _lib.address(out)))
         return pd.Series(out, index=bars.index, name=self.text)
 
+    @checked
     def signal(self, df: pd.DataFrame, *, symbol: Optional[str] = None) -> pd.Series:
         """True where the condition is true (false where false or unknown), as a rule fires."""
         bars = BarsArgument(df, need_time=False, symbol=symbol)
@@ -237,12 +247,14 @@ class Expression:
         return f"Expression({self.text!r}, {'condition' if self.is_condition else 'number'})"
 
 
+@checked
 def compile(text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,  # noqa: A001
             db: Any = None, max_stale: Optional[str] = None) -> Expression:
     """`Expression(text, params, ...)`: compile once, evaluate on many frames."""
     return Expression(text, params, other=other, db=db, max_stale=max_stale)
 
 
+@checked
 def evaluate(df: pd.DataFrame, text: str, params: Optional[Dict[str, Any]] = None, *, other: Optional[Dict[str, Any]] = None,
              db: Any = None, max_stale: Optional[str] = None, symbol: Optional[str] = None) -> pd.Series:
     """The expression's value at every bar of `df`: `btcore.evaluate(df, "sma(close, 20) / close")`;
@@ -286,6 +298,7 @@ def _reading(strategy: _lib.Handle, other: Optional[Dict[str, Any]], db: Any, ma
     return handle, series
 
 
+@checked
 def signals(df: pd.DataFrame, entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002 - bt's name
             short_entry: Optional[str] = None, short_exit: Optional[str] = None, *,
             strategy: Optional[str] = None, params: Optional[Dict[str, Any]] = None,
@@ -381,6 +394,7 @@ class Result:
         self._index = index
         self._json: Dict[Any, Dict[str, Any]] = {}
 
+    @checked
     def json(self, costs: bool = False, intervals: bool = True) -> Dict[str, Any]:
         """The object `bt run --json` prints for this run (with `costs=False`, as with
         `--no-costs`: "costs" is null; True adds the cost-sensitivity table, four more runs).
@@ -420,6 +434,7 @@ class Result:
         stats = self.json(intervals=True)["stats"]
         return {name: stats[name] for name in _INTERVALS}
 
+    @checked
     def stat(self, name: str) -> float:
         """One statistic as a float (times as UTC seconds, NaN where undefined), computed alone
         with the few computed alongside it: the value the table has."""
@@ -559,6 +574,7 @@ def _order_text(value: Any, name: str) -> Optional[str]:
 SETTINGS: Dict[str, Dict[str, Any]] = {f["setting"]: f for f in _lib.FIELDS if "setting" in f}
 
 
+@checked
 def execution_settings() -> pd.DataFrame:
     """Every execution keyword of `backtest`: name, kind, default (None: off, or set by the run)
     and help, in bt's order, as the library describes them."""
@@ -574,10 +590,33 @@ def _keyword_default(field: Dict[str, Any]) -> Any:
     return None
 
 
+def _window_text(value: Any, name: str) -> Optional[str]:
+    """A window bound as the text bt run's --from/--to read: a str as given ("2010-01-04"; a bare
+    date as `end` includes that whole day), whole seconds as themselves, anything pd.Timestamp
+    reads (naive is UTC) as that instant ("2010-01-04T00:00:00Z")."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        raise InputError(f"{name} {value!r}: not a time (give a date, a pd.Timestamp or UTC seconds)")
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    try:
+        stamp = pd.Timestamp(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} {value!r}: not a time (give a date, a pd.Timestamp or UTC seconds)") from None
+    if stamp is pd.NaT:
+        raise InputError(f"{name}: NaT is not a time (give None for no bound)")
+    stamp = stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp.tz_convert("UTC")
+    if stamp != stamp.floor("s"):
+        raise InputError(f"{name} {value!r}: bt's bar times are whole seconds; give a time without a fraction of a second")
+    return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def _config(values: Dict[str, Any], db: Optional[str], settings: Optional[Dict[str, Dict[str, Any]]] = None,
-            config: Optional[type] = None):
+            config: Optional[type] = None, window: Tuple[Optional[str], Optional[str]] = (None, None)):
     """bt_config for `values` (keyword: value; None leaves the setting to its default), of the
-    library's `settings` laid out as `config` (SETTINGS and _lib.Config; tests add a setting)."""
+    library's `settings` laid out as `config` (SETTINGS and _lib.Config; tests add a setting),
+    trading `window` (start, end as bt run's --from/--to read them)."""
     settings = SETTINGS if settings is None else settings
     c = (config or _lib.Config)()
     if config is None:
@@ -611,6 +650,7 @@ def _config(values: Dict[str, Any], db: Optional[str], settings: Optional[Dict[s
         else:
             setattr(c, target, text(_order_text(value, name), name))
     c.db = text(db, "db")
+    c.start, c.end = text(window[0], "start"), text(window[1], "end")
     return c, keep
 
 
@@ -620,7 +660,7 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
              short_entry: Optional[str] = None, short_exit: Optional[str] = None,
              params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
              db: Optional[str] = None, other: Optional[Dict[str, Any]] = None, max_stale: Optional[str] = None,
-             symbol: Optional[str] = None, **settings: Any) -> Result:
+             symbol: Optional[str] = None, start: Any = None, end: Any = None, **settings: Any) -> Result:
     """Backtests signals (or a strategy, or rules) on `df` with bt's engine, as `bt run` does.
 
     What trades, one of:
@@ -644,6 +684,13 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
 
     other, max_stale, symbol: the series rules read with `@` and how stale another symbol's
     may go, as `signals` takes them; `symbol` names df's bars (default df.attrs["symbol"]).
+
+    start, end: the window traded and measured, as `bt run --from START --to END`: the bars
+    before `start` only warm up the indicators, rules and order expressions (the run starts flat
+    at `start`), nothing after `end` is read, and the statistics, trades and equity cover the
+    window. Each is a date or time as bt reads it ("2010-01-04", "2010-01-04T14:30:00Z"; a bare
+    date as `end` includes that whole day), a pd.Timestamp or datetime (that instant; naive is
+    UTC) or UTC seconds. Signal arrays still cover all of df. None: the first or last bar.
     Bars where a series read with `@` had no closed bar are in `.warnings` ("no_closed_bar").
 
     `df` needs a DatetimeIndex and open, high, low, close (and volume for the synthetic book
@@ -656,14 +703,11 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
 
     Raises:
         InputError: bad signals, bars or settings, with bt's message ("fee_bps '-3': fee must be
-        in [0, 10000) basis points"). StoreError: the store named by db failed. TypeError: a
-        keyword that is no setting.
+        in [0, 10000) basis points"); a window holding no bar, naming start or end; a keyword
+        backtest does not take (KeywordError, also a TypeError), with the closest one.
+        StoreError: the store named by db failed.
     """
-    unknown = [k for k in settings if k not in SETTINGS]
-    if unknown:
-        close = difflib.get_close_matches(unknown[0], list(SETTINGS), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise TypeError(f"backtest() got an unexpected keyword argument {unknown[0]!r}{hint}")
+    _keywords.check("backtest", settings, list(SETTINGS) + _BACKTEST_KEYWORDS)
     values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
     df = as_frame(df)
     prepared = df if isinstance(df, Bars) else None
@@ -671,7 +715,8 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
         raise InputError("symbol: a Bars keeps the symbol of the frame it was made from (set df.attrs['symbol'] before Bars(df))")
     bars = None if prepared is not None else BarsArgument(df, need_time=True, symbol=symbol)
     n = len(prepared) if prepared is not None else bars.n
-    config, keep = _config(values, db if db is not None else df.attrs.get("db"))
+    config, keep = _config(values, db if db is not None else df.attrs.get("db"),
+                           window=(_window_text(start, "start"), _window_text(end, "end")))
     out = ctypes.c_void_p()
     given = entries is not None or exits is not None
     if given:
@@ -703,7 +748,14 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
             check(lib.bt_backtest_strategy(ctypes.byref(bars.struct), handle.value, assignments, count,
                                            ctypes.byref(config), ctypes.byref(out)))
     del keep
-    return Result(_lib.Handle(out.value, lib.bt_result_free), df.index)
+    result = _lib.Handle(out.value, lib.bt_result_free)
+    first, count = ctypes.c_size_t(), ctypes.c_size_t()
+    check(lib.bt_result_window(result.value, ctypes.byref(first), ctypes.byref(count)))
+    return Result(result, df.index[first.value:first.value + count.value])
+
+
+#: backtest's own keywords besides the execution settings.
+_BACKTEST_KEYWORDS = [p for p in inspect.signature(backtest).parameters if p != "settings"]
 
 
 def _settings_doc() -> str:
@@ -729,6 +781,288 @@ backtest.__doc__ = backtest.__doc__.replace("{settings}", _settings_doc())
 backtest.__signature__ = _signature(SETTINGS)
 
 
+@checked
 def stat_names() -> List[str]:
     """Every statistic's machine name, in bt's output order."""
     return [lib.bt_stat_name(i).decode() for i in range(lib.bt_stat_count())]
+
+
+from ._portfolio import PortfolioResult  # noqa: E402 - needs the helpers above
+from . import _keywords, _portfolio  # noqa: E402,F811
+
+
+
+def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Optional[str] = None, *,
+              entry: Optional[str] = None, exit: Optional[str] = None,  # noqa: A002 - bt's name
+              short_entry: Optional[str] = None, short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None,
+              strategies: Optional[str] = None, max_positions: Optional[int] = None, rank: Optional[str] = None,
+              weight: Optional[str] = None, rebalance: Optional[Union[str, int]] = None, rotate: bool = False,
+              timeframe: Optional[str] = None, db: Optional[str] = None, max_stale: Optional[str] = None, start: Any = None,
+              end: Any = None, costs: bool = False, **settings: Any) -> PortfolioResult:
+    """Several symbols sharing one account, as `bt portfolio` runs them: each symbol's signals
+    open positions in up to `max_positions` slots, ranked by `rank` when more signal at once.
+
+    data: the bars, one of
+        a dict of DataFrames by symbol ({"AAPL": aapl, "MSFT": msft}), all at one timeframe
+            (their attrs["timeframe"], else inferred from the times), as `backtest` takes a frame;
+        a list of stored symbols (["AAPL", "MSFT"]) read from the store `db` (default $BT_DB,
+            else data/bt.sqlite) as `bt portfolio --symbols` reads them (`timeframe` picks or
+            resamples the stored series).
+    strategy, entry, exit, short_entry, short_exit, params, strategies: what trades, as
+        `backtest` takes them (a built-in, a strategy file, or rules).
+    max_positions (--max-positions): K slots (default: one per symbol).
+    rank (--rank): an expression ranking the symbols that signal at once ("roc(close, 20)").
+    weight (--weight): "equal", "inverse-vol" or "rank".
+    rebalance (--rebalance): "never", "1w", "1M" or a number of bars.
+    rotate (--rotate): hold the top `max_positions` by `rank` at each rebalance, whatever the
+        signals (no strategy then).
+    max_stale (--max-stale), start and end (--from, --to, as `backtest`), costs (False: "costs"
+    is null, as --no-costs; True runs the cost table, four more runs) and every execution
+    keyword of `backtest` (fee_bps=5, depth="none", ...).
+
+    Returns:
+        A PortfolioResult: `.stats` equal `bt portfolio --json`'s "stats" on the same bars,
+        `.json()` the whole object, `.figures`, `.contributions`, `.warnings`.
+
+    Raises:
+        InputError: bad data (series at different timeframes, a symbol given twice, an
+        unknown symbol), options or settings, naming the argument; a keyword portfolio does
+        not take (with the closest one). StoreError: the store failed.
+    """
+    _keywords.check("portfolio", settings, list(SETTINGS) + _PORTFOLIO_KEYWORDS)
+    options = {"max_positions": max_positions, "rank": rank, "weight": weight, "rebalance": rebalance, "rotate": rotate or None,
+               "timeframe": timeframe, "max_stale": max_stale}
+    if max_positions is not None and (isinstance(max_positions, bool) or not float(max_positions).is_integer()):
+        raise InputError(f"max_positions {max_positions!r}: not a whole number of positions")
+    if max_positions is not None:
+        options["max_positions"] = int(max_positions)
+    return _portfolio.run(data, strategy, entry=entry, exit=exit, short_entry=short_entry, short_exit=short_exit, params=params,
+                          strategies=strategies, options=options, db=db, start=start, end=end, costs=costs, settings=settings)
+
+
+#: portfolio's own keywords besides the execution settings.
+_PORTFOLIO_KEYWORDS = [p for p in inspect.signature(portfolio).parameters if p != "settings"]
+
+
+from ._sweep import Sweep  # noqa: E402 - needs the helpers above
+from . import _sweep  # noqa: E402
+
+
+def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, grid: Dict[str, Any],
+          where: Optional[str] = None, walk_forward: Optional[int] = None, rank: Optional[str] = None,
+          pbo_blocks: Optional[int] = None, top: Optional[int] = None, entry: Optional[str] = None,
+          exit: Optional[str] = None, short_entry: Optional[str] = None,  # noqa: A002 - bt's name
+          short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
+          db: Optional[str] = None, timeframe: Optional[str] = None, start: Any = None, end: Any = None,
+          out: Optional[str] = None, **settings: Any) -> Sweep:
+    """Every combination of `grid` backtested on one series, as `bt sweep` runs them.
+
+    data: a DataFrame of bars (as `backtest` takes it), or a stored symbol ("GOOG") read from
+        `db` (default df.attrs["db"], $BT_DB, data/bt.sqlite) with `timeframe`, as bt sweep reads it.
+    strategy, entry, exit, short_entry, short_exit, strategies: what trades, as `backtest` takes
+        them; rules read the swept names as `$names`.
+    grid: each swept parameter's values by name ({"fast": range(5, 50, 5), "slow": [20, 50, 100]},
+        or bt's text "5:50:5"), as --grid; a name may also be an exit setting bt sweeps (sl, tp,
+        trail, ...).
+    where (--where): keep the combinations where it holds ("fast < slow").
+    walk_forward (--walk-forward): K folds, each choosing its best in sample and trading it out
+        of sample; rank (--rank): the statistic ranking the combinations (default "sharpe");
+        pbo_blocks (--pbo-blocks), top (--top).
+    params: fixed parameters; start, end: the window (as `backtest`'s); out: the report folder
+        (default a temporary one, as `.folder`); every execution keyword of `backtest`.
+
+    Returns:
+        A Sweep: `.table` (the rows of bt sweep's sweep.csv, the same values), `.best`,
+        `.deflated_sharpe`, `.pbo`, `.heatmap(x, y, stat)`, `.run(**values)`.
+
+    Raises:
+        InputError: a grid axis that is not a parameter (with the closest), a grid that `where`
+        leaves empty, bad data or settings, naming the argument; a keyword sweep does not take.
+        KeyboardInterrupt: Ctrl-C stops the sweep within about a second (between two small
+        chunks of combinations) and the interpreter stays usable.
+    """
+    _keywords.check("sweep", settings, list(SETTINGS) + _SWEEP_KEYWORDS)
+    if not isinstance(grid, dict) or not grid:
+        raise InputError("grid: give each swept parameter's values by name ({'fast': range(5, 50, 5)})")
+    axes = [str(name) for name in grid]
+    specs = [(f"grid[{name!r}]", _sweep.axis_text(name, values)) for name, values in grid.items()]
+    frame = data if isinstance(data, pd.DataFrame) else None
+    if frame is None and not isinstance(data, str):
+        raise InputError(f"data: expected a DataFrame of bars or a stored symbol, got {type(data).__name__}")
+    store = db if db is not None else (frame.attrs.get("db") if frame is not None else _default_db(None))
+    values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
+    config, keep = _config(values, store, window=(_window_text(start, "start"), _window_text(end, "end")))
+    rules = any(r is not None for r in (entry, exit, short_entry, short_exit))
+    # Rules declare the swept names as $names (their first values), as bt sweep does.
+    declared = dict(params or {})
+    if rules:
+        for name, values_ in grid.items():
+            first = _sweep.axis_text(name, values_).split("=", 1)[1].split(",")[0].split(":")[0]
+            declared.setdefault(name, float(first))
+    handle = _strategy(strategy, entry, exit, short_entry, short_exit, declared, strategies)
+    fixed, nfixed = _lib.strings(parameters(params))
+    axis_array, naxes = _lib.strings(specs)
+    options = {"where": where, "rank": rank, "walk_forward": walk_forward, "pbo_blocks": pbo_blocks, "top": top,
+               "timeframe": timeframe}
+    for name in ("walk_forward", "pbo_blocks", "top"):
+        value = options[name]
+        if value is not None and (isinstance(value, bool) or not float(value).is_integer()):
+            raise InputError(f"{name} {value!r}: not a whole number")
+        options[name] = None if value is None else int(value)
+    option_array, noptions = _lib.strings([(k, f"{k}={v}") for k, v in options.items() if v is not None])
+    bars = BarsArgument(frame, need_time=True) if frame is not None else None
+    symbol = None if frame is not None else _lib.text(data, "data")
+    if out is not None:
+        _lib.text(out, "out")
+
+    def call(cancel: ctypes.c_int, result: ctypes.c_void_p, folder: str) -> int:
+        return lib.bt_sweep(None if bars is None else ctypes.byref(bars.struct), symbol, handle.value, axis_array, naxes, fixed,
+                            nfixed, option_array, noptions, ctypes.byref(config), _lib.text(folder, "out"),
+                            ctypes.byref(cancel), ctypes.byref(result))
+
+    def rerun(chosen: Dict[str, Any]) -> Result:
+        swept_settings = {k: v for k, v in chosen.items() if k in SETTINGS}
+        swept_params = {k: v for k, v in chosen.items() if k not in SETTINGS}
+        bars_ = frame if frame is not None else read(str(data), db=store, timeframe=timeframe)
+        kwargs = {**settings, **swept_settings}
+        if rules:
+            return backtest(bars_, entry=entry, exit=exit, short_entry=short_entry, short_exit=short_exit,
+                            params={**(params or {}), **swept_params}, db=store, start=start, end=end, **kwargs)
+        return backtest(bars_, strategy=strategy, strategies=strategies, params={**(params or {}), **swept_params}, db=store,
+                        start=start, end=end, **kwargs)
+
+    try:
+        return _sweep.run(call, axes, rerun, out)
+    finally:
+        del keep
+
+
+#: sweep's own keywords besides the execution settings.
+_SWEEP_KEYWORDS = [p for p in inspect.signature(sweep).parameters if p != "settings"]
+
+
+def _screen_symbols(data: Union[Sequence[str], str, None]) -> List[Tuple[str, str]]:
+    """A screen's symbols as (argument, text) pairs: a list of stored symbols or series, or
+    "all" / None for every stored series (--all)."""
+    if data is None or (isinstance(data, str) and data == "all"):
+        return []
+    if isinstance(data, str) or not all(isinstance(s, str) for s in data):
+        raise InputError(f"data: expected a list of stored symbols (or 'all'), got {data!r:.60}")
+    if not data:
+        raise InputError("data: an empty list: give the symbols to screen, or 'all'")
+    return [(f"data[{i}]", s) for i, s in enumerate(data)]
+
+
+def screen(data: Union[Sequence[str], str, None], strategy: Optional[str] = None, *, entry: Optional[str] = None,
+           exit: Optional[str] = None, short_entry: Optional[str] = None,  # noqa: A002 - bt's name
+           short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
+           rank: Optional[str] = None, min_trades: Optional[int] = None, top: Optional[int] = None,
+           timeframe: Optional[str] = None, db: Optional[str] = None, start: Any = None, end: Any = None,
+           out: Optional[str] = None, **settings: Any) -> pd.DataFrame:
+    """The strategy backtested on each stored symbol and ranked, as `bt screen STRATEGY`.
+
+    data: stored symbols or series (["GOOG", "EURUSD@1h"]) of the store `db` (default $BT_DB,
+        else data/bt.sqlite), or "all" (every stored series at `timeframe`, --all).
+    strategy, entry, exit, short_entry, short_exit, params, strategies: what trades, as
+        `backtest` takes them; rank (--rank, default "sharpe"), min_trades (--min-trades),
+        top (--top), timeframe (--timeframe), start and end (the window, as `backtest`'s), every
+        execution keyword of `backtest`; out: the report folder (default a temporary one).
+
+    Returns:
+        A DataFrame with the rows of bt screen's screen.csv in its order: rank (NaN for the
+        unranked), symbol, timeframe, status ("ok", "few_trades", "error", ...), error (the
+        reason), then every statistic. `.attrs["notes"]` lists the series the screen left out or
+        resampled, each with its reason ({"series", "kind", "reason"}); `.attrs["folder"]` is the
+        report folder `out` (None without one: the temporary folder is removed).
+
+    Raises:
+        InputError: no symbols, bad settings, naming the argument; a keyword screen does not
+        take. StoreError: the store failed.
+    """
+    _keywords.check("screen", settings, list(SETTINGS) + _SCREEN_KEYWORDS)
+    store = db if db is not None else _default_db(None)
+    values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
+    config, keep = _config(values, store, window=(_window_text(start, "start"), _window_text(end, "end")))
+    handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
+    assignments, count = _lib.strings(parameters(params))
+    symbols, nsymbols = _lib.strings(_screen_symbols(data))
+    options = {"rank": rank, "min_trades": min_trades, "top": top, "timeframe": timeframe}
+    for name in ("min_trades", "top"):
+        value = options[name]
+        if value is not None and (isinstance(value, bool) or not float(value).is_integer()):
+            raise InputError(f"{name} {value!r}: not a whole number")
+    option_array, noptions = _lib.strings([(k, f"{k}={int(v) if k in ('min_trades', 'top') else v}")
+                                           for k, v in options.items() if v is not None])
+    folder = out if out is not None else tempfile.mkdtemp(prefix="btcore-screen-")
+    result = ctypes.c_void_p()
+    try:
+        check(lib.bt_screen(symbols, nsymbols, handle.value, assignments, count, option_array, noptions, ctypes.byref(config),
+                            _lib.text(folder, "out"), ctypes.byref(result)))
+    except Error:
+        if out is None:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    summary = _json.loads(_lib.read_text(_lib.Handle(result.value, lib.bt_text_free)))
+    del keep
+    table = pd.read_csv(os.path.join(folder, "screen.csv"), keep_default_na=False, na_values=[""],
+                        dtype={"symbol": str, "timeframe": str, "status": str, "error": str})
+    table["error"] = table["error"].fillna("")
+    table.attrs["notes"] = summary["notes"]
+    table.attrs["folder"] = out
+    if out is None:  # the temporary folder held only what the table now has
+        shutil.rmtree(folder, ignore_errors=True)
+    return table
+
+
+def where(data: Union[Sequence[str], str, None], condition: str, *, show: Optional[Sequence[str]] = None,
+          params: Optional[Dict[str, Any]] = None, at: Any = None, timeframe: Optional[str] = None, db: Optional[str] = None,
+          start: Any = None, end: Any = None, max_stale: Optional[str] = None) -> pd.DataFrame:
+    """The stored symbols where `condition` holds on their last bar, as `bt screen --where`.
+
+    data: stored symbols or series of the store `db`, or "all" (every stored series at
+        `timeframe`). condition (--where): a condition of bt's rule language ("close > sma(close,
+        50)"); show (--show): expressions whose values are listed beside it; params: `$names`;
+        at (--at): the last bar at or before this time (else `end`); start: the first bar read;
+        max_stale: as `backtest`'s, for series read with `@`.
+
+    Returns:
+        A DataFrame with the rows of the condition screen's screen.csv (every symbol checked:
+        symbol, timeframe, status, the bar's time, whether it matched, the shown values, error).
+        `.attrs["matches"]` is the `bt screen --where --json` object's "matches" (the symbols
+        where it holds), `.attrs["json"]` the whole object, `.attrs["notes"]` the series left out
+        or resampled with their reason.
+
+    Raises:
+        InputError: a bad condition (with a caret under it), no symbols, naming the argument.
+    """
+    store = db if db is not None else _default_db(None)
+    values = {k: _keyword_default(f) for k, f in SETTINGS.items()}
+    if at is not None and end is not None:
+        raise InputError("at: give at or end, not both")
+    config, keep = _config(values, store, window=(_window_text(start, "start"), _window_text(end, "end")))
+    assignments, count = _lib.strings(parameters(params))
+    symbols, nsymbols = _lib.strings(_screen_symbols(data))
+    if isinstance(show, str):
+        show = [show]
+    pairs = [(f"show[{i}]", f"show={_lib.text(s, f'show[{i}]').decode()}") for i, s in enumerate(show or [])]
+    pairs += [(k, f"{k}={v}") for k, v in (("at", _window_text(at, "at")), ("timeframe", timeframe), ("max_stale", max_stale))
+              if v is not None]
+    option_array, noptions = _lib.strings(pairs)
+    result = ctypes.c_void_p()
+    check(lib.bt_where(symbols, nsymbols, _lib.text(condition, "condition"), assignments, count, option_array, noptions,
+                       ctypes.byref(config), ctypes.byref(result)))
+    del keep
+    summary = _json.loads(_lib.read_text(_lib.Handle(result.value, lib.bt_text_free)))
+    table = pd.read_csv(io.StringIO(summary["csv"]), keep_default_na=False, na_values=[""],
+                        dtype={"symbol": str, "timeframe": str, "status": str, "error": str})
+    table["error"] = table["error"].fillna("")
+    table.attrs["matches"] = summary["report"]["matches"]
+    table.attrs["json"] = summary["report"]
+    table.attrs["notes"] = summary["notes"]
+    return table
+
+
+where = checked(where)
+
+#: screen's own keywords besides the execution settings.
+_SCREEN_KEYWORDS = [p for p in inspect.signature(screen).parameters if p != "settings"]

@@ -40,7 +40,7 @@ class InternalError(Error):
     """A failure inside bt that is not the caller's."""
 
 
-BT_OK, BT_E_INPUT, BT_E_ARGUMENT, BT_E_LENGTH, BT_E_STORE, BT_E_INTERNAL = range(6)
+BT_OK, BT_E_INPUT, BT_E_ARGUMENT, BT_E_LENGTH, BT_E_STORE, BT_E_INTERNAL, BT_E_CANCELLED = range(7)
 
 
 def _library_path() -> Path:
@@ -187,6 +187,7 @@ _declare("bt_backtest_strategy", c_int, POINTER(Bars), HANDLE, STRINGS, c_size_t
 _declare("bt_backtest_series", c_int, HANDLE, POINTER(Signals), POINTER(Config), P_HANDLE)
 _declare("bt_backtest_strategy_series", c_int, HANDLE, HANDLE, STRINGS, c_size_t, POINTER(Config), P_HANDLE)
 _declare("bt_result_bars", c_size_t, HANDLE)
+_declare("bt_result_window", c_int, HANDLE, POINTER(c_size_t), POINTER(c_size_t))
 _declare("bt_result_equity", c_int, HANDLE, P_DOUBLE, P_DOUBLE, P_DOUBLE)
 _declare("bt_exit_kind_name", c_char_p, c_int)
 _declare("bt_result_trade_count", c_size_t, HANDLE)
@@ -203,6 +204,17 @@ _declare("bt_result_report", c_int, HANDLE, c_char_p, c_int, c_int)
 _declare("bt_result_html", c_int, HANDLE, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_result_free", None, HANDLE)
 
+# Many runs
+_declare("bt_text_copy", c_int, HANDLE, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
+_declare("bt_text_free", None, HANDLE)
+_declare("bt_sweep", c_int, POINTER(Bars), c_char_p, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t, STRINGS, c_size_t,
+         POINTER(Config), c_char_p, POINTER(c_int), P_HANDLE)
+_declare("bt_screen", c_int, STRINGS, c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t, POINTER(Config), c_char_p,
+         P_HANDLE)
+_declare("bt_where", c_int, STRINGS, c_size_t, c_char_p, STRINGS, c_size_t, STRINGS, c_size_t, POINTER(Config), P_HANDLE)
+_declare("bt_portfolio", c_int, c_void_p, c_size_t, STRINGS, c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t,
+         POINTER(Config), c_int, P_HANDLE)
+
 # The store
 _declare("bt_store_open", c_int, c_char_p, P_HANDLE)
 _declare("bt_store_list", c_int, HANDLE, POINTER(c_size_t))
@@ -216,7 +228,7 @@ _declare("bt_series_from_bars", c_int, POINTER(Bars), P_HANDLE)
 _declare("bt_series_free", None, HANDLE)
 _declare("bt_store_close", None, HANDLE)
 
-_ERRORS = {BT_E_INPUT: InputError, BT_E_ARGUMENT: InputError, BT_E_LENGTH: InputError, BT_E_STORE: StoreError,
+ERRORS = _ERRORS = {BT_E_INPUT: InputError, BT_E_ARGUMENT: InputError, BT_E_LENGTH: InputError, BT_E_STORE: StoreError,
            BT_E_INTERNAL: InternalError}
 
 
@@ -294,6 +306,15 @@ class Handle:
             self.close()
         except Exception:  # noqa: BLE001 - the interpreter may be shutting down
             pass
+
+
+def read_text(handle: Handle) -> str:
+    """The text of a bt_text handle (bt_text_copy), as str."""
+    length = c_size_t()
+    check(lib.bt_text_copy(handle.value, None, 0, ctypes.byref(length)))
+    buffer = ctypes.create_string_buffer(length.value + 1)
+    check(lib.bt_text_copy(handle.value, buffer, length.value + 1, ctypes.byref(length)))
+    return buffer.raw[:length.value].decode("utf-8")
 
 
 def new_handle(call, free) -> Handle:

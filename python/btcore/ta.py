@@ -31,6 +31,7 @@ import numpy as np
 
 from . import _lib
 from ._arrays import doubles, like
+from ._keywords import checked
 from ._lib import InputError, address, check, lib
 
 ArrayLike = Any
@@ -233,3 +234,10 @@ def lookback(name: str, *params: int) -> int:
 SMA, EMA, WMA, RSI, ROC, STDDEV, MACD, BBANDS = sma, ema, wma, rsi, roc, stddev, macd, bbands
 ATR, WILLR, CCI, ADX, STOCH, OBV = atr, willr, cci, adx, stoch, obv
 del _lib
+
+
+# A keyword a function does not take is a btcore.KeywordError (an InputError and a TypeError)
+# naming the closest one (`sma(x, timeperiodd=5)`: did you mean 'timeperiod'?).
+for _name in __all__:
+    globals()[_name] = checked(globals()[_name])
+del _name

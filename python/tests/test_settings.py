@@ -29,7 +29,7 @@ def test_every_setting_is_a_keyword_a_field_and_a_bt_run_option():
         assert name in signature and signature[name].kind == inspect.Parameter.KEYWORD_ONLY, name
         assert field["name"] in fields, name
         assert "--" + name.replace("_", "-") + " " in help_text, name
-    assert {f["name"] for f in _lib.FIELDS if "setting" not in f} == {"struct_size", "db"}
+    assert {f["name"] for f in _lib.FIELDS if "setting" not in f} == {"struct_size", "db", "start", "end"}
     # An instrument setting is None: the symbol's stored one in db (bt data instrument), else bt's default.
     assert signature["cash"].default == 10_000 and signature["fee_bps"].default is None and signature["leverage"].default is None
     assert signature["sl"].default is None and signature["short"].default is None
@@ -39,8 +39,8 @@ def test_every_setting_is_a_keyword_a_field_and_a_bt_run_option():
     assert "(with short= and entry_limit=)" in settings["short_entry_limit"]["help"]
 
 
-def test_an_unknown_keyword_is_a_type_error_with_the_closest_setting(goog, sig):
-    with pytest.raises(TypeError, match=r"unexpected keyword argument 'fee_bp' \(did you mean fee_bps\?\)"):
+def test_an_unknown_keyword_is_an_input_error_with_the_closest_setting(goog, sig):
+    with pytest.raises(btcore.InputError, match=r"^fee_bp: backtest\(\) has no keyword argument 'fee_bp'; did you mean 'fee_bps'\?"):
         btcore.backtest(goog, sig.entry, sig.exit, fee_bp=5)
 
 

@@ -107,6 +107,16 @@ CASES = [
     ("symbol", lambda s: btcore.signals(s.goog, entry="close > close@1w", exit="close < 1", symbol="GOOG" + NUL)),
     ("symbol", lambda s: btcore.evaluate(s.goog, "close@1w", symbol="GOOG" + NUL)),
     ("symbol", lambda s: btcore.backtest(s.goog, entry="close > close@1w", exit="close < 1", symbol="GOOG" + NUL)),
+    # The window, and a portfolio's symbols and options.
+    ("start", lambda s: btcore.backtest(s.goog, strategy="ma-cross", start="2010-01-04" + NUL)),
+    ("end", lambda s: btcore.backtest(s.goog, strategy="ma-cross", end="2010-01-04" + NUL)),
+    ("data[0]", lambda s: btcore.portfolio(["GOOG" + NUL], "ma-cross", db=s.store)),
+    ("rank", lambda s: btcore.portfolio({"GOOG": s.goog}, "ma-cross", rank="roc(close, 5)" + NUL)),
+    ("weight", lambda s: btcore.portfolio({"GOOG": s.goog}, "ma-cross", weight="equal" + NUL)),
+    ("rebalance", lambda s: btcore.portfolio({"GOOG": s.goog}, "ma-cross", rebalance="1M" + NUL)),
+    ("timeframe", lambda s: btcore.portfolio(["GOOG"], "ma-cross", db=s.store, timeframe="1d" + NUL)),
+    ("max_stale", lambda s: btcore.portfolio({"GOOG": s.goog}, "ma-cross", max_stale="3d" + NUL)),
+    ("data key", lambda s: btcore.portfolio({"GOOG" + NUL: s.goog}, "ma-cross")),
 ]
 
 

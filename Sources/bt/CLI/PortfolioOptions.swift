@@ -28,13 +28,8 @@ extension ParsedArguments {
     /// and `--rotate` (for commands that take it), checked (`PortfolioRules.validate`) for a rank given or not.
     /// - Parameter maxPositions: K given some other way (a sweep's grid), else `--max-positions`.
     func portfolioRules(ranked: Bool, maxPositions: Int? = nil) throws -> PortfolioRules {
-        var rules = PortfolioRules(maxPositions: try maxPositions ?? int(.maxPositions), rotate: command.accepts(.rotate) && flag(.rotate))
-        if let w = value(.weight) { rules.weighting = try PortfolioRules.Weighting.parse(w) }
-        if let r = value(.rebalance) {
-            rules.rebalance = try PortfolioRules.Rebalance.parse(r)
-        } else if rules.rotate {
-            rules.rebalance = .monthly
-        }
+        let rules = try PortfolioRules(maxPositions: try maxPositions ?? int(.maxPositions), weight: value(.weight),
+                                       rebalance: value(.rebalance), rotate: command.accepts(.rotate) && flag(.rotate))
         try rules.validate(ranked: ranked)
         return rules
     }
@@ -42,11 +37,7 @@ extension ParsedArguments {
     /// The rank expression (`option`: `--rank` of `bt portfolio`, `--portfolio-rank` of a
     /// sweep), parsed and checked as a number over `parameters` (its `$names`).
     func portfolioRank(_ option: Option, setting: Setting, parameters: [ExpressionParameter]) throws -> LocatedExpression? {
-        guard let text = value(option) else { return nil }
-        let rank = try LocatedExpression(text, origin: .setting(setting))
-        try rank.check(.number, parameters: parameters, for: "a rank")
-        try rank.requireNoPositionSeries(for: "a rank")
-        return rank
+        try PortfolioJob.rank(value(option), setting: setting, parameters: parameters)
     }
 
     /// The portfolio of the symbols' windows (`--timeframe`, `--from`, `--to`; the bars before
@@ -55,15 +46,8 @@ extension ParsedArguments {
     /// - Throws: the store's error for a symbol it does not hold (with a suggestion).
     func portfolioUniverse(_ symbols: [String], store: CandleStore, strategy: Strategy?,
                            parameters: StrategyParameters?) throws -> (universe: PortfolioUniverse, config: ExecutionConfig) {
-        var seen = Set<String>()
-        let loaded = try symbols.map { symbol in
-            guard seen.insert(symbol).inserted else {
-                throw InputError("symbol \(symbol) is given twice", setting: .symbol, value: symbol)
-            }
-            let window = try loadWindow(symbol: symbol, store: store)
-            return (window, try executionConfig(symbol: symbol, candles: window.candles, store: store, strategy: strategy,
-                                                parameters: parameters))
+        try PortfolioJob.universe(symbols, windows: { try loadWindow(symbol: $0, store: store) }) { symbol, window in
+            try executionConfig(symbol: symbol, candles: window.candles, store: store, strategy: strategy, parameters: parameters)
         }
-        return (PortfolioUniverse(windows: loaded.map(\.0), liquidity: loaded.map(\.1)), loaded[0].1)
     }
 }

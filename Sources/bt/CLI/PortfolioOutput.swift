@@ -6,20 +6,16 @@ extension ParsedArguments {
     /// split, statistics, cost table, chart), with the portfolio's figures and each symbol's
     /// contribution after the statistics; then writes the report when `--out` or `--report`
     /// asks for it. An existing report directory without `--force` is refused before the
-    /// cost table is computed.
+    /// run is reported.
     /// - Parameters:
-    ///   - portfolio: the portfolio's rules for the manifest (`PortfolioRules.parameters`).
-    ///   - slots: K.
-    ///   - costs: re-runs the portfolio for the cost table, given the periods per year.
-    func presentPortfolio(strategy: String, parameters: [RunParameter], rules: [RunParameter], portfolio: [RunParameter],
-                          slots: Int, config: ExecutionConfig, result: PortfolioResult, warmUp: (bars: Int, first: Int64)?, other: OtherSeriesReader?,
-                          costs: (Double) throws -> CostSensitivity) throws {
+    ///   - rules: the strategy's rules as written, for the text.
+    ///   - report: the run's report, with the cost table when asked for (`--no-costs` not
+    ///     given), at the periods per year given (nil: inferred).
+    func presentPortfolio(strategy: String, rules: [RunParameter],
+                          report makeReport: (_ costs: Bool, _ periodsPerYear: Double?) throws -> PortfolioReport) throws {
         let (directory, chart) = try reportOutput(strategy: strategy, symbol: "portfolio")
-        let noCosts = flag(.noCosts)
-        var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, config: config, commandLine: commandLine)
-        (job.portfolioWarmUp, job.otherSeries) = (warmUp, other)
-        let report = try job.report(result, slots: slots, portfolio: portfolio, periodsPerYear: try periodsPerYear,
-                                    costs: { noCosts ? nil : try costs($0) }, requested: { try timeframe })
+        let report = try makeReport(!flag(.noCosts), try periodsPerYear)
+        let result = report.portfolio
         try emit(json: report.json, text: RunSummaryText.text(report, rules: rules), chart: chart.map { chart in {
             try EquityChart.render(time: result.time, equity: result.equity, initial: result.initialCash,
                                    drawdown: report.run.drawdowns.curve, size: chart.size, style: chart.style)

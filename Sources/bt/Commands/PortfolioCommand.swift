@@ -16,26 +16,14 @@ extension Command {
             + RunStatsOptions.all + [.json]
     ) { args in
         let strategy = try portfolioStrategy(args)
-        let parameters = try strategy?.parameters(args.values(.param))
-        let values = try parameters?.expressionValues
-            ?? Dictionary(args.values(.param).map(ExpressionAssignment.parse), uniquingKeysWith: { _, last in last })
-        let rank = try args.portfolioRank(.rankExpression, setting: .portfolioRank, parameters: values.expressionParameters)
-        let (rules, other) = (try args.portfolioRules(ranked: rank != nil), try args.otherSeries(reading: rank.map { [$0] } ?? [], shared: strategy?.otherSeries))
+        let job = try PortfolioJob(strategy: strategy, assignments: args.values(.param), rank: args.value(.rankExpression),
+                                   rules: { try args.portfolioRules(ranked: $0) }, other: { try args.otherSeries(reading: $0, shared: $1) })
         let store = try args.openStore()
         let (universe, config) = try args.portfolioUniverse(try args.portfolioSymbols(store: store), store: store, strategy: strategy,
-                                                            parameters: parameters)
-        let symbols = try universe.tradedSymbols({ candles, cache in
-            (try strategy.map { try $0.signals(candles, parameters!, cache: cache) },
-             try rank.map { try $0.values(on: candles, parameters: values, cache: cache, reading: other) })
-        }, rules: rules, cache: IndicatorCache(), parallel: true)
-        let result = try Portfolio.run(symbols, rules: rules, config: config)
-        let name = strategy?.name ?? "rotation"
-        try args.presentPortfolio(
-            strategy: name, parameters: parameters?.runParameters ?? values.sorted { $0.key < $1.key }.map { RunParameter($0.key, $0.value.runValue) },
-            rules: strategy?.ruleParameters ?? [], portfolio: rules.parameters(symbols: symbols.count, rank: rank?.text),
-            slots: rules.slots(symbols: symbols.count), config: config, result: result,
-            warmUp: universe.warmUp, other: other ?? strategy?.otherSeries) {
-            try CostSensitivity.run(portfolio: symbols, rules: rules, config: config, periodsPerYear: $0)
+                                                            parameters: job.parameters)
+        try args.presentPortfolio(strategy: job.name, rules: job.strategy?.ruleParameters ?? []) { costs, periodsPerYear in
+            try job.report(universe, config: config, periodsPerYear: periodsPerYear, costs: costs, commandLine: args.commandLine,
+                           timeframe: { try args.timeframe })
         }
     }
 

@@ -79,6 +79,19 @@ public struct PortfolioRules: Sendable, Equatable {
         self.maxPositions = maxPositions; self.weighting = weighting; self.rebalance = rebalance; self.rotate = rotate
     }
 
+    /// The rules the options' texts give: K, `weight` and `rebalance` (nil: equal, and never, or
+    /// monthly under `rotate`), as `bt portfolio` reads them; not yet checked (`validate`).
+    /// - Throws: the parsers' `InputError` for a weight or calendar bt does not know.
+    public init(maxPositions: Int?, weight: String?, rebalance: String?, rotate: Bool) throws {
+        self.init(maxPositions: maxPositions, rotate: rotate)
+        if let weight { weighting = try Weighting.parse(weight) }
+        if let rebalance {
+            self.rebalance = try Rebalance.parse(rebalance)
+        } else if rotate {
+            self.rebalance = .monthly
+        }
+    }
+
     /// K for a universe of `symbols` symbols.
     public func slots(symbols: Int) -> Int { maxPositions ?? max(1, symbols) }
 

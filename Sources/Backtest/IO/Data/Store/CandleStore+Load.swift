@@ -45,12 +45,16 @@ extension CandleStore {
     /// the first bar at or after `from`; the bars before it are the warm-up of its indicators
     /// (`CandleWindow`). `symbol` as `loadRange` takes it. Unless the symbol was imported with
     /// adjusted prices, the window carries the bars read that look like splits (`LikelySplit`).
-    /// - Throws: `loadRange`'s errors; an empty window is one ("no candles ... in the requested range").
+    /// - Throws: `loadRange`'s errors; an empty window is one ("no candles ... in the requested
+    ///   range", naming `.to` when no bar is at or before it, else `.from`).
     public func loadWindow(symbol: String, timeframe: Timeframe? = nil, from: Int64? = nil, to: Int64? = nil) throws -> CandleWindow {
         let symbol = try SeriesName.normalized(symbol)
         let series = try load(symbol: symbol, timeframe: timeframe, to: to)
         let start = from.map(series.lowerBound(of:)) ?? 0
-        guard start < series.count else { throw InputError("no candles for '\(symbol)' in the requested range") }
+        guard start < series.count else {
+            // Named for the bound that emptied it: nothing through `to`, else nothing from `from`.
+            throw InputError("no candles for '\(symbol)' in the requested range", setting: series.isEmpty ? .to : .from)
+        }
         var window = CandleWindow(series, start: start)
         if try !holdsAdjustedPrices(symbol: series.symbol) {
             window.likelySplits = LikelySplit.find(series)

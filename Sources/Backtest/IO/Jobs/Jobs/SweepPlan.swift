@@ -23,6 +23,9 @@ public struct SweepPlan {
     public var blocks = 16
     /// Rows in the top table (positive).
     public var top = 20
+    /// Combinations run between two checkpoints of `run` (nil: `Sweep`'s default); the rows
+    /// are the same whatever it is.
+    public var chunkSize: Int?
     /// Grid indexes that pass the filter, by combination number.
     public let combos: [Int]
     /// The command line the report's manifest records.
@@ -138,6 +141,7 @@ public struct SweepPlan {
         var sweep = Sweep(rankStat: rank)
         sweep.overfittingBlocks = blocks
         sweep.topCount = top
+        if let chunkSize { sweep.chunkSize = chunkSize }
         return sweep
     }
 
@@ -274,8 +278,10 @@ public struct SweepPlan {
     ///   - rerun: the command that reruns one combination, for the report's page.
     ///   - progress: once the symbol is loaded, with the number of combinations, where to report
     ///     how many are done.
+    ///   - checkpoint: called as each chunk of rows is written; what it throws stops the sweep
+    ///     (a caller's interrupt).
     public func run(symbol: String, index: Int, directory: String, merged: PartialSet? = nil, rerun: String,
-                    progress: (Int) -> ((Int) -> Void)? = { _ in nil },
+                    progress: (Int) -> ((Int) -> Void)? = { _ in nil }, checkpoint: () throws -> Void = {},
                     load: (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?)) throws -> SweepReport {
         if let set = merged, let error = set.manifest.symbols[index].error {
             throw InputError(error)  // every shard failed on this symbol, as one process would have
@@ -329,6 +335,7 @@ public struct SweepPlan {
             let grid = self.grid, combos = self.combos
             summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: candles,
                                     progress: progress) { rows in
+                try checkpoint()
                 try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
                 cells.add(rows)
             }

@@ -1,0 +1,91 @@
+import Backtest
+import CBTABI
+import Foundation
+
+/// `bt_portfolio`'s options, named as btcore's keywords (`bt portfolio`'s options with
+/// underscores).
+private let portfolioOptions = ["max_positions", "rank", "weight", "rebalance", "rotate", "timeframe", "max_stale"]
+
+@_cdecl("bt_portfolio")
+public func bt_portfolio(_ series: UnsafePointer<bt_bars>?, _ nseries: Int, _ symbols: UnsafePointer<UnsafePointer<CChar>?>?,
+                         _ nsymbols: Int, _ strategy: OpaquePointer?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ nparams: Int,
+                         _ options: UnsafePointer<UnsafePointer<CChar>?>?, _ noptions: Int, _ config: UnsafePointer<bt_config>?,
+                         _ withCosts: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guarded {
+        guard let out else { throw BridgeError.argument("out is NULL") }
+        out.pointee = nil
+        let cfg = try Config.read(config)
+        let options = try JobOptions(try stringList(options, noptions, "options"), known: portfolioOptions, "options")
+        let rotate = try options.flag("rotate")
+        let chosen = try strategy.map { try Handles.shared.get($0, as: StrategyHandle.self, "strategy") }
+        switch (chosen, rotate) {
+        case (nil, false): throw BridgeError.input("strategy is NULL: give a strategy, or rotate=1 with a rank")
+        case (.some, true): throw BridgeError.input("rotate holds the top K symbols by rank, whatever the signals: leave out the strategy")
+        default: break
+        }
+        let db = try optionalString(cfg.db, "config.db")
+        let names = try stringList(symbols, nsymbols, "symbols")
+        guard (nseries > 0) != !names.isEmpty else {
+            throw BridgeError.input("give the portfolio's series as bars or as symbols of the store db, one or the other")
+        }
+        let maxStale = options["max_stale"]
+        let job = try PortfolioJob(
+            strategy: chosen?.strategy, assignments: try stringList(params, nparams, "params"), rank: options["rank"],
+            rules: { _ in try PortfolioRules(maxPositions: try options.int("max_positions"),
+                                             weight: options["weight"], rebalance: options["rebalance"], rotate: rotate) },
+            other: { reading, shared in
+                try OtherSeriesReader.reading(reading, shared: shared) {
+                    guard let db else { throw InputError(.needsSetting, "the rank reads other series with @ from a store", setting: .store) }
+                    return try OtherSeriesReader(StoredOtherSeries(path: db), maxStale: maxStale)
+                }
+            })
+        let timeframe = try options["timeframe"].map(Timeframe.parse)
+        let (universe, execution): (PortfolioUniverse, ExecutionConfig)
+        if nseries > 0 {
+            guard timeframe == nil else { throw InputError("picks a stored series: the bars given are at their own timeframe", setting: .timeframe) }
+            let given = try givenSeries(series, nseries)
+            let bySymbol = Dictionary(given.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
+            (universe, execution) = try PortfolioJob.universe(given.map(\.symbol), windows: { symbol in
+                try Config.window(cfg, of: bySymbol[symbol]!, inferredTick: { bySymbol[symbol]!.inferredTick }).window
+            }) { _, window in
+                try Config.execution(cfg, candles: window.candles, inferredTick: { window.candles.inferredTick }, strategy: job.strategy,
+                                     parameters: job.parameters).config
+            }
+        } else {
+            guard let db else { throw InputError(.needsSetting, "symbols are read from a store", setting: .store) }
+            let store = try CandleStore(existingAt: db)
+            let (from, to) = try Config.range(cfg)
+            (universe, execution) = try PortfolioJob.universe(try names.map(SeriesName.normalized), windows: { symbol in
+                try store.loadWindow(symbol: symbol, timeframe: timeframe, from: from, to: to)
+            }) { _, window in
+                try Config.execution(cfg, candles: window.candles, inferredTick: { window.candles.inferredTick }, strategy: job.strategy,
+                                     parameters: job.parameters).config
+            }
+        }
+        let report = try job.report(universe, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), costs: withCosts != 0,
+                                    timeframe: { timeframe })
+        out.pointee = Handles.shared.add(TextHandle(report.json.serialized()))
+    }
+}
+
+/// The caller's series of a portfolio: each named (its `symbol`, upper-cased as the store keeps
+/// symbols) and all at one timeframe (given, else inferred from the times).
+/// - Throws: `InputError` for a series without a symbol, and naming the timeframes that differ.
+private func givenSeries(_ series: UnsafePointer<bt_bars>?, _ n: Int) throws -> [CandleSeries] {
+    guard let series else { throw BridgeError.argument("series is NULL but its count is \(n)") }
+    try IndicatorCall.checkCount(n, "nseries")
+    var first: (symbol: String, timeframe: Timeframe?)?
+    return try (0..<n).map { i in
+        var candles = try Bars.candles(series + i, for: .backtest, "series[\(i)]")
+        guard !candles.symbol.isEmpty else { throw BridgeError.input("series[\(i)].symbol is empty: a portfolio's series are named") }
+        candles.symbol = try SeriesName.normalized(candles.symbol)
+        let timeframe = candles.timeframe ?? Timeframe.infer(from: candles.time)
+        if let first, first.timeframe != timeframe {
+            throw InputError("\(first.symbol) is at \(first.timeframe?.rawValue ?? "an unknown timeframe"), \(candles.symbol) at "
+                             + "\(timeframe?.rawValue ?? "an unknown timeframe"): a portfolio's series share one timeframe "
+                             + "(resample them first)", setting: .timeframe)
+        }
+        if first == nil { first = (candles.symbol, timeframe) }
+        return candles
+    }
+}

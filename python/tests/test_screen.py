@@ -1,0 +1,89 @@
+"""btcore.screen equals `bt screen STRATEGY`'s screen.csv on the same store (every row, in its
+ranked order, the same values), with the series it left out or resampled and their reasons;
+btcore.where equals `bt screen --where --json` and its screen.csv."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import btcore
+from conftest import run_bt
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory) -> str:
+    """A store with GOOG (daily), EURUSD (hourly) and six synthetic daily symbols."""
+    path = str(tmp_path_factory.mktemp("screen") / "bt.sqlite")
+    run_bt("data", "import", "data/GOOG.csv", "data/EURUSD.csv", "--db", path)
+    run_bt("data", "synth", "--symbols", "6", "--bars", "800", "--seed", "3", "--db", path)
+    return path
+
+
+def csv(path) -> pd.DataFrame:
+    table = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"symbol": str, "timeframe": str, "status": str,
+                                                                            "error": str})
+    table["error"] = table["error"].fillna("")
+    return table
+
+
+def same(got: pd.DataFrame, expected: pd.DataFrame, skip=()):
+    assert list(got.columns) == list(expected.columns) and len(got) == len(expected) > 0
+    for column in expected.columns:
+        if column in skip:
+            continue
+        if expected[column].dtype.kind == "f":
+            np.testing.assert_array_equal(got[column].to_numpy(), expected[column].to_numpy(), err_msg=column)
+        else:
+            assert list(got[column]) == list(expected[column]), column
+
+
+def test_screen_of_every_series_equals_screen_csv(mixed, tmp_path):
+    run_bt("screen", "ma-cross", "--all", "--timeframe", "1d", "--out", str(tmp_path / "cli"), "--db", mixed)
+    got = btcore.screen("all", "ma-cross", timeframe="1d", db=mixed)
+    same(got, csv(tmp_path / "cli" / "screen.csv"))
+    assert got.attrs["notes"] == [{"series": "EURUSD@1d", "kind": "resampled", "reason": "1d bars made from its 1h bars, in UTC days"}]
+    assert list(got["rank"].dropna()) == list(range(1, int(got["rank"].max()) + 1))
+
+
+def test_screen_options_window_and_failed_symbols_equal_bt_screen(mixed, tmp_path):
+    flags = ["--symbols", "SYN0001,GOOG,SYN0004,NOPE,SYN0002", "--param", "fast=5", "--rank", "sortino", "--min-trades", "5",
+             "--from", "2010-01-04", "--fee-bps", "5", "--sl", "6%"]
+    run_bt("screen", "ma-cross", *flags, "--out", str(tmp_path / "cli"), "--db", mixed)
+    got = btcore.screen(["SYN0001", "GOOG", "SYN0004", "NOPE", "SYN0002"], "ma-cross", params={"fast": 5}, rank="sortino",
+                        min_trades=5, start="2010-01-04", fee_bps=5, sl="6%", db=mixed, out=str(tmp_path / "py"))
+    expected = csv(tmp_path / "cli" / "screen.csv")
+    # The command words a symbol's error with its flags; the library with btcore's names.
+    same(got, expected, skip=("error",))
+    assert got.attrs["folder"] == str(tmp_path / "py") and (tmp_path / "py" / "screen.md").exists()
+    failed = got[got.status == "error"]
+    assert list(failed.symbol) == ["NOPE"] and "NOPE" in failed.error.item()
+    assert set(got.status) >= {"ok", "error"}
+
+
+def test_where_equals_bt_screen_where(mixed, tmp_path):
+    flags = ["--where", "close > sma(close, $n) and rsi(close) < 70", "--show", "rsi(close)", "--show", "close / sma(close, $n)",
+             "--param", "n=50", "--at", "2013-01-15"]
+    expected = json.loads(run_bt("screen", "--all", *flags, "--json", "--db", mixed))
+    run_bt("screen", "--all", *flags, "--out", str(tmp_path / "cli"), "--db", mixed)
+    got = btcore.where("all", "close > sma(close, $n) and rsi(close) < 70", show=["rsi(close)", "close / sma(close, $n)"],
+                       params={"n": 50}, at="2013-01-15", db=mixed)
+    assert got.attrs["json"] == expected and got.attrs["matches"] == expected["matches"]
+    same(got, csv(tmp_path / "cli" / "screen.csv"))
+
+
+def test_bad_screens_name_the_argument(mixed):
+    with pytest.raises(btcore.InputError, match=r"^where: unknown series 'closee'"):
+        btcore.where(["GOOG"], "closee > 1", db=mixed)
+    with pytest.raises(btcore.InputError, match=r"^rank 'nope'"):
+        btcore.screen(["GOOG"], "ma-cross", rank="nope", db=mixed)
+    with pytest.raises(btcore.InputError, match=r"^top '0'"):
+        btcore.screen(["GOOG"], "ma-cross", top=0, db=mixed)
+    with pytest.raises(btcore.InputError, match=r"^data: an empty list"):
+        btcore.screen([], "ma-cross", db=mixed)
+    with pytest.raises(btcore.KeywordError, match=r"did you mean 'min_trades'\?"):
+        btcore.screen(["GOOG"], "ma-cross", min_trade=3, db=mixed)
+    with pytest.raises(btcore.KeywordError, match=r"did you mean 'show'\?"):
+        btcore.where(["GOOG"], "close > 1", shw=["close"], db=mixed)
+    with pytest.raises(btcore.InputError, match=r"^at: give at or end, not both"):
+        btcore.where(["GOOG"], "close > 1", at="2010-01-01", end="2010-01-01", db=mixed)
