@@ -11,6 +11,9 @@ and checks the session from the outside:
 - the bars built from trades equal `bt data import --format trades` of the same trades;
 - rules reading a higher timeframe (`close@5m`): its value changes at the minute that closes
   its bar, and the replay gives the same fills;
+- rules reading another symbol (`close@ETHUSDT`, streamed on the same connection): the replay
+  gives the same fills, and its stored bars equal its trades aggregated; a symbol the exchange
+  does not list, or one without bars, is refused;
 - faults: a depth-id gap (resync), a dropped connection (reconnect, kline backfill, and the
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
   and kill -9 with a resume of the journal (no fill lost or repeated);
@@ -225,6 +228,48 @@ class LiveTests(unittest.TestCase):
         self.assertEqual(summary["divergences"], 0)
         self.assertIn("@5m", summary["replay"])
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+
+    def test_rules_reading_another_symbol_replay_exactly(self):
+        # ETHUSDT streams on the same connection (its trades only); every 4th minute has none of
+        # them. A BTCUSDT bar closing at T is decided once ETHUSDT's bars closing at or before T
+        # are final: from its trades when its stream has passed T, else from its klines. They are
+        # stored with the bar, so the replay (bt run over the stored bars of both, --max-stale
+        # passed on) aligns the same ETHUSDT bars to every decision and gives the same fills.
+        ex = Exchange("--bars", "16", "--speed", "120", "--other", "ETHUSDT")
+        self.exchanges.append(ex)
+        rules = ["BTCUSDT", "--entry", "close@ETHUSDT > sma(close, 3)@ETHUSDT and close@ETHUSDT@5m > 0",
+                 "--exit", "close@ETHUSDT < sma(close, 3)@ETHUSDT", "--max-stale", "2m", "--fee-bps", "10", "--size", "20%"]
+        summary, log = run_live(ex, self.db, "--duration", "8s", strategy=rules)
+        self.assertGreaterEqual(summary["bars"], 10, log)
+        self.assertGreaterEqual(len(summary["fills"]), 2, summary["fills"])
+        self.assertEqual(summary["divergences"], 0)
+        nothing_skipped_as_ahead(self, summary)
+        self.assertNotIn("other_symbol", summary["stream"]["skipped"], summary["stream"])
+        self.assertIn("@ETHUSDT", summary["replay"])
+        self.assertIn("--max-stale 2m", summary["replay"])
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+        # ETHUSDT's bars of the session (all but the last, which the end cut short) are its
+        # trades aggregated as bt data import --format trades aggregates them.
+        trades = os.path.join(self.tmp, "other.jsonl")
+        with open(trades, "wb") as f:
+            f.write(ex.get("/_expected/other.jsonl"))
+        imported = os.path.join(self.tmp, "other.sqlite")
+        p = subprocess.run([BT, "data", "import", trades, "--format", "trades", "--symbol", "ETHUSDT", "--timeframe", "1m",
+                            "--db", imported], capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        live_bars = {r["time"]: r for r in export(self.db, "ETHUSDT", "--from", summary["start"])}
+        expected = {r["time"]: r for r in export(imported, "ETHUSDT")}
+        compared = sorted(live_bars)[:-1]
+        self.assertGreaterEqual(len(compared), 6, live_bars)
+        for t in compared:
+            self.assertEqual(live_bars[t], expected[t], t)
+
+    def test_another_symbol_the_exchange_refuses_or_without_bars_is_refused(self):
+        ex = self.exchange("--other", "ETHUSDT", "--listed", "DOGEUSDT")
+        for other, words in [("XRPUSDT", ["the rules read XRPUSDT with '@'", "Invalid symbol"]),
+                             ("DOGEUSDT", ["the rules read DOGEUSDT with '@'", "no DOGEUSDT 1m bars are stored"])]:
+            p, _ = self.run_bt(ex, "--duration", "4s", strategy=["BTCUSDT", "--entry", "close > close@" + other, "--exit", "close < open"])
+            self.refused(p, *words)
 
     @unittest.skipUnless(os.environ.get("BT_L2_DATA"), "needs the converted L2 sample (BT_L2_DATA; make test-live fetches it)")
     def test_recorded_l2_session_replays_exactly(self):
