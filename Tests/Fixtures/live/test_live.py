@@ -247,6 +247,12 @@ class LiveTests(unittest.TestCase):
         self.assertNotIn("other_symbol", summary["stream"]["skipped"], summary["stream"])
         self.assertIn("@ETHUSDT", summary["replay"])
         self.assertIn("--max-stale 2m", summary["replay"])
+        # Both ways a bar of it is made final: from its trades, and from its klines (its first
+        # bar, and the bar before each quiet minute, when the session does not wait for it).
+        [other] = summary["other_symbols"]
+        self.assertEqual(other["symbol"], "ETHUSDT")
+        self.assertGreaterEqual(other["bars_from_klines"], 2, other)
+        self.assertGreaterEqual(other["bars"] - other["bars_from_klines"], 1, other)
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
         # ETHUSDT's bars of the session (all but the last, which the end cut short) are its
         # trades aggregated as bt data import --format trades aggregates them.

@@ -30,6 +30,8 @@ package struct LiveOtherSymbol {
     private var floor: Int64
     /// Trades of buckets already final.
     package private(set) var lateTrades = 0
+    /// The session's bars of the symbol, and how many of them came from klines.
+    package private(set) var bars = 0, barsFromKlines = 0
     /// Bars made final since the last `takeUnwritten`.
     private var unwritten: CandleSeries
 
@@ -109,11 +111,13 @@ package struct LiveOtherSymbol {
     private mutating func take(_ klines: CandleSeries, before end: Int64) {
         for k in klines.time.indices where klines.time[k] < end && feed.lastTime.map({ klines.time[k] > $0 }) ?? true {
             append(klines[bar: k])
+            barsFromKlines += 1
         }
     }
 
     private mutating func append(_ bar: Candle) {
         feed.append(bar)
+        bars += 1
         unwritten.append(time: bar.time, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume: bar.volume)
     }
 }

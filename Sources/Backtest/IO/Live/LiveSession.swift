@@ -90,6 +90,8 @@ package struct LiveSummary: Sendable {
     package var fills: [Fill] = []
     /// The funding settlements the session recorded (a USD-M session's).
     package var funding: [FundingRate] = []
+    /// The other symbols the rules read: the session's bars of each, and how many came from klines.
+    package var others: [(symbol: String, bars: Int, fromKlines: Int)] = []
     /// The engine's run over the session's bars at the end (trades, equity, statistics).
     package var result: BacktestResult?
     package var messages = 0
@@ -429,6 +431,7 @@ package final class LiveSession {
         for k in others.indices {
             others[k].finish()
             summary.lateTrades += others[k].lateTrades
+            summary.others.append((others[k].symbol, others[k].bars, others[k].barsFromKlines))
         }
         if let bar = builder.finish(), !incompleteBuckets.contains(bar.time) {
             try close(bar, opening: nil)
