@@ -172,19 +172,19 @@ class LiveTests(unittest.TestCase):
         for e in self.exchanges:
             e.stop()
 
-    def bars_equal_the_trades_import(self, ex, summary):
-        """The session's stored bars equal `bt data import --format trades` of every trade the
-        exchange sent (all but the last bar, which the end of the session cut short); returns
-        how many bars were compared."""
-        trades = os.path.join(self.tmp, "trades.jsonl")
+    def bars_equal_the_trades_import(self, ex, summary, symbol="BTCUSDT", expected="/_expected/trades.jsonl"):
+        """The session's stored bars of `symbol` equal `bt data import --format trades` of every
+        trade of it the exchange sent (`expected`; all but the last bar, which the end of the
+        session cut short); returns how many bars were compared."""
+        trades = os.path.join(self.tmp, symbol + ".jsonl")
         with open(trades, "wb") as f:
-            f.write(ex.get("/_expected/trades.jsonl"))
-        imported = os.path.join(self.tmp, "import.sqlite")
-        p = subprocess.run([BT, "data", "import", trades, "--format", "trades", "--symbol", "BTCUSDT", "--timeframe", "1m",
+            f.write(ex.get(expected))
+        imported = os.path.join(self.tmp, symbol + "-import.sqlite")
+        p = subprocess.run([BT, "data", "import", trades, "--format", "trades", "--symbol", symbol, "--timeframe", "1m",
                             "--db", imported], capture_output=True, text=True, timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr)
-        live_bars = {r["time"]: r for r in export(self.db, "BTCUSDT", "--from", summary["start"])}
-        import_bars = {r["time"]: r for r in export(imported)}
+        live_bars = {r["time"]: r for r in export(self.db, symbol, "--from", summary["start"])}
+        import_bars = {r["time"]: r for r in export(imported, symbol)}
         compared = sorted(live_bars)[:-1]
         for t in compared:
             self.assertEqual(live_bars[t], import_bars[t], t)
@@ -254,21 +254,8 @@ class LiveTests(unittest.TestCase):
         self.assertGreaterEqual(other["bars_from_klines"], 2, other)
         self.assertGreaterEqual(other["bars"] - other["bars_from_klines"], 1, other)
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
-        # ETHUSDT's bars of the session (all but the last, which the end cut short) are its
-        # trades aggregated as bt data import --format trades aggregates them.
-        trades = os.path.join(self.tmp, "other.jsonl")
-        with open(trades, "wb") as f:
-            f.write(ex.get("/_expected/other.jsonl"))
-        imported = os.path.join(self.tmp, "other.sqlite")
-        p = subprocess.run([BT, "data", "import", trades, "--format", "trades", "--symbol", "ETHUSDT", "--timeframe", "1m",
-                            "--db", imported], capture_output=True, text=True, timeout=60)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        live_bars = {r["time"]: r for r in export(self.db, "ETHUSDT", "--from", summary["start"])}
-        expected = {r["time"]: r for r in export(imported, "ETHUSDT")}
-        compared = sorted(live_bars)[:-1]
-        self.assertGreaterEqual(len(compared), 6, live_bars)
-        for t in compared:
-            self.assertEqual(live_bars[t], expected[t], t)
+        # ETHUSDT's bars of the session are its trades aggregated as bt data import --format trades aggregates them.
+        self.assertGreaterEqual(self.bars_equal_the_trades_import(ex, summary, "ETHUSDT", "/_expected/other.jsonl"), 6)
 
     def test_another_symbol_the_exchange_refuses_or_without_bars_is_refused(self):
         ex = self.exchange("--other", "ETHUSDT", "--listed", "DOGEUSDT")
