@@ -344,14 +344,26 @@ class LiveTests(unittest.TestCase):
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
 
     def test_kill_9_and_resume_lose_and_repeat_no_fill(self):
-        ex = self.exchange("--bars", "16")
-        p = subprocess.Popen(live_args(ex, self.db, "--journal", "k", "--duration", "60s"), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+        self.kill_9_and_resume(self.exchange("--bars", "16"), STRATEGY)
+
+    def test_kill_9_and_resume_of_rules_reading_another_symbol(self):
+        # ETHUSDT's bars are written with the bar they were final for: after the kill the store
+        # holds them up to the last bar recorded, the resumed session fetches the rest, and the
+        # journal's fills (the first session's and the second's) are the replay's.
+        rules = ["BTCUSDT", "--entry", "close@ETHUSDT > sma(close, 3)@ETHUSDT", "--exit", "close@ETHUSDT < sma(close, 3)@ETHUSDT",
+                 "--fee-bps", "10", "--size", "20%"]
+        self.kill_9_and_resume(self.exchange("--bars", "16", "--other", "ETHUSDT"), rules)
+
+    def kill_9_and_resume(self, ex, strategy):
+        """A session killed with kill -9 after 3.5 s, then resumed from its journal: every fill
+        journaled once, and all of them the replay's."""
+        p = subprocess.Popen(live_args(ex, self.db, "--journal", "k", "--duration", "60s", strategy=strategy),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(3.5)
         os.kill(p.pid, signal.SIGKILL)
         _, err1 = p.communicate(timeout=30)
         self.assertIn("fill ", err1, "the first run should have filled before the kill")
-        summary, err2 = run_live(ex, self.db, "--journal", "k", "--duration", "4s")
+        summary, err2 = run_live(ex, self.db, "--journal", "k", "--duration", "4s", strategy=strategy)
         self.assertIn("resuming journal 'k'", err2)
         with sqlite3.connect(self.db) as db:
             journal = [dict(zip(["time", "side", "quantity", "vwap", "fee"], row)) for row in db.execute(
