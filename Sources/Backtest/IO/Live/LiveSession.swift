@@ -732,7 +732,7 @@ package final class LiveSession {
             guard !bars.isEmpty else {
                 throw InputError("the rules read \(other) with '@', and no \(other) \(settings.interval.rawValue) bars are stored "
                                      + "or could be had from \(settings.baseURL.absoluteString): its warm-up is its stored bars, as "
-                                     + "the session's own is; check the symbol, or fetch its bars (bt data fetch)",
+                                     + "the session's own is; check the symbol, or fetch its bars into the store (bt data fetch)",
                                  setting: .store, value: store.path)
             }
             held[other] = bars
