@@ -263,6 +263,8 @@ class LiveTests(unittest.TestCase):
                              ("DOGEUSDT", ["the rules read DOGEUSDT with '@'", "no DOGEUSDT 1m bars are stored"])]:
             p, _ = self.run_bt(ex, "--duration", "4s", strategy=["BTCUSDT", "--entry", "close > close@" + other, "--exit", "close < open"])
             self.refused(p, *words)
+            with sqlite3.connect(self.db) as db:
+                self.assertEqual(list(db.execute("SELECT symbol FROM series")), [], "nothing was written")
 
     @unittest.skipUnless(os.environ.get("BT_L2_DATA"), "needs the converted L2 sample (BT_L2_DATA; make test-live fetches it)")
     def test_recorded_l2_session_replays_exactly(self):

@@ -385,11 +385,13 @@ package final class LiveSession {
         }
         // What the rules read with `@` is checked against the store before the warm-up writes to it.
         try strategy.checkLive(parameters, symbol: symbol, interval: settings.interval, store: store)
+        // Other symbols the rules read first: one the exchange refuses, or without bars, is refused
+        // before the session's own warm-up is written.
+        let otherHistory = try warmUpOthers(from: start - seconds * Int64(settings.warmUpBars + 1), forming: forming)
         let from = stored.time.last.map { $0 + seconds } ?? (start - seconds * Int64(settings.warmUpBars + 1))
         let loaded = try backfill(from: from)
         let history = try storedBars()
         report(.warmUp(bars: loaded, stored: history.count))
-        let otherHistory = try warmUpOthers(from: start - seconds * Int64(settings.warmUpBars + 1), forming: forming)
         summary.startTime = start
         var recorded = (try? store.bookEvents(symbol: symbol)) ?? []
         // The stored book ends where its recording stopped (an earlier session, a crash): from
