@@ -3,8 +3,9 @@ import Testing
 
 /// `bt live` with rules that read other series with `@`: what it cannot follow bar by bar is
 /// refused with exit 2, naming the rule and the `@`, before the store or the network is touched
-/// (no exchange is needed: nothing is asked of one). Sessions that read a higher timeframe are
-/// run against the local exchange by `make test-live`.
+/// (no exchange is needed: nothing is asked of one). Sessions that read a higher timeframe or
+/// another symbol, and the refusals that need the exchange (a symbol it does not list, one
+/// without bars), are run against the local exchange by `make test-live`.
 @Suite("bt live with rules reading other series (@)")
 struct LiveOtherSeriesCommandTests {
     static func live(_ rules: [String], interval: String = "1m") throws -> (BT.Result, String) {
@@ -15,15 +16,14 @@ struct LiveOtherSeriesCommandTests {
         return (r, db)
     }
 
-    @Test("another symbol is refused: the session streams one symbol, and the replay could differ", arguments: [
-        "close > close@ETHUSDT", "close > sma(close, 20)@ETHUSDT@1h",
+    @Test("another symbol below the interval, or a bad --max-stale, is refused before the store is made", arguments: [
+        (["--entry", "close > close@ETHUSDT@5m"], "lower timeframe than the run's (1h)"),
+        (["--entry", "close > close@ETHUSDT", "--max-stale", "3x"], "--max-stale"),
     ])
-    func anotherSymbol(_ entry: String) throws {
-        let (r, db) = try Self.live(["--entry", entry, "--exit", "close < open"])
+    func badInputForAnotherSymbol(_ rules: [String], _ reason: String) throws {
+        let (r, db) = try Self.live(rules + ["--exit", "close < open"], interval: "1h")
         #expect(r.status == 2, "\(r.stderr)")
-        #expect(r.stderr.contains("--entry") && r.stderr.contains("'@ETHUSDT"), "\(r.stderr)")
-        #expect(r.stderr.contains("follows the stream of BTCUSDT alone"), "\(r.stderr)")
-        #expect(r.stderr.contains("^"), "a caret under the @: \(r.stderr)")
+        #expect(r.stderr.contains(reason), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db), "a refused session creates no store")
     }
 

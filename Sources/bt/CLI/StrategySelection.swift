@@ -65,7 +65,7 @@ extension ParsedArguments {
 
     /// The store's series for `expressions`' `@` (`OtherSeriesReader.reading`, `--max-stale`); `shared`: one per command.
     func otherSeries(reading expressions: [LocatedExpression], shared: OtherSeriesReader? = nil) throws -> OtherSeriesReader? {
-        guard command.accepts(.maxStale) else { return nil }  // bt live: its own bars (LiveOtherSeries), not the store
+        guard command.accepts(.maxStale), !command.accepts(.wsURL) else { return nil }  // bt live: LiveOtherSeries, not the store
         return try OtherSeriesReader.reading(expressions, shared: shared) {
             try OtherSeriesReader(StoredOtherSeries(path: databasePath), maxStale: value(.maxStale)) }
     }

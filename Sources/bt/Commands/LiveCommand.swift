@@ -12,7 +12,7 @@ extension Command {
         ],
         options: [.exchange, .interval.withHelp("Bar interval: 1m 5m 15m 30m 1h 4h 1d (default 1m)"), .wsURL, .baseURL
                     .withHelp("The REST address for klines and depth snapshots (default the exchange's: api.binance.com, fapi.binance.com)"),
-                  .duration, .journal, .staleSeconds, .maxBackoff, .warmupBars, .fps, .param] + StrategyOptions.all
+                  .duration, .journal, .staleSeconds, .maxBackoff, .warmupBars, .fps, .param, .maxStale] + StrategyOptions.all
             + LiveOptions.execution + [.json]
     ) { args in
         let chosen = try args.strategy()
@@ -96,6 +96,7 @@ extension ParsedArguments {
         if let v = try double(.warmupBars) { try s.setWarmUpBars(v) }
         if let v = try double(.fps) { try s.setFPS(v) }
         if let name = value(.journal) { try s.setJournal(name) }
+        s.maxStale = try OtherSeriesReader.seconds(maxStale: value(.maxStale))
         return s
     }
 

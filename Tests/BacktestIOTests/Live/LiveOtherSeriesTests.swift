@@ -81,7 +81,7 @@ struct LiveOtherSeriesTests {
         }
     }
 
-    @Test("another symbol, a lower timeframe and a store the replay would read otherwise are refused, naming the rule")
+    @Test("a lower timeframe and a store the replay would read otherwise are refused, naming the rule; another symbol is not")
     func refusals() throws {
         let run = LivePaperTraderTests.stream(seed: 1).history
         func refusal(_ entry: String, interval: Timeframe = .minute1, store: CandleStore? = nil) -> String {
@@ -91,8 +91,10 @@ struct LiveOtherSeriesTests {
                 return ""
             } catch { return "\(error)" }
         }
-        #expect(refusal("close > close@OTHER").contains("a live session follows the stream of TEST alone"))
-        #expect(refusal("close > close@OTHER@1h").contains("'@OTHER@1h'"))
+        // Another symbol is followed from its own stream (`LiveOtherSymbol`), at the interval or above.
+        #expect(refusal("close > close@OTHER").isEmpty)
+        #expect(refusal("close > close@OTHER@1h").isEmpty)
+        #expect(refusal("close > close@OTHER@1m", interval: .hour1).contains("lower timeframe"))
         #expect(refusal("close > close@1m", interval: .hour1).contains("lower timeframe"))
         #expect(refusal("close > close@TEST@1h").isEmpty)
         #expect(refusal("close > close@1d").isEmpty)
@@ -105,5 +107,13 @@ struct LiveOtherSeriesTests {
         }
         #expect(refusal("close > close@1h", store: store).contains("the store holds TEST@1h"))
         #expect(refusal("close > close@4h", store: store).isEmpty)
+        // So is a store holding another symbol at the timeframe read: the replay would read it.
+        var otherHourly = hourly
+        otherHourly.symbol = "OTHER"
+        try store.transaction {
+            _ = try store.merge([ImportedFile(file: "o", format: nil, symbol: "OTHER", content: .candles(otherHourly))])
+        }
+        #expect(refusal("close > close@OTHER@1h", store: store).contains("the store holds OTHER@1h"))
+        #expect(refusal("close > close@OTHER@4h", store: store).isEmpty)
     }
 }

@@ -32,6 +32,15 @@ mid, r a funding rate drawn from --seed, T the next funding time, the first afte
 k x --funding-every + --funding-offset seconds). GET /_expected/funding.json then lists each
 funding time of the timeline with the rate and mark of the last update naming it at or before it.
 
+--other SYMBOL (repeatable) lists another symbol with a generated session of its own, from its
+own generator: --warmup-bars klines of history, then trades over the same timeline (consecutive
+ids, no book), interleaved with the first symbol's events in time order on the same connection
+(`<other>@trade` must then be subscribed to as well); a minute in every --other-quiet-every
+(default 4; 0: none) has no trade of it, so a client waits for its next bar, or asks its klines.
+GET /_expected/other.jsonl then lists its timeline trades. --listed SYMBOL (repeatable) is a
+symbol exchangeInfo knows and that has no klines and no trades. exchangeInfo answers HTTP 400
+(code -1121, "Invalid symbol.") for a symbol it does not know, as Binance does.
+
 --l2 DIR replays a recorded session instead: the converted ob-analytics L2 sample (Bitstamp
 BTC/USD, 30 minutes: its book events as depth diffs, its prints as trades; see load_l2).
 
@@ -180,8 +189,39 @@ class Session:
                 "U": first, "u": last,
                 "b": [[price_text(k), repr(q)] for k, q in sorted(changes_b.items(), reverse=True)],
                 "a": [[price_text(k), repr(q)] for k, q in sorted(changes_a.items())]}))
+        self.others = {}
+        for k, other in enumerate(args.other):
+            self.others[other.upper()] = self.other_session(other.upper(), args, random.Random(args.seed * 1000 + 17 + k))
+        self.listed = [x.upper() for x in args.listed]
         self.events.sort(key=lambda e: e[0])
         self.finish()
+
+    def other_session(self, symbol, args, rng):
+        """Another symbol's history klines and timeline trades (added to self.events as "otrade")."""
+        history, trades = [], []
+        mid = 5000  # ticks: 50.00
+        t = self.begin_ms - args.warmup_bars * self.bar_ms
+        for _ in range(args.warmup_bars):
+            o = mid
+            mid = max(1000, mid + rng.randint(-30, 30))
+            h, l = max(o, mid) + rng.randint(0, 10), min(o, mid) - rng.randint(0, 10)
+            history.append((t, price_text(o), price_text(h), price_text(l), price_text(mid), repr(round(rng.uniform(5, 50), 5))))
+            t += self.bar_ms
+        trade_id = 900_000
+        for step in range((self.end_ms + self.bar_ms - self.begin_ms) // DEPTH_STEP_MS):
+            now = self.begin_ms + step * DEPTH_STEP_MS
+            minute = (now - self.begin_ms) // self.bar_ms
+            if args.other_quiet_every and minute % args.other_quiet_every == args.other_quiet_every - 1:
+                continue
+            if rng.random() < 0.3:
+                mid = max(1000, mid + rng.choice([-2, -1, 1, 2]))
+                trade_id += 1
+                tms = now + rng.randint(1, DEPTH_STEP_MS - 2)
+                p = {"s": symbol, "t": trade_id, "p": price_text(mid), "q": repr(round(rng.uniform(0.01, 3), 4)),
+                     "m": rng.random() < 0.5}
+                trades.append((tms, p))
+                self.events.append((tms, "otrade", p))
+        return {"history": history, "trades": trades}
 
     def load_l2(self, args):
         """A recorded session: the L2 sample the calibration tests convert (ob-analytics'
@@ -269,7 +309,10 @@ class Session:
 
     def frame(self, event):
         tms, kind, p = event
-        if kind == "trade":
+        if kind == "otrade":
+            data = {"e": "trade", "E": tms + 2, "s": p["s"], "t": p["t"], "p": p["p"], "q": p["q"], "T": tms, "m": p["m"], "M": True}
+            stream = p["s"].lower() + "@trade"
+        elif kind == "trade":
             data = {"e": "trade", "E": tms + 2, "s": self.symbol, "t": p["t"], "p": p["p"], "q": p["q"],
                     "T": tms, "m": p["m"], "M": True}
             stream = self.symbol.lower() + "@trade"
@@ -287,13 +330,19 @@ class Session:
             stream = self.symbol.lower() + "@depth@100ms"
         return json.dumps({"stream": stream, "data": data})
 
-    def klines(self, start, end, limit, now):
+    def klines(self, start, end, limit, now, symbol=None):
+        if symbol is not None and symbol != self.symbol:
+            other = self.others.get(symbol, {"history": [], "trades": []})
+            return self.kline_rows(other["history"], other["trades"], start, end, limit, now)
+        return self.kline_rows(self.history, self.trades, start, end, limit, now)
+
+    def kline_rows(self, history, trades, start, end, limit, now):
         rows = []
-        for (t, o, h, l, c, v) in self.history:
+        for (t, o, h, l, c, v) in history:
             if start <= t <= end:
                 rows.append([t, o, h, l, c, v, t + self.bar_ms - 1, "0", 1, "0", "0", "0"])
         bars = {}
-        for (tms, p) in self.trades:
+        for (tms, p) in trades:
             if tms > now:
                 break
             b = (tms // self.bar_ms) * self.bar_ms
@@ -383,6 +432,9 @@ class Server:
         if url.path.startswith(("/api/v3/", "/fapi/v1/")) and not url.path.startswith(prefix):
             return http.HTTPStatus.NOT_FOUND, [("Content-Type", "application/json")], b'{"code":-1,"msg":"not this market"}'
         path = "/api/v3/" + url.path[len(prefix):] if url.path.startswith(prefix) else url.path
+        known = [s.symbol] + list(getattr(s, "others", {})) + getattr(s, "listed", [])
+        if path == "/api/v3/exchangeInfo" and q.get("symbol", s.symbol).upper() not in known:
+            return http.HTTPStatus.BAD_REQUEST, [("Content-Type", "application/json")], b'{"code":-1121,"msg":"Invalid symbol."}'
         if path == "/api/v3/exchangeInfo":
             body = {"timezone": "UTC", "serverTime": now,
                     "rateLimits": [{"rateLimitType": "REQUEST_WEIGHT", "interval": "MINUTE", "intervalNum": 1, "limit": 6000}],
@@ -392,7 +444,7 @@ class Server:
         elif path == "/api/v3/klines":
             start = int(q.get("startTime", 0))
             end = int(q.get("endTime", 2 ** 62))
-            body = s.klines(start, end, int(q.get("limit", 500)), now)
+            body = s.klines(start, end, int(q.get("limit", 500)), now, q.get("symbol", s.symbol).upper())
         elif path == "/api/v3/depth":
             self.stats["snapshots"] += 1
             body = s.snapshot(now)
@@ -418,6 +470,10 @@ class Server:
         elif url.path == "/_expected/trades.jsonl":
             lines = "".join(json.dumps({"T": t, "p": p["p"], "q": p["q"], "m": p["m"]}) + "\n" for t, p in s.trades)
             return http.HTTPStatus.OK, [("Content-Type", "application/x-ndjson")], lines.encode()
+        elif url.path == "/_expected/other.jsonl":
+            lines = "".join(json.dumps({"T": t, "p": p["p"], "q": p["q"], "m": p["m"]}) + "\n"
+                            for t, p in next(iter(s.others.values()))["trades"])
+            return http.HTTPStatus.OK, [("Content-Type", "application/x-ndjson")], lines.encode()
         elif url.path == "/_expected/funding.json":
             body = s.expected_funding()
         elif url.path == "/_stats":
@@ -437,6 +493,7 @@ class Server:
                 return
         q = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(path).query))
         wanted = {s.symbol.lower() + "@trade", s.symbol.lower() + "@depth@100ms"} | ({s.symbol.lower() + "@markPrice@1s"} if s.futures else set())
+        wanted |= {o.lower() + "@trade" for o in getattr(s, "others", {})}
         if set(q.get("streams", "").split("/")) != wanted:
             await ws.close(code=1008, reason="unknown streams")
             return
@@ -573,5 +630,8 @@ if __name__ == "__main__":
     p.add_argument("--futures", action="store_true")
     p.add_argument("--funding-every", type=float, default=180)
     p.add_argument("--funding-offset", type=float, default=30)
+    p.add_argument("--other", action="append", default=[])
+    p.add_argument("--other-quiet-every", type=int, default=4)
+    p.add_argument("--listed", action="append", default=[])
     asyncio.run(main(p.parse_args()))
     sys.exit(0)

@@ -11,6 +11,9 @@ and checks the session from the outside:
 - the bars built from trades equal `bt data import --format trades` of the same trades;
 - rules reading a higher timeframe (`close@5m`): its value changes at the minute that closes
   its bar, and the replay gives the same fills;
+- rules reading another symbol (`close@ETHUSDT`, streamed on the same connection): the replay
+  gives the same fills, and its stored bars equal its trades aggregated; a symbol the exchange
+  does not list, or one without bars, is refused;
 - faults: a depth-id gap (resync), a dropped connection (reconnect, kline backfill, and the
   same fills as the clean session), a stale stream, malformed and foreign frames, SIGINT,
   and kill -9 with a resume of the journal (no fill lost or repeated);
@@ -169,19 +172,19 @@ class LiveTests(unittest.TestCase):
         for e in self.exchanges:
             e.stop()
 
-    def bars_equal_the_trades_import(self, ex, summary):
-        """The session's stored bars equal `bt data import --format trades` of every trade the
-        exchange sent (all but the last bar, which the end of the session cut short); returns
-        how many bars were compared."""
-        trades = os.path.join(self.tmp, "trades.jsonl")
+    def bars_equal_the_trades_import(self, ex, summary, symbol="BTCUSDT", expected="/_expected/trades.jsonl"):
+        """The session's stored bars of `symbol` equal `bt data import --format trades` of every
+        trade of it the exchange sent (`expected`; all but the last bar, which the end of the
+        session cut short); returns how many bars were compared."""
+        trades = os.path.join(self.tmp, symbol + ".jsonl")
         with open(trades, "wb") as f:
-            f.write(ex.get("/_expected/trades.jsonl"))
-        imported = os.path.join(self.tmp, "import.sqlite")
-        p = subprocess.run([BT, "data", "import", trades, "--format", "trades", "--symbol", "BTCUSDT", "--timeframe", "1m",
+            f.write(ex.get(expected))
+        imported = os.path.join(self.tmp, symbol + "-import.sqlite")
+        p = subprocess.run([BT, "data", "import", trades, "--format", "trades", "--symbol", symbol, "--timeframe", "1m",
                             "--db", imported], capture_output=True, text=True, timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr)
-        live_bars = {r["time"]: r for r in export(self.db, "BTCUSDT", "--from", summary["start"])}
-        import_bars = {r["time"]: r for r in export(imported)}
+        live_bars = {r["time"]: r for r in export(self.db, symbol, "--from", summary["start"])}
+        import_bars = {r["time"]: r for r in export(imported, symbol)}
         compared = sorted(live_bars)[:-1]
         for t in compared:
             self.assertEqual(live_bars[t], import_bars[t], t)
@@ -225,6 +228,43 @@ class LiveTests(unittest.TestCase):
         self.assertEqual(summary["divergences"], 0)
         self.assertIn("@5m", summary["replay"])
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+
+    def test_rules_reading_another_symbol_replay_exactly(self):
+        # ETHUSDT streams on the same connection (its trades only); every 4th minute has none of
+        # them. A BTCUSDT bar closing at T is decided once ETHUSDT's bars closing at or before T
+        # are final: from its trades when its stream has passed T, else from its klines. They are
+        # stored with the bar, so the replay (bt run over the stored bars of both, --max-stale
+        # passed on) aligns the same ETHUSDT bars to every decision and gives the same fills.
+        ex = Exchange("--bars", "16", "--speed", "120", "--other", "ETHUSDT")
+        self.exchanges.append(ex)
+        rules = ["BTCUSDT", "--entry", "close@ETHUSDT > sma(close, 3)@ETHUSDT and close@ETHUSDT@5m > 0",
+                 "--exit", "close@ETHUSDT < sma(close, 3)@ETHUSDT", "--max-stale", "2m", "--fee-bps", "10", "--size", "20%"]
+        summary, log = run_live(ex, self.db, "--duration", "8s", strategy=rules)
+        self.assertGreaterEqual(summary["bars"], 10, log)
+        self.assertGreaterEqual(len(summary["fills"]), 2, summary["fills"])
+        self.assertEqual(summary["divergences"], 0)
+        nothing_skipped_as_ahead(self, summary)
+        self.assertNotIn("other_symbol", summary["stream"]["skipped"], summary["stream"])
+        self.assertIn("@ETHUSDT", summary["replay"])
+        self.assertIn("--max-stale 2m", summary["replay"])
+        # Both ways a bar of it is made final: from its trades, and from its klines (its first
+        # bar, and the bar before each quiet minute, when the session does not wait for it).
+        [other] = summary["other_symbols"]
+        self.assertEqual(other["symbol"], "ETHUSDT")
+        self.assertGreaterEqual(other["bars_from_klines"], 2, other)
+        self.assertGreaterEqual(other["bars"] - other["bars_from_klines"], 1, other)
+        same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
+        # ETHUSDT's bars of the session are its trades aggregated as bt data import --format trades aggregates them.
+        self.assertGreaterEqual(self.bars_equal_the_trades_import(ex, summary, "ETHUSDT", "/_expected/other.jsonl"), 6)
+
+    def test_another_symbol_the_exchange_refuses_or_without_bars_is_refused(self):
+        ex = self.exchange("--other", "ETHUSDT", "--listed", "DOGEUSDT")
+        for other, words in [("XRPUSDT", ["the rules read XRPUSDT with '@'", "Invalid symbol"]),
+                             ("DOGEUSDT", ["the rules read DOGEUSDT with '@'", "no DOGEUSDT 1m bars are stored"])]:
+            p, _ = self.run_bt(ex, "--duration", "4s", strategy=["BTCUSDT", "--entry", "close > close@" + other, "--exit", "close < open"])
+            self.refused(p, *words)
+            with sqlite3.connect(self.db) as db:
+                self.assertEqual(list(db.execute("SELECT symbol FROM series")), [], "nothing was written")
 
     @unittest.skipUnless(os.environ.get("BT_L2_DATA"), "needs the converted L2 sample (BT_L2_DATA; make test-live fetches it)")
     def test_recorded_l2_session_replays_exactly(self):
@@ -306,14 +346,26 @@ class LiveTests(unittest.TestCase):
         same_fills(self, summary["fills"], replay_fills(summary, self.tmp))
 
     def test_kill_9_and_resume_lose_and_repeat_no_fill(self):
-        ex = self.exchange("--bars", "16")
-        p = subprocess.Popen(live_args(ex, self.db, "--journal", "k", "--duration", "60s"), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+        self.kill_9_and_resume(self.exchange("--bars", "16"), STRATEGY)
+
+    def test_kill_9_and_resume_of_rules_reading_another_symbol(self):
+        # ETHUSDT's bars are written with the bar they were final for: after the kill the store
+        # holds them up to the last bar recorded, the resumed session fetches the rest, and the
+        # journal's fills (the first session's and the second's) are the replay's.
+        rules = ["BTCUSDT", "--entry", "close@ETHUSDT > sma(close, 3)@ETHUSDT", "--exit", "close@ETHUSDT < sma(close, 3)@ETHUSDT",
+                 "--fee-bps", "10", "--size", "20%"]
+        self.kill_9_and_resume(self.exchange("--bars", "16", "--other", "ETHUSDT"), rules)
+
+    def kill_9_and_resume(self, ex, strategy):
+        """A session killed with kill -9 after 3.5 s, then resumed from its journal: every fill
+        journaled once, and all of them the replay's."""
+        p = subprocess.Popen(live_args(ex, self.db, "--journal", "k", "--duration", "60s", strategy=strategy),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(3.5)
         os.kill(p.pid, signal.SIGKILL)
         _, err1 = p.communicate(timeout=30)
         self.assertIn("fill ", err1, "the first run should have filled before the kill")
-        summary, err2 = run_live(ex, self.db, "--journal", "k", "--duration", "4s")
+        summary, err2 = run_live(ex, self.db, "--journal", "k", "--duration", "4s", strategy=strategy)
         self.assertIn("resuming journal 'k'", err2)
         with sqlite3.connect(self.db) as db:
             journal = [dict(zip(["time", "side", "quantity", "vwap", "fee"], row)) for row in db.execute(

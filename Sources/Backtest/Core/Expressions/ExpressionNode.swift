@@ -189,7 +189,7 @@ struct ExpressionBinder {
             switch other {
             case .refused:
                 throw fail(.otherSeries, "'@\(reference)' reads another series, which only bt run, bt signals, bt sweep, "
-                           + "bt screen, bt portfolio, their strategy files, bt live (its symbol's timeframes), and the C library "
+                           + "bt screen, bt portfolio, their strategy files, bt live, and the C library "
                            + "and btcore given other series can do for now", keyRange)
             case .leftOut: return .constant(.nan)
             case .read(let r, let candles): (reader, run) = (r, candles)

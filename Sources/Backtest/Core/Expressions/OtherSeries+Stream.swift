@@ -1,6 +1,7 @@
 /// A series read with `@` one bar at a time (`ExpressionPlan.Stream`, for a live session): the
 /// run's own symbol at its timeframe or a higher one, its bars made from the run's bars as they
-/// come, and the expression read on it advanced only when one of those bars has closed.
+/// come, or another symbol followed by the session (`OtherSeries.feed`), its bars taken from the
+/// feed; the expression read on it advanced only when one of those bars has closed.
 ///
 /// A higher bar is made as `CandleSeries.resampled(to:)` makes it from the stored bars (UTC
 /// buckets: first open, highest high, lowest low, last close, volume summed in order), so its
@@ -9,9 +10,12 @@
 /// later bucket after a gap): exactly the run bars at which `OtherSeries.alignment` shows it.
 /// Before the first such bar the value is NaN (`hasClosedBar` false), as the batch's is. The
 /// run's own symbol is never stale, so a closed bar's value holds until the next one closes.
+/// Another symbol's goes stale as the batch's does: at a run bar closing at T its last bar fed
+/// is shown only while T is at most `OtherSeries.staleAfter` after that bar's close.
 ///
-/// Another symbol, or a symbol whose bars follow a trading session (bars outside its hours left
-/// out, closes at its close), is refused: neither can be made from the run's bars in UTC buckets.
+/// A symbol whose bars follow a trading session (bars outside its hours left out, closes at
+/// its close) is refused: its bars cannot be made in UTC buckets. So is another symbol without
+/// a feed (a session that does not follow its stream).
 struct OtherSeriesStream: Sendable {
     let series: OtherSeries
     private let runTimeframe: Timeframe
@@ -19,16 +23,21 @@ struct OtherSeriesStream: Sendable {
     /// The bucket being built: its start and its bar so far; nil once fed.
     private var bucket: Int64?
     private var forming: Candle?
-    /// Whether a bar of the series has closed (been fed) by the last run bar taken.
+    /// Whether the last run bar taken shows a bar of the series: one has closed (been fed),
+    /// and for another symbol it is not stale.
     private(set) var hasClosedBar = false
     private var value = Double.nan
+    /// Another symbol's bars (nil for the run's own), the next of them to take, and the close
+    /// of the last bucket fed (UTC s).
+    private let otherBars: OtherBarFeed?
+    private var taken = 0
+    private var fedClose = Int64.min
 
     /// - Throws: `InputError` for another symbol or a session, and from the inner expression's
     ///   indicators.
     init(_ series: OtherSeries, _ node: ExpressionNode, runTimeframe: Timeframe, runSymbol: String?) throws {
-        guard series.symbol == runSymbol else {
-            throw InputError("a rule reading \(series.name) with '@' reads another symbol, which cannot be followed bar by bar "
-                             + "from the run's own bars")
+        guard series.symbol == runSymbol || series.feed != nil else {
+            throw InputError("a rule reading \(series.name) with '@' reads another symbol, whose stream the session does not follow")
         }
         guard !series.followsSession else {
             throw InputError("a rule reading \(series.name) with '@' reads bars that follow a trading session, which are not "
@@ -36,18 +45,41 @@ struct OtherSeriesStream: Sendable {
         }
         self.series = series
         self.runTimeframe = runTimeframe
+        otherBars = series.symbol == runSymbol ? nil : series.feed
         inner = try ExpressionPlan.Stream(ExpressionPlan([node]))
     }
 
     /// Takes the run's next bar; returns the value shown at it.
     mutating func next(_ bar: Candle) -> Double {
+        if let otherBars { return next(closingAt: runTimeframe.barEnd(bar.time), from: otherBars) }
         let timeframe = series.timeframe
         if timeframe == runTimeframe {
             forming = bar
             feed()
             return value
         }
-        let start = timeframe.bucketStart(bar.time)
+        add(bar)
+        if forming != nil, let start = bucket, timeframe.barEnd(start) <= runTimeframe.barEnd(bar.time) { feed() }
+        return hasClosedBar ? value : .nan
+    }
+
+    /// Another symbol's value at a run bar closing at `close`: its bars closed by then are
+    /// bucketed (as `next(_:)` buckets the run's own), a bucket fed once it has ended by `close`.
+    private mutating func next(closingAt close: Int64, from bars: OtherBarFeed) -> Double {
+        let timeframe = series.timeframe
+        for b in bars.bars(from: taken, closingBy: close) {
+            taken += 1
+            add(b)
+        }
+        if forming != nil, let start = bucket, timeframe.barEnd(start) <= close { feed() }
+        hasClosedBar = fedClose != .min && close - fedClose <= series.staleAfter
+        return hasClosedBar ? value : .nan
+    }
+
+    /// Adds a bar of the series' symbol to its bucket; one that starts a new bucket feeds the
+    /// bucket before.
+    private mutating func add(_ bar: Candle) {
+        let start = series.timeframe.bucketStart(bar.time)
         if start != bucket {
             if forming != nil { feed() }
             bucket = start
@@ -57,8 +89,6 @@ struct OtherSeriesStream: Sendable {
             f.high = Swift.max(f.high, bar.high); f.low = Swift.min(f.low, bar.low); f.close = bar.close; f.volume += bar.volume
             forming = f
         }
-        if forming != nil, timeframe.barEnd(start) <= runTimeframe.barEnd(bar.time) { feed() }
-        return hasClosedBar ? value : .nan
     }
 
     /// The bucket has closed: its bar goes to the inner expression.
@@ -67,6 +97,7 @@ struct OtherSeriesStream: Sendable {
         inner.next(f)
         value = inner.root(0)
         hasClosedBar = true
+        fedClose = series.timeframe.barEnd(f.time)
         forming = nil
     }
 }

@@ -49,10 +49,12 @@ public final class OtherSeriesReader: @unchecked Sendable {
     let lock = NSLock()
     private var loaded: [Key: OtherSeries] = [:]
     private let sessions: Sessions
-    /// Whether the run goes on growing after the bars it is bound to (a live session, which
-    /// follows its own symbol's stream alone): another symbol is refused, and a symbol with no
-    /// bars yet is read as empty (a run bound with no bars checks what it reads, not its data).
+    /// Whether the run goes on growing after the bars it is bound to (a live session): another
+    /// symbol is read only from its stream (`feeds`), and a symbol with no bars yet is read as
+    /// empty (a run bound with no bars checks what it reads, not its data).
     public let followsStream: Bool
+    /// The other symbols a live session follows, by symbol: their bars grow with the session.
+    let feeds: [String: OtherBarFeed]
 
     private struct Key: Hashable {
         var symbol: String
@@ -74,6 +76,17 @@ public final class OtherSeriesReader: @unchecked Sendable {
         self.source = source
         self.maxStale = maxStale
         self.followsStream = followsStream
+        feeds = [:]
+        sessions = Sessions(source)
+    }
+
+    /// The reader of a live session: `source` holds the bars each symbol had when it started,
+    /// `feeds` the other symbols' bars as they grow (another symbol without one is refused).
+    package init(_ source: any OtherSeriesSource, maxStale: Int64?, following feeds: [String: OtherBarFeed]) {
+        self.source = source
+        self.maxStale = maxStale
+        followsStream = true
+        self.feeds = feeds
         sessions = Sessions(source)
     }
 
@@ -81,12 +94,19 @@ public final class OtherSeriesReader: @unchecked Sendable {
     ///   `3d`, `1w`); nil for none.
     /// - Throws: `InputError` (setting `.maxStale`) for any other text.
     public convenience init(_ source: any OtherSeriesSource, maxStale text: String?) throws {
-        guard let text else { self.init(source); return }
+        self.init(source, maxStale: try Self.seconds(maxStale: text))
+    }
+
+    /// `--max-stale` in seconds: `text` a whole number and a unit (`90m`, `36h`, `3d`, `1w`);
+    /// nil for nil.
+    /// - Throws: `InputError` (setting `.maxStale`) for any other text.
+    package static func seconds(maxStale text: String?) throws -> Int64? {
+        guard let text else { return nil }
         let units: [Character: Int64] = ["m": 60, "h": 3600, "d": 86_400, "w": 604_800]
         guard let unit = text.last.flatMap({ units[$0] }), let n = Int64(text.dropLast()), n >= 0, n <= 1_000_000 else {
             throw InputError("a duration is a whole number and a unit m, h, d or w (90m, 36h, 3d)", setting: .maxStale, value: text)
         }
-        self.init(source, maxStale: n * unit)
+        return n * unit
     }
 
     /// The series `reference` names for rules run on `run`.
@@ -98,10 +118,8 @@ public final class OtherSeriesReader: @unchecked Sendable {
         }
         let symbol = reference.symbol ?? run.symbol
         let timeframe = reference.timeframe ?? runTimeframe
-        if followsStream, symbol != run.symbol {
-            throw Refusal(reason: "'@\(reference)' reads \(symbol), and a live session follows the stream of \(run.symbol) alone: "
-                          + "\(symbol)'s stored bars do not grow with the session, so a decision could differ from its replay; "
-                          + "a live rule reads \(run.symbol)'s own timeframes (@1h, @1d)")
+        if followsStream, symbol != run.symbol, feeds[symbol] == nil {
+            throw Refusal(reason: "'@\(reference)' reads \(symbol), whose stream the live session of \(run.symbol) does not follow")
         }
         if timeframe < runTimeframe {
             throw Refusal(reason: "'@\(reference)' is a lower timeframe than the run's (\(runTimeframe.rawValue)): "
@@ -121,7 +139,8 @@ public final class OtherSeriesReader: @unchecked Sendable {
         }
         // Shared by the runs of every symbol (a screen, a portfolio): how stale it may go is the run's (`maxAge(for:)`).
         let series = OtherSeries(name: "\(symbol)@\(timeframe.rawValue)", symbol: symbol, candles: candles, timeframe: timeframe,
-                                 staleAfter: max(timeframe.seconds, maxStale ?? 0), sessions: sessions, followsStream: followsStream)
+                                 staleAfter: max(timeframe.seconds, maxStale ?? 0), sessions: sessions, followsStream: followsStream,
+                                 feed: symbol == run.symbol ? nil : feeds[symbol])
         loaded[key] = series
         return series
     }
@@ -173,9 +192,12 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
     let cache = IndicatorCache()
     /// Whether `candles` are what a live session holds before it streams (`OtherSeriesReader`).
     private let followsStream: Bool
+    /// Another symbol's bars as a live session follows them (its stored bars, then its
+    /// stream's); nil for the run's own symbol and for a batch run.
+    let feed: OtherBarFeed?
 
     init(name: String, symbol: String, candles: CandleSeries, timeframe: Timeframe, staleAfter: Int64, sessions: Sessions,
-         followsStream: Bool = false) {
+         followsStream: Bool = false, feed: OtherBarFeed? = nil) {
         self.name = name
         self.symbol = symbol
         self.candles = candles
@@ -184,6 +206,7 @@ public final class OtherSeries: Hashable, @unchecked Sendable {
         self.staleAfter = staleAfter
         self.sessions = sessions
         self.followsStream = followsStream
+        self.feed = feed
     }
 
     /// Whether its bars follow a trading session (`Sessions`).

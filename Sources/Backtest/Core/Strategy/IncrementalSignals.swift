@@ -41,10 +41,12 @@ struct RuleSignals: IncrementalSignals {
     let roles: [SignalRules.Role]
     /// The series the rules read with `@`, in the order `UnalignedBars.of` lists them.
     let otherSeries: [OtherSeries]
+    /// The symbol of the bars taken: a series of another symbol goes stale (`UnalignedBars.canBeStale`).
+    let runSymbol: String?
 
     /// - Parameters:
     ///   - runTimeframe: the timeframe of the bars taken, for rules that read `@`.
-    ///   - runSymbol: their symbol, the only one such rules may read.
+    ///   - runSymbol: their symbol; another symbol is read from its feed (`OtherSeries.feed`).
     init(nodes: [ExpressionNode], roles: [SignalRules.Role], runTimeframe: Timeframe? = nil, runSymbol: String? = nil) throws {
         let programs = nodes.map(PositionProgram.init)
         let plain = nodes.indices.filter { programs[$0] == nil }
@@ -62,6 +64,7 @@ struct RuleSignals: IncrementalSignals {
         self.layout = layout
         self.roles = roles
         otherSeries = UnalignedBars.series(readBy: nodes)
+        self.runSymbol = runSymbol
     }
 
     mutating func next(_ bar: Candle) -> BarSignals {
@@ -110,9 +113,10 @@ extension SignalRules {
 
     /// The rules one bar at a time over `run`'s bars and the bars after them, their `@` series
     /// read from `otherSeries` (bound as `signals(on: run, ...)` binds them), each following
-    /// `run`'s symbol bar by bar (`OtherSeriesStream`): a live session's decisions.
+    /// `run`'s symbol bar by bar, or another symbol from the bars its feed is given
+    /// (`OtherSeriesStream`): a live session's decisions.
     /// - Throws: as `incremental(values:)`, and for a series read with `@` that cannot be
-    ///   followed (an unknown timeframe, another symbol).
+    ///   followed (an unknown timeframe, another symbol without a feed).
     public func incremental(values: [String: ExpressionValue], run: CandleSeries) throws -> any IncrementalSignals {
         try RuleSignals(nodes: bound(values, on: run), roles: rules.map(\.role),
                         runTimeframe: run.timeframe ?? Timeframe.infer(from: run.time), runSymbol: run.symbol)

@@ -55,7 +55,9 @@ public struct SignalStream: Sendable {
         let ruleSignals = incremental as? RuleSignals
         let rules = ruleSignals?.positionRules(positionValues, count: entries.count)
         var signals = Signals(entries: entries, exits: exits, shortEntries: shortEntries, shortExits: shortExits, positionRules: rules)
-        signals.unaligned = zip(ruleSignals?.otherSeries ?? [], unaligned).compactMap { UnalignedBars($0, bars: $1, canBeStale: false) }
+        signals.unaligned = zip(ruleSignals?.otherSeries ?? [], unaligned).compactMap {
+            UnalignedBars($0, bars: $1, canBeStale: $0.symbol != ruleSignals?.runSymbol)
+        }
         return signals
     }
 

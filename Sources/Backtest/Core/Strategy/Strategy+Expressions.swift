@@ -28,6 +28,18 @@ extension Strategy {
         ruleExpressions.contains(where: \.readsOtherSeries)
     }
 
+    /// The symbols other than `symbol` that the rules read with `@` (`close@ETHUSDT`), each
+    /// once, in the order they are first read: the streams a live session follows besides its own.
+    package func otherSymbols(besides symbol: String) -> [String] {
+        var found: [String] = []
+        for e in ruleExpressions {
+            for (reference, _) in e.expression.root.otherReferences {
+                if let s = reference.symbol, s != symbol, !found.contains(s) { found.append(s) }
+            }
+        }
+        return found
+    }
+
     /// The rules of an expression strategy, in `SignalRules.Role` order; none for one in Swift.
     package var ruleExpressions: [LocatedExpression] {
         rules?.rules.map(\.expression) ?? []

@@ -38,6 +38,9 @@ package struct LiveSettings: Sendable {
     package var dashboard = false
     /// Dashboard redraws a second at most (`--fps`).
     package var fps: Double = 4
+    /// How long another symbol's value read with `@` may be carried past its bar's close beyond
+    /// its bar length, seconds (`--max-stale`, `OtherSeriesReader.seconds`); nil: its bar length only.
+    package var maxStale: Int64?
 
     package init(symbol: String, interval: Timeframe, market: BinanceMarket = .spot, webSocketURL: String, baseURL: URL,
                  settingsText: String) {
@@ -87,6 +90,8 @@ package struct LiveSummary: Sendable {
     package var fills: [Fill] = []
     /// The funding settlements the session recorded (a USD-M session's).
     package var funding: [FundingRate] = []
+    /// The other symbols the rules read: the session's bars of each, and how many came from klines.
+    package var others: [(symbol: String, bars: Int, fromKlines: Int)] = []
     /// The engine's run over the session's bars at the end (trades, equity, statistics).
     package var result: BacktestResult?
     package var messages = 0
@@ -113,6 +118,9 @@ package struct LiveSummary: Sendable {
 /// bar by bar (`CandleStore.recordLiveBar`), so `bt run --depth book --from START` replays it.
 /// On the USD-M market the mark price stream is followed too: each funding settlement it
 /// passes (`LiveFunding`) joins the trader's funding rows and is recorded with the next bar.
+/// Other symbols the rules read with `@` (`close@ETHUSDT`) are followed on the same connection
+/// (`<symbol>@trade`), their bars made final before a bar of the session's symbol closing at
+/// the same time is decided (`LiveOtherSymbol`) and recorded with it.
 ///
 /// Faults: a close or a stream silent for `staleSeconds` is a disconnect; reconnection waits
 /// an exponential backoff with jitter, capped at `maxBackoffSeconds`, then resubscribes and
@@ -149,6 +157,9 @@ package final class LiveSession {
     private var connections = 0
     private var lastClose: String?
     private var builder: TradeBarBuilder
+    /// The other symbols the rules read, and a frame parser for each.
+    private var others: [LiveOtherSymbol] = []
+    private let otherParsers: [String: BinanceFrameParser]
     private var trader: LivePaperTrader!
     private var summary: LiveSummary
     /// The id of the last trade received, nil before the first. Kept across reconnects: a trade
@@ -181,6 +192,7 @@ package final class LiveSession {
         self.parameters = parameters
         self.report = report
         parser = BinanceFrameParser(symbol: settings.symbol)
+        otherParsers = strategy.otherSymbols(besides: settings.symbol).reduce(into: [:]) { $0[$1] = BinanceFrameParser(symbol: $1) }
         client = RetryingClient(policy: settings.fetchPolicy, events: { _ in })
         snapshots = SnapshotSchedule(cap: settings.maxBackoffSeconds)
         sync = DepthSync(procedure: settings.market == .spot ? .spot : .futures)
@@ -211,7 +223,8 @@ package final class LiveSession {
         try prepare()
         let address = try WebSocketAddress(settings.webSocketURL, path: "/stream?streams="
             + "\(symbol.lowercased())@trade/\(symbol.lowercased())@depth@100ms"
-            + (settings.market == .spot ? "" : "/\(symbol.lowercased())@markPrice@1s"))
+            + (settings.market == .spot ? "" : "/\(symbol.lowercased())@markPrice@1s")
+            + others.map { "/\($0.symbol.lowercased())@trade" }.joined())
         var attempt = 0
         func timeUp() -> Bool {
             shouldStop() || settings.durationSeconds.map { Date().timeIntervalSince(began) >= $0 } ?? false
@@ -372,6 +385,9 @@ package final class LiveSession {
         }
         // What the rules read with `@` is checked against the store before the warm-up writes to it.
         try strategy.checkLive(parameters, symbol: symbol, interval: settings.interval, store: store)
+        // Other symbols the rules read first: one the exchange refuses, or without bars, is refused
+        // before the session's own warm-up is written.
+        let otherHistory = try warmUpOthers(from: start - seconds * Int64(settings.warmUpBars + 1), forming: forming)
         let from = stored.time.last.map { $0 + seconds } ?? (start - seconds * Int64(settings.warmUpBars + 1))
         let loaded = try backfill(from: from)
         let history = try storedBars()
@@ -398,11 +414,11 @@ package final class LiveSession {
             config.funding = try store.funding(symbol: symbol)
             funding = LiveFunding(lastRecordedMs: config.funding.last?.timeMs ?? .min)
         }
+        let source = try LiveOtherSeries(symbol: symbol, interval: settings.interval, history: history, others: otherHistory,
+                                         store: store, maxStale: settings.maxStale)
+        others = otherHistory.keys.sorted().map { LiveOtherSymbol(feed: source.feeds[$0]!) }
         trader = try LivePaperTrader(history: history, startTime: start, events: recorded, config: config,
-                                     journaled: journal?.fills ?? [],
-                                     strategy: strategy.following(try LiveOtherSeries(symbol: symbol, interval: settings.interval,
-                                                                                      history: history, store: store)),
-                                     parameters: parameters)
+                                     journaled: journal?.fills ?? [], strategy: strategy.following(source), parameters: parameters)
         try trader.prepare()
     }
 
@@ -412,6 +428,12 @@ package final class LiveSession {
         if let p = pending {
             try close(p.bar, opening: p.opening)
             pending = nil
+        }
+        // The other symbols' bars forming end as they stand, as the session's own last bar does.
+        for k in others.indices {
+            others[k].finish()
+            summary.lateTrades += others[k].lateTrades
+            summary.others.append((others[k].symbol, others[k].bars, others[k].barsFromKlines))
         }
         if let bar = builder.finish(), !incompleteBuckets.contains(bar.time) {
             try close(bar, opening: nil)
@@ -444,6 +466,9 @@ package final class LiveSession {
         let message: StreamMessage
         do {
             message = try bytes.withUnsafeBytes { try parser.message($0) }
+        } catch FrameRejection.foreignSymbol(let s) where otherParsers[s] != nil {
+            try receiveOther(bytes, symbol: s)
+            return
         } catch let rejection as FrameRejection {
             skip(rejection)
             return
@@ -591,7 +616,8 @@ package final class LiveSession {
         guard let p = pending else { return }
         let openMs = builder.bucket(ofMs: p.opening.timeMs) * 1000
         let waited = Date().timeIntervalSince1970 - p.since
-        guard force || depthSeenMs > openMs || waited >= settings.bookWaitSeconds else { return }
+        let othersPassed = others.allSatisfy { $0.hasPassed(p.bar.time + seconds) }
+        guard force || (depthSeenMs > openMs && othersPassed) || waited >= settings.bookWaitSeconds else { return }
         pending = nil
         try close(p.bar, opening: p.opening)
     }
@@ -623,6 +649,11 @@ package final class LiveSession {
                      + "could be had for it: it is left out, and nothing is decided on it")
         }
         incompleteBuckets = incompleteBuckets.filter { $0 > bar.time }
+        // Every bar of the other symbols closing by this bar's close is final before it is decided.
+        for k in others.indices {
+            let other = others[k].symbol
+            try others[k].settle(through: bar.time + seconds) { try fetchKlines(symbol: other, from: $0, to: $1) }
+        }
         for k in bars.time.indices {
             let from: BarSource = bars.time[k] == bar.time ? source : .kline
             let made = TradeBar(time: bars.time[k], open: bars.open[k], high: bars.high[k], low: bars.low[k], close: bars.close[k],
@@ -667,7 +698,8 @@ package final class LiveSession {
             journal = j
         }
         try store.recordLiveBar(symbol: symbol, bars: bars ?? CandleSeries(symbol: symbol, timeframe: settings.interval),
-                                prints: printsDue, events: due, funding: fundingDue, journal: journal)
+                                prints: printsDue, events: due, funding: fundingDue,
+                                others: others.indices.map { others[$0].takeUnwritten() }, journal: journal)
         fundingDue.removeAll()
         for fill in new {
             summary.fills.append(fill)
@@ -675,28 +707,85 @@ package final class LiveSession {
         }
     }
 
+    // MARK: - Other symbols
+
+    /// Each other symbol's bars at the interval when the session starts: the klines after its
+    /// last stored bar (or, with none stored, from `from`, UTC s) are fetched into the store as
+    /// the session's own warm-up is, then its stored bars are read.
+    /// - Throws: `InputError` for a symbol the exchange refuses, one with no bars stored or to
+    ///   be had, or one whose stored bars end after `forming` (the bar forming on the exchange's clock).
+    private func warmUpOthers(from: Int64, forming: Int64) throws -> [String: CandleSeries] {
+        var held: [String: CandleSeries] = [:]
+        for other in otherParsers.keys.sorted() {
+            do {
+                _ = try BinanceFetch.exchangeInfo(symbol: other, baseURL: settings.baseURL, market: settings.market, client: client)
+            } catch var e as InputError {
+                e.reason = "the rules read \(other) with '@', which the exchange refused: \(e.reason)"
+                throw e
+            }
+            let stored = try storedBars(of: other)
+            if let last = stored.time.last, last > forming {
+                throw InputError("the stored \(other) \(settings.interval.rawValue) bars, which the rules read with '@', end at "
+                                     + "\(UTCTime.iso(last)), after the exchange's clock: keep the session in another store",
+                                 setting: .store, value: store.path)
+            }
+            _ = try backfill(symbol: other, from: stored.time.last.map { $0 + seconds } ?? from)
+            let bars = try storedBars(of: other)
+            guard !bars.isEmpty else {
+                throw InputError("the rules read \(other) with '@', and no \(other) \(settings.interval.rawValue) bars are stored "
+                                     + "or could be had from \(settings.baseURL.absoluteString): its warm-up is its stored bars, as "
+                                     + "the session's own is; check the symbol, or fetch its bars into the store (bt data fetch)",
+                                 setting: .store, value: store.path)
+            }
+            held[other] = bars
+        }
+        return held
+    }
+
+    /// Takes a frame of another symbol the rules read: its trades make its bars
+    /// (`LiveOtherSymbol`), and a bar of the session's symbol waiting for them may be decided.
+    private func receiveOther(_ bytes: [UInt8], symbol other: String) throws {
+        let message: StreamMessage
+        do {
+            message = try bytes.withUnsafeBytes { try otherParsers[other]!.message($0) }
+        } catch let rejection as FrameRejection {
+            skip(rejection)
+            return
+        }
+        // Only its trades are subscribed to.
+        guard case .trade(let trade) = message, let k = others.firstIndex(where: { $0.symbol == other }) else {
+            skip(.foreignSymbol(other))
+            return
+        }
+        guard plausible(trade.timeMs, field: "T") else { return }
+        try others[k].receive(trade) { try fetchKlines(symbol: other, from: $0, to: $1) }
+        try closePendingBar(force: false)
+    }
+
     // MARK: - REST
 
-    /// The stored bars of the symbol at the interval (empty when none).
-    private func storedBars() throws -> CandleSeries {
+    /// The stored bars of `symbol` (the session's own by default) at the interval (empty when none).
+    private func storedBars(of symbol: String? = nil) throws -> CandleSeries {
         do {
-            return try store.load(symbol: symbol, timeframe: settings.interval)
+            return try store.load(symbol: symbol ?? self.symbol, timeframe: settings.interval)
         } catch let e as InputError where e.kind == .missingSymbol {
-            return CandleSeries(symbol: symbol, timeframe: settings.interval)
+            return CandleSeries(symbol: symbol ?? self.symbol, timeframe: settings.interval)
         }
     }
 
-    /// Fetches and stores the closed klines from `from` (UTC s) on; returns how many were new.
-    private func backfill(from: Int64) throws -> Int {
-        let result = try BinanceFetch.fetch(symbol: symbol, interval: settings.interval, from: from, store: store,
+    /// Fetches and stores the closed klines of `symbol` (the session's own by default) from `from`
+    /// (UTC s) on; returns how many were new.
+    private func backfill(symbol: String? = nil, from: Int64) throws -> Int {
+        let result = try BinanceFetch.fetch(symbol: symbol ?? self.symbol, interval: settings.interval, from: from, store: store,
                                             baseURL: settings.baseURL, market: settings.market, policy: client.policy)
         guard let file = result.file else { return 0 }
         return try store.write([file]).reduce(0) { $0 + $1.added }
     }
 
-    /// The exchange's closed klines with open times in [`from`, `to`] (UTC s), not stored; none
-    /// (with a warning) when they cannot be fetched.
-    private func fetchKlines(from: Int64, to: Int64) throws -> CandleSeries {
+    /// The exchange's closed klines of `symbol` (the session's own by default) with open times in
+    /// [`from`, `to`] (UTC s), not stored; none (with a warning) when they cannot be fetched.
+    private func fetchKlines(symbol: String? = nil, from: Int64, to: Int64) throws -> CandleSeries {
+        let symbol = symbol ?? self.symbol
         let none = CandleSeries(symbol: symbol, timeframe: settings.interval)
         let result: FetchResult
         do {

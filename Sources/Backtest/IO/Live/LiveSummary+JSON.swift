@@ -8,7 +8,8 @@ extension LiveSummary {
     /// `bt live --json`: `{"symbol", "interval", "start", "journal", "bars", "bars_from_klines",
     /// "bars_dropped", "fills": [{"time", "side", "reference_price", "vwap", "quantity_asked",
     /// "quantity_filled", "fee"}], "funding": [{"time", "rate", "mark_price"}] (a perpetual's
-    /// settlements recorded), "trades", "final_equity", "stats": {snake_case: fraction},
+    /// settlements recorded), "other_symbols": [{"symbol", "bars", "bars_from_klines"}] (those
+    /// the rules read with `@`), "trades", "final_equity", "stats": {snake_case: fraction},
     /// "stream": {"messages", "trades", "depth_updates", "mark_updates", "reconnects", "syncs", "gaps",
     /// "snapshots_refused", "late_trades", "skipped": {kind: count}}, "divergences", "warnings",
     /// "seconds", "replay"}`; fractions, ISO-8601 UTC times, null for undefined numbers.
@@ -40,6 +41,10 @@ extension LiveSummary {
             (key: "bars", value: .int(bars)), (key: "bars_from_klines", value: .int(barsFromKlines)),
             (key: "bars_dropped", value: .int(barsDropped)), (key: "fills", value: .array(fills)),
             (key: "funding", value: .array(funding)),
+            (key: "other_symbols", value: .array(others.map {
+                .object([(key: "symbol", value: .string($0.symbol)), (key: "bars", value: .int($0.bars)),
+                         (key: "bars_from_klines", value: .int($0.fromKlines))])
+            })),
             (key: "trades", value: .int(result?.trades.count ?? 0)),
             (key: "final_equity", value: result.map { .number($0.finalEquity) } ?? .null),
             (key: "stats", value: .object(statsJSON)), (key: "stream", value: stream),

@@ -8,6 +8,7 @@ package enum LiveSummaryText {
         var out = "live \(s.symbol) \(s.interval.rawValue) from \(UTCTime.iso(s.startTime))"
             + (s.journal.map { " (journal '\($0)')" } ?? "") + String(format: ", %.0f s\n", s.seconds)
         out += "bars: \(s.bars) (\(s.barsFromKlines) from klines, \(s.barsDropped) left out)\n"
+        for o in s.others { out += "  \(o.symbol) (read with @): \(o.bars) bars (\(o.fromKlines) from klines)\n" }
         out += "fills: \(s.fills.count), trades: \(s.result?.trades.count ?? 0)"
         if let r = s.result {
             out += ", equity \(NumberText.shortest(r.finalEquity)) from \(NumberText.shortest(r.initialCash)) "

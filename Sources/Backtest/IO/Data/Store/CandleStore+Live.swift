@@ -189,13 +189,16 @@ extension CandleStore {
     /// to the stored series, or merged into it when it does not simply follow), the prints and
     /// book events recorded up to it, the funding settlements seen since the last (a USD-M
     /// session's, kept as `bt data import --format funding` keeps rows, a stored time replaced),
-    /// and the journal. A kill at any moment leaves either all of it or none.
+    /// the bars of other symbols its rules read made final since the last (`others`, each its
+    /// symbol's), and the journal. A kill at any moment leaves either all of it or none.
     public func recordLiveBar(symbol: String, bars: CandleSeries, prints: [TradePrint], events: [BookEvent],
-                              funding: [FundingRate] = [], journal: LiveJournal?) throws {
+                              funding: [FundingRate] = [], others: [CandleSeries] = [], journal: LiveJournal?) throws {
         try transaction {
             try insertFunding(symbol: symbol, rows: funding)
-            if !bars.isEmpty, try !appendBars(bars) {
-                _ = try merge([ImportedFile(file: "live \(symbol)", format: nil, symbol: symbol, content: .candles(bars))])
+            for series in others + [bars] where !series.isEmpty {
+                if try !appendBars(series) {
+                    _ = try merge([ImportedFile(file: "live \(series.symbol)", format: nil, symbol: series.symbol, content: .candles(series))])
+                }
             }
             try appendTrades(symbol: symbol, prints: prints)
             try appendBookEvents(symbol: symbol, events: events)
