@@ -46,7 +46,82 @@ sorted(p.name for p in folder.iterdir())"""),
 ]
 
 
-NOTEBOOKS = {"01-first-hour": FIRST_HOUR}
+SWEEP = [
+    new_markdown_cell("""# Exits, a sweep, walk-forward and the odds of overfitting
+
+The GOOG CSV again: a crossover with a stop, a target and a trailing stop; then every pair of
+averages on a grid, each fold of a walk-forward choosing its best in sample and trading it out of
+sample, and the two statistics that say how much of the best result is the search itself: the
+deflated Sharpe ratio and the probability of backtest overfitting (PBO)."""),
+    new_code_cell("""from pathlib import Path
+
+import pandas as pd
+
+import btcore
+
+ROOT = Path.cwd().parents[1]
+df = pd.read_csv(ROOT / "data" / "GOOG.csv", index_col=0, parse_dates=True)
+df.index = df.index.tz_localize("UTC")
+df.attrs["symbol"] = "GOOG"
+plain = btcore.backtest(df, strategy="ma-cross")
+exits = btcore.backtest(df, strategy="ma-cross", sl="5%", tp="15%", trail="3 * atr(14)")
+pd.DataFrame({"no exits": pd.Series(plain.stats), "sl 5%, tp 15%, trail 3 ATR": pd.Series(exits.stats)}).loc[
+    ["total_return", "sharpe", "max_drawdown", "trades", "win_rate"]]"""),
+    new_code_cell("""exits.trades["exit_kind"].value_counts()"""),
+    new_markdown_cell("""`btcore.sweep` runs `bt sweep`: `grid` gives each parameter's values, `where` keeps the
+combinations where it holds, `walk_forward` cuts the bars into folds. `.table` is sweep.csv as a
+DataFrame, one row per combination."""),
+    new_code_cell("""sweep = btcore.sweep(df, "ma-cross", grid={"fast": range(5, 50, 5), "slow": range(20, 200, 20)},
+                     where="fast < slow", walk_forward=4)
+sweep.table.sort_values("sharpe", ascending=False).head()"""),
+    new_code_cell("""{"best": sweep.best, "deflated_sharpe": sweep.deflated_sharpe, "pbo": sweep.pbo}"""),
+    new_markdown_cell("""A PBO near 0.5 or above says the in-sample winner is no better than a random pick out of
+sample; the deflated Sharpe ratio is the probability that the best Sharpe ratio beats the best of
+as many trials of no skill. The heatmap is a DataFrame ready for any plot; shown last, the sweep
+draws its own page (heatmap, best curves, walk-forward equity)."""),
+    new_code_cell("""sweep.heatmap("fast", "slow", "sharpe").round(2)"""),
+    new_code_cell("""sweep"""),
+    new_code_cell("""best = sweep.run()  # the best combination, as bt run runs it
+pd.Series(best.stats)[["total_return", "sharpe", "max_drawdown"]]"""),
+]
+
+PORTFOLIO = [
+    new_markdown_cell("""# A portfolio against its benchmark
+
+Six synthetic daily series (a seeded random walk, so the notebook runs anywhere), traded as one
+account: each symbol's crossover signals compete for three slots, the strongest 20-day momentum
+first. The benchmark is what a researcher would compare it with: the same six held in equal
+weights from the first bar."""),
+    new_code_cell("""import numpy as np
+import pandas as pd
+
+import btcore
+
+rng = np.random.default_rng(7)
+index = pd.date_range("2020-01-01", periods=750, freq="D", tz="UTC")
+frames = {}
+for k in range(6):
+    close = 100 * np.exp(np.cumsum(rng.normal(0.0003, 0.015, len(index))))
+    open_ = np.r_[close[0], close[:-1]]
+    high = np.maximum(open_, close) * (1 + rng.uniform(0, 0.01, len(index)))
+    low = np.minimum(open_, close) * (1 - rng.uniform(0, 0.01, len(index)))
+    frames[f"S{k}"] = pd.DataFrame({"open": open_, "high": high, "low": low, "close": close, "volume": 1e6}, index=index)
+{symbol: round(float(f["close"].iloc[-1] / f["close"].iloc[0] - 1), 4) for symbol, f in frames.items()}"""),
+    new_code_cell("""book = btcore.portfolio(frames, strategy="ma-cross", max_positions=3, rank="roc(close, 20)")
+pd.Series(book.stats)[["total_return", "cagr", "sharpe", "max_drawdown", "trades", "exposure"]]"""),
+    new_code_cell("""book.contributions[["symbol", "trades", "exposure", "skipped_entries"]]"""),
+    new_markdown_cell("""The benchmark: equal weights bought at the first close and held. Its return beside the
+portfolio's, and the portfolio's own figures (positions held, exposure, turnover)."""),
+    new_code_cell("""closes = pd.DataFrame({symbol: f["close"] for symbol, f in frames.items()})
+benchmark = (closes / closes.iloc[0]).mean(axis=1)
+pd.Series({"portfolio total_return": book.stats["total_return"],
+           "equal-weight buy and hold": benchmark.iloc[-1] - 1,
+           "portfolio max_drawdown": book.stats["max_drawdown"],
+           "benchmark max_drawdown": (benchmark / benchmark.cummax() - 1).min()})"""),
+    new_code_cell("""book.figures"""),
+]
+
+NOTEBOOKS = {"01-first-hour": FIRST_HOUR, "02-sweep-walk-forward": SWEEP, "03-portfolio-benchmark": PORTFOLIO}
 
 
 def render(name: str) -> str:

@@ -17,7 +17,6 @@ the interpreter. The library is found at $BT_LIB, else inside the package.
 from __future__ import annotations
 
 import ctypes
-import html as _html
 import inspect
 import io
 import json as _json
@@ -33,6 +32,7 @@ import pandas as pd
 from . import _lib, ta
 from ._arrays import BarsArgument, doubles, flags, parameters, seconds, times
 from ._frames import frame as as_frame
+from ._inline import iframe
 from ._lib import Error, InputError, InternalError, StoreError, check, lib
 from ._keywords import KeywordError, checked
 
@@ -533,9 +533,7 @@ class Result:
         """The interactive page inline in Jupyter: report.html in a sandboxed iframe (its own
         document, so its scripts and styles do not touch the notebook's; scripts allowed, no
         network fetch). Without the cost table, which would run the backtest four more times."""
-        page = _html.escape(self.html(costs=False), quote=True)
-        return (f'<iframe class="btcore-report" srcdoc="{page}" sandbox="allow-scripts" '
-                'style="width:100%;height:820px;border:1px solid #ccc" title="bt report"></iframe>')
+        return iframe(self.html(costs=False))
 
     def __repr__(self) -> str:
         s = self._table()

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from . import _lib
+from ._inline import iframe
 from ._lib import InputError, check, lib
 
 
@@ -61,6 +62,16 @@ class Sweep:
         if missing:
             raise InputError(f"{missing[0]}: give a value (the sweep has no best combination to take it from)")
         return self._rerun(chosen)
+
+    def html(self) -> str:
+        """The sweep's report.html as text: the heatmap of the rank statistic over the first two
+        axes, the best combinations' equity curves, the overfitting statistics and the table."""
+        with open(os.path.join(self.folder, "report.html"), encoding="utf-8") as f:
+            return f.read()
+
+    def _repr_html_(self) -> str:
+        """The sweep's page inline in Jupyter, as `Result._repr_html_` shows a run's."""
+        return iframe(self.html(), height=900)
 
     def __repr__(self) -> str:
         return (f"<btcore.Sweep {len(self.table)} combinations of {', '.join(self.axes)}: best {self.best} by {self.rank}, "

@@ -67,6 +67,29 @@ def test_first_hour(tmp_path):
     first_candle_in_chromium(page, tmp_path)
 
 
+def test_sweep_walk_forward():
+    nb = executed("02-sweep-walk-forward.ipynb")
+    compare, kinds, table, summary, heatmap, shown, best = code_cells(nb)
+    assert "sl 5%, tp 15%, trail 3 ATR" in output(compare) and "sharpe" in output(compare)
+    assert "stop" in output(kinds) or "target" in output(kinds) or "trail" in output(kinds)
+    assert "fast" in output(table) and "slow" in output(table)
+    assert "'deflated_sharpe'" in output(summary) and "'pbo'" in output(summary) and "'best'" in output(summary)
+    assert "slow" in output(heatmap)
+    page = output(shown, "text/html")
+    assert page.startswith("<iframe") and "btcore-report" in page and "&quot;kind&quot;:&quot;sweep&quot;" in page
+    assert "total_return" in output(best)
+
+
+def test_portfolio_benchmark():
+    nb = executed("03-portfolio-benchmark.ipynb")
+    frames, stats, contributions, benchmark, figures = code_cells(nb)
+    assert "'S0'" in output(frames) and "'S5'" in output(frames)
+    assert "total_return" in output(stats) and "sharpe" in output(stats)
+    assert "S0" in output(contributions) and "skipped_entries" in output(contributions)
+    assert "equal-weight buy and hold" in output(benchmark)
+    assert "'max_positions': 3" in output(figures)
+
+
 def first_candle_in_chromium(page: str, folder: Path) -> None:
     """Opens the inline page as a notebook shows it (the iframe on a page of its own) in headless
     Chromium and reads the chart's first candle through the page's read-only test hook."""
