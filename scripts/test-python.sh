@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test-python: btcore's pytest suite (python/tests) against the debug build of libbt and bt.
 # Makes a venv in .build/python-venv (numpy, pandas, pytest, polars, pyarrow, and nbclient, ipykernel and
-# selenium for the tutorial notebooks, from PyPI, kept between runs),
+# selenium for the tutorial notebooks, mypy and pandas-stubs for the signatures, from PyPI, kept between runs),
 # installs ./python into it as a user would (pip install ./python, libbt.so copied into the
 # wheel from .build/debug), then runs the suite with BT_LIB unset so the package loads its own
 # copy. The install must leave the clone as it was (python/setup.py builds out of tree): the
@@ -16,9 +16,9 @@ lib=.build/debug/libbt.so
 [ -e "$lib" ] || { echo "test-python: no $lib (make test-python builds it)" >&2; exit 2; }
 # The notebooks' inline page is opened in Debian's headless Chromium (python/tests/test_notebooks.py).
 bash scripts/install-browser-deps.sh
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import numpy, pandas, pytest, polars, pyarrow, nbclient, ipykernel, selenium" 2>/dev/null; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import numpy, pandas, pytest, polars, pyarrow, nbclient, ipykernel, selenium, mypy, importlib.metadata as m; m.version('pandas-stubs')" 2>/dev/null; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check numpy pandas pytest polars pyarrow nbclient ipykernel selenium
+  "$venv/bin/pip" install --quiet --disable-pip-version-check numpy pandas pytest polars pyarrow nbclient ipykernel selenium mypy pandas-stubs
 fi
 # python/ as git sees it, untracked and ignored files included (nothing outside a git clone).
 tree_state() {

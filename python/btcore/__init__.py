@@ -24,7 +24,7 @@ import math
 import os
 import shutil
 import tempfile
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 import pandas as pd
@@ -162,7 +162,7 @@ class Bars:
         check(lib.bt_series_from_bars(ctypes.byref(bars.struct), ctypes.byref(out)))
         self._handle = _lib.Handle(out.value, lib.bt_series_free)
         self.index: pd.Index = df.index
-        self.attrs: Dict[str, Any] = dict(df.attrs)
+        self.attrs: Dict[str, Any] = {str(k): v for k, v in df.attrs.items()}
         self._n = bars.n
 
     def __len__(self) -> int:
@@ -564,7 +564,7 @@ def _order_text(value: Any, name: str) -> Optional[str]:
         return ", ".join(_order_text(v, f"{name}[{i}]") or "" for i, v in enumerate(value))
     if isinstance(value, (int, float, np.integer, np.floating)):
         return repr(float(value)) if isinstance(value, (float, np.floating)) else str(int(value))
-    return _lib.text(value, name).decode()
+    return _lib.text_of(value, name)
 
 
 #: The execution settings by keyword (as bt names them: `--fee-bps` is fee_bps), each with its
@@ -611,7 +611,7 @@ def _window_text(value: Any, name: str) -> Optional[str]:
 
 
 def _config(values: Dict[str, Any], db: Optional[str], settings: Optional[Dict[str, Dict[str, Any]]] = None,
-            config: Optional[type] = None, window: Tuple[Optional[str], Optional[str]] = (None, None)):
+            config: Optional[type] = None, window: Tuple[Optional[str], Optional[str]] = (None, None)) -> Tuple[Any, List[Any]]:
     """bt_config for `values` (keyword: value; None leaves the setting to its default), of the
     library's `settings` laid out as `config` (SETTINGS and _lib.Config; tests add a setting),
     trading `window` (start, end as bt run's --from/--to read them)."""
@@ -711,8 +711,8 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
     prepared = df if isinstance(df, Bars) else None
     if prepared is not None and symbol is not None:
         raise InputError("symbol: a Bars keeps the symbol of the frame it was made from (set df.attrs['symbol'] before Bars(df))")
-    bars = None if prepared is not None else BarsArgument(df, need_time=True, symbol=symbol)
-    n = len(prepared) if prepared is not None else bars.n
+    bars = None if isinstance(df, Bars) else BarsArgument(df, need_time=True, symbol=symbol)
+    n = len(df) if isinstance(df, Bars) else cast(BarsArgument, bars).n
     config, keep = _config(values, db if db is not None else df.attrs.get("db"),
                            window=(_window_text(start, "start"), _window_text(end, "end")))
     out = ctypes.c_void_p()
@@ -726,14 +726,15 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
             raise InputError("short_entries and short_exits come as a pair")
         if other is not None or max_stale is not None:
             raise InputError("other/max_stale are for rules that read other series with @: entries/exits are signals already")
-        arrays = [flags(entries, "entries", n), flags(exits, "exits", n)]
+        arrays: List[Optional[np.ndarray]] = [flags(entries, "entries", n), flags(exits, "exits", n)]
         arrays += [None, None] if short_entries is None else [flags(short_entries, "short_entries", n),
                                                              flags(short_exits, "short_exits", n)]
         vectors = _lib.Signals(*[0 if a is None else _lib.address(a) for a in arrays])
         if prepared is not None:
             check(lib.bt_backtest_series(prepared._handle.value, ctypes.byref(vectors), ctypes.byref(config), ctypes.byref(out)))
         else:
-            check(lib.bt_backtest(ctypes.byref(bars.struct), ctypes.byref(vectors), ctypes.byref(config), ctypes.byref(out)))
+            check(lib.bt_backtest(ctypes.byref(cast(BarsArgument, bars).struct), ctypes.byref(vectors), ctypes.byref(config),
+                                  ctypes.byref(out)))
     else:
         handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
         # db is also the run's store here (its book, instrument settings): not only for @.
@@ -743,13 +744,13 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
             check(lib.bt_backtest_strategy_series(prepared._handle.value, handle.value, assignments, count,
                                                   ctypes.byref(config), ctypes.byref(out)))
         else:
-            check(lib.bt_backtest_strategy(ctypes.byref(bars.struct), handle.value, assignments, count,
+            check(lib.bt_backtest_strategy(ctypes.byref(cast(BarsArgument, bars).struct), handle.value, assignments, count,
                                            ctypes.byref(config), ctypes.byref(out)))
     del keep
     result = _lib.Handle(out.value, lib.bt_result_free)
-    first, count = ctypes.c_size_t(), ctypes.c_size_t()
-    check(lib.bt_result_window(result.value, ctypes.byref(first), ctypes.byref(count)))
-    return Result(result, df.index[first.value:first.value + count.value])
+    first, traded = ctypes.c_size_t(), ctypes.c_size_t()
+    check(lib.bt_result_window(result.value, ctypes.byref(first), ctypes.byref(traded)))
+    return Result(result, df.index[first.value:first.value + traded.value])
 
 
 #: backtest's own keywords besides the execution settings.
@@ -775,8 +776,8 @@ def _signature(settings: Dict[str, Dict[str, Any]]) -> inspect.Signature:
                                                  for k, f in settings.items()])
 
 
-backtest.__doc__ = backtest.__doc__.replace("{settings}", _settings_doc())
-backtest.__signature__ = _signature(SETTINGS)
+backtest.__doc__ = (backtest.__doc__ or "").replace("{settings}", _settings_doc())
+setattr(backtest, "__signature__", _signature(SETTINGS))
 
 
 @checked
@@ -1042,7 +1043,7 @@ def where(data: Union[Sequence[str], str, None], condition: str, *, show: Option
     symbols, nsymbols = _lib.strings(_screen_symbols(data))
     if isinstance(show, str):
         show = [show]
-    pairs = [(f"show[{i}]", f"show={_lib.text(s, f'show[{i}]').decode()}") for i, s in enumerate(show or [])]
+    pairs = [(f"show[{i}]", f"show={_lib.text_of(s, f'show[{i}]')}") for i, s in enumerate(show or [])]
     pairs += [(k, f"{k}={v}") for k, v in (("at", _window_text(at, "at")), ("timeframe", timeframe), ("max_stale", max_stale))
               if v is not None]
     option_array, noptions = _lib.strings(pairs)

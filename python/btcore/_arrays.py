@@ -121,7 +121,7 @@ class BarsArgument:
         self.timeframe = None if timeframe is None else str(timeframe)
         self.struct = _lib.Bars(
             n, 0 if self.time is None else _lib.address(self.time),
-            *[0 if self.arrays[c] is None else _lib.address(self.arrays[c]) for c in COLUMNS],
+            *[0 if (column := self.arrays[c]) is None else _lib.address(column) for c in COLUMNS],
             _lib.text(self.symbol, f"{what}.attrs['symbol']" if symbol is None else "symbol"),
             _lib.text(self.timeframe, f"{what}.attrs['timeframe']"))
 
@@ -157,7 +157,7 @@ def parameters(params: Optional[Dict[str, Any]]) -> List[Tuple[str, str]]:
             raise InputError(f"parameter {str(name)!r}: a name has no '=' (letters, digits and '_')")
         argument = f"params[{name!r}]"
         numeric = isinstance(value, (int, float, np.integer, np.floating))
-        out.append((argument, f"{name}={_number(value) if numeric else _lib.text(value, argument).decode()}"))
+        out.append((argument, f"{name}={_number(value) if numeric else _lib.text_of(value, argument)}"))
     return out
 
 

@@ -12,7 +12,7 @@ import json
 import os
 from ctypes import POINTER, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_uint8, c_void_p
 from pathlib import Path
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -122,7 +122,7 @@ P_HANDLE = POINTER(c_void_p)
 STRINGS = POINTER(c_char_p)
 
 
-def _declare(name: str, result, *arguments) -> None:
+def _declare(name: str, result: Any, *arguments: Any) -> None:
     function = getattr(lib, name)
     function.restype = result
     function.argtypes = list(arguments)
@@ -270,12 +270,18 @@ def text(value: Any, name: str) -> Optional[bytes]:
                          "character (a lone surrogate) and has no UTF-8", BT_E_INPUT) from None
 
 
+def text_of(value: Any, name: str) -> str:
+    """`text(value, name)` back as str (the checked text of a value that is not None)."""
+    encoded = text(value, name)
+    return "" if encoded is None else encoded.decode()
+
+
 def _excerpt(value: str, limit: int = 60) -> str:
     """`value` quoted for a message (escapes shown), cut to about `limit` characters."""
     return repr(value) if len(value) <= limit else repr(value[:limit]) + "..."
 
 
-def strings(values: Sequence[Tuple[str, str]]):
+def strings(values: Sequence[Tuple[str, str]]) -> Tuple[Any, int]:
     """(argument name, text) pairs as a C array of C strings (and its length), kept alive by the
     returned array; each checked by `text`."""
     array = (c_char_p * len(values))(*[text(v, name) for name, v in values])
@@ -292,7 +298,7 @@ class Handle:
 
     __slots__ = ("value", "_free")
 
-    def __init__(self, value: Optional[int], free) -> None:
+    def __init__(self, value: Optional[int], free: Callable[[int], Any]) -> None:
         self.value = value
         self._free = free
 
@@ -317,7 +323,7 @@ def read_text(handle: Handle) -> str:
     return buffer.raw[:length.value].decode("utf-8")
 
 
-def new_handle(call, free) -> Handle:
+def new_handle(call: Callable[[Any], int], free: Callable[[int], Any]) -> Handle:
     """Runs `call(out)` with an out-pointer for a handle; raises on failure."""
     out = c_void_p()
     check(call(ctypes.byref(out)))

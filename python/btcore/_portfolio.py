@@ -110,4 +110,4 @@ def _option_text(value: Any, name: str) -> str:
     """An option's value as bt's text: True/False as 1/0, numbers and words as themselves."""
     if isinstance(value, bool):
         return "1" if value else "0"
-    return _lib.text(value, name).decode()
+    return _lib.text_of(value, name)

@@ -33,9 +33,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
+import pandas as pd
 
 import btcore
 from btcore import ta
@@ -43,7 +44,7 @@ from btcore import ta
 
 def best(call: Callable[[], object], budget: float = 0.5, minimum: int = 5) -> float:
     """The best of repeated calls, in seconds: at least `minimum`, for about `budget` seconds."""
-    times = []
+    times: List[float] = []
     start = time.perf_counter()
     while len(times) < minimum or time.perf_counter() - start < budget:
         t = time.perf_counter()
@@ -54,7 +55,7 @@ def best(call: Callable[[], object], budget: float = 0.5, minimum: int = 5) -> f
     return min(times)
 
 
-def walk(n: int, seed: int = 0x12345678):
+def walk(n: int, seed: int = 0x12345678) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A random-walk OHLC series like `bt bench indicators`' (not the same numbers)."""
     rng = np.random.default_rng(seed)
     close = 100 * np.cumprod(1 + (rng.random(n) - 0.5) * 0.02)
@@ -96,7 +97,7 @@ def reading(bars: "btcore.Bars") -> Dict[str, float]:
     }
 
 
-def loop(small, count: int = 10_000) -> Dict[str, float]:
+def loop(small: pd.DataFrame, count: int = 10_000) -> Dict[str, float]:
     """Seconds per backtest of `small`'s ma-cross signal arrays: btcore in a loop of `count`, and
     vectorbt's from_signals in a loop of 100 and once with `count` columns when it is installed."""
     signals = btcore.signals(small, strategy="ma-cross")
@@ -125,8 +126,8 @@ def loop(small, count: int = 10_000) -> Dict[str, float]:
     return out
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m btcore.bench", description=__doc__.split("\n\n")[0])
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m btcore.bench", description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--bars", type=int, default=1_000_000)
     parser.add_argument("--bt", help="the bt binary for the reference figures (default $BT_BIN, else beside libbt, else ./.build/release/bt)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")

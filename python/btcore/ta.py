@@ -25,9 +25,12 @@ input is copied once first). Outputs overlapping each other are refused (InputEr
 """
 from __future__ import annotations
 
-from typing import Any, Tuple, Union
+from typing import TYPE_CHECKING, Any, List, Tuple, Union
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from . import _lib
 from ._arrays import doubles, like
@@ -35,13 +38,13 @@ from ._keywords import checked
 from ._lib import InputError, address, check, lib
 
 ArrayLike = Any
-Output = Union[np.ndarray, "pd.Series"]  # noqa: F821 - pandas is imported by the package
+Output = Union[np.ndarray, "pd.Series"]
 
 __all__ = ["sma", "ema", "wma", "rsi", "roc", "stddev", "macd", "bbands", "atr", "willr", "cci", "adx", "stoch", "obv",
            "donchian", "vwap", "lookback"]
 
 
-def _inputs(*named: Tuple[ArrayLike, str]):
+def _inputs(*named: Tuple[ArrayLike, str]) -> List[np.ndarray]:
     first = doubles(named[0][0], named[0][1])
     return [first] + [doubles(x, name, len(first)) for x, name in named[1:]]
 
