@@ -2,9 +2,9 @@ import Backtest
 import Strategies
 
 /// The options that make a portfolio of many symbols (`bt portfolio`, `bt sweep --portfolio`):
-/// the symbols, the slots, the rank, the weights, the rebalance calendar and rotation.
+/// the symbols, the slots, the rank, the weights, the rebalance calendar, rotation and neutrality.
 enum PortfolioOptions {
-    static let rules: [Option] = [.maxPositions, .weight, .rebalance, .rotate]
+    static let rules: [Option] = [.maxPositions, .weight, .rebalance, .rotate, .neutral]
 }
 
 extension ParsedArguments {
@@ -24,17 +24,12 @@ extension ParsedArguments {
         }
     }
 
-    /// `--max-positions`, `--weight`, `--rebalance` (default never, monthly with `--rotate`)
-    /// and `--rotate` (for commands that take it), checked (`PortfolioRules.validate`) for a rank given or not.
+    /// `--max-positions`, `--weight`, `--rebalance`, and `--rotate` and `--neutral` for commands that
+    /// take them, checked (`PortfolioRules.validate`) for a rank given or not.
     /// - Parameter maxPositions: K given some other way (a sweep's grid), else `--max-positions`.
     func portfolioRules(ranked: Bool, maxPositions: Int? = nil) throws -> PortfolioRules {
-        var rules = PortfolioRules(maxPositions: try maxPositions ?? int(.maxPositions), rotate: command.accepts(.rotate) && flag(.rotate))
-        if let w = value(.weight) { rules.weighting = try PortfolioRules.Weighting.parse(w) }
-        if let r = value(.rebalance) {
-            rules.rebalance = try PortfolioRules.Rebalance.parse(r)
-        } else if rules.rotate {
-            rules.rebalance = .monthly
-        }
+        let rules = try PortfolioRules(maxPositions: try maxPositions ?? int(.maxPositions), weight: value(.weight), rebalance: value(.rebalance),
+                                       rotate: command.accepts(.rotate) && flag(.rotate), neutral: command.accepts(.neutral) && flag(.neutral))
         try rules.validate(ranked: ranked)
         return rules
     }
@@ -55,11 +50,8 @@ extension ParsedArguments {
     /// - Throws: the store's error for a symbol it does not hold (with a suggestion).
     func portfolioUniverse(_ symbols: [String], store: CandleStore, strategy: Strategy?,
                            parameters: StrategyParameters?) throws -> (universe: PortfolioUniverse, config: ExecutionConfig) {
-        var seen = Set<String>()
+        try Portfolio.requireDistinct(symbols)
         let loaded = try symbols.map { symbol in
-            guard seen.insert(symbol).inserted else {
-                throw InputError("symbol \(symbol) is given twice", setting: .symbol, value: symbol)
-            }
             let window = try loadWindow(symbol: symbol, store: store)
             return (window, try executionConfig(symbol: symbol, candles: window.candles, store: store, strategy: strategy,
                                                 parameters: parameters))

@@ -28,7 +28,8 @@ public enum Portfolio {
     /// - Complexity: O(rows x active symbols) for the loop (no allocation per row), plus
     ///   O(symbols x rows / rebalance interval) under rotation and O(signals log) for events.
     /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, a cash
-    ///   symbol beside a margin one, what a long/short book does not take.
+    ///   symbol beside a margin one, what a long/short book does not take, a neutral book without
+    ///   shorts, with one symbol or sized in units.
     public static func run(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig) throws -> PortfolioResult {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
@@ -36,6 +37,19 @@ public enum Portfolio {
         if config.allowShort && (rules.rotate || rules.weighting != .equal) {
             throw InputError("a long/short book holds K longs and K shorts at equal weights from the signals: rotation and "
                              + "rank or inverse-volatility weights are long only", setting: .short)
+        }
+        if rules.neutral {
+            guard config.allowShort else {
+                throw InputError(.needsSetting, "a market-neutral book balances a long leg against a short leg: it needs shorts",
+                                 setting: .short)
+            }
+            guard sorted.count > 1 else {
+                throw InputError("a market-neutral book holds a long and a short at once: it needs two symbols or more", setting: .neutral)
+            }
+            if case .units = config.sizing {
+                throw InputError("a market-neutral book sizes by value (N% or N$): units of different prices are not equal notionals",
+                                 setting: .size)
+            }
         }
         if rules.rotate && !config.entries.isMarket {
             throw InputError("a rotation holds the top symbols at each rebalance with market orders: limit and stop entries "
@@ -85,6 +99,14 @@ public enum Portfolio {
         }
     }
 
+    /// Throws `InputError` for the first symbol of `symbols` given a second time.
+    public static func requireDistinct(_ symbols: [String]) throws {
+        var seen = Set<String>()
+        for symbol in symbols where !seen.insert(symbol).inserted {
+            throw InputError("symbol \(symbol) is given twice", setting: .symbol, value: symbol)
+        }
+    }
+
     /// What a portfolio's symbols may trade: PnL linear in the quote currency.
     static let linearInstruments: Set<Instrument> = [.spot, .perp, .future]
 
@@ -125,10 +147,8 @@ public enum Portfolio {
             }
         }
         guard !symbols.isEmpty else { throw InputError("a portfolio needs at least one symbol") }
+        try requireDistinct(symbols.map(\.symbol))
         let sorted = symbols.sorted { $0.symbol < $1.symbol }
-        for (a, b) in zip(sorted, sorted.dropFirst()) where a.symbol == b.symbol {
-            throw InputError("symbol \(a.symbol) is given twice", setting: .symbol, value: a.symbol)
-        }
         for s in sorted {
             guard !s.candles.isEmpty else { throw InputError("no candles for \(s.symbol)", setting: .symbol, value: s.symbol) }
             if let signals = s.signals {

@@ -49,6 +49,7 @@ extension PortfolioSimulation {
             }
         }
         for o in orders { reversing[o.symbol] = false }
+        if rules.neutral { return balance(r, t) }
         guard rebalanceRow[r] else { return }
         for o in orders { chosen[o.symbol] = true }
         for j in active where state[j].held && hasBar(j, t) && !chosen[j] {
@@ -59,15 +60,18 @@ extension PortfolioSimulation {
 
     /// Runs a long/short book's entry or rebalance on symbol `j` at `point`: a position of the
     /// other side is closed first (a reversal, sized from the equity after it, as `Engine.run`
-    /// reverses), then the position moves to its target, opening or adding through the opening
-    /// limit (`openingLimit`) or trimming.
+    /// reverses; in a neutral book from the row's value, as every order), then the position moves
+    /// to its target, opening or adding through the opening limit (`openingLimit`) or trimming.
     mutating func executeBookOrder(_ o: PendingOrder, at point: FillPoint, value: Double, t: Int64) {
         let j = o.symbol, short = o.weight < 0, p = point.reference
+        let reversed = ledgers[j].quantity != 0 && (ledgers[j].quantity < 0) != short
         var value = value
-        if ledgers[j].quantity != 0 && (ledgers[j].quantity < 0) != short {
+        if reversed {
             ledgers[j].decrease(full: true, at: point, kind: .signal, cash: &cash, recorder: &log)
             guard ledgers[j].quantity == 0 else { return }
             updateActive(j)
+        }
+        if reversed && !rules.neutral {  // a neutral book sizes every order of the row from the one value
             value = cash
             for k in active where ledgers[k].quantity != 0 {
                 let c = state[k].cursor
