@@ -29,15 +29,11 @@ public enum Portfolio {
     ///   O(symbols x rows / rebalance interval) under rotation and O(signals log) for events.
     /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, a cash
     ///   symbol beside a margin one, what a long/short book does not take, a neutral book without
-    ///   shorts, with one symbol or sized in units.
+    ///   shorts, with one symbol, sized in units or pyramiding.
     public static func run(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig) throws -> PortfolioResult {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
         try rules.validate(ranked: ranked)
-        if config.allowShort && (rules.rotate || rules.weighting != .equal) {
-            throw InputError("a long/short book holds K longs and K shorts at equal weights from the signals: rotation and "
-                             + "rank or inverse-volatility weights are long only", setting: .short)
-        }
         if rules.neutral {
             guard config.allowShort else {
                 throw InputError(.needsSetting, "a market-neutral book balances a long leg against a short leg: it needs shorts",
@@ -45,6 +41,9 @@ public enum Portfolio {
             }
             guard sorted.count > 1 else {
                 throw InputError("a market-neutral book holds a long and a short at once: it needs two symbols or more", setting: .neutral)
+            }
+            if config.entries.pyramid > 1 {
+                throw InputError("a market-neutral book sizes each leg by its members: stacked entries would unbalance it", setting: .pyramid)
             }
             if case .units = config.sizing {
                 throw InputError("a market-neutral book sizes by value (N% or N$): units of different prices are not equal notionals",
@@ -85,14 +84,13 @@ public enum Portfolio {
         }
     }
 
-    /// What a long/short book (`--short`) cannot do yet: limit and stop entries, `--pyramid`,
-    /// sizes by risk or volatility.
+    /// What a long/short book (`--short`) cannot do yet: limit and stop entries (a reversal into
+    /// a working order has no rule yet), sizes by risk or volatility.
     private static func validateBook(_ config: ExecutionConfig) throws {
         if !config.entries.isMarket {
             throw InputError("a long/short portfolio enters at market: limit and stop entries are long only",
                              setting: config.entries.limit != nil ? .entryLimit : .entryStop)
         }
-        if config.entries.pyramid > 1 { throw InputError("a long/short portfolio takes one entry per position", setting: .pyramid) }
         switch config.sizing {
         case .risk, .volatility: throw InputError("a long/short portfolio sizes by N%, N$ or Nu", setting: .size)
         default: break

@@ -1,7 +1,7 @@
 /// A market-neutral long/short book (`PortfolioRules.neutral`): both legs hold the same notional,
 /// m/K of the portfolio's value with m = min(longs, shorts) (`PortfolioRules` gives the rule).
 extension PortfolioSimulation {
-    /// Sets the row's entry orders to their leg's weight and adds an order for every other held
+    /// Sets the row's entry and rebalance orders (a rotation's) to their leg's weight and adds an order for every other held
     /// position with a bar, on a row with an entry, when the number of longs or shorts changed
     /// since the book was last balanced, on a rebalance row, or while a held symbol had no bar to
     /// be balanced at. With a
@@ -11,13 +11,12 @@ extension PortfolioSimulation {
         guard rebalanceRow[r] || neutralPending || (heldCount, heldShorts) != neutralLegs || orders.contains(where: { $0.reason == .entry })
         else { return }
         if min(heldCount, heldShorts) == 0 {
-            for i in orders.indices.reversed() where orders[i].reason == .entry {
-                let j = orders[i].symbol
+            for i in orders.indices.reversed() where orders[i].reason == .entry || orders[i].reason == .rebalance {
+                let j = orders[i].symbol, entry = orders[i].reason == .entry
                 release(j)
-                state[j].skipped += 1
-                skippedEntries += 1
+                if entry { (state[j].skipped, skippedEntries) = (state[j].skipped + 1, skippedEntries + 1) }
                 if ledgers[j].quantity != 0 {
-                    (orders[i].weight, orders[i].reason) = (0, .exit)  // the reversal's close stays
+                    (orders[i].weight, orders[i].reason) = (0, entry ? .exit : .rebalance)  // a reversal's close stays
                 } else {
                     orders.remove(at: i)
                 }
@@ -25,7 +24,7 @@ extension PortfolioSimulation {
         }
         let m = Double(min(heldCount, heldShorts)), k = Double(slots)
         let long = m == 0 ? 0 : m / (k * Double(heldCount)), short = m == 0 ? 0 : -m / (k * Double(heldShorts))
-        for i in orders.indices where orders[i].reason == .entry {
+        for i in orders.indices where (orders[i].reason == .entry || orders[i].reason == .rebalance) && orders[i].weight != 0 {
             orders[i].weight = orders[i].weight < 0 ? short : long
             chosen[orders[i].symbol] = true
         }
