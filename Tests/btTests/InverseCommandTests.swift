@@ -53,7 +53,7 @@ struct InverseCommandTests {
         #expect(rows.count > 2 && abs(pnl.reduce(0, +) - (final - 2)) <= 1e-6, "\(pnl.reduce(0, +)) vs \(final - 2)")
     }
 
-    @Test("the text summary and report.md show coins with eight decimals and name the coin over the cost split; cash keeps two")
+    @Test("the text summary, report.md and report.html show coins with eight decimals and name the coin over the cost split; cash keeps two")
     func coinDecimals() throws {
         let db = try Self.store()
         let r = try BT.run(["run", "ma-cross", "BTCUSD_PERP", "--depth", "none", "--db", db] + Self.account)
@@ -75,10 +75,16 @@ struct InverseCommandTests {
                            + Self.account).status == 0)
         let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(md.range(of: #"\| final_equity \| \d+\.\d{8} \|"#, options: .regularExpression) != nil, "\(md.prefix(3000))")
+        // report.html's statistics likewise.
+        let tables = try #require(try SweepScreenCommandTests.pageData(dir.appendingPathComponent("report.html").path)["tables"]
+                                  as? [[String: Any]])
+        let stats = try #require(tables.first { $0["id"] as? String == "stats" }?["rows"] as? [[String]])
+        let equity = try #require(stats.first { $0.first == "Final equity" }?.last)
+        #expect(equity.range(of: #"^\d+\.\d{8}$"#, options: .regularExpression) != nil, "\(equity)")
         // A linear run keeps cents.
         let linear = try BT.run(["run", "ma-cross", "BTCUSD_PERP", "--depth", "none", "--no-costs", "--instrument", "perp", "--db", db])
-        let equity = linear.stdout.split(separator: "\n").first { $0.hasPrefix("final_equity ") }
-        #expect(equity?.split(separator: ".").last?.count == 2, "\(String(describing: equity))")
+        let linearEquity = linear.stdout.split(separator: "\n").first { $0.hasPrefix("final_equity ") }
+        #expect(linearEquity?.split(separator: ".").last?.count == 2, "\(String(describing: linearEquity))")
         #expect(linear.stdout.contains("\npnl ") && linear.stdout.split(separator: "\n").contains { $0.hasPrefix("pnl ") && $0.contains(" cash ") })
     }
 
