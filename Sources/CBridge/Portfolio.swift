@@ -4,7 +4,7 @@ import Foundation
 
 /// `bt_portfolio`'s options, named as btcore's keywords (`bt portfolio`'s options with
 /// underscores).
-private let portfolioOptions = ["max_positions", "rank", "weight", "rebalance", "rotate", "timeframe", "max_stale"]
+private let portfolioOptions = ["max_positions", "rank", "weight", "rebalance", "rotate", "neutral", "timeframe", "max_stale"]
 
 @_cdecl("bt_portfolio")
 public func bt_portfolio(_ series: UnsafePointer<bt_bars>?, _ nseries: Int, _ symbols: UnsafePointer<UnsafePointer<CChar>?>?,
@@ -32,7 +32,8 @@ public func bt_portfolio(_ series: UnsafePointer<bt_bars>?, _ nseries: Int, _ sy
         let job = try PortfolioJob(
             strategy: chosen?.strategy, assignments: try stringList(params, nparams, "params"), rank: options["rank"],
             rules: { _ in try PortfolioRules(maxPositions: try options.int("max_positions"),
-                                             weight: options["weight"], rebalance: options["rebalance"], rotate: rotate) },
+                                             weight: options["weight"], rebalance: options["rebalance"], rotate: rotate,
+                                             neutral: try options.flag("neutral")) },
             other: { reading, shared in
                 try OtherSeriesReader.reading(reading, shared: shared) {
                     guard let db else { throw InputError(.needsSetting, "the rank reads other series with @ from a store", setting: .store) }

@@ -53,6 +53,41 @@ struct InverseCommandTests {
         #expect(rows.count > 2 && abs(pnl.reduce(0, +) - (final - 2)) <= 1e-6, "\(pnl.reduce(0, +)) vs \(final - 2)")
     }
 
+    @Test("the text summary, report.md and report.html show coins with eight decimals and name the coin over the cost split; cash keeps two")
+    func coinDecimals() throws {
+        let db = try Self.store()
+        let r = try BT.run(["run", "ma-cross", "BTCUSD_PERP", "--depth", "none", "--db", db] + Self.account)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        func value(_ name: String) -> String? { lines.first { $0.hasPrefix(name + " ") }?.split(separator: " ").last.map(String.init) }
+        for name in ["final_equity", "peak_equity", "fees_paid", "expectancy"] {
+            let v = try #require(value(name), "\(name) in \(r.stdout.prefix(300))")
+            #expect(v.split(separator: ".").last?.count == 8, "\(name) \(v)")
+        }
+        let split = try #require(lines.first { $0.hasPrefix("pnl ") })
+        #expect(split.contains(" BTC ") && !split.contains("cash"), "\(split)")
+        #expect(lines.contains { $0.hasPrefix("net ") && $0.range(of: #"\d\.\d{8} "#, options: .regularExpression) != nil }, "\(lines)")
+        // The cost table's fees paid too: 1x row's fifth column.
+        let oneX = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1x ") })
+        #expect(oneX.range(of: #"\d\.\d{8}"#, options: .regularExpression) != nil, "\(oneX)")
+        let dir = BT.scratchDirectory().appendingPathComponent("coin")
+        #expect(try BT.run(["run", "ma-cross", "BTCUSD_PERP", "--depth", "none", "--no-costs", "--out", dir.path, "--no-chart", "--db", db]
+                           + Self.account).status == 0)
+        let md = try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(md.range(of: #"\| final_equity \| \d+\.\d{8} \|"#, options: .regularExpression) != nil, "\(md.prefix(3000))")
+        // report.html's statistics likewise.
+        let tables = try #require(try SweepScreenCommandTests.pageData(dir.appendingPathComponent("report.html").path)["tables"]
+                                  as? [[String: Any]])
+        let stats = try #require(tables.first { $0["id"] as? String == "stats" }?["rows"] as? [[String]])
+        let equity = try #require(stats.first { $0.first == "Final equity" }?.last)
+        #expect(equity.range(of: #"^\d+\.\d{8}$"#, options: .regularExpression) != nil, "\(equity)")
+        // A linear run keeps cents.
+        let linear = try BT.run(["run", "ma-cross", "BTCUSD_PERP", "--depth", "none", "--no-costs", "--instrument", "perp", "--db", db])
+        let linearEquity = linear.stdout.split(separator: "\n").first { $0.hasPrefix("final_equity ") }
+        #expect(linearEquity?.split(separator: ".").last?.count == 2, "\(String(describing: linearEquity))")
+        #expect(linear.stdout.contains("\npnl ") && linear.stdout.split(separator: "\n").contains { $0.hasPrefix("pnl ") && $0.contains(" cash ") })
+    }
+
     @Test("refused with the reason: a per-unit fee on run, portfolio, sweep, walk-forward and screen; a price at or below 0 at import")
     func refused() throws {
         try FeeOptionsCommandTests.refusedEverywhere(["--instrument", "inverse-perp", "--fee-per-unit", "0.1"],

@@ -51,4 +51,19 @@ struct PortfolioMarginCommandTests {
         let mixed = try BT.run(["portfolio", "ma-cross", "--symbols", "GOOG,EURUSD", "--db", try Self.store()])
         #expect(mixed.status == 2 && mixed.stderr.contains("share one account"), "\(mixed.stderr)")
     }
+
+    @Test("mixed instruments: the text summary's headline names each symbol's, not the first's for all")
+    func mixedHeadline() throws {
+        let db = BT.scratchStore()
+        #expect(try BT.run(["data", "synth", "--symbols", "3", "--bars", "300", "--db", db]).status == 0)
+        #expect(try BT.run(["data", "instrument", "SYN0002", "--kind", "perp", "--mmr", "0.4%", "--db", db]).status == 0)
+        let r = try BT.run(["portfolio", "ma-cross", "--symbols", "SYN0001,SYN0002", "--leverage", "2", "--no-costs", "--no-chart",
+                            "--db", db])
+        #expect(r.status == 0, "\(r.stderr)")
+        let headline = "account: mixed (SYN0001 spot mmr 25%, SYN0002 perp mmr 0.4%), 2x cross margin"
+        #expect(r.stdout.contains(headline), "\(r.stdout.prefix(600))")
+        // Symbols trading alike keep the one instrument's words.
+        let same = try BT.run(["portfolio", "ma-cross", "--symbols", "SYN0001,SYN0003", "--leverage", "2", "--no-costs", "--db", db])
+        #expect(same.stdout.contains("account: spot, 2x cross margin, mmr 25%"), "\(same.stdout.prefix(600))")
+    }
 }

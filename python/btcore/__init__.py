@@ -796,8 +796,9 @@ def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Opt
               short_entry: Optional[str] = None, short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None,
               strategies: Optional[str] = None, max_positions: Optional[int] = None, rank: Optional[str] = None,
               weight: Optional[str] = None, rebalance: Optional[Union[str, int]] = None, rotate: bool = False,
-              timeframe: Optional[str] = None, db: Optional[str] = None, max_stale: Optional[str] = None, start: Any = None,
-              end: Any = None, costs: bool = False, **settings: Any) -> PortfolioResult:
+              neutral: bool = False, timeframe: Optional[str] = None, db: Optional[str] = None,
+              max_stale: Optional[str] = None, start: Any = None, end: Any = None, costs: bool = False,
+              **settings: Any) -> PortfolioResult:
     """Several symbols sharing one account, as `bt portfolio` runs them: each symbol's signals
     open positions in up to `max_positions` slots, ranked by `rank` when more signal at once.
 
@@ -815,6 +816,8 @@ def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Opt
     rebalance (--rebalance): "never", "1w", "1M" or a number of bars.
     rotate (--rotate): hold the top `max_positions` by `rank` at each rebalance, whatever the
         signals (no strategy then).
+    neutral (--neutral): with `short=True`, a market-neutral book: the long leg's notional kept
+        equal to the short leg's (`bt help portfolio` has the rule).
     max_stale (--max-stale), start and end (--from, --to, as `backtest`), costs (False: "costs"
     is null, as --no-costs; True runs the cost table, four more runs) and every execution
     keyword of `backtest` (fee_bps=5, depth="none", ...).
@@ -830,7 +833,7 @@ def portfolio(data: Union[Dict[str, pd.DataFrame], Sequence[str]], strategy: Opt
     """
     _keywords.check("portfolio", settings, list(SETTINGS) + _PORTFOLIO_KEYWORDS)
     options = {"max_positions": max_positions, "rank": rank, "weight": weight, "rebalance": rebalance, "rotate": rotate or None,
-               "timeframe": timeframe, "max_stale": max_stale}
+               "neutral": neutral or None, "timeframe": timeframe, "max_stale": max_stale}
     if max_positions is not None and (isinstance(max_positions, bool) or not float(max_positions).is_integer()):
         raise InputError(f"max_positions {max_positions!r}: not a whole number of positions")
     if max_positions is not None:

@@ -31,6 +31,9 @@ CASES = [
       "sl": "8%"}),
     ("macd", ["--from", "2018-09-03", "--to", "2019-12-31", "--weight", "rank", "--rank", "-stddev(close, 30)", "--rebalance", "20"],
      {"start": "2018-09-03", "end": "2019-12-31", "weight": "rank", "rank": "-stddev(close, 30)", "rebalance": 20}),
+    # A market-neutral long/short book (bt portfolio --short --neutral).
+    ("ma-cross", ["--short", "--neutral", "--max-positions", "2", "--rank", "roc(close, 20)"],
+     {"short": True, "neutral": True, "max_positions": 2, "rank": "roc(close, 20)"}),
 ]
 
 

@@ -115,6 +115,7 @@ extension Option {
     static let rebalance = Option("rebalance", kind: .value, valueName: "WHEN",
                                   help: "Restore target weights: never (default; 1M with --rotate), 1w, 1M or every N bars")
     static let rotate = Option("rotate", kind: .flag, help: "Hold the top K symbols by --rank at each rebalance, ignoring signals")
+    static let neutral = Option("neutral", kind: .flag, help: "With --short: long notional = short notional (see bt help portfolio)")
     static let portfolio = Option("portfolio", kind: .flag, help: "Sweep the symbols as one portfolio (the options of 'bt portfolio')")
 
     // MARK: - Calibration

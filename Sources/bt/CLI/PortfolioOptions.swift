@@ -2,9 +2,9 @@ import Backtest
 import Strategies
 
 /// The options that make a portfolio of many symbols (`bt portfolio`, `bt sweep --portfolio`):
-/// the symbols, the slots, the rank, the weights, the rebalance calendar and rotation.
+/// the symbols, the slots, the rank, the weights, the rebalance calendar, rotation and neutrality.
 enum PortfolioOptions {
-    static let rules: [Option] = [.maxPositions, .weight, .rebalance, .rotate]
+    static let rules: [Option] = [.maxPositions, .weight, .rebalance, .rotate, .neutral]
 }
 
 extension ParsedArguments {
@@ -24,12 +24,13 @@ extension ParsedArguments {
         }
     }
 
-    /// `--max-positions`, `--weight`, `--rebalance` (default never, monthly with `--rotate`)
-    /// and `--rotate` (for commands that take it), checked (`PortfolioRules.validate`) for a rank given or not.
+    /// `--max-positions`, `--weight`, `--rebalance`, and `--rotate` and `--neutral` for commands that
+    /// take them, checked (`PortfolioRules.validate`) for a rank given or not.
     /// - Parameter maxPositions: K given some other way (a sweep's grid), else `--max-positions`.
     func portfolioRules(ranked: Bool, maxPositions: Int? = nil) throws -> PortfolioRules {
         let rules = try PortfolioRules(maxPositions: try maxPositions ?? int(.maxPositions), weight: value(.weight),
-                                       rebalance: value(.rebalance), rotate: command.accepts(.rotate) && flag(.rotate))
+                                       rebalance: value(.rebalance), rotate: command.accepts(.rotate) && flag(.rotate),
+                                       neutral: command.accepts(.neutral) && flag(.neutral))
         try rules.validate(ranked: ranked)
         return rules
     }

@@ -50,4 +50,27 @@ struct CostSensitivityTests {
         let fee = CostSensitivity.breakEven(toleranceBps: 0.01) { $0 < 123.4 ? 0.05 : -0.02 }
         #expect(abs(fee! - 123.4) < 0.01)
     }
+
+    @Test("a portfolio's break-even fee charges every symbol's own schedule: the same with symbols' configurations as without")
+    func portfolioBreakEvenPerSymbol() throws {
+        // Two rising symbols held from bar 1 to bar 30: a gross profit, so a break-even fee.
+        let symbols: [PortfolioSymbol] = (0..<2).map { j in
+            var c = CandleSeries(symbol: "S\(j)", timeframe: .day1)
+            for k in 0..<40 {
+                let p = (10 + Double(j)) * pow(1.002, Double(k))
+                c.append(time: 1_704_067_200 + Int64(k) * 86_400, open: p, high: p * 1.001, low: p * 0.999, close: p, volume: 1e9)
+            }
+            var entries = [Bool](repeating: false, count: 40), exits = entries
+            (entries[0], exits[29]) = (true, true)
+            return PortfolioSymbol(candles: c, signals: Signals(entries: entries, exits: exits))
+        }
+        var config = ExecutionConfig()
+        config.depth = .none
+        let plain = try CostSensitivity.run(portfolio: symbols, rules: PortfolioRules(), config: config)
+        // Each symbol trading its own configuration, equal to the portfolio's (as `bt portfolio` gives them).
+        let own = try CostSensitivity.run(portfolio: symbols.map { var s = $0; s.liquidity = config; return s }, rules: PortfolioRules(),
+                                          config: config)
+        let fee = try #require(plain.breakEvenFeeBps)
+        #expect(fee > 10 && own.breakEvenFeeBps == fee, "\(String(describing: own.breakEvenFeeBps)) vs \(fee)")
+    }
 }

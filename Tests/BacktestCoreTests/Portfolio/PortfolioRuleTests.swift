@@ -43,12 +43,13 @@ struct PortfolioRuleTests {
         #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .rank), config: Self.plain) } == .portfolioRank)
         var short = Self.plain
         short.allowShort = true
-        // A long/short book holds K of each side at equal weights from the signals, entering at market.
-        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .inverseVolatility), config: short) } == .short)
-        #expect(setting { _ = try Portfolio.run(ranked, rules: PortfolioRules(rebalance: .monthly, rotate: true), config: short) } == .short)
+        // A long/short book weighs and rotates as a long-only one, each leg its own (PortfolioBookRulesTests); it enters at market.
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .inverseVolatility), config: short) } == nil)
+        #expect(setting { _ = try Portfolio.run(ranked, rules: PortfolioRules(rebalance: .monthly, rotate: true), config: short) } == nil)
         var pyramid = short
         pyramid.entries.pyramid = 2
-        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: pyramid) } == .pyramid)
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: pyramid) } == nil)  // PortfolioBookRulesTests
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(neutral: true), config: pyramid) } == .pyramid)
         var risk = short
         risk.sizing = .risk(0.01)
         risk.stopLoss = 0.02

@@ -28,6 +28,31 @@ public struct AccountSummary: Sendable, Equatable {
     /// quote currency: an inverse contract's coin (`BTC`, from the symbol, else `coin`); nil
     /// for linear instruments.
     public var currency: String?
+    /// A portfolio whose symbols trade different instruments (kind, multiplier or maintenance
+    /// rate): each symbol's, by symbol; nil when they all trade `instrument` alike (the fields
+    /// above are then every symbol's; else the first symbol's).
+    public var symbols: [SymbolInstrument]?
+
+    /// A portfolio symbol's instrument (`AccountSummary.symbols`).
+    public struct SymbolInstrument: Sendable, Equatable {
+        public var symbol: String
+        public var instrument: Instrument
+        public var multiplier: Double
+        public var maintenanceRate: Double
+
+        public init(symbol: String, instrument: Instrument, multiplier: Double, maintenanceRate: Double) {
+            self.symbol = symbol; self.instrument = instrument; self.multiplier = multiplier; self.maintenanceRate = maintenanceRate
+        }
+
+        /// `SYM perp` with its multiplier when not 1 and its maintenance rate: `ES future (multiplier 50) mmr 0.5%`.
+        public var description: String {
+            "\(symbol) \(instrument.rawValue)\(multiplier == 1 ? "" : " (multiplier \(NumberText.shortest(multiplier)))") "
+                + "mmr \(NumberText.percent(maintenanceRate))"
+        }
+    }
+
+    /// Whether some instrument of the account pays funding (a perpetual).
+    public var paysFunding: Bool { symbols?.contains { $0.instrument.paysFunding } ?? instrument.paysFunding }
 
     public init(instrument: Instrument, margin: MarginMode, leverage: Double, maintenanceRate: Double, multiplier: Double = 1,
                 fundingPaid: Double = 0, fundingFlows: [FundingFlow] = [],
@@ -50,8 +75,13 @@ public struct AccountSummary: Sendable, Equatable {
 
     /// The account in the words of a headline: `perp, 10x cross margin, mmr 0.5%`; an inverse
     /// contract's adds its currency, `inverse-perp (multiplier 100), 3x cross margin, mmr 0.5%, equity in BTC`.
+    /// A portfolio of different instruments names each: `mixed (ES future (multiplier 50) mmr
+    /// 0.5%, SPY spot mmr 25%), 2x cross margin`.
     public var description: String {
-        "\(instrument.rawValue)\(multiplier == 1 ? "" : " (multiplier \(NumberText.shortest(multiplier)))"), "
+        if let symbols {
+            return "mixed (\(symbols.map(\.description).joined(separator: ", "))), \(NumberText.shortest(leverage))x \(margin.rawValue) margin"
+        }
+        return "\(instrument.rawValue)\(multiplier == 1 ? "" : " (multiplier \(NumberText.shortest(multiplier)))"), "
             + "\(NumberText.shortest(leverage))x \(margin.rawValue) margin, mmr \(NumberText.percent(maintenanceRate))"
             + (currency.map { ", equity in \($0)" } ?? "")
     }

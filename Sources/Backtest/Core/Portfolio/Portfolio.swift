@@ -28,14 +28,27 @@ public enum Portfolio {
     /// - Complexity: O(rows x active symbols) for the loop (no allocation per row), plus
     ///   O(symbols x rows / rebalance interval) under rotation and O(signals log) for events.
     /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, a cash
-    ///   symbol beside a margin one, what a long/short book does not take.
+    ///   symbol beside a margin one, what a long/short book does not take, a neutral book without
+    ///   shorts, with one symbol, sized in units or pyramiding.
     public static func run(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig) throws -> PortfolioResult {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
         try rules.validate(ranked: ranked)
-        if config.allowShort && (rules.rotate || rules.weighting != .equal) {
-            throw InputError("a long/short book holds K longs and K shorts at equal weights from the signals: rotation and "
-                             + "rank or inverse-volatility weights are long only", setting: .short)
+        if rules.neutral {
+            guard config.allowShort else {
+                throw InputError(.needsSetting, "a market-neutral book balances a long leg against a short leg: it needs shorts",
+                                 setting: .short)
+            }
+            guard sorted.count > 1 else {
+                throw InputError("a market-neutral book holds a long and a short at once: it needs two symbols or more", setting: .neutral)
+            }
+            if config.entries.pyramid > 1 {
+                throw InputError("a market-neutral book sizes each leg by its members: stacked entries would unbalance it", setting: .pyramid)
+            }
+            if case .units = config.sizing {
+                throw InputError("a market-neutral book sizes by value (N% or N$): units of different prices are not equal notionals",
+                                 setting: .size)
+            }
         }
         if rules.rotate && !config.entries.isMarket {
             throw InputError("a rotation holds the top symbols at each rebalance with market orders: limit and stop entries "
@@ -71,17 +84,24 @@ public enum Portfolio {
         }
     }
 
-    /// What a long/short book (`--short`) cannot do yet: limit and stop entries, `--pyramid`,
-    /// sizes by risk or volatility.
+    /// What a long/short book (`--short`) cannot do yet: limit and stop entries (a reversal into
+    /// a working order has no rule yet), sizes by risk or volatility.
     private static func validateBook(_ config: ExecutionConfig) throws {
         if !config.entries.isMarket {
             throw InputError("a long/short portfolio enters at market: limit and stop entries are long only",
                              setting: config.entries.limit != nil ? .entryLimit : .entryStop)
         }
-        if config.entries.pyramid > 1 { throw InputError("a long/short portfolio takes one entry per position", setting: .pyramid) }
         switch config.sizing {
         case .risk, .volatility: throw InputError("a long/short portfolio sizes by N%, N$ or Nu", setting: .size)
         default: break
+        }
+    }
+
+    /// Throws `InputError` for the first symbol of `symbols` given a second time.
+    public static func requireDistinct(_ symbols: [String]) throws {
+        var seen = Set<String>()
+        for symbol in symbols where !seen.insert(symbol).inserted {
+            throw InputError("symbol \(symbol) is given twice", setting: .symbol, value: symbol)
         }
     }
 
@@ -125,10 +145,8 @@ public enum Portfolio {
             }
         }
         guard !symbols.isEmpty else { throw InputError("a portfolio needs at least one symbol") }
+        try requireDistinct(symbols.map(\.symbol))
         let sorted = symbols.sorted { $0.symbol < $1.symbol }
-        for (a, b) in zip(sorted, sorted.dropFirst()) where a.symbol == b.symbol {
-            throw InputError("symbol \(a.symbol) is given twice", setting: .symbol, value: a.symbol)
-        }
         for s in sorted {
             guard !s.candles.isEmpty else { throw InputError("no candles for \(s.symbol)", setting: .symbol, value: s.symbol) }
             if let signals = s.signals {

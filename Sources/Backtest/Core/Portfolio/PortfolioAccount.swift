@@ -58,8 +58,10 @@ struct PortfolioAccount {
 extension ExecutionConfig {
     /// The configuration a portfolio's symbol trades under: the portfolio's, with the symbol's
     /// own instrument from `own` (its run's configuration: the settings stored with its series,
-    /// the command line's over them): kind, multiplier, maintenance rate, tick, lot and funding
-    /// rows. Leverage, margin mode, rates, fees and sizing stay the portfolio's (one account).
+    /// the command line's over them): kind, multiplier, maintenance rate, tick, lot, funding
+    /// rows and fee schedule (taker and maker rates, per unit, minimum, cap: a venue charges
+    /// each contract its own). Leverage, margin mode, rates and sizing stay the portfolio's
+    /// (one account).
     func trading(_ own: ExecutionConfig?) -> ExecutionConfig {
         guard let own else { return self }
         var c = self
@@ -69,6 +71,7 @@ extension ExecutionConfig {
         c.funding = own.funding
         c.tick = own.tick
         c.lot = own.lot
+        (c.feeBps, c.makerBps, c.feePerUnit, c.feeMin, c.feeMax) = (own.feeBps, own.makerBps, own.feePerUnit, own.feeMin, own.feeMax)
         return c
     }
 }
@@ -252,6 +255,13 @@ extension PortfolioSimulation {
             c.leverage = config.leverage
             c.margin = config.margin
             summary = AccountSummary(account.record, config: c)
+            let own = ledgers.indices.map { j in
+                AccountSummary.SymbolInstrument(symbol: candles[j].symbol, instrument: ledgers[j].config.instrument,
+                                                multiplier: ledgers[j].config.multiplier, maintenanceRate: ledgers[j].config.maintenanceRate)
+            }
+            if own.contains(where: { ($0.instrument, $0.multiplier, $0.maintenanceRate) != (c.instrument, c.multiplier, c.maintenanceRate) }) {
+                summary?.symbols = own
+            }
         }
         return (summary, config.borrowBps > 0 ? account.borrowPaid : nil)
     }

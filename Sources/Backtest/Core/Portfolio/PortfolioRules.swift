@@ -19,6 +19,13 @@
 /// - **Rotation** (`rotate`): on each rebalance bar the portfolio holds the top K symbols by rank
 ///   (ranked at their last bar before it), whatever the entry signals; held symbols that drop out
 ///   are sold, the others restored to their weights.
+/// - **Market-neutral** (`neutral`, a long/short book only): with n_L longs and n_S shorts in the
+///   book after a row's exits and entries, each long's weight is m/(K·n_L) and each short's
+///   −m/(K·n_S), m = min(n_L, n_S): both legs hold m/K of the portfolio's value (each at 1/K when
+///   the legs are the same size, the larger leg scaled down). A book with one leg empty holds
+///   nothing: its other leg is closed (exit kind `rebalance`) and entries wait for a partner.
+///   Every held position with a bar gets its target again whenever n_L or n_S changes (an entry,
+///   an exit, a stop) and on each rebalance date.
 public struct PortfolioRules: Sendable, Equatable {
     /// How new positions (and rebalances) are sized.
     public enum Weighting: String, Sendable, CaseIterable {
@@ -74,35 +81,33 @@ public struct PortfolioRules: Sendable, Equatable {
     public var rebalance: Rebalance = .never
     /// Hold the top K by rank at each rebalance date instead of following entry signals.
     public var rotate = false
+    /// Keep the long leg's notional equal to the short leg's (a long/short book only).
+    public var neutral = false
 
-    public init(maxPositions: Int? = nil, weighting: Weighting = .equal, rebalance: Rebalance = .never, rotate: Bool = false) {
+    public init(maxPositions: Int? = nil, weighting: Weighting = .equal, rebalance: Rebalance = .never, rotate: Bool = false,
+                neutral: Bool = false) {
         self.maxPositions = maxPositions; self.weighting = weighting; self.rebalance = rebalance; self.rotate = rotate
+        self.neutral = neutral
     }
 
-    /// The rules the options' texts give: K, `weight` and `rebalance` (nil: equal, and never, or
-    /// monthly under `rotate`), as `bt portfolio` reads them; not yet checked (`validate`).
-    /// - Throws: the parsers' `InputError` for a weight or calendar bt does not know.
-    public init(maxPositions: Int?, weight: String?, rebalance: String?, rotate: Bool) throws {
-        self.init(maxPositions: maxPositions, rotate: rotate)
-        if let weight { weighting = try Weighting.parse(weight) }
-        if let rebalance {
-            self.rebalance = try Rebalance.parse(rebalance)
-        } else if rotate {
-            self.rebalance = .monthly
-        }
+    /// The rules from their settings' text: `weight` (`Weighting.parse`, default equal) and
+    /// `rebalance` (`Rebalance.parse`; default never, monthly under rotation).
+    public init(maxPositions: Int?, weight: String?, rebalance: String?, rotate: Bool, neutral: Bool) throws {
+        self.init(maxPositions: maxPositions, weighting: try weight.map(Weighting.parse) ?? .equal,
+                  rebalance: try rebalance.map(Rebalance.parse) ?? (rotate ? .monthly : .never), rotate: rotate, neutral: neutral)
     }
 
     /// K for a universe of `symbols` symbols.
     public func slots(symbols: Int) -> Int { maxPositions ?? max(1, symbols) }
 
     /// The rules as report manifests record them: `max_positions`, `rank` (the expression text,
-    /// or none), `weight`, `rebalance`, `rotate`.
+    /// or none), `weight`, `rebalance`, `rotate`, and `neutral` when set.
     public func parameters(symbols: Int, rank: String?) -> [RunParameter] {
         [RunParameter("max_positions", .int(slots(symbols: symbols))),
          RunParameter("rank", rank.map { .string($0) } ?? .none),
          RunParameter("weight", .string(weighting.rawValue)),
          RunParameter("rebalance", .string(rebalance.description)),
-         RunParameter("rotate", .bool(rotate))]
+         RunParameter("rotate", .bool(rotate))] + (neutral ? [RunParameter("neutral", .bool(true))] : [])
     }
 
     /// Throws `InputError` for a K below 1 or a rotation that cannot run.

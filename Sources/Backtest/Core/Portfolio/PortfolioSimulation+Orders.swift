@@ -48,7 +48,7 @@ extension PortfolioSimulation {
         }
         for o in orders {
             if o.reason == .entry && ledgers[o.symbol].quantity == 0 && (entryPrices == nil || working[o.symbol] == nil) { release(o.symbol) }
-            if o.reason == .entry && !stack.isEmpty && ledgers[o.symbol].quantity > 0 { stack[o.symbol] = 1 }
+            if o.reason == .entry && !stack.isEmpty && ledgers[o.symbol].quantity != 0 { stack[o.symbol] = 1 }
             updateActive(o.symbol)
         }
     }

@@ -19,7 +19,7 @@ extension PortfolioSimulation {
             if shortEvents != nil { planBook(r, t) } else { planSignals(r, t) }
         case .rotation:
             sendRemainders(t)
-            if rebalanceRow[r] { planRotation(t) }
+            if rebalanceRow[r] { planRotation(r, t) }
         }
         guard !orders.isEmpty else { return }
         // Recorded in symbol order (executed in value order).
@@ -140,7 +140,7 @@ extension PortfolioSimulation {
     }
 
     /// Symbol `j` as a member of the book, with its rank and volatility at its decision bar.
-    private func member(_ j: Int, _ t: Int64) -> Candidate {
+    func member(_ j: Int, _ t: Int64) -> Candidate {
         let d = decisionBar(j, hasBar: hasBar(j, t))
         return Candidate(symbol: j, bar: state[j].cursor, rank: d >= 0 ? ranks[j]?[d] ?? .nan : .nan,
                          sigma: d >= 0 ? volatility?[j][d] ?? .nan : .nan)
@@ -155,10 +155,14 @@ extension PortfolioSimulation {
 
     /// The top K symbols by rank (at their last bar before the row) with a bar on the row are
     /// held at their weights; held symbols not among them are sold. A held symbol without a bar
-    /// keeps its position and its slot.
-    private mutating func planRotation(_ t: Int64) {
-        var stuck = 0
-        for j in active where state[j].held && !hasBar(j, t) { stuck += 1 }
+    /// keeps its position and its slot. A long/short book (`config.allowShort`) also holds the
+    /// K lowest-ranked of the rest short, lowest first, weighed as the long leg mirrored; a
+    /// symbol that changes sides is reversed; a neutral one is then balanced (`balance`).
+    private mutating func planRotation(_ r: Int, _ t: Int64) {
+        var stuck = 0, stuckShorts = 0
+        for j in active where state[j].held && !hasBar(j, t) {
+            if state[j].short { stuckShorts += 1 } else { stuck += 1 }
+        }
         candidates.removeAll(keepingCapacity: true)
         for j in 0..<candles.count where !ledgers[j].closing {
             advance(j, to: t)
@@ -174,15 +178,28 @@ extension PortfolioSimulation {
         }
         sortByRank(&candidates)
         let n = min(candidates.count, max(0, slots - stuck))
+        let shorts = config.allowShort ? Array(candidates.suffix(min(candidates.count - n, max(0, slots - stuckShorts))).reversed()) : []
         for c in candidates.prefix(n) { chosen[c.symbol] = true }
+        for c in shorts { chosen[c.symbol] = true }
         for j in active where state[j].held && hasBar(j, t) && !chosen[j] {
             release(j)
             orders.append(PendingOrder(symbol: j, bar: state[j].cursor, weight: 0, reason: .exit))
         }
+        rotationLeg(Array(candidates.prefix(n)), short: false)
+        rotationLeg(shorts, short: true)
+        if rules.neutral {
+            balance(r, t)
+            if rules.weighting != .equal { assignBookWeights(t) }
+        }
+    }
+
+    /// The orders of one leg of a rotation, `leg` best first (a short leg lowest rank first):
+    /// held on that side, a rebalance; else an entry (a reversal when held on the other side).
+    private mutating func rotationLeg(_ leg: [Candidate], short: Bool) {
         var sum = 0.0
-        if rules.weighting == .inverseVolatility { for c in candidates.prefix(n) { sum += 1 / c.sigma } }
-        let k = Double(slots)
-        for (i, c) in candidates.prefix(n).enumerated() {
+        if rules.weighting == .inverseVolatility { for c in leg { sum += 1 / c.sigma } }
+        let k = Double(slots), n = leg.count
+        for (i, c) in leg.enumerated() {
             chosen[c.symbol] = false
             let w: Double
             switch rules.weighting {
@@ -190,9 +207,12 @@ extension PortfolioSimulation {
             case .rank: w = Self.rankWeight(i, slots: slots)
             case .inverseVolatility: w = (1 / c.sigma) / sum * (Double(n) / k)
             }
-            let reason: PortfolioOrder.Reason = state[c.symbol].held ? .rebalance : .entry
-            if reason == .entry { hold(c.symbol) }
-            orders.append(PendingOrder(symbol: c.symbol, bar: c.bar, weight: w, reason: reason))
+            let reason: PortfolioOrder.Reason = state[c.symbol].held && state[c.symbol].short == short ? .rebalance : .entry
+            if reason == .entry {
+                release(c.symbol)
+                hold(c.symbol, short: short)
+            }
+            orders.append(PendingOrder(symbol: c.symbol, bar: c.bar, weight: short ? -w : w, reason: reason))
         }
     }
 

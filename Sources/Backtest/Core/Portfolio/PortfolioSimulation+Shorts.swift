@@ -1,5 +1,6 @@
 /// A long/short book (`--short`; docs/guide/screens-and-portfolios.md, "Shorts"): up to K longs
-/// and K shorts, each at weight 1/K of the portfolio's value (negative for a short). A symbol's
+/// and K shorts, each at weight 1/K of the portfolio's value (negative for a short; rank and
+/// inverse-volatility weights per leg, `assignBookWeights`). A symbol's
 /// signals act as `Engine.run` reads them: a long exits on its exit or a short entry, a short on
 /// its short exit or an entry, and an entry of the other side reverses it, competing for a slot
 /// of that side. Entries compete for their side's free slots by rank: longs the highest first,
@@ -31,6 +32,14 @@ extension PortfolioSimulation {
             for e in events.range(r) {
                 let j = Int(events.symbol[e]), k = Int(events.bar[e])
                 guard both.isEmpty || !both.contains(j) else { continue }
+                if !stack.isEmpty, state[j].held, state[j].short == short, ledgers[j].quantity != 0, (ledgers[j].quantity < 0) == short,
+                   !ledgers[j].closing, stack[j] < config.entries.pyramid {
+                    // `--pyramid`: an entry of the position's side adds a weight to its target.
+                    stack[j] += 1
+                    advance(j, to: t)
+                    orders.append(PendingOrder(symbol: j, bar: k + (nextOpen ? 1 : 0), weight: short ? -weight : weight, reason: .rebalance))
+                    continue
+                }
                 // Flat, or closed by this row's exit (a reversal); a position being closed stays out.
                 guard !state[j].held, ledgers[j].quantity == 0 || (reversing[j] && (ledgers[j].quantity < 0) != short) else { continue }
                 if !config.allowUnprotected, let exit = ledgers[j].exits.undefinedExit(at: k) {
@@ -38,8 +47,10 @@ extension PortfolioSimulation {
                     continue
                 }
                 // Shorts rank lowest first: negate the rank (NaN stays last).
-                let rank = ranks[j]?[k] ?? .nan
-                candidates.append(Candidate(symbol: j, bar: k + (nextOpen ? 1 : 0), rank: short ? -rank : rank, sigma: .nan))
+                let rank = ranks[j]?[k] ?? .nan, sigma = volatility?[j][k] ?? .nan
+                // Inverse-vol cannot size a symbol without a volatility: it is not a candidate.
+                guard volatility == nil || (sigma.isFinite && sigma > 0) else { state[j].skipped += 1; skippedEntries += 1; continue }
+                candidates.append(Candidate(symbol: j, bar: k + (nextOpen ? 1 : 0), rank: short ? -rank : rank, sigma: sigma))
             }
             let admitted = admit(free: max(0, slots - (short ? heldShorts : heldCount)), t, short: short)  // sorts `candidates`
             for c in candidates.prefix(admitted) {
@@ -49,25 +60,68 @@ extension PortfolioSimulation {
             }
         }
         for o in orders { reversing[o.symbol] = false }
-        guard rebalanceRow[r] else { return }
-        for o in orders { chosen[o.symbol] = true }
-        for j in active where state[j].held && hasBar(j, t) && !chosen[j] {
-            orders.append(PendingOrder(symbol: j, bar: state[j].cursor, weight: state[j].short ? -weight : weight, reason: .rebalance))
+        if rules.neutral {
+            balance(r, t)
+        } else if rebalanceRow[r] {
+            for o in orders { chosen[o.symbol] = true }
+            for j in active where state[j].held && hasBar(j, t) && !chosen[j] {
+                orders.append(PendingOrder(symbol: j, bar: state[j].cursor, weight: state[j].short ? -weight : weight, reason: .rebalance))
+            }
+            for o in orders { chosen[o.symbol] = false }
         }
-        for o in orders { chosen[o.symbol] = false }
+        if rules.weighting != .equal && orders.contains(where: { $0.weight != 0 }) { assignBookWeights(t) }
+    }
+
+    /// Rank or inverse-volatility weights of a long/short book's entries and rebalances: each leg
+    /// weighed over its own members (held, entering included) as a long-only book weighs its
+    /// book, shorts ranked lowest first, so the short leg mirrors the long one (the i-th lowest
+    /// short −(K − i)/(K (K + 1) / 2)); in a neutral book each leg's weights are scaled to sum to
+    /// its m/K. A member without a volatility keeps its position (no order).
+    mutating func assignBookWeights(_ t: Int64) {
+        let k = Double(slots), m = Double(min(heldCount, heldShorts))
+        for short in [false, true] {
+            candidates.removeAll(keepingCapacity: true)
+            for j in active where state[j].held && state[j].short == short { candidates.append(member(j, t)) }
+            for o in orders where o.weight != 0 && (o.weight < 0) == short && !state[o.symbol].inActive {
+                candidates.append(member(o.symbol, t))
+            }
+            guard !candidates.isEmpty else { continue }
+            if rules.weighting == .rank {
+                if short { for i in candidates.indices { candidates[i].rank = -candidates[i].rank } }
+                sortByRank(&candidates)
+                for (i, c) in candidates.enumerated() { weightOf[c.symbol] = Self.rankWeight(i, slots: slots) }
+            } else {
+                var sum = 0.0, valid = 0
+                for c in candidates where c.sigma.isFinite && c.sigma > 0 { sum += 1 / c.sigma; valid += 1 }
+                for c in candidates where c.sigma.isFinite && c.sigma > 0 { weightOf[c.symbol] = (1 / c.sigma) / sum * (Double(valid) / k) }
+            }
+            if rules.neutral {
+                var sum = 0.0
+                for c in candidates where weightOf[c.symbol].isFinite { sum += weightOf[c.symbol] }
+                for c in candidates { weightOf[c.symbol] *= sum > 0 ? m / k / sum : 0 }
+            }
+            for i in orders.indices where orders[i].weight != 0 && (orders[i].weight < 0) == short {
+                orders[i].weight = short ? -weightOf[orders[i].symbol] : weightOf[orders[i].symbol]
+            }
+            for c in candidates { weightOf[c.symbol] = .nan }
+        }
+        orders.removeAll { $0.weight.isNaN }
     }
 
     /// Runs a long/short book's entry or rebalance on symbol `j` at `point`: a position of the
     /// other side is closed first (a reversal, sized from the equity after it, as `Engine.run`
-    /// reverses), then the position moves to its target, opening or adding through the opening
-    /// limit (`openingLimit`) or trimming.
+    /// reverses; in a neutral book from the row's value, as every order), then the position moves
+    /// to its target, opening or adding through the opening limit (`openingLimit`) or trimming.
     mutating func executeBookOrder(_ o: PendingOrder, at point: FillPoint, value: Double, t: Int64) {
         let j = o.symbol, short = o.weight < 0, p = point.reference
+        let reversed = ledgers[j].quantity != 0 && (ledgers[j].quantity < 0) != short
         var value = value
-        if ledgers[j].quantity != 0 && (ledgers[j].quantity < 0) != short {
-            ledgers[j].decrease(full: true, at: point, kind: .signal, cash: &cash, recorder: &log)
+        if reversed {
+            ledgers[j].decrease(full: true, at: point, kind: mode.isRotation ? .rebalance : .signal, cash: &cash, recorder: &log)
             guard ledgers[j].quantity == 0 else { return }
             updateActive(j)
+        }
+        if reversed && !rules.neutral {  // a neutral book sizes every order of the row from the one value
             value = cash
             for k in active where ledgers[k].quantity != 0 {
                 let c = state[k].cursor

@@ -84,6 +84,10 @@ struct PortfolioSimulation {
     let shortEvents: (entries: PortfolioEvents, exits: PortfolioEvents)?
     /// Short slots held (`--short`: up to `slots` of each side).
     var heldShorts = 0
+    /// A neutral book's longs and shorts when it was last balanced, and whether a held symbol
+    /// had no bar then (`balance`).
+    var neutralLegs = (0, 0)
+    var neutralPending = false
     /// Scratch: symbols whose position this row's order closes and reverses.
     var reversing: [Bool]
     let rebalanceRow: [Bool]

@@ -139,6 +139,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case weight
     /// When a portfolio restores its target weights.
     case rebalance
+    /// Whether a long/short portfolio keeps its long notional equal to its short notional.
+    case neutral
     /// The expression that ranks a portfolio's candidates (per symbol, on the signal bar).
     case portfolioRank = "portfolio_rank"
     /// Whether shorts are allowed (a portfolio is long only).

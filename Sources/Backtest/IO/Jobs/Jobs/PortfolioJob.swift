@@ -54,11 +54,8 @@ package struct PortfolioJob {
                                  configuration: (String, CandleWindow) throws -> ExecutionConfig) throws
     -> (universe: PortfolioUniverse, config: ExecutionConfig) {
         guard !symbols.isEmpty else { throw InputError("no symbols in the list", setting: .symbol) }
-        var seen = Set<String>()
+        try Portfolio.requireDistinct(symbols)
         let loaded = try symbols.map { symbol in
-            guard seen.insert(symbol).inserted else {
-                throw InputError("symbol \(symbol) is given twice", setting: .symbol, value: symbol)
-            }
             let window = try windows(symbol)
             return (window, try configuration(symbol, window))
         }

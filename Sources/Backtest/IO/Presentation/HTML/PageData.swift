@@ -304,20 +304,21 @@ enum PageData {
 
     /// A statistic's row for a human table: label with its unit where the value does not show
     /// it, and `value` as `formatted(_:_:)` prints it.
-    static func statRow(_ stat: Stat, _ value: Double) -> [String] {
+    static func statRow(_ stat: Stat, _ value: Double, coin: Bool = false) -> [String] {
         var label = self.label(stat)
         for (word, unit) in [(" days", Stat.Unit.days), (" bars", .bars), (" bps", .bps)] where stat.unit == unit {
             if label.hasSuffix(word) { label.removeLast(word.count) }
             if label.lowercased() != word.dropFirst() { label += " (\(word.dropFirst()))" }
         }
-        return [label, formatted(stat, value)]
+        return [label, formatted(stat, value, coin: coin)]
     }
 
     /// `Stat.formatted(_:)`, with thousands separators for cash and counts, and dates without a
-    /// clock for times at midnight (daily bars).
-    static func formatted(_ stat: Stat, _ value: Double) -> String {
+    /// clock for times at midnight (daily bars); cash in a `coin` with eight decimals.
+    static func formatted(_ stat: Stat, _ value: Double, coin: Bool = false) -> String {
         guard value.isFinite else { return stat.formatted(value) }
         switch stat.unit {
+        case .cash where coin: return stat.formatted(value, coin: true)
         case .cash:
             let cents = (abs(value) * 100).rounded()
             guard cents < 1e17 else { return stat.formatted(value) }

@@ -28,7 +28,7 @@ struct AccountFigures {
     init?(_ result: BacktestResult, tradesShown: Int) {
         guard let account = result.account else { return nil }
         let c = result.candles
-        let perp = account.instrument.paysFunding
+        let perp = account.paysFunding
         self.account = account.description
         // Coins (an inverse contract's account) with 8 decimals, as exchanges show them; cash with 2.
         let digits = account.currency == nil ? 2 : 8

@@ -38,7 +38,7 @@ extension Report {
                                          rows: rules.map { [$0.name, $0.text] }, align: ["left", "left"]))
         }
         tables.append(PageData.table(id: "stats", title: "Statistics", columns: ["statistic", "value"],
-                                     rows: stats.all.map { PageData.statRow($0.stat, $0.value) }, align: ["left", "right"], notes: notes))
+                                     rows: stats.all.map { PageData.statRow($0.stat, $0.value, coin: inCoin) }, align: ["left", "right"], notes: notes))
         tables += accountTables
         if let rows = exitRows {
             tables.append(PageData.table(id: "exits", title: "Exits by kind", columns: rows[0], rows: Array(rows.dropFirst()),
@@ -49,7 +49,7 @@ extension Report {
             // Short headings: the table sits in the narrow column beside the chart.
             let rows = costs.rows.map { r in
                 [NumberText.shortest(r.multiplier) + "x", Stat.totalReturn.formatted(r.totalReturn), Stat.sharpe.formatted(r.sharpe),
-                 Stat.maxDrawdown.formatted(r.maxDrawdown), PageData.formatted(.feesPaid, r.feesPaid), String(r.trades)]
+                 Stat.maxDrawdown.formatted(r.maxDrawdown), PageData.formatted(.feesPaid, r.feesPaid, coin: inCoin), String(r.trades)]
             }
             tables.append(PageData.table(id: "costs", title: "Cost sensitivity", columns: ["costs", "return", "Sharpe", "max DD", "fees", "trades"],
                                          rows: rows, align: ["left", "right", "right", "right", "right", "right"],

@@ -229,16 +229,20 @@ public struct Report {
         result.warnings.filter { !(result.mostlyRejected && $0.kind == .rejections) }.map { "warning: " + $0.message }
     }
 
+    /// Whether cash figures are in a coin (an inverse contract's account): shown with eight decimals.
+    var inCoin: Bool { result.account?.currency != nil }
+
     /// Gross and net return and what trading cost, for humans (header first): each cost in cash
-    /// and as a share of gross PnL (borrow only for a run that charged it).
+    /// (in the coin, its name heading the column, for an inverse contract) and as a share of
+    /// gross PnL (borrow only for a run that charged it).
     public var costSplitRows: [[String]] {
         let split = result.costSplit
         // Values that print as zero print without a sign (rounding leaves 1e-13 of impact).
         func unsigned(_ text: String) -> String { text.hasPrefix("-") && text.allSatisfy { "-0.%".contains($0) } ? String(text.dropFirst()) : text }
-        func cash(_ v: Double) -> String { unsigned(Stat.Unit.cash.formatted(v)) }
+        func cash(_ v: Double) -> String { unsigned(Stat.Unit.cash.formatted(v, coin: inCoin)) }
         func share(_ v: Double) -> String { unsigned(Stat.Unit.fraction.formatted(split.share(v))) }
         func pct(_ v: Double) -> String { unsigned(Stat.Unit.fraction.formatted(v)) }
-        return [["pnl", "cash", "return", "of gross pnl"],
+        return [["pnl", result.account?.currency ?? "cash", "return", "of gross pnl"],
                 ["gross (reference prices, no fees)", cash(split.grossPnL), pct(split.grossReturn), ""],
                 ["- fees", cash(split.fees), "", share(split.fees)],
                 ["- spread", cash(split.spread), "", share(split.spread)],
@@ -283,7 +287,7 @@ public struct Report {
     /// The statistics table for humans (header first): label with unit, formatted value
     /// (percentages for fractions).
     public var statRows: [[String]] {
-        [["statistic", "value"]] + stats.all.map { [$0.stat.label, $0.stat.formatted($0.value)] }
+        [["statistic", "value"]] + stats.all.map { [$0.stat.label, $0.stat.formatted($0.value, coin: inCoin)] }
     }
 
     /// The cost-sensitivity table for humans (header first), nil when it was skipped.
@@ -292,7 +296,7 @@ public struct Report {
         func pct(_ v: Double) -> String { Stat.Unit.fraction.formatted(v) }
         return [["costs", "total return", "sharpe", "max drawdown", "fees paid", "trades"]] + costs.rows.map { r in
             [CSV.number(r.multiplier) + "x", pct(r.totalReturn), Stat.Unit.ratio.formatted(r.sharpe), pct(r.maxDrawdown),
-             Stat.Unit.cash.formatted(r.feesPaid), String(r.trades)]
+             Stat.Unit.cash.formatted(r.feesPaid, coin: inCoin), String(r.trades)]
         }
     }
 
@@ -412,7 +416,7 @@ public struct Report {
         for row in split.dropFirst() { md += "| " + row.joined(separator: " | ") + " |\n" }
 
         md += "\n## Statistics\n\n| statistic | value |\n|---|---:|\n"
-        for (stat, value) in stats.all { md += "| \(stat.label) | \(stat.formatted(value)) |\n" }
+        for (stat, value) in stats.all { md += "| \(stat.label) | \(stat.formatted(value, coin: inCoin)) |\n" }
         md += exitsMarkdown
         md += accountMarkdown
 

@@ -5,8 +5,9 @@ import Foundation
 extension Stat.Unit {
     /// `value` for human tables: fractions as percentages with two decimals, ratios with three,
     /// times as ISO-8601 dates, NaN as "n/a", an infinity as "overflow" (a figure past the
-    /// largest number, as equity compounded beyond 1e308): never `inf` or `nan`.
-    public func formatted(_ value: Double) -> String {
+    /// largest number, as equity compounded beyond 1e308): never `inf` or `nan`. Cash with two
+    /// decimals, or eight when it is a `coin` (an inverse contract's account), as exchanges show coins.
+    public func formatted(_ value: Double, coin: Bool = false) -> String {
         guard !value.isNaN else { return "n/a" }
         if value.isInfinite { return "overflow" }
         switch self {
@@ -14,7 +15,7 @@ extension Stat.Unit {
         case .ratio: return String(format: "%.3f", value)
         case .bars, .count: return String(format: "%.0f", value)
         case .days: return String(format: "%.1f", value)
-        case .cash: return String(format: "%.2f", value)
+        case .cash: return String(format: coin ? "%.8f" : "%.2f", value)
         case .bps: return String(format: "%.2f", value)
         case .perYear: return value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.2f", value)
         case .time: return UTCTime.iso(Int64(value))
@@ -26,12 +27,12 @@ extension Stat {
     /// `value` of this statistic for a human table, as its unit formats it, except an infinity
     /// that is a ratio over nothing where the statistic allows one: "no losses" for a profit
     /// factor without a losing trade, "no downside" for a Sortino ratio without a return below
-    /// zero.
-    public func formatted(_ value: Double) -> String {
+    /// zero. Cash in a `coin` with eight decimals (`Stat.Unit.formatted`).
+    public func formatted(_ value: Double, coin: Bool = false) -> String {
         switch (self, value) {
         case (.profitFactor, .infinity): return "no losses"
         case (.sortino, .infinity): return "no downside"
-        default: return unit.formatted(value)
+        default: return unit.formatted(value, coin: coin)
         }
     }
 
