@@ -29,6 +29,20 @@ final class RunHandle: @unchecked Sendable {
     private var texts: [JSONOptions: String] = [:]
     /// report.html by whether it holds the cost table.
     private var pages: [Bool: String] = [:]
+    /// Bars per year inferred from the run's times, once (`PeriodsPerYear.infer` reads every bar).
+    private var inferredPeriods: Double?
+
+    /// The periods per year given, else inferred from the run's times (once): what each
+    /// statistic, the table and the JSON use, the value they would infer themselves.
+    func yearPeriods() -> Double {
+        if let periodsPerYear { return periodsPerYear }
+        lock.lock()
+        defer { lock.unlock() }
+        if let inferredPeriods { return inferredPeriods }
+        let inferred = PeriodsPerYear.infer(from: result.candles.time)
+        inferredPeriods = inferred
+        return inferred
+    }
 
     struct JSONOptions: Hashable {
         var costs: Bool
@@ -46,11 +60,12 @@ final class RunHandle: @unchecked Sendable {
     /// One statistic: from the whole table when it was made, else computed with its group alone
     /// (the same bits), the group kept for the next reads.
     func stat(_ stat: Stat) -> Double {
+        let periods = yearPeriods()
         lock.lock()
         defer { lock.unlock() }
         if let computed { return computed[stat] }
         if let value = read[stat] { return value }
-        read.merge(Stats.values(with: stat, of: result, periodsPerYear: periodsPerYear)) { a, _ in a }
+        read.merge(Stats.values(with: stat, of: result, periodsPerYear: periods)) { a, _ in a }
         return read[stat] ?? .nan
     }
 
@@ -93,7 +108,7 @@ final class RunHandle: @unchecked Sendable {
         // As bt run --from: the bars before the window are the report's history.
         job.history = window.start > 0 ? window.series : nil
         let window = window, signals = signals, config = config
-        return try job.report(result, periodsPerYear: periodsPerYear, intervals: intervals, costs: { ppy in
+        return try job.report(result, periodsPerYear: yearPeriods(), intervals: intervals, costs: { ppy in
             withCosts ? try CostSensitivity.run(window, signals: signals, config: config, periodsPerYear: ppy) : nil
         }, requested: { nil })
     }

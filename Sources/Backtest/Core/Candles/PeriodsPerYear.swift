@@ -24,8 +24,15 @@ public enum PeriodsPerYear {
         var perDay = [Int]()
         var weekendDays = 0
         var currentDay = Int64.min
+        // The current day's first and next day's first second: a bar inside them needs no division.
+        var dayStart = Int64.max, dayEnd = Int64.min
         for t in time {
+            if t >= dayStart && t < dayEnd {
+                perDay[perDay.count - 1] += 1
+                continue
+            }
             let day = floorDiv(t, 86_400)
+            (dayStart, dayEnd) = (day &* 86_400, day &* 86_400 &+ 86_400)
             if day != currentDay {
                 currentDay = day
                 perDay.append(0)
