@@ -18,7 +18,7 @@ extension Command {
             .portfolioRank,
             .weight,
             .rebalance,
-            .grid,
+            .grid, .search, .trials, .seed.withHelp("Seed of --search random (default 1)"),
             .where,
             .param.withHelp("Fixed strategy parameter"),
             .rank.withHelp("Metric to rank by (default sharpe): " + SweepStats.names.joined(separator: " "), valueName: "METRIC"),

@@ -131,6 +131,12 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case walkForward = "walk_forward"
     /// Which part of a split screen or sweep a process runs (`Shard`).
     case shard
+    /// How a sweep picks its combinations (`random`: drawn from the axes; the grid by default).
+    case search
+    /// How many combinations a search draws.
+    case trials
+    /// The seed of a random draw (the Mersenne Twister's, 0 to 4294967295).
+    case seed
 
     // Portfolios
     /// The most positions a portfolio holds at once (K).

@@ -23,8 +23,11 @@ public struct SweepPlan {
     public var blocks = 16
     /// Rows in the top table (positive).
     public var top = 20
-    /// Grid indexes that pass the filter, by combination number.
+    /// Grid indexes that pass the filter, by combination number; of a random search, the
+    /// draws' indexes into `grid`, the distinct values drawn.
     public let combos: [Int]
+    /// A random search and the space it drew from; nil for a grid sweep.
+    public private(set) var search: (search: RandomSearch, space: SearchSpace)?
     /// The command line the report's manifest records.
     public var commandLine: [String] = []
     /// How a combination's error is worded in its row (the command line names settings by
@@ -57,18 +60,52 @@ public struct SweepPlan {
     ///   filter; `Problem` for a parameter both swept and fixed, or a filter that leaves nothing.
     public init(strategy: Strategy, grid: ParameterGrid, fixed: [String] = [], where whereText: String? = nil,
                 portfolio: Bool = false) throws {
+        try self.init(strategy: strategy, axes: grid.axes.map { ($0.name, $0.values) }, fixed: fixed, where: whereText,
+                      portfolio: portfolio) { filter, defaults in (grid, try Self.combinations(grid: grid, filter: filter, defaults: defaults)) }
+    }
+
+    /// The sweep of `specs` (`--grid`): every combination of their grid, or with `search` the
+    /// combinations it draws from their space (`SearchSpace`: ranges without a step allowed).
+    /// - Throws: as the grid's initialiser, and `InputError` for a bad spec or a search that
+    ///   cannot draw its trials (`RandomSearch.draw`).
+    public init(strategy: Strategy, specs: [String], search: RandomSearch?, fixed: [String] = [], where whereText: String? = nil,
+                portfolio: Bool = false) throws {
+        guard let search else {
+            try self.init(strategy: strategy, grid: try ParameterGrid(parsing: specs), fixed: fixed, where: whereText, portfolio: portfolio)
+            return
+        }
+        let space = try SearchSpace(parsing: specs)
+        // A range's ends are checked as a list's values are (a setting's valid values are an interval).
+        let checked = space.axes.map { axis -> (String, [Double]) in
+            switch axis.domain {
+            case .values(let v): (axis.name, v)
+            case .integers(let lower, let upper): (axis.name, [Double(lower), Double(upper)])
+            case .reals(let lower, let upper): (axis.name, [lower, upper])
+            }
+        }
+        try self.init(strategy: strategy, axes: checked, fixed: fixed, where: whereText, portfolio: portfolio) { filter, defaults in
+            let draws = try search.draw(from: space, where: filter?.matches, defaults: defaults)
+            return (draws.grid, draws.combos)
+        }
+        self.search = (search, space)
+    }
+
+    /// Checks the swept `axes` (names and values), the fixed parameters and the filter, then
+    /// takes the grid and its combinations from `select` (given the filter and the values of
+    /// the parameters not swept).
+    private init(strategy: Strategy, axes: [(name: String, values: [Double])], fixed: [String], where whereText: String?,
+                 portfolio: Bool, select: (WhereClause?, [String: Double]) throws -> (ParameterGrid, [Int])) throws {
         self.strategy = strategy
-        self.grid = grid
         let parameterNames = strategy.parameters.map(\.name)
         let names = parameterNames + (portfolio ? [Self.slotsAxis] : [])
             + ExecutionConfig.sweptSettings.keys.sorted().filter { !parameterNames.contains($0) }
-        for axis in grid.axes where !names.contains(axis.name) {
+        for axis in axes where !names.contains(axis.name) {
             let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",
                              setting: .grid)
         }
         // An exit axis's values are checked now, each alone, so a bad one is refused before anything runs.
-        for axis in grid.axes where !parameterNames.contains(axis.name) {
+        for axis in axes where !parameterNames.contains(axis.name) {
             guard let setting = ExecutionConfig.sweptSettings[axis.name] else { continue }
             for v in axis.values {
                 do {
@@ -84,19 +121,13 @@ public struct SweepPlan {
             }
         }
         let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
-        if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
+        if let clash = axes.first(where: { fixedNames.contains($0.name) }) {
             throw Problem.sweptAndFixed(clash.name)
         }
         base = try strategy.parameters(fixed)
         // The filter reads the strategy's parameters and the swept axes (an exit not swept has no value there).
-        let filterNames = parameterNames + (portfolio ? [Self.slotsAxis] : []) + grid.axes.map(\.name)
+        let filterNames = parameterNames + (portfolio ? [Self.slotsAxis] : []) + axes.map(\.name)
         filter = try whereText.map { try WhereClause($0, names: Set(filterNames)) }
-        combos = try Self.combinations(grid: grid, filter: filter, base: base)
-    }
-
-    /// Grid indexes that pass `filter`, and the defaults of the parameters not swept.
-    static func combinations(grid: ParameterGrid, filter: WhereClause?, base: StrategyParameters) throws -> [Int] {
-        var combos: [Int] = []
         let defaults = Dictionary(uniqueKeysWithValues: base.values.compactMap { item -> (String, Double)? in
             switch item.value {
             case .int(let v): return (item.name, Double(v))
@@ -104,11 +135,12 @@ public struct SweepPlan {
             case .string: return nil
             }
         })
-        if let filter {
-            combos = grid.indexes(where: filter.matches, defaults: defaults)
-        } else {
-            combos = Array(0..<grid.count)
-        }
+        (grid, combos) = try select(filter, defaults)
+    }
+
+    /// Grid indexes that pass `filter`, given the values of the parameters not swept.
+    static func combinations(grid: ParameterGrid, filter: WhereClause?, defaults: [String: Double]) throws -> [Int] {
+        let combos = filter.map { grid.indexes(where: $0.matches, defaults: defaults) } ?? Array(0..<grid.count)
         guard !combos.isEmpty else { throw Problem.noCombination }
         return combos
     }
@@ -148,7 +180,10 @@ public struct SweepPlan {
     }
 
     /// Identifies the list of combinations (partial results record it).
-    public var combosFingerprint: String { Fingerprint.of(combos.map(String.init)) }
+    /// A random search's also says which values were drawn.
+    public var combosFingerprint: String {
+        Fingerprint.of(combos.map(String.init) + (search == nil ? [] : grid.axes.map { $0.values.map(Self.text).joined(separator: " ") }))
+    }
 
     /// Payload files of symbol number `index` in a partial result.
     public static func rowsFile(_ index: Int) -> String { "sweep-\(index).rows" }
@@ -346,6 +381,7 @@ public struct SweepPlan {
         report.rules = strategy.ruleParameters
         report.otherSeries = strategy.otherSeries?.read(by: strategy.ruleExpressions, on: [candles]) ?? []
         report.topShown = top
+        report.search = search.map { $0.search.summary(of: $0.space) }
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let wf = job.walkForward, let choices {
             report.walkForward = try wf.trade(choices, evaluator: evaluator, candles: candles, rankStat: rank)
