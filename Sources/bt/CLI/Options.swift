@@ -24,6 +24,9 @@ extension Option {
     /// `--symbols N`: how many symbols to generate (not to be confused with the list `symbols`).
     static let symbolCount = Option("symbols", kind: .value, valueName: "N", help: "Number of symbols")
     static let bars = Option("bars", kind: .value, valueName: "N", help: "Number of bars")
+    static let monteCarlo = Option("monte-carlo", kind: .value, valueName: "N",
+                                   help: "N resamples of the trades and of the bar returns: percentiles of equity, drawdown, CAGR")
+    static let ruin = Option("ruin", kind: .value, valueName: "PCT", help: "The drawdown --monte-carlo counts as ruin (default 50%)")
     static let seed = Option("seed", kind: .value, valueName: "S", help: "Random seed (default 1)")
     static let book = Option("book", kind: .flag, help: "Also store a recorded-style order book for each symbol")
     static let funding = Option("funding", kind: .flag, help: "The symbol's funding rates (time, rate, mark_price)")

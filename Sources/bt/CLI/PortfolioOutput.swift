@@ -17,7 +17,7 @@ extension ParsedArguments {
         let (directory, chart) = try reportOutput(strategy: strategy, symbol: "portfolio")
         let noCosts = flag(.noCosts)
         var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, config: config, commandLine: commandLine)
-        (job.portfolioWarmUp, job.otherSeries) = (warmUp, other)
+        (job.portfolioWarmUp, job.otherSeries, job.monteCarlo) = (warmUp, other, try monteCarlo)
         let report = try job.report(result, slots: slots, portfolio: portfolio, periodsPerYear: try periodsPerYear,
                                     costs: { noCosts ? nil : try costs($0) }, requested: { try timeframe })
         try emit(json: report.json, text: RunSummaryText.text(report, rules: rules), chart: chart.map { chart in {

@@ -135,6 +135,10 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case search
     /// How many combinations a search draws.
     case trials
+    /// How many resamples a run's Monte Carlo draws.
+    case monteCarlo = "monte_carlo"
+    /// The drawdown a Monte Carlo counts as ruin.
+    case ruin
     /// The seed of a random draw (the Mersenne Twister's, 0 to 4294967295).
     case seed
 
