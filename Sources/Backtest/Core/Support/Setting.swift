@@ -135,6 +135,12 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case search
     /// How many combinations a search draws.
     case trials
+    /// A sweep's cross-validation (`cpcv:N,K`: N groups, K tested per split).
+    case cv
+    /// Bars purged from the train set beside each test block.
+    case purge
+    /// Bars embargoed from the train set after each test block, beyond the purge.
+    case embargo
     /// How many resamples a run's Monte Carlo draws.
     case monteCarlo = "monte_carlo"
     /// The drawdown a Monte Carlo counts as ruin.
