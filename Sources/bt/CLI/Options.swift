@@ -103,6 +103,9 @@ extension Option {
                                 help: "Keep combinations where EXPR holds, e.g. \"fast<slow\"")
     static let walkForward = Option("walk-forward", kind: .value, valueName: "K",
                                     help: "Split the range into K folds: choose in-sample, test on the next fold")
+    static let cv = Option("cv", kind: .value, valueName: "cpcv:N,K", help: "Combinatorial purged cross-validation: N groups, K tested per split")
+    static let purge = Option("purge", kind: .value, valueName: "BARS", help: "With --cv: train bars removed before and after each test block")
+    static let embargo = Option("embargo", kind: .value, valueName: "BARS", help: "With --cv: train bars removed after each test block, beyond --purge")
     static let pboBlocks = Option("pbo-blocks", kind: .value, valueName: "S",
                                   help: "CSCV blocks for the probability of backtest overfitting (default 16; 0 = off)")
 

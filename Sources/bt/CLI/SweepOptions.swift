@@ -18,6 +18,7 @@ extension SweepPlan {
             throw InputError(ErrorMessage.text(problem))
         }
         (rank, folds, blocks, top) = try Self.settings(args)
+        cv = try CombinatorialPurgedCV.Settings(cv: args.value(.cv), purge: args.value(.purge), embargo: args.value(.embargo))
         commandLine = args.commandLine
         reword = ErrorMessage.reworded  // sweep.csv records a combination's error as bt words it
     }

@@ -22,7 +22,7 @@ extension Command {
             .where,
             .param.withHelp("Fixed strategy parameter"),
             .rank.withHelp("Metric to rank by (default sharpe): " + SweepStats.names.joined(separator: " "), valueName: "METRIC"),
-            .walkForward,
+            .walkForward, .cv, .purge, .embargo,
             .pboBlocks,
             .top.withHelp("Rows in the top table (default 20)"),
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred)"),

@@ -34,16 +34,9 @@ public struct CombinatorialPurgedCV: Sendable, Equatable {
     ///   `maximumSplits` splits, or groups too short for the purge and embargo (skfolio's rule:
     ///   P + E must be below n / N - 1); (setting `purge`, `embargo`) for a negative one.
     public init(bars: Int, groups n: Int, testGroups k: Int, purge: Int = 0, embargo: Int = 0) throws {
-        guard n >= 3 else { throw InputError("needs at least 3 groups", setting: .cv, value: "cpcv:\(n),\(k)") }
-        guard k >= 2, k < n else {
-            throw InputError("the test groups K must be at least 2 and below the groups N", setting: .cv, value: "cpcv:\(n),\(k)")
-        }
+        let count = try Self.check(groups: n, testGroups: k)
         guard purge >= 0 else { throw InputError("must not be negative", setting: .purge, value: String(purge)) }
         guard embargo >= 0 else { throw InputError("must not be negative", setting: .embargo, value: String(embargo)) }
-        let count = Self.combinations(n, k)
-        guard count <= Self.maximumSplits else {
-            throw InputError("gives \(count) splits; at most \(Self.maximumSplits)", setting: .cv, value: "cpcv:\(n),\(k)")
-        }
         let size = bars / n
         guard purge + embargo < size - 1 else {
             throw InputError("groups of \(size) bars are too short for a purge of \(purge) and an embargo of \(embargo) bars "
@@ -80,6 +73,55 @@ public struct CombinatorialPurgedCV: Sendable, Equatable {
         let pathCount = count * k / n
         let testing = (0..<n).map { g in splits.indices.filter { splits[$0].test.contains(g) } }
         paths = (0..<pathCount).map { p in (0..<n).map { testing[$0][p] } }
+    }
+
+    /// `--cv cpcv:N,K --purge P --embargo E` before the bars are known.
+    public struct Settings: Sendable, Equatable {
+        public var groups: Int, testGroups: Int, purge: Int, embargo: Int
+
+        /// nil without `cv`; purge and embargo 0 when not given.
+        /// - Throws: `InputError` for a `cv` other than `cpcv:N,K` (whole numbers), a purge or
+        ///   embargo that is not a whole number from 0, or either without `cv`.
+        public init?(cv: String?, purge: String?, embargo: String?) throws {
+            guard let cv else {
+                if let given = purge.map({ (Setting.purge, $0) }) ?? embargo.map({ (Setting.embargo, $0) }) {
+                    throw InputError("is for \(Setting.cv.mention) cpcv:N,K", setting: given.0, value: given.1)
+                }
+                return nil
+            }
+            let parts = cv.hasPrefix("cpcv:") ? cv.dropFirst(5).split(separator: ",", omittingEmptySubsequences: false) : []
+            guard parts.count == 2, let n = Int(parts[0]), let k = Int(parts[1]) else {
+                throw InputError("expected cpcv:N,K (N groups, K of them tested per split)", setting: .cv, value: cv)
+            }
+            func bars(_ text: String?, _ setting: Setting) throws -> Int {
+                guard let text else { return 0 }
+                guard let v = Int(text), v >= 0 else { throw InputError("not a whole number of bars from 0", setting: setting, value: text) }
+                return v
+            }
+            (groups, testGroups, self.purge, self.embargo) = (n, k, try bars(purge, .purge), try bars(embargo, .embargo))
+            _ = try CombinatorialPurgedCV.check(groups: n, testGroups: k)  // N and K alone, before any data
+        }
+
+        /// The splits of `bars` bars.
+        public func splits(bars: Int) throws -> CombinatorialPurgedCV {
+            try CombinatorialPurgedCV(bars: bars, groups: groups, testGroups: testGroups, purge: purge, embargo: embargo)
+        }
+
+        /// `cpcv:N,K`.
+        public var text: String { "cpcv:\(groups),\(testGroups)" }
+    }
+
+    /// Checks N and K as skfolio does; returns the number of splits.
+    static func check(groups n: Int, testGroups k: Int) throws -> Int {
+        guard n >= 3 else { throw InputError("needs at least 3 groups", setting: .cv, value: "cpcv:\(n),\(k)") }
+        guard k >= 2, k < n else {
+            throw InputError("the test groups K must be at least 2 and below the groups N", setting: .cv, value: "cpcv:\(n),\(k)")
+        }
+        let count = Self.combinations(n, k)
+        guard count <= Self.maximumSplits else {
+            throw InputError("gives \(count) splits; at most \(Self.maximumSplits)", setting: .cv, value: "cpcv:\(n),\(k)")
+        }
+        return count
     }
 
     /// C(n, k), saturating at `Int.max`.

@@ -23,6 +23,8 @@ public struct SweepPlan {
     public var blocks = 16
     /// Rows in the top table (positive).
     public var top = 20
+    /// Combinatorial purged cross-validation of the selection, if any (not with shards).
+    public var cv: CombinatorialPurgedCV.Settings?
     /// Grid indexes that pass the filter, by combination number; of a random search, the
     /// draws' indexes into `grid`, the distinct values drawn.
     public let combos: [Int]
@@ -211,6 +213,8 @@ public struct SweepPlan {
         public var periodsPerYear: Double
         public var evaluator: SweepEvaluator
         public var walkForward: WalkForward?
+        /// The CPCV splits of the window's bars, with `cv`.
+        public var cv: CombinatorialPurgedCV?
     }
 
     /// Loads `symbol` and checks everything that can fail for its data before anything runs.
@@ -249,7 +253,8 @@ public struct SweepPlan {
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy, signals: signals,
                                        configure: swept.allSatisfy { $0 == nil } ? nil : configure, window: window)
         let walkForward = try folds.map { try WalkForward(bars: candles.count, folds: $0) }
-        return Job(window: window, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward)
+        return Job(window: window, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward,
+                   cv: try cv?.splits(bars: candles.count))
     }
 
     /// One shard of the sweep: this shard's combinations of every symbol, written as a partial
@@ -267,6 +272,10 @@ public struct SweepPlan {
                            failed: (String, Error) throws -> Error = { _, error in throw error },
                            load: (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?))
     throws -> (assigned: Int, target: String) {
+        if let cv {
+            throw InputError("runs in one process: its selection needs every combination's returns (not split into shards)",
+                             setting: .cv, value: cv.text)
+        }
         let numbers = self.numbers(in: shard)
         let manifest = PartialManifest(command: "sweep", arguments: arguments, shard: shard, items: combos.count,
                                        itemsSHA256: combosFingerprint, assigned: numbers.count, dataSHA256: "")
@@ -322,7 +331,8 @@ public struct SweepPlan {
         } catch {
             throw InternalError("\(directory): cannot create (\(error.localizedDescription))")
         }
-        let sweep = self.sweep
+        var sweep = self.sweep
+        sweep.cv = job.cv
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
         let progress = progress(combos.count)
@@ -381,6 +391,7 @@ public struct SweepPlan {
         report.rules = strategy.ruleParameters
         report.otherSeries = strategy.otherSeries?.read(by: strategy.ruleExpressions, on: [candles]) ?? []
         report.topShown = top
+        report.cv = job.cv
         report.search = search.map { $0.search.summary(of: $0.space) }
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let wf = job.walkForward, let choices {
@@ -398,6 +409,7 @@ public struct SweepPlan {
         let curves = storedCurves(of: report, cells: cells, evaluator: evaluator)
         try OutputDirectory.write(report.html(cells: cells, curves: curves, rerun: rerun), to: "report.html", in: directory)
         if let svg = report.heatmapSVG() { try OutputDirectory.write(svg, to: "heatmap.svg", in: directory) }
+        if let csv = report.cvSplitsCSV() { try OutputDirectory.write(csv, to: "cv_splits.csv", in: directory) }
         if let wf = report.walkForwardCSV(), let svg = report.walkForwardSVG() {
             try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
             try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)

@@ -30,6 +30,8 @@ public struct SweepReport {
     /// A random search's account of its draws (`RandomSearch.summary`); nil for a grid sweep,
     /// whose manifest lists the grid's values instead.
     public var search: String?
+    /// The splits of a combinatorial purged cross-validation, when the sweep made one.
+    public var cv: CombinatorialPurgedCV?
 
     public init(strategy: String, candles: CandleSeries, commandLine: [String],
                 fixedParameters: [RunParameter], execution: [RunParameter],
@@ -155,6 +157,7 @@ public struct SweepReport {
             md += "No combination produced a defined \(rankStat).\n"
         }
 
+        md += cpcvMarkdown
         md += "\n## Honesty: how much of the best result is luck\n\n"
         if let d = deflation {
             md += "| | |\n|---|---:|\n"
