@@ -76,6 +76,14 @@ struct RandomSearchTests {
         #expect(Set(Self.combinations(bigDraws)).count == 1_000)
     }
 
+    @Test("draws whose two largest axes would need more than 10,000,000 heatmap cells are refused, not allocated")
+    func heatmapBound() throws {
+        let space = try SearchSpace(parsing: ["k=0.5:2.5", "m=1.0:9"])
+        #expect(try RandomSearch(trials: 3_000, seed: 1).draw(from: space, where: nil).combos.count == 3_000)
+        let e = try #require(throws: InputError.self) { try RandomSearch(trials: 3_200, seed: 1).draw(from: space, where: nil) }
+        #expect(e.setting == .trials && e.reason.contains("3200 x 3200"))
+    }
+
     @Test("seed 7 draws these combinations on every machine (GSL's mt19937)")
     func pinned() throws {
         let space = try SearchSpace(parsing: ["fast=5:50", "sl=1%:10%"])

@@ -74,7 +74,8 @@ public struct RandomSearch: Sendable, Equatable {
     /// - Throws: `InputError` when `trials` is above the combinations of a finite space (after
     ///   the filter; the message says how many there are), when the draws run out before
     ///   `trials` distinct ones pass the filter, or when the distinct values drawn cannot be
-    ///   indexed as one grid (more than `Int.max` combinations).
+    ///   indexed as one grid (more than `Int.max` combinations) or span more than
+    ///   `ParameterGrid.maximumCombinations` heatmap cells on their two largest axes.
     public func draw(from space: SearchSpace, where filter: (([String: Double]) -> Bool)?,
                      defaults: [String: Double] = [:]) throws -> Draws {
         let random = GSL.Random(seed: UInt(seed))
@@ -126,6 +127,13 @@ public struct RandomSearch: Sendable, Equatable {
     static func index(_ drawn: [[Double]], names: [String]) throws -> Draws {
         let axes = names.indices.map { k in ParameterGrid.Axis(name: names[k], values: Array(Set(drawn.map { $0[k] })).sorted()) }
         let grid = ParameterGrid(axes: axes)
+        // The heatmap's cells (`SweepHeatmapCells`) span the two axes with most values, densely.
+        let largest = axes.map(\.values.count).sorted(by: >)
+        if largest.count >= 2, largest[0] * largest[1] > ParameterGrid.maximumCombinations {
+            throw InputError("the draws hold \(largest[0]) x \(largest[1]) distinct values on two axes, more than the "
+                             + "\(ParameterGrid.maximumCombinations) cells a sweep's heatmap holds; draw fewer trials, or give "
+                             + "one of those axes as a list or stepped range", setting: .trials)
+        }
         guard grid.count < .max else {
             throw InputError("the draws hold " + axes.map { String($0.values.count) }.joined(separator: " x ")
                              + " distinct values, too many to index; draw fewer trials or sweep fewer axes", setting: .trials)
