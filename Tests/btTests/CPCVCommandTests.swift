@@ -38,6 +38,7 @@ struct CPCVCommandTests {
         (["--cv", "cpcv:6,2", "--purge", "400"], "groups of 358 bars are too short for a purge of 400"),
         (["--cv", "cpcv:6,2", "--purge", "-1"], "--purge '-1'"),
         (["--purge", "4"], "--purge '4': is for --cv cpcv:N,K"),
+        (["--cv", "cpcv:40,2", "--grid", "slow=60"], "groups of 53 bars are not longer than the strategy's warm-up of 59 bars"),
         (["--cv", "cpcv:6,2", "--shard", "0/2"], "runs in one process"),
     ])
     func refused(extra: [String], message: String) throws {

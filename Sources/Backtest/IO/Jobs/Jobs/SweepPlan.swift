@@ -203,6 +203,16 @@ public struct SweepPlan {
         }
     }
 
+    /// The longest lookback of the strategy's indicators with every swept parameter at its
+    /// largest value (nil when it reads none, or those values are not its parameters').
+    var largestWarmUp: Int? {
+        var parameters = base
+        for axis in grid.axes where executionAxes[grid.axes.firstIndex(of: axis)!] == nil {
+            guard let top = axis.values.max(), (try? parameters.set(axis.name, to: top)) != nil else { return nil }
+        }
+        return strategy.indicators(parameters).map(\.lookback).max()
+    }
+
     /// What one symbol's sweep runs on.
     public struct Job {
         /// The bars read: the window swept, with the warm-up before it.
@@ -253,8 +263,13 @@ public struct SweepPlan {
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy, signals: signals,
                                        configure: swept.allSatisfy { $0 == nil } ? nil : configure, window: window)
         let walkForward = try folds.map { try WalkForward(bars: candles.count, folds: $0) }
-        return Job(window: window, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward,
-                   cv: try cv?.splits(bars: candles.count))
+        let splits = try cv?.splits(bars: candles.count)
+        if let splits, let warmUp = largestWarmUp, splits.groupBars[0].count <= warmUp {
+            throw InputError("groups of \(splits.groupBars[0].count) bars are not longer than the strategy's warm-up of "
+                             + "\(warmUp) bars (its indicators at each axis's largest value); give fewer groups",
+                             setting: .cv, value: cv?.text)
+        }
+        return Job(window: window, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward, cv: splits)
     }
 
     /// One shard of the sweep: this shard's combinations of every symbol, written as a partial
