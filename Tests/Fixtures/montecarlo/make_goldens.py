@@ -21,7 +21,9 @@ For each: the 5th, 50th and 95th percentiles (numpy's linear) of final equity, m
 (negative) and CAGR ((final / initial)^(periods_per_year / n) - 1), and the share of resamples
 whose drawdown is 50% or deeper, from RESAMPLES resamples; with each figure the standard error
 of the same figure estimated from TEST_RESAMPLES resamples (the spread over batches of that
-size), which the test's tolerance is built from. Writes Tests/Fixtures/montecarlo/goldens.json.
+size), which the test's tolerance is built from. Then the same bar bootstrap of a synthetic
+series of regimes (`synthetic`: 50 bars up 1%, 50 down 0.9%, 1,000 bars), where the block length
+changes the drawdowns. Writes Tests/Fixtures/montecarlo/goldens.json.
 """
 import csv
 import json
@@ -55,6 +57,23 @@ def summarise(fig, ruined):
     return out
 
 
+def bars_bootstrap(returns, initial, years, L, rng):
+    """The stationary bootstrap of `returns`, element by element, RESAMPLES paths at once."""
+    n = len(returns)
+    index = rng.integers(0, n, size=RESAMPLES)
+    eq = np.full(RESAMPLES, initial)
+    peak = eq.copy()
+    worst = np.zeros(RESAMPLES)
+    for t in range(n):
+        if t > 0:
+            jump = rng.random(RESAMPLES) < 1 / L
+            index = np.where(jump, rng.integers(0, n, size=RESAMPLES), (index + 1) % n)
+        eq = eq * (1 + returns[index])
+        peak = np.maximum(peak, eq)
+        worst = np.minimum(worst, eq / peak - 1)
+    return summarise(figures(eq, worst, initial, years), worst <= -RUIN)
+
+
 def main(run_dir):
     with open(os.path.join(run_dir, "stats.json")) as f:
         stats = json.load(f)
@@ -80,18 +99,15 @@ def main(run_dir):
     returns[0] = equity[0] / initial - 1
     returns[1:] = np.where(equity[:-1] == 0, 0, equity[1:] / np.where(equity[:-1] == 0, 1, equity[:-1]) - 1)
     L = max(1.0, round(n ** (1 / 3)))
-    index = rng.integers(0, n, size=RESAMPLES)
-    eq = np.full(RESAMPLES, initial)
-    peak = eq.copy()
-    worst = np.zeros(RESAMPLES)
-    for t in range(n):
-        if t > 0:
-            jump = rng.random(RESAMPLES) < 1 / L
-            index = np.where(jump, rng.integers(0, n, size=RESAMPLES), (index + 1) % n)
-        eq = eq * (1 + returns[index])
-        peak = np.maximum(peak, eq)
-        worst = np.minimum(worst, eq / peak - 1)
-    bars_out = summarise(figures(eq, worst, initial, years), worst <= -RUIN)
+    bars_out = bars_bootstrap(returns, initial, years, L, rng)
+
+    # A series of regimes (50 bars up 1% a bar, then 50 down 0.9%, ...), where the block length
+    # shows: whole blocks keep runs of losses together, single bars would not.
+    synthetic_n = 1000
+    synthetic = np.array([0.01 if (i // 50) % 2 == 0 else -0.009 for i in range(synthetic_n)])
+    synthetic_L = max(1.0, round(synthetic_n ** (1 / 3)))
+    synthetic_out = bars_bootstrap(synthetic, 10_000.0, synthetic_n / 252, synthetic_L,
+                                   np.random.default_rng(20261208))
 
     golden = {
         "run": "bt run ma-cross GOOG --depth none",
@@ -100,6 +116,9 @@ def main(run_dir):
         "resamples": RESAMPLES, "test_resamples": TEST_RESAMPLES,
         "trade_returns": [float(r) for r in trade_returns],
         "trades": trades_out, "bars_bootstrap": bars_out,
+        "synthetic": {"bars": synthetic_n, "initial_cash": 10_000.0, "periods_per_year": 252,
+                      "block_length": synthetic_L, "up": 0.01, "down": -0.009, "regime": 50,
+                      "bars_bootstrap": synthetic_out},
     }
     with open(OUT, "w") as f:
         json.dump(golden, f, indent=1, sort_keys=True)
