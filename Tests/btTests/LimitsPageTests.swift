@@ -20,8 +20,7 @@ struct LimitsPageTests {
     }
 
     @Test("the options the page lists as missing are in no command's help, and the page names them", arguments: [
-        ("run", "--monte-carlo", "Monte Carlo"),
-        ("sweep", "--search", "random or Bayesian search"), ("sweep", "--cv", "purged cross-validation"),
+        ("screen", "--monte-carlo", "Monte Carlo column set in screens"), ("sweep", "bayes", "Bayesian search"),
     ])
     func stillMissing(command: String, option: String, named: String) throws {
         let help = try BT.run(["help", command])

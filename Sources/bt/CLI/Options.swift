@@ -24,6 +24,9 @@ extension Option {
     /// `--symbols N`: how many symbols to generate (not to be confused with the list `symbols`).
     static let symbolCount = Option("symbols", kind: .value, valueName: "N", help: "Number of symbols")
     static let bars = Option("bars", kind: .value, valueName: "N", help: "Number of bars")
+    static let monteCarlo = Option("monte-carlo", kind: .value, valueName: "N",
+                                   help: "N resamples of the trades and of the bar returns: percentiles of equity, drawdown, CAGR")
+    static let ruin = Option("ruin", kind: .value, valueName: "PCT", help: "The drawdown --monte-carlo counts as ruin (default 50%)")
     static let seed = Option("seed", kind: .value, valueName: "S", help: "Random seed (default 1)")
     static let book = Option("book", kind: .flag, help: "Also store a recorded-style order book for each symbol")
     static let funding = Option("funding", kind: .flag, help: "The symbol's funding rates (time, rate, mark_price)")
@@ -92,11 +95,17 @@ extension Option {
     static let minTrades = Option("min-trades", kind: .value, valueName: "N",
                                   help: "Rank only symbols with at least N trades (default 10); thinner rows follow, marked")
     static let grid = Option("grid", kind: .repeated, valueName: "NAME=RANGE",
-                             help: "Swept parameter: start:stop:step, a,b,c or a value")
+                             help: "Swept parameter: start:stop:step, a,b,c, a value, or (random search) start:stop")
+    static let search = Option("search", kind: .value, valueName: "grid|random",
+                               help: "Every combination of the grid (default), or --trials drawn at random from its axes")
+    static let trials = Option("trials", kind: .value, valueName: "N", help: "Distinct combinations a random search draws")
     static let `where` = Option("where", kind: .value, valueName: "EXPR",
                                 help: "Keep combinations where EXPR holds, e.g. \"fast<slow\"")
     static let walkForward = Option("walk-forward", kind: .value, valueName: "K",
                                     help: "Split the range into K folds: choose in-sample, test on the next fold")
+    static let cv = Option("cv", kind: .value, valueName: "cpcv:N,K", help: "Combinatorial purged cross-validation: N groups, K tested per split")
+    static let purge = Option("purge", kind: .value, valueName: "BARS", help: "With --cv: train bars removed before and after each test block")
+    static let embargo = Option("embargo", kind: .value, valueName: "BARS", help: "With --cv: train bars removed after each test block, beyond --purge")
     static let pboBlocks = Option("pbo-blocks", kind: .value, valueName: "S",
                                   help: "CSCV blocks for the probability of backtest overfitting (default 16; 0 = off)")
 

@@ -11,6 +11,7 @@ enum RunStatsOptions {
         .force.withHelp("Let --out/--report write into an existing directory (files are overwritten)"),
         .noChart,
         .noCosts,
+        .monteCarlo, .ruin, .seed.withHelp("Seed of --monte-carlo (default 1)"),
     ] + ChartOptions.all
 }
 
@@ -23,6 +24,9 @@ extension ParsedArguments {
             return v
         }
     }
+
+    /// `--monte-carlo`, `--seed` and `--ruin`, checked by the library.
+    var monteCarlo: MonteCarlo.Settings? { get throws { try MonteCarlo.Settings(resamples: value(.monteCarlo), seed: value(.seed), ruin: value(.ruin)) } }
 
     /// The report directory asked for: `--out DIR`, else with `--report`
     /// `notebooks-out/<strategy>-<symbol>-<UTC time>`, else nil.
@@ -46,6 +50,7 @@ extension ParsedArguments {
         let (directory, chart) = try reportOutput(strategy: strategy, symbol: result.candles.symbol)
         var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
                          commandLine: commandLine)
+        job.monteCarlo = try monteCarlo
         (job.history, job.otherSeries) = (window.start > 0 ? window.series : nil, other)
         let noCosts = flag(.noCosts)
         let report = try job.report(result, periodsPerYear: try periodsPerYear, costs: { noCosts ? nil : try costs($0) },

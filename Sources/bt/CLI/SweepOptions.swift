@@ -8,8 +8,9 @@ extension SweepPlan {
         let specs = args.values(.grid)
         guard !specs.isEmpty else { throw UsageError("\(Option.grid) is required (e.g. \(Option.grid) fast=5:50:5)", command: "sweep") }
         do {
-            try self.init(strategy: strategy, grid: try ParameterGrid(parsing: specs), fixed: args.values(.param),
-                          where: args.value(.where), portfolio: args.flag(.portfolio))
+            try self.init(strategy: strategy, specs: specs, search: try RandomSearch(search: args.value(.search), trials: args.value(.trials),
+                                                                         seed: args.value(.seed)),
+                          fixed: args.values(.param), where: args.value(.where), portfolio: args.flag(.portfolio))
         } catch SweepPlan.Problem.noCombination {
             _ = try Self.settings(args)  // a bad setting below is reported before an empty grid, as it always was
             throw InputError(ErrorMessage.text(SweepPlan.Problem.noCombination))
@@ -17,6 +18,7 @@ extension SweepPlan {
             throw InputError(ErrorMessage.text(problem))
         }
         (rank, folds, blocks, top) = try Self.settings(args)
+        cv = try CombinatorialPurgedCV.Settings(cv: args.value(.cv), purge: args.value(.purge), embargo: args.value(.embargo))
         commandLine = args.commandLine
         reword = ErrorMessage.reworded  // sweep.csv records a combination's error as bt words it
     }

@@ -16,10 +16,7 @@ extension Command {
         let bars = try args.int(.bars) ?? 2520
         guard symbols >= 1 else { throw UsageError("\(Option.symbolCount) must be at least 1", command: "data synth") }
         guard bars >= 2 else { throw UsageError("\(Option.bars) must be at least 2", command: "data synth") }
-        let seedText = args.value(.seed) ?? "1"
-        guard let seed = UInt64(seedText) else {
-            throw UsageError("\(Option.seed): '\(seedText)' is not a non-negative whole number", command: "data synth")
-        }
+        let seed = try Seed.parse(args.value(.seed))
         let timeframe = try args.timeframe ?? .day1
         try Synth.validate(symbols: symbols, bars: bars, timeframe: timeframe)
         let files = ImportedFile.synthetic(symbols: symbols, bars: bars, seed: seed, timeframe: timeframe, books: args.flag(.book))

@@ -22,8 +22,8 @@ extension Command {
         let (universe, config) = try args.portfolioUniverse(try args.portfolioSymbols(store: store), store: store, strategy: strategy,
                                                             parameters: job.parameters)
         try args.presentPortfolio(strategy: job.name, rules: job.strategy?.ruleParameters ?? []) { costs, periodsPerYear in
-            try job.report(universe, config: config, periodsPerYear: periodsPerYear, costs: costs, commandLine: args.commandLine,
-                           timeframe: { try args.timeframe })
+            try job.report(universe, config: config, periodsPerYear: periodsPerYear, costs: costs, monteCarlo: try args.monteCarlo,
+                           commandLine: args.commandLine, timeframe: { try args.timeframe })
         }
     }
 

@@ -57,32 +57,15 @@ public struct ParameterGrid: Sendable, Equatable {
     }
 
     static func parseAxis(_ spec: String) throws -> ParsedAxis {
-        guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
-            throw InputError("expected name=start:stop:step or name=a,b,c", setting: .grid, value: spec)
-        }
-        let name = String(spec[..<eq]).trimmingSpaces
-        let body = String(spec[spec.index(after: eq)...])
-        // Percentages (`sl=2%:10%:2%`): every number of the axis carries '%', and the values are
-        // fractions (0.02 ... 0.1), stepped in percent so they do not drift.
-        let percent = body.contains("%")
-        let scale = percent ? 100.0 : 1
-        func number(_ s: Substring) throws -> Double {
-            var text = String(s).trimmingSpaces
-            if percent {
-                guard text.hasSuffix("%") else {
-                    throw InputError("\(Excerpt.quoted(text)): give every value of an axis in percent, or none",
-                                     setting: .grid, value: spec)
-                }
-                text.removeLast()
-            }
-            guard let v = Double(text), v.isFinite else {
-                throw InputError("\(Excerpt.quoted(String(s))) is not a number", setting: .grid, value: spec)
-            }
-            return v
-        }
+        let (name, body) = try nameAndBody(spec)
         let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+        // Percentages (`sl=2%:10%:2%`): the values are fractions (0.02 ... 0.1), stepped in
+        // percent so they do not drift.
+        let (numbers, percent) = try Self.numbers(parts.count == 1 ? body.split(separator: ",", omittingEmptySubsequences: false) : parts,
+                                                  spec: spec)
+        let scale = percent ? 100.0 : 1
         if parts.count == 3 {
-            let start = try number(parts[0]), stop = try number(parts[1]), step = try number(parts[2])
+            let start = numbers[0], stop = numbers[1], step = numbers[2]
             guard step > 0 else { throw InputError("step must be positive", setting: .grid, value: spec) }
             guard stop >= start else { throw InputError("stop is below start", setting: .grid, value: spec) }
             // Counted as a Double first: (stop - start) / step can be 1e300 or infinite.
@@ -97,15 +80,46 @@ public struct ParameterGrid: Sendable, Equatable {
                 (0..<n).map { NumberText.twelveSignificantDigits((start + Double($0) * step) / scale) }
             }
         } else if parts.count == 1 {
-            let values = try body.split(separator: ",", omittingEmptySubsequences: false).map(number)
-            guard !values.isEmpty else { throw InputError("no values", setting: .grid, value: spec) }
-            guard values.count <= Self.maximumValuesPerAxis else {
+            guard numbers.count <= Self.maximumValuesPerAxis else {
                 throw InputError("more than \(Self.maximumValuesPerAxis) values", setting: .grid, value: spec)
             }
-            return ParsedAxis(name: name, count: values.count) { values.map { percent ? NumberText.twelveSignificantDigits($0 / scale) : $0 } }
+            return ParsedAxis(name: name, count: numbers.count) { numbers.map { percent ? NumberText.twelveSignificantDigits($0 / scale) : $0 } }
+        } else if parts.count == 2 {
+            throw InputError("start:stop has no step: a grid needs start:stop:step (a range without a step is drawn from "
+                             + "by \(Setting.search.mention) random)", setting: .grid, value: spec)
         } else {
             throw InputError("expected start:stop:step", setting: .grid, value: spec)
         }
+    }
+
+    /// The name and the text after `=` of an axis's spec.
+    static func nameAndBody(_ spec: String) throws -> (name: String, body: String) {
+        guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
+            throw InputError("expected name=start:stop:step or name=a,b,c", setting: .grid, value: spec)
+        }
+        return (String(spec[..<eq]).trimmingSpaces, String(spec[spec.index(after: eq)...]))
+    }
+
+    /// The numbers of an axis's `parts` (its range's ends and step, or its list), as typed: in
+    /// percent when every one carries '%' (`percent` is then true), plain when none does.
+    static func numbers(_ parts: [Substring], spec: String) throws -> (numbers: [Double], percent: Bool) {
+        let percent = parts.contains { $0.contains("%") }
+        let numbers = try parts.map { s -> Double in
+            var text = String(s).trimmingSpaces
+            if percent {
+                guard text.hasSuffix("%") else {
+                    throw InputError("\(Excerpt.quoted(text)): give every value of an axis in percent, or none",
+                                     setting: .grid, value: spec)
+                }
+                text.removeLast()
+            }
+            guard let v = Double(text), v.isFinite else {
+                throw InputError("\(Excerpt.quoted(String(s))) is not a number", setting: .grid, value: spec)
+            }
+            return v
+        }
+        guard !numbers.isEmpty else { throw InputError("no values", setting: .grid, value: spec) }
+        return (numbers, percent)
     }
 
     /// Number of combinations (product of the axis sizes); `Int.max` when the product does not

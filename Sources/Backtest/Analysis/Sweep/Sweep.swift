@@ -20,6 +20,9 @@ public struct Sweep {
         /// PBO's subsample.
         package var blockSums: [Double]?
         package var blockSquares: [Double]?
+        /// CPCV's per-segment sums and sums of squares (`CPCVSelection`), likewise.
+        package var cvSums: [Double]?
+        package var cvSquares: [Double]?
 
         package init(combo: Int, stats: SweepStats? = nil, error: String? = nil,
                      blockSums: [Double]? = nil, blockSquares: [Double]? = nil) {
@@ -50,6 +53,8 @@ public struct Sweep {
         public var overfittingTrials = 0
         /// Why PBO was not computed, when it was not.
         public var overfittingNote: String?
+        /// The selection under combinatorial purged cross-validation, with `cv`.
+        public var cpcv: CPCVSelection.Result?
     }
 
     /// One of `SweepStats.columns`.
@@ -61,6 +66,8 @@ public struct Sweep {
     /// Above this many combinations, PBO uses an evenly spaced subsample of this many trials
     /// (CSCV costs O(C(S,S/2) x trials x S)).
     public var maxOverfittingTrials = 5_000
+    /// Combinatorial purged cross-validation of the selection (on the trials CSCV takes), if any.
+    public var cv: CombinatorialPurgedCV?
 
     /// - Parameter rankStat: one of `SweepStats.columns` (`SweepStats.stat(named:)` checks a name).
     public init(rankStat: Stat) {
@@ -97,6 +104,7 @@ public struct Sweep {
         let cache = IndicatorCache()
         let cscv = overfittingBlocks > 0 && combinations >= 2 ? try? CSCV(length: candles.count, blocks: overfittingBlocks) : nil
         let stride = overfittingStride(combinations)
+        let cpcv = cv.map(CPCVSelection.init)
         let total = numbers?.count ?? combinations
         var start = 0
         while start < total {
@@ -112,6 +120,9 @@ public struct Sweep {
                         let stats = returns.withUnsafeBufferPointer { cscv.blockStatistics(returns: $0) }
                         row.blockSums = stats.sums
                         row.blockSquares = stats.squares
+                    }
+                    if let cpcv, combo % stride == 0 {
+                        (row.cvSums, row.cvSquares) = returns.withUnsafeBufferPointer { cpcv.segmentStatistics(returns: $0) }
                     }
                     return row
                 } catch {
@@ -145,6 +156,7 @@ public struct Sweep {
         private let combinations: Int
         private var summary: Summary
         private var cscv: CSCV?
+        private var cpcv: CPCVSelection?
         private var sharpeMean = 0.0, sharpeM2 = 0.0, sharpeCount = 0.0
         private var next = 0
 
@@ -153,6 +165,7 @@ public struct Sweep {
             self.sweep = sweep
             self.combinations = combinations
             summary = Summary(rankValues: [Double](repeating: .nan, count: combinations))
+            cpcv = sweep.cv.map(CPCVSelection.init)
             if sweep.overfittingBlocks > 0 && combinations >= 2 {
                 do {
                     cscv = try CSCV(length: length, blocks: sweep.overfittingBlocks)
@@ -193,6 +206,9 @@ public struct Sweep {
                 if let sums = row.blockSums, let squares = row.blockSquares {
                     cscv?.add(blockSums: sums, blockSquares: squares)
                 }
+                if let sums = row.cvSums, let squares = row.cvSquares {
+                    cpcv?.add(combo: row.combo, sums: sums, squares: squares)
+                }
             }
         }
 
@@ -200,6 +216,7 @@ public struct Sweep {
         public func finish() -> Summary {
             precondition(next == combinations, "\(combinations - next) of \(combinations) rows missing")
             var summary = self.summary
+            summary.cpcv = cpcv?.evaluate()
             summary.sharpeVariance = sharpeCount > 1 ? sharpeM2 / (sharpeCount - 1) : .nan
             if let cscv {
                 summary.overfittingTrials = cscv.trials

@@ -131,6 +131,22 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case walkForward = "walk_forward"
     /// Which part of a split screen or sweep a process runs (`Shard`).
     case shard
+    /// How a sweep picks its combinations (`random`: drawn from the axes; the grid by default).
+    case search
+    /// How many combinations a search draws.
+    case trials
+    /// A sweep's cross-validation (`cpcv:N,K`: N groups, K tested per split).
+    case cv
+    /// Bars purged from the train set beside each test block.
+    case purge
+    /// Bars embargoed from the train set after each test block, beyond the purge.
+    case embargo
+    /// How many resamples a run's Monte Carlo draws.
+    case monteCarlo = "monte_carlo"
+    /// The drawdown a Monte Carlo counts as ruin.
+    case ruin
+    /// The seed of a random draw (the Mersenne Twister's, 0 to 4294967295).
+    case seed
 
     // Portfolios
     /// The most positions a portfolio holds at once (K).

@@ -91,12 +91,13 @@ package struct PortfolioJob {
     /// --json` prints it: with the cost table when `costs`, statistics at `periodsPerYear` (nil:
     /// inferred), for the `commandLine` given; `timeframe()` names bars that carry none.
     package func report(_ universe: PortfolioUniverse, config: ExecutionConfig, periodsPerYear: Double?, costs: Bool,
-                        commandLine: [String] = [], timeframe: () throws -> Timeframe? = { nil }) throws -> PortfolioReport {
+                        monteCarlo: MonteCarlo.Settings? = nil, commandLine: [String] = [],
+                        timeframe: () throws -> Timeframe? = { nil }) throws -> PortfolioReport {
         let symbols = try symbols(universe)
         let result = try Portfolio.run(symbols, rules: rules, config: config)
         var job = RunJob(strategy: name, parameters: runParameters, rules: strategy?.ruleParameters ?? [], config: config,
                          commandLine: commandLine)
-        (job.portfolioWarmUp, job.otherSeries) = (universe.warmUp, otherSeries)
+        (job.portfolioWarmUp, job.otherSeries, job.monteCarlo) = (universe.warmUp, otherSeries, monteCarlo)
         let rules = rules
         return try job.report(result, slots: rules.slots(symbols: symbols.count), portfolio: portfolioParameters(symbols: symbols.count),
                               periodsPerYear: periodsPerYear, costs: { ppy in

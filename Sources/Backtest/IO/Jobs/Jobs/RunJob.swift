@@ -21,6 +21,8 @@ package struct RunJob {
     package var portfolioWarmUp: (bars: Int, first: Int64)?
     /// Where the rules read other series (`Strategy.otherSeries`), for the manifest; nil: none.
     package var otherSeries: OtherSeriesReader?
+    /// The Monte Carlo asked for (`--monte-carlo`); nil: none.
+    package var monteCarlo: MonteCarlo.Settings?
 
     package init(strategy: String, parameters: [RunParameter], rules: [RunParameter] = [], indicators: [IndicatorSpec] = [],
                  config: ExecutionConfig, commandLine: [String]) {
@@ -51,6 +53,7 @@ package struct RunJob {
         report.indicators = indicators
         report.history = history
         report.otherSeries = otherSeries?.read ?? []
+        report.monteCarlo = monteCarlo.map { MonteCarlo(result, periodsPerYear: stats.periodsPerYear, settings: $0) }
         return report
     }
 

@@ -83,6 +83,7 @@ extension SweepPlan {
         report.otherSeries = (other ?? strategy.otherSeries)?.read(by: strategy.ruleExpressions + (rank.map { [$0] } ?? []),
                                                                      on: universe.candles) ?? []
         report.topShown = top
+        report.search = search.map { $0.search.summary(of: $0.space) }
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: clock)
         if let folds {
             let wf = try WalkForward(bars: clock.count, folds: folds)

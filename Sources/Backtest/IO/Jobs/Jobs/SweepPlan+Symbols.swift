@@ -67,10 +67,15 @@ extension SweepSymbolsSummary {
 }
 
 extension ParameterGrid {
-    /// The swept names of `specs` with their first values, for a rule strategy to declare as
+    /// The swept names of `specs` with their first values (a range's start), for a rule strategy to declare as
     /// parameters; none when `specs` do not parse (`SweepPlan` reports why).
     package static func firstValues(parsing specs: [String]) -> [(name: String, first: Double)] {
-        (try? ParameterGrid(parsing: specs))?.axes.filter { ExecutionConfig.sweptSettings[$0.name] == nil }
-            .map { ($0.name, $0.values.first ?? 0) } ?? []
+        (try? SearchSpace(parsing: specs))?.axes.filter { ExecutionConfig.sweptSettings[$0.name] == nil }.map { axis in
+            switch axis.domain {
+            case .values(let v): (axis.name, v.first ?? 0)
+            case .integers(let lower, _): (axis.name, Double(lower))
+            case .reals(let lower, _): (axis.name, lower)
+            }
+        } ?? []
     }
 }

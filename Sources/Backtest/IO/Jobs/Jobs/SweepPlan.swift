@@ -26,8 +26,13 @@ public struct SweepPlan {
     /// Combinations run between two checkpoints of `run` (nil: `Sweep`'s default); the rows
     /// are the same whatever it is.
     public var chunkSize: Int?
-    /// Grid indexes that pass the filter, by combination number.
+    /// Combinatorial purged cross-validation of the selection, if any (not with shards).
+    public var cv: CombinatorialPurgedCV.Settings?
+    /// Grid indexes that pass the filter, by combination number; of a random search, the
+    /// draws' indexes into `grid`, the distinct values drawn.
     public let combos: [Int]
+    /// A random search and the space it drew from; nil for a grid sweep.
+    public private(set) var search: (search: RandomSearch, space: SearchSpace)?
     /// The command line the report's manifest records.
     public var commandLine: [String] = []
     /// How a combination's error is worded in its row (the command line names settings by
@@ -60,18 +65,52 @@ public struct SweepPlan {
     ///   filter; `Problem` for a parameter both swept and fixed, or a filter that leaves nothing.
     public init(strategy: Strategy, grid: ParameterGrid, fixed: [String] = [], where whereText: String? = nil,
                 portfolio: Bool = false) throws {
+        try self.init(strategy: strategy, axes: grid.axes.map { ($0.name, $0.values) }, fixed: fixed, where: whereText,
+                      portfolio: portfolio) { filter, defaults in (grid, try Self.combinations(grid: grid, filter: filter, defaults: defaults)) }
+    }
+
+    /// The sweep of `specs` (`--grid`): every combination of their grid, or with `search` the
+    /// combinations it draws from their space (`SearchSpace`: ranges without a step allowed).
+    /// - Throws: as the grid's initialiser, and `InputError` for a bad spec or a search that
+    ///   cannot draw its trials (`RandomSearch.draw`).
+    public init(strategy: Strategy, specs: [String], search: RandomSearch?, fixed: [String] = [], where whereText: String? = nil,
+                portfolio: Bool = false) throws {
+        guard let search else {
+            try self.init(strategy: strategy, grid: try ParameterGrid(parsing: specs), fixed: fixed, where: whereText, portfolio: portfolio)
+            return
+        }
+        let space = try SearchSpace(parsing: specs)
+        // A range's ends are checked as a list's values are (a setting's valid values are an interval).
+        let checked = space.axes.map { axis -> (String, [Double]) in
+            switch axis.domain {
+            case .values(let v): (axis.name, v)
+            case .integers(let lower, let upper): (axis.name, [Double(lower), Double(upper)])
+            case .reals(let lower, let upper): (axis.name, [lower, upper])
+            }
+        }
+        try self.init(strategy: strategy, axes: checked, fixed: fixed, where: whereText, portfolio: portfolio) { filter, defaults in
+            let draws = try search.draw(from: space, where: filter?.matches, defaults: defaults)
+            return (draws.grid, draws.combos)
+        }
+        self.search = (search, space)
+    }
+
+    /// Checks the swept `axes` (names and values), the fixed parameters and the filter, then
+    /// takes the grid and its combinations from `select` (given the filter and the values of
+    /// the parameters not swept).
+    private init(strategy: Strategy, axes: [(name: String, values: [Double])], fixed: [String], where whereText: String?,
+                 portfolio: Bool, select: (WhereClause?, [String: Double]) throws -> (ParameterGrid, [Int])) throws {
         self.strategy = strategy
-        self.grid = grid
         let parameterNames = strategy.parameters.map(\.name)
         let names = parameterNames + (portfolio ? [Self.slotsAxis] : [])
             + ExecutionConfig.sweptSettings.keys.sorted().filter { !parameterNames.contains($0) }
-        for axis in grid.axes where !names.contains(axis.name) {
+        for axis in axes where !names.contains(axis.name) {
             let hint = Suggest.closest(to: axis.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             throw InputError("'\(axis.name)' is not a parameter of \(strategy.name)\(hint) (valid: \(names.joined(separator: ", ")))",
                              setting: .grid)
         }
         // An exit axis's values are checked now, each alone, so a bad one is refused before anything runs.
-        for axis in grid.axes where !parameterNames.contains(axis.name) {
+        for axis in axes where !parameterNames.contains(axis.name) {
             guard let setting = ExecutionConfig.sweptSettings[axis.name] else { continue }
             for v in axis.values {
                 do {
@@ -87,19 +126,13 @@ public struct SweepPlan {
             }
         }
         let fixedNames = Set(fixed.compactMap { $0.split(separator: "=").first.map(String.init) })
-        if let clash = grid.axes.first(where: { fixedNames.contains($0.name) }) {
+        if let clash = axes.first(where: { fixedNames.contains($0.name) }) {
             throw Problem.sweptAndFixed(clash.name)
         }
         base = try strategy.parameters(fixed)
         // The filter reads the strategy's parameters and the swept axes (an exit not swept has no value there).
-        let filterNames = parameterNames + (portfolio ? [Self.slotsAxis] : []) + grid.axes.map(\.name)
+        let filterNames = parameterNames + (portfolio ? [Self.slotsAxis] : []) + axes.map(\.name)
         filter = try whereText.map { try WhereClause($0, names: Set(filterNames)) }
-        combos = try Self.combinations(grid: grid, filter: filter, base: base)
-    }
-
-    /// Grid indexes that pass `filter`, and the defaults of the parameters not swept.
-    static func combinations(grid: ParameterGrid, filter: WhereClause?, base: StrategyParameters) throws -> [Int] {
-        var combos: [Int] = []
         let defaults = Dictionary(uniqueKeysWithValues: base.values.compactMap { item -> (String, Double)? in
             switch item.value {
             case .int(let v): return (item.name, Double(v))
@@ -107,11 +140,12 @@ public struct SweepPlan {
             case .string: return nil
             }
         })
-        if let filter {
-            combos = grid.indexes(where: filter.matches, defaults: defaults)
-        } else {
-            combos = Array(0..<grid.count)
-        }
+        (grid, combos) = try select(filter, defaults)
+    }
+
+    /// Grid indexes that pass `filter`, given the values of the parameters not swept.
+    static func combinations(grid: ParameterGrid, filter: WhereClause?, defaults: [String: Double]) throws -> [Int] {
+        let combos = filter.map { grid.indexes(where: $0.matches, defaults: defaults) } ?? Array(0..<grid.count)
         guard !combos.isEmpty else { throw Problem.noCombination }
         return combos
     }
@@ -152,7 +186,10 @@ public struct SweepPlan {
     }
 
     /// Identifies the list of combinations (partial results record it).
-    public var combosFingerprint: String { Fingerprint.of(combos.map(String.init)) }
+    /// A random search's also says which values were drawn.
+    public var combosFingerprint: String {
+        Fingerprint.of(combos.map(String.init) + (search == nil ? [] : grid.axes.map { $0.values.map(Self.text).joined(separator: " ") }))
+    }
 
     /// Payload files of symbol number `index` in a partial result.
     public static func rowsFile(_ index: Int) -> String { "sweep-\(index).rows" }
@@ -170,6 +207,16 @@ public struct SweepPlan {
         }
     }
 
+    /// The longest lookback of the strategy's indicators with every swept parameter at its
+    /// largest value (nil when it reads none, or those values are not its parameters').
+    var largestWarmUp: Int? {
+        var parameters = base
+        for axis in grid.axes where executionAxes[grid.axes.firstIndex(of: axis)!] == nil {
+            guard let top = axis.values.max(), (try? parameters.set(axis.name, to: top)) != nil else { return nil }
+        }
+        return strategy.indicators(parameters).map(\.lookback).max()
+    }
+
     /// What one symbol's sweep runs on.
     public struct Job {
         /// The bars read: the window swept, with the warm-up before it.
@@ -180,6 +227,8 @@ public struct SweepPlan {
         public var periodsPerYear: Double
         public var evaluator: SweepEvaluator
         public var walkForward: WalkForward?
+        /// The CPCV splits of the window's bars, with `cv`.
+        public var cv: CombinatorialPurgedCV?
     }
 
     /// Loads `symbol` and checks everything that can fail for its data before anything runs.
@@ -218,7 +267,13 @@ public struct SweepPlan {
         let evaluator = SweepEvaluator(config: config, periodsPerYear: ppy, signals: signals,
                                        configure: swept.allSatisfy { $0 == nil } ? nil : configure, window: window)
         let walkForward = try folds.map { try WalkForward(bars: candles.count, folds: $0) }
-        return Job(window: window, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward)
+        let splits = try cv?.splits(bars: candles.count)
+        if let splits, let warmUp = largestWarmUp, splits.groupBars[0].count <= warmUp {
+            throw InputError("groups of \(splits.groupBars[0].count) bars are not longer than the strategy's warm-up of "
+                             + "\(warmUp) bars (its indicators at each axis's largest value); give fewer groups",
+                             setting: .cv, value: cv?.text)
+        }
+        return Job(window: window, config: config, periodsPerYear: ppy, evaluator: evaluator, walkForward: walkForward, cv: splits)
     }
 
     /// One shard of the sweep: this shard's combinations of every symbol, written as a partial
@@ -236,6 +291,10 @@ public struct SweepPlan {
                            failed: (String, Error) throws -> Error = { _, error in throw error },
                            load: (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?))
     throws -> (assigned: Int, target: String) {
+        if let cv {
+            throw InputError("runs in one process: its selection needs every combination's returns (not split into shards)",
+                             setting: .cv, value: cv.text)
+        }
         let numbers = self.numbers(in: shard)
         let manifest = PartialManifest(command: "sweep", arguments: arguments, shard: shard, items: combos.count,
                                        itemsSHA256: combosFingerprint, assigned: numbers.count, dataSHA256: "")
@@ -293,7 +352,8 @@ public struct SweepPlan {
         } catch {
             throw InternalError("\(directory): cannot create (\(error.localizedDescription))")
         }
-        let sweep = self.sweep
+        var sweep = self.sweep
+        sweep.cv = job.cv
         let csv = try StreamingFile("sweep.csv", in: directory)
         try csv.write(SweepReport.csvHeader(grid))
         let progress = progress(combos.count)
@@ -353,6 +413,8 @@ public struct SweepPlan {
         report.rules = strategy.ruleParameters
         report.otherSeries = strategy.otherSeries?.read(by: strategy.ruleExpressions, on: [candles]) ?? []
         report.topShown = top
+        report.cv = job.cv
+        report.search = search.map { $0.search.summary(of: $0.space) }
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let wf = job.walkForward, let choices {
             report.walkForward = try wf.trade(choices, evaluator: evaluator, candles: candles, rankStat: rank)
@@ -369,6 +431,7 @@ public struct SweepPlan {
         let curves = storedCurves(of: report, cells: cells, evaluator: evaluator)
         try OutputDirectory.write(report.html(cells: cells, curves: curves, rerun: rerun), to: "report.html", in: directory)
         if let svg = report.heatmapSVG() { try OutputDirectory.write(svg, to: "heatmap.svg", in: directory) }
+        if let csv = report.cvSplitsCSV() { try OutputDirectory.write(csv, to: "cv_splits.csv", in: directory) }
         if let wf = report.walkForwardCSV(), let svg = report.walkForwardSVG() {
             try OutputDirectory.write(wf, to: "walk_forward.csv", in: directory)
             try OutputDirectory.write(svg, to: "walk_forward_equity.svg", in: directory)

@@ -19,6 +19,7 @@ extension PortfolioReport {
         md += table(run.statRows, align: "|---|---:|")
         for note in run.notes { md += "\n" + Markdown.cell(note) + "\n" }
         md += run.exitsMarkdown
+        md += run.monteCarloMarkdown
         md += "\n## Portfolio\n\n" + table(figureRows, align: "|---|---:|")
         md += "\nExposure: the value of the positions over equity at each bar's close. Turnover: notional traded one way "
             + "(half of all buys and sells) over the mean equity.\n"

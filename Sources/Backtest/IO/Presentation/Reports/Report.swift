@@ -28,6 +28,8 @@ public struct Report {
         stats.exits ?? ExitSummary(result.trades)
     }
     public var costs: CostSensitivity?
+    /// The run's Monte Carlo, when one was asked for (`MonteCarlo`).
+    public var monteCarlo: MonteCarlo?
     /// Size of the text charts in `report.md`.
     public var chartSize = ChartSize(width: 100, height: 28)
     /// Trades shown at each end of the trade table.
@@ -122,7 +124,8 @@ public struct Report {
     /// `{"gross_pnl", "net_pnl", "gross_return", "net_return", "fees", "spread", "impact",
     /// "fees_share", "spread_share", "impact_share"}` (cash, fractions; shares of gross PnL, null
     /// when gross PnL is 0), with "borrow" and "borrow_share" after them when the run charged
-    /// borrow (`BacktestResult.borrowPaid`); `costs` is the cost-sensitivity table or null when skipped.
+    /// borrow (`BacktestResult.borrowPaid`); `costs` is the cost-sensitivity table or null when skipped;
+    /// `monte_carlo` (`monteCarloJSON`) follows when one was run.
     public var json: JSONValue { json(manifest) }
 
     func json(_ manifest: RunManifest) -> JSONValue {
@@ -171,7 +174,8 @@ public struct Report {
         }
         return .object(manifest.jsonMembers + [(key: "warnings", value: warnings)] + mostlyRejected
                        + [(key: "stats", value: .object(statFields)), (key: "cost_split", value: splitJSON),
-                          (key: "spread_estimate", value: spreadJSON), (key: "costs", value: costsJSON)])
+                          (key: "spread_estimate", value: spreadJSON), (key: "costs", value: costsJSON)]
+                       + (monteCarloJSON.map { [(key: "monte_carlo", value: $0)] } ?? []))
     }
 
     // MARK: - Human tables
@@ -427,6 +431,7 @@ public struct Report {
             md += "\n" + breakEven + "\n"
         }
 
+        md += monteCarloMarkdown
         md += "\n## Trades\n\n"
         let trades = result.trades
         if trades.isEmpty {

@@ -81,6 +81,8 @@ public struct RunManifest: Sendable {
     public var minTrades: Int?
     /// Sweeps: the swept parameters and their values.
     public var grid: [ParameterGrid.Axis] = []
+    /// Random searches: what was drawn, from what, with which seed (`RandomSearch.summary`).
+    public var search: String?
     /// Sweeps: the `--where` filter as typed.
     public var filter: String?
     /// Strategy parameters (for a sweep, the ones not swept), defaults included.
@@ -139,6 +141,7 @@ public struct RunManifest: Sendable {
         if let rankStat { rows.append(("rank metric", rankStat.name)) }
         if let minTrades { rows.append(("min trades", String(minTrades))) }
         rows += grid.map { ("grid " + $0.name, $0.values.map(CSV.number).joined(separator: " ")) }
+        if let search { rows.append(("search", search)) }
         if let filter { rows.append(("where", filter)) }
         rows += rules.map { ("rule " + $0.name, $0.text) }
         rows += parameters.map { ("parameter " + $0.name, $0.text) }
@@ -166,7 +169,7 @@ public struct RunManifest: Sendable {
     /// `bars`, `first`, `last`, `candles_sha256` (and `warm_up_bars`, `warm_up_first` when bars
     /// before the first were read as warm-up); `other_series` (`[{"series", "bars", "first",
     /// "last", "candles_sha256"}]`, when the rules read any with `@`); `bt_version`;
-    /// then whichever of `symbols`, `rank_metric`, `min_trades`, `grid`, `where` are set.
+    /// then whichever of `symbols`, `rank_metric`, `min_trades`, `grid`, `search`, `where` are set.
     /// The command line is left out, so `bt run --json` prints what `--out` writes to
     /// `stats.json`; so are the periods per year, which `stats` carries.
     public var jsonMembers: [(key: String, value: JSONValue)] {
@@ -200,6 +203,7 @@ public struct RunManifest: Sendable {
         if !grid.isEmpty {
             members.append((key: "grid", value: .object(grid.map { (key: $0.name, value: .array($0.values.map { .number($0) })) })))
         }
+        if let search { members.append((key: "search", value: .string(search))) }
         if let filter { members.append((key: "where", value: .string(filter))) }
         return members
     }

@@ -5,7 +5,7 @@ import BacktestCore
 package enum RunSummaryText {
     /// That most orders were rejected when they were, warnings (then a blank line), `headline`,
     /// the rules as written, where the spread came from, the gross-to-net cost split and the
-    /// statistics with their notes and the trades counted by how they ended.
+    /// statistics with their notes, the trades counted by how they ended and the Monte Carlo.
     package static func summary(_ report: Report, headline: String, rules: [RunParameter]) -> String {
         let rejected = report.rejectionHeadline.map { [$0.prefix(1).uppercased() + $0.dropFirst()] } ?? []
         let top = rejected + report.warningLines
@@ -16,6 +16,9 @@ package enum RunSummaryText {
         out += "\n" + TextTable.render(report.statRows, rightAligned: [1])
         for note in report.notes { out += note + "\n" }
         if let exits = report.exitsLine { out += exits + "\n" }
+        if let rows = report.monteCarloRows, let note = report.monteCarloNote {
+            out += "\n" + TextTable.render(rows, rightAligned: [1, 2, 3]) + note + "\n"
+        }
         return out
     }
 

@@ -122,7 +122,8 @@ extension SweepReport {
             ]))
         }
         var manifest = self.manifest.plainRows
-        manifest.insert((name: "combinations", value: "\(grid.count) in the grid, \(combos.count) evaluated"), at: min(2, manifest.count))
+        manifest.insert((name: "combinations", value: search ?? "\(grid.count) in the grid, \(combos.count) evaluated"),
+                        at: min(2, manifest.count))
         return PageData.page(.sweep, title: "Sweep: \(strategy) on \(candles.symbol)", subtitle: subtitle,
                              manifest: manifest, tables: pageTables(cells: cells),
                              members: [(key: "chart", value: ["series": PageData.series(candles, timeframe: timeframe)]),
@@ -138,7 +139,7 @@ extension SweepReport {
     /// the walk-forward steps below it.
     func pageTables(cells: SweepHeatmapCells) -> [JSONValue] {
         var summaryRows: [[String]] = [
-            ["combinations", "\(PageData.grouped(grid.count)) in the grid, \(PageData.grouped(combos.count)) evaluated"],
+            ["combinations", search ?? "\(PageData.grouped(grid.count)) in the grid, \(PageData.grouped(combos.count)) evaluated"],
             ["ran", "\(PageData.grouped(summary.evaluated - summary.failed)), \(PageData.grouped(summary.failed)) failed"],
         ]
         var notes: [String] = []

@@ -27,6 +27,11 @@ public struct SweepReport {
     public var deflation: Sweep.Deflation?
     public var walkForward: WalkForward.Outcome?
     public var topShown = 20
+    /// A random search's account of its draws (`RandomSearch.summary`); nil for a grid sweep,
+    /// whose manifest lists the grid's values instead.
+    public var search: String?
+    /// The splits of a combinatorial purged cross-validation, when the sweep made one.
+    public var cv: CombinatorialPurgedCV?
 
     public init(strategy: String, candles: CandleSeries, commandLine: [String],
                 fixedParameters: [RunParameter], execution: [RunParameter],
@@ -123,17 +128,24 @@ public struct SweepReport {
                             periodsPerYear: periodsPerYear, parameters: fixedParameters, execution: execution)
         m.rankStat = rankStat
         m.rules = rules
-        m.grid = grid.axes
+        m.grid = search == nil ? grid.axes : []
+        m.search = search
         m.filter = whereText
         m.list(otherSeries: otherSeries)
         return m
+    }
+
+    /// How many combinations the sweep chose, and from what.
+    var combinationsText: String {
+        search.map { "\($0) (the deflated Sharpe ratio and PBO count these trials)" }
+            ?? "\(grid.count) combinations in the grid, \(combos.count) after `--where`"
     }
 
     public func markdown() throws -> String {
         let c = candles
         var md = "# Sweep: \(Markdown.cell(strategy)) on \(Markdown.cell(c.symbol))\n\n## Run\n\n" + manifest.markdown
         md += "\n## Results\n\n"
-        md += "\(grid.count) combinations in the grid, \(combos.count) after `--where`, "
+        md += combinationsText + ", "
             + "\(summary.evaluated - summary.failed) ran, \(summary.failed) failed (see `sweep.csv`, status `error`).\n\n"
         if let best = summary.best, let m = summary.bestStats {
             let values = grid.combination(at: combos[best])
@@ -145,6 +157,7 @@ public struct SweepReport {
             md += "No combination produced a defined \(rankStat).\n"
         }
 
+        md += cpcvMarkdown
         md += "\n## Honesty: how much of the best result is luck\n\n"
         if let d = deflation {
             md += "| | |\n|---|---:|\n"
