@@ -25,17 +25,22 @@ struct PeriodsPerYearTests {
         var random = SystemRandomNumberGenerator()
         for trial in 0..<300 {
             let step: Int64 = [60, 300, 3_600, 86_400, 7_200][trial % 5]
-            var t: Int64 = trial % 3 == 0 ? -1_000_000 + Int64(trial) : 1_700_000_000 + Int64(trial) * 37
+            let offset = Int64(trial)
+            var t: Int64 = trial % 3 == 0 ? -1_000_000 + offset : 1_700_000_000 + offset * 37
             var time: [Int64] = []
             for _ in 0..<Int.random(in: 2...2_000, using: &random) {
                 time.append(t)
-                t += Int.random(in: 0..<20, using: &random) == 0 ? step * Int64.random(in: 2...400, using: &random) : step
+                let gap: Bool = Int.random(in: 0..<20, using: &random) == 0
+                let skipped: Int64 = Int64.random(in: 2...400, using: &random)
+                t += gap ? step * skipped : step
             }
             #expect(PeriodsPerYear.infer(from: time) == Self.byDivision(time), "trial \(trial)")
         }
         // Daily stock bars skip weekends: 252; crypto trades every day: 365.
-        let weekdays = (0..<300).map { Int64($0) }.filter { $0 % 7 < 5 }.map { 1_704_067_200 + $0 * 86_400 }
-        #expect(PeriodsPerYear.infer(from: weekdays) == 252)
-        #expect(PeriodsPerYear.infer(from: (0..<300).map { 1_704_067_200 + Int64($0) * 86_400 }) == 365)
+        let days: [Int64] = (0..<300).map { (d: Int) -> Int64 in 1_704_067_200 + Int64(d) * 86_400 }
+        let weekdays: [Int64] = days.enumerated().filter { $0.offset % 7 < 5 }.map(\.element)  // 2024-01-01 was a Monday
+        let stock: Double = PeriodsPerYear.infer(from: weekdays), crypto: Double = PeriodsPerYear.infer(from: days)
+        #expect(stock == 252)
+        #expect(crypto == 365)
     }
 }
