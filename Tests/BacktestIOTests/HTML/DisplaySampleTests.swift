@@ -15,14 +15,7 @@ import TestSupport
 struct DisplaySampleTests {
     /// ma-cross 10/30 on `bars` synthetic minute bars.
     static func longRun(bars: Int) throws -> BacktestResult {
-        let candles = Synth.universe(symbols: 1, bars: bars, seed: 11, timeframe: .minute1)[0]
-        let fast = try Indicators.sma(candles.close, period: 10), slow = try Indicators.sma(candles.close, period: 30)
-        var entries = [Bool](repeating: false, count: candles.count), exits = entries
-        for t in 1..<candles.count where !slow[t - 1].isNaN {
-            entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
-            exits[t] = fast[t] < slow[t] && fast[t - 1] >= slow[t - 1]
-        }
-        return try Engine.run(Engine.Request(candles, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig()))
+        try SVGChartTests.maCrossRun(Synth.universe(symbols: 1, bars: bars, seed: 11, timeframe: .minute1)[0])
     }
 
     @Test("each column keeps its bars' extremes, its equity's lowest and highest in order, and the drawn drawdown is the run's")

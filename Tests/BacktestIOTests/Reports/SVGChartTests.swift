@@ -12,14 +12,18 @@ import TestSupport
 struct SVGChartTests {
     /// ma-cross 10/30 on the shipped GOOG bars with synthetic depth (the default run).
     static func googRun() throws -> BacktestResult {
-        let goog = try ShippedData.goog()
-        let fast = try Indicators.sma(goog.close, period: 10), slow = try Indicators.sma(goog.close, period: 30)
-        var entries = [Bool](repeating: false, count: goog.count), exits = entries
-        for t in 1..<goog.count where !slow[t - 1].isNaN {
+        try maCrossRun(try ShippedData.goog())
+    }
+
+    /// ma-cross 10/30 on `candles` with the default execution.
+    static func maCrossRun(_ candles: CandleSeries) throws -> BacktestResult {
+        let fast = try Indicators.sma(candles.close, period: 10), slow = try Indicators.sma(candles.close, period: 30)
+        var entries = [Bool](repeating: false, count: candles.count), exits = entries
+        for t in 1..<candles.count where !slow[t - 1].isNaN {
             entries[t] = fast[t] > slow[t] && fast[t - 1] <= slow[t - 1]
             exits[t] = fast[t] < slow[t] && fast[t - 1] >= slow[t - 1]
         }
-        return try Engine.run(Engine.Request(goog, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig()))
+        return try Engine.run(Engine.Request(candles, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig()))
     }
 
     static func smaIndicators(_ candles: CandleSeries) throws -> [ChartIndicator] {
