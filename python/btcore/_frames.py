@@ -48,8 +48,7 @@ def column_values(x: Any) -> Any:
     kind = library(x)
     if kind == "polars" and type(x).__name__ == "Series":
         return _polars_values(x)
-    if kind == "pyarrow" and type(x).__name__ in ("ChunkedArray", "Array", "DoubleArray", "FloatArray",
-                                                   "Int64Array", "Int32Array", "BooleanArray"):
+    if kind == "pyarrow" and type(x).__name__.endswith("Array"):  # pa.Array's typed subclasses and ChunkedArray
         return _arrow_values(x)
     return x
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import nbformat
 import pandas as pd
-import pytest
 from nbclient import NotebookClient
 
 from conftest import REPO
@@ -93,7 +92,7 @@ def test_portfolio_benchmark():
 def first_candle_in_chromium(page: str, folder: Path) -> None:
     """Opens the inline page as a notebook shows it (the iframe on a page of its own) in headless
     Chromium and reads the chart's first candle through the page's read-only test hook."""
-    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium import webdriver  # in the test venv (scripts/test-python.sh): never skipped
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
