@@ -9,6 +9,9 @@
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_matrix_double.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_blas.h>
 /// The Mersenne Twister generator type, as a function so Swift sees no mutable global.
 static inline const gsl_rng_type *bt_gsl_rng_mt19937(void) { return gsl_rng_mt19937; }
 #endif

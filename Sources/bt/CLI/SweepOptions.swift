@@ -8,9 +8,11 @@ extension SweepPlan {
         let specs = args.values(.grid)
         guard !specs.isEmpty else { throw UsageError("\(Option.grid) is required (e.g. \(Option.grid) fast=5:50:5)", command: "sweep") }
         do {
-            try self.init(strategy: strategy, specs: specs, search: try RandomSearch(search: args.value(.search), trials: args.value(.trials),
-                                                                         seed: args.value(.seed)),
-                          fixed: args.values(.param), where: args.value(.where), portfolio: args.flag(.portfolio))
+            let bayes = try BayesSearch(search: args.value(.search), trials: args.value(.trials), seed: args.value(.seed))
+            try self.init(strategy: strategy, specs: specs,
+                          search: bayes != nil ? nil : try RandomSearch(search: args.value(.search), trials: args.value(.trials),
+                                                                        seed: args.value(.seed)),
+                          bayes: bayes, fixed: args.values(.param), where: args.value(.where), portfolio: args.flag(.portfolio))
         } catch SweepPlan.Problem.noCombination {
             _ = try Self.settings(args)  // a bad setting below is reported before an empty grid, as it always was
             throw InputError(ErrorMessage.text(SweepPlan.Problem.noCombination))

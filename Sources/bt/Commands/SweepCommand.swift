@@ -48,7 +48,10 @@ enum SweepCommand {
         var symbols = try rest.map(SeriesName.normalized)
         symbols += try args.symbolList(.symbols) ?? []
         guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or \(Option.symbols)", command: "sweep") }
-        return (try SweepPlan(args: args, strategy: strategy), symbols)
+        let plan = try SweepPlan(args: args, strategy: strategy)
+        // Shards and Slurm's array tasks each run a part; a Bayesian search's parts depend on each other.
+        if plan.bayes != nil, args.value(.shard) != nil || args.command.path.first == "slurm" { throw BayesSearch.notSharded }
+        return (plan, symbols)
     }
 
     static func execute(_ args: ParsedArguments, source: RowSource) throws {

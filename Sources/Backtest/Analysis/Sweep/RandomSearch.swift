@@ -39,7 +39,7 @@ public struct RandomSearch: Sendable, Equatable {
             guard let n = Int(trials) else { throw InputError("not a whole number", setting: .trials, value: trials) }
             try self.init(trials: n, seed: try Self.seed(parsing: seed))
         default:
-            throw InputError("expected grid or random", setting: .search, value: search)
+            throw InputError("expected grid, random or bayes", setting: .search, value: search)
         }
     }
 
@@ -78,16 +78,18 @@ public struct RandomSearch: Sendable, Equatable {
     ///   `ParameterGrid.maximumCombinations` heatmap cells on their two largest axes.
     public func draw(from space: SearchSpace, where filter: (([String: Double]) -> Bool)?,
                      defaults: [String: Double] = [:]) throws -> Draws {
-        let random = GSL.Random(seed: UInt(seed))
+        try Self.index(values(from: space, where: filter, defaults: defaults, random: GSL.Random(seed: UInt(seed))),
+                       names: space.axes.map(\.name))
+    }
+
+    /// The combinations `draw` makes, as values in axis order, in draw order, drawn with
+    /// `random` (seeded with `seed` for `draw`; a Bayesian search goes on drawing from it).
+    func values(from space: SearchSpace, where filter: (([String: Double]) -> Bool)?, defaults: [String: Double],
+                random: GSL.Random) throws -> [[Double]] {
         var drawn: [[Double]] = []
         drawn.reserveCapacity(trials)
-        if let grid = space.grid {
-            let pool = filter.map { grid.indexes(where: $0, defaults: defaults) }
+        if let (grid, pool) = try Self.pool(of: space, trials: trials, where: filter, defaults: defaults) {
             let available = pool?.count ?? grid.count
-            guard trials <= available else {
-                throw InputError("more than the \(available) combinations of the grid"
-                                 + (filter != nil ? " that pass \(Setting.where.mention)" : ""), setting: .trials, value: String(trials))
-            }
             // Partial Fisher-Yates over the pool, its swapped slots kept in a dictionary.
             var swapped: [Int: Int] = [:]
             for i in 0..<trials {
@@ -97,9 +99,6 @@ public struct RandomSearch: Sendable, Equatable {
                 drawn.append(grid.values(at: pool?[picked] ?? picked))
             }
         } else {
-            if let n = space.count, trials > n {
-                throw InputError("more than the \(n) combinations of the grid", setting: .trials, value: String(trials))
-            }
             var seen = Set<[Double]>()
             var values = defaults
             var attempts = 0
@@ -120,11 +119,32 @@ public struct RandomSearch: Sendable, Equatable {
                 drawn.append(draw)
             }
         }
-        return try Self.index(drawn, names: space.axes.map(\.name))
+        return drawn
+    }
+
+    /// The grid of a finite `space` of at most `ParameterGrid.maximumCombinations` and the
+    /// indexes into it that pass `filter` (nil: all); nil for any other space.
+    /// - Throws: `InputError` when `trials` is above the combinations of a finite space (after
+    ///   the filter), saying how many there are.
+    package static func pool(of space: SearchSpace, trials: Int, where filter: (([String: Double]) -> Bool)?,
+                     defaults: [String: Double]) throws -> (grid: ParameterGrid, pool: [Int]?)? {
+        guard let grid = space.grid else {
+            if let n = space.count, trials > n {
+                throw InputError("more than the \(n) combinations of the grid", setting: .trials, value: String(trials))
+            }
+            return nil
+        }
+        let pool = filter.map { grid.indexes(where: $0, defaults: defaults) }
+        let available = pool?.count ?? grid.count
+        guard trials <= available else {
+            throw InputError("more than the \(available) combinations of the grid"
+                             + (filter != nil ? " that pass \(Setting.where.mention)" : ""), setting: .trials, value: String(trials))
+        }
+        return (grid, pool)
     }
 
     /// The draws as a grid of each axis's distinct values (ascending) and their flat indexes.
-    static func index(_ drawn: [[Double]], names: [String]) throws -> Draws {
+    package static func index(_ drawn: [[Double]], names: [String]) throws -> Draws {
         let axes = names.indices.map { k in ParameterGrid.Axis(name: names[k], values: Array(Set(drawn.map { $0[k] })).sorted()) }
         let grid = ParameterGrid(axes: axes)
         // The heatmap's cells (`SweepHeatmapCells`) span the two axes with most values, densely.

@@ -100,44 +100,62 @@ public struct Sweep {
             precondition(numbers.allSatisfy { $0 >= 0 && $0 < combinations }, "combination number out of range")
             precondition(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, "combination numbers must ascend")
         }
-        // Every combination at synthetic depth reads the series' spread pairs from the cache.
-        let cache = IndicatorCache()
-        let cscv = overfittingBlocks > 0 && combinations >= 2 ? try? CSCV(length: candles.count, blocks: overfittingBlocks) : nil
-        let stride = overfittingStride(combinations)
-        let cpcv = cv.map(CPCVSelection.init)
+        let context = rowContext(combinations: combinations, candles: candles)
         let total = numbers?.count ?? combinations
         var start = 0
         while start < total {
             let end = min(total, start + chunkSize)
-            let results = Parallel.map(count: end - start) { k -> Row in
-                let combo = numbers?[start + k] ?? start + k
-                do {
-                    let result = try evaluator.run(combo, on: candles, cache: cache)
-                    let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
-                    var row = Row(combo: combo, stats: SweepStats(result, returns: returns,
-                                                                    periodsPerYear: evaluator.periodsPerYear))
-                    if let cscv, combo % stride == 0 {
-                        let stats = returns.withUnsafeBufferPointer { cscv.blockStatistics(returns: $0) }
-                        row.blockSums = stats.sums
-                        row.blockSquares = stats.squares
-                    }
-                    if let cpcv, combo % stride == 0 {
-                        (row.cvSums, row.cvSquares) = returns.withUnsafeBufferPointer { cpcv.segmentStatistics(returns: $0) }
-                    }
-                    return row
-                } catch {
-                    return Row(combo: combo, error: "\(error)")
-                }
-            }
-            let rows = results.enumerated().map { k, result -> Row in
-                switch result {
-                case .success(let row): return row
-                case .failure(let error): return Row(combo: numbers?[start + k] ?? start + k, error: "\(error)")
-                }
-            }
-            try consume(rows)
+            try consume(rows(numbers.map { Array($0[start..<end]) } ?? Array(start..<end), evaluator: evaluator, candles: candles,
+                             context: context))
             progress?(end)
             start = end
+        }
+    }
+
+    /// What evaluating the combinations of one sweep shares: the indicator cache, and the
+    /// CSCV and CPCV splits whose statistics the rows of PBO's subsample carry.
+    package struct RowContext: Sendable {
+        let cache = IndicatorCache()
+        let cscv: CSCV?
+        let stride: Int
+        let cpcv: CPCVSelection?
+    }
+
+    /// The context of a sweep of `combinations` on `candles`.
+    package func rowContext(combinations: Int, candles: CandleSeries) -> RowContext {
+        // Every combination at synthetic depth reads the series' spread pairs from the cache.
+        RowContext(cscv: overfittingBlocks > 0 && combinations >= 2 ? try? CSCV(length: candles.count, blocks: overfittingBlocks) : nil,
+                   stride: overfittingStride(combinations), cpcv: cv.map(CPCVSelection.init))
+    }
+
+    /// The rows of combinations `numbers`, run in parallel, in the order given: what `evaluate`
+    /// hands on for each chunk, and a sequential search for each step.
+    package func rows(_ numbers: [Int], evaluator: SweepEvaluator, candles: CandleSeries, context: RowContext) -> [Row] {
+        let results = Parallel.map(count: numbers.count) { k -> Row in
+            let combo = numbers[k]
+            do {
+                let result = try evaluator.run(combo, on: candles, cache: context.cache)
+                let returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
+                var row = Row(combo: combo, stats: SweepStats(result, returns: returns,
+                                                                periodsPerYear: evaluator.periodsPerYear))
+                if let cscv = context.cscv, combo % context.stride == 0 {
+                    let stats = returns.withUnsafeBufferPointer { cscv.blockStatistics(returns: $0) }
+                    row.blockSums = stats.sums
+                    row.blockSquares = stats.squares
+                }
+                if let cpcv = context.cpcv, combo % context.stride == 0 {
+                    (row.cvSums, row.cvSquares) = returns.withUnsafeBufferPointer { cpcv.segmentStatistics(returns: $0) }
+                }
+                return row
+            } catch {
+                return Row(combo: combo, error: "\(error)")
+            }
+        }
+        return results.enumerated().map { k, result -> Row in
+            switch result {
+            case .success(let row): return row
+            case .failure(let error): return Row(combo: numbers[k], error: "\(error)")
+            }
         }
     }
 

@@ -203,6 +203,79 @@ package enum GSL {
         return gsl_cdf_ugaussian_Pinv(p)
     }
 
+    /// Standard normal density, the derivative of `normalCDF` (`gsl_ran_ugaussian_pdf`).
+    package static func normalPDF(_ z: Double) -> Double {
+        prepare()
+        return gsl_ran_ugaussian_pdf(z)
+    }
+
+    // MARK: - Linear algebra
+
+    /// The Cholesky factor L of a symmetric positive-definite matrix A = L L^T
+    /// (`gsl_linalg_cholesky_decomp1`), for solving with A many times.
+    package struct Cholesky: Sendable {
+        package let size: Int
+        /// Row-major n x n: L in the lower triangle and diagonal (GSL writes L^T above it).
+        private var factor: [Double]
+
+        /// Factors the row-major `size` x `size` symmetric `matrix` (only its lower triangle is read).
+        /// - Complexity: O(n^3 / 3).
+        /// - Throws: `GSLError` (`GSL_EDOM`) when the matrix is not positive definite.
+        package init(symmetric matrix: [Double], size: Int) throws {
+            GSL.prepare()
+            precondition(size > 0 && matrix.count == size * size, "cholesky: the matrix must be size x size")
+            var a = matrix
+            let status = a.withUnsafeMutableBufferPointer { p in
+                var view = gsl_matrix_view_array(p.baseAddress, size, size)
+                return gsl_linalg_cholesky_decomp1(&view.matrix)
+            }
+            try GSL.check(status, "gsl_linalg_cholesky_decomp1")
+            self.size = size
+            factor = a
+        }
+
+        /// log det A = 2 sum log L_ii.
+        package var logDeterminant: Double {
+            (0..<size).reduce(0.0) { $0 + 2 * Foundation.log(factor[$1 * size + $1]) }
+        }
+
+        /// x with A x = b (`gsl_linalg_cholesky_solve`).
+        package func solve(_ b: [Double]) throws -> [Double] {
+            precondition(b.count == size, "cholesky: the right-hand side must have size elements")
+            var x = [Double](repeating: 0, count: size)
+            var l = factor, rhs = b
+            let status = l.withUnsafeMutableBufferPointer { lp in
+                rhs.withUnsafeMutableBufferPointer { bp in
+                    x.withUnsafeMutableBufferPointer { xp in
+                        var lv = gsl_matrix_view_array(lp.baseAddress, size, size)
+                        var bv = gsl_vector_view_array(bp.baseAddress, size)
+                        var xv = gsl_vector_view_array(xp.baseAddress, size)
+                        return gsl_linalg_cholesky_solve(&lv.matrix, &bv.vector, &xv.vector)
+                    }
+                }
+            }
+            try GSL.check(status, "gsl_linalg_cholesky_solve")
+            return x
+        }
+
+        /// X with L X = B, for the row-major `size` x `columns` matrix `b` (`gsl_blas_dtrsm`,
+        /// lower, not transposed): column j of X is L^-1 b_j, so its squared norm is
+        /// b_j^T A^-1 b_j.
+        package func lowerSolve(_ b: [Double], columns: Int) throws -> [Double] {
+            precondition(columns > 0 && b.count == size * columns, "cholesky: the right-hand sides must be size x columns")
+            var l = factor, x = b
+            let status = l.withUnsafeMutableBufferPointer { lp in
+                x.withUnsafeMutableBufferPointer { xp in
+                    var lv = gsl_matrix_view_array(lp.baseAddress, size, size)
+                    var xv = gsl_matrix_view_array(xp.baseAddress, size, columns)
+                    return gsl_blas_dtrsm(CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, 1, &lv.matrix, &xv.matrix)
+                }
+            }
+            try GSL.check(status, "gsl_blas_dtrsm")
+            return x
+        }
+    }
+
     // MARK: - Histograms
 
     /// Counts of `x` in `bins` equal-width bins over `lower..<upper` (`gsl_histogram`); the upper

@@ -10,7 +10,9 @@ import Foundation
 /// `report.html`, `heatmap.svg`, the walk-forward files). `bt sweep` and `bt merge` run it.
 public struct SweepPlan {
     public let strategy: Strategy
-    public let grid: ParameterGrid
+    /// The swept axes' values; of a Bayesian search before it ran, each list's values and
+    /// each range's ends.
+    public internal(set) var grid: ParameterGrid
     public let filter: WhereClause?
     /// The strategy's parameters with the fixed ones applied: each combination sets its swept
     /// values on a copy.
@@ -30,9 +32,15 @@ public struct SweepPlan {
     public var cv: CombinatorialPurgedCV.Settings?
     /// Grid indexes that pass the filter, by combination number; of a random search, the
     /// draws' indexes into `grid`, the distinct values drawn.
-    public let combos: [Int]
+    /// Of a Bayesian search, the combinations it evaluated in that order (empty before it ran).
+    public internal(set) var combos: [Int]
     /// A random search and the space it drew from; nil for a grid sweep.
     public private(set) var search: (search: RandomSearch, space: SearchSpace)?
+    /// A Bayesian search and the space it searches; nil for a grid sweep. It runs per symbol,
+    /// on that symbol's data (`SweepPlan+Bayes.swift`).
+    public internal(set) var bayes: (search: BayesSearch, space: SearchSpace)?
+    /// The rows a Bayesian search evaluated, by combination number (of `combos`), once it ran.
+    var searchedRows: [Sweep.Row]?
     /// The command line the report's manifest records.
     public var commandLine: [String] = []
     /// How a combination's error is worded in its row (the command line names settings by
@@ -70,35 +78,45 @@ public struct SweepPlan {
     }
 
     /// The sweep of `specs` (`--grid`): every combination of their grid, or with `search` the
-    /// combinations it draws from their space (`SearchSpace`: ranges without a step allowed).
-    /// - Throws: as the grid's initialiser, and `InputError` for a bad spec or a search that
-    ///   cannot draw its trials (`RandomSearch.draw`).
-    public init(strategy: Strategy, specs: [String], search: RandomSearch?, fixed: [String] = [], where whereText: String? = nil,
-                portfolio: Bool = false) throws {
+    /// combinations it draws from their space (`SearchSpace`: ranges without a step allowed),
+    /// or with `bayes` those a Bayesian search of their space evaluates on each symbol.
+    /// - Throws: as the grid's initialiser, and `InputError` for a bad spec, a search that
+    ///   cannot draw its trials (`RandomSearch.draw`), or a Bayesian one with an axis of one
+    ///   value, more trials than the space's combinations, or a portfolio.
+    public init(strategy: Strategy, specs: [String], search: RandomSearch?, bayes: BayesSearch? = nil, fixed: [String] = [],
+                where whereText: String? = nil, portfolio: Bool = false) throws {
+        if let bayes {
+            try self.init(strategy: strategy, specs: specs, bayes: bayes, fixed: fixed, where: whereText, portfolio: portfolio)
+            return
+        }
         guard let search else {
             try self.init(strategy: strategy, grid: try ParameterGrid(parsing: specs), fixed: fixed, where: whereText, portfolio: portfolio)
             return
         }
         let space = try SearchSpace(parsing: specs)
-        // A range's ends are checked as a list's values are (a setting's valid values are an interval).
-        let checked = space.axes.map { axis -> (String, [Double]) in
-            switch axis.domain {
-            case .values(let v): (axis.name, v)
-            case .integers(let lower, let upper): (axis.name, [Double(lower), Double(upper)])
-            case .reals(let lower, let upper): (axis.name, [lower, upper])
-            }
-        }
-        try self.init(strategy: strategy, axes: checked, fixed: fixed, where: whereText, portfolio: portfolio) { filter, defaults in
+        try self.init(strategy: strategy, axes: Self.checkedValues(space), fixed: fixed, where: whereText, portfolio: portfolio) { filter, defaults in
             let draws = try search.draw(from: space, where: filter?.matches, defaults: defaults)
             return (draws.grid, draws.combos)
         }
         self.search = (search, space)
     }
 
+    /// The values of each axis of `space` that are checked as a grid's are: a list's values,
+    /// a range's ends (a setting's valid values are an interval).
+    static func checkedValues(_ space: SearchSpace) -> [(name: String, values: [Double])] {
+        space.axes.map { axis -> (String, [Double]) in
+            switch axis.domain {
+            case .values(let v): (axis.name, v)
+            case .integers(let lower, let upper): (axis.name, [Double(lower), Double(upper)])
+            case .reals(let lower, let upper): (axis.name, [lower, upper])
+            }
+        }
+    }
+
     /// Checks the swept `axes` (names and values), the fixed parameters and the filter, then
     /// takes the grid and its combinations from `select` (given the filter and the values of
     /// the parameters not swept).
-    private init(strategy: Strategy, axes: [(name: String, values: [Double])], fixed: [String], where whereText: String?,
+    init(strategy: Strategy, axes: [(name: String, values: [Double])], fixed: [String], where whereText: String?,
                  portfolio: Bool, select: (WhereClause?, [String: Double]) throws -> (ParameterGrid, [Int])) throws {
         self.strategy = strategy
         let parameterNames = strategy.parameters.map(\.name)
@@ -133,14 +151,18 @@ public struct SweepPlan {
         // The filter reads the strategy's parameters and the swept axes (an exit not swept has no value there).
         let filterNames = parameterNames + (portfolio ? [Self.slotsAxis] : []) + axes.map(\.name)
         filter = try whereText.map { try WhereClause($0, names: Set(filterNames)) }
-        let defaults = Dictionary(uniqueKeysWithValues: base.values.compactMap { item -> (String, Double)? in
+        (grid, combos) = try select(filter, Self.numericValues(base))
+    }
+
+    /// The numeric values of `parameters` by name: what a filter reads of the parameters not swept.
+    static func numericValues(_ parameters: StrategyParameters) -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: parameters.values.compactMap { item -> (String, Double)? in
             switch item.value {
             case .int(let v): return (item.name, Double(v))
             case .double(let v): return (item.name, v)
             case .string: return nil
             }
         })
-        (grid, combos) = try select(filter, defaults)
     }
 
     /// Grid indexes that pass `filter`, given the values of the parameters not swept.
@@ -236,15 +258,23 @@ public struct SweepPlan {
     ///   execution and bars per year (nil: inferred from the window's times).
     public func prepare(symbol: String,
                         load: (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?)) throws -> Job {
+        let combos = self.combos, grid = self.grid
+        return try prepare(symbol: symbol, load: load) { grid.values(at: combos[$0]) }
+    }
+
+    /// `prepare(symbol:load:)` with combination `combo` being the values `values(combo)` of the
+    /// grid's axes, in axis order.
+    func prepare(symbol: String, load: (String) throws -> (CandleWindow, ExecutionConfig, periodsPerYear: Double?),
+                 values: @escaping @Sendable (Int) -> [Double]) throws -> Job {
         let (window, config, given) = try load(symbol)
         let candles = window.candles
         let ppy = given ?? PeriodsPerYear.infer(from: candles.time)
-        let combos = self.combos, grid = self.grid, strategy = self.strategy, base = self.base, reword = self.reword
+        let grid = self.grid, strategy = self.strategy, base = self.base, reword = self.reword
         let swept = executionAxes
         let signals: SweepEvaluator.SignalSource = { candles, cache, combo in
             do {
                 var parameters = base
-                for (k, (axis, value)) in zip(grid.axes, grid.values(at: combos[combo])).enumerated() where swept[k] == nil {
+                for (k, (axis, value)) in zip(grid.axes, values(combo)).enumerated() where swept[k] == nil {
                     try parameters.set(axis.name, to: value)
                 }
                 return try strategy.signals(candles, parameters, cache: cache)
@@ -255,7 +285,7 @@ public struct SweepPlan {
         let configure: SweepEvaluator.Configure = { combo in
             do {
                 var c = config
-                for (k, value) in grid.values(at: combos[combo]).enumerated() {
+                for (k, value) in values(combo).enumerated() {
                     if let setting = swept[k] { try c.set(setting, to: value) }
                 }
                 try c.validate()
@@ -295,6 +325,7 @@ public struct SweepPlan {
             throw InputError("runs in one process: its selection needs every combination's returns (not split into shards)",
                              setting: .cv, value: cv.text)
         }
+        if bayes != nil { throw BayesSearch.notSharded }
         let numbers = self.numbers(in: shard)
         let manifest = PartialManifest(command: "sweep", arguments: arguments, shard: shard, items: combos.count,
                                        itemsSHA256: combosFingerprint, assigned: numbers.count, dataSHA256: "")
@@ -345,6 +376,12 @@ public struct SweepPlan {
         if let set = merged, let error = set.manifest.symbols[index].error {
             throw InputError(error)  // every shard failed on this symbol, as one process would have
         }
+        if bayes != nil, searchedRows == nil {
+            if merged != nil { throw BayesSearch.notSharded }
+            let loaded = try load(symbol)
+            let plan = try searched(symbol: symbol, loaded: loaded, progress: progress, checkpoint: checkpoint)
+            return try plan.run(symbol: symbol, index: index, directory: directory, rerun: rerun, checkpoint: checkpoint) { _ in loaded }
+        }
         let job = try prepare(symbol: symbol, load: load)
         let candles = job.candles, evaluator = job.evaluator
         do {
@@ -393,11 +430,19 @@ public struct SweepPlan {
             }
         } else {
             let grid = self.grid, combos = self.combos
-            summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: candles,
-                                    progress: progress) { rows in
-                try checkpoint()
+            if let rows = searchedRows {  // a Bayesian search's, evaluated as it chose them
+                var summarizer = Sweep.Summarizer(sweep, combinations: combos.count, length: candles.count)
+                summarizer.add(rows)
                 try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
                 cells.add(rows)
+                summary = summarizer.finish()
+            } else {
+                summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: candles,
+                                        progress: progress) { rows in
+                    try checkpoint()
+                    try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+                    cells.add(rows)
+                }
             }
             choices = job.walkForward.map {
                 $0.choose(combinations: combos.count, evaluator: evaluator, candles: candles, rankStat: rank)
@@ -415,6 +460,10 @@ public struct SweepPlan {
         report.topShown = top
         report.cv = job.cv
         report.search = search.map { $0.search.summary(of: $0.space) }
+        if let bayes {
+            report.search = bayes.search.summary(of: bayes.space)
+            report.searchedBy = "chosen by a Bayesian search"
+        }
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: candles)
         if let wf = job.walkForward, let choices {
             report.walkForward = try wf.trade(choices, evaluator: evaluator, candles: candles, rankStat: rank)

@@ -27,9 +27,11 @@ public struct SweepReport {
     public var deflation: Sweep.Deflation?
     public var walkForward: WalkForward.Outcome?
     public var topShown = 20
-    /// A random search's account of its draws (`RandomSearch.summary`); nil for a grid sweep,
-    /// whose manifest lists the grid's values instead.
+    /// A search's account of its combinations (`RandomSearch.summary`, `BayesSearch.summary`);
+    /// nil for a grid sweep, whose manifest lists the grid's values instead.
     public var search: String?
+    /// How a search picked its combinations, for the terminal's first line.
+    public var searchedBy = "drawn at random"
     /// The splits of a combinatorial purged cross-validation, when the sweep made one.
     public var cv: CombinatorialPurgedCV?
 

@@ -13,7 +13,7 @@ public enum SweepSummaryText {
         let grid = report.grid
         var out = "Sweep \(TerminalText.escaped(report.strategy)) on \(TerminalText.escaped(report.candles.symbol))"
             + (report.execution.conventions.map { " (conventions: \($0))" } ?? "") + ": \(report.combos.count) combinations"
-            + (report.search == nil ? ", " : " drawn at random, ")
+            + (report.search == nil ? ", " : " \(report.searchedBy), ")
             + "\(s.evaluated - s.failed) ran, \(s.failed) failed; ranked by \(report.rankStat)\n"
         if let best = s.best, let m = s.bestStats {
             let values = grid.combination(at: report.combos[best])
