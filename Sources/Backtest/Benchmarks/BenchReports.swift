@@ -65,14 +65,28 @@ extension ScreenBenchmark.Result {
 }
 
 extension SweepBenchmark.Result {
-    package func json(bars: Int) -> JSONValue {
-        ["bars": .int(bars), "combos": .int(combinations), "seconds": .number(seconds)]
+    /// With each of `searches` (a search of the same space) as a member named for it.
+    package func json(bars: Int, searches: [(name: String, result: SearchBenchmark.Result)] = []) -> JSONValue {
+        .object([(key: "bars", value: .int(bars)), (key: "combos", value: .int(combinations)), (key: "seconds", value: .number(seconds))]
+                + searches.map { (key: $0.name, value: $0.result.json) })
     }
 
     package func text(bars: Int, repeats: Int) -> String {
         let rate = Double(bars) * Double(combinations) / seconds
         return "ma-cross sweep: 76 windows, \(combinations) combinations on \(bars) bars, best of \(repeats):\n"
             + String(format: "  %.3f s, %.1f million bar-backtests per second (best sharpe %.3f)\n", seconds, rate / 1e6, bestSharpe)
+    }
+}
+
+extension SearchBenchmark.Result {
+    package var json: JSONValue {
+        ["trials": .int(trials), "seconds": .number(seconds), "trials_per_second": .number(trialsPerSecond)]
+    }
+
+    /// One line: `name` (random, bayes), the trials, the time and the rate.
+    package func text(_ name: String) -> String {
+        String(format: "  %@ search, %d trials: %.3f s, %.0f trials per second (best sharpe %.3f)\n",
+               name, trials, seconds, trialsPerSecond, bestSharpe)
     }
 }
 

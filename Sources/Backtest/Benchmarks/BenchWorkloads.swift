@@ -85,15 +85,28 @@ package enum BenchWorkloads {
     /// The evaluator of `strategy` (parameters `fast` and `slow`) over `pairs`, daily bars.
     package static func evaluator(_ strategy: Strategy, pairs: [(Int, Int)]) throws -> SweepEvaluator {
         let defaults = try strategy.parameters([])
-        let parameters = try pairs.map { fast, slow in
-            var p = defaults
-            try p.set("fast", to: Double(fast))
-            try p.set("slow", to: Double(slow))
-            return p
-        }
+        let parameters = try pairs.map { fast, slow in try Self.parameters(defaults, fast: Double(fast), slow: Double(slow)) }
         return SweepEvaluator(config: sweepConfig, periodsPerYear: 252) { candles, cache, combo in
             try strategy.signals(candles, parameters[combo], cache: cache)
         }
+    }
+
+    /// The evaluator of `strategy` with combination `combo` the windows `pair(combo)` (a search
+    /// that chooses them as it goes), daily bars.
+    package static func evaluator(_ strategy: Strategy, pair: @escaping @Sendable (Int) -> (fast: Double, slow: Double)) throws
+    -> SweepEvaluator {
+        let defaults = try strategy.parameters([])
+        return SweepEvaluator(config: sweepConfig, periodsPerYear: 252) { candles, cache, combo in
+            let (fast, slow) = pair(combo)
+            return try strategy.signals(candles, try Self.parameters(defaults, fast: fast, slow: slow), cache: cache)
+        }
+    }
+
+    private static func parameters(_ defaults: StrategyParameters, fast: Double, slow: Double) throws -> StrategyParameters {
+        var p = defaults
+        try p.set("fast", to: fast)
+        try p.set("slow", to: slow)
+        return p
     }
 
     /// `count` synthetic daily series of `bars` bars (seed 1) stored at `db`, and the `strategy`

@@ -96,9 +96,10 @@ extension Option {
                                   help: "Rank only symbols with at least N trades (default 10); thinner rows follow, marked")
     static let grid = Option("grid", kind: .repeated, valueName: "NAME=RANGE",
                              help: "Swept parameter: start:stop:step, a,b,c, a value, or (random search) start:stop")
-    static let search = Option("search", kind: .value, valueName: "grid|random",
-                               help: "Every combination of the grid (default), or --trials drawn at random from its axes")
-    static let trials = Option("trials", kind: .value, valueName: "N", help: "Distinct combinations a random search draws")
+    static let search = Option("search", kind: .value, valueName: "grid|random|bayes",
+                               help: "Every combination of the grid (default), --trials drawn at random from its axes, "
+                                   + "or --trials chosen one by one by a Gaussian-process model (bayes)")
+    static let trials = Option("trials", kind: .value, valueName: "N", help: "Distinct combinations a random or Bayesian search evaluates")
     static let `where` = Option("where", kind: .value, valueName: "EXPR",
                                 help: "Keep combinations where EXPR holds, e.g. \"fast<slow\"")
     static let walkForward = Option("walk-forward", kind: .value, valueName: "K",

@@ -18,7 +18,7 @@ extension Command {
             .portfolioRank,
             .weight,
             .rebalance,
-            .grid, .search, .trials, .seed.withHelp("Seed of --search random (default 1)"),
+            .grid, .search, .trials, .seed.withHelp("Seed of --search random or bayes (default 1)"),
             .where,
             .param.withHelp("Fixed strategy parameter"),
             .rank.withHelp("Metric to rank by (default sharpe): " + SweepStats.names.joined(separator: " "), valueName: "METRIC"),
@@ -50,7 +50,7 @@ enum SweepCommand {
         guard !symbols.isEmpty else { throw UsageError("give a SYMBOL or \(Option.symbols)", command: "sweep") }
         let plan = try SweepPlan(args: args, strategy: strategy)
         // Shards and Slurm's array tasks each run a part; a Bayesian search's parts depend on each other.
-        if plan.bayes != nil, args.value(.shard) != nil || args.command.path.first == "slurm" { throw BayesSearch.notSharded }
+        if plan.bayes != nil, args.command.path.first == "slurm" || args.value(.shard) != nil { throw BayesSearch.notSharded }
         return (plan, symbols)
     }
 

@@ -187,4 +187,26 @@ struct GSLMedianTests {
         #expect(GSL.median(x).bitPattern == want.bitPattern, "n \(n)")
         #expect(GSL.median([]).isNaN)
     }
+
+    @Test("Cholesky: solves A x = b and L X = B, log det; a matrix that is not positive definite is refused")
+    func cholesky() throws {
+        // A = L L^T with L = [[2, 0, 0], [1, 3, 0], [-1, 2, 1]]: det A = (2 * 3 * 1)^2 = 36.
+        let a: [Double] = [4, 2, -2, 2, 10, 5, -2, 5, 6]
+        let c = try GSL.Cholesky(symmetric: a, size: 3)
+        #expect(close(c.logDeterminant, Foundation.log(36)))
+        let x = try c.solve([2, 17, 9])  // checked by multiplying back
+        let ax = (0..<3).map { i in (0..<3).reduce(0.0) { $0 + a[i * 3 + $1] * x[$1] } }
+        #expect(zip(ax, [2.0, 17, 9]).allSatisfy { abs($0 - $1) < 1e-12 })
+        // L X = B for B = L (the identity back), two columns of it.
+        let l: [Double] = [2, 0, 1, 3, -1, 2]  // the first two columns of L, row-major 3 x 2
+        let v = try c.lowerSolve(l, columns: 2)
+        #expect(zip(v, [1.0, 0, 0, 1, 0, 0]).allSatisfy { abs($0 - $1) < 1e-12 })
+        #expect(throws: GSLError.self) { try GSL.Cholesky(symmetric: [1, 2, 2, 1], size: 2) }
+    }
+
+    @Test("normal density")
+    func normalPDF() {
+        #expect(close(GSL.normalPDF(0), 1 / (2 * Double.pi).squareRoot()))
+        #expect(close(GSL.normalPDF(1.5), Foundation.exp(-1.125) / (2 * Double.pi).squareRoot()))
+    }
 }

@@ -29,7 +29,7 @@ public struct RandomSearch: Sendable, Equatable {
         case nil, "grid":
             if trials != nil || seed != nil {
                 throw InputError("\(trials != nil ? Setting.trials.mention : Setting.seed.mention) is for "
-                                 + "\(Setting.search.mention) random", setting: trials != nil ? .trials : .seed, value: trials ?? seed)
+                                 + "\(Setting.search.mention) random or bayes", setting: trials != nil ? .trials : .seed, value: trials ?? seed)
             }
             return nil
         case "random":
