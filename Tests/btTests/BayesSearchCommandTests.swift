@@ -21,8 +21,7 @@ struct BayesSearchCommandTests {
 
     @Test("the same combinations on a second run; distinct, inside the axes; the report and the overfitting figures count the trials")
     func reproducibleAndReported() throws {
-        let db = BT.scratchStore()
-        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        let db = try BT.googStore()
         let dir = BT.scratchDirectory()
         var csvs: [String] = []
         for k in 0..<2 {
@@ -52,8 +51,7 @@ struct BayesSearchCommandTests {
     /// percentile (docs/guide/sweeps.md); this checks two of them in a quarter of the grid's trials.
     @Test("on a real sweep, the best of a quarter of the grid's trials is at least the grid's 90th percentile", arguments: [1, 2])
     func beatsTheGrid(seed: Int) throws {
-        let db = BT.scratchStore()
-        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        let db = try BT.googStore()
         let dir = BT.scratchDirectory()
         let full = try BT.run(["sweep", "ma-cross", "GOOG", "--db", db, "--out", dir.appendingPathComponent("grid").path,
                                "--pbo-blocks", "0"] + Self.grid.map { $0 == "fast=5:50" ? "fast=5:50:1" : $0 })
@@ -81,8 +79,7 @@ struct BayesSearchCommandTests {
          "--search 'bayes': runs in one process"),
     ])
     func refused(extra: [String], message: String) throws {
-        let db = BT.scratchStore()
-        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        let db = try BT.googStore()
         let r = try BT.run(["sweep", "ma-cross", "GOOG", "--db", db] + extra + ["--out", BT.scratchDirectory().path])
         #expect(r.status == 2)
         #expect(r.stderr.contains(message), "\(r.stderr)")
@@ -90,8 +87,7 @@ struct BayesSearchCommandTests {
 
     @Test("refused by bt slurm sweep and with --portfolio, with the reason, exit 2")
     func refusedSlurmAndPortfolio() throws {
-        let db = BT.scratchStore()
-        #expect(try BT.run(["data", "import", "data/GOOG.csv", "--db", db]).status == 0)
+        let db = try BT.googStore()
         let search = ["--grid", "fast=5:8", "--grid", "slow=20:30", "--search", "bayes", "--trials", "4"]
         let slurm = try BT.run(["slurm", "sweep", "ma-cross", "GOOG", "--db", db, "--tasks", "2", "--dry-run",
                                 "--out", BT.scratchDirectory().path] + search)

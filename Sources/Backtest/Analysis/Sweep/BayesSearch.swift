@@ -24,23 +24,22 @@ public struct BayesSearch: Sendable, Equatable {
     static let localStep = 0.05
     static let refitEvery = 8
 
+    /// - Throws: `InputError` for `trials` outside 1 to `RandomSearch.maximumTrials`.
     public init(trials: Int, seed: UInt32 = 1) throws {
-        guard trials >= 1, trials <= RandomSearch.maximumTrials else {
-            throw InputError("must be 1 to \(RandomSearch.maximumTrials)", setting: .trials, value: String(trials))
-        }
-        self.trials = trials
-        self.seed = seed
+        self.init(try RandomSearch(trials: trials, seed: seed))
     }
 
     /// The search the options give: nil unless `search` is `bayes`.
     /// - Throws: `InputError` for `trials` missing, not a whole number or out of range, or a bad seed.
     public init?(search: String?, trials: String?, seed: String?) throws {
         guard search == "bayes" else { return nil }
-        guard let trials else {
-            throw InputError(.needsSetting, "a Bayesian search needs the number of combinations to evaluate", setting: .trials)
-        }
-        guard let n = Int(trials) else { throw InputError("not a whole number", setting: .trials, value: trials) }
-        try self.init(trials: n, seed: try RandomSearch.seed(parsing: seed))
+        self.init(try RandomSearch(parsing: trials, seed: seed, needs: "a Bayesian search needs the number of combinations to evaluate"))
+    }
+
+    /// The trials and seed of `checked` (checked as a random search's are).
+    private init(_ checked: RandomSearch) {
+        trials = checked.trials
+        seed = checked.seed
     }
 
     /// Combinations drawn at random before the model chooses: a quarter of the trials, at least

@@ -49,9 +49,10 @@ struct GaussianProcess {
             ?? Self.lengthScales.flatMap { l in Self.nuggets.map { Hyperparameters(lengthScale: l, nugget: $0) } }
         var best: (hyper: Hyperparameters, likelihood: Double, cholesky: GSL.Cholesky, weights: [Double], variance: Double)?
         var lastError: Error?
+        let distances = Self.distances(points)
         for h in candidates {
             do {
-                let c = try GSL.Cholesky(symmetric: Self.correlations(points, hyper: h), size: n)
+                let c = try GSL.Cholesky(symmetric: Self.correlations(distances, size: n, hyper: h), size: n)
                 let w = try c.solve(y)
                 let quadratic = max(zip(y, w).reduce(0) { $0 + $1.0 * $1.1 }, 1e-300)
                 let likelihood = -Double(n) / 2 * Foundation.log(quadratic / Double(n)) - c.logDeterminant / 2
@@ -84,14 +85,23 @@ struct GaussianProcess {
         return s.squareRoot()
     }
 
-    /// R: the correlations of `points` with the nugget on the diagonal (row-major).
-    static func correlations(_ points: [[Double]], hyper: Hyperparameters) -> [Double] {
+    /// The distances between `points`, below the diagonal of a row-major n x n matrix (0 elsewhere).
+    static func distances(_ points: [[Double]]) -> [Double] {
         let n = points.count
+        var d = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in 0..<i { d[i * n + j] = distance(points[i], points[j]) }
+        }
+        return d
+    }
+
+    /// R: the correlations of points `distances` apart with the nugget on the diagonal (row-major).
+    static func correlations(_ distances: [Double], size n: Int, hyper: Hyperparameters) -> [Double] {
         var r = [Double](repeating: 0, count: n * n)
         for i in 0..<n {
             r[i * n + i] = 1 + hyper.nugget
             for j in 0..<i {
-                let v = matern52(distance(points[i], points[j]), hyper.lengthScale)
+                let v = matern52(distances[i * n + j], hyper.lengthScale)
                 r[i * n + j] = v
                 r[j * n + i] = v
             }

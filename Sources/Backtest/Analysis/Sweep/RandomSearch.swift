@@ -33,14 +33,17 @@ public struct RandomSearch: Sendable, Equatable {
             }
             return nil
         case "random":
-            guard let trials else {
-                throw InputError(.needsSetting, "a random search needs the number of combinations to draw", setting: .trials)
-            }
-            guard let n = Int(trials) else { throw InputError("not a whole number", setting: .trials, value: trials) }
-            try self.init(trials: n, seed: try Self.seed(parsing: seed))
+            try self.init(parsing: trials, seed: seed, needs: "a random search needs the number of combinations to draw")
         default:
             throw InputError("expected grid, random or bayes", setting: .search, value: search)
         }
+    }
+
+    /// `trials` and `seed` as the options give them; `needs` says why `trials` is required.
+    init(parsing trials: String?, seed: String?, needs: String) throws {
+        guard let trials else { throw InputError(.needsSetting, needs, setting: .trials) }
+        guard let n = Int(trials) else { throw InputError("not a whole number", setting: .trials, value: trials) }
+        try self.init(trials: n, seed: try Self.seed(parsing: seed))
     }
 
     /// A `--seed`: a whole number from 0 to 4294967295 (the Mersenne Twister keeps 32 bits of
