@@ -93,6 +93,16 @@ struct BayesSearchTests {
     func oneValue() throws {
         let e = try #require(throws: InputError.self) { try Self.search(["x=1:6", "y=3"], trials: 5, seed: 1) { $0[0] } }
         #expect(e.setting == .grid && e.reason.contains("'y' has one value"))
+        // Two real axes: 3,163 trials would need more than 10,000,000 heatmap cells; refused before any runs.
+        var ran = false
+        let cells = try #require(throws: InputError.self) {
+            try BayesSearch(trials: 3_163).run(space: try SearchSpace(parsing: ["a=0.5:2.5", "b=1%:9%"]), where: nil) { _ in
+                ran = true
+                return []
+            }
+        }
+        #expect(cells.setting == .trials && cells.reason.contains("heatmap") && !ran)
+        #expect(throws: Never.self) { try BayesSearch(trials: 3_162).check(try SearchSpace(parsing: ["a=0.5:2.5", "b=1%:9%"])) }
         #expect(throws: InputError.self) { try BayesSearch(trials: 0) }
         #expect(try BayesSearch(search: "random", trials: "5", seed: nil) == nil)
         #expect(try BayesSearch(search: "bayes", trials: "5", seed: "9") == BayesSearch(trials: 5, seed: 9))

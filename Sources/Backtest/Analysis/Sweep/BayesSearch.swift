@@ -53,13 +53,21 @@ public struct BayesSearch: Sendable, Equatable {
             + "\(designSize) at random, seed \(seed)) from " + space.axes.map(\.spec).joined(separator: " ") + " (\(size))"
     }
 
-    /// Refuses an axis a search cannot move along: a list of one value.
-    public static func check(_ space: SearchSpace) throws {
+    /// Refuses an axis a search cannot move along (a list of one value), and, before anything
+    /// runs, trials whose distinct values on two real axes would exceed the heatmap's cells
+    /// (`RandomSearch.index` would refuse them after the search).
+    public func check(_ space: SearchSpace) throws {
         for axis in space.axes {
             if case .values(let v) = axis.domain, Set(v).count < 2 {
                 throw InputError("'\(axis.name)' has one value: a Bayesian search needs at least two on every axis "
                                  + "(fix the value with \(Setting.parameter.mention) instead)", setting: .grid, value: axis.spec)
             }
+        }
+        let reals = space.axes.filter { $0.domain.count == nil }.count
+        if reals >= 2, trials * trials > ParameterGrid.maximumCombinations {  // trials <= 10,000,000: no overflow
+            throw InputError("\(trials) trials on two real axes hold \(trials) x \(trials) distinct values, more than the "
+                             + "\(ParameterGrid.maximumCombinations) cells a sweep's heatmap holds; evaluate fewer trials, or give "
+                             + "one of those axes as a list or stepped range", setting: .trials, value: String(trials))
         }
     }
 
@@ -90,7 +98,7 @@ public struct BayesSearch: Sendable, Equatable {
     ///   draws give no new candidate, and what `objective` throws.
     public func run(space: SearchSpace, where filter: (([String: Double]) -> Bool)?, defaults: [String: Double] = [:],
                     progress: ((Int) -> Void)? = nil, objective: ([[Double]]) throws -> [Double]) throws -> Result {
-        try Self.check(space)
+        try check(space)
         let random = GSL.Random(seed: UInt(seed))
         let finite = try RandomSearch.pool(of: space, trials: trials, where: filter, defaults: defaults)
         var candidates = Candidates(space: space, finite: finite, filter: filter, defaults: defaults)

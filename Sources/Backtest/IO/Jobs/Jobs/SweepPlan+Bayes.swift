@@ -15,7 +15,7 @@ extension SweepPlan {
             throw InputError("searches one symbol's bars: not with a portfolio sweep", setting: .search, value: "bayes")
         }
         let space = try SearchSpace(parsing: specs)
-        try BayesSearch.check(space)
+        try bayes.check(space)
         let axes = Self.checkedValues(space)
         try self.init(strategy: strategy, axes: axes, fixed: fixed, where: whereText, portfolio: portfolio) { filter, defaults in
             // More trials than the combinations (that pass the filter) are refused before any data is read.
