@@ -81,7 +81,8 @@ public struct RunManifest: Sendable {
     public var minTrades: Int?
     /// Sweeps: the swept parameters and their values.
     public var grid: [ParameterGrid.Axis] = []
-    /// Random searches: what was drawn, from what, with which seed (`RandomSearch.summary`).
+    /// Random and Bayesian searches: what was evaluated, from what, with which seed
+    /// (`RandomSearch.summary`, `BayesSearch.summary`).
     public var search: String?
     /// Sweeps: the `--where` filter as typed.
     public var filter: String?
