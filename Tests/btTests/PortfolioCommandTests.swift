@@ -29,10 +29,14 @@ struct PortfolioCommandTests {
         #expect(!r.stdout.utf8.contains(0x1B))
     }
 
-    @Test("a portfolio of one symbol is bt run on it: the same statistics, trades and costs")
-    func oneSymbolIsRun() throws {
+    @Test("a portfolio of one symbol is bt run on it: the same statistics, trades and costs", arguments: [
+        ["--fee-bps", "5", "--sl", "4%"],
+        ["--short", "--entry-limit", "close * 0.99", "--short-entry-limit", "close * 1.01", "--order-bars", "3", "--maker-bps", "1"],
+        ["--short", "--entry-stop", "highest(high, 5)", "--short-entry-stop", "lowest(low, 5)", "--order-bars", "2", "--trail", "6%"],
+    ])
+    func oneSymbolIsRun(settings: [String]) throws {
         let db = try Self.store()
-        let options = ["--fee-bps", "5", "--sl", "4%", "--json", "--db", db]
+        let options = settings + ["--json", "--db", db]
         let run = try RunCommandTests.json(try BT.run(["run", "ma-cross", "GOOG"] + options).stdout)
         let p = try BT.run(["portfolio", "ma-cross", "--symbols", "goog"] + options)
         #expect(p.status == 0, "\(p.stderr)")
@@ -198,8 +202,7 @@ struct PortfolioCommandTests {
         (["ma-cross", "--symbols", "GOOG", "--all"], "give either --symbols or --all"),
         (["ma-cross", "--symbols", "GOOG,GOOG"], "symbol GOOG is given twice"),
         (["ma-cross", "GOOG"], "unexpected argument 'GOOG'"),
-        (["ma-cross", "--symbols", "GOOG", "--short", "--entry-limit", "close*0.99", "--short-entry-limit", "close*1.01"],
-         "--entry-limit: a long/short portfolio enters at market"),
+        (["ma-cross", "--symbols", "GOOG", "--short", "--entry-limit", "close*0.99"], "--short-entry-limit"),
         (["--entry", "close > sma(close, 20)", "--exit", "trade_return > 0.05", "--symbols", "GOOG", "--short"],
          "--exit: a long/short portfolio's exit rules cannot read the position yet"),
         (["--entry", "close > sma(close, $n)", "--exit", "close < sma(close, 20)", "--symbols", "GOOG"], "$n"),

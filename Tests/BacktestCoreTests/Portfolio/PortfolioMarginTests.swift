@@ -60,6 +60,9 @@ struct PortfolioMarginTests {
             Setup(name: "GOOG, \(f), long/short on spot (cash account), borrow 300 bps, stop 6%") { c, _ in
                 c.fill = fill; c.allowShort = true; c.borrowBps = 300; c.stopLoss = 0.06
             },
+            Setup(name: "GOOG, \(f), long/short on spot (cash account), 5000$ entries (a short's notional is its budget)") { c, _ in
+                c.fill = fill; c.allowShort = true; c.sizing = .cash(5_000); c.feeBps = 20
+            },
             Setup(name: "GOOG, \(f), long/short perp at 3x cross with funding, targets") { c, candles in
                 c.fill = fill; c.allowShort = true; c.instrument = .perp; c.leverage = 3; c.sizing = .equityFraction(3)
                 c.funding = funding(candles); c.takeProfit = 0.08
@@ -89,13 +92,7 @@ struct PortfolioMarginTests {
 
     @Test("ledger, fills, round trips, warnings and the account equal Engine.run", arguments: setups)
     func equalsEngine(_ setup: Setup) throws {
-        let (candles, signals) = try Self.inputs(setup)
-        var config = ExecutionConfig()
-        config.synthetic.tick = candles.inferredTick
-        setup.configure(&config, candles)
-        let run = try EngineTest.run(candles, signals, config)
-        let p = try Portfolio.run([PortfolioSymbol(candles: candles, signals: signals)], rules: PortfolioRules(maxPositions: 1), config: config)
-        PortfolioInvariants.check(p, account: true)
+        let (p, run, config) = try Self.runBoth(setup)
         Self.expectEqual(p, run, expects: setup.expects)
         if config.allowShort {
             #expect(p.trades.contains { $0.trade.side == .short } && p.trades.contains { $0.trade.side == .long })
@@ -103,6 +100,18 @@ struct PortfolioMarginTests {
                 #expect(Set(p.trades.filter { $0.trade.exitKind == .liquidation }.map(\.trade.side)) == [.long, .short])
             }
         }
+    }
+
+    /// `setup` as a portfolio of one symbol (its invariants checked) and as `Engine.run`.
+    static func runBoth(_ setup: Setup) throws -> (portfolio: PortfolioResult, run: BacktestResult, config: ExecutionConfig) {
+        let (candles, signals) = try inputs(setup)
+        var config = ExecutionConfig()
+        config.synthetic.tick = candles.inferredTick
+        setup.configure(&config, candles)
+        let run = try EngineTest.run(candles, signals, config)
+        let p = try Portfolio.run([PortfolioSymbol(candles: candles, signals: signals)], rules: PortfolioRules(maxPositions: 1), config: config)
+        PortfolioInvariants.check(p, account: true)
+        return (p, run, config)
     }
 
     /// `p` (a portfolio of one symbol) equals `run` within 1e-9 of the account's scale.

@@ -84,13 +84,8 @@ public enum Portfolio {
         }
     }
 
-    /// What a long/short book (`--short`) cannot do yet: limit and stop entries (a reversal into
-    /// a working order has no rule yet), sizes by risk or volatility.
+    /// What a long/short book (`--short`) cannot do yet: sizes by risk or volatility.
     private static func validateBook(_ config: ExecutionConfig) throws {
-        if !config.entries.isMarket {
-            throw InputError("a long/short portfolio enters at market: limit and stop entries are long only",
-                             setting: config.entries.limit != nil ? .entryLimit : .entryStop)
-        }
         switch config.sizing {
         case .risk, .volatility: throw InputError("a long/short portfolio sizes by N%, N$ or Nu", setting: .size)
         default: break

@@ -23,13 +23,13 @@ extension PortfolioSimulation {
         for o in orders {
             let j = o.symbol, p = o.price, position = ledgers[j].quantity
             let point = FillPoint(bar: o.bar, row: r, reference: p, timeMs: fillTimeMs(j, o.bar))
-            if shortEvents != nil && o.weight != 0 {
-                executeBookOrder(o, at: point, value: value, t: t)
-                continue
-            }
             if o.reason == .entry, entryPrices != nil {
                 // A limit or stop entry: it works from the next bar (this one with next-open fills).
-                place(j, signalBar: nextOpen ? o.bar - 1 : o.bar, weight: o.weight)
+                place(j, o.weight < 0 ? .short : .long, signalBar: nextOpen ? o.bar - 1 : o.bar, weight: abs(o.weight))
+                continue
+            }
+            if shortEvents != nil && o.weight != 0 {
+                executeBookOrder(o, at: point, value: value, t: t)
                 continue
             }
             if o.weight == 0 {
@@ -164,13 +164,15 @@ extension PortfolioSimulation {
     /// leverage × (equity − the initial margin the positions hold), equity with symbol `j` at the
     /// order's price and the others at this row's prices (their opens when `atOpen`), and at most
     /// `budget` with its fee inside (`N$`: without).
-    /// A short in a cash account: at most its budget, fee inside (its proceeds are cash).
+    /// A short in a cash account: at most its budget, fee inside (its proceeds are cash; `N$`:
+    /// the budget is the notional, as `bt run` sizes it).
     func openingLimit(_ j: Int, at point: FillPoint, value: Double, budget: Double?, t: Int64, atOpen: Bool,
                       short: Bool = false) -> (limit: Double, positive: Bool) {
         let fees = ledgers[j].fees, p = point.reference
         if short && account?.margin != true {
-            let limit = budget.map { fees.affordableNotional(cash: $0, price: multipliers[j] * p, maker: point.maker) } ?? .infinity
-            return (limit, value > 0)
+            guard let budget else { return (.infinity, value > 0) }
+            if case .cash = config.sizing { return (budget, value > 0) }
+            return (fees.affordableNotional(cash: budget, price: multipliers[j] * p, maker: point.maker), value > 0)
         }
         guard account?.margin == true else {
             // Cash a buy may spend on notional so that notional + fee <= cash.
