@@ -176,6 +176,33 @@ struct PortfolioCommandTests {
         #expect(bad.status == 0 && bad.stdout.contains("1 failed"), "\(bad.stdout) \(bad.stderr)")
     }
 
+    @Test("bt sweep --portfolio --short --neutral sweeps a market-neutral book: each row is the bt portfolio --neutral run")
+    func sweepNeutral() throws {
+        let db = try Self.store()
+        let dir = BT.scratchDirectory().appendingPathComponent("sweep-neutral").path
+        let rules = ["--entry", "close > sma(close, $n)", "--exit", "close < sma(close, $n)", "--symbols", "SYN0001,SYN0002,SYN0003,GOOG",
+                     "--max-positions", "2", "--short", "--neutral", "--rebalance", "20", "--leverage", "2"]
+        let r = try BT.run(["sweep", "--portfolio", "--grid", "n=10,20", "--out", dir, "--db", db] + rules)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("2 combinations, 2 ran, 0 failed"), "\(r.stdout)")
+        let csv = try String(contentsOfFile: "\(dir)/sweep.csv", encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let row = try #require(csv.first { $0.first == "20" })
+        let column = try #require(csv[0].firstIndex(of: "total_return"))
+        let total = try #require(Double(row[column]))
+        let p = try BT.run(["portfolio", "--param", "n=20", "--json", "--no-costs", "--db", db] + rules)
+        #expect(p.status == 0, "\(p.stderr)")
+        let j = try RunCommandTests.json(p.stdout)
+        let stats = try #require(j["stats"] as? [String: Any])
+        #expect(stats["total_return"] as? Double == total && (stats["trades"] as? Double ?? 0) > 4, "\(stats)")
+        #expect((j["portfolio"] as? [String: Any])?["neutral"] as? Bool == true)
+        let md = try String(contentsOfFile: "\(dir)/sweep.md", encoding: .utf8)
+        #expect(md.contains("portfolio_neutral"))
+        // Refused once, before any combination runs: a neutral book needs shorts.
+        let bad = try BT.run(["sweep", "--portfolio", "--grid", "n=10,20", "--out", dir + "-bad", "--db", db]
+                             + rules.filter { $0 != "--short" })
+        #expect(bad.status == 2 && bad.stderr.contains("--short") && bad.stderr.contains("market-neutral"), "\(bad.stderr)")
+    }
+
     @Test("bt bench portfolio --json prints symbols, bars and seconds")
     func bench() throws {
         let r = try BT.run(["bench", "portfolio", "--symbols", "30", "--bars", "400", "--repeat", "1", "--json"])

@@ -88,6 +88,10 @@ struct PortfolioPropertyTests {
             $0.allowShort = true; $0.leverage = 3; $0.fill = .close; $0.takeProfit = 0.03
             $0.entries = EntryRules(limit: limitAbove, stop: breakout, shortLimit: shortLimitBelow, shortStop: breakdown, orderBars: 4)
         },
+        Setup(name: "rotation 2 a side, neutral at 3x, rank weights, stops between weekly dates",
+              rules: PortfolioRules(maxPositions: 2, weighting: .rank, rebalance: .weekly, rotate: true, neutral: true)) {
+            $0.allowShort = true; $0.leverage = 3; $0.stopLoss = 0.02
+        },
         Setup(name: "K=3 a side, neutral perp at 4x, stop entries, monthly rebalance",
               rules: PortfolioRules(maxPositions: 3, rebalance: .monthly, neutral: true)) {
             $0.allowShort = true; $0.instrument = .perp; $0.leverage = 4; $0.funding = funding

@@ -34,22 +34,7 @@ public enum Portfolio {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
         try rules.validate(ranked: ranked)
-        if rules.neutral {
-            guard config.allowShort else {
-                throw InputError(.needsSetting, "a market-neutral book balances a long leg against a short leg: it needs shorts",
-                                 setting: .short)
-            }
-            guard sorted.count > 1 else {
-                throw InputError("a market-neutral book holds a long and a short at once: it needs two symbols or more", setting: .neutral)
-            }
-            if config.entries.pyramid > 1 {
-                throw InputError("a market-neutral book sizes each leg by its members: stacked entries would unbalance it", setting: .pyramid)
-            }
-            if case .units = config.sizing {
-                throw InputError("a market-neutral book sizes by value (N% or N$): units of different prices are not equal notionals",
-                                 setting: .size)
-            }
-        }
+        try validate(rules, symbols: sorted.count, config: config)
         if rules.rotate && !config.entries.isMarket {
             throw InputError("a rotation holds the top symbols at each rebalance with market orders: limit and stop entries "
                              + "need entry signals", setting: config.entries.limit != nil ? .entryLimit : .entryStop)
@@ -62,6 +47,26 @@ public enum Portfolio {
         var simulation = PortfolioSimulation(sorted, rules: rules, config: config,
                                              mode: rules.rotate ? .rotation : .signals, inputs: try inputs(sorted, config))
         return simulation.run()
+    }
+
+    /// Throws `InputError` for what a market-neutral book (`rules.neutral`) does not take: no
+    /// shorts, one symbol, pyramiding, sizes in units. Nothing without `neutral`.
+    public static func validate(_ rules: PortfolioRules, symbols: Int, config: ExecutionConfig) throws {
+        guard rules.neutral else { return }
+        guard config.allowShort else {
+            throw InputError(.needsSetting, "a market-neutral book balances a long leg against a short leg: it needs shorts",
+                             setting: .short)
+        }
+        guard symbols > 1 else {
+            throw InputError("a market-neutral book holds a long and a short at once: it needs two symbols or more", setting: .neutral)
+        }
+        if config.entries.pyramid > 1 {
+            throw InputError("a market-neutral book sizes each leg by its members: stacked entries would unbalance it", setting: .pyramid)
+        }
+        if case .units = config.sizing {
+            throw InputError("a market-neutral book sizes by value (N% or N$): units of different prices are not equal notionals",
+                             setting: .size)
+        }
     }
 
     /// Executes given target orders (row, symbol index into the symbols sorted by name, target
