@@ -76,6 +76,20 @@ struct PortfolioMarginTests {
                 c.fill = fill; c.allowShort = true; c.instrument = .perp; c.leverage = 15; c.mmr = 0.04; c.sizing = .equityFraction(15)
                 c.funding = funding(candles); c.maxParticipation = nil
             },
+            Setup(name: "GOOG, \(f), inverse-perp x100 at 3x cross with funding, stop 5% (equity in the coin)") { c, candles in
+                c.fill = fill; c.instrument = .inversePerp; c.multiplier = 100; c.leverage = 3; c.sizing = .equityFraction(3)
+                c.funding = funding(candles); c.stopLoss = 0.05; c.initialCash = 20
+            },
+            Setup(name: "random, \(f), long/short inverse-perp at 15x cross, mmr 3%: liquidations of both sides", random: true,
+                  expects: [.liquidation]) { c, candles in
+                c.fill = fill; c.allowShort = true; c.instrument = .inversePerp; c.leverage = 15; c.mmr = 0.03
+                c.sizing = .equityFraction(15); c.funding = funding(candles); c.maxParticipation = nil; c.initialCash = 50
+            },
+            Setup(name: "random, \(f), inverse-perp x10 at 20x isolated, 3$ entries: liquidations", random: true,
+                  expects: [.liquidation]) { c, _ in
+                c.fill = fill; c.instrument = .inversePerp; c.multiplier = 10; c.leverage = 20; c.margin = .isolated; c.mmr = 0.01
+                c.sizing = .cash(3); c.maxParticipation = nil; c.initialCash = 40
+            },
             Setup(name: "random, \(f), spot at 3x, 30 units, interest 12%, a participation cap", random: true) { c, _ in
                 c.fill = fill; c.leverage = 3; c.sizing = .units(30); c.marginRate = 0.12; c.maxParticipation = 0.01
             },
@@ -140,8 +154,8 @@ struct PortfolioMarginTests {
         let a = p.account.account, b = run.account
         #expect((a == nil) == (b == nil), sourceLocation: sourceLocation)
         if let a, let b {
-            #expect(a.instrument == b.instrument && a.margin == b.margin && a.leverage == b.leverage && a.multiplier == b.multiplier,
-                    sourceLocation: sourceLocation)
+            #expect(a.instrument == b.instrument && a.margin == b.margin && a.leverage == b.leverage && a.multiplier == b.multiplier
+                    && a.currency == b.currency && a.description == b.description, sourceLocation: sourceLocation)
             #expect(a.liquidations == b.liquidations && a.stoppedAt == b.stoppedAt, sourceLocation: sourceLocation)
             #expect(near(a.fundingPaid, b.fundingPaid) && near(a.interestPaid, b.interestPaid), sourceLocation: sourceLocation)
             #expect(a.fundingFlows.count == b.fundingFlows.count, sourceLocation: sourceLocation)

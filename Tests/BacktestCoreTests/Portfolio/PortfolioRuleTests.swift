@@ -64,8 +64,9 @@ struct PortfolioRuleTests {
         perp.instrument = .perp
         let mixed = [PortfolioSymbol(candles: s[0].candles, signals: s[0].signals, liquidity: perp), s[1]]
         #expect(setting { _ = try Portfolio.run(mixed, rules: PortfolioRules(), config: Self.plain) } == .instrument)
-        // Every instrument a run knows: the linear ones trade in a portfolio, any other (an
-        // inverse contract, coin-margined) is refused naming the instrument.
+        // Every instrument a run knows: the linear ones trade in a portfolio; an inverse contract
+        // (coin-margined) only beside contracts of its own coin, which names like S0 do not tell
+        // (PortfolioInverseTests), so it is refused naming the instrument.
         for kind in Instrument.allCases {
             var c = Self.plain
             c.instrument = kind

@@ -50,7 +50,7 @@ extension PortfolioSimulation {
             var value = cash
             for k in active where ledgers[k].quantity != 0 {
                 let ck = state[k].cursor
-                value += ledgers[k].quantity * multipliers[k] * (hasBar(k, t) ? candles[k].open[ck] : candles[k].close[ck - 1])
+                value += self.value(k, ledgers[k].quantity, at: hasBar(k, t) ? candles[k].open[ck] : candles[k].close[ck - 1])
             }
             // A short is sized by its budget, as `executeBookOrder` sizes a market short.
             let short = order.side == .short

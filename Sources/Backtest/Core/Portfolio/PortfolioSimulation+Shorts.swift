@@ -128,7 +128,7 @@ extension PortfolioSimulation {
             value = cash
             for k in active where ledgers[k].quantity != 0 {
                 let c = state[k].cursor
-                value += ledgers[k].quantity * multipliers[k] * (hasBar(k, t) ? reference(k, c) : candles[k].close[c - 1])
+                value += self.value(k, ledgers[k].quantity, at: hasBar(k, t) ? reference(k, c) : candles[k].close[c - 1])
             }
         }
         let sign = short ? -1.0 : 1.0
