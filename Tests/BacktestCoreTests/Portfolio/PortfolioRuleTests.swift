@@ -73,7 +73,7 @@ struct PortfolioRuleTests {
             c.leverage = 2
             c.mmr = 0.01
             let refused = setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: c) }
-            #expect(refused == (Portfolio.linearInstruments.contains(kind) ? nil : .instrument), "\(kind)")
+            #expect(refused == (kind.isInverse ? .instrument : nil), "\(kind)")
         }
         #expect(setting { _ = try Portfolio.run([s[0], s[0]], rules: PortfolioRules(), config: Self.plain) } == .symbol)
         #expect(setting { _ = try PortfolioRules.Weighting.parse("equall") } == .weight)

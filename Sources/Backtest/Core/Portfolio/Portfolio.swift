@@ -106,9 +106,6 @@ public enum Portfolio {
         }
     }
 
-    /// The instruments whose PnL is in the quote currency; an inverse contract's is in its coin.
-    static let linearInstruments: Set<Instrument> = [.spot, .perp, .future]
-
     /// Throws `InputError` unless every symbol settles in one currency, the account's: all
     /// linear (the quote currency), or all inverse contracts of one coin (`Instrument.settlementCoin`;
     /// with several symbols, each one's coin must be told by its name). An inverse symbol's
