@@ -43,6 +43,35 @@ struct PortfolioInverseTests {
         #expect(r.equity.allSatisfy { $0 > 0 && $0 < 10 })
     }
 
+    @Test("no look-ahead: bars and signals after t change nothing at or before t in a long/short book of two BTC contracts")
+    func noLookAhead() throws {
+        var config = Self.config
+        config.allowShort = true
+        config.sizing = .equityFraction(4)
+        config.stopLoss = 0.03
+        let base = Self.pair(["BTCUSD", "BTCUSD_PERP"], bars: 300)
+        let rules = PortfolioRules(maxPositions: 1, rebalance: .bars(15))
+        let a = try Portfolio.run(base, rules: rules, config: config)
+        for cut in [100, 200] {
+            let t = a.time[cut]
+            var g = SplitMix64(seed: UInt64(cut))
+            let changed = base.map { s -> PortfolioSymbol in
+                var s = s
+                var c = s.candles, signals = s.signals!
+                for k in c.time.indices where c.time[k] > t {
+                    c.open[k] *= 0.7 + 0.6 * g.unit(); c.close[k] *= 0.7 + 0.6 * g.unit()
+                    c.high[k] = max(c.open[k], c.close[k]) * 1.02; c.low[k] = min(c.open[k], c.close[k]) * 0.98
+                    signals.entries[k] = g.unit() < 0.3; signals.exits[k] = g.unit() < 0.3
+                }
+                s.candles = c; s.signals = signals
+                return s
+            }
+            let b = try Portfolio.run(changed, rules: rules, config: config)
+            PortfolioInvariants.check(b, account: true)
+            PortfolioPropertyTests.expectSameUpTo(cut, a, b)
+        }
+    }
+
     @Test("refused with the reason: coins that differ, a linear symbol beside an inverse one, a coin the name does not tell")
     func refusals() throws {
         func reason(_ symbols: [PortfolioSymbol]) -> (Setting?, String) {
