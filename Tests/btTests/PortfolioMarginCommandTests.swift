@@ -52,6 +52,28 @@ struct PortfolioMarginCommandTests {
         #expect(mixed.status == 2 && mixed.stderr.contains("share one account"), "\(mixed.stderr)")
     }
 
+    @Test("inverse contracts of one coin: the account and its figures in BTC, as bt run says it; two coins refused")
+    func inverse() throws {
+        let db = BT.scratchStore(), csv = BT.root.appendingPathComponent("data/GOOG.csv").path
+        for symbol in ["BTCUSD", "BTCUSD_PERP", "ETHUSD"] {
+            let r = try BT.run(["data", "import", csv, "--symbol", symbol, "--db", db])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let options = ["--instrument", "inverse-perp", "--multiplier", "100", "--leverage", "3", "--size", "200%", "--cash", "2", "--short",
+                       "--no-chart", "--db", db]
+        let r = try BT.run(["portfolio", "ma-cross", "--symbols", "BTCUSD,BTCUSD_PERP"] + options)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("account: inverse-perp (multiplier 100), 3x cross margin, mmr 0.5%, equity in BTC"), "\(r.stdout.prefix(600))")
+        #expect(r.stdout.contains("pnl                                        BTC") || r.stdout.contains(" BTC "), "\(r.stdout.prefix(900))")
+        // Cash figures in the coin carry eight decimals, the per-symbol table's too.
+        let symbolRow = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("BTCUSD_PERP ") })
+        #expect(symbolRow.contains { $0 == "." } && symbolRow.split(separator: " ")[2].split(separator: ".").last?.count == 8, "\(symbolRow)")
+        let run = try BT.run(["run", "ma-cross", "BTCUSD"] + options)
+        #expect(run.stdout.contains("equity in BTC"))
+        let two = try BT.run(["portfolio", "ma-cross", "--symbols", "BTCUSD,ETHUSD"] + options)
+        #expect(two.status == 2 && two.stderr.contains("BTCUSD settles in BTC, ETHUSD in ETH"), "\(two.stderr)")
+    }
+
     @Test("mixed instruments: the text summary's headline names each symbol's, not the first's for all")
     func mixedHeadline() throws {
         let db = BT.scratchStore()

@@ -8,7 +8,7 @@ extension SweepPlan {
     /// `bt portfolio` for one combination, `{name}` standing for each swept value.
     func portfolioRerunCommand(args: ParsedArguments) -> String {
         let strategyWords = args.ruleOptions.isEmpty ? [args.positional(0) ?? strategy.name] : []
-        let ruleWords = args.words(for: [.weight, .rebalance]) + (args.value(.portfolioRank).map { ["--rank", $0] } ?? [])
+        let ruleWords = args.words(for: [.weight, .rebalance, .neutral]) + (args.value(.portfolioRank).map { ["--rank", $0] } ?? [])
         let words = ["bt", "portfolio"] + strategyWords + args.words(for: [.symbols, .all]) + args.words(for: StrategyOptions.all + [.param])
             + ruleWords + (grid.axes.contains { $0.name == Self.slotsAxis } ? [] : args.words(for: [.maxPositions]))
             + args.words(for: CommonOptions.range + ExecutionOptions.table + [.periodsPerYear, .db])

@@ -18,6 +18,7 @@ extension Command {
             .portfolioRank,
             .weight,
             .rebalance,
+            .neutral.withHelp("With --portfolio and --short: long notional = short notional (see bt help portfolio)"),
             .grid, .search, .trials, .seed.withHelp("Seed of --search random or bayes (default 1)"),
             .where,
             .param.withHelp("Fixed strategy parameter"),

@@ -60,6 +60,9 @@ struct PortfolioMarginTests {
             Setup(name: "GOOG, \(f), long/short on spot (cash account), borrow 300 bps, stop 6%") { c, _ in
                 c.fill = fill; c.allowShort = true; c.borrowBps = 300; c.stopLoss = 0.06
             },
+            Setup(name: "GOOG, \(f), long/short on spot (cash account), 5000$ entries (a short's notional is its budget)") { c, _ in
+                c.fill = fill; c.allowShort = true; c.sizing = .cash(5_000); c.feeBps = 20
+            },
             Setup(name: "GOOG, \(f), long/short perp at 3x cross with funding, targets") { c, candles in
                 c.fill = fill; c.allowShort = true; c.instrument = .perp; c.leverage = 3; c.sizing = .equityFraction(3)
                 c.funding = funding(candles); c.takeProfit = 0.08
@@ -72,6 +75,20 @@ struct PortfolioMarginTests {
                   expects: [.liquidation]) { c, candles in
                 c.fill = fill; c.allowShort = true; c.instrument = .perp; c.leverage = 15; c.mmr = 0.04; c.sizing = .equityFraction(15)
                 c.funding = funding(candles); c.maxParticipation = nil
+            },
+            Setup(name: "GOOG, \(f), inverse-perp x100 at 3x cross with funding, stop 5% (equity in the coin)") { c, candles in
+                c.fill = fill; c.instrument = .inversePerp; c.multiplier = 100; c.leverage = 3; c.sizing = .equityFraction(3)
+                c.funding = funding(candles); c.stopLoss = 0.05; c.initialCash = 20
+            },
+            Setup(name: "random, \(f), long/short inverse-perp at 15x cross, mmr 3%: liquidations of both sides", random: true,
+                  expects: [.liquidation]) { c, candles in
+                c.fill = fill; c.allowShort = true; c.instrument = .inversePerp; c.leverage = 15; c.mmr = 0.03
+                c.sizing = .equityFraction(15); c.funding = funding(candles); c.maxParticipation = nil; c.initialCash = 50
+            },
+            Setup(name: "random, \(f), inverse-perp x10 at 20x isolated, 3$ entries: liquidations", random: true,
+                  expects: [.liquidation]) { c, _ in
+                c.fill = fill; c.instrument = .inversePerp; c.multiplier = 10; c.leverage = 20; c.margin = .isolated; c.mmr = 0.01
+                c.sizing = .cash(3); c.maxParticipation = nil; c.initialCash = 40
             },
             Setup(name: "random, \(f), spot at 3x, 30 units, interest 12%, a participation cap", random: true) { c, _ in
                 c.fill = fill; c.leverage = 3; c.sizing = .units(30); c.marginRate = 0.12; c.maxParticipation = 0.01
@@ -89,13 +106,7 @@ struct PortfolioMarginTests {
 
     @Test("ledger, fills, round trips, warnings and the account equal Engine.run", arguments: setups)
     func equalsEngine(_ setup: Setup) throws {
-        let (candles, signals) = try Self.inputs(setup)
-        var config = ExecutionConfig()
-        config.synthetic.tick = candles.inferredTick
-        setup.configure(&config, candles)
-        let run = try EngineTest.run(candles, signals, config)
-        let p = try Portfolio.run([PortfolioSymbol(candles: candles, signals: signals)], rules: PortfolioRules(maxPositions: 1), config: config)
-        PortfolioInvariants.check(p, account: true)
+        let (p, run, config) = try Self.runBoth(setup)
         Self.expectEqual(p, run, expects: setup.expects)
         if config.allowShort {
             #expect(p.trades.contains { $0.trade.side == .short } && p.trades.contains { $0.trade.side == .long })
@@ -103,6 +114,18 @@ struct PortfolioMarginTests {
                 #expect(Set(p.trades.filter { $0.trade.exitKind == .liquidation }.map(\.trade.side)) == [.long, .short])
             }
         }
+    }
+
+    /// `setup` as a portfolio of one symbol (its invariants checked) and as `Engine.run`.
+    static func runBoth(_ setup: Setup) throws -> (portfolio: PortfolioResult, run: BacktestResult, config: ExecutionConfig) {
+        let (candles, signals) = try inputs(setup)
+        var config = ExecutionConfig()
+        config.synthetic.tick = candles.inferredTick
+        setup.configure(&config, candles)
+        let run = try EngineTest.run(candles, signals, config)
+        let p = try Portfolio.run([PortfolioSymbol(candles: candles, signals: signals)], rules: PortfolioRules(maxPositions: 1), config: config)
+        PortfolioInvariants.check(p, account: true)
+        return (p, run, config)
     }
 
     /// `p` (a portfolio of one symbol) equals `run` within 1e-9 of the account's scale.
@@ -131,8 +154,8 @@ struct PortfolioMarginTests {
         let a = p.account.account, b = run.account
         #expect((a == nil) == (b == nil), sourceLocation: sourceLocation)
         if let a, let b {
-            #expect(a.instrument == b.instrument && a.margin == b.margin && a.leverage == b.leverage && a.multiplier == b.multiplier,
-                    sourceLocation: sourceLocation)
+            #expect(a.instrument == b.instrument && a.margin == b.margin && a.leverage == b.leverage && a.multiplier == b.multiplier
+                    && a.currency == b.currency && a.description == b.description, sourceLocation: sourceLocation)
             #expect(a.liquidations == b.liquidations && a.stoppedAt == b.stoppedAt, sourceLocation: sourceLocation)
             #expect(near(a.fundingPaid, b.fundingPaid) && near(a.interestPaid, b.interestPaid), sourceLocation: sourceLocation)
             #expect(a.fundingFlows.count == b.fundingFlows.count, sourceLocation: sourceLocation)

@@ -87,6 +87,37 @@ struct PortfolioNeutralTests {
         }
     }
 
+    @Test("rotation: a stop between rebalance dates changes a leg, and the book is balanced at the next row",
+          arguments: [PortfolioRules.Weighting.equal, .rank])
+    func rotationAfterStop(weighting: PortfolioRules.Weighting) throws {
+        // Ranks 4, 3, 1, 2: S0, S1 long, S2, S3 short from row 5 (rebalance every 5 rows); S0 gaps
+        // from 10 to 9 at bar 7, through its 5% stop, which fills at the open.
+        let s = PortfolioBookRulesTests.universe(bars: 12).enumerated().map { j, s -> PortfolioSymbol in
+            guard j == 0 else { return s }
+            return PortfolioRuleTests.symbols(1, bars: 12, price: { _, k in k < 7 ? 10 : 9 }, rank: { _, _ in 4 }).map {
+                var p = $0
+                p.candles.symbol = "S0"
+                p.signals = s.signals
+                return p
+            }[0]
+        }
+        var config = PortfolioBookRulesTests.config
+        config.stopLoss = 0.05
+        let r = try Portfolio.run(s, rules: PortfolioRules(maxPositions: 2, weighting: weighting, rebalance: .bars(5), rotate: true, neutral: true),
+                                  config: config)
+        PortfolioInvariants.check(r, account: true)
+        let q = Self.positions(r)
+        #expect(q[5].map { $0 > 0 ? 1 : $0 < 0 ? -1 : 0 } == [1, 1, -1, -1], "\(q[5])")
+        #expect(r.trades.contains { $0.symbol == 0 && $0.exitBar == 7 && $0.trade.exitKind == .stopGap }, "\(r.trades.map { ($0.symbol, $0.exitBar, $0.trade.exitKind) })")
+        // Row 8: one long (S1) against two shorts, m = 1: S1 holds 1/2 of the value, the shorts
+        // 1/2 together (equal: 1/4 each; rank: S2, ranked lowest, 1/3, S3 1/6), at the row's opens.
+        let v = r.equity[7]
+        let shorts: [Double] = weighting == .equal ? [0.25, 0.25] : [1.0 / 3, 1.0 / 6]
+        let expected = [0, 0.5 * v / 20, -shorts[0] * v / 40, -shorts[1] * v / 50]
+        #expect(zip(q[8], expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(q[8]) vs \(expected)")
+        #expect(abs(q[8][1] * 20 + q[8][2] * 40 + q[8][3] * 50) < 1e-6)
+    }
+
     @Test("a neutral book needs shorts, two symbols or more and sizes by value; off, results are the book's")
     func refusals() throws {
         let s = PortfolioRuleTests.symbols(2, bars: 30, entries: [0: [2]], exits: [1: [3]])

@@ -78,6 +78,25 @@ struct PortfolioPropertyTests {
               rules: PortfolioRules(maxPositions: 3, rebalance: .monthly)) {
             $0.allowShort = true; $0.leverage = 2; $0.margin = .isolated; $0.sizing = .units(30); $0.exits = ExitRules(exitAfterBars: 5)
         },
+        Setup(name: "K=2 a side, long/short, limit entries for 3 bars, stop 3%, weekly rebalance",
+              rules: PortfolioRules(maxPositions: 2, rebalance: .weekly)) {
+            $0.allowShort = true; $0.stopLoss = 0.03
+            $0.entries = EntryRules(limit: limit, shortLimit: shortLimit, orderBars: 3)
+        },
+        Setup(name: "K=2 a side, neutral at 3x, stop-limit entries, close fills, targets",
+              rules: PortfolioRules(maxPositions: 2, neutral: true)) {
+            $0.allowShort = true; $0.leverage = 3; $0.fill = .close; $0.takeProfit = 0.03
+            $0.entries = EntryRules(limit: limitAbove, stop: breakout, shortLimit: shortLimitBelow, shortStop: breakdown, orderBars: 4)
+        },
+        Setup(name: "rotation 2 a side, neutral at 3x, rank weights, stops between weekly dates",
+              rules: PortfolioRules(maxPositions: 2, weighting: .rank, rebalance: .weekly, rotate: true, neutral: true)) {
+            $0.allowShort = true; $0.leverage = 3; $0.stopLoss = 0.02
+        },
+        Setup(name: "K=3 a side, neutral perp at 4x, stop entries, monthly rebalance",
+              rules: PortfolioRules(maxPositions: 3, rebalance: .monthly, neutral: true)) {
+            $0.allowShort = true; $0.instrument = .perp; $0.leverage = 4; $0.funding = funding
+            $0.entries = EntryRules(stop: breakout, shortStop: breakdown, orderBars: 2)
+        },
     ]
     /// Funding rows every 8 hours of 2020 and 2021 (±0.02%).
     static let funding: [FundingRate] = (0..<(2 * 365 * 3)).map { (k: Int) -> FundingRate in
@@ -87,6 +106,9 @@ struct PortfolioPropertyTests {
     static let limit = try! PriceExpression(LocatedExpression("close * 0.995", origin: .setting(.entryLimit)))
     static let limitAbove = try! PriceExpression(LocatedExpression("close * 1.01", origin: .setting(.entryLimit)))
     static let breakout = try! PriceExpression(LocatedExpression("highest(high, 3)", origin: .setting(.entryStop)))
+    static let shortLimit = try! PriceExpression(LocatedExpression("close * 1.005", origin: .setting(.shortEntryLimit)))
+    static let shortLimitBelow = try! PriceExpression(LocatedExpression("close * 0.99", origin: .setting(.shortEntryLimit)))
+    static let breakdown = try! PriceExpression(LocatedExpression("lowest(low, 3)", origin: .setting(.shortEntryStop)))
 
     static func config(_ setup: Setup) -> ExecutionConfig {
         var c = ExecutionConfig()

@@ -43,7 +43,7 @@ struct PortfolioRuleTests {
         #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .rank), config: Self.plain) } == .portfolioRank)
         var short = Self.plain
         short.allowShort = true
-        // A long/short book weighs and rotates as a long-only one, each leg its own (PortfolioBookRulesTests); it enters at market.
+        // A long/short book weighs and rotates as a long-only one, each leg its own (PortfolioBookRulesTests).
         #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(weighting: .inverseVolatility), config: short) } == nil)
         #expect(setting { _ = try Portfolio.run(ranked, rules: PortfolioRules(rebalance: .monthly, rotate: true), config: short) } == nil)
         var pyramid = short
@@ -56,21 +56,24 @@ struct PortfolioRuleTests {
         #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: risk) } == .size)
         var limit = short
         limit.entries = EntryRules(limit: PortfolioPropertyTests.limit, shortLimit: PortfolioPropertyTests.limitAbove, orderBars: 2)
-        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: limit) } == .entryLimit)
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: limit) } == nil)  // PortfolioBookEntriesTests
+        limit.entries.shortLimit = nil  // long entries' prices without the short ones'
+        #expect(setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: limit) } == .shortEntryLimit)
         // One account: a symbol traded as a perpetual beside spot at leverage 1 (a cash account).
         var perp = Self.plain
         perp.instrument = .perp
         let mixed = [PortfolioSymbol(candles: s[0].candles, signals: s[0].signals, liquidity: perp), s[1]]
         #expect(setting { _ = try Portfolio.run(mixed, rules: PortfolioRules(), config: Self.plain) } == .instrument)
-        // Every instrument a run knows: the linear ones trade in a portfolio, any other (an
-        // inverse contract, coin-margined) is refused naming the instrument.
+        // Every instrument a run knows: the linear ones trade in a portfolio; an inverse contract
+        // (coin-margined) only beside contracts of its own coin, which names like S0 do not tell
+        // (PortfolioInverseTests), so it is refused naming the instrument.
         for kind in Instrument.allCases {
             var c = Self.plain
             c.instrument = kind
             c.leverage = 2
             c.mmr = 0.01
             let refused = setting { _ = try Portfolio.run(s, rules: PortfolioRules(), config: c) }
-            #expect(refused == (Portfolio.linearInstruments.contains(kind) ? nil : .instrument), "\(kind)")
+            #expect(refused == (kind.isInverse ? .instrument : nil), "\(kind)")
         }
         #expect(setting { _ = try Portfolio.run([s[0], s[0]], rules: PortfolioRules(), config: Self.plain) } == .symbol)
         #expect(setting { _ = try PortfolioRules.Weighting.parse("equall") } == .weight)

@@ -202,7 +202,7 @@ enum PortfolioInvariants {
         let account = account || r.account.account != nil || r.trades.contains { $0.trade.side == .short }
         #expect(r.cash.count == n && r.equity.count == n && r.positions.count == n, sourceLocation: sourceLocation)
         #expect(account || r.cash.allSatisfy { $0 >= 0 }, "cash went negative", sourceLocation: sourceLocation)
-        // equity = cash + Σ position × close (the last close without a bar), on every row.
+        // equity = cash + Σ position × close (the last close without a bar; inverse, − position / close), on every row.
         var position = [Double](repeating: 0, count: r.symbols.count)
         var fill = 0
         var cursor = [Int](repeating: 0, count: r.symbols.count)
@@ -219,7 +219,10 @@ enum PortfolioInvariants {
                 let c = r.candles[j]
                 while cursor[j] + 1 < c.count && c.time[cursor[j] + 1] <= r.time[row] { cursor[j] += 1 }
                 #expect(c.time[cursor[j]] <= r.time[row], "held before its first bar", sourceLocation: sourceLocation)
-                expected += position[j] * (r.fills.first { $0.symbol == j }?.fill.multiplier ?? 1) * c.close[cursor[j]]
+                let first = r.fills.first { $0.symbol == j }?.fill
+                let m = first?.multiplier ?? 1
+                // An inverse contract's position is worth −q × m / close, in the coin.
+                expected += first?.inverse == true ? -position[j] * m / c.close[cursor[j]] : position[j] * m * c.close[cursor[j]]
             }
             // Relative to the account's scale: an account a liquidation left near 0 may trade dust.
             worst = max(worst, abs(r.equity[row] - expected) / max(1, abs(expected), account ? r.initialCash : 0))

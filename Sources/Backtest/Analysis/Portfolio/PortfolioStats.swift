@@ -15,7 +15,7 @@ public struct PortfolioStats: Sendable {
     /// `avg_position_share` statistic is the mean over the rows holding a position only.
     public var averagePositionShare: Double
     public var peakPositionShare: Double
-    /// Notional traded one way (Σ VWAP × quantity over every fill / 2) over the mean equity.
+    /// Notional traded one way (Σ `Fill.notional` over every fill / 2) over the mean equity.
     public var turnover: Double
     /// `turnover` per year (× periods per year / rows).
     public var annualTurnover: Double
@@ -43,7 +43,7 @@ public struct PortfolioStats: Sendable {
         }
         averagePositionShare = n == 0 ? .nan : shareSum / Double(n)
         peakPositionShare = peak
-        let traded = r.fills.reduce(0) { $0 + $1.fill.vwap * $1.fill.quantityFilled }
+        let traded = r.fills.reduce(0) { $0 + $1.fill.notional }
         let meanEquity = n == 0 ? .nan : r.equity.reduce(0, +) / Double(n)
         turnover = meanEquity > 0 ? traded / 2 / meanEquity : .nan
         annualTurnover = n > 0 ? turnover * periodsPerYear / Double(n) : .nan

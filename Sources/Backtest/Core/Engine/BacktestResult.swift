@@ -31,6 +31,10 @@ public struct Fill: Sendable, Equatable {
     public var multiplier: Double
     /// True when less than asked was filled (book exhausted or participation cap).
     public var isPartial: Bool { quantityFilled < quantityAsked }
+
+    /// What the fill traded, in the account's currency: VWAP × quantity × multiplier, or an
+    /// inverse contract's quantity × multiplier / VWAP coins.
+    public var notional: Double { inverse ? quantityFilled * multiplier / vwap : vwap * quantityFilled * multiplier }
     /// What the fill cost against the reference price, in cash: (VWAP − reference) × quantity for
     /// a buy, (reference − VWAP) × quantity for a sell, times the multiplier; inverse, in coins,
     /// quantity × multiplier × (1/reference − 1/VWAP) for a buy (the sell's negated). Fees not included.

@@ -11,6 +11,16 @@ struct EntryPrices {
         func at(_ v: [Double]?) -> Double { v.map { $0[bar] } ?? .nan }
         return side == .long ? (at(limit), at(stop)) : (at(shortLimit), at(shortStop))
     }
+
+    /// The order an entry on `side` decided at `bar` places, working on the next `bars` bars;
+    /// nil when a price it uses is not a positive number there (`bt run` and portfolios alike).
+    func order(_ side: PositionSide, at bar: Int, bars: Int) -> WorkingEntry? {
+        let (limit, stop) = prices(side, at: bar)
+        let hasLimit = (side == .long ? self.limit : shortLimit) != nil
+        let hasStop = (side == .long ? self.stop : shortStop) != nil
+        if (hasLimit && !(limit > 0 && limit.isFinite)) || (hasStop && !(stop > 0 && stop.isFinite)) { return nil }
+        return WorkingEntry(side: side, limit: hasLimit ? limit : .nan, stop: hasStop ? stop : .nan, signalBar: bar, bars: bars)
+    }
 }
 
 extension Broker {
@@ -20,10 +30,7 @@ extension Broker {
     /// not yet defined there (`ExitLevels.undefinedExit`, unless `config.allowUnprotected`).
     mutating func place(_ side: PositionSide, signalBar: Int) {
         guard let entryPrices else { return }
-        let (limit, stop) = entryPrices.prices(side, at: signalBar)
-        let hasLimit = (side == .long ? entryPrices.limit : entryPrices.shortLimit) != nil
-        let hasStop = (side == .long ? entryPrices.stop : entryPrices.shortStop) != nil
-        if (hasLimit && !(limit > 0 && limit.isFinite)) || (hasStop && !(stop > 0 && stop.isFinite)) {
+        guard let order = entryPrices.order(side, at: signalBar, bars: config.entries.orderBars) else {
             working = nil
             skippedEntries += 1
             return
@@ -33,8 +40,7 @@ extension Broker {
             ledger.exits.countUnprotected(exit)
             return
         }
-        working = WorkingEntry(side: side, limit: hasLimit ? limit : .nan, stop: hasStop ? stop : .nan,
-                               signalBar: signalBar, bars: config.entries.orderBars)
+        working = order
         // An add is on the position's side; an order placed on the other side is a reversal's
         // entry, which works once the exit at the next fill bar has made the position flat.
         working!.isAdd = position != 0 && (position > 0) == (side == .long)

@@ -19,7 +19,7 @@ public enum Portfolio {
     /// - **Stops** are checked per symbol as `Engine.run` checks them; a stopped position frees
     ///   its slot. An exit that fills only partly is sent again at the symbol's next bars.
     /// - **Accounting.** Equity = cash + Σ position × multiplier × close (last close without a
-    ///   bar); final equity = initial cash + Σ round-trip PnL; a cash account's cash never goes
+    ///   bar; inverse contracts, in their one coin: cash − Σ position × multiplier / close); final equity = initial cash + Σ round-trip PnL; a cash account's cash never goes
     ///   below 0 (a margin account's may, `PortfolioAccount`). Debug builds check the ledger
     ///   against the fills after the run.
     /// - **Margin and shorts**: `PortfolioAccount` (liquidation, funding, borrow, interest) and
@@ -28,28 +28,14 @@ public enum Portfolio {
     /// - Complexity: O(rows x active symbols) for the loop (no allocation per row), plus
     ///   O(symbols x rows / rebalance interval) under rotation and O(signals log) for events.
     /// - Throws: `InputError` for an out-of-range setting, an empty or duplicate symbol, a cash
-    ///   symbol beside a margin one, what a long/short book does not take, a neutral book without
+    ///   symbol beside a margin one, symbols settling in different currencies (quote and coin, or
+    ///   two coins), what a long/short book does not take, a neutral book without
     ///   shorts, with one symbol, sized in units or pyramiding.
     public static func run(_ symbols: [PortfolioSymbol], rules: PortfolioRules, config: ExecutionConfig) throws -> PortfolioResult {
         let sorted = try prepare(symbols, config: config)
         let ranked = !sorted.isEmpty && sorted.allSatisfy { $0.rank != nil }
         try rules.validate(ranked: ranked)
-        if rules.neutral {
-            guard config.allowShort else {
-                throw InputError(.needsSetting, "a market-neutral book balances a long leg against a short leg: it needs shorts",
-                                 setting: .short)
-            }
-            guard sorted.count > 1 else {
-                throw InputError("a market-neutral book holds a long and a short at once: it needs two symbols or more", setting: .neutral)
-            }
-            if config.entries.pyramid > 1 {
-                throw InputError("a market-neutral book sizes each leg by its members: stacked entries would unbalance it", setting: .pyramid)
-            }
-            if case .units = config.sizing {
-                throw InputError("a market-neutral book sizes by value (N% or N$): units of different prices are not equal notionals",
-                                 setting: .size)
-            }
-        }
+        try validate(rules, symbols: sorted.count, config: config)
         if rules.rotate && !config.entries.isMarket {
             throw InputError("a rotation holds the top symbols at each rebalance with market orders: limit and stop entries "
                              + "need entry signals", setting: config.entries.limit != nil ? .entryLimit : .entryStop)
@@ -62,6 +48,26 @@ public enum Portfolio {
         var simulation = PortfolioSimulation(sorted, rules: rules, config: config,
                                              mode: rules.rotate ? .rotation : .signals, inputs: try inputs(sorted, config))
         return simulation.run()
+    }
+
+    /// Throws `InputError` for what a market-neutral book (`rules.neutral`) does not take: no
+    /// shorts, one symbol, pyramiding, sizes in units. Nothing without `neutral`.
+    public static func validate(_ rules: PortfolioRules, symbols: Int, config: ExecutionConfig) throws {
+        guard rules.neutral else { return }
+        guard config.allowShort else {
+            throw InputError(.needsSetting, "a market-neutral book balances a long leg against a short leg: it needs shorts",
+                             setting: .short)
+        }
+        guard symbols > 1 else {
+            throw InputError("a market-neutral book holds a long and a short at once: it needs two symbols or more", setting: .neutral)
+        }
+        if config.entries.pyramid > 1 {
+            throw InputError("a market-neutral book sizes each leg by its members: stacked entries would unbalance it", setting: .pyramid)
+        }
+        if case .units = config.sizing {
+            throw InputError("a market-neutral book sizes by value (N% or N$): units of different prices are not equal notionals",
+                             setting: .size)
+        }
     }
 
     /// Executes given target orders (row, symbol index into the symbols sorted by name, target
@@ -84,13 +90,8 @@ public enum Portfolio {
         }
     }
 
-    /// What a long/short book (`--short`) cannot do yet: limit and stop entries (a reversal into
-    /// a working order has no rule yet), sizes by risk or volatility.
+    /// What a long/short book (`--short`) cannot do yet: sizes by risk or volatility.
     private static func validateBook(_ config: ExecutionConfig) throws {
-        if !config.entries.isMarket {
-            throw InputError("a long/short portfolio enters at market: limit and stop entries are long only",
-                             setting: config.entries.limit != nil ? .entryLimit : .entryStop)
-        }
         switch config.sizing {
         case .risk, .volatility: throw InputError("a long/short portfolio sizes by N%, N$ or Nu", setting: .size)
         default: break
@@ -105,8 +106,35 @@ public enum Portfolio {
         }
     }
 
-    /// What a portfolio's symbols may trade: PnL linear in the quote currency.
-    static let linearInstruments: Set<Instrument> = [.spot, .perp, .future]
+    /// Throws `InputError` unless every symbol settles in one currency, the account's: all
+    /// linear (the quote currency), or all inverse contracts of one coin (`Instrument.settlementCoin`;
+    /// with several symbols, each one's coin must be told by its name). An inverse symbol's
+    /// prices must be above 0.
+    static func requireOneCurrency(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws {
+        let inverse = symbols.filter { config.trading($0.liquidity).instrument.isInverse }
+        guard !inverse.isEmpty else { return }
+        if let linear = symbols.first(where: { !config.trading($0.liquidity).instrument.isInverse }) {
+            throw InputError("one account settles in one currency: \(linear.symbol) (\(config.trading(linear.liquidity).instrument.rawValue)) "
+                             + "settles in its quote currency, \(inverse[0].symbol) (inverse-perp) in its coin", setting: .instrument,
+                             value: Instrument.inversePerp.rawValue)
+        }
+        for s in symbols { try config.trading(s.liquidity).validatePrices(s.candles) }
+        guard symbols.count > 1 else { return }
+        var coins: [(symbol: String, coin: String)] = []
+        for s in symbols {
+            guard let coin = Instrument.settlementCoin(symbol: s.symbol) else {
+                throw InputError("\(s.symbol): an inverse contract settles in its base coin, which cannot be told from this name "
+                                 + "(it does not end in USD, USDT or USDC): one account holds contracts of one coin", setting: .instrument,
+                                 value: Instrument.inversePerp.rawValue)
+            }
+            coins.append((s.symbol, coin))
+        }
+        if let other = coins.first(where: { $0.coin != coins[0].coin }) {
+            throw InputError("one account settles in one coin: \(coins[0].symbol) settles in \(coins[0].coin), \(other.symbol) in "
+                             + "\(other.coin) (run each coin's contracts as a portfolio of their own)", setting: .instrument,
+                             value: Instrument.inversePerp.rawValue)
+        }
+    }
 
     /// The symbols sorted by name, after checking the inputs.
     private static func prepare(_ symbols: [PortfolioSymbol], config: ExecutionConfig) throws -> [PortfolioSymbol] {
@@ -121,13 +149,7 @@ public enum Portfolio {
                 throw e
             }
         }
-        for s in symbols where !linearInstruments.contains(config.trading(s.liquidity).instrument) {
-            // Positions are valued quantity × multiplier × price in the quote currency: an inverse
-            // contract's PnL in the coin is not a portfolio's yet.
-            throw InputError("\(s.symbol): a portfolio trades linear instruments (spot, perp, future): "
-                             + "run an inverse contract alone with bt run", setting: .instrument,
-                             value: config.trading(s.liquidity).instrument.rawValue)
-        }
+        try requireOneCurrency(symbols, config: config)
         let accounts = Set(symbols.map { config.trading($0.liquidity).isMarginAccount })
         if accounts.count > 1 {
             throw InputError("a portfolio's symbols share one account: spot at leverage 1 (a cash account) cannot hold a perp or a "

@@ -20,7 +20,7 @@
 /// - Equity falling to 0 or below after a liquidation closes what is left and stops the
 ///   account: no more orders.
 struct PortfolioAccount {
-    /// Each symbol's maintenance rate, and whether it is a perpetual (funding) or borrows (spot).
+    /// Each symbol's maintenance rate, and whether it is a perpetual (funding, linear or inverse).
     let maintenanceRates: [Double]
     let perp: [Bool]
     let margin: Bool
@@ -41,7 +41,7 @@ struct PortfolioAccount {
     init(_ configs: [ExecutionConfig], leverage: Double, mode: MarginMode, marginRate: Double, borrowRate: Double,
          clock: PortfolioClock, timeframe: Timeframe?) {
         maintenanceRates = configs.map(\.maintenanceRate)
-        perp = configs.map { $0.instrument == .perp }
+        perp = configs.map(\.instrument.paysFunding)
         margin = configs.contains(where: \.isMarginAccount)
         self.leverage = leverage
         self.mode = mode
@@ -90,7 +90,7 @@ extension PortfolioSimulation {
         var used = 0.0
         for j in active where ledgers[j].quantity != 0 {
             used += Broker.initialMargin(held: ledgers[j].quantity, multiplier: multipliers[j], entryPrice: ledgers[j].entryPrice,
-                                         leverage: config.leverage)
+                                         leverage: config.leverage, inverse: contracts[j].inverse)
         }
         return used
     }
@@ -113,7 +113,7 @@ extension PortfolioSimulation {
         if account!.mode == .isolated { liquidateIsolated(r, t) } else { liquidateCross(r, t) }
         guard account!.record.liquidations > before else { return }
         var equity = cash
-        for j in active where ledgers[j].quantity != 0 { equity += ledgers[j].quantity * multipliers[j] * openPrice(j, t) }
+        for j in active where ledgers[j].quantity != 0 { equity += value(j, ledgers[j].quantity, at: openPrice(j, t)) }
         if equity <= 0 {
             // What is left closes at its open, and the account stops.
             for j in active where ledgers[j].quantity != 0 { liquidate(j, at: openPrice(j, t), r, t) }
@@ -140,6 +140,10 @@ extension PortfolioSimulation {
             return
         }
         guard held > 1 else { return }
+        if contracts[only].inverse {
+            liquidateCrossInverse(r, t)
+            return
+        }
         var f0 = cash, f1 = cash
         for j in active where ledgers[j].quantity != 0 {
             let q = ledgers[j].quantity * multipliers[j]
@@ -149,6 +153,37 @@ extension PortfolioSimulation {
             f1 += a * extreme
         }
         guard let lambda = LiquidationPrice.crossFraction(atStart: f0, atExtreme: f1) else { return }
+        for j in active where ledgers[j].quantity != 0 {
+            let (start, extreme) = path(j, t)
+            liquidate(j, at: start + lambda * (extreme - start), r, t)
+        }
+    }
+
+    /// Cross margin over several inverse contracts (every symbol's, in the one coin): equity less
+    /// maintenance, cash − Σ q m (1 ± mmr) / p (+ mmr for a long, − for a short), is not linear in
+    /// the prices but falls strictly as every symbol moves from its open toward its adverse
+    /// extreme, so the fraction λ of the way where it reaches 0 is found by bisection (to the
+    /// last bit of λ); 0 when it is already below at the opens.
+    private mutating func liquidateCrossInverse(_ r: Int, _ t: Int64) {
+        func backing(_ lambda: Double) -> Double {
+            var f = cash
+            for j in active where ledgers[j].quantity != 0 {
+                let q = ledgers[j].quantity * multipliers[j], (start, extreme) = path(j, t)
+                f -= (q + account!.maintenanceRates[j] * Swift.abs(q)) / (start + lambda * (extreme - start))
+            }
+            return f
+        }
+        guard backing(1) < 0 else { return }
+        var lambda = 0.0
+        if backing(0) >= 0 {
+            var (low, high) = (0.0, 1.0)
+            while true {
+                let mid = (low + high) / 2
+                guard mid > low && mid < high else { break }
+                if backing(mid) >= 0 { low = mid } else { high = mid }
+            }
+            lambda = high
+        }
         for j in active where ledgers[j].quantity != 0 {
             let (start, extreme) = path(j, t)
             liquidate(j, at: start + lambda * (extreme - start), r, t)
@@ -167,8 +202,11 @@ extension PortfolioSimulation {
     private func liquidationFill(_ j: Int, _ t: Int64, cash: Double, mode: MarginMode) -> Double? {
         guard let entry = ledgers[j].entryPrice else { return nil }
         let q = ledgers[j].quantity, c = state[j].cursor, bars = candles[j]
-        let level = LiquidationPrice(quantity: q * multipliers[j], cash: cash, entryPrice: entry, leverage: config.leverage,
-                                     maintenanceRate: account!.maintenanceRates[j], mode: mode)
+        let level = contracts[j].inverse
+            ? LiquidationPrice(inverseQuantity: q * multipliers[j], cash: cash, entryPrice: entry, leverage: config.leverage,
+                               maintenanceRate: account!.maintenanceRates[j], mode: mode)
+            : LiquidationPrice(quantity: q * multipliers[j], cash: cash, entryPrice: entry, leverage: config.leverage,
+                               maintenanceRate: account!.maintenanceRates[j], mode: mode)
         return level.fill(long: q > 0, open: bars.open[c], high: bars.high[c], low: bars.low[c])
     }
 
@@ -199,9 +237,9 @@ extension PortfolioSimulation {
             let amount = account!.marginRate * -cash * years
             if amount.isFinite && amount > 0 {
                 var total = 0.0
-                for j in active where ledgers[j].trip != nil { total += Swift.abs(ledgers[j].quantity * multipliers[j] * closePrice(j, t)) }
+                for j in active where ledgers[j].trip != nil { total += Swift.abs(value(j, ledgers[j].quantity, at: closePrice(j, t))) }
                 for j in active where ledgers[j].trip != nil && total > 0 {
-                    let share = amount * (Swift.abs(ledgers[j].quantity * multipliers[j] * closePrice(j, t)) / total)
+                    let share = amount * (Swift.abs(value(j, ledgers[j].quantity, at: closePrice(j, t))) / total)
                     ledgers[j].chargeInterest(share, cash: &cash)
                     account!.record.interestPaid += share
                     log.record(charge: share)
@@ -213,11 +251,15 @@ extension PortfolioSimulation {
         for j in active where ledgers[j].quantity != 0 {
             guard let entry = ledgers[j].entryPrice else { continue }
             let q = ledgers[j].quantity * multipliers[j], p = closePrice(j, t), mmr = account!.maintenanceRates[j]
-            backing += q * p
-            maintenance += mmr * Swift.abs(q) * p
+            let inverse = contracts[j].inverse
+            backing += inverse ? -q / p : q * p
+            maintenance += inverse ? mmr * Swift.abs(q) / p : mmr * Swift.abs(q) * p
             if account!.mode == .isolated && mmr > 0 && hasBar(j, t) {
-                smallest = min(smallest, LiquidationPrice.marginRatio(quantity: q, cash: cash, entryPrice: entry, price: p,
-                                                                      leverage: config.leverage, maintenanceRate: mmr, mode: .isolated))
+                smallest = min(smallest, inverse
+                    ? LiquidationPrice.inverseMarginRatio(quantity: q, cash: cash, entryPrice: entry, price: p,
+                                                          leverage: config.leverage, maintenanceRate: mmr, mode: .isolated)
+                    : LiquidationPrice.marginRatio(quantity: q, cash: cash, entryPrice: entry, price: p,
+                                                   leverage: config.leverage, maintenanceRate: mmr, mode: .isolated))
             }
         }
         if account!.mode == .cross && maintenance > 0 { smallest = backing / maintenance }
@@ -254,7 +296,8 @@ extension PortfolioSimulation {
             var c = ledgers.first?.config ?? config
             c.leverage = config.leverage
             c.margin = config.margin
-            summary = AccountSummary(account.record, config: c)
+            // An inverse account's coin is named from the first symbol (they all settle in it).
+            summary = AccountSummary(account.record, config: c, symbol: candles.first?.symbol ?? "")
             let own = ledgers.indices.map { j in
                 AccountSummary.SymbolInstrument(symbol: candles[j].symbol, instrument: ledgers[j].config.instrument,
                                                 multiplier: ledgers[j].config.multiplier, maintenanceRate: ledgers[j].config.maintenanceRate)

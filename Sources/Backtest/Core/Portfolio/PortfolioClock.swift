@@ -94,4 +94,9 @@ struct PortfolioEvents {
 
     /// The events of row `r`.
     @inline(__always) func range(_ r: Int) -> Range<Int> { start[r]..<start[r + 1] }
+
+    /// The signal bar of symbol `j`'s event on row `r` (a symbol has one at most), or nil.
+    func bar(of j: Int, row r: Int) -> Int? {
+        range(r).first { symbol[$0] == Int32(j) }.map { Int(bar[$0]) }
+    }
 }

@@ -15,11 +15,17 @@ extension PortfolioSimulation {
                 let j = orders[i].symbol, entry = orders[i].reason == .entry
                 release(j)
                 if entry { (state[j].skipped, skippedEntries) = (state[j].skipped + 1, skippedEntries + 1) }
-                if ledgers[j].quantity != 0 {
-                    (orders[i].weight, orders[i].reason) = (0, entry ? .exit : .rebalance)  // a reversal's close stays
+                // A reversal's close stays (unless it is an order of its own: a limit or stop entry's).
+                if ledgers[j].quantity != 0 && !(entry && orders.contains { $0.symbol == j && $0.reason == .exit }) {
+                    (orders[i].weight, orders[i].reason) = (0, entry ? .exit : .rebalance)
                 } else {
                     orders.remove(at: i)
                 }
+            }
+            // Limit and stop entries working for the other leg are dropped too.
+            for j in working.indices where working[j] != nil {
+                working[j] = nil
+                release(j)
             }
         }
         let m = Double(min(heldCount, heldShorts)), k = Double(slots)

@@ -10,26 +10,26 @@ extension PortfolioSimulation {
         var value = cash
         for j in active where ledgers[j].quantity != 0 {
             let c = state[j].cursor
-            value += ledgers[j].quantity * multipliers[j] * (hasBar(j, t) ? reference(j, c) : candles[j].close[c - 1])
+            value += self.value(j, ledgers[j].quantity, at: hasBar(j, t) ? reference(j, c) : candles[j].close[c - 1])
         }
         for i in orders.indices {
             let j = orders[i].symbol
             let p = reference(j, orders[i].bar)
             orders[i].price = p
             orders[i].key = targetValue(j, orders[i].weight, value: value, price: p, decisionBar: decision(orders[i].bar))
-                - ledgers[j].quantity * multipliers[j] * p
+                - notional(j, ledgers[j].quantity, at: p)
         }
         sortByKey()
         for o in orders {
             let j = o.symbol, p = o.price, position = ledgers[j].quantity
             let point = FillPoint(bar: o.bar, row: r, reference: p, timeMs: fillTimeMs(j, o.bar))
-            if shortEvents != nil && o.weight != 0 {
-                executeBookOrder(o, at: point, value: value, t: t)
-                continue
-            }
             if o.reason == .entry, entryPrices != nil {
                 // A limit or stop entry: it works from the next bar (this one with next-open fills).
-                place(j, signalBar: nextOpen ? o.bar - 1 : o.bar, weight: o.weight)
+                place(j, o.weight < 0 ? .short : .long, signalBar: nextOpen ? o.bar - 1 : o.bar, weight: abs(o.weight))
+                continue
+            }
+            if shortEvents != nil && o.weight != 0 {
+                executeBookOrder(o, at: point, value: value, t: t)
                 continue
             }
             if o.weight == 0 {
@@ -77,21 +77,31 @@ extension PortfolioSimulation {
     /// its budget, the proceeds being cash).
     func buyDelta(_ j: Int, _ weight: Double, value: Double, price p: Double, position: Double,
                   decisionBar: Int, budgeted: Bool = false) -> (delta: Double, budget: Double?) {
-        let weight = weight * stacked(j), m = multipliers[j], margin = budgeted || account?.margin == true
+        let weight = weight * stacked(j), margin = budgeted || account?.margin == true
+        // A unit's notional (m × P, or m / P coins) and the position's.
+        let unit = contracts[j].unitNotional(at: p), held = notional(j, position, at: p)
         switch config.sizing {
         case .equityFraction(let share):
-            return (weight * share * value / (m * p) - position, margin ? weight * share * value - position * m * p : nil)
+            return (weight * share * value / unit - position, margin ? weight * share * value - held : nil)
         case .units(let units): return (units * Double(slots) * weight - position, nil)
         case .cash(let amount):
             let notional = amount * Double(slots) * weight
-            return (notional / (m * p) - position, notional - position * m * p)
+            return (notional / unit - position, notional - held)
         case .volatility:
             let target = weight * volatilityShare(j, decisionBar) * value
-            return (target / (m * p) - position, margin ? target - position * m * p : nil)
+            return (target / unit - position, margin ? target - held : nil)
         case .risk(let share):
             let d = stopDistance(j, at: p, decisionBar)
             guard d > 0, d.isFinite else { return (.nan, nil) }
-            return (min(share * value / (m * d), weight * value / (m * p)) - position, nil)
+            // Units that lose `share` of the value at the stop (a long's; inverse, m × (1/stop − 1/p) coins a contract).
+            let loss: Double
+            if contracts[j].inverse {
+                guard p - d > 0 else { return (.nan, nil) }
+                loss = multipliers[j] * (1 / (p - d) - 1 / p)
+            } else {
+                loss = multipliers[j] * d
+            }
+            return (min(share * value / loss, weight * value / unit) - position, nil)
         }
     }
 
@@ -101,9 +111,9 @@ extension PortfolioSimulation {
         let stackedWeight = weight * stacked(j)
         switch config.sizing {
         case .equityFraction(let share): return stackedWeight * share * value
-        case .units(let units): return units * Double(slots) * stackedWeight * multipliers[j] * price
+        case .units(let units): return notional(j, units * Double(slots) * stackedWeight, at: price)
         case .cash(let amount): return amount * Double(slots) * stackedWeight
-        case .volatility, .risk: return (buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: decisionBar).delta) * multipliers[j] * price
+        case .volatility, .risk: return notional(j, buyDelta(j, weight, value: value, price: price, position: 0, decisionBar: decisionBar).delta, at: price)
         }
     }
 
@@ -164,13 +174,15 @@ extension PortfolioSimulation {
     /// leverage × (equity − the initial margin the positions hold), equity with symbol `j` at the
     /// order's price and the others at this row's prices (their opens when `atOpen`), and at most
     /// `budget` with its fee inside (`N$`: without).
-    /// A short in a cash account: at most its budget, fee inside (its proceeds are cash).
+    /// A short in a cash account: at most its budget, fee inside (its proceeds are cash; `N$`:
+    /// the budget is the notional, as `bt run` sizes it).
     func openingLimit(_ j: Int, at point: FillPoint, value: Double, budget: Double?, t: Int64, atOpen: Bool,
                       short: Bool = false) -> (limit: Double, positive: Bool) {
         let fees = ledgers[j].fees, p = point.reference
         if short && account?.margin != true {
-            let limit = budget.map { fees.affordableNotional(cash: $0, price: multipliers[j] * p, maker: point.maker) } ?? .infinity
-            return (limit, value > 0)
+            guard let budget else { return (.infinity, value > 0) }
+            if case .cash = config.sizing { return (budget, value > 0) }
+            return (fees.affordableNotional(cash: budget, price: contracts[j].unitNotional(at: p), maker: point.maker), value > 0)
         }
         guard account?.margin == true else {
             // Cash a buy may spend on notional so that notional + fee <= cash.
@@ -182,15 +194,15 @@ extension PortfolioSimulation {
         for k in active where ledgers[k].quantity != 0 {
             let c = state[k].cursor
             let price = k == j ? p : !hasBar(k, t) ? candles[k].close[c - 1] : atOpen ? candles[k].open[c] : reference(k, c)
-            equity += ledgers[k].quantity * multipliers[k] * price
+            equity += self.value(k, ledgers[k].quantity, at: price)
         }
-        let m = multipliers[j]
-        let cap = Broker.marginCap(leverage: config.leverage, unitNotional: m * p, fees: fees, used: usedMargin(), equity: equity,
+        let unit = contracts[j].unitNotional(at: p)
+        let cap = Broker.marginCap(leverage: config.leverage, unitNotional: unit, fees: fees, used: usedMargin(), equity: equity,
                                    maker: point.maker)
         var limit = cap
         if let budget {
             if case .cash = config.sizing { limit = min(budget, cap) } else {
-                limit = min(fees.affordableNotional(cash: budget, price: m * p, maker: point.maker), cap)
+                limit = min(fees.affordableNotional(cash: budget, price: unit, maker: point.maker), cap)
             }
         }
         return (limit, equity > 0 && cap > 0)

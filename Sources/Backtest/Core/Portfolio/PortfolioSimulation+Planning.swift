@@ -19,7 +19,13 @@ extension PortfolioSimulation {
             if shortEvents != nil { planBook(r, t) } else { planSignals(r, t) }
         case .rotation:
             sendRemainders(t)
-            if rebalanceRow[r] { planRotation(r, t) }
+            if rebalanceRow[r] {
+                planRotation(r, t)
+            } else if rules.neutral {
+                // A stop, liquidation or time exit between rebalance dates changes a leg: the
+                // book is balanced again at the symbols' next bars, as a signal book is.
+                balanceRotation(r, t)
+            }
         }
         guard !orders.isEmpty else { return }
         // Recorded in symbol order (executed in value order).
@@ -187,10 +193,14 @@ extension PortfolioSimulation {
         }
         rotationLeg(Array(candidates.prefix(n)), short: false)
         rotationLeg(shorts, short: true)
-        if rules.neutral {
-            balance(r, t)
-            if rules.weighting != .equal { assignBookWeights(t) }
-        }
+        if rules.neutral { balanceRotation(r, t) }
+    }
+
+    /// A neutral rotation's book balanced (`balance`), each leg's rank or inverse-volatility
+    /// weights scaled to its m/K.
+    private mutating func balanceRotation(_ r: Int, _ t: Int64) {
+        balance(r, t)
+        if rules.weighting != .equal && !orders.isEmpty { assignBookWeights(t) }
     }
 
     /// The orders of one leg of a rotation, `leg` best first (a short leg lowest rank first):

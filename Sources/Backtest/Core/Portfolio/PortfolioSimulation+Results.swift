@@ -21,7 +21,7 @@ extension PortfolioSimulation {
             contributions[f.symbol].fees += f.fill.fee
             contributions[f.symbol].spread += f.fill.spreadCost
             contributions[f.symbol].impact += f.fill.impactCost
-            contributions[f.symbol].traded += f.fill.vwap * f.fill.quantityFilled * f.fill.multiplier
+            contributions[f.symbol].traded += f.fill.notional
         }
         for x in rejected { contributions[x.symbol].rejected += 1 }
         let benchmark = Self.benchmark(candles, clock: clock, initialCash: config.initialCash)
@@ -188,7 +188,7 @@ extension PortfolioSimulation {
         if let last = outEquity.last {
             var equity = cash
             for j in candles.indices where ledgers[j].quantity != 0 {
-                equity += ledgers[j].quantity * multipliers[j] * (candles[j].close.last ?? .nan)
+                equity += value(j, ledgers[j].quantity, at: candles[j].close.last ?? .nan)
             }
             if !near(equity, last, scale: cashScale) { found.append("final equity \(last) != cash + positions at the last close \(equity)") }
             let expected = config.initialCash + trades.reduce(0) { $0 + $1.trade.pnl }

@@ -10,11 +10,13 @@ extension PortfolioSimulation {
     /// held positions restored to their weights.
     mutating func planBook(_ r: Int, _ t: Int64) {
         let (shortEntries, shortExits) = shortEvents!
-        // Exits: a long's exit or short entry; a short's short exit or entry.
+        if entryPrices != nil { meetWorkingEntries(r) }
+        // Exits: a long's exit or short entry; a short's short exit or entry (a working entry's slot is not a position).
         for (events, closesShort) in [(exits, false), (shortEntries, false), (shortExits, true), (entries, true)] {
             for e in events.range(r) {
                 let j = Int(events.symbol[e])
-                guard state[j].held, state[j].short == closesShort, !ledgers[j].closing, !reversing[j] else { continue }
+                guard state[j].held, state[j].short == closesShort, !ledgers[j].closing, !reversing[j],
+                      working.isEmpty || working[j] == nil || ledgers[j].quantity != 0 else { continue }
                 release(j)
                 reversing[j] = true
                 orders.append(PendingOrder(symbol: j, bar: Int(events.bar[e]) + (nextOpen ? 1 : 0), weight: 0, reason: .exit))
@@ -54,8 +56,9 @@ extension PortfolioSimulation {
             }
             let admitted = admit(free: max(0, slots - (short ? heldShorts : heldCount)), t, short: short)  // sorts `candidates`
             for c in candidates.prefix(admitted) {
-                // The entry takes the place of the symbol's exit on this row: one order closes and reverses.
-                orders.removeAll { $0.symbol == c.symbol && $0.reason == .exit }
+                // A market entry takes the place of the symbol's exit on this row: one order closes and
+                // reverses. A limit or stop entry is placed beside the exit, which closes at market (`bt run`'s).
+                if entryPrices == nil { orders.removeAll { $0.symbol == c.symbol && $0.reason == .exit } }
                 orders.append(PendingOrder(symbol: c.symbol, bar: c.bar, weight: short ? -weight : weight, reason: .entry))
             }
         }
@@ -125,7 +128,7 @@ extension PortfolioSimulation {
             value = cash
             for k in active where ledgers[k].quantity != 0 {
                 let c = state[k].cursor
-                value += ledgers[k].quantity * multipliers[k] * (hasBar(k, t) ? reference(k, c) : candles[k].close[c - 1])
+                value += self.value(k, ledgers[k].quantity, at: hasBar(k, t) ? reference(k, c) : candles[k].close[c - 1])
             }
         }
         let sign = short ? -1.0 : 1.0

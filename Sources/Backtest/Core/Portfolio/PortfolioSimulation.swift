@@ -52,6 +52,10 @@ struct PortfolioSimulation {
     /// Each symbol's contract multiplier (`ExecutionConfig.multiplier`; 1 on spot): a position's
     /// value is quantity × multiplier × price.
     let multipliers: [Double]
+    /// Each symbol's contract (`ContractValue`): linear, or an inverse contract's in the coin,
+    /// where a position is worth −quantity × multiplier / price (every symbol settles in the one
+    /// coin, `Portfolio.prepare`).
+    let contracts: [ContractValue]
     /// The account's margin, funding, borrow and interest (`PortfolioAccount`); nil for a cash
     /// account without borrow, whose loop has none of them.
     var account: PortfolioAccount?
@@ -141,6 +145,7 @@ struct PortfolioSimulation {
                            distances: inputs?[j].distances ?? .init())
         }
         multipliers = configs.map(\.multiplier)
+        contracts = configs.map(ContractValue.init)
         // Borrow charges shorts only: a cash account of longs keeps the loop it had.
         account = configs.contains(where: \.isMarginAccount) || (config.allowShort && config.borrowBps > 0)
             ? PortfolioAccount(configs, leverage: config.leverage, mode: config.margin, marginRate: config.marginRate,
@@ -283,6 +288,20 @@ struct PortfolioSimulation {
         nextOpen ? candles[j].open[bar] : candles[j].close[bar]
     }
 
+    /// What `quantity` of symbol `j` is worth at `price` (`ContractValue.value`: q × m × P, or
+    /// −q × m / P in the coin).
+    @inline(__always)
+    func value(_ j: Int, _ quantity: Double, at price: Double) -> Double {
+        contracts[j].value(quantity, at: price)
+    }
+
+    /// The notional of `quantity` of symbol `j` at `price`, signed as the quantity: q × m × P,
+    /// or q × m / P coins.
+    @inline(__always)
+    func notional(_ j: Int, _ quantity: Double, at price: Double) -> Double {
+        contracts[j].inverse ? quantity * multipliers[j] / price : quantity * multipliers[j] * price
+    }
+
     /// The book time of a fill on symbol `j`'s bar: its open, or its bar's last millisecond.
     func fillTimeMs(_ j: Int, _ bar: Int) -> Int64 {
         let time = candles[j].time
@@ -302,7 +321,7 @@ struct PortfolioSimulation {
             let c = state[j].cursor
             let close = candles[j].close
             let price = hasBar(j, t) ? close[c] : close[c - 1]
-            let v = ledgers[j].quantity * multipliers[j] * price
+            let v = self.value(j, ledgers[j].quantity, at: price)
             equity += v
             value += abs(v)
             if ledgers[j].quantity != 0 {
@@ -370,7 +389,7 @@ struct PortfolioLog: ExecutionRecorder {
         fills.append(PortfolioFill(symbol: symbol, bar: bar, fill: fill))
         #if DEBUG
         let signed = fill.side == .buy ? fill.quantityFilled : -fill.quantityFilled
-        ledgerCash -= signed * fill.vwap * fill.multiplier + fill.fee
+        ledgerCash -= (fill.inverse ? -signed * fill.multiplier / fill.vwap : signed * fill.vwap * fill.multiplier) + fill.fee
         #endif
     }
 

@@ -159,7 +159,7 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case neutral
     /// The expression that ranks a portfolio's candidates (per symbol, on the signal bar).
     case portfolioRank = "portfolio_rank"
-    /// Whether shorts are allowed (a portfolio is long only).
+    /// Whether shorts are allowed (in a portfolio: a long/short book).
     case short
     /// Whether entries are taken while a stop-loss, target or trail expression is not yet defined.
     case allowUnprotected = "allow_unprotected"

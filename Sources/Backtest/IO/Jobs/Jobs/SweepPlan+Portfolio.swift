@@ -9,8 +9,8 @@ extension SweepPlan {
     /// Sweeps the portfolio `universe` and writes the sweep's files into `directory` (an existing
     /// folder: the staging folder of the output).
     /// - Parameters:
-    ///   - rules: the portfolio's weighting and rebalancing (its positions come from `maxPositions`
-    ///     or the grid).
+    ///   - rules: the portfolio's weighting, rebalancing and neutrality (its positions come from
+    ///     `maxPositions` or the grid).
     ///   - maxPositions: the fixed number of positions, if not swept (nil: one per symbol).
     ///   - rankExpression: what ranks the symbols for the positions, checked against the parameters.
     ///   - rankReading: where the rank reads other series with `@` (nil refuses `@`).
@@ -30,6 +30,8 @@ extension SweepPlan {
             throw InputError("a portfolio's maintenance rate is each symbol's own (stored with its series, or given once): "
                              + "it cannot be a grid axis of a portfolio sweep", setting: .mmr)
         }
+        // A neutral book's needs are the same in every combination: refused once, before the sweep.
+        try Portfolio.validate(probe, symbols: universe.candles.count, config: config)
         let evaluator = universe.evaluator(config: config, periodsPerYear: ppy) { combo in
             do {
                 var parameters = base
@@ -70,7 +72,7 @@ extension SweepPlan {
         }
         try csv.close()
         let sweptNames = Set(grid.axes.map(\.name))
-        let portfolioParameters = PortfolioRules(maxPositions: fixedK, weighting: probe.weighting, rebalance: probe.rebalance)
+        let portfolioParameters = PortfolioRules(maxPositions: fixedK, weighting: probe.weighting, rebalance: probe.rebalance, neutral: probe.neutral)
             .parameters(symbols: universe.candles.count, rank: rank?.text)
             .filter { $0.name != "rotate" && !sweptNames.contains($0.name) }
             .map { RunParameter("portfolio_" + $0.name, $0.value) }

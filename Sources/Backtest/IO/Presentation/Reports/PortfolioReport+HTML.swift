@@ -22,8 +22,8 @@ extension PortfolioReport {
         let symbolTable = PageData.table(
             id: "symbols", title: "Symbols", columns: ["symbol", "trades", "pnl", "contribution", "costs", "of costs", "held"],
             rows: symbols.map { c in
-                [c.symbol, String(c.trades), Stat.Unit.cash.formatted(c.pnl), Stat.Unit.fraction.formatted(portfolioStats.contribution(c)),
-                 Stat.Unit.cash.formatted(portfolioStats.costs(c)), Stat.Unit.fraction.formatted(portfolioStats.costShare(c)),
+                [c.symbol, String(c.trades), Stat.Unit.cash.formatted(c.pnl, coin: run.inCoin),
+                 Stat.Unit.fraction.formatted(portfolioStats.contribution(c)), Stat.Unit.cash.formatted(portfolioStats.costs(c), coin: run.inCoin), Stat.Unit.fraction.formatted(portfolioStats.costShare(c)),
                  Stat.Unit.fraction.formatted(portfolioStats.exposure(c))]
             },
             align: ["left", "right", "right", "right", "right", "right", "right"],

@@ -67,7 +67,8 @@ extension PortfolioReport {
             let pt = trades[i], t = pt.trade
             md += "| \(i + 1) | \(Markdown.cell(portfolio.symbols[pt.symbol])) | \(UTCTime.iso(t.entryTime)) | "
                 + "\(UTCTime.iso(t.exitTime))\(t.isOpen ? " (open)" : "") | \(t.exitKind.rawValue) | \(t.barsHeld) | "
-                + String(format: "%.4f | %.4f | %.2f | %.2f%% |\n", t.entryPrice, t.exitPrice, t.pnl, t.returnFraction * 100)
+                + String(format: "%.4f | %.4f | ", t.entryPrice, t.exitPrice) + Stat.Unit.cash.formatted(t.pnl, coin: run.inCoin)
+                + String(format: " | %.2f%% |\n", t.returnFraction * 100)
         }
         return md + "\n\(trades.count) round trips in all; every one is in `trades.csv`.\n"
     }

@@ -135,7 +135,7 @@ public struct PortfolioReport {
     /// Symbol names are shown as stored; callers escape them for their medium.
     public var symbolRows: [[String]] {
         func pct(_ v: Double) -> String { Stat.Unit.fraction.formatted(v) }
-        func cash(_ v: Double) -> String { Stat.Unit.cash.formatted(v) }
+        func cash(_ v: Double) -> String { Stat.Unit.cash.formatted(v, coin: run.inCoin) }
         func row(_ c: PortfolioContribution) -> [String] {
             [c.symbol, String(c.trades), cash(c.pnl), pct(portfolioStats.contribution(c)), cash(portfolioStats.costs(c)),
              pct(portfolioStats.costShare(c)), pct(portfolioStats.exposure(c))]
