@@ -10,6 +10,7 @@ Imports the shipped data and 30 synthetic symbols into a scratch store, then let
 - OUT/run-exits     bt run ma-cross GOOG --sl 3% --tp 6% --out ... (trades ending at stops and targets)
 - OUT/portfolio     bt portfolio --rotate ... --sl 5% --out ... (ten symbols: the equity on top, rebalance and stop exits)
 - OUT/sweep         bt sweep ma-cross GOOG --grid ... --walk-forward 4 --out ...
+- OUT/sweep-pareto  bt sweep ma-cross GOOG --grid ... --objectives total_return,volatility_ann --out ... (the Pareto scatter)
 - OUT/screen        bt screen ma-cross --all --out ...
 - OUT/run-thinned   bt run ma-cross LONG --out ...             (100,000 1m bars: the chart thinned for display)
 - OUT/chart         bt chart GOOG --ind bb:20,2 --ind ema:50 --ind rsi --ind macd --html .../report.html
@@ -55,6 +56,8 @@ def main():
        "--max-positions", "3", "--sl", "5%", "--out", os.path.join(out, "portfolio"), "--no-chart", "--no-costs")
     bt("sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:5", "--grid", "slow=20:200:10", "--where", "fast<slow",
        "--walk-forward", "4", "--out", os.path.join(out, "sweep"))
+    bt("sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:5", "--grid", "slow=20:200:20", "--where", "fast<slow",
+       "--objectives", "total_return,volatility_ann", "--out", os.path.join(out, "sweep-pareto"))
     bt("screen", "ma-cross", "--all", "--out", os.path.join(out, "screen"))
     # A long run, drawn thinned: 100,000 one-minute bars stored as LONG.
     side = os.path.join(out, "long.sqlite")

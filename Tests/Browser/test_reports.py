@@ -720,6 +720,8 @@ def test_sweep(page):
     best_cd = dict(page.data["chart"], trades=next((c.get("trades") for c in combos if best and (c["x"], c.get("y")) == (best["x"], best.get("y"))), None))
     check_chart(page, "bt-chart", best_cd, shots=False)
     check_exits(page, "bt-chart", best_cd)
+    if sw.get("pareto"):
+        check_pareto(page, sw["pareto"])
     if sw.get("walk_forward"):
         wf = page.state("btCharts['bt-wf']")
         check("equity" in wf["panes"], "walk-forward chart has no equity pane")
@@ -727,6 +729,39 @@ def test_sweep(page):
         page.scroll_into_view("bt-wf")
         page.shot("walk-forward")
     check_clean(page)
+
+
+def check_pareto(page, p):
+    """The scatter draws every point with both objectives defined and highlights exactly the front the
+    data marks; that front is sweep.csv's `pareto` column and holds no dominated point; hovering a
+    front point names it."""
+    xs, ys, front = p["x_values"], p["y_values"], p["front"]
+    defined = [k for k in range(len(xs)) if xs[k] is not None and ys[k] is not None]
+    st = page.js("return btPareto.state()")
+    check(st["points"] == len(defined), f"{st['points']} points drawn, {len(defined)} defined")
+    members = [k for k in defined if front[k]]
+    check(sorted(st["front"]) == members and len(members) == p["front_count"], f"front drawn {st['front']}, marked {members}")
+    sign = [1 if p[a]["higher_is_better"] else -1 for a in ("x", "y")]
+    if len(p["objectives"]) == 2:
+        for k in defined:
+            dominated = any(sign[0] * xs[q] >= sign[0] * xs[k] and sign[1] * ys[q] >= sign[1] * ys[k]
+                            and (xs[q] != xs[k] or ys[q] != ys[k]) for q in defined)
+            check(front[k] == (not dominated), f"point {k} ({xs[k]}, {ys[k]}) marked {front[k]}, dominated: {dominated}")
+    csv_path = os.path.join(os.path.dirname(page.path), "sweep.csv")
+    if os.path.exists(csv_path):
+        import csv
+        with open(csv_path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        marked = sorted((float(r[p["x"]["name"]]), float(r[p["y"]["name"]])) for r in rows if r["pareto"] == "true")
+        check(marked == sorted((xs[k], ys[k]) for k in members), "the page's front differs from sweep.csv's pareto column")
+    page.scroll_into_view("bt-pareto")
+    k = members[len(members) // 2]
+    pt = page.js("return btPareto.pointClientPoint(arguments[0])", k)
+    page.move(pt["x"], pt["y"])
+    time.sleep(0.05)
+    tip = page.js("const t = document.getElementById('bt-pareto-tooltip'); return t.style.display === 'none' ? null : t.textContent")
+    check(tip is not None and "on the front" in tip and p["labels"][k] in tip, f"front point tooltip: {tip!r}")
+    page.shot("pareto")
 
 
 def test_screen(page):

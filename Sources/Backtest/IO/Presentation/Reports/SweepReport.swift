@@ -32,6 +32,8 @@ public struct SweepReport {
     public var search: String?
     /// The splits of a combinatorial purged cross-validation, when the sweep made one.
     public var cv: CombinatorialPurgedCV?
+    /// The Pareto front over `--objectives`, when given (`sweep.csv`'s `pareto` column).
+    public var pareto: ParetoFront?
 
     public init(strategy: String, candles: CandleSeries, commandLine: [String],
                 fixedParameters: [RunParameter], execution: [RunParameter],
@@ -158,6 +160,7 @@ public struct SweepReport {
         }
 
         md += cpcvMarkdown
+        md += paretoMarkdown
         md += "\n## Honesty: how much of the best result is luck\n\n"
         if let d = deflation {
             md += "| | |\n|---|---:|\n"

@@ -205,6 +205,31 @@ function buildChart(host, cd, opts) {
 
 // ---- tables and header -----------------------------------------------------------------------
 /** A report table: { id, title, columns, align, rows (text cells), notes }. */
+/**
+ * The Pareto scatter's geometry (`sweep.pareto`): the points with both values finite (`k`: their
+ * index in the data), the front's members ordered by x then y (joined by a line when the front is
+ * over these two objectives only: then, read each in its direction, they form a staircase), and
+ * each axis's extent padded by 5% (a zero span widened by 1).
+ */
+function paretoGeometry(p) {
+  const xs = p.x_values || [], ys = p.y_values || [], front = p.front || [], labels = p.labels || [];
+  const points = [];
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k], y = ys[k];
+    if (x === null || y === null || !isFinite(x) || !isFinite(y)) continue;
+    points.push({ k, x, y, front: front[k] === true, label: labels[k] || null });
+  }
+  const members = points.filter(q => q.front).sort((a, b) => a.x - b.x || a.y - b.y);
+  const extent = (key) => {
+    let lo = Infinity, hi = -Infinity;
+    for (const q of points) { if (q[key] < lo) lo = q[key]; if (q[key] > hi) hi = q[key]; }
+    if (!(lo <= hi)) return [0, 1];
+    if (hi - lo < 1e-12) return [lo - 1, hi + 1];
+    const pad = (hi - lo) * 0.05;
+    return [lo - pad, hi + pad];
+  };
+  return { points, front: members, x: extent("x"), y: extent("y"), line: (p.objectives || []).length === 2 };
+}
 function renderTable(tb) {
   const cols = tb.columns || [], align = tb.align || [];
   const isNum = (j) => align[j] ? align[j] === "right" : j > 0;
