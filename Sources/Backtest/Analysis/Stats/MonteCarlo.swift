@@ -113,7 +113,8 @@ public struct MonteCarlo: Sendable, Equatable {
         }
     }
 
-    public init(_ result: BacktestResult, periodsPerYear: Double, settings: Settings) {
+    /// - Parameter withBands: whether to take the equity bands too (`bands`; a screen has no chart).
+    public init(_ result: BacktestResult, periodsPerYear: Double, settings: Settings, withBands: Bool = true) {
         self.settings = settings
         let random = GSL.Random(seed: UInt(settings.seed))
         let n = result.equity.count
@@ -130,7 +131,7 @@ public struct MonteCarlo: Sendable, Equatable {
         let barReturns = ReturnStats.returns(equity: result.equity, initial: initial)
         var draws = RawDraws(random)
         (bars, bands) = Self.distribution(settings: settings, initial: initial, years: years,
-                                          checkpoints: Bands.checkpoints(bars: n)) { path in
+                                          checkpoints: withBands ? Bands.checkpoints(bars: n) : []) { path in
             resampler.drawResample(&draws) { start, k in
                 for i in 0..<k { path(barReturns[(start + i) % n]) }
             }
