@@ -12,16 +12,8 @@ struct MonteCarloTests {
         let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let golden = try #require(root["synthetic"] as? [String: Any])
         let testResamples = try #require(root["test_resamples"] as? Int), resamples = try #require(root["resamples"] as? Int)
-        let n = try #require(golden["bars"] as? Int), initial = try #require(golden["initial_cash"] as? Double)
-        let up = try #require(golden["up"] as? Double), down = try #require(golden["down"] as? Double)
-        let regime = try #require(golden["regime"] as? Int)
-        var equity: [Double] = [], value = initial
-        for i in 0..<n {
-            value *= 1 + ((i / regime) % 2 == 0 ? up : down)
-            equity.append(value)
-        }
-        let result = StatsFixtures.result(time: StatsFixtures.days(n), close: equity, equity: equity, initial: initial)
-        let mc = MonteCarlo(result, periodsPerYear: 252, settings: try MonteCarlo.Settings(resamples: testResamples, seed: 5))
+        let mc = MonteCarlo(try Self.regimeResult(golden), periodsPerYear: 252,
+                            settings: try MonteCarlo.Settings(resamples: testResamples, seed: 5))
         #expect(mc.blockLength == golden["block_length"] as? Double)
         #expect(mc.trades == nil)
         let bars = try #require(mc.bars)
