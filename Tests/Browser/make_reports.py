@@ -8,8 +8,11 @@ Imports the shipped data and 30 synthetic symbols into a scratch store, then let
 - OUT/run           bt run ma-cross GOOG --out ...            (daily bars, SMA overlays, stats.json)
 - OUT/run-eurusd    bt run macd EURUSD --short --out ...      (hourly bars, MACD pane, shorts)
 - OUT/run-exits     bt run ma-cross GOOG --sl 3% --tp 6% --out ... (trades ending at stops and targets)
+- OUT/run-mc        bt run ma-cross GOOG --monte-carlo 400 --seed 3 --out ... (the Monte Carlo bands on the equity)
+- OUT/portfolio-mc  bt portfolio ma-cross --symbols SYN0001,...,SYN0004 --monte-carlo 300 --out ... (the bands without candles)
 - OUT/portfolio     bt portfolio --rotate ... --sl 5% --out ... (ten symbols: the equity on top, rebalance and stop exits)
 - OUT/sweep         bt sweep ma-cross GOOG --grid ... --walk-forward 4 --out ...
+- OUT/sweep-pareto  bt sweep ma-cross GOOG --grid ... --objectives total_return,volatility_ann --out ... (the Pareto scatter)
 - OUT/screen        bt screen ma-cross --all --out ...
 - OUT/run-thinned   bt run ma-cross LONG --out ...             (100,000 1m bars: the chart thinned for display)
 - OUT/chart         bt chart GOOG --ind bb:20,2 --ind ema:50 --ind rsi --ind macd --html .../report.html
@@ -51,10 +54,15 @@ def main():
     bt("run", "ma-cross", "GOOG", "--out", os.path.join(out, "run"), "--no-chart")
     bt("run", "macd", "EURUSD", "--short", "--out", os.path.join(out, "run-eurusd"), "--no-chart", "--no-costs")
     bt("run", "ma-cross", "GOOG", "--sl", "3%", "--tp", "6%", "--out", os.path.join(out, "run-exits"), "--no-chart", "--no-costs")
+    bt("run", "ma-cross", "GOOG", "--monte-carlo", "400", "--seed", "3", "--out", os.path.join(out, "run-mc"), "--no-chart", "--no-costs")
+    bt("portfolio", "ma-cross", "--symbols", "SYN0001,SYN0002,SYN0003,SYN0004", "--monte-carlo", "300",
+       "--out", os.path.join(out, "portfolio-mc"), "--no-chart", "--no-costs")
     bt("portfolio", "--rotate", "--rank", "roc(close, 20)", "--symbols", ",".join(f"SYN{k:04d}" for k in range(1, 11)),
        "--max-positions", "3", "--sl", "5%", "--out", os.path.join(out, "portfolio"), "--no-chart", "--no-costs")
     bt("sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:5", "--grid", "slow=20:200:10", "--where", "fast<slow",
        "--walk-forward", "4", "--out", os.path.join(out, "sweep"))
+    bt("sweep", "ma-cross", "GOOG", "--grid", "fast=5:50:5", "--grid", "slow=20:200:20", "--where", "fast<slow",
+       "--objectives", "total_return,volatility_ann", "--out", os.path.join(out, "sweep-pareto"))
     bt("screen", "ma-cross", "--all", "--out", os.path.join(out, "screen"))
     # A long run, drawn thinned: 100,000 one-minute bars stored as LONG.
     side = os.path.join(out, "long.sqlite")

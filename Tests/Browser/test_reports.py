@@ -568,6 +568,39 @@ def check_dark(page):
     page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
 
 
+def check_monte_carlo(page, api="btCharts['bt-chart']"):
+    """With `bt run --monte-carlo`: the equity pane fills the 5th-95th percentile band and draws
+    the median; at each checkpoint bar the drawn values are the data's, between them straight
+    lines in time; the band's label names the resampling, and at the last bar the band ends at
+    stats.json's final-equity percentiles of the bar resamples."""
+    mc = page.data["chart"]["equity"].get("monte_carlo")
+    if not mc:
+        return
+    t = decode_series(page.data["chart"]["series"])["t"]
+    n = len(t)
+    drawn = {q: page.js(f"return window.{api}.baseValues('mc_{q}', 0, arguments[0])", n) for q in ("p5", "p50", "p95")}
+    where = {v: i for i, v in enumerate(t)}
+    for j, time_ in enumerate(mc["time"]):
+        i = where.get(time_)
+        check(i is not None, f"checkpoint time {time_} is not a bar of the chart")
+        for q in ("p5", "p50", "p95"):
+            check(abs(drawn[q][i] - mc[q][j]) <= 1e-9 * abs(mc[q][j]), f"{q} at bar {i}: drawn {drawn[q][i]}, data {mc[q][j]}")
+    for q in ("p5", "p95"):
+        check(all(drawn["p5"][i] <= drawn["p50"][i] <= drawn["p95"][i] for i in range(n) if drawn[q][i] is not None),
+              "the band is not ordered 5th <= median <= 95th")
+    sj = os.path.join(os.path.dirname(page.path), "stats.json")
+    if os.path.exists(sj):
+        final = json.load(open(sj)).get("monte_carlo", {}).get("bars", {}).get("final_equity")
+        check(final is not None, "stats.json has no Monte Carlo of the bars")
+        check([drawn[q][-1] for q in ("p5", "p50", "p95")] == [final[q] for q in ("p5", "p50", "p95")],
+              f"the band ends at {[drawn[q][-1] for q in ('p5', 'p50', 'p95')]}, stats.json says {final}")
+    legend = page.js(f"return window.{api}.legend('equity')") or []
+    check(mc["label"] in legend and mc["median_label"] in legend, f"the equity legend {legend} lacks the band's {mc['label']!r}")
+    check(mc["note"] in page.js("return document.body.textContent"), "the page does not say what the bands resample")
+    page.scroll_into_view("bt-chart")
+    page.shot("monte-carlo")
+
+
 def test_run(page):
     stats = None
     sj = os.path.join(os.path.dirname(page.path), "stats.json")
@@ -579,6 +612,7 @@ def test_run(page):
     check_chart(page, "bt-chart", cd, stats=stats)
     check_exits(page, "bt-chart", cd)
     check_equity_pane(page, "bt-chart", "run page")
+    check_monte_carlo(page)
     check_resize(page, "bt-chart")
     check_clean(page)
     check_dark(page)
@@ -605,6 +639,7 @@ def test_portfolio(page, stats):
     check(all(abs(a - float(r["equity"])) <= 1e-9 * abs(a) for a, r in zip(drawn, rows)), "the drawn equity differs from equity.csv's")
     bench = page.js(f"return window.{api}.baseValues('bench', 0, arguments[0])", len(t))
     check(all(abs(a - float(r["benchmark"])) <= 1e-9 * abs(a) for a, r in zip(bench, rows)), "the drawn benchmark differs from equity.csv's")
+    check_monte_carlo(page, api)
     page.js(f"window.{api}.reset()")
     page.scroll_into_view("bt-chart")
     page.shot("initial")
@@ -720,6 +755,8 @@ def test_sweep(page):
     best_cd = dict(page.data["chart"], trades=next((c.get("trades") for c in combos if best and (c["x"], c.get("y")) == (best["x"], best.get("y"))), None))
     check_chart(page, "bt-chart", best_cd, shots=False)
     check_exits(page, "bt-chart", best_cd)
+    if sw.get("pareto"):
+        check_pareto(page, sw["pareto"])
     if sw.get("walk_forward"):
         wf = page.state("btCharts['bt-wf']")
         check("equity" in wf["panes"], "walk-forward chart has no equity pane")
@@ -727,6 +764,39 @@ def test_sweep(page):
         page.scroll_into_view("bt-wf")
         page.shot("walk-forward")
     check_clean(page)
+
+
+def check_pareto(page, p):
+    """The scatter draws every point with both objectives defined and highlights exactly the front the
+    data marks; that front is sweep.csv's `pareto` column and holds no dominated point; hovering a
+    front point names it."""
+    xs, ys, front = p["x_values"], p["y_values"], p["front"]
+    defined = [k for k in range(len(xs)) if xs[k] is not None and ys[k] is not None]
+    st = page.js("return btPareto.state()")
+    check(st["points"] == len(defined), f"{st['points']} points drawn, {len(defined)} defined")
+    members = [k for k in defined if front[k]]
+    check(sorted(st["front"]) == members and len(members) == p["front_count"], f"front drawn {st['front']}, marked {members}")
+    sign = [1 if p[a]["higher_is_better"] else -1 for a in ("x", "y")]
+    if len(p["objectives"]) == 2:
+        for k in defined:
+            dominated = any(sign[0] * xs[q] >= sign[0] * xs[k] and sign[1] * ys[q] >= sign[1] * ys[k]
+                            and (xs[q] != xs[k] or ys[q] != ys[k]) for q in defined)
+            check(front[k] == (not dominated), f"point {k} ({xs[k]}, {ys[k]}) marked {front[k]}, dominated: {dominated}")
+    csv_path = os.path.join(os.path.dirname(page.path), "sweep.csv")
+    if os.path.exists(csv_path):
+        import csv
+        with open(csv_path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        marked = sorted((float(r[p["x"]["name"]]), float(r[p["y"]["name"]])) for r in rows if r["pareto"] == "true")
+        check(marked == sorted((xs[k], ys[k]) for k in members), "the page's front differs from sweep.csv's pareto column")
+    page.scroll_into_view("bt-pareto")
+    k = members[len(members) // 2]
+    pt = page.js("return btPareto.pointClientPoint(arguments[0])", k)
+    page.move(pt["x"], pt["y"])
+    time.sleep(0.05)
+    tip = page.js("const t = document.getElementById('bt-pareto-tooltip'); return t.style.display === 'none' ? null : t.textContent")
+    check(tip is not None and "on the front" in tip and p["labels"][k] in tip, f"front point tooltip: {tip!r}")
+    page.shot("pareto")
 
 
 def test_screen(page):

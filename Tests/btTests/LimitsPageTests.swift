@@ -20,7 +20,7 @@ struct LimitsPageTests {
     }
 
     @Test("the options the page lists as missing are in no command's help, and the page names them", arguments: [
-        ("screen", "--monte-carlo", "Monte Carlo column set in screens"), ("sweep", "tpe", "a TPE model"),
+        ("sweep", "tpe", "a TPE model"),
     ])
     func stillMissing(command: String, option: String, named: String) throws {
         let help = try BT.run(["help", command])

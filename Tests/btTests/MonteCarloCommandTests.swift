@@ -1,3 +1,4 @@
+import Backtest
 import Foundation
 import Testing
 import TestSupport
@@ -69,6 +70,50 @@ struct MonteCarloCommandTests {
         let p = try BT.run(["portfolio", "ma-cross", "--symbols", "GOOG", "--db", db, "--json", "--monte-carlo", "200"])
         #expect(p.status == 0, "\(p.stderr)")
         #expect(try Self.json(p.stdout)["monte_carlo"] as? [String: Any] != nil)
+    }
+
+    /// The page data of a report.html.
+    static func pageData(_ path: String) throws -> [String: Any] {
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        let open = try #require(html.range(of: "<script type=\"application/json\" id=\"bt-data\">"))
+        let close = try #require(html.range(of: "</script>", range: open.upperBound..<html.endIndex))
+        return try json(String(html[open.upperBound..<close.lowerBound]))
+    }
+
+    @Test("report.html's equity chart carries the bar resamples' bands: from the first bar's time to the last's, ending at --json's final-equity percentiles, the same for a seed; none without --monte-carlo; bt portfolio too", arguments: [false, true])
+    func bandsInReport(portfolio: Bool) throws {
+        let db = try BT.googStore()
+        let command = portfolio ? ["portfolio", "ma-cross", "--symbols", "GOOG"] : ["run", "ma-cross", "GOOG"]
+        let base = command + ["--db", db, "--depth", "none", "--no-chart", "--no-costs"]
+        let dir = BT.scratchDirectory()
+        var bands: [NSDictionary] = []
+        for k in 0..<2 {
+            let out = dir.appendingPathComponent("mc\(k)").path
+            let r = try BT.run(base + ["--monte-carlo", "300", "--seed", "4", "--out", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            let chart = try #require(try Self.pageData(out + "/report.html")["chart"] as? [String: Any])
+            let equity = try #require(chart["equity"] as? [String: Any])
+            bands.append(try #require(equity["monte_carlo"] as? NSDictionary))
+        }
+        #expect(bands[0] == bands[1])
+        let mc = try #require(bands[0] as? [String: Any])
+        let time = try #require(mc["time"] as? [Int])
+        let p5 = try #require(mc["p5"] as? [Double]), p50 = try #require(mc["p50"] as? [Double]), p95 = try #require(mc["p95"] as? [Double])
+        #expect(time.count == 500 && p5.count == 500 && p50.count == 500 && p95.count == 500)
+        #expect(zip(time, time.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(mc["label"] as? String == "Monte Carlo 5-95% (bootstrap of bar returns)")
+        #expect((mc["note"] as? String)?.contains("of 300 stationary-bootstrap resamples of the bar returns (mean block 13 bars, seed 4)") == true)
+        let j = try Self.json(try BT.run(base + ["--monte-carlo", "300", "--seed", "4", "--json"]).stdout)
+        let final = try #require(((j["monte_carlo"] as? [String: Any])?["bars"] as? [String: Any])?["final_equity"] as? [String: Double])
+        #expect([p5.last, p50.last, p95.last] == [final["p5"], final["p50"], final["p95"]])
+        let export = try BT.run(["data", "export", "GOOG", "--db", db])
+        let rows = export.stdout.split(separator: "\n").dropFirst()
+        let first = try #require(rows.first?.split(separator: ",").first), last = try #require(rows.last?.split(separator: ",").first)
+        #expect(UTCTime.iso(Int64(time[0])) == String(first) && UTCTime.iso(Int64(time.last!)) == String(last))
+        let plain = dir.appendingPathComponent("plain").path
+        #expect(try BT.run(base + ["--out", plain]).status == 0)
+        let plainEquity = try #require((try Self.pageData(plain + "/report.html")["chart"] as? [String: Any])?["equity"] as? [String: Any])
+        #expect(plainEquity["monte_carlo"] == nil)
     }
 
     @Test("bad settings exit 2 with the reason", arguments: [

@@ -91,6 +91,10 @@ extension Option {
     static let symbols = Option("symbols", kind: .value, valueName: "A,B,...", help: "Symbols to screen")
     static let all = Option("all", kind: .flag, help: "Screen every stored symbol")
     static let rank = Option("rank", kind: .value, valueName: "STAT", help: "Statistic to rank by (default sharpe)")
+    static let objective = Option("objective", kind: .value, valueName: "STAT",
+                                  help: "Statistic a sweep optimises and ranks by (default sharpe)")
+    static let objectives = Option("objectives", kind: .value, valueName: "A,B,...",
+                                   help: "Two or more statistics: mark their Pareto front in sweep.csv and report.html")
     static let top = Option("top", kind: .value, valueName: "N", help: "Rows in the ranked table (default 20)")
     static let minTrades = Option("min-trades", kind: .value, valueName: "N",
                                   help: "Rank only symbols with at least N trades (default 10); thinner rows follow, marked")

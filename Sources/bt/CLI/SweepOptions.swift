@@ -2,7 +2,7 @@ import Backtest
 
 /// How `bt sweep` turns its options into a `SweepPlan` and loads its symbols.
 extension SweepPlan {
-    /// The sweep of the options: `--grid` (required), `--param`, `--where`, `--rank`,
+    /// The sweep of the options: `--grid` (required), `--param`, `--where`, `--objective`, `--objectives`,
     /// `--walk-forward`, `--pbo-blocks`, `--top`.
     init(args: ParsedArguments, strategy: Strategy) throws {
         let specs = args.values(.grid)
@@ -20,14 +20,15 @@ extension SweepPlan {
             throw InputError(ErrorMessage.text(problem))
         }
         (rank, folds, blocks, top) = try Self.settings(args)
+        objectives = try Self.objectives(args).front
         cv = try CombinatorialPurgedCV.Settings(cv: args.value(.cv), purge: args.value(.purge), embargo: args.value(.embargo))
         commandLine = args.commandLine
         reword = ErrorMessage.reworded  // sweep.csv records a combination's error as bt words it
     }
 
-    /// `--rank`, `--walk-forward`, `--pbo-blocks` and `--top`, checked.
+    /// `--objective`, `--walk-forward`, `--pbo-blocks` and `--top`, checked.
     static func settings(_ args: ParsedArguments) throws -> (rank: Stat, folds: Int?, blocks: Int, top: Int) {
-        let rank = try args.value(.rank).map(SweepStats.stat(named:)) ?? .sharpe
+        let rank = try objectives(args).rank
         let folds = try args.int(.walkForward)
         let blocks = try args.int(.pboBlocks) ?? 16
         let top = try args.int(.top) ?? 20

@@ -18,6 +18,8 @@ extension Command {
             .rank,
             .top,
             .minTrades,
+            .monteCarlo.withHelp("Monte Carlo columns in screen.csv: each symbol's bt run --monte-carlo N"),
+            .ruin, .seed.withHelp("Seed of --monte-carlo (default 1)"),
             .periodsPerYear.withHelp("Bars per year for annualising (default: inferred per symbol)"),
             .out,
             .force,

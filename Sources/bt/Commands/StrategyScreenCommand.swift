@@ -10,8 +10,9 @@ enum StrategyScreenCommand {
         let (strategy, rest) = try args.strategy()
         if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", command: "screen") }
         let parameters = try strategy.parameters(args.values(.param))
-        let screen = Screen(rankStat: try args.value(.rank).map(Stat.named(_:)) ?? .sharpe,
+        var screen = Screen(rankStat: try args.value(.rank).map(Stat.named(_:)) ?? .sharpe,
                             minTrades: try args.int(.minTrades) ?? Screen.defaultMinTrades)
+        screen.monteCarlo = try args.monteCarlo
         let top = try args.int(.top) ?? 20
         guard top > 0 else { throw UsageError("\(Option.top) must be positive", command: "screen") }
         let ppy = try args.periodsPerYear

@@ -24,6 +24,9 @@ public struct Screen {
         /// 1-based rank among `ok` rows by the rank statistic; nil when not ranked.
         public var rank: Int?
         public var bars: Int = 0
+        /// With `Screen.monteCarlo`: the run's Monte Carlo as `MonteCarlo.columns` (nil without,
+        /// or for a row that did not run).
+        public var monteCarlo: [Double]?
 
         /// `SYMBOL@TF` (the symbol alone when the timeframe is unknown): loads this row's bars again.
         public var series: String { timeframe.map { "\(symbol)@\($0.rawValue)" } ?? symbol }
@@ -43,6 +46,9 @@ public struct Screen {
     public static let defaultMinTrades = 10
     /// Points kept of each equity curve.
     public var shapePoints = 24
+    /// A Monte Carlo of each symbol's run (`bt screen --monte-carlo`), as `bt run --monte-carlo`
+    /// makes it for that symbol: the same settings, the same run, the same numbers.
+    public var monteCarlo: MonteCarlo.Settings?
 
     /// - Parameter rankStat: `Stat.named(_:)` checks a name.
     public init(rankStat: Stat, minTrades: Int = 0) {
@@ -64,7 +70,7 @@ public struct Screen {
     public func evaluate(symbols: [String], progress: ((Int) -> Void)? = nil,
                          keep: (@Sendable (Row, BacktestResult, Stats) -> Void)? = nil,
                          job: (String) throws -> (BacktestResult, Stats)) -> [Row] {
-        let points = shapePoints
+        let points = shapePoints, monteCarlo = self.monteCarlo
         let minTrades = Double(self.minTrades)
         let results = Parallel.map(count: symbols.count, progress: progress) { i -> Row in
             let (result, stats) = try job(symbols[i])
@@ -74,6 +80,7 @@ public struct Screen {
             var row = Row(symbol: SeriesName.split(symbols[i])?.0 ?? symbols[i], timeframe: result.candles.timeframe, status: .ok,
                           stats: values, equityShape: Self.shape(result.equity, points: points), bars: result.candles.count)
             if stats[.trades] < minTrades { row.status = .fewTrades }
+            row.monteCarlo = monteCarlo.map { MonteCarlo(result, periodsPerYear: stats.periodsPerYear, settings: $0, withBands: false).columnValues }
             keep?(row, result, stats)
             return row
         }

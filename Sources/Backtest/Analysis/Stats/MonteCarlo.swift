@@ -84,8 +84,37 @@ public struct MonteCarlo: Sendable, Equatable {
     public var bars: Distribution?
     /// The bootstrap's mean block length, in bars.
     public var blockLength: Double
+    /// The equity bands of the bar resamples' paths (the report's equity chart); nil with
+    /// fewer than 3 bars.
+    public var bands: Bands?
 
-    public init(_ result: BacktestResult, periodsPerYear: Double, settings: Settings) {
+    /// The 5th, 50th and 95th percentiles of the bar resamples' equity at evenly spaced bars:
+    /// each resample is a path of equity bar by bar (its compounded returns from the initial
+    /// cash), and each checkpoint's percentiles are taken over the paths' values at that bar.
+    /// The last checkpoint is the last bar, so there the bands are `bars.finalEquity` (when every
+    /// resample enters them, `resamples == settings.resamples`).
+    public struct Bands: Sendable, Equatable {
+        /// The checkpoints' bar indices, ascending, the first and the last bar included.
+        public var bars: [Int]
+        public var p5: [Double], p50: [Double], p95: [Double]
+        /// The resamples the bands are taken over: the first `min(resamples, resampleLimit)`.
+        public var resamples: Int
+
+        /// Checkpoints at most: evenly spaced bars, joined by straight lines on the chart.
+        public static let checkpointLimit = 500
+        /// Resamples entering the bands at most (memory: checkpoints x resamples values).
+        public static let resampleLimit = 10_000
+
+        /// `count` (at most `checkpointLimit`) bar indices evenly spaced over `bars` bars.
+        static func checkpoints(bars n: Int) -> [Int] {
+            let k = min(n, checkpointLimit)
+            guard k > 1 else { return Array(0..<k) }
+            return (0..<k).map { j in Int((Double(j) * Double(n - 1) / Double(k - 1)).rounded()) }
+        }
+    }
+
+    /// - Parameter withBands: whether to take the equity bands too (`bands`; a screen has no chart).
+    public init(_ result: BacktestResult, periodsPerYear: Double, settings: Settings, withBands: Bool = true) {
         self.settings = settings
         let random = GSL.Random(seed: UInt(settings.seed))
         let n = result.equity.count
@@ -94,14 +123,15 @@ public struct MonteCarlo: Sendable, Equatable {
         let returns = Self.tradeReturns(result)
         trades = returns.isEmpty ? nil : Self.distribution(settings: settings, initial: initial, years: years) { path in
             for _ in returns.indices { path(returns[random.int(below: returns.count)]) }
-        }
+        }.distribution
         let bootstrap = Uncertainty.Bootstrap(resamples: settings.resamples)
         let resampler = Uncertainty.Resampler(count: max(n, 1), bootstrap: bootstrap)
         blockLength = max(1, cbrt(Double(n)).rounded())
-        guard n > 2 else { bars = nil; return }
+        guard n > 2 else { bars = nil; bands = nil; return }
         let barReturns = ReturnStats.returns(equity: result.equity, initial: initial)
         var draws = RawDraws(random)
-        bars = Self.distribution(settings: settings, initial: initial, years: years) { path in
+        (bars, bands) = Self.distribution(settings: settings, initial: initial, years: years,
+                                          checkpoints: withBands ? Bands.checkpoints(bars: n) : []) { path in
             resampler.drawResample(&draws) { start, k in
                 for i in 0..<k { path(barReturns[(start + i) % n]) }
             }
@@ -118,19 +148,30 @@ public struct MonteCarlo: Sendable, Equatable {
     }
 
     /// The figures over `settings.resamples` paths, each compounded from `initial` over the
-    /// returns `resample` gives its `path` function in order.
-    static func distribution(settings: Settings, initial: Double, years: Double,
-                             resample: ((Double) -> Void) -> Void) -> Distribution {
+    /// returns `resample` gives its `path` function in order; with `checkpoints` (step indices,
+    /// ascending), the bands of the first `Bands.resampleLimit` paths' equity after those steps.
+    static func distribution(settings: Settings, initial: Double, years: Double, checkpoints: [Int] = [],
+                             resample: ((Double) -> Void) -> Void) -> (distribution: Distribution, bands: Bands?) {
         var finals: [Double] = [], drawdowns: [Double] = [], cagrs: [Double] = []
         finals.reserveCapacity(settings.resamples)
         drawdowns.reserveCapacity(settings.resamples)
         var ruined = 0
-        for _ in 0..<settings.resamples {
+        // The paths' equity at each checkpoint, one contiguous run of `banded` values per checkpoint.
+        let banded = checkpoints.isEmpty ? 0 : min(settings.resamples, Bands.resampleLimit)
+        var atCheckpoints = [Double](repeating: .nan, count: banded * checkpoints.count)
+        for sample in 0..<settings.resamples {
             var equity = initial, peak = initial, worst = 0.0
+            var step = 0, next = 0
+            let banding = sample < banded
             resample { r in
                 equity *= 1 + r
                 peak = max(peak, equity)
                 if peak > 0 { worst = min(worst, equity / peak - 1) }
+                if banding, next < checkpoints.count, checkpoints[next] == step {
+                    atCheckpoints[next * banded + sample] = equity
+                    next += 1
+                }
+                step += 1
             }
             finals.append(equity)
             drawdowns.append(worst)
@@ -142,7 +183,11 @@ public struct MonteCarlo: Sendable, Equatable {
             return Percentiles(p5: GSL.quantile(sorted: sorted, 0.05), p50: GSL.quantile(sorted: sorted, 0.5),
                                p95: GSL.quantile(sorted: sorted, 0.95))
         }
-        return Distribution(finalEquity: percentiles(finals), maxDrawdown: percentiles(drawdowns), cagr: percentiles(cagrs),
-                            ruinProbability: Double(ruined) / Double(settings.resamples))
+        let distribution = Distribution(finalEquity: percentiles(finals), maxDrawdown: percentiles(drawdowns), cagr: percentiles(cagrs),
+                                        ruinProbability: Double(ruined) / Double(settings.resamples))
+        guard banded > 0 else { return (distribution, nil) }
+        let columns = checkpoints.indices.map { percentiles(Array(atCheckpoints[$0 * banded ..< ($0 + 1) * banded])) }
+        return (distribution, Bands(bars: checkpoints, p5: columns.map(\.p5), p50: columns.map(\.p50), p95: columns.map(\.p95),
+                                    resamples: banded))
     }
 }

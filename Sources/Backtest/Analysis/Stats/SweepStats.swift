@@ -70,11 +70,17 @@ public struct SweepStats: Sendable, Equatable {
     }
 
     /// The statistic called `name` with a sweep column, for ranking a sweep.
-    /// - Throws: `InputError` naming the closest one and listing the valid ones.
+    /// - Throws: `InputError` (setting `.rank`) naming the closest one and listing the valid ones.
     public static func stat(named name: String) throws -> Stat {
+        try stat(named: name, setting: .rank)
+    }
+
+    /// The statistic called `name` with a sweep column, given as `setting`.
+    /// - Throws: `InputError` naming the closest one and listing the valid ones.
+    public static func stat(named name: String, setting: Setting) throws -> Stat {
         guard let stat = Stat(rawValue: name), stat.sweepColumn != nil else {
             let hint = Suggest.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw InputError("unknown metric\(hint) (valid: \(names.joined(separator: ", ")))", setting: .rank, value: name)
+            throw InputError("unknown metric\(hint) (valid: \(names.joined(separator: ", ")))", setting: setting, value: name)
         }
         return stat
     }

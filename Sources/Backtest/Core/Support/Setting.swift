@@ -125,6 +125,10 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case `where`
     /// The statistic results are ranked by.
     case rank
+    /// The statistic a sweep optimises and ranks by (the sweep's name for `rank`).
+    case objective
+    /// The statistics of a sweep's Pareto front (two or more).
+    case objectives
     /// Bars per year, for annualised figures and volatility sizing.
     case periodsPerYear = "periods_per_year"
     /// The number of walk-forward folds.

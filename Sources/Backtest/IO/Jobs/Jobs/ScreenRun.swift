@@ -92,6 +92,7 @@ public struct ScreenRun {
             strategy: strategy.name, parameters: parameters.runParameters,
             execution: execution, commandLine: commandLine, rankStat: screen.rankStat,
             minTrades: screen.minTrades, top: top, rows: screen.ranked(rows))
+        report.monteCarlo = screen.monteCarlo
         report.rules = strategy.ruleParameters
         report.seriesNotes = seriesNotes
         // The page embeds charts of the symbols it shows: those not kept are run again.

@@ -62,15 +62,14 @@ extension SweepPlan {
             }
         }
         let sweep = self.sweep
-        let csv = try StreamingFile("sweep.csv", in: directory)
-        try csv.write(SweepReport.csvHeader(grid))
+        let csv = try SweepCSVFile(in: directory, grid: grid, combos: combos, objectives: objectives)
         let progress = progress(combos.count)
         let cells = SweepHeatmapCells(grid: grid, combos: combos, rankStat: self.rank)
         let summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: clock, progress: progress) { rows in
-            try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+            try csv.write(rows)
             cells.add(rows)
         }
-        try csv.close()
+        let front = try csv.finish()
         let sweptNames = Set(grid.axes.map(\.name))
         let portfolioParameters = PortfolioRules(maxPositions: fixedK, weighting: probe.weighting, rebalance: probe.rebalance, neutral: probe.neutral)
             .parameters(symbols: universe.candles.count, rank: rank?.text)
@@ -85,6 +84,7 @@ extension SweepPlan {
         report.otherSeries = (other ?? strategy.otherSeries)?.read(by: strategy.ruleExpressions + (rank.map { [$0] } ?? []),
                                                                      on: universe.candles) ?? []
         report.topShown = top
+        report.pareto = front
         report.search = search.map { $0.search.summary(of: $0.space) }
         report.deflation = try Sweep.deflation(of: summary, evaluator: evaluator, candles: clock)
         if let folds {

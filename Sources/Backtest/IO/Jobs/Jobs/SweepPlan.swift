@@ -17,8 +17,11 @@ public struct SweepPlan {
     /// The strategy's parameters with the fixed ones applied: each combination sets its swept
     /// values on a copy.
     public let base: StrategyParameters
-    /// The statistic combinations are ranked by.
+    /// The statistic combinations are ranked by (and a search optimises).
     public var rank: Stat = .sharpe
+    /// The objectives of the Pareto front marked in `sweep.csv` and drawn in `report.html`
+    /// (two or more; empty: no front).
+    public var objectives: [Stat] = []
     /// Walk-forward folds, if any.
     public var folds: Int?
     /// Blocks of the overfitting diagnostics (CSCV).
@@ -391,8 +394,7 @@ public struct SweepPlan {
         }
         var sweep = self.sweep
         sweep.cv = job.cv
-        let csv = try StreamingFile("sweep.csv", in: directory)
-        try csv.write(SweepReport.csvHeader(grid))
+        let csv = try SweepCSVFile(in: directory, grid: grid, combos: combos, objectives: objectives)
         let progress = progress(combos.count)
         let cells = SweepHeatmapCells(grid: grid, combos: combos, rankStat: rank)
         let summary: Sweep.Summary
@@ -419,7 +421,7 @@ public struct SweepPlan {
                 let rows = try merger.nextChunk()
                 if rows.isEmpty { break }
                 summarizer.add(rows)
-                try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+                try csv.write(rows)
                 cells.add(rows)
                 done += rows.count
                 progress?(done)
@@ -429,18 +431,17 @@ public struct SweepPlan {
                 try set.walkForwardChoices(file: Self.foldsFile(index), steps: $0.steps.count, rankStat: rank)
             }
         } else {
-            let grid = self.grid, combos = self.combos
             if let rows = searchedRows {  // a Bayesian search's, evaluated as it chose them
                 var summarizer = Sweep.Summarizer(sweep, combinations: combos.count, length: candles.count)
                 summarizer.add(rows)
-                try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+                try csv.write(rows)
                 cells.add(rows)
                 summary = summarizer.finish()
             } else {
                 summary = try sweep.run(combinations: combos.count, evaluator: evaluator, candles: candles,
                                         progress: progress) { rows in
                     try checkpoint()
-                    try csv.write(SweepReport.csvRows(rows, grid: grid, combos: combos))
+                    try csv.write(rows)
                     cells.add(rows)
                 }
             }
@@ -448,7 +449,7 @@ public struct SweepPlan {
                 $0.choose(combinations: combos.count, evaluator: evaluator, candles: candles, rankStat: rank)
             }
         }
-        try csv.close()
+        let front = try csv.finish()
         let sweptNames = Set(grid.axes.map(\.name))
         let fixedValues = base.runParameters.filter { !sweptNames.contains($0.name) }
         var report = SweepReport(
@@ -459,6 +460,7 @@ public struct SweepPlan {
         report.otherSeries = strategy.otherSeries?.read(by: strategy.ruleExpressions, on: [candles]) ?? []
         report.topShown = top
         report.cv = job.cv
+        report.pareto = front
         report.search = search.map { $0.search.summary(of: $0.space) }
         if let bayes {
             report.search = bayes.search.summary(of: bayes.space)

@@ -126,7 +126,7 @@ public enum WalkForwardChoicesFile {
 
 /// A strategy screen shard's rows (`screen.rows`): per symbol its position in the screen's
 /// symbol list, name (`SYMBOL@TF` when the timeframe is known), status, error, bars, periods per year, every statistic and the equity
-/// shape of the sparklines.
+/// shape of the sparklines, and the Monte Carlo columns when the screen makes them.
 public enum ScreenRowsFile {
     static let magic = "btSCREEN"
 
@@ -148,6 +148,8 @@ public enum ScreenRowsFile {
                 w.u8(0)
             }
             w.doubles(row.equityShape)
+            w.u8(row.monteCarlo == nil ? 0 : 1)
+            if let mc = row.monteCarlo { w.doubles(mc) }
             try w.flush(threshold: 1 << 20)
         }
         try partial.add(w, as: name)
@@ -181,6 +183,15 @@ public enum ScreenRowsFile {
             }
             // Equity values are money: within the magnitude the store accepts for prices.
             row.equityShape = try r.doubles("an equity value", limit: 1 << 16, largest: ParsedCandles.largestMagnitude)
+            let hasMonteCarlo = try r.u8()
+            try r.require(hasMonteCarlo <= 1, "a Monte Carlo flag of \(hasMonteCarlo)")
+            if hasMonteCarlo == 1 {
+                let values = try r.doubles("a Monte Carlo figure", limit: 1 << 8)
+                guard values.count == MonteCarlo.columns.count else {
+                    throw InputError("holds a row with \(values.count) Monte Carlo figures", at: path)
+                }
+                row.monteCarlo = values
+            }
             return (position, row)
         }
     }

@@ -57,8 +57,9 @@ extension Report {
         }
         let sample = chart == nil ? DisplaySample(equity: result.equity) : nil
         if let sample { subtitle.append(sample.note) }
-        let chart = chart ?? PageData.chart(result.candles, timeframe: timeframe, indicators: indicators, run: (result, drawdowns),
-                                            sample: sample)
+        if let note = monteCarloBandsNote { subtitle.append(note) }
+        let chart = addingMonteCarloBands(to: chart ?? PageData.chart(result.candles, timeframe: timeframe, indicators: indicators,
+                                                                      run: (result, drawdowns), sample: sample))
         return PageData.page(.run, title: title, subtitle: subtitle, manifest: manifest.plainRows, tables: tables,
                              members: [(key: "chart", value: chart)])
     }

@@ -47,6 +47,35 @@ extension Report {
             + "\(Format.fixed(mc.blockLength, 0)) bars, as the Sharpe interval's)."
     }
 
+    /// The equity chart's bands (`chart.equity.monte_carlo` of report.html): the bar resamples'
+    /// equity percentiles (`MonteCarlo.Bands`) at their checkpoints' times, and the legend's
+    /// words for what was resampled; nil without a Monte Carlo or with fewer than 3 bars.
+    var monteCarloBandsJSON: JSONValue? {
+        guard let mc = monteCarlo, let b = mc.bands else { return nil }
+        let time = result.candles.time
+        return ["time": .array(b.bars.map { .int(Int(time[$0])) }),
+                "p5": PageData.numbers(b.p5), "p50": PageData.numbers(b.p50), "p95": PageData.numbers(b.p95),
+                "label": .string("Monte Carlo 5-95% (bootstrap of bar returns)"), "median_label": .string("Monte Carlo median"),
+                "note": .string(monteCarloBandsNote ?? "")]
+    }
+
+    /// What the equity chart's bands are, in the page's subtitle.
+    var monteCarloBandsNote: String? {
+        guard let mc = monteCarlo, let b = mc.bands else { return nil }
+        let of = b.resamples == mc.settings.resamples ? "\(b.resamples)" : "the first \(b.resamples) of \(mc.settings.resamples)"
+        return "equity bands: 5th, 50th and 95th percentiles of \(of) stationary-bootstrap resamples of the bar returns "
+            + "(mean block \(Format.fixed(mc.blockLength, 0)) bars, seed \(mc.settings.seed))"
+    }
+
+    /// `chart` with the bands added to its `equity` object (unchanged without them).
+    func addingMonteCarloBands(to chart: JSONValue) -> JSONValue {
+        guard let bands = monteCarloBandsJSON, case .object(var members) = chart,
+              let k = members.firstIndex(where: { $0.key == "equity" }), case .object(var equity) = members[k].value else { return chart }
+        equity.append((key: "monte_carlo", value: bands))
+        members[k].value = .object(equity)
+        return .object(members)
+    }
+
     /// The `report.md` section; empty without a Monte Carlo.
     var monteCarloMarkdown: String {
         guard let rows = monteCarloRows, let note = monteCarloNote else { return "" }

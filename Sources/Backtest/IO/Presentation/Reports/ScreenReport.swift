@@ -17,6 +17,8 @@ public struct ScreenReport {
     public var minTrades: Int
     public var top: Int
     public var rows: [Screen.Row]
+    /// The settings of the rows' Monte Carlo columns (`bt screen --monte-carlo`); nil: none.
+    public var monteCarlo: MonteCarlo.Settings?
     /// Stored symbols left out and series read resampled, with why (`CandleStore.seriesNotes`).
     public var seriesNotes: [SeriesNote] = []
     /// The other series the rules read with `@` (`OtherSeriesReader.read`), listed by the manifest.
@@ -39,7 +41,8 @@ public struct ScreenReport {
     }
 
     public func csv() -> String {
-        var out = CSV.row(["rank", "symbol", "timeframe", "status", "error"] + Stat.names)
+        let mcColumns = monteCarlo == nil ? [] : MonteCarlo.columns
+        var out = CSV.row(["rank", "symbol", "timeframe", "status", "error"] + Stat.names + mcColumns)
         for row in ordered {
             var cells = [row.rank.map(String.init) ?? "", CSV.text(row.symbol), row.timeframe?.rawValue ?? "", row.status.rawValue,
                          CSV.text(row.error ?? "")]
@@ -48,6 +51,7 @@ public struct ScreenReport {
             } else {
                 cells += Stat.names.map { _ in "" }
             }
+            if monteCarlo != nil { cells += row.monteCarlo?.map(CSV.number) ?? mcColumns.map { _ in "" } }
             out += CSV.row(cells)
         }
         return out
@@ -108,6 +112,11 @@ public struct ScreenReport {
         }
         md += SeriesNote.markdown(seriesNotes)
         md += "\nEvery symbol's statistics are in `screen.csv` (fractions, not percentages).\n"
+        if let mc = monteCarlo {
+            md += "\nEach symbol's Monte Carlo, as `bt run --monte-carlo \(mc.resamples) --seed \(mc.seed)` gives it for that symbol "
+                + "(\(mc.resamples) resamples of the trades and of the bar returns, ruin at a drawdown of "
+                + "\(Format.percent(mc.ruin)) or deeper), is in the `mc_` columns of `screen.csv`.\n"
+        }
         return md
     }
 }

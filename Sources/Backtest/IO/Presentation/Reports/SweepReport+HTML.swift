@@ -89,6 +89,7 @@ extension SweepReport {
             ? "Curves are stored for every combination."
             : "Curves are stored for the \(stored) best combinations by \(rankStat).")))
         if let rerun { sweep.append((key: "rerun", value: .string(rerun))) }
+        if let pareto = paretoPageData { sweep.append((key: "pareto", value: pareto)) }
         if grid.axes.count > 2, let y = cells.yAxis {
             let others = grid.axes.indices.filter { $0 != cells.xAxis && $0 != y }.map { grid.axes[$0].name }
             sweep.append((key: "note", value: .string(
@@ -147,6 +148,9 @@ extension SweepReport {
             summaryRows.append(["best by \(rankStat)", parameterText(best)])
         } else {
             summaryRows.append(["best", "no combination produced a defined \(rankStat)"])
+        }
+        if let p = pareto {
+            summaryRows.append(["Pareto front", "\(PageData.grouped(p.count)) over " + p.objectives.map(\.name).joined(separator: ", ")])
         }
         if let d = deflation {
             summaryRows += [["deflated Sharpe ratio", Format.percent(d.value)],

@@ -34,6 +34,8 @@ public struct SweepReport {
     public var searchedBy = "drawn at random"
     /// The splits of a combinatorial purged cross-validation, when the sweep made one.
     public var cv: CombinatorialPurgedCV?
+    /// The Pareto front over `--objectives`, when given (`sweep.csv`'s `pareto` column).
+    public var pareto: ParetoFront?
 
     public init(strategy: String, candles: CandleSeries, commandLine: [String],
                 fixedParameters: [RunParameter], execution: [RunParameter],
@@ -160,6 +162,7 @@ public struct SweepReport {
         }
 
         md += cpcvMarkdown
+        md += paretoMarkdown
         md += "\n## Honesty: how much of the best result is luck\n\n"
         if let d = deflation {
             md += "| | |\n|---|---:|\n"

@@ -202,6 +202,78 @@ class Heatmap {
     return { x: r.left + this.mL + (ix + 0.5) * this.cw, y: r.top + this.mT + (iy + 0.5) * this.chh };
   }
 }
+/** The sweep's Pareto front: every combination by the first two objectives, the front highlighted; hover names a point. */
+class ParetoScatter {
+  constructor(wrap, p) {
+    this.wrap = wrap; this.p = p; this.g = paretoGeometry(p); this.colors = themeColors(); this.hover = null;
+    this.canvas = el("canvas", { id: "bt-pareto", role: "img", "aria-label": "Scatter of " + p.x.name + " against " + p.y.name + "; the Pareto front highlighted" });
+    this.tip = el("div", { cls: "bt-tooltip", id: "bt-pareto-tooltip", role: "status" });
+    wrap.append(this.canvas, this.tip);
+    this.canvas.addEventListener("mousemove", (e) => this.onMove(e));
+    this.canvas.addEventListener("mouseleave", () => { this.hover = null; this.tip.style.display = "none"; this.draw(); });
+    if (window.ResizeObserver) { let first = true; new ResizeObserver(() => { if (first) { first = false; return; } this.layout(); this.draw(); }).observe(wrap); }
+    this.layout();
+  }
+  layout() {
+    const W = Math.max(320, Math.min(760, this.wrap.clientWidth)), H = 360, dpr = window.devicePixelRatio || 1;
+    this.W = W; this.H = H; this.mL = 64; this.mR = 16; this.mT = 12; this.mB = 44;
+    this.canvas.width = Math.round(W * dpr); this.canvas.height = Math.round(H * dpr);
+    this.canvas.style.width = W + "px"; this.canvas.style.height = H + "px";
+    this.canvas.getContext("2d").setTransform(dpr, 0, 0, dpr, 0, 0);
+  }
+  px(x) { const [a, b] = this.g.x; return this.mL + (x - a) / (b - a) * (this.W - this.mL - this.mR); }
+  py(y) { const [a, b] = this.g.y; return this.H - this.mB - (y - a) / (b - a) * (this.H - this.mT - this.mB); }
+  tickText(v, axis, decimals) { return axis.unit === "fraction" ? fmtPct(v, Math.max(0, decimals - 2)) : fmtFixed(v, decimals); }
+  draw() {
+    const ctx = this.canvas.getContext("2d"), C = this.colors, g = this.g, p = this.p;
+    ctx.fillStyle = C.bg; ctx.fillRect(0, 0, this.W, this.H);
+    ctx.font = CHART_FONT_PX + "px " + C.font; ctx.lineWidth = 1;
+    const xt = linearTicks(g.x[0], g.x[1], 6), yt = linearTicks(g.y[0], g.y[1], 5);
+    ctx.strokeStyle = C.grid; ctx.fillStyle = C.muted; ctx.textAlign = "center"; ctx.textBaseline = "top";
+    for (const v of xt.ticks) { const x = Math.round(this.px(v)) + 0.5; ctx.beginPath(); ctx.moveTo(x, this.mT); ctx.lineTo(x, this.H - this.mB); ctx.stroke(); ctx.fillText(this.tickText(v, p.x, xt.decimals), x, this.H - this.mB + 4); }
+    ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    for (const v of yt.ticks) { const y = Math.round(this.py(v)) + 0.5; ctx.beginPath(); ctx.moveTo(this.mL, y); ctx.lineTo(this.W - this.mR, y); ctx.stroke(); ctx.fillText(this.tickText(v, p.y, yt.decimals), this.mL - 6, y); }
+    const dir = (a) => a.higher_is_better ? "higher is better" : "lower is better";
+    ctx.fillStyle = C.fg; ctx.font = "600 " + CHART_FONT_PX + "px " + C.font; ctx.textAlign = "center"; ctx.textBaseline = "alphabetic";
+    ctx.fillText((p.x.label || p.x.name) + " (" + dir(p.x) + ") →", this.mL + (this.W - this.mL - this.mR) / 2, this.H - 8);
+    ctx.save(); ctx.translate(14, this.mT + (this.H - this.mT - this.mB) / 2); ctx.rotate(-Math.PI / 2);
+    ctx.fillText((p.y.label || p.y.name) + " (" + dir(p.y) + ") →", 0, 0); ctx.restore();
+    ctx.fillStyle = C.faint;
+    for (const q of g.points) if (!q.front) { ctx.beginPath(); ctx.arc(this.px(q.x), this.py(q.y), 2.2, 0, 2 * Math.PI); ctx.fill(); }
+    if (g.line && g.front.length > 1) {
+      ctx.strokeStyle = C.accent; ctx.lineWidth = 1.5; ctx.beginPath();
+      g.front.forEach((q, k) => { if (k) ctx.lineTo(this.px(q.x), this.py(q.y)); else ctx.moveTo(this.px(q.x), this.py(q.y)); });
+      ctx.stroke();
+    }
+    ctx.fillStyle = C.accent; ctx.strokeStyle = C.bg; ctx.lineWidth = 1;
+    for (const q of g.front) { ctx.beginPath(); ctx.arc(this.px(q.x), this.py(q.y), 4, 0, 2 * Math.PI); ctx.fill(); ctx.stroke(); }
+    if (this.hover) { ctx.strokeStyle = C.cross; ctx.lineWidth = 1.5; ctx.beginPath(); ctx.arc(this.px(this.hover.x), this.py(this.hover.y), 6.5, 0, 2 * Math.PI); ctx.stroke(); }
+  }
+  nearest(mx, my) {
+    let best = null, bd = 100;  // within 10 px; a front point wins a tie
+    for (const q of this.g.points) {
+      const d = (this.px(q.x) - mx) ** 2 + (this.py(q.y) - my) ** 2 - (q.front ? 1 : 0);
+      if (d < bd) { bd = d; best = q; }
+    }
+    return best;
+  }
+  onMove(e) {
+    const r = this.canvas.getBoundingClientRect(), mx = e.clientX - r.left, my = e.clientY - r.top, q = this.nearest(mx, my), p = this.p;
+    this.hover = q;
+    if (!q) { this.tip.style.display = "none"; this.draw(); return; }
+    this.tip.replaceChildren(el("div", { cls: "bt-tt-time", text: (q.label || "a combination") + (q.front ? "  ·  on the front" : "") }),
+      el("table", null, [p.x, p.y].map((a, j) => el("tr", { "data-k": a.name }, [el("th", { text: a.label || a.name }), el("td", { text: fmtUnit(j ? q.y : q.x, a.unit) })]))));
+    this.tip.style.display = "block";
+    const w = this.tip.offsetWidth, h = this.tip.offsetHeight;
+    let left = mx + 16; if (left + w > this.W - 4) left = mx - 16 - w;
+    this.tip.style.left = Math.max(2, left) + "px"; this.tip.style.top = clamp(my - h / 2, 2, Math.max(2, this.H - h - 2)) + "px";
+    this.draw();
+  }
+  pointClientPoint(k) {
+    const q = this.g.points.find(q => q.k === k), r = this.canvas.getBoundingClientRect();
+    return q ? { x: r.left + this.px(q.x), y: r.top + this.py(q.y) } : null;
+  }
+}
 function sweepPage(data, app) {
   const sw = data.sweep;
   const main = el("div", { cls: "bt-main" });
@@ -296,6 +368,17 @@ function sweepPage(data, app) {
   };
   setTimeout(() => {
     layout.append(sidePanel(data));
+    if (sw.pareto) {
+      const pwrap = el("div", { cls: "bt-heat-wrap", id: "bt-pareto-wrap" });
+      app.append(el("h2", { text: "Pareto front: " + sw.pareto.objectives.join(", ") }), pwrap,
+        el("p", { cls: "bt-note", id: "bt-pareto-note", style: "margin: 4px 0 0", text: sw.pareto.note || "" }));
+      const scatter = new ParetoScatter(pwrap, sw.pareto);
+      scatter.draw();
+      window.btPareto = {
+        state() { return { points: scatter.g.points.length, front: scatter.g.front.map(q => q.k), line: scatter.g.line, x: scatter.g.x, y: scatter.g.y }; },
+        pointClientPoint(k) { return scatter.pointClientPoint(k); },
+      };
+    }
     if (sw.walk_forward && sw.walk_forward.equity) {
       const wf = sw.walk_forward, wtool = el("div"), whost = el("div", { id: "bt-wf" });
       app.append(el("h2", { text: "Walk-forward (out-of-sample, stitched)" }), wtool, whost);

@@ -77,6 +77,39 @@ const PRICE_INDICATORS = ["sma", "ema", "wma", "bb", "donchian", "vwap"];
  * Builds a Chart in `host` from a report's chart object. opts: { toolbar (element), small,
  * compare: { values, label } (a second equity curve), regions: [...] (extra shaded spans) }.
  */
+/**
+ * A run's Monte Carlo bands (`equity.monte_carlo`) at every bar of the chart: each percentile's
+ * checkpoints (`time`, ascending) joined by straight lines in time; NaN before the first and after
+ * the last checkpoint. `t`: the chart's bar times (seconds), `n` of them.
+ */
+function monteCarloBands(mc, t, n) {
+  const T = mc.time.map(timeValue), m = T.length, out = { p5: new Float64Array(n), p50: new Float64Array(n), p95: new Float64Array(n) };
+  const keys = ["p5", "p50", "p95"], vals = keys.map(k => mc[k].map(v => v === null ? NaN : v));
+  for (let i = 0; i < n; i++) {
+    const x = t[i], j = lowerBound(T, x);
+    for (let q = 0; q < 3; q++) {
+      const v = vals[q];
+      let y = NaN;
+      if (j < m && T[j] === x) y = v[j];
+      else if (j > 0 && j < m) y = v[j - 1] + (v[j] - v[j - 1]) * (x - T[j - 1]) / (T[j] - T[j - 1]);
+      out[keys[q]][i] = y;
+    }
+  }
+  return out;
+}
+/** The Monte Carlo band: filled between its 5th and 95th percentiles, both in the pane's extent and the tooltip. */
+class MonteCarloBandLayer extends BandLayer {
+  constructor(label) { super("mc_p95", "mc_p5", "band"); this.label = label; }
+  extent(ch, a, b) {
+    const hi = seriesExtent(ch, "mc_p95", a, b), lo = seriesExtent(ch, "mc_p5", a, b);
+    return hi && lo ? [Math.min(hi[0], lo[0]), Math.max(hi[1], lo[1])] : hi || lo;
+  }
+  tooltip(ch, i) {
+    const lo = ch.d.get("mc_p5")[i], hi = ch.d.get("mc_p95")[i];
+    return lo === lo && hi === hi ? [{ k: "mc_band", label: "Monte Carlo 5th-95th", value: fmtFixed(lo, 2) + " - " + fmtFixed(hi, 2), color: ch.color(this.color) }] : [];
+  }
+  legend(ch) { return [{ label: this.label, color: ch.color(this.color) }]; }
+}
 function buildChart(host, cd, opts) {
   opts = opts || {};
   const series = makeSeries(cd.series || {}), n = series.n, arrays = {};
@@ -174,6 +207,13 @@ function buildChart(host, cd, opts) {
       arrays.compare = f64(opts.compare.values, n);
       eq.add(new LineLayer("compare", opts.compare.label, "ind2", { width: 1.2, dash: [2, 3], format: v => fmtFixed(v, 2) }));
     }
+    const mc = eqd.monte_carlo;
+    if (mc && mc.time && mc.time.length > 1) {
+      const b = monteCarloBands(mc, series.t, n);
+      arrays.mc_p5 = b.p5; arrays.mc_p50 = b.p50; arrays.mc_p95 = b.p95;
+      eq.layers.splice(regions.length ? 1 : 0, 0, new MonteCarloBandLayer(mc.label || "Monte Carlo 5th-95th percentile"));
+      eq.add(new LineLayer("mc_p50", mc.median_label || "Monte Carlo median", "muted", { width: 1, dash: [2, 2], format: v => fmtFixed(v, 2) }));
+    }
     eq.add(new LineLayer("equity", eqd.label || "Equity", "equity", { width: 1.7, format: v => fmtFixed(v, 2) }));
     if (!hasPrice && trades) eq.add(new EquityTradeLayer("equity"));
     const points = [{ index: A.peakIndex, value: A.peak, label: "Peak " + fmtFixed(A.peak, 2), color: "equity" },
@@ -205,6 +245,31 @@ function buildChart(host, cd, opts) {
 
 // ---- tables and header -----------------------------------------------------------------------
 /** A report table: { id, title, columns, align, rows (text cells), notes }. */
+/**
+ * The Pareto scatter's geometry (`sweep.pareto`): the points with both values finite (`k`: their
+ * index in the data), the front's members ordered by x then y (joined by a line when the front is
+ * over these two objectives only: then, read each in its direction, they form a staircase), and
+ * each axis's extent padded by 5% (a zero span widened by 1).
+ */
+function paretoGeometry(p) {
+  const xs = p.x_values || [], ys = p.y_values || [], front = p.front || [], labels = p.labels || [];
+  const points = [];
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k], y = ys[k];
+    if (x === null || y === null || !isFinite(x) || !isFinite(y)) continue;
+    points.push({ k, x, y, front: front[k] === true, label: labels[k] || null });
+  }
+  const members = points.filter(q => q.front).sort((a, b) => a.x - b.x || a.y - b.y);
+  const extent = (key) => {
+    let lo = Infinity, hi = -Infinity;
+    for (const q of points) { if (q[key] < lo) lo = q[key]; if (q[key] > hi) hi = q[key]; }
+    if (!(lo <= hi)) return [0, 1];
+    if (hi - lo < 1e-12) return [lo - 1, hi + 1];
+    const pad = (hi - lo) * 0.05;
+    return [lo - pad, hi + pad];
+  };
+  return { points, front: members, x: extent("x"), y: extent("y"), line: (p.objectives || []).length === 2 };
+}
 function renderTable(tb) {
   const cols = tb.columns || [], align = tb.align || [];
   const isNum = (j) => align[j] ? align[j] === "right" : j > 0;
