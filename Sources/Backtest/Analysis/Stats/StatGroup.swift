@@ -120,9 +120,10 @@ enum StatGroup: CaseIterable {
         case .periods:
             return [(.periodsPerYear, inputs.periodsPerYear)]
         case .positions:
-            return [(.avgPositionShare, Stats.averagePositionShare(result)),
+            let shares = Stats.positionShares(result)
+            return [(.avgPositionShare, shares.average),
                     (.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash)),
-                    (.maxLeverage, Stats.maxLeverage(result))]
+                    (.maxLeverage, shares.max)]
         case .intervals:
             let ci = sharpeInterval?(inputs.returns, inputs.periodsPerYear) ?? (.nan, .nan)
             let m = inputs.moments

@@ -153,21 +153,18 @@ public struct Stats: Sendable {
     /// The mean over bars that end in a position of |position × close| / equity (|position
     /// value| / equity when the result gives the value, as a portfolio's does): how much of the
     /// account the position is when there is one (NaN without such bars). Next to `exposure`, it
-    /// shows runs whose orders filled only partly.
-    static func averagePositionShare(_ r: BacktestResult) -> Double {
-        var sum = 0.0, count = 0
+    /// shows runs whose orders filled only partly. And the largest of those shares at a close
+    /// with equity above 0 (0 when never in a position): 1 for an all-in long, up to the
+    /// leverage in a margin account. Both from one pass over the bars' `positionShare`.
+    static func positionShares(_ r: BacktestResult) -> (average: Double, max: Double) {
+        var sum = 0.0, count = 0, largest = 0.0
         for t in r.position.indices {
             guard let share = positionShare(r, at: t) else { continue }
             sum += share
             count += 1
+            largest = max(largest, share)
         }
-        return count == 0 ? .nan : sum / Double(count)
-    }
-
-    /// The largest |value held| / equity at a close with a position and equity above 0 (0 when
-    /// never in a position): 1 for an all-in long, up to the leverage in a margin account.
-    static func maxLeverage(_ r: BacktestResult) -> Double {
-        r.position.indices.reduce(0) { max($0, positionShare(r, at: $1) ?? 0) }
+        return (count == 0 ? .nan : sum / Double(count), largest)
     }
 
     /// |value held| / equity at bar `t`'s close: the position's value (`positionValue` when the
