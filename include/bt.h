@@ -555,6 +555,21 @@ bt_status bt_result_json(const bt_result *result, int with_costs, char *buffer, 
 bt_status bt_result_json_with(const bt_result *result, int with_costs, int with_intervals, char *buffer, size_t capacity,
                               size_t *length);
 
+/* The run's statistics alone, as JSON: {"strategy", "symbol", "warnings", "stats"}, "warnings"
+   and "stats" as bt_result_json_with has them, without the rest of the run's JSON (no manifest,
+   whose hash of every bar costs more than most statistics; no cost split or spread). With
+   with_intervals 0 the Sharpe interval and PSR are null and their bootstrap is not run. The
+   buffer, capacity and length as bt_result_json's (the text is made once per result and
+   with_intervals); the statistics are kept for bt_result_stat. */
+bt_status bt_result_stats_json(const bt_result *result, int with_intervals, char *buffer, size_t capacity, size_t *length);
+
+/* Adds a Monte Carlo to the run's JSON (its "monte_carlo" member), report folder and page, as
+   `bt run --monte-carlo RESAMPLES --seed SEED --ruin RUIN` does: each the option's text as bt
+   run reads it (NULL: not given; the seed defaults to 1, the ruin to 50%). RESAMPLES NULL
+   removes it (then SEED and RUIN must be NULL). Bad values are BT_E_INPUT naming "monte_carlo",
+   "seed" or "ruin", with nothing changed. The texts made before are made again. */
+bt_status bt_result_set_monte_carlo(bt_result *result, const char *resamples, const char *seed, const char *ruin);
+
 /* Writes the report folder `bt run --out DIRECTORY` writes (report.md, report.html, the SVG
    charts, equity.csv, trades.csv, fills.csv, stats.csv, stats.json), staged beside it and moved
    into place, so a failure leaves nothing half-written. with_costs 1 adds the cost-sensitivity
@@ -608,11 +623,13 @@ bt_status bt_portfolio(const bt_bars *series, size_t nseries, const char *const 
    into `directory` (sweep.csv, sweep.md, report.html, ...; it must not exist, or be empty) and
    gives in *out a JSON summary: {"best": {axis: value} or null, "rank", "deflated_sharpe",
    "pbo" (null where undefined), "combinations", "evaluated", "failed"}. Options: where, rank
-   (the statistic to rank by, "sharpe"), walk_forward (folds), pbo_blocks, top, timeframe. A grid
+   (the statistic to rank by, "sharpe"), walk_forward (folds), pbo_blocks, top, timeframe, and
+   search ("grid", the default, or "random", as --search), trials and seed (a random search's
+   --trials and --seed; a range "fast=5:50" without a step is then an axis to draw from). A grid
    axis that is not a parameter or a setting bt sweeps, and a grid that where leaves empty, are
-   BT_E_INPUT naming grid and where. `cancel` (may be NULL) is read between small chunks of
-   combinations: set it nonzero from another thread (a signal handler) and the call returns
-   BT_E_CANCELLED soon after. */
+   BT_E_INPUT naming grid and where; a bad search, trials or seed names that option. `cancel`
+   (may be NULL) is read between small chunks of combinations: set it nonzero from another
+   thread (a signal handler) and the call returns BT_E_CANCELLED soon after. */
 bt_status bt_sweep(const bt_bars *bars, const char *symbol, const bt_strategy *strategy, const char *const *grid,
                    size_t ngrid, const char *const *params, size_t nparams, const char *const *options, size_t noptions,
                    const bt_config *config, const char *directory, const volatile int *cancel, bt_text **out);
@@ -627,6 +644,14 @@ bt_status bt_sweep(const bt_bars *bars, const char *symbol, const bt_strategy *s
 bt_status bt_screen(const char *const *symbols, size_t nsymbols, const bt_strategy *strategy, const char *const *params,
                     size_t nparams, const char *const *options, size_t noptions, const bt_config *config,
                     const char *directory, bt_text **out);
+
+/* bt_screen of the caller's bars: series[nseries], each named by its symbol (upper-cased as the
+   store keeps symbols; two series of one symbol are BT_E_INPUT), each at its own timeframe, the
+   rows and files as `bt screen` gives for the same bars stored. *out: {"notes": []}. The option
+   timeframe is refused (the bars are at their own); the others as bt_screen's. */
+bt_status bt_screen_bars(const bt_bars *series, size_t nseries, const bt_strategy *strategy, const char *const *params,
+                         size_t nparams, const char *const *options, size_t noptions, const bt_config *config,
+                         const char *directory, bt_text **out);
 
 /* A condition screen of the store config->db, as `bt screen --where condition --json`: the
    condition (and each option "show=EXPR", repeatable) on each symbol's last bar (at or before

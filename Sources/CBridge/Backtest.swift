@@ -27,17 +27,37 @@ final class RunHandle: @unchecked Sendable {
     /// The JSON texts made, by whether they hold the cost table and the intervals: a caller asks
     /// for the length, then for the text.
     private var texts: [JSONOptions: String] = [:]
+    /// The statistics tables made (`table(intervals:)`), by whether they hold the intervals.
+    private var tables: [Bool: String] = [:]
     /// report.html by whether it holds the cost table.
     private var pages: [Bool: String] = [:]
     /// Bars per year inferred from the run's times, once (`PeriodsPerYear.infer` reads every bar).
     private var inferredPeriods: Double?
+    /// The Monte Carlo its report holds (`bt run --monte-carlo`), set by `setMonteCarlo`.
+    private var monteCarlo: MonteCarlo.Settings?
+    /// How many times the run's report was built (`report`, whose manifest hashes every bar):
+    /// `table` and `stat` build none, as the bridge's tests check.
+    private var reportsBuilt = 0
+
+    /// What reading the run has computed so far: the reports built, and whether the Sharpe
+    /// interval's bootstrap ran.
+    var work: (reports: Int, bootstrap: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (reportsBuilt, computed != nil || read[.sharpeCILow] != nil)
+    }
 
     /// The periods per year given, else inferred from the run's times (once): what each
     /// statistic, the table and the JSON use, the value they would infer themselves.
     func yearPeriods() -> Double {
-        if let periodsPerYear { return periodsPerYear }
         lock.lock()
         defer { lock.unlock() }
+        return periodsLocked()
+    }
+
+    /// `yearPeriods` for a caller holding the lock.
+    private func periodsLocked() -> Double {
+        if let periodsPerYear { return periodsPerYear }
         if let inferredPeriods { return inferredPeriods }
         let inferred = PeriodsPerYear.infer(from: result.candles.time)
         inferredPeriods = inferred
@@ -57,16 +77,39 @@ final class RunHandle: @unchecked Sendable {
         self.otherSeries = otherSeries
     }
 
-    /// One statistic: from the whole table when it was made, else computed with its group alone
-    /// (the same bits), the group kept for the next reads.
+    /// One statistic: from a table already made, else computed with its group alone (the same
+    /// bits; the periods per year inferred only for a group that needs them), the group kept
+    /// for the next reads.
     func stat(_ stat: Stat) -> Double {
-        let periods = yearPeriods()
         lock.lock()
         defer { lock.unlock() }
         if let computed { return computed[stat] }
         if let value = read[stat] { return value }
-        read.merge(Stats.values(with: stat, of: result, periodsPerYear: periods)) { a, _ in a }
+        read.merge(Stats.values(with: stat, of: result, periods: { self.periodsLocked() })) { a, _ in a }
         return read[stat] ?? .nan
+    }
+
+    /// What a notebook's statistics table reads, as JSON: `{"strategy", "symbol", "warnings",
+    /// "stats"}`, "warnings" and "stats" as `bt run --json` has them (without `intervals`, the
+    /// Sharpe interval and PSR null and the bootstrap not run). Not the rest of the run's JSON:
+    /// no manifest (whose hash of the bars costs more than most statistics), cost split or
+    /// spread. Made once per `intervals`; its statistics are kept for `stat`.
+    func table(intervals: Bool) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made = tables[intervals] { return made }
+        let stats = computed ?? Stats(result, periodsPerYear: periodsLocked(), intervals: intervals)
+        if intervals {
+            computed = stats
+        } else {
+            for (stat, value) in stats.all where !Stats.intervalStats.contains(stat) { read[stat] = value }
+        }
+        let shown = intervals ? stats : stats.withoutIntervals
+        let text = JSONValue.object([("strategy", .string(strategy)), ("symbol", .string(result.candles.symbol)),
+                                     ("warnings", .array(result.warnings.map(\.json))),
+                                     ("stats", Report.statsJSON(shown, of: result))]).serialized()
+        tables[intervals] = text
+        return text
     }
 
     /// The object `bt run --json` prints for this run (`--no-costs` unless `withCosts`; without
@@ -86,6 +129,17 @@ final class RunHandle: @unchecked Sendable {
         return text
     }
 
+    /// Adds to the run's JSON, report folder and page the Monte Carlo of `settings` (nil: none),
+    /// as `bt run --monte-carlo N --seed S --ruin PCT` does; the texts made before are dropped.
+    func setMonteCarlo(_ settings: MonteCarlo.Settings?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard settings != monteCarlo else { return }
+        monteCarlo = settings
+        texts = [:]
+        pages = [:]
+    }
+
     /// The page `make` gives, made once per `withCosts` under the lock's bookkeeping.
     func page(withCosts: Bool, _ make: () throws -> String) throws -> String {
         lock.lock()
@@ -102,9 +156,14 @@ final class RunHandle: @unchecked Sendable {
     /// The run's report as `bt run` makes it (the statistics, the cost table when `withCosts`,
     /// the Sharpe interval and PSR when `intervals`): its JSON, its files, its page.
     func report(withCosts: Bool, intervals: Bool = true) throws -> Report {
+        lock.lock()
+        reportsBuilt += 1
+        let monteCarlo = monteCarlo
+        lock.unlock()
         var job = RunJob(strategy: strategy, parameters: parameters, rules: rules, indicators: indicators, config: config,
                          commandLine: [])
         job.otherSeries = otherSeries
+        job.monteCarlo = monteCarlo
         // As bt run --from: the bars before the window are the report's history.
         job.history = window.start > 0 ? window.series : nil
         let window = window, signals = signals, config = config
@@ -507,6 +566,25 @@ public func bt_result_json_with(_ handle: OpaquePointer?, _ withCosts: Int32, _ 
     guarded {
         try copyText(try run(handle).json(withCosts: withCosts != 0, intervals: withIntervals != 0), into: buffer, capacity: capacity,
                      length: length, "bt_result_json_with")
+    }
+}
+
+@_cdecl("bt_result_stats_json")
+public func bt_result_stats_json(_ handle: OpaquePointer?, _ withIntervals: Int32, _ buffer: UnsafeMutablePointer<CChar>?,
+                                 _ capacity: Int, _ length: UnsafeMutablePointer<Int>?) -> Int32 {
+    guarded {
+        try copyText(try run(handle).table(intervals: withIntervals != 0), into: buffer, capacity: capacity, length: length,
+                     "bt_result_stats_json")
+    }
+}
+
+@_cdecl("bt_result_set_monte_carlo")
+public func bt_result_set_monte_carlo(_ handle: OpaquePointer?, _ resamples: UnsafePointer<CChar>?, _ seed: UnsafePointer<CChar>?,
+                                      _ ruin: UnsafePointer<CChar>?) -> Int32 {
+    guarded {
+        let r = try run(handle)
+        r.setMonteCarlo(try MonteCarlo.Settings(resamples: try optionalString(resamples, "resamples"), seed: try optionalString(seed, "seed"),
+                                                ruin: try optionalString(ruin, "ruin")))
     }
 }
 

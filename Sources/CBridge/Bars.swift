@@ -98,3 +98,34 @@ public func bt_series_from_bars(_ bars: UnsafePointer<bt_bars>?, _ out: UnsafeMu
         out.pointee = Handles.shared.add(SeriesHandle(try Bars.candles(bars, for: .backtest)))
     }
 }
+
+extension Bars {
+    /// The caller's named series (a portfolio's, a screen's): each named by its `symbol`,
+    /// upper-cased as the store keeps symbols, no two the same; with `oneTimeframe`, all at one
+    /// timeframe (given, else inferred from the times).
+    /// - Throws: `InputError` for a series without a symbol, two series of one symbol, and
+    ///   naming the timeframes that differ.
+    static func named(_ series: UnsafePointer<bt_bars>?, _ n: Int, oneTimeframe: Bool) throws -> [CandleSeries] {
+        guard let series else { throw BridgeError.argument("series is NULL but its count is \(n)") }
+        try IndicatorCall.checkCount(n, "nseries")
+        var first: (symbol: String, timeframe: Timeframe?)?
+        var seen = Set<String>()
+        return try (0..<n).map { i in
+            var candles = try Bars.candles(series + i, for: .backtest, "series[\(i)]")
+            guard !candles.symbol.isEmpty else { throw BridgeError.input("series[\(i)].symbol is empty: the series are named") }
+            candles.symbol = try SeriesName.normalized(candles.symbol)
+            guard seen.insert(candles.symbol).inserted else {
+                throw BridgeError.input("series[\(i)]: two series are named \(candles.symbol) (symbols are upper-cased): name each once")
+            }
+            guard oneTimeframe else { return candles }
+            let timeframe = candles.timeframe ?? Timeframe.infer(from: candles.time)
+            if let first, first.timeframe != timeframe {
+                throw InputError("\(first.symbol) is at \(first.timeframe?.rawValue ?? "an unknown timeframe"), \(candles.symbol) at "
+                                 + "\(timeframe?.rawValue ?? "an unknown timeframe"): a portfolio's series share one timeframe "
+                                 + "(resample them first)", setting: .timeframe)
+            }
+            if first == nil { first = (candles.symbol, timeframe) }
+            return candles
+        }
+    }
+}

@@ -44,7 +44,7 @@ public func bt_portfolio(_ series: UnsafePointer<bt_bars>?, _ nseries: Int, _ sy
         let (universe, execution): (PortfolioUniverse, ExecutionConfig)
         if nseries > 0 {
             guard timeframe == nil else { throw InputError("picks a stored series: the bars given are at their own timeframe", setting: .timeframe) }
-            let given = try givenSeries(series, nseries)
+            let given = try Bars.named(series, nseries, oneTimeframe: true)
             let bySymbol = Dictionary(given.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
             (universe, execution) = try PortfolioJob.universe(given.map(\.symbol), windows: { symbol in
                 try Config.window(cfg, of: bySymbol[symbol]!, inferredTick: { bySymbol[symbol]!.inferredTick }).window
@@ -66,27 +66,5 @@ public func bt_portfolio(_ series: UnsafePointer<bt_bars>?, _ nseries: Int, _ sy
         let report = try job.report(universe, config: execution, periodsPerYear: try Config.periodsPerYear(cfg), costs: withCosts != 0,
                                     timeframe: { timeframe })
         out.pointee = Handles.shared.add(TextHandle(report.json.serialized()))
-    }
-}
-
-/// The caller's series of a portfolio: each named (its `symbol`, upper-cased as the store keeps
-/// symbols) and all at one timeframe (given, else inferred from the times).
-/// - Throws: `InputError` for a series without a symbol, and naming the timeframes that differ.
-private func givenSeries(_ series: UnsafePointer<bt_bars>?, _ n: Int) throws -> [CandleSeries] {
-    guard let series else { throw BridgeError.argument("series is NULL but its count is \(n)") }
-    try IndicatorCall.checkCount(n, "nseries")
-    var first: (symbol: String, timeframe: Timeframe?)?
-    return try (0..<n).map { i in
-        var candles = try Bars.candles(series + i, for: .backtest, "series[\(i)]")
-        guard !candles.symbol.isEmpty else { throw BridgeError.input("series[\(i)].symbol is empty: a portfolio's series are named") }
-        candles.symbol = try SeriesName.normalized(candles.symbol)
-        let timeframe = candles.timeframe ?? Timeframe.infer(from: candles.time)
-        if let first, first.timeframe != timeframe {
-            throw InputError("\(first.symbol) is at \(first.timeframe?.rawValue ?? "an unknown timeframe"), \(candles.symbol) at "
-                             + "\(timeframe?.rawValue ?? "an unknown timeframe"): a portfolio's series share one timeframe "
-                             + "(resample them first)", setting: .timeframe)
-        }
-        if first == nil { first = (candles.symbol, timeframe) }
-        return candles
     }
 }

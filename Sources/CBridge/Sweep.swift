@@ -3,7 +3,7 @@ import CBTABI
 import Foundation
 
 /// `bt_sweep`'s options, named as btcore's keywords (`bt sweep`'s options with underscores).
-private let sweepOptions = ["where", "rank", "walk_forward", "pbo_blocks", "top", "timeframe"]
+private let sweepOptions = ["where", "rank", "walk_forward", "pbo_blocks", "top", "timeframe", "search", "trials", "seed"]
 
 @_cdecl("bt_sweep")
 public func bt_sweep(_ bars: UnsafePointer<bt_bars>?, _ symbol: UnsafePointer<CChar>?, _ strategy: OpaquePointer?,
@@ -27,7 +27,9 @@ public func bt_sweep(_ bars: UnsafePointer<bt_bars>?, _ symbol: UnsafePointer<CC
         let source = given.map { chosen.strategy(on: $0) } ?? chosen.strategy
         var plan: SweepPlan
         do {
-            plan = try SweepPlan(strategy: source, grid: try ParameterGrid(parsing: specs), fixed: try stringList(params, nparams, "params"),
+            // The search by its name as bt sweep --search takes it: grid (every combination) or random.
+            let search = try RandomSearch(search: options["search"], trials: options["trials"], seed: options["seed"])
+            plan = try SweepPlan(strategy: source, specs: specs, search: search, fixed: try stringList(params, nparams, "params"),
                                  where: options["where"])
         } catch let problem as SweepPlan.Problem {
             // Worded with btcore's keywords: grid, params, where.

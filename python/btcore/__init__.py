@@ -24,7 +24,7 @@ import math
 import os
 import shutil
 import tempfile
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 import pandas as pd
@@ -380,7 +380,7 @@ class StatsTable(dict):
     def __call__(self, intervals: bool = False) -> Dict[str, Any]:
         """The table; with `intervals`, the Sharpe interval (a bootstrap of the returns) and the
         PSR too, exactly the "stats" of `bt run --json`."""
-        return self._result.json(intervals=bool(intervals))["stats"] if intervals else dict(self)
+        return self._result._table(intervals=True)["stats"] if intervals else dict(self)
 
 
 class Result:
@@ -410,15 +410,19 @@ class Result:
             self._json[key] = _json.loads(buffer.raw[:length.value].decode("utf-8"))
         return self._json[key]
 
-    def _table(self) -> Dict[str, Any]:
-        """The run's JSON without the intervals: made so, or the one with them, its interval
-        statistics set to None (a run read with intervals already is not computed again)."""
-        if (False, False) not in self._json and (False, True) in self._json:
-            made = _json.loads(_json.dumps(self._json[(False, True)]))
-            for name in _INTERVALS:
-                made["stats"][name] = None
-            self._json[(False, False)] = made
-        return self.json(intervals=False)
+    def _table(self, intervals: bool = False) -> Dict[str, Any]:
+        """The run's statistics, {"strategy", "symbol", "warnings", "stats"} (bt_result_stats_json):
+        "warnings" and "stats" as `bt run --json` has them, made without the rest of its JSON
+        (the manifest's hash of the bars, the cost split); without `intervals`, the Sharpe
+        interval and PSR None and their bootstrap not run."""
+        key = ("table", bool(intervals))
+        if key not in self._json:
+            length = ctypes.c_size_t()
+            check(lib.bt_result_stats_json(self._handle.value, int(intervals), None, 0, ctypes.byref(length)))
+            buffer = ctypes.create_string_buffer(length.value + 1)
+            check(lib.bt_result_stats_json(self._handle.value, int(intervals), buffer, length.value + 1, ctypes.byref(length)))
+            self._json[key] = _json.loads(buffer.raw[:length.value].decode("utf-8"))
+        return self._json[key]
 
     @property
     def stats(self) -> StatsTable:
@@ -431,7 +435,7 @@ class Result:
     def intervals(self) -> Dict[str, Any]:
         """The Sharpe ratio's bootstrap interval and the probabilistic Sharpe ratio:
         {"sharpe_ci_low", "sharpe_ci_high", "psr"} (None where undefined)."""
-        stats = self.json(intervals=True)["stats"]
+        stats = self._table(intervals=True)["stats"]
         return {name: stats[name] for name in _INTERVALS}
 
     @checked
@@ -441,6 +445,12 @@ class Result:
         value = ctypes.c_double()
         check(lib.bt_result_stat(self._handle.value, _lib.text(name, "name"), ctypes.byref(value)))
         return value.value
+
+    @property
+    def monte_carlo(self) -> Optional[Dict[str, Any]]:
+        """The run's Monte Carlo (`backtest(..., monte_carlo=N)`), as `bt run --monte-carlo N
+        --json` has it under "monte_carlo"; None when none was asked for."""
+        return self.json(intervals=False).get("monte_carlo")
 
     @property
     def warnings(self) -> List[Dict[str, str]]:
@@ -538,7 +548,7 @@ class Result:
     def __repr__(self) -> str:
         s = self._table()
         stats = s["stats"]
-        return (f"<btcore.Result {s['strategy']} on {s.get('symbol') or '?'}: {s['bars']} bars, {stats['trades']:.0f} trades, "
+        return (f"<btcore.Result {s['strategy']} on {s.get('symbol') or '?'}: {stats['bars']:.0f} bars, {stats['trades']:.0f} trades, "
                 f"total_return {stats['total_return']:.4f}, sharpe {stats['sharpe'] if stats['sharpe'] is not None else 'n/a'}>")
 
 
@@ -658,7 +668,8 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
              short_entry: Optional[str] = None, short_exit: Optional[str] = None,
              params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
              db: Optional[str] = None, other: Optional[Dict[str, Any]] = None, max_stale: Optional[str] = None,
-             symbol: Optional[str] = None, start: Any = None, end: Any = None, **settings: Any) -> Result:
+             symbol: Optional[str] = None, start: Any = None, end: Any = None, monte_carlo: Optional[int] = None,
+             seed: Optional[int] = None, ruin: Optional[str] = None, **settings: Any) -> Result:
     """Backtests signals (or a strategy, or rules) on `df` with bt's engine, as `bt run` does.
 
     What trades, one of:
@@ -691,6 +702,12 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
     UTC) or UTC seconds. Signal arrays still cover all of df. None: the first or last bar.
     Bars where a series read with `@` had no closed bar are in `.warnings` ("no_closed_bar").
 
+    monte_carlo, seed, ruin: a Monte Carlo of the run, as `bt run --monte-carlo N --seed S
+    --ruin PCT`: N resamples of the trades and of the bar returns (percentiles of the final
+    equity, the drawdown and the CAGR, and the chance of ruin), in `.json()["monte_carlo"]`,
+    `.monte_carlo` and the report; `seed` a whole number from 0 to 2**32 - 1 (default 1), `ruin`
+    the drawdown counted as ruin as --ruin reads it, in percent ("30%", default "50%").
+
     `df` needs a DatetimeIndex and open, high, low, close (and volume for the synthetic book
     and the participation cap) of bars bt could store; `df.attrs` "symbol" and "timeframe"
     (set by `btcore.read`) name the run. `df` may also be `Bars(df)`, the bars copied and
@@ -707,6 +724,7 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
     """
     _keywords.check("backtest", settings, list(SETTINGS) + _BACKTEST_KEYWORDS)
     values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
+    monte = _monte_carlo_texts(monte_carlo, seed, ruin)
     df = as_frame(df)
     prepared = df if isinstance(df, Bars) else None
     if prepared is not None and symbol is not None:
@@ -748,9 +766,31 @@ def backtest(df: Union[pd.DataFrame, Bars], entries: Optional[Bool] = None, exit
                                            ctypes.byref(config), ctypes.byref(out)))
     del keep
     result = _lib.Handle(out.value, lib.bt_result_free)
+    if monte is not None:
+        check(lib.bt_result_set_monte_carlo(result.value, *monte))
     first, traded = ctypes.c_size_t(), ctypes.c_size_t()
     check(lib.bt_result_window(result.value, ctypes.byref(first), ctypes.byref(traded)))
     return Result(result, df.index[first.value:first.value + traded.value])
+
+
+def _whole_text(value: Any, name: str) -> Optional[str]:
+    """A whole-number option as bt's text (None: not given)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{name} {value!r}: not a whole number")
+    return str(int(value))
+
+
+def _monte_carlo_texts(monte_carlo: Any, seed: Any, ruin: Any) -> Optional[Tuple[Optional[bytes], Optional[bytes], Optional[bytes]]]:
+    """backtest's monte_carlo, seed and ruin as bt_result_set_monte_carlo takes them (the
+    library checks the values, as bt run checks its options); None when none is given."""
+    if monte_carlo is None and seed is None and ruin is None:
+        return None
+    if ruin is not None and not isinstance(ruin, str):
+        raise InputError(f"ruin {ruin!r}: give the drawdown in percent as --ruin reads it ('30%')")
+    return (_lib.text(_whole_text(monte_carlo, "monte_carlo"), "monte_carlo"), _lib.text(_whole_text(seed, "seed"), "seed"),
+            _lib.text(ruin, "ruin"))
 
 
 #: backtest's own keywords besides the execution settings.
@@ -856,7 +896,8 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
           exit: Optional[str] = None, short_entry: Optional[str] = None,  # noqa: A002 - bt's name
           short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
           db: Optional[str] = None, timeframe: Optional[str] = None, start: Any = None, end: Any = None,
-          out: Optional[str] = None, **settings: Any) -> Sweep:
+          out: Optional[str] = None, search: Optional[str] = None, trials: Optional[int] = None, seed: Optional[int] = None,
+          **settings: Any) -> Sweep:
     """Every combination of `grid` backtested on one series, as `bt sweep` runs them.
 
     data: a DataFrame of bars (as `backtest` takes it), or a stored symbol ("GOOG") read from
@@ -872,6 +913,10 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
         pbo_blocks (--pbo-blocks), top (--top).
     params: fixed parameters; start, end: the window (as `backtest`'s); out: the report folder
         (default a temporary one, as `.folder`); every execution keyword of `backtest`.
+    search (--search): how the combinations are chosen, by bt's name: "grid" (every one, the
+        default) or "random" (`trials` of them drawn at random from the axes, with `seed`, as
+        --trials and --seed; an axis may then be a range without a step, "5:50" (whole numbers)
+        or "0.5:2.5" (reals), to draw from).
 
     Returns:
         A Sweep: `.table` (the rows of bt sweep's sweep.csv, the same values), `.best`,
@@ -904,9 +949,11 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
     handle = _strategy(strategy, entry, exit, short_entry, short_exit, declared, strategies)
     fixed, nfixed = _lib.strings(parameters(params))
     axis_array, naxes = _lib.strings(specs)
+    if search is not None and not isinstance(search, str):
+        raise InputError(f"search {search!r}: give the search by its name ('grid' or 'random')")
     options = {"where": where, "rank": rank, "walk_forward": walk_forward, "pbo_blocks": pbo_blocks, "top": top,
-               "timeframe": timeframe}
-    for name in ("walk_forward", "pbo_blocks", "top"):
+               "timeframe": timeframe, "search": search, "trials": trials, "seed": seed}
+    for name in ("walk_forward", "pbo_blocks", "top", "trials", "seed"):
         value = options[name]
         if value is not None and (isinstance(value, bool) or not float(value).is_integer()):
             raise InputError(f"{name} {value!r}: not a whole number")
@@ -955,7 +1002,8 @@ def _screen_symbols(data: Union[Sequence[str], str, None]) -> List[Tuple[str, st
     return [(f"data[{i}]", s) for i, s in enumerate(data)]
 
 
-def screen(data: Union[Sequence[str], str, None], strategy: Optional[str] = None, *, entry: Optional[str] = None,
+def screen(data: Union[Mapping[str, pd.DataFrame], Sequence[str], str, None], strategy: Optional[str] = None, *,
+           entry: Optional[str] = None,
            exit: Optional[str] = None, short_entry: Optional[str] = None,  # noqa: A002 - bt's name
            short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
            rank: Optional[str] = None, min_trades: Optional[int] = None, top: Optional[int] = None,
@@ -964,7 +1012,10 @@ def screen(data: Union[Sequence[str], str, None], strategy: Optional[str] = None
     """The strategy backtested on each stored symbol and ranked, as `bt screen STRATEGY`.
 
     data: stored symbols or series (["GOOG", "EURUSD@1h"]) of the store `db` (default $BT_DB,
-        else data/bt.sqlite), or "all" (every stored series at `timeframe`, --all).
+        else data/bt.sqlite), or "all" (every stored series at `timeframe`, --all); or a dict of
+        DataFrames by symbol ({"SPY": df, ...}, as `portfolio` takes them), each at its own
+        timeframe, ranked as `bt screen` ranks the same bars stored (`timeframe` is then refused;
+        `db` is the store of the symbols' settings, default the frames' attrs["db"]).
     strategy, entry, exit, short_entry, short_exit, params, strategies: what trades, as
         `backtest` takes them; rank (--rank, default "sharpe"), min_trades (--min-trades),
         top (--top), timeframe (--timeframe), start and end (the window, as `backtest`'s), every
@@ -982,12 +1033,15 @@ def screen(data: Union[Sequence[str], str, None], strategy: Optional[str] = None
         take. StoreError: the store failed.
     """
     _keywords.check("screen", settings, list(SETTINGS) + _SCREEN_KEYWORDS)
-    store = db if db is not None else _default_db(None)
+    frames: Optional[List[BarsArgument]] = None
+    if isinstance(data, Mapping):
+        frames, db = _portfolio.frames_by_symbol(data, db, "the screen's")
+    store = db if db is not None else (None if frames is not None else _default_db(None))
     values = {k: settings.get(k, _keyword_default(f)) for k, f in SETTINGS.items()}
     config, keep = _config(values, store, window=(_window_text(start, "start"), _window_text(end, "end")))
     handle = _strategy(strategy, entry, exit, short_entry, short_exit, params, strategies)
     assignments, count = _lib.strings(parameters(params))
-    symbols, nsymbols = _lib.strings(_screen_symbols(data))
+    symbols, nsymbols = _lib.strings([] if frames is not None else _screen_symbols(cast(Union[Sequence[str], str, None], data)))
     options = {"rank": rank, "min_trades": min_trades, "top": top, "timeframe": timeframe}
     for name in ("min_trades", "top"):
         value = options[name]
@@ -998,8 +1052,13 @@ def screen(data: Union[Sequence[str], str, None], strategy: Optional[str] = None
     folder = out if out is not None else tempfile.mkdtemp(prefix="btcore-screen-")
     result = ctypes.c_void_p()
     try:
-        check(lib.bt_screen(symbols, nsymbols, handle.value, assignments, count, option_array, noptions, ctypes.byref(config),
-                            _lib.text(folder, "out"), ctypes.byref(result)))
+        if frames is not None:
+            series = (_lib.Bars * len(frames))(*[f.struct for f in frames])
+            check(lib.bt_screen_bars(series, len(frames), handle.value, assignments, count, option_array, noptions,
+                                     ctypes.byref(config), _lib.text(folder, "out"), ctypes.byref(result)))
+        else:
+            check(lib.bt_screen(symbols, nsymbols, handle.value, assignments, count, option_array, noptions, ctypes.byref(config),
+                                _lib.text(folder, "out"), ctypes.byref(result)))
     except Error:
         if out is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -200,6 +200,8 @@ _declare("bt_stat_count", c_size_t)
 _declare("bt_stat_name", c_char_p, c_size_t)
 _declare("bt_result_json", c_int, HANDLE, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_result_json_with", c_int, HANDLE, c_int, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
+_declare("bt_result_set_monte_carlo", c_int, HANDLE, c_char_p, c_char_p, c_char_p)
+_declare("bt_result_stats_json", c_int, HANDLE, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_result_report", c_int, HANDLE, c_char_p, c_int, c_int)
 _declare("bt_result_html", c_int, HANDLE, c_int, ctypes.c_char_p, c_size_t, POINTER(c_size_t))
 _declare("bt_result_free", None, HANDLE)
@@ -211,6 +213,8 @@ _declare("bt_sweep", c_int, POINTER(Bars), c_char_p, HANDLE, STRINGS, c_size_t, 
          POINTER(Config), c_char_p, POINTER(c_int), P_HANDLE)
 _declare("bt_screen", c_int, STRINGS, c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t, POINTER(Config), c_char_p,
          P_HANDLE)
+_declare("bt_screen_bars", c_int, POINTER(Bars), c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t, POINTER(Config),
+         c_char_p, P_HANDLE)
 _declare("bt_where", c_int, STRINGS, c_size_t, c_char_p, STRINGS, c_size_t, STRINGS, c_size_t, POINTER(Config), P_HANDLE)
 _declare("bt_portfolio", c_int, c_void_p, c_size_t, STRINGS, c_size_t, HANDLE, STRINGS, c_size_t, STRINGS, c_size_t,
          POINTER(Config), c_int, P_HANDLE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import json as _json
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
@@ -63,16 +63,7 @@ def run(data: Union[Mapping[str, pd.DataFrame], Sequence[str]], strategy: Option
     frames: List[BarsArgument] = []
     names: List[str] = []
     if isinstance(data, Mapping):
-        if not data:
-            raise InputError("data: an empty dict: give the portfolio's DataFrames by symbol")
-        for key, frame in data.items():
-            if not isinstance(key, str):
-                raise InputError(f"data: a key is a symbol ('SPY'), not a {type(key).__name__}")
-            _lib.text(key, "data key")  # a NUL or no UTF-8, named as the key rather than the bars' symbol
-            frames.append(BarsArgument(frame, need_time=True, what=f"data[{key!r}]", symbol=key))
-        if db is None:
-            stores = {f.attrs.get("db") for f in data.values()}
-            db = stores.pop() if len(stores) == 1 else None
+        frames, db = frames_by_symbol(data, db, "the portfolio's")
     elif isinstance(data, (list, tuple)) and all(isinstance(s, str) for s in data):
         if not data:
             raise InputError("data: an empty list: give the portfolio's symbols (with db=) or DataFrames by symbol")
@@ -99,6 +90,23 @@ def run(data: Union[Mapping[str, pd.DataFrame], Sequence[str]], strategy: Option
     del keep
     text = _lib.Handle(out.value, lib.bt_text_free)
     return PortfolioResult(_json.loads(_lib.read_text(text)))
+
+
+def frames_by_symbol(data: Mapping[str, pd.DataFrame], db: Optional[str], whose: str) -> Tuple[List[BarsArgument], Optional[str]]:
+    """A dict of DataFrames by symbol as bt_bars (each named by its key), and the store: `db`, else
+    the one store every frame's attrs["db"] names (None when they name several or none)."""
+    if not data:
+        raise InputError(f"data: an empty dict: give {whose} DataFrames by symbol")
+    frames = []
+    for key, frame in data.items():
+        if not isinstance(key, str):
+            raise InputError(f"data: a key is a symbol ('SPY'), not a {type(key).__name__}")
+        _lib.text(key, "data key")  # a NUL or no UTF-8, named as the key rather than the bars' symbol
+        frames.append(BarsArgument(frame, need_time=True, what=f"data[{key!r}]", symbol=key))
+    if db is None:
+        stores = {f.attrs.get("db") for f in data.values()}
+        db = stores.pop() if len(stores) == 1 else None
+    return frames, db
 
 
 def _lib_default_db() -> str:

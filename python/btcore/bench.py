@@ -13,7 +13,9 @@ then a backtest of ma-cross 10/30 (signals + engine, depth none) on N synthetic 
 and checked each call) and on `btcore.Bars(df)` (copied and checked once, as `bt bench engine`
 generates its bars once), against `bt bench engine --json`;
 then, on the same backtest, what reading its results costs: one statistic (`stat`), the table
-without the bootstrap (`stats`) and with it (`stats(intervals=True)`), each added to the backtest;
+without the bootstrap (`stats`, every value read) and with it (`stats(intervals=True)`), each
+added to the backtest, the first two also as the median over rounds of their ratio to the
+backtest alone measured in the same round (with the load average: the machine may be shared);
 then 10,000 backtests of the same 1,000 bars' signal arrays in a Python loop (a notebook's
 parameter loop), beside vectorbt's `Portfolio.from_signals` on the same arrays when `vectorbt` is
 importable (in a loop of 100 calls, per backtest, and once with 10,000 columns, its vectorized way);
@@ -28,6 +30,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -87,13 +90,23 @@ def find_bt(given: Optional[str]) -> Optional[str]:
     return shutil.which("bt")
 
 
-def reading(bars: "btcore.Bars") -> Dict[str, float]:
-    """Seconds of the backtest plus one statistic, plus the table, plus the table with intervals."""
+def reading(bars: "btcore.Bars", rounds: int = 5) -> Dict[str, float]:
+    """Seconds of the backtest plus one statistic, plus the table (every value read), plus the
+    table with intervals; and the first two as ratios to the backtest alone: the median over
+    `rounds` rounds of the ratio of each round's best times, measured in the same round, so a
+    shared machine's load changes both sides alike (the load average is printed beside them)."""
     run = lambda: btcore.backtest(bars, strategy="ma-cross", depth="none")  # noqa: E731
+    alone, stat, table = [], [], []
+    for _ in range(rounds):
+        alone.append(best(run, budget=0.5, minimum=5))
+        stat.append(best(lambda: run().stat("final_equity"), budget=0.5, minimum=5))
+        table.append(best(lambda: dict(run().stats), budget=0.5, minimum=5))
     return {
-        "btcore_stat": best(lambda: run().stat("final_equity"), budget=2.0, minimum=5),
-        "btcore_stats": best(lambda: run().stats, budget=2.0, minimum=5),
-        "btcore_stats_intervals": best(lambda: run().stats(intervals=True), budget=3.0, minimum=3),
+        "btcore_stat": min(stat), "btcore_stats": min(table),
+        "btcore_stats_intervals": best(lambda: dict(run().stats(intervals=True)), budget=3.0, minimum=3),
+        "ratio_stat": statistics.median(s / a for s, a in zip(stat, alone)),
+        "ratio_stats": statistics.median(t / a for t, a in zip(table, alone)),
+        "load_average": os.getloadavg()[0],
     }
 
 
@@ -213,11 +226,15 @@ def main(argv: Optional[List[str]] = None) -> int:
             if b:
                 print(f"  {what:<42}{b * 1e3:>8.1f} ms" + (f"  ({b / c:.2f}x)" if c else ""))
         alone = engine.get("btcore_bars")
-        for key, what in (("btcore_stat", "  + .stat('final_equity')"), ("btcore_stats", "  + .stats (no intervals)"),
-                          ("btcore_stats_intervals", "  + .stats(intervals=True)")):
+        for key, what, ratio in (("btcore_stat", "  + .stat('final_equity')", "ratio_stat"),
+                                 ("btcore_stats", "  + .stats (no intervals)", "ratio_stats"),
+                                 ("btcore_stats_intervals", "  + .stats(intervals=True)", None)):
             b = engine.get(key)
             if b and alone:
-                print(f"  {what:<42}{b * 1e3:>8.1f} ms  ({b / alone:.2f}x the backtest alone)")
+                times = f"{engine[ratio]:.2f}x the backtest alone, median of rounds" if ratio else f"{b / alone:.2f}x the backtest alone"
+                print(f"  {what:<42}{b * 1e3:>8.1f} ms  ({times})")
+        if "load_average" in engine:
+            print(f"  (load average {engine['load_average']:.2f} while the reading was measured)")
     if "loop_btcore" in engine:
         print("10,000 backtests of one 1,000-bar frame's signal arrays, per backtest")
         print(f"  {'btcore.backtest(Bars, entries, exits) loop':<42}{engine['loop_btcore'] * 1e6:>8.1f} us")

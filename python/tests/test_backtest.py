@@ -229,3 +229,57 @@ def test_statistics_on_demand(goog):
     # A fresh run read with intervals first: the same table.
     again = btcore.backtest(goog, strategy="ma-cross", depth="none")
     assert again.intervals() == run.intervals() and again.stats == plain
+
+
+@pytest.mark.parametrize("keywords,flags", [
+    ({"monte_carlo": 300}, ["--monte-carlo", "300"]),
+    ({"monte_carlo": 200, "seed": 7, "ruin": "30%"}, ["--monte-carlo", "200", "--seed", "7", "--ruin", "30%"]),
+], ids=["defaults", "seed-and-ruin"])
+def test_monte_carlo_equals_bt_run_monte_carlo(keywords, flags, store, goog, tmp_path):
+    """backtest(monte_carlo=N, seed=S, ruin=PCT) is `bt run --monte-carlo N --seed S --ruin PCT`:
+    the same JSON ("monte_carlo" included) and the same report.md."""
+    expected = bt_json("run", "ma-cross", "GOOG", *flags, "--json", "--no-costs", "--db", store)
+    run = btcore.backtest(goog, strategy="ma-cross", **keywords)
+    assert "monte_carlo" in expected and run.json() == expected
+    assert run.monte_carlo == expected["monte_carlo"]
+    run_bt("run", "ma-cross", "GOOG", *flags, "--no-costs", "--out", str(tmp_path / "cli"), "--db", store)
+    run.report(tmp_path / "py", costs=False)
+    assert "Monte Carlo" in (tmp_path / "cli" / "report.md").read_text()
+    cli, py = ((tmp_path / side / "report.md").read_text().splitlines() for side in ("cli", "py"))
+    assert [line for line in py if "command" not in line] == [line for line in cli if "command" not in line]
+    assert btcore.backtest(goog, strategy="ma-cross").monte_carlo is None
+
+
+def test_bad_monte_carlo_values_name_the_argument(goog):
+    cases = [
+        ({"monte_carlo": 0}, r"^monte_carlo '0': must be 1 to "),
+        ({"monte_carlo": 2.5}, r"^monte_carlo 2\.5: not a whole number$"),
+        ({"monte_carlo": 10, "ruin": "0%"}, r"^ruin '0%': give a drawdown above 0% and at most 100%$"),
+        ({"monte_carlo": 10, "ruin": 0.3}, r"^ruin 0\.3: give the drawdown in percent"),
+        ({"monte_carlo": 10, "seed": -1}, r"^seed '-1'"),
+        ({"seed": 7}, r"^seed '7': is for monte_carlo"),
+        ({"ruin": "30%"}, r"^ruin '30%': is for monte_carlo"),
+        ({"monte_carlo": 10, "ruins": "30%"}, r"did you mean 'ruin'\?"),
+    ]
+    for keywords, match in cases:
+        with pytest.raises(btcore.InputError, match=match):
+            btcore.backtest(goog, strategy="ma-cross", **keywords)
+
+
+@pytest.mark.parametrize("keywords", [{}, {"short": True, "borrow_bps": 300, "depth": "none"},
+                                      {"leverage": 3, "size": "300%", "short": True, "fee_bps": 5},
+                                      {"tick": 50.0}],
+                         ids=["plain", "borrow", "margin", "rejections"])
+def test_the_statistics_table_is_the_json_s(keywords, goog):
+    """.stats, .warnings and .stats(intervals=True), made without the rest of the run's JSON, are
+    exactly its "stats" and "warnings" (the counters, a margin account's currency and charges
+    included); one statistic read alone equals the table's."""
+    run = btcore.backtest(goog, strategy="ma-cross", **keywords)
+    fresh = btcore.backtest(goog, strategy="ma-cross", **keywords)
+    assert run.stats == fresh.json(intervals=False)["stats"] and run.warnings == fresh.json()["warnings"]
+    assert run.stats(intervals=True) == fresh.json()["stats"]
+    alone = btcore.backtest(goog, strategy="ma-cross", **keywords)
+    for name in ("final_equity", "total_return", "alpha", "max_drawdown_duration", "avg_position_share", "periods_per_year"):
+        value, expected = alone.stat(name), run.stats[name]
+        assert (math.isnan(value) and expected is None) or value == expected, name
+    assert repr(run).startswith("<btcore.Result ma-cross on GOOG: 2148 bars")

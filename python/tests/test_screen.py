@@ -87,3 +87,34 @@ def test_bad_screens_name_the_argument(mixed):
         btcore.where(["GOOG"], "close > 1", shw=["close"], db=mixed)
     with pytest.raises(btcore.InputError, match=r"^at: give at or end, not both"):
         btcore.where(["GOOG"], "close > 1", at="2010-01-01", end="2010-01-01", db=mixed)
+
+
+def test_screen_of_caller_dataframes_equals_bt_screen_of_the_same_bars(mixed, tmp_path):
+    """A dict of DataFrames by symbol (as portfolio takes it) ranks as `bt screen` ranks the same
+    bars stored: the same rows in the same order, the same values; each frame at its own timeframe."""
+    symbols = ["SYN0001", "GOOG", "SYN0004", "EURUSD", "SYN0002"]
+    frames = {s.lower() if s == "GOOG" else s: btcore.read(s, db=mixed) for s in symbols}
+    flags = ["--symbols", ",".join(symbols), "--param", "fast=5", "--rank", "sortino", "--min-trades", "5", "--fee-bps", "5"]
+    run_bt("screen", "ma-cross", *flags, "--out", str(tmp_path / "cli"), "--db", mixed)
+    got = btcore.screen(frames, "ma-cross", params={"fast": 5}, rank="sortino", min_trades=5, fee_bps=5, out=str(tmp_path / "py"))
+    same(got, csv(tmp_path / "cli" / "screen.csv"))
+    assert got.attrs["notes"] == [] and (tmp_path / "py" / "report.html").exists()
+    # A window, as --from.
+    run_bt("screen", "ma-cross", "--symbols", "GOOG,SYN0003", "--from", "2010-01-04", "--out", str(tmp_path / "cli2"), "--db", mixed)
+    got = btcore.screen({"GOOG": frames["goog"], "SYN0003": btcore.read("SYN0003", db=mixed)}, "ma-cross", start="2010-01-04")
+    same(got, csv(tmp_path / "cli2" / "screen.csv"))
+
+
+def test_bad_screens_of_dataframes_name_the_argument(mixed):
+    goog = btcore.read("GOOG", db=mixed)
+    cases = [
+        ({}, r"^data: an empty dict"),
+        ({"GOOG": goog, "goog": goog}, r"two series are named GOOG"),
+        ({"GOOG": goog.drop(columns="close")}, r"^data\['GOOG'\]"),
+        ({1: goog}, r"^data: a key is a symbol"),
+    ]
+    for data, match in cases:
+        with pytest.raises(btcore.InputError, match=match):
+            btcore.screen(data, "ma-cross")
+    with pytest.raises(btcore.InputError, match=r"^timeframe"):
+        btcore.screen({"GOOG": goog}, "ma-cross", timeframe="1w")

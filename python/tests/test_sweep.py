@@ -139,3 +139,38 @@ def test_a_temporary_report_folder_goes_with_its_sweep(goog, tmp_path):
     del kept
     gc.collect()
     assert (tmp_path / "kept" / "sweep.md").exists()
+
+
+def test_a_random_search_equals_bt_sweep_search_random(store, goog, tmp_path):
+    """search="random" with trials and seed draws the combinations `bt sweep --search random
+    --trials N --seed S` draws (ranges without a step included), the same rows to the bit."""
+    expected, folder = cli_table("ma-cross", "GOOG", "--grid", "fast=5:40", "--grid", "slow=20,40,80,120", "--search", "random",
+                                 "--trials", "12", "--seed", "7", "--where", "fast < slow", "--db", store, tmp_path=tmp_path)
+    for data, db in ((goog, None), ("GOOG", store)):
+        sw = btcore.sweep(data, "ma-cross", grid={"fast": "5:40", "slow": [20, 40, 80, 120]}, search="random", trials=12, seed=7,
+                          where="fast < slow", db=db)
+        same_rows(sw.table, expected)
+        assert len(sw.table) == 12
+    assert "12 combinations drawn at random (seed 7)" in (folder / "sweep.md").read_text()
+    # Another seed draws other combinations; "grid" is every combination, as without search.
+    other = btcore.sweep(goog, "ma-cross", grid={"fast": "5:40", "slow": [20, 40, 80, 120]}, search="random", trials=12, seed=8)
+    assert not other.table[["fast", "slow"]].equals(expected[["fast", "slow"]])
+    every = btcore.sweep(goog, "ma-cross", grid={"fast": [5, 10], "slow": [20, 40]}, search="grid")
+    same_rows(every.table, btcore.sweep(goog, "ma-cross", grid={"fast": [5, 10], "slow": [20, 40]}).table)
+
+
+def test_bad_searches_name_the_argument(goog):
+    grid = {"fast": "5:40"}
+    cases = [
+        ({"search": "bayes", "trials": 5}, r"^search 'bayes': expected grid or random$"),
+        ({"search": "random"}, r"^a random search needs the number of combinations to draw \(set trials\)$"),
+        ({"search": "random", "trials": 0}, r"^trials '0': must be 1 to "),
+        ({"search": "random", "trials": 2.5}, r"^trials 2\.5: not a whole number$"),
+        ({"search": "random", "trials": 5, "seed": -1}, r"^seed '-1'"),
+        ({"trials": 5}, r"^trials '5': trials is for search random$"),
+        ({"search": 1}, r"^search 1: give the search by its name"),
+        ({"search": "random", "trials": 5, "sede": 1}, r"did you mean 'seed'\?"),
+    ]
+    for keywords, match in cases:
+        with pytest.raises(btcore.InputError, match=match):
+            btcore.sweep(goog, "ma-cross", grid=grid, **keywords)

@@ -44,6 +44,74 @@ struct StatGroupTests {
         }
     }
 
+    /// The periods per year, counting the calls (`Stats.values(with:of:periods:)` calls it only
+    /// for the groups that annualise).
+    final class Periods {
+        var calls = 0
+        let value: Double
+        init(_ value: Double) { self.value = value }
+        func get() -> Double { calls += 1; return value }
+    }
+
+    @Test("statistics that do not annualise are read without the periods per year (no pass over the bar times), the others at most once")
+    func periodsOnlyWhenNeeded() throws {
+        let annualising: Set<StatGroup> = [.swept, .periods, .intervals, .distribution]
+        for run in try Self.runs() {
+            let ppy = PeriodsPerYear.infer(from: run.candles.time)
+            let all = Stats(run)
+            for stat in Stat.allCases {
+                let periods = Periods(ppy)
+                let values = Stats.values(with: stat, of: run, periods: periods.get)
+                let group = StatGroup.of(stat)
+                // At most once (alpha annualises only a fit that exists); never for the others.
+                #expect(periods.calls <= (annualising.contains(group) ? 1 : 0), "\(stat) in \(group): \(periods.calls) calls")
+                #expect(Set(values.keys) == Set(group.members))
+                for (member, value) in values { #expect(Self.same(value, all[member]), "\(member)") }
+            }
+        }
+    }
+
+    @Test("a long run's table, computed in lanes on two cores, equals each group computed alone, bit for bit")
+    func lanes() throws {
+        let lanes = Stats.lanes.flatMap { $0 }
+        #expect(lanes.count == StatGroup.allCases.count && Set(lanes) == Set(StatGroup.allCases))
+        let candles = SweepFixtures.candles(Stats.parallelBars + 1_000)
+        let entries = (0..<candles.count).map { $0 % 400 == 5 }, exits = (0..<candles.count).map { $0 % 400 == 250 }
+        let run = try Engine.run(Engine.Request(candles, signals: Signals(entries: entries, exits: exits), config: ExecutionConfig()))
+        for intervals in [false, true] {
+            let all = Stats(run, intervals: intervals)
+            var alone: [Stat: Double] = [:]
+            for group in StatGroup.allCases where intervals || group != .intervals {
+                alone.merge(Stats.values(with: group.members[0], of: run)) { a, _ in a }
+            }
+            for stat in Stat.allCases {
+                if let value = alone[stat] {
+                    #expect(Self.same(value, all[stat]), "\(stat): \(value) alone, \(all[stat]) in the table")
+                } else {
+                    #expect(all[stat].isNaN, "\(stat) without intervals")
+                }
+            }
+            #expect(all.drawdowns != nil)
+        }
+    }
+
+    @Test("alpha and beta's line, buy and hold's returns computed as read, equals gsl_fit_linear on them stored")
+    func buyHoldFit() throws {
+        for run in try Self.runs() {
+            let returns = ReturnStats.returns(equity: run.equity, initial: run.initialCash)
+            let fit = try GSL.fitLinear(x: Stats.buyHoldReturns(run.candles.close), y: returns)
+            let line = try Stats.buyHoldFit(run.candles.close, returns)
+            #expect(Self.same(fit.intercept, line.intercept) && Self.same(fit.slope, line.slope))
+        }
+    }
+
+    @Test("the final equity is computed without the per-bar returns: its group reads the run and its trades")
+    func finalEquityAlone() {
+        #expect(StatGroup.of(.finalEquity) == .sweptRun && StatGroup.of(.totalReturn) == .sweptRun)
+        #expect(Set(SweepStats.runColumns).isDisjoint(with: SweepStats.returnColumns))
+        #expect(SweepStats.runColumns.count + SweepStats.returnColumns.count == SweepStats.columns.count)
+    }
+
     @Test("the table without intervals is the table, the Sharpe interval and PSR undefined")
     func withoutIntervals() throws {
         for run in try Self.runs() {
@@ -56,6 +124,7 @@ struct StatGroupTests {
                 }
             }
             #expect(!all[.sharpeCILow].isNaN || run.trades.isEmpty)
+            for stat in Stat.allCases { #expect(Self.same(all.withoutIntervals[stat], some[stat]), "\(stat) without intervals") }
         }
     }
 }

@@ -41,6 +41,47 @@ struct GSLTests {
         #expect(throws: GSLError.self) { try GSL.fitLinear(x: [1], y: [1]) }
     }
 
+    /// Samples for the one-pass versions: heavy-tailed returns with runs of zeros (flat bars),
+    /// a constant series, tiny and huge scales, lengths from 1.
+    static func samples() -> [[Double]] {
+        var rng = SplitMix64(seed: 43)
+        var out: [[Double]] = [[], [1], [1, 2], [1, 2, 4], [3, 3, 3, 3], [0, 0, 0, 0, 0]]
+        for (n, scale) in [(5, 1.0), (17, 1e-3), (1_000, 0.02), (10_007, 1e3), (40_000, 1e-9)] {
+            out.append((0..<n).map { i in
+                let u = Double.random(in: -1...1, using: &rng)
+                return i % 7 == 3 ? 0 : scale * u * u * u / (0.05 + abs(Double.random(in: -1...1, using: &rng)))
+            })
+        }
+        return out
+    }
+
+    static func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN) }
+
+    @Test("skew and kurtosis in one pass equal GSL's, bit for bit")
+    func skewAndKurtosis() {
+        for x in Self.samples() {
+            let mean = GSL.mean(x), sd = GSL.standardDeviation(x, mean: mean)
+            let both = GSL.skewAndKurtosis(x, mean: mean, sd: sd)
+            #expect(Self.same(both.skew, GSL.skew(x, mean: mean, sd: sd)), "skew of \(x.count)")
+            #expect(Self.same(both.kurtosis, GSL.kurtosis(x, mean: mean, sd: sd)), "kurtosis of \(x.count)")
+        }
+    }
+
+    @Test("the two-pass line equals gsl_fit_linear's intercept and slope, bit for bit, and fails where it fails")
+    func line() throws {
+        let samples = Self.samples()
+        for (k, y) in samples.enumerated() {
+            let x = samples[(k + 3) % samples.count].prefix(y.count) + [Double](repeating: 0.5, count: max(0, y.count - samples[(k + 3) % samples.count].count))
+            let xs = Array(x)
+            let fit = try? GSL.fitLinear(x: xs, y: y)
+            let line = try? y.withUnsafeBufferPointer { yb in try GSL.line(count: y.count, x: { xs[$0] }, y: yb) }
+            #expect((fit == nil) == (line == nil), "\(y.count) values")
+            if let fit, let line {
+                #expect(Self.same(fit.intercept, line.intercept) && Self.same(fit.slope, line.slope), "\(y.count) values")
+            }
+        }
+    }
+
     @Test("normal distribution")
     func normal() {
         #expect(GSL.normalCDF(0) == 0.5)

@@ -6,7 +6,14 @@ import Foundation
 /// drawdown curve. `Stats` asks for every part; `Stats.value(_:of:)` for one group's.
 final class StatInputs {
     let result: BacktestResult
-    let periodsPerYear: Double
+    /// Bars per year: given, or inferred from the candle times (`PeriodsPerYear.infer`, a pass
+    /// over every bar) when first asked for, so the statistics that do not annualise skip it.
+    private(set) lazy var periodsPerYear: Double = {
+        let ppy = periods()
+        precondition(ppy > 0, "periods per year must be positive")
+        return ppy
+    }()
+    private let periods: () -> Double
     private(set) lazy var returns = ReturnStats.returns(equity: result.equity, initial: result.initialCash)
     /// The returns' `GSL.mean` and standard deviation about it, for the moments and the PSR.
     private(set) lazy var moments: (mean: Double, sd: Double) = {
@@ -15,11 +22,15 @@ final class StatInputs {
     }()
     private(set) var drawdowns: DrawdownEpisodes?
 
-    init(_ result: BacktestResult, periodsPerYear: Double?) {
-        let ppy = periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time)
-        precondition(ppy > 0, "periods per year must be positive")
+    /// - Parameter periodsPerYear: nil infers it from the candle times, when first needed.
+    convenience init(_ result: BacktestResult, periodsPerYear: Double?) {
+        self.init(result) { periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time) }
+    }
+
+    /// - Parameter periods: the bars per year, called once, when a statistic first needs them.
+    init(_ result: BacktestResult, periods: @escaping () -> Double) {
         self.result = result
-        self.periodsPerYear = ppy
+        self.periods = periods
     }
 
     func drawdownEpisodes() -> DrawdownEpisodes {
@@ -34,10 +45,19 @@ final class StatInputs {
 /// group alone (`Stats.value(_:of:)`), so a notebook asking for the final equity does not wait
 /// for the Sharpe interval's bootstrap. Each statistic is in exactly one group.
 enum StatGroup: CaseIterable {
-    /// The statistics with a sweep column, as a sweep computes them (`SweepStats`).
+    /// The statistics with a sweep column computed from the per-bar returns, as a sweep
+    /// computes them (`SweepStats.returnValues`).
     case swept
-    /// Read off the run: its span, bars, equity peak, buy and hold, positions and fills.
+    /// The statistics with a sweep column read off the run and its trades (`SweepStats.runValues`):
+    /// the final equity, the total return, the trade count, ... without the returns.
+    case sweptRun
+    /// Read off the run: its span, bars, buy and hold, liquidations, margin and fills.
     case run
+    /// The periods per year used (given, else inferred from the times).
+    case periods
+    /// Read off each bar's position and equity: the average position share, the peak equity and
+    /// the largest leverage.
+    case positions
     /// The Sharpe interval (a bootstrap of the returns) and the probabilistic Sharpe ratio.
     case intervals
     case drawdowns
@@ -50,9 +70,11 @@ enum StatGroup: CaseIterable {
 
     var members: [Stat] {
         switch self {
-        case .swept: SweepStats.columns
-        case .run: [.start, .end, .bars, .periodsPerYear, .avgPositionShare, .peakEquity, .buyHoldReturn, .liquidations,
-                    .maxLeverage, .minMarginRatio, .avgSlippageBps, .partialFills, .rejectedOrders]
+        case .swept: SweepStats.returnColumns
+        case .sweptRun: SweepStats.runColumns
+        case .run: [.start, .end, .bars, .buyHoldReturn, .liquidations, .minMarginRatio, .avgSlippageBps, .partialFills, .rejectedOrders]
+        case .periods: [.periodsPerYear]
+        case .positions: [.avgPositionShare, .peakEquity, .maxLeverage]
         case .intervals: [.sharpeCILow, .sharpeCIHigh, .psr]
         case .drawdowns: [.avgDrawdown, .maxDrawdownDuration, .maxDrawdownDurationDays, .avgDrawdownDuration, .avgDrawdownDurationDays]
         case .trades: TradeStats([]).values.map(\.stat)
@@ -77,29 +99,33 @@ enum StatGroup: CaseIterable {
     /// - Parameter sharpeInterval: the Sharpe interval of returns at periods per year (the
     ///   intervals group's only; a job's runs may share its resamples).
     func values(_ inputs: StatInputs, sharpeInterval: (([Double], Double) -> (low: Double, high: Double))?) -> [(Stat, Double)] {
-        let result = inputs.result, ppy = inputs.periodsPerYear
+        let result = inputs.result
         switch self {
         case .swept:
-            let swept = SweepStats(result, returns: inputs.returns, periodsPerYear: ppy)
-            return Array(zip(SweepStats.columns, swept.values))
+            return SweepStats.returnValues(inputs.returns, periodsPerYear: inputs.periodsPerYear).values
+        case .sweptRun:
+            return SweepStats.runValues(result)
         case .run:
             let candles = result.candles
             let filled = result.fills.filter { $0.quantityFilled > 0 }
             return [(.start, candles.time.first.map(Double.init) ?? .nan),
                     (.end, candles.time.last.map(Double.init) ?? .nan),
                     (.bars, Double(result.equity.count)),
-                    (.periodsPerYear, ppy),
-                    (.avgPositionShare, Stats.averagePositionShare(result)),
-                    (.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash)),
                     (.buyHoldReturn, candles.close.count > 0 ? candles.close[candles.count - 1] / candles.close[0] - 1 : .nan),
                     (.liquidations, Double(result.account?.liquidations ?? 0)),
-                    (.maxLeverage, Stats.maxLeverage(result)),
                     (.minMarginRatio, result.account?.minMarginRatio ?? .nan),
                     (.avgSlippageBps, filled.isEmpty ? .nan : GSL.mean(filled.map(\.slippageBps))),
                     (.partialFills, Double(result.partialFills)),
                     (.rejectedOrders, Double(result.rejected.count))]
+        case .periods:
+            return [(.periodsPerYear, inputs.periodsPerYear)]
+        case .positions:
+            let shares = Stats.positionShares(result)
+            return [(.avgPositionShare, shares.average),
+                    (.peakEquity, max(result.initialCash, result.equity.max() ?? result.initialCash)),
+                    (.maxLeverage, shares.max)]
         case .intervals:
-            let ci = sharpeInterval?(inputs.returns, ppy) ?? (.nan, .nan)
+            let ci = sharpeInterval?(inputs.returns, inputs.periodsPerYear) ?? (.nan, .nan)
             let m = inputs.moments
             return [(.sharpeCILow, ci.low), (.sharpeCIHigh, ci.high),
                     (.psr, Uncertainty.probabilisticSharpe(inputs.returns, mean: m.mean, sd: m.sd))]
@@ -115,12 +141,11 @@ enum StatGroup: CaseIterable {
                     (.borrowPaid, split.borrow), (.interestPaid, split.interest), (.fundingPaid, split.funding)]
         case .distribution:
             let returns = inputs.returns
-            let fit = try? GSL.fitLinear(x: Stats.buyHoldReturns(result.candles.close), y: returns)
+            let fit = try? Stats.buyHoldFit(result.candles.close, returns)
             let tail = GSL.lowerTail(returns, 0.05)
-            return [(.alpha, fit.map { pow(1 + $0.intercept, ppy) - 1 } ?? .nan), (.beta, fit?.slope ?? .nan),
-                    (.skew, GSL.skew(returns, mean: inputs.moments.mean, sd: inputs.moments.sd)),
-                    (.kurtosis, GSL.kurtosis(returns, mean: inputs.moments.mean, sd: inputs.moments.sd)),
-                    (.var95, tail.quantile), (.cvar95, tail.mean)]
+            let moments = GSL.skewAndKurtosis(returns, mean: inputs.moments.mean, sd: inputs.moments.sd)
+            return [(.alpha, fit.map { pow(1 + $0.intercept, inputs.periodsPerYear) - 1 } ?? .nan), (.beta, fit?.slope ?? .nan),
+                    (.skew, moments.skew), (.kurtosis, moments.kurtosis), (.var95, tail.quantile), (.cvar95, tail.mean)]
         }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 public struct Stats: Sendable {
     /// One value per statistic, in `Stat.allCases` order; NaN when undefined (e.g. the Sharpe
     /// ratio of a flat curve): JSON writes null, CSV an empty cell.
-    public let values: [Double]
+    public private(set) var values: [Double]
     /// Bars per year used to annualise (inferred or given).
     public let periodsPerYear: Double
     /// The drawdown curve and episodes the drawdown statistics come from, for the reports to
@@ -46,14 +46,29 @@ public struct Stats: Sendable {
                  sharpeInterval: (([Double], Double) -> (low: Double, high: Double))?) {
         let inputs = StatInputs(result, periodsPerYear: periodsPerYear)
         self.periodsPerYear = inputs.periodsPerYear
-        var computed = [Stat: Double](minimumCapacity: Stat.allCases.count)
-        for group in StatGroup.allCases {
-            let values = group == .intervals && sharpeInterval == nil
+        func compute(_ group: StatGroup) -> [(Stat, Double)] {
+            group == .intervals && sharpeInterval == nil
                 ? group.members.map { ($0, Double.nan) }
                 : group.values(inputs, sharpeInterval: sharpeInterval)
-            for (stat, value) in values {
-                precondition(computed.updateValue(value, forKey: stat) == nil, "Stats computes '\(stat)' twice")
+        }
+        var lanes: [[(Stat, Double)]]
+        if result.equity.count >= Self.parallelBars {
+            // What the lanes share is made first (the inputs' parts are made when first read, not
+            // under a lock): the returns and periods per year; the moments when the intervals
+            // (with the distribution) read them, else the distribution lane alone reads them.
+            _ = inputs.returns
+            if sharpeInterval != nil { _ = inputs.moments }
+            let parts = Parallel.map(count: Self.lanes.count) { i in Self.lanes[i].flatMap(compute) }
+            lanes = parts.map { part in
+                guard case .success(let v) = part else { preconditionFailure("statistics do not throw") }
+                return v
             }
+        } else {
+            lanes = Self.lanes.map { $0.flatMap(compute) }
+        }
+        var computed = [Stat: Double](minimumCapacity: Stat.allCases.count)
+        for (stat, value) in lanes.joined() {
+            precondition(computed.updateValue(value, forKey: stat) == nil, "Stats computes '\(stat)' twice")
         }
         values = Stat.allCases.map { stat in
             guard let value = computed[stat] else { preconditionFailure("Stats does not compute '\(stat)'") }
@@ -62,6 +77,17 @@ public struct Stats: Sendable {
         drawdowns = inputs.drawdowns
         exits = ExitSummary(result.trades)
     }
+
+    /// Bars from which a run's statistics are computed on two cores (`lanes`): below, the
+    /// threads would cost more than they save (and screens already run symbols in parallel).
+    static let parallelBars = 50_000
+
+    /// The groups computed together, each lane on its own thread for a long run: the bootstrap,
+    /// the regression and tails, and the rest (a drawdown pass, the sweep's return statistics,
+    /// the positions), each of the three a large part of a long run's statistics. Every group
+    /// is in exactly one lane.
+    static let lanes: [[StatGroup]] = [[.intervals], [.distribution],
+                                       StatGroup.allCases.filter { $0 != .intervals && $0 != .distribution }]
 
     /// One statistic of `result`, computing only the statistics it is computed with
     /// (`StatGroup`): the value `Stats(result, periodsPerYear:)[stat]` has, to the bit.
@@ -76,9 +102,27 @@ public struct Stats: Sendable {
     /// `Stats(result, periodsPerYear:)` has them: what a caller reading one statistic can keep
     /// for the next reads.
     public static func values(with stat: Stat, of result: BacktestResult, periodsPerYear: Double? = nil) -> [Stat: Double] {
-        let inputs = StatInputs(result, periodsPerYear: periodsPerYear)
+        values(with: stat, of: result, periods: { periodsPerYear ?? PeriodsPerYear.infer(from: result.candles.time) })
+    }
+
+    /// `values(with:of:periodsPerYear:)` with the periods per year given by `periods`, called
+    /// only when the group annualises (or is the periods per year itself): the final equity
+    /// is read without a pass over the bar times.
+    public static func values(with stat: Stat, of result: BacktestResult, periods: @escaping () -> Double) -> [Stat: Double] {
+        let inputs = StatInputs(result, periods: periods)
         let values = StatGroup.of(stat).values(inputs) { Uncertainty.sharpeInterval($0, periodsPerYear: $1, bootstrap: .standard) }
         return Dictionary(uniqueKeysWithValues: values)
+    }
+
+    /// The Sharpe interval and the PSR: the statistics `intervals: false` leaves undefined.
+    public static let intervalStats: [Stat] = StatGroup.intervals.members
+
+    /// These statistics with the Sharpe interval and the PSR undefined (NaN), as computed with
+    /// `intervals: false`: the table without them from one that has them.
+    public var withoutIntervals: Stats {
+        var copy = self
+        for stat in Self.intervalStats { copy.values[stat.position] = .nan }
+        return copy
     }
 
     /// Statistics already computed: one value per `Stat` case in output order, as partial
@@ -109,21 +153,18 @@ public struct Stats: Sendable {
     /// The mean over bars that end in a position of |position × close| / equity (|position
     /// value| / equity when the result gives the value, as a portfolio's does): how much of the
     /// account the position is when there is one (NaN without such bars). Next to `exposure`, it
-    /// shows runs whose orders filled only partly.
-    static func averagePositionShare(_ r: BacktestResult) -> Double {
-        var sum = 0.0, count = 0
+    /// shows runs whose orders filled only partly. And the largest of those shares at a close
+    /// with equity above 0 (0 when never in a position): 1 for an all-in long, up to the
+    /// leverage in a margin account. Both from one pass over the bars' `positionShare`.
+    static func positionShares(_ r: BacktestResult) -> (average: Double, max: Double) {
+        var sum = 0.0, count = 0, largest = 0.0
         for t in r.position.indices {
             guard let share = positionShare(r, at: t) else { continue }
             sum += share
             count += 1
+            largest = max(largest, share)
         }
-        return count == 0 ? .nan : sum / Double(count)
-    }
-
-    /// The largest |value held| / equity at a close with a position and equity above 0 (0 when
-    /// never in a position): 1 for an all-in long, up to the leverage in a margin account.
-    static func maxLeverage(_ r: BacktestResult) -> Double {
-        r.position.indices.reduce(0) { max($0, positionShare(r, at: $1) ?? 0) }
+        return (count == 0 ? .nan : sum / Double(count), largest)
     }
 
     /// |value held| / equity at bar `t`'s close: the position's value (`positionValue` when the
@@ -134,11 +175,24 @@ public struct Stats: Sendable {
         return abs(r.positionValue?[t] ?? r.position[t] * r.candles.close[t]) / r.equity[t]
     }
 
-    /// Close-to-close returns of holding the asset, aligned with the strategy's per-bar returns
-    /// (the first bar's return is 0: buying at the first close).
+    /// Close-to-close return of holding the asset at bar `i`, aligned with the strategy's per-bar
+    /// returns (the first bar's return is 0: buying at the first close; 0 after a zero close).
+    @inline(__always)
+    static func buyHoldReturn(_ close: UnsafeBufferPointer<Double>, _ i: Int) -> Double {
+        i > 0 && close[i - 1] != 0 ? close[i] / close[i - 1] - 1 : 0
+    }
+
+    /// Close-to-close returns of holding the asset (`buyHoldReturn` at each bar).
     static func buyHoldReturns(_ close: [Double]) -> [Double] {
-        var out = [Double](repeating: 0, count: close.count)
-        for i in close.indices.dropFirst() where close[i - 1] != 0 { out[i] = close[i] / close[i - 1] - 1 }
-        return out
+        close.withUnsafeBufferPointer { c in (0..<c.count).map { buyHoldReturn(c, $0) } }
+    }
+
+    /// The least-squares line of the strategy's per-bar `returns` on buy and hold's
+    /// (`GSL.fitLinear(x: buyHoldReturns(close), y: returns)`'s intercept and slope, to the bit,
+    /// without storing buy and hold's returns): alpha and beta.
+    static func buyHoldFit(_ close: [Double], _ returns: [Double]) throws -> (intercept: Double, slope: Double) {
+        try close.withUnsafeBufferPointer { c in
+            try returns.withUnsafeBufferPointer { r in try GSL.line(count: c.count, x: { buyHoldReturn(c, $0) }, y: r) }
+        }
     }
 }

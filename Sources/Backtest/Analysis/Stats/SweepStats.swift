@@ -34,29 +34,55 @@ public struct SweepStats: Sendable, Equatable {
 
     /// The statistics when the caller already has `ReturnStats.returns` of `result`.
     init(_ result: BacktestResult, returns: [Double], periodsPerYear: Double) {
+        let fromReturns = Self.returnValues(returns, periodsPerYear: periodsPerYear)
+        periodSharpe = fromReturns.periodSharpe
+        // Each column is in exactly one of the two lists (`runColumns` is the rest), at its sweep column.
+        var values = [Double](repeating: .nan, count: Self.columns.count)
+        for (stat, value) in fromReturns.values + Self.runValues(result) { values[stat.sweepColumn!] = value }
+        self.values = values
+    }
+
+    /// The columns computed from the per-bar returns (`returnValues`); the others are read off
+    /// the run and its trades (`runValues`), without the returns or the periods per year.
+    static let returnColumns: [Stat] = columns.filter { [.cagr, .sharpe, .sortino, .calmar, .omega, .maxDrawdown, .volatilityAnn].contains($0) }
+    /// The columns read off the run and its trades, in column order.
+    static let runColumns: [Stat] = columns.filter { !returnColumns.contains($0) }
+
+    /// The `runColumns` of `result`: what `init` gives them, to the bit.
+    static func runValues(_ result: BacktestResult) -> [(Stat, Double)] {
         let trades = TradeStats.counts(result.trades)
-        let returnStats = ReturnStats(returns)
-        let sharpe = returnStats.sharpe(periodsPerYear: periodsPerYear)
-        periodSharpe = sharpe / periodsPerYear.squareRoot()
-        values = Self.columns.map { stat in
+        return runColumns.map { stat in
             switch stat {
-            case .totalReturn: return result.totalReturn
-            case .cagr: return returnStats.cagr(periodsPerYear: periodsPerYear)
-            case .sharpe: return sharpe
-            case .sortino: return returnStats.sortino(periodsPerYear: periodsPerYear)
-            case .calmar: return returnStats.calmar(periodsPerYear: periodsPerYear)
-            case .omega: return returnStats.omega
-            case .maxDrawdown: return returnStats.maxDrawdown
-            case .volatilityAnn: return returnStats.annualVolatility(periodsPerYear: periodsPerYear)
-            case .trades: return Double(result.trades.count)
-            case .winRate: return trades.winRate
-            case .profitFactor: return trades.profitFactor
-            case .exposure: return result.exposure
-            case .feesPaid: return result.feesPaid
-            case .finalEquity: return result.finalEquity
-            default: preconditionFailure("SweepStats does not compute '\(stat)', which has a sweep column")
+            case .totalReturn: return (stat, result.totalReturn)
+            case .trades: return (stat, Double(result.trades.count))
+            case .winRate: return (stat, trades.winRate)
+            case .profitFactor: return (stat, trades.profitFactor)
+            case .exposure: return (stat, result.exposure)
+            case .feesPaid: return (stat, result.feesPaid)
+            case .finalEquity: return (stat, result.finalEquity)
+            default: preconditionFailure("SweepStats does not compute '\(stat)' from the run")
             }
         }
+    }
+
+    /// The `returnColumns` of per-bar `returns` (`ReturnStats.returns`) at `periodsPerYear`, and
+    /// the per-period Sharpe ratio: what `init` gives them, to the bit.
+    static func returnValues(_ returns: [Double], periodsPerYear: Double) -> (values: [(Stat, Double)], periodSharpe: Double) {
+        let returnStats = ReturnStats(returns)
+        let sharpe = returnStats.sharpe(periodsPerYear: periodsPerYear)
+        let values = returnColumns.map { stat -> (Stat, Double) in
+            switch stat {
+            case .cagr: return (stat, returnStats.cagr(periodsPerYear: periodsPerYear))
+            case .sharpe: return (stat, sharpe)
+            case .sortino: return (stat, returnStats.sortino(periodsPerYear: periodsPerYear))
+            case .calmar: return (stat, returnStats.calmar(periodsPerYear: periodsPerYear))
+            case .omega: return (stat, returnStats.omega)
+            case .maxDrawdown: return (stat, returnStats.maxDrawdown)
+            case .volatilityAnn: return (stat, returnStats.annualVolatility(periodsPerYear: periodsPerYear))
+            default: preconditionFailure("SweepStats does not compute '\(stat)' from the returns")
+            }
+        }
+        return (values, sharpe / periodsPerYear.squareRoot())
     }
 
     /// The value of `stat`, NaN when a sweep does not compute it.

@@ -93,6 +93,29 @@ package enum GSL {
         return x.withUnsafeBufferPointer { gsl_stats_kurtosis_m_sd($0.baseAddress, 1, $0.count, mean, sd) }
     }
 
+    /// `skew(_:mean:sd:)` and `kurtosis(_:mean:sd:)` in one pass over `x` instead of one each:
+    /// GSL's two recurrences (`m += (z^k - m) / (i + 1)` with z = (x - mean) / sd in double, m
+    /// in `long double`) side by side, to the bit: on x86-64 `long double` is `Float80`; elsewhere
+    /// GSL's own functions are called.
+    package static func skewAndKurtosis(_ x: [Double], mean: Double, sd: Double) -> (skew: Double, kurtosis: Double) {
+        #if arch(x86_64) && !os(Windows)
+        let n = x.count
+        guard n > 2 else { return (.nan, .nan) }
+        var skew: Float80 = 0, fourth: Float80 = 0
+        x.withUnsafeBufferPointer { data in
+            for i in 0..<n {
+                let z = Float80((data[i] - mean) / sd)
+                let count = Float80(i + 1)
+                skew += (z * z * z - skew) / count
+                fourth += (z * z * z * z - fourth) / count
+            }
+        }
+        return (Double(skew), n > 3 ? Double(fourth - 3.0) : .nan)
+        #else
+        return (skew(x, mean: mean, sd: sd), kurtosis(x, mean: mean, sd: sd))
+        #endif
+    }
+
     /// Pearson correlation (`gsl_stats_correlation`); NaN when the lengths differ or below two values.
     package static func correlation(_ x: [Double], _ y: [Double]) -> Double {
         prepare()
@@ -187,6 +210,31 @@ package enum GSL {
         try check(status, "gsl_fit_linear")
         guard c0.isFinite, c1.isFinite else { throw GSLError(status: Int32(GSL_EZERODIV), function: "gsl_fit_linear") }
         return LinearFit(intercept: c0, slope: c1, sumSquares: ss)
+    }
+
+    /// The intercept and slope of `fitLinear` (`gsl_fit_linear`'s arithmetic, to the bit), with
+    /// `x(i)` computed as it is read rather than stored, and without the residual sum of squares:
+    /// two passes over the data instead of three.
+    /// - Throws: as `fitLinear`.
+    package static func line(count n: Int, x: (Int) -> Double, y: UnsafeBufferPointer<Double>) throws -> (intercept: Double, slope: Double) {
+        guard y.count == n, n > 1 else { throw GSLError(status: Int32(GSL_EBADLEN), function: "gsl_fit_linear") }
+        var meanX = 0.0, meanY = 0.0
+        for i in 0..<n {
+            let count = Double(i) + 1.0
+            meanX += (x(i) - meanX) / count
+            meanY += (y[i] - meanY) / count
+        }
+        var dx2 = 0.0, dxdy = 0.0
+        for i in 0..<n {
+            let dx = x(i) - meanX, dy = y[i] - meanY
+            let count = Double(i) + 1.0
+            dx2 += (dx * dx - dx2) / count
+            dxdy += (dx * dy - dxdy) / count
+        }
+        let slope = dxdy / dx2
+        let intercept = meanY - meanX * slope
+        guard intercept.isFinite, slope.isFinite else { throw GSLError(status: Int32(GSL_EZERODIV), function: "gsl_fit_linear") }
+        return (intercept, slope)
     }
 
     // MARK: - Normal distribution

@@ -45,9 +45,18 @@ public struct ScreenRun {
     /// the page draws them without running them again.
     public func run(symbols: [String], databasePath: String, directory: String, progress: ((Int) -> Void)? = nil,
                     load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) throws -> ScreenReport {
+        try run(symbols: symbols, directory: directory, progress: progress) { symbol in
+            try load(symbol, try CandleStore(existingAt: databasePath))
+        }
+    }
+
+    /// `run(symbols:databasePath:directory:progress:load:)` with each symbol's bars and execution
+    /// from `source` (called from several threads at once): a screen of bars the caller holds.
+    public func run(symbols: [String], directory: String, progress: ((Int) -> Void)? = nil,
+                    source: (String) throws -> (CandleWindow, ExecutionConfig)) throws -> ScreenReport {
         let keeper = EmbeddedRunKeeper(screen: screen)
-        let rows = self.rows(symbols: symbols, databasePath: databasePath, progress: progress, keep: keeper.offer, load: load)
-        return try write(rows: rows, databasePath: databasePath, directory: directory, kept: keeper.runs, load: load)
+        let rows = self.rows(symbols: symbols, progress: progress, keep: keeper.offer, source: source)
+        return try write(rows: rows, directory: directory, kept: keeper.runs, source: source)
     }
 
     /// Every symbol's row, unranked, in the order given (each job opens its own read-only store
@@ -57,12 +66,20 @@ public struct ScreenRun {
     public func rows(symbols: [String], databasePath: String, progress: ((Int) -> Void)? = nil,
                      keep: (@Sendable (Screen.Row, BacktestResult, Stats) -> Void)? = nil,
                      load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) -> [Screen.Row] {
+        rows(symbols: symbols, progress: progress, keep: keep) { symbol in try load(symbol, try CandleStore(existingAt: databasePath)) }
+    }
+
+    /// `rows(symbols:databasePath:progress:keep:load:)` with each symbol's bars and execution
+    /// from `source` (called from several threads at once).
+    public func rows(symbols: [String], progress: ((Int) -> Void)? = nil,
+                     keep: (@Sendable (Screen.Row, BacktestResult, Stats) -> Void)? = nil,
+                     source: (String) throws -> (CandleWindow, ExecutionConfig)) -> [Screen.Row] {
         let reword = self.reword
         // Equally long histories bootstrap with the same blocks: drawn once per length.
         let resamples = Uncertainty.SharedResamples()
         return screen.evaluate(symbols: symbols, progress: progress, keep: keep) { symbol in
             do {
-                let (window, config) = try load(symbol, try CandleStore(existingAt: databasePath))
+                let (window, config) = try source(symbol)
                 let result = try Engine.run(Engine.Request(window, signals: try strategy.signals(window.series, parameters), config: config))
                 return (result, Stats(result, periodsPerYear: periodsPerYear, sharing: resamples))
             } catch {
@@ -87,6 +104,13 @@ public struct ScreenRun {
     ///   symbols are run again here (a merge keeps none), and give the same page.
     public func write(rows: [Screen.Row], databasePath: String, directory: String, kept: [String: ChartedRun] = [:],
                       load: (String, CandleStore) throws -> (CandleWindow, ExecutionConfig)) throws -> ScreenReport {
+        try write(rows: rows, directory: directory, kept: kept) { symbol in try load(symbol, try CandleStore(existingAt: databasePath)) }
+    }
+
+    /// `write(rows:databasePath:directory:kept:load:)` with each symbol's bars and execution
+    /// from `source` (called from several threads at once).
+    public func write(rows: [Screen.Row], directory: String, kept: [String: ChartedRun] = [:],
+                      source: (String) throws -> (CandleWindow, ExecutionConfig)) throws -> ScreenReport {
         try Self.requireSomeRan(rows)
         var report = ScreenReport(
             strategy: strategy.name, parameters: parameters.runParameters,
@@ -99,7 +123,7 @@ public struct ScreenRun {
         let embedded = report.embeddedSymbols
         let missing = embedded.filter { kept[$0] == nil }
         let reruns = Parallel.map(count: missing.count) { k -> ChartedRun in
-            let (window, config) = try load(missing[k], try CandleStore(existingAt: databasePath))
+            let (window, config) = try source(missing[k])
             return ChartedRun(try Engine.run(Engine.Request(window, signals: try strategy.signals(window.series, parameters),
                                                             config: config)))
         }

@@ -129,17 +129,6 @@ public struct Report {
     public var json: JSONValue { json(manifest) }
 
     func json(_ manifest: RunManifest) -> JSONValue {
-        let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
-            .sorted { $0.key.rawValue < $1.key.rawValue }.map { (key: $0.key.rawValue, value: JSONValue.int($0.value)) }
-        let statFields = stats.all.map { (key: $0.stat.name, value: $0.stat.json($0.value)) } + [
-            (key: "initial_cash", value: .number(result.initialCash)),
-        ] + (result.account?.currency.map { [(key: "currency", value: JSONValue.string($0))] } ?? []) + [
-            (key: "fills", value: .int(result.fills.count)),
-            (key: "avg_slippage", value: .number(stats[.avgSlippageBps] / 10_000)),
-            (key: "rejected_by_reason", value: .object(reasons)),
-            (key: "ambiguous_exit_bars", value: .int(result.ambiguousExitBars)),
-            (key: "exits", value: .object(exits.rows.map { (key: $0.kind.rawValue, value: .int($0.trades)) })),
-        ]
         var costsJSON = JSONValue.null
         if let costs {
             let rows = costs.rows.map { r -> JSONValue in
@@ -173,9 +162,27 @@ public struct Report {
                 "rejected": .int(result.rejected.count), "orders": .int(result.orders), "message": .string(rejectionHeadline)])]
         }
         return .object(manifest.jsonMembers + [(key: "warnings", value: warnings)] + mostlyRejected
-                       + [(key: "stats", value: .object(statFields)), (key: "cost_split", value: splitJSON),
+                       + [(key: "stats", value: Self.statsJSON(stats, of: result)), (key: "cost_split", value: splitJSON),
                           (key: "spread_estimate", value: spreadJSON), (key: "costs", value: costsJSON)]
                        + (monteCarloJSON.map { [(key: "monte_carlo", value: $0)] } ?? []))
+    }
+
+    /// The "stats" object of a run's JSON (`json`): every statistic of `stats` by machine name,
+    /// then the engine's counters of `result`. Made without the rest of the report (no
+    /// manifest, so no hash of the bars), for a caller that reads only the statistics.
+    public static func statsJSON(_ stats: Stats, of result: BacktestResult) -> JSONValue {
+        let reasons = Dictionary(grouping: result.rejected, by: \.reason).mapValues(\.count)
+            .sorted { $0.key.rawValue < $1.key.rawValue }.map { (key: $0.key.rawValue, value: JSONValue.int($0.value)) }
+        let exits = stats.exits ?? ExitSummary(result.trades)
+        return .object(stats.all.map { (key: $0.stat.name, value: $0.stat.json($0.value)) } + [
+            (key: "initial_cash", value: .number(result.initialCash)),
+        ] + (result.account?.currency.map { [(key: "currency", value: JSONValue.string($0))] } ?? []) + [
+            (key: "fills", value: .int(result.fills.count)),
+            (key: "avg_slippage", value: .number(stats[.avgSlippageBps] / 10_000)),
+            (key: "rejected_by_reason", value: .object(reasons)),
+            (key: "ambiguous_exit_bars", value: .int(result.ambiguousExitBars)),
+            (key: "exits", value: .object(exits.rows.map { (key: $0.kind.rawValue, value: .int($0.trades)) })),
+        ])
     }
 
     // MARK: - Human tables
