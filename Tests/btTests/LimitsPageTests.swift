@@ -21,7 +21,7 @@ struct LimitsPageTests {
 
     @Test("the options the page lists as missing are in no command's help, and the page names them", arguments: [
         ("screen", "--monte-carlo", "Monte Carlo column set in screens"), ("sweep", "bayes", "Bayesian search"),
-        ("replay", "logprob", "probability queue models"), ("replay", "--latency-file", "latency from a file"),
+        ("replay", "--latency-file", "latency from a file"),
         ("replay", "partial", "partial fills"),
     ])
     func stillMissing(command: String, option: String, named: String) throws {

@@ -17,18 +17,20 @@ struct ReplayCommandTests {
         return db
     }
 
-    @Test("a golden case: fills.csv holds hftbacktest's fills; --json and stats.json the same snake_case statistics")
-    func goldenCase() throws {
+    @Test("golden cases: fills.csv holds hftbacktest's fills; --json and stats.json the same snake_case statistics",
+          arguments: [4, 8])
+    func goldenCase(index: Int) throws {
         let db = try Self.store()
         let data = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoFile("Tests/Fixtures/replay/goldens.json")))
         let golden = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let c = try #require((golden["cases"] as? [[String: Any]])?[4])
+        let cases = try #require(golden["cases"] as? [[String: Any]])
+        let c = cases[index]
         let out = BT.scratchDirectory().appendingPathComponent("replay").path
         let r = try BT.run(["replay", "syn", "--db", db, "--quote-bid", try #require(c["quote_bid"] as? String),
                             "--quote-ask", try #require(c["quote_ask"] as? String), "--quote-size", "\(try #require(c["quote_size"] as? Double))",
                             "--max-position", "\(try #require(c["max_position"] as? Double))", "--every", "\(try #require(c["every_ms"] as? Int))ms",
                             "--latency", try #require(c["latency"] as? String), "--maker-bps", "\(try #require(c["maker_bps"] as? Double))",
-                            "--queue", "riskaverse", "--fills", "whole", "--out", out, "--json"])
+                            "--queue", try #require(c["queue"] as? String), "--fills", "whole", "--out", out, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try RunCommandTests.json(r.stdout)
         #expect(abs((j["pnl"] as? Double ?? .nan) - (try #require(c["pnl"] as? Double))) <= 1e-9)
@@ -59,6 +61,7 @@ struct ReplayCommandTests {
         (["--latency", "5ms,x"], "--latency"),
         (["--quote-size", "0.0001"], "--quote-size"),
         (["--queue", "prob:0"], "--queue"),
+        (["--queue", "fifo"], "--queue"),
         (["--fills", "partial"], "--fills"),
         (["--quote-bid", "best_bidd"], "did you mean 'best_bid'"),
     ])

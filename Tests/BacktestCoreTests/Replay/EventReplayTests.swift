@@ -131,8 +131,31 @@ struct EventReplayTests {
         #expect(setting { _ = try QueueModel(parsing: "prob:0") } == .queue)
         #expect(setting { _ = try QuoteExpression("best_bidd", setting: .quoteBid) } == .quoteBid)
         #expect(setting { _ = try QuoteExpression("best_bid > 1", setting: .quoteBid) } == .quoteBid)
+        #expect(try QueueModel(parsing: "prob:2") == .power(2) && QueueModel(parsing: "logprob") == .log)
+        #expect(setting { _ = try QueueModel(parsing: "prob:-1") } == .queue && setting { _ = try QueueModel(parsing: "prob:x") } == .queue)
         #expect(try ReplayLatency(parsing: "5ms") == ReplayLatency(entryNs: 5_000_000, responseNs: 5_000_000))
         #expect(try ReplayLatency(parsing: "250us,1s") == ReplayLatency(entryNs: 250_000, responseNs: 1_000_000_000))
+    }
+
+    @Test("probability queues: a decrease not taken by trades is split by f(back) / (f(back) + f(front))")
+    func probabilityQueue() {
+        // 3 ahead of 5: the level falls to 3 with no trade; p = 2^2 / (2^2 + 3^2) = 4/13.
+        var q = QueueModel.power(2).placed(levelQuantity: 3)
+        QueueModel.power(2).levelChanged(&q, previous: 5, quantity: 3)
+        #expect(abs(q.ahead - (3 - 9.0 / 13 * 2)) < 1e-12)
+        // A trade of 1 then the level's fall by 1 from it: the decrease was the trade, nothing moves.
+        var t = QueueModel.log.placed(levelQuantity: 3)
+        QueueModel.log.traded(&t, quantity: 1)
+        QueueModel.log.levelChanged(&t, previous: 5, quantity: 4)
+        #expect(t.ahead == 2 && t.tradedSinceChange == 0)
+        // Nothing ahead nor behind: 0 / 0 gives the level's new size (as Rust's f64::min).
+        var z = QueueModel.power(3).placed(levelQuantity: 0)
+        QueueModel.power(3).levelChanged(&z, previous: 0, quantity: 0)
+        #expect(z.ahead == 0)
+        // Riskaverse: only capped.
+        var r = QueueModel.riskAverse.placed(levelQuantity: 3)
+        QueueModel.riskAverse.levelChanged(&r, previous: 5, quantity: 4)
+        #expect(r.ahead == 3)
     }
 
     @Test("book values: mid, spread, levels, imbalance, microprice")

@@ -34,7 +34,7 @@ struct ReplayGoldenTests {
             everyNs: Int64(try #require(c["every_ms"] as? Int)) * 1_000_000,
             quoteSize: try #require(c["quote_size"] as? Double), maxPosition: try #require(c["max_position"] as? Double),
             latency: try ReplayLatency(parsing: try #require(c["latency"] as? String)),
-            makerBps: try #require(c["maker_bps"] as? Double), lot: lot)
+            queue: try QueueModel(parsing: try #require(c["queue"] as? String)), makerBps: try #require(c["maker_bps"] as? Double), lot: lot)
         return (settings, try QuoteExpression(try #require(c["quote_bid"] as? String), setting: .quoteBid),
                 try QuoteExpression(try #require(c["quote_ask"] as? String), setting: .quoteAsk))
     }
@@ -44,7 +44,8 @@ struct ReplayGoldenTests {
             var source = try store.replayEvents(symbol: symbol, fromMs: nil, toMs: nil)
             #expect(try LotInference.lot(of: &source) == golden.lot)
         }
-        #expect(golden.cases.count == 6)
+        // Six cases with the riskaverse queue, four with the probability models.
+        #expect(golden.cases.count == 10 && golden.cases.filter { $0["queue"] as? String != "riskaverse" }.count == 4)
         for c in golden.cases {
             let name = c["name"] as? String ?? "?"
             let (settings, bid, ask) = try settings(c, lot: golden.lot)
@@ -67,7 +68,7 @@ struct ReplayGoldenTests {
         }
     }
 
-    @Test("the synthetic market: every fill, position and PnL of hftbacktest's six cases")
+    @Test("the synthetic market: every fill, position and PnL of hftbacktest's ten cases")
     func synthetic() throws {
         let store = try Self.store(book: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_book.jsonl"),
                                    trades: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_trades.jsonl"), symbol: "SYN")
@@ -122,7 +123,7 @@ struct ReplayGoldenTests {
         #expect(throws: InputError.self) { _ = try store.replayEvents(symbol: "NOPE", fromMs: nil, toMs: nil) }
     }
 
-    @Test("the ob-analytics Bitstamp sample: every fill, position and PnL of hftbacktest's six cases",
+    @Test("the ob-analytics Bitstamp sample: every fill, position and PnL of hftbacktest's ten cases",
           .enabled(if: ProcessInfo.processInfo.environment["BT_L2_DATA"].map { !$0.isEmpty } ?? false, "set BT_L2_DATA (make test-l2)"))
     func bitstamp() throws {
         let dir = try #require(ProcessInfo.processInfo.environment["BT_L2_DATA"])

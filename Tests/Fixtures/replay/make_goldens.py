@@ -26,7 +26,8 @@ How the events reach hftbacktest (the conventions of docs/guide/replay.md, which
   DEPTH_EVENT (quantity 0 removes). A snapshot is the changes that make the book equal to it:
   per side, the levels it no longer holds removed (best first), then its levels set.
 - tick_size 0.01 (every price of both data sets is a whole number), lot_size the data's lot.
-- Constant order latency (entry, response); risk_adverse_queue_model; no_partial_fill_exchange;
+- Constant order latency (entry, response); risk_adverse_queue_model (--queue riskaverse),
+  power_prob_queue_model(n) (prob:N) or log_prob_queue_model (logprob); no_partial_fill_exchange;
   trading_value_fee_model(maker, taker).
 
 The strategy loop (bt's conventions, done by hand around hftbacktest's elapse):
@@ -229,9 +230,15 @@ def to_hbt(book, trades):
 
 def run_case(events, first_ms, last_ms, case):
     entry, resp = case["latency_ns"]
-    asset = (BacktestAsset().data([events]).linear_asset(1.0)
-             .constant_order_latency(entry, resp)
-             .risk_adverse_queue_model().no_partial_fill_exchange()
+    asset = BacktestAsset().data([events]).linear_asset(1.0).constant_order_latency(entry, resp)
+    queue = case["queue"]
+    if queue == "riskaverse":
+        asset = asset.risk_adverse_queue_model()
+    elif queue == "logprob":
+        asset = asset.log_prob_queue_model()
+    else:
+        asset = asset.power_prob_queue_model(float(queue.split(":")[1]))
+    asset = (asset.no_partial_fill_exchange()
              .trading_value_fee_model(case["maker_bps"] / 1e4, 0.0)
              .tick_size(TICK).lot_size(LOT).last_trades_capacity(0))
     hbt = HashMapMarketDepthBacktest([asset])
@@ -334,20 +341,24 @@ def run_case(events, first_ms, last_ms, case):
 
 
 CASES = [
-    # (strategy, every ms, latency entry/response ms, quote size, max position, maker bps)
-    ("touch", 100, (0, 0), 1, 5, 0.0),
-    ("touch", 100, (5, 5), 1, 5, -1.0),
-    ("behind", 100, (0, 0), 1, 5, 2.0),
-    ("behind", 100, (5, 5), 1, 5, 0.0),
-    ("touch", 37, (1, 3), 0.5, 2, 1.5),
-    ("behind", 250, (20, 40), 2, 4, 0.0),
+    # (strategy, every ms, latency entry/response ms, quote size, max position, maker bps, queue)
+    ("touch", 100, (0, 0), 1, 5, 0.0, "riskaverse"),
+    ("touch", 100, (5, 5), 1, 5, -1.0, "riskaverse"),
+    ("behind", 100, (0, 0), 1, 5, 2.0, "riskaverse"),
+    ("behind", 100, (5, 5), 1, 5, 0.0, "riskaverse"),
+    ("touch", 37, (1, 3), 0.5, 2, 1.5, "riskaverse"),
+    ("behind", 250, (20, 40), 2, 4, 0.0, "riskaverse"),
+    ("touch", 100, (0, 0), 1, 5, 0.0, "prob:2"),
+    ("behind", 100, (5, 5), 1, 5, 0.0, "prob:3"),
+    ("touch", 37, (1, 3), 0.5, 2, 1.5, "logprob"),
+    ("behind", 250, (20, 40), 2, 4, 0.0, "logprob"),
 ]
 
 
 def cases_for(lot_scale):
     out = []
-    for strategy, every, (e, r), size, maxp, maker in CASES:
-        out.append({"name": f"{strategy}_every{every}ms_lat{e}ms_{r}ms",
+    for strategy, every, (e, r), size, maxp, maker, queue in CASES:
+        out.append({"name": f"{strategy}_every{every}ms_lat{e}ms_{r}ms_{queue.replace(':', '')}", "queue": queue,
                     "strategy": strategy, "quote_bid": "best_bid" if strategy == "touch" else "best_bid - 1",
                     "quote_ask": "best_ask" if strategy == "touch" else "best_ask + 1",
                     "every_ms": every, "latency": f"{e}ms,{r}ms", "latency_ns": [e * 1_000_000, r * 1_000_000],
@@ -360,7 +371,8 @@ def goldens(book, trades, lot_scale, source):
     first_ms = min(parse_iso(book[0]["time"]), parse_iso(trades[0]["time"]) if trades else 2**62)
     last_ms = max(parse_iso(book[-1]["time"]), parse_iso(trades[-1]["time"]) if trades else 0)
     out = {"source": source, "reference": "hftbacktest 2.4.4 (HashMapMarketDepthBacktest, constant_order_latency, "
-           "risk_adverse_queue_model, no_partial_fill_exchange, trading_value_fee_model)",
+           "risk_adverse_queue_model | power_prob_queue_model | log_prob_queue_model, no_partial_fill_exchange, "
+           "trading_value_fee_model)",
            "lot": LOT, "tick_size": TICK, "first_ms": first_ms, "last_ms": last_ms, "cases": []}
     for case in cases_for(lot_scale):
         result = run_case(events, first_ms, last_ms, case)

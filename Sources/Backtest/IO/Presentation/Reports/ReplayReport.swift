@@ -61,7 +61,7 @@ package enum ReplayReport {
             ("every_ms", .number(Double(settings.everyNs) / 1e6)),
             ("entry_latency_ms", .number(Double(settings.latency.entryNs) / 1e6)),
             ("response_latency_ms", .number(Double(settings.latency.responseNs) / 1e6)),
-            ("queue", .string("riskaverse")),
+            ("queue", .string(settings.queue.name)),
             ("fills_model", .string("whole")),
             ("lot", .number(settings.lot)),
         ])
