@@ -47,12 +47,12 @@ package struct EventReplay {
         case cancel(id: Int)
     }
 
-    private enum LocalState { case pendingNew, working, pendingCancel, done }
+    /// A quote as the strategy knows it: sent and not yet acknowledged, working, or being
+    /// cancelled. Quotes known to have ended (filled, refused, cancelled) are dropped.
+    private enum LocalState { case pendingNew, working, pendingCancel }
 
     private struct LocalOrder {
-        var side: OrderSide
         var price: Double
-        var sentNs: Int64
         var state: LocalState
     }
 
@@ -190,7 +190,6 @@ package struct EventReplay {
         }
 
         mutating func end(_ id: Int) {
-            orders[id]?.state = .done
             if bidSlot == id { bidSlot = nil }
             if askSlot == id { askSlot = nil }
             orders[id] = nil
@@ -226,7 +225,7 @@ package struct EventReplay {
             }
             result.ordersSent += 1
             let id = result.ordersSent
-            orders[id] = LocalOrder(side: side, price: price, sentNs: ns, state: .pendingNew)
+            orders[id] = LocalOrder(price: price, state: .pendingNew)
             setSlot(side, id)
             toExchange.append(.place(id: id, side: side, price: price, quantity: size), at: ns + settings.latency.entryNs)
         }
