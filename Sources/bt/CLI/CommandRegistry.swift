@@ -16,6 +16,7 @@ enum CommandRegistry {
         .run,
         .live,
         .calibrate,
+        .replay,
         .screen,
         .portfolio,
         .sweep,

@@ -188,6 +188,24 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     /// The time a condition screen looks at.
     case at
 
+    // Event-level replay
+    /// Local time between a replay's strategy steps.
+    case every
+    /// The price expression of a replay's bid quote.
+    case quoteBid = "quote_bid"
+    /// The price expression of a replay's ask quote.
+    case quoteAsk = "quote_ask"
+    /// The quantity of each replayed quote.
+    case quoteSize = "quote_size"
+    /// The largest position a replayed quoting strategy may reach either way.
+    case maxPosition = "max_position"
+    /// The latency to the exchange and back (`ENTRY[,RESPONSE]`).
+    case latency
+    /// How a resting quote's place in the queue moves (`riskaverse`).
+    case queue
+    /// How resting quotes fill: whole or in parts.
+    case fills
+
     // Text charts
     case chartWidth = "chart_width"
     case chartHeight = "chart_height"

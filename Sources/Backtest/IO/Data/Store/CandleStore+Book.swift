@@ -45,12 +45,15 @@ extension CandleStore {
     /// - Throws: `InputError` of kind `.missingBook` when no book is stored for `symbol`.
     public func bookEvents(symbol: String) throws -> [BookEvent] {
         let events = try storedBookEvents(symbol: symbol)
-        guard !events.isEmpty else {
-            let known = try bookList().map(\.symbol)
-            let hint = Suggest.closest(to: symbol, among: known).map { " (did you mean \($0)?)" } ?? ""
-            throw InputError(.missingBook, "no recorded book stored for symbol '\(symbol)'\(hint)", value: symbol)
-        }
+        guard !events.isEmpty else { throw try missingBook(symbol: symbol) }
         return events
+    }
+
+    /// The error for a symbol without a stored book, suggesting a stored one close to it.
+    func missingBook(symbol: String) throws -> InputError {
+        let known = try bookList().map(\.symbol)
+        let hint = Suggest.closest(to: symbol, among: known).map { " (did you mean \($0)?)" } ?? ""
+        return InputError(.missingBook, "no recorded book stored for symbol '\(symbol)'\(hint)", value: symbol)
     }
 
     /// The stored events of `symbol`, empty when none.
@@ -67,16 +70,20 @@ extension CandleStore {
         stmt.bind(1, symbol)
         var out: [BookEvent] = []
         var buffer: [Double] = []
+        while try stmt.step() { out.append(Self.bookEvent(stmt, buffer: &buffer)) }
+        return out
+    }
+
+    /// The event of the row `stmt` stands on, selected as `time_ms, kind, bids, asks`;
+    /// `buffer` is scratch space kept across rows.
+    static func bookEvent(_ stmt: SQLiteStatement, buffer: inout [Double]) -> BookEvent {
         func levels(_ column: Int32) -> [BookLevel] {
             buffer.removeAll(keepingCapacity: true)
             stmt.appendBlob(column, to: &buffer)
             return stride(from: 0, to: buffer.count - 1, by: 2).map { BookLevel(price: buffer[$0], quantity: buffer[$0 + 1]) }
         }
-        while try stmt.step() {
-            let kind = BookEvent.Kind(rawValue: stmt.string(1)) ?? .update
-            out.append(BookEvent(timeMs: stmt.int64(0), kind: kind, bids: levels(2), asks: levels(3)))
-        }
-        return out
+        let kind = BookEvent.Kind(rawValue: stmt.string(1)) ?? .update
+        return BookEvent(timeMs: stmt.int64(0), kind: kind, bids: levels(2), asks: levels(3))
     }
 
     /// One stored book, as `bt data list` shows it.

@@ -22,38 +22,61 @@ extension CandleStore {
     ///   print with the count its row says, or its prints are out of order; nothing is read past it.
     public func trades(symbol: String) throws -> [TradePrint] {
         guard tables.contains("trades") else { return [] }
+        let stmt = try tradeChunks(symbol: symbol)
+        var time: [Int64] = [], price: [Double] = [], qty: [Double] = [], side: [Double] = []
+        while try stmt.step() {
+            try appendTradeChunk(stmt, symbol: symbol, time: &time, price: &price, qty: &qty, side: &side,
+                                 printsBefore: time.count, lastTimeBefore: time.last)
+        }
+        return Self.prints(time: time, price: price, qty: qty, side: side, in: time.indices)
+    }
+
+    /// The statement reading the stored chunks of `symbol` in order, for `appendTradeChunk`.
+    func tradeChunks(symbol: String) throws -> SQLiteStatement {
         let stmt = try db.prepare("""
             SELECT time_ms, price, qty, side, count, start_ms,
                    typeof(time_ms) = 'blob' AND typeof(price) = 'blob' AND typeof(qty) = 'blob' AND typeof(side) = 'blob'
             FROM trades WHERE symbol = ?1 ORDER BY start_ms
             """)
         stmt.bind(1, symbol)
-        var time: [Int64] = [], price: [Double] = [], qty: [Double] = [], side: [Double] = []
-        while try stmt.step() {
-            let count = stmt.int64(4), start = stmt.int64(5)
-            func damaged(_ reason: String) -> StoreError {
-                StoreError(.damaged, path: path, series: "\(symbol) trades", reason: "chunk \(start): " + reason)
-            }
-            guard stmt.int64(6) == 1 else { throw damaged("a column is not a blob") }
-            guard count >= 1, count <= Int64(Self.tradeChunkSize),
-                  (0...3).allSatisfy({ stmt.byteCount(Int32($0)) == Int(count) * 8 }) else {
-                throw damaged("its columns hold \((0...3).map { stmt.byteCount(Int32($0)) }) bytes for \(count) prints")
-            }
-            let first = time.count
-            stmt.appendBlob(0, to: &time)
-            stmt.appendBlob(1, to: &price)
-            stmt.appendBlob(2, to: &qty)
-            stmt.appendBlob(3, to: &side)
-            // `start_ms` holds the chunk's first print's index among the symbol's prints.
-            guard start == Int64(first) else { throw damaged("it starts at print \(start), after \(first) prints") }
-            guard (max(1, first)..<time.count).allSatisfy({ time[$0] >= time[$0 - 1] }) else {
-                throw damaged("its prints are out of order")
-            }
+        return stmt
+    }
+
+    /// Appends the prints of the chunk `stmt` stands on to the columns; `printsBefore` chunks'
+    /// prints came before it, the last at `lastTimeBefore`.
+    /// - Throws: `StoreError` (`.damaged`) when the chunk's columns are not blobs of 8 bytes per
+    ///   print with the count its row says, or its prints are out of order.
+    func appendTradeChunk(_ stmt: SQLiteStatement, symbol: String, time: inout [Int64], price: inout [Double],
+                          qty: inout [Double], side: inout [Double], printsBefore: Int, lastTimeBefore: Int64?) throws {
+        let count = stmt.int64(4), start = stmt.int64(5)
+        func damaged(_ reason: String) -> StoreError {
+            StoreError(.damaged, path: path, series: "\(symbol) trades", reason: "chunk \(start): " + reason)
         }
-        return time.indices.map { i in
-            TradePrint(timeMs: time[i], price: price[i], quantity: qty[i],
-                       side: side[i] == 1 ? .buy : side[i] == 2 ? .sell : nil)
+        guard stmt.int64(6) == 1 else { throw damaged("a column is not a blob") }
+        guard count >= 1, count <= Int64(Self.tradeChunkSize),
+              (0...3).allSatisfy({ stmt.byteCount(Int32($0)) == Int(count) * 8 }) else {
+            throw damaged("its columns hold \((0...3).map { stmt.byteCount(Int32($0)) }) bytes for \(count) prints")
         }
+        let first = time.count
+        stmt.appendBlob(0, to: &time)
+        stmt.appendBlob(1, to: &price)
+        stmt.appendBlob(2, to: &qty)
+        stmt.appendBlob(3, to: &side)
+        // `start_ms` holds the chunk's first print's index among the symbol's prints.
+        guard start == Int64(printsBefore) else { throw damaged("it starts at print \(start), after \(printsBefore) prints") }
+        guard (first..<time.count).allSatisfy({ time[$0] >= ($0 > first ? time[$0 - 1] : lastTimeBefore ?? .min) }) else {
+            throw damaged("its prints are out of order")
+        }
+    }
+
+    /// The prints at `range` of the columns.
+    static func prints(time: [Int64], price: [Double], qty: [Double], side: [Double], in range: Range<Int>) -> [TradePrint] {
+        range.map { print(time: time, price: price, qty: qty, side: side, at: $0) }
+    }
+
+    /// The print at `i` of the columns (side 1: buy, 2: sell, else unknown).
+    static func print(time: [Int64], price: [Double], qty: [Double], side: [Double], at i: Int) -> TradePrint {
+        TradePrint(timeMs: time[i], price: price[i], quantity: qty[i], side: side[i] == 1 ? .buy : side[i] == 2 ? .sell : nil)
     }
 
     /// Replaces the stored prints of `symbol`. Call inside `transaction`.

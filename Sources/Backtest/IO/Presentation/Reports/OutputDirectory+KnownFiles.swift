@@ -5,7 +5,7 @@ import BacktestData
 extension OutputDirectory {
     /// Every file name bt writes into an output directory (reports, sweeps, screens, sweep
     /// summaries); a directory holding only these (and folders of them) may be replaced.
-    public static let knownFiles: Set<String> = Set(Report.files).union(PortfolioReport.files).union([
+    public static let knownFiles: Set<String> = Set(Report.files).union(PortfolioReport.files).union(ReplayReport.files).union([
         "sweep.csv", "sweep.md", "heatmap.svg", "walk_forward.csv", "walk_forward_equity.svg", "cv_splits.csv",
         "screen.csv", "screen.md", "summary.md", "summary.csv",
     ])

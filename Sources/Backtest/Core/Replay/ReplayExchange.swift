@@ -1,0 +1,145 @@
+/// The exchange side of a replay: the recorded book and the strategy's resting quotes, matched
+/// as hftbacktest's `NoPartialFillExchange` matches them (`--fills whole`).
+///
+/// The book is the recorded one: the strategy's orders never change it (as in hftbacktest and
+/// nautilus_trader). A resting quote fills whole:
+/// - when a trade print at a better price than the quote goes by (a taker buy above an ask
+///   quote, a taker sell below a bid quote);
+/// - when the trades at its price have passed the queue ahead of it (`QueueModel.executable`);
+/// - when the opposite touch moves onto or through it (the best bid rising to an ask quote).
+/// Prints without a taker side are not matched against quotes.
+struct ReplayExchange {
+    struct Order {
+        var id: Int
+        var side: OrderSide
+        var price: Double
+        var quantity: Double
+        /// When it reached the book, UTC nanoseconds.
+        var arrivalNs: Int64
+        var queueAtPlacement: Double
+        var queue: QueuePosition
+    }
+
+    /// What the exchange tells the strategy, seen after the response latency.
+    enum Response {
+        case accepted(Int)
+        case rejected(Int)
+        case cancelled(Int)
+        case cancelFailed(Int)
+        case filled(Order, exchangeNs: Int64)
+    }
+
+    let queueModel: QueueModel
+    let lot: Double
+    private(set) var book = OrderBook()
+    /// Resting quotes, in the order they arrived.
+    private(set) var resting: [Order] = []
+    /// Price of the last print, NaN before the first.
+    private(set) var lastTrade = Double.nan
+    /// The answers made since the strategy's side last took them (`takeAnswers`).
+    private var answers: [Response] = []
+
+    private mutating func answer(_ response: Response) { answers.append(response) }
+
+    /// The answers made since the last call, in the order they were made.
+    mutating func takeAnswers() -> [Response] {
+        defer { answers.removeAll(keepingCapacity: true) }
+        return answers
+    }
+
+    init(queueModel: QueueModel, lot: Double) {
+        self.queueModel = queueModel
+        self.lot = lot
+    }
+
+    /// Applies one market event at `ns`; its fills go to the answers (`takeAnswers`).
+    mutating func apply(_ event: MarketEvent, at ns: Int64) {
+        switch event {
+        case .trade(let t):
+            lastTrade = t.price
+            guard let taker = t.side, !resting.isEmpty else { return }
+            // A taker buy meets the ask quotes, a taker sell the bid quotes.
+            let quoteSide: OrderSide = taker == .buy ? .sell : .buy
+            let model = queueModel, lot = lot
+            fill(at: ns) { order in
+                guard order.side == quoteSide else { return false }
+                if quoteSide == .sell ? order.price < t.price : order.price > t.price { return true }
+                guard order.price == t.price else { return false }
+                model.traded(&order.queue, quantity: t.quantity)
+                return model.executable(&order.queue, lot: lot) > 0
+            }
+        case .book(let b):
+            if b.kind == .snapshot {
+                // A snapshot is the changes that make the book equal to it: per side, the levels
+                // it no longer holds removed (best first), then its levels set in its order.
+                for (side, levels) in [(OrderSide.buy, b.bids), (.sell, b.asks)] {
+                    let kept = Set(levels.filter { ($0.quantity / lot).rounded() != 0 }.map(\.price))
+                    var gone: [Double] = []
+                    book.visitLevels(side) { level in
+                        if !kept.contains(level.price) { gone.append(level.price) }
+                        return true
+                    }
+                    for price in gone { set(side, price: price, quantity: 0, at: ns) }
+                    for level in levels { set(side, price: level.price, quantity: level.quantity, at: ns) }
+                }
+            } else {
+                for level in b.bids { set(.buy, price: level.price, quantity: level.quantity, at: ns) }
+                for level in b.asks { set(.sell, price: level.price, quantity: level.quantity, at: ns) }
+            }
+        }
+    }
+
+    /// One level change: the queues at its price, then the quotes the moved touch reaches.
+    /// A quantity of less than half a lot removes the level (as hftbacktest's depth does).
+    private mutating func set(_ side: OrderSide, price: Double, quantity: Double, at ns: Int64) {
+        let previousBest = side == .buy ? book.bestBid : book.bestAsk
+        let previous = book.quantity(side, at: price) ?? 0
+        book.setUnchecked(side, price: price, quantity: (quantity / lot).rounded() == 0 ? 0 : quantity)
+        for i in resting.indices where resting[i].side == side && resting[i].price == price {
+            queueModel.levelChanged(&resting[i].queue, previous: previous, quantity: quantity)
+        }
+        switch side {
+        case .buy:
+            guard let best = book.bestBid, previousBest.map({ best > $0 }) ?? true else { return }
+            fill(at: ns) { $0.side == .sell && $0.price <= best }
+        case .sell:
+            guard let best = book.bestAsk, previousBest.map({ best < $0 }) ?? true else { return }
+            fill(at: ns) { $0.side == .buy && $0.price >= best }
+        }
+    }
+
+    /// Fills whole, in arrival order, every resting quote `filled` says so of.
+    private mutating func fill(at ns: Int64, _ filled: (inout Order) -> Bool) {
+        var i = 0
+        while i < resting.count {
+            if filled(&resting[i]) {
+                answer(.filled(resting.remove(at: i), exchangeNs: ns))
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    /// A new post-only quote reaching the book: refused when it would cross, else resting with
+    /// the quantity at its price ahead of it.
+    mutating func place(id: Int, side: OrderSide, price: Double, quantity: Double, at ns: Int64) {
+        let crosses = side == .buy ? book.bestAsk.map { price >= $0 } : book.bestBid.map { price <= $0 }
+        if crosses == true {
+            answer(.rejected(id))
+            return
+        }
+        let queue = queueModel.placed(levelQuantity: book.quantity(side, at: price) ?? 0)
+        resting.append(Order(id: id, side: side, price: price, quantity: quantity, arrivalNs: ns, queueAtPlacement: queue.ahead, queue: queue))
+        answer(.accepted(id))
+    }
+
+    /// A cancel reaching the book: it fails when the quote has filled already.
+    mutating func cancel(id: Int) {
+        if let i = resting.firstIndex(where: { $0.id == id }) {
+            resting.remove(at: i)
+            answer(.cancelled(id))
+        } else {
+            answer(.cancelFailed(id))
+        }
+    }
+}

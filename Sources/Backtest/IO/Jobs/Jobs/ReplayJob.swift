@@ -1,0 +1,60 @@
+import BacktestCore
+import BacktestData
+import BacktestPresentation
+
+/// `bt replay` as a job: the settings as given (text and numbers), checked and turned into an
+/// event-level replay of the store's events, and its output folder. The command line only reads
+/// its options into one.
+package struct ReplayJob {
+    package var symbol: String
+    /// The range, UTC milliseconds (nil: open on that side).
+    package var fromMs: Int64?
+    package var toMs: Int64?
+    /// Durations and models as typed (`100ms`, `5ms,5ms`, `riskaverse`, `whole`); nil: defaults.
+    package var every: String?
+    package var latency: String?
+    package var queue: String?
+    package var fills: String?
+    package var quoteBid: String?
+    package var quoteAsk: String?
+    package var quoteSize: Double?
+    package var maxPosition: Double?
+    package var makerBps: Double?
+    /// Nil: inferred from the stored quantities of the range (a first pass over its events).
+    package var lot: Double?
+
+    package init(symbol: String) { self.symbol = symbol }
+
+    /// Checks the settings, reads the events from `store` and replays them.
+    /// - Throws: `InputError` naming the setting for bad input (a missing quote, size or
+    ///   maximum position; `--every 0`; a negative latency; an unknown model; a quote size below
+    ///   the lot; no depth in the range); `StoreError` while reading.
+    package func run(store: CandleStore) throws -> (result: ReplayResult, settings: ReplaySettings) {
+        let every = try ReplayDuration.nanoseconds(parsing: self.every ?? "100ms", setting: .every)
+        let latency = try self.latency.map(ReplayLatency.init(parsing:)) ?? ReplayLatency(entryNs: 0, responseNs: 0)
+        let queue = try QueueModel(parsing: self.queue ?? "riskaverse")
+        if let fills, fills != "whole" {
+            throw InputError("expected whole (partial fills are not replayed yet)", setting: .fills, value: fills)
+        }
+        let bid = try quoteBid.map { try QuoteExpression($0, setting: .quoteBid) }
+        let ask = try quoteAsk.map { try QuoteExpression($0, setting: .quoteAsk) }
+        guard bid != nil || ask != nil else { throw InputError(.needsSetting, "a replay needs a quote", setting: .quoteBid) }
+        guard let quoteSize else { throw InputError(.needsSetting, "quotes need a size", setting: .quoteSize) }
+        guard let maxPosition else { throw InputError(.needsSetting, "quotes need a maximum position", setting: .maxPosition) }
+        var source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
+        let lot = try self.lot ?? LotInference.lot(of: &source)
+        let settings = try ReplaySettings(everyNs: every, quoteSize: quoteSize, maxPosition: maxPosition, latency: latency,
+                                          queue: queue, makerBps: makerBps ?? 0, lot: lot, startMs: fromMs)
+        source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
+        return (try EventReplay(settings: settings, bidQuote: bid, askQuote: ask).run(&source), settings)
+    }
+
+    /// Writes `fills.csv` and `stats.json` to the folder `path`, whole or not at all.
+    /// - Throws: `InputError` when `path` may not be replaced (`OutputDirectory.check`).
+    package func write(_ result: ReplayResult, settings: ReplaySettings, to path: String, force: Bool) throws {
+        let staged = try OutputDirectory.stage(path, force: force)
+        try staged.write(ReplayReport.fillsCSV(result), to: "fills.csv")
+        try staged.write(ReplayReport.json(result, symbol: symbol, settings: settings).serialized() + "\n", to: "stats.json")
+        try staged.commit()
+    }
+}

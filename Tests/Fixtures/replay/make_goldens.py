@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""Dev-only: writes the goldens of `bt replay` (event-level replay of quotes with queue position
+and latency) from hftbacktest 2.4.4 (PyPI `hftbacktest`), the reference the replay equals.
+
+Not run by CI or the test suite; the Swift tests read the committed files. From the repository
+root (the environment is git-ignored by its own `.gitignore`):
+
+    python3 -m venv .venv-replay && echo '*' > .venv-replay/.gitignore
+    .venv-replay/bin/pip install hftbacktest==2.4.4 numpy
+    .venv-replay/bin/python Tests/Fixtures/replay/make_goldens.py [--l2 OUT_DIR]
+
+Writes beside this file:
+  synthetic_book.jsonl, synthetic_trades.jsonl  a seeded synthetic market (bt's book and trades
+                                                 import formats), made by this script
+  goldens.json                                   the synthetic market's cases
+  goldens_l2.json (with --l2 OUT_DIR)            the ob-analytics Bitstamp sample's cases: OUT_DIR
+                                                 is what Tests/Fixtures/l2/convert_ob_analytics.py
+                                                 wrote (GPL data, read at generation time and never
+                                                 committed: only the fills computed from it are)
+
+How the events reach hftbacktest (the conventions of docs/guide/replay.md, which bt follows):
+- One timestamp per event: exch_ts = local_ts = the millisecond x 1e6 (feed latency 0).
+- Within a millisecond the trade prints come before the depth messages; each source keeps its
+  order. Prints without a taker side are left out (bt does not match them against quotes).
+- A depth message is its levels one by one, bids then asks in the message's order, each a
+  DEPTH_EVENT (quantity 0 removes). A snapshot is the changes that make the book equal to it:
+  per side, the levels it no longer holds removed (best first), then its levels set.
+- tick_size 0.01 (every price of both data sets is a whole number), lot_size the data's lot.
+- Constant order latency (entry, response); risk_adverse_queue_model (--queue riskaverse),
+  power_prob_queue_model(n) (prob:N) or log_prob_queue_model (logprob); no_partial_fill_exchange;
+  trading_value_fee_model(maker, taker).
+
+The strategy loop (bt's conventions, done by hand around hftbacktest's elapse):
+- Steps at t0 + k * every (t0 the first event) while a later event exists: elapse(0), then
+  elapse(every) between steps; after the last step elapse to the end of the data.
+- At a step, per side (bid, then ask): the wanted price (NaN: none); none when a fill of the
+  quote size would take |position| (the fills seen, in lots) beyond the maximum. The working
+  quote is kept while its request is in flight (req NEW: hftbacktest cannot cancel it) or its
+  price is the wanted one; else it is cancelled. A new quote (GTX, post-only) is sent unless it
+  crosses the step's book (counted as not placed). Order ids 1, 2, ... in the order sent.
+- Fills are read from the orders the strategy sees (status FILLED, exch_timestamp), whole
+  (NoPartialFillExchange); position and PnL are computed from them (cash + position x final
+  mid) and checked against hftbacktest's own state_values.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+
+import numpy as np
+from hftbacktest import BacktestAsset, HashMapMarketDepthBacktest
+from hftbacktest.order import BUY, SELL, NEW, FILLED, EXPIRED, CANCELED, GTX, LIMIT
+from hftbacktest.types import (event_dtype, EXCH_EVENT, LOCAL_EVENT, BUY_EVENT, SELL_EVENT,
+                               DEPTH_EVENT, TRADE_EVENT)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TICK = 0.01
+INVALID_MIN, INVALID_MAX = -(2 ** 63), 2 ** 63 - 1
+START_MS = 1_700_000_000_000  # 2023-11-14T22:13:20Z
+
+
+def iso(ms):
+    import datetime
+    t = datetime.datetime.fromtimestamp(ms / 1000, tz=datetime.timezone.utc)
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def parse_iso(text):
+    import datetime
+    t = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+    return int(round(t.timestamp() * 1000))
+
+
+# ---------------------------------------------------------------- the synthetic market
+
+def synthetic_market(seed=47, n=6000):
+    """A seeded market of whole-number prices and quantities in lots of 0.001: level changes,
+    queue growth, cancels at the touch, new levels inside the spread, trades at the touch
+    (sometimes sweeping it) followed by the depth message they cause, prints without a side,
+    several events per millisecond, and a snapshot now and then."""
+    rng = random.Random(seed)
+    lot = 0.001
+
+    def q():
+        return rng.randint(1, 3000) * lot
+
+    bids = {p: q() for p in range(990, 1000)}
+    asks = {p: q() for p in range(1001, 1011)}
+    t = START_MS
+    book, trades = [], []
+    book.append({"time": iso(t), "type": "snapshot",
+                 "bids": sorted(([p, v] for p, v in bids.items()), reverse=True),
+                 "asks": sorted([p, v] for p, v in asks.items())})
+    for k in range(n):
+        t += rng.choice([0, 0, 0, 1, 1, 2, 3, 5, 8, 13, 21, 40, 75, 120])
+        bb, ba = max(bids), min(asks)
+        r = rng.random()
+        if k % 1500 == 1499:
+            # A snapshot: the book with a few levels changed, one dropped.
+            for side in (bids, asks):
+                for p in rng.sample(sorted(side), 2):
+                    side[p] = q()
+                far = max(side) if side is asks else min(side)
+                if len(side) > 4:
+                    del side[far]
+            book.append({"time": iso(t), "type": "snapshot",
+                         "bids": sorted(([p, v] for p, v in bids.items()), reverse=True),
+                         "asks": sorted([p, v] for p, v in asks.items())})
+        elif r < 0.30:
+            side, best, sign = (bids, bb, -1) if rng.random() < 0.5 else (asks, ba, 1)
+            p = best + sign * rng.randint(0, 4)
+            if p in side and len(side) > 3 and rng.random() < 0.3:
+                side[p] = 0
+            else:
+                side[p] = q()
+            msg = [[p, side[p]]]
+            if side[p] == 0:
+                del side[p]
+            book.append({"time": iso(t), "type": "update",
+                         "bids": msg if side is bids else [], "asks": msg if side is asks else []})
+        elif r < 0.55:
+            buy = rng.random() < 0.5
+            side, p = (asks, ba) if buy else (bids, bb)
+            level = side[p]
+            sweep = rng.random() < 0.25
+            qty = level if sweep else round(rng.randint(1, max(1, int(round(level / lot)))) * lot, 3)
+            # One or two prints at the touch, then the depth message.
+            parts = [qty] if qty < 2 * lot or rng.random() < 0.6 else [round(qty / 2, 3), round(qty - round(qty / 2, 3), 3)]
+            for part in parts:
+                trades.append({"time": iso(t), "price": p, "qty": part, "side": "buy" if buy else "sell"})
+            left = round(level - qty, 3)
+            if left <= 0 and len(side) <= 3:
+                left = q()
+            if left <= 0:
+                del side[p]
+            else:
+                side[p] = left
+            msg = [[p, max(left, 0)]]
+            # Sometimes a new level on the other side of the emptied touch (the mid moves).
+            if left <= 0 and rng.random() < 0.5:
+                np_ = p + (1 if buy else -1)
+                if (buy and np_ not in asks) or (not buy and np_ not in bids):
+                    side[np_] = q()
+                    msg.append([np_, side[np_]])
+            book.append({"time": iso(t), "type": "update",
+                         "bids": [] if buy else msg, "asks": msg if buy else []})
+        elif r < 0.60:
+            trades.append({"time": iso(t), "price": rng.choice([bb, ba]), "qty": q()})  # no side
+        elif r < 0.72:
+            if ba - bb > 1:
+                side, p = (bids, bb + 1) if rng.random() < 0.5 else (asks, ba - 1)
+                side[p] = q()
+                book.append({"time": iso(t), "type": "update",
+                             "bids": [[p, side[p]]] if side is bids else [], "asks": [[p, side[p]]] if side is asks else []})
+        elif r < 0.82:
+            side, p = (bids, bb) if rng.random() < 0.5 else (asks, ba)
+            if len(side) > 3:
+                del side[p]
+                book.append({"time": iso(t), "type": "update",
+                             "bids": [[p, 0]] if side is bids else [], "asks": [[p, 0]] if side is asks else []})
+        else:
+            side, best, sign = (bids, bb, -1) if rng.random() < 0.5 else (asks, ba, 1)
+            p = best + sign * rng.randint(0, 2)
+            side[p] = round(side.get(p, 0) + q(), 3)
+            book.append({"time": iso(t), "type": "update",
+                         "bids": [[p, side[p]]] if side is bids else [], "asks": [[p, side[p]]] if side is asks else []})
+        assert max(bids) < min(asks), "the synthetic book never crosses"
+    return book, trades, lot
+
+
+def write_jsonl(path, rows):
+    with open(path, "w") as f:
+        for r in rows:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+def read_jsonl(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+# ---------------------------------------------------------------- conversion to hftbacktest
+
+def to_hbt(book, trades):
+    """bt's book and trade rows as hftbacktest events (module docstring)."""
+    def ms(r):
+        return parse_iso(r["time"])
+
+    rows = []
+    live = {"bids": {}, "asks": {}}
+    bi = ti = 0
+    while bi < len(book) or ti < len(trades):
+        if ti < len(trades) and (bi >= len(book) or ms(trades[ti]) <= ms(book[bi])):
+            tr = trades[ti]
+            ti += 1
+            if "side" not in tr:
+                continue
+            ns = ms(tr) * 1_000_000
+            flag = BUY_EVENT if tr["side"] == "buy" else SELL_EVENT
+            rows.append((EXCH_EVENT | LOCAL_EVENT | TRADE_EVENT | flag, ns, ns, float(tr["price"]), float(tr["qty"])))
+            continue
+        b = book[bi]
+        bi += 1
+        ns = ms(b) * 1_000_000
+        for key, flag in (("bids", BUY_EVENT), ("asks", SELL_EVENT)):
+            levels = b[key]
+            side = live[key]
+            if b["type"] == "snapshot":
+                kept = {p for p, v in levels if round(v / LOT) != 0}
+                for p in sorted(side, reverse=(key == "bids")):
+                    if p not in kept:
+                        rows.append((EXCH_EVENT | LOCAL_EVENT | DEPTH_EVENT | flag, ns, ns, float(p), 0.0))
+                        del side[p]
+            for p, v in levels:
+                rows.append((EXCH_EVENT | LOCAL_EVENT | DEPTH_EVENT | flag, ns, ns, float(p), float(v)))
+                if round(v / LOT) == 0:
+                    side.pop(p, None)
+                else:
+                    side[p] = v
+    arr = np.zeros(len(rows), dtype=event_dtype)
+    for i, (ev, ex, lo, px, qty) in enumerate(rows):
+        arr[i]["ev"], arr[i]["exch_ts"], arr[i]["local_ts"], arr[i]["px"], arr[i]["qty"] = ev, ex, lo, px, qty
+    return arr
+
+
+# ---------------------------------------------------------------- one case through hftbacktest
+
+def run_case(events, first_ms, last_ms, case):
+    entry, resp = case["latency_ns"]
+    asset = BacktestAsset().data([events]).linear_asset(1.0).constant_order_latency(entry, resp)
+    queue = case["queue"]
+    if queue == "riskaverse":
+        asset = asset.risk_adverse_queue_model()
+    elif queue == "logprob":
+        asset = asset.log_prob_queue_model()
+    else:
+        asset = asset.power_prob_queue_model(float(queue.split(":")[1]))
+    asset = (asset.no_partial_fill_exchange()
+             .trading_value_fee_model(case["maker_bps"] / 1e4, 0.0)
+             .tick_size(TICK).lot_size(LOT).last_trades_capacity(0))
+    hbt = HashMapMarketDepthBacktest([asset])
+    every = case["every_ms"] * 1_000_000
+    size, max_pos = case["quote_size"], case["max_position"]
+    want = {"touch": lambda d: (d.best_bid, d.best_ask),
+            "behind": lambda d: (d.best_bid - 1, d.best_ask + 1)}[case["strategy"]]
+    slot = {BUY: None, SELL: None}
+    slot_price = {}
+    seen = set()
+    fills = []
+    counts = {"orders_sent": 0, "cancels_sent": 0, "not_placed_crossing": 0, "rejected_post_only": 0, "steps": 0}
+    next_id = 0
+
+    def position():
+        return sum(f[3] if f[1] == "buy" else -f[3] for f in fills)
+
+    def collect():
+        orders = hbt.orders(0)
+        it = orders.values()
+        while it.has_next():
+            o = it.get()
+            oid = int(o.order_id)
+            if oid in seen:
+                continue
+            if o.status == FILLED:
+                seen.add(oid)
+                fills.append((int(o.exch_timestamp), "buy" if o.side == BUY else "sell", slot_price[oid], float(o.exec_qty), oid))
+            elif o.status == EXPIRED:
+                seen.add(oid)
+                counts["rejected_post_only"] += 1
+            elif o.status == CANCELED:
+                seen.add(oid)
+            if oid in seen:
+                for s in (BUY, SELL):
+                    if slot[s] == oid:
+                        slot[s] = None
+        hbt.clear_inactive_orders(0)
+
+    assert hbt.elapse(0) == 0
+    t = hbt.current_timestamp
+    assert t == first_ms * 1_000_000, (t, first_ms)
+    last_ns = last_ms * 1_000_000
+    while True:
+        collect()
+        counts["steps"] += 1
+        d = hbt.depth(0)
+        bid, ask = want(d)
+        # An empty side: hftbacktest's INVALID_MIN / INVALID_MAX ticks (bt: NaN, no quote).
+        if d.best_bid_tick == INVALID_MIN or d.best_ask_tick == INVALID_MAX:
+            bid = bid if d.best_bid_tick != INVALID_MIN else math.nan
+            ask = ask if d.best_ask_tick != INVALID_MAX else math.nan
+        pos_lots = round(position() / LOT)
+        max_lots = round(max_pos / LOT)
+        size_lots = round(size / LOT)
+        for side, price in ((BUY, bid), (SELL, ask)):
+            sign = 1 if side == BUY else -1
+            allowed = math.isfinite(price) and abs(pos_lots + sign * size_lots) <= max_lots
+            price = price if allowed else None
+            oid = slot[side]
+            if oid is not None:
+                o = hbt.orders(0).get(oid)
+                if o.req == NEW or slot_price[oid] == price:
+                    continue
+                assert hbt.cancel(0, oid, False) == 0
+                counts["cancels_sent"] += 1
+                slot[side] = None
+            if price is None:
+                continue
+            if (side == BUY and price >= d.best_ask) or (side == SELL and price <= d.best_bid):
+                counts["not_placed_crossing"] += 1
+                continue
+            next_id += 1
+            counts["orders_sent"] += 1
+            submit = hbt.submit_buy_order if side == BUY else hbt.submit_sell_order
+            assert submit(0, next_id, price, size, GTX, LIMIT, False) == 0
+            slot[side] = next_id
+            slot_price[next_id] = price
+        if t + every >= last_ns:
+            break
+        assert hbt.elapse(every) == 0
+        t += every
+    while hbt.elapse(3_600_000_000_000) == 0:
+        pass
+    collect()
+    d = hbt.depth(0)
+    mid = (d.best_bid + d.best_ask) / 2
+    fills.sort(key=lambda f: (f[0], f[4]))
+    pos = position()
+    fee_rate = case["maker_bps"] / 1e4
+    cash = -sum((1 if f[1] == "buy" else -1) * f[2] * f[3] + f[2] * f[3] * fee_rate for f in fills)
+    pnl = cash + pos * mid
+    sv = hbt.state_values(0)
+    assert abs(sv.position - pos) < 1e-9, (sv.position, pos)
+    hbt_equity = sv.balance + sv.position * mid - sv.fee
+    assert abs(hbt_equity - pnl) < 1e-6 * max(1, abs(pnl)), (hbt_equity, pnl)
+    hbt.close()
+    return {"fills": [[f[0], f[1], f[2], f[3], f[4]] for f in fills], "final_position": pos, "pnl": pnl,
+            "final_mid": mid, **counts}
+
+
+CASES = [
+    # (strategy, every ms, latency entry/response ms, quote size, max position, maker bps, queue)
+    ("touch", 100, (0, 0), 1, 5, 0.0, "riskaverse"),
+    ("touch", 100, (5, 5), 1, 5, -1.0, "riskaverse"),
+    ("behind", 100, (0, 0), 1, 5, 2.0, "riskaverse"),
+    ("behind", 100, (5, 5), 1, 5, 0.0, "riskaverse"),
+    ("touch", 37, (1, 3), 0.5, 2, 1.5, "riskaverse"),
+    ("behind", 250, (20, 40), 2, 4, 0.0, "riskaverse"),
+    ("touch", 100, (0, 0), 1, 5, 0.0, "prob:2"),
+    ("behind", 100, (5, 5), 1, 5, 0.0, "prob:3"),
+    ("touch", 37, (1, 3), 0.5, 2, 1.5, "logprob"),
+    ("behind", 250, (20, 40), 2, 4, 0.0, "logprob"),
+]
+
+
+def cases_for(lot_scale):
+    out = []
+    for strategy, every, (e, r), size, maxp, maker, queue in CASES:
+        out.append({"name": f"{strategy}_every{every}ms_lat{e}ms_{r}ms_{queue.replace(':', '')}", "queue": queue,
+                    "strategy": strategy, "quote_bid": "best_bid" if strategy == "touch" else "best_bid - 1",
+                    "quote_ask": "best_ask" if strategy == "touch" else "best_ask + 1",
+                    "every_ms": every, "latency": f"{e}ms,{r}ms", "latency_ns": [e * 1_000_000, r * 1_000_000],
+                    "quote_size": size * lot_scale, "max_position": maxp * lot_scale, "maker_bps": maker})
+    return out
+
+
+def goldens(book, trades, lot_scale, source):
+    events = to_hbt(book, trades)
+    first_ms = min(parse_iso(book[0]["time"]), parse_iso(trades[0]["time"]) if trades else 2**62)
+    last_ms = max(parse_iso(book[-1]["time"]), parse_iso(trades[-1]["time"]) if trades else 0)
+    out = {"source": source, "reference": "hftbacktest 2.4.4 (HashMapMarketDepthBacktest, constant_order_latency, "
+           "risk_adverse_queue_model | power_prob_queue_model | log_prob_queue_model, no_partial_fill_exchange, "
+           "trading_value_fee_model)",
+           "lot": LOT, "tick_size": TICK, "first_ms": first_ms, "last_ms": last_ms, "cases": []}
+    for case in cases_for(lot_scale):
+        result = run_case(events, first_ms, last_ms, case)
+        case = {k: v for k, v in case.items() if k not in ("latency_ns", "strategy")}
+        case.update(result)
+        out["cases"].append(case)
+        print(f"{source[:20]} {case['name']}: {len(result['fills'])} fills, position {result['final_position']:.6g}, "
+              f"pnl {result['pnl']:.6g}, steps {result['steps']}", file=sys.stderr)
+    return out
+
+
+def dump(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+
+
+def main():
+    global LOT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--l2", help="what convert_ob_analytics.py wrote (book.jsonl, trades.jsonl)")
+    a = ap.parse_args()
+    book, trades, LOT = synthetic_market()
+    write_jsonl(os.path.join(HERE, "synthetic_book.jsonl"), book)
+    write_jsonl(os.path.join(HERE, "synthetic_trades.jsonl"), trades)
+    dump(os.path.join(HERE, "goldens.json"), goldens(book, trades, 1.0, "synthetic_book.jsonl + synthetic_trades.jsonl"))
+    if a.l2:
+        LOT = 1e-8
+        book = read_jsonl(os.path.join(a.l2, "book.jsonl"))
+        trades = read_jsonl(os.path.join(a.l2, "trades.jsonl"))
+        dump(os.path.join(HERE, "goldens_l2.json"),
+             goldens(book, trades, 0.01, "ob-analytics 0.1.0 Bitstamp BTC/USD sample (convert_ob_analytics.py)"))
+
+
+LOT = 0.001
+if __name__ == "__main__":
+    main()
