@@ -20,7 +20,7 @@ stale="$(l2_sample --keep-stale)"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 BT_L2_DATA="$data" BT_L2_STALE_DATA="$stale" \
-  "$SWIFT" test --skip-build --filter 'L2SampleTests|L2CommandTests' 2>&1 | tee "$log"
+  "$SWIFT" test --skip-build --filter 'L2SampleTests|L2CommandTests|ReplayGoldenTests' 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then exit "$status"; fi
 if grep -q "skipped" "$log" || ! grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "$log"; then

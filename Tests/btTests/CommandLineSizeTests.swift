@@ -6,7 +6,9 @@ import TestSupport
 /// output, with the work in the library. Its size keeps that honest.
 @Suite("Sources/bt stays small")
 struct CommandLineSizeTests {
-    static let totalLimit = 3_200
+    /// 3,200 until `bt replay` (a new command) and the sweep's search, objective and screen
+    /// Monte Carlo options came in: declarations and wiring, their work in the library.
+    static let totalLimit = 3_300
     static let fileLimit = 200
 
     /// Every Swift file under Sources/bt with its number of lines.
@@ -22,7 +24,7 @@ struct CommandLineSizeTests {
         return out
     }
 
-    @Test("Sources/bt is at most 3,200 lines, and no file in it is over 200")
+    @Test("Sources/bt is at most 3,300 lines, and no file in it is over 200")
     func sizes() throws {
         let files = try Self.files()
         #expect(files.count > 40, "Sources/bt was not found or read")
