@@ -27,10 +27,12 @@ public func bt_sweep(_ bars: UnsafePointer<bt_bars>?, _ symbol: UnsafePointer<CC
         let source = given.map { chosen.strategy(on: $0) } ?? chosen.strategy
         var plan: SweepPlan
         do {
-            // The search by its name as bt sweep --search takes it: grid (every combination) or random.
-            let search = try RandomSearch(search: options["search"], trials: options["trials"], seed: options["seed"])
-            plan = try SweepPlan(strategy: source, specs: specs, search: search, fixed: try stringList(params, nparams, "params"),
-                                 where: options["where"])
+            // The search by its name as bt sweep --search takes it: grid (every combination), random or bayes.
+            let (search, trials, seed) = (options["search"], options["trials"], options["seed"])
+            let bayes = try BayesSearch(search: search, trials: trials, seed: seed)
+            plan = try SweepPlan(strategy: source, specs: specs,
+                                 search: bayes != nil ? nil : try RandomSearch(search: search, trials: trials, seed: seed),
+                                 bayes: bayes, fixed: try stringList(params, nparams, "params"), where: options["where"])
         } catch let problem as SweepPlan.Problem {
             // Worded with btcore's keywords: grid, params, where.
             switch problem {

@@ -914,9 +914,11 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
     params: fixed parameters; start, end: the window (as `backtest`'s); out: the report folder
         (default a temporary one, as `.folder`); every execution keyword of `backtest`.
     search (--search): how the combinations are chosen, by bt's name: "grid" (every one, the
-        default) or "random" (`trials` of them drawn at random from the axes, with `seed`, as
+        default), "random" (`trials` of them drawn at random from the axes, with `seed`, as
         --trials and --seed; an axis may then be a range without a step, "5:50" (whole numbers)
-        or "0.5:2.5" (reals), to draw from).
+        or "0.5:2.5" (reals), to draw from) or "bayes" (`trials` chosen one by one by a
+        Gaussian-process model of the rank statistic after a seeded random design, as
+        bt sweep --search bayes).
 
     Returns:
         A Sweep: `.table` (the rows of bt sweep's sweep.csv, the same values), `.best`,
@@ -950,7 +952,7 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
     fixed, nfixed = _lib.strings(parameters(params))
     axis_array, naxes = _lib.strings(specs)
     if search is not None and not isinstance(search, str):
-        raise InputError(f"search {search!r}: give the search by its name ('grid' or 'random')")
+        raise InputError(f"search {search!r}: give the search by its name ('grid', 'random' or 'bayes')")
     options = {"where": where, "rank": rank, "walk_forward": walk_forward, "pbo_blocks": pbo_blocks, "top": top,
                "timeframe": timeframe, "search": search, "trials": trials, "seed": seed}
     for name in ("walk_forward", "pbo_blocks", "top", "trials", "seed"):

@@ -159,18 +159,32 @@ def test_a_random_search_equals_bt_sweep_search_random(store, goog, tmp_path):
     same_rows(every.table, btcore.sweep(goog, "ma-cross", grid={"fast": [5, 10], "slow": [20, 40]}).table)
 
 
+def test_a_bayesian_search_equals_bt_sweep_search_bayes(store, goog, tmp_path):
+    """search="bayes" chooses the combinations `bt sweep --search bayes --trials N --seed S`
+    chooses, in the same order, the same rows to the bit."""
+    expected, folder = cli_table("ma-cross", "GOOG", "--grid", "fast=5:40", "--grid", "slow=20:120:10", "--search", "bayes",
+                                 "--trials", "12", "--seed", "3", "--where", "fast < slow", "--db", store, tmp_path=tmp_path)
+    sw = btcore.sweep(goog, "ma-cross", grid={"fast": "5:40", "slow": range(20, 121, 10)}, search="bayes", trials=12, seed=3,
+                      where="fast < slow")
+    same_rows(sw.table, expected)
+    assert len(sw.table) == 12
+    assert "chosen by a Bayesian search" in (folder / "sweep.md").read_text()
+
+
 def test_bad_searches_name_the_argument(goog):
     grid = {"fast": "5:40"}
     cases = [
-        ({"search": "bayes", "trials": 5}, r"^search 'bayes': expected grid or random$"),
+        ({"search": "annealing", "trials": 5}, r"^search 'annealing': expected grid, random or bayes$"),
         ({"search": "random"}, r"^a random search needs the number of combinations to draw \(set trials\)$"),
         ({"search": "random", "trials": 0}, r"^trials '0': must be 1 to "),
         ({"search": "random", "trials": 2.5}, r"^trials 2\.5: not a whole number$"),
         ({"search": "random", "trials": 5, "seed": -1}, r"^seed '-1'"),
-        ({"trials": 5}, r"^trials '5': trials is for search random$"),
+        ({"trials": 5}, r"^trials '5': trials is for search random or bayes$"),
         ({"search": 1}, r"^search 1: give the search by its name"),
         ({"search": "random", "trials": 5, "sede": 1}, r"did you mean 'seed'\?"),
     ]
     for keywords, match in cases:
         with pytest.raises(btcore.InputError, match=match):
             btcore.sweep(goog, "ma-cross", grid=grid, **keywords)
+    with pytest.raises(btcore.InputError, match=r"'slow' has one value"):
+        btcore.sweep(goog, "ma-cross", grid={"fast": "5:40", "slow": [80]}, search="bayes", trials=3)
