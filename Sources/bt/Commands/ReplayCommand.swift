@@ -7,7 +7,7 @@ extension Command {
         positionals: [PositionalSpec(name: "SYMBOL", help: "Symbol with a stored book (case-insensitive)")],
         options: [
             .from.withHelp("First event time, inclusive (YYYY-MM-DD or ISO-8601)"), .to.withHelp("Last event time, inclusive"),
-            .every, .quoteBid, .quoteAsk, .quoteSize, .maxPosition, .latency, .queue, .fills, .replayMakerBps, .replayLot,
+            .every, .quoteBid, .quoteAsk, .quoteSize, .maxPosition, .latency, .latencyFile, .queue, .fills, .replayMakerBps, .replayLot,
             .out.withHelp("Write fills.csv and stats.json to DIR"), .force.withHelp("Let --out replace a directory of bt output"), .json,
         ]
     ) { args in
@@ -15,7 +15,7 @@ extension Command {
         let range = try args.dateRange
         (job.fromMs, job.toMs) = (range.from.map { $0 * 1000 }, range.to.map { $0 * 1000 + 999 })
         (job.every, job.latency, job.queue, job.fills) = (args.value(.every), args.value(.latency), args.value(.queue), args.value(.fills))
-        (job.quoteBid, job.quoteAsk) = (args.value(.quoteBid), args.value(.quoteAsk))
+        (job.quoteBid, job.quoteAsk, job.latencyFile) = (args.value(.quoteBid), args.value(.quoteAsk), args.value(.latencyFile))
         (job.quoteSize, job.maxPosition) = (try args.double(.quoteSize), try args.double(.maxPosition))
         (job.makerBps, job.lot) = (try args.double(.replayMakerBps), try args.double(.replayLot))
         let out = args.value(.out)

@@ -13,12 +13,16 @@ struct ReplayGoldenTests {
     struct Golden {
         var lot: Double
         var cases: [[String: Any]]
+        /// The cases with a recorded latency file (`latency_file`, beside the goldens) instead of
+        /// a constant latency.
+        var latencyFileCases: [[String: Any]]
     }
 
     static func golden(_ name: String) throws -> Golden {
         let data = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoFile("Tests/Fixtures/replay/" + name)))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return Golden(lot: try #require(object["lot"] as? Double), cases: try #require(object["cases"] as? [[String: Any]]))
+        return Golden(lot: try #require(object["lot"] as? Double), cases: try #require(object["cases"] as? [[String: Any]]),
+                      latencyFileCases: try #require(object["latency_file_cases"] as? [[String: Any]]))
     }
 
     /// A store holding `book` and `trades` (bt's import formats) as `symbol`.
@@ -33,10 +37,18 @@ struct ReplayGoldenTests {
         let settings = try ReplaySettings(
             everyNs: Int64(try #require(c["every_ms"] as? Int)) * 1_000_000,
             quoteSize: try #require(c["quote_size"] as? Double), maxPosition: try #require(c["max_position"] as? Double),
-            latency: try ReplayLatency(parsing: try #require(c["latency"] as? String)),
+            latency: try latency(c),
             queue: try QueueModel(parsing: try #require(c["queue"] as? String)), makerBps: try #require(c["maker_bps"] as? Double), lot: lot)
         return (settings, try QuoteExpression(try #require(c["quote_bid"] as? String), setting: .quoteBid),
                 try QuoteExpression(try #require(c["quote_ask"] as? String), setting: .quoteAsk))
+    }
+
+    /// A case's `latency` (constant) or `latency_file` (read as `bt replay --latency-file` reads it).
+    static func latency(_ c: [String: Any]) throws -> ReplayLatency {
+        if let file = c["latency_file"] as? String {
+            return ReplayLatency(table: try LatencyFile.read(path: TestSupport.repoFile("Tests/Fixtures/replay/" + file)))
+        }
+        return try ReplayLatency(parsing: try #require(c["latency"] as? String))
     }
 
     static func check(_ golden: Golden, store: CandleStore, symbol: String, inferredLot: Bool = true) throws {
@@ -46,9 +58,17 @@ struct ReplayGoldenTests {
         }
         // Six cases with the riskaverse queue, four with the probability models.
         #expect(golden.cases.count == 10 && golden.cases.filter { $0["queue"] as? String != "riskaverse" }.count == 4)
-        for c in golden.cases {
+        try checkCases(golden.cases, lot: golden.lot, store: store, symbol: symbol)
+        // The latency file: at the touch and a tick behind, with each queue model.
+        #expect(Set(golden.latencyFileCases.compactMap { $0["queue"] as? String }) == ["riskaverse", "prob:2", "logprob"]
+                && Set(golden.latencyFileCases.compactMap { $0["quote_bid"] as? String }) == ["best_bid", "best_bid - 1"])
+        try checkCases(golden.latencyFileCases, lot: golden.lot, store: store, symbol: symbol)
+    }
+
+    static func checkCases(_ cases: [[String: Any]], lot: Double, store: CandleStore, symbol: String) throws {
+        for c in cases {
             let name = c["name"] as? String ?? "?"
-            let (settings, bid, ask) = try settings(c, lot: golden.lot)
+            let (settings, bid, ask) = try settings(c, lot: lot)
             var source = try store.replayEvents(symbol: symbol, fromMs: nil, toMs: nil)
             let r = try EventReplay(settings: settings, bidQuote: bid, askQuote: ask).run(&source)
             let expected = try #require(c["fills"] as? [[Any]])
@@ -68,7 +88,7 @@ struct ReplayGoldenTests {
         }
     }
 
-    @Test("the synthetic market: every fill, position and PnL of hftbacktest's ten cases")
+    @Test("the synthetic market: every fill, position and PnL of hftbacktest's ten cases and four with a latency file")
     func synthetic() throws {
         let store = try Self.store(book: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_book.jsonl"),
                                    trades: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_trades.jsonl"), symbol: "SYN")
@@ -123,7 +143,7 @@ struct ReplayGoldenTests {
         #expect(throws: InputError.self) { _ = try store.replayEvents(symbol: "NOPE", fromMs: nil, toMs: nil) }
     }
 
-    @Test("the ob-analytics Bitstamp sample: every fill, position and PnL of hftbacktest's ten cases",
+    @Test("the ob-analytics Bitstamp sample: every fill, position and PnL of hftbacktest's ten cases and four with a latency file",
           .enabled(if: ProcessInfo.processInfo.environment["BT_L2_DATA"].map { !$0.isEmpty } ?? false, "set BT_L2_DATA (make test-l2)"))
     func bitstamp() throws {
         let dir = try #require(ProcessInfo.processInfo.environment["BT_L2_DATA"])

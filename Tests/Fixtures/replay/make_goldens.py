@@ -13,6 +13,8 @@ Writes beside this file:
   synthetic_book.jsonl, synthetic_trades.jsonl  a seeded synthetic market (bt's book and trades
                                                  import formats), made by this script
   goldens.json                                   the synthetic market's cases
+  latency_synthetic.csv, latency_l2.csv          seeded recorded latencies (bt's --latency-file
+                                                 CSV) of the latency_file_cases
   goldens_l2.json (with --l2 OUT_DIR)            the ob-analytics Bitstamp sample's cases: OUT_DIR
                                                  is what Tests/Fixtures/l2/convert_ob_analytics.py
                                                  wrote (GPL data, read at generation time and never
@@ -26,7 +28,8 @@ How the events reach hftbacktest (the conventions of docs/guide/replay.md, which
   DEPTH_EVENT (quantity 0 removes). A snapshot is the changes that make the book equal to it:
   per side, the levels it no longer holds removed (best first), then its levels set.
 - tick_size 0.01 (every price of both data sets is a whole number), lot_size the data's lot.
-- Constant order latency (entry, response); risk_adverse_queue_model (--queue riskaverse),
+- Constant order latency (entry, response), or (latency_file_cases) intp_order_latency over the
+  rows of the latency file; risk_adverse_queue_model (--queue riskaverse),
   power_prob_queue_model(n) (prob:N) or log_prob_queue_model (logprob); no_partial_fill_exchange;
   trading_value_fee_model(maker, taker).
 
@@ -229,8 +232,13 @@ def to_hbt(book, trades):
 # ---------------------------------------------------------------- one case through hftbacktest
 
 def run_case(events, first_ms, last_ms, case):
-    entry, resp = case["latency_ns"]
-    asset = BacktestAsset().data([events]).linear_asset(1.0).constant_order_latency(entry, resp)
+    asset = BacktestAsset().data([events]).linear_asset(1.0)
+    if "latency_rows" in case:
+        # Kept alive on the case: hftbacktest reads the array through its pointer.
+        asset = asset.intp_order_latency(case["latency_rows"])
+    else:
+        entry, resp = case["latency_ns"]
+        asset = asset.constant_order_latency(entry, resp)
     queue = case["queue"]
     if queue == "riskaverse":
         asset = asset.risk_adverse_queue_model()
@@ -384,6 +392,78 @@ def goldens(book, trades, lot_scale, source):
     return out
 
 
+# ---------------------------------------------------------------- interpolated latency (--latency-file)
+
+LATENCY_DTYPE = np.dtype([("req_ts", "i8"), ("exch_ts", "i8"), ("resp_ts", "i8"), ("_padding", "i8")], align=True)
+
+# (strategy, every ms, quote size, max position, maker bps, queue): each run with the
+# latency file instead of a constant latency (hftbacktest's intp_order_latency).
+LATENCY_FILE_CASES = [
+    ("touch", 100, 1, 5, 0.0, "riskaverse"),
+    ("behind", 100, 1, 5, -1.0, "riskaverse"),
+    ("touch", 37, 0.5, 2, 1.5, "prob:2"),
+    ("behind", 250, 2, 4, 0.0, "logprob"),
+]
+
+
+def latency_rows(first_ms, last_ms, seed, step_ms):
+    """Recorded requests, seeded: one every step_ms (jittered, whole nanoseconds), from a little
+    after the first event to a little before the last (so the replay also uses the first row's
+    latency before it and the last row's after it); entry and response latencies of 0.2 to 30
+    ms, now and then a spike to 60-90 ms, so later messages are raised to earlier ones' times.
+    Request and exchange times never go back (the spikes are shorter than the step)."""
+    rng = random.Random(seed)
+    rows = []
+    t = first_ms * 1_000_000 + step_ms * 700_000 + rng.randint(0, 999_999)
+    end = last_ms * 1_000_000 - step_ms * 500_000
+    while t < end:
+        def lat():
+            return rng.randint(60_000_000, 90_000_000) if rng.random() < 0.08 else rng.randint(200_000, 30_000_000)
+        entry, resp = lat(), lat()
+        rows.append((t, t + entry, t + entry + resp))
+        t += rng.randint(step_ms * 500_000, step_ms * 1_500_000)
+    assert all(b[0] >= a[0] and b[1] >= a[1] for a, b in zip(rows, rows[1:]))
+    return rows
+
+
+def write_latency_csv(path, rows, iso_times):
+    """The rows as bt's --latency-file CSV: epoch nanoseconds, or ISO-8601 with nine digits."""
+    def fmt(ns):
+        if not iso_times:
+            return str(ns)
+        return iso(ns // 1_000_000)[:-4] + f"{ns % 1_000_000_000:09d}Z"
+    with open(path, "w") as f:
+        f.write("req_ts,exch_ts,resp_ts\n")
+        for r in rows:
+            f.write(",".join(fmt(v) for v in r) + "\n")
+
+
+def latency_file_goldens(book, trades, lot_scale, source, csv_name, step_ms, iso_times):
+    """The LATENCY_FILE_CASES with a seeded latency file written beside this script."""
+    events = to_hbt(book, trades)
+    first_ms = min(parse_iso(book[0]["time"]), parse_iso(trades[0]["time"]) if trades else 2**62)
+    last_ms = max(parse_iso(book[-1]["time"]), parse_iso(trades[-1]["time"]) if trades else 0)
+    rows = latency_rows(first_ms, last_ms, 4747, step_ms)
+    write_latency_csv(os.path.join(HERE, csv_name), rows, iso_times)
+    array = np.zeros(len(rows), dtype=LATENCY_DTYPE)
+    for i, (a, b, c) in enumerate(rows):
+        array[i]["req_ts"], array[i]["exch_ts"], array[i]["resp_ts"] = a, b, c
+    out = []
+    for strategy, every, size, maxp, maker, queue in LATENCY_FILE_CASES:
+        case = {"name": f"{strategy}_every{every}ms_latfile_{queue.replace(':', '')}", "queue": queue,
+                "strategy": strategy, "quote_bid": "best_bid" if strategy == "touch" else "best_bid - 1",
+                "quote_ask": "best_ask" if strategy == "touch" else "best_ask + 1",
+                "every_ms": every, "latency_file": csv_name, "latency_rows": array,
+                "quote_size": size * lot_scale, "max_position": maxp * lot_scale, "maker_bps": maker}
+        result = run_case(events, first_ms, last_ms, case)
+        case = {k: v for k, v in case.items() if k not in ("latency_rows", "strategy")}
+        case.update(result)
+        out.append(case)
+        print(f"{source[:20]} {case['name']}: {len(result['fills'])} fills, position {result['final_position']:.6g}, "
+              f"pnl {result['pnl']:.6g}, steps {result['steps']}", file=sys.stderr)
+    return out
+
+
 def dump(path, data):
     with open(path, "w") as f:
         json.dump(data, f, indent=1)
@@ -398,13 +478,16 @@ def main():
     book, trades, LOT = synthetic_market()
     write_jsonl(os.path.join(HERE, "synthetic_book.jsonl"), book)
     write_jsonl(os.path.join(HERE, "synthetic_trades.jsonl"), trades)
-    dump(os.path.join(HERE, "goldens.json"), goldens(book, trades, 1.0, "synthetic_book.jsonl + synthetic_trades.jsonl"))
+    data = goldens(book, trades, 1.0, "synthetic_book.jsonl + synthetic_trades.jsonl")
+    data["latency_file_cases"] = latency_file_goldens(book, trades, 1.0, "synthetic", "latency_synthetic.csv", 250, False)
+    dump(os.path.join(HERE, "goldens.json"), data)
     if a.l2:
         LOT = 1e-8
         book = read_jsonl(os.path.join(a.l2, "book.jsonl"))
         trades = read_jsonl(os.path.join(a.l2, "trades.jsonl"))
-        dump(os.path.join(HERE, "goldens_l2.json"),
-             goldens(book, trades, 0.01, "ob-analytics 0.1.0 Bitstamp BTC/USD sample (convert_ob_analytics.py)"))
+        data = goldens(book, trades, 0.01, "ob-analytics 0.1.0 Bitstamp BTC/USD sample (convert_ob_analytics.py)")
+        data["latency_file_cases"] = latency_file_goldens(book, trades, 0.01, "bitstamp", "latency_l2.csv", 1000, True)
+        dump(os.path.join(HERE, "goldens_l2.json"), data)
 
 
 LOT = 0.001

@@ -54,16 +54,24 @@ package struct EventReplay {
     private struct LocalOrder {
         var price: Double
         var state: LocalState
+        /// When the strategy sent it, UTC nanoseconds.
+        var sentNs: Int64
     }
 
-    /// A first-in first-out queue of timed messages; times never decrease (constant latencies).
+    /// A first-in first-out queue of timed messages. A message is never delivered before one
+    /// sent earlier: its time is raised to the last waiting message's (as hftbacktest's
+    /// `OrderBus` does when the latency varies).
     private struct Inbox<Message> {
         private var items: [(ns: Int64, message: Message)] = []
         private var head = 0
         var nextNs: Int64? { head < items.count ? items[head].ns : nil }
-        mutating func append(_ message: Message, at ns: Int64) {
-            precondition(items.last.map { $0.ns <= ns } ?? true, "messages arrive in time order")
-            items.append((ns, message))
+        /// Appends `message`, due at `ns` or at the last waiting message's time, whichever is
+        /// later; returns the time it is due.
+        @discardableResult
+        mutating func append(_ message: Message, at ns: Int64) -> Int64 {
+            let due = head < items.count ? Swift.max(ns, items[items.count - 1].ns) : ns
+            items.append((due, message))
+            return due
         }
         mutating func pop() -> Message {
             let m = items[head].message
@@ -160,7 +168,8 @@ package struct EventReplay {
 
         /// Sends the exchange's answers made at `ns` on their way to the strategy.
         mutating func respond(at ns: Int64) {
-            for response in exchange.takeAnswers() { toLocal.append(response, at: ns + settings.latency.responseNs) }
+            let latency = settings.latency.response(exchangeNs: ns)
+            for response in exchange.takeAnswers() { toLocal.append(response, at: ns + latency) }
         }
 
         /// The strategy hears an answer of the exchange.
@@ -179,12 +188,15 @@ package struct EventReplay {
             case .filled(let order, let exchangeNs):
                 let sign: Double = order.side == .buy ? 1 : -1
                 let fee = order.price * order.quantity * settings.makerBps / 10_000
+                guard let sentNs = orders[order.id]?.sentNs else {
+                    preconditionFailure("a fill is heard before its order's end (answers keep their order)")
+                }
                 result.finalPosition += sign * order.quantity
                 result.cash -= sign * order.price * order.quantity + fee
                 result.fills.append(ReplayFill(
                     orderID: order.id, side: order.side, price: order.price, quantity: order.quantity,
                     arrivalNs: order.arrivalNs, exchangeNs: exchangeNs, localNs: ns, maker: true, queueAhead: order.queueAtPlacement,
-                    entryLatencyNs: settings.latency.entryNs, responseLatencyNs: settings.latency.responseNs, fee: fee))
+                    entryLatencyNs: order.arrivalNs - sentNs, responseLatencyNs: ns - exchangeNs, fee: fee))
                 end(order.id)
             }
         }
@@ -215,7 +227,7 @@ package struct EventReplay {
                 orders[id]?.state = .pendingCancel
                 setSlot(side, nil)
                 result.cancelsSent += 1
-                toExchange.append(.cancel(id: id), at: ns + settings.latency.entryNs)
+                toExchange.append(.cancel(id: id), at: ns + settings.latency.entry(sentNs: ns))
             }
             guard let price else { return }
             let crosses = side == .buy ? state.bestAsk <= price : state.bestBid >= price
@@ -225,9 +237,9 @@ package struct EventReplay {
             }
             result.ordersSent += 1
             let id = result.ordersSent
-            orders[id] = LocalOrder(price: price, state: .pendingNew)
+            orders[id] = LocalOrder(price: price, state: .pendingNew, sentNs: ns)
             setSlot(side, id)
-            toExchange.append(.place(id: id, side: side, price: price, quantity: size), at: ns + settings.latency.entryNs)
+            toExchange.append(.place(id: id, side: side, price: price, quantity: size), at: ns + settings.latency.entry(sentNs: ns))
         }
 
         mutating func setSlot(_ side: OrderSide, _ id: Int?) {

@@ -1,18 +1,27 @@
-/// The latency between the strategy and the exchange, after hftbacktest's `ConstantLatency`:
-/// an order reaches the book `entryNs` after it is sent; the exchange's answers (acknowledgement,
-/// fills, cancels, rejections) are seen `responseNs` after the exchange made them.
+/// The latency between the strategy and the exchange: an order (or cancel) sent at t reaches
+/// the book `entry(sentNs: t)` later; an answer the exchange makes at t (acknowledgement, fill,
+/// cancel, refusal) is seen `response(exchangeNs: t)` later. Constant (hftbacktest's
+/// `ConstantLatency`) or interpolated from recorded requests (`IntpOrderLatency`,
+/// `LatencyTable`).
 package struct ReplayLatency: Equatable, Sendable {
-    package var entryNs: Int64
-    package var responseNs: Int64
+    package enum Model: Equatable, Sendable {
+        case constant(entryNs: Int64, responseNs: Int64)
+        case interpolated(LatencyTable)
+    }
 
+    package let model: Model
+
+    /// A constant latency.
     /// - Throws: `InputError` (setting `.latency`) for a negative latency.
     package init(entryNs: Int64, responseNs: Int64) throws {
         guard entryNs >= 0, responseNs >= 0 else {
             throw InputError("a latency cannot be negative", setting: .latency)
         }
-        self.entryNs = entryNs
-        self.responseNs = responseNs
+        model = .constant(entryNs: entryNs, responseNs: responseNs)
     }
+
+    /// Latencies interpolated from recorded requests.
+    package init(table: LatencyTable) { model = .interpolated(table) }
 
     /// Parses `ENTRY[,RESPONSE]`: durations with a unit (`5ms`, `250us`, `1s`, `800ns`; a bare
     /// `0` is zero); the response latency defaults to the entry latency.
@@ -24,6 +33,40 @@ package struct ReplayLatency: Equatable, Sendable {
         }
         let values = try parts.map { try ReplayDuration.nanoseconds(parsing: $0, setting: .latency) }
         try self.init(entryNs: values[0], responseNs: values.count > 1 ? values[1] : values[0])
+    }
+
+    /// The constant entry latency; nil when it varies.
+    package var entryNs: Int64? {
+        if case .constant(let entry, _) = model { entry } else { nil }
+    }
+
+    /// The constant response latency; nil when it varies.
+    package var responseNs: Int64? {
+        if case .constant(_, let response) = model { response } else { nil }
+    }
+
+    /// `constant` or `file`, for the statistics.
+    package var name: String {
+        switch model {
+        case .constant: "constant"
+        case .interpolated: "file"
+        }
+    }
+
+    /// The entry latency of a request sent at `sentNs`.
+    package func entry(sentNs: Int64) -> Int64 {
+        switch model {
+        case .constant(let entry, _): entry
+        case .interpolated(let table): table.entry(atNs: sentNs)
+        }
+    }
+
+    /// The response latency of an answer the exchange makes at `exchangeNs`.
+    package func response(exchangeNs: Int64) -> Int64 {
+        switch model {
+        case .constant(_, let response): response
+        case .interpolated(let table): table.response(atNs: exchangeNs)
+        }
     }
 }
 

@@ -201,6 +201,9 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case maxPosition = "max_position"
     /// The latency to the exchange and back (`ENTRY[,RESPONSE]`).
     case latency
+    /// A file of recorded order latencies (request, exchange and response times) a replay
+    /// interpolates.
+    case latencyFile = "latency_file"
     /// How a resting quote's place in the queue moves (`riskaverse`).
     case queue
     /// How resting quotes fill: whole or in parts.

@@ -13,6 +13,9 @@ package struct ReplayJob {
     /// Durations and models as typed (`100ms`, `5ms,5ms`, `riskaverse`, `whole`); nil: defaults.
     package var every: String?
     package var latency: String?
+    /// A CSV of recorded request, exchange and response times (`LatencyFile`), instead of
+    /// `latency`.
+    package var latencyFile: String?
     package var queue: String?
     package var fills: String?
     package var quoteBid: String?
@@ -27,11 +30,12 @@ package struct ReplayJob {
 
     /// Checks the settings, reads the events from `store` and replays them.
     /// - Throws: `InputError` naming the setting for bad input (a missing quote, size or
-    ///   maximum position; `--every 0`; a negative latency; an unknown model; a quote size below
-    ///   the lot; no depth in the range); `StoreError` while reading.
+    ///   maximum position; `--every 0`; a negative latency; a bad latency file, or one given with
+    ///   a latency; an unknown model; a quote size below the lot; no depth in the range);
+    ///   `StoreError` while reading.
     package func run(store: CandleStore) throws -> (result: ReplayResult, settings: ReplaySettings) {
         let every = try ReplayDuration.nanoseconds(parsing: self.every ?? "100ms", setting: .every)
-        let latency = try self.latency.map(ReplayLatency.init(parsing:)) ?? ReplayLatency(entryNs: 0, responseNs: 0)
+        let latency = try replayLatency()
         let queue = try QueueModel(parsing: self.queue ?? "riskaverse")
         if let fills, fills != "whole" {
             throw InputError("expected whole (partial fills are not replayed yet)", setting: .fills, value: fills)
@@ -47,6 +51,17 @@ package struct ReplayJob {
                                           queue: queue, makerBps: makerBps ?? 0, lot: lot, startMs: fromMs)
         source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
         return (try EventReplay(settings: settings, bidQuote: bid, askQuote: ask).run(&source), settings)
+    }
+
+    /// The latency `latency` or `latencyFile` gives (at most one), else none.
+    private func replayLatency() throws -> ReplayLatency {
+        if let latencyFile {
+            guard latency == nil else {
+                throw InputError("give a latency or a latency file, not both", setting: .latencyFile, value: latencyFile)
+            }
+            return ReplayLatency(table: try LatencyFile.read(path: latencyFile))
+        }
+        return try latency.map(ReplayLatency.init(parsing:)) ?? ReplayLatency(entryNs: 0, responseNs: 0)
     }
 
     /// Writes `fills.csv` and `stats.json` to the folder `path`, whole or not at all.
