@@ -40,6 +40,7 @@ package struct PerfWorkload: Sendable {
             PerfWorkload(name: "screen_40x2000") { try screen(maCross, symbols: 40, bars: 2000, directory: $0, reword: reword) },
             PerfWorkload(name: "store_load") { try storeLoad(bars: engineBars, directory: $0) },
             PerfWorkload(name: "run_report_20000") { try runReport(maCross, bars: 20_000, directory: $0) },
+            PerfWorkload(name: "run_whole_\(wholeRunBars)") { try wholeRun(maCross, bars: wholeRunBars, directory: $0) },
         ]
     }
 
@@ -58,6 +59,42 @@ package struct PerfWorkload: Sendable {
             k += 1
             let paths = try report.write(to: dir)
             guard paths.count == 9 else { throw InternalError("bench kernel: \(paths.count) report files") }
+        }
+    }
+
+    /// Bars of the whole-run workload. `bt bench scale` times 1,000,000; under callgrind that
+    /// would take minutes of `make perf-check` (100,000 bars: 1.8 billion instructions, more than
+    /// every other workload together). 40,000 keeps every part (the cost table's re-runs, every
+    /// file) and is above `Uncertainty.longSeries`, so the bootstrap takes a long run's path.
+    static let wholeRunBars = 40_000
+
+    /// The whole `bt run ma-cross --out` on `bars` synthetic 1m bars in a store, as the command
+    /// does it (default execution, synthetic depth): load, signals, run, statistics with the
+    /// bootstrap beside the cost table, the terminal summary and equity chart, every report file.
+    private static func wholeRun(_ strategy: Strategy, bars: Int, directory tmp: String) throws -> () throws -> Void {
+        let db = (tmp as NSString).appendingPathComponent("bench.sqlite")
+        let store = try CandleStore(path: db)
+        try store.write([.generated(Synth.series(symbol: "BENCH", bars: bars, seed: 1, timeframe: .minute1), source: "bench")])
+        try store.checkpoint()
+        let parameters = try strategy.parameters([])
+        let job = RunJob(strategy: strategy.name, parameters: parameters.runParameters, indicators: strategy.indicators(parameters),
+                         config: ExecutionConfig(), commandLine: ["bt", "run", strategy.name, "BENCH", "--out", "DIR"])
+        var k = 0
+        return {
+            let candles = try store.load(symbol: "BENCH")
+            let signals = try strategy.signals(candles, parameters)
+            let cache = IndicatorCache()
+            let result = try Engine.run(Engine.Request(candles, signals: signals, config: job.config, cache: cache))
+            let report = try job.report(result, periodsPerYear: nil, costs: {
+                try CostSensitivity.run(CandleWindow(candles), signals: signals, config: job.config, periodsPerYear: $0, cache: cache)
+            }, requested: { nil })
+            let text = RunSummaryText.text(report, rules: []) + (try EquityChart.render(
+                time: candles.time, equity: result.equity, initial: result.initialCash, drawdown: report.drawdowns.curve,
+                size: ChartSize(width: 100, height: 24)))
+            let dir = (tmp as NSString).appendingPathComponent("whole\(k)")
+            k += 1
+            let paths = try report.write(to: dir)
+            guard paths.count == 9, !text.isEmpty else { throw InternalError("bench kernel: \(paths.count) report files") }
         }
     }
 

@@ -32,7 +32,7 @@ enum CommandRegistry {
         .benchPortfolio,
         .benchChart,
         .benchHTML,
-        .benchStats,
+        .benchStats, .benchScale,
         .benchLive,
         .benchKernel,
     ]

@@ -55,4 +55,19 @@ struct PlantedLinkTests {
         #expect((try FileManager.default.attributesOfItem(atPath: out)[.type] as? FileAttributeType) == .typeRegular)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["profile.json", "victim"])
     }
+
+    @Test("a file written in pieces is their bytes in order, renamed into place; one whose pieces fail leaves nothing")
+    func writeInPieces() throws {
+        let dir = Self.scratch()
+        let out = dir + "/equity.csv"
+        try OutputDirectory.writeFile(pieces: { append in
+            for piece in ["time,equity\n", "", "t1,1\n", "t2,2\n"] { try append(Array(piece.utf8)) }
+        }, to: out)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "time,equity\nt1,1\nt2,2\n")
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try OutputDirectory.writeFile(pieces: { append in try append(Array("half".utf8)); throw Stop() }, to: dir + "/other.csv")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["equity.csv"])
+    }
 }

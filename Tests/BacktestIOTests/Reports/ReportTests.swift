@@ -53,6 +53,19 @@ struct ReportTests {
         #expect(lines[4] == "2024-01-04T00:00:00Z,99,1,99,-0.1")
     }
 
+    @Test("equity.csv written in pieces is the same bytes as made whole, whatever the piece size", arguments: [1, 3, 10, 11, 1_000])
+    func equityCSVPieces(rowsPerPiece: Int) throws {
+        let report = Self.sampleReport()
+        var pieces: [[UInt8]] = []
+        report.equityCSV(rowsPerPiece: rowsPerPiece) { pieces.append($0) }
+        #expect(pieces.joined().elementsEqual(report.equityCSVBytes()))
+        // A piece per rowsPerPiece rows (the header rides with the first), and the rest last.
+        #expect(pieces.count == 10 / rowsPerPiece + 1)
+        let dir = Self.scratch()
+        try report.write(to: dir)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/equity.csv")) == Data(report.equityCSVBytes()))
+    }
+
     @Test("json() holds the run, every parameter and every stat; stats.csv matches")
     func statsFiles() throws {
         let report = Self.sampleReport()

@@ -117,10 +117,21 @@ public enum OutputDirectory {
     }
 
     private static func writeFile(raw bytes: UnsafeRawBufferPointer, to path: String) throws {
+        try writeFile(to: path) { try append(bytes, to: $0, path: path) }
+    }
+
+    /// `writeFile` of a file made in pieces: `pieces` hands each piece to the function it is
+    /// given, which appends it, so a long file is never whole in memory.
+    static func writeFile(pieces: (_ append: ([UInt8]) throws -> Void) throws -> Void, to path: String) throws {
+        try writeFile(to: path) { fd in try pieces { try append($0, to: fd, path: path) } }
+    }
+
+    /// `write` fills the new temporary file's descriptor; then the file is renamed into place.
+    private static func writeFile(to path: String, _ write: (Int32) throws -> Void) throws {
         let (fd, temporary) = try exclusiveTemporary(beside: path)
         do {
             defer { close(fd) }
-            try append(bytes, to: fd, path: path)
+            try write(fd)
         } catch {
             unlink(temporary)
             throw error

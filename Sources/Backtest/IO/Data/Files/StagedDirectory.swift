@@ -87,6 +87,11 @@ public final class StagedDirectory {
         try writing(name) { try OutputDirectory.writeFile(text, to: $0) }
     }
 
+    /// `writeFile` of a file made in pieces (`OutputDirectory.writeFile(pieces:to:)`).
+    package func writeFile(pieces: (_ append: ([UInt8]) throws -> Void) throws -> Void, to name: String) throws {
+        try writing(name) { try OutputDirectory.writeFile(pieces: pieces, to: $0) }
+    }
+
     private func writing(_ name: String, _ write: (String) throws -> Void) throws {
         let file = (path as NSString).appendingPathComponent(name)
         do {

@@ -56,4 +56,12 @@ struct CSVWriter {
     }
 
     var bytes: [UInt8] { text.bytes }
+
+    /// The bytes written since the start or the last take, leaving the writer empty (with as
+    /// much room) to go on: a long file written piece by piece.
+    mutating func takeBytes() -> [UInt8] {
+        let taken = text.bytes
+        text = TextBytes(reservingCapacity: taken.count)
+        return taken
+    }
 }

@@ -96,7 +96,7 @@ public struct Report {
             .init("report.html") { html(manifest, indicators: indicators) },
             .init("equity.svg") { SVGChart.equity(result, drawdowns: drawdowns, title: "Equity and drawdown: \(title)") },
             .init("price.svg") { SVGChart.price(result.candles, trades: result.trades, indicators: indicators, title: title) },
-            .init("equity.csv", bytes: equityCSVBytes),
+            .init("equity.csv", pieces: { try equityCSV(append: $0) }),
             .init("trades.csv", bytes: tradesCSVBytes),
             .init("fills.csv", bytes: fillsCSVBytes),
             .init("stats.csv", text: statsCSV),
@@ -328,9 +328,17 @@ public struct Report {
 
     /// `equity.csv`: one row per bar (time, cash, position, equity, drawdown).
     func equityCSVBytes() -> [UInt8] {
+        var bytes: [UInt8] = []
+        equityCSV { bytes += $0 }
+        return bytes
+    }
+
+    /// `equityCSVBytes` handed to `append` in pieces of `rowsPerPiece` rows, so the file (86 MB
+    /// for a million bars) is written without being whole in memory.
+    func equityCSV(rowsPerPiece: Int = 65_536, append: ([UInt8]) throws -> Void) rethrows {
         let dd = drawdowns.curve
         var csv = CSVWriter(header: ["time", "cash", "position", "equity", "drawdown"],
-                            reservingRows: result.equity.count, bytesPerRow: 64)
+                            reservingRows: min(result.equity.count, rowsPerPiece), bytesPerRow: 64)
         for i in result.equity.indices {
             csv.time(result.candles.time[i])
             csv.number(result.cash[i])
@@ -338,8 +346,9 @@ public struct Report {
             csv.number(result.equity[i])
             csv.number(dd[i])
             csv.endRow()
+            if (i + 1) % rowsPerPiece == 0 { try append(csv.takeBytes()) }
         }
-        return csv.bytes
+        try append(csv.takeBytes())
     }
 
     /// `trades.csv`: one row per trade, open ones included; a run that charged borrow

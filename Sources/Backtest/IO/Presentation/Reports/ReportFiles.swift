@@ -6,10 +6,12 @@ import Foundation
 /// nothing shared, so they are independent jobs (`Parallel.map`). A million-bar run's page,
 /// `equity.csv` and price chart take about a second each.
 enum ReportFiles {
-    /// A file's text, as made: bytes or a `String` (written from its own storage).
+    /// A file's text, as made: bytes, a `String` (written from its own storage), or pieces
+    /// handed to the writer as they are made (a file that grows with the bars).
     enum Content {
         case bytes([UInt8])
         case text(String)
+        case pieces((_ append: ([UInt8]) throws -> Void) throws -> Void)
     }
 
     /// A file's name and how to make its content.
@@ -26,6 +28,11 @@ enum ReportFiles {
             self.name = name
             self.make = { .text(try make()) }
         }
+
+        init(_ name: String, pieces make: @escaping (_ append: ([UInt8]) throws -> Void) throws -> Void) {
+            self.name = name
+            self.make = { .pieces(make) }
+        }
     }
 
     /// Makes the files and writes them into `staged`, each as soon as it is made (so a file's
@@ -37,6 +44,7 @@ enum ReportFiles {
             switch try jobs[i].make() {
             case .bytes(let bytes): try staged.writeFile(bytes, to: jobs[i].name)
             case .text(let text): try staged.writeFile(text, to: jobs[i].name)
+            case .pieces(let make): try staged.writeFile(pieces: make, to: jobs[i].name)
             }
         }
         for result in results {
