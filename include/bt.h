@@ -621,11 +621,14 @@ bt_status bt_portfolio(const bt_bars *series, size_t nseries, const char *const 
    "name=value") and config (its execution settings and window). The series is the caller's bars
    or `symbol` read from config->db (option "timeframe" as --timeframe). Writes the sweep's folder
    into `directory` (sweep.csv, sweep.md, report.html, ...; it must not exist, or be empty) and
-   gives in *out a JSON summary: {"best": {axis: value} or null, "rank", "deflated_sharpe",
-   "pbo" (null where undefined), "combinations", "evaluated", "failed"}. Options: where, rank
-   (the statistic to rank by, "sharpe"), walk_forward (folds), pbo_blocks, top, timeframe, and
-   search ("grid", the default, or "random", as --search), trials and seed (a random search's
-   --trials and --seed; a range "fast=5:50" without a step is then an axis to draw from). A grid
+   gives in *out a JSON summary: {"best": {axis: value} or null, "rank", "objectives" (the
+   Pareto front's statistics, [] without), "deflated_sharpe", "pbo" (null where undefined),
+   "combinations", "evaluated", "failed"}. Options: where, objective (the statistic to rank by
+   and optimise, "sharpe", as --objective) or rank (its older name; both given must agree),
+   objectives ("sharpe,max_drawdown", as --objectives: sweep.csv's pareto column),
+   walk_forward (folds), pbo_blocks, top, timeframe, and search ("grid", the default, "random"
+   or "bayes", as --search), trials and seed (a search's --trials and --seed; a range
+   "fast=5:50" without a step is then an axis to draw from). A grid
    axis that is not a parameter or a setting bt sweeps, and a grid that where leaves empty, are
    BT_E_INPUT naming grid and where; a bad search, trials or seed names that option. `cancel`
    (may be NULL) is read between small chunks of combinations: set it nonzero from another
@@ -640,7 +643,8 @@ bt_status bt_sweep(const bt_bars *bars, const char *symbol, const bt_strategy *s
    window, ranked; writes screen.csv, screen.md and report.html into `directory`. A symbol that
    fails or trades too little is a row with its status and error, not a failure. *out: JSON
    {"notes": [{"series", "kind" ("skipped" or "resampled"), "reason"}]}, what the store says of the
-   series screened. Options: rank (the statistic, "sharpe"), min_trades, top, timeframe. */
+   series screened. Options: rank (the statistic, "sharpe"), min_trades, top, timeframe, and
+   monte_carlo, seed and ruin (as --monte-carlo N --seed S --ruin PCT: screen.csv's mc_ columns). */
 bt_status bt_screen(const char *const *symbols, size_t nsymbols, const bt_strategy *strategy, const char *const *params,
                     size_t nparams, const char *const *options, size_t noptions, const bt_config *config,
                     const char *directory, bt_text **out);

@@ -3,7 +3,7 @@ import CBTABI
 import Foundation
 
 /// `bt_screen`'s options, named as btcore's keywords (`bt screen`'s options with underscores).
-private let screenOptions = ["rank", "min_trades", "top", "timeframe"]
+private let screenOptions = ["rank", "min_trades", "top", "timeframe", "monte_carlo", "seed", "ruin"]
 /// `bt_where`'s options.
 private let whereOptions = ["show", "at", "timeframe", "max_stale"]
 
@@ -85,8 +85,10 @@ private func screen(_ strategy: OpaquePointer?, _ params: UnsafePointer<UnsafePo
     let folder = try requiredString(directory, "directory")
     let bars = try source(cfg, try options["timeframe"].map(Timeframe.parse))
     let parameters = try strategy.parameters(try stringList(params, nparams, "params"))
-    let screen = Screen(rankStat: try options["rank"].map(Stat.named(_:)) ?? .sharpe,
+    var screen = Screen(rankStat: try options["rank"].map(Stat.named(_:)) ?? .sharpe,
                         minTrades: try options.int("min_trades") ?? Screen.defaultMinTrades)
+    // The Monte Carlo columns (mc_...), as bt screen --monte-carlo N --seed S --ruin PCT.
+    screen.monteCarlo = try MonteCarlo.Settings(resamples: options["monte_carlo"], seed: options["seed"], ruin: options["ruin"])
     let top = try options.int("top") ?? 20
     guard top > 0 else { throw BridgeError.input("top '\(top)': must be positive") }
     // The execution options checked once, on the first symbol, before any symbol runs (as bt screen).

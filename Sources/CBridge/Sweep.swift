@@ -3,7 +3,8 @@ import CBTABI
 import Foundation
 
 /// `bt_sweep`'s options, named as btcore's keywords (`bt sweep`'s options with underscores).
-private let sweepOptions = ["where", "rank", "walk_forward", "pbo_blocks", "top", "timeframe", "search", "trials", "seed"]
+private let sweepOptions = ["where", "rank", "objective", "objectives", "walk_forward", "pbo_blocks", "top", "timeframe", "search",
+                            "trials", "seed"]
 
 @_cdecl("bt_sweep")
 public func bt_sweep(_ bars: UnsafePointer<bt_bars>?, _ symbol: UnsafePointer<CChar>?, _ strategy: OpaquePointer?,
@@ -28,19 +29,20 @@ public func bt_sweep(_ bars: UnsafePointer<bt_bars>?, _ symbol: UnsafePointer<CC
         var plan: SweepPlan
         do {
             // The search by its name as bt sweep --search takes it: grid (every combination), random or bayes.
-            let (search, trials, seed) = (options["search"], options["trials"], options["seed"])
-            let bayes = try BayesSearch(search: search, trials: trials, seed: seed)
-            plan = try SweepPlan(strategy: source, specs: specs,
-                                 search: bayes != nil ? nil : try RandomSearch(search: search, trials: trials, seed: seed),
-                                 bayes: bayes, fixed: try stringList(params, nparams, "params"), where: options["where"])
+            plan = try SweepPlan(strategy: source, specs: specs, searchNamed: options["search"], trials: options["trials"],
+                                 seed: options["seed"], fixed: try stringList(params, nparams, "params"), where: options["where"])
+            (plan.rank, plan.objectives) = try SweepPlan.objectives(objective: options["objective"], rank: options["rank"],
+                                                                    front: options["objectives"])
         } catch let problem as SweepPlan.Problem {
-            // Worded with btcore's keywords: grid, params, where.
+            // Worded with btcore's keywords: grid, params, where, objective, rank.
             switch problem {
             case .sweptAndFixed(let name): throw InputError("'\(name)' is both swept and fixed (params)", setting: .grid)
             case .noCombination: throw InputError("leaves no combination of the grid", setting: .where, value: options["where"])
+            case .objectiveAndRank(let objective, let rank):
+                throw InputError("differs from rank '\(rank)' (rank is objective's older name): give one", setting: .objective,
+                                 value: objective.rawValue)
             }
         }
-        plan.rank = try options["rank"].map(SweepStats.stat(named:)) ?? .sharpe
         plan.folds = try options.int("walk_forward")
         plan.blocks = try options.int("pbo_blocks") ?? 16
         plan.top = try options.int("top") ?? 20
@@ -80,6 +82,7 @@ private func summary(_ report: SweepReport) -> JSONValue {
     func number(_ v: Double?) -> JSONValue { v.flatMap { $0.isFinite ? JSONValue.number($0) : nil } ?? .null }
     return .object([
         ("best", best), ("rank", .string(report.rankStat.rawValue)),
+        ("objectives", .array((report.pareto?.objectives ?? []).map { .string($0.rawValue) })),
         ("deflated_sharpe", number(report.deflation?.value)), ("pbo", number(report.summary.overfitting?.pbo)),
         ("combinations", .number(Double(report.combos.count))), ("evaluated", .number(Double(report.summary.evaluated))),
         ("failed", .number(Double(report.summary.failed))),

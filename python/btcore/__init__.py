@@ -897,7 +897,7 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
           short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
           db: Optional[str] = None, timeframe: Optional[str] = None, start: Any = None, end: Any = None,
           out: Optional[str] = None, search: Optional[str] = None, trials: Optional[int] = None, seed: Optional[int] = None,
-          **settings: Any) -> Sweep:
+          objective: Optional[str] = None, objectives: Union[Sequence[str], str, None] = None, **settings: Any) -> Sweep:
     """Every combination of `grid` backtested on one series, as `bt sweep` runs them.
 
     data: a DataFrame of bars (as `backtest` takes it), or a stored symbol ("GOOG") read from
@@ -919,10 +919,17 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
         or "0.5:2.5" (reals), to draw from) or "bayes" (`trials` chosen one by one by a
         Gaussian-process model of the rank statistic after a seeded random design, as
         bt sweep --search bayes).
+    objective (--objective): the statistic the combinations are ranked by and a search
+        optimises (default "sharpe"; `rank` is its older name: both given must agree).
+    objectives (--objectives): two or more statistics (["sharpe", "max_drawdown"], or
+        "sharpe,max_drawdown"): the table's `pareto` column marks the combinations no other
+        beats on all of them (the Pareto front), as bt sweep --objectives; the first is the
+        objective when none is given.
 
     Returns:
-        A Sweep: `.table` (the rows of bt sweep's sweep.csv, the same values), `.best`,
-        `.deflated_sharpe`, `.pbo`, `.heatmap(x, y, stat)`, `.run(**values)`.
+        A Sweep: `.table` (the rows of bt sweep's sweep.csv, the same values, `pareto` included
+        with `objectives`), `.best`, `.objectives`, `.deflated_sharpe`, `.pbo`,
+        `.heatmap(x, y, stat)`, `.run(**values)`.
 
     Raises:
         InputError: a grid axis that is not a parameter (with the closest), a grid that `where`
@@ -953,8 +960,12 @@ def sweep(data: Union[pd.DataFrame, str], strategy: Optional[str] = None, *, gri
     axis_array, naxes = _lib.strings(specs)
     if search is not None and not isinstance(search, str):
         raise InputError(f"search {search!r}: give the search by its name ('grid', 'random' or 'bayes')")
-    options = {"where": where, "rank": rank, "walk_forward": walk_forward, "pbo_blocks": pbo_blocks, "top": top,
-               "timeframe": timeframe, "search": search, "trials": trials, "seed": seed}
+    if objectives is not None and not isinstance(objectives, str):
+        if not all(isinstance(o, str) for o in objectives):
+            raise InputError(f"objectives {objectives!r}: give the statistics by name (['sharpe', 'max_drawdown'])")
+        objectives = ",".join(objectives)
+    options = {"where": where, "rank": rank, "objective": objective, "objectives": objectives, "walk_forward": walk_forward,
+               "pbo_blocks": pbo_blocks, "top": top, "timeframe": timeframe, "search": search, "trials": trials, "seed": seed}
     for name in ("walk_forward", "pbo_blocks", "top", "trials", "seed"):
         value = options[name]
         if value is not None and (isinstance(value, bool) or not float(value).is_integer()):
@@ -1010,7 +1021,8 @@ def screen(data: Union[Mapping[str, pd.DataFrame], Sequence[str], str, None], st
            short_exit: Optional[str] = None, params: Optional[Dict[str, Any]] = None, strategies: Optional[str] = None,
            rank: Optional[str] = None, min_trades: Optional[int] = None, top: Optional[int] = None,
            timeframe: Optional[str] = None, db: Optional[str] = None, start: Any = None, end: Any = None,
-           out: Optional[str] = None, **settings: Any) -> pd.DataFrame:
+           out: Optional[str] = None, monte_carlo: Optional[int] = None, seed: Optional[int] = None,
+           ruin: Optional[str] = None, **settings: Any) -> pd.DataFrame:
     """The strategy backtested on each stored symbol and ranked, as `bt screen STRATEGY`.
 
     data: stored symbols or series (["GOOG", "EURUSD@1h"]) of the store `db` (default $BT_DB,
@@ -1022,11 +1034,15 @@ def screen(data: Union[Mapping[str, pd.DataFrame], Sequence[str], str, None], st
         `backtest` takes them; rank (--rank, default "sharpe"), min_trades (--min-trades),
         top (--top), timeframe (--timeframe), start and end (the window, as `backtest`'s), every
         execution keyword of `backtest`; out: the report folder (default a temporary one).
+    monte_carlo, seed, ruin: Monte Carlo columns, as `bt screen --monte-carlo N --seed S --ruin
+        PCT`: each symbol's `backtest(..., monte_carlo=N, seed=S, ruin=PCT)` Monte Carlo as the
+        mc_ columns of screen.csv (percentiles of the final equity, drawdown and CAGR, and the
+        chance of ruin); `seed` 0 to 2**32 - 1 (default 1), `ruin` in percent ("30%", default "50%").
 
     Returns:
         A DataFrame with the rows of bt screen's screen.csv in its order: rank (NaN for the
         unranked), symbol, timeframe, status ("ok", "few_trades", "error", ...), error (the
-        reason), then every statistic. `.attrs["notes"]` lists the series the screen left out or
+        reason), then every statistic (and the mc_ columns with `monte_carlo`). `.attrs["notes"]` lists the series the screen left out or
         resampled, each with its reason ({"series", "kind", "reason"}); `.attrs["folder"]` is the
         report folder `out` (None without one: the temporary folder is removed).
 
@@ -1049,8 +1065,10 @@ def screen(data: Union[Mapping[str, pd.DataFrame], Sequence[str], str, None], st
         value = options[name]
         if value is not None and (isinstance(value, bool) or not float(value).is_integer()):
             raise InputError(f"{name} {value!r}: not a whole number")
-    option_array, noptions = _lib.strings([(k, f"{k}={int(v) if k in ('min_trades', 'top') else v}")
-                                           for k, v in options.items() if v is not None])
+    pairs = [(k, f"{k}={int(v) if k in ('min_trades', 'top') else v}") for k, v in options.items() if v is not None]
+    monte = _monte_carlo_texts(monte_carlo, seed, ruin)
+    pairs += [(k, f"{k}={v.decode()}") for k, v in zip(("monte_carlo", "seed", "ruin"), monte or ()) if v is not None]
+    option_array, noptions = _lib.strings(pairs)
     folder = out if out is not None else tempfile.mkdtemp(prefix="btcore-screen-")
     result = ctypes.c_void_p()
     try:

@@ -21,8 +21,9 @@ from ._lib import InputError, check, lib
 
 class Sweep:
     """A sweep: `.table` (one row per combination: the swept values, the statistics, status and
-    error, as `bt sweep`'s sweep.csv), `.best` (the best combination's values by axis, ranked by
-    `.rank`), `.deflated_sharpe`, `.pbo`, `.heatmap(x, y, stat)` and `.run(**values)` (the full
+    error, as `bt sweep`'s sweep.csv; with objectives, its `pareto` column), `.best` (the best
+    combination's values by axis, ranked by `.rank`), `.objectives` (the Pareto front's
+    statistics, empty without), `.deflated_sharpe`, `.pbo`, `.heatmap(x, y, stat)` and `.run(**values)` (the full
     Result of one combination). `.folder` is the sweep's report folder (sweep.md, report.html);
     a temporary one (no `out=`) is removed with the Sweep."""
 
@@ -31,6 +32,7 @@ class Sweep:
         self.table: pd.DataFrame = table
         self.axes: List[str] = axes
         self.rank: str = summary["rank"]
+        self.objectives: List[str] = summary["objectives"]
         self.best: Optional[Dict[str, float]] = summary["best"]
         self.deflated_sharpe: Optional[float] = summary["deflated_sharpe"]
         self.pbo: Optional[float] = summary["pbo"]
@@ -45,7 +47,7 @@ class Sweep:
         for name, what in ((x, "x"), (y, "y")):
             if name not in self.axes:
                 raise InputError(f"{what} {name!r}: not a swept axis (axes: {', '.join(self.axes)})")
-        if stat not in self.table.columns or stat in self.axes or stat in ("status", "error"):
+        if stat not in self.table.columns or stat in self.axes or stat in ("status", "error", "pareto"):
             raise InputError(f"stat {stat!r}: not a statistic of the table")
         return self.table.pivot_table(index=y, columns=x, values=stat, aggfunc="max", dropna=False)
 

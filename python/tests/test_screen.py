@@ -118,3 +118,33 @@ def test_bad_screens_of_dataframes_name_the_argument(mixed):
             btcore.screen(data, "ma-cross")
     with pytest.raises(btcore.InputError, match=r"^timeframe"):
         btcore.screen({"GOOG": goog}, "ma-cross", timeframe="1w")
+
+
+@pytest.mark.parametrize("keywords, flags", [
+    ({"monte_carlo": 200}, ["--monte-carlo", "200"]),
+    ({"monte_carlo": 150, "seed": 7, "ruin": "30%"}, ["--monte-carlo", "150", "--seed", "7", "--ruin", "30%"]),
+])
+def test_screen_monte_carlo_equals_bt_screen_monte_carlo(keywords, flags, mixed, tmp_path):
+    """screen(monte_carlo=N, seed=S, ruin=PCT) is `bt screen --monte-carlo N --seed S --ruin PCT`:
+    the same rows, the 20 mc_ columns included, to the bit; from the store and from DataFrames."""
+    symbols = ["SYN0001", "GOOG", "SYN0004", "SYN0002"]
+    run_bt("screen", "ma-cross", "--symbols", ",".join(symbols), *flags, "--out", str(tmp_path / "cli"), "--db", mixed)
+    expected = csv(tmp_path / "cli" / "screen.csv")
+    assert len([c for c in expected.columns if c.startswith("mc_")]) == 20
+    same(btcore.screen(symbols, "ma-cross", db=mixed, **keywords), expected)
+    frames = {s: btcore.read(s, db=mixed) for s in symbols}
+    same(btcore.screen(frames, "ma-cross", **keywords), expected)
+    assert not any(c.startswith("mc_") for c in btcore.screen(symbols, "ma-cross", db=mixed).columns)
+
+
+def test_bad_screen_monte_carlo_names_the_argument(mixed):
+    cases = [
+        ({"monte_carlo": 0}, r"^monte_carlo '0': must be 1 to "),
+        ({"monte_carlo": 2.5}, r"^monte_carlo 2\.5: not a whole number"),
+        ({"monte_carlo": 10, "ruin": "0%"}, r"^ruin"),
+        ({"monte_carlo": 10, "ruin": 30}, r"^ruin 30: give the drawdown in percent"),
+        ({"seed": 3}, r"^seed '3': is for monte_carlo"),
+    ]
+    for keywords, match in cases:
+        with pytest.raises(btcore.InputError, match=match):
+            btcore.screen(["GOOG"], "ma-cross", db=mixed, **keywords)

@@ -188,3 +188,46 @@ def test_bad_searches_name_the_argument(goog):
             btcore.sweep(goog, "ma-cross", grid=grid, **keywords)
     with pytest.raises(btcore.InputError, match=r"'slow' has one value"):
         btcore.sweep(goog, "ma-cross", grid={"fast": "5:40", "slow": [80]}, search="bayes", trials=3)
+
+
+def test_objectives_and_the_pareto_front_equal_bt_sweep_objectives(store, goog, tmp_path):
+    """objective= and objectives=[...] are `bt sweep --objective STAT --objectives A,B,...`: the
+    same rows to the bit, the `pareto` column included, and the same best."""
+    grid = ["--grid", "fast=5:30:5", "--grid", "slow=20,40,80", "--where", "fast < slow"]
+    expected, _ = cli_table("ma-cross", "GOOG", *grid, "--objectives", "sharpe,max_drawdown,trades", "--db", store,
+                            tmp_path=tmp_path)
+    assert "pareto" in expected.columns and 0 < expected.pareto.astype(bool).sum() < len(expected)
+    py_grid = {"fast": range(5, 31, 5), "slow": [20, 40, 80]}
+    for objectives in (["sharpe", "max_drawdown", "trades"], "sharpe,max_drawdown,trades"):
+        sw = btcore.sweep(goog, "ma-cross", grid=py_grid, where="fast < slow", objectives=objectives)
+        same_rows(sw.table, expected)
+        assert sw.objectives == ["sharpe", "max_drawdown", "trades"] and sw.rank == "sharpe"
+    expected, _ = cli_table("ma-cross", "GOOG", *grid, "--objective", "sortino", "--objectives", "calmar,sharpe", "--db", store,
+                            tmp_path=tmp_path, name="cli2")
+    sw = btcore.sweep("GOOG", "ma-cross", grid=py_grid, where="fast < slow", objective="sortino", objectives=["calmar", "sharpe"],
+                      db=store)
+    same_rows(sw.table, expected)
+    best = expected.loc[expected.sortino.idxmax()]
+    assert sw.rank == "sortino" and sw.best == {"fast": best.fast, "slow": best.slow}
+    # The objective alone ranks as --objective (and as rank, its older name); no front, no pareto column.
+    expected, _ = cli_table("ma-cross", "GOOG", *grid, "--objective", "calmar", "--db", store, tmp_path=tmp_path, name="cli3")
+    for keywords in ({"objective": "calmar"}, {"rank": "calmar"}, {"objective": "calmar", "rank": "calmar"}):
+        sw = btcore.sweep(goog, "ma-cross", grid=py_grid, where="fast < slow", **keywords)
+        same_rows(sw.table, expected)
+        assert "pareto" not in sw.table.columns and sw.objectives == [] and sw.rank == "calmar"
+
+
+def test_bad_objectives_name_the_argument(goog):
+    grid = {"fast": [5, 10], "slow": [20, 40]}
+    cases = [
+        ({"objective": "sharpee"}, r"^objective 'sharpee': unknown metric; did you mean 'sharpe'\?"),
+        ({"objective": "sharpe", "rank": "sortino"}, r"^objective 'sharpe': differs from rank 'sortino' \(rank is objective's older"),
+        ({"objectives": ["sharpe"]}, r"^objectives 'sharpe': "),
+        ({"objectives": "sharpe,sharpe"}, r"^objectives 'sharpe,sharpe': "),
+        ({"objectives": "sharpe,nope"}, r"^objectives 'nope': unknown metric"),
+        ({"objectives": ["sharpe", 3]}, r"^objectives \['sharpe', 3\]: give the statistics by name"),
+        ({"objectivs": "sharpe,calmar"}, r"did you mean 'objectives'\?"),
+    ]
+    for keywords, match in cases:
+        with pytest.raises(btcore.InputError, match=match):
+            btcore.sweep(goog, "ma-cross", grid=grid, **keywords)

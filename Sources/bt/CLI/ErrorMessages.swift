@@ -55,6 +55,9 @@ enum ErrorMessage {
         switch problem {
         case .sweptAndFixed(let name): "'\(name)' is both swept (\(Option.grid)) and fixed (\(Option.param))"
         case .noCombination: "\(Option.where) leaves no combination of the grid"
+        case .objectiveAndRank(let objective, let rank):
+            "\(Option.objective) \(objective) and \(Option.rank) \(rank) differ (\(Option.rank) is "
+                + "\(Option.objective)'s older name): give one"
         }
     }
 

@@ -8,11 +8,8 @@ extension SweepPlan {
         let specs = args.values(.grid)
         guard !specs.isEmpty else { throw UsageError("\(Option.grid) is required (e.g. \(Option.grid) fast=5:50:5)", command: "sweep") }
         do {
-            let bayes = try BayesSearch(search: args.value(.search), trials: args.value(.trials), seed: args.value(.seed))
-            try self.init(strategy: strategy, specs: specs,
-                          search: bayes != nil ? nil : try RandomSearch(search: args.value(.search), trials: args.value(.trials),
-                                                                        seed: args.value(.seed)),
-                          bayes: bayes, fixed: args.values(.param), where: args.value(.where), portfolio: args.flag(.portfolio))
+            try self.init(strategy: strategy, specs: specs, searchNamed: args.value(.search), trials: args.value(.trials),
+                          seed: args.value(.seed), fixed: args.values(.param), where: args.value(.where), portfolio: args.flag(.portfolio))
         } catch SweepPlan.Problem.noCombination {
             _ = try Self.settings(args)  // a bad setting below is reported before an empty grid, as it always was
             throw InputError(ErrorMessage.text(SweepPlan.Problem.noCombination))
@@ -24,6 +21,14 @@ extension SweepPlan {
         cv = try CombinatorialPurgedCV.Settings(cv: args.value(.cv), purge: args.value(.purge), embargo: args.value(.embargo))
         commandLine = args.commandLine
         reword = ErrorMessage.reworded  // sweep.csv records a combination's error as bt words it
+    }
+
+    /// `--objective` (or `--rank`) and `--objectives`: `objectives(objective:rank:front:)`.
+    /// - Throws: `UsageError` for `--objective` and `--rank` that differ; as that function.
+    static func objectives(_ args: ParsedArguments) throws -> (rank: Stat, front: [Stat]) {
+        do {
+            return try objectives(objective: args.value(.objective), rank: args.value(.rank), front: args.value(.objectives))
+        } catch let problem as Problem { throw UsageError(ErrorMessage.text(problem), command: "sweep") }
     }
 
     /// `--objective`, `--walk-forward`, `--pbo-blocks` and `--top`, checked.

@@ -95,14 +95,20 @@ struct StatGroupTests {
         }
     }
 
-    @Test("alpha and beta's line, buy and hold's returns computed as read, equals gsl_fit_linear on them stored")
+    @Test("alpha and beta's line, buy and hold's returns computed as read, equals gsl_fit_linear on them stored; the moments GSL's")
     func buyHoldFit() throws {
         for run in try Self.runs() {
             let returns = ReturnStats.returns(equity: run.equity, initial: run.initialCash)
             let fit = try GSL.fitLinear(x: Stats.buyHoldReturns(run.candles.close), y: returns)
-            let line = try Stats.buyHoldFit(run.candles.close, returns)
+            let moments = Stats.returnMoments(run.candles.close, returns)
+            let line = try #require(moments.line)
             #expect(Self.same(fit.intercept, line.intercept) && Self.same(fit.slope, line.slope))
+            let mean = GSL.mean(returns), sd = GSL.standardDeviation(returns, mean: mean)
+            #expect(Self.same(moments.mean, mean) && Self.same(moments.sd, sd))
+            #expect(Self.same(moments.skew, GSL.skew(returns)) && Self.same(moments.kurtosis, GSL.kurtosis(returns)))
         }
+        // Closes and returns of different lengths have no line (gsl_fit_linear refuses them).
+        #expect(Stats.returnMoments([1, 2, 3], [0.1, -0.2, 0.05, 0.3]).line == nil)
     }
 
     @Test("the final equity is computed without the per-bar returns: its group reads the run and its trades")

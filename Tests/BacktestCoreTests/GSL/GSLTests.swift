@@ -67,6 +67,27 @@ struct GSLTests {
         }
     }
 
+    @Test("the moments and the line in three fused passes equal gsl_stats_mean, _sd_m, _skew, _kurtosis and gsl_fit_linear, bit for bit")
+    func momentsAndLine() throws {
+        let samples = Self.samples()
+        for (k, y) in samples.enumerated() {
+            let other = samples[(k + 3) % samples.count]
+            let xs = Array(other.prefix(y.count)) + [Double](repeating: 0.5, count: max(0, y.count - other.count))
+            let fused = y.withUnsafeBufferPointer { GSL.momentsAndLine(count: y.count, x: { xs[$0] }, y: $0) }
+            let mean = GSL.mean(y)
+            #expect(Self.same(fused.mean, mean), "mean of \(y.count)")
+            #expect(Self.same(fused.sd, GSL.standardDeviation(y, mean: mean)) && Self.same(fused.sd, GSL.standardDeviation(y)),
+                    "sd of \(y.count)")
+            #expect(Self.same(fused.skew, GSL.skew(y)), "skew of \(y.count)")
+            #expect(Self.same(fused.kurtosis, GSL.kurtosis(y)), "kurtosis of \(y.count)")
+            let fit = try? GSL.fitLinear(x: xs, y: y)
+            #expect((fit == nil) == (fused.line == nil), "line of \(y.count)")
+            if let fit, let line = fused.line {
+                #expect(Self.same(fit.intercept, line.intercept) && Self.same(fit.slope, line.slope), "line of \(y.count)")
+            }
+        }
+    }
+
     @Test("the two-pass line equals gsl_fit_linear's intercept and slope, bit for bit, and fails where it fails")
     func line() throws {
         let samples = Self.samples()

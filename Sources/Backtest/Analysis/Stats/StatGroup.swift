@@ -65,8 +65,11 @@ enum StatGroup: CaseIterable {
     case trades
     /// The cost split: gross return and each cost.
     case costs
-    /// Alpha and beta against buy and hold, skew and kurtosis, VaR and CVaR of the returns.
+    /// Alpha and beta against buy and hold, skew and kurtosis of the returns (one set of
+    /// passes, `Stats.returnMoments`).
     case distribution
+    /// VaR and CVaR of the returns (a selection of the 5% tail, `GSL.lowerTail`).
+    case tail
 
     var members: [Stat] {
         switch self {
@@ -79,7 +82,8 @@ enum StatGroup: CaseIterable {
         case .drawdowns: [.avgDrawdown, .maxDrawdownDuration, .maxDrawdownDurationDays, .avgDrawdownDuration, .avgDrawdownDurationDays]
         case .trades: TradeStats([]).values.map(\.stat)
         case .costs: [.grossReturn, .spreadCost, .impactCost, .borrowPaid, .interestPaid, .fundingPaid]
-        case .distribution: [.alpha, .beta, .skew, .kurtosis, .var95, .cvar95]
+        case .distribution: [.alpha, .beta, .skew, .kurtosis]
+        case .tail: [.var95, .cvar95]
         }
     }
 
@@ -140,12 +144,13 @@ enum StatGroup: CaseIterable {
             return [(.grossReturn, split.grossReturn), (.spreadCost, split.spread), (.impactCost, split.impact),
                     (.borrowPaid, split.borrow), (.interestPaid, split.interest), (.fundingPaid, split.funding)]
         case .distribution:
-            let returns = inputs.returns
-            let fit = try? Stats.buyHoldFit(result.candles.close, returns)
-            let tail = GSL.lowerTail(returns, 0.05)
-            let moments = GSL.skewAndKurtosis(returns, mean: inputs.moments.mean, sd: inputs.moments.sd)
+            let moments = Stats.returnMoments(result.candles.close, inputs.returns)
+            let fit = moments.line
             return [(.alpha, fit.map { pow(1 + $0.intercept, inputs.periodsPerYear) - 1 } ?? .nan), (.beta, fit?.slope ?? .nan),
-                    (.skew, moments.skew), (.kurtosis, moments.kurtosis), (.var95, tail.quantile), (.cvar95, tail.mean)]
+                    (.skew, moments.skew), (.kurtosis, moments.kurtosis)]
+        case .tail:
+            let tail = GSL.lowerTail(inputs.returns, 0.05)
+            return [(.var95, tail.quantile), (.cvar95, tail.mean)]
         }
     }
 }

@@ -83,9 +83,9 @@ public struct Stats: Sendable {
     static let parallelBars = 50_000
 
     /// The groups computed together, each lane on its own thread for a long run: the bootstrap,
-    /// the regression and tails, and the rest (a drawdown pass, the sweep's return statistics,
-    /// the positions), each of the three a large part of a long run's statistics. Every group
-    /// is in exactly one lane.
+    /// the moments and the regression (three passes of GSL's recurrences), and the rest (a
+    /// drawdown pass, the sweep's return statistics, the positions, the 5% tail's selection),
+    /// each of the three a large part of a long run's statistics. Every group is in exactly one lane.
     static let lanes: [[StatGroup]] = [[.intervals], [.distribution],
                                        StatGroup.allCases.filter { $0 != .intervals && $0 != .distribution }]
 
@@ -187,12 +187,22 @@ public struct Stats: Sendable {
         close.withUnsafeBufferPointer { c in (0..<c.count).map { buyHoldReturn(c, $0) } }
     }
 
-    /// The least-squares line of the strategy's per-bar `returns` on buy and hold's
-    /// (`GSL.fitLinear(x: buyHoldReturns(close), y: returns)`'s intercept and slope, to the bit,
-    /// without storing buy and hold's returns): alpha and beta.
-    static func buyHoldFit(_ close: [Double], _ returns: [Double]) throws -> (intercept: Double, slope: Double) {
-        try close.withUnsafeBufferPointer { c in
-            try returns.withUnsafeBufferPointer { r in try GSL.line(count: c.count, x: { buyHoldReturn(c, $0) }, y: r) }
+    /// The moments of the strategy's per-bar `returns` (`GSL.mean`, `GSL.standardDeviation(_:mean:)`,
+    /// skew and kurtosis about them) and their least-squares line on buy and hold's returns
+    /// (`GSL.fitLinear(x: buyHoldReturns(close), y: returns)`'s intercept and slope, nil where it
+    /// fails): alpha and beta. Each to the bit, from `GSL.momentsAndLine`'s three passes, buy and
+    /// hold's returns computed as read, not stored.
+    static func returnMoments(_ close: [Double], _ returns: [Double])
+        -> (mean: Double, sd: Double, skew: Double, kurtosis: Double, line: (intercept: Double, slope: Double)?) {
+        close.withUnsafeBufferPointer { c in
+            returns.withUnsafeBufferPointer { r in
+                guard c.count == r.count else {  // no line (gsl_fit_linear refuses lengths that differ)
+                    var m = GSL.momentsAndLine(count: r.count, x: { _ in 0 }, y: r)
+                    m.line = nil
+                    return m
+                }
+                return GSL.momentsAndLine(count: r.count, x: { buyHoldReturn(c, $0) }, y: r)
+            }
         }
     }
 }

@@ -59,11 +59,16 @@ public struct SweepPlan {
         case sweptAndFixed(String)
         /// The filter leaves no combination of the grid.
         case noCombination
+        /// The objective and its older name, the rank statistic, both given and different.
+        case objectiveAndRank(objective: Stat, rank: Stat)
 
         public var description: String {
             switch self {
             case .sweptAndFixed(let name): "'\(name)' is both swept (\(Setting.grid.name)) and fixed (\(Setting.parameter.name))"
             case .noCombination: "\(Setting.where.name) leaves no combination of the grid"
+            case .objectiveAndRank(let objective, let rank):
+                "\(Setting.objective.name) \(objective) and \(Setting.rank.name) \(rank) differ (\(Setting.rank.name) is "
+                    + "\(Setting.objective.name)'s older name): give one"
             }
         }
     }
