@@ -62,7 +62,7 @@ package enum ReplayReport {
             ("entry_latency_ms", .number(Double(settings.latency.entryNs) / 1e6)),
             ("response_latency_ms", .number(Double(settings.latency.responseNs) / 1e6)),
             ("queue", .string(settings.queue.name)),
-            ("fills_model", .string("whole")),
+            ("fills_model", .string(settings.fills.name)),
             ("lot", .number(settings.lot)),
         ])
     }
