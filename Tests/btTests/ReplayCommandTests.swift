@@ -17,8 +17,8 @@ struct ReplayCommandTests {
         return db
     }
 
-    @Test("golden cases: fills.csv holds hftbacktest's fills; --json and stats.json the same snake_case statistics",
-          arguments: [4, 8])
+    @Test("golden cases: fills.csv holds hftbacktest's fills (a row per partial piece); --json and stats.json the same snake_case statistics",
+          arguments: [4, 8, 12])
     func goldenCase(index: Int) throws {
         let db = try Self.store()
         let data = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoFile("Tests/Fixtures/replay/goldens.json")))
@@ -30,11 +30,12 @@ struct ReplayCommandTests {
                             "--quote-ask", try #require(c["quote_ask"] as? String), "--quote-size", "\(try #require(c["quote_size"] as? Double))",
                             "--max-position", "\(try #require(c["max_position"] as? Double))", "--every", "\(try #require(c["every_ms"] as? Int))ms",
                             "--latency", try #require(c["latency"] as? String), "--maker-bps", "\(try #require(c["maker_bps"] as? Double))",
-                            "--queue", try #require(c["queue"] as? String), "--fills", "whole", "--out", out, "--json"])
+                            "--queue", try #require(c["queue"] as? String), "--fills", try #require(c["exchange"] as? String), "--out", out, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try RunCommandTests.json(r.stdout)
         #expect(abs((j["pnl"] as? Double ?? .nan) - (try #require(c["pnl"] as? Double))) <= 1e-9)
-        #expect(j["final_position"] as? Double == c["final_position"] as? Double && j["lot"] as? Double == 0.001)
+        #expect(abs((j["final_position"] as? Double ?? .nan) - (try #require(c["final_position"] as? Double))) <= 1e-9 && j["lot"] as? Double == 0.001)
+        #expect(j["fills_model"] as? String == c["exchange"] as? String)
         #expect(j["fills"] as? Int == (c["fills"] as? [Any])?.count && j["maker_share"] as? Double == 1)
         let stats = try RunCommandTests.json(try String(contentsOfFile: out + "/stats.json", encoding: .utf8))
         #expect(stats["pnl"] as? Double == j["pnl"] as? Double && stats["turnover"] as? Double == j["turnover"] as? Double)
@@ -45,13 +46,13 @@ struct ReplayCommandTests {
         let rows = csv.dropFirst().map { f in
             ["\(UTCTime.parseISO(Substring(f[1]))! * 1000 + Int64(f[1].dropFirst(20).prefix(3))!)", f[2], f[3], f[4], f[10]]
         }
-        let want = try #require(c["fills"] as? [[Any]]).map { row in
-            ["\((row[0] as! Int) / 1_000_000)", row[1] as! String, NumberText.shortest(row[2] as! Double),
-             NumberText.shortest(row[3] as! Double), "\(row[4] as! Int)"]
+        let name = try #require(c["name"] as? String)
+        let want = try #require(try ReplayGoldenFill.byCase(data)[name]).map { f in
+            ["\(f.exchangeNs / 1_000_000)", f.side, NumberText.shortest(f.price), NumberText.shortest(f.quantity), "\(f.orderID)"]
         }
         #expect(rows.sorted { $0.lexicographicallyPrecedes($1) } == want.sorted { $0.lexicographicallyPrecedes($1) })
         // The latencies and a local time the response latency after the exchange's.
-        #expect(csv[1][5] == "maker" && csv[1][7] == "1" && csv[1][8] == "3")
+        #expect(csv[1][5] == "maker" && csv[1][7] == (index == 12 ? "5" : "1") && csv[1][8] == (index == 12 ? "5" : "3"))
     }
 
     @Test("bad input exits 2 naming the option", arguments: [
@@ -62,7 +63,7 @@ struct ReplayCommandTests {
         (["--quote-size", "0.0001"], "--quote-size"),
         (["--queue", "prob:0"], "--queue"),
         (["--queue", "fifo"], "--queue"),
-        (["--fills", "partial"], "--fills"),
+        (["--fills", "all"], "--fills"),
         (["--quote-bid", "best_bidd"], "did you mean 'best_bid'"),
     ])
     func badInput(extra: [String], message: String) throws {

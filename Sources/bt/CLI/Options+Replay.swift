@@ -10,7 +10,7 @@ extension Option {
     static let latency = Option("latency", kind: .value, valueName: "ENTRY[,RESPONSE]", help: "Order entry and response latency, e.g. 5ms,5ms (default 0; RESPONSE defaults to ENTRY)")
     static let latencyFile = Option("latency-file", kind: .value, valueName: "FILE", help: "CSV of recorded req_ts,exch_ts,resp_ts (epoch ns or ISO-8601): latency interpolated as hftbacktest's IntpOrderLatency")
     static let queue = Option("queue", kind: .value, valueName: "MODEL", help: "Queue position model: riskaverse (default), prob:N (power N > 0) or logprob")
-    static let fills = Option("fills", kind: .value, valueName: "MODEL", help: "How resting quotes fill: whole (the default and, so far, the only one)")
+    static let fills = Option("fills", kind: .value, valueName: "MODEL", help: "How resting quotes fill: whole (the default) or partial (in lots, as hftbacktest's PartialFillExchange)")
     static let replayMakerBps = Option(executing: .makerBps).withHelp("Maker fee in bps of each fill's notional; negative: a rebate")
     static let replayLot = Option(executing: .lot).withHelp("Quantity step (default: inferred from the stored quantities)")
 }

@@ -6,23 +6,28 @@ import TestSupport
 
 /// The event-level replay against hftbacktest 2.4.4's fills (Tests/Fixtures/replay/make_goldens.py):
 /// the committed synthetic market, and the ob-analytics Bitstamp sample when `BT_L2_DATA` is set
-/// (`make test-l2`). Every fill (exchange time, side, price, quantity, order number) equal, the
-/// final position and PnL within 1e-9, and the counts of orders, cancels, refusals and steps.
+/// (`make test-l2`), with `NoPartialFillExchange` (`--fills whole`) and `PartialFillExchange`
+/// (`--fills partial`: every piece its own fill). Every fill (exchange time, side, price,
+/// quantity, order number) equal, the final position and PnL (from every execution) within 1e-9,
+/// and the counts of orders, cancels, refusals and steps.
 @Suite("Replay goldens (hftbacktest)")
 struct ReplayGoldenTests {
     struct Golden {
         var lot: Double
         var cases: [[String: Any]]
         /// The cases with a recorded latency file (`latency_file`, beside the goldens) instead of
-        /// a constant latency.
+        /// a constant latency (all with the whole-fill exchange).
         var latencyFileCases: [[String: Any]]
+        /// Each case's fills by its name (both lists).
+        var fills: [String: [ReplayGoldenFill]]
     }
 
     static func golden(_ name: String) throws -> Golden {
         let data = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoFile("Tests/Fixtures/replay/" + name)))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return Golden(lot: try #require(object["lot"] as? Double), cases: try #require(object["cases"] as? [[String: Any]]),
-                      latencyFileCases: try #require(object["latency_file_cases"] as? [[String: Any]]))
+                      latencyFileCases: try #require(object["latency_file_cases"] as? [[String: Any]]),
+                      fills: try ReplayGoldenFill.byCase(data))
     }
 
     /// A store holding `book` and `trades` (bt's import formats) as `symbol`.
@@ -38,7 +43,8 @@ struct ReplayGoldenTests {
             everyNs: Int64(try #require(c["every_ms"] as? Int)) * 1_000_000,
             quoteSize: try #require(c["quote_size"] as? Double), maxPosition: try #require(c["max_position"] as? Double),
             latency: try latency(c),
-            queue: try QueueModel(parsing: try #require(c["queue"] as? String)), makerBps: try #require(c["maker_bps"] as? Double), lot: lot)
+            queue: try QueueModel(parsing: try #require(c["queue"] as? String)),
+            fills: try FillModel(parsing: try #require(c["exchange"] as? String)), makerBps: try #require(c["maker_bps"] as? Double), lot: lot)
         return (settings, try QuoteExpression(try #require(c["quote_bid"] as? String), setting: .quoteBid),
                 try QuoteExpression(try #require(c["quote_ask"] as? String), setting: .quoteAsk))
     }
@@ -51,35 +57,34 @@ struct ReplayGoldenTests {
         return try ReplayLatency(parsing: try #require(c["latency"] as? String))
     }
 
-    static func check(_ golden: Golden, store: CandleStore, symbol: String, inferredLot: Bool = true) throws {
+    /// - Parameter partial: how many cases use the partial-fill exchange (after the ten whole ones).
+    static func check(_ golden: Golden, store: CandleStore, symbol: String, partial: Int, inferredLot: Bool = true) throws {
         if inferredLot {
             var source = try store.replayEvents(symbol: symbol, fromMs: nil, toMs: nil)
             #expect(try LotInference.lot(of: &source) == golden.lot)
         }
-        // Six cases with the riskaverse queue, four with the probability models.
-        #expect(golden.cases.count == 10 && golden.cases.filter { $0["queue"] as? String != "riskaverse" }.count == 4)
-        try checkCases(golden.cases, lot: golden.lot, store: store, symbol: symbol)
+        // Ten whole-fill cases: six with the riskaverse queue, four with the probability models.
+        let whole = golden.cases.filter { $0["exchange"] as? String == "whole" }
+        #expect(whole.count == 10 && whole.filter { $0["queue"] as? String != "riskaverse" }.count == 4)
+        #expect(golden.cases.filter { $0["exchange"] as? String == "partial" }.count == partial && golden.cases.count == 10 + partial)
+        try checkCases(golden.cases, golden: golden, store: store, symbol: symbol)
         // The latency file: at the touch and a tick behind, with each queue model.
         #expect(Set(golden.latencyFileCases.compactMap { $0["queue"] as? String }) == ["riskaverse", "prob:2", "logprob"]
                 && Set(golden.latencyFileCases.compactMap { $0["quote_bid"] as? String }) == ["best_bid", "best_bid - 1"])
-        try checkCases(golden.latencyFileCases, lot: golden.lot, store: store, symbol: symbol)
+        try checkCases(golden.latencyFileCases, golden: golden, store: store, symbol: symbol)
     }
 
-    static func checkCases(_ cases: [[String: Any]], lot: Double, store: CandleStore, symbol: String) throws {
+    static func checkCases(_ cases: [[String: Any]], golden: Golden, store: CandleStore, symbol: String) throws {
         for c in cases {
             let name = c["name"] as? String ?? "?"
-            let (settings, bid, ask) = try settings(c, lot: lot)
+            let (settings, bid, ask) = try settings(c, lot: golden.lot)
             var source = try store.replayEvents(symbol: symbol, fromMs: nil, toMs: nil)
             let r = try EventReplay(settings: settings, bidQuote: bid, askQuote: ask).run(&source)
-            let expected = try #require(c["fills"] as? [[Any]])
-            func key(_ f: (Int64, String, Double, Double, Int)) -> [String] { ["\(f.0)", f.1, "\(f.2)", "\(f.3)", "\(f.4)"] }
-            let want = try expected.map { row -> (Int64, String, Double, Double, Int) in
-                (Int64(try #require(row[0] as? Int)), try #require(row[1] as? String), try #require(row[2] as? Double),
-                 try #require(row[3] as? Double), try #require(row[4] as? Int))
-            }.sorted { ($0.0, $0.4) < ($1.0, $1.4) }.map(key)
-            let got = r.fills.map { ($0.exchangeNs, $0.side.rawValue, $0.price, $0.quantity, $0.orderID) }
-                .sorted { ($0.0, $0.4) < ($1.0, $1.4) }.map(key)
-            #expect(!want.isEmpty && got == want, "\(name): \(got.count) fills, hftbacktest \(want.count)")
+            let want = try #require(golden.fills[name]).sorted()
+            let got = r.fills.map { ReplayGoldenFill(exchangeNs: $0.exchangeNs, side: $0.side.rawValue, price: $0.price, quantity: $0.quantity, orderID: $0.orderID) }
+                .sorted()
+            let firstDifference = zip(got, want).first { $0 != $1 }.map { "bt \($0.0), hftbacktest \($0.1)" } ?? ""
+            #expect(!want.isEmpty && got == want, "\(name): \(got.count) fills, hftbacktest \(want.count); \(firstDifference)")
             #expect(abs(r.finalPosition - (try #require(c["final_position"] as? Double))) <= 1e-9, "\(name)")
             #expect(abs(r.pnl - (try #require(c["pnl"] as? Double))) <= 1e-9, "\(name): pnl \(r.pnl)")
             #expect(r.ordersSent == c["orders_sent"] as? Int && r.cancelsSent == c["cancels_sent"] as? Int, "\(name)")
@@ -88,11 +93,34 @@ struct ReplayGoldenTests {
         }
     }
 
-    @Test("the synthetic market: every fill, position and PnL of hftbacktest's ten cases and four with a latency file")
+    @Test("the synthetic market: every fill, position and PnL of hftbacktest's ten whole-fill, twelve partial-fill and four latency-file cases")
     func synthetic() throws {
         let store = try Self.store(book: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_book.jsonl"),
                                    trades: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_trades.jsonl"), symbol: "SYN")
-        try Self.check(try Self.golden("goldens.json"), store: store, symbol: "SYN")
+        let golden = try Self.golden("goldens.json")
+        try Self.check(golden, store: store, symbol: "SYN", partial: 12)
+        // The partial cases fill orders in pieces (and so would fail with whole fills): some
+        // order has several fills, and a position that is not a whole number of quote sizes.
+        for c in golden.cases where c["exchange"] as? String == "partial" {
+            let orders = (c["fills"] as? [[Any]] ?? []).compactMap { $0[4] as? Int }
+            #expect(Set(orders).count < orders.count, "\(c["name"] ?? "?")")
+        }
+    }
+
+    @Test("the partial cases replayed with whole fills differ from hftbacktest's partial fills")
+    func wholeIsNotPartial() throws {
+        let store = try Self.store(book: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_book.jsonl"),
+                                   trades: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_trades.jsonl"), symbol: "SYN")
+        let golden = try Self.golden("goldens.json")
+        for c in golden.cases where c["exchange"] as? String == "partial" {
+            var (settings, bid, ask) = try Self.settings(c, lot: golden.lot)
+            settings.fills = .whole
+            var source = try store.replayEvents(symbol: "SYN", fromMs: nil, toMs: nil)
+            let r = try EventReplay(settings: settings, bidQuote: bid, askQuote: ask).run(&source)
+            let name = try #require(c["name"] as? String)
+            let got = r.fills.map { ReplayGoldenFill(exchangeNs: $0.exchangeNs, side: $0.side.rawValue, price: $0.price, quantity: $0.quantity, orderID: $0.orderID) }
+            #expect(got.sorted() != golden.fills[name]?.sorted(), "\(name)")
+        }
     }
 
     @Test("the store read in chunks equals the events whole in memory")
@@ -143,11 +171,11 @@ struct ReplayGoldenTests {
         #expect(throws: InputError.self) { _ = try store.replayEvents(symbol: "NOPE", fromMs: nil, toMs: nil) }
     }
 
-    @Test("the ob-analytics Bitstamp sample: every fill, position and PnL of hftbacktest's ten cases and four with a latency file",
+    @Test("the ob-analytics Bitstamp sample: every fill, position and PnL of hftbacktest's ten cases, whole and partial, and four with a latency file",
           .enabled(if: ProcessInfo.processInfo.environment["BT_L2_DATA"].map { !$0.isEmpty } ?? false, "set BT_L2_DATA (make test-l2)"))
     func bitstamp() throws {
         let dir = try #require(ProcessInfo.processInfo.environment["BT_L2_DATA"])
         let store = try Self.store(book: dir + "/book.jsonl", trades: dir + "/trades.jsonl", symbol: "BTCUSD")
-        try Self.check(try Self.golden("goldens_l2.json"), store: store, symbol: "BTCUSD")
+        try Self.check(try Self.golden("goldens_l2.json"), store: store, symbol: "BTCUSD", partial: 10)
     }
 }

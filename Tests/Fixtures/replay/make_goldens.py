@@ -21,7 +21,13 @@ Writes beside this file:
                                                  committed: only the fills computed from it are)
 
 How the events reach hftbacktest (the conventions of docs/guide/replay.md, which bt follows):
-- One timestamp per event: exch_ts = local_ts = the millisecond x 1e6 (feed latency 0).
+- One timestamp per event: exch_ts = local_ts = the millisecond x 1e6 (feed latency 0), except
+  the sided prints of a millisecond after the first: the k-th of n gets (ms x 1e6) - (n - k)
+  nanoseconds. They keep their order and come before the millisecond's depth messages, steps
+  and orders as before (all at whole milliseconds), but each execution they make gets its own
+  exchange time, so that hftbacktest's answers, read one at a time (below), show every partial
+  piece; an execution's exchange time is rounded up to its millisecond. The whole-fill goldens
+  are the same with and without this.
 - Within a millisecond the trade prints come before the depth messages; each source keeps its
   order. Prints without a taker side are left out (bt does not match them against quotes).
 - A depth message is its levels one by one, bids then asks in the message's order, each a
@@ -30,8 +36,8 @@ How the events reach hftbacktest (the conventions of docs/guide/replay.md, which
 - tick_size 0.01 (every price of both data sets is a whole number), lot_size the data's lot.
 - Constant order latency (entry, response), or (latency_file_cases) intp_order_latency over the
   rows of the latency file; risk_adverse_queue_model (--queue riskaverse),
-  power_prob_queue_model(n) (prob:N) or log_prob_queue_model (logprob); no_partial_fill_exchange;
-  trading_value_fee_model(maker, taker).
+  power_prob_queue_model(n) (prob:N) or log_prob_queue_model (logprob); no_partial_fill_exchange
+  (--fills whole) or partial_fill_exchange (--fills partial); trading_value_fee_model(maker, taker).
 
 The strategy loop (bt's conventions, done by hand around hftbacktest's elapse):
 - Steps at t0 + k * every (t0 the first event) while a later event exists: elapse(0), then
@@ -41,9 +47,20 @@ The strategy loop (bt's conventions, done by hand around hftbacktest's elapse):
   quote is kept while its request is in flight (req NEW: hftbacktest cannot cancel it) or its
   price is the wanted one; else it is cancelled. A new quote (GTX, post-only) is sent unless it
   crosses the step's book (counted as not placed). Order ids 1, 2, ... in the order sent.
-- Fills are read from the orders the strategy sees (status FILLED, exch_timestamp), whole
-  (NoPartialFillExchange); position and PnL are computed from them (cash + position x final
-  mid) and checked against hftbacktest's own state_values.
+- With partial fills, between steps the backtest runs with wait_next_feed(include_order_resp=True), so the orders
+  are read after every feed event and every answer: an execution is a change of an order's
+  (exch_timestamp, leaves_qty) with status PARTIALLY_FILLED or FILLED, of exec_qty (checked:
+  the pieces of an order sum to qty - leaves_qty). Position and PnL are computed from every
+  execution (cash + position x final mid): hftbacktest 2.4.4's local state counts a partially
+  filled order only by its last piece (upstream #299, #316), so its state_values are checked
+  against exactly that (the last piece of each order that ended FILLED).
+- hftbacktest 2.4.4's PartialFillExchange keeps an order whose piece was exactly what was left
+  in its book (status FILLED) and stops with InvalidOrderStatus (code 14) when anything reaches
+  it again; bt ends such an order (check_upstream_partial_fills shows both defects on a
+  hand-made book). With partial fills, every order read FILLED is cancelled at once (a cancel
+  of an order the exchange no longer holds is refused and changes nothing; one it kept is taken
+  out), not counted in cancels_sent. A case where something reaches such an order before the
+  cancel does fails here (none of the committed ones).
 """
 
 import argparse
@@ -55,7 +72,7 @@ import sys
 
 import numpy as np
 from hftbacktest import BacktestAsset, HashMapMarketDepthBacktest
-from hftbacktest.order import BUY, SELL, NEW, FILLED, EXPIRED, CANCELED, GTX, LIMIT
+from hftbacktest.order import BUY, SELL, NONE, NEW, FILLED, PARTIALLY_FILLED, EXPIRED, CANCELED, GTX, LIMIT
 from hftbacktest.types import (event_dtype, EXCH_EVENT, LOCAL_EVENT, BUY_EVENT, SELL_EVENT,
                                DEPTH_EVENT, TRADE_EVENT)
 
@@ -194,6 +211,12 @@ def to_hbt(book, trades):
 
     rows = []
     live = {"bids": {}, "asks": {}}
+    first_ms = min(ms(book[0]), ms(trades[0]) if trades else 2**62)
+    sided = {}
+    for tr in trades:
+        if "side" in tr:
+            sided[ms(tr)] = sided.get(ms(tr), 0) + 1
+    seen_in_ms = {}
     bi = ti = 0
     while bi < len(book) or ti < len(trades):
         if ti < len(trades) and (bi >= len(book) or ms(trades[ti]) <= ms(book[bi])):
@@ -201,7 +224,10 @@ def to_hbt(book, trades):
             ti += 1
             if "side" not in tr:
                 continue
-            ns = ms(tr) * 1_000_000
+            m = ms(tr)
+            k = seen_in_ms.get(m, 0)
+            seen_in_ms[m] = k + 1
+            ns = m * 1_000_000 - (0 if m == first_ms else sided[m] - k)
             flag = BUY_EVENT if tr["side"] == "buy" else SELL_EVENT
             rows.append((EXCH_EVENT | LOCAL_EVENT | TRADE_EVENT | flag, ns, ns, float(tr["price"]), float(tr["qty"])))
             continue
@@ -246,7 +272,8 @@ def run_case(events, first_ms, last_ms, case):
         asset = asset.log_prob_queue_model()
     else:
         asset = asset.power_prob_queue_model(float(queue.split(":")[1]))
-    asset = (asset.no_partial_fill_exchange()
+    asset = asset.partial_fill_exchange() if case["exchange"] == "partial" else asset.no_partial_fill_exchange()
+    asset = (asset
              .trading_value_fee_model(case["maker_bps"] / 1e4, 0.0)
              .tick_size(TICK).lot_size(LOT).last_trades_capacity(0))
     hbt = HashMapMarketDepthBacktest([asset])
@@ -258,6 +285,10 @@ def run_case(events, first_ms, last_ms, case):
     slot_price = {}
     seen = set()
     fills = []
+    last = {}  # order id -> (exch_timestamp, leaves_qty) of its last execution read
+    last_piece = {}  # order id -> its last execution's quantity
+    hbt_filled = set()  # orders that ended FILLED
+    lingered = set()  # of those, the ones the exchange kept (their cancel succeeded)
     counts = {"orders_sent": 0, "cancels_sent": 0, "not_placed_crossing": 0, "rejected_post_only": 0, "steps": 0}
     next_id = 0
 
@@ -270,11 +301,25 @@ def run_case(events, first_ms, last_ms, case):
         while it.has_next():
             o = it.get()
             oid = int(o.order_id)
+            if oid in hbt_filled and o.status == CANCELED:
+                lingered.add(oid)
             if oid in seen:
                 continue
+            if o.status in (FILLED, PARTIALLY_FILLED) and last.get(oid) != (int(o.exch_timestamp), float(o.leaves_qty)):
+                last[oid] = (int(o.exch_timestamp), float(o.leaves_qty))
+                exch_ms = -(-int(o.exch_timestamp) // 1_000_000)
+                fills.append((exch_ms * 1_000_000, "buy" if o.side == BUY else "sell", slot_price[oid], float(o.exec_qty), oid))
+                last_piece[oid] = float(o.exec_qty)
+                done = sum(f[3] for f in fills if f[4] == oid)
+                assert abs(done - (float(o.qty) - float(o.leaves_qty))) < 1e-9, ("a piece not read", oid, done, o.qty, o.leaves_qty)
             if o.status == FILLED:
                 seen.add(oid)
-                fills.append((int(o.exch_timestamp), "buy" if o.side == BUY else "sell", slot_price[oid], float(o.exec_qty), oid))
+                hbt_filled.add(oid)
+                if partial and o.req == NONE:
+                    # The exchange may keep it (module docstring): a cancel takes it out. It
+                    # changes nothing else; had anything reached the order first, the backtest
+                    # would have stopped with code 14.
+                    assert hbt.cancel(0, oid, False) == 0
             elif o.status == EXPIRED:
                 seen.add(oid)
                 counts["rejected_post_only"] += 1
@@ -285,6 +330,26 @@ def run_case(events, first_ms, last_ms, case):
                     if slot[s] == oid:
                         slot[s] = None
         hbt.clear_inactive_orders(0)
+
+    partial = case["exchange"] == "partial"
+
+    def run_for(duration):
+        """Runs the backtest `duration` on, reading the orders after every feed event and answer
+        (with partial fills; whole fills need no more than the steps); False at the end of the data."""
+        if not partial:
+            code = hbt.elapse(duration)
+            assert code in (0, 1), f"{case['name']}: hftbacktest stopped with code {code}"
+            collect()
+            return code == 0
+        target = hbt.current_timestamp + duration
+        while True:
+            code = hbt.wait_next_feed(True, target - hbt.current_timestamp)
+            assert code in (0, 1, 2, 3), f"{case['name']}: hftbacktest stopped with code {code}"
+            collect()
+            if code == 1:
+                return False
+            if code == 0 or hbt.current_timestamp >= target:
+                return True
 
     assert hbt.elapse(0) == 0
     t = hbt.current_timestamp
@@ -327,9 +392,10 @@ def run_case(events, first_ms, last_ms, case):
             slot_price[next_id] = price
         if t + every >= last_ns:
             break
-        assert hbt.elapse(every) == 0
+        assert run_for(every)
+        assert hbt.current_timestamp == t + every
         t += every
-    while hbt.elapse(3_600_000_000_000) == 0:
+    while run_for(3_600_000_000_000):
         pass
     collect()
     d = hbt.depth(0)
@@ -339,13 +405,50 @@ def run_case(events, first_ms, last_ms, case):
     fee_rate = case["maker_bps"] / 1e4
     cash = -sum((1 if f[1] == "buy" else -1) * f[2] * f[3] + f[2] * f[3] * fee_rate for f in fills)
     pnl = cash + pos * mid
+    # hftbacktest's local state: the last piece of each order that ended FILLED, counted again
+    # by the refusal of the cancel of an order the exchange no longer held (the refusal echoes
+    # the local order, FILLED, and the local state counts every FILLED answer).
+    counted = {}
+    for f in fills:
+        if f[4] in hbt_filled:
+            counted[f[4]] = f
+    times = {o: 1 if not partial or o in lingered else 2 for o in counted}
+    hbt_pos = sum(times[o] * last_piece[o] * (1 if f[1] == "buy" else -1) for o, f in counted.items())
+    hbt_cash = -sum(times[o] * ((1 if f[1] == "buy" else -1) * f[2] * last_piece[o] + f[2] * last_piece[o] * fee_rate)
+                    for o, f in counted.items())
     sv = hbt.state_values(0)
-    assert abs(sv.position - pos) < 1e-9, (sv.position, pos)
+    assert abs(sv.position - hbt_pos) < 1e-9, (sv.position, hbt_pos)
     hbt_equity = sv.balance + sv.position * mid - sv.fee
-    assert abs(hbt_equity - pnl) < 1e-6 * max(1, abs(pnl)), (hbt_equity, pnl)
+    assert abs(hbt_equity - (hbt_cash + hbt_pos * mid)) < 1e-6 * max(1, abs(pnl)), (hbt_equity, hbt_cash + hbt_pos * mid)
     hbt.close()
+    if lingered:
+        print(f"  {case['name']}: hftbacktest kept {len(lingered)} filled order(s) in its book; each was cancelled before anything reached it",
+              file=sys.stderr)
     return {"fills": [[f[0], f[1], f[2], f[3], f[4]] for f in fills], "final_position": pos, "pnl": pnl,
             "final_mid": mid, **counts}
+
+
+def check_upstream_partial_fills():
+    """What the guide says of hftbacktest 2.4.4's PartialFillExchange, shown on a hand-made book
+    (bid 5 at 100): a bid of 2 at 100; sells at 100 of 5.5 (a piece of 0.5), 1.5 (a piece of 1.5,
+    exactly what was left) and 1. The local state counts only the last piece (position 1.5, not
+    2), and the order, kept in the exchange's book, stops the backtest with InvalidOrderStatus
+    (14) when the third print reaches it."""
+    ms = 1_000_000
+    d, t = EXCH_EVENT | LOCAL_EVENT | DEPTH_EVENT, EXCH_EVENT | LOCAL_EVENT | TRADE_EVENT | SELL_EVENT
+    rows = [(d | BUY_EVENT, 1, 100.0, 5.0), (d | SELL_EVENT, 1, 101.0, 4.0), (t, 10 * ms, 100.0, 5.5),
+            (t, 20 * ms, 100.0, 1.5), (t, 30 * ms, 100.0, 1.0), (d | SELL_EVENT, 40 * ms, 101.0, 3.0)]
+    arr = np.zeros(len(rows), dtype=event_dtype)
+    for i, (ev, ts, px, qty) in enumerate(rows):
+        arr[i]["ev"], arr[i]["exch_ts"], arr[i]["local_ts"], arr[i]["px"], arr[i]["qty"] = ev, ts, ts, px, qty
+    asset = (BacktestAsset().data([arr]).linear_asset(1.0).constant_order_latency(0, 0).risk_adverse_queue_model()
+             .partial_fill_exchange().trading_value_fee_model(0.0, 0.0).tick_size(TICK).lot_size(0.001).last_trades_capacity(0))
+    hbt = HashMapMarketDepthBacktest([asset])
+    assert hbt.elapse(0) == 0 and hbt.submit_buy_order(0, 1, 100.0, 2.0, GTX, LIMIT, False) == 0
+    codes = [hbt.elapse(10 * ms) for _ in range(3)]
+    o = hbt.orders(0).get(1)
+    assert codes == [0, 0, 14] and o.status == FILLED and hbt.state_values(0).position == 1.5, (codes, o.status)
+    hbt.close()
 
 
 CASES = [
@@ -362,11 +465,23 @@ CASES = [
     ("behind", 250, (20, 40), 2, 4, 0.0, "logprob"),
 ]
 
+# --fills partial on the synthetic market: every queue model x two constant latencies x a quote
+# at the touch and one a tick behind, quotes of two units (a print passes the queue by less than
+# that often, so orders fill in pieces).
+SYNTHETIC_PARTIAL = [(strategy, 100, latency, 2, 8, maker, queue)
+                     for queue, maker in (("riskaverse", 0.0), ("prob:2", -1.0), ("logprob", 1.5))
+                     for latency in ((0, 0), (5, 5))
+                     for strategy in ("touch", "behind")]
 
-def cases_for(lot_scale):
+
+def cases_for(lot_scale, partial):
+    """CASES with the whole-fill exchange, then `partial` with the partial-fill one."""
     out = []
-    for strategy, every, (e, r), size, maxp, maker, queue in CASES:
-        out.append({"name": f"{strategy}_every{every}ms_lat{e}ms_{r}ms_{queue.replace(':', '')}", "queue": queue,
+    for exchange, (strategy, every, (e, r), size, maxp, maker, queue) in \
+            [("whole", c) for c in CASES] + [("partial", c) for c in partial]:
+        suffix = "_partial" if exchange == "partial" else ""
+        out.append({"name": f"{strategy}_every{every}ms_lat{e}ms_{r}ms_{queue.replace(':', '')}{suffix}", "queue": queue,
+                    "exchange": exchange,
                     "strategy": strategy, "quote_bid": "best_bid" if strategy == "touch" else "best_bid - 1",
                     "quote_ask": "best_ask" if strategy == "touch" else "best_ask + 1",
                     "every_ms": every, "latency": f"{e}ms,{r}ms", "latency_ns": [e * 1_000_000, r * 1_000_000],
@@ -374,15 +489,15 @@ def cases_for(lot_scale):
     return out
 
 
-def goldens(book, trades, lot_scale, source):
+def goldens(book, trades, lot_scale, source, partial):
     events = to_hbt(book, trades)
     first_ms = min(parse_iso(book[0]["time"]), parse_iso(trades[0]["time"]) if trades else 2**62)
     last_ms = max(parse_iso(book[-1]["time"]), parse_iso(trades[-1]["time"]) if trades else 0)
-    out = {"source": source, "reference": "hftbacktest 2.4.4 (HashMapMarketDepthBacktest, constant_order_latency, "
-           "risk_adverse_queue_model | power_prob_queue_model | log_prob_queue_model, no_partial_fill_exchange, "
-           "trading_value_fee_model)",
+    out = {"source": source, "reference": "hftbacktest 2.4.4 (HashMapMarketDepthBacktest, constant_order_latency | intp_order_latency, "
+           "risk_adverse_queue_model | power_prob_queue_model | log_prob_queue_model, no_partial_fill_exchange | "
+           "partial_fill_exchange, trading_value_fee_model)",
            "lot": LOT, "tick_size": TICK, "first_ms": first_ms, "last_ms": last_ms, "cases": []}
-    for case in cases_for(lot_scale):
+    for case in cases_for(lot_scale, partial):
         result = run_case(events, first_ms, last_ms, case)
         case = {k: v for k, v in case.items() if k not in ("latency_ns", "strategy")}
         case.update(result)
@@ -451,7 +566,7 @@ def latency_file_goldens(book, trades, lot_scale, source, csv_name, step_ms, iso
     out = []
     for strategy, every, size, maxp, maker, queue in LATENCY_FILE_CASES:
         case = {"name": f"{strategy}_every{every}ms_latfile_{queue.replace(':', '')}", "queue": queue,
-                "strategy": strategy, "quote_bid": "best_bid" if strategy == "touch" else "best_bid - 1",
+                "exchange": "whole", "strategy": strategy, "quote_bid": "best_bid" if strategy == "touch" else "best_bid - 1",
                 "quote_ask": "best_ask" if strategy == "touch" else "best_ask + 1",
                 "every_ms": every, "latency_file": csv_name, "latency_rows": array,
                 "quote_size": size * lot_scale, "max_position": maxp * lot_scale, "maker_bps": maker}
@@ -475,17 +590,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--l2", help="what convert_ob_analytics.py wrote (book.jsonl, trades.jsonl)")
     a = ap.parse_args()
+    check_upstream_partial_fills()
     book, trades, LOT = synthetic_market()
     write_jsonl(os.path.join(HERE, "synthetic_book.jsonl"), book)
     write_jsonl(os.path.join(HERE, "synthetic_trades.jsonl"), trades)
-    data = goldens(book, trades, 1.0, "synthetic_book.jsonl + synthetic_trades.jsonl")
+    data = goldens(book, trades, 1.0, "synthetic_book.jsonl + synthetic_trades.jsonl", SYNTHETIC_PARTIAL)
     data["latency_file_cases"] = latency_file_goldens(book, trades, 1.0, "synthetic", "latency_synthetic.csv", 250, False)
     dump(os.path.join(HERE, "goldens.json"), data)
     if a.l2:
         LOT = 1e-8
         book = read_jsonl(os.path.join(a.l2, "book.jsonl"))
         trades = read_jsonl(os.path.join(a.l2, "trades.jsonl"))
-        data = goldens(book, trades, 0.01, "ob-analytics 0.1.0 Bitstamp BTC/USD sample (convert_ob_analytics.py)")
+        data = goldens(book, trades, 0.01, "ob-analytics 0.1.0 Bitstamp BTC/USD sample (convert_ob_analytics.py)", CASES)
         data["latency_file_cases"] = latency_file_goldens(book, trades, 0.01, "bitstamp", "latency_l2.csv", 1000, True)
         dump(os.path.join(HERE, "goldens_l2.json"), data)
 

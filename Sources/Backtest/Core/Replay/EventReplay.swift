@@ -105,7 +105,7 @@ package struct EventReplay {
             self.settings = settings
             self.bidQuote = bidQuote
             self.askQuote = askQuote
-            exchange = ReplayExchange(queueModel: settings.queue, lot: settings.lot)
+            exchange = ReplayExchange(queueModel: settings.queue, fillModel: settings.fills, lot: settings.lot)
         }
 
         mutating func take(_ event: MarketEvent) {
@@ -185,19 +185,21 @@ package struct EventReplay {
             case .cancelFailed:
                 // The quote filled first; its fill was answered before.
                 break
-            case .filled(let order, let exchangeNs):
+            case .filled(let order, let quantity, let exchangeNs, let done):
+                // Every execution counts, a partial piece included (hftbacktest 2.4.4's local
+                // state counts a partially filled order only by its last piece).
                 let sign: Double = order.side == .buy ? 1 : -1
-                let fee = order.price * order.quantity * settings.makerBps / 10_000
+                let fee = order.price * quantity * settings.makerBps / 10_000
                 guard let sentNs = orders[order.id]?.sentNs else {
                     preconditionFailure("a fill is heard before its order's end (answers keep their order)")
                 }
-                result.finalPosition += sign * order.quantity
-                result.cash -= sign * order.price * order.quantity + fee
+                result.finalPosition += sign * quantity
+                result.cash -= sign * order.price * quantity + fee
                 result.fills.append(ReplayFill(
-                    orderID: order.id, side: order.side, price: order.price, quantity: order.quantity,
+                    orderID: order.id, side: order.side, price: order.price, quantity: quantity,
                     arrivalNs: order.arrivalNs, exchangeNs: exchangeNs, localNs: ns, maker: true, queueAhead: order.queueAtPlacement,
                     entryLatencyNs: order.arrivalNs - sentNs, responseLatencyNs: ns - exchangeNs, fee: fee))
-                end(order.id)
+                if done { end(order.id) }
             }
         }
 

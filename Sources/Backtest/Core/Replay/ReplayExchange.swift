@@ -1,19 +1,27 @@
 /// The exchange side of a replay: the recorded book and the strategy's resting quotes, matched
-/// as hftbacktest's `NoPartialFillExchange` matches them (`--fills whole`).
+/// as hftbacktest 2.4.4's `NoPartialFillExchange` (`--fills whole`) or `PartialFillExchange`
+/// (`--fills partial`) matches them.
 ///
 /// The book is the recorded one: the strategy's orders never change it (as in hftbacktest and
-/// nautilus_trader). A resting quote fills whole:
+/// nautilus_trader). A resting quote fills, for what is left of it:
 /// - when a trade print at a better price than the quote goes by (a taker buy above an ask
 ///   quote, a taker sell below a bid quote);
-/// - when the trades at its price have passed the queue ahead of it (`QueueModel.executable`);
-/// - when the opposite touch moves onto or through it (the best bid rising to an ask quote).
-/// Prints without a taker side are not matched against quotes.
+/// - when the opposite touch moves onto or through it (the best bid rising to an ask quote);
+/// - when the trades at its price have passed the queue ahead of it (`QueueModel.executable`):
+///   whole (`FillModel.whole`), or by the quantity they passed it by, in whole lots, when that
+///   is no more than what is left (`FillModel.partial`; the rest stays at the front).
+/// A quote ends when less than half a lot of it is left. (hftbacktest 2.4.4's partial exchange
+/// keeps a quote whose piece was exactly what was left in its book, and stops with an error
+/// when anything reaches it again; here it ends.) Prints without a taker side are not matched
+/// against quotes.
 struct ReplayExchange {
     struct Order {
         var id: Int
         var side: OrderSide
         var price: Double
         var quantity: Double
+        /// What is left of it after the fills so far.
+        var leaves: Double
         /// When it reached the book, UTC nanoseconds.
         var arrivalNs: Int64
         var queueAtPlacement: Double
@@ -26,10 +34,12 @@ struct ReplayExchange {
         case rejected(Int)
         case cancelled(Int)
         case cancelFailed(Int)
-        case filled(Order, exchangeNs: Int64)
+        /// An execution of `quantity`; the order as it is after it (`done`: nothing left).
+        case filled(Order, quantity: Double, exchangeNs: Int64, done: Bool)
     }
 
     let queueModel: QueueModel
+    let fillModel: FillModel
     let lot: Double
     private(set) var book = OrderBook()
     /// Resting quotes, in the order they arrived.
@@ -47,8 +57,9 @@ struct ReplayExchange {
         return answers
     }
 
-    init(queueModel: QueueModel, lot: Double) {
+    init(queueModel: QueueModel, fillModel: FillModel = .whole, lot: Double) {
         self.queueModel = queueModel
+        self.fillModel = fillModel
         self.lot = lot
     }
 
@@ -60,13 +71,16 @@ struct ReplayExchange {
             guard let taker = t.side, !resting.isEmpty else { return }
             // A taker buy meets the ask quotes, a taker sell the bid quotes.
             let quoteSide: OrderSide = taker == .buy ? .sell : .buy
-            let model = queueModel, lot = lot
+            let model = queueModel, lot = lot, partial = fillModel == .partial
             fill(at: ns) { order in
-                guard order.side == quoteSide else { return false }
-                if quoteSide == .sell ? order.price < t.price : order.price > t.price { return true }
-                guard order.price == t.price else { return false }
+                guard order.side == quoteSide else { return 0 }
+                if quoteSide == .sell ? order.price < t.price : order.price > t.price { return order.leaves }
+                guard order.price == t.price else { return 0 }
                 model.traded(&order.queue, quantity: t.quantity)
-                return model.executable(&order.queue, lot: lot) > 0
+                let executable = model.executable(&order.queue, lot: lot)
+                guard executable > 0 else { return 0 }
+                // hftbacktest: the executable quantity unless it exceeds what is left.
+                return partial && executable <= order.leaves ? executable : order.leaves
             }
         case .book(let b):
             if b.kind == .snapshot {
@@ -101,22 +115,28 @@ struct ReplayExchange {
         switch side {
         case .buy:
             guard let best = book.bestBid, previousBest.map({ best > $0 }) ?? true else { return }
-            fill(at: ns) { $0.side == .sell && $0.price <= best }
+            fill(at: ns) { $0.side == .sell && $0.price <= best ? $0.leaves : 0 }
         case .sell:
             guard let best = book.bestAsk, previousBest.map({ best < $0 }) ?? true else { return }
-            fill(at: ns) { $0.side == .buy && $0.price >= best }
+            fill(at: ns) { $0.side == .buy && $0.price >= best ? $0.leaves : 0 }
         }
     }
 
-    /// Fills whole, in arrival order, every resting quote `filled` says so of.
-    private mutating func fill(at ns: Int64, _ filled: (inout Order) -> Bool) {
+    /// Executes, in arrival order, what `executed` says of each resting quote (0: nothing, else
+    /// at most what is left of it); a quote with less than half a lot left ends.
+    private mutating func fill(at ns: Int64, _ executed: (inout Order) -> Double) {
         var i = 0
         while i < resting.count {
-            if filled(&resting[i]) {
-                answer(.filled(resting.remove(at: i), exchangeNs: ns))
-            } else {
+            let quantity = executed(&resting[i])
+            guard quantity > 0 else {
                 i += 1
+                continue
             }
+            resting[i].leaves -= quantity
+            let order = resting[i]
+            let done = (order.leaves / lot).rounded() <= 0
+            if done { resting.remove(at: i) } else { i += 1 }
+            answer(.filled(order, quantity: quantity, exchangeNs: ns, done: done))
         }
     }
 
@@ -129,7 +149,7 @@ struct ReplayExchange {
             return
         }
         let queue = queueModel.placed(levelQuantity: book.quantity(side, at: price) ?? 0)
-        resting.append(Order(id: id, side: side, price: price, quantity: quantity, arrivalNs: ns, queueAtPlacement: queue.ahead, queue: queue))
+        resting.append(Order(id: id, side: side, price: price, quantity: quantity, leaves: quantity, arrivalNs: ns, queueAtPlacement: queue.ahead, queue: queue))
         answer(.accepted(id))
     }
 

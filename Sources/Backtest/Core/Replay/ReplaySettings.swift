@@ -9,6 +9,8 @@ package struct ReplaySettings: Sendable {
     package var maxPosition: Double
     package var latency: ReplayLatency
     package var queue: QueueModel
+    /// Whether a quote fills whole or in pieces at its price (`--fills`).
+    package var fills: FillModel
     /// Maker fee in basis points of a fill's notional; negative: a rebate.
     package var makerBps: Double
     /// The quantity step: fills come in whole lots, and a queue must be passed by half a lot.
@@ -20,7 +22,7 @@ package struct ReplaySettings: Sendable {
     /// - Throws: `InputError` naming the setting: `every` not positive, a quote size below the
     ///   lot, a maximum position below the quote size, a lot that is not positive.
     package init(everyNs: Int64, quoteSize: Double, maxPosition: Double, latency: ReplayLatency,
-                queue: QueueModel = .riskAverse, makerBps: Double = 0, lot: Double, startMs: Int64? = nil) throws {
+                queue: QueueModel = .riskAverse, fills: FillModel = .whole, makerBps: Double = 0, lot: Double, startMs: Int64? = nil) throws {
         guard everyNs > 0 else { throw InputError("the step must be longer than 0", setting: .every, value: "\(everyNs)ns") }
         guard lot.isFinite, lot > 0 else { throw InputError("the lot must be a positive number", setting: .lot, value: "\(lot)") }
         guard quoteSize.isFinite, quoteSize >= lot * (1 - 1e-9) else {
@@ -35,6 +37,7 @@ package struct ReplaySettings: Sendable {
         self.maxPosition = maxPosition
         self.latency = latency
         self.queue = queue
+        self.fills = fills
         self.makerBps = makerBps
         self.lot = lot
         self.startMs = startMs

@@ -37,9 +37,7 @@ package struct ReplayJob {
         let every = try ReplayDuration.nanoseconds(parsing: self.every ?? "100ms", setting: .every)
         let latency = try replayLatency()
         let queue = try QueueModel(parsing: self.queue ?? "riskaverse")
-        if let fills, fills != "whole" {
-            throw InputError("expected whole (partial fills are not replayed yet)", setting: .fills, value: fills)
-        }
+        let fills = try FillModel(parsing: self.fills ?? "whole")
         let bid = try quoteBid.map { try QuoteExpression($0, setting: .quoteBid) }
         let ask = try quoteAsk.map { try QuoteExpression($0, setting: .quoteAsk) }
         guard bid != nil || ask != nil else { throw InputError(.needsSetting, "a replay needs a quote", setting: .quoteBid) }
@@ -48,7 +46,7 @@ package struct ReplayJob {
         var source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
         let lot = try self.lot ?? LotInference.lot(of: &source)
         let settings = try ReplaySettings(everyNs: every, quoteSize: quoteSize, maxPosition: maxPosition, latency: latency,
-                                          queue: queue, makerBps: makerBps ?? 0, lot: lot, startMs: fromMs)
+                                          queue: queue, fills: fills, makerBps: makerBps ?? 0, lot: lot, startMs: fromMs)
         source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
         return (try EventReplay(settings: settings, bidQuote: bid, askQuote: ask).run(&source), settings)
     }

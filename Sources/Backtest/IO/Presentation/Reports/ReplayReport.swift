@@ -63,7 +63,7 @@ package enum ReplayReport {
             ("entry_latency_ms", .number(settings.latency.entryNs.map { Double($0) / 1e6 } ?? .nan)),
             ("response_latency_ms", .number(settings.latency.responseNs.map { Double($0) / 1e6 } ?? .nan)),
             ("queue", .string(settings.queue.name)),
-            ("fills_model", .string("whole")),
+            ("fills_model", .string(settings.fills.name)),
             ("lot", .number(settings.lot)),
         ])
     }
