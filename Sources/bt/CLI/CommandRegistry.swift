@@ -35,5 +35,6 @@ enum CommandRegistry {
         .benchStats,
         .benchLive,
         .benchKernel,
+        .benchReplay,
     ]
 }
