@@ -93,8 +93,7 @@ struct ReplayExchange {
     /// A quantity of less than half a lot removes the level (as hftbacktest's depth does).
     private mutating func set(_ side: OrderSide, price: Double, quantity: Double, at ns: Int64) {
         let previousBest = side == .buy ? book.bestBid : book.bestAsk
-        let previous = book.quantity(side, at: price) ?? 0
-        book.setUnchecked(side, price: price, quantity: (quantity / lot).rounded() == 0 ? 0 : quantity)
+        let previous = book.setUnchecked(side, price: price, quantity: (quantity / lot).rounded() == 0 ? 0 : quantity) ?? 0
         for i in resting.indices where resting[i].side == side && resting[i].price == price {
             queueModel.levelChanged(&resting[i].queue, previous: previous, quantity: quantity)
         }
