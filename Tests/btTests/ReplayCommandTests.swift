@@ -65,6 +65,8 @@ struct ReplayCommandTests {
         (["--queue", "fifo"], "--queue"),
         (["--fills", "all"], "--fills"),
         (["--quote-bid", "best_bidd"], "did you mean 'best_bid'"),
+        (["--quote-bid", "atr(14)"], "atr reads candles"),
+        (["--quote-bid", "ema(mid, spread)"], "n of ema must be a fixed number"),
     ])
     func badInput(extra: [String], message: String) throws {
         let db = try Self.store()
@@ -74,6 +76,23 @@ struct ReplayCommandTests {
         }
         let r = try BT.run(args)
         #expect(r.status == 2 && r.stderr.contains(message), "\(args): \(r.status) \(r.stderr)")
+    }
+
+    @Test("series functions over the step-sampled book: ema(mid, n) quotes once its warm-up is over")
+    func seriesFunctions() throws {
+        let db = try Self.store()
+        func replay(_ n: Int) throws -> [String: Any] {
+            let r = try BT.run(["replay", "SYN", "--db", db, "--quote-bid", "ema(mid, \(n)) - 1", "--quote-ask", "ema(mid, \(n)) + 1",
+                                "--quote-size", "1", "--max-position", "3", "--every", "50ms", "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try RunCommandTests.json(r.stdout)
+        }
+        let short = try replay(5)
+        let steps = try #require(short["steps"] as? Int)
+        #expect((short["orders_sent"] as? Int ?? 0) > 0 && (short["fills"] as? Int ?? 0) > 0)
+        // A period longer than the replay's steps never leaves its warm-up: nothing is sent.
+        let long = try replay(steps + 1)
+        #expect(long["orders_sent"] as? Int == 0 && long["steps"] as? Int == steps)
     }
 
     @Test("quotes without --max-position, or no quote at all, exit 2; so does a symbol without a book")

@@ -35,5 +35,6 @@ enum CommandRegistry {
         .benchStats, .benchScale,
         .benchLive,
         .benchKernel,
+        .benchReplay,
     ]
 }

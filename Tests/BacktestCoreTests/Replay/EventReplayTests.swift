@@ -164,7 +164,10 @@ struct EventReplayTests {
         book.apply(BookEvent(timeMs: 0, kind: .snapshot, bids: [BookLevel(price: 100, quantity: 3), BookLevel(price: 99, quantity: 1)],
                              asks: [BookLevel(price: 101, quantity: 1)]))
         let s = BookState(book: book, lastTrade: 100.5, position: 2)
-        func v(_ text: String) throws -> Double { try QuoteExpression(text, setting: .quoteBid).value(s) }
+        func v(_ text: String) throws -> Double {
+            var q = try QuoteExpression(text, setting: .quoteBid)
+            return q.next(s)
+        }
         #expect(try v("mid") == 100.5 && v("spread") == 1 && v("bid_qty(2)") == 1 && v("ask_qty(2)") == 0)
         #expect(try v("imbalance(2)") == (4.0 - 1) / 5 && v("microprice") == (100.0 * 1 + 101 * 3) / 4)
         #expect(try v("min(best_bid, last_trade) - position * 0.5") == 99 && v("floor(mid)") == 100)

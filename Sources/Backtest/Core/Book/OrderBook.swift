@@ -102,11 +102,13 @@ public struct OrderBook: Sendable, Equatable {
     /// (`BookReplay`, the live book of `bt live`): the check is O(n), and a recorded stream sets
     /// millions of levels.
     @inline(__always)
-    package mutating func setUnchecked(_ side: OrderSide, price: Double, quantity: Double) {
+    /// - Returns: the quantity the level held before, nil when there was none.
+    @discardableResult
+    package mutating func setUnchecked(_ side: OrderSide, price: Double, quantity: Double) -> Double? {
         precondition(price.isFinite && quantity.isFinite, "book levels need finite prices and quantities")
         switch side {
-        case .buy: bidLevels.set(price, quantity: quantity)
-        case .sell: askLevels.set(price, quantity: quantity)
+        case .buy: return bidLevels.set(price, quantity: quantity)
+        case .sell: return askLevels.set(price, quantity: quantity)
         }
     }
 

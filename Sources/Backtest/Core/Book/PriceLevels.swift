@@ -72,9 +72,13 @@ struct PriceLevels: Sendable {
 
     /// Sets the quantity at `price`; a quantity of 0 (or less) removes the level, and removing an
     /// absent level does nothing.
+    /// - Returns: the quantity the level held before, nil when there was none (one search for
+    ///   both, where `quantity(at:)` then `set` search twice).
     /// - Complexity: O(log n).
-    mutating func set(_ price: Double, quantity: Double) {
+    @discardableResult
+    mutating func set(_ price: Double, quantity: Double) -> Double? {
         let i = index(of: price)
+        let previous = i >= 0 ? nodes[Int(i)].quantity : nil
         if quantity > 0 {
             if i >= 0 {
                 nodes[Int(i)].quantity = quantity
@@ -92,6 +96,7 @@ struct PriceLevels: Sendable {
             if root >= 0 { nodes[Int(root)].parent = Self.none }
             count -= 1
         }
+        return previous
     }
 
     /// Removes the best level.

@@ -86,8 +86,9 @@ package struct EventReplay {
 
     private struct Run {
         let settings: ReplaySettings
-        let bidQuote: QuoteExpression?
-        let askQuote: QuoteExpression?
+        /// The quotes, evaluated at every step (their series functions sample every step).
+        var bidQuote: QuoteExpression?
+        var askQuote: QuoteExpression?
         var exchange: ReplayExchange
         var toExchange = Inbox<Request>()
         var toLocal = Inbox<ReplayExchange.Response>()
@@ -215,8 +216,9 @@ package struct EventReplay {
             let state = BookState(book: exchange.book, lastTrade: exchange.lastTrade, position: result.finalPosition)
             if let id = bidSlot, orders[id]?.state == .working { result.stepsQuotedBid += 1 }
             if let id = askSlot, orders[id]?.state == .working { result.stepsQuotedAsk += 1 }
-            quote(.buy, bidQuote?.value(state) ?? .nan, state, at: ns)
-            quote(.sell, askQuote?.value(state) ?? .nan, state, at: ns)
+            let bid = bidQuote?.next(state) ?? .nan, ask = askQuote?.next(state) ?? .nan
+            quote(.buy, bid, state, at: ns)
+            quote(.sell, ask, state, at: ns)
         }
 
         mutating func quote(_ side: OrderSide, _ wanted: Double, _ state: BookState, at ns: Int64) {

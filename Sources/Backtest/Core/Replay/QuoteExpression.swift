@@ -5,12 +5,19 @@ import Foundation
 ///
 /// Values: `best_bid`, `best_ask`, `mid`, `spread`, `microprice`, `last_trade`, `position`,
 /// `bid_qty(k)`, `ask_qty(k)` and `imbalance(k)` (k a whole number from 1); numbers; `+ - * /`,
-/// unary minus, parentheses and `abs`, `min`, `max`, `floor`, `ceil`, `sqrt`, `log`, `exp`.
-/// NaN (a value of an empty side, `0 / 0`) quotes nothing on that side. The series functions of
-/// the rule language over the step-sampled values (`ema(mid, 50)`) are not available yet.
+/// unary minus, parentheses and `abs`, `min`, `max`, `floor`, `ceil`, `sqrt`, `log`, `exp`;
+/// and the rule language's series functions over the values sampled at each step
+/// (`ema(mid, 50)`, `highest(best_bid, 20)`, `bb(mid, 20, 2).upper`, `mid[1]`: `QuoteSeries`).
+/// NaN (a value of an empty side, `0 / 0`, a series function in its warm-up) quotes nothing
+/// on that side.
+///
+/// An expression with series functions keeps their state: `next` is called once per step, in
+/// step order, and a copy made before the first step starts afresh.
 package struct QuoteExpression: Sendable {
     package let text: String
     private let term: Term
+    /// The series functions' states, indexed by `Term.series`.
+    private var series: [QuoteSeries]
 
     private indirect enum Term: Sendable {
         case constant(Double)
@@ -19,6 +26,8 @@ package struct QuoteExpression: Sendable {
         case imbalance(Int)
         case unary(ExpressionNode.UnaryOperation, Term)
         case binary(ExpressionNode.BinaryOperation, Term, Term)
+        /// `series[k]` of the values of its arguments.
+        case series(Int, [Term])
     }
 
     private enum Value: String, CaseIterable, Sendable {
@@ -26,24 +35,27 @@ package struct QuoteExpression: Sendable {
         case lastTrade = "last_trade", position
     }
 
-    private static let functions = ["bid_qty", "ask_qty", "imbalance", "abs", "min", "max", "floor", "ceil", "sqrt", "log", "exp"]
+    /// The functions a quote evaluates itself; the rule language's others are series functions.
+    private static let ownFunctions = ["bid_qty", "ask_qty", "imbalance", "abs", "min", "max", "floor", "ceil", "sqrt", "log", "exp"]
 
     /// Parses and checks `text`, given as `setting`.
     /// - Throws: `InputError` at `setting`, the expression shown with a caret under the mistake.
     package init(_ text: String, setting: Setting) throws {
         let located = try LocatedExpression(text, origin: .setting(setting))
         self.text = text
+        var series: [QuoteSeries] = []
         do {
-            term = try Self.term(located.expression.root, source: text)
+            term = try Self.term(located.expression.root, source: text, series: &series)
         } catch let e as ExpressionError {
             throw LocatedExpression.inputError(e, .setting(setting))
         }
+        self.series = series
     }
 
-    /// The price at `state`.
-    package func value(_ state: BookState) -> Double { Self.evaluate(term, state) }
+    /// The price at the next step, whose book is `state`.
+    package mutating func next(_ state: BookState) -> Double { evaluate(term, state) }
 
-    private static func evaluate(_ t: Term, _ s: BookState) -> Double {
+    private mutating func evaluate(_ t: Term, _ s: BookState) -> Double {
         switch t {
         case .constant(let v): return v
         case .value(let v):
@@ -58,6 +70,10 @@ package struct QuoteExpression: Sendable {
             }
         case .level(let side, let k): return s.quantity(side, level: k)
         case .imbalance(let k): return s.imbalance(levels: k)
+        case .series(let k, let arguments):
+            var inputs: [Double] = []
+            for a in arguments { inputs.append(evaluate(a, s)) }
+            return series[k].next(inputs)
         case .unary(let op, let x):
             let v = evaluate(x, s)
             switch op {
@@ -85,7 +101,7 @@ package struct QuoteExpression: Sendable {
         }
     }
 
-    private static func term(_ node: ExpressionSyntax, source: String) throws -> Term {
+    private static func term(_ node: ExpressionSyntax, source: String, series: inout [QuoteSeries]) throws -> Term {
         func fail(_ kind: ExpressionError.Kind, _ reason: String, _ range: Range<Int> = node.range) -> ExpressionError {
             ExpressionError(kind, reason, at: range, in: source)
         }
@@ -97,14 +113,17 @@ package struct QuoteExpression: Sendable {
             let hint = Suggest.closest(to: name, among: known).map { "; did you mean '\($0)'?" }
                 ?? " (a quote reads \(known.joined(separator: ", ")), bid_qty(k), ask_qty(k), imbalance(k))"
             throw fail(.unknownSeries, "unknown book value '\(name)'\(hint)")
-        case .negate(let x): return .unary(.negate, try term(x, source: source))
+        case .negate(let x): return .unary(.negate, try term(x, source: source, series: &series))
         case .binary(let op, let a, let b, let opRange):
             guard !op.isComparison, !op.isLogical else {
                 throw fail(.type, "a quote is a price, not a condition", opRange)
             }
-            return .binary(op.operation, try term(a, source: source), try term(b, source: source))
+            return .binary(op.operation, try term(a, source: source, series: &series), try term(b, source: source, series: &series))
         case .call(.function(let name), let calleeRange, let arguments):
-            let args = try arguments.map { try term($0, source: source) }
+            if !ownFunctions.contains(name), ExpressionFunction.named(name) != nil {
+                return try sampled(node, source: source, series: &series)
+            }
+            let args = try arguments.map { try term($0, source: source, series: &series) }
             func count(_ n: Int) throws {
                 guard args.count == n else {
                     throw fail(.arguments, "\(name) takes \(n) argument\(n == 1 ? "" : "s"), not \(args.count)")
@@ -136,13 +155,23 @@ package struct QuoteExpression: Sendable {
                 }
                 return .unary(op, args[0])
             default:
-                let hint = Suggest.closest(to: name, among: functions).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = Suggest.closest(to: name, among: ownFunctions + ExpressionFunction.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
                 throw fail(.unknownFunction, "'\(name)' is not a function of quotes\(hint)", calleeRange)
             }
         case .call(.parameter, _, _), .parameter:
             throw fail(.unknownParameter, "quotes take no parameters")
-        case .member, .offset, .other, .not:
-            throw fail(.syntax, "quotes read the book at the step only: no offsets, outputs, '@' or conditions")
+        case .member, .offset:
+            return try sampled(node, source: source, series: &series)
+        case .other, .not:
+            throw fail(.syntax, "quotes read the book of the replayed symbol: no '@' or conditions")
         }
+    }
+
+    /// A series function over sampled values, its arguments compiled as quote terms.
+    private static func sampled(_ node: ExpressionSyntax, source: String, series: inout [QuoteSeries]) throws -> Term {
+        let s = try QuoteSeries(node, source: source)
+        let arguments = try s.arguments.map { try term($0, source: source, series: &series) }
+        series.append(s)
+        return .series(series.count - 1, arguments)
     }
 }

@@ -52,8 +52,11 @@ struct ReplayExchange {
     private mutating func answer(_ response: Response) { answers.append(response) }
 
     /// The answers made since the last call, in the order they were made.
+    /// - Complexity: O(1) without answers (most events): no buffer is copied or allocated (keeping
+    ///   the capacity of a buffer just handed out copied it, once per event).
     mutating func takeAnswers() -> [Response] {
-        defer { answers.removeAll(keepingCapacity: true) }
+        guard !answers.isEmpty else { return [] }
+        defer { answers = [] }
         return answers
     }
 
@@ -107,8 +110,7 @@ struct ReplayExchange {
     /// A quantity of less than half a lot removes the level (as hftbacktest's depth does).
     private mutating func set(_ side: OrderSide, price: Double, quantity: Double, at ns: Int64) {
         let previousBest = side == .buy ? book.bestBid : book.bestAsk
-        let previous = book.quantity(side, at: price) ?? 0
-        book.setUnchecked(side, price: price, quantity: (quantity / lot).rounded() == 0 ? 0 : quantity)
+        let previous = book.setUnchecked(side, price: price, quantity: (quantity / lot).rounded() == 0 ? 0 : quantity) ?? 0
         for i in resting.indices where resting[i].side == side && resting[i].price == price {
             queueModel.levelChanged(&resting[i].queue, previous: previous, quantity: quantity)
         }

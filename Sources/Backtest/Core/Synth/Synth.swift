@@ -114,8 +114,9 @@ package enum Synth {
     @inline(__always)
     static func rounded(_ x: Double) -> Double { max(0.01, (x * 100).rounded() / 100) }
 
-    /// SplitMix64's finaliser: spreads nearby seeds over the whole seed space.
-    static func mix(_ x: UInt64) -> UInt64 {
+    /// SplitMix64's finaliser: spreads nearby seeds over the whole seed space; `mix(s)` with `s`
+    /// stepped by 0x9E3779B97F4A7C15 after each call is SplitMix64's sequence.
+    package static func mix(_ x: UInt64) -> UInt64 {
         var z = x &+ 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
