@@ -8,7 +8,7 @@ extension Command {
         options: [
             .from.withHelp("First event time, inclusive (YYYY-MM-DD or ISO-8601)"), .to.withHelp("Last event time, inclusive"),
             .every, .quoteBid, .quoteAsk, .quoteSize, .maxPosition, .latency, .latencyFile, .queue, .fills, .replayMakerBps, .replayLot,
-            .out.withHelp("Write fills.csv and stats.json to DIR"), .force.withHelp("Let --out replace a directory of bt output"), .json,
+            .out.withHelp("Write fills.csv, stats.json and report.md to DIR"), .force.withHelp("Let --out replace a directory of bt output"), .json,
         ]
     ) { args in
         var job = ReplayJob(symbol: try args.symbol(at: 0))

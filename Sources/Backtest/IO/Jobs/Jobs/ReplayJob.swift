@@ -62,12 +62,14 @@ package struct ReplayJob {
         return try latency.map(ReplayLatency.init(parsing:)) ?? ReplayLatency(entryNs: 0, responseNs: 0)
     }
 
-    /// Writes `fills.csv` and `stats.json` to the folder `path`, whole or not at all.
+    /// Writes `fills.csv`, `stats.json` and `report.md` to the folder `path`, whole or not at all.
     /// - Throws: `InputError` when `path` may not be replaced (`OutputDirectory.check`).
     package func write(_ result: ReplayResult, settings: ReplaySettings, to path: String, force: Bool) throws {
         let staged = try OutputDirectory.stage(path, force: force)
         try staged.write(ReplayReport.fillsCSV(result), to: "fills.csv")
         try staged.write(ReplayReport.json(result, symbol: symbol, settings: settings).serialized() + "\n", to: "stats.json")
+        let setup = ReplayReport.Setup(symbol: symbol, quoteBid: quoteBid, quoteAsk: quoteAsk, latencyFile: latencyFile)
+        try staged.write(ReplayReport.markdown(result, setup: setup, settings: settings), to: "report.md")
         try staged.commit()
     }
 }

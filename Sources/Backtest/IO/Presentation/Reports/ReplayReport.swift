@@ -1,10 +1,10 @@
 import BacktestCore
 
 /// What `bt replay` shows of an event-level replay (`EventReplay`): its statistics as text and
-/// JSON, and its fills as CSV.
+/// JSON, its fills as CSV, and `report.md` (`ReplayReport+Markdown`).
 package enum ReplayReport {
     /// The files a replay writes into its output directory.
-    package static let files = ["fills.csv", "stats.json"]
+    package static let files = ["fills.csv", "stats.json", "report.md"]
 
     /// One fill a row: local and exchange times (ISO-8601 UTC), side, price, quantity, maker or
     /// taker, the queue ahead at placement, the entry and response latencies in milliseconds,
