@@ -17,12 +17,6 @@ extension ReplayReport {
     /// The statistics of `json` that are shares of a whole: shown as percentages.
     static let fractionKeys: Set<String> = ["maker_share", "quoted_share_bid", "quoted_share_ask"]
 
-    /// The members of `json` that `report.md`'s statistics table shows, `pnl` to `events` (the
-    /// rest are the settings, in their own table).
-    static let statisticKeys: [String] = ["pnl", "final_position", "final_mid", "cash", "fills", "maker_fills", "maker_share",
-                                          "volume", "turnover", "fees", "orders_sent", "cancels_sent", "rejected_post_only",
-                                          "not_placed_crossing", "steps", "quoted_share_bid", "quoted_share_ask", "events"]
-
     /// `report.md`: the settings (quote expressions as inline code, every user string escaped),
     /// the statistics of `stats.json` (the same numbers: shortest round-trip form, shares as
     /// percentages with two decimals, NaN as n/a), the fills by side and a link to `fills.csv`.
@@ -32,9 +26,10 @@ extension ReplayReport {
 
         md += "\n## Statistics\n\nAs in `stats.json`; PnL is cash plus the position marked at the final mid.\n\n"
         md += "| statistic | value |\n|---|---:|\n"
-        if case .object(let fields) = json(result, symbol: setup.symbol, settings: settings) {
-            for key in statisticKeys {
-                guard let value = fields.first(where: { $0.key == key })?.value else { continue }
+        // `json`'s statistics run from `pnl` to `events`; the settings that follow have their table.
+        if case .object(let fields) = json(result, symbol: setup.symbol, settings: settings),
+           let first = fields.firstIndex(where: { $0.key == "pnl" }), let last = fields.firstIndex(where: { $0.key == "events" }) {
+            for (key, value) in fields[first...last] {
                 let fraction = fractionKeys.contains(key)
                 md += "| \(key)\(fraction ? " [%]" : "") | \(statisticText(value, fraction: fraction)) |\n"
             }

@@ -34,7 +34,8 @@ package enum ReplayReport {
         return base + "." + digits(millis, 3) + (rest == 0 ? "" : digits(rest, 6)) + "Z"
     }
 
-    /// The statistics, snake_case keys, NaN as null.
+    /// The statistics, snake_case keys, NaN as null: the range, `pnl` to `events` (report.md's
+    /// statistics table), then the settings.
     package static func json(_ result: ReplayResult, symbol: String, settings: ReplaySettings) -> JSONValue {
         .object([
             ("symbol", .string(symbol)),
