@@ -40,7 +40,7 @@ def escaped_text(s):
 
 def render(title, json_text, kind):
     """The same bytes as Swift's HTMLPage.render(title:json:kind:)."""
-    assert kind in ("run", "sweep", "screen", "chart")
+    assert kind in ("run", "sweep", "screen", "chart", "replay")
     a = assets()
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

@@ -16,6 +16,9 @@ Imports the shipped data and 30 synthetic symbols into a scratch store, then let
 - OUT/screen        bt screen ma-cross --all --out ...
 - OUT/run-thinned   bt run ma-cross LONG --out ...             (100,000 1m bars: the chart thinned for display)
 - OUT/chart         bt chart GOOG --ind bb:20,2 --ind ema:50 --ind rsi --ind macd --html .../report.html
+- OUT/replay        bt replay SYN --quote-bid best_bid --quote-ask 'best_ask + 1' ... --out ... (the committed
+                    synthetic L2 market of the replay tests: a point per 50 ms step, fills.csv beside it)
+- OUT/replay-thinned the same every 1 ms: 124,031 steps, the chart thinned for display
 
 and the stored candles of every symbol used, as `bt data export` prints them, in OUT/exports/SYMBOL.csv
 (test_reports.py --exports reads the tooltip values back against them).
@@ -74,6 +77,14 @@ def main():
     os.makedirs(os.path.join(out, "chart"))
     bt("chart", "GOOG", "--ind", "bb:20,2", "--ind", "ema:50", "--ind", "rsi", "--ind", "macd",
        "--html", os.path.join(out, "chart", "report.html"))
+    # Replays need a stored book: the replay tests' synthetic L2 market (Tests/Fixtures/replay).
+    books = os.path.join(out, "book.sqlite")
+    bt("data", "import", "Tests/Fixtures/replay/synthetic_book.jsonl", "--format", "book", "--symbol", "SYN", store=books)
+    bt("data", "import", "Tests/Fixtures/replay/synthetic_trades.jsonl", "--format", "trades", "--timeframe", "1m",
+       "--symbol", "SYN", store=books)
+    for name, every in (("replay", "50ms"), ("replay-thinned", "1ms")):
+        bt("replay", "SYN", "--quote-bid", "best_bid", "--quote-ask", "best_ask + 1", "--quote-size", "0.5", "--max-position", "1",
+           "--every", every, "--latency", "1ms,3ms", "--out", os.path.join(out, name), store=books)
     symbols = ["GOOG", "EURUSD", "LONG"] + [f"SYN{k:04d}" for k in range(1, 31)]
     for symbol in symbols:
         with open(os.path.join(out, "exports", symbol + ".csv"), "w", encoding="utf-8") as f:

@@ -832,7 +832,51 @@ def test_screen(page):
     check_clean(page)
 
 
-TESTS = {"run": test_run, "chart": test_chart, "sweep": test_sweep, "screen": test_screen}
+def test_replay(page):
+    """A replay: the mid, quotes and fills on top, the position below; every fill of fills.csv
+    decoded by the chart, and the tooltip of the first fill's point reading fills.csv's price."""
+    import csv
+    page.no_candles = True
+    api = "btCharts['bt-chart']"
+    rp = page.data["replay"]
+    with open(os.path.join(os.path.dirname(page.path), "fills.csv"), newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    check(rows, "the replay has no fills to check")
+    st = page.state(api)
+    check(st["panes"] == ["price", "position"], f"panes {st['panes']}")
+    check(st["candles"] == len(values_of(rp["time"])), "the chart's points are not the data's")
+    for key in ("mid", "bid_quote", "ask_quote", "position"):
+        check(page.js(f"return window.{api}.path(arguments[0], arguments[1]).length", key, "position" if key == "position" else "price") > 0,
+              f"{key} is not drawn")
+    legend = page.js(f"return window.{api}.legend('price')")
+    check(all(x in legend for x in ("Mid", "Bid quote", "Ask quote")), f"legend {legend}")
+    fills = page.js(f"return window.{api}.fills()")
+    check(fills["n"] == len(rows), f"{fills['n']} fills in the chart, {len(rows)} in fills.csv")
+    check(fills["price"] == [float(r["price"]) for r in rows], "the chart's fill prices are not fills.csv's")
+    check(fills["buy"] == [r["side"] == "buy" for r in rows], "the chart's fill sides are not fills.csv's")
+    thinned = rp.get("thinned")
+    check(bool(thinned) == any("thinned for display" in s for s in page.data["subtitle"]), "the page does not say whether it is thinned")
+    page.shot("replay")
+    # The first fill's point, zoomed in so a pixel is one point: its tooltip reads fills.csv's first row.
+    i = fills["index"][0]
+    page.js(f"window.{api}.zoomTo(arguments[0], arguments[1])", max(0, i - 15), i + 15)
+    p = page.js(f"return window.{api}.clientPoint(arguments[0], 'price')", i)
+    page.move(p["x"], p["y"])
+    time.sleep(0.1)
+    tip = tooltip_values(page, "bt-chart-tooltip")
+    check(tip and tip["index"] == i, f"hovering point {i} gave {tip}")
+    check("fill" in tip and tip["fill"].split(" @ ")[1] == rows[0]["price"], f"tooltip fill {tip.get('fill')} vs {rows[0]}")
+    check(float(tip["fill"].split(" @ ")[0]) == float(rows[0]["quantity"]), f"tooltip fill {tip.get('fill')} vs {rows[0]}")
+    check(all(k in tip for k in ("mid", "bid_quote", "ask_quote", "position")), f"tooltip rows {sorted(tip)}")
+    page.shot("replay-zoomed")
+    check(page.js("return !!document.getElementById('bt-table-stats') && !!document.getElementById('bt-table-settings')"),
+          "the statistics and settings tables are missing")
+    check_resize(page, "bt-chart")
+    check_clean(page)
+    check_dark(page)
+
+
+TESTS = {"run": test_run, "chart": test_chart, "sweep": test_sweep, "screen": test_screen, "replay": test_replay}
 
 
 def edge_pages():
@@ -934,7 +978,7 @@ def main():
                 if EXPORTS and not getattr(page, "no_candles", False):
                     check(getattr(page, "verified_against_store", False), "no chart of this page was read back against bt data export")
                 print(f"ok    {name:14s} {kind:6s} {time.time() - t0:5.1f}s  first paint {page.js('return window.btPage.firstPaintMs') or 0:.0f} ms"
-                      + ("  (equity = equity.csv)" if getattr(page, "no_candles", False) else "  (tooltips = bt data export)" if EXPORTS else ""))
+                      + ("  (fills = fills.csv)" if kind == "replay" else "  (equity = equity.csv)" if getattr(page, "no_candles", False) else "  (tooltips = bt data export)" if EXPORTS else ""))
             except Exception as e:  # report and go on with the next page
                 failures.append((name, e))
                 print(f"FAIL  {name:14s} {e}")

@@ -8,7 +8,7 @@ extension Command {
         options: [
             .from.withHelp("First event time, inclusive (YYYY-MM-DD or ISO-8601)"), .to.withHelp("Last event time, inclusive"),
             .every, .quoteBid, .quoteAsk, .quoteSize, .maxPosition, .latency, .latencyFile, .queue, .fills, .replayMakerBps, .replayLot,
-            .out.withHelp("Write fills.csv, stats.json and report.md to DIR"), .force.withHelp("Let --out replace a directory of bt output"), .json,
+            .out.withHelp("Write fills.csv, stats.json, report.md and report.html to DIR"), .force.withHelp("Let --out replace a directory of bt output"), .json,
         ]
     ) { args in
         var job = ReplayJob(symbol: try args.symbol(at: 0))
@@ -20,7 +20,7 @@ extension Command {
         (job.makerBps, job.lot) = (try args.double(.replayMakerBps), try args.double(.replayLot))
         let out = args.value(.out)
         if let out { try OutputDirectory.check(out, force: args.flag(.force)) }
-        let (result, settings) = try job.run(store: try args.openStore())
+        let (result, settings) = try job.run(store: try args.openStore(), trace: out != nil)
         if let out { try job.write(result, settings: settings, to: out, force: args.flag(.force)) }
         let json = ReplayReport.json(result, symbol: job.symbol, settings: settings)
         args.flag(.json) ? Output.line(json.serialized()) : Output.write(ReplayReport.text(json))

@@ -25,6 +25,9 @@ package struct EventReplay {
     package let settings: ReplaySettings
     package let bidQuote: QuoteExpression?
     package let askQuote: QuoteExpression?
+    /// Whether the result keeps the state at every step (`ReplayResult.trace`, report.html's
+    /// chart); off, a step costs nothing more.
+    package var tracesSteps = false
 
     package init(settings: ReplaySettings, bidQuote: QuoteExpression?, askQuote: QuoteExpression?) {
         self.settings = settings
@@ -37,6 +40,7 @@ package struct EventReplay {
     ///   message falls at or after the start.
     package func run(_ events: inout some MarketEventSource) throws -> ReplayResult {
         var run = Run(settings: settings, bidQuote: bidQuote, askQuote: askQuote)
+        if tracesSteps { run.trace = ReplayTrace() }
         while let e = try events.next() { run.take(e) }
         return try run.finish()
     }
@@ -101,6 +105,8 @@ package struct EventReplay {
                                   finalPosition: 0, cash: 0, finalMid: .nan)
         var nextStepNs: Int64?
         var sawBook = false
+        /// The state at every step, when asked (`tracesSteps`).
+        var trace: ReplayTrace?
 
         init(settings: ReplaySettings, bidQuote: QuoteExpression?, askQuote: QuoteExpression?) {
             self.settings = settings
@@ -141,6 +147,7 @@ package struct EventReplay {
             }
             deliver(through: .max)
             result.finalMid = exchange.book.mid ?? .nan
+            result.trace = trace
             return result
         }
 
@@ -219,6 +226,11 @@ package struct EventReplay {
             let bid = bidQuote?.next(state) ?? .nan, ask = askQuote?.next(state) ?? .nan
             quote(.buy, bid, state, at: ns)
             quote(.sell, ask, state, at: ns)
+            if trace != nil {
+                // The quotes in force after the step: sent or working, not being cancelled.
+                let bidPrice = bidSlot.flatMap { orders[$0]?.price } ?? .nan, askPrice = askSlot.flatMap { orders[$0]?.price } ?? .nan
+                trace?.record(at: ns, (state.mid, bidPrice, askPrice, result.finalPosition))
+            }
         }
 
         mutating func quote(_ side: OrderSide, _ wanted: Double, _ state: BookState, at ns: Int64) {

@@ -45,6 +45,9 @@ package struct ReplayResult: Sendable {
     package var cash: Double
     /// The book's mid after the last event (NaN when a side is empty).
     package var finalMid: Double
+    /// The mid, the quotes in force and the position at every step, thinned to columns; nil
+    /// unless the replay was asked for it (`EventReplay.tracesSteps`).
+    package var trace: ReplayTrace? = nil
 
     /// Cash plus the position marked at the final mid.
     package var pnl: Double { cash + (finalPosition == 0 ? 0 : finalPosition * finalMid) }

@@ -29,11 +29,13 @@ package struct ReplayJob {
     package init(symbol: String) { self.symbol = symbol }
 
     /// Checks the settings, reads the events from `store` and replays them.
+    /// - Parameter trace: keep the state at every step for report.html's chart
+    ///   (`ReplayResult.trace`, bounded memory); `write` needs it for the page.
     /// - Throws: `InputError` naming the setting for bad input (a missing quote, size or
     ///   maximum position; `--every 0`; a negative latency; a bad latency file, or one given with
     ///   a latency; an unknown model; a quote size below the lot; no depth in the range);
     ///   `StoreError` while reading.
-    package func run(store: CandleStore) throws -> (result: ReplayResult, settings: ReplaySettings) {
+    package func run(store: CandleStore, trace: Bool = false) throws -> (result: ReplayResult, settings: ReplaySettings) {
         let every = try ReplayDuration.nanoseconds(parsing: self.every ?? "100ms", setting: .every)
         let latency = try replayLatency()
         let queue = try QueueModel(parsing: self.queue ?? "riskaverse")
@@ -48,7 +50,9 @@ package struct ReplayJob {
         let settings = try ReplaySettings(everyNs: every, quoteSize: quoteSize, maxPosition: maxPosition, latency: latency,
                                           queue: queue, fills: fills, makerBps: makerBps ?? 0, lot: lot, startMs: fromMs)
         source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
-        return (try EventReplay(settings: settings, bidQuote: bid, askQuote: ask).run(&source), settings)
+        var replay = EventReplay(settings: settings, bidQuote: bid, askQuote: ask)
+        replay.tracesSteps = trace
+        return (try replay.run(&source), settings)
     }
 
     /// The latency `latency` or `latencyFile` gives (at most one), else none.
@@ -62,7 +66,8 @@ package struct ReplayJob {
         return try latency.map(ReplayLatency.init(parsing:)) ?? ReplayLatency(entryNs: 0, responseNs: 0)
     }
 
-    /// Writes `fills.csv`, `stats.json` and `report.md` to the folder `path`, whole or not at all.
+    /// Writes `fills.csv`, `stats.json`, `report.md` and, when the replay traced its steps,
+    /// `report.html` to the folder `path`, whole or not at all.
     /// - Throws: `InputError` when `path` may not be replaced (`OutputDirectory.check`).
     package func write(_ result: ReplayResult, settings: ReplaySettings, to path: String, force: Bool) throws {
         let staged = try OutputDirectory.stage(path, force: force)
@@ -70,6 +75,7 @@ package struct ReplayJob {
         try staged.write(ReplayReport.json(result, symbol: symbol, settings: settings).serialized() + "\n", to: "stats.json")
         let setup = ReplayReport.Setup(symbol: symbol, quoteBid: quoteBid, quoteAsk: quoteAsk, latencyFile: latencyFile)
         try staged.write(ReplayReport.markdown(result, setup: setup, settings: settings), to: "report.md")
+        if let html = ReplayReport.html(result, setup: setup, settings: settings) { try staged.write(html, to: "report.html") }
         try staged.commit()
     }
 }

@@ -12,8 +12,9 @@ enum HTMLAssets {
     ///   volume, lines, histograms, areas, trades, fills, markers, regions), per-pixel min/max
     ///   decimation, zoom, pan, box zoom, crosshair with tooltip, timeframe aggregation, log scales;
     /// - `panels.js`: a report's chart object turned into panes (price, volume, indicators,
-    ///   equity, drawdown, trade P/L), the equity curve analysed, tables and the page header;
-    /// - `pages.js`: the four page kinds (run, chart, sweep with its heatmap, screen) and the
+    ///   equity, drawdown, trade P/L), the equity curve analysed, a replay's chart (mid, quotes,
+    ///   fills, position), tables and the page header;
+    /// - `pages.js`: the five page kinds (run, chart, sweep with its heatmap, screen, replay) and the
     ///   start-up code that reads the embedded data and exposes the read-only test hooks.
     static var script: String {
         "(function () {\n\"use strict\";\n" + scripts.joined() + "})();\n"

@@ -5,7 +5,7 @@ import Foundation
 package enum HTMLPage {
     /// Which page the data describes; the same names as the data's `kind`.
     package enum Kind: String, CaseIterable, Sendable {
-        case run, sweep, screen, chart
+        case run, sweep, screen, chart, replay
     }
 
     /// The complete page for `json`, a JSON object following the schema for `kind`.

@@ -1,10 +1,11 @@
 import BacktestCore
 
 /// What `bt replay` shows of an event-level replay (`EventReplay`): its statistics as text and
-/// JSON, its fills as CSV, and `report.md` (`ReplayReport+Markdown`).
+/// JSON, its fills as CSV, `report.md` (`ReplayReport+Markdown`) and `report.html`
+/// (`ReplayReport+HTML`).
 package enum ReplayReport {
     /// The files a replay writes into its output directory.
-    package static let files = ["fills.csv", "stats.json", "report.md"]
+    package static let files = ["fills.csv", "stats.json", "report.md", "report.html"]
 
     /// One fill a row: local and exchange times (ISO-8601 UTC), side, price, quantity, maker or
     /// taker, the queue ahead at placement, the entry and response latencies in milliseconds,

@@ -887,7 +887,7 @@ class Chart {
           // times get their day.
           const d = utc(tick), kind = st[1];
           if ((kind === "d" || kind === "w") && !lab.major && (!prev || prev.getUTCMonth() !== d.getUTCMonth())) lab.text = MONTHS[d.getUTCMonth()] + " " + d.getUTCDate();
-          else if ((kind === "h" || kind === "m") && !lab.major && (!prev || prev.getUTCDate() !== d.getUTCDate())) lab.text = MONTHS[d.getUTCMonth()] + " " + d.getUTCDate() + " " + lab.text;
+          else if ((kind === "h" || kind === "m" || kind === "s") && !lab.major && (!prev || prev.getUTCDate() !== d.getUTCDate())) lab.text = MONTHS[d.getUTCMonth()] + " " + d.getUTCDate() + " " + lab.text;
           else if (kind === "M" && !lab.major && !prev) lab.text += " " + d.getUTCFullYear();
           out.push({ x, text: lab.text, major: lab.major }); lastX = x; prev = d;
         }
@@ -1150,6 +1150,8 @@ class Chart {
       legend(paneId) { const p = self.panes.find(q => q.id === paneId); return p ? (p.legendShown || []).slice() : null; },
       /** The pane's plot area (chart-local CSS pixels). */
       plotArea(paneId) { const p = self.panes.find(q => q.id === paneId); return p ? { left: self.plot.left, right: self.plot.right, top: p.plotTop, bottom: p.plotBottom } : null; },
+      /** The fills as decoded: count, drawn bar, price and side (buy or not) of each. */
+      fills() { const F = self.baseFills; return F ? { n: F.n, index: Array.from(F.index), price: Array.from(F.price), buy: F.buy.slice() } : null; },
       bar(i) { const s = self.d.s; return { time: s.t[i], open: s.o[i], high: s.h[i], low: s.l[i], close: s.c[i], volume: s.v[i] }; },
       /** Viewport coordinates of bar i's centre in a pane (at its close in the price pane). */
       clientPoint(i, paneId) {

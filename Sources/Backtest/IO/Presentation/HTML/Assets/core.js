@@ -102,9 +102,17 @@ function el(tag, attrs, children) {
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 function pad2(n) { return n < 10 ? "0" + n : "" + n; }
 function utc(t) { return new Date(t * 1000); }
-/** `2004-08-19`, with ` 14:30` (and seconds when present) for times not at midnight. */
+/**
+ * `2004-08-19`, with ` 14:30` (and seconds when present) for times not at midnight; a time with
+ * a fraction of a second (a replay's steps) to the millisecond: `2004-08-19 14:30:05.100`.
+ */
 function fmtTime(t, forceClock) {
   if (!isFinite(t)) return "";
+  if (t !== Math.floor(t)) {
+    const ms = Math.round(t * 1000), whole = Math.floor(ms / 1000), frac = ms - whole * 1000;
+    if (frac) return fmtTime(whole, true).slice(0, 16) + ":" + pad2(utc(whole).getUTCSeconds()) + "." + String(frac).padStart(3, "0");
+    t = whole;
+  }
   const d = utc(t);
   let s = d.getUTCFullYear() + "-" + pad2(d.getUTCMonth() + 1) + "-" + pad2(d.getUTCDate());
   const secs = ((t % 86400) + 86400) % 86400;
@@ -321,7 +329,7 @@ function logTicks(min, max, count) {
 
 /** Time-axis steps: [seconds (nominal), kind, count] tried from fine to coarse. */
 const TIME_STEPS = [
-  [60, "m", 1], [300, "m", 5], [900, "m", 15], [1800, "m", 30], [3600, "h", 1], [7200, "h", 2], [10800, "h", 3],
+  [1, "s", 1], [5, "s", 5], [10, "s", 10], [15, "s", 15], [30, "s", 30], [60, "m", 1], [300, "m", 5], [900, "m", 15], [1800, "m", 30], [3600, "h", 1], [7200, "h", 2], [10800, "h", 3],
   [21600, "h", 6], [43200, "h", 12], [86400, "d", 1], [172800, "d", 2], [604800, "w", 1], [1209600, "w", 2],
   [2629800, "M", 1], [7889400, "M", 3], [15778800, "M", 6], [31557600, "Y", 1], [63115200, "Y", 2],
   [157788000, "Y", 5], [315576000, "Y", 10], [788940000, "Y", 25], [3155760000, "Y", 100],
@@ -350,8 +358,9 @@ function timeTickLabel(t, st) {
     if (day === 1 || (kind === "w" && day <= 7)) return { text: MONTHS[mo] + (day === 1 ? "" : " " + day), major: day === 1 };
     return { text: "" + day, major: false };
   }
-  if (hh === 0 && mm === 0) return { text: day === 1 && mo === 0 ? "" + y : MONTHS[mo] + " " + day, major: true };
-  return { text: pad2(hh) + ":" + pad2(mm), major: false };
+  const ss = d.getUTCSeconds();
+  if (hh === 0 && mm === 0 && ss === 0) return { text: day === 1 && mo === 0 ? "" + y : MONTHS[mo] + " " + day, major: true };
+  return { text: pad2(hh) + ":" + pad2(mm) + (kind === "s" ? ":" + pad2(ss) : ""), major: false };
 }
 
 // ---- number formats --------------------------------------------------------------------------

@@ -41,6 +41,19 @@ function runPage(data, app) {
   return chart;
 }
 
+// ---- replay page -----------------------------------------------------------------------------
+/** A replay: its chart (mid, quotes, fills, position) with the settings, statistics and fills tables beside it. */
+function replayPage(data, app) {
+  const { toolbar, host, col } = chartColumn("bt-chart");
+  const layout = el("div", { cls: "bt-layout" }, [col]);
+  app.append(layout);
+  const chart = buildReplayChart(host, data.replay);
+  chart.start(toolbar);
+  publishChart(chart, true);
+  setTimeout(() => { layout.append(sidePanel(data)); markReady(); }, 0);
+  return chart;
+}
+
 // ---- sweep page ------------------------------------------------------------------------------
 const SIGNED_METRICS = ["sharpe", "sortino", "total_return", "cagr", "calmar", "alpha", "expectancy", "avg_trade", "psr_minus_half"];
 function metricScaleKind(m) {
@@ -536,6 +549,7 @@ function boot() {
     if (kind === "run" || kind === "chart") runPage(data, app);
     else if (kind === "sweep") sweepPage(data, app);
     else if (kind === "screen") screenPage(data, app);
+    else if (kind === "replay") replayPage(data, app);
     else throw new Error("unknown page kind " + kind);
   } catch (err) {
     window.btPage.errors.push(String(err && err.stack || err));

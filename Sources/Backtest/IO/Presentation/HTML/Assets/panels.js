@@ -243,6 +243,100 @@ function buildChart(host, cd, opts) {
   return chart;
 }
 
+// ---- replay chart ----------------------------------------------------------------------------
+/**
+ * A replay's data (`replay`, kind `replay`) as a chart's parts: `series` with the points' times
+ * (epoch seconds with their fraction) and the mid as its close (no candles, no timeframe),
+ * `arrays` of the mid, the quotes in force and the position at each point, and the fills
+ * (decodeFills) with `maker` (the `liquidity` is not "taker") and `time` (exchange time, s).
+ */
+function decodeReplay(rp) {
+  rp = rp || {};
+  const t = f64(rp.time), n = t.length, mid = f64(rp.mid, n);
+  const series = { t, n, symbol: rp.symbol || "", hasOHLC: false, hasVolume: false, hasClose: true,
+    c: mid, o: mid, h: mid, l: mid, v: new Float64Array(n), timeframe: null };
+  const arrays = { mid, bid_quote: f64(rp.bid_quote, n), ask_quote: f64(rp.ask_quote, n), position: f64(rp.position, n) };
+  const fills = decodeFills(rp.fills, n);
+  if (fills) {
+    const liquidity = rp.fills.liquidity || [];
+    fills.maker = Array.from({ length: fills.n }, (_, k) => String(liquidity[k] || "maker").toLowerCase() !== "taker");
+    fills.time = f64(rp.fills.exchange_time, fills.n);
+  }
+  return { series, arrays, fills };
+}
+/**
+ * A replay's fills at their price: a triangle up for a buy (the bid quote's colour), down for a
+ * sell (the ask's), filled for a maker fill and hollow for a taker one. With more than 400 in
+ * view each still shows, as a 3-pixel mark (one per pixel, side and liquidity).
+ */
+class ReplayFillLayer {
+  range(ch) {
+    const F = ch.d.fills, a = Math.floor(ch.x0) - 1, b = Math.ceil(ch.x1) + 1, k0 = F ? lowerBoundInt(F.index, a) : 0;
+    let k1 = k0;
+    while (F && k1 < F.n && F.index[k1] <= b) k1++;
+    return [k0, k1];
+  }
+  extent(ch, a, b) {
+    const F = ch.d.fills;
+    if (!F || !F.n) return null;
+    let lo = Infinity, hi = -Infinity;
+    for (let k = lowerBoundInt(F.index, a); k < F.n && F.index[k] < b; k++) { const p = F.price[k]; if (p < lo) lo = p; if (p > hi) hi = p; }
+    return lo <= hi ? [lo, hi] : null;
+  }
+  draw(ch, ctx, pane) {
+    const F = ch.d.fills;
+    if (!F || !F.n) return;
+    const [k0, k1] = this.range(ch), dense = k1 - k0 > 400, seen = new Set();
+    const r = ch.ppb >= 6 ? 5 : ch.ppb >= 2 ? 4 : 3.5, paths = [new Path2D(), new Path2D(), new Path2D(), new Path2D()];
+    for (let k = k0; k < k1; k++) {
+      const x = ch.xOf(F.index[k]), y = pane.y(F.price[k]), kind = (F.buy[k] ? 0 : 2) + (F.maker[k] ? 0 : 1), p = paths[kind];
+      if (dense) {
+        const key = (Math.round(x) * 16384 + Math.round(y)) * 4 + kind;
+        if (!seen.has(key)) { seen.add(key); p.rect(Math.round(x) - 1, Math.round(y) - 1, 3, 3); }
+      } else if (F.buy[k]) { p.moveTo(x, y); p.lineTo(x - r, y + r * 1.6); p.lineTo(x + r, y + r * 1.6); p.closePath(); }
+      else { p.moveTo(x, y); p.lineTo(x - r, y - r * 1.6); p.lineTo(x + r, y - r * 1.6); p.closePath(); }
+    }
+    ctx.lineWidth = 1.2; ctx.setLineDash([]);
+    paths.forEach((p, kind) => {
+      const color = kind < 2 ? ch.colors.up : ch.colors.down, maker = kind % 2 === 0;
+      ctx.fillStyle = maker ? color : ch.colors.bg; ctx.fill(p);
+      ctx.strokeStyle = maker && !dense ? ch.colors.bg : color; ctx.stroke(p);
+    });
+  }
+  tooltip(ch, i) {
+    const F = ch.d.fills;
+    if (!F || !F.n) return [];
+    const out = [];
+    let k = lowerBoundInt(F.index, i);
+    for (; k < F.n && F.index[k] === i && out.length < 3; k++) {
+      out.push({ k: "fill", label: (F.buy[k] ? "Buy" : "Sell") + " fill, " + (F.maker[k] ? "maker" : "taker") + " " + fmtTime(F.time[k]),
+        value: String(F.qty[k]) + " @ " + String(F.price[k]), color: F.buy[k] ? ch.colors.up : ch.colors.down });
+    }
+    let more = 0;
+    for (; k < F.n && F.index[k] === i; k++) more++;
+    if (more) out.push({ k: "fill_more", label: "More fills here", value: fmtInt(more) });
+    return out;
+  }
+  legend(ch) {
+    const F = ch.d.fills;
+    return F && F.n ? [{ label: "Fills ▲ buy ▼ sell (hollow: taker)", color: ch.colors.fg, tri: true }] : [];
+  }
+}
+/** A replay's chart in `host`: the mid, the bid and ask quotes and the fills on top, the position below. */
+function buildReplayChart(host, rp) {
+  const { series, arrays, fills } = decodeReplay(rp);
+  const chart = new Chart(host, { series, arrays, trades: null, fills }, { label: "Mid, quotes, fills and position of the replay" });
+  const exact = v => v === v ? String(v) : "none";
+  const price = chart.addPane(new Pane("price", (series.symbol || "Book") + " mid and quotes", 4));
+  price.add(new LineLayer("mid", "Mid", "fg", { width: 1.3, format: exact }))
+    .add(new LineLayer("bid_quote", "Bid quote", "up", { width: 1.2, dash: [4, 2], format: exact }))
+    .add(new LineLayer("ask_quote", "Ask quote", "down", { width: 1.2, dash: [4, 2], format: exact }))
+    .add(new ReplayFillLayer());
+  const position = chart.addPane(new Pane("position", "Position", 1.4, { format: "num", includeZero: true }));
+  position.add(new GuideLayer([0])).add(new LineLayer("position", "Position", "equity", { width: 1.4, format: v => fmtSig(v, 10) }));
+  return chart;
+}
+
 // ---- tables and header -----------------------------------------------------------------------
 /** A report table: { id, title, columns, align, rows (text cells), notes }. */
 /**
