@@ -3,7 +3,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { page, f64JSON } from "./page.mjs";
 
-const P = page(["decodeReplay", "fmtTime", "timeTickLabel", "TIME_STEPS"]);
+const P = page(["decodeReplay", "fmtTime", "timeTickLabel", "TIME_STEPS", "traceSeries"]);
 
 test("decodeReplay: points in seconds with their fraction, the mid as the close, quotes with gaps, fills with side and liquidity", () => {
   const t0 = 1700000000.1;
@@ -53,4 +53,19 @@ test("time ticks in seconds below a minute: labelled with the seconds", () => {
   assert.deepEqual({ ...P.timeTickLabel(t, [10, "s", 10]) }, { text: "22:13:20", major: false });
   assert.deepEqual({ ...P.timeTickLabel(t, [60, "m", 1]) }, { text: "22:13", major: false });
   assert.equal(P.timeTickLabel(Date.UTC(2023, 10, 15) / 1000, [10, "s", 10]).major, true);
+});
+
+test("traceSeries with step: each value held until the next bar (a replay's quote), gaps kept; without it a straight line", () => {
+  const vals = new Float64Array([10, 12, NaN, 11, 13]);
+  // A chart of 5 bars, 10 pixels each, y = -value.
+  const ch = { ppb: 10, x0: 0, x1: 5, plot: { left: 0 }, xOf: i => (i + 0.5) * 10 };
+  const pane = { y: v => -v };
+  const trace = (step) => {
+    const calls = [];
+    const ctx = { moveTo: (x, y) => calls.push(["M", x, y]), lineTo: (x, y) => calls.push(["L", x, y]) };
+    P.traceSeries(ch, pane, "k", vals, ctx, false, step);
+    return calls;
+  };
+  assert.deepEqual(trace(true), [["M", 5, -10], ["L", 15, -10], ["L", 15, -12], ["M", 35, -11], ["L", 45, -11], ["L", 45, -13]]);
+  assert.deepEqual(trace(false), [["M", 5, -10], ["L", 15, -12], ["M", 35, -11], ["L", 45, -13]]);
 });

@@ -1,27 +1,30 @@
 // ---- chart engine ----------------------------------------------------------------------------
 const HEADER_H = 20, XAXIS_H = 24, MIN_AXIS_W = 54, CHART_FONT_PX = 11;
 
-/** Line through per-bar values, min/max decimated per pixel column when bars are denser than pixels. */
-function strokeSeries(ch, ctx, pane, key, color, width, dash) {
+/**
+ * Line through per-bar values, min/max decimated per pixel column when bars are denser than
+ * pixels; `step`: each value held until the next bar (a state such as a replay's quote).
+ */
+function strokeSeries(ch, ctx, pane, key, color, width, dash, step) {
   const vals = ch.d.get(key);
   if (!vals) return;
   ctx.beginPath();
-  traceSeries(ch, pane, key, vals, ctx, false);
+  traceSeries(ch, pane, key, vals, ctx, false, step);
   ctx.strokeStyle = color; ctx.lineWidth = width || 1.4; ctx.setLineDash(dash || []); ctx.lineJoin = "round";
   ctx.stroke(); ctx.setLineDash([]);
 }
 /** Adds the series' path to ctx; returns [firstX, lastX] of the drawn part (for area fills). */
-function traceSeries(ch, pane, key, vals, ctx, single) {
+function traceSeries(ch, pane, key, vals, ctx, single, step) {
   const n = vals.length, ppb = ch.ppb, L = ch.plot.left;
-  let pen = false, fx = NaN, lx = NaN;
+  let pen = false, fx = NaN, lx = NaN, ly = NaN;
   if (ppb >= 0.5) {
     const a = Math.max(0, Math.floor(ch.x0) - 1), b = Math.min(n, Math.ceil(ch.x1) + 1);
     for (let i = a; i < b; i++) {
       const v = vals[i];
       if (v !== v) { if (!single) pen = false; continue; }
       const x = ch.xOf(i), y = pane.y(v);
-      if (pen) ctx.lineTo(x, y); else { ctx.moveTo(x, y); pen = true; if (fx !== fx) fx = x; }
-      lx = x;
+      if (pen) { if (step) ctx.lineTo(x, ly); ctx.lineTo(x, y); } else { ctx.moveTo(x, y); pen = true; if (fx !== fx) fx = x; }
+      lx = x; ly = y;
     }
     return [fx, lx];
   }
@@ -128,7 +131,7 @@ class VolumeLayer {
 class LineLayer {
   constructor(key, label, color, opts) { this.key = key; this.label = label; this.color = color; this.opts = opts || {}; this.band = true; }
   extent(ch, a, b) { return seriesExtent(ch, this.key, a, b); }
-  draw(ch, ctx, pane) { strokeSeries(ch, ctx, pane, this.key, ch.color(this.color), this.opts.width || 1.4, this.opts.dash); }
+  draw(ch, ctx, pane) { strokeSeries(ch, ctx, pane, this.key, ch.color(this.color), this.opts.width || 1.4, this.opts.dash, this.opts.step); }
   tooltip(ch, i) {
     const v = ch.d.get(this.key)[i];
     return [{ k: this.opts.tooltipKey || this.key, label: this.label, value: this.opts.format ? this.opts.format(v) : fmtSig(v, 7), color: ch.color(this.color) }];

@@ -328,12 +328,13 @@ function buildReplayChart(host, rp) {
   const chart = new Chart(host, { series, arrays, trades: null, fills }, { label: "Mid, quotes, fills and position of the replay" });
   const exact = v => v === v ? String(v) : "none";
   const price = chart.addPane(new Pane("price", (series.symbol || "Book") + " mid and quotes", 4));
-  price.add(new LineLayer("mid", "Mid", "fg", { width: 1.3, format: exact }))
-    .add(new LineLayer("bid_quote", "Bid quote", "up", { width: 1.2, dash: [4, 2], format: exact }))
-    .add(new LineLayer("ask_quote", "Ask quote", "down", { width: 1.2, dash: [4, 2], format: exact }))
+  // The state at a step holds until the next one: drawn as steps.
+  price.add(new LineLayer("mid", "Mid", "fg", { width: 1.3, format: exact, step: true }))
+    .add(new LineLayer("bid_quote", "Bid quote", "up", { width: 1.2, dash: [4, 2], format: exact, step: true }))
+    .add(new LineLayer("ask_quote", "Ask quote", "down", { width: 1.2, dash: [4, 2], format: exact, step: true }))
     .add(new ReplayFillLayer());
   const position = chart.addPane(new Pane("position", "Position", 1.4, { format: "num", includeZero: true }));
-  position.add(new GuideLayer([0])).add(new LineLayer("position", "Position", "equity", { width: 1.4, format: v => fmtSig(v, 10) }));
+  position.add(new GuideLayer([0])).add(new LineLayer("position", "Position", "equity", { width: 1.4, format: v => fmtSig(v, 10), step: true }));
   return chart;
 }
 
