@@ -6,7 +6,7 @@
 # Installs what it needs (scripts/install-browser-deps.sh: Debian's chromium, chromium-driver and
 # python3-selenium), lets the bt binary (--bt, default: a debug build made here) write real report
 # folders (Tests/Browser/make_reports.py: a run, a run on hourly bars, a sweep with walk-forward, a
-# screen, a chart page) and checks them, plus any report folders or pages given, with
+# screen, a chart page, replays of a synthetic L2 market) and checks them, plus any report folders or pages given, with
 # Tests/Browser/test_reports.py: tooltips read back against `bt data export`. Screenshots go to
 # .build/test-artifacts/browser. The first-paint benchmark is separate: make bench-html.
 set -euo pipefail

@@ -7,7 +7,7 @@ PATH is a report.html, a report folder holding one, or a folder whose sub-folder
 folders bt writes in make_reports.py). With --exports, DIR/SYMBOL.csv holds `bt data export SYMBOL`:
 every hovered candle's tooltip must also read back the stored candle exactly (and aggregated candles
 the aggregate of the stored ones). Each page is loaded from file:// and checked according to its
-kind (run, chart, sweep, screen): no console errors, no request other than file: and data: URLs,
+kind (run, chart, sweep, screen, replay): no console errors, no request other than file: and data: URLs,
 the tooltip of a hovered bar reads back the bar's exact OHLCV (at the stored timeframe and after
 aggregation), wheel zoom, drag pan, box zoom and reset change the visible range, a click on a trade
 row shows that trade, timeframe buttons give the candle counts of calendar-aligned UTC buckets, log
@@ -15,7 +15,9 @@ toggles, heatmap hover and selection, screen sorting and row opening; every trad
 trades table, the legends and the tooltip; the peak, final and trough labels cover no line of their
 pane (whole view, zoomed, log scale); a portfolio's page (no candles) draws its equity on top with its
 trades. When a `stats.json` (bt run's) sits beside a run page, the page's maximum drawdown and its
-duration must equal bt's statistics.
+duration must equal bt's statistics. A replay page (bt replay --out) draws the mid, both quotes and
+the position, decodes every fill of the fills.csv beside it, and the tooltip of the first fill's
+point reads that fill's price and quantity.
 Screenshots go to DIR (default .build/test-artifacts/browser). Exit status 1 when any check fails.
 """
 import argparse
