@@ -23,6 +23,16 @@ struct ChartCommandTests {
         #expect(r.stdout.hasPrefix("GOOG 1d") && r.stdout.contains("rsi_14") && r.stdout.contains("sma_20"))
     }
 
+    @Test("a note on stderr says the chart is thinned exactly when it has more bars than columns; stdout holds the chart alone",
+          arguments: [(200, true), (20, false)])
+    func thinningNote(last: Int, thinned: Bool) throws {
+        let db = try Self.store()
+        let r = try BT.run(["chart", "GOOG", "--db", db, "--last", String(last), "--width", "60", "--height", "16"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("chart thinned for display: \(last) bars in ") == thinned, "\(r.stderr)")
+        #expect(!r.stdout.contains("thinned"))
+    }
+
     @Test("--color always colours even through a pipe")
     func colourAlways() throws {
         let db = try Self.store()

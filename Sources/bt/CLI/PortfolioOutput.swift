@@ -17,8 +17,8 @@ extension ParsedArguments {
         let report = try makeReport(!flag(.noCosts), try periodsPerYear)
         let result = report.portfolio
         try emit(json: report.json, text: RunSummaryText.text(report, rules: rules), chart: chart.map { chart in {
-            try EquityChart.render(time: result.time, equity: result.equity, initial: result.initialCash,
-                                   drawdown: report.run.drawdowns.curve, size: chart.size, style: chart.style)
+            try EquityChart.drawing(time: result.time, equity: result.equity, initial: result.initialCash,
+                                    drawdown: report.run.drawdowns.curve, size: chart.size, style: chart.style)
         } }, directory: directory, write: { _ = try report.write(to: $0, force: flag(.force)) })
     }
 }

@@ -56,8 +56,8 @@ extension ParsedArguments {
         let report = try job.report(result, periodsPerYear: try periodsPerYear, costs: { noCosts ? nil : try costs($0) },
                                     requested: { try timeframe })
         try emit(json: report.json, text: RunSummaryText.text(report, rules: rules), chart: chart.map { chart in {
-            try EquityChart.render(time: result.candles.time, equity: result.equity, initial: result.initialCash,
-                                   drawdown: report.drawdowns.curve, size: chart.size, style: chart.style)
+            try EquityChart.drawing(time: result.candles.time, equity: result.equity, initial: result.initialCash,
+                                    drawdown: report.drawdowns.curve, size: chart.size, style: chart.style)
         } }, directory: directory, write: { _ = try report.write(to: $0, force: flag(.force)) })
     }
 
@@ -70,9 +70,10 @@ extension ParsedArguments {
         return (directory, flag(.json) || flag(.noChart) ? nil : (size: try chartSize(), style: try chartStyle()))
     }
 
-    /// Prints a report: its JSON with `--json`, else its text and the equity `chart` when drawn;
-    /// then writes it into `directory`, when there is one.
-    func emit(json: JSONValue, text: @autoclosure () -> String, chart: (() throws -> String)?, directory: String?,
+    /// Prints a report: its JSON with `--json`, else its text and the equity `chart` when drawn
+    /// (its thinning note, when it has one, on stderr); then writes it into `directory`, when
+    /// there is one.
+    func emit(json: JSONValue, text: @autoclosure () -> String, chart: (() throws -> ChartDrawing)?, directory: String?,
               write: (String) throws -> Void) throws {
         if flag(.json) {
             Output.line(json.serialized())

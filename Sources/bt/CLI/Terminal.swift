@@ -51,6 +51,12 @@ enum Output {
         append(s)
     }
 
+    /// A chart, and its thinning note on stderr (after the chart, so a combined log reads in order).
+    static func write(chart drawing: ChartDrawing) {
+        append(drawing.text)
+        if let note = drawing.note { flush(); Diagnostics.line(note) }
+    }
+
     private static func append(_ s: String) {
         buffer.append(contentsOf: s.utf8)
         if buffer.count >= 1 << 16 { flush() }

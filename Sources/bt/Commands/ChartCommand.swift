@@ -31,7 +31,7 @@ extension Command {
         let style = try args.chartStyle()
         let candles = try args.loadCandles(symbol: symbol)
         let layers = try CandleChart.layers(for: specs, on: candles, last: last)
-        Output.write(chart: try CandleChart.render(layers.candles, overlays: layers.overlays, panels: layers.panels,
-                                            size: size, style: style))
+        Output.write(chart: try CandleChart.drawing(layers.candles, overlays: layers.overlays, panels: layers.panels,
+                                             size: size, style: style))
     }
 }

@@ -22,6 +22,11 @@ struct BrailleGrid {
         bits[(y / 4) * columns + x / 2] |= Self.dotBit[x & 1][y & 3]
     }
 
+    /// Whether the dot at (x, y) is set.
+    func has(_ x: Int, _ y: Int) -> Bool {
+        x >= 0 && x < dotColumns && y >= 0 && y < dotRows && bits[(y / 4) * columns + x / 2] & Self.dotBit[x & 1][y & 3] != 0
+    }
+
     /// Dots from row `y0` to `y1` (either order) in dot column `x`.
     mutating func vertical(_ x: Int, _ y0: Int, _ y1: Int) {
         for y in min(y0, y1)...max(y0, y1) { dot(x, y) }

@@ -35,6 +35,13 @@ public enum CandleChart {
     /// - Complexity: O(n + width x height).
     public static func render(_ candles: CandleSeries, overlays: [Overlay] = [], panels: [Panel] = [],
                               size: ChartSize, style: ChartStyle = ChartStyle()) throws -> String {
+        try drawing(candles, overlays: overlays, panels: panels, size: size, style: style).text
+    }
+
+    /// `render`'s chart with how it was drawn: one candle per column, merging its bars when there
+    /// are more bars than columns (`ChartDrawing.note`).
+    public static func drawing(_ candles: CandleSeries, overlays: [Overlay] = [], panels: [Panel] = [],
+                               size: ChartSize, style: ChartStyle = ChartStyle()) throws -> ChartDrawing {
         try size.require(width: minimumWidth, height: minimumHeight + 5 * panels.count, for: "candlestick")
         for o in overlays + panels.flatMap(\.lines) {
             precondition(o.values.count == candles.count, "\(o.name) must have one value per candle")
@@ -103,7 +110,8 @@ public enum CandleChart {
             }
         }
         TimeAxis.draw(into: &canvas, time: candles.time, x: price.plotX, y: size.height - 1, columns: columns, dotsPerColumn: 1)
-        return canvas.render(color: style.color)
+        return ChartDrawing(text: canvas.render(color: style.color), bars: candles.count, columns: columns,
+                            keeps: "a candle of its bars (first open, highest high, lowest low, last close)")
     }
 
     /// Glyph for a cell whose upper and lower halves are empty (0), wick (1) or body (2).

@@ -23,6 +23,13 @@ public enum EquityChart {
     /// statistics' own, as a negative fraction per bar).
     public static func render(time: [Int64], equity: [Double], initial: Double, drawdown curve: [Double], size: ChartSize,
                               style: ChartStyle = ChartStyle(), title: String = "Equity") throws -> String {
+        try drawing(time: time, equity: equity, initial: initial, drawdown: curve, size: size, style: style, title: title).text
+    }
+
+    /// `render`'s chart with how it was drawn: its braille dot columns, each spanning its bars'
+    /// lowest to highest value when there are more bars than dot columns (`ChartDrawing.note`).
+    public static func drawing(time: [Int64], equity: [Double], initial: Double, drawdown curve: [Double], size: ChartSize,
+                               style: ChartStyle = ChartStyle(), title: String = "Equity") throws -> ChartDrawing {
         precondition(time.count == equity.count && curve.count == equity.count, "time, equity and drawdown must have the same length")
         try size.require(width: minimumWidth, height: minimumHeight, for: "equity")
         var canvas = Canvas(width: size.width, height: size.height)
@@ -52,6 +59,7 @@ public enum EquityChart {
         bottom.drawAxis(ddScale, into: &canvas)
         bottom.line(drawdown, scale: ddScale, color: .red, into: &canvas)
         TimeAxis.draw(into: &canvas, time: time, x: top.plotX, y: size.height - 1, columns: columns, dotsPerColumn: 2)
-        return canvas.render(color: style.color)
+        return ChartDrawing(text: canvas.render(color: style.color), bars: equity.count, columns: 2 * columns,
+                            keeps: "spans its bars' lowest to highest value")
     }
 }

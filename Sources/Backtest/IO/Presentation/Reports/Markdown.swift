@@ -58,6 +58,12 @@ package enum Markdown {
         return fence + info + "\n" + text + (text.hasSuffix("\n") ? "" : "\n") + fence + "\n"
     }
 
+    /// A text chart fenced (`fenced`), followed by its thinning note as a sentence when it has
+    /// one (`ChartDrawing.note`).
+    package static func fenced(chart: ChartDrawing) -> String {
+        fenced(chart.text) + (chart.note.map { "\n" + $0.prefix(1).uppercased() + $0.dropFirst() + ".\n" } ?? "")
+    }
+
     /// A command line as an inline code span that pastes back into a shell: arguments with
     /// characters other than letters, digits and `-_./:=,@%+` are single-quoted, and ones with
     /// control characters are written `$'...'` with escapes.

@@ -38,8 +38,8 @@ extension PortfolioReport {
 
         md += "\n## Trades\n\n" + tradesMarkdown()
         md += "\n## Charts\n\n![Equity and drawdown](equity.svg)\n\n![Exposure and positions](exposure.svg)\n\n"
-        md += Markdown.fenced(try EquityChart.render(time: portfolio.time, equity: portfolio.equity, initial: portfolio.initialCash,
-                                                     drawdown: run.drawdowns.curve, size: run.chartSize))
+        md += Markdown.fenced(chart: try EquityChart.drawing(time: portfolio.time, equity: portfolio.equity, initial: portfolio.initialCash,
+                                                             drawdown: run.drawdowns.curve, size: run.chartSize))
         md += "\nFiles: `equity.csv` (time, cash, positions, position value, exposure, equity, drawdown, benchmark), "
             + "`positions.csv` (every holding at every bar), `fills.csv` and `trades.csv` (with their symbols), "
             + "`symbols.csv` (contributions), `stats.csv`, `stats.json`.\n"

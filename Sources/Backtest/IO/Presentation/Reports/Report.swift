@@ -467,10 +467,10 @@ public struct Report {
         }
 
         md += "\n## Charts\n\n![Equity and drawdown](equity.svg)\n\n![Price with trades](price.svg)\n\n"
-        md += Markdown.fenced(try EquityChart.render(time: c.time, equity: result.equity, initial: result.initialCash,
-                                                     drawdown: drawdowns.curve, size: chartSize)) + "\n"
+        md += Markdown.fenced(chart: try EquityChart.drawing(time: c.time, equity: result.equity, initial: result.initialCash,
+                                                             drawdown: drawdowns.curve, size: chartSize)) + "\n"
         if !c.isEmpty {
-            md += Markdown.fenced(try CandleChart.render(c, size: chartSize))
+            md += Markdown.fenced(chart: try CandleChart.drawing(c, size: chartSize))
         }
         // Bars held flat return exactly 0 and would bury the distribution: only bars that end
         // in a position, or that closed one, are counted.

@@ -71,6 +71,9 @@ public enum SVGChart {
         let ddScale = ValueScale(values: [dd, [0]], pane: ddPane, ticks: 4, percent: true, includeZero: true)
         let right = width - max(equityScale.labelWidth, ddScale.labelWidth) - 14
         let x = XMap(uniform: n, left: plotLeft, right: right)
+        if let note = thinningNote(bars: n, pixelColumns: right - plotLeft) {
+            c.text(note, x: width - 10, y: 18, size: 10, anchor: .end, color: Color.muted)
+        }
 
         for pane in [equityPane, ddPane] { c.rect(pane.box(left: plotLeft, right: right), fill: "none", stroke: Color.axis) }
         let ticks = SVGAxis.timeTicks(time, width: right - plotLeft)
@@ -468,6 +471,13 @@ public enum SVGChart {
     }
 
     // MARK: - Lines
+
+    /// What the chart says when `decimated` thins its lines: more bars than pixel columns, so
+    /// some column draws several bars (its first, lowest, highest and last); nil otherwise.
+    static func thinningNote(bars: Int, pixelColumns: Double) -> String? {
+        Double(bars) > pixelColumns
+            ? "\(PageData.grouped(bars)) bars, thinned: each pixel column keeps its lowest and highest" : nil
+    }
 
     /// `values` as runs of points (broken at undefined values), each pixel column reduced to its
     /// first, lowest, highest and last point in bar order.

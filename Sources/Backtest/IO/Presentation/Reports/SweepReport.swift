@@ -232,8 +232,8 @@ public struct SweepReport {
                     md += "| \(stat) | \(stat.formatted(a[stat])) | \(stat.formatted(b[stat])) |\n"
                 }
                 md += "\n![Out-of-sample equity](walk_forward_equity.svg)\n\n"
-                md += Markdown.fenced(try EquityChart.render(time: outS.candles.time, equity: outS.equity, initial: outS.initialCash,
-                                                             drawdown: drawdowns.curve, size: ChartSize(width: 100, height: 20)))
+                md += Markdown.fenced(chart: try EquityChart.drawing(time: outS.candles.time, equity: outS.equity, initial: outS.initialCash,
+                                                                     drawdown: drawdowns.curve, size: ChartSize(width: 100, height: 20)))
                     + "\nThe stitched out-of-sample equity is in `walk_forward.csv`.\n"
             }
         }
