@@ -7,10 +7,10 @@
 /// event when the exchange makes it. When the first event read has a local receive time (a
 /// `bt live` recording), the strategy sees each event at its local time instead
 /// (`LocalMarketView`), while the exchange still takes it at its exchange time. Steps fall at
-/// t0 + k x `every` (t0: when the strategy sees the first event at or after `startMs`) while an
-/// event with a later exchange time exists; a step sees every event, acknowledgement and fill
-/// with a local time at or before it. After the last step the replay runs to the end of
-/// the data and hears every answer still on its way. At one instant the exchange applies the
+/// t0 + k x `every` (t0: the exchange time of the first event at or after `startMs`, as
+/// hftbacktest starts its clock) while an event with a later exchange time exists; a step sees
+/// every event, acknowledgement and fill with a local time at or before it. After the last step
+/// the replay runs to the end of the data and hears every answer still on its way. At one instant the exchange applies the
 /// market events before the orders that reach it then (as hftbacktest orders them).
 ///
 /// **Quotes.** One working quote per side: kept while its price is unchanged, else cancelled
@@ -138,7 +138,7 @@ package struct EventReplay {
                     _ = exchange.takeAnswers()
                     return
                 }
-                nextStepNs = local?.lastReadNs ?? ns
+                nextStepNs = ns
                 result.firstMs = event.timeMs
             }
             if case .book = event { sawBook = true }

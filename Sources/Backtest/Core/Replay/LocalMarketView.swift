@@ -15,15 +15,12 @@ struct LocalMarketView {
     /// Events read and not yet seen, in local-time order from `head`.
     private var waiting: [(ns: Int64, event: MarketEvent)] = []
     private var head = 0
-    /// The local time of the last event read.
-    private(set) var lastReadNs = Int64.min
 
     init(lot: Double) { market = ReplayExchange(queueModel: .riskAverse, lot: lot) }
 
     /// Takes an event the replay has read; the strategy sees it from its local time on.
     mutating func read(_ event: MarketEvent) {
         let ns = event.seenNs
-        lastReadNs = ns
         waiting.append((ns, event))
         var i = waiting.count - 1
         while i > head, waiting[i - 1].ns > ns {
