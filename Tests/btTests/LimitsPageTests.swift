@@ -21,7 +21,6 @@ struct LimitsPageTests {
 
     @Test("the options the page lists as missing are in no command's help, and the page names them", arguments: [
         ("sweep", "tpe", "a TPE model"),
-        ("replay", "feed:", "latency from a recording's feed"),
     ])
     func stillMissing(command: String, option: String, named: String) throws {
         let help = try BT.run(["help", command])

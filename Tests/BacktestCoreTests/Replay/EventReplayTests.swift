@@ -216,15 +216,22 @@ struct EventReplayTests {
 
     @Test("no look-ahead: cutting the events after T changes no fill at or before T", arguments: [UInt64(1), 2, 3])
     func noLookAhead(seed: UInt64) throws {
-        let events = Self.market(seed: seed)
-        for latency in [(Int64(0), Int64(0)), (3, 5)] {
-            let full = try Self.run(events, ask: "best_ask", everyMs: 7, latencyMs: latency)
+        try Self.expectNoLookAhead(Self.market(seed: seed))
+    }
+
+    /// Replays `events` whole and cut after a third and two thirds of them (at latencies 0/0 and
+    /// 3/5 ms), expecting the same fills at or before each cut; returns the whole replays.
+    @discardableResult
+    static func expectNoLookAhead(_ events: [MarketEvent]) throws -> [ReplayResult] {
+        try [(Int64(0), Int64(0)), (3, 5)].map { latency in
+            let full = try run(events, ask: "best_ask", everyMs: 7, latencyMs: latency)
             #expect(full.fills.count > 20)
             for cut in [events.count / 3, events.count * 2 / 3] {
                 let tNs = events[cut].timeMs * 1_000_000
-                let part = try Self.run(Array(events.prefix { $0.timeMs <= events[cut].timeMs }), ask: "best_ask", everyMs: 7, latencyMs: latency)
+                let part = try run(Array(events.prefix { $0.timeMs <= events[cut].timeMs }), ask: "best_ask", everyMs: 7, latencyMs: latency)
                 #expect(part.fills.filter { $0.exchangeNs <= tNs } == full.fills.filter { $0.exchangeNs <= tNs })
             }
+            return full
         }
     }
 

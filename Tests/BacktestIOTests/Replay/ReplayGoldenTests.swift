@@ -26,7 +26,7 @@ struct ReplayGoldenTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoFile("Tests/Fixtures/replay/" + name)))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return Golden(lot: try #require(object["lot"] as? Double), cases: try #require(object["cases"] as? [[String: Any]]),
-                      latencyFileCases: try #require(object["latency_file_cases"] as? [[String: Any]]),
+                      latencyFileCases: object["latency_file_cases"] as? [[String: Any]] ?? [],
                       fills: try ReplayGoldenFill.byCase(data))
     }
 
@@ -74,12 +74,29 @@ struct ReplayGoldenTests {
         try checkCases(golden.latencyFileCases, golden: golden, store: store, symbol: symbol)
     }
 
-    static func checkCases(_ cases: [[String: Any]], golden: Golden, store: CandleStore, symbol: String) throws {
+    /// - Parameter receivedAfterNs: when given, every event is given a receive time this long
+    ///   after its exchange time (a recording's local times).
+    static func checkCases(_ cases: [[String: Any]], golden: Golden, store: CandleStore, symbol: String,
+                           receivedAfterNs delay: Int64? = nil) throws {
         for c in cases {
             let name = c["name"] as? String ?? "?"
             let (settings, bid, ask) = try settings(c, lot: golden.lot)
             var source = try store.replayEvents(symbol: symbol, fromMs: nil, toMs: nil)
-            let r = try EventReplay(settings: settings, bidQuote: bid, askQuote: ask).run(&source)
+            let replay = EventReplay(settings: settings, bidQuote: bid, askQuote: ask)
+            let r: ReplayResult
+            if let delay {
+                var events: [MarketEvent] = []
+                while let e = try source.next() { events.append(e) }
+                var received = ArrayMarketEvents(events.map { e in
+                    switch e {
+                    case .trade(var t): t.localNs = t.timeMs * 1_000_000 + delay; return .trade(t)
+                    case .book(var b): b.localNs = b.timeMs * 1_000_000 + delay; return .book(b)
+                    }
+                })
+                r = try replay.run(&received)
+            } else {
+                r = try replay.run(&source)
+            }
             let want = try #require(golden.fills[name]).sorted()
             let got = r.fills.map { ReplayGoldenFill(exchangeNs: $0.exchangeNs, side: $0.side.rawValue, price: $0.price, quantity: $0.quantity, orderID: $0.orderID) }
                 .sorted()
@@ -105,6 +122,18 @@ struct ReplayGoldenTests {
             let orders = (c["fills"] as? [[Any]] ?? []).compactMap { $0[4] as? Int }
             #expect(Set(orders).count < orders.count, "\(c["name"] ?? "?")")
         }
+    }
+
+    @Test("a recording received 3 ms late: every fill, position and PnL of hftbacktest's ten whole-fill cases with local_ts = exch_ts + 3 ms")
+    func localTimes() throws {
+        let store = try Self.store(book: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_book.jsonl"),
+                                   trades: TestSupport.repoFile("Tests/Fixtures/replay/synthetic_trades.jsonl"), symbol: "SYN")
+        let golden = try Self.golden("local_time_goldens.json")
+        #expect(golden.cases.count == 10)
+        try Self.checkCases(golden.cases, golden: golden, store: store, symbol: "SYN", receivedAfterNs: 3_000_000)
+        // Received late, the fills differ from the ones of the events seen when made.
+        let plain = try Self.golden("goldens.json")
+        #expect(golden.cases.filter { c in plain.fills[c["name"] as? String ?? ""] != golden.fills[c["name"] as? String ?? ""] }.count >= 8)
     }
 
     @Test("the partial cases replayed with whole fills differ from hftbacktest's partial fills")

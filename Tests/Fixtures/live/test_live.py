@@ -210,6 +210,32 @@ class LiveTests(unittest.TestCase):
         self.assertIn("bar ", log)
         self.assertIn("fill ", log)
 
+    def test_recording_keeps_local_receive_times(self):
+        """Every recorded print and book event keeps this machine's receive time beside the
+        exchange's (`local_ns`, never going back; only the empty updates marking how far a bar's
+        recording reached have none), and `bt replay` reads the recording. (This exchange replays
+        a generated day 120 times faster than real time, so its exchange times are not this
+        machine's clock: the feed latencies mean nothing here, and a replay at the receive
+        times sees the whole session at once.)"""
+        ex = self.exchange()
+        summary, log = run_live(ex, self.db, "--duration", "5s")
+        self.assertGreaterEqual(summary["bars"], 5, log)
+        now_ns = time.time_ns()
+        with sqlite3.connect(self.db) as db:
+            books = list(db.execute("SELECT local_ns, length(bids) + length(asks) FROM books WHERE symbol = 'BTCUSDT' ORDER BY seq"))
+            chunks = list(db.execute("SELECT count, length(local_ns) FROM trades WHERE symbol = 'BTCUSDT'"))
+        timed = [t for t, _ in books if t is not None]
+        self.assertGreater(len(timed), 100)
+        self.assertTrue(all(t is not None for t, size in books if size > 0), "a book event with levels has no receive time")
+        self.assertEqual(timed, sorted(timed))
+        self.assertTrue(all(now_ns - 120e9 < t <= now_ns for t in timed))
+        self.assertTrue(chunks and all(size == 8 * count for count, size in chunks), chunks)
+        p = subprocess.run([BT, "replay", "BTCUSDT", "--db", self.db, "--quote-bid", "best_bid", "--quote-size", "0.001",
+                            "--max-position", "0.01", "--lot", "0.00001", "--latency", "1ms", "--json"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertGreater(json.loads(p.stdout)["events"], 100)
+
     def test_rules_reading_a_higher_timeframe_replay_exactly(self):
         # The 5-minute bars are made from the session's minutes (and the warm-up's); a 5-minute
         # value changes at the minute that closes its bar: there, and only there, a minute's

@@ -17,10 +17,15 @@ public struct BookEvent: Equatable, Sendable {
     public var kind: Kind
     public var bids: [BookLevel]
     public var asks: [BookLevel]
-    public init(timeMs: Int64, kind: Kind, bids: [BookLevel], asks: [BookLevel]) {
+    /// When the recorder received it, UTC nanoseconds on the recording machine's clock: kept by
+    /// a `bt live` recording, nil for imported books (one timestamp, the exchange's). An event
+    /// replay's feed latency is `localNs - timeMs x 10^6`.
+    public var localNs: Int64?
+    public init(timeMs: Int64, kind: Kind, bids: [BookLevel], asks: [BookLevel], localNs: Int64? = nil) {
         self.timeMs = timeMs
         self.kind = kind
         self.bids = bids
         self.asks = asks
+        self.localNs = localNs
     }
 }

@@ -4,10 +4,13 @@
 ///
 /// **Time.** Market events are read in exchange-time order (`MergedMarketEvents`: the prints of
 /// a millisecond before its depth messages); with one timestamp per event the strategy sees an
-/// event when the exchange makes it. Steps fall at t0 + k x `every` (t0: the first event at or
-/// after `startMs`) while a later event exists; a step sees every event, acknowledgement and
-/// fill with a local time at or before it. After the last step the replay runs to the end of
-/// the data and hears every answer still on its way. At one instant the exchange applies the
+/// event when the exchange makes it. When the first event read has a local receive time (a
+/// `bt live` recording), the strategy sees each event at its local time instead
+/// (`LocalMarketView`), while the exchange still takes it at its exchange time. Steps fall at
+/// t0 + k x `every` (t0: the exchange time of the first event at or after `startMs`, as
+/// hftbacktest starts its clock) while an event with a later exchange time exists; a step sees
+/// every event, acknowledgement and fill with a local time at or before it. After the last step
+/// the replay runs to the end of the data and hears every answer still on its way. At one instant the exchange applies the
 /// market events before the orders that reach it then (as hftbacktest orders them).
 ///
 /// **Quotes.** One working quote per side: kept while its price is unchanged, else cancelled
@@ -41,7 +44,20 @@ package struct EventReplay {
     package func run(_ events: inout some MarketEventSource) throws -> ReplayResult {
         var run = Run(settings: settings, bidQuote: bidQuote, askQuote: askQuote)
         if tracesSteps { run.trace = ReplayTrace() }
-        while let e = try events.next() { run.take(e) }
+        guard let first = try events.next() else { return try run.finish() }
+        if first.localNs != nil {
+            // A recording: the strategy's view waits for each event's local time.
+            run.local = LocalMarketView(lot: settings.lot)
+            run.local?.read(first)
+            run.take(first)
+            while let e = try events.next() {
+                run.local?.read(e)
+                run.take(e)
+            }
+        } else {
+            run.take(first)
+            while let e = try events.next() { run.take(e) }
+        }
         return try run.finish()
     }
 
@@ -107,6 +123,9 @@ package struct EventReplay {
         var sawBook = false
         /// The state at every step, when asked (`tracesSteps`).
         var trace: ReplayTrace?
+        /// The strategy's view of a recording's events at their local times; nil: the
+        /// exchange's book (events without local times).
+        var local: LocalMarketView?
 
         init(settings: ReplaySettings, bidQuote: QuoteExpression?, askQuote: QuoteExpression?) {
             self.settings = settings
@@ -220,7 +239,8 @@ package struct EventReplay {
         /// One strategy step at local time `ns`.
         mutating func step(at ns: Int64) {
             result.steps += 1
-            let state = BookState(book: exchange.book, lastTrade: exchange.lastTrade, position: result.finalPosition)
+            let state = local?.state(at: ns, position: result.finalPosition)
+                ?? BookState(book: exchange.book, lastTrade: exchange.lastTrade, position: result.finalPosition)
             if let id = bidSlot, orders[id]?.state == .working { result.stepsQuotedBid += 1 }
             if let id = askSlot, orders[id]?.state == .working { result.stepsQuotedAsk += 1 }
             let bid = bidQuote?.next(state) ?? .nan, ask = askQuote?.next(state) ?? .nan

@@ -1,7 +1,9 @@
 /// One recorded market event of an event-level replay: a trade print or a depth message.
 ///
 /// Imported books and trades carry one timestamp, the exchange's, so the replay's feed latency
-/// is 0: the strategy sees an event at the time the exchange made it.
+/// is 0: the strategy sees an event at the time the exchange made it. A `bt live` recording also
+/// keeps when it received each event (`localNs`), and the strategy sees it then
+/// (`LocalMarketView`).
 package enum MarketEvent: Equatable, Sendable {
     case trade(TradePrint)
     case book(BookEvent)
@@ -12,6 +14,22 @@ package enum MarketEvent: Equatable, Sendable {
         case .trade(let t): t.timeMs
         case .book(let b): b.timeMs
         }
+    }
+
+    /// When the recorder received it, UTC nanoseconds; nil for imported events.
+    package var localNs: Int64? {
+        switch self {
+        case .trade(let t): t.localNs
+        case .book(let b): b.localNs
+        }
+    }
+
+    /// When the strategy sees it, UTC nanoseconds: its receive time, or its exchange time when it
+    /// has none or the receive time is earlier (the two machines' clocks disagree): a feed latency
+    /// is never negative.
+    package var seenNs: Int64 {
+        let exchangeNs = timeMs * 1_000_000
+        return Swift.max(localNs ?? exchangeNs, exchangeNs)
     }
 
     /// `trades` and `books` (each in time order) merged as a replay reads them

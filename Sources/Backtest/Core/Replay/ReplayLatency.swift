@@ -1,12 +1,15 @@
 /// The latency between the strategy and the exchange: an order (or cancel) sent at t reaches
 /// the book `entry(sentNs: t)` later; an answer the exchange makes at t (acknowledgement, fill,
 /// cancel, refusal) is seen `response(exchangeNs: t)` later. Constant (hftbacktest's
-/// `ConstantLatency`) or interpolated from recorded requests (`IntpOrderLatency`,
-/// `LatencyTable`).
+/// `ConstantLatency`), interpolated from recorded requests (`IntpOrderLatency`,
+/// `LatencyTable`), or interpolated from rows made from a recording's feed latency
+/// (`FeedLatency`).
 package struct ReplayLatency: Equatable, Sendable {
     package enum Model: Equatable, Sendable {
         case constant(entryNs: Int64, responseNs: Int64)
         case interpolated(LatencyTable)
+        /// The rows `feed` made from the replayed events.
+        case feed(FeedLatency, LatencyTable)
     }
 
     package let model: Model
@@ -22,6 +25,9 @@ package struct ReplayLatency: Equatable, Sendable {
 
     /// Latencies interpolated from recorded requests.
     package init(table: LatencyTable) { model = .interpolated(table) }
+
+    /// Latencies made from a recording's feed latency: `feed.table(of:)` of the replayed events.
+    package init(feed: FeedLatency, table: LatencyTable) { model = .feed(feed, table) }
 
     /// Parses `ENTRY[,RESPONSE]`: durations with a unit (`5ms`, `250us`, `1s`, `800ns`; a bare
     /// `0` is zero); the response latency defaults to the entry latency.
@@ -45,11 +51,12 @@ package struct ReplayLatency: Equatable, Sendable {
         if case .constant(_, let response) = model { response } else { nil }
     }
 
-    /// `constant` or `file`, for the statistics.
+    /// `constant`, `file` or `feed`, for the statistics.
     package var name: String {
         switch model {
         case .constant: "constant"
         case .interpolated: "file"
+        case .feed: "feed"
         }
     }
 
@@ -57,7 +64,7 @@ package struct ReplayLatency: Equatable, Sendable {
     package func entry(sentNs: Int64) -> Int64 {
         switch model {
         case .constant(let entry, _): entry
-        case .interpolated(let table): table.entry(atNs: sentNs)
+        case .interpolated(let table), .feed(_, let table): table.entry(atNs: sentNs)
         }
     }
 
@@ -65,7 +72,7 @@ package struct ReplayLatency: Equatable, Sendable {
     package func response(exchangeNs: Int64) -> Int64 {
         switch model {
         case .constant(_, let response): response
-        case .interpolated(let table): table.response(atNs: exchangeNs)
+        case .interpolated(let table), .feed(_, let table): table.response(atNs: exchangeNs)
         }
     }
 }

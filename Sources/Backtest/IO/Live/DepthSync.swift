@@ -21,6 +21,12 @@ import BacktestCore
 /// on it, then each diff applied; a gap or a lost connection records an empty snapshot (the book
 /// is unknown until the next sync), so a replay of the record fills nothing in that time, as the
 /// live session could not. Times never go backwards in the record.
+///
+/// Each recorded event also keeps the local time at which the book took it (`BookEvent.localNs`,
+/// given with each call): a diff applied on arrival its arrival; at a join, the snapshot and the
+/// buffered diffs applied with it the time of the call that joined them (the later of the
+/// snapshot's and the straddling diff's arrival: the book was not known before); an empty
+/// snapshot for a gap or a loss the time of the call that found it.
 package struct DepthSync: Sendable {
     package enum State: Equatable, Sendable {
         /// Waiting for the first diff of a (re)subscription.
@@ -44,6 +50,8 @@ package struct DepthSync: Sendable {
     private var held: DepthSnapshot?
     private var recorded: [BookEvent] = []
     private var recordedUntilMs = Int64.min
+    /// The local time (UTC ns) given with the call being handled, for the events it records.
+    private var callNs: Int64?
 
     // Counters, for the summary.
     package private(set) var syncs = 0
@@ -71,9 +79,11 @@ package struct DepthSync: Sendable {
         return recorded
     }
 
-    /// Receives one diff. Returns true when it was applied to the live book.
+    /// Receives one diff, which arrived at `localNs` (UTC ns; nil: not kept). Returns true when
+    /// it was applied to the live book.
     @discardableResult
-    package mutating func receive(_ diff: DepthDiff) -> Bool {
+    package mutating func receive(_ diff: DepthDiff, localNs: Int64? = nil) -> Bool {
+        callNs = localNs
         switch state {
         case .synced:
             guard procedure.follows(diff, lastId: lastUpdateId) else {
@@ -98,7 +108,8 @@ package struct DepthSync: Sendable {
     /// synced; false when the snapshot is held for a later diff or refused (then `wantsSnapshot`
     /// is true again).
     @discardableResult
-    package mutating func receive(_ snapshot: DepthSnapshot) -> Bool {
+    package mutating func receive(_ snapshot: DepthSnapshot, localNs: Int64? = nil) -> Bool {
+        callNs = localNs
         guard state == .needsSnapshot else { return state == .synced }
         held = snapshot
         return tryJoin()
@@ -106,7 +117,8 @@ package struct DepthSync: Sendable {
 
     /// The connection was lost (or the stream went stale): the book is unknown from just after
     /// the last diff applied, and the next subscription starts the procedure again.
-    package mutating func disconnected() {
+    package mutating func disconnected(localNs: Int64? = nil) {
+        callNs = localNs
         if state == .synced { lose(atMs: lastEventMs &+ 1) }
         buffer.removeAll(keepingCapacity: true)
         held = nil
@@ -181,6 +193,7 @@ package struct DepthSync: Sendable {
     private mutating func record(_ event: BookEvent) {
         var e = event
         e.timeMs = max(e.timeMs, recordedUntilMs)
+        e.localNs = callNs
         recordedUntilMs = e.timeMs
         recorded.append(e)
     }

@@ -143,6 +143,8 @@ package final class LiveSession {
     private var client: RetryingClient
     /// The exchange's clock, from its server time at the start (`prepare`).
     private var clock: ExchangeClock!
+    /// The last local receive time given to a recorded event, UTC ns (`receivedNs`).
+    private var lastReceivedNs = Int64.min
     /// The exchange's request-weight window (`exchangeInfo`), when it says one.
     private var weightLimit: (weight: Int, seconds: Double)?
     private var snapshots: SnapshotSchedule
@@ -209,6 +211,16 @@ package final class LiveSession {
     /// Monotonic seconds, for waits and the exchange clock's estimate (never the wall clock).
     private static func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
+    /// The local receive time recorded beside a frame's exchange time (`BookEvent.localNs`,
+    /// `TradePrint.localNs`): this machine's wall clock now, UTC ns, never before the last one
+    /// given (a clock stepped back repeats it), so the recording's local times keep their order.
+    private func receivedNs() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        lastReceivedNs = max(lastReceivedNs, Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+        return lastReceivedNs
+    }
+
     /// Runs the session until `shouldStop` returns true (checked at least every 50 ms) or the
     /// duration passes; returns its summary.
     /// - Throws: `InputError` for a journal of other settings, a store or journal ahead of the
@@ -267,7 +279,7 @@ package final class LiveSession {
             lastClose = reason
             // Disconnected: the book is unknown until the next sync; trades from here on are
             // checked against the last id for a gap.
-            sync.disconnected()
+            sync.disconnected(localNs: receivedNs())
             attempt += 1
             summary.reconnects += 1
             let wait = Self.backoff(attempt: attempt, cap: settings.maxBackoffSeconds)
@@ -463,6 +475,7 @@ package final class LiveSession {
     // MARK: - Messages
 
     private func receive(_ bytes: [UInt8]) throws {
+        let localNs = receivedNs()
         let message: StreamMessage
         do {
             message = try bytes.withUnsafeBytes { try parser.message($0) }
@@ -479,12 +492,12 @@ package final class LiveSession {
             summary.depthUpdates += 1
             depthSeenMs = max(depthSeenMs, diff.eventMs)
             let gapsBefore = sync.gaps
-            sync.receive(diff)
+            sync.receive(diff, localNs: localNs)
             if sync.gaps > gapsBefore { report(.gap(expectedFirstId: sync.lastUpdateId + 1)) }
             takeRecorded()
         case .trade(let trade):
             guard plausible(trade.timeMs, field: "T") else { return }
-            try receive(trade)
+            try receive(trade, localNs: localNs)
         case .mark(let update):
             guard plausible(update.eventMs, field: "E") else { return }
             summary.markUpdates += 1
@@ -525,7 +538,7 @@ package final class LiveSession {
         return admitted
     }
 
-    private func receive(_ trade: StreamTrade) throws {
+    private func receive(_ trade: StreamTrade, localNs: Int64) throws {
         summary.trades += 1
         if let last = lastTradeId, trade.id <= last { return }  // a repeat after a reconnect
         let bucket = builder.bucket(ofMs: trade.timeMs)
@@ -539,7 +552,8 @@ package final class LiveSession {
         lastTradeId = trade.id
         if let row = funding.passed(trade.timeMs) { take(row) }
         if pending != nil { try closePendingBar(force: true) }
-        let print = trade.print
+        var print = trade.print
+        print.localNs = localNs
         if let closed = builder.add(print) {
             pending = (closed, print, Date().timeIntervalSince1970)
             try closePendingBar(force: false)
@@ -589,7 +603,7 @@ package final class LiveSession {
             snapshotWarning(rejection.reason)
             return
         }
-        if sync.receive(snapshot) { report(.synced(lastUpdateId: snapshot.lastUpdateId)) }
+        if sync.receive(snapshot, localNs: receivedNs()) { report(.synced(lastUpdateId: snapshot.lastUpdateId)) }
         takeRecorded()
     }
 

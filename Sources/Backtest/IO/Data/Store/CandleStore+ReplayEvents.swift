@@ -30,7 +30,7 @@ extension CandleStore {
         let (startSeq, startMs) = try start.step() ? (start.int64(0), start.int64(1)) : (Int64.min, Int64.min)
 
         let books = try db.prepare("""
-            SELECT \(table.timeMs), kind, bids, asks FROM \(table.name)
+            SELECT \(table.timeMs), kind, bids, asks, \(table.localNs) FROM \(table.name)
             WHERE symbol = ?1 AND seq >= ?2 AND \(table.timeMs) <= ?3 ORDER BY seq
             """)
         books.bind(1, symbol)
@@ -42,33 +42,31 @@ extension CandleStore {
         }
 
         let chunks = tables.contains("trades") ? try tradeChunks(symbol: symbol) : nil
-        var time: [Int64] = [], price: [Double] = [], qty: [Double] = [], side: [Double] = []
+        var columns = TradeColumns()
         var index = 0, printsBefore = 0
         var lastTime: Int64?
         var ended = chunks == nil
         let nextTrade: () throws -> TradePrint? = { [self] in
             while !ended {
-                while index < time.count {
+                while index < columns.count {
                     let i = index
                     index += 1
-                    if time[i] > to { ended = true; return nil }
-                    if time[i] >= startMs { return Self.print(time: time, price: price, qty: qty, side: side, at: i) }
+                    if columns.time[i] > to { ended = true; return nil }
+                    if columns.time[i] >= startMs { return columns.print(at: i) }
                 }
                 guard let chunks, try chunks.step() else { ended = true; return nil }
-                printsBefore += time.count
-                lastTime = time.last ?? lastTime
-                time.removeAll(keepingCapacity: true); price.removeAll(keepingCapacity: true)
-                qty.removeAll(keepingCapacity: true); side.removeAll(keepingCapacity: true)
+                printsBefore += columns.count
+                lastTime = columns.time.last ?? lastTime
+                columns.removeAll()
                 index = 0
-                try appendTradeChunk(chunks, symbol: symbol, time: &time, price: &price, qty: &qty, side: &side,
-                                     printsBefore: printsBefore, lastTimeBefore: lastTime)
+                try appendTradeChunk(chunks, symbol: symbol, to: &columns, printsBefore: printsBefore, lastTimeBefore: lastTime)
             }
             return nil
         }
         return MergedMarketEvents(trades: nextTrade, books: nextBook)
     }
 
-    private func hasBook(symbol: String, table: (name: String, timeMs: String)) throws -> Bool {
+    private func hasBook(symbol: String, table: BookTable) throws -> Bool {
         let stmt = try db.prepare("SELECT 1 FROM \(table.name) WHERE symbol = ?1 LIMIT 1")
         stmt.bind(1, symbol)
         return try stmt.step()

@@ -212,6 +212,23 @@ public final class CandleStore {
         try createLiveTables()
     }
 
+    /// Whether `table` has `column` (false when there is no such table).
+    func hasColumn(table: String, column: String) throws -> Bool {
+        let stmt = try db.prepare("SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2")
+        stmt.bind(1, table)
+        stmt.bind(2, column)
+        return try stmt.step()
+    }
+
+    /// Adds a nullable `column` to an existing `table` that lacks it: a change older stores take
+    /// without a new schema version, since a bt without the column names the columns it writes
+    /// (its rows read NULL there) and never reads it. Call inside a write transaction, so a
+    /// failed write leaves the store without it.
+    func addColumnIfMissing(table: String, column: String, type: String) throws {
+        guard try !hasColumn(table: table, column: column) else { return }
+        try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(type)")
+    }
+
     /// Brings an older store up to `StoreSchema.version`; call inside a write transaction.
     private func migrate() throws {
         // Tables added to the schema since the store was made (a no-op when all exist), and an

@@ -175,6 +175,10 @@ final class SQLiteStatement {
         sqlite3_bind_double(stmt, index, value)
     }
 
+    func bindNull(_ index: Int32) {
+        sqlite3_bind_null(stmt, index)
+    }
+
     /// Binds the raw bytes of a contiguous array (native byte order); an empty array binds an
     /// empty blob, not NULL.
     func bind<T>(_ index: Int32, blob: [T]) {

@@ -20,7 +20,9 @@ enum StoreSchema {
     /// The tables, each `CREATE TABLE IF NOT EXISTS`, so running them on an older store adds
     /// only what it lacks. A new table goes here (or in its own `create...Table` function called
     /// from `CandleStore.createTables`); a change to an existing table needs a new `version`
-    /// and a migration step in `CandleStore.migrate`.
+    /// and a migration step in `CandleStore.migrate`, except a nullable column added with
+    /// `CandleStore.addColumnIfMissing` (the book and trade tables' `local_ns`), which a bt
+    /// without it still reads and writes correctly.
     static let tables = """
         CREATE TABLE IF NOT EXISTS series(
           symbol TEXT NOT NULL, timeframe TEXT NOT NULL,

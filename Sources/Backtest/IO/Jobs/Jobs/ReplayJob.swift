@@ -12,6 +12,7 @@ package struct ReplayJob {
     package var toMs: Int64?
     /// Durations and models as typed (`100ms`, `5ms,5ms`, `riskaverse`, `whole`); nil: defaults.
     package var every: String?
+    /// `ENTRY[,RESPONSE]`, or `feed:M,C` (`FeedLatency`, made from the replayed events).
     package var latency: String?
     /// A CSV of recorded request, exchange and response times (`LatencyFile`), instead of
     /// `latency`.
@@ -33,11 +34,14 @@ package struct ReplayJob {
     ///   (`ReplayResult.trace`, bounded memory); `write` needs it for the page.
     /// - Throws: `InputError` naming the setting for bad input (a missing quote, size or
     ///   maximum position; `--every 0`; a negative latency; a bad latency file, or one given with
-    ///   a latency; an unknown model; a quote size below the lot; no depth in the range);
+    ///   a latency; `feed:M,C` malformed or on events without receive times; an unknown model; a
+    ///   quote size below the lot; no depth in the range);
     ///   `StoreError` while reading.
     package func run(store: CandleStore, trace: Bool = false) throws -> (result: ReplayResult, settings: ReplaySettings) {
         let every = try ReplayDuration.nanoseconds(parsing: self.every ?? "100ms", setting: .every)
-        let latency = try replayLatency()
+        let given = try replayLatency()
+        let feed = try given == nil ? latency.map(FeedLatency.init(parsing:)) : nil
+        var latency = try given ?? ReplayLatency(entryNs: 0, responseNs: 0)
         let queue = try QueueModel(parsing: self.queue ?? "riskaverse")
         let fills = try FillModel(parsing: self.fills ?? "whole")
         let bid = try quoteBid.map { try QuoteExpression($0, setting: .quoteBid) }
@@ -47,6 +51,10 @@ package struct ReplayJob {
         guard let maxPosition else { throw InputError(.needsSetting, "quotes need a maximum position", setting: .maxPosition) }
         var source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
         let lot = try self.lot ?? LotInference.lot(of: &source)
+        if let feed {
+            source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
+            latency = ReplayLatency(feed: feed, table: try feed.table(of: &source))
+        }
         let settings = try ReplaySettings(everyNs: every, quoteSize: quoteSize, maxPosition: maxPosition, latency: latency,
                                           queue: queue, fills: fills, makerBps: makerBps ?? 0, lot: lot, startMs: fromMs)
         source = try store.replayEvents(symbol: symbol, fromMs: fromMs, toMs: toMs)
@@ -55,14 +63,16 @@ package struct ReplayJob {
         return (try replay.run(&source), settings)
     }
 
-    /// The latency `latency` or `latencyFile` gives (at most one), else none.
-    private func replayLatency() throws -> ReplayLatency {
+    /// The latency `latency` or `latencyFile` gives (at most one), else none; nil for
+    /// `feed:M,C`, which is made from the events.
+    private func replayLatency() throws -> ReplayLatency? {
         if let latencyFile {
             guard latency == nil else {
                 throw InputError("give a latency or a latency file, not both", setting: .latencyFile, value: latencyFile)
             }
             return ReplayLatency(table: try LatencyFile.read(path: latencyFile))
         }
+        if let latency, FeedLatency.isFeed(latency) { return nil }
         return try latency.map(ReplayLatency.init(parsing:)) ?? ReplayLatency(entryNs: 0, responseNs: 0)
     }
 

@@ -52,6 +52,9 @@ extension ReplayReport {
         let latency: String = switch settings.latency.model {
         case .constant(let entry, let response): "constant: entry \(ms(entry)), response \(ms(response))"
         case .interpolated: "interpolated from " + code(setup.latencyFile ?? "a latency file") + " (each fill's in fills.csv)"
+        case .feed(let feed, let table):
+            "from the recorded feed latency: \(NumberText.shortest(feed.multiplier)) x feed + \(ms(feed.offsetNs)), "
+                + "\(table.rows.count) rows (each fill's in fills.csv)"
         }
         let range = UTCTime.isoMs(result.firstMs) + " to " + UTCTime.isoMs(result.lastMs)
         return [
