@@ -41,7 +41,23 @@ package struct PerfWorkload: Sendable {
             PerfWorkload(name: "store_load") { try storeLoad(bars: engineBars, directory: $0) },
             PerfWorkload(name: "run_report_20000") { try runReport(maCross, bars: 20_000, directory: $0) },
             PerfWorkload(name: "run_whole_\(wholeRunBars)") { try wholeRun(maCross, bars: wholeRunBars, directory: $0) },
+            PerfWorkload(name: "replay_synthetic_\(replayEvents)") { _ in try replay(events: replayEvents) },
         ]
+    }
+
+    /// Events of the replay workload: `bt bench replay`'s synthetic day at a twentieth of its
+    /// size, over a twentieth of the day, so a step still falls every 11.6 events as in the day.
+    static let replayEvents = 500_000
+
+    /// `bt bench replay`'s synthetic run (`ReplayBenchmark`) over `events` events and
+    /// `events` x 8.64 ms: the book, the queue, the exchange's answers and a step every 100 ms.
+    private static func replay(events: Int) throws -> () throws -> Void {
+        let replay = try ReplayBenchmark.replay(lot: SyntheticMarket.lot)
+        return {
+            var market = SyntheticMarket(count: events, seed: 47, durationMs: Int64(events) * 864 / 100)
+            let r = try replay.run(&market)
+            guard r.events == events, !r.fills.isEmpty else { throw InternalError("bench kernel: replayed \(r.events) of \(events) events") }
+        }
     }
 
     /// `bt run --out`'s files for a ma-cross run of `bars` synthetic 1m bars (synthetic depth):

@@ -72,6 +72,7 @@ package struct EventReplay {
     private enum LocalState { case pendingNew, working, pendingCancel }
 
     private struct LocalOrder {
+        var id: Int
         var price: Double
         var state: LocalState
         /// When the strategy sent it, UTC nanoseconds.
@@ -85,6 +86,8 @@ package struct EventReplay {
         private var items: [(ns: Int64, message: Message)] = []
         private var head = 0
         var nextNs: Int64? { head < items.count ? items[head].ns : nil }
+        /// Whether a message is due at or before `ns`.
+        func due(through ns: Int64) -> Bool { head < items.count && items[head].ns <= ns }
         /// Appends `message`, due at `ns` or at the last waiting message's time, whichever is
         /// later; returns the time it is due.
         @discardableResult
@@ -112,7 +115,9 @@ package struct EventReplay {
         var exchange: ReplayExchange
         var toExchange = Inbox<Request>()
         var toLocal = Inbox<ReplayExchange.Response>()
-        var orders: [Int: LocalOrder] = [:]
+        /// The quotes not known to have ended: a few (a working quote per side and those being
+        /// cancelled), so found by a scan rather than hashed.
+        var orders: [LocalOrder] = []
         /// The working quote of each side (not yet done nor being cancelled).
         var bidSlot: Int?
         var askSlot: Int?
@@ -155,9 +160,10 @@ package struct EventReplay {
                 self.step(at: step)
                 nextStepNs = step + settings.everyNs
             }
-            deliver(through: ns - 1)
+            // Most events find nothing due and make no answer: no call for them.
+            if toLocal.due(through: ns - 1) || toExchange.due(through: ns - 1) { deliver(through: ns - 1) }
             exchange.apply(event, at: ns)
-            respond(at: ns)
+            if exchange.hasAnswers { respond(at: ns) }
         }
 
         mutating func finish() throws -> ReplayResult {
@@ -195,6 +201,7 @@ package struct EventReplay {
 
         /// Sends the exchange's answers made at `ns` on their way to the strategy.
         mutating func respond(at ns: Int64) {
+            guard exchange.hasAnswers else { return }
             let latency = settings.latency.response(exchangeNs: ns)
             for response in exchange.takeAnswers() { toLocal.append(response, at: ns + latency) }
         }
@@ -203,7 +210,7 @@ package struct EventReplay {
         mutating func hear(_ response: ReplayExchange.Response, at ns: Int64) {
             switch response {
             case .accepted(let id):
-                if orders[id]?.state == .pendingNew { orders[id]?.state = .working }
+                if let i = index(of: id), orders[i].state == .pendingNew { orders[i].state = .working }
             case .rejected(let id):
                 result.rejectedPostOnly += 1
                 end(id)
@@ -217,7 +224,7 @@ package struct EventReplay {
                 // state counts a partially filled order only by its last piece).
                 let sign: Double = order.side == .buy ? 1 : -1
                 let fee = order.price * quantity * settings.makerBps / 10_000
-                guard let sentNs = orders[order.id]?.sentNs else {
+                guard let sentNs = index(of: order.id).map({ orders[$0].sentNs }) else {
                     preconditionFailure("a fill is heard before its order's end (answers keep their order)")
                 }
                 result.finalPosition += sign * quantity
@@ -233,7 +240,22 @@ package struct EventReplay {
         mutating func end(_ id: Int) {
             if bidSlot == id { bidSlot = nil }
             if askSlot == id { askSlot = nil }
-            orders[id] = nil
+            if let i = index(of: id) { orders.remove(at: i) }
+        }
+
+        /// Where the quote `id` is in `orders`, nil when it has ended.
+        func index(of id: Int) -> Int? {
+            orders.firstIndex { $0.id == id }
+        }
+
+        /// The state of the quote `id`, nil when it has ended.
+        func quoteState(of id: Int) -> LocalState? {
+            index(of: id).map { orders[$0].state }
+        }
+
+        /// The price of the quote `id`, nil when it has ended.
+        func quotePrice(_ id: Int) -> Double? {
+            index(of: id).map { orders[$0].price }
         }
 
         /// One strategy step at local time `ns`.
@@ -241,14 +263,14 @@ package struct EventReplay {
             result.steps += 1
             let state = local?.state(at: ns, position: result.finalPosition)
                 ?? BookState(book: exchange.book, lastTrade: exchange.lastTrade, position: result.finalPosition)
-            if let id = bidSlot, orders[id]?.state == .working { result.stepsQuotedBid += 1 }
-            if let id = askSlot, orders[id]?.state == .working { result.stepsQuotedAsk += 1 }
+            if let id = bidSlot, quoteState(of: id) == .working { result.stepsQuotedBid += 1 }
+            if let id = askSlot, quoteState(of: id) == .working { result.stepsQuotedAsk += 1 }
             let bid = bidQuote?.next(state) ?? .nan, ask = askQuote?.next(state) ?? .nan
             quote(.buy, bid, state, at: ns)
             quote(.sell, ask, state, at: ns)
             if trace != nil {
                 // The quotes in force after the step: sent or working, not being cancelled.
-                let bidPrice = bidSlot.flatMap { orders[$0]?.price } ?? .nan, askPrice = askSlot.flatMap { orders[$0]?.price } ?? .nan
+                let bidPrice = bidSlot.flatMap(quotePrice) ?? .nan, askPrice = askSlot.flatMap(quotePrice) ?? .nan
                 trace?.record(at: ns, (state.mid, bidPrice, askPrice, result.finalPosition))
             }
         }
@@ -258,9 +280,9 @@ package struct EventReplay {
             let after = state.position + (side == .buy ? size : -size)
             let allowed = wanted.isFinite && Swift.abs(settings.lots(after)) <= settings.lots(settings.maxPosition)
             let price: Double? = allowed ? wanted : nil
-            if let id = side == .buy ? bidSlot : askSlot, let order = orders[id] {
-                if order.state == .pendingNew || order.price == price { return }
-                orders[id]?.state = .pendingCancel
+            if let id = side == .buy ? bidSlot : askSlot, let i = index(of: id) {
+                if orders[i].state == .pendingNew || orders[i].price == price { return }
+                orders[i].state = .pendingCancel
                 setSlot(side, nil)
                 result.cancelsSent += 1
                 toExchange.append(.cancel(id: id), at: ns + settings.latency.entry(sentNs: ns))
@@ -273,7 +295,7 @@ package struct EventReplay {
             }
             result.ordersSent += 1
             let id = result.ordersSent
-            orders[id] = LocalOrder(price: price, state: .pendingNew, sentNs: ns)
+            orders.append(LocalOrder(id: id, price: price, state: .pendingNew, sentNs: ns))
             setSlot(side, id)
             toExchange.append(.place(id: id, side: side, price: price, quantity: size), at: ns + settings.latency.entry(sentNs: ns))
         }

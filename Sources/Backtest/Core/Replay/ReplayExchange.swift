@@ -51,6 +51,9 @@ struct ReplayExchange {
 
     private mutating func answer(_ response: Response) { answers.append(response) }
 
+    /// Whether answers were made since the last `takeAnswers`.
+    var hasAnswers: Bool { !answers.isEmpty }
+
     /// The answers made since the last call, in the order they were made.
     /// - Complexity: O(1) without answers (most events): no buffer is copied or allocated (keeping
     ///   the capacity of a buffer just handed out copied it, once per event).
@@ -110,7 +113,8 @@ struct ReplayExchange {
     /// A quantity of less than half a lot removes the level (as hftbacktest's depth does).
     private mutating func set(_ side: OrderSide, price: Double, quantity: Double, at ns: Int64) {
         let previousBest = side == .buy ? book.bestBid : book.bestAsk
-        let previous = book.setUnchecked(side, price: price, quantity: (quantity / lot).rounded() == 0 ? 0 : quantity) ?? 0
+        // |q / lot| < 0.5 is round(q / lot) == 0 (halves round away from zero), without a call.
+        let previous = book.setUnchecked(side, price: price, quantity: Swift.abs(quantity / lot) < 0.5 ? 0 : quantity) ?? 0
         for i in resting.indices where resting[i].side == side && resting[i].price == price {
             queueModel.levelChanged(&resting[i].queue, previous: previous, quantity: quantity)
         }
